@@ -1,0 +1,49 @@
+import js from '@eslint/js';
+import reactHooks from 'eslint-plugin-react-hooks';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+import importBoundaries from './eslint/import-boundaries.js';
+
+export default tseslint.config(
+  {
+    ignores: [
+      'dist/**',
+      'storybook-static/**',
+      'node_modules/**',
+      'data/**',
+      'public/mockServiceWorker.js',
+      // Generated code is never edited, so it is not linted either.
+      'src/api/gen/**',
+      'server/gen/**',
+      'src/voice/gen/**',
+      'server/voice/gen/**',
+    ],
+  },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: {
+      ecmaVersion: 2023,
+      sourceType: 'module',
+      globals: { ...globals.browser, ...globals.node },
+    },
+    plugins: { lectio: { rules: { 'import-boundaries': importBoundaries } } },
+    rules: {
+      'lectio/import-boundaries': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      'no-console': ['error', { allow: ['warn', 'error', 'info'] }],
+    },
+  },
+  {
+    files: ['src/**/*.{ts,tsx}'],
+    plugins: { 'react-hooks': reactHooks },
+    rules: {
+      'react-hooks/rules-of-hooks': 'error',
+      'react-hooks/exhaustive-deps': 'error',
+    },
+  },
+  {
+    files: ['scripts/**', 'tests/**', 'server/**', '.storybook/**', '*.config.*', '*.mjs'],
+    rules: { 'no-console': 'off' },
+  },
+);

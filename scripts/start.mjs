@@ -1,0 +1,48 @@
+#!/usr/bin/env node
+// `npm start`: build the SPA when dist/ is missing or older than its sources, then run the server
+// (which serves dist/ and the API on one port).
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const distIndex = path.join(root, 'dist', 'index.html');
+
+/** Newest modification time (ms) of a file or of any file below a directory. */
+function newestMtime(target) {
+  if (!existsSync(target)) return 0;
+  const stat = statSync(target);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  let newest = 0;
+  for (const entry of readdirSync(target, { withFileTypes: true })) {
+    if (entry.name === 'node_modules' || entry.name.startsWith('.')) continue;
+    newest = Math.max(newest, newestMtime(path.join(target, entry.name)));
+  }
+  return newest;
+}
+
+function spaIsStale() {
+  if (!existsSync(distIndex)) return true;
+  const sources = ['src', 'public', 'index.html', 'vite.config.ts'].map((p) => newestMtime(path.join(root, p)));
+  return Math.max(...sources) > statSync(distIndex).mtimeMs;
+}
+
+if (process.env.SKIP_BUILD !== '1' && spaIsStale()) {
+  console.log('Building the web app (dist/ is missing or out of date)...');
+  const vite = path.join(root, 'node_modules', '.bin', process.platform === 'win32' ? 'vite.cmd' : 'vite');
+  const build = spawnSync(vite, ['build'], { cwd: root, stdio: 'inherit' });
+  if (build.status !== 0) {
+    console.error('The web app failed to build; fix the errors above and run npm start again.');
+    process.exit(build.status ?? 1);
+  }
+}
+
+const server = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'server', 'main.ts')], {
+  cwd: root,
+  stdio: 'inherit',
+});
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
+  process.on(signal, () => server.kill(signal));
+}
+server.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

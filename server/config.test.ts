@@ -1,0 +1,91 @@
+import { mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { ConfigError, jwtSecretPath, loadConfig } from './config';
+
+function tempDir(): string {
+  return mkdtempSync(path.join(tmpdir(), 'lectio-config-'));
+}
+
+/** Valid apart from the variables under test, and never touching ./data. */
+function env(vars: Record<string, string>): NodeJS.ProcessEnv {
+  return { DATA_DIR: tempDir(), JWT_SECRET: 'x'.repeat(32), ...vars };
+}
+
+function configError(vars: Record<string, string>): string {
+  try {
+    loadConfig(env(vars));
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    return (error as Error).message;
+  }
+  throw new Error('expected loadConfig to throw');
+}
+
+describe('loadConfig', () => {
+  it('starts with sensible defaults', () => {
+    const config = loadConfig(env({}));
+    expect(config).toMatchObject({
+      port: 8080,
+      host: 'localhost',
+      appEnv: 'dev',
+      signupEnabled: true,
+      tokenTtlSeconds: 28_800,
+      loginMaxAttempts: 5,
+      loginWindowSeconds: 900,
+      logLevel: 'info',
+    });
+    expect(config.databaseUrl).toBeUndefined();
+  });
+
+  it('names the variable, the bad value and what is allowed', () => {
+    expect(configError({ PORT: 'abc' })).toBe('PORT must be an integer from 1 to 65535 (got "abc")');
+    expect(configError({ PORT: '70000' })).toBe('PORT must be an integer from 1 to 65535 (got "70000")');
+    expect(configError({ APP_ENV: 'staging' })).toBe("APP_ENV must be one of 'dev', 'production' (got \"staging\")");
+    expect(configError({ SIGNUP_ENABLED: 'yes' })).toBe("SIGNUP_ENABLED must be one of 'true', 'false' (got \"yes\")");
+    expect(configError({ TOKEN_TTL_SECONDS: '59' })).toBe(
+      'TOKEN_TTL_SECONDS must be an integer from 60 to 604800 (got "59")',
+    );
+    expect(configError({ TOKEN_TTL_SECONDS: '1.5' })).toContain('TOKEN_TTL_SECONDS must be an integer');
+    expect(configError({ DATABASE_URL: 'mysql://u:p@h/db' })).toBe(
+      'DATABASE_URL must be a postgres:// or postgresql:// URL (got one starting with "mysql:")',
+    );
+  });
+
+  it('reports every bad variable at once', () => {
+    const message = configError({ PORT: '0', LOG_LEVEL: 'loud' });
+    expect(message).toContain('PORT must be');
+    expect(message).toContain('LOG_LEVEL must be one of');
+  });
+
+  it('refuses a short JWT_SECRET without echoing it', () => {
+    const message = configError({ JWT_SECRET: 'hunter2' });
+    expect(message).toContain('JWT_SECRET must be at least 32 characters');
+    expect(message).not.toContain('hunter2');
+  });
+
+  it('disables sign-up in production unless SIGNUP_ENABLED says otherwise', () => {
+    expect(loadConfig(env({ APP_ENV: 'production' })).signupEnabled).toBe(false);
+    expect(loadConfig(env({ APP_ENV: 'production', SIGNUP_ENABLED: 'true' })).signupEnabled).toBe(true);
+    expect(loadConfig(env({ SIGNUP_ENABLED: 'false' })).signupEnabled).toBe(false);
+  });
+
+  it('generates a JWT secret once, private to the owner, and reuses it on restart', () => {
+    const dataDir = path.join(tempDir(), 'nested');
+    const first = loadConfig({ DATA_DIR: dataDir });
+    const file = jwtSecretPath(dataDir);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(first.jwtSecret.length).toBe(48);
+    expect(readFileSync(file, 'utf8')).not.toBe('');
+
+    const second = loadConfig({ DATA_DIR: dataDir });
+    expect(Buffer.from(second.jwtSecret).equals(Buffer.from(first.jwtSecret))).toBe(true);
+
+    const elsewhere = loadConfig({ DATA_DIR: tempDir() });
+    expect(Buffer.from(elsewhere.jwtSecret).equals(Buffer.from(first.jwtSecret))).toBe(false);
+  });
+
+  it('serves the SPA only from a directory that holds index.html', () => {
+    expect(configError({ STATIC_DIR: tempDir() })).toContain('STATIC_DIR must be a directory containing index.html');
+  });
+});

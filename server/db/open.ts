@@ -1,0 +1,12 @@
+import path from 'node:path';
+import type { Config } from '../config';
+import { openPglite } from './pglite';
+import { openPostgres } from './postgres';
+import type { Db } from './types';
+
+/** Chooses the engine: Postgres when DATABASE_URL is set, else PGlite in DATA_DIR/db. */
+export function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir'>): Promise<Db> {
+  return config.databaseUrl !== undefined
+    ? openPostgres(config.databaseUrl)
+    : openPglite(path.join(config.dataDir, 'db'));
+}

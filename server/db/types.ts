@@ -1,0 +1,19 @@
+/** What the domain's repositories need from a SQL database; PGlite and Postgres both provide it. */
+export interface DbExecutor {
+  query<T>(sql: string, params?: unknown[]): Promise<{ rows: T[] }>;
+  /** Runs one or more statements without parameters. */
+  exec(sql: string): Promise<void>;
+}
+
+export interface Db extends DbExecutor {
+  /** Runs fn in a transaction: committed when it resolves, rolled back when it throws. */
+  transaction<T>(fn: (tx: DbExecutor) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+/** Postgres' SQLSTATE for a unique-constraint violation, reported by both engines. */
+export const UNIQUE_VIOLATION = '23505';
+
+export function isUniqueViolation(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === UNIQUE_VIOLATION;
+}

@@ -1,0 +1,67 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser, type RunningApp, startApp } from './harness';
+
+let app: RunningApp;
+let browser: Browser;
+let page: Page;
+
+const email = `reader.${Date.now()}@example.com`;
+const password = 'correct-horse-battery';
+
+beforeAll(async () => {
+  app = await startApp();
+  browser = await launchBrowser();
+  page = await browser.newPage();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await app?.stop();
+});
+
+async function signIn(withPassword: string) {
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(withPassword);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+}
+
+describe('signing up and in against the real server', () => {
+  it('registers a new reader and lands on the dashboard', async () => {
+    await page.goto(`${app.url}/register`);
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password', { exact: true }).fill(password);
+    await page.getByLabel('Confirm password').fill(password);
+    await page.getByRole('checkbox').check();
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await page.waitForURL(`${app.url}/dashboard`);
+    await expect(page.getByText(email).first().isVisible()).resolves.toBe(true);
+  });
+
+  it('signs out to the login page', async () => {
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.waitForURL(`${app.url}/login`);
+    expect(await page.evaluate(() => localStorage.getItem('access_token') ?? sessionStorage.getItem('access_token'))).toBeNull();
+  });
+
+  it('signs back in with the same password', async () => {
+    await signIn(password);
+    await page.waitForURL(`${app.url}/dashboard`);
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.waitForURL(`${app.url}/login`);
+  });
+
+  it('shows the server’s reason for a wrong password and stays on the login page', async () => {
+    await signIn('not-the-password');
+    const alert = page.getByRole('alert');
+    await alert.waitFor();
+    expect(await alert.textContent()).toContain('Incorrect email or password');
+    expect(page.url()).toBe(`${app.url}/login`);
+  });
+
+  it('sends a signed-out visitor of a protected page to the login page', async () => {
+    await page.goto(`${app.url}/jobs`);
+    await page.waitForURL(`${app.url}/login`);
+    await page.getByRole('button', { name: 'Sign in' }).waitFor();
+  });
+});
