@@ -5,6 +5,7 @@ import { createApp } from '../app';
 import { TEST_PASSWORD_COST, testConfig } from '../testing';
 import { migrate } from './migrate';
 import { openPglite } from './pglite';
+import { migrations } from './migrations/index';
 
 describe('the embedded database', () => {
   it('keeps accounts in DATA_DIR/db across a restart', async () => {
@@ -26,17 +27,18 @@ describe('the embedded database', () => {
   it('applies each migration once and rolls back a failing one entirely', async () => {
     const db = await openPglite();
     try {
-      expect(await migrate(db)).toEqual(['0001_users']);
+      const all = migrations.map((m) => m.id);
+      expect(await migrate(db)).toEqual(all);
       expect(await migrate(db)).toEqual([]);
 
-      const broken = [{ id: '0002_broken', sql: 'CREATE TABLE half_done (id int); SELECT no_such_function();' }];
+      const broken = [{ id: '9999_broken', sql: 'CREATE TABLE half_done (id int); SELECT no_such_function();' }];
       await expect(migrate(db, broken)).rejects.toThrow();
       const { rows } = await db.query<{ n: number }>(
         "SELECT count(*)::int AS n FROM pg_tables WHERE tablename = 'half_done'",
       );
       expect(rows[0]?.n).toBe(0);
       const applied = await db.query<{ id: string }>('SELECT id FROM schema_migrations ORDER BY id');
-      expect(applied.rows.map((r) => r.id)).toEqual(['0001_users']);
+      expect(applied.rows.map((r) => r.id)).toEqual(all);
     } finally {
       await db.close();
     }

@@ -19,4 +19,75 @@ export const migrations: readonly Migration[] = [
       );
     `,
   },
+  {
+    id: '0002_jobs_files_progress',
+    sql: `
+      CREATE TABLE uploaded_files (
+        file_key text PRIMARY KEY,
+        user_id uuid NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+        filename text NOT NULL,
+        size_bytes integer NOT NULL,
+        created_at timestamptz NOT NULL DEFAULT now()
+      );
+
+      CREATE TABLE jobs (
+        id uuid PRIMARY KEY,
+        user_id uuid NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+        parent_job_id uuid REFERENCES jobs(id) ON DELETE CASCADE,
+        chapter_order integer,
+        job_type text NOT NULL CHECK (job_type IN ('text_to_audio', 'book_processing')),
+        title text NOT NULL,
+        description text,
+        status text NOT NULL CHECK (status IN ('PENDING', 'PROCESSING', 'COMPLETED', 'FAILED', 'CANCELLED')),
+        progress double precision NOT NULL DEFAULT 0 CHECK (progress >= 0 AND progress <= 100),
+        error_message text,
+        config jsonb NOT NULL DEFAULT '{}'::jsonb,
+        result_data jsonb NOT NULL DEFAULT '{}'::jsonb,
+        input_file_key text,
+        output_file_key text,
+        duration double precision,
+        created_at timestamptz NOT NULL DEFAULT now(),
+        updated_at timestamptz NOT NULL DEFAULT now(),
+        started_at timestamptz,
+        completed_at timestamptz
+      );
+      CREATE INDEX jobs_user_created_idx ON jobs (user_id, created_at DESC);
+      CREATE INDEX jobs_user_status_idx ON jobs (user_id, status);
+      CREATE INDEX jobs_parent_idx ON jobs (parent_job_id, chapter_order);
+
+      CREATE TABLE job_steps (
+        id uuid PRIMARY KEY,
+        job_id uuid NOT NULL REFERENCES jobs(id) ON DELETE CASCADE,
+        step_name text NOT NULL,
+        step_order integer NOT NULL,
+        status text NOT NULL CHECK (status IN ('pending', 'running', 'completed', 'failed')),
+        progress double precision NOT NULL DEFAULT 0 CHECK (progress >= 0 AND progress <= 100),
+        error_message text,
+        step_metadata jsonb NOT NULL DEFAULT '{}'::jsonb,
+        attempts integer NOT NULL DEFAULT 0,
+        created_at timestamptz NOT NULL DEFAULT now(),
+        updated_at timestamptz NOT NULL DEFAULT now(),
+        started_at timestamptz,
+        completed_at timestamptz,
+        UNIQUE (job_id, step_name)
+      );
+
+      CREATE TABLE playback_progress (
+        id uuid PRIMARY KEY,
+        user_id uuid NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+        job_id uuid NOT NULL REFERENCES jobs(id) ON DELETE CASCADE,
+        position_seconds double precision NOT NULL CHECK (position_seconds >= 0),
+        duration_seconds double precision,
+        percentage_complete double precision NOT NULL DEFAULT 0,
+        current_chapter_id text,
+        current_chapter_position double precision NOT NULL DEFAULT 0,
+        is_completed boolean NOT NULL DEFAULT false,
+        last_played_at timestamptz NOT NULL DEFAULT now(),
+        created_at timestamptz NOT NULL DEFAULT now(),
+        updated_at timestamptz NOT NULL DEFAULT now(),
+        UNIQUE (user_id, job_id)
+      );
+      CREATE INDEX playback_progress_recent_idx ON playback_progress (user_id, last_played_at DESC);
+    `,
+  },
 ];
