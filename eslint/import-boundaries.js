@@ -6,6 +6,8 @@ import { dirname, relative, resolve, sep } from 'node:path';
 const root = resolve(dirname(new URL(import.meta.url).pathname), '..');
 const shared = new Set(['api', 'components', 'styles', 'voice', 'mocks', 'lib']);
 const rank = { features: 1, screens: 2, app: 3 };
+// Units of these layers are their sub-folders (one feature, one screen); the app shell is one unit.
+const unitsAreFolders = new Set(['features', 'screens']);
 
 /** Where a file sits: { area: 'src' | 'server' | 'other', layer, unit } */
 function locate(file) {
@@ -13,8 +15,10 @@ function locate(file) {
   if (parts[0] === 'server') return { area: 'server' };
   if (parts[0] !== 'src') return { area: 'other' };
   const top = parts[1] ?? '';
+  // src/main.tsx and friends: the entry point sits above everything.
+  if (parts.length === 2) return { area: 'src', layer: 4, unit: 'entry' };
   if (shared.has(top)) return { area: 'src', layer: 0, unit: top };
-  if (top in rank) return { area: 'src', layer: rank[top], unit: `${top}/${parts[2] ?? ''}` };
+  if (top in rank) return { area: 'src', layer: rank[top], unit: unitsAreFolders.has(top) ? `${top}/${parts[2] ?? ''}` : top };
   return { area: 'src', layer: 0, unit: top };
 }
 

@@ -66,7 +66,7 @@ export async function startApp(env: Record<string, string> = {}): Promise<Runnin
   };
 }
 
+/** Debian Chromium with the closed-network flags; Playwright gives it a fresh temporary profile. */
 export async function launchBrowser(): Promise<Browser> {
-  const userDataDir = mkdtempSync(join(tmpdir(), 'lectio-chrome-'));
-  return chromium.launch({ executablePath: findChrome(), args: [...chromeArgs, `--user-data-dir=${userDataDir}`], headless: true });
+  return chromium.launch({ executablePath: findChrome(), args: chromeArgs, headless: true });
 }

@@ -72,7 +72,7 @@ const stateHandlers = {
     current = prodApp;
     return undefined;
   },
-  [states.noAccount]: async (params: unknown) => {
+  [states.noAccount]: async () => {
     current = devApp;
     await truncateAll(dev.db);
     return undefined;

@@ -1,0 +1,54 @@
+import type { Preview } from '@storybook/react-vite';
+import { mswLoader } from 'msw-storybook-addon/csf3';
+import type { User } from '../src/api/gen/model';
+import { configureSessionStorage, connectAuthToApi, resetAuth, TOKEN_KEY, USER_KEY } from '../src/features/auth';
+import { resetEnvironment } from '../src/features/environment';
+import { defaultHandlers } from '../src/mocks/handlers';
+import { userFixture } from '../src/mocks/fixtures';
+import { StoryShell } from './StoryShell';
+
+/**
+ * Story parameters understood here:
+ * - route: the starting URL (default '/')
+ * - routeStubs: paths rendered as 'Navigated to {path}' stubs
+ * - auth: { user } to start signed in (default: signed out, auth still loading as in the app)
+ * - msw.handlers: { environment | login | register | me | jobs: handler } overriding the defaults
+ */
+const preview: Preview = {
+  loaders: [mswLoader()],
+  beforeEach: ({ parameters }) => {
+    // The test-runner visits many stories in one page: every story starts with no session.
+    configureSessionStorage(null);
+    for (const storage of [localStorage, sessionStorage]) {
+      storage.removeItem(TOKEN_KEY);
+      storage.removeItem(USER_KEY);
+    }
+    resetEnvironment();
+    connectAuthToApi();
+    const auth = parameters.auth as { user?: Partial<User> } | undefined;
+    if (auth?.user) {
+      const user = userFixture(auth.user);
+      localStorage.setItem(TOKEN_KEY, 'story-token');
+      localStorage.setItem(USER_KEY, JSON.stringify(user));
+      resetAuth({ user, isAuthenticated: true, isLoading: false });
+    } else {
+      resetAuth();
+    }
+  },
+  decorators: [
+    (Story, { parameters, id }) => (
+      <StoryShell key={id} route={(parameters.route as string | undefined) ?? '/'} stubs={(parameters.routeStubs as string[] | undefined) ?? []}>
+        <Story />
+      </StoryShell>
+    ),
+  ],
+  parameters: {
+    // Keyed by endpoint, so a story replaces one endpoint and keeps the happy defaults for the rest.
+    msw: { handlers: defaultHandlers },
+    a11y: { test: 'error' },
+    layout: 'fullscreen',
+    controls: { matchers: { color: /(background|color)$/i, date: /Date$/i } },
+  },
+};
+
+export default preview;

@@ -1,0 +1,29 @@
+// Minimal typing for the Emscripten build in node_modules/espeak-ng (it ships no declarations).
+declare module 'espeak-ng' {
+  export interface ESpeakNgFS {
+    readFile(path: string): Uint8Array;
+    readFile(path: string, opts: { encoding: 'utf8' }): string;
+    writeFile(path: string, data: string | Uint8Array): void;
+    unlink(path: string): void;
+    readdir(path: string): string[];
+    analyzePath(path: string): { exists: boolean };
+    close(stream: unknown): void;
+    streams: ({ fd: number } | null | undefined)[];
+  }
+  export interface ESpeakNgModule {
+    FS: ESpeakNgFS;
+    HEAPU8: Uint8Array;
+    _main(argc: number, argv: number): number;
+  }
+  export interface ESpeakNgOptions {
+    arguments?: string[];
+    noInitialRun?: boolean;
+    print?: (text: string) => void;
+    printErr?: (text: string) => void;
+    wasmBinary?: ArrayBuffer | Uint8Array;
+    /** (imports, receiveInstance) => exports; types kept opaque (the server lib has no WebAssembly typings). */
+    instantiateWasm?: (imports: object, receive: (instance: object, module: object) => void) => object;
+  }
+  const ESpeakNg: (options?: ESpeakNgOptions) => Promise<ESpeakNgModule>;
+  export default ESpeakNg;
+}

@@ -1,0 +1,93 @@
+import { createElevenLabsEngine, ELEVENLABS_DEFAULT_VOICE } from './elevenlabs';
+import { getOfflineEngine, offlineVoiceFor, type CloudProvider, type EspeakOptions, createEspeakEngine } from './espeak';
+import { createOpenAiEngine, OPENAI_DEFAULT_VOICE } from './openai';
+import type { RetryOptions } from './retry';
+import type { TtsEngine } from './types';
+
+export type Provider = CloudProvider;
+
+export interface VoiceSettings {
+  openaiApiKey?: string;
+  openaiBaseUrl?: string;
+  openaiModel?: string;
+  elevenlabsApiKey?: string;
+  elevenlabsBaseUrl?: string;
+  elevenlabsModel?: string;
+  /** Retry policy for the cloud engines. */
+  retry?: RetryOptions;
+  /** Request timeout for the cloud engines. */
+  timeoutMs?: number;
+  /** Options for the offline engine (default: the shared engine). */
+  offline?: EspeakOptions;
+}
+
+export const DEFAULT_VOICES: Readonly<Record<Provider, string>> = {
+  openai: OPENAI_DEFAULT_VOICE,
+  elevenlabs: ELEVENLABS_DEFAULT_VOICE,
+};
+
+export interface EngineSelection {
+  engine: TtsEngine;
+  /** The voice to pass to engine.synthesize (an eSpeak voice when standIn). */
+  voiceId: string;
+  /** true when the offline engine speaks in place of the requested provider. */
+  standIn: boolean;
+  provider: Provider;
+  /** The voice the user asked for (or the provider default). */
+  requestedVoiceId: string;
+}
+
+function hasKey(k: string | undefined): k is string {
+  return typeof k === 'string' && k.trim() !== '';
+}
+
+const cache = new Map<string, TtsEngine>();
+function cached(key: string, make: () => TtsEngine): TtsEngine {
+  let e = cache.get(key);
+  if (!e) {
+    e = make();
+    cache.set(key, e);
+  }
+  return e;
+}
+
+/** The cloud engine when its key is set, else the offline engine with a stand-in voice. */
+export function selectEngine(settings: VoiceSettings, provider: Provider, voiceId?: string): EngineSelection {
+  const requestedVoiceId = voiceId?.trim() || DEFAULT_VOICES[provider];
+  const common = { retry: settings.retry, timeoutMs: settings.timeoutMs };
+  if (provider === 'openai' && hasKey(settings.openaiApiKey)) {
+    const opts = { apiKey: settings.openaiApiKey, baseURL: settings.openaiBaseUrl, model: settings.openaiModel };
+    const engine = cached(JSON.stringify(['openai', opts, common]), () =>
+      createOpenAiEngine({
+        apiKey: opts.apiKey,
+        ...(opts.baseURL ? { baseURL: opts.baseURL } : {}),
+        ...(opts.model ? { model: opts.model } : {}),
+        ...(common.retry ? { retry: common.retry } : {}),
+        ...(common.timeoutMs ? { timeoutMs: common.timeoutMs } : {}),
+      }),
+    );
+    return { engine, voiceId: requestedVoiceId, standIn: false, provider, requestedVoiceId };
+  }
+  if (provider === 'elevenlabs' && hasKey(settings.elevenlabsApiKey)) {
+    const opts = { apiKey: settings.elevenlabsApiKey, baseUrl: settings.elevenlabsBaseUrl, model: settings.elevenlabsModel };
+    const engine = cached(JSON.stringify(['elevenlabs', opts, common]), () =>
+      createElevenLabsEngine({
+        apiKey: opts.apiKey,
+        ...(opts.baseUrl ? { baseUrl: opts.baseUrl } : {}),
+        ...(opts.model ? { model: opts.model } : {}),
+        ...(common.retry ? { retry: common.retry } : {}),
+        ...(common.timeoutMs ? { timeoutMs: common.timeoutMs } : {}),
+      }),
+    );
+    return { engine, voiceId: requestedVoiceId, standIn: false, provider, requestedVoiceId };
+  }
+  const engine = settings.offline
+    ? cached(JSON.stringify(['espeak-ng', settings.offline]), () => createEspeakEngine(settings.offline))
+    : getOfflineEngine();
+  return { engine, voiceId: offlineVoiceFor(provider, requestedVoiceId), standIn: true, provider, requestedVoiceId };
+}
+
+/** True when any provider would be stood in for by the offline engine (no key for it). */
+export function isDemoMode(settings: VoiceSettings): boolean {
+  return !hasKey(settings.openaiApiKey) || !hasKey(settings.elevenlabsApiKey);
+}

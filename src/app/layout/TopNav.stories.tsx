@@ -1,0 +1,80 @@
+import type { Meta, StoryObj } from '@storybook/react-vite';
+import { expect, userEvent, waitFor, within } from 'storybook/test';
+import { jobsRunningCountHandler } from '../../mocks/handlers';
+import { TopNav } from './TopNav';
+
+const meta = {
+  title: 'App/TopNav',
+  component: TopNav,
+  parameters: { route: '/jobs', routeStubs: ['/login'], auth: { user: { email: 'reader@example.com' } } },
+} satisfies Meta<typeof TopNav>;
+
+export default meta;
+type Story = StoryObj<typeof meta>;
+
+export const WithBadge: Story = {
+  parameters: { msw: { handlers: { jobs: jobsRunningCountHandler(3) } } },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    const jobs = await canvas.findByRole('link', { name: 'Jobs (3 running)' });
+    await expect(jobs).toHaveAttribute('aria-current', 'page');
+    await expect(canvas.getByRole('link', { name: 'Dashboard' })).not.toHaveAttribute('aria-current');
+    await expect(canvas.getByText('reader@example.com')).toBeVisible();
+  },
+};
+
+export const WithoutBadge: Story = {
+  parameters: { route: '/library', msw: { handlers: { jobs: jobsRunningCountHandler(0) } } },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await expect(canvas.getByRole('link', { name: 'Library' })).toHaveAttribute('aria-current', 'page');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await expect(canvas.getByRole('link', { name: 'Jobs' })).toBeVisible();
+  },
+};
+
+export const JobsRouteMissing: Story = {
+  name: 'Without badge when the jobs call fails',
+  parameters: { msw: { handlers: { jobs: jobsRunningCountHandler(0, { status: 404 }) } } },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await expect(canvas.getByRole('link', { name: 'Jobs' })).toBeVisible();
+    await expect(canvas.queryByRole('alert')).toBeNull();
+  },
+};
+
+export const Collapsed: Story = {
+  name: 'Collapsed on a small screen',
+  parameters: { msw: { handlers: { jobs: jobsRunningCountHandler(2) } } },
+  decorators: [
+    (Story) => (
+      <div style={{ width: 360 }}>
+        <Story />
+      </div>
+    ),
+  ],
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    const menu = canvas.getByRole('button', { name: 'Menu' });
+    await expect(menu).toHaveAttribute('aria-expanded', 'false');
+    await expect(canvas.queryByRole('link', { name: 'Library' })).toBeNull();
+    await userEvent.click(menu);
+    await expect(menu).toHaveAttribute('aria-expanded', 'true');
+    const controlled = canvasElement.ownerDocument.getElementById(menu.getAttribute('aria-controls') ?? '');
+    await expect(controlled).toBeVisible();
+    await expect(canvas.getByRole('link', { name: 'Library' })).toBeVisible();
+    await expect(await canvas.findByRole('link', { name: 'Jobs (2 running)' })).toBeVisible();
+    await expect(canvas.getByRole('button', { name: 'Sign out' })).toBeVisible();
+  },
+};
+
+export const SignOut: Story = {
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await userEvent.click(canvas.getByRole('button', { name: 'Sign out' }));
+    await waitFor(() => expect(canvas.getByRole('heading', { name: 'Navigated to /login' })).toBeVisible());
+    await expect(localStorage.getItem('access_token')).toBeNull();
+    await expect(localStorage.getItem('user')).toBeNull();
+  },
+};

@@ -1,0 +1,20 @@
+import type { Meta, StoryObj } from '@storybook/react-vite';
+import { Card } from './Card';
+
+const meta = {
+  title: 'UI/Card',
+  component: Card,
+  parameters: { layout: 'padded' },
+} satisfies Meta<typeof Card>;
+
+export default meta;
+type Story = StoryObj<typeof meta>;
+
+export const Default: Story = {
+  render: () => (
+    <Card aria-label="Total Jobs">
+      <h2>Total Jobs</h2>
+      <p>12</p>
+    </Card>
+  ),
+};

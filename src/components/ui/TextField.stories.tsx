@@ -1,0 +1,24 @@
+import type { Meta, StoryObj } from '@storybook/react-vite';
+import { expect, within } from 'storybook/test';
+import { TextField } from './TextField';
+
+const meta = {
+  title: 'UI/TextField',
+  component: TextField,
+  args: { label: 'Email', type: 'email', defaultValue: '' },
+  parameters: { layout: 'padded' },
+} satisfies Meta<typeof TextField>;
+
+export default meta;
+type Story = StoryObj<typeof meta>;
+
+export const Default: Story = {};
+export const WithHint: Story = { args: { label: 'Password', type: 'password', hint: 'At least 6 characters.' } };
+export const WithError: Story = {
+  args: { defaultValue: 'not-an-email', error: 'Invalid email address' },
+  play: async ({ canvasElement }) => {
+    const input = within(canvasElement).getByLabelText('Email');
+    await expect(input).toHaveAttribute('aria-invalid', 'true');
+    await expect(input).toHaveAccessibleDescription('Invalid email address');
+  },
+};

@@ -1,0 +1,38 @@
+/**
+ * Typed route builders: the one place that spells the SPA's URLs (spec section 2, route table).
+ * It sits in the shared layer, not in app/, because screens link to each other through it and
+ * screens may not import the app shell.
+ */
+export type AssistantMode = 'tutor' | 'xray';
+
+export const paths = {
+  login: () => '/login',
+  forgotPassword: () => '/login?forgot=1',
+  register: () => '/register',
+  dashboard: () => '/dashboard',
+  upload: () => '/upload',
+  jobs: () => '/jobs',
+  job: (jobId: string) => `/jobs/${encodeURIComponent(jobId)}`,
+  library: () => '/library',
+  libraryBook: (jobId: string) => `/library/${encodeURIComponent(jobId)}`,
+  voiceAssistant: (query: { mode?: AssistantMode; jobId?: string } = {}) => {
+    const search = new URLSearchParams();
+    if (query.mode) search.set('mode', query.mode);
+    if (query.jobId) search.set('jobId', query.jobId);
+    const text = search.toString();
+    return text ? `/voice-assistant?${text}` : '/voice-assistant';
+  },
+} as const;
+
+/** Route patterns for the router (wouter syntax). */
+export const routePatterns = {
+  login: '/login',
+  register: '/register',
+  dashboard: '/dashboard',
+  upload: '/upload',
+  jobs: '/jobs',
+  job: '/jobs/:jobId',
+  library: '/library',
+  libraryBook: '/library/:jobId',
+  voiceAssistant: '/voice-assistant',
+} as const;
