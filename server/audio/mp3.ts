@@ -1,0 +1,188 @@
+import type { StorageWriter } from '../storage/types';
+import type { EncoderPool } from './encoder-pool';
+import { assertEncodable, defaultKbps, InProcessEncoderSession, type EncoderSession } from './encoder-session';
+
+export { defaultKbps, SUPPORTED_SAMPLE_RATES } from './encoder-session';
+
+/** PCM is handed to the encoder in blocks of whole frames: 1152 samples (MPEG-1) = 2 × 576 (MPEG-2). */
+export const FRAME_ALIGN = 1152;
+const DEFAULT_BLOCK_FRAMES = 16; // ≈ 0.8 s at 22.05 kHz, 36 KB of PCM per block
+const DEFAULT_MAX_IN_FLIGHT = 4;
+
+export type Mp3Sink = StorageWriter | ((chunk: Uint8Array) => Promise<void>);
+
+export interface Mp3WriterOptions {
+  sampleRate: number;
+  /** Constant bitrate; defaults to `defaultKbps(sampleRate)` (48 at 22.05 kHz, 64 at 24 kHz). */
+  kbps?: number;
+  /** Where MP3 bytes go, in order. A StorageWriter is committed by `finish()` and aborted by `abort()`. */
+  sink: Mp3Sink;
+  /** Encode in this pool's worker threads; without it, encoding runs on the calling thread. */
+  pool?: EncoderPool;
+  /** Blocks (of FRAME_ALIGN × blockFrames samples) encoded or being written at once; `write` waits above it. */
+  maxInFlight?: number;
+  /** Block size in units of 1152 samples. */
+  blockFrames?: number;
+}
+
+export interface Mp3WriteResult {
+  /** Exact duration of the PCM that was written: sampleCount / sampleRate. */
+  durationSeconds: number;
+  sampleCount: number;
+  /** MP3 bytes handed to the sink. */
+  bytes: number;
+}
+
+export interface Mp3Writer {
+  readonly sampleRate: number;
+  readonly kbps: number;
+  /**
+   * Queues samples (copied at once, so the caller may reuse its array). Resolves once they are
+   * accepted and the in-flight queue is below its bound: await it to get back-pressure.
+   * Calls that are not awaited still keep their order.
+   */
+  write(samples: Int16Array): Promise<void>;
+  /** Encodes what is buffered, flushes the encoder, waits for the sink (and commits a StorageWriter). */
+  finish(): Promise<Mp3WriteResult>;
+  /**
+   * Drops everything; a StorageWriter sink is aborted so no file appears. Called automatically
+   * when the encoder or the sink fails (the failing `write`/`finish` rejects with that error).
+   */
+  abort(): Promise<void>;
+}
+
+function isStorageWriter(sink: Mp3Sink): sink is StorageWriter {
+  return typeof sink === 'object' && sink !== null && typeof sink.commit === 'function';
+}
+
+/** Streams mono 16-bit PCM into a constant-bitrate MP3 without holding the whole file in memory. */
+export function createMp3Writer(opts: Mp3WriterOptions): Mp3Writer {
+  const sampleRate = opts.sampleRate;
+  const kbps = opts.kbps ?? defaultKbps(sampleRate);
+  assertEncodable(sampleRate, kbps);
+  const blockSamples = FRAME_ALIGN * (opts.blockFrames ?? DEFAULT_BLOCK_FRAMES);
+  const maxInFlight = Math.max(1, opts.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT);
+  const sink = opts.sink;
+  const sinkWrite: (chunk: Uint8Array) => Promise<void> = isStorageWriter(sink)
+    ? (chunk) => sink.write(chunk)
+    : sink;
+  const session: EncoderSession = opts.pool
+    ? opts.pool.openSession(sampleRate, kbps)
+    : new InProcessEncoderSession(sampleRate, kbps);
+
+  let block = new Int16Array(blockSamples);
+  let filled = 0;
+  let sampleCount = 0;
+  let bytes = 0;
+  let state: 'open' | 'finishing' | 'done' | 'aborted' = 'open';
+  let failure: Error | null = null;
+  /** Resolves when every block dispatched so far has reached the sink, in order. */
+  let tail: Promise<void> = Promise.resolve();
+  /** One promise per dispatched block that is not yet written; settles when it is. */
+  const inFlight: Promise<void>[] = [];
+
+  function dispatch(encoded: Promise<Uint8Array>): void {
+    encoded.catch(() => undefined); // handled through `tail`; avoid an unhandled-rejection report
+    const written = tail.then(async () => {
+      const data = await encoded;
+      if (data.byteLength > 0 && state !== 'aborted') {
+        await sinkWrite(data);
+        bytes += data.byteLength;
+      }
+    });
+    tail = written.catch((error: unknown) => {
+      failure ??= error instanceof Error ? error : new Error(String(error));
+    });
+    inFlight.push(tail);
+  }
+
+  /** Drops the encoder stream and the sink's temp file (idempotent). */
+  async function release(): Promise<void> {
+    if (state === 'aborted' || state === 'done') return;
+    state = 'aborted';
+    session.close();
+    await tail;
+    if (isStorageWriter(sink)) await sink.abort().catch(() => undefined);
+  }
+
+  async function drainTo(limit: number): Promise<void> {
+    while (inFlight.length > limit) await inFlight.shift();
+    if (failure) {
+      // An encoder or sink failure ends the stream: nothing may appear under the key.
+      await release();
+      throw failure;
+    }
+  }
+
+  async function assertOpen(): Promise<void> {
+    if (failure) {
+      await release();
+      throw failure;
+    }
+    if (state !== 'open') throw new Error(`MP3 writer is ${state === 'aborted' ? 'aborted' : 'finished'}`);
+  }
+
+  /** Calls to write() run one after another, so samples keep their order even if not awaited. */
+  let writing: Promise<void> = Promise.resolve();
+
+  return {
+    sampleRate,
+    kbps,
+
+    write(samples: Int16Array): Promise<void> {
+      // Copy at once: the caller may reuse its array as soon as this call returns (the copy is
+      // cheap next to encoding, and the PCM is copied into whole-frame blocks anyway).
+      const data = samples instanceof Int16Array ? samples.slice() : samples;
+      const next = writing.then(() => writeNow(data));
+      writing = next.catch(() => undefined);
+      return next;
+    },
+
+    async finish(): Promise<Mp3WriteResult> {
+      await writing;
+      return finishNow();
+    },
+
+    abort: release,
+  };
+
+  async function writeNow(samples: Int16Array): Promise<void> {
+    await assertOpen();
+    if (!(samples instanceof Int16Array)) throw new TypeError('MP3 writer expects an Int16Array of mono PCM');
+    let offset = 0;
+    while (offset < samples.length) {
+      const take = Math.min(blockSamples - filled, samples.length - offset);
+      block.set(samples.subarray(offset, offset + take), filled);
+      filled += take;
+      offset += take;
+      sampleCount += take;
+      if (filled === blockSamples) {
+        const full = block;
+        block = new Int16Array(blockSamples);
+        filled = 0;
+        dispatch(session.encode(full));
+        await drainTo(maxInFlight - 1);
+        await assertOpen();
+      }
+    }
+  }
+
+  async function finishNow(): Promise<Mp3WriteResult> {
+    await assertOpen();
+    state = 'finishing';
+    try {
+      if (filled > 0) {
+        dispatch(session.encode(block.slice(0, filled)));
+        filled = 0;
+      }
+      dispatch(session.flush());
+      await drainTo(0);
+      if (isStorageWriter(sink)) await sink.commit();
+      state = 'done';
+      return { durationSeconds: sampleCount / sampleRate, sampleCount, bytes };
+    } catch (error) {
+      await release();
+      throw error;
+    }
+  }
+}

@@ -1,0 +1,86 @@
+import type { FastifyReply } from 'fastify';
+import type { FileStorage } from '../storage/types';
+
+export type RangeResult =
+  | { kind: 'full' }
+  | { kind: 'partial'; start: number; end: number }
+  | { kind: 'unsatisfiable' };
+
+/**
+ * Interprets a Range header (RFC 9110 §14) for a representation of `size` bytes.
+ * - `bytes=a-b` (b clamped to size-1), `bytes=a-`, `bytes=-n` (last n bytes; n > size → whole file).
+ * - A first position at or beyond the end, or `-0`, is unsatisfiable (also any range of an empty file).
+ * - Anything malformed, another unit, or a descending range is ignored → full (as the RFC allows).
+ * - Multiple ranges are answered with the full representation (200): ignoring Range is always
+ *   permitted, and browsers (Safari included) only ever ask for one range.
+ */
+export function parseRange(header: string | undefined, size: number): RangeResult {
+  if (header === undefined) return { kind: 'full' };
+  const match = /^\s*bytes\s*=\s*(.*)$/i.exec(header);
+  if (!match) return { kind: 'full' };
+  const spec = match[1]!.trim();
+  if (spec.includes(',')) return { kind: 'full' };
+  const parts = /^(\d*)\s*-\s*(\d*)$/.exec(spec);
+  if (!parts) return { kind: 'full' };
+  const first = parts[1]!;
+  const last = parts[2]!;
+  if (first === '' && last === '') return { kind: 'full' };
+  if (first === '') {
+    const suffix = Number(last);
+    if (!Number.isSafeInteger(suffix)) return { kind: 'full' };
+    if (suffix === 0 || size === 0) return { kind: 'unsatisfiable' };
+    return { kind: 'partial', start: Math.max(0, size - suffix), end: size - 1 };
+  }
+  const start = Number(first);
+  if (!Number.isSafeInteger(start)) return { kind: 'unsatisfiable' };
+  let end = size - 1;
+  if (last !== '') {
+    const requestedEnd = Number(last);
+    if (Number.isSafeInteger(requestedEnd)) {
+      if (requestedEnd < start) return { kind: 'full' }; // invalid range-spec → ignore the header
+      end = Math.min(requestedEnd, size - 1);
+    }
+  }
+  if (start >= size) return { kind: 'unsatisfiable' };
+  return { kind: 'partial', start, end };
+}
+
+/**
+ * Sends a stored file honouring a Range header: 200 (whole file), 206 (one range) or 416.
+ * 404 with the standard error body if the key does not exist. Browsers cache privately only:
+ * media URLs are signed and short-lived.
+ */
+export async function sendMedia(
+  reply: FastifyReply,
+  storage: FileStorage,
+  key: string,
+  rangeHeader: string | undefined,
+  contentType = 'audio/mpeg',
+): Promise<FastifyReply> {
+  const info = await storage.stat(key);
+  if (info === null) {
+    const detail = 'Audio file not found';
+    return reply.code(404).type('application/json; charset=utf-8').send({ detail, message: detail });
+  }
+  const { size } = info;
+  reply.header('accept-ranges', 'bytes').header('cache-control', 'private, max-age=300');
+  const range = parseRange(rangeHeader, size);
+  if (range.kind === 'unsatisfiable') {
+    const detail = 'Requested range not satisfiable';
+    return reply
+      .code(416)
+      .header('content-range', `bytes */${size}`)
+      .type('application/json; charset=utf-8')
+      .send({ detail, message: detail });
+  }
+  reply.type(contentType);
+  if (range.kind === 'partial') {
+    return reply
+      .code(206)
+      .header('content-range', `bytes ${range.start}-${range.end}/${size}`)
+      .header('content-length', String(range.end - range.start + 1))
+      .send(storage.read(key, range));
+  }
+  reply.code(200).header('content-length', String(size));
+  return reply.send(size === 0 ? '' : storage.read(key));
+}

@@ -1,0 +1,245 @@
+import { randomUUID } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import * as fs from 'node:fs/promises';
+import * as path from 'node:path';
+import { PassThrough } from 'node:stream';
+import {
+  assertValidKey,
+  InvalidStorageKeyError,
+  TEMP_DIR_NAME,
+  type ByteRange,
+  type FileStorage,
+  type StorageWriter,
+} from './types';
+
+/** Temp files older than this are leftovers of a crashed process and are removed on first use. */
+const STALE_TEMP_MS = 6 * 60 * 60 * 1000;
+
+function isErrno(error: unknown, code: string): boolean {
+  return typeof error === 'object' && error !== null && (error as NodeJS.ErrnoException).code === code;
+}
+
+/**
+ * FileStorage on the local disk under `rootDir`. Writes go to `<root>/.tmp-writes/<uuid>` and are
+ * renamed into place on commit (same filesystem, so the rename is atomic): a reader sees the old
+ * file or the complete new one, never a partial one.
+ */
+export class LocalFileStorage implements FileStorage {
+  readonly rootDir: string;
+  private readonly tempDir: string;
+  private tempReady: Promise<void> | null = null;
+
+  constructor(rootDir: string) {
+    this.rootDir = path.resolve(rootDir);
+    this.tempDir = path.join(this.rootDir, TEMP_DIR_NAME);
+  }
+
+  /** Absolute path of a key; throws InvalidStorageKeyError for anything that could leave the root. */
+  pathOf(key: string): string {
+    assertValidKey(key);
+    const full = path.resolve(this.rootDir, ...key.split('/'));
+    if (!full.startsWith(this.rootDir + path.sep)) throw new InvalidStorageKeyError(key, 'escapes the storage root');
+    return full;
+  }
+
+  async write(key: string, data: Uint8Array | AsyncIterable<Uint8Array>): Promise<{ size: number }> {
+    const writer = await this.createWriter(key);
+    try {
+      if (data instanceof Uint8Array) {
+        await writer.write(data);
+      } else {
+        for await (const chunk of data) await writer.write(chunk);
+      }
+      return await writer.commit();
+    } catch (error) {
+      await writer.abort();
+      throw error;
+    }
+  }
+
+  async createWriter(key: string): Promise<StorageWriter> {
+    const target = this.pathOf(key);
+    await this.ensureTempDir();
+    const tempPath = path.join(this.tempDir, `${process.pid}-${randomUUID()}`);
+    const handle = await fs.open(tempPath, 'wx');
+    let size = 0;
+    let state: 'open' | 'committed' | 'aborted' = 'open';
+    // Writes are serialised so callers that do not await each write still get their bytes in order.
+    let chain: Promise<void> = Promise.resolve();
+    let failure: unknown = null;
+
+    const cleanup = async (): Promise<void> => {
+      await handle.close().catch(() => undefined);
+      await fs.rm(tempPath, { force: true }).catch(() => undefined);
+    };
+
+    return {
+      key,
+      write: (chunk: Uint8Array): Promise<void> => {
+        if (state !== 'open') return Promise.reject(new Error(`Writer for ${key} is already ${state}`));
+        const next = chain.then(async () => {
+          if (failure) throw failure;
+          let offset = 0;
+          while (offset < chunk.byteLength) {
+            const { bytesWritten } = await handle.write(chunk, offset, chunk.byteLength - offset);
+            offset += bytesWritten;
+          }
+          size += chunk.byteLength;
+        });
+        chain = next.catch((error: unknown) => {
+          failure ??= error;
+        });
+        return next;
+      },
+      commit: async (): Promise<{ size: number }> => {
+        if (state !== 'open') throw new Error(`Writer for ${key} is already ${state}`);
+        state = 'committed';
+        await chain;
+        try {
+          if (failure) throw failure;
+          await handle.sync();
+          await handle.close();
+          await this.renameIntoPlace(tempPath, target);
+          return { size };
+        } catch (error) {
+          await cleanup();
+          throw error;
+        }
+      },
+      abort: async (): Promise<void> => {
+        if (state !== 'open') return;
+        state = 'aborted';
+        await chain;
+        await cleanup();
+      },
+    };
+  }
+
+  read(key: string, range?: ByteRange): NodeJS.ReadableStream {
+    let file: string;
+    try {
+      file = this.pathOf(key);
+    } catch (error) {
+      const stream = new PassThrough();
+      process.nextTick(() => stream.destroy(error as Error));
+      return stream;
+    }
+    if (range) {
+      if (!Number.isSafeInteger(range.start) || !Number.isSafeInteger(range.end) || range.start < 0 || range.end < range.start) {
+        throw new RangeError(`Invalid byte range ${range.start}-${range.end}`);
+      }
+      return createReadStream(file, { start: range.start, end: range.end });
+    }
+    return createReadStream(file);
+  }
+
+  async stat(key: string): Promise<{ size: number } | null> {
+    const file = this.pathOf(key);
+    try {
+      const info = await fs.stat(file);
+      return info.isFile() ? { size: info.size } : null;
+    } catch (error) {
+      if (isErrno(error, 'ENOENT') || isErrno(error, 'ENOTDIR')) return null;
+      throw error;
+    }
+  }
+
+  async delete(key: string): Promise<void> {
+    const file = this.pathOf(key);
+    try {
+      const info = await fs.stat(file);
+      if (!info.isFile()) return;
+      await fs.rm(file, { force: true });
+    } catch (error) {
+      if (isErrno(error, 'ENOENT') || isErrno(error, 'ENOTDIR')) return;
+      throw error;
+    }
+    await this.pruneEmptyDirs(path.dirname(file));
+  }
+
+  async deletePrefix(prefix: string): Promise<void> {
+    // A prefix is a valid key, or a valid key followed by "/" (a "folder").
+    const asKey = prefix.endsWith('/') ? prefix.slice(0, -1) : prefix;
+    assertValidKey(asKey);
+    const slash = prefix.lastIndexOf('/');
+    const dirKey = slash >= 0 ? prefix.slice(0, slash) : '';
+    const namePrefix = prefix.slice(slash + 1);
+    const dir = dirKey === '' ? this.rootDir : this.pathOf(dirKey);
+    let entries: string[];
+    try {
+      entries = await fs.readdir(dir);
+    } catch (error) {
+      if (isErrno(error, 'ENOENT') || isErrno(error, 'ENOTDIR')) return;
+      throw error;
+    }
+    for (const name of entries) {
+      if (dirKey === '' && name === TEMP_DIR_NAME) continue;
+      if (name.startsWith(namePrefix)) await fs.rm(path.join(dir, name), { recursive: true, force: true });
+    }
+    await this.pruneEmptyDirs(dir);
+  }
+
+  /** Removes temp files left behind by crashed processes (older than `olderThanMs`). */
+  async cleanStaleTempFiles(olderThanMs = STALE_TEMP_MS): Promise<number> {
+    let removed = 0;
+    let names: string[];
+    try {
+      names = await fs.readdir(this.tempDir);
+    } catch (error) {
+      if (isErrno(error, 'ENOENT')) return 0;
+      throw error;
+    }
+    const cutoff = Date.now() - olderThanMs;
+    for (const name of names) {
+      const file = path.join(this.tempDir, name);
+      try {
+        const info = await fs.stat(file);
+        if (info.mtimeMs <= cutoff) {
+          await fs.rm(file, { force: true, recursive: true });
+          removed += 1;
+        }
+      } catch {
+        // Raced with its owner committing or aborting: nothing to clean.
+      }
+    }
+    return removed;
+  }
+
+  private ensureTempDir(): Promise<void> {
+    this.tempReady ??= (async () => {
+      await fs.mkdir(this.tempDir, { recursive: true });
+      await this.cleanStaleTempFiles();
+    })().catch((error: unknown) => {
+      this.tempReady = null;
+      throw error;
+    });
+    return this.tempReady;
+  }
+
+  private async renameIntoPlace(tempPath: string, target: string): Promise<void> {
+    // A concurrent delete may prune the freshly created parent directory; retry once in that case.
+    for (let attempt = 0; ; attempt += 1) {
+      await fs.mkdir(path.dirname(target), { recursive: true });
+      try {
+        await fs.rename(tempPath, target);
+        return;
+      } catch (error) {
+        if (attempt < 2 && isErrno(error, 'ENOENT')) continue;
+        throw error;
+      }
+    }
+  }
+
+  /** Removes now-empty directories from `dir` up to (not including) the root. */
+  private async pruneEmptyDirs(dir: string): Promise<void> {
+    let current = dir;
+    while (current.startsWith(this.rootDir + path.sep)) {
+      try {
+        await fs.rmdir(current);
+      } catch {
+        return; // not empty (or already gone / in use): stop
+      }
+      current = path.dirname(current);
+    }
+  }
+}

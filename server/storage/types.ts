@@ -1,0 +1,69 @@
+/** Storage of opaque files (audio, uploads) addressed by slash-separated keys such as `books/42/ch-001.mp3`. */
+
+export interface ByteRange {
+  /** First byte, inclusive. */
+  start: number;
+  /** Last byte, inclusive (as in an HTTP Content-Range). */
+  end: number;
+}
+
+/**
+ * An open, not yet visible write. Chunks go to a temporary file; only `commit()` makes the file
+ * appear under its key (atomically, replacing any previous version). `abort()` discards it.
+ */
+export interface StorageWriter {
+  readonly key: string;
+  write(chunk: Uint8Array): Promise<void>;
+  commit(): Promise<{ size: number }>;
+  abort(): Promise<void>;
+}
+
+export interface FileStorage {
+  /** Writes a whole file atomically. If the iterable throws, nothing is left under the key. */
+  write(key: string, data: Uint8Array | AsyncIterable<Uint8Array>): Promise<{ size: number }>;
+  createWriter(key: string): Promise<StorageWriter>;
+  /** A stream of the file (or of the inclusive byte range). Emits an error if the key does not exist. */
+  read(key: string, range?: ByteRange): NodeJS.ReadableStream;
+  stat(key: string): Promise<{ size: number } | null>;
+  /** Deletes the file; deleting a missing key is not an error. */
+  delete(key: string): Promise<void>;
+  /** Deletes every file whose key starts with `prefix` (plain string prefix, e.g. `books/42/`). */
+  deletePrefix(prefix: string): Promise<void>;
+}
+
+export class InvalidStorageKeyError extends Error {
+  readonly key: string;
+  constructor(key: string, reason: string) {
+    super(`Invalid storage key ${JSON.stringify(key.length > 80 ? `${key.slice(0, 80)}…` : key)}: ${reason}`);
+    this.name = 'InvalidStorageKeyError';
+    this.key = key;
+  }
+}
+
+export const MAX_KEY_LENGTH = 300;
+const KEY_PATTERN = /^[A-Za-z0-9._-]+(\/[A-Za-z0-9._-]+)*$/;
+/** Reserved first segment for temporary files inside the storage root. */
+export const TEMP_DIR_NAME = '.tmp-writes';
+
+/** Throws InvalidStorageKeyError unless `key` is a safe relative key that cannot escape the root. */
+export function assertValidKey(key: string): void {
+  if (typeof key !== 'string' || key.length === 0) throw new InvalidStorageKeyError(String(key), 'empty');
+  if (key.length > MAX_KEY_LENGTH) throw new InvalidStorageKeyError(key, `longer than ${MAX_KEY_LENGTH} characters`);
+  if (!KEY_PATTERN.test(key)) {
+    throw new InvalidStorageKeyError(key, 'only letters, digits, ".", "_", "-" and single "/" separators are allowed');
+  }
+  if (key.includes('..')) throw new InvalidStorageKeyError(key, '".." is not allowed');
+  for (const segment of key.split('/')) {
+    if (segment === '.') throw new InvalidStorageKeyError(key, '"." segments are not allowed');
+  }
+  if (key.split('/')[0] === TEMP_DIR_NAME) throw new InvalidStorageKeyError(key, `"${TEMP_DIR_NAME}" is reserved`);
+}
+
+export function isValidKey(key: string): boolean {
+  try {
+    assertValidKey(key);
+    return true;
+  } catch {
+    return false;
+  }
+}
