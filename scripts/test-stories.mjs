@@ -21,6 +21,7 @@ const types = {
   '.png': 'image/png',
   '.ico': 'image/x-icon',
   '.woff2': 'font/woff2',
+  '.mp3': 'audio/mpeg',
   '.map': 'application/json; charset=utf-8',
 };
 
@@ -46,7 +47,28 @@ function serve(dir) {
       res.writeHead(404).end('Not found');
       return;
     }
-    res.writeHead(200, { 'Content-Type': types[extname(file)] ?? 'application/octet-stream' });
+    const type = types[extname(file)] ?? 'application/octet-stream';
+    // Byte ranges, as any real static host serves them: the browser can only seek in audio it can
+    // fetch from an offset (the player stories seek in public/fixtures/sample.mp3).
+    const { size } = statSync(file);
+    const range = /^bytes=(\d*)-(\d*)$/.exec(req.headers.range ?? '');
+    if (range && (range[1] || range[2])) {
+      const start = range[1] ? Number(range[1]) : Math.max(0, size - Number(range[2]));
+      const end = range[1] && range[2] ? Math.min(Number(range[2]), size - 1) : size - 1;
+      if (start >= size || start > end) {
+        res.writeHead(416, { 'Content-Range': `bytes */${size}` }).end();
+        return;
+      }
+      res.writeHead(206, {
+        'Content-Type': type,
+        'Accept-Ranges': 'bytes',
+        'Content-Range': `bytes ${start}-${end}/${size}`,
+        'Content-Length': end - start + 1,
+      });
+      createReadStream(file, { start, end }).pipe(res);
+      return;
+    }
+    res.writeHead(200, { 'Content-Type': type, 'Accept-Ranges': 'bytes', 'Content-Length': size });
     createReadStream(file).pipe(res);
   });
   return new Promise((resolvePromise) => {

@@ -12,7 +12,16 @@ import { environmentInfo } from './environment/info';
 import { installErrorHandler } from './http/errors';
 import { installNotFound, installSpa } from './http/spa';
 import { createZodSerializerCompiler, zodValidatorCompiler } from './http/zod';
+import { createJobLibrary } from './listening/library';
+import { createListeningService, deriveMediaSecret } from './listening/service';
+import { createProgressRepository } from './progress/repository';
+import { createProgressService } from './progress/service';
+import { createConversion, type ConversionOverrides } from './jobs/index';
 import { apiRoutes } from './routes/index';
+import { createBookSource } from './assistant/books';
+import { openAiEngines } from './assistant/openai';
+import { createVoiceAssistant } from './assistant/service';
+import { LocalFileStorage, type FileStorage } from './storage/index';
 
 export interface AppDeps {
   /** A database to use instead of opening the configured one; the caller keeps ownership (closes it). */
@@ -24,6 +33,10 @@ export interface AppDeps {
    * passes it, so it hashes at OWASP parameters. Hashes record their cost, so they verify anywhere.
    */
   passwordCost?: ScryptCost;
+  /** Stored files (uploads, audio); defaults to LocalFileStorage in DATA_DIR/files. */
+  storage?: FileStorage;
+  /** Conversion-engine knobs for tests and benches (timeouts, retry delays, voice options). */
+  conversion?: ConversionOverrides;
 }
 
 /** Fastify's default; routes that take larger bodies set their own `bodyLimit`. */
@@ -59,6 +72,39 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Fas
     now,
   });
 
+  // One storage for every route: uploads, the pipeline's audio and the media URLs that serve it.
+  const storage = deps.storage ?? new LocalFileStorage(config.storageDir);
+  const library = createJobLibrary(db);
+  const progressRepository = createProgressRepository(db);
+  const progress = createProgressService({ repository: progressRepository, jobs: library, now });
+  const listening = createListeningService({
+    library,
+    progress: progressRepository,
+    storage,
+    mediaSecret: deriveMediaSecret(config.jwtSecret),
+    mediaUrlTtlSeconds: config.mediaUrlTtlSeconds,
+    now,
+  });
+
+  // The conversion engine (queue + in-process workers). preClose: running jobs stop (and resume
+  // later) before the database closes.
+  const conversion = await createConversion(config, db, app.log, { ...deps.conversion, storage });
+  app.addHook('preClose', () => conversion.close());
+
+  // The voice assistant: per-user sessions and its websocket on the HTTP server's upgrade event.
+  const voiceAssistant = createVoiceAssistant({
+    authenticate: (token) => auth.authenticate(token),
+    books: createBookSource(db, storage),
+    log: app.log,
+    // Offline engines by default; speech-to-text, a chat model and cloud speech with an OpenAI key.
+    ...(config.openaiApiKey !== undefined &&
+      config.openaiApiKey !== '' && {
+        engines: openAiEngines({ apiKey: config.openaiApiKey, ...(config.openaiBaseUrl !== undefined && { baseURL: config.openaiBaseUrl }) }),
+      }),
+  });
+  voiceAssistant.attach(app.server);
+  app.addHook('preClose', async () => voiceAssistant.close());
+
   // The API speaks JSON only: text/plain bodies get 415 instead of failing validation as strings.
   app.removeContentTypeParser('text/plain');
   app.setValidatorCompiler(zodValidatorCompiler);
@@ -66,7 +112,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Fas
   installErrorHandler(app);
   installNotFound(app, config.staticDir);
 
-  await app.register(apiRoutes({ auth, environment: environmentInfo(config) }), { prefix: '/api/v1' });
+  await app.register(apiRoutes({ auth, environment: environmentInfo(config), storage, progress, listening, jobs: conversion.service, voiceAssistant }), { prefix: '/api/v1' });
   if (config.staticDir !== undefined) await installSpa(app, config.staticDir);
 
   return app;

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as z from 'zod';
@@ -29,6 +30,23 @@ export interface Config {
   staticDir?: string;
   openaiApiKey?: string;
   elevenlabsApiKey?: string;
+  /** Conversion engine (server/jobs): see the matching entries of CONFIG_VARIABLES. */
+  workers: 'in-process' | 'none';
+  workerConcurrency: number;
+  chapterConcurrency: number;
+  jobStepTimeoutSeconds: number;
+  /** Seconds a worker's claim on a job lasts without renewal. */
+  jobLeaseSeconds: number;
+  /** Root of stored files (uploads, sources, audio); default DATA_DIR/files. */
+  storageDir: string;
+  /** TESTS ONLY: lets web-page jobs fetch loopback addresses (127.0.0.0/8, ::1). */
+  allowPrivateFetchForTests: boolean;
+  openaiBaseUrl?: string;
+  elevenlabsBaseUrl?: string;
+  /** MP3 encoder worker threads; 0 encodes on the main thread. */
+  encoderThreads: number;
+  /** Lifetime of a signed media (audio) URL in seconds. */
+  mediaUrlTtlSeconds: number;
 }
 
 export class ConfigError extends Error {
@@ -54,6 +72,17 @@ export const CONFIG_VARIABLES = [
   { name: 'STATIC_DIR', default: '<repo>/dist when it exists', description: 'Directory of the built SPA to serve; unset and no dist/ means API only.' },
   { name: 'OPENAI_API_KEY', default: '(unset)', description: 'OpenAI key for cloud voices. Without it (and without ELEVENLABS_API_KEY) the server runs in demo mode.' },
   { name: 'ELEVENLABS_API_KEY', default: '(unset)', description: 'ElevenLabs key for cloud voices.' },
+  { name: 'OPENAI_BASE_URL', default: '(OpenAI)', description: 'Base URL of an OpenAI-compatible speech API (for a proxy or a local server).' },
+  { name: 'ELEVENLABS_BASE_URL', default: '(ElevenLabs)', description: 'Base URL of the ElevenLabs API (for a proxy).' },
+  { name: 'WORKERS', default: 'in-process', description: "'in-process': this server also converts jobs. 'none': it only queues them, for separate `npm run worker` processes (which need DATABASE_URL: the embedded database has one owner)." },
+  { name: 'WORKER_CONCURRENCY', default: '2', description: 'Jobs (or chapters) one process converts at once (1-32).' },
+  { name: 'CHAPTER_CONCURRENCY', default: '2', description: 'Chapters of one book converted at the same time (1-32).' },
+  { name: 'JOB_LEASE_SECONDS', default: '60', description: "How long a worker's claim on a job lasts without renewal (3-3600). Workers renew it every third of that; when a worker dies, another takes its job over once the claim lapses." },
+  { name: 'JOB_STEP_TIMEOUT_SECONDS', default: '1800', description: "Longest a conversion step may run (30-86400). A worker stops a step at this limit; the queue hands a dead worker's job to another worker after it." },
+  { name: 'STORAGE_DIR', default: 'DATA_DIR/files', description: 'Directory for uploaded files, job sources and generated audio.' },
+  { name: 'ENCODER_THREADS', default: '(CPU count)', description: 'Worker threads that encode MP3 (0-64); 0 encodes on the main thread.' },
+  { name: 'ALLOW_PRIVATE_FETCH_FOR_TESTS', default: 'false', description: "TESTS ONLY. 'true' lets web-page jobs fetch loopback addresses (127.0.0.1, ::1). Never set it on a server: it weakens the protection against requests to internal networks." },
+  { name: 'MEDIA_URL_TTL_SECONDS', default: '3600', description: 'How long a signed audio streaming URL stays valid, in seconds (60-86400).' },
 ] as const satisfies readonly { name: string; default: string; description: string }[];
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -128,6 +157,17 @@ const envSchema = z.object({
   STATIC_DIR: optionalString,
   OPENAI_API_KEY: optionalString,
   ELEVENLABS_API_KEY: optionalString,
+  OPENAI_BASE_URL: checkedString((url) => /^https?:\/\/./.test(url), () => 'OPENAI_BASE_URL must be an http:// or https:// URL'),
+  ELEVENLABS_BASE_URL: checkedString((url) => /^https?:\/\/./.test(url), () => 'ELEVENLABS_BASE_URL must be an http:// or https:// URL'),
+  WORKERS: enumVar('WORKERS', ['in-process', 'none'] as const),
+  WORKER_CONCURRENCY: intVar('WORKER_CONCURRENCY', 1, 32, 2),
+  CHAPTER_CONCURRENCY: intVar('CHAPTER_CONCURRENCY', 1, 32, 2),
+  JOB_STEP_TIMEOUT_SECONDS: intVar('JOB_STEP_TIMEOUT_SECONDS', 30, 86_400, 1800),
+  JOB_LEASE_SECONDS: intVar('JOB_LEASE_SECONDS', 3, 3600, 60),
+  STORAGE_DIR: optionalString,
+  ENCODER_THREADS: intVar('ENCODER_THREADS', 0, 64, os.availableParallelism()),
+  ALLOW_PRIVATE_FETCH_FOR_TESTS: enumVar('ALLOW_PRIVATE_FETCH_FOR_TESTS', ['true', 'false'] as const),
+  MEDIA_URL_TTL_SECONDS: intVar('MEDIA_URL_TTL_SECONDS', 60, 86_400, 3600),
 });
 
 /**
@@ -168,6 +208,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ...(staticDir !== undefined && { staticDir }),
     ...(vars.OPENAI_API_KEY !== undefined && { openaiApiKey: vars.OPENAI_API_KEY }),
     ...(vars.ELEVENLABS_API_KEY !== undefined && { elevenlabsApiKey: vars.ELEVENLABS_API_KEY }),
+    ...(vars.OPENAI_BASE_URL !== undefined && { openaiBaseUrl: vars.OPENAI_BASE_URL }),
+    ...(vars.ELEVENLABS_BASE_URL !== undefined && { elevenlabsBaseUrl: vars.ELEVENLABS_BASE_URL }),
+    workers: vars.WORKERS ?? 'in-process',
+    workerConcurrency: vars.WORKER_CONCURRENCY,
+    chapterConcurrency: vars.CHAPTER_CONCURRENCY,
+    jobStepTimeoutSeconds: vars.JOB_STEP_TIMEOUT_SECONDS,
+    jobLeaseSeconds: vars.JOB_LEASE_SECONDS,
+    storageDir: vars.STORAGE_DIR !== undefined ? path.resolve(vars.STORAGE_DIR) : path.join(dataDir, 'files'),
+    allowPrivateFetchForTests: vars.ALLOW_PRIVATE_FETCH_FOR_TESTS === 'true',
+    encoderThreads: vars.ENCODER_THREADS,
+    mediaUrlTtlSeconds: vars.MEDIA_URL_TTL_SECONDS,
   };
 }
 

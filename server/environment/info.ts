@@ -1,4 +1,5 @@
 import type { AppEnv, Config } from '../config';
+import { isDemoMode } from '../voices/select';
 
 export interface EnvironmentInfo {
   environment: AppEnv;
@@ -15,6 +16,9 @@ export function environmentInfo(
     environment: config.appEnv,
     signupEnabled: config.signupEnabled,
     debugMode: config.appEnv !== 'production',
-    demoMode: !config.openaiApiKey && !config.elevenlabsApiKey,
+    demoMode: isDemoMode({
+      ...(config.openaiApiKey !== undefined && { openaiApiKey: config.openaiApiKey }),
+      ...(config.elevenlabsApiKey !== undefined && { elevenlabsApiKey: config.elevenlabsApiKey }),
+    }),
   };
 }

@@ -35,10 +35,14 @@ describe('GET /api/v1/environment', () => {
     });
   });
 
-  it('leaves demo mode when a cloud voice key is configured', async () => {
-    const t = await createTestApp({ db, env: { OPENAI_API_KEY: 'sk-test' } });
-    const res = await t.app.inject({ method: 'GET', url: '/api/v1/environment' });
-    await t.close();
+  it('leaves demo mode only when every provider has a key (voices/select isDemoMode)', async () => {
+    const one = await createTestApp({ db, env: { OPENAI_API_KEY: 'sk-test' } });
+    const partly = await one.app.inject({ method: 'GET', url: '/api/v1/environment' });
+    await one.close();
+    expect(partly.json().features.demo_mode).toBe(true);
+    const both = await createTestApp({ db, env: { OPENAI_API_KEY: 'sk-test', ELEVENLABS_API_KEY: 'el-test' } });
+    const res = await both.app.inject({ method: 'GET', url: '/api/v1/environment' });
+    await both.close();
     expect(res.json().features.demo_mode).toBe(false);
   });
 });

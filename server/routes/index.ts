@@ -1,13 +1,28 @@
 import type { FastifyInstance } from 'fastify';
 import type { AuthService } from '../auth/service';
 import type { EnvironmentInfo } from '../environment/info';
+import type { JobService } from '../jobs/service';
 import { installAuthGuard } from '../http/auth-guard';
+import type { ListeningService } from '../listening/service';
+import type { ProgressService } from '../progress/service';
+import type { FileStorage } from '../storage/types';
+import { audioRoutes } from './audio';
 import { authRoutes } from './auth';
 import { environmentRoutes } from './environment';
+import { fileRoutes } from './files';
+import { jobRoutes } from './jobs';
+import { progressRoutes } from './progress';
+import { voiceAssistantRoutes } from './voice-assistant';
+import type { VoiceAssistant } from '../assistant/service';
 
 export interface ApiDeps {
   auth: AuthService;
   environment: EnvironmentInfo;
+  storage: FileStorage;
+  progress: ProgressService;
+  listening: ListeningService;
+  jobs: JobService;
+  voiceAssistant: VoiceAssistant;
 }
 
 /** Everything under /api/v1. Every route here needs a bearer token unless marked `public: true`. */
@@ -16,5 +31,10 @@ export function apiRoutes(deps: ApiDeps) {
     installAuthGuard(app, deps.auth);
     await app.register(environmentRoutes, { info: deps.environment });
     await app.register(authRoutes, { auth: deps.auth });
+    await app.register(audioRoutes, { listening: deps.listening, storage: deps.storage });
+    await app.register(progressRoutes, { progress: deps.progress });
+    await app.register(voiceAssistantRoutes, { assistant: deps.voiceAssistant });
+    await app.register(jobRoutes, { jobs: deps.jobs });
+    await app.register(fileRoutes, { jobs: deps.jobs });
   };
 }

@@ -1,26 +1,38 @@
-import { useEffect, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, type ReactNode } from 'react';
 import { Redirect, Route, Switch } from 'wouter';
 import { Spinner } from '../components/ui';
 import { paths, routePatterns } from '../lib/paths';
 import { connectAuthToApi, initAuth, useAuth } from '../features/auth';
 import { loadEnvironment } from '../features/environment';
-import { Dashboard } from '../screens/Dashboard/Dashboard';
-import { JobDetail } from '../screens/JobDetail/JobDetail';
-import { Jobs } from '../screens/Jobs/Jobs';
-import { Library } from '../screens/Library/Library';
-import { LibraryDetail } from '../screens/LibraryDetail/LibraryDetail';
 import { Login } from '../screens/Login/Login';
 import { Register } from '../screens/Register/Register';
-import { Upload } from '../screens/Upload/Upload';
-import { VoiceAssistant } from '../screens/VoiceAssistant/VoiceAssistant';
 import { AppLayout } from './layout/AppLayout';
+
+// Route-level code splitting: the signed-out screens stay in the entry chunk (the first thing a
+// visitor sees), each signed-in screen is its own chunk, fetched when its route first renders.
+const Dashboard = lazy(() => import('../screens/Dashboard/Dashboard').then((m) => ({ default: m.Dashboard })));
+const Upload = lazy(() => import('../screens/Upload/Upload').then((m) => ({ default: m.Upload })));
+const Jobs = lazy(() => import('../screens/Jobs/Jobs').then((m) => ({ default: m.Jobs })));
+const JobDetail = lazy(() => import('../screens/JobDetail/JobDetail').then((m) => ({ default: m.JobDetail })));
+const Library = lazy(() => import('../screens/Library/Library').then((m) => ({ default: m.Library })));
+const LibraryDetail = lazy(() =>
+  import('../screens/LibraryDetail/LibraryDetail').then((m) => ({ default: m.LibraryDetail })),
+);
+const VoiceAssistant = lazy(() =>
+  import('../screens/VoiceAssistant/VoiceAssistant').then((m) => ({ default: m.VoiceAssistant })),
+);
 
 /** Signed-in routes: 'Loading...' while auth loads, /login when signed out. */
 function Protected({ children }: { children: ReactNode }) {
   const { isLoading, isAuthenticated } = useAuth();
   if (isLoading) return <Spinner label="Loading..." />;
   if (!isAuthenticated) return <Redirect to={paths.login()} replace />;
-  return <AppLayout>{children}</AppLayout>;
+  return (
+    <AppLayout>
+      {/* The top bar stays up while a screen's chunk loads. */}
+      <Suspense fallback={<Spinner label="Loading..." />}>{children}</Suspense>
+    </AppLayout>
+  );
 }
 
 /** Signed-out routes: a signed-in user goes to the dashboard. */

@@ -15,10 +15,12 @@ export const paths = {
   job: (jobId: string) => `/jobs/${encodeURIComponent(jobId)}`,
   library: () => '/library',
   libraryBook: (jobId: string) => `/library/${encodeURIComponent(jobId)}`,
-  voiceAssistant: (query: { mode?: AssistantMode; jobId?: string } = {}) => {
+  voiceAssistant: (query: { mode?: AssistantMode; jobId?: string; position?: number } = {}) => {
     const search = new URLSearchParams();
     if (query.mode) search.set('mode', query.mode);
     if (query.jobId) search.set('jobId', query.jobId);
+    // X-ray asks about the moment the reader is at: the playback position in whole seconds.
+    if (query.position !== undefined) search.set('position', String(Math.floor(query.position)));
     const text = search.toString();
     return text ? `/voice-assistant?${text}` : '/voice-assistant';
   },

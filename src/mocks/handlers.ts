@@ -1,6 +1,16 @@
 import { delay, http, HttpResponse, type JsonBodyType } from 'msw';
 import type { EnvironmentInfo, TokenResponse, User } from '../api/gen/model';
 import {
+  audioMetadataHandler,
+  audioStreamHandler,
+  deleteProgressHandler,
+  progressHandler,
+  recentProgressHandler,
+  saveProgressHandler,
+} from './audio';
+import { createJobHandler, uploadFileHandler } from './library';
+import { voiceConnectHandler, voiceStartHandler, voiceStatusHandler, voiceStopHandler } from './voice';
+import {
   environmentFixture,
   errorBodyFixture,
   runningCountFixture,
@@ -78,6 +88,18 @@ export const defaultHandlers = {
   register: registerHandler(),
   me: meHandler(),
   jobs: jobsRunningCountHandler(0),
+  createJob: createJobHandler(),
+  uploadFile: uploadFileHandler(),
+  audioStream: audioStreamHandler(),
+  audioMetadata: audioMetadataHandler(),
+  progress: progressHandler(),
+  saveProgress: saveProgressHandler(),
+  deleteProgress: deleteProgressHandler(),
+  recentProgress: recentProgressHandler(),
+  voiceStatus: voiceStatusHandler(),
+  voiceStart: voiceStartHandler(),
+  voiceStop: voiceStopHandler(),
+  voiceConnect: voiceConnectHandler(),
 };
 
 /** The same happy API as a list (dev worker, setupServer). */

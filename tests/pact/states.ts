@@ -6,6 +6,18 @@ export const states = {
   noAccount: 'no account exists for an email',
   accountExists: 'an account exists',
   signedIn: 'a user is signed in',
+  /** Injects {token, jobId}: a COMPLETED text_to_audio job with a real MP3, no progress. Params: {title}. */
+  completedAudiobook: 'a completed audiobook exists',
+  /** Injects {token, jobId, chapterId}: a COMPLETED book with three COMPLETED chapter jobs and a combined MP3. Params: {title}. */
+  bookWithChapters: 'a book with three chapters exists',
+  /** Injects {token, jobId}: a PROCESSING job (progress 40) with steps completed, running, pending, pending. Params: {title, steps (false: no step rows)}. */
+  jobProcessing: 'a job is processing',
+  /** Injects {token, jobId}: a completed audiobook with saved progress. Params: {title, position_seconds, current_chapter_id}. */
+  progressSaved: 'progress was saved',
+  /** Injects {token, fileKey}: a .txt file the user uploaded. Params: {filename}. */
+  uploadedFile: 'an uploaded file exists',
+  /** Injects {token}: the user has PENDING jobs whose titles contain the query. Params: {title}. */
+  pendingJobsExist: 'the user has pending jobs',
 } as const;
 
 export const reader = { email: 'reader@example.com', password: 'correct-horse-battery' } as const;

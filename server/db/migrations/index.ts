@@ -90,4 +90,14 @@ export const migrations: readonly Migration[] = [
       CREATE INDEX playback_progress_recent_idx ON playback_progress (user_id, last_played_at DESC);
     `,
   },
+  {
+    // The conversion engine (server/jobs): a lease so one worker at a time runs a job, and the
+    // moment a chapter job was handed to the queue (books start CHAPTER_CONCURRENCY at a time).
+    id: '0003_job_leases',
+    sql: `
+      ALTER TABLE jobs ADD COLUMN lease_owner text;
+      ALTER TABLE jobs ADD COLUMN lease_until timestamptz;
+      ALTER TABLE jobs ADD COLUMN enqueued_at timestamptz;
+    `,
+  },
 ];

@@ -1,5 +1,6 @@
-import type { ButtonHTMLAttributes } from 'react';
+import type { AnchorHTMLAttributes, ButtonHTMLAttributes } from 'react';
 import styled, { css } from 'styled-components';
+import { Link } from 'wouter';
 
 export type ButtonVariant = 'primary' | 'secondary' | 'link';
 
@@ -55,4 +56,25 @@ const StyledButton = styled.button<{ $variant: ButtonVariant; $fullWidth: boolea
 
 export function Button({ variant = 'primary', fullWidth = false, type = 'button', ...rest }: ButtonProps) {
   return <StyledButton type={type} $variant={variant} $fullWidth={fullWidth} {...rest} />;
+}
+
+export interface ButtonLinkProps extends Omit<AnchorHTMLAttributes<HTMLAnchorElement>, 'href'> {
+  href: string;
+  variant?: Exclude<ButtonVariant, 'link'>;
+}
+
+// An in-app navigation that looks like a button: a real link (role link, opens in a new tab),
+// so "Play", "View" and "Upload Story" announce where they go.
+const StyledButtonLink = styled(StyledButton)`
+  display: inline-flex;
+  align-items: center;
+  justify-content: center;
+  text-decoration: none;
+  &:hover {
+    color: ${({ theme, $variant }) => ($variant === 'primary' ? theme.colors.primaryText : theme.colors.text)};
+  }
+`;
+
+export function ButtonLink({ variant = 'secondary', href, ...rest }: ButtonLinkProps) {
+  return <StyledButtonLink as={Link} href={href} $variant={variant} $fullWidth={false} {...rest} />;
 }

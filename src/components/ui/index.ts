@@ -6,3 +6,8 @@ export { Checkbox } from './Checkbox';
 export { Spinner } from './Spinner';
 export { FieldMessage, TextField } from './TextField';
 export { Lead, Page } from './Page';
+export { ButtonLink, type ButtonLinkProps } from './Button';
+export { Pagination, type PaginationProps } from './Pagination';
+export { MAX_PAGE_BUTTONS, pageWindow } from './pageWindow';
+export { ProgressBar, type ProgressBarProps } from './ProgressBar';
+export { SelectField, type SelectFieldProps } from './SelectField';

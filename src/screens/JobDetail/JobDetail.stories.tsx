@@ -1,19 +1,246 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
-import { expect, within } from 'storybook/test';
+import { expect, userEvent, waitFor, within } from 'storybook/test';
+import { errorBodyFixture } from '../../mocks/fixtures';
+import { bookWithChaptersFixture, jobAtStatus, jobsBackend, jobUuid, tutoringAnalysisFixture } from '../../mocks/jobs';
 import { JobDetail } from './JobDetail';
+
+const processing = jobAtStatus('PROCESSING', { id: jobUuid(1), title: 'The Tell-Tale Heart' });
+const completed = jobAtStatus('COMPLETED', { id: jobUuid(2), title: 'The Raven' });
+const failed = jobAtStatus('FAILED', { id: jobUuid(3), title: 'The Gold-Bug' });
+const analysed = jobAtStatus('COMPLETED', {
+  id: jobUuid(4),
+  title: 'The Black Cat',
+  config: { provider: 'openai', voice_config: { provider: 'openai', voice_id: 'alloy' }, tutoring_analysis: tutoringAnalysisFixture() },
+});
+const { book, chapters } = bookWithChaptersFixture();
+const runningChapter = chapters[2]!;
+
+const api = jobsBackend([processing, completed, failed, analysed, book, ...chapters]);
 
 const meta = {
   title: 'Screens/JobDetail',
   component: JobDetail,
-  args: { jobId: '9b2e7c1a-4d5f-4e6a-8b9c-0d1e2f3a4b5c' },
-  parameters: { auth: { user: {} } },
+  args: { jobId: processing.id },
+  parameters: {
+    route: `/jobs/${processing.id}`,
+    routeStubs: [
+      '/jobs',
+      `/jobs/${book.id}`,
+      `/jobs/${chapters[0]!.id}`,
+      `/library/${completed.id}`,
+      `/library/${chapters[0]!.id}`,
+    ],
+    auth: { user: {} },
+    msw: { handlers: api.handlers },
+  },
+  beforeEach: () => api.reset(),
 } satisfies Meta<typeof JobDetail>;
 
 export default meta;
 type Story = StoryObj<typeof meta>;
 
-export const Placeholder: Story = {
+export const Loading: Story = {
+  parameters: { msw: { handlers: jobsBackend([], { job: { delay: 'infinite' } }).handlers } },
   play: async ({ canvasElement }) => {
-    await expect(within(canvasElement).getByText(/job 9b2e7c1a/)).toBeVisible();
+    await expect(await within(canvasElement).findByText('Loading job...')).toBeVisible();
+  },
+};
+
+export const Processing: Story = {
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await expect(await canvas.findByRole('heading', { level: 1, name: 'The Tell-Tale Heart' })).toBeVisible();
+    const overall = within(canvas.getByRole('region', { name: 'Overall Progress' }));
+    await expect(overall.getByRole('progressbar', { name: 'Overall progress' })).toHaveAttribute('aria-valuenow', '60');
+    await expect(overall.getByText('60%')).toBeVisible();
+    const steps = within(canvas.getByRole('list', { name: 'Steps' }));
+    await expect(steps.getByRole('button', { name: /Synthesize/ })).toHaveTextContent('running');
+    await expect(steps.getByRole('progressbar', { name: 'Synthesize progress' })).toHaveAttribute('aria-valuenow', '60');
+    await expect(steps.getByRole('button', { name: /Acquire content/ })).toHaveTextContent('completed');
+    await expect(steps.getAllByRole('progressbar')).toHaveLength(1);
+    await expect(canvas.getByRole('button', { name: 'Cancel Job' })).toBeVisible();
+    await expect(canvas.queryByRole('link', { name: 'Play Audiobook' })).toBeNull();
+    await expect(canvas.queryByRole('heading', { name: 'Error Details' })).toBeNull();
+    await expect(canvas.queryByRole('heading', { name: 'Chapter Jobs' })).toBeNull();
+  },
+};
+
+export const Polling: Story = {
+  name: 'Polling: progress moves on without a reload',
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    const heading = await canvas.findByRole('heading', { level: 1, name: 'The Tell-Tale Heart' });
+    const bar = canvas.getByRole('progressbar', { name: 'Overall progress' });
+    await expect(bar).toHaveAttribute('aria-valuenow', '60');
+    api.patch(processing.id, {
+      progress: 80,
+      updated_at: '2025-02-01T10:05:00Z',
+      steps: processing.steps.map((step) => (step.status === 'running' ? { ...step, progress: 90 } : step)),
+    });
+    // The detail page asks again every 3 s while the job is active.
+    await waitFor(() => expect(bar).toHaveAttribute('aria-valuenow', '80'), { timeout: 5000 });
+    await expect(canvas.getByRole('progressbar', { name: 'Synthesize progress' })).toHaveAttribute('aria-valuenow', '90');
+    // Same elements: the page was updated in place, never replaced by a loading state.
+    await expect(heading.isConnected).toBe(true);
+    await expect(canvas.queryByText('Loading job...')).toBeNull();
+  },
+};
+
+export const ExpandCollapse: Story = {
+  name: 'Task Progress: Expand All / Collapse All',
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    const steps = within(await canvas.findByRole('list', { name: 'Steps' }));
+    const toggles = () => steps.getAllByRole('button');
+    // The running step starts open, the others closed.
+    await expect(toggles().map((button) => button.getAttribute('aria-expanded'))).toEqual([
+      'false', 'false', 'false', 'true', 'false',
+    ]);
+    await userEvent.click(canvas.getByRole('button', { name: 'Expand All' }));
+    await expect(toggles().every((button) => button.getAttribute('aria-expanded') === 'true')).toBe(true);
+    await expect(steps.getAllByText('Started')).toHaveLength(5);
+    for (const label of steps.getAllByText('Started')) await expect(label).toBeVisible();
+    await expect(steps.getAllByText('Duration')[0]?.nextElementSibling).toHaveTextContent('0m 45s');
+    await userEvent.click(canvas.getByRole('button', { name: 'Collapse All' }));
+    await expect(toggles().every((button) => button.getAttribute('aria-expanded') === 'false')).toBe(true);
+    for (const label of steps.getAllByText('Started')) await expect(label).not.toBeVisible();
+    await userEvent.click(steps.getByRole('button', { name: /Analyze/ }));
+    await expect(steps.getByRole('button', { name: /Analyze/ })).toHaveAttribute('aria-expanded', 'true');
+  },
+};
+
+export const Completed: Story = {
+  args: { jobId: completed.id },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await expect(await canvas.findByRole('heading', { level: 1, name: 'The Raven' })).toBeVisible();
+    await expect(canvas.getByRole('progressbar', { name: 'Overall progress' })).toHaveAttribute('aria-valuenow', '100');
+    await expect(canvas.queryByRole('button', { name: 'Cancel Job' })).toBeNull();
+    await expect(canvas.queryByRole('button', { name: 'Retry' })).toBeNull();
+    await userEvent.click(canvas.getByRole('link', { name: 'Play Audiobook' }));
+    await expect(await canvas.findByRole('heading', { name: `Navigated to /library/${completed.id}` })).toBeVisible();
+  },
+};
+
+export const Failed: Story = {
+  args: { jobId: failed.id },
+  play: async ({ canvasElement, step }) => {
+    const canvas = within(canvasElement);
+    await step('the failed step, its error and the Error Details card', async () => {
+      const steps = within(await canvas.findByRole('list', { name: 'Steps' }));
+      await expect(steps.getByRole('button', { name: /Synthesize/ })).toHaveTextContent('failed');
+      await expect(steps.getByText('The voice engine stopped responding')).toBeVisible();
+      await expect(canvas.getByRole('heading', { name: 'Error Details' })).toBeVisible();
+      await expect(canvas.getByText('Speech synthesis failed: the voice engine stopped responding')).toBeVisible();
+      await expect(canvas.queryByRole('button', { name: 'Cancel Job' })).toBeNull();
+    });
+    await step('Retry queues the job again from the failed step', async () => {
+      await userEvent.click(canvas.getByRole('button', { name: 'Retry' }));
+      await expect(await canvas.findByText('PENDING')).toBeVisible();
+      await expect(canvas.queryByRole('button', { name: /^Retry/ })).toBeNull();
+      await expect(canvas.getByRole('button', { name: 'Cancel Job' })).toBeVisible();
+      await expect(canvas.queryByRole('heading', { name: 'Error Details' })).toBeNull();
+    });
+  },
+};
+
+export const RetryFails: Story = {
+  args: { jobId: failed.id },
+  parameters: {
+    msw: {
+      handlers: { retryJob: jobsBackend([failed], { retry: { status: 409, body: errorBodyFixture('Only failed jobs can be retried') } }).handlers.retryJob },
+    },
+  },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await userEvent.click(await canvas.findByRole('button', { name: 'Retry' }));
+    await expect(await canvas.findByText('Only failed jobs can be retried')).toBeVisible();
+  },
+};
+
+export const BookWithChapters: Story = {
+  args: { jobId: book.id },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await expect(await canvas.findByRole('heading', { name: 'Chapter Jobs' })).toBeVisible();
+    const list = within(canvas.getByRole('list', { name: 'Chapter jobs' }));
+    await expect(list.getAllByRole('listitem')).toHaveLength(3);
+    await expect(list.getAllByRole('link', { name: /^Play/ })).toHaveLength(2);
+    await expect(list.getAllByRole('link', { name: /^View/ })).toHaveLength(3);
+    await expect(list.queryByRole('link', { name: `Play ${runningChapter.title}` })).toBeNull();
+    await expect(canvas.queryByRole('link', { name: 'Go to Parent Book' })).toBeNull();
+    await userEvent.click(list.getByRole('link', { name: `Play ${chapters[0]!.title}` }));
+    await expect(await canvas.findByRole('heading', { name: `Navigated to /library/${chapters[0]!.id}` })).toBeVisible();
+  },
+};
+
+export const ChapterOfBook: Story = {
+  args: { jobId: runningChapter.id },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    const crumbs = within(await canvas.findByRole('navigation', { name: 'Breadcrumb' }));
+    await expect(crumbs.getByRole('link', { name: 'Jobs' })).toHaveAttribute('href', '/jobs');
+    await expect(crumbs.getByRole('link', { name: 'Collected Tales' })).toHaveAttribute('href', `/jobs/${book.id}`);
+    await expect(crumbs.getByText(runningChapter.title)).toHaveAttribute('aria-current', 'page');
+    await userEvent.click(canvas.getByRole('link', { name: 'Go to Parent Book' }));
+    await expect(await canvas.findByRole('heading', { name: `Navigated to /jobs/${book.id}` })).toBeVisible();
+  },
+};
+
+export const WithTutoringAnalysis: Story = {
+  args: { jobId: analysed.id },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await expect(await canvas.findByRole('link', { name: 'Ask Tutor' })).toHaveAttribute(
+      'href',
+      `/voice-assistant?mode=tutor&jobId=${analysed.id}`,
+    );
+    await expect(canvas.getByRole('link', { name: 'X-ray Lookup' })).toHaveAttribute(
+      'href',
+      `/voice-assistant?mode=xray&jobId=${analysed.id}`,
+    );
+  },
+};
+
+export const WithoutTutoringAnalysis: Story = {
+  args: { jobId: completed.id },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await expect(await canvas.findByRole('link', { name: 'Play Audiobook' })).toBeVisible();
+    await expect(canvas.queryByRole('link', { name: 'Ask Tutor' })).toBeNull();
+    await expect(canvas.queryByRole('link', { name: 'X-ray Lookup' })).toBeNull();
+  },
+};
+
+export const Cancel: Story = {
+  name: 'Cancel Job',
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await userEvent.click(await canvas.findByRole('button', { name: 'Cancel Job' }));
+    await expect(await canvas.findByText('CANCELLED')).toBeVisible();
+    await expect(canvas.queryByRole('button', { name: 'Cancel Job' })).toBeNull();
+  },
+};
+
+export const NotFound: Story = {
+  args: { jobId: jobUuid(999) },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await expect(await canvas.findByRole('heading', { name: 'Job not found' })).toBeVisible();
+    await userEvent.click(canvas.getByRole('link', { name: 'Back to Jobs' }));
+    await expect(await canvas.findByRole('heading', { name: 'Navigated to /jobs' })).toBeVisible();
+  },
+};
+
+export const LoadError: Story = {
+  name: 'Load error: the error text',
+  parameters: {
+    msw: { handlers: jobsBackend([], { job: { status: 500, body: errorBodyFixture('The database is restarting') } }).handlers },
+  },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await expect(await canvas.findByRole('alert')).toHaveTextContent('The database is restarting');
+    await expect(canvas.getByRole('heading', { name: 'Job not found' })).toBeVisible();
+    await expect(canvas.getByRole('link', { name: 'Back to Jobs' })).toBeVisible();
   },
 };

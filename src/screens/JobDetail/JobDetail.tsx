@@ -1,11 +1,244 @@
-import { Page } from '../../components/ui';
+import styled from 'styled-components';
+import { Link } from 'wouter';
+import type { Job } from '../../api/gen/model';
+import { ApiError, errorMessage } from '../../api/http';
+import { Alert, Button, ButtonLink, Card, Page, ProgressBar, Spinner, StatusBadge } from '../../components/ui';
+import { paths } from '../../lib/paths';
+import {
+  formatDateTime,
+  isActiveStatus,
+  jobProvider,
+  jobTitle,
+  PollingIndicator,
+  useCancelJobAction,
+  useJobsState,
+  usePolledJob,
+  useRetryJobAction,
+  defaultFilters,
+} from '../../features/jobs';
+import { TaskProgress } from './TaskProgress';
 
-/** Later work: only the heading and what the screen will show. */
-export function JobDetail({ jobId }: { jobId: string }) {
+const Crumbs = styled.nav`
+  margin-bottom: ${({ theme }) => theme.space(4)};
+  ol {
+    display: flex;
+    flex-wrap: wrap;
+    gap: ${({ theme }) => theme.space(2)};
+    list-style: none;
+    margin: 0;
+    padding: 0;
+  }
+  li + li::before {
+    content: '›';
+    margin-right: ${({ theme }) => theme.space(2)};
+    color: ${({ theme }) => theme.colors.textMuted};
+  }
+  [aria-current] { font-weight: 600; }
+`;
+
+const Toolbar = styled.div`
+  display: flex;
+  flex-wrap: wrap;
+  align-items: center;
+  gap: ${({ theme }) => theme.space(2)};
+  margin-bottom: ${({ theme }) => theme.space(6)};
+`;
+
+const Grid = styled.div`
+  display: grid;
+  grid-template-columns: repeat(auto-fit, minmax(180px, 1fr));
+  gap: ${({ theme }) => theme.space(4)};
+  margin-bottom: ${({ theme }) => theme.space(4)};
+`;
+
+const Stack = styled.div`
+  display: flex;
+  flex-direction: column;
+  gap: ${({ theme }) => theme.space(4)};
+`;
+
+const Fact = styled(Card)`
+  padding: ${({ theme }) => theme.space(4)};
+  h2 { margin: 0 0 ${({ theme }) => theme.space(2)}; font-size: 0.875rem; color: ${({ theme }) => theme.colors.textMuted}; }
+  p { margin: 0; font-weight: 600; }
+`;
+
+const SectionTitle = styled.h2`
+  margin: 0 0 ${({ theme }) => theme.space(3)};
+  font-size: 1.25rem;
+`;
+
+const Chapters = styled.ul`
+  list-style: none;
+  margin: 0;
+  padding: 0;
+  li {
+    display: flex;
+    flex-wrap: wrap;
+    align-items: center;
+    gap: ${({ theme }) => theme.space(3)};
+    padding: ${({ theme }) => `${theme.space(3)} 0`};
+  }
+  li + li { border-top: 1px solid ${({ theme }) => theme.colors.border}; }
+  strong { flex: 1; min-width: 12ch; }
+`;
+
+function notFoundMessage(error: unknown): string {
+  if (error instanceof ApiError && error.status === 404) return 'Job not found';
+  return errorMessage(error, 'Job not found');
+}
+
+function Breadcrumb({ job }: { job: Job }) {
   return (
-    <Page
-      title="Job"
-      lead={`The status, progress and steps of job ${jobId.slice(0, 8)} will be shown here.`}
-    />
+    <Crumbs aria-label="Breadcrumb">
+      <ol>
+        <li>
+          <Link href={paths.jobs()}>Jobs</Link>
+        </li>
+        {job.parent && (
+          <li>
+            <Link href={paths.job(job.parent.id)}>{job.parent.title || 'Parent book'}</Link>
+          </li>
+        )}
+        <li>
+          <span aria-current="page">{jobTitle(job)}</span>
+        </li>
+      </ol>
+    </Crumbs>
+  );
+}
+
+function ChapterJobs({ job }: { job: Job }) {
+  return (
+    <Card aria-labelledby="chapter-jobs-heading">
+      <SectionTitle id="chapter-jobs-heading">Chapter Jobs</SectionTitle>
+      {job.children.length === 0 ? (
+        <p>No chapter jobs yet.</p>
+      ) : (
+        <Chapters aria-label="Chapter jobs">
+          {job.children.map((child) => {
+            const title = jobTitle(child);
+            const hidden = <span className="visually-hidden"> {title}</span>;
+            return (
+              <li key={child.id}>
+                <strong>{title}</strong>
+                <StatusBadge status={child.status} />
+                {child.status === 'COMPLETED' && (
+                  <ButtonLink variant="primary" href={paths.libraryBook(child.id)}>
+                    Play
+                    {hidden}
+                  </ButtonLink>
+                )}
+                <ButtonLink href={paths.job(child.id)}>
+                  View
+                  {hidden}
+                </ButtonLink>
+              </li>
+            );
+          })}
+        </Chapters>
+      )}
+    </Card>
+  );
+}
+
+/**
+ * Spec section 2, Job detail. The job (with its steps) refreshes every 3 s while it is active;
+ * a refresh that changes nothing leaves the page as it is.
+ */
+export function JobDetail({ jobId }: { jobId: string }) {
+  const query = usePolledJob(jobId);
+  const state = useJobsState({ filters: defaultFilters, job: query });
+  const { cancel, isCancelling } = useCancelJobAction();
+  const { retry, isRetrying, error: retryError } = useRetryJobAction();
+  const job = state.currentJob;
+
+  if (state.isLoading) {
+    return (
+      <Page title="Job">
+        <Spinner label="Loading job..." />
+      </Page>
+    );
+  }
+
+  if (!job) {
+    const message = notFoundMessage(query.error);
+    return (
+      <Page title="Job not found">
+        {message !== 'Job not found' && <Alert>{message}</Alert>}
+        <p>This job does not exist, or it is not yours.</p>
+        <ButtonLink href={paths.jobs()}>Back to Jobs</ButtonLink>
+      </Page>
+    );
+  }
+
+  const title = jobTitle(job);
+  const active = isActiveStatus(job.status);
+  const isBook = job.job_type === 'book_processing' || job.children.length > 0;
+  const hasAnalysis = job.config.tutoring_analysis !== undefined;
+
+  return (
+    <Page title={title} lead={job.description ?? undefined}>
+      <Breadcrumb job={job} />
+      <Toolbar>
+        {job.status === 'COMPLETED' && (
+          <ButtonLink variant="primary" href={paths.libraryBook(job.id)}>
+            Play Audiobook
+          </ButtonLink>
+        )}
+        {hasAnalysis && (
+          <>
+            <ButtonLink href={paths.voiceAssistant({ mode: 'tutor', jobId: job.id })}>Ask Tutor</ButtonLink>
+            <ButtonLink href={paths.voiceAssistant({ mode: 'xray', jobId: job.id })}>X-ray Lookup</ButtonLink>
+          </>
+        )}
+        {active && (
+          <Button variant="secondary" disabled={isCancelling(job.id)} onClick={() => cancel(job.id)}>
+            {isCancelling(job.id) ? 'Cancelling...' : 'Cancel Job'}
+          </Button>
+        )}
+        {job.status === 'FAILED' && (
+          <Button disabled={isRetrying} onClick={() => retry(job.id)}>
+            {isRetrying ? 'Retrying...' : 'Retry'}
+          </Button>
+        )}
+        {job.parent_job_id && <ButtonLink href={paths.job(job.parent_job_id)}>Go to Parent Book</ButtonLink>}
+        <PollingIndicator isPolling={state.isPolling} />
+      </Toolbar>
+      <Stack>
+        {retryError && <Alert>{retryError}</Alert>}
+        {state.error && <Alert>{state.error}</Alert>}
+      </Stack>
+
+      <Grid>
+        <Fact aria-labelledby="job-status">
+          <h2 id="job-status">Status</h2>
+          <StatusBadge status={job.status} />
+        </Fact>
+        <Fact aria-labelledby="job-provider">
+          <h2 id="job-provider">Provider</h2>
+          <p>{jobProvider(job)}</p>
+        </Fact>
+        <Fact aria-labelledby="job-created">
+          <h2 id="job-created">Created</h2>
+          <p>{formatDateTime(job.created_at)}</p>
+        </Fact>
+      </Grid>
+
+      <Stack>
+        <Card aria-labelledby="overall-progress-heading">
+          <SectionTitle id="overall-progress-heading">Overall Progress</SectionTitle>
+          <ProgressBar value={job.progress} label="Overall progress" tone={job.status === 'FAILED' ? 'danger' : 'primary'} />
+        </Card>
+        {isBook && <ChapterJobs job={job} />}
+        <TaskProgress key={job.id} steps={job.steps} />
+        {job.error_message && (
+          <Card aria-labelledby="error-details-heading">
+            <SectionTitle id="error-details-heading">Error Details</SectionTitle>
+            <Alert>{job.error_message}</Alert>
+          </Card>
+        )}
+      </Stack>
+    </Page>
   );
 }

@@ -1,18 +1,272 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
-import { expect, within } from 'storybook/test';
+import { expect, userEvent, waitFor, within } from 'storybook/test';
+import { bookWithChaptersFixture, jobAtStatus, jobsBackend, jobUuid, manyJobsFixture } from '../../mocks/jobs';
 import { Jobs } from './Jobs';
+
+const titles = ['The Tell-Tale Heart', 'The Raven', 'The Gold-Bug', 'Annabel Lee', 'The Black Cat', 'The Oval Portrait'];
+const statuses = ['PROCESSING', 'COMPLETED', 'FAILED', 'PENDING', 'COMPLETED', 'CANCELLED'] as const;
+const populated = titles.map((title, index) =>
+  jobAtStatus(statuses[index] ?? 'COMPLETED', {
+    id: jobUuid(index + 1),
+    title,
+    created_at: `2025-02-0${7 - index}T10:00:00Z`,
+    updated_at: `2025-02-0${7 - index}T10:30:00Z`,
+    config:
+      index === 1
+        ? { provider: 'elevenlabs', voice_config: { provider: 'elevenlabs', voice_id: 'adam' } }
+        : { provider: 'openai', voice_config: { provider: 'openai', voice_id: 'alloy' } },
+  }),
+);
+const raven = populated[1]!;
+const heart = populated[0]!;
+
+const populatedApi = jobsBackend(populated);
+const emptyApi = jobsBackend([]);
+const pagedApi = jobsBackend(manyJobsFixture(73));
+const { book, chapters } = bookWithChaptersFixture();
+const familyApi = jobsBackend([book, ...chapters]);
 
 const meta = {
   title: 'Screens/Jobs',
   component: Jobs,
-  parameters: { auth: { user: {} } },
+  parameters: {
+    route: '/jobs',
+    routeStubs: ['/upload', `/library/${raven.id}`, `/jobs/${book.id}`, `/jobs/${heart.id}`],
+    auth: { user: {} },
+    msw: { handlers: populatedApi.handlers },
+  },
+  beforeEach: () => {
+    for (const api of [populatedApi, emptyApi, pagedApi, familyApi]) api.reset();
+  },
 } satisfies Meta<typeof Jobs>;
 
 export default meta;
 type Story = StoryObj<typeof meta>;
 
-export const Placeholder: Story = {
+const lastList = (api: typeof populatedApi) => api.listRequests.filter((url) => url.searchParams.get('page_size') === '10').at(-1);
+
+export const Loading: Story = {
+  parameters: { msw: { handlers: jobsBackend([], { list: { delay: 'infinite' } }).handlers } },
   play: async ({ canvasElement }) => {
-    await expect(within(canvasElement).getByRole('heading', { name: 'Jobs' })).toBeVisible();
+    await expect(await within(canvasElement).findByText('Loading jobs...')).toBeVisible();
+  },
+};
+
+export const Empty: Story = {
+  name: 'Empty (no jobs yet)',
+  parameters: { msw: { handlers: emptyApi.handlers } },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await expect(await canvas.findByRole('heading', { name: 'No jobs yet' })).toBeVisible();
+    await expect(canvas.getByText('0 jobs')).toBeVisible();
+    await userEvent.click(canvas.getByRole('link', { name: 'Upload Story' }));
+    await expect(await canvas.findByRole('heading', { name: 'Navigated to /upload' })).toBeVisible();
+  },
+};
+
+export const NoMatches: Story = {
+  name: 'No matches (filters active; Clear Filters)',
+  parameters: { route: '/jobs?q=nothing-like-this&status=failed' },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await expect(await canvas.findByRole('heading', { name: 'No jobs match your filters' })).toBeVisible();
+    await expect(canvas.getByLabelText('Search')).toHaveValue('nothing-like-this');
+    await expect(canvas.getByLabelText('Status')).toHaveValue('failed');
+    await userEvent.click(canvas.getByRole('button', { name: 'Clear Filters' }));
+    await expect(await canvas.findByText('6 jobs')).toBeVisible();
+    await expect(canvas.getByLabelText('Search')).toHaveValue('');
+    await expect(canvas.getByLabelText('Status')).toHaveValue('all');
+    const request = lastList(populatedApi);
+    await expect(request?.searchParams.has('q')).toBe(false);
+    await expect(request?.searchParams.has('status')).toBe(false);
+  },
+};
+
+export const Populated: Story = {
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await expect(await canvas.findByText('6 jobs')).toBeVisible();
+    const card = canvas.getByRole('article', { name: 'The Raven' });
+    const inCard = within(card);
+    await expect(inCard.getByText('COMPLETED')).toBeVisible();
+    await expect(inCard.getByText(raven.id.slice(0, 8))).toBeVisible();
+    await expect(inCard.getByText('elevenlabs')).toBeVisible();
+    await expect(inCard.queryByRole('button', { name: /^Cancel/ })).toBeNull();
+    const running = within(canvas.getByRole('article', { name: 'The Tell-Tale Heart' }));
+    await expect(running.getByRole('button', { name: 'Cancel The Tell-Tale Heart' })).toBeVisible();
+    await expect(running.queryByRole('link', { name: /^Play/ })).toBeNull();
+    await expect(running.getByRole('progressbar')).toHaveAttribute('aria-valuenow', '60');
+    // A page that fits needs no pager.
+    await expect(canvas.queryByRole('navigation', { name: 'Jobs pages' })).toBeNull();
+    await userEvent.click(inCard.getByRole('link', { name: 'Play The Raven' }));
+    await expect(await canvas.findByRole('heading', { name: `Navigated to /library/${raven.id}` })).toBeVisible();
+  },
+};
+
+export const FilterByStatus: Story = {
+  name: 'Filter: Running sends status=running',
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await canvas.findByText('6 jobs');
+    await userEvent.selectOptions(canvas.getByLabelText('Status'), 'running');
+    await expect(await canvas.findByText('2 jobs')).toBeVisible();
+    await expect(lastList(populatedApi)?.searchParams.get('status')).toBe('running');
+    await expect(canvas.getByRole('article', { name: 'The Tell-Tale Heart' })).toBeVisible();
+    await expect(canvas.getByRole('article', { name: 'Annabel Lee' })).toBeVisible();
+    await expect(canvas.queryByRole('article', { name: 'The Raven' })).toBeNull();
+  },
+};
+
+export const Search: Story = {
+  name: 'Search: q is sent once typing pauses',
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await canvas.findByText('6 jobs');
+    await userEvent.type(canvas.getByLabelText('Search'), 'raven');
+    await expect(await canvas.findByText('1 job')).toBeVisible();
+    await expect(canvas.getByRole('article', { name: 'The Raven' })).toBeVisible();
+    const sent = populatedApi.listRequests.map((url) => url.searchParams.get('q')).filter(Boolean);
+    // Debounced: one search for the whole word, none per keystroke.
+    await expect(sent).toEqual(['raven']);
+  },
+};
+
+export const SearchById: Story = {
+  name: 'Search by the start of an id',
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await canvas.findByText('6 jobs');
+    await userEvent.type(canvas.getByLabelText('Search'), raven.id.slice(0, 8));
+    await expect(await canvas.findByText('1 job')).toBeVisible();
+    await expect(canvas.getByRole('article', { name: 'The Raven' })).toBeVisible();
+  },
+};
+
+export const Sort: Story = {
+  name: 'Sort: the date sorts send sort and order',
+  play: async ({ canvasElement, step }) => {
+    const canvas = within(canvasElement);
+    await canvas.findByText('6 jobs');
+    const titlesShown = () => canvas.getAllByRole('article').map((card) => card.querySelector('h2')?.textContent);
+    await expect(titlesShown()[0]).toBe('The Tell-Tale Heart');
+    await step('Oldest', async () => {
+      await userEvent.selectOptions(canvas.getByLabelText('Sort by'), 'oldest');
+      await waitFor(() => expect(titlesShown()[0]).toBe('The Oval Portrait'));
+      const request = lastList(populatedApi);
+      await expect(request?.searchParams.get('sort')).toBe('created_at');
+      await expect(request?.searchParams.get('order')).toBe('asc');
+    });
+    await step('Recently updated', async () => {
+      await userEvent.selectOptions(canvas.getByLabelText('Sort by'), 'updated');
+      await waitFor(() => expect(lastList(populatedApi)?.searchParams.get('sort')).toBe('updated_at'));
+      await expect(lastList(populatedApi)?.searchParams.get('order')).toBe('desc');
+      await waitFor(() => expect(titlesShown()[0]).toBe('The Tell-Tale Heart'));
+    });
+    await step('Title', async () => {
+      await userEvent.selectOptions(canvas.getByLabelText('Sort by'), 'title');
+      await waitFor(() => expect(titlesShown()[0]).toBe('Annabel Lee'));
+      await expect(lastList(populatedApi)?.searchParams.get('order')).toBe('asc');
+    });
+  },
+};
+
+export const SeveralPages: Story = {
+  name: 'Several pages (at most 5 page buttons)',
+  parameters: { msw: { handlers: pagedApi.handlers } },
+  play: async ({ canvasElement, step }) => {
+    const canvas = within(canvasElement);
+    await expect(await canvas.findByText('73 jobs')).toBeVisible();
+    const pager = within(canvas.getByRole('navigation', { name: 'Jobs pages' }));
+    const numbers = () => pager.getAllByRole('button', { name: /^Page \d+$/ }).map((button) => button.textContent);
+    await expect(numbers()).toEqual(['1', '2', '3', '4', '5']);
+    await expect(pager.getByRole('button', { name: 'Previous' })).toBeDisabled();
+    await expect(canvas.getAllByRole('article')).toHaveLength(10);
+    await step('page 2 asks the server for page=2', async () => {
+      await userEvent.click(pager.getByRole('button', { name: 'Page 2' }));
+      await waitFor(() => expect(lastList(pagedApi)?.searchParams.get('page')).toBe('2'));
+      await expect(lastList(pagedApi)?.searchParams.get('page_size')).toBe('10');
+      await expect(await canvas.findByRole('article', { name: 'Story 11' })).toBeVisible();
+      await expect(pager.getByRole('button', { name: 'Page 2' })).toHaveAttribute('aria-current', 'page');
+    });
+    await step('Next moves the window', async () => {
+      await userEvent.click(pager.getByRole('button', { name: 'Next' }));
+      await userEvent.click(pager.getByRole('button', { name: 'Next' }));
+      await expect(await canvas.findByRole('article', { name: 'Story 31' })).toBeVisible();
+      await expect(numbers()).toEqual(['2', '3', '4', '5', '6']);
+      await userEvent.click(pager.getByRole('button', { name: 'Page 6' }));
+      await userEvent.click(pager.getByRole('button', { name: 'Page 8' }));
+      await expect(await canvas.findByRole('article', { name: 'Story 73' })).toBeVisible();
+      await expect(canvas.getAllByRole('article')).toHaveLength(3);
+      await expect(numbers()).toEqual(['4', '5', '6', '7', '8']);
+      await expect(pager.getByRole('button', { name: 'Next' })).toBeDisabled();
+    });
+    await step('Previous goes back one page', async () => {
+      await userEvent.click(pager.getByRole('button', { name: 'Previous' }));
+      await waitFor(() => expect(lastList(pagedApi)?.searchParams.get('page')).toBe('7'));
+    });
+  },
+};
+
+export const Error: Story = {
+  parameters: { msw: { handlers: jobsBackend([], { list: { status: 500 } }).handlers } },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await expect(await canvas.findByRole('alert')).toHaveTextContent('Failed to fetch jobs');
+    await expect(canvas.queryByRole('heading', { name: 'No jobs yet' })).toBeNull();
+  },
+};
+
+export const ErrorWithServerMessage: Story = {
+  parameters: {
+    msw: {
+      handlers: jobsBackend([], {
+        list: { status: 503, body: { detail: 'The database is restarting', message: 'The database is restarting' } },
+      }).handlers,
+    },
+  },
+  play: async ({ canvasElement }) => {
+    await expect(await within(canvasElement).findByRole('alert')).toHaveTextContent('The database is restarting');
+  },
+};
+
+export const WithChildAndParent: Story = {
+  name: 'A book and its chapter jobs',
+  parameters: { msw: { handlers: familyApi.handlers } },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    const bookCard = within(await canvas.findByRole('article', { name: 'Collected Tales' }));
+    await expect(bookCard.getByText('3 chapters')).toBeVisible();
+    await expect(bookCard.queryByText('Part of parent book job')).toBeNull();
+    await expect(bookCard.queryByRole('link', { name: /^Go to Parent/ })).toBeNull();
+    const chapter = within(canvas.getByRole('article', { name: 'Chapter 1: The Visitor' }));
+    await expect(chapter.getByText('Part of parent book job')).toBeVisible();
+    await userEvent.click(chapter.getByRole('link', { name: 'Go to Parent of Chapter 1: The Visitor' }));
+    await expect(await canvas.findByRole('heading', { name: `Navigated to /jobs/${book.id}` })).toBeVisible();
+  },
+};
+
+export const Cancel: Story = {
+  name: 'Cancel an active job',
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    const card = within(await canvas.findByRole('article', { name: 'The Tell-Tale Heart' }));
+    await expect(card.getByText('PROCESSING')).toBeVisible();
+    await userEvent.click(card.getByRole('button', { name: 'Cancel The Tell-Tale Heart' }));
+    await expect(await card.findByText('CANCELLED')).toBeVisible();
+    await expect(card.queryByRole('button', { name: /^Cancel/ })).toBeNull();
+    await expect(populatedApi.jobs().find((job) => job.id === heart.id)?.status).toBe('CANCELLED');
+  },
+};
+
+export const CancelFails: Story = {
+  name: 'Cancel fails: only logged',
+  parameters: { msw: { handlers: { cancelJob: jobsBackend(populated, { cancel: { status: 409 } }).handlers.cancelJob } } },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    const card = within(await canvas.findByRole('article', { name: 'The Tell-Tale Heart' }));
+    await userEvent.click(card.getByRole('button', { name: 'Cancel The Tell-Tale Heart' }));
+    await waitFor(() => expect(card.getByRole('button', { name: 'Cancel The Tell-Tale Heart' })).toBeEnabled());
+    await expect(card.getByText('PROCESSING')).toBeVisible();
+    await expect(canvas.queryByRole('alert')).toBeNull();
   },
 };

@@ -1,18 +1,186 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
-import { expect, within } from 'storybook/test';
+import { expect, userEvent, waitFor, within } from 'storybook/test';
+import { PlayerAudio, resetPlayer } from '../../features/player';
+import { progressFixture, recentProgressHandler } from '../../mocks/audio';
+import { errorBodyFixture } from '../../mocks/fixtures';
+import { jobsListHandler, libraryBookIds, libraryShelfFixture } from '../../mocks/library';
 import { Library } from './Library';
+
+/** The reader's real progress: Heart 25 of 60 s, Raven finished, Usher at 96 % (neither). */
+const records = [
+  progressFixture({ position_seconds: 25 }),
+  progressFixture({
+    id: '8a8a8a8a-1111-4222-8333-444455556666',
+    job_id: libraryBookIds.raven,
+    position_seconds: 125,
+    duration_seconds: 125,
+    is_completed: true,
+  }),
+  progressFixture({
+    id: '8a8a8a8a-2222-4222-8333-444455556666',
+    job_id: libraryBookIds.usher,
+    position_seconds: 3576,
+    duration_seconds: 3725,
+  }),
+];
 
 const meta = {
   title: 'Screens/Library',
   component: Library,
-  parameters: { auth: { user: {} } },
+  parameters: {
+    auth: { user: {} },
+    route: '/library',
+    routeStubs: ['/upload'],
+    msw: { handlers: { jobs: jobsListHandler(libraryShelfFixture()), recentProgress: recentProgressHandler(records) } },
+  },
+  // The app keeps its one <audio> element in the layout; the screen alone needs it beside it.
+  decorators: [
+    (Story) => (
+      <>
+        <Story />
+        <PlayerAudio />
+      </>
+    ),
+  ],
+  beforeEach: () => {
+    resetPlayer();
+    localStorage.removeItem('lectio.library.view');
+  },
 } satisfies Meta<typeof Library>;
 
 export default meta;
 type Story = StoryObj<typeof meta>;
 
-export const Placeholder: Story = {
+const titlesShown = (canvas: ReturnType<typeof within>) =>
+  within(canvas.getByRole('list', { name: 'Books' }))
+    .getAllByRole('heading', { level: 2 })
+    .map((heading) => heading.textContent);
+
+export const Loading: Story = {
+  parameters: { msw: { handlers: { jobs: jobsListHandler([], { delay: 'infinite' }) } } },
   play: async ({ canvasElement }) => {
-    await expect(within(canvasElement).getByRole('heading', { name: 'Library' })).toBeVisible();
+    await expect(await within(canvasElement).findByRole('status')).toHaveTextContent('Loading...');
+  },
+};
+
+export const Empty: Story = {
+  parameters: { msw: { handlers: { jobs: jobsListHandler([]) } } },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    const link = await canvas.findByRole('link', { name: 'Upload Your First Story' });
+    await expect(link).toHaveAttribute('href', '/upload');
+    await expect(canvas.queryByRole('button', { name: 'Clear Filters' })).toBeNull();
+    await userEvent.click(link);
+    await expect(await canvas.findByRole('heading', { name: 'Navigated to /upload' })).toBeVisible();
+  },
+};
+
+export const NoMatches: Story = {
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await userEvent.type(await canvas.findByLabelText('Search books'), 'nevermore');
+    await expect(canvas.getByRole('heading', { name: 'No books match your filters' })).toBeVisible();
+    await expect(canvas.queryByRole('link', { name: 'Upload Your First Story' })).toBeNull();
+    await userEvent.click(canvas.getByRole('button', { name: 'Clear Filters' }));
+    await expect(titlesShown(canvas)).toHaveLength(4);
+    await expect(canvas.getByLabelText('Search books')).toHaveValue('');
+  },
+};
+
+export const Populated: Story = {
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await canvas.findByRole('list', { name: 'Books' });
+    // Newest first by default.
+    await expect(titlesShown(canvas)).toEqual([
+      'The Raven',
+      'The Cask of Amontillado',
+      'The Tell-Tale Heart',
+      'The Fall of the House of Usher',
+    ]);
+    const stat = (name: string) => canvas.getByRole('region', { name });
+    await expect(stat('Total Books')).toHaveTextContent('4');
+    await expect(stat('Total Duration')).toHaveTextContent('1h 30m');
+    await expect(stat('OpenAI')).toHaveTextContent('2');
+    await expect(stat('ElevenLabs')).toHaveTextContent('2');
+    // Durations in seconds, shown as hours and minutes (the spec's defect fixed).
+    const usher = canvas.getByRole('listitem', { name: 'The Fall of the House of Usher' });
+    await expect(usher).toHaveTextContent('1h 2m');
+    await expect(canvas.getByRole('listitem', { name: 'The Raven' })).toHaveTextContent('2m 5s');
+    const heart = canvas.getByRole('listitem', { name: 'The Tell-Tale Heart' });
+    await expect(heart).toHaveTextContent('3 chapters');
+    // Real listening progress (25 of 60 s) and Continue where there is some.
+    await expect(within(heart).getByRole('progressbar')).toHaveAttribute('aria-valuenow', '42');
+    await expect(within(heart).getByRole('button', { name: 'Continue The Tell-Tale Heart' })).toBeVisible();
+    await expect(canvas.getByRole('button', { name: 'Play The Cask of Amontillado' })).toBeVisible();
+    await expect(canvas.getByRole('link', { name: 'Add New Book' })).toHaveAttribute('href', '/upload');
+    await expect(canvas.getByRole('link', { name: 'The Raven' })).toHaveAttribute('href', `/library/${libraryBookIds.raven}`);
+    await expect(canvas.getByRole('button', { name: 'Grid' })).toHaveAttribute('aria-pressed', 'true');
+  },
+};
+
+export const Sorted: Story = {
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    const sort = await canvas.findByLabelText('Sort by');
+    await userEvent.selectOptions(sort, 'duration');
+    await expect(titlesShown(canvas)[0]).toBe('The Fall of the House of Usher');
+    await userEvent.selectOptions(sort, 'title');
+    await expect(titlesShown(canvas)[0]).toBe('The Cask of Amontillado');
+    await userEvent.selectOptions(sort, 'progress');
+    await expect(titlesShown(canvas)).toEqual([
+      'The Raven',
+      'The Fall of the House of Usher',
+      'The Tell-Tale Heart',
+      'The Cask of Amontillado',
+    ]);
+  },
+};
+
+export const ListView: Story = {
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await userEvent.click(await canvas.findByRole('button', { name: 'List' }));
+    await expect(canvas.getByRole('button', { name: 'List' })).toHaveAttribute('aria-pressed', 'true');
+    await expect(canvas.getByRole('list', { name: 'Books' })).toHaveAttribute('data-view', 'list');
+    // Remembered for the next visit.
+    await expect(localStorage.getItem('lectio.library.view')).toBe('list');
+  },
+};
+
+export const FilterInProgress: Story = {
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await userEvent.selectOptions(await canvas.findByLabelText('Filter'), 'in_progress');
+    await waitFor(() => expect(titlesShown(canvas)).toEqual(['The Tell-Tale Heart']));
+  },
+};
+
+export const FilterCompleted: Story = {
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await userEvent.selectOptions(await canvas.findByLabelText('Filter'), 'completed');
+    await waitFor(() => expect(titlesShown(canvas)).toEqual(['The Raven']));
+    await userEvent.selectOptions(canvas.getByLabelText('Filter'), 'elevenlabs');
+    await expect(titlesShown(canvas)).toEqual(['The Raven', 'The Cask of Amontillado']);
+  },
+};
+
+export const PlayPauseContinue: Story = {
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await userEvent.click(await canvas.findByRole('button', { name: 'Play The Cask of Amontillado' }));
+    const pause = await canvas.findByRole('button', { name: 'Pause The Cask of Amontillado' }, { timeout: 5000 });
+    await userEvent.click(pause);
+    await expect(await canvas.findByRole('button', { name: 'Continue The Cask of Amontillado' })).toBeVisible();
+  },
+};
+
+export const Error: Story = {
+  parameters: {
+    msw: { handlers: { jobs: jobsListHandler([], { status: 500, body: errorBodyFixture('Database unavailable') }) } },
+  },
+  play: async ({ canvasElement }) => {
+    await expect(await within(canvasElement).findByRole('alert')).toHaveTextContent('Database unavailable');
   },
 };

@@ -1,19 +1,189 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
-import { expect, within } from 'storybook/test';
+import { expect, userEvent, waitFor, within } from 'storybook/test';
+import { PlayerAudio, resetPlayer } from '../../features/player';
+import {
+  audioStreamHandler,
+  bookJobId,
+  chapterJobIds,
+  progressFixture,
+  progressHandler,
+} from '../../mocks/audio';
+import { completedJobFixture, jobHandler, tutoringAnalysisFixture } from '../../mocks/library';
 import { LibraryDetail } from './LibraryDetail';
 
 const meta = {
   title: 'Screens/LibraryDetail',
   component: LibraryDetail,
-  args: { jobId: '9b2e7c1a-4d5f-4e6a-8b9c-0d1e2f3a4b5c' },
-  parameters: { auth: { user: {} } },
+  args: { jobId: bookJobId },
+  parameters: {
+    auth: { user: {} },
+    route: `/library/${bookJobId}`,
+    msw: { handlers: { job: jobHandler(completedJobFixture()) } },
+  },
+  decorators: [
+    (Story) => (
+      <>
+        <Story />
+        <PlayerAudio />
+      </>
+    ),
+  ],
+  beforeEach: () => {
+    resetPlayer();
+    localStorage.removeItem(`lectio.playbackRate.${bookJobId}`);
+  },
 } satisfies Meta<typeof LibraryDetail>;
 
 export default meta;
 type Story = StoryObj<typeof meta>;
 
-export const Placeholder: Story = {
+const elapsed = (canvas: ReturnType<typeof within>) => canvas.getByRole('timer', { name: 'Elapsed time' });
+const ready = async (canvas: ReturnType<typeof within>) =>
+  waitFor(() => expect(canvas.getByRole('button', { name: 'Play' })).toBeEnabled(), { timeout: 5000 });
+
+export const Loading: Story = {
+  parameters: { msw: { handlers: { audioStream: audioStreamHandler({ delay: 'infinite' }) } } },
   play: async ({ canvasElement }) => {
-    await expect(within(canvasElement).getByText(/audiobook 9b2e7c1a/)).toBeVisible();
+    const canvas = within(canvasElement);
+    await expect(await canvas.findByText('Loading audio...')).toBeVisible();
+    await expect(canvas.getByRole('button', { name: 'Play' })).toBeDisabled();
+  },
+};
+
+export const NotReady: Story = {
+  parameters: { msw: { handlers: { job: jobHandler(completedJobFixture({ status: 'PROCESSING', progress: 60 })) } } },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await expect(await canvas.findByRole('alert')).toHaveTextContent('Book not found or not ready for playback');
+    await expect(canvas.getByRole('link', { name: 'Back to Library' })).toHaveAttribute('href', '/library');
+    await expect(canvas.queryByRole('button', { name: 'Play' })).toBeNull();
+  },
+};
+
+export const NotFound: Story = {
+  parameters: { msw: { handlers: { job: jobHandler(null) } } },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await expect(await canvas.findByRole('alert')).toHaveTextContent('Job not found');
+    await expect(canvas.getByRole('link', { name: 'Back to Library' })).toBeVisible();
+  },
+};
+
+export const Details: Story = {
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await expect(await canvas.findByRole('heading', { level: 1, name: 'The Tell-Tale Heart' })).toBeVisible();
+    await ready(canvas);
+    const audio = canvas.getByRole('region', { name: 'Audio Details' });
+    await expect(audio).toHaveTextContent('MP3');
+    await expect(audio).toHaveTextContent('1m 0s');
+    await expect(audio).toHaveTextContent('58.8 KB');
+    await expect(audio).toHaveTextContent('espeak-ng');
+    await expect(audio).toHaveTextContent('16 kHz');
+    const tech = canvas.getByRole('region', { name: 'Technical Info' });
+    await expect(tech).toHaveTextContent(bookJobId.slice(0, 8));
+    await expect(canvas.getByText('3 chapters')).toBeVisible();
+    await expect(canvas.getByText('OpenAI')).toBeVisible();
+    // No tutoring analysis, no X-ray.
+    await expect(canvas.queryByRole('link', { name: 'X-ray Lookup' })).toBeNull();
+  },
+};
+
+export const Playing: Story = {
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await ready(canvas);
+    await userEvent.click(canvas.getByRole('button', { name: 'Play' }));
+    await expect(await canvas.findByRole('button', { name: 'Pause' })).toBeVisible();
+    // The real sample MP3 is playing: the clock moves.
+    await waitFor(() => expect(elapsed(canvas)).toHaveTextContent('0:01'), { timeout: 5000 });
+  },
+};
+
+export const Paused: Story = {
+  parameters: {
+    msw: { handlers: { progress: progressHandler({ progress: progressFixture({ position_seconds: 25 }) }) } },
+  },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await ready(canvas);
+    await expect(canvas.getByText('Resuming from 0:25')).toBeVisible();
+    await expect(elapsed(canvas)).toHaveTextContent('0:25');
+    await expect(canvas.getByRole('slider', { name: 'Seek' })).toHaveValue('25');
+    await expect(canvas.getByRole('button', { name: /The Night Watch/ })).toHaveAttribute('aria-current', 'true');
+  },
+};
+
+export const AudioError: Story = {
+  parameters: {
+    msw: { handlers: { audioStream: audioStreamHandler({ stream: { streaming_url: '/fixtures/missing.mp3' } }) } },
+  },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await waitFor(() => expect(canvas.getByRole('alert')).toHaveTextContent(/^Error: .+/), { timeout: 5000 });
+    await expect(canvas.getByRole('button', { name: 'Play' })).toBeVisible();
+  },
+};
+
+export const StreamError: Story = {
+  parameters: { msw: { handlers: { audioStream: audioStreamHandler({ status: 500 }) } } },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await expect(await canvas.findByRole('alert')).toHaveTextContent('Error: Failed to load audio');
+  },
+};
+
+export const NoStreamingUrl: Story = {
+  parameters: { msw: { handlers: { audioStream: audioStreamHandler({ stream: { streaming_url: '' } }) } } },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await expect(await canvas.findByRole('alert')).toHaveTextContent('Error: No streaming URL returned from API');
+  },
+};
+
+export const WithChapters: Story = {
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await ready(canvas);
+    const chapters = canvas.getByRole('region', { name: 'Chapters' });
+    const items = within(chapters).getAllByRole('listitem');
+    await expect(items.map((item) => item.textContent)).toEqual([
+      '1. The Visitor0:00 · 20s',
+      '2. The Night Watch0:20 · 20s',
+      '3. The Confession0:40 · 20s',
+    ]);
+    const first = within(chapters).getByRole('button', { name: /The Visitor/ });
+    const second = within(chapters).getByRole('button', { name: /The Night Watch/ });
+    await expect(first).toHaveAttribute('aria-current', 'true');
+    await userEvent.click(second);
+    await expect(second).toHaveAttribute('aria-current', 'true');
+    await expect(first).not.toHaveAttribute('aria-current');
+    await expect(elapsed(canvas)).toHaveTextContent('0:20');
+    await userEvent.click(within(chapters).getByRole('button', { name: 'Next chapter' }));
+    await expect(within(chapters).getByRole('button', { name: /The Confession/ })).toHaveAttribute('aria-current', 'true');
+    await expect(within(chapters).getByRole('button', { name: 'Next chapter' })).toBeDisabled();
+    await userEvent.click(within(chapters).getByRole('button', { name: 'Previous chapter' }));
+    await expect(second).toHaveAttribute('aria-current', 'true');
+    await expect(elapsed(canvas)).toHaveTextContent('0:20');
+    await expect(chapterJobIds).toHaveLength(3);
+  },
+};
+
+export const XrayLink: Story = {
+  parameters: {
+    msw: {
+      handlers: {
+        job: jobHandler(completedJobFixture({ config: { provider: 'openai', tutoring_analysis: tutoringAnalysisFixture } })),
+        progress: progressHandler({ progress: progressFixture({ position_seconds: 25 }) }),
+      },
+    },
+  },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await ready(canvas);
+    await expect(canvas.getByRole('link', { name: 'X-ray Lookup' })).toHaveAttribute(
+      'href',
+      `/voice-assistant?mode=xray&jobId=${bookJobId}&position=25`,
+    );
   },
 };

@@ -1,11 +1,153 @@
-import { Page } from '../../components/ui';
+import { useEffect } from 'react';
+import styled from 'styled-components';
+import { Link } from 'wouter';
+import { useGetJob } from '../../api/gen/endpoints/jobs/jobs';
+import { errorMessage } from '../../api/http';
+import { Alert, Badge, ButtonLink, Card, Page, Spinner } from '../../components/ui';
+import { paths } from '../../lib/paths';
+import { formatBytes, formatClock, formatDate, formatDateTime, formatDuration } from '../../lib/time';
+import { bookTitle, jobDuration, jobProvider, providerLabel } from '../../features/library';
+import { ChapterList, loadJob, Player, playerState, usePlayer } from '../../features/player';
 
-/** Later work: only the heading and what the screen will show. */
+const NOT_READY = 'Book not found or not ready for playback';
+
+const Facts = styled.p`
+  margin: 0 0 ${({ theme }) => theme.space(6)};
+  display: flex;
+  flex-wrap: wrap;
+  align-items: center;
+  gap: ${({ theme }) => theme.space(4)};
+  color: ${({ theme }) => theme.colors.textMuted};
+`;
+
+const Layout = styled.div`
+  display: grid;
+  grid-template-columns: minmax(0, 2fr) minmax(240px, 1fr);
+  gap: ${({ theme }) => theme.space(6)};
+  align-items: start;
+  @media (max-width: ${({ theme }) => theme.breakpoints.nav}) { grid-template-columns: 1fr; }
+`;
+
+const Column = styled.div`
+  display: flex;
+  flex-direction: column;
+  gap: ${({ theme }) => theme.space(6)};
+`;
+
+const Details = styled.dl`
+  margin: 0;
+  display: grid;
+  grid-template-columns: auto 1fr;
+  gap: ${({ theme }) => `${theme.space(2)} ${theme.space(4)}`};
+  dt { color: ${({ theme }) => theme.colors.textMuted}; }
+  dd { margin: 0; font-weight: 600; overflow-wrap: anywhere; }
+`;
+
+const CardTitle = styled.h2`
+  margin: 0 0 ${({ theme }) => theme.space(3)};
+  font-size: 1.125rem;
+`;
+
+const Resume = styled.p`
+  margin: 0;
+  color: ${({ theme }) => theme.colors.textMuted};
+`;
+
+const Actions = styled.div`
+  display: flex;
+  flex-wrap: wrap;
+  gap: ${({ theme }) => theme.space(3)};
+`;
+
+const Back = styled.p`
+  margin: ${({ theme }) => theme.space(4)} 0 0;
+`;
+
+/** The book page: details, the player (loaded on arrival, resuming the saved place) and chapters. */
 export function LibraryDetail({ jobId }: { jobId: string }) {
+  const job = useGetJob(jobId);
+  const player = usePlayer();
+  const ready = job.data?.status === 'COMPLETED';
+
+  useEffect(() => {
+    // A book already loaded (say, playing from the library) keeps playing where it is.
+    if (ready && playerState.currentJobId !== jobId) void loadJob(jobId);
+  }, [ready, jobId]);
+
+  if (job.isPending) return <Spinner label="Loading..." />;
+  if (!job.data || !ready) {
+    const message = job.error ? errorMessage(job.error, NOT_READY) : NOT_READY;
+    return (
+      <Page title="Audiobook">
+        <Alert>{message}</Alert>
+        <Back>
+          <ButtonLink href={paths.library()}>Back to Library</ButtonLink>
+        </Back>
+      </Page>
+    );
+  }
+
+  const book = job.data;
+  const title = bookTitle(book);
+  const provider = jobProvider(book);
+  const loaded = player.currentJobId === jobId ? player : null;
+  const metadata = loaded?.metadata ?? null;
+  const chapterCount = metadata?.chapters.length ?? book.result_data.chapters?.length ?? 0;
+  const duration = metadata?.duration || jobDuration(book);
+  const hasAnalysis = Boolean(book.config.tutoring_analysis);
+  const position = loaded ? Math.floor(loaded.currentPosition) : 0;
+
   return (
-    <Page
-      title="Audiobook"
-      lead={`The player and details for audiobook ${jobId.slice(0, 8)} will be shown here.`}
-    />
+    <Page title={title}>
+      <Facts>
+        <Badge tone={provider === 'openai' ? 'info' : 'success'}>{providerLabel[provider]}</Badge>
+        <span>{chapterCount === 1 ? '1 chapter' : `${chapterCount} chapters`}</span>
+        <span>{`Added ${formatDate(book.created_at)}`}</span>
+        <span>{formatDuration(duration)}</span>
+      </Facts>
+      <Layout>
+        <Column>
+          <Player title={`Player: ${title}`} />
+          {loaded?.progress && !loaded.isPlaying && loaded.progress.position_seconds > 0 && (
+            <Resume>{`Resuming from ${formatClock(loaded.progress.position_seconds)}`}</Resume>
+          )}
+          <ChapterList />
+          <Actions>
+            {hasAnalysis && (
+              <ButtonLink href={paths.voiceAssistant({ mode: 'xray', jobId, position })}>X-ray Lookup</ButtonLink>
+            )}
+            <Link href={paths.library()}>Back to Library</Link>
+          </Actions>
+        </Column>
+        <Column>
+          <Card aria-labelledby="audio-details">
+            <CardTitle id="audio-details">Audio Details</CardTitle>
+            <Details>
+              <dt>Format</dt>
+              <dd>{(metadata?.format ?? book.result_data.format ?? 'mp3').toUpperCase()}</dd>
+              <dt>Duration</dt>
+              <dd>{formatDuration(duration)}</dd>
+              <dt>File size</dt>
+              <dd>{formatBytes(metadata?.file_size ?? book.result_data.file_size_bytes)}</dd>
+              <dt>Engine</dt>
+              <dd>{metadata?.tts_engine ?? book.result_data.tts_engine ?? providerLabel[provider]}</dd>
+              <dt>Sample rate</dt>
+              <dd>{metadata?.sample_rate ? `${(metadata.sample_rate / 1000).toFixed(metadata.sample_rate % 1000 ? 2 : 0)} kHz` : '—'}</dd>
+            </Details>
+          </Card>
+          <Card aria-labelledby="technical-info">
+            <CardTitle id="technical-info">Technical Info</CardTitle>
+            <Details>
+              <dt>Job ID</dt>
+              <dd>{book.id.slice(0, 8)}</dd>
+              <dt>Created</dt>
+              <dd>{formatDateTime(book.created_at)}</dd>
+              <dt>Completed</dt>
+              <dd>{formatDateTime(book.completed_at)}</dd>
+            </Details>
+          </Card>
+        </Column>
+      </Layout>
+    </Page>
   );
 }

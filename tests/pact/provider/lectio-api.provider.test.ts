@@ -1,9 +1,20 @@
+import { randomUUID } from 'node:crypto';
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import { Verifier } from '@pact-foundation/pact';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  appStorage,
+  insertJob,
+  insertSteps,
+  seedCompletedAudiobook,
+  seedCompletedBook,
+  signedInUser,
+  TEXT_STEPS,
+} from '../../../server/listening/fixtures';
+import type { FileStorage } from '../../../server/storage/types';
 import { createTestApp, type TestApp, truncateAll } from '../../../server/testing';
 import { reader, states } from '../states';
 
@@ -16,6 +27,7 @@ let devApp: FastifyInstance;
 let prodApp: FastifyInstance;
 let current: FastifyInstance;
 let proxy: Server;
+let storage: FileStorage;
 
 const portOf = (app: FastifyInstance) => (app.server.address() as AddressInfo).port;
 
@@ -38,6 +50,7 @@ beforeAll(async () => {
   await devApp.listen({ port: 0, host: '127.0.0.1' });
   await prodApp.listen({ port: 0, host: '127.0.0.1' });
   current = devApp;
+  storage = appStorage(dev.config);
   proxy = createServer((req, res) => {
     const upstream = request(
       { host: '127.0.0.1', port: portOf(current), path: req.url, method: req.method, headers: req.headers },
@@ -62,6 +75,22 @@ afterAll(async () => {
 });
 
 type Params = { email?: string; password?: string } | undefined;
+type SeedParams = {
+  title?: string;
+  position_seconds?: number;
+  current_chapter_id?: string | null;
+  filename?: string;
+  steps?: boolean;
+};
+
+/** A fresh database with one signed-in reader: each seeded state starts from nothing. */
+async function freshReader() {
+  current = devApp;
+  await truncateAll(dev.db);
+  return signedInUser(devApp, reader.email, reader.password);
+}
+
+const seedParams = (params: unknown) => (params ?? {}) as SeedParams;
 
 const stateHandlers = {
   [states.signupEnabled]: async () => {
@@ -90,6 +119,70 @@ const stateHandlers = {
     const { status, body } = await call(devApp, 'POST', '/api/v1/auth/login', { email, password });
     if (status !== 200) throw new Error(`Could not sign in ${email}: ${status}`);
     return { token: String(body.access_token) };
+  },
+  [states.completedAudiobook]: async (params: unknown) => {
+    const user = await freshReader();
+    const { title = 'The Tell-Tale Heart' } = seedParams(params);
+    const { jobId } = await seedCompletedAudiobook(dev.db, storage, { userId: user.id, title, seconds: 3 });
+    return { token: user.token, jobId };
+  },
+  [states.bookWithChapters]: async (params: unknown) => {
+    const user = await freshReader();
+    const { title = 'A Christmas Carol' } = seedParams(params);
+    const book = await seedCompletedBook(dev.db, storage, { userId: user.id, title, chapters: 3, secondsPerChapter: 2 });
+    return { token: user.token, jobId: book.bookId, chapterId: book.chapterIds[0] };
+  },
+  [states.jobProcessing]: async (params: unknown) => {
+    const user = await freshReader();
+    const { title = 'Moby-Dick', steps = true } = seedParams(params);
+    const jobId = await insertJob(dev.db, { userId: user.id, title, status: 'PROCESSING', progress: 40 });
+    // acquire_content done, tutoring_analysis running, the rest pending.
+    if (steps) await insertSteps(dev.db, jobId, TEXT_STEPS, 1);
+    return { token: user.token, jobId };
+  },
+  [states.progressSaved]: async (params: unknown) => {
+    const user = await freshReader();
+    const { title = 'The Tell-Tale Heart', position_seconds = 1.5, current_chapter_id = null } = seedParams(params);
+    const { jobId } = await seedCompletedAudiobook(dev.db, storage, { userId: user.id, title, seconds: 3 });
+    const saved = await devApp.inject({
+      method: 'PUT',
+      url: `/api/v1/progress/${jobId}`,
+      headers: { authorization: `Bearer ${user.token}` },
+      payload: { position_seconds, current_chapter_id },
+    });
+    if (saved.statusCode !== 200) throw new Error(`Could not save progress: ${saved.statusCode} ${saved.body}`);
+    return { token: user.token, jobId };
+  },
+  [states.uploadedFile]: async (params: unknown) => {
+    const user = await freshReader();
+    const { filename = 'the-raven.txt' } = seedParams(params);
+    const fileKey = `uploads/${user.id}/${randomUUID()}.txt`;
+    const text = new TextEncoder().encode(
+      'Once upon a midnight dreary, while I pondered, weak and weary, over many a quaint and curious volume of forgotten lore.\n'.repeat(3),
+    );
+    await storage.write(fileKey, text);
+    await dev.db.query('INSERT INTO uploaded_files (file_key, user_id, filename, size_bytes) VALUES ($1, $2, $3, $4)', [
+      fileKey,
+      user.id,
+      filename,
+      text.byteLength,
+    ]);
+    return { token: user.token, fileKey };
+  },
+  [states.pendingJobsExist]: async (params: unknown) => {
+    const user = await freshReader();
+    const { title = 'Carol' } = seedParams(params);
+    for (const [index, name] of [`${title} of the Bells`, `A ${title} for Winter`].entries()) {
+      const jobId = await insertJob(dev.db, {
+        userId: user.id,
+        title: name,
+        status: 'PENDING',
+        createdAt: new Date(Date.now() - index * 60_000),
+      });
+      await insertSteps(dev.db, jobId, TEXT_STEPS, -1);
+    }
+    await insertJob(dev.db, { userId: user.id, title: 'Unrelated and finished', status: 'COMPLETED' });
+    return { token: user.token };
   },
 };
 

@@ -1,0 +1,26 @@
+// `npm run bench`: every performance figure the issues set targets for, printed, never asserted.
+//   1. conversion: offline synthesis + MP3 encoding speed (one thread and the encoder pool),
+//      job creation to COMPLETED, peak RSS  (server/jobs/bench-pipeline.ts; BENCH_CHARS=50000)
+//   2. bundle: gzip JavaScript a first visit needs on /login and /dashboard  (scripts/bench-bundle.mjs)
+//   3. voice: handshake, typed question to first bot audio, end of speech to user-stopped-speaking
+//      (server/assistant/bench-voice.ts)
+// Run one with e.g. `npm run bench -- voice`. Set BENCH_CHARS=1000000 for the 1 MB book figure.
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const benches = [
+  { name: 'conversion', args: ['--import', 'tsx', 'server/jobs/bench-pipeline.ts'] },
+  { name: 'bundle', args: ['scripts/bench-bundle.mjs'] },
+  { name: 'voice', args: ['--import', 'tsx', 'server/assistant/bench-voice.ts'] },
+];
+
+const only = process.argv.slice(2);
+let failed = 0;
+for (const bench of benches) {
+  if (only.length && !only.includes(bench.name)) continue;
+  console.log(`\n=== bench: ${bench.name} ===`);
+  const run = spawnSync(process.execPath, bench.args, { cwd: root, stdio: 'inherit' });
+  if (run.status !== 0) failed += 1;
+}
+process.exit(failed ? 1 : 0);

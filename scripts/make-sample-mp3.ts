@@ -1,0 +1,22 @@
+// Writes public/fixtures/sample.mp3: the small, real MP3 that stories stream (a quiet 60 s tone,
+// 16 kHz mono at 8 kbps, about 60 KB), made with the server's own MP3 writer.
+// Run once: node --import tsx scripts/make-sample-mp3.ts
+import { writeFile } from 'node:fs/promises';
+import { createMp3Writer } from '../server/audio/mp3';
+
+const sampleRate = 16000;
+const seconds = 60;
+const chunks: Uint8Array[] = [];
+const writer = createMp3Writer({ sampleRate, kbps: 8, sink: async (chunk) => void chunks.push(chunk) });
+const pcm = new Int16Array(sampleRate * seconds);
+for (let i = 0; i < pcm.length; i += 1) {
+  const t = i / sampleRate;
+  // A 440 Hz tone that changes pitch every 20 s, so each story "chapter" sounds different.
+  const freq = 440 * (1 + Math.floor(t / 20) * 0.25);
+  pcm[i] = Math.round(3000 * Math.sin(2 * Math.PI * freq * t));
+}
+await writer.write(pcm);
+const result = await writer.finish();
+const bytes = Buffer.concat(chunks);
+await writeFile(new URL('../public/fixtures/sample.mp3', import.meta.url), bytes);
+console.log(`sample.mp3: ${result.durationSeconds.toFixed(2)} s, ${bytes.length} bytes`);

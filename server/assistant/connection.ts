@@ -1,0 +1,390 @@
+/**
+ * One client connection to the voice assistant: the RTVI protocol over protobuf frames, typed
+ * questions, microphone audio with voice activity detection, barge-in, and spoken answers.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Brain, CallTool } from './brain';
+import { VoiceActivityDetector } from './audio';
+import {
+  INPUT_SAMPLE_RATE,
+  MalformedFrameError,
+  RTVI_PROTOCOL_VERSION,
+  decodeFrame,
+  encodeInterruption,
+  encodeMessage,
+  isCompatibleVersion,
+  pcmFromBytes,
+  type RtviMessage,
+} from './protocol';
+import { Speaker, type Synthesizer } from './speaker';
+import type { VoiceSession } from './sessions';
+import { TOOL_NAMES, ToolError, type ToolName, type Toolbox } from './tools';
+
+export const OFFLINE_SPEECH_REPLY = "I can't understand speech offline yet. Please type your question in the box below.";
+
+/** Speech-to-text of one utterance (16 kHz mono PCM); null when nothing was recognised. */
+export type SpeechToText = (pcm: Int16Array, sampleRate: number, signal: AbortSignal) => Promise<string | null>;
+
+/** The socket as the connection needs it (a `ws` WebSocket fits). */
+export interface ConnectionSocket {
+  send(data: Uint8Array): void;
+  close(code?: number, reason?: string): void;
+}
+
+export interface ConnectionDeps {
+  socket: ConnectionSocket;
+  session: VoiceSession;
+  toolbox: Toolbox;
+  brain: (callTool: CallTool) => Brain;
+  synthesize: Synthesizer;
+  speechToText: SpeechToText | null;
+  /** The client's explicit listening positions per job (shared with the toolbox). */
+  positions: Map<string, number>;
+  log?: { warn(obj: unknown, msg?: string): void };
+}
+
+/** Longest utterance kept for speech-to-text (seconds). */
+const MAX_UTTERANCE_SECONDS = 30;
+
+export class VoiceConnection {
+  private readonly speaker: Speaker;
+  private readonly brain: Brain;
+  private vad: VoiceActivityDetector | null = null;
+  private vadLoading: Promise<VoiceActivityDetector> | null = null;
+  private utterance: Int16Array[] = [];
+  private utteranceSamples = 0;
+  private turn = 0;
+  private closed = false;
+  private lastAudioError = 0;
+  private ready = false;
+  private stt: AbortController | null = null;
+
+  constructor(private readonly deps: ConnectionDeps) {
+    this.speaker = new Speaker(
+      { send: (frame) => this.send(frame), message: (type, data) => this.message(type, data) },
+      deps.synthesize,
+    );
+    this.brain = deps.brain(this.callTool);
+  }
+
+  private send(frame: Uint8Array): void {
+    if (!this.closed) this.deps.socket.send(frame);
+  }
+
+  private message(type: string, data?: unknown, id?: string): void {
+    this.send(encodeMessage(type, data, id));
+  }
+
+  private error(error: string, fatal = false): void {
+    this.message('error', { error, fatal });
+  }
+
+  /** Handles one websocket message. */
+  handle(data: Uint8Array, isBinary: boolean): void {
+    if (this.closed) return;
+    if (!isBinary) {
+      this.error('Malformed frame: expected a binary protobuf Frame, got a text message');
+      return;
+    }
+    let frame: ReturnType<typeof decodeFrame>;
+    try {
+      frame = decodeFrame(data);
+    } catch (error) {
+      this.error(error instanceof MalformedFrameError ? error.message : `Malformed frame: ${String(error)}`);
+      return;
+    }
+    switch (frame.kind) {
+      case 'audio':
+        this.onAudio(frame.audio, frame.sampleRate, frame.numChannels);
+        return;
+      case 'message':
+        this.onMessage(frame.message);
+        return;
+      default:
+        // Text, transcription and interruption frames from a client carry nothing we act on.
+        return;
+    }
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.turn += 1;
+    this.speaker.interrupt();
+    this.stt?.abort();
+    this.vad?.close();
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // RTVI messages
+
+  private onMessage(m: RtviMessage): void {
+    const data = m.data !== null && typeof m.data === 'object' ? (m.data as Record<string, unknown>) : {};
+    switch (m.type) {
+      case 'client-ready': {
+        const version = data.version;
+        if (!isCompatibleVersion(version)) {
+          this.message(
+            'error-response',
+            { error: `RTVI version ${String(version)} is not compatible with server protocol ${RTVI_PROTOCOL_VERSION}. Please update your client.` },
+            m.id,
+          );
+          return;
+        }
+        const { session } = this.deps;
+        this.message(
+          'bot-ready',
+          {
+            version: RTVI_PROTOCOL_VERSION,
+            about: { library: 'lectio', library_version: '1.0.0', mode: session.mode, job_id: session.jobId, functions: TOOL_NAMES },
+          },
+          m.id,
+        );
+        if (!this.ready) {
+          this.ready = true;
+          void this.opening();
+        }
+        return;
+      }
+      case 'disconnect-bot':
+        this.deps.socket.close(1000, 'Disconnected by the client');
+        this.close();
+        return;
+      case 'client-message':
+        this.onClientMessage(m.id, data);
+        return;
+      case 'send-text': {
+        const content = data.content;
+        if (typeof content !== 'string' || content.trim() === '') {
+          this.message('error-response', { error: 'send-text needs a non-empty string content' }, m.id);
+          return;
+        }
+        const options = data.options !== null && typeof data.options === 'object' ? (data.options as Record<string, unknown>) : {};
+        void this.respond(content, options.audio_response !== false);
+        return;
+      }
+      case 'llm-function-call-result':
+        // The server runs its tools itself; results from the client are not needed.
+        return;
+      default:
+        this.message('error-response', { error: `Unsupported type ${m.type}` }, m.id);
+    }
+  }
+
+  private onClientMessage(id: string | undefined, data: Record<string, unknown>): void {
+    const t = data.t;
+    const d = data.d !== null && typeof data.d === 'object' ? (data.d as Record<string, unknown>) : {};
+    if (t === 'set-position') {
+      const seconds = d.seconds;
+      const jobId = typeof d.job_id === 'string' ? d.job_id : this.deps.session.jobId;
+      if (typeof seconds !== 'number' || !Number.isFinite(seconds) || seconds < 0) {
+        this.message('error-response', { error: 'set-position needs d.seconds, a number >= 0' }, id);
+        return;
+      }
+      if (jobId === null) {
+        this.message('error-response', { error: 'set-position needs d.job_id: the session has no book' }, id);
+        return;
+      }
+      this.deps.positions.set(jobId, seconds);
+      this.message('server-response', { t, d: { job_id: jobId, seconds } }, id);
+      return;
+    }
+    if (t === 'get-session') {
+      const { session } = this.deps;
+      this.message('server-response', { t, d: { mode: session.mode, job_id: session.jobId, functions: TOOL_NAMES } }, id);
+      return;
+    }
+    this.message('error-response', { error: `Unsupported client message ${typeof t === 'string' ? t : JSON.stringify(t)}` }, id);
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Answers
+
+  private readonly callTool: CallTool = async (name: ToolName, args) => {
+    const toolCallId = `call_${randomUUID().slice(0, 8)}`;
+    this.message('llm-function-call-started', { function_name: name });
+    this.message('llm-function-call-in-progress', { tool_call_id: toolCallId, function_name: name, arguments: args });
+    try {
+      const result = await this.deps.toolbox.call(name, args);
+      this.message('llm-function-call-stopped', { tool_call_id: toolCallId, function_name: name, cancelled: false, result: result.data });
+      return result;
+    } catch (error) {
+      this.message('llm-function-call-stopped', {
+        tool_call_id: toolCallId,
+        function_name: name,
+        cancelled: false,
+        result: { error: error instanceof Error ? error.message : String(error) },
+      });
+      throw error;
+    }
+  };
+
+  private async opening(): Promise<void> {
+    const turn = ++this.turn;
+    try {
+      const text = await this.brain.opening();
+      if (text === null || turn !== this.turn || this.closed) return;
+      this.message('bot-llm-started');
+      this.message('bot-llm-text', { text });
+      this.message('bot-llm-stopped');
+      await this.speaker.say(text);
+    } catch (error) {
+      this.deps.log?.warn({ err: error }, 'voice assistant opening failed');
+    }
+  }
+
+  /** Stops bot speech now and tells the client. */
+  private interruptBot(): void {
+    if (!this.speaker.busy) return;
+    const wasSpeaking = this.speaker.interrupt();
+    this.send(encodeInterruption());
+    this.message('bot-interrupted');
+    if (wasSpeaking) this.message('bot-stopped-speaking');
+    this.message('bot-tts-stopped');
+  }
+
+  /** Answers one user message (typed, or transcribed speech). */
+  async respond(text: string, speak = true): Promise<void> {
+    this.interruptBot();
+    const turn = ++this.turn;
+    this.message('user-llm-text', { text });
+    this.message('bot-llm-started');
+    let answer: string;
+    try {
+      answer = await this.brain.respond(text);
+    } catch (error) {
+      if (error instanceof ToolError) {
+        answer = `Sorry, I couldn't do that: ${error.message}.`;
+      } else {
+        this.deps.log?.warn({ err: error }, 'voice assistant answer failed');
+        if (turn === this.turn) {
+          this.message('bot-llm-stopped');
+          this.error(`The assistant could not answer: ${error instanceof Error ? error.message : String(error)}`);
+        }
+        return;
+      }
+    }
+    if (turn !== this.turn || this.closed) return;
+    this.message('bot-llm-text', { text: answer });
+    this.message('bot-llm-stopped');
+    await this.speakOrShow(answer, speak);
+  }
+
+  private async speakOrShow(answer: string, speak: boolean): Promise<void> {
+    if (!speak) {
+      this.message('bot-output', { text: answer, aggregated_by: 'sentence', will_be_spoken: false });
+      return;
+    }
+    try {
+      await this.speaker.say(answer);
+    } catch (error) {
+      this.deps.log?.warn({ err: error }, 'voice assistant speech failed');
+      this.message('bot-output', { text: answer, aggregated_by: 'sentence', will_be_spoken: false });
+      this.error(`Speech synthesis failed: ${error instanceof Error ? error.message : String(error)}`);
+      if (this.speaker.speaking) this.message('bot-stopped-speaking');
+      this.message('bot-tts-stopped');
+    }
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Microphone audio
+
+  private onAudio(bytes: Uint8Array, sampleRate: number, numChannels: number): void {
+    if (sampleRate !== INPUT_SAMPLE_RATE || numChannels !== 1) {
+      const now = Date.now();
+      // One error a second at most: a misconfigured client sends ~30 frames a second.
+      if (now - this.lastAudioError >= 1000) {
+        this.lastAudioError = now;
+        const got = numChannels === 1 ? `${sampleRate} Hz` : `${sampleRate} Hz, ${numChannels} channels`;
+        this.error(`Audio must be 16000 Hz mono 16-bit PCM (got ${got})`);
+      }
+      return;
+    }
+    if (bytes.byteLength % 2 !== 0) {
+      this.error('Malformed frame: 16-bit PCM audio must have an even number of bytes');
+      return;
+    }
+    const pcm = pcmFromBytes(bytes).slice();
+    if (this.vad !== null) {
+      this.onPcm(pcm);
+      return;
+    }
+    // The detector loads once (a few ms); audio arriving meanwhile is queued in order.
+    this.pendingPcm.push(pcm);
+    this.vadLoading ??= VoiceActivityDetector.create().then((vad) => {
+      if (this.closed) {
+        vad.close();
+        return vad;
+      }
+      this.vad = vad;
+      const queued = this.pendingPcm;
+      this.pendingPcm = [];
+      for (const chunk of queued) this.onPcm(chunk);
+      return vad;
+    });
+  }
+
+  private pendingPcm: Int16Array[] = [];
+
+  private onPcm(pcm: Int16Array): void {
+    const vad = this.vad;
+    if (vad === null || this.closed) return;
+    const wasSpeaking = vad.speaking;
+    const events = vad.push(pcm);
+    if (wasSpeaking || events.includes('started')) this.keep(pcm);
+    for (const event of events) {
+      if (event === 'started') {
+        this.message('user-started-speaking');
+        this.interruptBot();
+      } else {
+        this.message('user-stopped-speaking');
+        const audio = this.takeUtterance();
+        void this.onUtterance(audio);
+      }
+    }
+  }
+
+  private keep(pcm: Int16Array): void {
+    if (this.utteranceSamples >= MAX_UTTERANCE_SECONDS * INPUT_SAMPLE_RATE) return;
+    this.utterance.push(pcm);
+    this.utteranceSamples += pcm.length;
+  }
+
+  private takeUtterance(): Int16Array {
+    const out = new Int16Array(this.utteranceSamples);
+    let offset = 0;
+    for (const chunk of this.utterance) {
+      out.set(chunk, offset);
+      offset += chunk.length;
+    }
+    this.utterance = [];
+    this.utteranceSamples = 0;
+    return out;
+  }
+
+  private async onUtterance(audio: Int16Array): Promise<void> {
+    const stt = this.deps.speechToText;
+    if (stt === null) {
+      // No speech-to-text engine (the offline default): say so, once per utterance.
+      this.interruptBot();
+      ++this.turn;
+      this.message('bot-llm-text', { text: OFFLINE_SPEECH_REPLY });
+      await this.speakOrShow(OFFLINE_SPEECH_REPLY, true);
+      return;
+    }
+    this.stt?.abort();
+    const controller = new AbortController();
+    this.stt = controller;
+    let text: string | null;
+    try {
+      text = await stt(audio, INPUT_SAMPLE_RATE, controller.signal);
+    } catch (error) {
+      if (controller.signal.aborted || this.closed) return;
+      this.error(`Speech recognition failed: ${error instanceof Error ? error.message : String(error)}`);
+      return;
+    }
+    if (controller.signal.aborted || this.closed || text === null || text.trim() === '') return;
+    this.message('user-transcription', { text, user_id: this.deps.session.userId, timestamp: new Date().toISOString(), final: true });
+    await this.respond(text);
+  }
+}

@@ -1,0 +1,121 @@
+/**
+ * The assistant's cloud engines (when OPENAI_API_KEY is set): speech-to-text, a chat model that
+ * calls the same tools (so the same spoiler bound applies: the model only ever sees tool results),
+ * and text-to-speech, all through the official openai SDK (base URL from OPENAI_BASE_URL).
+ */
+import OpenAI, { toFile } from 'openai';
+import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
+import { createOpenAiEngine } from '../voices/openai';
+import { encodeWav } from '../voices/wav';
+import { resample } from './audio';
+import type { Brain, CallTool } from './brain';
+import { OUTPUT_SAMPLE_RATE } from './protocol';
+import type { AssistantEngines } from './service';
+import type { VoiceSession } from './sessions';
+import { TOOL_DEFINITIONS, ToolError, type ToolName } from './tools';
+
+export interface OpenAiAssistantOptions {
+  apiKey: string;
+  baseURL?: string;
+  chatModel?: string;
+  transcriptionModel?: string;
+  voice?: string;
+  /** Tool-call rounds per answer before giving up (default 4). */
+  maxToolRounds?: number;
+  timeoutMs?: number;
+}
+
+const TOOLS: ChatCompletionTool[] = TOOL_DEFINITIONS.map((d) => ({
+  type: 'function',
+  function: { name: d.name, description: d.description, parameters: d.parameters },
+}));
+
+export function systemPrompt(session: VoiceSession): string {
+  const lines = [
+    'You are the voice assistant of Lectio, an audiobook app. Answers are spoken: keep them short (one to three sentences), plain text, no lists or markdown.',
+    'You know nothing about the books except what the tools return. The tools only show text the listener has already heard; never guess or reveal anything beyond it.',
+  ];
+  if (session.jobId !== null) lines.push(`The current book has job_id ${session.jobId}.`);
+  if (session.mode === 'xray') lines.push('X-ray mode: answer who/what/where questions with xray_lookup, other questions with search_book.');
+  if (session.mode === 'tutor') {
+    lines.push('Tutor mode: a Socratic tutor. Never lecture. Reflect the learner\'s answer, refer to the heard text, and end every reply with one probing why/how question. tutor_turn suggests a turn.');
+  }
+  if (session.mode === null) lines.push('No book is selected: help the user find books with search_library.');
+  return lines.join('\n');
+}
+
+export function createOpenAiBrain(client: OpenAI, options: { model: string; maxToolRounds: number; session: VoiceSession; callTool: CallTool }): Brain {
+  const { session, callTool } = options;
+  const history: ChatCompletionMessageParam[] = [{ role: 'system', content: systemPrompt(session) }];
+
+  return {
+    async opening() {
+      if (session.mode !== 'tutor' || session.jobId === null) return null;
+      const opening = (await callTool('tutor_turn', { job_id: session.jobId, user_message: '' })).answer;
+      history.push({ role: 'assistant', content: opening });
+      return opening;
+    },
+    async respond(text) {
+      history.push({ role: 'user', content: text });
+      for (let round = 0; round <= options.maxToolRounds; round += 1) {
+        const completion = await client.chat.completions.create({
+          model: options.model,
+          messages: history,
+          ...(round < options.maxToolRounds && { tools: TOOLS }),
+        });
+        const message = completion.choices[0]?.message;
+        if (message === undefined) throw new Error('The language model returned no answer');
+        const calls = (message.tool_calls ?? []).filter((c) => c.type === 'function');
+        if (calls.length === 0) {
+          const answer = (message.content ?? '').trim() || "Sorry, I don't have an answer to that.";
+          history.push({ role: 'assistant', content: answer });
+          return answer;
+        }
+        history.push({ role: 'assistant', content: message.content ?? null, tool_calls: calls });
+        for (const call of calls) {
+          let content: string;
+          try {
+            const args = JSON.parse(call.function.arguments || '{}') as Record<string, unknown>;
+            const result = await callTool(call.function.name as ToolName, args);
+            content = JSON.stringify({ answer: result.answer, data: result.data });
+          } catch (error) {
+            if (!(error instanceof ToolError) && !(error instanceof SyntaxError)) throw error;
+            content = JSON.stringify({ error: error.message });
+          }
+          history.push({ role: 'tool', tool_call_id: call.id, content });
+        }
+      }
+      throw new Error('The language model kept calling tools without answering');
+    },
+  };
+}
+
+export function openAiEngines(options: OpenAiAssistantOptions): AssistantEngines {
+  const client = new OpenAI({
+    apiKey: options.apiKey,
+    ...(options.baseURL !== undefined && { baseURL: options.baseURL }),
+    maxRetries: 1,
+    timeout: options.timeoutMs ?? 30_000,
+  });
+  const tts = createOpenAiEngine({
+    apiKey: options.apiKey,
+    ...(options.baseURL !== undefined && { baseURL: options.baseURL }),
+    retry: { maxRetries: 1 },
+  });
+  const voice = options.voice ?? 'alloy';
+  return {
+    async synthesize(text, signal) {
+      const speech = await tts.synthesize(text, voice, signal);
+      return resample(speech.samples, speech.sampleRate, OUTPUT_SAMPLE_RATE);
+    },
+    async speechToText(pcm, sampleRate, signal) {
+      const wav = encodeWav({ samples: pcm, sampleRate });
+      const file = await toFile(Buffer.from(wav), 'speech.wav', { type: 'audio/wav' });
+      const result = await client.audio.transcriptions.create({ file, model: options.transcriptionModel ?? 'gpt-4o-mini-transcribe' }, { signal });
+      const text = typeof result === 'string' ? result : result.text;
+      return text.trim() === '' ? null : text.trim();
+    },
+    brain: ({ session, callTool }) =>
+      createOpenAiBrain(client, { model: options.chatModel ?? 'gpt-4o-mini', maxToolRounds: options.maxToolRounds ?? 4, session, callTool }),
+  };
+}

@@ -1,0 +1,422 @@
+/**
+ * The assistant's tools, offered to the offline brain and to a language model alike.
+ *
+ * SPOILER BOUND: every tool that reads a book sees only `heardText()`: the text up to the end of
+ * the sentence playing at the listener's position (the timing map's last sentence whose start is
+ * <= the position). The position is the client's explicit one when it sent one, else the saved
+ * playback progress, else 0. Nothing after the bound is read by any answer, including the
+ * tutoring analysis: characters and discussion questions are used only when their names occur
+ * in the heard text.
+ */
+import { splitSentences } from '../voices/chunking';
+import type { Book, BookSource, TimingEntry } from './books';
+
+export const TOOL_NAMES = ['search_library', 'search_book', 'xray_lookup', 'tutor_turn', 'book_outline', 'current_position'] as const;
+export type ToolName = (typeof TOOL_NAMES)[number];
+
+/** What a tool answers: a short spoken answer plus structured data for a model or a client. */
+export interface ToolResult {
+  answer: string;
+  data: Record<string, unknown>;
+}
+
+export interface ToolDefinition {
+  name: ToolName;
+  description: string;
+  /** JSON schema of the arguments (OpenAI function-calling style). */
+  parameters: Record<string, unknown>;
+}
+
+const jobId = { type: 'string', description: 'The id of the book (a job id).' };
+
+export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
+  {
+    name: 'search_library',
+    description: "Find books in the user's library by title, description or theme.",
+    parameters: {
+      type: 'object',
+      properties: { query: { type: 'string' }, max_results: { type: 'integer', minimum: 1, maximum: 20 } },
+      required: ['query'],
+    },
+  },
+  {
+    name: 'search_book',
+    description: 'Find passages the listener has already heard that match a query. Never returns text past their position.',
+    parameters: { type: 'object', properties: { job_id: jobId, query: { type: 'string' } }, required: ['job_id', 'query'] },
+  },
+  {
+    name: 'xray_lookup',
+    description: 'Who or what a character, place or thing is, from what the listener has heard so far (spoiler-free).',
+    parameters: { type: 'object', properties: { job_id: jobId, query: { type: 'string' } }, required: ['job_id', 'query'] },
+  },
+  {
+    name: 'tutor_turn',
+    description: "One Socratic tutoring turn: reflects the learner's answer and asks a probing question.",
+    parameters: { type: 'object', properties: { job_id: jobId, user_message: { type: 'string' } }, required: ['job_id'] },
+  },
+  {
+    name: 'book_outline',
+    description: 'The chapters the listener has reached so far.',
+    parameters: { type: 'object', properties: { job_id: jobId }, required: ['job_id'] },
+  },
+  {
+    name: 'current_position',
+    description: 'Where the listener is in the book.',
+    parameters: { type: 'object', properties: { job_id: jobId }, required: ['job_id'] },
+  },
+];
+
+export class ToolError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ToolError';
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The spoiler bound
+
+/** Characters of the text the listener has heard at `positionSeconds` (0 when nothing). */
+export function spoilerBound(timing: readonly TimingEntry[], positionSeconds: number): number {
+  let bound = 0;
+  for (const entry of timing) {
+    if (entry.start > positionSeconds) break;
+    bound = Math.max(bound, entry.char_end);
+  }
+  return bound;
+}
+
+export interface HeardSentence {
+  text: string;
+  start: number;
+}
+
+export interface Heard {
+  book: Book;
+  /** The text before the bound: the only book text any tool uses. */
+  text: string;
+  sentences: HeardSentence[];
+  positionSeconds: number;
+  positionSource: 'client' | 'saved' | 'none';
+}
+
+// ---------------------------------------------------------------------------------------------
+// Text helpers
+
+const STOPWORDS = new Set(
+  'a an the and or but of to in on at by for with from about into is are was were be been being am do does did what who whom whose where when why how which that this these those it its he she they them his her their i me my you your we our us tell know say said there here not no yes can could would should will shall may might must have has had as if so than then up out over any some all more most very just also book story'.split(
+    ' ',
+  ),
+);
+
+export function words(text: string): string[] {
+  return (text.toLowerCase().match(/[\p{L}\p{N}]+(?:['’][\p{L}]+)?/gu) ?? []).map((w) => w.replace(/['’]s$/u, ''));
+}
+
+function terms(query: string): string[] {
+  return [...new Set(words(query).filter((w) => w.length > 1 && !STOPWORDS.has(w)))];
+}
+
+function termMatches(sentenceWords: readonly string[], term: string): boolean {
+  return sentenceWords.some((w) => w === term || (term.length >= 4 && w.startsWith(term)) || (w.length >= 4 && term.startsWith(w) && term.length - w.length <= 2));
+}
+
+/** A sentence cut to about `max` characters at a word boundary. */
+export function shorten(text: string, max = 180): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  if (flat.length <= max) return flat;
+  const cut = flat.slice(0, max);
+  const space = cut.lastIndexOf(' ');
+  return `${(space > max / 2 ? cut.slice(0, space) : cut).replace(/[,;:]$/, '')}…`;
+}
+
+const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+function entityPattern(name: string): RegExp {
+  const parts = name.trim().split(/\s+/).map(escapeRegex);
+  return new RegExp(`(?<![\\p{L}\\p{N}])${parts.join('\\s+')}(?![\\p{L}\\p{N}])`, 'iu');
+}
+
+function formatTime(seconds: number): string {
+  const s = Math.max(0, Math.floor(seconds));
+  const h = Math.floor(s / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  const sec = s % 60;
+  return h > 0 ? `${h}:${String(m).padStart(2, '0')}:${String(sec).padStart(2, '0')}` : `${m}:${String(sec).padStart(2, '0')}`;
+}
+
+/** A stable small number from a string, to vary wording deterministically. */
+function pick(seed: string, n: number): number {
+  let h = 2166136261;
+  for (let i = 0; i < seed.length; i += 1) h = Math.imul(h ^ seed.charCodeAt(i), 16777619);
+  return (h >>> 0) % n;
+}
+
+function titleCase(name: string): string {
+  return name.replace(/(^|\s)(\p{Ll})/gu, (_m, space: string, ch: string) => space + ch.toUpperCase());
+}
+
+function cleanEntity(query: string): string {
+  return query
+    .trim()
+    .replace(/^["'“‘]+|["'”’]+$/gu, '')
+    .replace(/[?!.,;:]+$/u, '')
+    .replace(/^(?:the|a|an)\s+/i, '')
+    .trim();
+}
+
+// ---------------------------------------------------------------------------------------------
+// The toolbox
+
+export interface ToolContext {
+  userId: string;
+  books: BookSource;
+  /** A position the client sent for this book (seconds), preferred over the saved one. */
+  clientPosition(jobId: string): number | undefined;
+}
+
+export interface Toolbox {
+  call(name: string, args: unknown): Promise<ToolResult>;
+  /** The bounded text of one of the user's books; throws ToolError when it is not theirs/finished. */
+  heard(jobId: string): Promise<Heard>;
+}
+
+function argString(args: Record<string, unknown>, key: string, required: boolean): string {
+  const value = args[key];
+  if (value === undefined || value === null) {
+    if (required) throw new ToolError(`Missing argument ${key}`);
+    return '';
+  }
+  if (typeof value !== 'string') throw new ToolError(`Argument ${key} must be a string`);
+  return value;
+}
+
+export function createToolbox(ctx: ToolContext): Toolbox {
+  async function book(jobIdArg: string): Promise<Book> {
+    const found = await ctx.books.findCompleted(ctx.userId, jobIdArg);
+    if (found === null) throw new ToolError('Book not found');
+    return found;
+  }
+
+  async function position(jobIdArg: string): Promise<{ seconds: number; source: Heard['positionSource'] }> {
+    const client = ctx.clientPosition(jobIdArg);
+    if (client !== undefined) return { seconds: client, source: 'client' };
+    const saved = await ctx.books.savedPosition(ctx.userId, jobIdArg);
+    return saved === null ? { seconds: 0, source: 'none' } : { seconds: saved, source: 'saved' };
+  }
+
+  async function heard(jobIdArg: string): Promise<Heard> {
+    const b = await book(jobIdArg);
+    const pos = await position(jobIdArg);
+    const source = await ctx.books.text(ctx.userId, jobIdArg);
+    // No timing map: the bound cannot be placed, so nothing counts as heard.
+    // Never played: nothing is heard yet (not even the sentence at 0 s).
+    const bound = source === null || pos.source === 'none' ? 0 : spoilerBound(source.timing, pos.seconds);
+    const text = source === null ? '' : source.text.slice(0, bound);
+    const sentences = splitSentences(text).map((s) => ({ text: text.slice(s.start, s.end), start: s.start }));
+    return { book: b, text, sentences, positionSeconds: pos.seconds, positionSource: pos.source };
+  }
+
+  /** Characters of the analysis whose name (or its last word) occurs in the heard text. */
+  function revealedCharacters(h: Heard): { name: string; role: string }[] {
+    return (h.book.analysis?.characters ?? []).filter((c) => entityPattern(c.name).test(h.text));
+  }
+
+  async function searchLibrary(args: Record<string, unknown>): Promise<ToolResult> {
+    const query = argString(args, 'query', false);
+    const maxRaw = args.max_results;
+    const max = typeof maxRaw === 'number' && Number.isFinite(maxRaw) ? Math.min(20, Math.max(1, Math.round(maxRaw))) : 5;
+    const all = await ctx.books.listCompleted(ctx.userId);
+    const q = terms(query);
+    const scored = all
+      .map((b) => {
+        const hay = words([b.title, b.description ?? '', ...(b.analysis?.themes ?? [])].join(' '));
+        const score = q.length === 0 ? 1 : q.filter((t) => termMatches(hay, t)).length;
+        return { b, score };
+      })
+      .filter((s) => s.score > 0)
+      .sort((x, y) => y.score - x.score)
+      .slice(0, max);
+    const results = scored.map(({ b }) => ({ job_id: b.id, title: b.title, description: b.description, duration_seconds: b.durationSeconds }));
+    let answer: string;
+    if (all.length === 0) answer = "Your library has no finished audiobooks yet. Convert a story first, then ask me about it.";
+    else if (results.length === 0) answer = `I couldn't find a book matching "${query}" in your library.`;
+    else if (q.length === 0) answer = `Your library has ${all.length} book${all.length === 1 ? '' : 's'}: ${results.map((r) => r.title).join(', ')}.`;
+    else answer = `I found ${results.length} book${results.length === 1 ? '' : 's'} for "${query}": ${results.map((r) => r.title).join(', ')}.`;
+    return { answer, data: { results, total_books: all.length } };
+  }
+
+  async function searchBook(args: Record<string, unknown>): Promise<ToolResult> {
+    const id = argString(args, 'job_id', true);
+    const query = argString(args, 'query', true);
+    const h = await heard(id);
+    const q = terms(query);
+    if (h.text === '') {
+      return { answer: `You haven't heard any of ${h.book.title} yet, so there's nothing I can search without spoiling it.`, data: { matches: [] } };
+    }
+    if (q.length === 0) return { answer: 'What should I look for? Give me a word or a name.', data: { matches: [] } };
+    const matches = h.sentences
+      .map((s, index) => ({ s, index, score: q.filter((t) => termMatches(words(s.text), t)).length }))
+      .filter((m) => m.score > 0)
+      .sort((a, b) => b.score - a.score || a.index - b.index)
+      .slice(0, 3)
+      .sort((a, b) => a.index - b.index);
+    if (matches.length === 0) {
+      return { answer: `I couldn't find "${cleanEntity(query)}" in what you've heard of ${h.book.title} so far.`, data: { matches: [] } };
+    }
+    const quotes = matches.map((m) => `"${shorten(m.s.text)}"`);
+    return {
+      answer: `From what you've heard: ${quotes.join(' … ')}`,
+      data: { matches: matches.map((m) => ({ text: m.s.text, char_start: m.s.start, score: m.score })) },
+    };
+  }
+
+  async function xrayLookup(args: Record<string, unknown>): Promise<ToolResult> {
+    const id = argString(args, 'job_id', true);
+    const entity = cleanEntity(argString(args, 'query', true));
+    if (entity === '') throw new ToolError('Missing argument query');
+    const h = await heard(id);
+    let pattern = entityPattern(entity);
+    let mentions = h.sentences.filter((s) => pattern.test(s.text));
+    if (mentions.length === 0) {
+      // "Mr. Rochester" may be called just "Rochester": try the last capitalised word.
+      const last = entity.split(/\s+/).filter((w) => /^\p{Lu}[\p{L}'’-]{2,}$/u.test(w)).pop();
+      if (last !== undefined && last !== entity) {
+        pattern = entityPattern(last);
+        mentions = h.sentences.filter((s) => pattern.test(s.text));
+      }
+    }
+    if (mentions.length === 0) {
+      const name = titleCase(entity);
+      return { answer: `${name} hasn't appeared in what you've heard so far — keep listening!`, data: { revealed: false, name } };
+    }
+    const first = mentions[0]!;
+    const display = first.text.match(pattern)?.[0] ?? titleCase(entity);
+    const character = revealedCharacters(h).find((c) => entityPattern(c.name).test(display) || pattern.test(c.name));
+    const parts: string[] = [];
+    if (character !== undefined) {
+      const role = character.role.toLowerCase();
+      parts.push(`${display} is ${role === 'protagonist' ? 'the protagonist' : `a ${role}`}.`);
+    }
+    parts.push(`${display} first appears here: "${shorten(first.text)}"`);
+    parts.push(`Mentioned ${mentions.length === 1 ? 'once' : `${mentions.length} times`} so far.`);
+    const latest = mentions.length > 1 ? mentions[mentions.length - 1] : undefined;
+    if (latest !== undefined) parts.push(`Most recently: "${shorten(latest.text)}"`);
+    return {
+      answer: parts.join(' '),
+      data: {
+        revealed: true,
+        name: display,
+        role: character?.role ?? null,
+        mentions: mentions.length,
+        first_mention: first.text,
+        key_sentences: [first, ...mentions.slice(1).slice(-2)].map((m) => m.text),
+      },
+    };
+  }
+
+  function openingQuestion(h: Heard): string {
+    if (h.text === '') {
+      return `You haven't started ${h.book.title} yet. What do you expect from a story with that title, and why?`;
+    }
+    // Discussion questions come from the whole book: keep those that name nobody unheard.
+    const safe = (h.book.analysis?.discussionQuestions ?? []).filter((q) => {
+      const names = q.slice(1).match(/(?<![.?!]\s)\b\p{Lu}[\p{L}'’-]+/gu) ?? [];
+      return names.every((n) => entityPattern(n.replace(/['’]s$/u, '')).test(h.text));
+    });
+    if (safe.length > 0) return safe[pick(h.book.id, safe.length)]!;
+    const character = revealedCharacters(h)[0];
+    if (character !== undefined) return `What do you make of ${character.name} so far, and why?`;
+    return `What has stood out to you most in ${h.book.title} so far, and why?`;
+  }
+
+  async function tutorTurn(args: Record<string, unknown>): Promise<ToolResult> {
+    const id = argString(args, 'job_id', true);
+    const message = argString(args, 'user_message', false).trim();
+    const h = await heard(id);
+    if (message === '') {
+      const question = openingQuestion(h);
+      return { answer: question, data: { kind: 'opening', question } };
+    }
+    const said = shorten(message.replace(/[.!?]+$/u, ''), 120);
+    const probes = [
+      'Why do you think that is?',
+      'What in the story makes you think so?',
+      'How did you come to that view?',
+      'How might that shape what happens next?',
+    ];
+    const probe = probes[pick(message, probes.length)]!;
+    if (words(message).length < 3) {
+      return { answer: `You said "${said}". Can you say a little more — why do you think so?`, data: { kind: 'probe' } };
+    }
+    const q = terms(message);
+    const link = h.sentences
+      .map((s) => ({ s, score: q.filter((t) => termMatches(words(s.text), t)).length }))
+      .filter((m) => m.score > 0)
+      .sort((a, b) => b.score - a.score)[0];
+    const answer =
+      link === undefined
+        ? `You said "${said}". ${probe}`
+        : `You said "${said}". Think of this moment: "${shorten(link.s.text, 140)}" ${probe}`;
+    return { answer, data: { kind: 'follow_up', quoted: link?.s.text ?? null } };
+  }
+
+  async function bookOutline(args: Record<string, unknown>): Promise<ToolResult> {
+    const id = argString(args, 'job_id', true);
+    const b = await book(id);
+    const pos = await position(id);
+    if (b.chapters.length === 0) {
+      return { answer: `${b.title} is a single part; you're at ${formatTime(pos.seconds)}.`, data: { chapters: [], total_chapters: 0 } };
+    }
+    let t = 0;
+    const reached: { title: string; order: number; start_seconds: number }[] = [];
+    for (const c of b.chapters) {
+      if (t > pos.seconds && reached.length > 0) break;
+      reached.push({ title: c.title, order: c.order, start_seconds: t });
+      t += c.duration ?? 0;
+    }
+    const current = reached[reached.length - 1]!;
+    return {
+      answer: `So far you've reached ${reached.length} of ${b.chapters.length} chapters: ${reached.map((c) => c.title).join(', ')}. You're in ${current.title}.`,
+      data: { chapters: reached, total_chapters: b.chapters.length, current_chapter: current.title },
+    };
+  }
+
+  async function currentPosition(args: Record<string, unknown>): Promise<ToolResult> {
+    const id = argString(args, 'job_id', true);
+    const h = await heard(id);
+    const duration = h.book.durationSeconds;
+    const last = h.sentences[h.sentences.length - 1];
+    const where =
+      h.positionSource === 'none'
+        ? `You haven't started ${h.book.title} yet.`
+        : `You're at ${formatTime(h.positionSeconds)}${duration !== null ? ` of ${formatTime(duration)}` : ''} in ${h.book.title}.`;
+    return {
+      answer: last === undefined ? where : `${where} The last thing you heard: "${shorten(last.text)}"`,
+      data: {
+        position_seconds: h.positionSeconds,
+        duration_seconds: duration,
+        source: h.positionSource,
+        percentage: duration ? Math.min(100, Math.round((h.positionSeconds / duration) * 100)) : null,
+      },
+    };
+  }
+
+  const handlers: Record<ToolName, (args: Record<string, unknown>) => Promise<ToolResult>> = {
+    search_library: searchLibrary,
+    search_book: searchBook,
+    xray_lookup: xrayLookup,
+    tutor_turn: tutorTurn,
+    book_outline: bookOutline,
+    current_position: currentPosition,
+  };
+
+  return {
+    heard,
+    async call(name, args) {
+      if (!(TOOL_NAMES as readonly string[]).includes(name)) throw new ToolError(`Unknown tool ${name}`);
+      const record = args !== null && typeof args === 'object' && !Array.isArray(args) ? (args as Record<string, unknown>) : {};
+      return handlers[name as ToolName](record);
+    },
+  };
+}

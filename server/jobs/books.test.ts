@@ -1,0 +1,115 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mp3DurationSeconds } from '../audio/concat';
+import { LocalFileStorage } from '../storage/local';
+import { createTestApp, type TestApp } from '../testing';
+import { createJob, getJob, signIn, waitForJob } from './test-helpers';
+
+const BOOK = [
+  'Chapter 1',
+  '',
+  'The fox ran over the hill at dawn. It was looking for breakfast in the cold morning light.',
+  '',
+  'Chapter 2',
+  '',
+  'The farmer woke up and fed the chickens. He did not see the fox hiding by the old barn.',
+  '',
+  'Chapter 3',
+  '',
+  'At noon the fox slept under a tree. The chickens were safe for one more day on the farm.',
+].join('\n');
+
+let t: TestApp;
+let headers: { authorization: string };
+let storage: LocalFileStorage;
+
+beforeAll(async () => {
+  t = await createTestApp({ env: { ENCODER_THREADS: '0', CHAPTER_CONCURRENCY: '1' }, conversion: { stepRetryDelayMs: 10 } });
+  headers = await signIn(t, 'books@example.com');
+  storage = new LocalFileStorage(t.config.storageDir);
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+describe('a book', () => {
+  it('is split into chapter jobs that run, roll up and join into one MP3', { timeout: 120_000 }, async () => {
+    const created = (await createJob(t, headers, { title: 'Fox Tales', content: BOOK })).json() as { id: string };
+    const book = await waitForJob(t, headers, created.id, undefined, 90_000);
+    expect(book.status, book.error_message ?? '').toBe('COMPLETED');
+    expect(book.job_type).toBe('book_processing');
+    expect(book.steps.map((s) => [s.step_name, s.status])).toEqual([
+      ['acquire_content', 'completed'],
+      ['analyze', 'completed'],
+      ['split_chapters', 'completed'],
+      ['synthesize_chapters', 'completed'],
+      ['combine_audio', 'completed'],
+      ['finalize', 'completed'],
+    ]);
+    expect(book.children.map((c) => c.title)).toEqual(['Fox Tales - Chapter 1', 'Fox Tales - Chapter 2', 'Fox Tales - Chapter 3']);
+    expect(book.children.every((c) => c.status === 'COMPLETED')).toBe(true);
+    expect(book.progress).toBe(100);
+
+    const sum = book.children.reduce((n, c) => n + (c.duration ?? 0), 0);
+    expect(book.result_data.duration_seconds).toBeCloseTo(sum, 6);
+    expect(book.result_data.child_job_ids).toEqual(book.children.map((c) => c.id));
+    expect(book.result_data.chapters?.map((c) => [c.title, c.order, c.job_id])).toEqual(
+      book.children.map((c, i) => [`Chapter ${i + 1}`, i + 1, c.id]),
+    );
+    const combined = await mp3DurationSeconds(storage.read(book.output_file_key!));
+    expect(Math.abs(combined - sum)).toBeLessThan(0.3);
+
+    const chapter = await getJob(t, headers, book.children[1]!.id);
+    expect(chapter.parent).toEqual({ id: book.id, title: 'Fox Tales' });
+    expect(chapter.steps.map((s) => s.step_name)).toEqual(['acquire_content', 'synthesize', 'finalize']);
+    const { rows } = await t.db.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM job_steps WHERE job_id = ANY($1::uuid[]) GROUP BY job_id, step_name HAVING count(*) > 1',
+      [[book.id, ...book.children.map((c) => c.id)]],
+    );
+    expect(rows).toEqual([]);
+
+    // The book's timing map covers every chapter's sentences, in the book's character offsets.
+    const timing = JSON.parse(await readAll(`${book.output_file_key}.timing.json`)) as { start: number; char_start: number; char_end: number }[];
+    expect(timing.length).toBeGreaterThanOrEqual(6);
+    const last = timing[timing.length - 1]!;
+    expect(BOOK.slice(last.char_start, last.char_end)).toBe('The chickens were safe for one more day on the farm.');
+  });
+
+  it('fails with the failed chapter and a retry re-runs only that chapter', { timeout: 120_000 }, async () => {
+    const created = (await createJob(t, headers, { title: 'Broken', content: BOOK })).json() as { id: string };
+    const withChildren = await waitForJob(t, headers, created.id, (j) => j.children.length === 3, 60_000);
+    const second = withChildren.children[1]!;
+    const source = `jobs/${second.id}/source.txt`;
+    const saved = await readAll(source);
+    await storage.delete(source);
+
+    const failed = await waitForJob(t, headers, created.id, undefined, 60_000);
+    expect(failed.status).toBe('FAILED');
+    expect(failed.error_message).toBe('Chapter 2 failed: The text of this job is missing from storage');
+    const failedChapter = await getJob(t, headers, second.id);
+    expect(failedChapter.status).toBe('FAILED');
+    expect(failedChapter.steps[0]).toMatchObject({ step_name: 'acquire_content', status: 'failed', error_message: 'The text of this job is missing from storage' });
+    const firstBefore = await getJob(t, headers, withChildren.children[0]!.id);
+    expect(firstBefore.status).toBe('COMPLETED');
+
+    await storage.write(source, Buffer.from(saved));
+    const retry = await t.app.inject({ method: 'POST', url: `/api/v1/jobs/${created.id}/retry`, headers });
+    expect(retry.statusCode).toBe(200);
+    const done = await waitForJob(t, headers, created.id, undefined, 60_000);
+    expect(done.status, done.error_message ?? '').toBe('COMPLETED');
+    const firstAfter = await getJob(t, headers, withChildren.children[0]!.id);
+    expect(firstAfter.steps.find((s) => s.step_name === 'synthesize')?.step_metadata).toEqual(
+      firstBefore.steps.find((s) => s.step_name === 'synthesize')?.step_metadata,
+    );
+    const { rows } = await t.db.query<{ step_name: string; attempts: number }>(
+      `SELECT step_name, attempts FROM job_steps WHERE job_id = $1 ORDER BY step_order`,
+      [withChildren.children[0]!.id],
+    );
+    expect(rows.every((r) => r.attempts === 1)).toBe(true);
+  });
+});
+
+async function readAll(key: string): Promise<string> {
+  const parts: Buffer[] = [];
+  for await (const c of storage.read(key) as AsyncIterable<Buffer>) parts.push(c);
+  return Buffer.concat(parts).toString('utf8');
+}

@@ -1,0 +1,85 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { openPglite } from '../db/pglite';
+import { LocalFileStorage } from '../storage/local';
+import { createTestApp, type TestApp } from '../testing';
+import { createJob, getJob, longText, signIn, waitForJob } from './test-helpers';
+
+const opened: TestApp[] = [];
+afterAll(async () => {
+  for (const t of opened) await t.close().catch(() => undefined);
+});
+
+const synthesizing = (j: { steps: { step_name: string; status: string }[]; progress: number }) =>
+  j.steps.some((s) => s.step_name === 'synthesize' && s.status === 'running') && j.progress > 9;
+
+describe('cancel', () => {
+  it('stops a job mid-synthesis within seconds and leaves no audio', { timeout: 120_000 }, async () => {
+    const t = await createTestApp({ env: { ENCODER_THREADS: '0' } });
+    opened.push(t);
+    const headers = await signIn(t, 'cancel@example.com');
+    const id = ((await createJob(t, headers, { title: 'Long', content: longText(150) })).json() as { id: string }).id;
+    await waitForJob(t, headers, id, synthesizing, 60_000);
+
+    const res = await t.app.inject({ method: 'DELETE', url: `/api/v1/jobs/${id}`, headers });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().status).toBe('CANCELLED');
+    const stoppedBy = Date.now() + 3000;
+    let step = (await getJob(t, headers, id)).steps.find((s) => s.step_name === 'synthesize')!;
+    expect(step).toMatchObject({ status: 'failed', error_message: 'Cancelled' });
+    // The runner lets go of the job (its lease) once the work has stopped.
+    for (;;) {
+      const { rows } = await t.db.query<{ lease_owner: string | null }>('SELECT lease_owner FROM jobs WHERE id = $1', [id]);
+      if (rows[0]?.lease_owner === null) break;
+      expect(Date.now()).toBeLessThan(stoppedBy);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const job = await getJob(t, headers, id);
+    expect(job.status).toBe('CANCELLED');
+    expect(job.output_file_key).toBeNull();
+    step = job.steps.find((s) => s.step_name === 'synthesize')!;
+    expect(step.status).toBe('failed');
+    const storage = new LocalFileStorage(t.config.storageDir);
+    expect(await storage.stat(`jobs/${id}/audio.mp3`)).toBeNull();
+    expect(job.steps.find((s) => s.step_name === 'finalize')?.status).toBe('pending');
+  });
+});
+
+describe('restart', () => {
+  it('a job interrupted by a shutdown completes after the next start, one row per step', { timeout: 150_000 }, async () => {
+    const dbDir = mkdtempSync(path.join(tmpdir(), 'lectio-restart-db-'));
+    const env = { ENCODER_THREADS: '0', LOG_LEVEL: process.env.TEST_LOG ?? 'silent', STORAGE_DIR: mkdtempSync(path.join(tmpdir(), 'lectio-restart-files-')) };
+    const dbA = await openPglite(dbDir);
+    const a = await createTestApp({ env, db: dbA });
+    const headers = await signIn(a, 'restart@example.com');
+    const id = ((await createJob(a, headers, { title: 'Interrupted', content: longText(40) })).json() as { id: string }).id;
+    await waitForJob(a, headers, id, synthesizing, 60_000);
+    // Crash-like stop: the work in flight is abandoned mid-step.
+    await a.app.close();
+    await dbA.close();
+
+    const dbB = await openPglite(dbDir);
+    const b = await createTestApp({ env, db: dbB });
+    opened.push({ ...b, close: async () => { await b.close(); await dbB.close(); } });
+    const job = await waitForJob(b, headers, id, undefined, 120_000);
+    expect(job.status, job.error_message ?? '').toBe('COMPLETED');
+    expect(job.steps.map((s) => [s.step_name, s.status])).toEqual([
+      ['acquire_content', 'completed'],
+      ['analyze', 'completed'],
+      ['split_chapters', 'completed'],
+      ['synthesize', 'completed'],
+      ['finalize', 'completed'],
+    ]);
+    const { rows } = await dbB.query<{ step_name: string; attempts: number }>(
+      'SELECT step_name, attempts FROM job_steps WHERE job_id = $1 ORDER BY step_order',
+      [id],
+    );
+    expect(rows.map((r) => r.step_name)).toEqual(['acquire_content', 'analyze', 'split_chapters', 'synthesize', 'finalize']);
+    expect(rows.find((r) => r.step_name === 'analyze')?.attempts).toBe(1);
+    expect(rows.find((r) => r.step_name === 'synthesize')?.attempts).toBe(2);
+    const storage = new LocalFileStorage(env.STORAGE_DIR);
+    expect((await storage.stat(job.output_file_key!))?.size).toBe(job.result_data.file_size_bytes);
+  });
+});

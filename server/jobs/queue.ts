@@ -1,0 +1,102 @@
+import PgBoss from 'pg-boss';
+import type { Db } from '../db/types';
+
+/**
+ * The durable queue (pg-boss 10 on the application's own database). A message only says
+ * "job X has work to do": what to do is read from the job's step rows, so a message delivered
+ * twice, late, or after a crash does no harm (see runner.ts).
+ */
+export interface JobQueue {
+  send(jobId: string): Promise<void>;
+  /** Calls handler for messages, `concurrency` at a time. A handler that throws gets the message retried later. */
+  work(concurrency: number, handler: (jobId: string) => Promise<void>): Promise<void>;
+  /** Embedded mode: messages left active by a dead process go back to the queue at once. */
+  retryOrphans(): Promise<number>;
+  stop(): Promise<void>;
+}
+
+export const QUEUE_NAME = 'lectio-conversion';
+
+export interface QueueOptions {
+  /** A dead worker's message is handed to another worker after this long. */
+  expireInSeconds: number;
+  /** How often workers look for messages. */
+  pollingIntervalSeconds?: number;
+  /** How often pg-boss's maintenance finds expired messages. */
+  maintenanceIntervalSeconds?: number;
+  onError?: (error: Error) => void;
+}
+
+/** pg-boss through our Db: parameterless SQL may hold several statements, which only `exec` runs. */
+function executeSqlOver(db: Db): PgBoss.Db {
+  return {
+    async executeSql(text: string, values: unknown[]) {
+      if (values !== undefined && values.length > 0) return db.query(text, values);
+      try {
+        return await db.query(text);
+      } catch (error) {
+        // 42601: "cannot insert multiple commands into a prepared statement".
+        if ((error as { code?: string }).code !== '42601') throw error;
+        await db.exec(text);
+        return { rows: [] };
+      }
+    },
+  };
+}
+
+export async function createPgBossQueue(
+  connection: { db: Db } | { connectionString: string },
+  options: QueueOptions,
+): Promise<JobQueue> {
+  const boss = new PgBoss({
+    ...('db' in connection ? { db: executeSqlOver(connection.db) } : { connectionString: connection.connectionString, max: 4 }),
+    schedule: false,
+    supervise: true,
+    maintenanceIntervalSeconds: options.maintenanceIntervalSeconds ?? 30,
+  });
+  boss.on('error', (error: Error) => options.onError?.(error));
+  await boss.start();
+  await boss.createQueue(QUEUE_NAME, {
+    name: QUEUE_NAME,
+    // Retries here are for crashes and expiry only: a step's own failures are retried inside the
+    // runner, and a job that finally fails completes its message normally.
+    retryLimit: 5,
+    retryDelay: 2,
+    retryBackoff: true,
+    expireInSeconds: options.expireInSeconds,
+  });
+  const polling = options.pollingIntervalSeconds ?? 0.5;
+  let stopped = false;
+
+  return {
+    async send(jobId) {
+      await boss.send(QUEUE_NAME, { jobId }, { expireInSeconds: options.expireInSeconds });
+    },
+    async work(concurrency, handler) {
+      // pg-boss 10 has no per-worker concurrency: each work() call is one poller running one job at a time.
+      for (let i = 0; i < concurrency; i += 1) {
+        await boss.work<{ jobId: string }>(QUEUE_NAME, { pollingIntervalSeconds: polling, batchSize: 1 }, async (jobs) => {
+          for (const job of jobs) await handler(job.data.jobId);
+        });
+      }
+    },
+    async retryOrphans() {
+      const db = 'db' in connection ? connection.db : null;
+      if (db === null) return 0;
+      const { rows } = await db.query<{ id: string }>(
+        "SELECT id FROM pgboss.job WHERE name = $1 AND state = 'active'",
+        [QUEUE_NAME],
+      );
+      if (rows.length === 0) return 0;
+      // fail() puts a message with retries left into 'retry'; then make it due now.
+      await boss.fail(QUEUE_NAME, rows.map((r) => r.id));
+      await db.query("UPDATE pgboss.job SET start_after = now() WHERE name = $1 AND state = 'retry'", [QUEUE_NAME]);
+      return rows.length;
+    },
+    async stop() {
+      if (stopped) return;
+      stopped = true;
+      await boss.stop({ graceful: false, wait: true, close: true, timeout: 2000 });
+    },
+  };
+}

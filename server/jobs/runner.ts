@@ -1,0 +1,343 @@
+/**
+ * The worker side of the conversion engine: runs a job's steps when the queue says so.
+ *
+ * How it stays correct when processes die or messages repeat:
+ * - A queue message carries only a job id. The handler claims a lease on the job row (one worker
+ *   at a time; a message for a job another live worker holds is dropped, since that worker's own
+ *   message is retried by the queue if it dies), then runs the first step that is not completed,
+ *   and the next, until the job ends, waits (a book waiting for chapters) or its message's time
+ *   budget runs low (then it sends itself a continuation message).
+ * - Steps are rows keyed (job_id, step_name): a completed step is never run again; a step that was
+ *   running when its process died simply runs again from its start. Files are written through
+ *   atomic storage writers, so an interrupted write leaves nothing visible.
+ * - A step's own failures are retried here (STEP_ATTEMPTS, growing delay) when they can succeed on
+ *   a later try; a step that finally fails records its message, and so does the job. Each step
+ *   is stopped at JOB_STEP_TIMEOUT_SECONDS.
+ * - Cancelling sets the job CANCELLED in the database; every worker polls the status of the jobs it
+ *   runs (twice a second, and at once in the process that served the cancel) and aborts them; the
+ *   partial MP3 is discarded by its writer and any finished audio of the job is deleted.
+ * - Stopping the process aborts running jobs with a "shutdown" reason: their message fails and the
+ *   queue retries it, here or in another worker.
+ */
+import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { FastifyBaseLogger } from 'fastify';
+import { DomainError } from '../errors';
+import { isIngestError } from '../ingest/errors';
+import type { FileStorage } from '../storage/types';
+import { isTtsError } from '../voices/types';
+import type { JobQueue } from './queue';
+import type { JobRepository } from './repository';
+import { audioKey, createSteps, PipelineError, type ChapterState, type StepDeps } from './steps';
+import { timingKey } from './timing';
+import { isActive, type JobRecord, type StepRecord } from './types';
+
+export interface RunnerOptions {
+  repo: JobRepository;
+  storage: FileStorage;
+  queue: Pick<JobQueue, 'send'>;
+  steps: Omit<StepDeps, 'repo' | 'storage' | 'scheduleChapters'>;
+  chapterConcurrency: number;
+  stepTimeoutSeconds: number;
+  /** How long a job stays claimed by a worker that stops renewing it (a dead one); default 60. */
+  leaseSeconds?: number;
+  /** The queue's expiry for one message; a handler hands over before it runs out. */
+  messageBudgetSeconds: number;
+  stepAttempts?: number;
+  stepRetryDelayMs?: number;
+  log?: FastifyBaseLogger;
+}
+
+const DEFAULT_LEASE_SECONDS = 60;
+const SHUTDOWN = 'shutdown';
+const CANCELLED = 'cancelled';
+
+/** Where the job's progress bar stands when a step ends (text jobs; books roll up their chapters). */
+const PROGRESS_AFTER: Record<string, number> = {
+  acquire_content: 3,
+  analyze: 6,
+  split_chapters: 8,
+  synthesize: 98,
+  combine_audio: 99,
+  finalize: 100,
+};
+
+export class StepFailed extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'StepFailed';
+  }
+}
+
+function isRetryable(error: unknown): boolean {
+  if (isTtsError(error)) return error.retryable;
+  if (isIngestError(error)) return error.status === 504;
+  if (error instanceof PipelineError || error instanceof DomainError || error instanceof StepFailed) return false;
+  return true;
+}
+
+function userMessage(error: unknown): string {
+  if (error instanceof Error && error.message) return error.message;
+  return 'The conversion failed for an unknown reason';
+}
+
+export function createRunner(options: RunnerOptions) {
+  const { repo, storage, queue } = options;
+  const workerId = randomUUID();
+  const attempts = options.stepAttempts ?? 3;
+  const retryDelayMs = options.stepRetryDelayMs ?? 1000;
+  const active = new Map<string, AbortController>();
+  let stopping = false;
+  let watcher: NodeJS.Timeout | undefined;
+  let sweeper: NodeJS.Timeout | undefined;
+  const leaseSeconds = options.leaseSeconds ?? DEFAULT_LEASE_SECONDS;
+  const inFlight = new Set<Promise<void>>();
+
+  const steps = createSteps({ ...options.steps, repo, storage, scheduleChapters });
+
+  /** Looks at a book's chapters: hands more to the queue (CHAPTER_CONCURRENCY at a time) and rolls up progress. */
+  async function scheduleChapters(parentId: string): Promise<ChapterState> {
+    const { state, start } = await repo.db.transaction(async (tx) => {
+      await tx.query('SELECT id FROM jobs WHERE id = $1 FOR UPDATE', [parentId]);
+      const { rows } = await tx.query<{
+        id: string;
+        status: string;
+        progress: number;
+        error_message: string | null;
+        chapter_order: number | null;
+        enqueued_at: Date | null;
+      }>(
+        `SELECT id, status, progress, error_message, chapter_order, enqueued_at FROM jobs
+         WHERE parent_job_id = $1 ORDER BY chapter_order`,
+        [parentId],
+      );
+      if (rows.length === 0) return { state: { state: 'failed', message: 'The book has no chapters' } as ChapterState, start: [] };
+      const mean = rows.reduce((n, r) => n + Number(r.progress), 0) / rows.length;
+      await tx.query(
+        `UPDATE jobs SET progress = GREATEST(8, LEAST(99, $2::double precision)), updated_at = now() WHERE id = $1 AND status IN ('PENDING', 'PROCESSING')`,
+        [parentId, mean],
+      );
+      await tx.query(
+        `UPDATE job_steps SET progress = $2::double precision, updated_at = now() WHERE job_id = $1 AND step_name = 'synthesize_chapters' AND status = 'running'`,
+        [parentId, Math.min(100, mean)],
+      );
+      const bad = rows.find((r) => r.status === 'FAILED' || r.status === 'CANCELLED');
+      if (bad) {
+        const n = bad.chapter_order ?? rows.indexOf(bad) + 1;
+        const message =
+          bad.status === 'CANCELLED' ? `Chapter ${n} was cancelled` : `Chapter ${n} failed: ${bad.error_message ?? 'unknown error'}`;
+        return { state: { state: 'failed', message } as ChapterState, start: [] };
+      }
+      if (rows.every((r) => r.status === 'COMPLETED')) return { state: { state: 'done' } as ChapterState, start: [] };
+      const running = rows.filter((r) => isActive(r.status as JobRecord['status']) && r.enqueued_at !== null).length;
+      const slots = Math.max(0, options.chapterConcurrency - running);
+      const start = rows.filter((r) => r.status === 'PENDING' && r.enqueued_at === null).slice(0, slots).map((r) => r.id);
+      if (start.length > 0) await tx.query('UPDATE jobs SET enqueued_at = now() WHERE id = ANY($1::uuid[])', [start]);
+      return { state: { state: 'waiting' } as ChapterState, start };
+    });
+    for (const id of start) await queue.send(id);
+    return state;
+  }
+
+  /** A chapter ended: start the next ones, fail the book, or wake it up to join the audio. */
+  async function afterChapter(parentId: string): Promise<void> {
+    const parent = await repo.get(parentId);
+    if (!parent || !isActive(parent.status)) return;
+    const state = await scheduleChapters(parentId);
+    if (state.state === 'failed') {
+      await repo.updateStep(parentId, 'synthesize_chapters', { status: 'failed', errorMessage: state.message, complete: true });
+      await repo.patchJob(parentId, { status: 'FAILED', errorMessage: state.message }, `AND status IN ('PENDING', 'PROCESSING')`);
+    } else if (state.state === 'done') {
+      await queue.send(parentId);
+    }
+  }
+
+  async function failJob(job: JobRecord, message: string): Promise<void> {
+    await repo.patchJob(job.id, { status: 'FAILED', errorMessage: message }, `AND status IN ('PENDING', 'PROCESSING')`);
+    if (job.parentJobId !== null) await afterChapter(job.parentJobId);
+  }
+
+  async function setProgress(jobId: string, progress: number): Promise<void> {
+    await repo.db.query(
+      `UPDATE jobs SET progress = GREATEST(progress, $2::double precision), updated_at = now() WHERE id = $1 AND status IN ('PENDING', 'PROCESSING')`,
+      [jobId, Math.min(100, progress)],
+    );
+  }
+
+  async function runStep(job: JobRecord, step: StepRecord, jobSignal: AbortSignal): Promise<{ wait: boolean }> {
+    const impl = steps[step.stepName];
+    if (impl === undefined) throw new StepFailed(`Unknown step ${step.stepName}`);
+    for (let attempt = 1; ; attempt += 1) {
+      await repo.updateStep(job.id, step.stepName, { status: 'running', start: true, countAttempt: true, errorMessage: null });
+      const timeout = AbortSignal.timeout(options.stepTimeoutSeconds * 1000);
+      const signal = AbortSignal.any([jobSignal, timeout]);
+      let lastReport = 0;
+      let lastFraction = 0;
+      const isChapter = job.parentJobId !== null;
+      const report = async (fraction: number) => {
+        const now = Date.now();
+        if (now - lastReport < 250 && fraction - lastFraction < 0.01 && fraction < 1) return;
+        if (fraction - lastFraction < 0.01 && fraction < 1) return;
+        lastReport = now;
+        lastFraction = fraction;
+        await repo.updateStep(job.id, step.stepName, { progress: fraction * 100 });
+        if (step.stepName === 'synthesize') {
+          const base = isChapter ? 2 : 8;
+          await setProgress(job.id, base + (98 - base) * fraction);
+          if (isChapter) {
+            await repo.db.query(
+              `UPDATE jobs SET progress = GREATEST(progress, LEAST(99, (SELECT avg(progress) FROM jobs WHERE parent_job_id = $1))),
+                 updated_at = now() WHERE id = $1 AND status IN ('PENDING', 'PROCESSING')`,
+              [job.parentJobId],
+            );
+          }
+        }
+      };
+      try {
+        const outcome = await impl({ job, signal, report });
+        if (outcome.wait) return { wait: true };
+        await repo.updateStep(job.id, step.stepName, {
+          status: 'completed',
+          progress: 100,
+          complete: true,
+          ...(outcome.metadata !== undefined && { metadata: outcome.metadata }),
+        });
+        const after = PROGRESS_AFTER[step.stepName];
+        if (after !== undefined && job.jobType === 'text_to_audio' && step.stepName !== 'finalize') {
+          await setProgress(job.id, isChapter && step.stepName === 'acquire_content' ? 2 : after);
+        }
+        return { wait: false };
+      } catch (error) {
+        if (jobSignal.aborted) throw error;
+        const message = timeout.aborted
+          ? `The ${step.stepName.replace('_', ' ')} step took longer than ${options.stepTimeoutSeconds} seconds`
+          : userMessage(error);
+        if (!timeout.aborted && isRetryable(error) && attempt < attempts) {
+          options.log?.warn({ jobId: job.id, step: step.stepName, attempt, err: error }, 'step failed; retrying');
+          await repo.updateStep(job.id, step.stepName, { metadata: { last_error: message } });
+          await sleep(retryDelayMs * 2 ** (attempt - 1), undefined, { signal: jobSignal });
+          continue;
+        }
+        await repo.updateStep(job.id, step.stepName, { status: 'failed', errorMessage: message, complete: true });
+        throw new StepFailed(message);
+      }
+    }
+  }
+
+  async function removeOutputs(jobId: string): Promise<void> {
+    const key = audioKey(jobId);
+    await storage.delete(key).catch(() => undefined);
+    await storage.delete(timingKey(key)).catch(() => undefined);
+  }
+
+  async function run(jobId: string): Promise<void> {
+    let job = await repo.get(jobId);
+    if (!job || !isActive(job.status)) return;
+    // A live run (here or in another worker) has it: that run goes on, or its own message is retried.
+    if (active.has(jobId) || !(await repo.claimLease(jobId, workerId, leaseSeconds))) return;
+    const controller = new AbortController();
+    active.set(jobId, controller);
+    const heartbeat = setInterval(() => {
+      repo.renewLease(jobId, workerId, leaseSeconds).catch(() => undefined);
+    }, (leaseSeconds * 1000) / 3);
+    const began = Date.now();
+    try {
+      await repo.db.query(
+        `UPDATE jobs SET status = 'PROCESSING', started_at = COALESCE(started_at, now()), updated_at = now()
+         WHERE id = $1 AND status = 'PENDING'`,
+        [jobId],
+      );
+      for (;;) {
+        if (controller.signal.aborted) throw controller.signal.reason;
+        job = await repo.get(jobId);
+        if (!job || !isActive(job.status)) {
+          if (job?.status === 'CANCELLED') await removeOutputs(jobId);
+          break;
+        }
+        const next = (await repo.steps([jobId])).find((s) => s.status !== 'completed');
+        if (next === undefined) break;
+        const elapsed = (Date.now() - began) / 1000;
+        if (elapsed + options.stepTimeoutSeconds + 30 > options.messageBudgetSeconds) {
+          await queue.send(jobId); // continue under a fresh message before this one expires
+          break;
+        }
+        const { wait } = await runStep(job, next, controller.signal);
+        if (wait) break;
+      }
+      if (job?.status === 'COMPLETED' || (await repo.get(jobId))?.status === 'COMPLETED') {
+        if (job?.parentJobId) await afterChapter(job.parentJobId);
+      }
+    } catch (error) {
+      if (controller.signal.aborted) {
+        if (controller.signal.reason === SHUTDOWN) throw new Error('The worker stopped; the job will resume', { cause: error });
+        await removeOutputs(jobId);
+        return;
+      }
+      if (job !== null) await failJob(job, error instanceof StepFailed ? error.message : userMessage(error));
+      options.log?.info({ jobId, err: error }, 'job failed');
+    } finally {
+      clearInterval(heartbeat);
+      active.delete(jobId);
+      await repo.releaseLease(jobId, workerId).catch(() => undefined);
+    }
+  }
+
+  async function takeOverAbandoned(): Promise<void> {
+    for (const id of await repo.abandonedJobIds()) {
+      if (active.has(id)) continue;
+      options.log?.info({ jobId: id }, 'taking over a job whose worker stopped');
+      await queue.send(id);
+    }
+  }
+
+  async function watchCancellations(): Promise<void> {
+    const ids = [...active.keys()];
+    if (ids.length === 0) return;
+    for (const id of await repo.cancelledAmong(ids)) active.get(id)?.abort(CANCELLED);
+  }
+
+  return {
+    workerId,
+    /** The queue handler. */
+    async handle(jobId: string): Promise<void> {
+      if (stopping) throw new Error('The worker is stopping');
+      const p = run(jobId).catch((error: unknown) => {
+        options.log?.warn({ jobId, err: error }, 'job run interrupted; the queue will retry it');
+        throw error;
+      });
+      inFlight.add(p);
+      try {
+        await p;
+      } finally {
+        inFlight.delete(p);
+      }
+    },
+    start(): void {
+      watcher = setInterval(() => {
+        watchCancellations().catch((err: unknown) => options.log?.warn({ err }, 'cancel watch failed'));
+      }, 500);
+      watcher.unref();
+      // A worker that died mid-job stops renewing its lease; once it lapses, wake the job up so a
+      // live worker takes it over now instead of when the dead worker's queue message expires.
+      sweeper = setInterval(() => {
+        takeOverAbandoned().catch((err: unknown) => options.log?.warn({ err }, 'lease sweep failed'));
+      }, (leaseSeconds * 1000) / 2);
+      sweeper.unref();
+    },
+    /** The process that served a cancel stops the work at once (others notice within half a second). */
+    notifyCancelled(ids: string[]): void {
+      for (const id of ids) active.get(id)?.abort(CANCELLED);
+    },
+    afterChapter,
+    /** Aborts running jobs (they resume later from their current step) and waits for handlers to return. */
+    async stop(): Promise<void> {
+      stopping = true;
+      if (watcher) clearInterval(watcher);
+      if (sweeper) clearInterval(sweeper);
+      for (const controller of active.values()) controller.abort(SHUTDOWN);
+      await Promise.race([Promise.allSettled([...inFlight]), sleep(5000)]);
+    },
+  };
+}
+
+export type Runner = ReturnType<typeof createRunner>;

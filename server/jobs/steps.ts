@@ -1,0 +1,318 @@
+import { randomUUID } from 'node:crypto';
+import { analyseText } from '../analysis/tutoring';
+import { concatMp3 } from '../audio/concat';
+import type { EncoderPool } from '../audio/encoder-pool';
+import { createMp3Writer, type Mp3Writer } from '../audio/mp3';
+import { extractArticle } from '../ingest/extract';
+import { fetchPage } from '../ingest/fetch-page';
+import { planBook, type PlannedChapter } from '../ingest/chapters';
+import { normaliseText } from '../ingest/text-file';
+import type { FileStorage } from '../storage/types';
+import { splitIntoChunks } from '../voices/chunking';
+import { selectEngine, type VoiceSettings } from '../voices/select';
+import type { JobRepository } from './repository';
+import { concatTimings, proportionalTimings, timingKey, type TimingEntry } from './timing';
+import { BOOK_TAIL, CHAPTER_STEPS, type JobRecord, type ResultData, type StepRecord } from './types';
+
+/** A failure that retrying cannot fix; its message is shown to the user as is. */
+export class PipelineError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'PipelineError';
+  }
+}
+
+export interface StepContext {
+  job: JobRecord;
+  signal: AbortSignal;
+  /** Reports progress within the step (0-1); throttled, cheap to call often. */
+  report(fraction: number): Promise<void>;
+}
+
+export interface StepOutcome {
+  metadata?: Record<string, unknown>;
+  /** The step is not finished but has nothing to do now (a book waiting for its chapters). */
+  wait?: boolean;
+}
+
+export interface StepDeps {
+  repo: JobRepository;
+  storage: FileStorage;
+  voices: VoiceSettings;
+  encoderPool?: EncoderPool | undefined;
+  allowLoopbackFetch: boolean;
+  fetchTimeoutMs: number;
+  /** Hands chapters to the queue (books only). */
+  scheduleChapters(parentId: string): Promise<ChapterState>;
+}
+
+export type ChapterState =
+  | { state: 'done' }
+  | { state: 'failed'; message: string }
+  | { state: 'waiting' };
+
+export const sourceKey = (jobId: string) => `jobs/${jobId}/source.txt`;
+export const audioKey = (jobId: string) => `jobs/${jobId}/audio.mp3`;
+
+export async function readText(storage: FileStorage, key: string): Promise<string> {
+  const parts: Buffer[] = [];
+  try {
+    for await (const chunk of storage.read(key) as AsyncIterable<Buffer | string>) {
+      parts.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
+    }
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new MissingFileError(key);
+    throw error;
+  }
+  return Buffer.concat(parts).toString('utf8');
+}
+
+/** A stored file is gone; retryable (storage may be catching up), with a message that leaks no paths. */
+export class MissingFileError extends Error {
+  constructor(key: string) {
+    super(key.startsWith('jobs/') && key.endsWith('source.txt') ? 'The text of this job is missing from storage' : 'A stored file is missing');
+    this.name = 'MissingFileError';
+  }
+}
+
+async function readJson<T>(storage: FileStorage, key: string): Promise<T> {
+  return JSON.parse(await readText(storage, key)) as T;
+}
+
+function stepMeta(steps: StepRecord[], name: string): Record<string, unknown> {
+  return steps.find((s) => s.stepName === name)?.metadata ?? {};
+}
+
+/** The step implementations, by step name. Each is idempotent: run again after a crash, it redoes its work from the start. */
+export function createSteps(deps: StepDeps): Record<string, (ctx: StepContext) => Promise<StepOutcome>> {
+  const { repo, storage } = deps;
+
+  async function jobText(job: JobRecord): Promise<string> {
+    if (job.inputFileKey === null) throw new PipelineError('The job has no text yet');
+    return readText(storage, job.inputFileKey);
+  }
+
+  return {
+    async acquire_content({ job, signal }) {
+      const source = job.config.source ?? 'content';
+      if (source === 'url' && job.parentJobId === null) {
+        const url = job.config.source_url ?? '';
+        const page = await fetchPage(url, { allowLoopback: deps.allowLoopbackFetch, timeoutMs: deps.fetchTimeoutMs, signal });
+        const article = extractArticle(page.body, page.finalUrl, page.contentType);
+        const text = normaliseText(article.text);
+        const key = sourceKey(job.id);
+        await storage.write(key, Buffer.from(text, 'utf8'));
+        const title = job.config.title_from_page && article.title.trim() !== '' ? article.title.trim().slice(0, 200) : undefined;
+        await repo.patchJob(job.id, { inputFileKey: key, ...(title !== undefined && { title }) });
+        return {
+          metadata: { source: 'url', url, final_url: page.finalUrl, page_title: article.title, characters: text.length },
+        };
+      }
+      const text = await jobText(job);
+      if (text.trim().length === 0) throw new PipelineError('The text is empty');
+      return { metadata: { source, characters: text.length, input_file_key: job.inputFileKey } };
+    },
+
+    async analyze({ job }) {
+      const text = await jobText(job);
+      const analysis = analyseText(text);
+      await repo.mergeConfig(job.id, { tutoring_analysis: analysis });
+      return {
+        metadata: {
+          themes: analysis.themes.length,
+          characters: analysis.characters.length,
+          discussion_questions: analysis.discussion_questions.length,
+          content_type: analysis.content_type,
+        },
+      };
+    },
+
+    async split_chapters({ job }) {
+      const text = await jobText(job);
+      const requested = job.config.job_type_requested;
+      let plan = requested === 'text_to_audio' ? ({ kind: 'text' } as const) : planBook(job.title, text);
+      if (requested === 'book_processing' && plan.kind === 'text') {
+        plan = { kind: 'book', chapters: [{ title: 'Chapter 1', order: 1, start: 0, end: text.length }] };
+      }
+      if (plan.kind === 'text') return { metadata: { kind: 'text', characters: text.length } };
+
+      const chapters: (PlannedChapter & { id: string })[] = plan.chapters.map((c) => ({ ...c, id: randomUUID() }));
+      // Chapter texts first (files nobody points at yet), then every row in one transaction, so a
+      // crash leaves either the whole book or nothing; a re-run replaces children of an earlier try.
+      for (const c of chapters) await storage.write(sourceKey(c.id), Buffer.from(text.slice(c.start, c.end), 'utf8'));
+      await repo.db.transaction(async (tx) => {
+        await tx.query('DELETE FROM jobs WHERE parent_job_id = $1', [job.id]);
+        await tx.query(`UPDATE jobs SET job_type = 'book_processing', updated_at = now() WHERE id = $1`, [job.id]);
+        await tx.query(`DELETE FROM job_steps WHERE job_id = $1 AND step_name = 'synthesize'`, [job.id]);
+        await repo.insertSteps(tx, job.id, BOOK_TAIL, 4);
+        for (const c of chapters) {
+          await repo.insertJob(tx, {
+            id: c.id,
+            userId: job.userId,
+            parentJobId: job.id,
+            chapterOrder: c.order,
+            jobType: 'text_to_audio',
+            title: `${job.title} - ${c.title}`,
+            description: null,
+            config: {
+              ...(job.config.voice_config !== undefined && { voice_config: job.config.voice_config }),
+              ...(job.config.provider !== undefined && { provider: job.config.provider }),
+              source: 'content',
+              chapter_title: c.title,
+              char_offset: c.start,
+            } as JobRecord['config'],
+            inputFileKey: sourceKey(c.id),
+            steps: CHAPTER_STEPS,
+          });
+        }
+      });
+      return {
+        metadata: { kind: 'book', chapters: chapters.length, chapter_titles: chapters.map((c) => c.title), characters: text.length },
+      };
+    },
+
+    async synthesize({ job, signal, report }) {
+      const text = await jobText(job);
+      const provider = job.config.voice_config?.provider ?? job.config.provider ?? 'openai';
+      const selection = selectEngine(deps.voices, provider, job.config.voice_config?.voice_id);
+      const { engine } = selection;
+      const chunks = splitIntoChunks(text, engine.maxCharsPerRequest);
+      // One request per sentence when the engine prefers it (exact timings), else one per chunk.
+      const pieces = engine.splitsSentences
+        ? chunks.flatMap((c) => c.sentences.map((s) => ({ start: s.start, end: s.end, sentences: [s] })))
+        : chunks.map((c) => ({ start: c.start, end: c.end, sentences: c.sentences }));
+      if (pieces.length === 0) throw new PipelineError('The text has nothing to read aloud');
+      const key = audioKey(job.id);
+      const totalChars = pieces.reduce((n, p) => n + (p.end - p.start), 0);
+      let writer: Mp3Writer | null = null;
+      let samples = 0;
+      let doneChars = 0;
+      const timings: TimingEntry[] = [];
+      try {
+        for (const piece of pieces) {
+          signal.throwIfAborted();
+          const speech = await engine.synthesize(text.slice(piece.start, piece.end), selection.voiceId, signal);
+          if (writer === null) {
+            writer = createMp3Writer({ sampleRate: speech.sampleRate, sink: await storage.createWriter(key), pool: deps.encoderPool });
+          } else if (speech.sampleRate !== writer.sampleRate) {
+            throw new PipelineError(`The voice changed sample rate mid-text (${writer.sampleRate} Hz, then ${speech.sampleRate} Hz)`);
+          }
+          await writer.write(speech.samples);
+          const t0 = samples / writer.sampleRate;
+          samples += speech.samples.length;
+          timings.push(...proportionalTimings(piece.sentences, t0, samples / writer.sampleRate));
+          doneChars += piece.end - piece.start;
+          await report(doneChars / totalChars);
+        }
+        signal.throwIfAborted();
+        const result = await writer!.finish();
+        await storage.write(timingKey(key), Buffer.from(JSON.stringify(timings)));
+        return {
+          metadata: {
+            engine: engine.name,
+            provider,
+            voice: selection.voiceId,
+            requested_voice: selection.requestedVoiceId,
+            stand_in: selection.standIn,
+            characters: text.length,
+            chunks: chunks.length,
+            requests: pieces.length,
+            sentences: chunks.reduce((n, c) => n + c.sentences.length, 0),
+            sample_rate: writer!.sampleRate,
+            encoded_while_synthesizing: true,
+            encoder: deps.encoderPool && deps.encoderPool.size > 0 ? `worker threads (${deps.encoderPool.size})` : 'in-process',
+            duration_seconds: result.durationSeconds,
+            file_size_bytes: result.bytes,
+            output_file_key: key,
+          },
+        };
+      } catch (error) {
+        await writer?.abort().catch(() => undefined);
+        throw error;
+      }
+    },
+
+    async synthesize_chapters({ job }) {
+      const outcome = await deps.scheduleChapters(job.id);
+      if (outcome.state === 'failed') throw new PipelineError(outcome.message);
+      if (outcome.state === 'waiting') return { wait: true };
+      const children = await repo.children([job.id]);
+      return { metadata: { chapters: children.length } };
+    },
+
+    async combine_audio({ job }) {
+      const children = await repo.children([job.id]);
+      const keys = children.map((c) => c.outputFileKey);
+      if (children.length === 0 || keys.some((k) => k === null)) throw new PipelineError('A chapter has no audio');
+      const key = audioKey(job.id);
+      const size = await concatMp3(storage, keys as string[], key);
+      const parts: { entries: TimingEntry[]; timeOffset: number; charOffset: number }[] = [];
+      let offset = 0;
+      for (const child of children) {
+        const entries = await readJson<TimingEntry[]>(storage, timingKey(child.outputFileKey!)).catch(() => []);
+        const charOffset = Number((child.config as { char_offset?: number }).char_offset ?? 0);
+        parts.push({ entries, timeOffset: offset, charOffset });
+        offset += child.duration ?? 0;
+      }
+      await storage.write(timingKey(key), Buffer.from(JSON.stringify(concatTimings(parts))));
+      return { metadata: { chapters: children.length, duration_seconds: offset, file_size_bytes: size, output_file_key: key } };
+    },
+
+    async finalize({ job }) {
+      const steps = await repo.steps([job.id]);
+      let result: ResultData;
+      if (job.jobType === 'book_processing') {
+        const combined = stepMeta(steps, 'combine_audio');
+        const children = await repo.children([job.id]);
+        const duration = children.reduce((n, c) => n + (c.duration ?? 0), 0);
+        result = {
+          duration,
+          duration_seconds: duration,
+          file_size_bytes: Number(combined.file_size_bytes ?? 0),
+          format: 'mp3',
+          ...(children[0]?.resultData.tts_engine !== undefined && { tts_engine: children[0].resultData.tts_engine }),
+          output_file_key: audioKey(job.id),
+          timing_file_key: timingKey(audioKey(job.id)),
+          chapters: children.map((c, i) => ({
+            title: String((c.config as { chapter_title?: string }).chapter_title ?? c.title),
+            order: c.chapterOrder ?? i + 1,
+            duration: c.duration ?? 0,
+            file_key: c.outputFileKey ?? '',
+            job_id: c.id,
+          })),
+          child_job_ids: children.map((c) => c.id),
+        };
+      } else {
+        const synth = stepMeta(steps, 'synthesize');
+        const duration = Number(synth.duration_seconds ?? 0);
+        result = {
+          duration,
+          duration_seconds: duration,
+          file_size_bytes: Number(synth.file_size_bytes ?? 0),
+          format: 'mp3',
+          tts_engine: String(synth.engine ?? ''),
+          output_file_key: audioKey(job.id),
+          timing_file_key: timingKey(audioKey(job.id)),
+        };
+      }
+      const metadata = { duration_seconds: result.duration, file_size_bytes: result.file_size_bytes, output_file_key: audioKey(job.id) };
+      // The step is recorded before the job turns COMPLETED, so a finished job never shows a running step.
+      await repo.updateStep(job.id, 'finalize', { status: 'completed', progress: 100, complete: true, metadata });
+      const done = await repo.patchJob(
+        job.id,
+        {
+          status: 'COMPLETED',
+          progress: 100,
+          errorMessage: null,
+          resultData: result,
+          outputFileKey: audioKey(job.id),
+          duration: result.duration ?? null,
+          completedAt: new Date(),
+        },
+        `AND status IN ('PENDING', 'PROCESSING')`,
+      );
+      if (!done) throw new PipelineError('The job was cancelled');
+      return { metadata };
+    },
+  };
+}

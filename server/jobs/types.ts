@@ -1,0 +1,100 @@
+import type { TutoringAnalysis } from '../analysis/tutoring';
+
+/** The job model of the conversion engine (spec section 3), as stored and as answered. */
+
+export type JobStatus = 'PENDING' | 'PROCESSING' | 'COMPLETED' | 'FAILED' | 'CANCELLED';
+export type StepStatus = 'pending' | 'running' | 'completed' | 'failed';
+export type JobType = 'text_to_audio' | 'book_processing';
+export type Provider = 'openai' | 'elevenlabs';
+export type SourceKind = 'content' | 'file' | 'url';
+
+export const ACTIVE_STATUSES: readonly JobStatus[] = ['PENDING', 'PROCESSING'];
+
+export function isActive(status: JobStatus): boolean {
+  return status === 'PENDING' || status === 'PROCESSING';
+}
+
+export interface VoiceConfig {
+  provider: Provider;
+  voice_id?: string;
+  voice_settings?: Record<string, string>;
+}
+
+/** jobs.config. Keys outside the contract (source_url aside) are internal and not answered. */
+export interface JobConfig {
+  voice_config?: VoiceConfig;
+  provider?: Provider;
+  source?: SourceKind;
+  source_url?: string;
+  tutoring_analysis?: TutoringAnalysis;
+  /** Internal: the title was the URL itself, so the page's title replaces it. */
+  title_from_page?: boolean;
+  /** Internal: job_type was given by the client (no automatic text/book decision). */
+  job_type_requested?: JobType;
+}
+
+export interface ChapterResult {
+  title: string;
+  order: number;
+  duration: number;
+  file_key: string;
+  job_id?: string;
+}
+
+export interface ResultData {
+  duration?: number;
+  duration_seconds?: number;
+  file_size_bytes?: number;
+  format?: string;
+  tts_engine?: string;
+  output_file_key?: string;
+  timing_file_key?: string;
+  chapters?: ChapterResult[];
+  child_job_ids?: string[];
+}
+
+export interface JobRecord {
+  id: string;
+  userId: string;
+  parentJobId: string | null;
+  chapterOrder: number | null;
+  jobType: JobType;
+  title: string;
+  description: string | null;
+  status: JobStatus;
+  progress: number;
+  errorMessage: string | null;
+  config: JobConfig;
+  resultData: ResultData;
+  inputFileKey: string | null;
+  outputFileKey: string | null;
+  duration: number | null;
+  createdAt: Date;
+  updatedAt: Date;
+  startedAt: Date | null;
+  completedAt: Date | null;
+}
+
+export interface StepRecord {
+  id: string;
+  jobId: string;
+  stepName: string;
+  stepOrder: number;
+  status: StepStatus;
+  progress: number;
+  errorMessage: string | null;
+  metadata: Record<string, unknown>;
+  attempts: number;
+  createdAt: Date;
+  updatedAt: Date;
+  startedAt: Date | null;
+  completedAt: Date | null;
+}
+
+/** Steps of a text job (top level): split_chapters may turn it into a book (BOOK_TAIL replaces the rest). */
+export const TEXT_STEPS = ['acquire_content', 'analyze', 'split_chapters', 'synthesize', 'finalize'] as const;
+/** Steps of a book after split_chapters. */
+export const BOOK_TAIL = ['synthesize_chapters', 'combine_audio', 'finalize'] as const;
+export const BOOK_STEPS = ['acquire_content', 'analyze', 'split_chapters', ...BOOK_TAIL] as const;
+/** Steps of a chapter job: its text is already stored by the book. */
+export const CHAPTER_STEPS = ['acquire_content', 'synthesize', 'finalize'] as const;

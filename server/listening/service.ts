@@ -1,0 +1,231 @@
+import { createHmac } from 'node:crypto';
+import { id3v2Size, parseFrameHeader } from '../audio/mp3-frames';
+import { buildM3u } from '../audio/playlist';
+import { signMediaUrl, verifyMediaSignature } from '../audio/signing';
+import { DomainError } from '../errors';
+import type { PlaybackProgress } from '../progress/repository';
+import type { FileStorage } from '../storage/types';
+import type { JobLibrary, ListenableJob } from './library';
+
+export const JOB_NOT_FOUND = 'Job not found';
+export const AUDIO_CONTENT_TYPE = 'audio/mpeg';
+
+export interface ResumeInfo {
+  hasProgress: boolean;
+  resumePosition: number;
+  percentageComplete: number;
+  lastPlayedAt: Date | null;
+  currentChapterId: string | null;
+  currentChapterPosition: number;
+}
+
+export interface StreamInfo {
+  streamingUrl: string;
+  expiresAt: Date;
+  fileKey: string;
+  contentType: string;
+  resume: ResumeInfo;
+  sourceJobId: string | null;
+}
+
+export interface ChapterInfo {
+  id: string;
+  title: string;
+  order: number;
+  /** Seconds from the start of the combined audio. */
+  start: number;
+  duration: number;
+  /** The chapter's own audio file, when it has one. */
+  fileKey: string | null;
+}
+
+export interface AudioMetadata {
+  job: ListenableJob;
+  format: string;
+  duration: number;
+  fileSize: number;
+  chapters: ChapterInfo[];
+  sampleRate: number | null;
+  bitrateKbps: number | null;
+  resume: ResumeInfo;
+}
+
+export interface ListeningService {
+  streamInfo(userId: string, jobId: string): Promise<StreamInfo>;
+  metadata(userId: string, jobId: string): Promise<AudioMetadata>;
+  /** An extended M3U of the chapters (or the single file) with signed URLs. */
+  playlist(userId: string, jobId: string): Promise<string>;
+  /** Throws a 'forbidden' DomainError unless the query carries a genuine, unexpired signature for the key. */
+  authorizeMedia(fileKey: string, expires: string | undefined, sig: string | undefined): void;
+}
+
+/** The media-URL key is derived from the token secret, so a leaked media signature never signs tokens. */
+export function deriveMediaSecret(jwtSecret: Uint8Array): Buffer {
+  return createHmac('sha256', Buffer.from(jwtSecret)).update('lectio media urls v1').digest();
+}
+
+const NO_RESUME: ResumeInfo = {
+  hasProgress: false,
+  resumePosition: 0,
+  percentageComplete: 0,
+  lastPlayedAt: null,
+  currentChapterId: null,
+  currentChapterPosition: 0,
+};
+
+function resumeFrom(progress: PlaybackProgress | null): ResumeInfo {
+  if (progress === null) return NO_RESUME;
+  return {
+    hasProgress: true,
+    resumePosition: progress.positionSeconds,
+    percentageComplete: progress.percentageComplete,
+    lastPlayedAt: progress.lastPlayedAt,
+    currentChapterId: progress.currentChapterId,
+    currentChapterPosition: progress.currentChapterPosition,
+  };
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const PROBE_BYTES = 16 * 1024;
+
+export function createListeningService(deps: {
+  library: JobLibrary;
+  progress: { find(userId: string, jobId: string): Promise<PlaybackProgress | null> };
+  storage: FileStorage;
+  mediaSecret: Buffer;
+  mediaUrlTtlSeconds: number;
+  now: () => Date;
+}): ListeningService {
+  const { library, progress, storage, mediaSecret, mediaUrlTtlSeconds, now } = deps;
+
+  async function completedJob(userId: string, jobId: string): Promise<ListenableJob> {
+    const job = await library.findOwned(userId, jobId);
+    if (job === null) throw new DomainError('not_found', JOB_NOT_FOUND);
+    if (job.status !== 'COMPLETED') {
+      throw new DomainError('conflict', `The audiobook is not ready yet (status ${job.status})`);
+    }
+    return job;
+  }
+
+  /** The book's chapters: from the pipeline's result_data, else its chapter jobs, else the job itself. */
+  async function chaptersOf(userId: string, job: ListenableJob): Promise<ChapterInfo[]> {
+    let listed: Omit<ChapterInfo, 'start'>[];
+    if (job.chapters.length > 0) {
+      listed = job.chapters.map((c) => ({
+        id: c.jobId ?? `${job.id}:${c.order}`,
+        title: c.title,
+        order: c.order,
+        duration: c.duration ?? 0,
+        fileKey: c.fileKey,
+      }));
+    } else {
+      const children = await library.children(userId, job.id);
+      listed =
+        children.length > 0
+          ? children.map((child, index) => ({
+              id: child.id,
+              title: child.title,
+              order: child.chapterOrder ?? index + 1,
+              duration: child.durationSeconds ?? 0,
+              fileKey: child.status === 'COMPLETED' ? child.outputFileKey : null,
+            }))
+          : [{ id: job.id, title: job.title, order: 1, duration: job.durationSeconds ?? 0, fileKey: job.outputFileKey }];
+    }
+    let start = 0;
+    return listed.map((chapter) => {
+      const withStart = { ...chapter, start };
+      start += chapter.duration;
+      return withStart;
+    });
+  }
+
+  /** The file to play: the job's own (combined) file, else its first playable chapter. */
+  async function playableFile(userId: string, job: ListenableJob): Promise<{ fileKey: string; sourceJobId: string | null }> {
+    if (job.outputFileKey !== null) return { fileKey: job.outputFileKey, sourceJobId: null };
+    const children = await library.children(userId, job.id);
+    const child = children.find((c) => c.status === 'COMPLETED' && c.outputFileKey !== null);
+    if (child?.outputFileKey) return { fileKey: child.outputFileKey, sourceJobId: child.id };
+    const chapter = job.chapters.find((c) => c.fileKey !== null && c.jobId !== null && UUID.test(c.jobId));
+    if (chapter?.fileKey && chapter.jobId) return { fileKey: chapter.fileKey, sourceJobId: chapter.jobId };
+    throw new DomainError('not_found', 'Audio file not found');
+  }
+
+  function sign(fileKey: string): { url: string; expiresAt: Date } {
+    const expiresUnix = Math.floor(now().getTime() / 1000) + mediaUrlTtlSeconds;
+    return { url: signMediaUrl(fileKey, expiresUnix, mediaSecret), expiresAt: new Date(expiresUnix * 1000) };
+  }
+
+  /** Sample rate and bitrate from the first MPEG frame header of the file. */
+  async function probe(fileKey: string, size: number): Promise<{ sampleRate: number; bitrateKbps: number } | null> {
+    if (size < 4) return null;
+    try {
+      const chunks: Buffer[] = [];
+      for await (const chunk of storage.read(fileKey, { start: 0, end: Math.min(size, PROBE_BYTES) - 1 }) as AsyncIterable<Buffer>) {
+        chunks.push(chunk);
+      }
+      const bytes = Buffer.concat(chunks);
+      for (let offset = id3v2Size(bytes); offset + 4 <= bytes.length; offset += 1) {
+        const header = parseFrameHeader(bytes, offset);
+        if (header !== null) return { sampleRate: header.sampleRate, bitrateKbps: header.bitrateKbps };
+      }
+    } catch {
+      // An unreadable file has no details to report; the metadata is still useful without them.
+    }
+    return null;
+  }
+
+  return {
+    async streamInfo(userId, jobId) {
+      const job = await completedJob(userId, jobId);
+      const { fileKey, sourceJobId } = await playableFile(userId, job);
+      const { url, expiresAt } = sign(fileKey);
+      return {
+        streamingUrl: url,
+        expiresAt,
+        fileKey,
+        contentType: AUDIO_CONTENT_TYPE,
+        resume: resumeFrom(await progress.find(userId, job.id)),
+        sourceJobId,
+      };
+    },
+
+    async metadata(userId, jobId) {
+      const job = await completedJob(userId, jobId);
+      const chapters = await chaptersOf(userId, job);
+      const duration = job.durationSeconds ?? chapters.reduce((sum, c) => sum + c.duration, 0);
+      const file = await playableFile(userId, job).catch(() => null);
+      const stat = file === null ? null : await storage.stat(file.fileKey);
+      const details = file !== null && stat !== null ? await probe(file.fileKey, stat.size) : null;
+      return {
+        job,
+        format: job.format ?? 'mp3',
+        duration,
+        fileSize: job.fileSizeBytes ?? stat?.size ?? 0,
+        chapters,
+        sampleRate: details?.sampleRate ?? null,
+        bitrateKbps: details?.bitrateKbps ?? null,
+        resume: resumeFrom(await progress.find(userId, job.id)),
+      };
+    },
+
+    async playlist(userId, jobId) {
+      const job = await completedJob(userId, jobId);
+      const chapters = (await chaptersOf(userId, job)).filter((c) => c.fileKey !== null);
+      const entries =
+        chapters.length > 0
+          ? chapters.map((c) => ({ title: c.title, durationSeconds: c.duration, url: sign(c.fileKey!).url }))
+          : [await playableFile(userId, job)].map(({ fileKey }) => ({
+              title: job.title,
+              durationSeconds: job.durationSeconds ?? -1,
+              url: sign(fileKey).url,
+            }));
+      return buildM3u(entries);
+    },
+
+    authorizeMedia(fileKey, expires, sig) {
+      const check = verifyMediaSignature(fileKey, expires, sig, mediaSecret, Math.floor(now().getTime() / 1000));
+      if (check === 'expired') throw new DomainError('forbidden', 'This link has expired');
+      if (check === 'invalid') throw new DomainError('forbidden', 'Invalid link');
+    },
+  };
+}

@@ -1,0 +1,88 @@
+import { DomainError } from '../errors';
+import type { PlaybackProgress, ProgressRepository } from './repository';
+
+/** What progress needs to know about a job; null when it does not exist or is not the user's. */
+export interface ProgressJob {
+  id: string;
+  status: string;
+  /** The audio's real length in seconds, when known. */
+  durationSeconds: number | null;
+}
+
+export interface ProgressJobLookup {
+  findOwned(userId: string, jobId: string): Promise<ProgressJob | null>;
+}
+
+export interface ProgressUpdate {
+  positionSeconds: number;
+  durationSeconds?: number | undefined;
+  currentChapterId?: string | null | undefined;
+  currentChapterPosition?: number | undefined;
+}
+
+export interface ProgressService {
+  get(userId: string, jobId: string): Promise<PlaybackProgress | null>;
+  save(userId: string, jobId: string, update: ProgressUpdate): Promise<PlaybackProgress>;
+  reset(userId: string, jobId: string): Promise<void>;
+  recent(userId: string, limit: number): Promise<PlaybackProgress[]>;
+}
+
+/** A listener who has heard this share of the book has finished it (credits, silence at the end). */
+export const COMPLETED_AT_PERCENT = 95;
+
+export const JOB_NOT_FOUND = 'Job not found';
+
+export function createProgressService(deps: {
+  repository: ProgressRepository;
+  jobs: ProgressJobLookup;
+  now: () => Date;
+}): ProgressService {
+  const { repository, jobs, now } = deps;
+
+  async function ownedJob(userId: string, jobId: string): Promise<ProgressJob> {
+    const job = await jobs.findOwned(userId, jobId);
+    if (job === null) throw new DomainError('not_found', JOB_NOT_FOUND);
+    return job;
+  }
+
+  return {
+    async get(userId, jobId) {
+      await ownedJob(userId, jobId);
+      return repository.find(userId, jobId);
+    },
+
+    async save(userId, jobId, update) {
+      const job = await ownedJob(userId, jobId);
+      if (job.status !== 'COMPLETED') {
+        throw new DomainError('conflict', 'Progress can only be saved for a completed audiobook');
+      }
+      // The job's own duration is the truth; the client's figure only stands in when it is unknown.
+      const known = job.durationSeconds !== null && job.durationSeconds > 0 ? job.durationSeconds : null;
+      const given = update.durationSeconds !== undefined && update.durationSeconds > 0 ? update.durationSeconds : null;
+      const duration = known ?? given;
+      const position = duration === null ? update.positionSeconds : Math.min(update.positionSeconds, duration);
+      const exact = duration === null ? 0 : Math.min(100, Math.max(0, (position / duration) * 100));
+      const percentage = Math.round(exact * 100) / 100;
+      return repository.upsert({
+        userId,
+        jobId,
+        positionSeconds: position,
+        durationSeconds: duration,
+        percentageComplete: percentage,
+        currentChapterId: update.currentChapterId ?? null,
+        currentChapterPosition: update.currentChapterPosition ?? 0,
+        isCompleted: percentage >= COMPLETED_AT_PERCENT,
+        at: now(),
+      });
+    },
+
+    async reset(userId, jobId) {
+      await ownedJob(userId, jobId);
+      await repository.delete(userId, jobId);
+    },
+
+    recent(userId, limit) {
+      return repository.recent(userId, limit);
+    },
+  };
+}

@@ -1,0 +1,99 @@
+import { sendMedia } from '../audio/range';
+import {
+  GetAudioMetadataParams,
+  GetAudioMetadataResponse,
+  GetAudioPlaylistParams,
+  GetAudioStreamParams,
+  GetAudioStreamResponse,
+  getMediaPathFileKeyMax,
+  getMediaPathFileKeyRegExp,
+} from '../gen/contract.zod';
+import { requireUser } from '../http/auth-guard';
+import { HttpError } from '../http/errors';
+import { AUDIO_CONTENT_TYPE, type ListeningService, type ResumeInfo } from '../listening/service';
+import { isValidKey, type FileStorage } from '../storage/types';
+import type { RoutePlugin } from './types';
+
+function resumeDto(resume: ResumeInfo) {
+  return {
+    has_progress: resume.hasProgress,
+    resume_position: resume.resumePosition,
+    percentage_complete: resume.percentageComplete,
+    last_played_at: resume.lastPlayedAt?.toISOString() ?? null,
+    current_chapter_id: resume.currentChapterId,
+    current_chapter_position: resume.currentChapterPosition,
+  };
+}
+
+function firstValue(value: unknown): string | undefined {
+  if (typeof value === 'string') return value;
+  if (Array.isArray(value) && typeof value[0] === 'string') return value[0];
+  return undefined;
+}
+
+export const audioRoutes: RoutePlugin<{ listening: ListeningService; storage: FileStorage }> = async (
+  app,
+  { listening, storage },
+) => {
+  app.get(
+    '/audio/:jobId/stream',
+    { schema: { params: GetAudioStreamParams, response: { 200: GetAudioStreamResponse } } },
+    async (request) => {
+      const info = await listening.streamInfo(requireUser(request).id, request.params.jobId);
+      return {
+        streaming_url: info.streamingUrl,
+        expires_at: info.expiresAt.toISOString(),
+        file_key: info.fileKey,
+        content_type: info.contentType,
+        resume_info: resumeDto(info.resume),
+        source_job_id: info.sourceJobId,
+      };
+    },
+  );
+
+  app.get(
+    '/audio/:jobId/metadata',
+    { schema: { params: GetAudioMetadataParams, response: { 200: GetAudioMetadataResponse } } },
+    async (request) => {
+      const meta = await listening.metadata(requireUser(request).id, request.params.jobId);
+      const resume = resumeDto(meta.resume);
+      return {
+        job_id: meta.job.id,
+        title: meta.job.title,
+        status: meta.job.status as 'COMPLETED',
+        format: meta.format,
+        duration: meta.duration,
+        file_size: meta.fileSize,
+        created_at: meta.job.createdAt.toISOString(),
+        completed_at: meta.job.completedAt?.toISOString() ?? null,
+        chapters: meta.chapters.map(({ id, title, order, start, duration }) => ({ id, title, order, start, duration })),
+        ...(meta.job.provider !== null && { provider: meta.job.provider }),
+        ...(meta.job.ttsEngine !== null && { tts_engine: meta.job.ttsEngine }),
+        ...(meta.sampleRate !== null && { sample_rate: meta.sampleRate }),
+        ...(meta.bitrateKbps !== null && { bitrate_kbps: meta.bitrateKbps }),
+        resume_position: resume.resume_position,
+        percentage_complete: resume.percentage_complete,
+        last_played_at: resume.last_played_at,
+        current_chapter_id: resume.current_chapter_id,
+        current_chapter_position: resume.current_chapter_position,
+      };
+    },
+  );
+
+  app.get('/audio/:jobId/playlist', { schema: { params: GetAudioPlaylistParams } }, async (request, reply) => {
+    const m3u = await listening.playlist(requireUser(request).id, request.params.jobId);
+    return reply.type('audio/x-mpegurl; charset=utf-8').header('cache-control', 'no-store').send(m3u);
+  });
+
+  // The signature is the credential: an <audio> element cannot send a bearer token.
+  // The key holds '/', hence the wildcard; Fastify hands it over URL-decoded.
+  app.get('/media/*', { config: { public: true } }, async (request, reply) => {
+    const fileKey = (request.params as { '*'?: string })['*'] ?? '';
+    const valid =
+      fileKey.length <= getMediaPathFileKeyMax && getMediaPathFileKeyRegExp.test(fileKey) && isValidKey(fileKey);
+    if (!valid) throw new HttpError(403, 'Invalid link');
+    const query = request.query as Record<string, unknown>;
+    listening.authorizeMedia(fileKey, firstValue(query.expires), firstValue(query.sig));
+    return sendMedia(reply, storage, fileKey, request.headers.range, AUDIO_CONTENT_TYPE);
+  });
+};

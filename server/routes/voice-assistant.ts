@@ -1,0 +1,66 @@
+import type { FastifyRequest } from 'fastify';
+import type { VoiceAssistant } from '../assistant/service';
+import { VOICE_WS_PATH } from '../assistant/service';
+import type { VoiceSession } from '../assistant/sessions';
+import {
+  ConnectVoiceAssistantResponse,
+  GetVoiceAssistantStatusResponse,
+  StartVoiceAssistantBody,
+  StartVoiceAssistantResponse,
+  StopVoiceAssistantResponse,
+} from '../gen/contract.zod';
+import { requireUser } from '../http/auth-guard';
+import { HttpError } from '../http/errors';
+import type { RoutePlugin } from './types';
+
+/** ws(s)://<host the client used>/api/v1/voice-assistant/ws */
+export function websocketUrl(request: FastifyRequest): string {
+  return `${request.protocol === 'https' ? 'wss' : 'ws'}://${request.host}${VOICE_WS_PATH}`;
+}
+
+function statusDto(assistant: VoiceAssistant, session: VoiceSession | null, request: FastifyRequest) {
+  return session === null
+    ? { status: 'stopped' as const, websocket_url: null, mcp_functions: [], mode: null, job_id: null }
+    : {
+        status: 'running' as const,
+        websocket_url: websocketUrl(request),
+        mcp_functions: [...assistant.functions],
+        mode: session.mode,
+        job_id: session.jobId,
+      };
+}
+
+/** The user's voice assistant session: status, start, stop, and where to connect. */
+export const voiceAssistantRoutes: RoutePlugin<{ assistant: VoiceAssistant }> = async (app, { assistant }) => {
+  app.get('/voice-assistant/status', { schema: { response: { 200: GetVoiceAssistantStatusResponse } } }, async (request) => {
+    const user = requireUser(request);
+    return statusDto(assistant, assistant.sessions.get(user.id), request);
+  });
+
+  app.post(
+    '/voice-assistant/start',
+    { schema: { body: StartVoiceAssistantBody.optional(), response: { 200: StartVoiceAssistantResponse } } },
+    async (request) => {
+      const user = requireUser(request);
+      const body = request.body ?? {};
+      const session = await assistant.sessions.start(user.id, { mode: body.mode, jobId: body.jobId });
+      // Load the voice now so the first answer does not wait for it.
+      void assistant.warmUp();
+      return statusDto(assistant, session, request);
+    },
+  );
+
+  app.post('/voice-assistant/stop', { schema: { response: { 200: StopVoiceAssistantResponse } } }, async (request) => {
+    const user = requireUser(request);
+    assistant.sessions.stop(user.id);
+    return statusDto(assistant, null, request);
+  });
+
+  app.post('/voice-assistant/connect', { schema: { response: { 200: ConnectVoiceAssistantResponse } } }, async (request) => {
+    const user = requireUser(request);
+    if (assistant.sessions.get(user.id) === null) {
+      throw new HttpError(503, 'The voice assistant is not running. Start it first.');
+    }
+    return { connectionUrl: websocketUrl(request) };
+  });
+};

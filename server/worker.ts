@@ -1,0 +1,59 @@
+import Fastify from 'fastify';
+import { ConfigError, loadConfig, type Config } from './config';
+import { migrate } from './db/migrate';
+import { openDatabase } from './db/open';
+import { createConversion } from './jobs/index';
+
+/**
+ * A conversion worker without the HTTP API: `npm run worker` (node --import tsx server/worker.ts).
+ * Runs jobs from the shared queue; needs DATABASE_URL, because the embedded database can only be
+ * opened by one process (the server, which then converts jobs itself with WORKERS=in-process).
+ */
+async function main(): Promise<void> {
+  let config: Config;
+  try {
+    config = { ...loadConfig(), workers: 'in-process' as const };
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(`Lectio worker cannot start: ${error.message}`);
+      process.exit(1);
+    }
+    throw error;
+  }
+  if (config.databaseUrl === undefined) {
+    console.error(
+      'Lectio worker cannot start: set DATABASE_URL to the server\'s PostgreSQL database. The embedded database (DATA_DIR/db) can only be opened by one process; without DATABASE_URL the server converts jobs itself (WORKERS=in-process).',
+    );
+    process.exit(1);
+  }
+  // Fastify's logger (pino), without an HTTP server: the same log format as the API process.
+  const log = Fastify({ logger: config.logLevel === 'silent' ? false : { level: config.logLevel } }).log;
+  const db = await openDatabase(config);
+  await migrate(db);
+  const conversion = await createConversion(config, db, log);
+  log.info({ concurrency: config.workerConcurrency }, 'Lectio worker is running');
+
+  let closing = false;
+  const shutdown = (signal: NodeJS.Signals) => {
+    if (closing) return;
+    closing = true;
+    log.info({ signal }, 'worker shutting down; running jobs will resume elsewhere');
+    conversion
+      .close()
+      .then(() => db.close())
+      .then(
+        () => process.exit(0),
+        (error: unknown) => {
+          console.error('Error while shutting down:', error);
+          process.exit(1);
+        },
+      );
+  };
+  process.once('SIGINT', shutdown);
+  process.once('SIGTERM', shutdown);
+}
+
+main().catch((error: unknown) => {
+  console.error('Lectio worker failed to start:', error);
+  process.exit(1);
+});

@@ -1,0 +1,22 @@
+import type { Meta, StoryObj } from '@storybook/react-vite';
+import { expect, userEvent, within } from 'storybook/test';
+import { ButtonLink } from './Button';
+
+const meta = {
+  title: 'UI/ButtonLink',
+  component: ButtonLink,
+  args: { href: '/upload', children: 'Upload Story' },
+  parameters: { layout: 'padded', route: '/dashboard', routeStubs: ['/upload'] },
+} satisfies Meta<typeof ButtonLink>;
+
+export default meta;
+type Story = StoryObj<typeof meta>;
+
+export const Secondary: Story = {
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await userEvent.click(canvas.getByRole('link', { name: 'Upload Story' }));
+    await expect(await canvas.findByRole('heading', { name: 'Navigated to /upload' })).toBeVisible();
+  },
+};
+export const Primary: Story = { args: { variant: 'primary' } };

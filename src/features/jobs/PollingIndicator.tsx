@@ -1,0 +1,20 @@
+import styled from 'styled-components';
+
+const Live = styled.span`
+  display: inline-block;
+  min-width: 7ch;
+  font-size: 0.875rem;
+  color: ${({ theme }) => theme.colors.textMuted};
+`;
+
+/**
+ * The spec's polling flag made visible: 'Updating…' while a background refresh runs. The live
+ * region stays mounted (so it is announced) and keeps its width (so nothing shifts).
+ */
+export function PollingIndicator({ isPolling }: { isPolling: boolean }) {
+  return (
+    <Live aria-live="polite" data-polling={isPolling}>
+      {isPolling ? 'Updating…' : ''}
+    </Live>
+  );
+}

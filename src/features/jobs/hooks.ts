@@ -1,0 +1,132 @@
+import { keepPreviousData, useQueryClient } from '@tanstack/react-query';
+import { useCallback, useState } from 'react';
+import { getGetJobQueryKey, useCancelJob, useGetJob, useListJobs, useRetryJob } from '../../api/gen/endpoints/jobs/jobs';
+import type { Job, JobListResponse, ListJobsParams } from '../../api/gen/model';
+import { errorMessage } from '../../api/http';
+import { invalidateJobLists, markCancelled } from './cache';
+import { hasActiveJobs, isActiveStatus, keepJobListUnlessChanged, keepJobUnlessChanged, POLL_MS } from './polling';
+
+/** What a polled query exposes to a screen; `isLoading` is the first load only. */
+export interface PolledResult<T> {
+  data: T | undefined;
+  error: unknown;
+  /** No data yet and fetching: show the skeleton. Never true for a refetch. */
+  isLoading: boolean;
+  /** A background refresh (spec: the polling flag) — never a reason to hide what is shown. */
+  isPolling: boolean;
+  /** Showing the previous filters' page while the new one loads. */
+  isPlaceholderData: boolean;
+}
+
+export interface PolledJobsOptions {
+  intervalMs?: number;
+  /** Poll only while this is true; default: while the page itself holds an active job. */
+  active?: boolean;
+  /** Keep showing the previous page while a new page or filter loads (no skeleton flash). */
+  keepPrevious?: boolean;
+  enabled?: boolean;
+}
+
+/**
+ * A page of jobs that refreshes every `intervalMs` while active jobs exist (spec section 4).
+ * A refresh that changes no status, progress, step or updated_at keeps the stored page as is.
+ */
+export function usePolledJobs(
+  params: ListJobsParams,
+  { intervalMs = POLL_MS.default, active, keepPrevious = false, enabled = true }: PolledJobsOptions = {},
+): PolledResult<JobListResponse> {
+  const query = useListJobs(params, {
+    query: {
+      enabled,
+      refetchInterval: (q) => {
+        if (q.state.status === 'error') return false;
+        return (active ?? hasActiveJobs(q.state.data?.jobs)) ? intervalMs : false;
+      },
+      structuralSharing: keepJobListUnlessChanged,
+      placeholderData: keepPrevious ? keepPreviousData : undefined,
+    },
+  });
+  return {
+    data: query.data,
+    error: query.error,
+    isLoading: query.isLoading,
+    isPolling: query.isFetching && !query.isLoading && !query.isPlaceholderData,
+    isPlaceholderData: query.isPlaceholderData,
+  };
+}
+
+/** One job (with its steps), refreshed every 3 s while it is PENDING or PROCESSING. */
+export function usePolledJob(jobId: string, intervalMs: number = POLL_MS.jobDetail): PolledResult<Job> {
+  const query = useGetJob(jobId, {
+    query: {
+      refetchInterval: (q) =>
+        q.state.status !== 'error' && q.state.data && isActiveStatus(q.state.data.status) ? intervalMs : false,
+      structuralSharing: keepJobUnlessChanged,
+    },
+  });
+  return {
+    data: query.data,
+    error: query.error,
+    isLoading: query.isLoading,
+    isPolling: query.isFetching && !query.isLoading,
+    isPlaceholderData: false,
+  };
+}
+
+/** The dashboard's four counters: real totals from the server (page_size 1, only `total` read). */
+export function useJobCounts(intervalMs: number = POLL_MS.dashboard) {
+  // The running count shares its query (and cache entry) with the top bar's badge.
+  const running = usePolledJobs({ status: 'running', page_size: 1 }, { intervalMs });
+  const active = (running.data?.total ?? 0) > 0;
+  const total = usePolledJobs({ page_size: 1 }, { intervalMs, active });
+  // Three, not one: the latest completed jobs double as Continue Listening's fallback.
+  const completed = usePolledJobs({ status: 'completed', page_size: 3 }, { intervalMs, active });
+  const failed = usePolledJobs({ status: 'failed', page_size: 1 }, { intervalMs, active });
+  return { total, completed, running, failed, active };
+}
+
+/**
+ * Cancel with the spec's behaviour: success marks the job CANCELLED everywhere at once and
+ * refreshes the counts; a failure is only logged (spec section 8).
+ */
+export function useCancelJobAction() {
+  const client = useQueryClient();
+  const [pending, setPending] = useState<ReadonlySet<string>>(new Set());
+  const mutation = useCancelJob({
+    mutation: {
+      onMutate: ({ jobId }) => setPending((ids) => new Set(ids).add(jobId)),
+      onSuccess: (job, { jobId }) => {
+        markCancelled(client, jobId, job);
+        void invalidateJobLists(client);
+      },
+      onError: (error, { jobId }) => console.error(errorMessage(error, 'Failed to cancel job'), jobId, error),
+      onSettled: (_data, _error, { jobId }) =>
+        setPending((ids) => {
+          const next = new Set(ids);
+          next.delete(jobId);
+          return next;
+        }),
+    },
+  });
+  const { mutate } = mutation;
+  const cancel = useCallback((jobId: string) => mutate({ jobId }), [mutate]);
+  return { cancel, isCancelling: (jobId: string) => pending.has(jobId) };
+}
+
+/** Retry a FAILED job (beyond the spec: the server resumes from the failed step). */
+export function useRetryJobAction() {
+  const client = useQueryClient();
+  const mutation = useRetryJob({
+    mutation: {
+      onSuccess: async (job) => {
+        client.setQueryData(getGetJobQueryKey(job.id), job);
+        await invalidateJobLists(client);
+      },
+    },
+  });
+  return {
+    retry: (jobId: string) => mutation.mutate({ jobId }),
+    isRetrying: mutation.isPending,
+    error: mutation.error ? errorMessage(mutation.error, 'Failed to retry job') : null,
+  };
+}

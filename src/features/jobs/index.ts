@@ -1,0 +1,47 @@
+export { invalidateJobLists, jobListsKey, markCancelled } from './cache';
+export {
+  defaultFilters,
+  filtersFromSearch,
+  hasActiveFilters,
+  JOBS_PAGE_SIZE,
+  listParamsFromFilters,
+  SEARCH_DEBOUNCE_MS,
+  searchFromFilters,
+  sortOptions,
+  statusFilters,
+  type JobsFilters,
+  type SortOption,
+  type StatusFilter,
+} from './filters';
+export {
+  countLabel,
+  formatDate,
+  formatDateTime,
+  formatDuration,
+  humanizeStepName,
+  jobProvider,
+  jobTitle,
+  percent,
+  shortId,
+} from './format';
+export {
+  useCancelJobAction,
+  useJobCounts,
+  usePolledJob,
+  usePolledJobs,
+  useRetryJobAction,
+  type PolledJobsOptions,
+  type PolledResult,
+} from './hooks';
+export { initialPagination, selectJobsState, useJobsState, type JobsPagination, type JobsState } from './jobsState';
+export { JobStatusIcon } from './JobStatusIcon';
+export { PollingIndicator } from './PollingIndicator';
+export {
+  hasActiveJobs,
+  isActiveStatus,
+  jobChanged,
+  jobListChanged,
+  keepJobListUnlessChanged,
+  keepJobUnlessChanged,
+  POLL_MS,
+} from './polling';

@@ -1,0 +1,100 @@
+import { describe, expect, it } from 'vitest';
+import { Job, PlaybackProgress } from '../../api/gen/model';
+import { progressFixture } from '../../mocks/audio';
+import { completedJobFixture, libraryBookIds, libraryShelfFixture } from '../../mocks/library';
+import { readLibraryView, selectBooks, summarize, toLibraryBooks, writeLibraryView } from './books';
+
+const jobs = libraryShelfFixture().map((job) => Job.parse(job));
+const records = [
+  // The Tell-Tale Heart: 25 of 60 s listened.
+  progressFixture({ position_seconds: 25 }),
+  // The Raven: finished.
+  progressFixture({
+    id: '8a8a8a8a-1111-4222-8333-444455556666',
+    job_id: libraryBookIds.raven,
+    position_seconds: 125,
+    duration_seconds: 125,
+    is_completed: true,
+  }),
+  // Usher: 96 %, not marked finished: neither in progress nor completed.
+  progressFixture({
+    id: '8a8a8a8a-2222-4222-8333-444455556666',
+    job_id: libraryBookIds.usher,
+    position_seconds: 3576,
+    duration_seconds: 3725,
+  }),
+].map((record) => PlaybackProgress.parse(record));
+
+const books = toLibraryBooks(jobs, records);
+const titles = (list: { title: string }[]) => list.map((book) => book.title);
+const select = (filter: Parameters<typeof selectBooks>[1]['filter'], sort: Parameters<typeof selectBooks>[1]['sort'] = 'title', search = '') =>
+  titles(selectBooks(books, { filter, sort, search }));
+
+describe('library books', () => {
+  it('takes progress from the real records, duration in seconds', () => {
+    const heart = books.find((book) => book.id === libraryBookIds.heart);
+    expect(heart).toMatchObject({ progress: 25 / 60 * 100, position: 25, hasProgress: true, duration: 60, chapters: 3 });
+    expect(books.find((book) => book.id === libraryBookIds.amontillado)).toMatchObject({ progress: 0, hasProgress: false });
+    expect(books.find((book) => book.id === libraryBookIds.raven)).toMatchObject({ progress: 100, isCompleted: true });
+  });
+
+  it('names an untitled book "Audiobook" plus its short id; provider defaults to openai', () => {
+    const [book] = toLibraryBooks([Job.parse(completedJobFixture({ title: ' ', config: {} }))], []);
+    expect(book).toMatchObject({ title: 'Audiobook 7c3e1f2a', ttsProvider: 'openai' });
+  });
+
+  it('keeps only completed jobs', () => {
+    expect(toLibraryBooks([Job.parse(completedJobFixture({ status: 'PROCESSING' }))], [])).toEqual([]);
+  });
+
+  it('filters by provider', () => {
+    expect(select('openai')).toEqual(['The Fall of the House of Usher', 'The Tell-Tale Heart']);
+    expect(select('elevenlabs')).toEqual(['The Cask of Amontillado', 'The Raven']);
+  });
+
+  it('In Progress: started, under 95 %, not finished; Completed: finished', () => {
+    expect(select('in_progress')).toEqual(['The Tell-Tale Heart']);
+    expect(select('completed')).toEqual(['The Raven']);
+  });
+
+  it('searches titles', () => {
+    expect(select('all', 'title', 'HOUSE')).toEqual(['The Fall of the House of Usher']);
+  });
+
+  it('sorts by date added (newest first), title, duration (longest first) and progress', () => {
+    expect(select('all', 'createdAt')).toEqual([
+      'The Raven',
+      'The Cask of Amontillado',
+      'The Tell-Tale Heart',
+      'The Fall of the House of Usher',
+    ]);
+    expect(select('all', 'title')).toEqual([
+      'The Cask of Amontillado',
+      'The Fall of the House of Usher',
+      'The Raven',
+      'The Tell-Tale Heart',
+    ]);
+    expect(select('all', 'duration')).toEqual([
+      'The Fall of the House of Usher',
+      'The Cask of Amontillado',
+      'The Raven',
+      'The Tell-Tale Heart',
+    ]);
+    expect(select('all', 'progress')).toEqual([
+      'The Raven',
+      'The Fall of the House of Usher',
+      'The Tell-Tale Heart',
+      'The Cask of Amontillado',
+    ]);
+  });
+
+  it('summarizes count, total seconds and providers', () => {
+    expect(summarize(books)).toEqual({ total: 4, duration: 60 + 125 + 3725 + 1500, openai: 2, elevenlabs: 2 });
+  });
+
+  it('remembers the view', () => {
+    expect(readLibraryView()).toBe('grid');
+    writeLibraryView('list');
+    expect(readLibraryView()).toBe('list');
+  });
+});

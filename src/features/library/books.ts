@@ -1,0 +1,153 @@
+import type { JobOutput, PlaybackProgressOutput, TtsProviderOutput } from '../../api/gen/model';
+
+/**
+ * The library's view of a completed job (spec section 3, "Library book view"), with the two
+ * defects of the original fixed: `progress` is the reader's real listening progress (from the
+ * progress records, not always 0) and `duration` is in seconds.
+ */
+export interface LibraryBook {
+  id: string;
+  title: string;
+  createdAt: string;
+  ttsProvider: TtsProviderOutput;
+  chapters: number;
+  /** Seconds. */
+  duration: number;
+  /** Percent listened, 0..100. */
+  progress: number;
+  /** Where the reader stopped, seconds; 0 when never played. */
+  position: number;
+  hasProgress: boolean;
+  isCompleted: boolean;
+  description: string | null;
+}
+
+export type LibraryFilter = 'all' | 'openai' | 'elevenlabs' | 'in_progress' | 'completed';
+export type LibrarySort = 'createdAt' | 'title' | 'duration' | 'progress';
+export type LibraryView = 'grid' | 'list';
+
+export const filterOptions: { value: LibraryFilter; label: string }[] = [
+  { value: 'all', label: 'All Books' },
+  { value: 'openai', label: 'OpenAI' },
+  { value: 'elevenlabs', label: 'ElevenLabs' },
+  { value: 'in_progress', label: 'In Progress' },
+  { value: 'completed', label: 'Completed' },
+];
+
+export const sortOptions: { value: LibrarySort; label: string }[] = [
+  { value: 'createdAt', label: 'Date Added' },
+  { value: 'title', label: 'Title' },
+  { value: 'duration', label: 'Duration' },
+  { value: 'progress', label: 'Progress' },
+];
+
+export const providerLabel: Record<TtsProviderOutput, string> = { openai: 'OpenAI', elevenlabs: 'ElevenLabs' };
+
+/** A book at or above this share counts as finished for the In Progress filter. */
+export const IN_PROGRESS_MAX_PERCENT = 95;
+
+export function bookTitle(job: Pick<JobOutput, 'id' | 'title'>): string {
+  return job.title.trim() || `Audiobook ${job.id.slice(0, 8)}`;
+}
+
+export function jobDuration(job: JobOutput): number {
+  return job.result_data.duration ?? job.result_data.duration_seconds ?? job.duration ?? 0;
+}
+
+export function jobProvider(job: JobOutput): TtsProviderOutput {
+  return job.config.voice_config?.provider ?? job.config.provider ?? 'openai';
+}
+
+export function toLibraryBook(job: JobOutput, record: PlaybackProgressOutput | undefined): LibraryBook {
+  const duration = jobDuration(job);
+  const percentage = record
+    ? record.percentage_complete > 0
+      ? record.percentage_complete
+      : duration > 0
+        ? (record.position_seconds / duration) * 100
+        : 0
+    : 0;
+  return {
+    id: job.id,
+    title: bookTitle(job),
+    createdAt: job.created_at,
+    ttsProvider: jobProvider(job),
+    chapters: job.result_data.chapters?.length ?? job.children.length ?? 0,
+    duration,
+    progress: Math.min(100, Math.max(0, record?.is_completed ? 100 : percentage)),
+    position: record?.position_seconds ?? 0,
+    hasProgress: Boolean(record) && (record?.position_seconds ?? 0) > 0,
+    isCompleted: record?.is_completed ?? false,
+    description: job.description,
+  };
+}
+
+/** Completed jobs joined with the reader's progress records (the newest record per job wins). */
+export function toLibraryBooks(jobs: readonly JobOutput[], records: readonly PlaybackProgressOutput[]): LibraryBook[] {
+  const byJob = new Map<string, PlaybackProgressOutput>();
+  for (const record of records) {
+    const known = byJob.get(record.job_id);
+    if (!known || known.last_played_at < record.last_played_at) byJob.set(record.job_id, record);
+  }
+  return jobs.filter((job) => job.status === 'COMPLETED').map((job) => toLibraryBook(job, byJob.get(job.id)));
+}
+
+export function matchesFilter(book: LibraryBook, filter: LibraryFilter): boolean {
+  switch (filter) {
+    case 'all':
+      return true;
+    case 'openai':
+    case 'elevenlabs':
+      return book.ttsProvider === filter;
+    case 'in_progress':
+      return !book.isCompleted && book.progress > 0 && book.progress < IN_PROGRESS_MAX_PERCENT;
+    case 'completed':
+      return book.isCompleted;
+  }
+}
+
+export function matchesSearch(book: LibraryBook, search: string): boolean {
+  const query = search.trim().toLowerCase();
+  return !query || book.title.toLowerCase().includes(query) || (book.description ?? '').toLowerCase().includes(query);
+}
+
+const comparators: Record<LibrarySort, (a: LibraryBook, b: LibraryBook) => number> = {
+  // Newest first, longest first, most listened first; titles A to Z.
+  createdAt: (a, b) => b.createdAt.localeCompare(a.createdAt),
+  title: (a, b) => a.title.localeCompare(b.title, undefined, { sensitivity: 'base' }),
+  duration: (a, b) => b.duration - a.duration,
+  progress: (a, b) => b.progress - a.progress,
+};
+
+export function selectBooks(
+  books: readonly LibraryBook[],
+  { search, filter, sort }: { search: string; filter: LibraryFilter; sort: LibrarySort },
+): LibraryBook[] {
+  return books
+    .filter((book) => matchesFilter(book, filter) && matchesSearch(book, search))
+    .sort((a, b) => comparators[sort](a, b) || a.title.localeCompare(b.title));
+}
+
+export function summarize(books: readonly LibraryBook[]) {
+  return {
+    total: books.length,
+    duration: books.reduce((sum, book) => sum + book.duration, 0),
+    openai: books.filter((book) => book.ttsProvider === 'openai').length,
+    elevenlabs: books.filter((book) => book.ttsProvider === 'elevenlabs').length,
+  };
+}
+
+const VIEW_KEY = 'lectio.library.view';
+
+/** The grid/list choice, remembered in the browser. */
+export function readLibraryView(storage: Pick<Storage, 'getItem'> | null = safeLocalStorage()): LibraryView {
+  return storage?.getItem(VIEW_KEY) === 'list' ? 'list' : 'grid';
+}
+
+export function writeLibraryView(view: LibraryView, storage: Pick<Storage, 'setItem'> | null = safeLocalStorage()): void {
+  storage?.setItem(VIEW_KEY, view);
+}
+
+function safeLocalStorage(): Storage | null {
+  return typeof localStorage === 'undefined' ? null : localStorage;
+}

@@ -1,0 +1,25 @@
+import { useEffect, useRef } from 'react';
+import { watchMediaSession } from './mediaSession';
+import { attachMedia, watchPageHide } from './store';
+
+/**
+ * The app's one <audio> element. It hands itself to the player store (which drives it) and
+ * watches the page being hidden (to save the place) and the Media Session. Mounted once, around
+ * the signed-in screens, so a book keeps playing from one page to the next.
+ */
+export function PlayerAudio() {
+  const audio = useRef<HTMLAudioElement>(null);
+  useEffect(() => {
+    const element = audio.current;
+    if (!element) return;
+    const detach = attachMedia(element);
+    const stopPageHide = watchPageHide();
+    const stopSession = watchMediaSession();
+    return () => {
+      stopSession();
+      stopPageHide();
+      detach();
+    };
+  }, []);
+  return <audio ref={audio} preload="metadata" data-testid="player-audio" />;
+}

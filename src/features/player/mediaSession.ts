@@ -1,0 +1,81 @@
+import { subscribe } from 'valtio';
+import {
+  chapterAt,
+  chaptersOf,
+  nextChapter,
+  pause,
+  play,
+  previousChapter,
+  seek,
+  skip,
+  SKIP_SECONDS,
+  state,
+} from './store';
+
+type MetadataConstructor = new (init: MediaMetadataInit) => MediaMetadata;
+
+/**
+ * Lock screens, headsets and the browser's media hub: shows the book (artist 'Lectio', album the
+ * current chapter) and routes their buttons to the store. Chapters are the tracks. A no-op where
+ * the Media Session API is missing. Returns the function that stops it.
+ */
+export function watchMediaSession(
+  session: MediaSession | undefined = typeof navigator === 'undefined' ? undefined : navigator.mediaSession,
+  Metadata: MetadataConstructor | undefined = typeof MediaMetadata === 'undefined' ? undefined : MediaMetadata,
+): () => void {
+  if (!session) return () => {};
+  const handlers: [MediaSessionAction, MediaSessionActionHandler][] = [
+    ['play', () => play()],
+    ['pause', () => pause()],
+    ['seekbackward', (details) => skip(-(details.seekOffset ?? SKIP_SECONDS))],
+    ['seekforward', (details) => skip(details.seekOffset ?? SKIP_SECONDS)],
+    ['seekto', (details) => details.seekTime !== undefined && seek(details.seekTime)],
+    ['previoustrack', () => previousChapter()],
+    ['nexttrack', () => nextChapter()],
+  ];
+  for (const [action, handler] of handlers) {
+    try {
+      session.setActionHandler(action, handler);
+    } catch {
+      // The browser does not know this action: leave it out.
+    }
+  }
+
+  let shown = '';
+  const update = () => {
+    const title = state.metadata?.title;
+    const chapter = chapterAt(chaptersOf(state.metadata), state.currentPosition);
+    const key = `${title ?? ''}|${chapter?.title ?? ''}`;
+    if (key !== shown) {
+      shown = key;
+      session.metadata =
+        title && Metadata ? new Metadata({ title, artist: 'Lectio', album: chapter?.title ?? title }) : null;
+    }
+    session.playbackState = state.streamingUrl ? (state.isPlaying ? 'playing' : 'paused') : 'none';
+    if (state.duration > 0 && typeof session.setPositionState === 'function') {
+      try {
+        session.setPositionState({
+          duration: state.duration,
+          position: Math.min(state.currentPosition, state.duration),
+          playbackRate: state.playbackRate,
+        });
+      } catch {
+        // An inconsistent moment (position past a shrinking duration): the next update fixes it.
+      }
+    }
+  };
+  update();
+  const unsubscribe = subscribe(state, update);
+  return () => {
+    unsubscribe();
+    for (const [action] of handlers) {
+      try {
+        session.setActionHandler(action, null);
+      } catch {
+        // see above
+      }
+    }
+    session.metadata = null;
+    session.playbackState = 'none';
+  };
+}

@@ -1,0 +1,435 @@
+import { delay, http, HttpResponse } from 'msw';
+import { setupServer } from 'msw/node';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { configureApi } from '../../api/http';
+import {
+  audioMetadataHandler,
+  audioStreamHandler,
+  bookJobId,
+  chapterJobIds,
+  progressFixture,
+  progressHandler,
+  SAMPLE_AUDIO_URL,
+} from '../../mocks/audio';
+import { errorBodyFixture } from '../../mocks/fixtures';
+import { handlers } from '../../mocks/handlers';
+import { watchMediaSession } from './mediaSession';
+import {
+  attachMedia,
+  changeVolume,
+  clearAudio,
+  configurePlayer,
+  jumpToChapter,
+  loadJob,
+  nextChapter,
+  pause,
+  play,
+  previousChapter,
+  resetPlayer,
+  resetProgress,
+  seek,
+  setPlaybackRate,
+  setVolume,
+  skip,
+  state,
+  togglePlayback,
+  watchPageHide,
+  type MediaElement,
+} from './store';
+
+/** Enough of an <audio> element: it records what the store did and fires the events a real one would. */
+class FakeMedia extends EventTarget {
+  currentTime = 0;
+  duration = Number.NaN;
+  volume = 1;
+  playbackRate = 1;
+  src = '';
+  error: MediaError | null = null;
+  paused = true;
+  seeks: number[] = [];
+  play = vi.fn(async () => {
+    this.paused = false;
+    this.dispatchEvent(new Event('play'));
+  });
+  pause = vi.fn(() => {
+    if (this.paused) return;
+    this.paused = true;
+    this.dispatchEvent(new Event('pause'));
+  });
+  load = vi.fn();
+  removeAttribute = vi.fn((name: string) => {
+    if (name === 'src') this.src = '';
+  });
+  /** The element reaching `seconds` on its own, as it does while playing. */
+  advanceTo(seconds: number) {
+    this.currentTime = seconds;
+    this.dispatchEvent(new Event('timeupdate'));
+  }
+}
+
+function fakeMedia(): FakeMedia & MediaElement {
+  const media = new FakeMedia();
+  // Count the store's seeks: every write to currentTime after attaching.
+  let time = 0;
+  Object.defineProperty(media, 'currentTime', {
+    get: () => time,
+    set: (value: number) => {
+      time = value;
+      media.seeks.push(value);
+    },
+  });
+  return media as FakeMedia & MediaElement;
+}
+
+const server = setupServer(...handlers);
+const paths: string[] = [];
+const bodies: { method: string; path: string; body: unknown }[] = [];
+
+beforeAll(() => {
+  server.listen({ onUnhandledRequest: 'error' });
+  configureApi({ baseUrl: 'http://localhost', getToken: () => null, onUnauthorized: () => {} });
+  server.events.on('request:start', async ({ request }) => {
+    const path = new URL(request.url).pathname;
+    paths.push(`${request.method} ${path}`);
+    if (request.method === 'PUT') bodies.push({ method: request.method, path, body: await request.clone().json() });
+    if (request.method === 'DELETE') bodies.push({ method: request.method, path, body: null });
+  });
+});
+let media: FakeMedia & MediaElement;
+beforeEach(() => {
+  configurePlayer(null);
+  resetPlayer();
+  paths.length = 0;
+  bodies.length = 0;
+  media = fakeMedia();
+  attachMedia(media);
+});
+afterEach(() => {
+  vi.useRealTimers();
+  server.resetHandlers();
+});
+afterAll(() => server.close());
+
+const saved = () => bodies.filter((b) => b.method === 'PUT');
+const flush = () => new Promise((resolve) => setTimeout(resolve, 0));
+const until = async (check: () => boolean) => {
+  for (let i = 0; i < 100 && !check(); i += 1) await new Promise((resolve) => setTimeout(resolve, 5));
+};
+
+describe('player store', () => {
+  it('starts empty with volume 1', () => {
+    expect(state).toMatchObject({
+      isPlaying: false,
+      currentPosition: 0,
+      duration: 0,
+      volume: 1,
+      playbackRate: 1,
+      currentJobId: null,
+      currentChapter: null,
+      metadata: null,
+      streamingUrl: null,
+      progress: null,
+      recentProgress: [],
+      isLoading: false,
+      error: null,
+    });
+  });
+
+  it('loads stream, metadata and progress in parallel', async () => {
+    const started: string[] = [];
+    const release: (() => void)[] = [];
+    const gate = (name: string) => async () => {
+      started.push(name);
+      await new Promise<void>((resolve) => release.push(resolve));
+    };
+    server.use(
+      http.get('*/api/v1/audio/:id/stream', gate('stream'), { once: true }),
+      http.get('*/api/v1/audio/:id/metadata', gate('metadata'), { once: true }),
+      http.get('*/api/v1/progress/:id', gate('progress'), { once: true }),
+    );
+    const loading = loadJob(bookJobId);
+    expect(state.isLoading).toBe(true);
+    await until(() => started.length === 3);
+    // All three are in flight before any of them answers.
+    expect(started.sort()).toEqual(['metadata', 'progress', 'stream']);
+    release.forEach((resolve) => resolve());
+    await loading;
+    expect(state).toMatchObject({
+      currentJobId: bookJobId,
+      streamingUrl: SAMPLE_AUDIO_URL,
+      duration: 60,
+      currentPosition: 0,
+      isLoading: false,
+      error: null,
+    });
+    expect(state.metadata?.chapters).toHaveLength(3);
+    expect(media.src).toBe(SAMPLE_AUDIO_URL);
+  });
+
+  it('resumes from the saved position and chapter', async () => {
+    server.use(progressHandler({ progress: progressFixture({ position_seconds: 25, current_chapter_id: chapterJobIds[1] }) }));
+    await loadJob(bookJobId);
+    expect(state.currentPosition).toBe(25);
+    expect(state.currentChapter).toBe(chapterJobIds[1]);
+    expect(state.progress?.position_seconds).toBe(25);
+    expect(media.currentTime).toBe(25);
+  });
+
+  it('a failing progress request counts as no progress', async () => {
+    server.use(progressHandler({ status: 500, body: errorBodyFixture('boom') }));
+    expect(await loadJob(bookJobId)).toBe(true);
+    expect(state).toMatchObject({ progress: null, currentPosition: 0, error: null, streamingUrl: SAMPLE_AUDIO_URL });
+    expect(state.currentChapter).toBe(chapterJobIds[0]);
+  });
+
+  it('reports a missing streaming URL', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    server.use(audioStreamHandler({ stream: { streaming_url: '' } }));
+    expect(await loadJob(bookJobId)).toBe(false);
+    expect(state).toMatchObject({ error: 'No streaming URL returned from API', isLoading: false, streamingUrl: null });
+  });
+
+  it('shows the server message, else "Failed to load audio"', async () => {
+    server.use(audioMetadataHandler({ status: 404, body: errorBodyFixture('Audio not found') }));
+    await loadJob(bookJobId);
+    expect(state.error).toBe('Audio not found');
+    server.use(audioMetadataHandler({ status: 500 }));
+    await loadJob(bookJobId);
+    expect(state.error).toBe('Failed to load audio');
+  });
+
+  it('duration is 0 when the metadata has none', async () => {
+    server.use(audioMetadataHandler({ metadata: { duration: 0 } }));
+    await loadJob(bookJobId);
+    expect(state.duration).toBe(0);
+  });
+
+  it('play and pause; the end of the audio or an error pauses', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    await loadJob(bookJobId);
+    play();
+    expect(state.isPlaying).toBe(true);
+    expect(media.play).toHaveBeenCalled();
+    pause();
+    expect(state.isPlaying).toBe(false);
+    play();
+    media.dispatchEvent(new Event('ended'));
+    expect(state.isPlaying).toBe(false);
+    play();
+    media.error = { code: 4, message: 'MEDIA_ERR_SRC_NOT_SUPPORTED' } as MediaError;
+    media.dispatchEvent(new Event('error'));
+    expect(state).toMatchObject({ isPlaying: false, error: 'MEDIA_ERR_SRC_NOT_SUPPORTED' });
+  });
+
+  it('saves the position every 10 s while playing', async () => {
+    await loadJob(bookJobId);
+    vi.useFakeTimers();
+    play();
+    media.advanceTo(4);
+    await vi.advanceTimersByTimeAsync(9_999);
+    expect(saved()).toHaveLength(0);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(saved()).toHaveLength(1);
+    expect(saved()[0]).toEqual({
+      method: 'PUT',
+      path: `/api/v1/progress/${bookJobId}`,
+      body: { position_seconds: 4, current_chapter_id: chapterJobIds[0] },
+    });
+    media.advanceTo(23);
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(saved().at(-1)?.body).toEqual({ position_seconds: 23, current_chapter_id: chapterJobIds[1] });
+    // Once paused, the timer stops.
+    pause();
+    await vi.advanceTimersByTimeAsync(30_000);
+    expect(saved()).toHaveLength(2);
+  });
+
+  it('saves on pause and puts the record at the top of the recent list', async () => {
+    await loadJob(bookJobId);
+    play();
+    media.advanceTo(12);
+    pause();
+    await until(() => state.progress !== null);
+    expect(saved().map((b) => b.body)).toEqual([{ position_seconds: 12, current_chapter_id: chapterJobIds[0] }]);
+    expect(state.recentProgress[0]?.job_id).toBe(bookJobId);
+    expect(state.recentProgress[0]?.position_seconds).toBe(12);
+  });
+
+  it('saves when the page is hidden or left', async () => {
+    const stop = watchPageHide(document, window);
+    await loadJob(bookJobId);
+    play();
+    media.advanceTo(7);
+    Object.defineProperty(document, 'visibilityState', { value: 'hidden', configurable: true });
+    document.dispatchEvent(new Event('visibilitychange'));
+    await flush();
+    expect(saved().map((b) => b.body)).toEqual([{ position_seconds: 7, current_chapter_id: chapterJobIds[0] }]);
+    media.advanceTo(9);
+    window.dispatchEvent(new Event('pagehide'));
+    await flush();
+    expect(saved()).toHaveLength(2);
+    stop();
+    Object.defineProperty(document, 'visibilityState', { value: 'visible', configurable: true });
+  });
+
+  it('moves the element only when it is more than 1 s away', async () => {
+    await loadJob(bookJobId);
+    media.seeks.length = 0;
+    media.advanceTo(10);
+    media.seeks.length = 0;
+    seek(10.8);
+    expect(state.currentPosition).toBe(10.8);
+    expect(media.seeks).toEqual([]);
+    seek(30);
+    expect(media.seeks).toEqual([30]);
+  });
+
+  it('clamps seeks and skips to 0..duration', async () => {
+    await loadJob(bookJobId);
+    seek(-5);
+    expect(state.currentPosition).toBe(0);
+    seek(500);
+    expect(state.currentPosition).toBe(60);
+    seek(30);
+    skip(10);
+    expect(state.currentPosition).toBe(40);
+    skip(-10);
+    skip(-10);
+    expect(state.currentPosition).toBe(20);
+    skip(-100);
+    expect(state.currentPosition).toBe(0);
+  });
+
+  it('clamps the volume to 0..1 in 0.1 steps', () => {
+    setVolume(1.7);
+    expect(state.volume).toBe(1);
+    setVolume(-1);
+    expect(state.volume).toBe(0);
+    changeVolume(0.1);
+    changeVolume(0.1);
+    changeVolume(0.1);
+    expect(state.volume).toBe(0.3);
+    expect(media.volume).toBe(0.3);
+  });
+
+  it('remembers the speed per book', async () => {
+    await loadJob(bookJobId);
+    setPlaybackRate(1.5);
+    expect(media.playbackRate).toBe(1.5);
+    setPlaybackRate(3);
+    expect(state.playbackRate).toBe(1.5);
+    clearAudio();
+    expect(state.playbackRate).toBe(1);
+    await loadJob(bookJobId);
+    expect(state.playbackRate).toBe(1.5);
+    expect(localStorage.getItem(`lectio.playbackRate.${bookJobId}`)).toBe('1.5');
+  });
+
+  it('navigates chapters', async () => {
+    await loadJob(bookJobId);
+    jumpToChapter(chapterJobIds[1]);
+    expect(state).toMatchObject({ currentPosition: 20, currentChapter: chapterJobIds[1] });
+    nextChapter();
+    expect(state).toMatchObject({ currentPosition: 40, currentChapter: chapterJobIds[2] });
+    nextChapter();
+    expect(state.currentPosition).toBe(40);
+    previousChapter();
+    previousChapter();
+    expect(state).toMatchObject({ currentPosition: 0, currentChapter: chapterJobIds[0] });
+    media.advanceTo(45);
+    expect(state.currentChapter).toBe(chapterJobIds[2]);
+  });
+
+  describe('the library play button', () => {
+    it('loads and plays a book that is not loaded', async () => {
+      await togglePlayback(bookJobId);
+      expect(state).toMatchObject({ currentJobId: bookJobId, isPlaying: true });
+      expect(paths.filter((p) => p.startsWith('GET'))).toHaveLength(3);
+    });
+
+    it('pauses the playing book and resumes it without reloading', async () => {
+      await togglePlayback(bookJobId);
+      paths.length = 0;
+      await togglePlayback(bookJobId);
+      expect(state.isPlaying).toBe(false);
+      await togglePlayback(bookJobId);
+      expect(state.isPlaying).toBe(true);
+      expect(paths.filter((p) => p.startsWith('GET'))).toHaveLength(0);
+    });
+
+    it('another book is loaded in its place', async () => {
+      await togglePlayback(bookJobId);
+      const other = '2b3c4d5e-6f7a-4b8c-9d0e-1f2a3b4c5d6e';
+      await togglePlayback(other);
+      expect(state).toMatchObject({ currentJobId: other, isPlaying: true });
+    });
+  });
+
+  it('resetProgress deletes the record, goes back to the start and leaves the recent list', async () => {
+    server.use(progressHandler({ progress: progressFixture({ position_seconds: 25 }) }));
+    await loadJob(bookJobId);
+    state.recentProgress = [progressFixture({ position_seconds: 25 })];
+    await resetProgress();
+    expect(bodies.filter((b) => b.method === 'DELETE').map((b) => b.path)).toEqual([`/api/v1/progress/${bookJobId}`]);
+    expect(state).toMatchObject({ progress: null, currentPosition: 0, recentProgress: [] });
+    expect(state.currentChapter).toBe(chapterJobIds[0]);
+  });
+
+  it('clearAudio resets all playback state and empties the element', async () => {
+    await loadJob(bookJobId);
+    play();
+    setVolume(0.5);
+    clearAudio();
+    expect(state).toMatchObject({ isPlaying: false, currentJobId: null, streamingUrl: null, volume: 1, metadata: null });
+    expect(media.removeAttribute).toHaveBeenCalledWith('src');
+  });
+
+  it('a slow, superseded load does not overwrite the newer one', async () => {
+    server.use(
+      http.get('*/api/v1/audio/:id/stream', async () => {
+        await delay(50);
+        return HttpResponse.json({ bogus: true });
+      }, { once: true }),
+    );
+    const first = loadJob('2b3c4d5e-6f7a-4b8c-9d0e-1f2a3b4c5d6e');
+    await loadJob(bookJobId);
+    await first;
+    expect(state).toMatchObject({ currentJobId: bookJobId, error: null, streamingUrl: SAMPLE_AUDIO_URL });
+  });
+
+  it('drives the Media Session', async () => {
+    const actions = new Map<string, MediaSessionActionHandler | null>();
+    const session = {
+      metadata: null as MediaMetadata | null,
+      playbackState: 'none' as MediaSessionPlaybackState,
+      setActionHandler: (action: string, handler: MediaSessionActionHandler | null) => actions.set(action, handler),
+      setPositionState: vi.fn(),
+    } as unknown as MediaSession;
+    class Metadata {
+      constructor(readonly init: MediaMetadataInit) {}
+    }
+    const stop = watchMediaSession(session, Metadata as unknown as typeof MediaMetadata);
+    await loadJob(bookJobId);
+    await flush();
+    expect((session.metadata as unknown as Metadata).init).toEqual({
+      title: 'The Tell-Tale Heart',
+      artist: 'Lectio',
+      album: 'The Visitor',
+    });
+    actions.get('play')?.({ action: 'play' });
+    expect(state.isPlaying).toBe(true);
+    actions.get('seekforward')?.({ action: 'seekforward' });
+    expect(state.currentPosition).toBe(10);
+    actions.get('seekto')?.({ action: 'seekto', seekTime: 33 });
+    expect(state.currentPosition).toBe(33);
+    actions.get('nexttrack')?.({ action: 'nexttrack' });
+    expect(state.currentPosition).toBe(40);
+    actions.get('previoustrack')?.({ action: 'previoustrack' });
+    expect(state.currentPosition).toBe(20);
+    actions.get('pause')?.({ action: 'pause' });
+    await flush();
+    expect(session.playbackState).toBe('paused');
+    stop();
+    expect(actions.get('play')).toBeNull();
+  });
+});

@@ -1,0 +1,502 @@
+import { proxy, ref } from 'valtio';
+import { getAudioMetadata, getAudioStream } from '../../api/gen/endpoints/audio/audio';
+import { deleteProgress, getProgress, getRecentProgress, saveProgress } from '../../api/gen/endpoints/progress/progress';
+import {
+  PlaybackProgressOrNull,
+  type AudioMetadataOutput,
+  type PlaybackProgressOutput,
+} from '../../api/gen/model';
+import { errorMessage } from '../../api/http';
+
+/** Spec section 9. */
+export const SAVE_INTERVAL_MS = 10_000;
+export const SEEK_THRESHOLD_SECONDS = 1;
+export const SKIP_SECONDS = 10;
+export const VOLUME_STEP = 0.1;
+export const PLAYBACK_RATES = [0.75, 1, 1.25, 1.5, 1.75, 2] as const;
+export const RECENT_PROGRESS_LIMIT = 50;
+
+/**
+ * The parts of an <audio> element the store drives. The real element comes from PlayerAudio;
+ * tests hand in a fake with the same surface.
+ */
+export type MediaElement = Pick<
+  HTMLMediaElement,
+  | 'play'
+  | 'pause'
+  | 'load'
+  | 'currentTime'
+  | 'duration'
+  | 'volume'
+  | 'playbackRate'
+  | 'src'
+  | 'error'
+  | 'removeAttribute'
+  | 'addEventListener'
+  | 'removeEventListener'
+>;
+
+export type ChapterInfo = AudioMetadataOutput['chapters'][number];
+
+/** Spec section 3, "Audio" state area, plus playbackRate. */
+export interface PlayerState {
+  isPlaying: boolean;
+  currentPosition: number;
+  duration: number;
+  volume: number;
+  playbackRate: number;
+  currentJobId: string | null;
+  /** The current chapter's id (a chapter job id, as saved in progress records). */
+  currentChapter: string | null;
+  metadata: AudioMetadataOutput | null;
+  streamingUrl: string | null;
+  progress: PlaybackProgressOutput | null;
+  recentProgress: PlaybackProgressOutput[];
+  isLoading: boolean;
+  error: string | null;
+}
+
+const initialState: PlayerState = {
+  isPlaying: false,
+  currentPosition: 0,
+  duration: 0,
+  volume: 1,
+  playbackRate: 1,
+  currentJobId: null,
+  currentChapter: null,
+  metadata: null,
+  streamingUrl: null,
+  progress: null,
+  recentProgress: [],
+  isLoading: false,
+  error: null,
+};
+
+export const state = proxy<PlayerState>(structuredClone(initialState));
+
+/** I/O the store uses, swappable in tests: the clock for the periodic save and where speeds are kept. */
+export interface PlayerEnvironment {
+  setInterval: (callback: () => void, ms: number) => unknown;
+  clearInterval: (handle: unknown) => void;
+  storage: () => Pick<Storage, 'getItem' | 'setItem'> | null;
+}
+
+const defaultEnvironment: PlayerEnvironment = {
+  setInterval: (callback, ms) => globalThis.setInterval(callback, ms),
+  clearInterval: (handle) => globalThis.clearInterval(handle as ReturnType<typeof setInterval>),
+  storage: () => (typeof localStorage === 'undefined' ? null : localStorage),
+};
+
+let environment: PlayerEnvironment = defaultEnvironment;
+
+export function configurePlayer(patch: Partial<PlayerEnvironment> | null): void {
+  environment = patch ? { ...defaultEnvironment, ...patch } : defaultEnvironment;
+}
+
+/** Things that are not state to render: the element (held by ref()) and bookkeeping. */
+const runtime = proxy({ media: null as MediaElement | null });
+let saveTimer: unknown = null;
+let loadToken = 0;
+let lastSavedPosition: number | null = null;
+
+const clamp = (value: number, min: number, max: number) => Math.min(max, Math.max(min, value));
+
+// ---------------------------------------------------------------------------------------------
+// Chapters
+
+/** The chapters of the loaded book in playing order. */
+export function chaptersOf(metadata: { readonly chapters: readonly Readonly<ChapterInfo>[] } | null): ChapterInfo[] {
+  return [...(metadata?.chapters ?? [])].sort((a, b) => a.start - b.start || a.order - b.order);
+}
+
+/** The chapter playing at `position`: the last one starting at or before it. */
+export function chapterAt<C extends Readonly<ChapterInfo>>(chapters: readonly C[], position: number): C | null {
+  let found: C | null = null;
+  for (const chapter of chapters) {
+    if (chapter.start <= position + 0.001) found = chapter;
+  }
+  return found ?? chapters[0] ?? null;
+}
+
+function followChapter(): void {
+  const chapters = chaptersOf(state.metadata);
+  if (chapters.length === 0) return;
+  const chapter = chapterAt(chapters, state.currentPosition);
+  if (chapter && chapter.id !== state.currentChapter) state.currentChapter = chapter.id;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The media element
+
+/** Moves the element only when it is more than the threshold away from the stored position. */
+function syncMediaPosition(): void {
+  const media = runtime.media;
+  if (!media || !state.streamingUrl) return;
+  if (Math.abs(media.currentTime - state.currentPosition) > SEEK_THRESHOLD_SECONDS) {
+    media.currentTime = state.currentPosition;
+  }
+}
+
+function applySource(media: MediaElement): void {
+  if (!state.streamingUrl) return;
+  media.src = state.streamingUrl;
+  media.volume = state.volume;
+  media.playbackRate = state.playbackRate;
+  // Before the metadata arrives this sets the start position, which is how a book resumes.
+  media.currentTime = state.currentPosition;
+}
+
+function onTimeUpdate(): void {
+  const media = runtime.media;
+  if (!media || !state.streamingUrl || state.isLoading) return;
+  state.currentPosition = media.currentTime;
+  followChapter();
+}
+
+function onDurationChange(): void {
+  const media = runtime.media;
+  // Metadata gives the duration; the element's own only fills in when metadata has none.
+  if (media && state.duration === 0 && Number.isFinite(media.duration) && media.duration > 0) {
+    state.duration = media.duration;
+  }
+}
+
+function onMediaPlay(): void {
+  if (state.streamingUrl) setPlaying();
+}
+
+function onMediaPause(): void {
+  setPaused();
+}
+
+function onMediaError(): void {
+  if (!state.streamingUrl) return;
+  const media = runtime.media;
+  const message = media?.error?.message || 'The audio could not be played';
+  console.error('Audio error', media?.error ?? message);
+  setPaused();
+  state.error = message;
+}
+
+const mediaListeners: [string, () => void][] = [
+  ['timeupdate', onTimeUpdate],
+  ['durationchange', onDurationChange],
+  ['loadedmetadata', onDurationChange],
+  ['play', onMediaPlay],
+  ['pause', onMediaPause],
+  ['ended', onMediaPause],
+  ['error', onMediaError],
+];
+
+/**
+ * Hands the store its media element (PlayerAudio does this on mount). Returns the detach
+ * function, which stops the element and lets go of it.
+ */
+export function attachMedia(media: MediaElement): () => void {
+  if (runtime.media && runtime.media !== media) detachMedia(runtime.media);
+  runtime.media = ref(media);
+  for (const [type, listener] of mediaListeners) media.addEventListener(type, listener);
+  applySource(media);
+  return () => detachMedia(media);
+}
+
+function detachMedia(media: MediaElement): void {
+  for (const [type, listener] of mediaListeners) media.removeEventListener(type, listener);
+  media.pause();
+  if (runtime.media === media) {
+    runtime.media = null;
+    setPaused();
+  }
+}
+
+export function getMedia(): MediaElement | null {
+  return runtime.media;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Playing and pausing
+
+function setPlaying(): void {
+  if (state.isPlaying) return;
+  state.isPlaying = true;
+  stopSaveTimer();
+  saveTimer = environment.setInterval(() => void saveNow(), SAVE_INTERVAL_MS);
+}
+
+/** Paused by the user, the end of the audio or an error: stop the timer and save where we are. */
+function setPaused(): void {
+  stopSaveTimer();
+  if (!state.isPlaying) return;
+  state.isPlaying = false;
+  void saveNow();
+}
+
+function stopSaveTimer(): void {
+  if (saveTimer !== null) environment.clearInterval(saveTimer);
+  saveTimer = null;
+}
+
+export function play(): void {
+  const media = runtime.media;
+  if (!media || !state.streamingUrl || state.isLoading) return;
+  state.error = null;
+  setPlaying();
+  const started = media.play();
+  started?.catch((error: unknown) => {
+    // A pause() during the start rejects play() with AbortError: nothing went wrong.
+    if (error instanceof DOMException && error.name === 'AbortError') return;
+    setPaused();
+    state.error = error instanceof Error ? error.message : 'Playback could not start';
+  });
+}
+
+export function pause(): void {
+  runtime.media?.pause();
+  setPaused();
+}
+
+export function togglePlay(): void {
+  if (state.isPlaying) pause();
+  else play();
+}
+
+/**
+ * The library's play button (spec section 4): pause if this book is playing, resume if it is
+ * loaded but paused, otherwise load it (and start it, since the reader asked to play).
+ */
+export async function togglePlayback(jobId: string): Promise<void> {
+  if (state.currentJobId === jobId && state.isPlaying) {
+    pause();
+    return;
+  }
+  if (state.currentJobId === jobId && state.streamingUrl && !state.isLoading) {
+    play();
+    return;
+  }
+  if (await loadJob(jobId)) play();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Position, volume, speed
+
+/** Clamps to 0..duration; the element follows only when it is more than 1 s away. */
+export function seek(position: number): void {
+  if (!Number.isFinite(position)) return;
+  state.currentPosition = clamp(position, 0, state.duration);
+  followChapter();
+  syncMediaPosition();
+}
+
+export function skip(seconds: number): void {
+  seek(state.currentPosition + seconds);
+}
+
+export function setVolume(volume: number): void {
+  if (!Number.isFinite(volume)) return;
+  // Kept on the 0.1 grid so repeated steps do not drift (0.1 + 0.2 !== 0.3).
+  state.volume = clamp(Math.round(volume * 100) / 100, 0, 1);
+  if (runtime.media) runtime.media.volume = state.volume;
+}
+
+export function changeVolume(delta: number): void {
+  setVolume(Math.round((state.volume + delta) * 10) / 10);
+}
+
+const rateKey = (jobId: string) => `lectio.playbackRate.${jobId}`;
+
+function storedRate(jobId: string): number {
+  const value = Number(environment.storage()?.getItem(rateKey(jobId)));
+  return (PLAYBACK_RATES as readonly number[]).includes(value) ? value : 1;
+}
+
+/** Sets the speed and remembers it for this book. */
+export function setPlaybackRate(rate: number): void {
+  if (!(PLAYBACK_RATES as readonly number[]).includes(rate)) return;
+  state.playbackRate = rate;
+  if (runtime.media) runtime.media.playbackRate = rate;
+  if (state.currentJobId) environment.storage()?.setItem(rateKey(state.currentJobId), String(rate));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Chapters
+
+export function jumpToChapter(chapterId: string): void {
+  const chapter = chaptersOf(state.metadata).find((c) => c.id === chapterId);
+  if (!chapter) return;
+  seek(chapter.start);
+  state.currentChapter = chapter.id;
+}
+
+function currentChapterIndex(chapters: ChapterInfo[]): number {
+  const current = chapterAt(chapters, state.currentPosition);
+  return current ? chapters.indexOf(current) : -1;
+}
+
+export function nextChapter(): void {
+  const chapters = chaptersOf(state.metadata);
+  const next = chapters[currentChapterIndex(chapters) + 1];
+  if (next) jumpToChapter(next.id);
+}
+
+export function previousChapter(): void {
+  const chapters = chaptersOf(state.metadata);
+  const previous = chapters[currentChapterIndex(chapters) - 1];
+  if (previous) jumpToChapter(previous.id);
+  else seek(0);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Loading and progress
+
+/**
+ * Loads a book: stream, metadata and saved progress in parallel (a progress failure counts as
+ * no progress). Resolves true when the book is ready to play.
+ */
+export async function loadJob(jobId: string): Promise<boolean> {
+  const token = ++loadToken;
+  if (state.currentJobId && state.currentJobId !== jobId) {
+    runtime.media?.pause();
+    setPaused();
+  }
+  stopSaveTimer();
+  Object.assign(state, {
+    currentJobId: jobId,
+    isPlaying: false,
+    isLoading: true,
+    error: null,
+    streamingUrl: null,
+    metadata: null,
+    progress: null,
+    currentPosition: 0,
+    currentChapter: null,
+    duration: 0,
+  });
+  try {
+    const [stream, metadata, progress] = await Promise.all([
+      getAudioStream(jobId),
+      getAudioMetadata(jobId),
+      getProgress(jobId)
+        .then((answer) => PlaybackProgressOrNull.parse(answer))
+        .catch(() => null),
+    ]);
+    if (token !== loadToken) return false;
+    const url = stream.streaming_url || (stream as { streamingUrl?: string }).streamingUrl;
+    if (!url) {
+      console.error('No streaming URL returned from API', stream);
+      throw new Error('No streaming URL returned from API');
+    }
+    const duration = metadata.duration > 0 ? metadata.duration : 0;
+    const position = progress ? clamp(progress.position_seconds, 0, duration || progress.position_seconds) : 0;
+    Object.assign(state, {
+      streamingUrl: url,
+      metadata,
+      progress,
+      duration,
+      currentPosition: position,
+      currentChapter: progress?.current_chapter_id ?? null,
+      playbackRate: storedRate(jobId),
+      isLoading: false,
+    });
+    lastSavedPosition = position;
+    if (!state.currentChapter) followChapter();
+    if (runtime.media) applySource(runtime.media);
+    return true;
+  } catch (error) {
+    if (token !== loadToken) return false;
+    state.isLoading = false;
+    state.error =
+      error instanceof Error && error.message === 'No streaming URL returned from API'
+        ? error.message
+        : errorMessage(error, 'Failed to load audio');
+    return false;
+  }
+}
+
+/**
+ * Saves the position now (PUT /progress/{id}: position_seconds and current_chapter_id only).
+ * Skipped when nothing moved since the last save. Failures are logged: playback goes on.
+ */
+export async function saveNow(options: { keepalive?: boolean } = {}): Promise<void> {
+  const jobId = state.currentJobId;
+  if (!jobId || !state.streamingUrl || state.isLoading) return;
+  const position = Math.round(state.currentPosition * 10) / 10;
+  if (lastSavedPosition !== null && Math.abs(position - lastSavedPosition) < 0.05) return;
+  lastSavedPosition = position;
+  try {
+    const saved = await saveProgress(
+      jobId,
+      { position_seconds: position, current_chapter_id: state.currentChapter },
+      options.keepalive ? { keepalive: true } : undefined,
+    );
+    if (state.currentJobId !== jobId) return;
+    state.progress = saved;
+    state.recentProgress = [saved, ...state.recentProgress.filter((record) => record.job_id !== jobId)];
+  } catch (error) {
+    console.warn(errorMessage(error, 'Failed to update progress'), error);
+  }
+}
+
+/**
+ * Saves when the page is hidden or left, so closing the tab keeps the place. Returns the
+ * function that stops watching.
+ */
+export function watchPageHide(doc: Document = document, win: Window = window): () => void {
+  const onVisibility = () => {
+    if (doc.visibilityState === 'hidden') void saveNow({ keepalive: true });
+  };
+  const onPageHide = () => void saveNow({ keepalive: true });
+  doc.addEventListener('visibilitychange', onVisibility);
+  win.addEventListener('pagehide', onPageHide);
+  return () => {
+    doc.removeEventListener('visibilitychange', onVisibility);
+    win.removeEventListener('pagehide', onPageHide);
+  };
+}
+
+export async function loadRecentProgress(): Promise<void> {
+  try {
+    state.recentProgress = await getRecentProgress({ limit: RECENT_PROGRESS_LIMIT });
+  } catch (error) {
+    state.error = errorMessage(error, 'Failed to fetch recent progress');
+  }
+}
+
+/** Forgets the saved place of the current book: back to the start, out of the recent list. */
+export async function resetProgress(): Promise<void> {
+  const jobId = state.currentJobId;
+  if (!jobId) return;
+  try {
+    await deleteProgress(jobId);
+  } catch (error) {
+    state.error = errorMessage(error, 'Failed to update progress');
+    return;
+  }
+  if (state.currentJobId !== jobId) return;
+  state.progress = null;
+  state.currentChapter = null;
+  state.recentProgress = state.recentProgress.filter((record) => record.job_id !== jobId);
+  lastSavedPosition = 0;
+  seek(0);
+  followChapter();
+}
+
+/** Stops and forgets everything about the loaded book (the element stays attached). */
+export function clearAudio(): void {
+  loadToken += 1;
+  stopSaveTimer();
+  const media = runtime.media;
+  Object.assign(state, structuredClone(initialState));
+  lastSavedPosition = null;
+  if (media) {
+    media.pause();
+    media.removeAttribute('src');
+    media.load();
+  }
+}
+
+/** Back to the initial state, letting go of the element too (every story and test starts clean). */
+export function resetPlayer(patch: Partial<PlayerState> = {}): void {
+  if (runtime.media) detachMedia(runtime.media);
+  clearAudio();
+  Object.assign(state, patch);
+}

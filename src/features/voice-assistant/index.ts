@@ -1,0 +1,21 @@
+export { useVoiceAssistant } from './hooks';
+export {
+  checkStatus,
+  configureVoiceAssistant,
+  connect,
+  connectionUrlWith,
+  disconnect,
+  resetVoiceAssistant,
+  sendText,
+  setContext,
+  start,
+  state as voiceAssistantState,
+  STATUS_POLL_MS,
+  stop,
+  watchStatus,
+  type ClientStatus,
+  type ServiceStatus,
+  type TranscriptEntry,
+  type VoiceAssistantDeps,
+  type VoiceAssistantState,
+} from './store';

@@ -1,0 +1,233 @@
+import { setupServer } from 'msw/node';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { configureApi } from '../../api/http';
+import { errorBodyFixture } from '../../mocks/fixtures';
+import { handlers } from '../../mocks/handlers';
+import {
+  VOICE_FUNCTIONS,
+  VOICE_WS_URL,
+  voiceConnectHandler,
+  voiceStartHandler,
+  voiceStatusHandler,
+  voiceStopHandler,
+} from '../../mocks/voice';
+import { FakeAudioIO, FakeTransport, type FakeTransportOptions } from '../../voice/fakes';
+import {
+  checkStatus,
+  configureVoiceAssistant,
+  connect,
+  connectionUrlWith,
+  disconnect,
+  resetVoiceAssistant,
+  sendText,
+  start,
+  state,
+  stop,
+  watchStatus,
+} from './store';
+
+const server = setupServer(...handlers);
+let transport: FakeTransport;
+let audio: FakeAudioIO;
+
+function useFakes(options: FakeTransportOptions = {}, token: string | null = 'tok-1') {
+  configureVoiceAssistant({
+    createTransport: () => (transport = new FakeTransport({ answerDelayMs: 1, ...options })),
+    createAudio: () => (audio = new FakeAudioIO()),
+    getToken: () => token,
+    location: () => 'http://localhost/voice-assistant',
+  });
+}
+
+function requestsTo(path: string): Request[] {
+  const seen: Request[] = [];
+  server.events.on('request:start', ({ request }) => {
+    if (new URL(request.url).pathname === path) seen.push(request.clone());
+  });
+  return seen;
+}
+
+const running = () => resetVoiceAssistant({ serviceStatus: 'running', websocketUrl: VOICE_WS_URL, mcpFunctions: [...VOICE_FUNCTIONS] });
+
+beforeAll(() => {
+  server.listen({ onUnhandledRequest: 'error' });
+  configureApi({ baseUrl: 'http://localhost' });
+});
+beforeEach(() => {
+  resetVoiceAssistant();
+  useFakes();
+});
+afterEach(() => {
+  server.resetHandlers();
+  server.events.removeAllListeners();
+  resetVoiceAssistant();
+  configureVoiceAssistant(null);
+});
+afterAll(() => server.close());
+
+describe('voice assistant store: service', () => {
+  it('starts unknown and disconnected', () => {
+    expect(state).toMatchObject({ serviceStatus: 'unknown', clientStatus: 'disconnected', error: null, websocketUrl: null, mcpFunctions: [] });
+  });
+
+  it('checkStatus reads status, websocket_url and mcp_functions', async () => {
+    server.use(voiceStatusHandler({ status: 'running' }));
+    await checkStatus();
+    expect(state).toMatchObject({ serviceStatus: 'running', websocketUrl: VOICE_WS_URL, mcpFunctions: VOICE_FUNCTIONS });
+  });
+
+  it('status errors prefer the server detail, else "Failed to check status: {message}"', async () => {
+    server.use(voiceStatusHandler({}, { status: 503, body: errorBodyFixture('Voice service unavailable') }));
+    await checkStatus();
+    expect(state).toMatchObject({ serviceStatus: 'error', error: 'Voice service unavailable' });
+    server.use(voiceStatusHandler({}, { status: 500 }));
+    await checkStatus();
+    expect(state.error).toBe('Failed to check status: Request failed with status 500');
+  });
+
+  it('start goes starting -> running with the mode and job id; failure gives "Failed to start service"', async () => {
+    resetVoiceAssistant({ serviceStatus: 'stopped', mode: 'xray', jobId: '9b2e7c1a-4d5f-4e6a-8b9c-0d1e2f3a4b5c' });
+    const seen = requestsTo('/api/v1/voice-assistant/start');
+    const starting = start();
+    expect(state.serviceStatus).toBe('starting');
+    await starting;
+    expect(state).toMatchObject({ serviceStatus: 'running', websocketUrl: VOICE_WS_URL, mcpFunctions: VOICE_FUNCTIONS });
+    expect(await seen[0]?.json()).toEqual({ mode: 'xray', jobId: '9b2e7c1a-4d5f-4e6a-8b9c-0d1e2f3a4b5c' });
+    server.use(voiceStartHandler({}, { status: 500 }));
+    await start();
+    expect(state).toMatchObject({ serviceStatus: 'error', error: 'Failed to start service: Request failed with status 500' });
+  });
+
+  it('stop clears the websocket URL and functions; failure gives "Failed to stop service"', async () => {
+    running();
+    await stop();
+    expect(state).toMatchObject({ serviceStatus: 'stopped', websocketUrl: null, mcpFunctions: [] });
+    running();
+    server.use(voiceStopHandler({ status: 500 }));
+    await stop();
+    expect(state).toMatchObject({ serviceStatus: 'error', error: 'Failed to stop service: Request failed with status 500' });
+  });
+
+  it('re-polls the status every 10 s while running', async () => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    try {
+      server.use(voiceStatusHandler({ status: 'running' }));
+      const seen = requestsTo('/api/v1/voice-assistant/status');
+      const unwatch = watchStatus();
+      await vi.waitFor(() => expect(state.serviceStatus).toBe('running'));
+      vi.advanceTimersByTime(10_000);
+      await vi.waitFor(() => expect(seen).toHaveLength(2));
+      server.use(voiceStatusHandler({ status: 'stopped' }));
+      vi.advanceTimersByTime(10_000);
+      await vi.waitFor(() => expect(state.serviceStatus).toBe('stopped'));
+      vi.advanceTimersByTime(20_000);
+      expect(seen).toHaveLength(3);
+      unwatch();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});
+
+describe('voice assistant store: client', () => {
+  it('connect does nothing without a websocket URL', async () => {
+    const seen = requestsTo('/api/v1/voice-assistant/connect');
+    await connect();
+    expect(seen).toHaveLength(0);
+    expect(state.clientStatus).toBe('disconnected');
+  });
+
+  it("connect without a stored token: 'No authentication token found'", async () => {
+    useFakes({}, null);
+    running();
+    await connect();
+    expect(state.error).toBe('No authentication token found');
+    expect(state.clientStatus).toBe('disconnected');
+  });
+
+  it('connects with token and position in the URL, mic on, camera off, remote speaker Bot', async () => {
+    running();
+    state.position = 125.5;
+    server.use(voiceConnectHandler({ connectionUrl: 'http://localhost:8080/api/v1/voice-assistant/ws?session=s1' }));
+    const connecting = connect();
+    expect(state.clientStatus).toBe('connecting');
+    await connecting;
+    expect(state).toMatchObject({ clientStatus: 'connected', micEnabled: true, camEnabled: false, remoteParticipant: { id: 'bot', name: 'Bot' } });
+    const url = new URL((transport.connectParams as { ws_url: string }).ws_url);
+    expect(url.protocol).toBe('ws:');
+    expect(Object.fromEntries(url.searchParams)).toEqual({ session: 's1', token: 'tok-1', position: '125.5' });
+    expect(audio.micOn).toBe(true);
+    audio.speak(new Int16Array(512));
+    expect(transport.audio).toHaveLength(1);
+  });
+
+  it("connect failures: 'Connection failed: {message}' and client status error", async () => {
+    running();
+    server.use(voiceConnectHandler({}, { status: 409, body: errorBodyFixture('Voice assistant is not running') }));
+    await connect();
+    expect(state).toMatchObject({ clientStatus: 'error', error: 'Connection failed: Voice assistant is not running' });
+    useFakes({ connect: { fail: 'websocket connection timed out' } });
+    server.resetHandlers();
+    await connect();
+    expect(state).toMatchObject({ clientStatus: 'error', error: 'Connection failed: websocket connection timed out' });
+  });
+
+  it('disconnect during connecting ends quietly in disconnected', async () => {
+    useFakes({ connect: 'never' });
+    running();
+    const connecting = connect();
+    await vi.waitFor(() => expect(transport?.state).toBe('connecting'));
+    await disconnect();
+    await connecting;
+    expect(state).toMatchObject({ clientStatus: 'disconnected', error: null });
+  });
+
+  it('sendText sends RTVI send-text and the transcript shows the question and the streamed answer', async () => {
+    useFakes({ answer: (q) => `About "${q}": the old man's eye.` });
+    running();
+    await connect();
+    expect(sendText('  Who is this character?  ')).toBe(true);
+    expect(transport.sent.at(-1)).toMatchObject({
+      label: 'rtvi-ai',
+      type: 'send-text',
+      data: { content: 'Who is this character?', options: { run_immediately: true, audio_response: true } },
+    });
+    await vi.waitFor(() => expect(state.transcript.at(-1)).toMatchObject({ speaker: 'bot', final: true }));
+    expect(state.transcript.map(({ speaker, text, final }) => ({ speaker, text, final }))).toEqual([
+      { speaker: 'user', text: 'Who is this character?', final: true },
+      { speaker: 'bot', text: 'About "Who is this character?": the old man\'s eye.', final: true },
+    ]);
+  });
+
+  it('voice turns: partial then final user transcription; interruption drops queued bot audio', async () => {
+    running();
+    await connect();
+    transport.userSays('What just', false);
+    transport.userSays('What just happened?', true);
+    transport.botAudio({ pcm: new Int16Array(960), sampleRate: 24000, numChannels: 1 });
+    expect(audio.played).toHaveLength(1);
+    transport.interrupt();
+    expect(audio.played).toHaveLength(0);
+    expect(audio.stops).toBeGreaterThan(0);
+    expect(state.transcript).toEqual([{ id: expect.any(Number), speaker: 'user', text: 'What just happened?', final: true }]);
+  });
+
+  it('a fatal transport error sets client status error with its message; disconnect resets', async () => {
+    running();
+    await connect();
+    transport.fail('websocket reconnect failed');
+    expect(state).toMatchObject({ clientStatus: 'error', error: 'websocket reconnect failed', remoteParticipant: null });
+    expect(audio.closed).toBe(true);
+    await connect();
+    expect(state.clientStatus).toBe('connected');
+    await disconnect();
+    expect(state).toMatchObject({ clientStatus: 'disconnected', micEnabled: false });
+    expect(sendText('hello?')).toBe(false);
+  });
+
+  it('builds connection URLs from relative and https answers', () => {
+    expect(connectionUrlWith('/api/v1/voice-assistant/ws', 'https://app.example/voice-assistant', 't', null)).toBe(
+      'wss://app.example/api/v1/voice-assistant/ws?token=t',
+    );
+  });
+});

@@ -1,0 +1,435 @@
+import { proxy } from 'valtio';
+import {
+  connectVoiceAssistant,
+  getVoiceAssistantStatus,
+  startVoiceAssistant,
+  stopVoiceAssistant,
+} from '../../api/gen/endpoints/voice-assistant/voice-assistant';
+import type { VoiceAssistantStartRequest } from '../../api/gen/model';
+import { ApiError } from '../../api/http';
+import type { AssistantMode } from '../../lib/paths';
+import {
+  BrowserAudioIO,
+  SIG_CONNECTION_CANCELED,
+  WebSocketTransport,
+  type AudioIO,
+  type RTVIMessage,
+  type Transport,
+  type TransportError,
+} from '../../voice/index';
+
+/** Spec section 4: voice assistant service and client status. */
+export type ServiceStatus = 'unknown' | 'running' | 'stopped' | 'starting' | 'error';
+export type ClientStatus = 'disconnected' | 'connecting' | 'connected' | 'error';
+
+export interface TranscriptEntry {
+  id: number;
+  speaker: 'user' | 'bot';
+  text: string;
+  final: boolean;
+}
+
+export interface VoiceAssistantState {
+  serviceStatus: ServiceStatus;
+  clientStatus: ClientStatus;
+  error: string | null;
+  websocketUrl: string | null;
+  mcpFunctions: string[];
+  transcript: TranscriptEntry[];
+  mode: AssistantMode | null;
+  jobId: string | null;
+  /** Playback position (seconds) in the book, passed to the bot on connect. */
+  position: number | null;
+  /** Spec section 2: the remote speaker once connected. */
+  remoteParticipant: { id: 'bot'; name: 'Bot' } | null;
+  micEnabled: boolean;
+  camEnabled: boolean;
+  reconnecting: boolean;
+  botSpeaking: boolean;
+  userSpeaking: boolean;
+  levels: { local: number; remote: number };
+}
+
+const initialState: VoiceAssistantState = {
+  serviceStatus: 'unknown',
+  clientStatus: 'disconnected',
+  error: null,
+  websocketUrl: null,
+  mcpFunctions: [],
+  transcript: [],
+  mode: null,
+  jobId: null,
+  position: null,
+  remoteParticipant: null,
+  micEnabled: false,
+  camEnabled: false,
+  reconnecting: false,
+  botSpeaking: false,
+  userSpeaking: false,
+  levels: { local: 0, remote: 0 },
+};
+
+export const state = proxy<VoiceAssistantState>(structuredClone(initialState));
+
+/** Spec section 4: while running, the status is re-polled this often. */
+export const STATUS_POLL_MS = 10_000;
+const TOKEN_KEY = 'access_token';
+
+export interface VoiceAssistantDeps {
+  createTransport: () => Transport;
+  createAudio: () => AudioIO;
+  /** The stored access token (spec section 9: `access_token` in local or session storage). */
+  getToken: () => string | null;
+  /** Base for relative connection URLs. */
+  location: () => string;
+}
+
+const defaultDeps: VoiceAssistantDeps = {
+  createTransport: () => new WebSocketTransport(),
+  createAudio: () => new BrowserAudioIO(),
+  getToken: () => localStorage.getItem(TOKEN_KEY) ?? sessionStorage.getItem(TOKEN_KEY),
+  location: () => window.location.href,
+};
+
+let deps: VoiceAssistantDeps = { ...defaultDeps };
+
+/** Inject the transport, audio and token source (stories, tests); `null` restores the real ones. */
+export function configureVoiceAssistant(patch: Partial<VoiceAssistantDeps> | null): void {
+  deps = patch ? { ...deps, ...patch } : { ...defaultDeps };
+}
+
+/** The live session's I/O, outside the proxy (sockets and AudioContexts are not state). */
+interface Session {
+  transport: Transport;
+  audio: AudioIO;
+  unsubscribe: Array<() => void>;
+}
+let session: Session | null = null;
+let nextEntryId = 1;
+
+/** Back to the initial state, dropping any live session (every story and test starts clean). */
+export function resetVoiceAssistant(patch: Partial<VoiceAssistantState> = {}): void {
+  endSession();
+  Object.assign(state, structuredClone(initialState), patch);
+}
+
+export function setContext(context: { mode?: AssistantMode | null; jobId?: string | null; position?: number | null }): void {
+  if (context.mode !== undefined) state.mode = context.mode;
+  if (context.jobId !== undefined) state.jobId = context.jobId;
+  if (context.position !== undefined) state.position = context.position;
+}
+
+/** Spec section 8: the server's detail text when it sent one, else '{prefix}: {message}'. */
+function serviceError(error: unknown, prefix: string): string {
+  const detail = serverDetail(error);
+  return detail ?? `${prefix}: ${messageOf(error)}`;
+}
+
+function serverDetail(error: unknown): string | undefined {
+  if (error instanceof ApiError) {
+    const body = error.body as { detail?: unknown } | null;
+    if (body && typeof body === 'object' && typeof body.detail === 'string' && body.detail) return body.detail;
+    return error.serverMessage;
+  }
+  return undefined;
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+// --- service --------------------------------------------------------------------------------------
+
+export async function checkStatus(): Promise<void> {
+  try {
+    const status = await getVoiceAssistantStatus();
+    // A start in flight owns the status until it answers.
+    if (state.serviceStatus === 'starting') return;
+    state.serviceStatus = status.status;
+    state.websocketUrl = status.websocket_url ?? null;
+    state.mcpFunctions = [...status.mcp_functions];
+    if (state.clientStatus !== 'error') state.error = null;
+  } catch (error) {
+    state.serviceStatus = 'error';
+    state.error = serviceError(error, 'Failed to check status');
+  }
+}
+
+export async function start(): Promise<void> {
+  state.serviceStatus = 'starting';
+  state.error = null;
+  const body: VoiceAssistantStartRequest = {};
+  if (state.mode) body.mode = state.mode;
+  if (state.jobId) body.jobId = state.jobId;
+  try {
+    const status = await startVoiceAssistant(body);
+    state.serviceStatus = 'running';
+    state.websocketUrl = status.websocket_url ?? null;
+    state.mcpFunctions = [...status.mcp_functions];
+  } catch (error) {
+    state.serviceStatus = 'error';
+    state.error = serviceError(error, 'Failed to start service');
+  }
+}
+
+export async function stop(): Promise<void> {
+  if (session) await disconnect();
+  state.error = null;
+  try {
+    await stopVoiceAssistant();
+    state.serviceStatus = 'stopped';
+    state.websocketUrl = null;
+    state.mcpFunctions = [];
+  } catch (error) {
+    state.serviceStatus = 'error';
+    state.error = serviceError(error, 'Failed to stop service');
+  }
+}
+
+/**
+ * Checks the status now, then every 10 s while the service is running (spec section 4).
+ * Returns the function that stops watching.
+ */
+export function watchStatus(): () => void {
+  void checkStatus();
+  const timer = setInterval(() => {
+    if (state.serviceStatus === 'running') void checkStatus();
+  }, STATUS_POLL_MS);
+  return () => clearInterval(timer);
+}
+
+// --- client ---------------------------------------------------------------------------------------
+
+/** The websocket URL for the connection: ws(s) scheme, `token` and `position` query parameters. */
+export function connectionUrlWith(connectionUrl: string, base: string, token: string, position: number | null): string {
+  const url = new URL(connectionUrl, base);
+  if (url.protocol === 'http:') url.protocol = 'ws:';
+  if (url.protocol === 'https:') url.protocol = 'wss:';
+  url.searchParams.set('token', token);
+  if (position !== null && Number.isFinite(position)) url.searchParams.set('position', String(position));
+  return url.toString();
+}
+
+export async function connect(): Promise<void> {
+  if (!state.websocketUrl) return;
+  if (state.clientStatus === 'connecting' || state.clientStatus === 'connected') return;
+  const token = deps.getToken();
+  if (!token) {
+    state.error = 'No authentication token found';
+    return;
+  }
+  endSession();
+  state.clientStatus = 'connecting';
+  state.error = null;
+  state.transcript = [];
+  const transport = deps.createTransport();
+  const audio = deps.createAudio();
+  const current: Session = { transport, audio, unsubscribe: [] };
+  session = current;
+  const live = () => session === current;
+  try {
+    const { connectionUrl } = await connectVoiceAssistant();
+    if (!live()) return;
+    const url = connectionUrlWith(connectionUrl, deps.location(), token, state.position);
+    wire(current);
+    transport.enableMic(true);
+    transport.enableCam(false);
+    state.micEnabled = true;
+    state.camEnabled = false;
+    // The mic starts with the connection: chunks captured before ready are queued by the transport.
+    const mic = audio.startMic((pcm) => transport.sendAudio(pcm)).then(
+      () => null,
+      (error: unknown) => error,
+    );
+    await transport.connect({ ws_url: url });
+    if (!live()) return;
+    state.clientStatus = 'connected';
+    state.remoteParticipant = { id: 'bot', name: 'Bot' };
+    const micError = await mic;
+    if (micError && live()) {
+      state.micEnabled = false;
+      state.error = `Microphone unavailable: ${messageOf(micError)}. You can still type your questions.`;
+    }
+  } catch (error) {
+    if (!live()) return;
+    if ((error as Error | undefined)?.name === SIG_CONNECTION_CANCELED) return;
+    const message = serverDetail(error) ?? messageOf(error);
+    endSession();
+    state.clientStatus = 'error';
+    state.error = `Connection failed: ${message}`;
+  }
+}
+
+export async function disconnect(): Promise<void> {
+  const current = session;
+  session = null;
+  endSession(current);
+  state.clientStatus = 'disconnected';
+}
+
+/** RTVI send-text: the bot answers at once, out loud. The question joins the transcript. */
+export function sendText(text: string): boolean {
+  const content = text.trim();
+  if (!content || !session || state.clientStatus !== 'connected') return false;
+  try {
+    session.transport.sendText(content, { run_immediately: true, audio_response: true });
+  } catch (error) {
+    clientError(messageOf(error));
+    return false;
+  }
+  finishTurn('bot');
+  state.transcript.push({ id: nextEntryId++, speaker: 'user', text: content, final: true });
+  return true;
+}
+
+function endSession(current: Session | null = session): void {
+  session = null;
+  if (current) {
+    current.unsubscribe.forEach((off) => off());
+    current.audio.stopMic();
+    current.audio.stopPlayback();
+    void current.audio.close().catch(() => {});
+    void current.transport.disconnect().catch(() => {});
+  }
+  Object.assign(state, {
+    remoteParticipant: null,
+    micEnabled: false,
+    reconnecting: false,
+    botSpeaking: false,
+    userSpeaking: false,
+    levels: { local: 0, remote: 0 },
+  });
+}
+
+/** Spec section 4: a client or message error shows its message and sets client status error. */
+function clientError(message: string): void {
+  endSession();
+  state.clientStatus = 'error';
+  state.error = message;
+}
+
+function wire(current: Session): void {
+  const { transport, audio } = current;
+  const guard =
+    <A extends unknown[]>(fn: (...args: A) => void) =>
+    (...args: A) => {
+      if (session === current) fn(...args);
+    };
+  current.unsubscribe.push(
+    transport.on('message', guard(onMessage)),
+    transport.on(
+      'botAudio',
+      guard(({ pcm, sampleRate }) => audio.play(pcm, sampleRate)),
+    ),
+    transport.on(
+      'interruption',
+      guard(() => {
+        audio.stopPlayback();
+        state.botSpeaking = false;
+        finishTurn('bot');
+      }),
+    ),
+    transport.on(
+      'error',
+      guard((error: TransportError) => {
+        if (!error.fatal) {
+          console.warn('voice:', error.message);
+          return;
+        }
+        // During the connect, the connect's own failure path reports it.
+        if (state.clientStatus === 'connecting') return;
+        clientError(error.message);
+      }),
+    ),
+    transport.on(
+      'reconnecting',
+      guard(() => {
+        state.reconnecting = true;
+        audio.stopPlayback();
+      }),
+    ),
+    transport.on(
+      'reconnected',
+      guard(() => {
+        state.reconnecting = false;
+      }),
+    ),
+    audio.onLevels(
+      guard((levels) => {
+        state.levels = levels;
+      }),
+    ),
+  );
+}
+
+function lastEntry(speaker: 'user' | 'bot'): TranscriptEntry | undefined {
+  const last = state.transcript[state.transcript.length - 1];
+  return last && last.speaker === speaker && !last.final ? last : undefined;
+}
+
+function finishTurn(speaker: 'user' | 'bot'): void {
+  const open = lastEntry(speaker);
+  if (open) open.final = true;
+}
+
+function textOf(msg: RTVIMessage): string {
+  const text = (msg.data as { text?: unknown } | undefined)?.text;
+  return typeof text === 'string' ? text : '';
+}
+
+function onMessage(msg: RTVIMessage): void {
+  switch (msg.type) {
+    case 'user-transcription': {
+      const data = (msg.data ?? {}) as { text?: unknown; final?: unknown };
+      const text = typeof data.text === 'string' ? data.text : '';
+      if (!text) return;
+      finishTurn('bot');
+      const open = lastEntry('user');
+      if (open) {
+        open.text = text;
+        open.final = data.final === true;
+      } else {
+        state.transcript.push({ id: nextEntryId++, speaker: 'user', text, final: data.final === true });
+      }
+      return;
+    }
+    case 'bot-llm-text': {
+      const text = textOf(msg);
+      if (!text) return;
+      finishTurn('user');
+      const open = lastEntry('bot');
+      if (open) open.text += text;
+      else state.transcript.push({ id: nextEntryId++, speaker: 'bot', text: text.trimStart(), final: false });
+      return;
+    }
+    case 'bot-llm-stopped':
+      finishTurn('bot');
+      return;
+    case 'user-started-speaking':
+      state.userSpeaking = true;
+      return;
+    case 'user-stopped-speaking':
+      state.userSpeaking = false;
+      return;
+    case 'bot-started-speaking':
+      state.botSpeaking = true;
+      return;
+    case 'bot-stopped-speaking':
+      state.botSpeaking = false;
+      return;
+    case 'bot-interrupted':
+      session?.audio.stopPlayback();
+      state.botSpeaking = false;
+      finishTurn('bot');
+      return;
+    case 'error':
+    case 'error-response': {
+      // A fatal bot error ends the session; an answer to one bad request only shows its message.
+      const data = (msg.data ?? {}) as { error?: unknown; fatal?: unknown };
+      const message = typeof data.error === 'string' ? data.error : 'Voice assistant error';
+      if (msg.type === 'error' && data.fatal === true) clientError(message);
+      else state.error = message;
+      return;
+    }
+  }
+}

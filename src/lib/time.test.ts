@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import { formatBytes, formatClock, formatDuration } from './time';
+
+describe('time formatting (seconds, not minutes: the spec section 9 defect is fixed)', () => {
+  it.each([
+    [3725, '1h 2m'],
+    [125, '2m 5s'],
+    [3600, '1h 0m'],
+    [59, '59s'],
+    [0, '0s'],
+    [null, '0s'],
+  ])('formatDuration(%s) = %s', (seconds, text) => {
+    expect(formatDuration(seconds)).toBe(text);
+  });
+
+  it.each([
+    [0, '0:00'],
+    [5.9, '0:05'],
+    [125, '2:05'],
+    [3725, '1:02:05'],
+    [Number.NaN, '0:00'],
+  ])('formatClock(%s) = %s', (seconds, text) => {
+    expect(formatClock(seconds)).toBe(text);
+  });
+
+  it('formatBytes', () => {
+    expect(formatBytes(60192)).toBe('58.8 KB');
+    expect(formatBytes(3 * 1024 * 1024)).toBe('3.0 MB');
+    expect(formatBytes(0)).toBe('Unknown');
+  });
+});

@@ -1,0 +1,138 @@
+import { delay, http, HttpResponse } from 'msw';
+import type { AudioMetadata, PlaybackProgress, ProgressUpdate, StreamInfo } from '../api/gen/model';
+import { userFixture } from './fixtures';
+import type { ReplyOptions } from './handlers';
+import { api, reply } from './reply';
+
+/**
+ * Audio fixtures and handlers (stream info, metadata, playback progress). The stream points at
+ * public/fixtures/sample.mp3: a real 60 s MP3 (three 20 s tones, made by
+ * scripts/make-sample-mp3.ts), so stories play, seek and end like the app does.
+ */
+export const SAMPLE_AUDIO_URL = '/fixtures/sample.mp3';
+export const SAMPLE_AUDIO_SECONDS = 60;
+export const SAMPLE_AUDIO_BYTES = 60192;
+
+export const bookJobId = '7c3e1f2a-5b6d-4e8f-9a0b-1c2d3e4f5a6b';
+export const chapterJobIds = [
+  '1a2b3c4d-0001-4e5f-8a9b-0c1d2e3f4a5b',
+  '1a2b3c4d-0002-4e5f-8a9b-0c1d2e3f4a5b',
+  '1a2b3c4d-0003-4e5f-8a9b-0c1d2e3f4a5b',
+] as const;
+
+type ChapterInfo = AudioMetadata['chapters'][number];
+
+/** Three 20 s chapters covering the sample MP3. */
+export function chapterInfoFixtures(): ChapterInfo[] {
+  return ['The Visitor', 'The Night Watch', 'The Confession'].map((title, index) => ({
+    id: chapterJobIds[index] ?? bookJobId,
+    title,
+    order: index + 1,
+    start: index * 20,
+    duration: 20,
+  }));
+}
+
+export function streamInfoFixture(overrides: Partial<StreamInfo> = {}): StreamInfo {
+  return {
+    streaming_url: SAMPLE_AUDIO_URL,
+    expires_at: '2030-01-01T00:00:00Z',
+    file_key: `audio/${bookJobId}.mp3`,
+    content_type: 'audio/mpeg',
+    resume_info: {
+      has_progress: false,
+      resume_position: 0,
+      percentage_complete: 0,
+      last_played_at: null,
+      current_chapter_id: null,
+      current_chapter_position: 0,
+    },
+    source_job_id: null,
+    ...overrides,
+  };
+}
+
+export function audioMetadataFixture(overrides: Partial<AudioMetadata> = {}): AudioMetadata {
+  return {
+    job_id: bookJobId,
+    title: 'The Tell-Tale Heart',
+    status: 'COMPLETED',
+    format: 'mp3',
+    duration: SAMPLE_AUDIO_SECONDS,
+    file_size: SAMPLE_AUDIO_BYTES,
+    created_at: '2025-02-01T10:00:00Z',
+    completed_at: '2025-02-01T10:04:00Z',
+    chapters: chapterInfoFixtures(),
+    provider: 'openai',
+    tts_engine: 'espeak-ng',
+    sample_rate: 16000,
+    bitrate_kbps: 8,
+    resume_position: 0,
+    percentage_complete: 0,
+    last_played_at: null,
+    current_chapter_id: null,
+    current_chapter_position: 0,
+    ...overrides,
+  };
+}
+
+export function progressFixture(overrides: Partial<PlaybackProgress> = {}): PlaybackProgress {
+  const position = overrides.position_seconds ?? 25;
+  const duration = overrides.duration_seconds === undefined ? SAMPLE_AUDIO_SECONDS : overrides.duration_seconds;
+  return {
+    id: '5e6f7a8b-9c0d-4e1f-8a2b-3c4d5e6f7a8b',
+    user_id: userFixture().id,
+    job_id: bookJobId,
+    position_seconds: position,
+    duration_seconds: duration,
+    percentage_complete: duration ? Math.min(100, (position / duration) * 100) : 0,
+    current_chapter_id: chapterJobIds[1],
+    current_chapter_position: 5,
+    is_completed: false,
+    last_played_at: '2025-02-03T20:15:00Z',
+    created_at: '2025-02-02T19:00:00Z',
+    updated_at: '2025-02-03T20:15:00Z',
+    ...overrides,
+  };
+}
+
+export function audioStreamHandler(options: ReplyOptions & { stream?: Partial<StreamInfo> } = {}) {
+  return http.get(api('/audio/:jobId/stream'), () => reply(options, () => streamInfoFixture(options.stream)));
+}
+
+export function audioMetadataHandler(options: ReplyOptions & { metadata?: Partial<AudioMetadata> } = {}) {
+  return http.get(api('/audio/:jobId/metadata'), ({ params }) =>
+    reply(options, () => audioMetadataFixture({ job_id: String(params.jobId), ...options.metadata })),
+  );
+}
+
+/** GET /progress/{jobId}: the saved record, or null (the default) when there is none. */
+export function progressHandler(options: ReplyOptions & { progress?: PlaybackProgress | null } = {}) {
+  return http.get(api('/progress/:jobId'), () => reply(options, () => options.progress ?? null));
+}
+
+/** PUT /progress/{jobId}: echoes the saved position as a progress record. */
+export function saveProgressHandler(options: ReplyOptions = {}) {
+  return http.put(api('/progress/:jobId'), async ({ request, params }) => {
+    const update = (await request.clone().json()) as ProgressUpdate;
+    return reply(options, () =>
+      progressFixture({
+        job_id: String(params.jobId),
+        position_seconds: update.position_seconds,
+        current_chapter_id: update.current_chapter_id ?? null,
+      }),
+    );
+  });
+}
+
+export function deleteProgressHandler(options: ReplyOptions = {}) {
+  return http.delete(api('/progress/:jobId'), async () => {
+    if (options.delay !== undefined) await delay(options.delay);
+    if (options.status && options.status >= 400) return reply(options, () => null);
+    return new HttpResponse(null, { status: 204 });
+  });
+}
+
+export function recentProgressHandler(records: PlaybackProgress[] = [], options: ReplyOptions = {}) {
+  return http.get(api('/progress/user/recent'), () => reply(options, () => records));
+}

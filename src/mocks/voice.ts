@@ -1,0 +1,45 @@
+import { http } from 'msw';
+import type { VoiceAssistantConnectResponse, VoiceAssistantStatus } from '../api/gen/model';
+import type { ReplyOptions } from './handlers';
+import { api, reply } from './reply';
+
+/**
+ * Voice assistant fixtures and handlers (status, start, stop, connect). Stateless on purpose: each
+ * story says what the server answers; the page's store carries the state between calls.
+ */
+export const VOICE_WS_URL = 'ws://localhost:8080/api/v1/voice-assistant/ws';
+export const VOICE_FUNCTIONS = ['search_library', 'get_book_context', 'lookup_character', 'get_playback_position'];
+
+export function voiceStatusFixture(overrides: Partial<VoiceAssistantStatus> = {}): VoiceAssistantStatus {
+  const running = (overrides.status ?? 'stopped') === 'running';
+  return {
+    status: 'stopped',
+    websocket_url: running ? VOICE_WS_URL : null,
+    mcp_functions: running ? [...VOICE_FUNCTIONS] : [],
+    mode: null,
+    job_id: null,
+    ...overrides,
+  };
+}
+
+export function voiceConnectFixture(overrides: Partial<VoiceAssistantConnectResponse> = {}): VoiceAssistantConnectResponse {
+  return { connectionUrl: VOICE_WS_URL, ...overrides };
+}
+
+export function voiceStatusHandler(overrides: Partial<VoiceAssistantStatus> = {}, options: ReplyOptions = {}) {
+  return http.get(api('/voice-assistant/status'), () => reply(options, () => voiceStatusFixture(overrides)));
+}
+
+export function voiceStartHandler(overrides: Partial<VoiceAssistantStatus> = {}, options: ReplyOptions = {}) {
+  return http.post(api('/voice-assistant/start'), () =>
+    reply(options, () => voiceStatusFixture({ status: 'running', ...overrides })),
+  );
+}
+
+export function voiceStopHandler(options: ReplyOptions = {}) {
+  return http.post(api('/voice-assistant/stop'), () => reply(options, () => voiceStatusFixture({ status: 'stopped' })));
+}
+
+export function voiceConnectHandler(overrides: Partial<VoiceAssistantConnectResponse> = {}, options: ReplyOptions = {}) {
+  return http.post(api('/voice-assistant/connect'), () => reply(options, () => voiceConnectFixture(overrides)));
+}

@@ -1,0 +1,136 @@
+import { useId, useState } from 'react';
+import styled from 'styled-components';
+import type { JobStep } from '../../api/gen/model';
+import { Button, Card, ProgressBar, StatusBadge } from '../../components/ui';
+import { formatDateTime, formatDuration, humanizeStepName } from '../../features/jobs';
+
+const Head = styled.div`
+  display: flex;
+  align-items: center;
+  flex-wrap: wrap;
+  justify-content: space-between;
+  gap: ${({ theme }) => theme.space(3)};
+  margin-bottom: ${({ theme }) => theme.space(3)};
+  h2 { margin: 0; font-size: 1.25rem; }
+  div { display: flex; gap: ${({ theme }) => theme.space(2)}; }
+`;
+
+const Steps = styled.ol`
+  list-style: none;
+  margin: 0;
+  padding: 0;
+  > li + li { border-top: 1px solid ${({ theme }) => theme.colors.border}; }
+`;
+
+const Step = styled.li`
+  padding: ${({ theme }) => `${theme.space(3)} 0`};
+  display: flex;
+  flex-direction: column;
+  gap: ${({ theme }) => theme.space(2)};
+`;
+
+const Toggle = styled.button`
+  display: flex;
+  align-items: center;
+  gap: ${({ theme }) => theme.space(3)};
+  width: 100%;
+  padding: ${({ theme }) => theme.space(1)} 0;
+  font: inherit;
+  text-align: left;
+  color: ${({ theme }) => theme.colors.text};
+  background: none;
+  border: none;
+  cursor: pointer;
+  span:first-child { width: 1ch; color: ${({ theme }) => theme.colors.textMuted}; }
+  strong { flex: 1; }
+`;
+
+const Details = styled.dl`
+  display: flex;
+  flex-wrap: wrap;
+  gap: ${({ theme }) => `${theme.space(1)} ${theme.space(6)}`};
+  margin: 0 0 0 calc(1ch + ${({ theme }) => theme.space(3)});
+  font-size: 0.875rem;
+  color: ${({ theme }) => theme.colors.textMuted};
+  div { display: flex; gap: ${({ theme }) => theme.space(1)}; }
+  dt { font-weight: 600; }
+  dd { margin: 0; }
+`;
+
+const StepError = styled.p`
+  margin: 0;
+  color: ${({ theme }) => theme.colors.danger};
+  font-size: 0.875rem;
+`;
+
+/** Running and failed steps start open: they are the ones a reader looks for. */
+function initiallyOpen(steps: readonly JobStep[]): Set<string> {
+  return new Set(steps.filter((step) => step.status === 'running' || step.status === 'failed').map((step) => step.id));
+}
+
+/**
+ * Spec section 2, Task Progress: each step's name, status (lower case), and, opened, its start
+ * time and duration. A running step always shows its progress bar, a failed one its error.
+ */
+export function TaskProgress({ steps }: { steps: readonly JobStep[] }) {
+  const baseId = useId();
+  const ordered = [...steps].sort((a, b) => a.step_order - b.step_order);
+  const [open, setOpen] = useState(() => initiallyOpen(ordered));
+  const toggle = (id: string) =>
+    setOpen((ids) => {
+      const next = new Set(ids);
+      if (next.has(id)) next.delete(id);
+      else next.add(id);
+      return next;
+    });
+
+  return (
+    <Card aria-labelledby={`${baseId}-heading`}>
+      <Head>
+        <h2 id={`${baseId}-heading`}>Task Progress</h2>
+        {ordered.length > 0 && (
+          <div>
+            <Button variant="secondary" onClick={() => setOpen(new Set(ordered.map((step) => step.id)))}>
+              Expand All
+            </Button>
+            <Button variant="secondary" onClick={() => setOpen(new Set())}>
+              Collapse All
+            </Button>
+          </div>
+        )}
+      </Head>
+      {ordered.length === 0 ? (
+        <p>No steps yet.</p>
+      ) : (
+        <Steps aria-label="Steps">
+          {ordered.map((step) => {
+            const name = humanizeStepName(step.step_name);
+            const isOpen = open.has(step.id);
+            const detailsId = `${baseId}-${step.id}`;
+            return (
+              <Step key={step.id}>
+                <Toggle aria-expanded={isOpen} aria-controls={detailsId} onClick={() => toggle(step.id)}>
+                  <span aria-hidden="true">{isOpen ? '▾' : '▸'}</span>
+                  <strong>{name}</strong>
+                  <StatusBadge status={step.status.toLowerCase()} />
+                </Toggle>
+                {step.status === 'running' && <ProgressBar value={step.progress} label={`${name} progress`} />}
+                {step.status === 'failed' && step.error_message && <StepError>{step.error_message}</StepError>}
+                <Details id={detailsId} hidden={!isOpen}>
+                  <div>
+                    <dt>Started</dt>
+                    <dd>{formatDateTime(step.started_at)}</dd>
+                  </div>
+                  <div>
+                    <dt>Duration</dt>
+                    <dd>{formatDuration(step.duration)}</dd>
+                  </div>
+                </Details>
+              </Step>
+            );
+          })}
+        </Steps>
+      )}
+    </Card>
+  );
+}

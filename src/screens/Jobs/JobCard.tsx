@@ -1,0 +1,123 @@
+import { useId } from 'react';
+import styled from 'styled-components';
+import type { Job } from '../../api/gen/model';
+import { Badge, Button, ButtonLink, Card, ProgressBar, StatusBadge } from '../../components/ui';
+import { paths } from '../../lib/paths';
+import {
+  countLabel,
+  formatDate,
+  isActiveStatus,
+  jobProvider,
+  jobTitle,
+  JobStatusIcon,
+  shortId,
+} from '../../features/jobs';
+
+const Article = styled(Card)`
+  display: flex;
+  flex-direction: column;
+  gap: ${({ theme }) => theme.space(3)};
+  padding: ${({ theme }) => theme.space(4)};
+`;
+
+const Head = styled.div`
+  display: flex;
+  align-items: center;
+  flex-wrap: wrap;
+  gap: ${({ theme }) => theme.space(3)};
+`;
+
+const Title = styled.h2`
+  margin: 0;
+  font-size: 1.125rem;
+  overflow-wrap: anywhere;
+`;
+
+const Muted = styled.p`
+  margin: 0;
+  color: ${({ theme }) => theme.colors.textMuted};
+  font-size: 0.875rem;
+`;
+
+const Facts = styled.dl`
+  display: flex;
+  flex-wrap: wrap;
+  gap: ${({ theme }) => `${theme.space(1)} ${theme.space(6)}`};
+  margin: 0;
+  font-size: 0.875rem;
+  color: ${({ theme }) => theme.colors.textMuted};
+  div { display: flex; gap: ${({ theme }) => theme.space(1)}; }
+  dt { font-weight: 600; }
+  dd { margin: 0; }
+`;
+
+const Actions = styled.div`
+  display: flex;
+  flex-wrap: wrap;
+  gap: ${({ theme }) => theme.space(2)};
+`;
+
+export interface JobCardProps {
+  job: Job;
+  onCancel: (jobId: string) => void;
+  cancelling: boolean;
+}
+
+/** One job in the list: spec section 2, Jobs list. Hidden text names the job in each button. */
+export function JobCard({ job, onCancel, cancelling }: JobCardProps) {
+  const titleId = useId();
+  const title = jobTitle(job);
+  const chapters = job.children.length || job.result_data.child_job_ids?.length || 0;
+  const active = isActiveStatus(job.status);
+  const forTitle = <span className="visually-hidden"> {title}</span>;
+  return (
+    <Article as="article" aria-labelledby={titleId}>
+      <Head>
+        <JobStatusIcon status={job.status} />
+        <Title id={titleId}>{title}</Title>
+        <StatusBadge status={job.status} />
+        {chapters > 0 && <Badge tone="info">{countLabel(chapters, 'chapter')}</Badge>}
+      </Head>
+      {job.parent_job_id && <Muted>Part of parent book job</Muted>}
+      <Facts>
+        <div>
+          <dt>ID</dt>
+          <dd>{shortId(job.id)}</dd>
+        </div>
+        <div>
+          <dt>Created</dt>
+          <dd>{formatDate(job.created_at)}</dd>
+        </div>
+        <div>
+          <dt>Provider</dt>
+          <dd>{jobProvider(job)}</dd>
+        </div>
+      </Facts>
+      {active && <ProgressBar value={job.progress} label={`Progress of ${title}`} />}
+      <Actions>
+        {job.parent_job_id && (
+          <ButtonLink href={paths.job(job.parent_job_id)}>
+            Go to Parent
+            <span className="visually-hidden"> of {title}</span>
+          </ButtonLink>
+        )}
+        {job.status === 'COMPLETED' && (
+          <ButtonLink variant="primary" href={paths.libraryBook(job.id)}>
+            Play
+            {forTitle}
+          </ButtonLink>
+        )}
+        <ButtonLink href={paths.job(job.id)}>
+          View
+          {forTitle}
+        </ButtonLink>
+        {active && (
+          <Button variant="secondary" disabled={cancelling} onClick={() => onCancel(job.id)}>
+            {cancelling ? 'Cancelling...' : 'Cancel'}
+            {forTitle}
+          </Button>
+        )}
+      </Actions>
+    </Article>
+  );
+}

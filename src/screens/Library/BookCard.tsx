@@ -1,0 +1,83 @@
+import styled from 'styled-components';
+import { Link } from 'wouter';
+import { Badge, Button, ProgressBar } from '../../components/ui';
+import { paths } from '../../lib/paths';
+import { formatDate, formatDuration } from '../../lib/time';
+import { providerLabel, type LibraryBook, type LibraryView } from '../../features/library';
+
+const Item = styled.li<{ $view: LibraryView }>`
+  display: flex;
+  flex-direction: ${({ $view }) => ($view === 'grid' ? 'column' : 'row')};
+  align-items: ${({ $view }) => ($view === 'grid' ? 'stretch' : 'center')};
+  flex-wrap: wrap;
+  gap: ${({ theme }) => theme.space(3)};
+  padding: ${({ theme }) => theme.space(4)};
+  background: ${({ theme }) => theme.colors.surface};
+  border: 1px solid ${({ theme }) => theme.colors.border};
+  border-radius: ${({ theme }) => theme.radii.md};
+  box-shadow: ${({ theme }) => theme.shadow};
+`;
+
+const Main = styled.div`
+  flex: 1;
+  min-width: 200px;
+  display: flex;
+  flex-direction: column;
+  gap: ${({ theme }) => theme.space(2)};
+`;
+
+const Title = styled.h2`
+  margin: 0;
+  font-size: 1.0625rem;
+  a { color: ${({ theme }) => theme.colors.text}; }
+`;
+
+const Facts = styled.p`
+  margin: 0;
+  display: flex;
+  flex-wrap: wrap;
+  gap: ${({ theme }) => theme.space(3)};
+  color: ${({ theme }) => theme.colors.textMuted};
+  font-size: 0.875rem;
+`;
+
+export type PlayState = 'playing' | 'paused' | 'idle';
+
+/** One book: title (linking to its page), provider, date, duration, chapters, progress and Play. */
+export function BookCard({
+  book,
+  view,
+  playState,
+  onToggle,
+}: {
+  book: LibraryBook;
+  view: LibraryView;
+  playState: PlayState;
+  onToggle: () => void;
+}) {
+  const action = playState === 'playing' ? 'Pause' : book.hasProgress || playState === 'paused' ? 'Continue' : 'Play';
+  return (
+    <Item $view={view} aria-labelledby={`book-${book.id}`}>
+      <Main>
+        <Title id={`book-${book.id}`}>
+          <Link href={paths.libraryBook(book.id)}>{book.title}</Link>
+        </Title>
+        <Facts>
+          <Badge tone={book.ttsProvider === 'openai' ? 'info' : 'success'}>{providerLabel[book.ttsProvider]}</Badge>
+          <span>{formatDate(book.createdAt)}</span>
+          <span>{formatDuration(book.duration)}</span>
+          <span>{book.chapters === 1 ? '1 chapter' : `${book.chapters} chapters`}</span>
+          {book.isCompleted && <span>Finished</span>}
+        </Facts>
+        <ProgressBar value={book.progress} label={`Listening progress of ${book.title}`} />
+      </Main>
+      <Button
+        variant={playState === 'playing' ? 'secondary' : 'primary'}
+        onClick={onToggle}
+        aria-label={`${action} ${book.title}`}
+      >
+        {action}
+      </Button>
+    </Item>
+  );
+}

@@ -1,0 +1,6 @@
+export * from './audio';
+export * from './constants';
+export * from './fakes';
+export * from './rtvi';
+export * from './serializer';
+export * from './transport';

@@ -1,0 +1,356 @@
+// Jobs and file uploads as the SPA's screens call them (upload, jobs list, job detail, cancel).
+// These routes belong to the jobs engineer; the provider verifies them once they exist.
+import { readFileSync } from 'node:fs';
+import { basename, resolve } from 'node:path';
+import { MatchersV3 } from '@pact-foundation/pact';
+import { describe, expect, it } from 'vitest';
+import { uploadFile } from '../../../src/api/gen/endpoints/files/files';
+import { cancelJob, createJob, getJob, getJobSteps, listJobs } from '../../../src/api/gen/endpoints/jobs/jobs';
+import { ApiError, errorMessage } from '../../../src/api/http';
+import { states } from '../states';
+import { bearer, EXAMPLE_CHAPTER_ID, EXAMPLE_FILE_KEY, EXAMPLE_JOB_ID, EXAMPLE_TOKEN, jobPath } from './listening';
+import { errorBody, isoTimestamp, lectioPact, useMockServer } from './pact';
+
+const { atLeastLike, eachLike, fromProviderState, integer, like, number, regex, string, uuid } = MatchersV3;
+const pact = lectioPact();
+const json = { 'Content-Type': 'application/json' };
+const USER_ID = '5a0b8a7e-2f3c-4d5e-9f60-718293a4b5c6';
+const STEP_ID = '0b1c2d3e-4f5a-4b6c-8d7e-9f0a1b2c3d4e';
+
+const STORY =
+  'It is true that I had been very, very dreadfully nervous, but why will you say that I am mad? ' +
+  'The disease had sharpened my senses, not destroyed them, not dulled them.';
+
+const stepBase = (name: string, order: number) => ({
+  id: uuid(STEP_ID),
+  step_name: string(name),
+  step_order: integer(order),
+  error_message: null,
+  step_metadata: like({}),
+  created_at: isoTimestamp(),
+  updated_at: isoTimestamp(),
+});
+const pendingStep = (name = 'text_to_audio', order = 4) => ({
+  ...stepBase(name, order),
+  status: 'pending',
+  progress: number(0),
+  started_at: null,
+  completed_at: null,
+  duration: null,
+});
+const runningStep = (name: string, order: number) => ({
+  ...stepBase(name, order),
+  status: 'running',
+  progress: number(40),
+  started_at: isoTimestamp(),
+  completed_at: null,
+  duration: number(2.5),
+});
+const completedStep = (name = 'acquire_content', order = 1) => ({
+  ...stepBase(name, order),
+  status: 'completed',
+  progress: number(100),
+  started_at: isoTimestamp(),
+  completed_at: isoTimestamp(),
+  duration: number(1.5),
+});
+
+/** Every field of a Job the generated client's schema requires, for a job that has not started. */
+const newJob = (overrides: Record<string, unknown> = {}) => ({
+  id: uuid(EXAMPLE_JOB_ID),
+  user_id: uuid(USER_ID),
+  parent_job_id: null,
+  job_type: regex(/^(text_to_audio|book_processing)$/, 'text_to_audio'),
+  title: string('The Tell-Tale Heart'),
+  description: null,
+  status: regex(/^(PENDING|PROCESSING)$/, 'PENDING'),
+  progress: number(0),
+  error_message: null,
+  config: { voice_config: { provider: 'openai' } },
+  result_data: like({}),
+  input_file_key: null,
+  output_file_key: null,
+  created_at: isoTimestamp(),
+  updated_at: isoTimestamp(),
+  started_at: null,
+  completed_at: null,
+  duration: null,
+  steps: atLeastLike(pendingStep(), 0, 1),
+  children: [],
+  parent: null,
+  ...overrides,
+});
+
+const finishedJob = (overrides: Record<string, unknown> = {}) =>
+  newJob({
+    status: 'COMPLETED',
+    progress: number(100),
+    output_file_key: string(`audio/${EXAMPLE_JOB_ID}.mp3`),
+    started_at: isoTimestamp(),
+    completed_at: isoTimestamp(),
+    duration: number(6),
+    steps: eachLike(completedStep()),
+    ...overrides,
+  });
+
+describe('create a job', () => {
+  it('from pasted text', () =>
+    pact
+      .addInteraction()
+      .given(states.signedIn, { email: 'reader@example.com', password: 'correct-horse-battery' })
+      .uponReceiving('a job creation from text')
+      .withRequest('POST', '/api/v1/jobs', (req) =>
+        req.headers({ ...json, ...bearer() }).jsonBody({
+          title: 'The Tell-Tale Heart',
+          content: STORY,
+          voice_config: { provider: 'openai', voice_id: 'alloy' },
+        }),
+      )
+      // The text is kept as the job's source file.
+      .willRespondWith(201, (res) => res.jsonBody(newJob({ input_file_key: string(`jobs/${EXAMPLE_JOB_ID}/source.txt`) })))
+      .executeTest(async (server) => {
+        useMockServer(server.url, EXAMPLE_TOKEN);
+        const job = await createJob({
+          title: 'The Tell-Tale Heart',
+          content: STORY,
+          voice_config: { provider: 'openai', voice_id: 'alloy' },
+        });
+        expect(job.id).toBe(EXAMPLE_JOB_ID);
+        expect(job.title).toBe('The Tell-Tale Heart');
+      }));
+
+  it('from a web page address', () =>
+    pact
+      .addInteraction()
+      .given(states.signedIn, { email: 'reader@example.com', password: 'correct-horse-battery' })
+      .uponReceiving('a job creation from a URL')
+      .withRequest('POST', '/api/v1/jobs', (req) =>
+        req.headers({ ...json, ...bearer() }).jsonBody({
+          title: 'The Raven',
+          url: 'https://example.com/poems/the-raven',
+          voice_config: { provider: 'elevenlabs', voice_id: 'adam' },
+        }),
+      )
+      .willRespondWith(201, (res) =>
+        res.jsonBody(newJob({ title: string('The Raven'), config: { voice_config: { provider: 'elevenlabs' } } })),
+      )
+      .executeTest(async (server) => {
+        useMockServer(server.url, EXAMPLE_TOKEN);
+        const job = await createJob({
+          title: 'The Raven',
+          url: 'https://example.com/poems/the-raven',
+          voice_config: { provider: 'elevenlabs', voice_id: 'adam' },
+        });
+        expect(job.id).toBe(EXAMPLE_JOB_ID);
+      }));
+
+  it('from an uploaded file', () =>
+    pact
+      .addInteraction()
+      .given(states.uploadedFile, { filename: 'the-raven.txt' })
+      .uponReceiving('a job creation from an uploaded file')
+      .withRequest('POST', '/api/v1/jobs', (req) =>
+        req.headers({ ...json, ...bearer() }).jsonBody({
+          title: 'The Raven',
+          file_key: fromProviderState('${fileKey}', EXAMPLE_FILE_KEY),
+          voice_config: { provider: 'openai', voice_id: 'alloy' },
+        }),
+      )
+      .willRespondWith(201, (res) =>
+        res.jsonBody(newJob({ title: string('The Raven'), input_file_key: string(EXAMPLE_FILE_KEY) })),
+      )
+      .executeTest(async (server) => {
+        useMockServer(server.url, EXAMPLE_TOKEN);
+        const job = await createJob({
+          title: 'The Raven',
+          file_key: EXAMPLE_FILE_KEY,
+          voice_config: { provider: 'openai', voice_id: 'alloy' },
+        });
+        expect(job.id).toBe(EXAMPLE_JOB_ID);
+      }));
+});
+
+describe('upload a file', () => {
+  const fixture = resolve('tests/pact/consumer/fixtures/the-raven.txt');
+
+  it('stores a .txt file sent as multipart form data and answers its key', () =>
+    pact
+      .addInteraction()
+      .given(states.signedIn, { email: 'reader@example.com', password: 'correct-horse-battery' })
+      .uponReceiving('a .txt file upload')
+      .withRequest('POST', '/api/v1/files', (req) => req.headers(bearer()).multipartBody('text/plain', fixture, 'file'))
+      .willRespondWith(201, (res) =>
+        res.jsonBody({ file_key: string(EXAMPLE_FILE_KEY), filename: 'the-raven.txt', size_bytes: integer(242) }),
+      )
+      .executeTest(async (server) => {
+        useMockServer(server.url, EXAMPLE_TOKEN);
+        const file = new File([readFileSync(fixture)], basename(fixture), { type: 'text/plain' });
+        const stored = await uploadFile({ file });
+        expect(stored.file_key).toBe(EXAMPLE_FILE_KEY);
+        expect(stored.filename).toBe('the-raven.txt');
+      }));
+});
+
+describe('list jobs', () => {
+  it('pages, filters running jobs, searches titles and sorts, as the jobs screen asks', () =>
+    pact
+      .addInteraction()
+      .given(states.pendingJobsExist, { title: 'Carol' })
+      .uponReceiving('a request for the running jobs matching a search')
+      .withRequest('GET', '/api/v1/jobs', (req) =>
+        req
+          .headers(bearer())
+          .query({ page: '1', page_size: '10', status: 'running', q: 'Carol', sort: 'created_at', order: 'desc' }),
+      )
+      .willRespondWith(200, (res) =>
+        res.jsonBody({
+          jobs: eachLike(newJob({ title: regex(/^.*Carol.*$/, 'Carol of the Bells'), status: 'PENDING' })),
+          total: integer(2),
+          page: 1,
+          page_size: 10,
+          total_pages: integer(1),
+        }),
+      )
+      .executeTest(async (server) => {
+        useMockServer(server.url, EXAMPLE_TOKEN);
+        const page = await listJobs({
+          page: 1,
+          page_size: 10,
+          status: 'running',
+          q: 'Carol',
+          sort: 'created_at',
+          order: 'desc',
+        });
+        expect(page.jobs.length).toBeGreaterThan(0);
+        expect(page.jobs.every((j) => j.status === 'PENDING' || j.status === 'PROCESSING')).toBe(true);
+        expect(page.page).toBe(1);
+        expect(page.total_pages).toBeGreaterThanOrEqual(1);
+      }));
+});
+
+describe('job detail', () => {
+  it('shows a book with its chapter jobs', () =>
+    pact
+      .addInteraction()
+      .given(states.bookWithChapters, { title: 'A Christmas Carol' })
+      .uponReceiving('a request for a book job with its chapters')
+      .withRequest('GET', jobPath('/api/v1/jobs/{id}'), (req) => req.headers(bearer()))
+      .willRespondWith(200, (res) =>
+        res.jsonBody(
+          finishedJob({
+            title: 'A Christmas Carol',
+            job_type: 'book_processing',
+            result_data: like({ duration: number(6) }),
+            children: atLeastLike(
+              {
+                id: uuid(EXAMPLE_CHAPTER_ID),
+                title: string('A Christmas Carol - Stave 1'),
+                status: 'COMPLETED',
+                progress: number(100),
+                created_at: isoTimestamp(),
+                updated_at: isoTimestamp(),
+                completed_at: isoTimestamp(),
+                duration: number(2),
+                error_message: null,
+                result_data: like({ duration: number(2) }),
+              },
+              3,
+              3,
+            ),
+          }),
+        ),
+      )
+      .executeTest(async (server) => {
+        useMockServer(server.url, EXAMPLE_TOKEN);
+        const job = await getJob(EXAMPLE_JOB_ID);
+        expect(job.children).toHaveLength(3);
+        expect(job.parent).toBeNull();
+        expect(job.status).toBe('COMPLETED');
+      }));
+
+  it('shows a chapter job with its parent book', () =>
+    pact
+      .addInteraction()
+      .given(states.bookWithChapters, { title: 'A Christmas Carol' })
+      .uponReceiving('a request for a chapter job')
+      .withRequest('GET', jobPath('/api/v1/jobs/{id}', 'chapterId', EXAMPLE_CHAPTER_ID), (req) => req.headers(bearer()))
+      .willRespondWith(200, (res) =>
+        res.jsonBody(
+          finishedJob({
+            id: uuid(EXAMPLE_CHAPTER_ID),
+            title: string('A Christmas Carol - Stave 1'),
+            job_type: 'text_to_audio',
+            parent_job_id: uuid(EXAMPLE_JOB_ID),
+            duration: number(2),
+            result_data: like({ duration: number(2) }),
+            parent: { id: uuid(EXAMPLE_JOB_ID), title: 'A Christmas Carol' },
+          }),
+        ),
+      )
+      .executeTest(async (server) => {
+        useMockServer(server.url, EXAMPLE_TOKEN);
+        const job = await getJob(EXAMPLE_CHAPTER_ID);
+        expect(job.parent_job_id).toBe(EXAMPLE_JOB_ID);
+        expect(job.parent?.title).toBe('A Christmas Carol');
+      }));
+
+  it('refreshes the steps of a running job', () =>
+    pact
+      .addInteraction()
+      .given(states.jobProcessing, { title: 'Moby-Dick' })
+      .uponReceiving('a request for the steps of a processing job')
+      .withRequest('GET', jobPath('/api/v1/jobs/{id}/steps'), (req) => req.headers(bearer()))
+      .willRespondWith(200, (res) =>
+        res.jsonBody([
+          completedStep('acquire_content', 1),
+          runningStep('tutoring_analysis', 2),
+          pendingStep('preprocess_text', 3),
+          pendingStep('text_to_audio', 4),
+        ]),
+      )
+      .executeTest(async (server) => {
+        useMockServer(server.url, EXAMPLE_TOKEN);
+        const steps = await getJobSteps(EXAMPLE_JOB_ID);
+        expect(steps.map((s) => s.status)).toEqual(['completed', 'running', 'pending', 'pending']);
+        expect(steps.map((s) => s.step_order)).toEqual([1, 2, 3, 4]);
+      }));
+});
+
+describe('cancel a job', () => {
+  it('cancels a job that is processing', () =>
+    pact
+      .addInteraction()
+      .given(states.jobProcessing, { title: 'Moby-Dick', steps: false })
+      .uponReceiving('a cancellation of a processing job')
+      .withRequest('DELETE', jobPath('/api/v1/jobs/{id}'), (req) => req.headers(bearer()))
+      .willRespondWith(200, (res) =>
+        res.jsonBody(
+          newJob({
+            title: 'Moby-Dick',
+            status: 'CANCELLED',
+            progress: number(40),
+            started_at: isoTimestamp(),
+            steps: [],
+          }),
+        ),
+      )
+      .executeTest(async (server) => {
+        useMockServer(server.url, EXAMPLE_TOKEN);
+        const job = await cancelJob(EXAMPLE_JOB_ID);
+        expect(job.status).toBe('CANCELLED');
+      }));
+
+  it('refuses to cancel a completed job, with the reason', () =>
+    pact
+      .addInteraction()
+      .given(states.completedAudiobook, { title: 'The Tell-Tale Heart' })
+      .uponReceiving('a cancellation of a completed job')
+      .withRequest('DELETE', jobPath('/api/v1/jobs/{id}'), (req) => req.headers(bearer()))
+      .willRespondWith(409, (res) => res.jsonBody(errorBody('Cannot cancel job with status COMPLETED')))
+      .executeTest(async (server) => {
+        useMockServer(server.url, EXAMPLE_TOKEN);
+        const error = await cancelJob(EXAMPLE_JOB_ID).catch((e: unknown) => e);
+        expect((error as ApiError).status).toBe(409);
+        expect(errorMessage(error, 'Failed to cancel job')).toMatch(/COMPLETED/);
+      }));
+});
