@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Browser, chromium } from 'playwright-core';
+import { type Browser, chromium, type Page } from 'playwright-core';
 import { chromeArgs, findChrome } from '../../scripts/find-chrome.mjs';
 import { freePort } from '../support/ports';
 
@@ -54,7 +54,25 @@ export async function startApp(env: Record<string, string> = {}): Promise<Runnin
   };
 }
 
-/** Debian Chromium with the closed-network flags; Playwright gives it a fresh temporary profile. */
+/**
+ * Debian Chromium with the closed-network flags; Playwright gives it a fresh temporary profile.
+ * Media: autoplay after a click as usual, and a fake microphone so the voice page can open one.
+ */
 export async function launchBrowser(): Promise<Browser> {
-  return chromium.launch({ executablePath: findChrome(), args: chromeArgs, headless: true });
+  return chromium.launch({
+    executablePath: findChrome(),
+    args: [...chromeArgs, '--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream'],
+    headless: true,
+  });
+}
+
+/** Creates an account through the Register screen and lands on the dashboard. */
+export async function registerThroughUi(page: Page, url: string, email: string, password: string): Promise<void> {
+  await page.goto(`${url}/register`);
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByLabel('Confirm password').fill(password);
+  await page.getByRole('checkbox').check();
+  await page.getByRole('button', { name: 'Create account' }).click();
+  await page.waitForURL(`${url}/dashboard`);
 }

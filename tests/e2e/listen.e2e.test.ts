@@ -1,0 +1,120 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser, registerThroughUi, type RunningApp, startApp } from './harness';
+
+// From sign-up to listening, in the real app: paste a story, watch it convert, play it, and come
+// back to the same place after a reload; then a three-chapter book and its chapter navigation.
+let app: RunningApp;
+let browser: Browser;
+let page: Page;
+
+const story = [
+  'Elizabeth walked along the river every morning before the house woke.',
+  'She liked the quiet of the reeds and the grey heron that waited by the mill.',
+  'One morning a letter lay on the stone bridge, sealed with green wax.',
+  'It was addressed to her, though nobody in the village knew her handwriting.',
+  'She read it twice, folded it carefully, and decided to tell no one.',
+].join(' ');
+
+const book = [
+  'Chapter 1',
+  '',
+  'The ferry left the harbour at dawn with seven passengers and a crate of oranges on deck.',
+  'The captain counted them twice, because one of them had not bought a ticket.',
+  '',
+  'Chapter 2',
+  '',
+  'By noon the fog had come down so thickly that the gulls stopped crying.',
+  'Nobody could see the bow from the stern, and the engine coughed and slowed.',
+  '',
+  'Chapter 3',
+  '',
+  'When the fog lifted, the island was closer than anyone expected.',
+  'The passenger without a ticket was gone, and so were the oranges.',
+].join('\n');
+
+beforeAll(async () => {
+  app = await startApp();
+  browser = await launchBrowser();
+  page = await browser.newPage();
+  await registerThroughUi(page, app.url, `listener.${Date.now()}@example.com`, 'correct-horse-battery');
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await app?.stop();
+});
+
+async function createAudiobook(title: string, text: string): Promise<string> {
+  await page.goto(`${app.url}/upload`);
+  await page.getByLabel('Job Title').fill(title);
+  await page.getByLabel('Story Text').fill(text);
+  await page.getByRole('button', { name: 'Create Audiobook' }).click();
+  await page.waitForURL(/\/jobs\/[0-9a-f-]{36}$/);
+  return page.url().split('/').pop()!;
+}
+
+/** Job detail polls every 3 s; Play Audiobook appears once the job is COMPLETED. */
+async function waitUntilPlayable() {
+  await page.getByRole('link', { name: 'Play Audiobook' }).waitFor({ timeout: 120_000 });
+}
+
+const audioTime = () => page.evaluate(() => document.querySelector('audio')?.currentTime ?? -1);
+
+describe('listening in the real app', () => {
+  it('converts pasted text, showing its steps complete, and plays it', async () => {
+    const id = await createAudiobook('The Letter on the Bridge', story);
+    await waitUntilPlayable();
+    await page.getByRole('button', { name: 'Expand All' }).click();
+    for (const step of ['Acquire content', 'Synthesize', 'Finalize']) {
+      await expect(page.getByText(step, { exact: false }).first().isVisible()).resolves.toBe(true);
+    }
+    expect(await page.getByText('failed').count()).toBe(0);
+
+    await page.getByRole('link', { name: 'Play Audiobook' }).click();
+    await page.waitForURL(`${app.url}/library/${id}`);
+    await page.getByRole('button', { name: 'Play', exact: true }).click();
+    await page.getByRole('button', { name: 'Pause' }).waitFor();
+    await page.waitForFunction(() => (document.querySelector('audio')?.currentTime ?? 0) > 0.5, undefined, { timeout: 15_000 });
+  });
+
+  it('resumes within a second of the saved position after a reload', async () => {
+    await page.getByRole('button', { name: 'Forward 10s' }).click();
+    const saving = page.waitForResponse((res) => res.url().includes('/api/v1/progress/') && res.request().method() === 'PUT');
+    await page.getByRole('button', { name: 'Pause' }).click(); // pausing saves the position
+    const saved = await audioTime();
+    expect(saved).toBeGreaterThan(9);
+    expect((await saving).status()).toBe(200);
+
+    await page.reload();
+    await page.getByRole('button', { name: 'Play', exact: true }).waitFor();
+    await page.waitForFunction(() => (document.querySelector('audio')?.currentTime ?? 0) > 1, undefined, { timeout: 15_000 });
+    expect(Math.abs((await audioTime()) - saved)).toBeLessThanOrEqual(1);
+  });
+
+  it('turns a three-chapter book into chapter jobs, and chapter navigation jumps between them', async () => {
+    const id = await createAudiobook('The Ferry', book);
+    await waitUntilPlayable();
+    const chapterJobs = page.getByRole('region', { name: 'Chapter Jobs' }).getByRole('listitem');
+    await chapterJobs.nth(2).waitFor();
+    await expect(chapterJobs.count()).resolves.toBe(3);
+    await expect(page.getByText('The Ferry - Chapter 2').first().isVisible()).resolves.toBe(true);
+
+    await page.getByRole('link', { name: 'Play Audiobook' }).click();
+    await page.waitForURL(`${app.url}/library/${id}`);
+    const chapters = page.getByRole('region', { name: 'Chapters' }).getByRole('listitem');
+    await chapters.nth(2).waitFor();
+    await expect(chapters.count()).resolves.toBe(3);
+    await page.getByRole('button', { name: 'Play', exact: true }).click();
+    await page.getByRole('button', { name: 'Pause' }).waitFor();
+
+    await page.getByRole('button', { name: /^2\. / }).click();
+    await page.waitForFunction(() => document.querySelector('[aria-current="true"]')?.textContent?.startsWith('2.'), undefined, { timeout: 10_000 });
+    const inChapter2 = await audioTime();
+    await page.getByRole('button', { name: 'Next chapter' }).click();
+    await page.waitForFunction(() => document.querySelector('[aria-current="true"]')?.textContent?.startsWith('3.'), undefined, { timeout: 10_000 });
+    expect(await audioTime()).toBeGreaterThan(inChapter2);
+    await page.getByRole('button', { name: 'Previous chapter' }).click();
+    await page.waitForFunction(() => document.querySelector('[aria-current="true"]')?.textContent?.startsWith('2.'), undefined, { timeout: 10_000 });
+  });
+});
