@@ -2,18 +2,7 @@ import { readAll } from './audio/test-helpers';
 import { parseMp3 } from './audio/mp3-frames';
 import { appStorage, insertJob, seedCompletedAudiobook, seedCompletedBook, signedInUser } from './listening/fixtures';
 import type { FileStorage } from './storage/types';
-import { createTestApp, type TestApp } from './testing';
-
-/** A clock tests can move forward. */
-function manualClock(start = new Date('2030-01-01T12:00:00Z')) {
-  let current = start.getTime();
-  return {
-    now: () => new Date(current),
-    advance(seconds: number) {
-      current += seconds * 1000;
-    },
-  };
-}
+import { createTestApp, manualClock, type TestApp } from './testing';
 
 const clock = manualClock();
 let t: TestApp;

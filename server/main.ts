@@ -1,5 +1,6 @@
 import { createApp } from './app';
 import { ConfigError, loadConfig } from './config';
+import { exitOnSignals } from './process';
 
 /** Entry point: `node --import tsx server/main.ts` (npm start) or `tsx watch server/main.ts` (npm run dev). */
 async function main(): Promise<void> {
@@ -27,21 +28,7 @@ async function main(): Promise<void> {
   }
   console.log(`Lectio is running at http://localhost:${config.port}`);
 
-  let closing = false;
-  const shutdown = (signal: NodeJS.Signals) => {
-    if (closing) return;
-    closing = true;
-    app.log.info({ signal }, 'shutting down');
-    app.close().then(
-      () => process.exit(0),
-      (error: unknown) => {
-        console.error('Error while shutting down:', error);
-        process.exit(1);
-      },
-    );
-  };
-  process.once('SIGINT', shutdown);
-  process.once('SIGTERM', shutdown);
+  exitOnSignals(app.log, 'shutting down', () => app.close());
 }
 
 main().catch((error: unknown) => {

@@ -65,3 +65,14 @@ export async function truncateAll(db: Db): Promise<void> {
   if (rows.length === 0) return;
   await db.exec(`TRUNCATE ${rows.map((r) => `"${r.tablename}"`).join(', ')} CASCADE`);
 }
+
+/** A clock tests can move forward, for token expiry, signed-URL expiry and throttling windows. */
+export function manualClock(start = new Date('2030-01-01T12:00:00Z')) {
+  let current = start.getTime();
+  return {
+    now: () => new Date(current),
+    advance(seconds: number) {
+      current += seconds * 1000;
+    },
+  };
+}

@@ -3,6 +3,7 @@ import { ConfigError, loadConfig, type Config } from './config';
 import { migrate } from './db/migrate';
 import { openDatabase } from './db/open';
 import { createConversion } from './jobs/index';
+import { exitOnSignals } from './process';
 
 /**
  * A conversion worker without the HTTP API: `npm run worker` (node --import tsx server/worker.ts).
@@ -33,24 +34,9 @@ async function main(): Promise<void> {
   const conversion = await createConversion(config, db, log);
   log.info({ concurrency: config.workerConcurrency }, 'Lectio worker is running');
 
-  let closing = false;
-  const shutdown = (signal: NodeJS.Signals) => {
-    if (closing) return;
-    closing = true;
-    log.info({ signal }, 'worker shutting down; running jobs will resume elsewhere');
-    conversion
-      .close()
-      .then(() => db.close())
-      .then(
-        () => process.exit(0),
-        (error: unknown) => {
-          console.error('Error while shutting down:', error);
-          process.exit(1);
-        },
-      );
-  };
-  process.once('SIGINT', shutdown);
-  process.once('SIGTERM', shutdown);
+  exitOnSignals(log, 'worker shutting down; running jobs will resume elsewhere', () =>
+    conversion.close().then(() => db.close()),
+  );
 }
 
 main().catch((error: unknown) => {

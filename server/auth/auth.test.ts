@@ -1,18 +1,7 @@
 import { SignJWT } from 'jose';
 import type { Db } from '../db/types';
 import { openPglite } from '../db/pglite';
-import { createTestApp, TEST_JWT_SECRET, type TestApp } from '../testing';
-
-/** A clock tests can move forward. */
-function manualClock(start = new Date('2030-01-01T12:00:00Z')) {
-  let current = start.getTime();
-  return {
-    now: () => new Date(current),
-    advance(seconds: number) {
-      current += seconds * 1000;
-    },
-  };
-}
+import { createTestApp, TEST_JWT_SECRET, type TestApp, manualClock } from '../testing';
 
 let db: Db;
 let counter = 0;
