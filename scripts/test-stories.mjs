@@ -89,6 +89,7 @@ const { port } = server.address();
 const url = `http://127.0.0.1:${port}`;
 console.log(`Serving storybook-static at ${url}`);
 
-const code = await run(bin('test-storybook'), ['--url', url, '--browsers', 'chromium', '--maxWorkers=2', ...extra]);
+// 60 s per story: the flow stories (src/app/Flow.stories.tsx) wait for real polling and playback.
+const code = await run(bin('test-storybook'), ['--url', url, '--browsers', 'chromium', '--maxWorkers=2', '--testTimeout=60000', ...extra]);
 server.close();
 process.exit(code);

@@ -1,18 +1,23 @@
 /**
  * Conversion pipeline bench: `npm run bench` (node --import tsx server/jobs/bench-pipeline.ts).
  * Prints offline synthesis + MP3 encoding speed for a 50,000-character text (BENCH_CHARS to
- * change it) in one thread and with the encoder worker pool, the time from job creation to
- * COMPLETED through the API, and the peak RSS.
+ * change it) in one thread and with the encoder worker pool; then starts the real server as
+ * `npm start` runs it (its own process, embedded database, in-process workers) and prints the
+ * time from job creation to COMPLETED through the HTTP API and the server's peak RSS (VmHWM)
+ * for a BENCH_BOOK_CHARS-character text (default BENCH_CHARS; 1000000 for the 1 MB book figure).
  */
 import os from 'node:os';
 import { EncoderPool } from '../audio/encoder-pool';
 import { createMp3Writer } from '../audio/mp3';
-import { createTestApp } from '../testing';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { splitIntoChunks } from '../voices/chunking';
 import { getOfflineEngine } from '../voices/espeak';
-import { createJob, signIn, waitForJob } from './test-helpers';
 
 const CHARS = Number(process.env.BENCH_CHARS ?? 50_000);
+const BOOK_CHARS = Number(process.env.BENCH_BOOK_CHARS ?? CHARS);
 
 function benchText(chars: number): string {
   const sentences = [
@@ -32,18 +37,67 @@ async function synthEncode(text: string, pool: EncoderPool | undefined): Promise
   const started = performance.now();
   let writer: ReturnType<typeof createMp3Writer> | null = null;
   let bytes = 0;
+  // The same requests the pipeline makes: whole sentences grouped up to the engine's limit.
   for (const chunk of splitIntoChunks(text, engine.maxCharsPerRequest)) {
-    for (const s of chunk.sentences) {
-      const speech = await engine.synthesize(text.slice(s.start, s.end), 'en-us');
-      writer ??= createMp3Writer({ sampleRate: speech.sampleRate, pool, sink: async (c) => void (bytes += c.byteLength) });
-      await writer.write(speech.samples);
-    }
+    const speech = await engine.synthesize(chunk.text, 'en-us');
+    writer ??= createMp3Writer({ sampleRate: speech.sampleRate, pool, sink: async (c) => void (bytes += c.byteLength) });
+    await writer.write(speech.samples);
   }
   const result = await writer!.finish();
   return { audio: result.durationSeconds, wall: (performance.now() - started) / 1000 };
 }
 
 const fmt = (n: number, d = 1) => n.toFixed(d);
+
+/** Peak resident memory of a process, from Linux's /proc (VmHWM), in MB. */
+function peakRssMb(pid: number): number {
+  const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmHWM:'));
+  return Number(line?.replace(/\D+/g, '') ?? 0) / 1024;
+}
+
+/** The real server in its own process: one job through the HTTP API, timed, and its peak RSS. */
+async function serverRun(text: string): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'lectio-bench-'));
+  const port = 20_000 + Math.floor(Math.random() * 20_000);
+  const url = `http://127.0.0.1:${port}`;
+  const server = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dir, STATIC_DIR: '', LOG_LEVEL: 'warn' },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  try {
+    const call = async (method: string, path: string, body?: object, token?: string) => {
+      const res = await fetch(`${url}${path}`, {
+        method,
+        headers: { 'content-type': 'application/json', ...(token && { authorization: `Bearer ${token}` }) },
+        ...(body && { body: JSON.stringify(body) }),
+      });
+      return (await res.json()) as Record<string, unknown>;
+    };
+    for (let i = 0; ; i += 1) {
+      if (await fetch(`${url}/api/v1/environment`).then((r) => r.ok, () => false)) break;
+      if (i > 600) throw new Error('the server did not start');
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const credentials = { email: 'bench@example.com', password: 'bench-password' };
+    await call('POST', '/api/v1/auth/register', credentials);
+    const token = String((await call('POST', '/api/v1/auth/login', credentials)).access_token);
+    const started = performance.now();
+    const { id } = await call('POST', '/api/v1/jobs', { title: 'Bench', content: text, job_type: 'text_to_audio' }, token);
+    let job: Record<string, unknown>;
+    for (;;) {
+      job = await call('GET', `/api/v1/jobs/${String(id)}`, undefined, token);
+      if (job.status !== 'PENDING' && job.status !== 'PROCESSING') break;
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    const wall = (performance.now() - started) / 1000;
+    const result = job.result_data as { duration_seconds?: number; file_size_bytes?: number };
+    console.log(`server (npm start), ${text.length} characters: job ${String(job.status)} in ${fmt(wall)} s after creation (${fmt(result.duration_seconds ?? 0)} s of audio = ${fmt((result.duration_seconds ?? 0) / wall)}x real time, ${result.file_size_bytes} bytes)`);
+    console.log(`peak server RSS: ${fmt(peakRssMb(server.pid!), 0)} MB (target: under 400 MB for a 1 MB book)`);
+  } finally {
+    server.kill('SIGKILL');
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
 
 async function main(): Promise<void> {
   const text = benchText(CHARS);
@@ -59,18 +113,7 @@ async function main(): Promise<void> {
   await pool.close();
   console.log(`encoder pool (${threads} threads): ${fmt(pooled.audio)} s of audio in ${fmt(pooled.wall)} s = ${fmt(pooled.audio / pooled.wall)}x real time`);
 
-  const t = await createTestApp({ env: { ENCODER_THREADS: String(threads) } });
-  try {
-    const headers = await signIn(t, 'bench@example.com');
-    const started = performance.now();
-    const res = await createJob(t, headers, { title: 'Bench', content: text, job_type: 'text_to_audio' });
-    const job = await waitForJob(t, headers, (res.json() as { id: string }).id, undefined, 30 * 60_000);
-    const wall = (performance.now() - started) / 1000;
-    console.log(`job via the API: ${job.status} in ${fmt(wall)} s (${fmt(job.result_data.duration_seconds ?? 0)} s of audio, ${job.result_data.file_size_bytes} bytes)`);
-  } finally {
-    await t.close();
-  }
-  console.log(`peak RSS: ${fmt(process.resourceUsage().maxRSS / 1024, 0)} MB`);
+  await serverRun(benchText(BOOK_CHARS));
 }
 
 main().then(

@@ -176,11 +176,9 @@ export function createSteps(deps: StepDeps): Record<string, (ctx: StepContext) =
       const provider = job.config.voice_config?.provider ?? job.config.provider ?? 'openai';
       const selection = selectEngine(deps.voices, provider, job.config.voice_config?.voice_id);
       const { engine } = selection;
+      // One request per chunk of whole sentences; timings inside a chunk are by character share.
       const chunks = splitIntoChunks(text, engine.maxCharsPerRequest);
-      // One request per sentence when the engine prefers it (exact timings), else one per chunk.
-      const pieces = engine.splitsSentences
-        ? chunks.flatMap((c) => c.sentences.map((s) => ({ start: s.start, end: s.end, sentences: [s] })))
-        : chunks.map((c) => ({ start: c.start, end: c.end, sentences: c.sentences }));
+      const pieces = chunks.map((c) => ({ start: c.start, end: c.end, sentences: c.sentences }));
       if (pieces.length === 0) throw new PipelineError('The text has nothing to read aloud');
       const key = audioKey(job.id);
       const totalChars = pieces.reduce((n, p) => n + (p.end - p.start), 0);

@@ -142,5 +142,5 @@ export function createElevenLabsEngine(options: ElevenLabsEngineOptions): Eleven
     );
   }
 
-  return { name: 'elevenlabs', model, maxCharsPerRequest: maxChars, splitsSentences: false, synthesize };
+  return { name: 'elevenlabs', model, maxCharsPerRequest: maxChars, synthesize };
 }

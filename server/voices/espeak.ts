@@ -273,7 +273,11 @@ export interface EspeakOptions {
   nativeBinary?: string;
   /** Speaking rate in words per minute (eSpeak default 175). */
   rate?: number;
-  /** Max characters per call (default 1000). */
+  /**
+   * Max characters per call (default 300: a few sentences). Each call has a fixed cost of ~40 ms
+   * (restoring the WASM memory snapshot), so one call per sentence would make synthesis, not MP3
+   * encoding, the bottleneck; a few sentences per call keep timings within a few seconds.
+   */
   maxCharsPerRequest?: number;
 }
 
@@ -294,7 +298,7 @@ function abortedError(signal: AbortSignal): TtsError {
 export function createEspeakEngine(options: EspeakOptions = {}): EspeakEngine {
   const rate = Math.round(options.rate ?? 175);
   if (!(rate >= 80 && rate <= 450)) throw new RangeError(`eSpeak rate ${rate} is outside 80-450 wpm`);
-  const maxChars = options.maxCharsPerRequest ?? 1000;
+  const maxChars = options.maxCharsPerRequest ?? 300;
   let nativeBinary: string | null = null;
   if (options.backend !== 'wasm') {
     nativeBinary = options.nativeBinary ?? detectNativeEspeak();
@@ -368,7 +372,7 @@ export function createEspeakEngine(options: EspeakOptions = {}): EspeakEngine {
     }
   }
 
-  return { name: 'espeak-ng', maxCharsPerRequest: maxChars, splitsSentences: true, backend, synthesize };
+  return { name: 'espeak-ng', maxCharsPerRequest: maxChars, backend, synthesize };
 }
 
 let sharedEngine: EspeakEngine | undefined;

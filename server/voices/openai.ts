@@ -98,5 +98,5 @@ export function createOpenAiEngine(options: OpenAiEngineOptions): OpenAiEngine {
     );
   }
 
-  return { name: 'openai', model, maxCharsPerRequest: OPENAI_MAX_CHARS, splitsSentences: false, synthesize };
+  return { name: 'openai', model, maxCharsPerRequest: OPENAI_MAX_CHARS, synthesize };
 }

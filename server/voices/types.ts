@@ -8,10 +8,12 @@ export type EngineName = 'espeak-ng' | 'openai' | 'elevenlabs';
 
 export interface TtsEngine {
   readonly name: EngineName;
-  /** Longest text (in UTF-16 code units, i.e. `text.length`) accepted by one `synthesize` call. */
+  /**
+   * Longest text (in UTF-16 code units, i.e. `text.length`) sent in one `synthesize` call. The
+   * pipeline groups whole sentences up to it; sentence timings inside one call are estimated by
+   * character share, so a smaller value gives finer timings at the cost of more calls.
+   */
   readonly maxCharsPerRequest: number;
-  /** true = synthesize one sentence per request so timings are exact. */
-  readonly splitsSentences: boolean;
   synthesize(text: string, voiceId: string, signal?: AbortSignal): Promise<Speech>;
 }
 

@@ -198,6 +198,8 @@ export interface JobsBackend {
   jobs: () => Job[];
   /** Change a stored job as the server would (e.g. progress moves on), for polling stories. */
   patch: (id: string, patch: Partial<Job>) => Job;
+  /** Store a new job, first in the list, as the server does on create (flow stories). */
+  add: (job: Job) => Job;
   /** Back to the initial jobs, requests forgotten (call it in a story's beforeEach). */
   reset: () => void;
 }
@@ -247,6 +249,10 @@ export function jobsBackend(initial: readonly Job[], options: JobsBackendOptions
     listRequests,
     jobs: () => jobs,
     patch: (id, patch) => update(id, patch),
+    add: (job) => {
+      jobs = [structuredClone(job), ...jobs];
+      return find(job.id)!;
+    },
     reset: () => {
       jobs = structuredClone([...initial]);
       listRequests.length = 0;

@@ -10,13 +10,19 @@ export interface RunningApp {
   url: string;
   dataDir: string;
   output: () => string;
+  /** Stops the app gracefully and deletes its data. */
   stop: () => Promise<void>;
+  /** Kills the app at once (SIGKILL, no shutdown) and keeps its data, as a crash or power cut would. */
+  crash: () => Promise<void>;
 }
 
-/** Starts the app exactly as `npm start` does (build if needed, then serve SPA + API on one port). */
-export async function startApp(env: Record<string, string> = {}): Promise<RunningApp> {
+/**
+ * Starts the app exactly as `npm start` does (build if needed, then serve SPA + API on one port),
+ * on a fresh data directory or on `dataDir` when given (to start again after a crash).
+ */
+export async function startApp(env: Record<string, string> = {}, options: { dataDir?: string } = {}): Promise<RunningApp> {
   const port = await freePort();
-  const dataDir = mkdtempSync(join(tmpdir(), 'lectio-e2e-'));
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'lectio-e2e-'));
   let log = '';
   const child: ChildProcess = spawn(process.execPath, ['scripts/start.mjs'], {
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...env },
@@ -43,13 +49,19 @@ export async function startApp(env: Record<string, string> = {}): Promise<Runnin
     dataDir,
     output: () => log,
     stop: async () => {
-      if (child.exitCode === null && child.pid) {
+      if (child.exitCode === null && child.signalCode === null && child.pid) {
         const exited = new Promise((r) => child.once('exit', r));
         process.kill(-child.pid, 'SIGTERM');
         await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
         if (child.exitCode === null) process.kill(-child.pid, 'SIGKILL');
       }
       rmSync(dataDir, { recursive: true, force: true });
+    },
+    crash: async () => {
+      if (child.exitCode !== null || child.signalCode !== null || !child.pid) return;
+      const exited = new Promise((r) => child.once('exit', r));
+      process.kill(-child.pid, 'SIGKILL');
+      await exited;
     },
   };
 }

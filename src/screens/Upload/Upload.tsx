@@ -7,6 +7,7 @@ import { useUploadFile } from '../../api/gen/endpoints/files/files';
 import { errorMessage } from '../../api/http';
 import { Alert, Button, Card, FieldMessage, Page, TextField } from '../../components/ui';
 import { paths } from '../../lib/paths';
+import { invalidateJobLists } from '../../features/jobs';
 import {
   canSubmit,
   checkFile,
@@ -152,7 +153,8 @@ export function Upload() {
       }
       setStep('creating');
       const job = await createJob.mutateAsync({ data: jobRequest(form, { fileKey }) });
-      void queryClient.invalidateQueries({ predicate: (query) => String(query.queryKey[0]).startsWith('/api/v1/jobs') });
+      // The top bar's running badge, the dashboard counters and the lists refresh at once.
+      void invalidateJobLists(queryClient);
       navigate(paths.job(job.id));
     } catch (error) {
       setServerError(errorMessage(error, 'Failed to create job. Please try again.'));
