@@ -60,6 +60,9 @@ describe('X-ray in the real app', () => {
     await page.getByRole('button', { name: 'Start Voice Assistant' }).click();
     await page.getByRole('button', { name: 'Connect & Start Voice Chat' }).click();
     await page.getByRole('button', { name: 'Disconnect Voice Chat' }).waitFor({ timeout: 30_000 });
+    // The microphone really runs (Chromium's fake device plays a tone): its level meter moves.
+    const level = (label: string) => `Number(document.querySelector('meter[aria-label="${label}"]')?.value ?? 0) > 0`;
+    await page.waitForFunction(level('Your microphone level'), undefined, { timeout: 15_000 });
 
     const ask = async (question: string) => {
       // Turns are the list items that name their speaker (the empty transcript has a hint instead).
@@ -77,6 +80,8 @@ describe('X-ray in the real app', () => {
     };
 
     const aboutElizabeth = await ask('Who is Elizabeth Hart?');
+    // ...and is heard: the bot's audio plays through the page's audio output and its meter moves.
+    await page.waitForFunction(level('Bot audio level'), undefined, { timeout: 15_000 });
     expect(aboutElizabeth).toMatch(/Elizabeth/);
     expect(aboutElizabeth).toMatch(/lighthouse|logbook|lamp/);
     expect(aboutElizabeth).not.toMatch(/Marlowe|stranger|map/);
