@@ -148,7 +148,11 @@ async function createWasmRuntime(): Promise<WasmRuntime> {
 
   function run(args: string[], text: string): RunResult {
     return withoutStackTraces(() => {
-      new Uint8Array(ex.memory.buffer).set(snapshot);
+      const memory = new Uint8Array(ex.memory.buffer);
+      memory.set(snapshot);
+      // Memory grown by an earlier call is not in the snapshot: clear it too, so every call starts
+      // from the same bytes (eSpeak may read heap it did not initialise).
+      if (memory.length > snapshot.length) memory.fill(0, snapshot.length);
       stderr = '';
       mod.FS.writeFile('/in.txt', text);
       const argvStrings = ['espeak-ng', ...args, '-f', '/in.txt', '-w', '/out.wav'];
