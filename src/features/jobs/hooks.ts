@@ -79,8 +79,7 @@ export function useJobCounts(intervalMs: number = POLL_MS.dashboard) {
   const running = usePolledJobs({ status: 'running', page_size: 1 }, { intervalMs });
   const active = (running.data?.total ?? 0) > 0;
   const total = usePolledJobs({ page_size: 1 }, { intervalMs, active });
-  // Three, not one: the latest completed jobs double as Continue Listening's fallback.
-  const completed = usePolledJobs({ status: 'completed', page_size: 3 }, { intervalMs, active });
+  const completed = usePolledJobs({ status: 'completed', page_size: 1 }, { intervalMs, active });
   const failed = usePolledJobs({ status: 'failed', page_size: 1 }, { intervalMs, active });
   return { total, completed, running, failed, active };
 }

@@ -18,7 +18,16 @@ const jobs = specs.map(([title, status], index) =>
 const [heart, raven, untitled, , blackCat, oval] = jobs;
 
 const populatedApi = jobsBackend(jobs);
-const completedOnly = jobsBackend(jobs.filter((job) => job.status === 'COMPLETED'));
+// A finished chapter job, newer than every book: the library plays books, so Continue Listening
+// must not offer it.
+const ravenChapter = jobAtStatus('COMPLETED', {
+  id: jobUuid(9),
+  title: 'The Raven - Chapter 1',
+  parent_job_id: raven!.id,
+  parent: { id: raven!.id, title: 'The Raven' },
+  created_at: '2025-02-09T10:00:00Z',
+});
+const completedOnly = jobsBackend([ravenChapter, ...jobs.filter((job) => job.status === 'COMPLETED')]);
 
 const meta = {
   title: 'Screens/Dashboard',
@@ -129,6 +138,7 @@ export const ContinueListeningFallback: Story = {
     await expect(listening.getByRole('link', { name: 'The Raven' })).toHaveAttribute('href', `/library/${raven!.id}`);
     await expect(listening.getByRole('link', { name: 'The Black Cat' })).toBeVisible();
     await expect(listening.getAllByText(/Ready to play · 1h 2m/)).toHaveLength(2);
+    await expect(listening.queryByRole('link', { name: 'The Raven - Chapter 1' })).toBeNull();
     await expect(canvas.queryByRole('alert')).toBeNull();
   },
 };

@@ -117,6 +117,12 @@ export function Dashboard() {
     { intervalMs: POLL_MS.dashboard, active: counts.active },
   );
   const completedTotal = counts.completed.data?.total ?? 0;
+  // The fallback for Continue Listening: the latest finished books (not their chapter jobs),
+  // which are what the library lists and plays.
+  const latestBooks = usePolledJobs(
+    { status: 'completed', top_level: true, page_size: CONTINUE_LISTENING },
+    { intervalMs: POLL_MS.dashboard, active: counts.active },
+  );
   // Continue Listening prefers what the reader played last (with how far they got) ...
   const progress = useGetRecentProgress(
     { limit: 10 },
@@ -136,7 +142,7 @@ export function Dashboard() {
     ? started
     : progress.isLoading
       ? []
-      : (counts.completed.data?.jobs ?? []).slice(0, CONTINUE_LISTENING).map((job) => ({
+      : (latestBooks.data?.jobs ?? []).slice(0, CONTINUE_LISTENING).map((job) => ({
         id: job.id,
         title: jobTitle(job),
         duration: job.duration ?? job.result_data.duration ?? null,
