@@ -1,5 +1,5 @@
 import { keepPreviousData, useQueryClient } from '@tanstack/react-query';
-import { useCallback, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { getGetJobQueryKey, useCancelJob, useGetJob, useListJobs, useRetryJob } from '../../api/gen/endpoints/jobs/jobs';
 import type { Job, JobListResponse, ListJobsParams } from '../../api/gen/model';
 import { errorMessage } from '../../api/http';
@@ -64,6 +64,17 @@ export function usePolledJob(jobId: string, intervalMs: number = POLL_MS.jobDeta
       structuralSharing: keepJobUnlessChanged,
     },
   });
+  // When the open job finishes, the lists and counts (the top bar's badge among them) are stale:
+  // refresh them at once rather than at their next poll.
+  const client = useQueryClient();
+  const status = query.data?.status;
+  const previous = useRef(status);
+  useEffect(() => {
+    if (previous.current !== undefined && status !== undefined && isActiveStatus(previous.current) && !isActiveStatus(status)) {
+      void invalidateJobLists(client);
+    }
+    previous.current = status;
+  }, [client, status]);
   return {
     data: query.data,
     error: query.error,
