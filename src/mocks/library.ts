@@ -1,6 +1,6 @@
 import { http } from 'msw';
-import type { FileUploadResponse, Job, JobCreateRequest } from '../api/gen/model';
-import { bookJobId, chapterJobIds, SAMPLE_AUDIO_BYTES, SAMPLE_AUDIO_SECONDS } from './audio';
+import type { FileUploadResponse, Job, JobCreateRequest, PlaybackProgress } from '../api/gen/model';
+import { bookJobId, chapterJobIds, progressFixture, SAMPLE_AUDIO_BYTES, SAMPLE_AUDIO_SECONDS } from './audio';
 import { jobFixture, jobListFixture } from './fixtures';
 import type { ReplyOptions } from './handlers';
 import { api, reply } from './reply';
@@ -84,6 +84,29 @@ export function libraryShelfFixture(): Job[] {
     single(libraryBookIds.raven, 'The Raven', 125, 'elevenlabs', '2025-03-10T08:00:00Z'),
     single(libraryBookIds.usher, 'The Fall of the House of Usher', 3725, 'openai', '2025-01-20T12:00:00Z'),
     single(libraryBookIds.amontillado, 'The Cask of Amontillado', 1500, 'elevenlabs', '2025-02-20T12:00:00Z'),
+  ];
+}
+
+/**
+ * The reader's real progress on the shelf: the Tell-Tale Heart 25 of 60 s (in progress), the
+ * Raven finished, Usher at 96 % but not marked finished (neither in progress nor completed).
+ */
+export function libraryProgressFixture(): PlaybackProgress[] {
+  return [
+    progressFixture({ position_seconds: 25 }),
+    progressFixture({
+      id: '8a8a8a8a-1111-4222-8333-444455556666',
+      job_id: libraryBookIds.raven,
+      position_seconds: 125,
+      duration_seconds: 125,
+      is_completed: true,
+    }),
+    progressFixture({
+      id: '8a8a8a8a-2222-4222-8333-444455556666',
+      job_id: libraryBookIds.usher,
+      position_seconds: 3576,
+      duration_seconds: 3725,
+    }),
   ];
 }
 

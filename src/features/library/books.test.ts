@@ -1,29 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { Job, PlaybackProgress } from '../../api/gen/model';
-import { progressFixture } from '../../mocks/audio';
-import { completedJobFixture, libraryBookIds, libraryShelfFixture } from '../../mocks/library';
+import { completedJobFixture, libraryBookIds, libraryProgressFixture, libraryShelfFixture } from '../../mocks/library';
 import { readLibraryView, selectBooks, summarize, toLibraryBooks, writeLibraryView } from './books';
 
 const jobs = libraryShelfFixture().map((job) => Job.parse(job));
-const records = [
-  // The Tell-Tale Heart: 25 of 60 s listened.
-  progressFixture({ position_seconds: 25 }),
-  // The Raven: finished.
-  progressFixture({
-    id: '8a8a8a8a-1111-4222-8333-444455556666',
-    job_id: libraryBookIds.raven,
-    position_seconds: 125,
-    duration_seconds: 125,
-    is_completed: true,
-  }),
-  // Usher: 96 %, not marked finished: neither in progress nor completed.
-  progressFixture({
-    id: '8a8a8a8a-2222-4222-8333-444455556666',
-    job_id: libraryBookIds.usher,
-    position_seconds: 3576,
-    duration_seconds: 3725,
-  }),
-].map((record) => PlaybackProgress.parse(record));
+const records = libraryProgressFixture().map((record) => PlaybackProgress.parse(record));
 
 const books = toLibraryBooks(jobs, records);
 const titles = (list: { title: string }[]) => list.map((book) => book.title);

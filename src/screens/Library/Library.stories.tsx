@@ -1,28 +1,12 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
 import { PlayerAudio, resetPlayer } from '../../features/player';
-import { progressFixture, recentProgressHandler } from '../../mocks/audio';
+import { recentProgressHandler } from '../../mocks/audio';
 import { errorBodyFixture } from '../../mocks/fixtures';
-import { jobsListHandler, libraryBookIds, libraryShelfFixture } from '../../mocks/library';
+import { jobsListHandler, libraryBookIds, libraryProgressFixture, libraryShelfFixture } from '../../mocks/library';
 import { Library } from './Library';
 
-/** The reader's real progress: Heart 25 of 60 s, Raven finished, Usher at 96 % (neither). */
-const records = [
-  progressFixture({ position_seconds: 25 }),
-  progressFixture({
-    id: '8a8a8a8a-1111-4222-8333-444455556666',
-    job_id: libraryBookIds.raven,
-    position_seconds: 125,
-    duration_seconds: 125,
-    is_completed: true,
-  }),
-  progressFixture({
-    id: '8a8a8a8a-2222-4222-8333-444455556666',
-    job_id: libraryBookIds.usher,
-    position_seconds: 3576,
-    duration_seconds: 3725,
-  }),
-];
+const records = libraryProgressFixture();
 
 const meta = {
   title: 'Screens/Library',
