@@ -117,7 +117,8 @@ export function Library() {
     <Page title="Library" lead="Your finished audiobooks, ready to play from where you left off.">
       {error && <Alert>{error}</Alert>}
       {player.error && player.currentJobId && !jobs.isPending && <Alert>{`Playback failed: ${player.error}`}</Alert>}
-      {jobs.isPending ? (
+      {/* Each book shows its listening progress: wait for it too, so bars never jump from 0. */}
+      {jobs.isPending || recent.isPending ? (
         <Spinner label="Loading..." />
       ) : jobs.error ? null : (
         <>
