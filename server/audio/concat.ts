@@ -3,8 +3,8 @@ import { Mp3FrameScanner, parseMp3, parseMp3Stream, type Mp3FrameHeader } from '
 
 /**
  * Joins chapter MP3s into one file by concatenating their audio frames. Valid because every
- * chapter was written by our writer with the same settings (and lamejs runs without the bit
- * reservoir, so no frame depends on the previous file). ID3 tags, Xing/Info frames and junk are
+ * chapter was written by our writer with the same settings, and the first frame of a stream never
+ * borrows from the bit reservoir, so no frame depends on the previous file. ID3 tags, Xing/Info frames and junk are
  * dropped. The target appears atomically when complete; on any error nothing is left under it.
  * Returns the number of bytes written.
  */

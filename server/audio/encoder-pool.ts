@@ -22,17 +22,16 @@ class EncoderWorker {
   readonly worker: Worker;
   openStreams = 0;
   dead: Error | null = null;
-  /** Set once the worker has started; a worker that dies before that is not respawned (it would fail again). */
-  online = false;
   private readonly pending = new Map<string, Pending>();
+
+  /** Requests sent and not yet answered: the worker's backlog. */
+  get queued(): number {
+    return this.pending.size;
+  }
 
   constructor(onDeath: (w: EncoderWorker) => void) {
     this.worker = new Worker(WORKER_URL);
-    this.worker.on('message', (msg: WorkerReply | { ready: true }) => {
-      if ('ready' in msg) {
-        this.online = true;
-        return;
-      }
+    this.worker.on('message', (msg: WorkerReply) => {
       const key = `${msg.id}:${msg.seq}`;
       const entry = this.pending.get(key);
       if (!entry) return;
@@ -107,11 +106,13 @@ class WorkerEncoderSession implements EncoderSession {
 }
 
 /**
- * A fixed set of worker threads running lamejs. Each stream is pinned to the least busy worker
- * (one encoder per stream lives there), so encoding of many chapters runs on all cores while the
- * main thread keeps synthesising. `size` 0 encodes in-process (same bytes, no threads).
- * Memory: each warm worker costs roughly 50–70 MB RSS (V8 isolate + lamejs tables), so on a
- * many-core host pass an explicit size that fits the memory budget.
+ * Up to `size` worker threads running LAME (WebAssembly), started when work first needs them.
+ * A stream goes to an idle worker, else to a new one while fewer than `size` run, else to the
+ * one with the shortest backlog; it stays there (its encoder lives there). So the chapters of a
+ * book encode on all cores while the main thread keeps synthesising. `size` 0 encodes
+ * in-process (same bytes, no threads).
+ * Memory: each worker costs roughly 20–30 MB RSS (a V8 isolate plus one LAME instance per
+ * stream), so on a many-core host pass an explicit size that fits the memory budget.
  */
 export class EncoderPool {
   readonly size: number;
@@ -122,7 +123,6 @@ export class EncoderPool {
   constructor(size: number = os.availableParallelism()) {
     if (!Number.isInteger(size) || size < 0) throw new RangeError(`Invalid encoder pool size ${size}`);
     this.size = size;
-    for (let i = 0; i < size; i += 1) this.workers.push(this.spawn());
   }
 
   /** Opens an encoding stream (mono PCM at `sampleRate`, constant `kbps`). */
@@ -130,14 +130,17 @@ export class EncoderPool {
     if (this.closed) throw new Error('Encoder pool is closed');
     assertEncodable(sampleRate, kbps);
     if (this.size === 0) return new InProcessEncoderSession(sampleRate, kbps);
-    let best = this.workers[0]!;
-    for (const w of this.workers) if (w.openStreams < best.openStreams) best = w;
-    return new WorkerEncoderSession(best, this.nextId++, sampleRate, kbps);
+    return new WorkerEncoderSession(this.pick(), this.nextId++, sampleRate, kbps);
   }
 
-  /** Number of streams currently open per worker (for tests and metrics). */
+  /** Number of streams currently open per running worker (for tests and metrics). */
   loads(): number[] {
     return this.workers.map((w) => w.openStreams);
+  }
+
+  /** Worker threads currently running. */
+  get running(): number {
+    return this.workers.length;
   }
 
   /** Terminates the workers; streams still open fail. */
@@ -148,11 +151,22 @@ export class EncoderPool {
     await Promise.all(workers.map((w) => w.worker.terminate()));
   }
 
-  private spawn(): EncoderWorker {
-    return new EncoderWorker((dead) => {
-      // Replace a crashed worker so new streams keep working (its own streams fail).
-      const index = this.workers.indexOf(dead);
-      if (index >= 0 && !this.closed && dead.online) this.workers[index] = this.spawn();
-    });
+  private pick(): EncoderWorker {
+    const idle = this.workers.find((w) => w.openStreams === 0 && w.queued === 0);
+    if (idle) return idle;
+    if (this.workers.length < this.size) {
+      const fresh = new EncoderWorker((dead) => {
+        // A crashed worker's own streams fail; new streams go to the others or a fresh one.
+        const index = this.workers.indexOf(dead);
+        if (index >= 0) this.workers.splice(index, 1);
+      });
+      this.workers.push(fresh);
+      return fresh;
+    }
+    let best = this.workers[0]!;
+    for (const w of this.workers) {
+      if (w.queued < best.queued || (w.queued === best.queued && w.openStreams < best.openStreams)) best = w;
+    }
+    return best;
   }
 }

@@ -1,4 +1,4 @@
-import { Mp3Encoder } from '@breezystack/lamejs';
+import { encodeLame, finishLame, openLame, type LameEncoder } from './lame.mjs';
 
 /** One MP3 stream being encoded (mono, 16-bit PCM in, MP3 bytes out, in order). */
 export interface EncoderSession {
@@ -14,8 +14,8 @@ export interface EncoderSession {
 }
 
 export const SUPPORTED_SAMPLE_RATES = [8000, 11025, 12000, 16000, 22050, 24000, 32000, 44100, 48000] as const;
-const MPEG1_KBPS = [32, 40, 48, 56, 64, 80, 96, 112, 128, 160, 192, 224, 256, 320];
-const MPEG2_KBPS = [8, 16, 24, 32, 40, 48, 56, 64, 80, 96, 112, 128, 144, 160];
+const MPEG1_KBPS = [32, 40, 48, 64, 80, 96, 112, 128, 160, 192, 224, 256, 320];
+const MPEG2_KBPS = [8, 16, 24, 32, 40, 48, 64, 80, 96, 112, 128, 160];
 
 /**
  * Default constant bitrate for mono speech: 48 kbps at 22.05 kHz (eSpeak), 64 kbps at 24 kHz
@@ -28,7 +28,7 @@ export function defaultKbps(sampleRate: number): number {
   return 96;
 }
 
-/** Throws a readable error unless lamejs can encode this rate/bitrate without resampling. */
+/** Throws a readable error unless LAME can encode this rate/bitrate as is (no resampling). */
 export function assertEncodable(sampleRate: number, kbps: number): void {
   if (!(SUPPORTED_SAMPLE_RATES as readonly number[]).includes(sampleRate)) {
     throw new RangeError(`Unsupported sample rate ${sampleRate} Hz (supported: ${SUPPORTED_SAMPLE_RATES.join(', ')})`);
@@ -39,44 +39,30 @@ export function assertEncodable(sampleRate: number, kbps: number): void {
   }
 }
 
-/** lamejs declares Uint8Array but returns Int8Array: view either as bytes without copying. */
-export function int8ToBytes(data: ArrayBufferView): Uint8Array {
-  return new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
-}
-
 /** Encodes on the calling thread (pool size 0, or no pool). */
 export class InProcessEncoderSession implements EncoderSession {
-  private encoder: Mp3Encoder | null;
+  private readonly encoder: Promise<LameEncoder>;
+  private finished = false;
 
   constructor(sampleRate: number, kbps: number) {
     assertEncodable(sampleRate, kbps);
-    this.encoder = new Mp3Encoder(1, sampleRate, kbps);
+    this.encoder = openLame(sampleRate, kbps);
+    this.encoder.catch(() => undefined); // reported by the first encode or flush
   }
 
+  // Reactions to one promise run in registration order, so results keep the call order.
   encode(pcm: Int16Array): Promise<Uint8Array> {
-    try {
-      return Promise.resolve(int8ToBytes(this.open().encodeBuffer(pcm)));
-    } catch (error) {
-      return Promise.reject(error as Error);
-    }
+    if (this.finished) return Promise.reject(new Error('MP3 stream is already finished'));
+    return this.encoder.then((e) => encodeLame(e, pcm));
   }
 
   flush(): Promise<Uint8Array> {
-    try {
-      const bytes = int8ToBytes(this.open().flush());
-      this.encoder = null;
-      return Promise.resolve(bytes);
-    } catch (error) {
-      return Promise.reject(error as Error);
-    }
+    if (this.finished) return Promise.reject(new Error('MP3 stream is already finished'));
+    this.finished = true;
+    return this.encoder.then((e) => finishLame(e));
   }
 
   close(): void {
-    this.encoder = null;
-  }
-
-  private open(): Mp3Encoder {
-    if (!this.encoder) throw new Error('MP3 stream is already finished');
-    return this.encoder;
+    this.finished = true;
   }
 }

@@ -172,7 +172,7 @@ describe('createMp3Writer', () => {
     await expect(writer.finish()).rejects.toThrow();
   });
 
-  it('rejects rates and bitrates lamejs cannot encode without resampling', () => {
+  it('rejects rates and bitrates LAME cannot encode without resampling', () => {
     expect(() => createMp3Writer({ sampleRate: 23000, sink: async () => undefined })).toThrow(/sample rate/);
     expect(() => createMp3Writer({ sampleRate: 22050, kbps: 192, sink: async () => undefined })).toThrow(/bitrate/);
   });
