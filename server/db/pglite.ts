@@ -6,7 +6,7 @@ import type { Db, DbExecutor } from './types';
  * The embedded database serves one app with a few connections' worth of work: modest buffers keep
  * the server's memory small (PGlite's defaults cost ~110 MB more resident memory).
  */
-const EMBEDDED_SETTINGS = ['shared_buffers=32MB', 'work_mem=4MB', 'maintenance_work_mem=32MB'];
+const EMBEDDED_SETTINGS = ['shared_buffers=8MB', 'work_mem=2MB', 'maintenance_work_mem=16MB', 'wal_buffers=256kB'];
 
 /** Embedded Postgres (WASM). dataDir undefined = in memory (tests). */
 export async function openPglite(dataDir?: string): Promise<Db> {

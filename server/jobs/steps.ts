@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { analyseText } from '../analysis/tutoring';
+import { analyseInWorker } from '../analysis/run';
 import { concatMp3 } from '../audio/concat';
 import type { EncoderPool } from '../audio/encoder-pool';
 import { createMp3Writer, type Mp3Writer } from '../audio/mp3';
@@ -113,9 +113,9 @@ export function createSteps(deps: StepDeps): Record<string, (ctx: StepContext) =
       return { metadata: { source, characters: text.length, input_file_key: job.inputFileKey } };
     },
 
-    async analyze({ job }) {
+    async analyze({ job, signal }) {
       const text = await jobText(job);
-      const analysis = analyseText(text);
+      const analysis = await analyseInWorker(text, signal);
       await repo.mergeConfig(job.id, { tutoring_analysis: analysis });
       return {
         metadata: {

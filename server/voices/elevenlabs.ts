@@ -1,4 +1,4 @@
-import { ElevenLabsClient, ElevenLabsError, ElevenLabsTimeoutError } from '@elevenlabs/elevenlabs-js';
+import type { ElevenLabsClient } from '@elevenlabs/elevenlabs-js';
 import { resolveRetry, retryAfterMs, withRetries, type AttemptFailure, type RetryOptions } from './retry';
 import { TtsError, type Speech, type TtsEngine } from './types';
 import { pcm16leToSamples } from './wav';
@@ -14,6 +14,11 @@ export const ELEVENLABS_MODEL_LIMITS: Readonly<Record<string, number>> = {
   eleven_turbo_v2_5: 40_000,
 };
 export const ELEVENLABS_UNKNOWN_MODEL_LIMIT = 5_000;
+
+type ElevenLabsSdk = typeof import('@elevenlabs/elevenlabs-js');
+let sdk: Promise<ElevenLabsSdk> | undefined;
+/** The SDK is large (about 80 MB resident once loaded): it loads with the first request, never without a key. */
+const loadSdk = (): Promise<ElevenLabsSdk> => (sdk ??= import('@elevenlabs/elevenlabs-js'));
 
 /** Premade voices addressable by name; anything else is passed through as a voice id. */
 export const ELEVENLABS_VOICE_IDS: Readonly<Record<string, string>> = {
@@ -62,7 +67,7 @@ function detailOf(body: unknown): string | undefined {
   return undefined;
 }
 
-function classify(e: unknown): AttemptFailure {
+function classify({ ElevenLabsError, ElevenLabsTimeoutError }: ElevenLabsSdk, e: unknown): AttemptFailure {
   if (e instanceof ElevenLabsTimeoutError) return { kind: 'timeout', cause: e };
   if (e instanceof ElevenLabsError) {
     if (typeof e.statusCode === 'number') {
@@ -104,12 +109,7 @@ export function createElevenLabsEngine(options: ElevenLabsEngineOptions): Eleven
   const retry = resolveRetry(options.retry);
   const baseUrl = options.baseUrl ?? process.env.ELEVENLABS_BASE_URL ?? undefined;
   const timeoutInSeconds = (options.timeoutMs ?? 240_000) / 1000;
-  const client = new ElevenLabsClient({
-    apiKey: options.apiKey,
-    ...(baseUrl ? { baseUrl } : {}),
-    maxRetries: 0,
-    timeoutInSeconds,
-  });
+  let client: ElevenLabsClient | undefined;
 
   async function synthesize(text: string, voiceId: string, signal?: AbortSignal): Promise<Speech> {
     if (text.trim() === '') {
@@ -124,12 +124,20 @@ export function createElevenLabsEngine(options: ElevenLabsEngineOptions): Eleven
       );
     }
     const voice = elevenLabsVoiceId(voiceId || ELEVENLABS_DEFAULT_VOICE);
+    const loaded = await loadSdk();
+    client ??= new loaded.ElevenLabsClient({
+      apiKey: options.apiKey,
+      ...(baseUrl ? { baseUrl } : {}),
+      maxRetries: 0,
+      timeoutInSeconds,
+    });
+    const api = client;
     return withRetries(
       'elevenlabs',
       'ElevenLabs',
       retry,
       async () => {
-        const stream = await client.textToSpeech.convert(
+        const stream = await api.textToSpeech.convert(
           voice,
           { text, modelId: model, outputFormat: 'pcm_24000' },
           { maxRetries: 0, timeoutInSeconds, ...(signal ? { abortSignal: signal } : {}) },
@@ -137,7 +145,7 @@ export function createElevenLabsEngine(options: ElevenLabsEngineOptions): Eleven
         const bytes = await readAll(stream);
         return { samples: pcm16leToSamples(bytes), sampleRate: ELEVENLABS_PCM_SAMPLE_RATE };
       },
-      classify,
+      (e) => classify(loaded, e),
       signal,
     );
   }

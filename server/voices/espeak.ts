@@ -9,9 +9,9 @@
  *   `Module.arguments`, and its output read back from the in-memory FS (`Module.FS.readFile`).
  *   Re-instantiating per call costs ~0.4-1 s, so instead we instantiate ONCE with
  *   `noInitialRun: true` (compiling the module ourselves through `instantiateWasm`, which also hands
- *   us the raw wasm exports), snapshot the linear memory, and per call: restore the snapshot (the
- *   C globals, getopt state and heap are then exactly as before the first run), write the text to
- *   `/in.txt`, and call the exported `__main_argc_argv` with
+ *   us the raw wasm exports), snapshot the linear memory (its non-zero pages), and per call:
+ *   restore the snapshot (the C globals, getopt state and heap are then exactly as before the
+ *   first run), write the text to `/in.txt`, and call the exported `__main_argc_argv` with
  *   `espeak-ng -b 1 -v VOICE -s RATE -f /in.txt -w /out.wav` (argv built with stackAlloc), then
  *   read and delete `/out.wav`. Calls are synchronous (~10-30 ms per sentence) and therefore
  *   naturally serialized.
@@ -114,6 +114,44 @@ function withoutStackTraces<T>(fn: () => T): T {
   }
 }
 
+/** A copy of linear memory that stores runs of non-zero 64 KiB pages only (about half is zero). */
+interface MemorySnapshot {
+  length: number;
+  runs: { offset: number; bytes: Uint8Array }[];
+}
+
+const SNAPSHOT_PAGE = 64 * 1024;
+
+function snapshotMemory(memory: Uint8Array): MemorySnapshot {
+  const runs: MemorySnapshot['runs'] = [];
+  let start = -1;
+  const isZero = (page: Uint8Array): boolean => {
+    const words = new Uint32Array(page.buffer, page.byteOffset, page.byteLength / 4);
+    for (const w of words) if (w !== 0) return false;
+    return true;
+  };
+  for (let at = 0; at <= memory.length; at += SNAPSHOT_PAGE) {
+    const zero = at === memory.length || isZero(memory.subarray(at, at + SNAPSHOT_PAGE));
+    if (!zero && start < 0) start = at;
+    if (zero && start >= 0) {
+      runs.push({ offset: start, bytes: memory.slice(start, at) });
+      start = -1;
+    }
+  }
+  return { length: memory.length, runs };
+}
+
+/** Puts `memory[0, snapshot.length)` back exactly as it was when the snapshot was taken. */
+function restoreMemory(memory: Uint8Array, snapshot: MemorySnapshot): void {
+  let at = 0;
+  for (const run of snapshot.runs) {
+    memory.fill(0, at, run.offset);
+    memory.set(run.bytes, run.offset);
+    at = run.offset + run.bytes.length;
+  }
+  memory.fill(0, at, snapshot.length);
+}
+
 async function createWasmRuntime(): Promise<WasmRuntime> {
   const t0 = performance.now();
   const require = createRequire(import.meta.url);
@@ -142,14 +180,14 @@ async function createWasmRuntime(): Promise<WasmRuntime> {
   const mod: ESpeakNgModule = await modulePromise;
   if (!exportsRef) throw new Error('espeak-ng WASM did not instantiate');
   const ex: WasmExports = exportsRef;
-  const snapshot = new Uint8Array(ex.memory.buffer).slice();
+  const snapshot = snapshotMemory(new Uint8Array(ex.memory.buffer));
   const initMs = performance.now() - t0;
   const encoder = new TextEncoder();
 
   function run(args: string[], text: string): RunResult {
     return withoutStackTraces(() => {
       const memory = new Uint8Array(ex.memory.buffer);
-      memory.set(snapshot);
+      restoreMemory(memory, snapshot);
       // Memory grown by an earlier call is not in the snapshot: clear it too, so every call starts
       // from the same bytes (eSpeak may read heap it did not initialise).
       if (memory.length > snapshot.length) memory.fill(0, snapshot.length);

@@ -1,0 +1,24 @@
+import { analyseInWorker } from './run';
+import { analyseText } from './tutoring';
+
+const TEXT = [
+  'Elizabeth Bennet walked from Longbourn to Netherfield in the rain.',
+  'Mr. Darcy watched her arrive, and Elizabeth smiled at his surprise.',
+  'That evening Jane and Elizabeth talked about pride, letters and marriage in the quiet house.',
+].join(' ').repeat(6);
+
+describe('analyseInWorker', () => {
+  it('gives the same analysis as running it in the server thread', async () => {
+    const now = new Date('2026-01-02T03:04:05Z');
+    const analysis = await analyseInWorker(TEXT, undefined, now);
+    expect(analysis).toEqual(analyseText(TEXT, now));
+    expect(analysis.characters.map((c) => c.name)).toContain('Elizabeth Bennet');
+  });
+
+  it('stops when the job is cancelled', async () => {
+    const controller = new AbortController();
+    const running = analyseInWorker(TEXT, controller.signal);
+    controller.abort(new Error('The job was cancelled'));
+    await expect(running).rejects.toThrow('The job was cancelled');
+  });
+});
