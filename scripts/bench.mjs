@@ -7,10 +7,12 @@
 // Run one with e.g. `npm run bench -- voice`. Set BENCH_CHARS=1000000 for the 1 MB book figure.
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { buildServerIfStale } from './build-server.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const benches = [
-  { name: 'conversion', args: ['--import', 'tsx', 'server/jobs/bench-pipeline.ts'] },
+  // The server part runs the compiled server, as `npm start` does.
+  { name: 'conversion', args: ['--import', 'tsx', 'server/jobs/bench-pipeline.ts'], before: buildServerIfStale },
   { name: 'bundle', args: ['scripts/bench-bundle.mjs'] },
   { name: 'voice', args: ['--import', 'tsx', 'server/assistant/bench-voice.ts'] },
 ];
@@ -20,6 +22,7 @@ let failed = 0;
 for (const bench of benches) {
   if (only.length && !only.includes(bench.name)) continue;
   console.log(`\n=== bench: ${bench.name} ===`);
+  await bench.before?.();
   const run = spawnSync(process.execPath, bench.args, { cwd: root, stdio: 'inherit' });
   if (run.status !== 0) failed += 1;
 }

@@ -1,10 +1,11 @@
 #!/usr/bin/env node
-// `npm start`: build the SPA when dist/ is missing or older than its sources, then run the server
-// (which serves dist/ and the API on one port).
+// `npm start`: build the SPA when dist/ is missing or older than its sources, compile the server
+// likewise (dist-server/), then run it: it serves dist/ and the API on one port.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { buildServerIfStale, SERVER_ENTRY } from './build-server.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const distIndex = path.join(root, 'dist', 'index.html');
@@ -38,7 +39,9 @@ if (process.env.SKIP_BUILD !== '1' && spaIsStale()) {
   }
 }
 
-const server = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'server', 'main.ts')], {
+if (process.env.SKIP_BUILD !== '1' && (await buildServerIfStale())) console.log('Compiled the server (dist-server/).');
+
+const server = spawn(process.execPath, [SERVER_ENTRY], {
   cwd: root,
   stdio: 'inherit',
 });

@@ -2,7 +2,7 @@
  * Conversion pipeline bench: `npm run bench` (node --import tsx server/jobs/bench-pipeline.ts).
  * Prints offline synthesis + MP3 encoding speed for a 50,000-character text (BENCH_CHARS to
  * change it) in one thread and with the encoder worker pool; then starts the real server as
- * `npm start` runs it (its own process, embedded database, in-process workers) and prints the
+ * `npm start` runs it (compiled, its own process, embedded database, in-process workers) and prints the
  * time from job creation to COMPLETED through the HTTP API and the server's peak RSS (VmHWM)
  * for a BENCH_BOOK_CHARS-character text (default BENCH_CHARS; 1000000 for the 1 MB book figure).
  */
@@ -56,7 +56,8 @@ function peakRssMb(pid: number): number {
 }
 
 function startServer(dir: string, port: number) {
-  return spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+  // dist-server/ is compiled by scripts/bench.mjs before this runs, as `npm start` compiles it.
+  return spawn(process.execPath, ['dist-server/main.mjs'], {
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dir, STATIC_DIR: '', LOG_LEVEL: 'warn' },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
