@@ -7,7 +7,7 @@
 // Run one with e.g. `npm run bench -- voice`. Set BENCH_CHARS=1000000 for the 1 MB book figure.
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { buildServerIfStale } from './build-server.mjs';
+import { buildServerIfStale, SERVER_NODE_FLAGS } from './build-server.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const benches = [
@@ -23,7 +23,8 @@ for (const bench of benches) {
   if (only.length && !only.includes(bench.name)) continue;
   console.log(`\n=== bench: ${bench.name} ===`);
   await bench.before?.();
-  const run = spawnSync(process.execPath, bench.args, { cwd: root, stdio: 'inherit' });
+  const env = { ...process.env, LECTIO_SERVER_NODE_FLAGS: SERVER_NODE_FLAGS.join(' ') };
+  const run = spawnSync(process.execPath, bench.args, { cwd: root, stdio: 'inherit', env });
   if (run.status !== 0) failed += 1;
 }
 process.exit(failed ? 1 : 0);

@@ -5,7 +5,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildServerIfStale, SERVER_ENTRY } from './build-server.mjs';
+import { buildServerIfStale, SERVER_ENTRY, SERVER_NODE_FLAGS } from './build-server.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const distIndex = path.join(root, 'dist', 'index.html');
@@ -41,7 +41,7 @@ if (process.env.SKIP_BUILD !== '1' && spaIsStale()) {
 
 if (process.env.SKIP_BUILD !== '1' && (await buildServerIfStale())) console.log('Compiled the server (dist-server/).');
 
-const server = spawn(process.execPath, [SERVER_ENTRY], {
+const server = spawn(process.execPath, [...SERVER_NODE_FLAGS, SERVER_ENTRY], {
   cwd: root,
   stdio: 'inherit',
 });

@@ -4,7 +4,8 @@
  * change it) in one thread and with the encoder worker pool; then starts the real server as
  * `npm start` runs it (compiled, its own process, embedded database, in-process workers) and prints the
  * time from job creation to COMPLETED through the HTTP API and the server's peak RSS (VmHWM)
- * for a BENCH_BOOK_CHARS-character text (default BENCH_CHARS; 1000000 for the 1 MB book figure).
+ * for a BENCH_BOOK_CHARS-character text (default BENCH_CHARS; 1000000 for the 1 MB book figure),
+ * submitted without a job type, so the server decides text or book (chapters) as for any reader.
  */
 import os from 'node:os';
 import { EncoderPool } from '../audio/encoder-pool';
@@ -56,8 +57,10 @@ function peakRssMb(pid: number): number {
 }
 
 function startServer(dir: string, port: number) {
-  // dist-server/ is compiled by scripts/bench.mjs before this runs, as `npm start` compiles it.
-  return spawn(process.execPath, ['dist-server/main.mjs'], {
+  // dist-server/ is compiled by scripts/bench.mjs before this runs, and started with the same
+  // Node flags, as `npm start` does.
+  const flags = (process.env.LECTIO_SERVER_NODE_FLAGS ?? '').split(' ').filter(Boolean);
+  return spawn(process.execPath, [...flags, 'dist-server/main.mjs'], {
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dir, STATIC_DIR: '', LOG_LEVEL: 'warn' },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
@@ -103,7 +106,8 @@ async function serverRun(text: string): Promise<void> {
     await call('POST', '/api/v1/auth/register', credentials);
     const token = String((await call('POST', '/api/v1/auth/login', credentials)).access_token);
     const started = performance.now();
-    const { id } = await call('POST', '/api/v1/jobs', { title: 'Bench', content: text, job_type: 'text_to_audio' }, token);
+    // Left to the server to decide, as for any reader: a long text becomes a book of chapters.
+    const { id } = await call('POST', '/api/v1/jobs', { title: 'Bench', content: text }, token);
     let job: Record<string, unknown>;
     for (;;) {
       job = await call('GET', `/api/v1/jobs/${String(id)}`, undefined, token);
@@ -111,8 +115,9 @@ async function serverRun(text: string): Promise<void> {
       await new Promise((r) => setTimeout(r, 250));
     }
     const wall = (performance.now() - started) / 1000;
-    const result = job.result_data as { duration_seconds?: number; file_size_bytes?: number };
-    console.log(`server (npm start), ${text.length} characters: job ${String(job.status)} in ${fmt(wall)} s after creation (${fmt(result.duration_seconds ?? 0)} s of audio = ${fmt((result.duration_seconds ?? 0) / wall)}x real time, ${result.file_size_bytes} bytes)`);
+    const result = job.result_data as { duration_seconds?: number; file_size_bytes?: number; chapters?: unknown[] };
+    const kind = job.job_type === 'book_processing' ? `a book of ${result.chapters?.length ?? 0} chapters` : 'one text';
+    console.log(`server (npm start), ${text.length} characters as ${kind}: job ${String(job.status)} in ${fmt(wall)} s after creation (${fmt(result.duration_seconds ?? 0)} s of audio = ${fmt((result.duration_seconds ?? 0) / wall)}x real time, ${result.file_size_bytes} bytes)`);
     console.log(`peak server RSS: ${fmt(peakRssMb(server.pid!), 0)} MB (target: under 400 MB for a 1 MB book)`);
   } finally {
     server.kill('SIGKILL');
