@@ -80,7 +80,7 @@ export const CONFIG_VARIABLES = [
   { name: 'JOB_LEASE_SECONDS', default: '60', description: "How long a worker's claim on a job lasts without renewal (3-3600). Workers renew it every third of that; when a worker dies, another takes its job over once the claim lapses." },
   { name: 'JOB_STEP_TIMEOUT_SECONDS', default: '1800', description: "Longest a conversion step may run (30-86400). A worker stops a step at this limit; the queue hands a dead worker's job to another worker after it." },
   { name: 'STORAGE_DIR', default: 'DATA_DIR/files', description: 'Directory for uploaded files, job sources and generated audio.' },
-  { name: 'ENCODER_THREADS', default: '(CPU count)', description: 'Worker threads that encode MP3 (0-64); 0 encodes on the main thread.' },
+  { name: 'ENCODER_THREADS', default: '(CPU count - 1, at least 1)', description: 'Worker threads that encode MP3 (0-64); 0 encodes on the main thread. The default leaves one core to the main thread, which synthesises the offline voice and answers the API; each thread costs about 25 MB.' },
   { name: 'ALLOW_PRIVATE_FETCH_FOR_TESTS', default: 'false', description: "TESTS ONLY. 'true' lets web-page jobs fetch loopback addresses (127.0.0.1, ::1). Never set it on a server: it weakens the protection against requests to internal networks." },
   { name: 'MEDIA_URL_TTL_SECONDS', default: '3600', description: 'How long a signed audio streaming URL stays valid, in seconds (60-86400).' },
 ] as const satisfies readonly { name: string; default: string; description: string }[];
@@ -165,7 +165,7 @@ const envSchema = z.object({
   JOB_STEP_TIMEOUT_SECONDS: intVar('JOB_STEP_TIMEOUT_SECONDS', 30, 86_400, 1800),
   JOB_LEASE_SECONDS: intVar('JOB_LEASE_SECONDS', 3, 3600, 60),
   STORAGE_DIR: optionalString,
-  ENCODER_THREADS: intVar('ENCODER_THREADS', 0, 64, os.availableParallelism()),
+  ENCODER_THREADS: intVar('ENCODER_THREADS', 0, 64, Math.max(1, os.availableParallelism() - 1)),
   ALLOW_PRIVATE_FETCH_FOR_TESTS: enumVar('ALLOW_PRIVATE_FETCH_FOR_TESTS', ['true', 'false'] as const),
   MEDIA_URL_TTL_SECONDS: intVar('MEDIA_URL_TTL_SECONDS', 60, 86_400, 3600),
 });
