@@ -23,7 +23,8 @@ const ENTRIES = ['server/main.ts', 'server/worker.ts', 'server/analysis/tutoring
 /** Worker-thread scripts are plain ESM already; they are loaded by URL beside the bundle. */
 const WORKER_FILES = ['server/audio/mp3-worker.mjs', 'server/audio/lame.mjs', 'server/analysis/analysis-worker.mjs'];
 
-function newestMtime(target) {
+/** Newest modification time (ms) of a file or of any file below a directory (node_modules and dot-files skipped). */
+export function newestMtime(target) {
   if (!existsSync(target)) return 0;
   const stat = statSync(target);
   if (!stat.isDirectory()) return stat.mtimeMs;

@@ -2,26 +2,13 @@
 // `npm start`: build the SPA when dist/ is missing or older than its sources, compile the server
 // likewise (dist-server/), then run it: it serves dist/ and the API on one port.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildServerIfStale, SERVER_ENTRY, SERVER_NODE_FLAGS } from './build-server.mjs';
+import { buildServerIfStale, newestMtime, SERVER_ENTRY, SERVER_NODE_FLAGS } from './build-server.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const distIndex = path.join(root, 'dist', 'index.html');
-
-/** Newest modification time (ms) of a file or of any file below a directory. */
-function newestMtime(target) {
-  if (!existsSync(target)) return 0;
-  const stat = statSync(target);
-  if (!stat.isDirectory()) return stat.mtimeMs;
-  let newest = 0;
-  for (const entry of readdirSync(target, { withFileTypes: true })) {
-    if (entry.name === 'node_modules' || entry.name.startsWith('.')) continue;
-    newest = Math.max(newest, newestMtime(path.join(target, entry.name)));
-  }
-  return newest;
-}
 
 function spaIsStale() {
   if (!existsSync(distIndex)) return true;
