@@ -109,21 +109,24 @@ export const listJobsQueryTopLevelDefault = false;
 export const ListJobsQueryParams = zod.object({
   "page": zod.int().min(1).default(listJobsQueryPageDefault),
   "page_size": zod.int().min(1).max(listJobsQueryPageSizeMax).default(listJobsQueryPageSizeDefault),
-  "status": zod.enum(['pending', 'processing', 'running', 'completed', 'failed', 'cancelled']).optional().describe('One status, or `running` for PENDING and PROCESSING together.'),
+  "status": zod.enum(['PENDING', 'PROCESSING', 'RUNNING', 'COMPLETED', 'FAILED', 'CANCELLED', 'pending', 'processing', 'running', 'completed', 'failed', 'cancelled']).optional().describe('One job status, or `RUNNING` for PENDING and PROCESSING together (case-insensitive).'),
   "q": zod.string().max(listJobsQueryQMax).optional().describe('Matches the title (case-insensitive) or the start of the id.'),
   "sort": zod.enum(['created_at', 'updated_at', 'title', 'status']).default(listJobsQuerySortDefault),
   "order": zod.enum(['asc', 'desc']).default(listJobsQueryOrderDefault),
   "top_level": zod.boolean().default(listJobsQueryTopLevelDefault).describe('When true, chapter jobs (those with a parent) are left out.')
 })
 
-export const listJobsResponseJobsItemProgressMin = 0;
-export const listJobsResponseJobsItemProgressMax = 100;
+export const listJobsResponseJobsItemOneProgressMin = 0;
+export const listJobsResponseJobsItemOneProgressMax = 100;
 
-export const listJobsResponseJobsItemStepsItemProgressMin = 0;
-export const listJobsResponseJobsItemStepsItemProgressMax = 100;
+export const listJobsResponseJobsItemTwoStepsItemProgressMin = 0;
+export const listJobsResponseJobsItemTwoStepsItemProgressMax = 100;
 
-export const listJobsResponseJobsItemChildrenItemProgressMin = 0;
-export const listJobsResponseJobsItemChildrenItemProgressMax = 100;
+export const listJobsResponseJobsItemTwoChildrenItemProgressMin = 0;
+export const listJobsResponseJobsItemTwoChildrenItemProgressMax = 100;
+
+export const listJobsResponseJobsItemTwoParentOneProgressMin = 0;
+export const listJobsResponseJobsItemTwoParentOneProgressMax = 100;
 
 
 
@@ -136,7 +139,7 @@ export const ListJobsResponse = zod.object({
   "title": zod.string(),
   "description": zod.string().nullable(),
   "status": zod.enum(['PENDING', 'PROCESSING', 'COMPLETED', 'FAILED', 'CANCELLED']),
-  "progress": zod.number().min(listJobsResponseJobsItemProgressMin).max(listJobsResponseJobsItemProgressMax),
+  "progress": zod.number().min(listJobsResponseJobsItemOneProgressMin).max(listJobsResponseJobsItemOneProgressMax),
   "error_message": zod.string().nullable(),
   "config": zod.object({
   "voice_config": zod.object({
@@ -183,13 +186,14 @@ export const ListJobsResponse = zod.object({
   "updated_at": zod.iso.datetime({"offset":true}),
   "started_at": zod.iso.datetime({"offset":true}).nullable(),
   "completed_at": zod.iso.datetime({"offset":true}).nullable(),
-  "duration": zod.number().nullable().describe('Audio duration in seconds, once known.'),
+  "duration": zod.number().nullable().describe('Audio duration in seconds, once known.')
+}).describe('Every field of a job except its steps, children and parent: how a book lists its chapter jobs and how a chapter job names its book.').and(zod.object({
   "steps": zod.array(zod.object({
   "id": zod.uuid(),
-  "step_name": zod.string(),
+  "step_name": zod.enum(['acquire_content', 'analyze', 'split_chapters', 'synthesize', 'synthesize_chapters', 'combine_audio', 'finalize']).describe('A conversion step. A text job runs acquire_content, analyze, split_chapters, synthesize, finalize; when split_chapters finds chapters, synthesize_chapters and combine_audio replace synthesize; a chapter job runs acquire_content, synthesize, finalize.'),
   "step_order": zod.int(),
-  "status": zod.enum(['pending', 'running', 'completed', 'failed']),
-  "progress": zod.number().min(listJobsResponseJobsItemStepsItemProgressMin).max(listJobsResponseJobsItemStepsItemProgressMax),
+  "status": zod.enum(['PENDING', 'RUNNING', 'COMPLETED', 'FAILED']).describe('Uppercase on the wire; clients lowercase it for display.'),
+  "progress": zod.number().min(listJobsResponseJobsItemTwoStepsItemProgressMin).max(listJobsResponseJobsItemTwoStepsItemProgressMax),
   "error_message": zod.string().nullable(),
   "step_metadata": zod.record(zod.string(), zod.unknown()),
   "created_at": zod.iso.datetime({"offset":true}),
@@ -200,14 +204,38 @@ export const ListJobsResponse = zod.object({
 })),
   "children": zod.array(zod.object({
   "id": zod.uuid(),
+  "user_id": zod.uuid(),
+  "parent_job_id": zod.uuid().nullable(),
+  "job_type": zod.enum(['text_to_audio', 'book_processing']),
   "title": zod.string(),
+  "description": zod.string().nullable(),
   "status": zod.enum(['PENDING', 'PROCESSING', 'COMPLETED', 'FAILED', 'CANCELLED']),
-  "progress": zod.number().min(listJobsResponseJobsItemChildrenItemProgressMin).max(listJobsResponseJobsItemChildrenItemProgressMax),
-  "created_at": zod.iso.datetime({"offset":true}),
-  "updated_at": zod.iso.datetime({"offset":true}),
-  "completed_at": zod.iso.datetime({"offset":true}).nullable(),
-  "duration": zod.number().nullable(),
+  "progress": zod.number().min(listJobsResponseJobsItemTwoChildrenItemProgressMin).max(listJobsResponseJobsItemTwoChildrenItemProgressMax),
   "error_message": zod.string().nullable(),
+  "config": zod.object({
+  "voice_config": zod.object({
+  "provider": zod.enum(['openai', 'elevenlabs']),
+  "voice_id": zod.string().optional().describe('alloy for openai, adam for elevenlabs, or a provider voice id.'),
+  "voice_settings": zod.record(zod.string(), zod.string()).optional()
+}).optional(),
+  "provider": zod.enum(['openai', 'elevenlabs']).optional(),
+  "source": zod.enum(['content', 'file', 'url']).optional(),
+  "source_url": zod.string().optional(),
+  "tutoring_analysis": zod.object({
+  "themes": zod.array(zod.string()),
+  "characters": zod.array(zod.object({
+  "name": zod.string(),
+  "role": zod.string()
+})),
+  "setting": zod.object({
+  "time": zod.string(),
+  "place": zod.string()
+}),
+  "discussion_questions": zod.array(zod.string()),
+  "content_type": zod.string(),
+  "analyzed_at": zod.iso.datetime({"offset":true})
+}).optional()
+}),
   "result_data": zod.object({
   "duration": zod.number().optional().describe('Seconds.'),
   "duration_seconds": zod.number().optional(),
@@ -222,13 +250,73 @@ export const ListJobsResponse = zod.object({
   "job_id": zod.uuid().optional()
 })).optional(),
   "child_job_ids": zod.array(zod.uuid()).optional()
-})
-}).describe('A chapter job as listed under its book.')),
+}),
+  "input_file_key": zod.string().nullable(),
+  "output_file_key": zod.string().nullable(),
+  "created_at": zod.iso.datetime({"offset":true}),
+  "updated_at": zod.iso.datetime({"offset":true}),
+  "started_at": zod.iso.datetime({"offset":true}).nullable(),
+  "completed_at": zod.iso.datetime({"offset":true}).nullable(),
+  "duration": zod.number().nullable().describe('Audio duration in seconds, once known.')
+}).describe('Every field of a job except its steps, children and parent: how a book lists its chapter jobs and how a chapter job names its book.')),
   "parent": zod.object({
   "id": zod.uuid(),
-  "title": zod.string()
-}).nullable().describe('The book this chapter job belongs to, or null.')
+  "user_id": zod.uuid(),
+  "parent_job_id": zod.uuid().nullable(),
+  "job_type": zod.enum(['text_to_audio', 'book_processing']),
+  "title": zod.string(),
+  "description": zod.string().nullable(),
+  "status": zod.enum(['PENDING', 'PROCESSING', 'COMPLETED', 'FAILED', 'CANCELLED']),
+  "progress": zod.number().min(listJobsResponseJobsItemTwoParentOneProgressMin).max(listJobsResponseJobsItemTwoParentOneProgressMax),
+  "error_message": zod.string().nullable(),
+  "config": zod.object({
+  "voice_config": zod.object({
+  "provider": zod.enum(['openai', 'elevenlabs']),
+  "voice_id": zod.string().optional().describe('alloy for openai, adam for elevenlabs, or a provider voice id.'),
+  "voice_settings": zod.record(zod.string(), zod.string()).optional()
+}).optional(),
+  "provider": zod.enum(['openai', 'elevenlabs']).optional(),
+  "source": zod.enum(['content', 'file', 'url']).optional(),
+  "source_url": zod.string().optional(),
+  "tutoring_analysis": zod.object({
+  "themes": zod.array(zod.string()),
+  "characters": zod.array(zod.object({
+  "name": zod.string(),
+  "role": zod.string()
 })),
+  "setting": zod.object({
+  "time": zod.string(),
+  "place": zod.string()
+}),
+  "discussion_questions": zod.array(zod.string()),
+  "content_type": zod.string(),
+  "analyzed_at": zod.iso.datetime({"offset":true})
+}).optional()
+}),
+  "result_data": zod.object({
+  "duration": zod.number().optional().describe('Seconds.'),
+  "duration_seconds": zod.number().optional(),
+  "file_size_bytes": zod.int().optional(),
+  "format": zod.string().optional(),
+  "tts_engine": zod.string().optional().describe('The engine that actually spoke, e.g. espeak-ng, openai, elevenlabs.'),
+  "chapters": zod.array(zod.object({
+  "title": zod.string(),
+  "order": zod.int(),
+  "duration": zod.number().describe('Seconds.'),
+  "file_key": zod.string(),
+  "job_id": zod.uuid().optional()
+})).optional(),
+  "child_job_ids": zod.array(zod.uuid()).optional()
+}),
+  "input_file_key": zod.string().nullable(),
+  "output_file_key": zod.string().nullable(),
+  "created_at": zod.iso.datetime({"offset":true}),
+  "updated_at": zod.iso.datetime({"offset":true}),
+  "started_at": zod.iso.datetime({"offset":true}).nullable(),
+  "completed_at": zod.iso.datetime({"offset":true}).nullable(),
+  "duration": zod.number().nullable().describe('Audio duration in seconds, once known.')
+}).describe('Every field of a job except its steps, children and parent: how a book lists its chapter jobs and how a chapter job names its book.').nullable().describe('The book this chapter job belongs to, or null.')
+})).describe('A job with its steps, its chapter jobs (for a book) and its book (for a chapter job).')),
   "total": zod.int(),
   "page": zod.int(),
   "page_size": zod.int(),
@@ -266,14 +354,17 @@ export const CreateJobBody = zod.object({
 }).optional()
 }).describe('Exactly one of content, file_key or url.')
 
-export const createJobResponseProgressMin = 0;
-export const createJobResponseProgressMax = 100;
+export const createJobResponseOneProgressMin = 0;
+export const createJobResponseOneProgressMax = 100;
 
-export const createJobResponseStepsItemProgressMin = 0;
-export const createJobResponseStepsItemProgressMax = 100;
+export const createJobResponseTwoStepsItemProgressMin = 0;
+export const createJobResponseTwoStepsItemProgressMax = 100;
 
-export const createJobResponseChildrenItemProgressMin = 0;
-export const createJobResponseChildrenItemProgressMax = 100;
+export const createJobResponseTwoChildrenItemProgressMin = 0;
+export const createJobResponseTwoChildrenItemProgressMax = 100;
+
+export const createJobResponseTwoParentOneProgressMin = 0;
+export const createJobResponseTwoParentOneProgressMax = 100;
 
 
 
@@ -285,7 +376,7 @@ export const CreateJobResponse = zod.object({
   "title": zod.string(),
   "description": zod.string().nullable(),
   "status": zod.enum(['PENDING', 'PROCESSING', 'COMPLETED', 'FAILED', 'CANCELLED']),
-  "progress": zod.number().min(createJobResponseProgressMin).max(createJobResponseProgressMax),
+  "progress": zod.number().min(createJobResponseOneProgressMin).max(createJobResponseOneProgressMax),
   "error_message": zod.string().nullable(),
   "config": zod.object({
   "voice_config": zod.object({
@@ -332,13 +423,14 @@ export const CreateJobResponse = zod.object({
   "updated_at": zod.iso.datetime({"offset":true}),
   "started_at": zod.iso.datetime({"offset":true}).nullable(),
   "completed_at": zod.iso.datetime({"offset":true}).nullable(),
-  "duration": zod.number().nullable().describe('Audio duration in seconds, once known.'),
+  "duration": zod.number().nullable().describe('Audio duration in seconds, once known.')
+}).describe('Every field of a job except its steps, children and parent: how a book lists its chapter jobs and how a chapter job names its book.').and(zod.object({
   "steps": zod.array(zod.object({
   "id": zod.uuid(),
-  "step_name": zod.string(),
+  "step_name": zod.enum(['acquire_content', 'analyze', 'split_chapters', 'synthesize', 'synthesize_chapters', 'combine_audio', 'finalize']).describe('A conversion step. A text job runs acquire_content, analyze, split_chapters, synthesize, finalize; when split_chapters finds chapters, synthesize_chapters and combine_audio replace synthesize; a chapter job runs acquire_content, synthesize, finalize.'),
   "step_order": zod.int(),
-  "status": zod.enum(['pending', 'running', 'completed', 'failed']),
-  "progress": zod.number().min(createJobResponseStepsItemProgressMin).max(createJobResponseStepsItemProgressMax),
+  "status": zod.enum(['PENDING', 'RUNNING', 'COMPLETED', 'FAILED']).describe('Uppercase on the wire; clients lowercase it for display.'),
+  "progress": zod.number().min(createJobResponseTwoStepsItemProgressMin).max(createJobResponseTwoStepsItemProgressMax),
   "error_message": zod.string().nullable(),
   "step_metadata": zod.record(zod.string(), zod.unknown()),
   "created_at": zod.iso.datetime({"offset":true}),
@@ -349,14 +441,38 @@ export const CreateJobResponse = zod.object({
 })),
   "children": zod.array(zod.object({
   "id": zod.uuid(),
+  "user_id": zod.uuid(),
+  "parent_job_id": zod.uuid().nullable(),
+  "job_type": zod.enum(['text_to_audio', 'book_processing']),
   "title": zod.string(),
+  "description": zod.string().nullable(),
   "status": zod.enum(['PENDING', 'PROCESSING', 'COMPLETED', 'FAILED', 'CANCELLED']),
-  "progress": zod.number().min(createJobResponseChildrenItemProgressMin).max(createJobResponseChildrenItemProgressMax),
-  "created_at": zod.iso.datetime({"offset":true}),
-  "updated_at": zod.iso.datetime({"offset":true}),
-  "completed_at": zod.iso.datetime({"offset":true}).nullable(),
-  "duration": zod.number().nullable(),
+  "progress": zod.number().min(createJobResponseTwoChildrenItemProgressMin).max(createJobResponseTwoChildrenItemProgressMax),
   "error_message": zod.string().nullable(),
+  "config": zod.object({
+  "voice_config": zod.object({
+  "provider": zod.enum(['openai', 'elevenlabs']),
+  "voice_id": zod.string().optional().describe('alloy for openai, adam for elevenlabs, or a provider voice id.'),
+  "voice_settings": zod.record(zod.string(), zod.string()).optional()
+}).optional(),
+  "provider": zod.enum(['openai', 'elevenlabs']).optional(),
+  "source": zod.enum(['content', 'file', 'url']).optional(),
+  "source_url": zod.string().optional(),
+  "tutoring_analysis": zod.object({
+  "themes": zod.array(zod.string()),
+  "characters": zod.array(zod.object({
+  "name": zod.string(),
+  "role": zod.string()
+})),
+  "setting": zod.object({
+  "time": zod.string(),
+  "place": zod.string()
+}),
+  "discussion_questions": zod.array(zod.string()),
+  "content_type": zod.string(),
+  "analyzed_at": zod.iso.datetime({"offset":true})
+}).optional()
+}),
   "result_data": zod.object({
   "duration": zod.number().optional().describe('Seconds.'),
   "duration_seconds": zod.number().optional(),
@@ -371,13 +487,73 @@ export const CreateJobResponse = zod.object({
   "job_id": zod.uuid().optional()
 })).optional(),
   "child_job_ids": zod.array(zod.uuid()).optional()
-})
-}).describe('A chapter job as listed under its book.')),
+}),
+  "input_file_key": zod.string().nullable(),
+  "output_file_key": zod.string().nullable(),
+  "created_at": zod.iso.datetime({"offset":true}),
+  "updated_at": zod.iso.datetime({"offset":true}),
+  "started_at": zod.iso.datetime({"offset":true}).nullable(),
+  "completed_at": zod.iso.datetime({"offset":true}).nullable(),
+  "duration": zod.number().nullable().describe('Audio duration in seconds, once known.')
+}).describe('Every field of a job except its steps, children and parent: how a book lists its chapter jobs and how a chapter job names its book.')),
   "parent": zod.object({
   "id": zod.uuid(),
-  "title": zod.string()
-}).nullable().describe('The book this chapter job belongs to, or null.')
-})
+  "user_id": zod.uuid(),
+  "parent_job_id": zod.uuid().nullable(),
+  "job_type": zod.enum(['text_to_audio', 'book_processing']),
+  "title": zod.string(),
+  "description": zod.string().nullable(),
+  "status": zod.enum(['PENDING', 'PROCESSING', 'COMPLETED', 'FAILED', 'CANCELLED']),
+  "progress": zod.number().min(createJobResponseTwoParentOneProgressMin).max(createJobResponseTwoParentOneProgressMax),
+  "error_message": zod.string().nullable(),
+  "config": zod.object({
+  "voice_config": zod.object({
+  "provider": zod.enum(['openai', 'elevenlabs']),
+  "voice_id": zod.string().optional().describe('alloy for openai, adam for elevenlabs, or a provider voice id.'),
+  "voice_settings": zod.record(zod.string(), zod.string()).optional()
+}).optional(),
+  "provider": zod.enum(['openai', 'elevenlabs']).optional(),
+  "source": zod.enum(['content', 'file', 'url']).optional(),
+  "source_url": zod.string().optional(),
+  "tutoring_analysis": zod.object({
+  "themes": zod.array(zod.string()),
+  "characters": zod.array(zod.object({
+  "name": zod.string(),
+  "role": zod.string()
+})),
+  "setting": zod.object({
+  "time": zod.string(),
+  "place": zod.string()
+}),
+  "discussion_questions": zod.array(zod.string()),
+  "content_type": zod.string(),
+  "analyzed_at": zod.iso.datetime({"offset":true})
+}).optional()
+}),
+  "result_data": zod.object({
+  "duration": zod.number().optional().describe('Seconds.'),
+  "duration_seconds": zod.number().optional(),
+  "file_size_bytes": zod.int().optional(),
+  "format": zod.string().optional(),
+  "tts_engine": zod.string().optional().describe('The engine that actually spoke, e.g. espeak-ng, openai, elevenlabs.'),
+  "chapters": zod.array(zod.object({
+  "title": zod.string(),
+  "order": zod.int(),
+  "duration": zod.number().describe('Seconds.'),
+  "file_key": zod.string(),
+  "job_id": zod.uuid().optional()
+})).optional(),
+  "child_job_ids": zod.array(zod.uuid()).optional()
+}),
+  "input_file_key": zod.string().nullable(),
+  "output_file_key": zod.string().nullable(),
+  "created_at": zod.iso.datetime({"offset":true}),
+  "updated_at": zod.iso.datetime({"offset":true}),
+  "started_at": zod.iso.datetime({"offset":true}).nullable(),
+  "completed_at": zod.iso.datetime({"offset":true}).nullable(),
+  "duration": zod.number().nullable().describe('Audio duration in seconds, once known.')
+}).describe('Every field of a job except its steps, children and parent: how a book lists its chapter jobs and how a chapter job names its book.').nullable().describe('The book this chapter job belongs to, or null.')
+})).describe('A job with its steps, its chapter jobs (for a book) and its book (for a chapter job).')
 
 
 /**
@@ -387,14 +563,17 @@ export const GetJobParams = zod.object({
   "jobId": zod.uuid()
 })
 
-export const getJobResponseProgressMin = 0;
-export const getJobResponseProgressMax = 100;
+export const getJobResponseOneProgressMin = 0;
+export const getJobResponseOneProgressMax = 100;
 
-export const getJobResponseStepsItemProgressMin = 0;
-export const getJobResponseStepsItemProgressMax = 100;
+export const getJobResponseTwoStepsItemProgressMin = 0;
+export const getJobResponseTwoStepsItemProgressMax = 100;
 
-export const getJobResponseChildrenItemProgressMin = 0;
-export const getJobResponseChildrenItemProgressMax = 100;
+export const getJobResponseTwoChildrenItemProgressMin = 0;
+export const getJobResponseTwoChildrenItemProgressMax = 100;
+
+export const getJobResponseTwoParentOneProgressMin = 0;
+export const getJobResponseTwoParentOneProgressMax = 100;
 
 
 
@@ -406,7 +585,7 @@ export const GetJobResponse = zod.object({
   "title": zod.string(),
   "description": zod.string().nullable(),
   "status": zod.enum(['PENDING', 'PROCESSING', 'COMPLETED', 'FAILED', 'CANCELLED']),
-  "progress": zod.number().min(getJobResponseProgressMin).max(getJobResponseProgressMax),
+  "progress": zod.number().min(getJobResponseOneProgressMin).max(getJobResponseOneProgressMax),
   "error_message": zod.string().nullable(),
   "config": zod.object({
   "voice_config": zod.object({
@@ -453,13 +632,14 @@ export const GetJobResponse = zod.object({
   "updated_at": zod.iso.datetime({"offset":true}),
   "started_at": zod.iso.datetime({"offset":true}).nullable(),
   "completed_at": zod.iso.datetime({"offset":true}).nullable(),
-  "duration": zod.number().nullable().describe('Audio duration in seconds, once known.'),
+  "duration": zod.number().nullable().describe('Audio duration in seconds, once known.')
+}).describe('Every field of a job except its steps, children and parent: how a book lists its chapter jobs and how a chapter job names its book.').and(zod.object({
   "steps": zod.array(zod.object({
   "id": zod.uuid(),
-  "step_name": zod.string(),
+  "step_name": zod.enum(['acquire_content', 'analyze', 'split_chapters', 'synthesize', 'synthesize_chapters', 'combine_audio', 'finalize']).describe('A conversion step. A text job runs acquire_content, analyze, split_chapters, synthesize, finalize; when split_chapters finds chapters, synthesize_chapters and combine_audio replace synthesize; a chapter job runs acquire_content, synthesize, finalize.'),
   "step_order": zod.int(),
-  "status": zod.enum(['pending', 'running', 'completed', 'failed']),
-  "progress": zod.number().min(getJobResponseStepsItemProgressMin).max(getJobResponseStepsItemProgressMax),
+  "status": zod.enum(['PENDING', 'RUNNING', 'COMPLETED', 'FAILED']).describe('Uppercase on the wire; clients lowercase it for display.'),
+  "progress": zod.number().min(getJobResponseTwoStepsItemProgressMin).max(getJobResponseTwoStepsItemProgressMax),
   "error_message": zod.string().nullable(),
   "step_metadata": zod.record(zod.string(), zod.unknown()),
   "created_at": zod.iso.datetime({"offset":true}),
@@ -470,14 +650,38 @@ export const GetJobResponse = zod.object({
 })),
   "children": zod.array(zod.object({
   "id": zod.uuid(),
+  "user_id": zod.uuid(),
+  "parent_job_id": zod.uuid().nullable(),
+  "job_type": zod.enum(['text_to_audio', 'book_processing']),
   "title": zod.string(),
+  "description": zod.string().nullable(),
   "status": zod.enum(['PENDING', 'PROCESSING', 'COMPLETED', 'FAILED', 'CANCELLED']),
-  "progress": zod.number().min(getJobResponseChildrenItemProgressMin).max(getJobResponseChildrenItemProgressMax),
-  "created_at": zod.iso.datetime({"offset":true}),
-  "updated_at": zod.iso.datetime({"offset":true}),
-  "completed_at": zod.iso.datetime({"offset":true}).nullable(),
-  "duration": zod.number().nullable(),
+  "progress": zod.number().min(getJobResponseTwoChildrenItemProgressMin).max(getJobResponseTwoChildrenItemProgressMax),
   "error_message": zod.string().nullable(),
+  "config": zod.object({
+  "voice_config": zod.object({
+  "provider": zod.enum(['openai', 'elevenlabs']),
+  "voice_id": zod.string().optional().describe('alloy for openai, adam for elevenlabs, or a provider voice id.'),
+  "voice_settings": zod.record(zod.string(), zod.string()).optional()
+}).optional(),
+  "provider": zod.enum(['openai', 'elevenlabs']).optional(),
+  "source": zod.enum(['content', 'file', 'url']).optional(),
+  "source_url": zod.string().optional(),
+  "tutoring_analysis": zod.object({
+  "themes": zod.array(zod.string()),
+  "characters": zod.array(zod.object({
+  "name": zod.string(),
+  "role": zod.string()
+})),
+  "setting": zod.object({
+  "time": zod.string(),
+  "place": zod.string()
+}),
+  "discussion_questions": zod.array(zod.string()),
+  "content_type": zod.string(),
+  "analyzed_at": zod.iso.datetime({"offset":true})
+}).optional()
+}),
   "result_data": zod.object({
   "duration": zod.number().optional().describe('Seconds.'),
   "duration_seconds": zod.number().optional(),
@@ -492,13 +696,73 @@ export const GetJobResponse = zod.object({
   "job_id": zod.uuid().optional()
 })).optional(),
   "child_job_ids": zod.array(zod.uuid()).optional()
-})
-}).describe('A chapter job as listed under its book.')),
+}),
+  "input_file_key": zod.string().nullable(),
+  "output_file_key": zod.string().nullable(),
+  "created_at": zod.iso.datetime({"offset":true}),
+  "updated_at": zod.iso.datetime({"offset":true}),
+  "started_at": zod.iso.datetime({"offset":true}).nullable(),
+  "completed_at": zod.iso.datetime({"offset":true}).nullable(),
+  "duration": zod.number().nullable().describe('Audio duration in seconds, once known.')
+}).describe('Every field of a job except its steps, children and parent: how a book lists its chapter jobs and how a chapter job names its book.')),
   "parent": zod.object({
   "id": zod.uuid(),
-  "title": zod.string()
-}).nullable().describe('The book this chapter job belongs to, or null.')
-})
+  "user_id": zod.uuid(),
+  "parent_job_id": zod.uuid().nullable(),
+  "job_type": zod.enum(['text_to_audio', 'book_processing']),
+  "title": zod.string(),
+  "description": zod.string().nullable(),
+  "status": zod.enum(['PENDING', 'PROCESSING', 'COMPLETED', 'FAILED', 'CANCELLED']),
+  "progress": zod.number().min(getJobResponseTwoParentOneProgressMin).max(getJobResponseTwoParentOneProgressMax),
+  "error_message": zod.string().nullable(),
+  "config": zod.object({
+  "voice_config": zod.object({
+  "provider": zod.enum(['openai', 'elevenlabs']),
+  "voice_id": zod.string().optional().describe('alloy for openai, adam for elevenlabs, or a provider voice id.'),
+  "voice_settings": zod.record(zod.string(), zod.string()).optional()
+}).optional(),
+  "provider": zod.enum(['openai', 'elevenlabs']).optional(),
+  "source": zod.enum(['content', 'file', 'url']).optional(),
+  "source_url": zod.string().optional(),
+  "tutoring_analysis": zod.object({
+  "themes": zod.array(zod.string()),
+  "characters": zod.array(zod.object({
+  "name": zod.string(),
+  "role": zod.string()
+})),
+  "setting": zod.object({
+  "time": zod.string(),
+  "place": zod.string()
+}),
+  "discussion_questions": zod.array(zod.string()),
+  "content_type": zod.string(),
+  "analyzed_at": zod.iso.datetime({"offset":true})
+}).optional()
+}),
+  "result_data": zod.object({
+  "duration": zod.number().optional().describe('Seconds.'),
+  "duration_seconds": zod.number().optional(),
+  "file_size_bytes": zod.int().optional(),
+  "format": zod.string().optional(),
+  "tts_engine": zod.string().optional().describe('The engine that actually spoke, e.g. espeak-ng, openai, elevenlabs.'),
+  "chapters": zod.array(zod.object({
+  "title": zod.string(),
+  "order": zod.int(),
+  "duration": zod.number().describe('Seconds.'),
+  "file_key": zod.string(),
+  "job_id": zod.uuid().optional()
+})).optional(),
+  "child_job_ids": zod.array(zod.uuid()).optional()
+}),
+  "input_file_key": zod.string().nullable(),
+  "output_file_key": zod.string().nullable(),
+  "created_at": zod.iso.datetime({"offset":true}),
+  "updated_at": zod.iso.datetime({"offset":true}),
+  "started_at": zod.iso.datetime({"offset":true}).nullable(),
+  "completed_at": zod.iso.datetime({"offset":true}).nullable(),
+  "duration": zod.number().nullable().describe('Audio duration in seconds, once known.')
+}).describe('Every field of a job except its steps, children and parent: how a book lists its chapter jobs and how a chapter job names its book.').nullable().describe('The book this chapter job belongs to, or null.')
+})).describe('A job with its steps, its chapter jobs (for a book) and its book (for a chapter job).')
 
 
 /**
@@ -508,14 +772,17 @@ export const CancelJobParams = zod.object({
   "jobId": zod.uuid()
 })
 
-export const cancelJobResponseProgressMin = 0;
-export const cancelJobResponseProgressMax = 100;
+export const cancelJobResponseOneProgressMin = 0;
+export const cancelJobResponseOneProgressMax = 100;
 
-export const cancelJobResponseStepsItemProgressMin = 0;
-export const cancelJobResponseStepsItemProgressMax = 100;
+export const cancelJobResponseTwoStepsItemProgressMin = 0;
+export const cancelJobResponseTwoStepsItemProgressMax = 100;
 
-export const cancelJobResponseChildrenItemProgressMin = 0;
-export const cancelJobResponseChildrenItemProgressMax = 100;
+export const cancelJobResponseTwoChildrenItemProgressMin = 0;
+export const cancelJobResponseTwoChildrenItemProgressMax = 100;
+
+export const cancelJobResponseTwoParentOneProgressMin = 0;
+export const cancelJobResponseTwoParentOneProgressMax = 100;
 
 
 
@@ -527,7 +794,7 @@ export const CancelJobResponse = zod.object({
   "title": zod.string(),
   "description": zod.string().nullable(),
   "status": zod.enum(['PENDING', 'PROCESSING', 'COMPLETED', 'FAILED', 'CANCELLED']),
-  "progress": zod.number().min(cancelJobResponseProgressMin).max(cancelJobResponseProgressMax),
+  "progress": zod.number().min(cancelJobResponseOneProgressMin).max(cancelJobResponseOneProgressMax),
   "error_message": zod.string().nullable(),
   "config": zod.object({
   "voice_config": zod.object({
@@ -574,13 +841,14 @@ export const CancelJobResponse = zod.object({
   "updated_at": zod.iso.datetime({"offset":true}),
   "started_at": zod.iso.datetime({"offset":true}).nullable(),
   "completed_at": zod.iso.datetime({"offset":true}).nullable(),
-  "duration": zod.number().nullable().describe('Audio duration in seconds, once known.'),
+  "duration": zod.number().nullable().describe('Audio duration in seconds, once known.')
+}).describe('Every field of a job except its steps, children and parent: how a book lists its chapter jobs and how a chapter job names its book.').and(zod.object({
   "steps": zod.array(zod.object({
   "id": zod.uuid(),
-  "step_name": zod.string(),
+  "step_name": zod.enum(['acquire_content', 'analyze', 'split_chapters', 'synthesize', 'synthesize_chapters', 'combine_audio', 'finalize']).describe('A conversion step. A text job runs acquire_content, analyze, split_chapters, synthesize, finalize; when split_chapters finds chapters, synthesize_chapters and combine_audio replace synthesize; a chapter job runs acquire_content, synthesize, finalize.'),
   "step_order": zod.int(),
-  "status": zod.enum(['pending', 'running', 'completed', 'failed']),
-  "progress": zod.number().min(cancelJobResponseStepsItemProgressMin).max(cancelJobResponseStepsItemProgressMax),
+  "status": zod.enum(['PENDING', 'RUNNING', 'COMPLETED', 'FAILED']).describe('Uppercase on the wire; clients lowercase it for display.'),
+  "progress": zod.number().min(cancelJobResponseTwoStepsItemProgressMin).max(cancelJobResponseTwoStepsItemProgressMax),
   "error_message": zod.string().nullable(),
   "step_metadata": zod.record(zod.string(), zod.unknown()),
   "created_at": zod.iso.datetime({"offset":true}),
@@ -591,14 +859,38 @@ export const CancelJobResponse = zod.object({
 })),
   "children": zod.array(zod.object({
   "id": zod.uuid(),
+  "user_id": zod.uuid(),
+  "parent_job_id": zod.uuid().nullable(),
+  "job_type": zod.enum(['text_to_audio', 'book_processing']),
   "title": zod.string(),
+  "description": zod.string().nullable(),
   "status": zod.enum(['PENDING', 'PROCESSING', 'COMPLETED', 'FAILED', 'CANCELLED']),
-  "progress": zod.number().min(cancelJobResponseChildrenItemProgressMin).max(cancelJobResponseChildrenItemProgressMax),
-  "created_at": zod.iso.datetime({"offset":true}),
-  "updated_at": zod.iso.datetime({"offset":true}),
-  "completed_at": zod.iso.datetime({"offset":true}).nullable(),
-  "duration": zod.number().nullable(),
+  "progress": zod.number().min(cancelJobResponseTwoChildrenItemProgressMin).max(cancelJobResponseTwoChildrenItemProgressMax),
   "error_message": zod.string().nullable(),
+  "config": zod.object({
+  "voice_config": zod.object({
+  "provider": zod.enum(['openai', 'elevenlabs']),
+  "voice_id": zod.string().optional().describe('alloy for openai, adam for elevenlabs, or a provider voice id.'),
+  "voice_settings": zod.record(zod.string(), zod.string()).optional()
+}).optional(),
+  "provider": zod.enum(['openai', 'elevenlabs']).optional(),
+  "source": zod.enum(['content', 'file', 'url']).optional(),
+  "source_url": zod.string().optional(),
+  "tutoring_analysis": zod.object({
+  "themes": zod.array(zod.string()),
+  "characters": zod.array(zod.object({
+  "name": zod.string(),
+  "role": zod.string()
+})),
+  "setting": zod.object({
+  "time": zod.string(),
+  "place": zod.string()
+}),
+  "discussion_questions": zod.array(zod.string()),
+  "content_type": zod.string(),
+  "analyzed_at": zod.iso.datetime({"offset":true})
+}).optional()
+}),
   "result_data": zod.object({
   "duration": zod.number().optional().describe('Seconds.'),
   "duration_seconds": zod.number().optional(),
@@ -613,13 +905,73 @@ export const CancelJobResponse = zod.object({
   "job_id": zod.uuid().optional()
 })).optional(),
   "child_job_ids": zod.array(zod.uuid()).optional()
-})
-}).describe('A chapter job as listed under its book.')),
+}),
+  "input_file_key": zod.string().nullable(),
+  "output_file_key": zod.string().nullable(),
+  "created_at": zod.iso.datetime({"offset":true}),
+  "updated_at": zod.iso.datetime({"offset":true}),
+  "started_at": zod.iso.datetime({"offset":true}).nullable(),
+  "completed_at": zod.iso.datetime({"offset":true}).nullable(),
+  "duration": zod.number().nullable().describe('Audio duration in seconds, once known.')
+}).describe('Every field of a job except its steps, children and parent: how a book lists its chapter jobs and how a chapter job names its book.')),
   "parent": zod.object({
   "id": zod.uuid(),
-  "title": zod.string()
-}).nullable().describe('The book this chapter job belongs to, or null.')
-})
+  "user_id": zod.uuid(),
+  "parent_job_id": zod.uuid().nullable(),
+  "job_type": zod.enum(['text_to_audio', 'book_processing']),
+  "title": zod.string(),
+  "description": zod.string().nullable(),
+  "status": zod.enum(['PENDING', 'PROCESSING', 'COMPLETED', 'FAILED', 'CANCELLED']),
+  "progress": zod.number().min(cancelJobResponseTwoParentOneProgressMin).max(cancelJobResponseTwoParentOneProgressMax),
+  "error_message": zod.string().nullable(),
+  "config": zod.object({
+  "voice_config": zod.object({
+  "provider": zod.enum(['openai', 'elevenlabs']),
+  "voice_id": zod.string().optional().describe('alloy for openai, adam for elevenlabs, or a provider voice id.'),
+  "voice_settings": zod.record(zod.string(), zod.string()).optional()
+}).optional(),
+  "provider": zod.enum(['openai', 'elevenlabs']).optional(),
+  "source": zod.enum(['content', 'file', 'url']).optional(),
+  "source_url": zod.string().optional(),
+  "tutoring_analysis": zod.object({
+  "themes": zod.array(zod.string()),
+  "characters": zod.array(zod.object({
+  "name": zod.string(),
+  "role": zod.string()
+})),
+  "setting": zod.object({
+  "time": zod.string(),
+  "place": zod.string()
+}),
+  "discussion_questions": zod.array(zod.string()),
+  "content_type": zod.string(),
+  "analyzed_at": zod.iso.datetime({"offset":true})
+}).optional()
+}),
+  "result_data": zod.object({
+  "duration": zod.number().optional().describe('Seconds.'),
+  "duration_seconds": zod.number().optional(),
+  "file_size_bytes": zod.int().optional(),
+  "format": zod.string().optional(),
+  "tts_engine": zod.string().optional().describe('The engine that actually spoke, e.g. espeak-ng, openai, elevenlabs.'),
+  "chapters": zod.array(zod.object({
+  "title": zod.string(),
+  "order": zod.int(),
+  "duration": zod.number().describe('Seconds.'),
+  "file_key": zod.string(),
+  "job_id": zod.uuid().optional()
+})).optional(),
+  "child_job_ids": zod.array(zod.uuid()).optional()
+}),
+  "input_file_key": zod.string().nullable(),
+  "output_file_key": zod.string().nullable(),
+  "created_at": zod.iso.datetime({"offset":true}),
+  "updated_at": zod.iso.datetime({"offset":true}),
+  "started_at": zod.iso.datetime({"offset":true}).nullable(),
+  "completed_at": zod.iso.datetime({"offset":true}).nullable(),
+  "duration": zod.number().nullable().describe('Audio duration in seconds, once known.')
+}).describe('Every field of a job except its steps, children and parent: how a book lists its chapter jobs and how a chapter job names its book.').nullable().describe('The book this chapter job belongs to, or null.')
+})).describe('A job with its steps, its chapter jobs (for a book) and its book (for a chapter job).')
 
 
 /**
@@ -636,9 +988,9 @@ export const getJobStepsResponseProgressMax = 100;
 
 export const GetJobStepsResponseItem = zod.object({
   "id": zod.uuid(),
-  "step_name": zod.string(),
+  "step_name": zod.enum(['acquire_content', 'analyze', 'split_chapters', 'synthesize', 'synthesize_chapters', 'combine_audio', 'finalize']).describe('A conversion step. A text job runs acquire_content, analyze, split_chapters, synthesize, finalize; when split_chapters finds chapters, synthesize_chapters and combine_audio replace synthesize; a chapter job runs acquire_content, synthesize, finalize.'),
   "step_order": zod.int(),
-  "status": zod.enum(['pending', 'running', 'completed', 'failed']),
+  "status": zod.enum(['PENDING', 'RUNNING', 'COMPLETED', 'FAILED']).describe('Uppercase on the wire; clients lowercase it for display.'),
   "progress": zod.number().min(getJobStepsResponseProgressMin).max(getJobStepsResponseProgressMax),
   "error_message": zod.string().nullable(),
   "step_metadata": zod.record(zod.string(), zod.unknown()),
@@ -658,14 +1010,17 @@ export const RetryJobParams = zod.object({
   "jobId": zod.uuid()
 })
 
-export const retryJobResponseProgressMin = 0;
-export const retryJobResponseProgressMax = 100;
+export const retryJobResponseOneProgressMin = 0;
+export const retryJobResponseOneProgressMax = 100;
 
-export const retryJobResponseStepsItemProgressMin = 0;
-export const retryJobResponseStepsItemProgressMax = 100;
+export const retryJobResponseTwoStepsItemProgressMin = 0;
+export const retryJobResponseTwoStepsItemProgressMax = 100;
 
-export const retryJobResponseChildrenItemProgressMin = 0;
-export const retryJobResponseChildrenItemProgressMax = 100;
+export const retryJobResponseTwoChildrenItemProgressMin = 0;
+export const retryJobResponseTwoChildrenItemProgressMax = 100;
+
+export const retryJobResponseTwoParentOneProgressMin = 0;
+export const retryJobResponseTwoParentOneProgressMax = 100;
 
 
 
@@ -677,7 +1032,7 @@ export const RetryJobResponse = zod.object({
   "title": zod.string(),
   "description": zod.string().nullable(),
   "status": zod.enum(['PENDING', 'PROCESSING', 'COMPLETED', 'FAILED', 'CANCELLED']),
-  "progress": zod.number().min(retryJobResponseProgressMin).max(retryJobResponseProgressMax),
+  "progress": zod.number().min(retryJobResponseOneProgressMin).max(retryJobResponseOneProgressMax),
   "error_message": zod.string().nullable(),
   "config": zod.object({
   "voice_config": zod.object({
@@ -724,13 +1079,14 @@ export const RetryJobResponse = zod.object({
   "updated_at": zod.iso.datetime({"offset":true}),
   "started_at": zod.iso.datetime({"offset":true}).nullable(),
   "completed_at": zod.iso.datetime({"offset":true}).nullable(),
-  "duration": zod.number().nullable().describe('Audio duration in seconds, once known.'),
+  "duration": zod.number().nullable().describe('Audio duration in seconds, once known.')
+}).describe('Every field of a job except its steps, children and parent: how a book lists its chapter jobs and how a chapter job names its book.').and(zod.object({
   "steps": zod.array(zod.object({
   "id": zod.uuid(),
-  "step_name": zod.string(),
+  "step_name": zod.enum(['acquire_content', 'analyze', 'split_chapters', 'synthesize', 'synthesize_chapters', 'combine_audio', 'finalize']).describe('A conversion step. A text job runs acquire_content, analyze, split_chapters, synthesize, finalize; when split_chapters finds chapters, synthesize_chapters and combine_audio replace synthesize; a chapter job runs acquire_content, synthesize, finalize.'),
   "step_order": zod.int(),
-  "status": zod.enum(['pending', 'running', 'completed', 'failed']),
-  "progress": zod.number().min(retryJobResponseStepsItemProgressMin).max(retryJobResponseStepsItemProgressMax),
+  "status": zod.enum(['PENDING', 'RUNNING', 'COMPLETED', 'FAILED']).describe('Uppercase on the wire; clients lowercase it for display.'),
+  "progress": zod.number().min(retryJobResponseTwoStepsItemProgressMin).max(retryJobResponseTwoStepsItemProgressMax),
   "error_message": zod.string().nullable(),
   "step_metadata": zod.record(zod.string(), zod.unknown()),
   "created_at": zod.iso.datetime({"offset":true}),
@@ -741,14 +1097,38 @@ export const RetryJobResponse = zod.object({
 })),
   "children": zod.array(zod.object({
   "id": zod.uuid(),
+  "user_id": zod.uuid(),
+  "parent_job_id": zod.uuid().nullable(),
+  "job_type": zod.enum(['text_to_audio', 'book_processing']),
   "title": zod.string(),
+  "description": zod.string().nullable(),
   "status": zod.enum(['PENDING', 'PROCESSING', 'COMPLETED', 'FAILED', 'CANCELLED']),
-  "progress": zod.number().min(retryJobResponseChildrenItemProgressMin).max(retryJobResponseChildrenItemProgressMax),
-  "created_at": zod.iso.datetime({"offset":true}),
-  "updated_at": zod.iso.datetime({"offset":true}),
-  "completed_at": zod.iso.datetime({"offset":true}).nullable(),
-  "duration": zod.number().nullable(),
+  "progress": zod.number().min(retryJobResponseTwoChildrenItemProgressMin).max(retryJobResponseTwoChildrenItemProgressMax),
   "error_message": zod.string().nullable(),
+  "config": zod.object({
+  "voice_config": zod.object({
+  "provider": zod.enum(['openai', 'elevenlabs']),
+  "voice_id": zod.string().optional().describe('alloy for openai, adam for elevenlabs, or a provider voice id.'),
+  "voice_settings": zod.record(zod.string(), zod.string()).optional()
+}).optional(),
+  "provider": zod.enum(['openai', 'elevenlabs']).optional(),
+  "source": zod.enum(['content', 'file', 'url']).optional(),
+  "source_url": zod.string().optional(),
+  "tutoring_analysis": zod.object({
+  "themes": zod.array(zod.string()),
+  "characters": zod.array(zod.object({
+  "name": zod.string(),
+  "role": zod.string()
+})),
+  "setting": zod.object({
+  "time": zod.string(),
+  "place": zod.string()
+}),
+  "discussion_questions": zod.array(zod.string()),
+  "content_type": zod.string(),
+  "analyzed_at": zod.iso.datetime({"offset":true})
+}).optional()
+}),
   "result_data": zod.object({
   "duration": zod.number().optional().describe('Seconds.'),
   "duration_seconds": zod.number().optional(),
@@ -763,13 +1143,73 @@ export const RetryJobResponse = zod.object({
   "job_id": zod.uuid().optional()
 })).optional(),
   "child_job_ids": zod.array(zod.uuid()).optional()
-})
-}).describe('A chapter job as listed under its book.')),
+}),
+  "input_file_key": zod.string().nullable(),
+  "output_file_key": zod.string().nullable(),
+  "created_at": zod.iso.datetime({"offset":true}),
+  "updated_at": zod.iso.datetime({"offset":true}),
+  "started_at": zod.iso.datetime({"offset":true}).nullable(),
+  "completed_at": zod.iso.datetime({"offset":true}).nullable(),
+  "duration": zod.number().nullable().describe('Audio duration in seconds, once known.')
+}).describe('Every field of a job except its steps, children and parent: how a book lists its chapter jobs and how a chapter job names its book.')),
   "parent": zod.object({
   "id": zod.uuid(),
-  "title": zod.string()
-}).nullable().describe('The book this chapter job belongs to, or null.')
-})
+  "user_id": zod.uuid(),
+  "parent_job_id": zod.uuid().nullable(),
+  "job_type": zod.enum(['text_to_audio', 'book_processing']),
+  "title": zod.string(),
+  "description": zod.string().nullable(),
+  "status": zod.enum(['PENDING', 'PROCESSING', 'COMPLETED', 'FAILED', 'CANCELLED']),
+  "progress": zod.number().min(retryJobResponseTwoParentOneProgressMin).max(retryJobResponseTwoParentOneProgressMax),
+  "error_message": zod.string().nullable(),
+  "config": zod.object({
+  "voice_config": zod.object({
+  "provider": zod.enum(['openai', 'elevenlabs']),
+  "voice_id": zod.string().optional().describe('alloy for openai, adam for elevenlabs, or a provider voice id.'),
+  "voice_settings": zod.record(zod.string(), zod.string()).optional()
+}).optional(),
+  "provider": zod.enum(['openai', 'elevenlabs']).optional(),
+  "source": zod.enum(['content', 'file', 'url']).optional(),
+  "source_url": zod.string().optional(),
+  "tutoring_analysis": zod.object({
+  "themes": zod.array(zod.string()),
+  "characters": zod.array(zod.object({
+  "name": zod.string(),
+  "role": zod.string()
+})),
+  "setting": zod.object({
+  "time": zod.string(),
+  "place": zod.string()
+}),
+  "discussion_questions": zod.array(zod.string()),
+  "content_type": zod.string(),
+  "analyzed_at": zod.iso.datetime({"offset":true})
+}).optional()
+}),
+  "result_data": zod.object({
+  "duration": zod.number().optional().describe('Seconds.'),
+  "duration_seconds": zod.number().optional(),
+  "file_size_bytes": zod.int().optional(),
+  "format": zod.string().optional(),
+  "tts_engine": zod.string().optional().describe('The engine that actually spoke, e.g. espeak-ng, openai, elevenlabs.'),
+  "chapters": zod.array(zod.object({
+  "title": zod.string(),
+  "order": zod.int(),
+  "duration": zod.number().describe('Seconds.'),
+  "file_key": zod.string(),
+  "job_id": zod.uuid().optional()
+})).optional(),
+  "child_job_ids": zod.array(zod.uuid()).optional()
+}),
+  "input_file_key": zod.string().nullable(),
+  "output_file_key": zod.string().nullable(),
+  "created_at": zod.iso.datetime({"offset":true}),
+  "updated_at": zod.iso.datetime({"offset":true}),
+  "started_at": zod.iso.datetime({"offset":true}).nullable(),
+  "completed_at": zod.iso.datetime({"offset":true}).nullable(),
+  "duration": zod.number().nullable().describe('Audio duration in seconds, once known.')
+}).describe('Every field of a job except its steps, children and parent: how a book lists its chapter jobs and how a chapter job names its book.').nullable().describe('The book this chapter job belongs to, or null.')
+})).describe('A job with its steps, its chapter jobs (for a book) and its book (for a chapter job).')
 
 
 /**

@@ -38,12 +38,12 @@ describe('a book', () => {
     expect(book.status, book.error_message ?? '').toBe('COMPLETED');
     expect(book.job_type).toBe('book_processing');
     expect(book.steps.map((s) => [s.step_name, s.status])).toEqual([
-      ['acquire_content', 'completed'],
-      ['analyze', 'completed'],
-      ['split_chapters', 'completed'],
-      ['synthesize_chapters', 'completed'],
-      ['combine_audio', 'completed'],
-      ['finalize', 'completed'],
+      ['acquire_content', 'COMPLETED'],
+      ['analyze', 'COMPLETED'],
+      ['split_chapters', 'COMPLETED'],
+      ['synthesize_chapters', 'COMPLETED'],
+      ['combine_audio', 'COMPLETED'],
+      ['finalize', 'COMPLETED'],
     ]);
     expect(book.children.map((c) => c.title)).toEqual(['Fox Tales - Chapter 1', 'Fox Tales - Chapter 2', 'Fox Tales - Chapter 3']);
     expect(book.children.every((c) => c.status === 'COMPLETED')).toBe(true);
@@ -59,7 +59,9 @@ describe('a book', () => {
     expect(Math.abs(combined - sum)).toBeLessThan(0.3);
 
     const chapter = await getJob(t, headers, book.children[1]!.id);
-    expect(chapter.parent).toEqual({ id: book.id, title: 'Fox Tales' });
+    // The chapter names its whole book (every field but steps, children and parent).
+    expect(chapter.parent).toMatchObject({ id: book.id, title: 'Fox Tales', user_id: book.user_id, status: 'COMPLETED', progress: 100 });
+    expect(chapter.parent).not.toHaveProperty('children');
     expect(chapter.steps.map((s) => s.step_name)).toEqual(['acquire_content', 'synthesize', 'finalize']);
     const { rows } = await t.db.query<{ n: number }>(
       'SELECT count(*)::int AS n FROM job_steps WHERE job_id = ANY($1::uuid[]) GROUP BY job_id, step_name HAVING count(*) > 1',
@@ -87,7 +89,7 @@ describe('a book', () => {
     expect(failed.error_message).toBe('Chapter 2 failed: The text of this job is missing from storage');
     const failedChapter = await getJob(t, headers, second.id);
     expect(failedChapter.status).toBe('FAILED');
-    expect(failedChapter.steps[0]).toMatchObject({ step_name: 'acquire_content', status: 'failed', error_message: 'The text of this job is missing from storage' });
+    expect(failedChapter.steps[0]).toMatchObject({ step_name: 'acquire_content', status: 'FAILED', error_message: 'The text of this job is missing from storage' });
     const firstBefore = await getJob(t, headers, withChildren.children[0]!.id);
     expect(firstBefore.status).toBe('COMPLETED');
 

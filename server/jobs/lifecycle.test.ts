@@ -13,7 +13,7 @@ afterAll(async () => {
 });
 
 const synthesizing = (j: { steps: { step_name: string; status: string }[]; progress: number }) =>
-  j.steps.some((s) => s.step_name === 'synthesize' && s.status === 'running') && j.progress > 9;
+  j.steps.some((s) => s.step_name === 'synthesize' && s.status === 'RUNNING') && j.progress > 9;
 
 describe('cancel', () => {
   it('stops a job mid-synthesis within seconds and leaves no audio', { timeout: 120_000 }, async () => {
@@ -28,7 +28,7 @@ describe('cancel', () => {
     expect(res.json().status).toBe('CANCELLED');
     const stoppedBy = Date.now() + 3000;
     let step = (await getJob(t, headers, id)).steps.find((s) => s.step_name === 'synthesize')!;
-    expect(step).toMatchObject({ status: 'failed', error_message: 'Cancelled' });
+    expect(step).toMatchObject({ status: 'FAILED', error_message: 'Cancelled' });
     // The runner lets go of the job (its lease) once the work has stopped.
     for (;;) {
       const { rows } = await t.db.query<{ lease_owner: string | null }>('SELECT lease_owner FROM jobs WHERE id = $1', [id]);
@@ -40,10 +40,10 @@ describe('cancel', () => {
     expect(job.status).toBe('CANCELLED');
     expect(job.output_file_key).toBeNull();
     step = job.steps.find((s) => s.step_name === 'synthesize')!;
-    expect(step.status).toBe('failed');
+    expect(step.status).toBe('FAILED');
     const storage = new LocalFileStorage(t.config.storageDir);
     expect(await storage.stat(`jobs/${id}/audio.mp3`)).toBeNull();
-    expect(job.steps.find((s) => s.step_name === 'finalize')?.status).toBe('pending');
+    expect(job.steps.find((s) => s.step_name === 'finalize')?.status).toBe('PENDING');
   });
 });
 
@@ -66,11 +66,11 @@ describe('restart', () => {
     const job = await waitForJob(b, headers, id, undefined, 120_000);
     expect(job.status, job.error_message ?? '').toBe('COMPLETED');
     expect(job.steps.map((s) => [s.step_name, s.status])).toEqual([
-      ['acquire_content', 'completed'],
-      ['analyze', 'completed'],
-      ['split_chapters', 'completed'],
-      ['synthesize', 'completed'],
-      ['finalize', 'completed'],
+      ['acquire_content', 'COMPLETED'],
+      ['analyze', 'COMPLETED'],
+      ['split_chapters', 'COMPLETED'],
+      ['synthesize', 'COMPLETED'],
+      ['finalize', 'COMPLETED'],
     ]);
     const { rows } = await dbB.query<{ step_name: string; attempts: number }>(
       'SELECT step_name, attempts FROM job_steps WHERE job_id = $1 ORDER BY step_order',

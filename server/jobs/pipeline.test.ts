@@ -21,11 +21,11 @@ describe('a text job', () => {
     const created = res.json() as { id: string; status: string; steps: { step_name: string; status: string }[] };
     expect(created.status).toBe('PENDING');
     expect(created.steps.map((s) => [s.step_name, s.status])).toEqual([
-      ['acquire_content', 'pending'],
-      ['analyze', 'pending'],
-      ['split_chapters', 'pending'],
-      ['synthesize', 'pending'],
-      ['finalize', 'pending'],
+      ['acquire_content', 'PENDING'],
+      ['analyze', 'PENDING'],
+      ['split_chapters', 'PENDING'],
+      ['synthesize', 'PENDING'],
+      ['finalize', 'PENDING'],
     ]);
 
     const job = await waitForJob(t, headers, created.id);
@@ -33,7 +33,7 @@ describe('a text job', () => {
     expect(job.error_message).toBeNull();
     expect(job.progress).toBe(100);
     expect(job.steps.map((s) => s.step_name)).toEqual(['acquire_content', 'analyze', 'split_chapters', 'synthesize', 'finalize']);
-    expect(job.steps.every((s) => s.status === 'completed')).toBe(true);
+    expect(job.steps.every((s) => s.status === 'COMPLETED')).toBe(true);
     const { rows } = await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM job_steps WHERE job_id = $1', [job.id]);
     expect(rows[0]?.n).toBe(5);
 

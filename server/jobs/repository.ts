@@ -6,6 +6,7 @@ import type {
   JobStatus,
   JobType,
   ResultData,
+  StepName,
   StepRecord,
   StepStatus,
 } from './types';
@@ -84,7 +85,7 @@ function toStep(row: StepRow): StepRecord {
   return {
     id: row.id,
     jobId: row.job_id,
-    stepName: row.step_name,
+    stepName: row.step_name as StepName,
     stepOrder: row.step_order,
     status: row.status,
     progress: Number(row.progress),
@@ -276,15 +277,15 @@ export function createJobRepository(db: Db) {
       return rows.map(toJob);
     },
 
-    async titles(ids: string[]): Promise<Map<string, string>> {
-      if (ids.length === 0) return new Map();
-      const { rows } = await db.query<{ id: string; title: string }>('SELECT id, title FROM jobs WHERE id = ANY($1::uuid[])', [ids]);
-      return new Map(rows.map((r) => [r.id, r.title]));
+    async byIds(ids: string[]): Promise<JobRecord[]> {
+      if (ids.length === 0) return [];
+      const { rows } = await db.query<JobRow>(`SELECT ${JOB_COLUMNS} FROM jobs WHERE id = ANY($1::uuid[])`, [ids]);
+      return rows.map(toJob);
     },
 
     async updateStep(
       jobId: string,
-      stepName: string,
+      stepName: StepName,
       fields: Partial<{
         status: StepStatus;
         progress: number;

@@ -39,7 +39,8 @@ export function stepView(s: StepRecord) {
     id: s.id,
     step_name: s.stepName,
     step_order: s.stepOrder,
-    status: s.status,
+    // Stored lowercase; the wire carries the uppercase values clients validate against.
+    status: s.status.toUpperCase() as Uppercase<StepRecord['status']>,
     progress: s.progress,
     error_message: s.errorMessage,
     step_metadata: s.metadata,
@@ -67,7 +68,8 @@ function publicResult(job: JobRecord) {
   return rest;
 }
 
-export function jobView(job: JobRecord, steps: StepRecord[], children: JobRecord[], parent: { id: string; title: string } | null) {
+/** Every field of a job except steps, children and parent: how books and chapters name each other. */
+export function jobCoreView(job: JobRecord) {
   return {
     id: job.id,
     user_id: job.userId,
@@ -87,20 +89,15 @@ export function jobView(job: JobRecord, steps: StepRecord[], children: JobRecord
     started_at: isoOrNull(job.startedAt),
     completed_at: isoOrNull(job.completedAt),
     duration: job.duration,
+  };
+}
+
+export function jobView(job: JobRecord, steps: StepRecord[], children: JobRecord[], parent: JobRecord | null) {
+  return {
+    ...jobCoreView(job),
     steps: steps.map(stepView),
-    children: children.map((c) => ({
-      id: c.id,
-      title: c.title,
-      status: c.status,
-      progress: c.progress,
-      created_at: iso(c.createdAt),
-      updated_at: iso(c.updatedAt),
-      completed_at: isoOrNull(c.completedAt),
-      duration: c.duration,
-      error_message: c.errorMessage,
-      result_data: publicResult(c),
-    })),
-    parent,
+    children: children.map(jobCoreView),
+    parent: parent === null ? null : jobCoreView(parent),
   };
 }
 
@@ -122,20 +119,19 @@ export function createJobService(deps: JobServiceDeps) {
 
   async function views(jobs: JobRecord[]): Promise<JobView[]> {
     const ids = jobs.map((j) => j.id);
-    const [steps, children, titles] = await Promise.all([
+    const [steps, children, parents] = await Promise.all([
       repo.steps(ids),
       repo.children(ids),
-      repo.titles([...new Set(jobs.map((j) => j.parentJobId).filter((id): id is string => id !== null))]),
+      repo.byIds([...new Set(jobs.map((j) => j.parentJobId).filter((id): id is string => id !== null))]),
     ]);
-    return jobs.map((job) => {
-      const parentTitle = job.parentJobId === null ? undefined : titles.get(job.parentJobId);
-      return jobView(
+    return jobs.map((job) =>
+      jobView(
         job,
         steps.filter((s) => s.jobId === job.id),
         children.filter((c) => c.parentJobId === job.id),
-        job.parentJobId !== null && parentTitle !== undefined ? { id: job.parentJobId, title: parentTitle } : null,
-      );
-    });
+        parents.find((p) => p.id === job.parentJobId) ?? null,
+      ),
+    );
   }
 
   async function owned(userId: string, jobId: string): Promise<JobRecord> {

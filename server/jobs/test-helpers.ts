@@ -14,6 +14,7 @@ export async function signIn(t: TestApp, email: string): Promise<{ authorization
 
 export interface JobBody {
   id: string;
+  user_id: string;
   status: string;
   progress: number;
   title: string;
@@ -26,7 +27,7 @@ export interface JobBody {
   result_data: Record<string, unknown> & { duration_seconds?: number; chapters?: { title: string; order: number; duration: number; file_key: string; job_id?: string }[]; child_job_ids?: string[] };
   steps: { step_name: string; status: string; step_order: number; error_message: string | null; step_metadata: Record<string, unknown> }[];
   children: { id: string; title: string; status: string; duration: number | null }[];
-  parent: { id: string; title: string } | null;
+  parent: { id: string; title: string; user_id: string; status: string; progress: number } | null;
 }
 
 export async function createJob(t: TestApp, headers: Record<string, string>, payload: Record<string, unknown>) {

@@ -78,7 +78,7 @@ export interface JobRecord {
 export interface StepRecord {
   id: string;
   jobId: string;
-  stepName: string;
+  stepName: StepName;
   stepOrder: number;
   status: StepStatus;
   progress: number;
@@ -98,3 +98,4 @@ export const BOOK_TAIL = ['synthesize_chapters', 'combine_audio', 'finalize'] as
 export const BOOK_STEPS = ['acquire_content', 'analyze', 'split_chapters', ...BOOK_TAIL] as const;
 /** Steps of a chapter job: its text is already stored by the book. */
 export const CHAPTER_STEPS = ['acquire_content', 'synthesize', 'finalize'] as const;
+export type StepName = (typeof TEXT_STEPS)[number] | (typeof BOOK_STEPS)[number];

@@ -45,7 +45,7 @@ async function failure(app: TestApp, h: Record<string, string>, url: string) {
   const job = await waitForJob(app, h, (res.json() as { id: string }).id);
   expect(job.status).toBe('FAILED');
   const step = job.steps.find((s) => s.step_name === 'acquire_content')!;
-  expect(step.status).toBe('failed');
+  expect(step.status).toBe('FAILED');
   expect(step.error_message).toBe(job.error_message);
   return job.error_message;
 }

@@ -8,6 +8,7 @@ import { createMp3Writer } from '../audio/mp3';
 import { speechLikePcm } from '../audio/synthetic-pcm';
 import type { Config } from '../config';
 import type { DbExecutor } from '../db/types';
+import { BOOK_STEPS, CHAPTER_STEPS, TEXT_STEPS } from '../jobs/types';
 import { LocalFileStorage, type FileStorage } from '../storage/index';
 
 /** The storage createApp uses when none is injected. */
@@ -93,8 +94,6 @@ export async function insertJob(db: DbExecutor, job: JobFixture): Promise<string
   return id;
 }
 
-export const TEXT_STEPS = ['acquire_content', 'tutoring_analysis', 'preprocess_text', 'text_to_audio'] as const;
-
 /** One row per step; steps before `runningIndex` completed, that one running, the rest pending. */
 export async function insertSteps(
   db: DbExecutor,
@@ -139,7 +138,7 @@ export async function seedCompletedAudiobook(
       tts_engine: 'espeak-ng',
     },
   });
-  await insertSteps(db, jobId);
+  await insertSteps(db, jobId, options.parentJobId === undefined ? TEXT_STEPS : CHAPTER_STEPS);
   return { jobId, fileKey, durationSeconds, bytes };
 }
 
@@ -157,7 +156,7 @@ export async function seedCompletedBook(
   const count = options.chapters ?? 3;
   // The parent row must exist before its children reference it; its result is filled in below.
   await insertJob(db, { id: bookId, userId: options.userId, title, jobType: 'book_processing', status: 'PROCESSING' });
-  await insertSteps(db, bookId, ['load_book', 'analyze_structure', 'split_chapters', 'create_chapter_jobs']);
+  await insertSteps(db, bookId, BOOK_STEPS);
   const chapters: { title: string; order: number; duration: number; file_key: string; job_id: string }[] = [];
   for (let order = 1; order <= count; order += 1) {
     const chapterTitle = `Stave ${order}`;

@@ -141,6 +141,9 @@ describe('GET /jobs', () => {
     expect(top.total).toBe(5);
     expect(top.jobs.find((j) => j.title === 'Alpha story')?.children.map((c) => c.title)).toEqual(['Alpha story - Chapter 1']);
     expect((await list('status=running')).jobs.map((j) => j.title).sort()).toEqual(['Alpha story - Chapter 1', 'Delta notes', 'Epsilon story', 'Gamma story']);
+    // The job status values work as well as the lowercase aliases, in any case.
+    expect((await list('status=RUNNING')).jobs.map((j) => j.title).sort()).toEqual(['Alpha story - Chapter 1', 'Delta notes', 'Epsilon story', 'Gamma story']);
+    expect((await list('status=Pending')).total).toBe((await list('status=PENDING')).total);
     expect((await list('status=completed')).jobs.map((j) => j.title)).toEqual(['Alpha story']);
     expect((await list('status=failed')).total).toBe(1);
     expect((await list('q=STORY&top_level=true')).jobs.map((j) => j.title)).toEqual(['Epsilon story', 'Gamma story', 'Alpha story']);
@@ -151,7 +154,7 @@ describe('GET /jobs', () => {
     ]);
     expect((await list('sort=updated_at&order=desc&top_level=true')).jobs[0]?.title).toBe('Alpha story');
     expect((await list('sort=status&order=asc&top_level=true')).jobs[0]?.status).toBe('COMPLETED');
-    const bad = await t.app.inject({ method: 'GET', url: '/api/v1/jobs?status=RUNNING', headers });
+    const bad = await t.app.inject({ method: 'GET', url: '/api/v1/jobs?status=DONE', headers });
     expect(bad.statusCode).toBe(422);
     const noAuth = await t.app.inject({ method: 'GET', url: '/api/v1/jobs' });
     expect(noAuth.statusCode).toBe(401);

@@ -31,19 +31,30 @@ export const jobRoutes: RoutePlugin<{ jobs: JobService }> = async (app, { jobs }
     throw error; // the API's error handler answers everything else
   });
 
-  app.get('/jobs', { schema: { querystring: ListJobsQueryParams, response: { 200: ListJobsResponse } } }, async (request) => {
+  app.get(
+    '/jobs',
+    {
+      schema: { querystring: ListJobsQueryParams, response: { 200: ListJobsResponse } },
+      // The status filter is case-insensitive: `COMPLETED`, `completed` and `Completed` are one filter.
+      preValidation: async (request) => {
+        const query = request.query as Record<string, unknown>;
+        if (typeof query.status === 'string') query.status = query.status.toLowerCase();
+      },
+    },
+    async (request) => {
     const q = request.query;
     return jobs.list({
       userId: requireUser(request).id,
       page: q.page,
       pageSize: q.page_size,
-      status: q.status,
+      status: q.status?.toLowerCase() as Parameters<JobService['list']>[0]['status'],
       q: q.q,
       sort: q.sort,
       order: q.order,
       topLevel: q.top_level,
     });
-  });
+    },
+  );
 
   app.post(
     '/jobs',

@@ -1,5 +1,5 @@
 import { http, HttpResponse } from 'msw';
-import type { Job, JobChild, JobListResponse, JobStep, TutoringAnalysis } from '../api/gen/model';
+import type { Job, JobCore, JobListResponse, JobStep, TutoringAnalysis } from '../api/gen/model';
 import { errorBodyFixture, jobFixture } from './fixtures';
 import type { ReplyOptions } from './handlers';
 import { api, reply } from './reply';
@@ -20,13 +20,14 @@ export function jobUuid(n: number, kind = 0): string {
 
 export const TEXT_STEP_NAMES = ['acquire_content', 'analyze', 'split_chapters', 'synthesize', 'finalize'] as const;
 export const BOOK_STEP_NAMES = ['acquire_content', 'analyze', 'split_chapters', 'synthesize_chapters', 'combine_audio', 'finalize'] as const;
+export const CHAPTER_STEP_NAMES = ['acquire_content', 'synthesize', 'finalize'] as const;
 
 export function stepFixture(overrides: Partial<JobStep> = {}): JobStep {
   return {
     id: jobUuid(900, 1),
     step_name: 'synthesize',
     step_order: 4,
-    status: 'pending',
+    status: 'PENDING',
     progress: 0,
     error_message: null,
     step_metadata: {},
@@ -48,7 +49,7 @@ export type StepsStage = 'pending' | 'processing' | 'completed' | 'failed';
 export function stepsFixture(
   stage: StepsStage,
   { names = TEXT_STEP_NAMES, seed = 1, error = 'The voice engine stopped responding' }: {
-    names?: readonly string[];
+    names?: readonly JobStep['step_name'][];
     seed?: number;
     error?: string;
   } = {},
@@ -63,7 +64,7 @@ export function stepsFixture(
       id: jobUuid(seed * 100 + index, 2),
       step_name: name,
       step_order: index + 1,
-      status: done ? 'completed' : current ? (stage === 'failed' ? 'failed' : 'running') : 'pending',
+      status: done ? 'COMPLETED' : current ? (stage === 'failed' ? 'FAILED' : 'RUNNING') : 'PENDING',
       progress: done ? 100 : current ? (stage === 'failed' ? 30 : 60) : 0,
       error_message: current && stage === 'failed' ? error : null,
       started_at: started ? `2025-02-01T10:${minute}:00Z` : null,
@@ -128,19 +129,10 @@ export function manyJobsFixture(count: number): Job[] {
   });
 }
 
-function childOf(job: Job): JobChild {
-  return {
-    id: job.id,
-    title: job.title,
-    status: job.status,
-    progress: job.progress,
-    created_at: job.created_at,
-    updated_at: job.updated_at,
-    completed_at: job.completed_at,
-    duration: job.duration,
-    error_message: job.error_message,
-    result_data: job.result_data,
-  };
+/** A job as its book lists it or as its chapters name it: every field but steps, children and parent. */
+export function coreOf(job: Job): JobCore {
+  const { steps: _steps, children: _children, parent: _parent, ...core } = job;
+  return core;
 }
 
 /**
@@ -149,26 +141,29 @@ function childOf(job: Job): JobChild {
  */
 export function bookWithChaptersFixture(): { book: Job; chapters: Job[] } {
   const bookId = jobUuid(50);
-  const titles = ['Chapter 1: The Visitor', 'Chapter 2: The Night Watch', 'Chapter 3: The Confession'];
-  const chapters = titles.map((title, index) =>
-    jobAtStatus(index < 2 ? 'COMPLETED' : 'PROCESSING', {
-      id: jobUuid(51 + index),
-      parent_job_id: bookId,
-      parent: { id: bookId, title: 'Collected Tales' },
-      title,
-      created_at: `2025-02-01T10:0${index + 1}:00Z`,
-      steps: stepsFixture(index < 2 ? 'completed' : 'processing', { names: ['acquire_content', 'synthesize', 'finalize'], seed: 51 + index }),
-    }),
-  );
-  const book = jobAtStatus('PROCESSING', {
+  const bookBase = jobAtStatus('PROCESSING', {
     id: bookId,
     job_type: 'book_processing',
     title: 'Collected Tales',
     progress: 75,
     steps: stepsFixture('processing', { names: BOOK_STEP_NAMES, seed: 50 }),
-    children: chapters.map(childOf),
-    result_data: { child_job_ids: chapters.map((chapter) => chapter.id) },
   });
+  const titles = ['Chapter 1: The Visitor', 'Chapter 2: The Night Watch', 'Chapter 3: The Confession'];
+  const chapters = titles.map((title, index) =>
+    jobAtStatus(index < 2 ? 'COMPLETED' : 'PROCESSING', {
+      id: jobUuid(51 + index),
+      parent_job_id: bookId,
+      parent: coreOf(bookBase),
+      title,
+      created_at: `2025-02-01T10:0${index + 1}:00Z`,
+      steps: stepsFixture(index < 2 ? 'completed' : 'processing', { names: CHAPTER_STEP_NAMES, seed: 51 + index }),
+    }),
+  );
+  const book: Job = {
+    ...bookBase,
+    children: chapters.map(coreOf),
+    result_data: { child_job_ids: chapters.map((chapter) => chapter.id) },
+  };
   return { book, chapters };
 }
 
@@ -210,7 +205,7 @@ export function listJobsFrom(all: readonly Job[], url: URL): JobListResponse {
   const params = url.searchParams;
   const page = Math.max(1, Number(params.get('page') ?? 1) || 1);
   const pageSize = Math.max(1, Number(params.get('page_size') ?? 10) || 10);
-  const status = params.get('status');
+  const status = params.get('status')?.toLowerCase(); // case-insensitive, like the server
   const q = (params.get('q') ?? '').trim().toLowerCase();
   const sortParam = params.get('sort');
   const sort = sortFields.find((field) => field === sortParam) ?? 'created_at';
@@ -287,7 +282,7 @@ export function jobsBackend(initial: readonly Job[], options: JobsBackendOptions
             error_message: null,
             updated_at: now(),
             steps: job.steps.map((step) =>
-              step.status === 'failed' ? { ...step, status: 'pending', error_message: null, progress: 0 } : step,
+              step.status === 'FAILED' ? { ...step, status: 'PENDING', error_message: null, progress: 0 } : step,
             ),
           }),
         );

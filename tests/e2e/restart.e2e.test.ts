@@ -54,7 +54,7 @@ describe('a crash in the middle of a conversion', () => {
     await waitFor('synthesis to be under way', async () => {
       const job = (await api(first!, 'GET', `/api/v1/jobs/${id}`, token)).body;
       const synth = (job.steps as Step[]).find((s) => s.step_name === 'synthesize');
-      return synth?.status === 'running' && Number(job.progress) > 10 ? true : undefined;
+      return synth?.status === 'RUNNING' && Number(job.progress) > 10 ? true : undefined;
     });
     await first.crash();
 
@@ -67,7 +67,7 @@ describe('a crash in the middle of a conversion', () => {
 
     const steps = done.steps as Step[];
     expect(steps.map((s) => s.step_name)).toEqual(['acquire_content', 'analyze', 'split_chapters', 'synthesize', 'finalize']);
-    expect(steps.every((s) => s.status === 'completed')).toBe(true);
+    expect(steps.every((s) => s.status === 'COMPLETED')).toBe(true);
 
     const result = done.result_data as { duration_seconds: number; file_size_bytes: number };
     const stream = (await api(second, 'GET', `/api/v1/audio/${id}/stream`, token)).body;

@@ -46,7 +46,7 @@ export function statusTone(status: string): Tone {
   }
 }
 
-/** A job or step status, shown as written by the server (job statuses upper case, steps lower case). */
+/** A job or step status as the screen shows it (job statuses upper case; step statuses arrive upper case and screens lowercase them). */
 export function StatusBadge({ status }: { status: string }) {
   return <Badge tone={statusTone(status)}>{status}</Badge>;
 }

@@ -11,7 +11,7 @@ import {
   keepJobUnlessChanged,
 } from './polling';
 
-const job = jobFixture({ steps: [stepFixture({ status: 'running', progress: 10 })] });
+const job = jobFixture({ steps: [stepFixture({ status: 'RUNNING', progress: 10 })] });
 
 describe('active jobs', () => {
   it('PENDING and PROCESSING are active', () => {
@@ -35,7 +35,7 @@ describe('the polling change guard', () => {
     ['status', { status: 'COMPLETED' as const }],
     ['progress', { progress: 41 }],
     ['updated_at', { updated_at: '2025-02-01T10:02:00Z' }],
-    ['steps', { steps: [stepFixture({ status: 'running', progress: 55 })] }],
+    ['steps', { steps: [stepFixture({ status: 'RUNNING', progress: 55 })] }],
     ['step count', { steps: [] }],
   ])('sees a change in %s', (_field, patch) => {
     expect(jobChanged(job, { ...job, ...patch })).toBe(true);

@@ -1,7 +1,7 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
 import { progressFixture, recentProgressHandler } from '../../mocks/audio';
-import { jobAtStatus, jobsBackend, jobUuid } from '../../mocks/jobs';
+import { coreOf, jobAtStatus, jobsBackend, jobUuid } from '../../mocks/jobs';
 import { Dashboard } from './Dashboard';
 
 const specs = [
@@ -24,7 +24,7 @@ const ravenChapter = jobAtStatus('COMPLETED', {
   id: jobUuid(9),
   title: 'The Raven - Chapter 1',
   parent_job_id: raven!.id,
-  parent: { id: raven!.id, title: 'The Raven' },
+  parent: coreOf(raven!),
   created_at: '2025-02-09T10:00:00Z',
 });
 const completedOnly = jobsBackend([ravenChapter, ...jobs.filter((job) => job.status === 'COMPLETED')]);

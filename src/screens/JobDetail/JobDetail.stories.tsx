@@ -75,7 +75,7 @@ export const Polling: Story = {
     api.patch(processing.id, {
       progress: 80,
       updated_at: '2025-02-01T10:05:00Z',
-      steps: processing.steps.map((step) => (step.status === 'running' ? { ...step, progress: 90 } : step)),
+      steps: processing.steps.map((step) => (step.status === 'RUNNING' ? { ...step, progress: 90 } : step)),
     });
     // The detail page asks again every 3 s while the job is active.
     await waitFor(() => expect(bar).toHaveAttribute('aria-valuenow', '80'), { timeout: 5000 });

@@ -65,7 +65,7 @@ const StepError = styled.p`
 
 /** Running and failed steps start open: they are the ones a reader looks for. */
 function initiallyOpen(steps: readonly JobStep[]): Set<string> {
-  return new Set(steps.filter((step) => step.status === 'running' || step.status === 'failed').map((step) => step.id));
+  return new Set(steps.filter((step) => step.status === 'RUNNING' || step.status === 'FAILED').map((step) => step.id));
 }
 
 /**
@@ -114,8 +114,8 @@ export function TaskProgress({ steps }: { steps: readonly JobStep[] }) {
                   <strong>{name}</strong>
                   <StatusBadge status={step.status.toLowerCase()} />
                 </Toggle>
-                {step.status === 'running' && <ProgressBar value={step.progress} label={`${name} progress`} />}
-                {step.status === 'failed' && step.error_message && <StepError>{step.error_message}</StepError>}
+                {step.status === 'RUNNING' && <ProgressBar value={step.progress} label={`${name} progress`} />}
+                {step.status === 'FAILED' && step.error_message && <StepError>{step.error_message}</StepError>}
                 <Details id={detailsId} hidden={!isOpen}>
                   <div>
                     <dt>Started</dt>

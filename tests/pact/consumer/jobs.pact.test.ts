@@ -30,9 +30,9 @@ const stepBase = (name: string, order: number) => ({
   created_at: isoTimestamp(),
   updated_at: isoTimestamp(),
 });
-const pendingStep = (name = 'text_to_audio', order = 4) => ({
+const pendingStep = (name = 'synthesize', order = 4) => ({
   ...stepBase(name, order),
-  status: 'pending',
+  status: 'PENDING',
   progress: number(0),
   started_at: null,
   completed_at: null,
@@ -40,7 +40,7 @@ const pendingStep = (name = 'text_to_audio', order = 4) => ({
 });
 const runningStep = (name: string, order: number) => ({
   ...stepBase(name, order),
-  status: 'running',
+  status: 'RUNNING',
   progress: number(40),
   started_at: isoTimestamp(),
   completed_at: null,
@@ -48,15 +48,15 @@ const runningStep = (name: string, order: number) => ({
 });
 const completedStep = (name = 'acquire_content', order = 1) => ({
   ...stepBase(name, order),
-  status: 'completed',
+  status: 'COMPLETED',
   progress: number(100),
   started_at: isoTimestamp(),
   completed_at: isoTimestamp(),
   duration: number(1.5),
 });
 
-/** Every field of a Job the generated client's schema requires, for a job that has not started. */
-const newJob = (overrides: Record<string, unknown> = {}) => ({
+/** Every field of a job except steps, children and parent (how books and chapters name each other). */
+const jobCore = (overrides: Record<string, unknown> = {}) => ({
   id: uuid(EXAMPLE_JOB_ID),
   user_id: uuid(USER_ID),
   parent_job_id: null,
@@ -75,23 +75,32 @@ const newJob = (overrides: Record<string, unknown> = {}) => ({
   started_at: null,
   completed_at: null,
   duration: null,
-  steps: atLeastLike(pendingStep(), 0, 1),
-  children: [],
-  parent: null,
   ...overrides,
 });
 
-const finishedJob = (overrides: Record<string, unknown> = {}) =>
-  newJob({
+/** Every field of a Job the generated client's schema requires, for a job that has not started. */
+const newJob = (overrides: Record<string, unknown> = {}) =>
+  jobCore({
+    steps: atLeastLike(pendingStep(), 0, 1),
+    children: [],
+    parent: null,
+    ...overrides,
+  });
+
+/** A finished job's own fields, as a book lists its chapters and a chapter names its book. */
+const finishedCore = (overrides: Record<string, unknown> = {}) =>
+  jobCore({
     status: 'COMPLETED',
     progress: number(100),
     output_file_key: string(`audio/${EXAMPLE_JOB_ID}.mp3`),
     started_at: isoTimestamp(),
     completed_at: isoTimestamp(),
     duration: number(6),
-    steps: eachLike(completedStep()),
     ...overrides,
   });
+
+const finishedJob = (overrides: Record<string, unknown> = {}) =>
+  finishedCore({ steps: eachLike(completedStep()), children: [], parent: null, ...overrides });
 
 describe('create a job', () => {
   it('from pasted text', () =>
@@ -178,7 +187,7 @@ describe('upload a file', () => {
       .addInteraction()
       .given(states.signedIn, { email: 'reader@example.com', password: 'correct-horse-battery' })
       .uponReceiving('a .txt file upload')
-      .withRequest('POST', '/api/v1/files', (req) => req.headers(bearer()).multipartBody('text/plain', fixture, 'file'))
+      .withRequest('POST', '/api/v1/files', (req) => req.headers(bearer()).multipartBody('text/plain', fixture, 'file', 'lectio-pact-boundary'))
       .willRespondWith(201, (res) =>
         res.jsonBody({ file_key: string(EXAMPLE_FILE_KEY), filename: 'the-raven.txt', size_bytes: integer(242) }),
       )
@@ -228,6 +237,30 @@ describe('list jobs', () => {
       }));
 });
 
+describe('list jobs by their status value', () => {
+  it('accepts the job status values as the filter, as clients written for the earlier backend send them', () =>
+    pact
+      .addInteraction()
+      .given(states.completedAudiobook, { title: 'The Tell-Tale Heart' })
+      .uponReceiving('a request for the completed jobs with the uppercase status value')
+      .withRequest('GET', '/api/v1/jobs', (req) => req.headers(bearer()).query({ status: 'COMPLETED' }))
+      .willRespondWith(200, (res) =>
+        res.jsonBody({
+          jobs: eachLike(finishedJob({ title: string('The Tell-Tale Heart') })),
+          total: integer(1),
+          page: 1,
+          page_size: 10,
+          total_pages: integer(1),
+        }),
+      )
+      .executeTest(async (server) => {
+        useMockServer(server.url, EXAMPLE_TOKEN);
+        const page = await listJobs({ status: 'COMPLETED' });
+        expect(page.jobs.length).toBeGreaterThan(0);
+        expect(page.jobs.every((j) => j.status === 'COMPLETED')).toBe(true);
+      }));
+});
+
 describe('job detail', () => {
   it('shows a book with its chapter jobs', () =>
     pact
@@ -242,18 +275,14 @@ describe('job detail', () => {
             job_type: 'book_processing',
             result_data: like({ duration: number(6) }),
             children: atLeastLike(
-              {
+              finishedCore({
                 id: uuid(EXAMPLE_CHAPTER_ID),
                 title: string('A Christmas Carol - Stave 1'),
-                status: 'COMPLETED',
-                progress: number(100),
-                created_at: isoTimestamp(),
-                updated_at: isoTimestamp(),
-                completed_at: isoTimestamp(),
+                parent_job_id: uuid(EXAMPLE_JOB_ID),
+                output_file_key: string(`audio/${EXAMPLE_CHAPTER_ID}.mp3`),
                 duration: number(2),
-                error_message: null,
                 result_data: like({ duration: number(2) }),
-              },
+              }),
               3,
               3,
             ),
@@ -264,6 +293,7 @@ describe('job detail', () => {
         useMockServer(server.url, EXAMPLE_TOKEN);
         const job = await getJob(EXAMPLE_JOB_ID);
         expect(job.children).toHaveLength(3);
+        expect(job.children.every((chapter) => chapter.user_id === job.user_id && chapter.parent_job_id === job.id)).toBe(true);
         expect(job.parent).toBeNull();
         expect(job.status).toBe('COMPLETED');
       }));
@@ -283,7 +313,11 @@ describe('job detail', () => {
             parent_job_id: uuid(EXAMPLE_JOB_ID),
             duration: number(2),
             result_data: like({ duration: number(2) }),
-            parent: { id: uuid(EXAMPLE_JOB_ID), title: 'A Christmas Carol' },
+            parent: finishedCore({
+              title: 'A Christmas Carol',
+              job_type: 'book_processing',
+              result_data: like({ duration: number(6) }),
+            }),
           }),
         ),
       )
@@ -292,6 +326,7 @@ describe('job detail', () => {
         const job = await getJob(EXAMPLE_CHAPTER_ID);
         expect(job.parent_job_id).toBe(EXAMPLE_JOB_ID);
         expect(job.parent?.title).toBe('A Christmas Carol');
+        expect(job.parent?.status).toBe('COMPLETED');
       }));
 
   it('refreshes the steps of a running job', () =>
@@ -303,16 +338,17 @@ describe('job detail', () => {
       .willRespondWith(200, (res) =>
         res.jsonBody([
           completedStep('acquire_content', 1),
-          runningStep('tutoring_analysis', 2),
-          pendingStep('preprocess_text', 3),
-          pendingStep('text_to_audio', 4),
+          runningStep('analyze', 2),
+          pendingStep('split_chapters', 3),
+          pendingStep('synthesize', 4),
+          pendingStep('finalize', 5),
         ]),
       )
       .executeTest(async (server) => {
         useMockServer(server.url, EXAMPLE_TOKEN);
         const steps = await getJobSteps(EXAMPLE_JOB_ID);
-        expect(steps.map((s) => s.status)).toEqual(['completed', 'running', 'pending', 'pending']);
-        expect(steps.map((s) => s.step_order)).toEqual([1, 2, 3, 4]);
+        expect(steps.map((s) => s.status)).toEqual(['COMPLETED', 'RUNNING', 'PENDING', 'PENDING', 'PENDING']);
+        expect(steps.map((s) => s.step_order)).toEqual([1, 2, 3, 4, 5]);
       }));
 });
 

@@ -12,8 +12,8 @@ import {
   seedCompletedAudiobook,
   seedCompletedBook,
   signedInUser,
-  TEXT_STEPS,
 } from '../../../server/listening/fixtures';
+import { TEXT_STEPS } from '../../../server/jobs/types';
 import type { FileStorage } from '../../../server/storage/types';
 import { createTestApp, type TestApp, truncateAll } from '../../../server/testing';
 import { reader, states } from '../states';

@@ -12,14 +12,17 @@
  */
 import * as zod from 'zod';
 
-export const jobProgressMin = 0;
-export const jobProgressMax = 100;
+export const jobOneProgressMin = 0;
+export const jobOneProgressMax = 100;
 
-export const jobStepsItemProgressMin = 0;
-export const jobStepsItemProgressMax = 100;
+export const jobTwoStepsItemProgressMin = 0;
+export const jobTwoStepsItemProgressMax = 100;
 
-export const jobChildrenItemProgressMin = 0;
-export const jobChildrenItemProgressMax = 100;
+export const jobTwoChildrenItemProgressMin = 0;
+export const jobTwoChildrenItemProgressMax = 100;
+
+export const jobTwoParentOneProgressMin = 0;
+export const jobTwoParentOneProgressMax = 100;
 
 
 export const Job = zod.object({
@@ -30,7 +33,7 @@ export const Job = zod.object({
   "title": zod.string(),
   "description": zod.string().nullable(),
   "status": zod.enum(['PENDING', 'PROCESSING', 'COMPLETED', 'FAILED', 'CANCELLED']),
-  "progress": zod.number().min(jobProgressMin).max(jobProgressMax),
+  "progress": zod.number().min(jobOneProgressMin).max(jobOneProgressMax),
   "error_message": zod.string().nullable(),
   "config": zod.object({
   "voice_config": zod.object({
@@ -77,13 +80,14 @@ export const Job = zod.object({
   "updated_at": zod.iso.datetime({"offset":true}),
   "started_at": zod.iso.datetime({"offset":true}).nullable(),
   "completed_at": zod.iso.datetime({"offset":true}).nullable(),
-  "duration": zod.number().nullable().describe('Audio duration in seconds, once known.'),
+  "duration": zod.number().nullable().describe('Audio duration in seconds, once known.')
+}).describe('Every field of a job except its steps, children and parent: how a book lists its chapter jobs and how a chapter job names its book.').and(zod.object({
   "steps": zod.array(zod.object({
   "id": zod.uuid(),
-  "step_name": zod.string(),
+  "step_name": zod.enum(['acquire_content', 'analyze', 'split_chapters', 'synthesize', 'synthesize_chapters', 'combine_audio', 'finalize']).describe('A conversion step. A text job runs acquire_content, analyze, split_chapters, synthesize, finalize; when split_chapters finds chapters, synthesize_chapters and combine_audio replace synthesize; a chapter job runs acquire_content, synthesize, finalize.'),
   "step_order": zod.int(),
-  "status": zod.enum(['pending', 'running', 'completed', 'failed']),
-  "progress": zod.number().min(jobStepsItemProgressMin).max(jobStepsItemProgressMax),
+  "status": zod.enum(['PENDING', 'RUNNING', 'COMPLETED', 'FAILED']).describe('Uppercase on the wire; clients lowercase it for display.'),
+  "progress": zod.number().min(jobTwoStepsItemProgressMin).max(jobTwoStepsItemProgressMax),
   "error_message": zod.string().nullable(),
   "step_metadata": zod.record(zod.string(), zod.unknown()),
   "created_at": zod.iso.datetime({"offset":true}),
@@ -94,14 +98,38 @@ export const Job = zod.object({
 })),
   "children": zod.array(zod.object({
   "id": zod.uuid(),
+  "user_id": zod.uuid(),
+  "parent_job_id": zod.uuid().nullable(),
+  "job_type": zod.enum(['text_to_audio', 'book_processing']),
   "title": zod.string(),
+  "description": zod.string().nullable(),
   "status": zod.enum(['PENDING', 'PROCESSING', 'COMPLETED', 'FAILED', 'CANCELLED']),
-  "progress": zod.number().min(jobChildrenItemProgressMin).max(jobChildrenItemProgressMax),
-  "created_at": zod.iso.datetime({"offset":true}),
-  "updated_at": zod.iso.datetime({"offset":true}),
-  "completed_at": zod.iso.datetime({"offset":true}).nullable(),
-  "duration": zod.number().nullable(),
+  "progress": zod.number().min(jobTwoChildrenItemProgressMin).max(jobTwoChildrenItemProgressMax),
   "error_message": zod.string().nullable(),
+  "config": zod.object({
+  "voice_config": zod.object({
+  "provider": zod.enum(['openai', 'elevenlabs']),
+  "voice_id": zod.string().optional().describe('alloy for openai, adam for elevenlabs, or a provider voice id.'),
+  "voice_settings": zod.record(zod.string(), zod.string()).optional()
+}).optional(),
+  "provider": zod.enum(['openai', 'elevenlabs']).optional(),
+  "source": zod.enum(['content', 'file', 'url']).optional(),
+  "source_url": zod.string().optional(),
+  "tutoring_analysis": zod.object({
+  "themes": zod.array(zod.string()),
+  "characters": zod.array(zod.object({
+  "name": zod.string(),
+  "role": zod.string()
+})),
+  "setting": zod.object({
+  "time": zod.string(),
+  "place": zod.string()
+}),
+  "discussion_questions": zod.array(zod.string()),
+  "content_type": zod.string(),
+  "analyzed_at": zod.iso.datetime({"offset":true})
+}).optional()
+}),
   "result_data": zod.object({
   "duration": zod.number().optional().describe('Seconds.'),
   "duration_seconds": zod.number().optional(),
@@ -116,13 +144,73 @@ export const Job = zod.object({
   "job_id": zod.uuid().optional()
 })).optional(),
   "child_job_ids": zod.array(zod.uuid()).optional()
-})
-}).describe('A chapter job as listed under its book.')),
+}),
+  "input_file_key": zod.string().nullable(),
+  "output_file_key": zod.string().nullable(),
+  "created_at": zod.iso.datetime({"offset":true}),
+  "updated_at": zod.iso.datetime({"offset":true}),
+  "started_at": zod.iso.datetime({"offset":true}).nullable(),
+  "completed_at": zod.iso.datetime({"offset":true}).nullable(),
+  "duration": zod.number().nullable().describe('Audio duration in seconds, once known.')
+}).describe('Every field of a job except its steps, children and parent: how a book lists its chapter jobs and how a chapter job names its book.')),
   "parent": zod.object({
   "id": zod.uuid(),
-  "title": zod.string()
-}).nullable().describe('The book this chapter job belongs to, or null.')
-})
+  "user_id": zod.uuid(),
+  "parent_job_id": zod.uuid().nullable(),
+  "job_type": zod.enum(['text_to_audio', 'book_processing']),
+  "title": zod.string(),
+  "description": zod.string().nullable(),
+  "status": zod.enum(['PENDING', 'PROCESSING', 'COMPLETED', 'FAILED', 'CANCELLED']),
+  "progress": zod.number().min(jobTwoParentOneProgressMin).max(jobTwoParentOneProgressMax),
+  "error_message": zod.string().nullable(),
+  "config": zod.object({
+  "voice_config": zod.object({
+  "provider": zod.enum(['openai', 'elevenlabs']),
+  "voice_id": zod.string().optional().describe('alloy for openai, adam for elevenlabs, or a provider voice id.'),
+  "voice_settings": zod.record(zod.string(), zod.string()).optional()
+}).optional(),
+  "provider": zod.enum(['openai', 'elevenlabs']).optional(),
+  "source": zod.enum(['content', 'file', 'url']).optional(),
+  "source_url": zod.string().optional(),
+  "tutoring_analysis": zod.object({
+  "themes": zod.array(zod.string()),
+  "characters": zod.array(zod.object({
+  "name": zod.string(),
+  "role": zod.string()
+})),
+  "setting": zod.object({
+  "time": zod.string(),
+  "place": zod.string()
+}),
+  "discussion_questions": zod.array(zod.string()),
+  "content_type": zod.string(),
+  "analyzed_at": zod.iso.datetime({"offset":true})
+}).optional()
+}),
+  "result_data": zod.object({
+  "duration": zod.number().optional().describe('Seconds.'),
+  "duration_seconds": zod.number().optional(),
+  "file_size_bytes": zod.int().optional(),
+  "format": zod.string().optional(),
+  "tts_engine": zod.string().optional().describe('The engine that actually spoke, e.g. espeak-ng, openai, elevenlabs.'),
+  "chapters": zod.array(zod.object({
+  "title": zod.string(),
+  "order": zod.int(),
+  "duration": zod.number().describe('Seconds.'),
+  "file_key": zod.string(),
+  "job_id": zod.uuid().optional()
+})).optional(),
+  "child_job_ids": zod.array(zod.uuid()).optional()
+}),
+  "input_file_key": zod.string().nullable(),
+  "output_file_key": zod.string().nullable(),
+  "created_at": zod.iso.datetime({"offset":true}),
+  "updated_at": zod.iso.datetime({"offset":true}),
+  "started_at": zod.iso.datetime({"offset":true}).nullable(),
+  "completed_at": zod.iso.datetime({"offset":true}).nullable(),
+  "duration": zod.number().nullable().describe('Audio duration in seconds, once known.')
+}).describe('Every field of a job except its steps, children and parent: how a book lists its chapter jobs and how a chapter job names its book.').nullable().describe('The book this chapter job belongs to, or null.')
+})).describe('A job with its steps, its chapter jobs (for a book) and its book (for a chapter job).')
 
 export type Job = zod.input<typeof Job>;
 export type JobOutput = zod.output<typeof Job>;

@@ -12,7 +12,7 @@
  */
 import * as zod from 'zod';
 
-export const JobStatusFilter = zod.enum(['pending', 'processing', 'running', 'completed', 'failed', 'cancelled'])
+export const JobStatusFilter = zod.enum(['PENDING', 'PROCESSING', 'RUNNING', 'COMPLETED', 'FAILED', 'CANCELLED', 'pending', 'processing', 'running', 'completed', 'failed', 'cancelled']).describe('A job status (`PENDING`, `PROCESSING`, `COMPLETED`, `FAILED`, `CANCELLED`), or `RUNNING` for PENDING and PROCESSING together. The server compares case-insensitively, so the lowercase aliases (`completed`, `running`, ...) mean the same.')
 
 export type JobStatusFilter = zod.input<typeof JobStatusFilter>;
 export type JobStatusFilterOutput = zod.output<typeof JobStatusFilter>;

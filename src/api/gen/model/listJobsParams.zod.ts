@@ -25,7 +25,7 @@ export const listJobsParamsTopLevelDefault = false;
 export const ListJobsParams = zod.object({
   "page": zod.int().min(1).default(listJobsParamsPageDefault),
   "page_size": zod.int().min(1).max(listJobsParamsPageSizeMax).default(listJobsParamsPageSizeDefault),
-  "status": zod.enum(['pending', 'processing', 'running', 'completed', 'failed', 'cancelled']).optional(),
+  "status": zod.enum(['PENDING', 'PROCESSING', 'RUNNING', 'COMPLETED', 'FAILED', 'CANCELLED', 'pending', 'processing', 'running', 'completed', 'failed', 'cancelled']).optional().describe('A job status (`PENDING`, `PROCESSING`, `COMPLETED`, `FAILED`, `CANCELLED`), or `RUNNING` for PENDING and PROCESSING together. The server compares case-insensitively, so the lowercase aliases (`completed`, `running`, ...) mean the same.'),
   "q": zod.string().max(listJobsParamsQMax).optional(),
   "sort": zod.enum(['created_at', 'updated_at', 'title', 'status']).default(listJobsParamsSortDefault),
   "order": zod.enum(['asc', 'desc']).default(listJobsParamsOrderDefault),

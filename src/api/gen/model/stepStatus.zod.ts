@@ -12,7 +12,7 @@
  */
 import * as zod from 'zod';
 
-export const StepStatus = zod.enum(['pending', 'running', 'completed', 'failed'])
+export const StepStatus = zod.enum(['PENDING', 'RUNNING', 'COMPLETED', 'FAILED']).describe('Uppercase on the wire; clients lowercase it for display.')
 
 export type StepStatus = zod.input<typeof StepStatus>;
 export type StepStatusOutput = zod.output<typeof StepStatus>;
