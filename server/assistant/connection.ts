@@ -10,7 +10,6 @@ import {
   MalformedFrameError,
   RTVI_PROTOCOL_VERSION,
   decodeFrame,
-  encodeInterruption,
   encodeMessage,
   isCompatibleVersion,
   pcmFromBytes,
@@ -233,11 +232,14 @@ export class VoiceConnection {
     }
   }
 
-  /** Stops bot speech now and tells the client. */
+  /**
+   * Stops bot speech now and tells the client the RTVI way: `bot-interrupted` is a message every
+   * RTVI client may ignore, where an interruption frame would be unknown to clients that only know
+   * the text, audio, transcription and message frames.
+   */
   private interruptBot(): void {
     if (!this.speaker.busy) return;
     const wasSpeaking = this.speaker.interrupt();
-    this.send(encodeInterruption());
     this.message('bot-interrupted');
     if (wasSpeaking) this.message('bot-stopped-speaking');
     this.message('bot-tts-stopped');

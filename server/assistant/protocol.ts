@@ -102,10 +102,6 @@ export function encodeAudio(pcm: Int16Array, sampleRate: number, name = OUTPUT_A
   return pipecat.Frame.encode({ audio: { id: 0, name, audio: bytes, sampleRate, numChannels: 1 } }).finish();
 }
 
-export function encodeInterruption(): Uint8Array {
-  return pipecat.Frame.encode({ interruption: { id: 0, name: 'InterruptionFrame' } }).finish();
-}
-
 /** Int16 samples of little-endian PCM bytes (copied when unaligned). */
 export function pcmFromBytes(bytes: Uint8Array): Int16Array {
   const even = bytes.byteLength - (bytes.byteLength % 2);

@@ -146,7 +146,7 @@ export class Speaker {
 
   /**
    * Stops the current speech at once (no further frame is sent). Returns whether audio was going
-   * out; the caller tells the client (interruption frame, bot-interrupted, bot-stopped-speaking).
+   * out; the caller tells the client (bot-interrupted, bot-stopped-speaking).
    */
   interrupt(): boolean {
     const current = this.current;

@@ -183,7 +183,7 @@ describe('WebSocketTransport against a real ws server', () => {
     expect(transport.state).toBe('error');
   });
 
-  it('passes on interruption, bot audio and only rtvi-ai messages; malformed frames give a non-fatal error', async () => {
+  it('passes on interruption (frame or bot-interrupted), bot audio and only rtvi-ai messages; malformed frames give a non-fatal error', async () => {
     server = await BotServer.start();
     const { transport, errors, messages } = makeTransport();
     let interruptions = 0;
@@ -198,13 +198,15 @@ describe('WebSocketTransport against a real ws server', () => {
     server.send(conn, { audio: { id: 1, name: 'audio', audio: new Uint8Array([1, 0, 2, 0]), sampleRate: 24000, numChannels: 1 } });
     server.send(conn, { interruption: { id: 2, name: 'interruption' } });
     server.sendMessage(conn, { label: 'rtvi-ai', type: 'bot-tts-text', data: { text: 'shown' } });
+    // Lectio's server signals barge-in the RTVI way; a Pipecat server may send the frame instead.
+    server.sendMessage(conn, { label: 'rtvi-ai', type: 'bot-interrupted' });
     const deadline = Date.now() + 3000;
-    while (messages.length < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
-    expect(messages.map((m) => m.type)).toEqual(['bot-ready', 'bot-tts-text']);
+    while (messages.length < 3 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+    expect(messages.map((m) => m.type)).toEqual(['bot-ready', 'bot-tts-text', 'bot-interrupted']);
     expect(messages[1]?.data).toEqual({ text: 'shown' });
     expect(errors).toHaveLength(2);
     expect(errors.every((e) => !e.fatal && e.message.startsWith('Malformed frame'))).toBe(true);
-    expect(interruptions).toBe(1);
+    expect(interruptions).toBe(2);
     expect([...audio[0]!]).toEqual([1, 2]);
     expect(transport.state).toBe('ready');
   });

@@ -226,9 +226,10 @@ function defaultAbout(): ClientAbout {
 }
 
 /**
- * Pipecat-compatible websocket transport (voice-protocol.md). Unlike the stock browser transport it
- * really reconnects (new socket, new handshake), its connection timeout really fires (close 4100),
- * and it passes interruption frames on so the player can drop stale bot audio.
+ * Pipecat-compatible websocket transport (docs/voice-protocol.md). Unlike the stock browser
+ * transport it really reconnects (new socket, new handshake), its connection timeout really fires
+ * (close 4100), and it reports barge-in so the player can drop stale bot audio: Lectio's server
+ * says so with the RTVI `bot-interrupted` message, newer Pipecat servers with an interruption frame.
  */
 export class WebSocketTransport extends Transport {
   readonly keepAliveIntervalMs = KEEP_ALIVE_INTERVAL_MS;
@@ -456,6 +457,7 @@ export class WebSocketTransport extends Transport {
       else request.reject(new Error(typeof data.error === 'string' ? data.error : 'error-response'));
     }
     this.emit('message', msg);
+    if (msg.type === 'bot-interrupted') this.emit('interruption');
   }
 
   private onTimeout(conn: Connection): void {
