@@ -9,7 +9,9 @@ import { migrate } from './db/migrate';
 import { openDatabase } from './db/open';
 import type { Db } from './db/types';
 import { environmentInfo } from './environment/info';
+import { allowsSocketOrigin, installCors } from './http/cross-origin';
 import { installErrorHandler } from './http/errors';
+import { acceptEmptyJsonBodies } from './http/json-body';
 import { installNotFound, installSpa } from './http/spa';
 import { createZodSerializerCompiler, zodValidatorCompiler } from './http/zod';
 import { createJobLibrary } from './listening/library';
@@ -94,6 +96,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Fas
   // The voice assistant: per-user sessions and its websocket on the HTTP server's upgrade event.
   const voiceAssistant = createVoiceAssistant({
     authenticate: (token) => auth.authenticate(token),
+    allowOrigin: (request) => allowsSocketOrigin(request.headers.origin, request.headers.host, config),
     books: createBookSource(db, storage),
     log: app.log,
     // Offline engines by default; speech-to-text, a chat model and cloud speech with an OpenAI key.
@@ -107,12 +110,17 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Fas
 
   // The API speaks JSON only: text/plain bodies get 415 instead of failing validation as strings.
   app.removeContentTypeParser('text/plain');
+  acceptEmptyJsonBodies(app);
   app.setValidatorCompiler(zodValidatorCompiler);
   app.setSerializerCompiler(createZodSerializerCompiler({ strict: config.appEnv !== 'production', log: app.log }));
   installErrorHandler(app);
   installNotFound(app, config.staticDir);
+  await installCors(app, config);
 
-  await app.register(apiRoutes({ auth, environment: environmentInfo(config), storage, progress, listening, jobs: conversion.service, voiceAssistant }), { prefix: '/api/v1' });
+  await app.register(
+    apiRoutes({ auth, environment: environmentInfo(config), storage, progress, listening, jobs: conversion.service, voiceAssistant, urls: config }),
+    { prefix: '/api/v1' },
+  );
   if (config.staticDir !== undefined) await installSpa(app, config.staticDir);
 
   return app;

@@ -22,8 +22,10 @@ afterAll(() => t.close());
 
 const auth = (user: { token: string }) => ({ authorization: `Bearer ${user.token}` });
 
+/** GETs a path of ours, or one of the absolute URLs the API answers (the streaming URL, playlist entries). */
 async function get(url: string, user: { token: string } | null = ann, headers: Record<string, string> = {}) {
-  return t.app.inject({ method: 'GET', url, headers: { ...(user ? auth(user) : {}), ...headers } });
+  const path = url.startsWith('http://localhost/') ? url.slice('http://localhost'.length) : url;
+  return t.app.inject({ method: 'GET', url: path, headers: { ...(user ? auth(user) : {}), ...headers } });
 }
 
 async function streamingUrl(jobId: string): Promise<string> {
@@ -51,7 +53,8 @@ describe('GET /audio/{jobId}/stream', () => {
         current_chapter_position: 0,
       },
     });
-    expect(body.streaming_url).toMatch(new RegExp(`^/api/v1/media/audio/${single.jobId}\\.mp3\\?expires=\\d+&sig=[\\w-]+$`));
+    // Absolute (from the request's own scheme and Host without PUBLIC_URL), so it plays from any origin.
+    expect(body.streaming_url).toMatch(new RegExp(`^http://localhost/api/v1/media/audio/${single.jobId}\\.mp3\\?expires=\\d+&sig=[\\w-]+$`));
   });
 
   it('carries the saved position in resume_info', async () => {
@@ -209,7 +212,7 @@ describe('GET /audio/{jobId}/playlist', () => {
     const lines = res.body.trimEnd().split('\n');
     expect(lines[0]).toBe('#EXTM3U');
     expect(lines[1]).toBe(`#EXTINF:${Math.round(single.durationSeconds)},The Tell-Tale Heart`);
-    expect(lines[2]).toMatch(new RegExp(`^/api/v1/media/audio/${single.jobId}\\.mp3\\?expires=\\d+&sig=`));
+    expect(lines[2]).toMatch(new RegExp(`^http://localhost/api/v1/media/audio/${single.jobId}\\.mp3\\?expires=\\d+&sig=`));
     expect((await get(lines[2]!, null)).statusCode).toBe(200);
   });
 

@@ -47,6 +47,10 @@ export interface Config {
   encoderThreads: number;
   /** Lifetime of a signed media (audio) URL in seconds. */
   mediaUrlTtlSeconds: number;
+  /** The origin browsers reach this server at (no trailing slash); undefined = the request's own. */
+  publicUrl?: string;
+  /** Other origins whose pages may call the API and open the voice websocket ('*' = any, not in production). */
+  corsOrigins: string[];
 }
 
 export class ConfigError extends Error {
@@ -83,6 +87,8 @@ export const CONFIG_VARIABLES = [
   { name: 'ENCODER_THREADS', default: '(CPU count - 1, at least 1)', description: 'Worker threads that encode MP3 (0-64); 0 encodes on the main thread. The default leaves one core to the main thread, which synthesises the offline voice and answers the API; each thread costs about 25 MB.' },
   { name: 'ALLOW_PRIVATE_FETCH_FOR_TESTS', default: 'false', description: "TESTS ONLY. 'true' lets web-page jobs fetch loopback addresses (127.0.0.1, ::1). Never set it on a server: it weakens the protection against requests to internal networks." },
   { name: 'MEDIA_URL_TTL_SECONDS', default: '3600', description: 'How long a signed audio streaming URL stays valid, in seconds (60-86400).' },
+  { name: 'PUBLIC_URL', default: '(the request\'s own)', description: 'The address browsers reach this server at, e.g. https://listen.example.org (http or https, no path). Streaming and websocket URLs in answers are built from it; when unset, from the scheme and Host of each request.' },
+  { name: 'CORS_ORIGINS', default: '(none: same origin only)', description: "Comma-separated exact origins (e.g. https://app.example.org) whose pages may call the API and open the voice websocket from another origin. '*' allows any origin and is refused when APP_ENV=production." },
 ] as const satisfies readonly { name: string; default: string; description: string }[];
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -168,7 +174,35 @@ const envSchema = z.object({
   ENCODER_THREADS: intVar('ENCODER_THREADS', 0, 64, Math.max(1, os.availableParallelism() - 1)),
   ALLOW_PRIVATE_FETCH_FOR_TESTS: enumVar('ALLOW_PRIVATE_FETCH_FOR_TESTS', ['true', 'false'] as const),
   MEDIA_URL_TTL_SECONDS: intVar('MEDIA_URL_TTL_SECONDS', 60, 86_400, 3600),
+  PUBLIC_URL: checkedString(
+    (url) => originOf(url) !== null,
+    (url) => `PUBLIC_URL must be an http:// or https:// address with no path, query or fragment (got ${JSON.stringify(url)})`,
+  ).transform((url) => (url === undefined ? undefined : originOf(url)!)),
+  CORS_ORIGINS: optionalString.transform((raw, ctx) => {
+    const origins = (raw ?? '').split(',').map((origin) => origin.trim()).filter((origin) => origin !== '');
+    const bad = origins.filter((origin) => origin !== '*' && originOf(origin) !== origin.replace(/\/$/, ''));
+    if (bad.length > 0) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `CORS_ORIGINS must list exact origins such as https://app.example.org, separated by commas, or '*' (not valid: ${bad.map((o) => JSON.stringify(o)).join(', ')})`,
+      });
+      return z.NEVER;
+    }
+    return origins.map((origin) => (origin === '*' ? origin : originOf(origin)!));
+  }),
 });
+
+/** `scheme://host[:port]` of an http(s) address that has no path, query or fragment; else null. */
+function originOf(value: string): string | null {
+  try {
+    const url = new URL(value);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
+    if ((url.pathname !== '/' && url.pathname !== '') || url.search !== '' || url.hash !== '' || url.username !== '' || url.password !== '') return null;
+    return url.origin;
+  } catch {
+    return null;
+  }
+}
 
 /**
  * Reads and validates the environment. Throws ConfigError naming the variable, the bad value
@@ -181,6 +215,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const vars = parsed.data;
   const appEnv: AppEnv = vars.APP_ENV ?? 'dev';
+  if (appEnv === 'production' && vars.CORS_ORIGINS.includes('*')) {
+    throw new ConfigError("CORS_ORIGINS may not be '*' when APP_ENV=production: list the origins of the sites that use this API");
+  }
   const dataDir = path.resolve(vars.DATA_DIR ?? './data');
   const defaultStatic = path.join(repoRoot, 'dist');
   const staticDir = vars.STATIC_DIR
@@ -219,6 +256,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     allowPrivateFetchForTests: vars.ALLOW_PRIVATE_FETCH_FOR_TESTS === 'true',
     encoderThreads: vars.ENCODER_THREADS,
     mediaUrlTtlSeconds: vars.MEDIA_URL_TTL_SECONDS,
+    ...(vars.PUBLIC_URL !== undefined && { publicUrl: vars.PUBLIC_URL }),
+    corsOrigins: vars.CORS_ORIGINS,
   };
 }
 

@@ -20,6 +20,7 @@ export const VOICE_WS_PATH = '/api/v1/voice-assistant/ws';
 export const MAX_FRAME_BYTES = 1024 * 1024;
 
 export const CLOSE_UNAUTHORIZED = { code: 4003, reason: 'Unauthorized: invalid or expired token' } as const;
+export const CLOSE_ORIGIN_REFUSED = { code: 4003, reason: 'Forbidden: this page\'s origin may not use the voice assistant' } as const;
 export const CLOSE_NOT_RUNNING = { code: 1008, reason: 'Voice assistant is not running' } as const;
 export const CLOSE_TOO_LARGE = { code: 1009, reason: 'Frame too large: the limit is 1 MB' } as const;
 export const CLOSE_STOPPED = { code: 1000, reason: 'Voice assistant stopped' } as const;
@@ -34,6 +35,8 @@ export interface AssistantEngines {
 export interface VoiceAssistantDeps {
   /** Resolves a bearer token to its user; throws when it is invalid or expired. */
   authenticate(token: string): Promise<{ id: string }>;
+  /** Whether an upgrade's Origin may use the socket (default: any). */
+  allowOrigin?: (request: IncomingMessage) => boolean;
   books: BookSource;
   /** Engines; default: the offline ones (eSpeak voice, rule-based brain, no speech-to-text). */
   engines?: AssistantEngines;
@@ -176,7 +179,10 @@ export function createVoiceAssistant(deps: VoiceAssistantDeps): VoiceAssistant {
           }
           return;
         }
-        server_.handleUpgrade(request, socket, head, (ws) => void onSocket(ws, url));
+        const originAllowed = deps.allowOrigin?.(request) ?? true;
+        server_.handleUpgrade(request, socket, head, (ws) =>
+          originAllowed ? void onSocket(ws, url) : ws.close(CLOSE_ORIGIN_REFUSED.code, CLOSE_ORIGIN_REFUSED.reason),
+        );
       });
     },
     close() {

@@ -93,7 +93,10 @@ function coerceStrings(schema: z.ZodType, data: unknown): unknown {
 export const zodValidatorCompiler: FastifySchemaCompiler<z.ZodType> = ({ schema, httpPart }) => {
   const part = (httpPart ?? 'body') as HttpPart;
   return (data: unknown) => {
-    const input = part === 'querystring' || part === 'params' ? coerceStrings(schema, data) : data;
+    // Fastify hands an absent body (see json-body.ts) to validation as null: treat it as absent, so
+    // a route whose body is optional accepts it and one that needs a body names what is missing.
+    const input =
+      part === 'querystring' || part === 'params' ? coerceStrings(schema, data) : part === 'body' && data === null ? undefined : data;
     const result = schema.safeParse(input);
     return result.success ? { value: result.data } : { error: validationError(result.error, input, part) };
   };

@@ -54,7 +54,8 @@ export interface ListeningService {
   streamInfo(userId: string, jobId: string): Promise<StreamInfo>;
   metadata(userId: string, jobId: string): Promise<AudioMetadata>;
   /** An extended M3U of the chapters (or the single file) with signed URLs. */
-  playlist(userId: string, jobId: string): Promise<string>;
+  /** An M3U of the book's chapters; `absolute` turns each signed path into a full URL. */
+  playlist(userId: string, jobId: string, absolute?: (path: string) => string): Promise<string>;
   /** Throws a 'forbidden' DomainError unless the query carries a genuine, unexpired signature for the key. */
   authorizeMedia(fileKey: string, expires: string | undefined, sig: string | undefined): void;
 }
@@ -208,16 +209,16 @@ export function createListeningService(deps: {
       };
     },
 
-    async playlist(userId, jobId) {
+    async playlist(userId, jobId, absolute = (path) => path) {
       const job = await completedJob(userId, jobId);
       const chapters = (await chaptersOf(userId, job)).filter((c) => c.fileKey !== null);
       const entries =
         chapters.length > 0
-          ? chapters.map((c) => ({ title: c.title, durationSeconds: c.duration, url: sign(c.fileKey!).url }))
+          ? chapters.map((c) => ({ title: c.title, durationSeconds: c.duration, url: absolute(sign(c.fileKey!).url) }))
           : [await playableFile(userId, job)].map(({ fileKey }) => ({
               title: job.title,
               durationSeconds: job.durationSeconds ?? -1,
-              url: sign(fileKey).url,
+              url: absolute(sign(fileKey).url),
             }));
       return buildM3u(entries);
     },

@@ -9,6 +9,7 @@ import {
   getMediaPathFileKeyRegExp,
 } from '../gen/contract.zod';
 import { requireUser } from '../http/auth-guard';
+import { absoluteUrl, type CrossOrigin } from '../http/cross-origin';
 import { HttpError } from '../http/errors';
 import { AUDIO_CONTENT_TYPE, type ListeningService, type ResumeInfo } from '../listening/service';
 import { isValidKey, type FileStorage } from '../storage/types';
@@ -31,9 +32,9 @@ function firstValue(value: unknown): string | undefined {
   return undefined;
 }
 
-export const audioRoutes: RoutePlugin<{ listening: ListeningService; storage: FileStorage }> = async (
+export const audioRoutes: RoutePlugin<{ listening: ListeningService; storage: FileStorage; urls: Pick<CrossOrigin, 'publicUrl'> }> = async (
   app,
-  { listening, storage },
+  { listening, storage, urls },
 ) => {
   app.get(
     '/audio/:jobId/stream',
@@ -41,7 +42,8 @@ export const audioRoutes: RoutePlugin<{ listening: ListeningService; storage: Fi
     async (request) => {
       const info = await listening.streamInfo(requireUser(request).id, request.params.jobId);
       return {
-        streaming_url: info.streamingUrl,
+        // Absolute, so an <audio> element on another origin (CORS_ORIGINS) loads it from us.
+        streaming_url: absoluteUrl(request, urls, info.streamingUrl),
         expires_at: info.expiresAt.toISOString(),
         file_key: info.fileKey,
         content_type: info.contentType,
@@ -81,7 +83,7 @@ export const audioRoutes: RoutePlugin<{ listening: ListeningService; storage: Fi
   );
 
   app.get('/audio/:jobId/playlist', { schema: { params: GetAudioPlaylistParams } }, async (request, reply) => {
-    const m3u = await listening.playlist(requireUser(request).id, request.params.jobId);
+    const m3u = await listening.playlist(requireUser(request).id, request.params.jobId, (path) => absoluteUrl(request, urls, path));
     return reply.type('audio/x-mpegurl; charset=utf-8').header('cache-control', 'no-store').send(m3u);
   });
 

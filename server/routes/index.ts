@@ -5,6 +5,7 @@ import type { JobService } from '../jobs/service';
 import { installAuthGuard } from '../http/auth-guard';
 import type { ListeningService } from '../listening/service';
 import type { ProgressService } from '../progress/service';
+import type { CrossOrigin } from '../http/cross-origin';
 import type { FileStorage } from '../storage/types';
 import { audioRoutes } from './audio';
 import { authRoutes } from './auth';
@@ -23,6 +24,8 @@ export interface ApiDeps {
   listening: ListeningService;
   jobs: JobService;
   voiceAssistant: VoiceAssistant;
+  /** Where browsers reach us (PUBLIC_URL), for the absolute URLs in answers. */
+  urls: Pick<CrossOrigin, 'publicUrl'>;
 }
 
 /** Everything under /api/v1. Every route here needs a bearer token unless marked `public: true`. */
@@ -31,9 +34,9 @@ export function apiRoutes(deps: ApiDeps) {
     installAuthGuard(app, deps.auth);
     await app.register(environmentRoutes, { info: deps.environment });
     await app.register(authRoutes, { auth: deps.auth });
-    await app.register(audioRoutes, { listening: deps.listening, storage: deps.storage });
+    await app.register(audioRoutes, { listening: deps.listening, storage: deps.storage, urls: deps.urls });
     await app.register(progressRoutes, { progress: deps.progress });
-    await app.register(voiceAssistantRoutes, { assistant: deps.voiceAssistant });
+    await app.register(voiceAssistantRoutes, { assistant: deps.voiceAssistant, urls: deps.urls });
     await app.register(jobRoutes, { jobs: deps.jobs });
     await app.register(fileRoutes, { jobs: deps.jobs });
   };

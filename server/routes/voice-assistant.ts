@@ -10,20 +10,18 @@ import {
   StopVoiceAssistantResponse,
 } from '../gen/contract.zod';
 import { requireUser } from '../http/auth-guard';
+import { websocketUrl, type CrossOrigin } from '../http/cross-origin';
 import { HttpError } from '../http/errors';
 import type { RoutePlugin } from './types';
 
-/** ws(s)://<host the client used>/api/v1/voice-assistant/ws */
-export function websocketUrl(request: FastifyRequest): string {
-  return `${request.protocol === 'https' ? 'wss' : 'ws'}://${request.host}${VOICE_WS_PATH}`;
-}
+type Urls = Pick<CrossOrigin, 'publicUrl'>;
 
-function statusDto(assistant: VoiceAssistant, session: VoiceSession | null, request: FastifyRequest) {
+function statusDto(assistant: VoiceAssistant, session: VoiceSession | null, request: FastifyRequest, urls: Urls) {
   return session === null
     ? { status: 'stopped' as const, websocket_url: null, mcp_functions: [], mode: null, job_id: null }
     : {
         status: 'running' as const,
-        websocket_url: websocketUrl(request),
+        websocket_url: websocketUrl(request, urls, VOICE_WS_PATH),
         mcp_functions: [...assistant.functions],
         mode: session.mode,
         job_id: session.jobId,
@@ -31,10 +29,10 @@ function statusDto(assistant: VoiceAssistant, session: VoiceSession | null, requ
 }
 
 /** The user's voice assistant session: status, start, stop, and where to connect. */
-export const voiceAssistantRoutes: RoutePlugin<{ assistant: VoiceAssistant }> = async (app, { assistant }) => {
+export const voiceAssistantRoutes: RoutePlugin<{ assistant: VoiceAssistant; urls: Urls }> = async (app, { assistant, urls }) => {
   app.get('/voice-assistant/status', { schema: { response: { 200: GetVoiceAssistantStatusResponse } } }, async (request) => {
     const user = requireUser(request);
-    return statusDto(assistant, assistant.sessions.get(user.id), request);
+    return statusDto(assistant, assistant.sessions.get(user.id), request, urls);
   });
 
   app.post(
@@ -46,14 +44,14 @@ export const voiceAssistantRoutes: RoutePlugin<{ assistant: VoiceAssistant }> = 
       const session = await assistant.sessions.start(user.id, { mode: body.mode, jobId: body.jobId });
       // Load the voice now so the first answer does not wait for it.
       void assistant.warmUp();
-      return statusDto(assistant, session, request);
+      return statusDto(assistant, session, request, urls);
     },
   );
 
   app.post('/voice-assistant/stop', { schema: { response: { 200: StopVoiceAssistantResponse } } }, async (request) => {
     const user = requireUser(request);
     assistant.sessions.stop(user.id);
-    return statusDto(assistant, null, request);
+    return statusDto(assistant, null, request, urls);
   });
 
   app.post('/voice-assistant/connect', { schema: { response: { 200: ConnectVoiceAssistantResponse } } }, async (request) => {
@@ -61,6 +59,6 @@ export const voiceAssistantRoutes: RoutePlugin<{ assistant: VoiceAssistant }> = 
     if (assistant.sessions.get(user.id) === null) {
       throw new HttpError(503, 'The voice assistant is not running. Start it first.');
     }
-    return { connectionUrl: websocketUrl(request) };
+    return { connectionUrl: websocketUrl(request, urls, VOICE_WS_PATH) };
   });
 };
