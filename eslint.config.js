@@ -6,9 +6,14 @@ import importBoundaries from './eslint/import-boundaries.js';
 
 export default tseslint.config(
   {
+    // Everything built or written by a run (npm start, npm test, the bench) is not source.
     ignores: [
       'dist/**',
+      'dist-server/**',
+      'dist-server.*/**',
       'storybook-static/**',
+      'coverage/**',
+      'test-results/**',
       'node_modules/**',
       'data/**',
       'public/mockServiceWorker.js',

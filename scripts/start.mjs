@@ -2,16 +2,20 @@
 // `npm start`: build the SPA when dist/ is missing or older than its sources, compile the server
 // likewise (dist-server/), then run it: it serves dist/ and the API on one port.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildServerIfStale, newestMtime, SERVER_ENTRY, SERVER_NODE_FLAGS } from './build-server.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const distIndex = path.join(root, 'dist', 'index.html');
+// Written after a production build by this script: a dist/ without it may be a development build
+// (React's dev runtime, three times larger), which must never be served.
+const buildStamp = path.join(root, 'dist', '.production-build');
 
 function spaIsStale() {
-  if (!existsSync(distIndex)) return true;
+  if (!existsSync(distIndex) || !existsSync(buildStamp)) return true;
+  if (readFileSync(buildStamp, 'utf8').trim() !== 'NODE_ENV=production') return true;
   const sources = ['src', 'public', 'index.html', 'vite.config.ts'].map((p) => newestMtime(path.join(root, p)));
   return Math.max(...sources) > statSync(distIndex).mtimeMs;
 }
@@ -19,11 +23,13 @@ function spaIsStale() {
 if (process.env.SKIP_BUILD !== '1' && spaIsStale()) {
   console.log('Building the web app (dist/ is missing or out of date)...');
   const vite = path.join(root, 'node_modules', '.bin', process.platform === 'win32' ? 'vite.cmd' : 'vite');
-  const build = spawnSync(vite, ['build'], { cwd: root, stdio: 'inherit' });
+  // Always a production build, also when started from a test runner that sets NODE_ENV=test.
+  const build = spawnSync(vite, ['build'], { cwd: root, stdio: 'inherit', env: { ...process.env, NODE_ENV: 'production' } });
   if (build.status !== 0) {
     console.error('The web app failed to build; fix the errors above and run npm start again.');
     process.exit(build.status ?? 1);
   }
+  writeFileSync(buildStamp, 'NODE_ENV=production\n');
 }
 
 if (process.env.SKIP_BUILD !== '1' && (await buildServerIfStale())) console.log('Compiled the server (dist-server/).');

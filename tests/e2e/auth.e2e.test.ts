@@ -1,3 +1,4 @@
+import { ESLint } from 'eslint';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, type RunningApp, startApp } from './harness';
@@ -25,6 +26,23 @@ async function signIn(withPassword: string) {
   await page.getByLabel('Password', { exact: true }).fill(withPassword);
   await page.getByRole('button', { name: 'Sign in' }).click();
 }
+
+describe('what npm start built', () => {
+  it('serves a production build of the SPA, even when started from the test runner', async () => {
+    const html = await (await fetch(`${app.url}/login`, { headers: { accept: 'text/html' } })).text();
+    const entry = /<script[^>]+src="([^"]+\.js)"/.exec(html)?.[1];
+    expect(entry).toBeDefined();
+    const js = await (await fetch(new URL(entry!, app.url))).text();
+    // React's development runtime and devtools hook names appear only in development builds.
+    expect(js).not.toContain('jsxDEV');
+    expect(js).not.toContain('react-stack-top-frame');
+  });
+
+  it('leaves nothing the linter reads: dist/ and dist-server/ are ignored, so npm test passes after npm start', async () => {
+    const results = await new ESLint({ errorOnUnmatchedPattern: false }).lintFiles(['dist/**/*.js', 'dist-server/**/*.mjs']);
+    expect(results.map((r) => r.filePath)).toEqual([]);
+  });
+});
 
 describe('signing up and in against the real server', () => {
   it('registers a new reader and lands on the dashboard', async () => {
