@@ -68,6 +68,10 @@ describe('listening in the real app', () => {
     await page.getByRole('button', { name: 'Expand All' }).click();
     for (const step of ['Acquire content', 'Synthesize', 'Finalize']) {
       await expect(page.getByText(step, { exact: false }).first().isVisible()).resolves.toBe(true);
+      // Step statuses arrive uppercase on the wire; the page shows them lowercase.
+      const toggle = await page.getByRole('button', { name: new RegExp(step) }).first().textContent();
+      expect(toggle).toContain('completed');
+      expect(toggle).not.toContain('COMPLETED');
     }
     expect(await page.getByText('failed').count()).toBe(0);
 
