@@ -24,6 +24,7 @@ export const CLOSE_ORIGIN_REFUSED = { code: 4003, reason: 'Forbidden: this page\
 export const CLOSE_NOT_RUNNING = { code: 1008, reason: 'Voice assistant is not running' } as const;
 export const CLOSE_TOO_LARGE = { code: 1009, reason: 'Frame too large: the limit is 1 MB' } as const;
 export const CLOSE_STOPPED = { code: 1000, reason: 'Voice assistant stopped' } as const;
+export const CLOSE_SWITCHED = { code: 1000, reason: 'Voice assistant switched to another mode or book' } as const;
 
 /** An alternative engine set (the OpenAI one, see openai.ts). */
 export interface AssistantEngines {
@@ -81,10 +82,11 @@ export function createVoiceAssistant(deps: VoiceAssistantDeps): VoiceAssistant {
   let warming: Promise<void> | undefined;
   let wss: WebSocketServer | null = null;
 
-  sessions.onStop((session) => {
+  sessions.onStop((session, why) => {
+    const close = why === 'switched' ? CLOSE_SWITCHED : CLOSE_STOPPED;
     for (const entry of open.get(session.userId) ?? []) {
       entry.connection?.close();
-      entry.ws.close(CLOSE_STOPPED.code, CLOSE_STOPPED.reason);
+      entry.ws.close(close.code, close.reason);
     }
   });
 

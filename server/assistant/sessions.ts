@@ -17,44 +17,52 @@ export interface VoiceSessions {
   get(userId: string): VoiceSession | null;
   /**
    * Starts the user's session. Throws DomainError not_found ('Book not found') when jobId is not
-   * one of the user's COMPLETED jobs, conflict when the session already runs (start is not
-   * idempotent: the UI disables Start while running, so a second start is a client bug or a
-   * second tab, and silently switching mode or book under an open conversation would be worse).
+   * one of the user's COMPLETED jobs. When a session already runs with the same mode and book, it
+   * is answered as is; with another mode or book it is SWITCHED: the old session ends (its
+   * sockets close, onStop with 'switched') and the new one starts, so no page ever talks to a
+   * stale mode. Concurrent starts of one user are refused (conflict) while the first is checked.
    */
   start(userId: string, options: { mode?: AssistantMode | undefined; jobId?: string | undefined }): Promise<VoiceSession>;
   /** Stops the user's session; conflict when it is not running. Closes the user's connections. */
   stop(userId: string): VoiceSession;
-  /** Called after a user's session stops (the websocket layer closes that user's sockets). */
-  onStop(listener: (session: VoiceSession) => void): void;
+  /** Called after a user's session stops or is switched (the websocket layer closes that user's sockets). */
+  onStop(listener: (session: VoiceSession, why: StopReason) => void): void;
   /** Stops everything (app shutdown). */
   stopAll(): void;
 }
 
-export const ALREADY_RUNNING = 'The voice assistant is already running';
+export type StopReason = 'stopped' | 'switched';
+
+export const ALREADY_RUNNING = 'The voice assistant is already starting';
 export const NOT_RUNNING = 'The voice assistant is not running';
 
 export function createVoiceSessions(deps: { books: BookSource; now?: () => Date }): VoiceSessions {
   const now = deps.now ?? (() => new Date());
   const sessions = new Map<string, VoiceSession>();
   const starting = new Set<string>();
-  const listeners: ((session: VoiceSession) => void)[] = [];
+  const listeners: ((session: VoiceSession, why: StopReason) => void)[] = [];
 
-  function stopped(session: VoiceSession): void {
-    for (const listener of listeners) listener(session);
+  function stopped(session: VoiceSession, why: StopReason = 'stopped'): void {
+    for (const listener of listeners) listener(session, why);
   }
 
   return {
     get: (userId) => sessions.get(userId) ?? null,
     async start(userId, options) {
-      if (sessions.has(userId) || starting.has(userId)) throw new DomainError('conflict', ALREADY_RUNNING);
+      if (starting.has(userId)) throw new DomainError('conflict', ALREADY_RUNNING);
+      const mode = options.mode ?? null;
+      const jobId = options.jobId ?? null;
+      const running = sessions.get(userId);
+      if (running !== undefined && running.mode === mode && running.jobId === jobId) return running;
       starting.add(userId);
       try {
-        const jobId = options.jobId ?? null;
         if (jobId !== null && (await deps.books.findCompleted(userId, jobId)) === null) {
           throw new DomainError('not_found', 'Book not found');
         }
-        const session: VoiceSession = { userId, mode: options.mode ?? null, jobId, startedAt: now() };
+        const previous = sessions.get(userId);
+        const session: VoiceSession = { userId, mode, jobId, startedAt: now() };
         sessions.set(userId, session);
+        if (previous !== undefined) stopped(previous, 'switched');
         return session;
       } finally {
         starting.delete(userId);

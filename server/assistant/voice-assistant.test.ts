@@ -80,7 +80,7 @@ describe('voice assistant routes (per user)', () => {
 
     const connected = await call('POST', 'connect', ann);
     expect(connected.statusCode).toBe(200);
-    expect(connected.json()).toEqual({ connectionUrl: 'ws://localhost:80/api/v1/voice-assistant/ws' });
+    expect(connected.json()).toEqual({ connectionUrl: 'ws://localhost/api/v1/voice-assistant/ws' });
 
     const stop = await call('POST', 'stop', ann);
     expect(stop.statusCode).toBe(200);
@@ -89,7 +89,7 @@ describe('voice assistant routes (per user)', () => {
     await call('POST', 'stop', bob);
   });
 
-  it('refuses a book that is not the user’s or not finished (404), start twice (409), stop or connect when stopped', async () => {
+  it('refuses a book that is not the user’s or not finished (404), stop or connect when stopped', async () => {
     const notTheirs = await call('POST', 'start', bob, { mode: 'xray', jobId: annBook });
     expect(notTheirs.statusCode).toBe(404);
     expect(notTheirs.json()).toEqual({ detail: 'Book not found', message: 'Book not found' });
@@ -98,9 +98,10 @@ describe('voice assistant routes (per user)', () => {
     expect((await call('GET', 'status', bob)).json().status).toBe('stopped');
 
     expect((await call('POST', 'start', bob, {})).statusCode).toBe(200);
+    // The same start again answers the running session.
     const twice = await call('POST', 'start', bob, {});
-    expect(twice.statusCode).toBe(409);
-    expect(twice.json().detail).toBe('The voice assistant is already running');
+    expect(twice.statusCode).toBe(200);
+    expect(twice.json()).toMatchObject({ status: 'running', mode: null, job_id: null });
     expect((await call('POST', 'stop', bob)).statusCode).toBe(200);
 
     const stopAgain = await call('POST', 'stop', bob);
@@ -274,5 +275,24 @@ describe('voice assistant websocket', () => {
     expect(await b.closed).toEqual({ code: 1000, reason: 'Voice assistant stopped' });
     a.sendMessage('client-message', { t: 'get-session' }, 's');
     expect(await a.waitFor((f) => f.kind === 'message' && f.id === 's')).toMatchObject({ data: { d: { mode: 'xray', job_id: annBook } } });
+  }, 20_000);
+
+  it('switches the session when started with another mode: the old socket closes, the new one is in the new mode', async () => {
+    await ensureStarted(ann, { mode: 'xray', jobId: annBook });
+    const xray = await connect(ann);
+    await xray.handshake();
+
+    const switched = await call('POST', 'start', ann, { mode: 'tutor', jobId: annBook });
+    expect(switched.statusCode).toBe(200);
+    expect(switched.json()).toMatchObject({ status: 'running', mode: 'tutor', job_id: annBook });
+    expect(await xray.closed).toEqual({ code: 1000, reason: 'Voice assistant switched to another mode or book' });
+    expect((await call('GET', 'status', ann)).json()).toMatchObject({ mode: 'tutor', job_id: annBook });
+
+    const tutor = await connect(ann);
+    await tutor.handshake();
+    tutor.sendMessage('client-message', { t: 'get-session' }, 's');
+    expect(await tutor.waitFor((f) => f.kind === 'message' && f.id === 's')).toMatchObject({ data: { d: { mode: 'tutor', job_id: annBook } } });
+    // The tutor opens with a question, not an X-ray answer.
+    expect((await tutor.waitForMessage('bot-llm-text')).data.text).toMatch(/\?$/);
   }, 20_000);
 });

@@ -30,10 +30,14 @@ export function voiceStatusHandler(overrides: Partial<VoiceAssistantStatus> = {}
   return http.get(api('/voice-assistant/status'), () => reply(options, () => voiceStatusFixture(overrides)));
 }
 
+/** Starts (or, like the server, switches to) the session the request asks for. */
 export function voiceStartHandler(overrides: Partial<VoiceAssistantStatus> = {}, options: ReplyOptions = {}) {
-  return http.post(api('/voice-assistant/start'), () =>
-    reply(options, () => voiceStatusFixture({ status: 'running', ...overrides })),
-  );
+  return http.post(api('/voice-assistant/start'), async ({ request }) => {
+    const asked = (await request.json().catch(() => ({}))) as { mode?: VoiceAssistantStatus['mode']; jobId?: string };
+    return reply(options, () =>
+      voiceStatusFixture({ status: 'running', mode: asked.mode ?? null, job_id: asked.jobId ?? null, ...overrides }),
+    );
+  });
 }
 
 export function voiceStopHandler(options: ReplyOptions = {}) {

@@ -108,6 +108,39 @@ describe('voice assistant store: service', () => {
     expect(state).toMatchObject({ serviceStatus: 'error', error: 'Failed to stop service: Request failed with status 500' });
   });
 
+  it('switches a running session in another mode or book to the one the page asks for, and reconnects', async () => {
+    const book = '9b2e7c1a-4d5f-4e6a-8b9c-0d1e2f3a4b5c';
+    // X-ray runs and the reader is connected; then they choose "Ask Tutor" on the same book.
+    server.use(voiceStatusHandler({ status: 'running', mode: 'xray', job_id: book }), voiceStartHandler({ mode: 'tutor', job_id: book }));
+    resetVoiceAssistant({ mode: 'xray', jobId: book });
+    await checkStatus();
+    await connect();
+    expect(state.clientStatus).toBe('connected');
+    const firstTransport = transport;
+    const starts = requestsTo('/api/v1/voice-assistant/start');
+
+    resetVoiceAssistant({ serviceStatus: 'running', websocketUrl: VOICE_WS_URL, mode: 'tutor', jobId: book });
+    await connect();
+    await checkStatus();
+    expect(starts).toHaveLength(1);
+    expect(await starts[0]!.json()).toEqual({ mode: 'tutor', jobId: book });
+    expect(state).toMatchObject({ serviceStatus: 'running', clientStatus: 'connected' });
+    expect(transport).not.toBe(firstTransport);
+
+    // The same mode and book: nothing to switch.
+    server.use(voiceStatusHandler({ status: 'running', mode: 'tutor', job_id: book }));
+    await checkStatus();
+    expect(starts).toHaveLength(1);
+  });
+
+  it('leaves a running session alone when the page names no mode or book', async () => {
+    server.use(voiceStatusHandler({ status: 'running', mode: 'xray', job_id: '9b2e7c1a-4d5f-4e6a-8b9c-0d1e2f3a4b5c' }));
+    const starts = requestsTo('/api/v1/voice-assistant/start');
+    await checkStatus();
+    expect(state.serviceStatus).toBe('running');
+    expect(starts).toHaveLength(0);
+  });
+
   it('re-polls the status every 10 s while running', async () => {
     vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
     try {

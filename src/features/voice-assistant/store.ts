@@ -114,9 +114,12 @@ export function resetVoiceAssistant(patch: Partial<VoiceAssistantState> = {}): v
 }
 
 export function setContext(context: { mode?: AssistantMode | null; jobId?: string | null; position?: number | null }): void {
+  const before = { mode: state.mode, jobId: state.jobId };
   if (context.mode !== undefined) state.mode = context.mode;
   if (context.jobId !== undefined) state.jobId = context.jobId;
   if (context.position !== undefined) state.position = context.position;
+  // Asked for another mode or book while a session runs: look, and switch if it differs.
+  if (state.serviceStatus === 'running' && (before.mode !== state.mode || before.jobId !== state.jobId)) void checkStatus();
 }
 
 /** Spec section 8: the server's detail text when it sent one, else '{prefix}: {message}'. */
@@ -149,10 +152,28 @@ export async function checkStatus(): Promise<void> {
     state.websocketUrl = status.websocket_url ?? null;
     state.mcpFunctions = [...status.mcp_functions];
     if (state.clientStatus !== 'error') state.error = null;
+    if (status.status === 'running' && asksForAnotherSession(status)) await switchSession();
   } catch (error) {
     state.serviceStatus = 'error';
     state.error = serviceError(error, 'Failed to check status');
   }
+}
+
+/** The page names a mode or book (e.g. "Ask Tutor" on a book) other than the running session's. */
+function asksForAnotherSession(status: { mode?: string | null; job_id?: string | null }): boolean {
+  if (state.mode === null && state.jobId === null) return false;
+  return (status.mode ?? null) !== state.mode || (status.job_id ?? null) !== state.jobId;
+}
+
+/**
+ * Starts the session the page asks for; the server ends the running one (never a stale mode).
+ * A live conversation reconnects to the new session.
+ */
+async function switchSession(): Promise<void> {
+  const wasConnected = state.clientStatus === 'connected' || state.clientStatus === 'connecting';
+  if (wasConnected) await disconnect();
+  await start();
+  if (wasConnected && state.serviceStatus === 'running') await connect();
 }
 
 export async function start(): Promise<void> {

@@ -178,7 +178,7 @@ export const ClientConnecting: Story = {
 export const ClientConnectedWithTranscript: Story = {
   parameters: {
     route: '/voice-assistant?mode=xray&jobId=9b2e7c1a-4d5f-4e6a-8b9c-0d1e2f3a4b5c',
-    msw: { handlers: runningStatus },
+    msw: { handlers: { voiceStatus: voiceStatusHandler({ status: 'running', mode: 'xray', job_id: '9b2e7c1a-4d5f-4e6a-8b9c-0d1e2f3a4b5c' }) } },
     voice: { transport: { answer: () => 'That is the narrator, who insists he is not mad.' } },
   },
   play: async ({ canvasElement }) => {
