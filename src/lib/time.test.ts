@@ -13,6 +13,12 @@ describe('time formatting (seconds, not minutes: the spec section 9 defect is fi
     expect(formatDuration(seconds)).toBe(text);
   });
 
+  it('counts whole seconds like the player clock, so a duration and the next start agree', () => {
+    expect(formatDuration(60.6)).toBe('1m 0s');
+    expect(formatClock(60.6)).toBe('1:00');
+    expect(formatDuration(59.9)).toBe('59s');
+  });
+
   it.each([
     [0, '0:00'],
     [5.9, '0:05'],

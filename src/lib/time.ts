@@ -5,7 +5,9 @@
  */
 export function formatDuration(seconds: number | null | undefined): string {
   if (seconds === null || seconds === undefined || !Number.isFinite(seconds) || seconds <= 0) return '0s';
-  const total = Math.round(seconds);
+  // Whole seconds elapsed, as formatClock counts them: a 60.6 s chapter lasts "1m 0s" and the next
+  // one starts at "1:00", never "1m 1s" then "1:00".
+  const total = Math.floor(seconds);
   const hours = Math.floor(total / 3600);
   const minutes = Math.floor((total % 3600) / 60);
   const secs = total % 60;

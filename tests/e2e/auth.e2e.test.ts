@@ -36,6 +36,12 @@ describe('what npm start built', () => {
     // React's development runtime and devtools hook names appear only in development builds.
     expect(js).not.toContain('jsxDEV');
     expect(js).not.toContain('react-stack-top-frame');
+    // The tab has an icon: no 404 on every page load.
+    const icon = /<link rel="icon"[^>]+href="([^"]+)"/.exec(html)?.[1];
+    expect(icon).toBeDefined();
+    const res = await fetch(new URL(icon!, app.url));
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^image\/svg\+xml/);
   });
 
   it('leaves nothing the linter reads: dist/ and dist-server/ are ignored, so npm test passes after npm start', async () => {

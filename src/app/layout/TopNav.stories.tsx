@@ -1,6 +1,10 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
+import { http } from 'msw';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
+import { resetPlayer } from '../../features/player';
+import { bookJobId, progressFixture, SAMPLE_AUDIO_URL } from '../../mocks/audio';
 import { jobsRunningCountHandler } from '../../mocks/handlers';
+import { api, reply } from '../../mocks/reply';
 import { TopNav } from './TopNav';
 
 const meta = {
@@ -66,6 +70,37 @@ export const Collapsed: Story = {
     await expect(canvas.getByRole('link', { name: 'Library' })).toBeVisible();
     await expect(await canvas.findByRole('link', { name: 'Jobs (2 running)' })).toBeVisible();
     await expect(canvas.getByRole('button', { name: 'Sign out' })).toBeVisible();
+  },
+};
+
+/** What the server received when the reader signed out in the middle of a book. */
+const savedOnSignOut: { authorization: string | null; position: number | null }[] = [];
+
+export const SignOutKeepsThePlace: Story = {
+  name: 'Sign out while listening keeps the place',
+  parameters: {
+    msw: {
+      handlers: {
+        saveProgress: http.put(api('/progress/:jobId'), async ({ request }) => {
+          const body = (await request.json()) as { position_seconds: number };
+          savedOnSignOut.push({ authorization: request.headers.get('authorization'), position: body.position_seconds });
+          return reply({}, () => progressFixture({ job_id: bookJobId, position_seconds: body.position_seconds }));
+        }),
+      },
+    },
+  },
+  beforeEach: () => {
+    savedOnSignOut.length = 0;
+    resetPlayer({ currentJobId: bookJobId, streamingUrl: SAMPLE_AUDIO_URL, currentPosition: 754.2, duration: 1800, isLoading: false });
+    return () => resetPlayer();
+  },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await userEvent.click(canvas.getByRole('button', { name: 'Sign out' }));
+    await waitFor(() => expect(canvas.getByRole('heading', { name: 'Navigated to /login' })).toBeVisible());
+    // Saved once, with the reader's token still on the request, before the session was cleared.
+    await expect(savedOnSignOut).toEqual([{ authorization: expect.stringMatching(/^Bearer .+/), position: 754.2 }]);
+    await expect(localStorage.getItem('access_token')).toBeNull();
   },
 };
 

@@ -6,6 +6,7 @@ import { useListJobs } from '../../api/gen/endpoints/jobs/jobs';
 import { Badge, Button } from '../../components/ui';
 import { paths } from '../../lib/paths';
 import { logout, useAuth } from '../../features/auth';
+import { clearAudio, pause, saveNow } from '../../features/player';
 
 const links = [
   { label: 'Dashboard', href: paths.dashboard() },
@@ -135,7 +136,11 @@ export function TopNav() {
   const [open, setOpen] = useState(false);
   const menuId = useId();
 
-  const signOut = () => {
+  const signOut = async () => {
+    // The listening position is saved while the token is still valid; then playback stops.
+    pause();
+    await saveNow({ keepalive: true });
+    clearAudio();
     logout();
     queryClient.clear();
     navigate(paths.login());
@@ -172,7 +177,7 @@ export function TopNav() {
           </LinkList>
           <Account>
             {user && <Email>{user.email}</Email>}
-            <Button variant="secondary" onClick={signOut}>
+            <Button variant="secondary" onClick={() => void signOut()}>
               Sign out
             </Button>
           </Account>

@@ -32,6 +32,12 @@ const StyledButton = styled.button<{ $variant: ButtonVariant; $fullWidth: boolea
           color: ${theme.colors.text};
           border: 1px solid ${theme.colors.border};
           &:hover:not(:disabled) { border-color: ${theme.colors.textMuted}; }
+          /* A toggle that is on (e.g. the active view) looks chosen, not only to screen readers. */
+          &[aria-pressed='true'] {
+            background: ${theme.colors.primary};
+            border-color: ${theme.colors.primary};
+            color: ${theme.colors.primaryText};
+          }
         `;
       case 'link':
         return css`

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Job, PlaybackProgress } from '../../api/gen/model';
 import { completedJobFixture, libraryBookIds, libraryProgressFixture, libraryShelfFixture } from '../../mocks/library';
-import { readLibraryView, selectBooks, summarize, toLibraryBooks, writeLibraryView } from './books';
+import { chapterCount, readLibraryView, selectBooks, summarize, toLibraryBooks, writeLibraryView } from './books';
 
 const jobs = libraryShelfFixture().map((job) => Job.parse(job));
 const records = libraryProgressFixture().map((record) => PlaybackProgress.parse(record));
@@ -77,5 +77,17 @@ describe('library books', () => {
     expect(readLibraryView()).toBe('grid');
     writeLibraryView('list');
     expect(readLibraryView()).toBe('list');
+  });
+});
+
+describe('chapterCount', () => {
+  it('counts a single text as one chapter, as its book page does, never 0', () => {
+    expect(chapterCount(completedJobFixture({ children: [], result_data: { duration: 60 } }))).toBe(1);
+    expect(chapterCount(completedJobFixture({ result_data: { chapters: [] } }))).toBe(1);
+  });
+
+  it('counts a book by its chapter list', () => {
+    const chapters = [1, 2, 3].map((order) => ({ title: `Stave ${order}`, order, duration: 60, file_key: `audio/${order}.mp3` }));
+    expect(chapterCount(completedJobFixture({ result_data: { chapters } }))).toBe(3);
   });
 });

@@ -50,6 +50,11 @@ export function bookTitle(job: Pick<JobOutput, 'id' | 'title'>): string {
   return job.title.trim() || `Audiobook ${job.id.slice(0, 8)}`;
 }
 
+/** Chapters a finished book plays: its chapter list, else its chapter jobs, else one (a single text). */
+export function chapterCount(job: Pick<JobOutput, 'result_data' | 'children'>): number {
+  return job.result_data.chapters?.length || job.children.length || 1;
+}
+
 export function jobDuration(job: JobOutput): number {
   return job.result_data.duration ?? job.result_data.duration_seconds ?? job.duration ?? 0;
 }
@@ -72,7 +77,7 @@ export function toLibraryBook(job: JobOutput, record: PlaybackProgressOutput | u
     title: bookTitle(job),
     createdAt: job.created_at,
     ttsProvider: jobProvider(job),
-    chapters: job.result_data.chapters?.length ?? job.children.length ?? 0,
+    chapters: chapterCount(job),
     duration,
     progress: Math.min(100, Math.max(0, record?.is_completed ? 100 : percentage)),
     position: record?.position_seconds ?? 0,

@@ -1,5 +1,6 @@
 export {
   bookTitle,
+  chapterCount,
   filterOptions,
   IN_PROGRESS_MAX_PERCENT,
   jobDuration,

@@ -65,6 +65,20 @@ export const Processing: Story = {
   },
 };
 
+export const RunningStepElapsed: Story = {
+  name: 'Task Progress: a running step counts its elapsed time',
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    const steps = within(await canvas.findByRole('list', { name: 'Steps' }));
+    // The running step (open by default) shows how long it has run: 125 s when the job arrived, then on.
+    const elapsed = steps.getByText('Elapsed').nextElementSibling!;
+    await expect(elapsed).toHaveTextContent(/^2m [5-9]s$/);
+    const first = elapsed.textContent;
+    await waitFor(() => expect(elapsed.textContent).not.toBe(first), { timeout: 3000 });
+    await expect(steps.getAllByText('Elapsed')).toHaveLength(1);
+  },
+};
+
 export const Polling: Story = {
   name: 'Polling: progress moves on without a reload',
   play: async ({ canvasElement }) => {
@@ -104,6 +118,8 @@ export const ExpandCollapse: Story = {
     await userEvent.click(canvas.getByRole('button', { name: 'Collapse All' }));
     await expect(toggles().every((button) => button.getAttribute('aria-expanded') === 'false')).toBe(true);
     for (const label of steps.getAllByText('Started')) await expect(label).not.toBeVisible();
+    // Really out of sight, not only marked hidden: the details take no space on the page.
+    for (const label of steps.getAllByText('Started')) await expect(getComputedStyle(label.closest('dl')!).display).toBe('none');
     await userEvent.click(steps.getByRole('button', { name: /Analyze/ }));
     await expect(steps.getByRole('button', { name: /Analyze/ })).toHaveAttribute('aria-expanded', 'true');
   },
@@ -229,6 +245,21 @@ export const NotFound: Story = {
     await expect(await canvas.findByRole('heading', { name: 'Job not found' })).toBeVisible();
     await userEvent.click(canvas.getByRole('link', { name: 'Back to Jobs' }));
     await expect(await canvas.findByRole('heading', { name: 'Navigated to /jobs' })).toBeVisible();
+  },
+};
+
+export const NotAJobAddress: Story = {
+  name: 'Not found: an address that is not a job id',
+  args: { jobId: 'not-a-job' },
+  parameters: {
+    msw: { handlers: jobsBackend([], { job: { status: 422, body: errorBodyFixture('JobId must be a UUID') } }).handlers },
+  },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await expect(await canvas.findByRole('heading', { name: 'Job not found' })).toBeVisible();
+    // The reader is told the job is not there, never the validation message behind it.
+    await expect(canvas.queryByText(/UUID/)).toBeNull();
+    await expect(canvas.queryByRole('alert')).toBeNull();
   },
 };
 

@@ -84,7 +84,8 @@ const Chapters = styled.ul`
 `;
 
 function notFoundMessage(error: unknown): string {
-  if (error instanceof ApiError && error.status === 404) return 'Job not found';
+  // 404, or 422 for an address that is not a job id at all: either way, no such job.
+  if (error instanceof ApiError && (error.status === 404 || error.status === 422)) return 'Job not found';
   return errorMessage(error, 'Job not found');
 }
 

@@ -1,4 +1,4 @@
-import { useId, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
 import styled from 'styled-components';
 import type { JobStep } from '../../api/gen/model';
 import { Button, Card, ProgressBar, StatusBadge } from '../../components/ui';
@@ -55,6 +55,8 @@ const Details = styled.dl`
   div { display: flex; gap: ${({ theme }) => theme.space(1)}; }
   dt { font-weight: 600; }
   dd { margin: 0; }
+  /* display: flex above would otherwise win over the hidden attribute. */
+  &[hidden] { display: none; }
 `;
 
 const StepError = styled.p`
@@ -62,6 +64,27 @@ const StepError = styled.p`
   color: ${({ theme }) => theme.colors.danger};
   font-size: 0.875rem;
 `;
+
+/** The current time, ticking every second while `live` (a running step's elapsed time). */
+function useNow(live: boolean): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    if (!live) return;
+    setNow(Date.now());
+    const timer = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(timer);
+  }, [live]);
+  return now;
+}
+
+/**
+ * Seconds a step took; for a running step, the server's elapsed time when the steps arrived plus
+ * the time since (so it counts live, and a skewed browser clock does not matter).
+ */
+function stepSeconds(step: JobStep, now: number, receivedAt: number): number | null {
+  if (step.status !== 'RUNNING') return step.duration;
+  return (step.duration ?? 0) + Math.max(0, now - receivedAt) / 1000;
+}
 
 /** Running and failed steps start open: they are the ones a reader looks for. */
 function initiallyOpen(steps: readonly JobStep[]): Set<string> {
@@ -76,6 +99,11 @@ export function TaskProgress({ steps }: { steps: readonly JobStep[] }) {
   const baseId = useId();
   const ordered = [...steps].sort((a, b) => a.step_order - b.step_order);
   const [open, setOpen] = useState(() => initiallyOpen(ordered));
+  const now = useNow(ordered.some((step) => step.status === 'RUNNING'));
+  // When these steps arrived: a running step's elapsed time counts on from there.
+  const [arrival, setArrival] = useState(() => ({ steps, at: Date.now() }));
+  if (arrival.steps !== steps) setArrival({ steps, at: Date.now() });
+  const receivedAt = arrival.at;
   const toggle = (id: string) =>
     setOpen((ids) => {
       const next = new Set(ids);
@@ -122,8 +150,8 @@ export function TaskProgress({ steps }: { steps: readonly JobStep[] }) {
                     <dd>{formatDateTime(step.started_at)}</dd>
                   </div>
                   <div>
-                    <dt>Duration</dt>
-                    <dd>{formatDuration(step.duration)}</dd>
+                    <dt>{step.status === 'RUNNING' ? 'Elapsed' : 'Duration'}</dt>
+                    <dd>{formatDuration(stepSeconds(step, now, receivedAt))}</dd>
                   </div>
                 </Details>
               </Step>

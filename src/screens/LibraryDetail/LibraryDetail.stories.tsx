@@ -55,6 +55,8 @@ export const NotReady: Story = {
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
     await expect(await canvas.findByRole('alert')).toHaveTextContent('Book not found or not ready for playback');
+    // A book that exists keeps its own title, even when it cannot be played yet.
+    await expect(canvas.getByRole('heading', { level: 1, name: 'The Tell-Tale Heart' })).toBeVisible();
     await expect(canvas.getByRole('link', { name: 'Back to Library' })).toHaveAttribute('href', '/library');
     await expect(canvas.queryByRole('button', { name: 'Play' })).toBeNull();
   },
@@ -64,7 +66,8 @@ export const NotFound: Story = {
   parameters: { msw: { handlers: { job: jobHandler(null) } } },
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
-    await expect(await canvas.findByRole('alert')).toHaveTextContent('Job not found');
+    await expect(await canvas.findByRole('alert')).toHaveTextContent('Book not found or not ready for playback');
+    await expect(canvas.getByRole('heading', { level: 1, name: 'Book not found' })).toBeVisible();
     await expect(canvas.getByRole('link', { name: 'Back to Library' })).toBeVisible();
   },
 };

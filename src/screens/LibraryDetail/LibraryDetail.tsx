@@ -2,11 +2,11 @@ import { useEffect } from 'react';
 import styled from 'styled-components';
 import { Link } from 'wouter';
 import { useGetJob } from '../../api/gen/endpoints/jobs/jobs';
-import { errorMessage } from '../../api/http';
+import { ApiError, errorMessage } from '../../api/http';
 import { Alert, Badge, ButtonLink, Card, Page, Spinner } from '../../components/ui';
 import { paths } from '../../lib/paths';
 import { formatBytes, formatClock, formatDate, formatDateTime, formatDuration } from '../../lib/time';
-import { bookTitle, jobDuration, jobProvider, providerLabel } from '../../features/library';
+import { bookTitle, chapterCount, jobDuration, jobProvider, providerLabel } from '../../features/library';
 import { ChapterList, loadJob, Player, playerState, usePlayer } from '../../features/player';
 
 const NOT_READY = 'Book not found or not ready for playback';
@@ -76,9 +76,12 @@ export function LibraryDetail({ jobId }: { jobId: string }) {
 
   if (job.isPending) return <Spinner label="Loading..." />;
   if (!job.data || !ready) {
-    const message = job.error ? errorMessage(job.error, NOT_READY) : NOT_READY;
+    // No such book (404, or 422 for an address that is not a job id) reads as the spec's words,
+    // never as a validation message; a known job keeps its own title.
+    const missing = job.error instanceof ApiError && (job.error.status === 404 || job.error.status === 422);
+    const message = job.error && !missing ? errorMessage(job.error, NOT_READY) : NOT_READY;
     return (
-      <Page title="Audiobook">
+      <Page title={job.data ? bookTitle(job.data) : 'Book not found'}>
         <Alert>{message}</Alert>
         <Back>
           <ButtonLink href={paths.library()}>Back to Library</ButtonLink>
@@ -92,7 +95,7 @@ export function LibraryDetail({ jobId }: { jobId: string }) {
   const provider = jobProvider(book);
   const loaded = player.currentJobId === jobId ? player : null;
   const metadata = loaded?.metadata ?? null;
-  const chapterCount = metadata?.chapters.length ?? book.result_data.chapters?.length ?? 0;
+  const chapters = metadata?.chapters.length || chapterCount(book);
   const duration = metadata?.duration || jobDuration(book);
   const hasAnalysis = Boolean(book.config.tutoring_analysis);
   const position = loaded ? Math.floor(loaded.currentPosition) : 0;
@@ -101,7 +104,7 @@ export function LibraryDetail({ jobId }: { jobId: string }) {
     <Page title={title}>
       <Facts>
         <Badge tone={provider === 'openai' ? 'info' : 'success'}>{providerLabel[provider]}</Badge>
-        <span>{chapterCount === 1 ? '1 chapter' : `${chapterCount} chapters`}</span>
+        <span>{chapters === 1 ? '1 chapter' : `${chapters} chapters`}</span>
         <span>{`Added ${formatDate(book.created_at)}`}</span>
         <span>{formatDuration(duration)}</span>
       </Facts>
