@@ -193,6 +193,32 @@ export const ClientConnectedWithTranscript: Story = {
     await expect(within(transcript).getByText('Who is this character?')).toBeVisible();
     await waitFor(() => expect(transcript).toHaveTextContent('That is the narrator, who insists he is not mad.'));
     await expect(canvas.getByLabelText('Type a question')).toHaveValue('');
+    // Send stays inside the card, whatever the width.
+    const send = canvas.getByRole('button', { name: 'Send' });
+    const form = send.closest('form')!;
+    await expect(send.getBoundingClientRect().right).toBeLessThanOrEqual(form.getBoundingClientRect().right + 0.5);
+    await expect(form.getBoundingClientRect().right).toBeLessThanOrEqual(form.parentElement!.getBoundingClientRect().right + 0.5);
+  },
+};
+
+export const ConnectedOnAPhone: Story = {
+  name: 'Connected on a phone-width screen',
+  parameters: { msw: { handlers: runningStatus } },
+  decorators: [
+    (Story) => (
+      <div style={{ width: 360 }}>
+        <Story />
+      </div>
+    ),
+  ],
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await userEvent.click(await canvas.findByRole('button', { name: 'Connect & Start Voice Chat' }));
+    const send = await canvas.findByRole('button', { name: 'Send' });
+    const form = send.closest('form')!;
+    // The question field shrinks; Send stays inside its card.
+    await expect(send.getBoundingClientRect().right).toBeLessThanOrEqual(form.getBoundingClientRect().right + 0.5);
+    await expect(form.getBoundingClientRect().right).toBeLessThanOrEqual(form.parentElement!.getBoundingClientRect().right + 0.5);
   },
 };
 

@@ -128,6 +128,16 @@ const AskForm = styled.form`
   gap: ${({ theme }) => theme.space(2)};
   & > :first-child {
     flex: 1;
+    /* A flex item never shrinks below its input's intrinsic width unless told: the button would
+       be pushed out of the card on narrow screens. */
+    min-width: 0;
+  }
+  & input {
+    width: 100%;
+    box-sizing: border-box;
+  }
+  & > button {
+    flex: none;
   }
 `;
 
