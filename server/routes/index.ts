@@ -7,7 +7,7 @@ import type { ListeningService } from '../listening/service';
 import type { ProgressService } from '../progress/service';
 import type { FileStorage } from '../storage/types';
 import { audioRoutes } from './audio';
-import { authRoutes } from './auth';
+import { authRoutes, type AuthRateLimits } from './auth';
 import { environmentRoutes } from './environment';
 import { fileRoutes } from './files';
 import { jobRoutes } from './jobs';
@@ -17,6 +17,7 @@ import type { VoiceAssistant } from '../assistant/service';
 
 export interface ApiDeps {
   auth: AuthService;
+  authLimits: AuthRateLimits;
   environment: EnvironmentInfo;
   storage: FileStorage;
   progress: ProgressService;
@@ -30,7 +31,7 @@ export function apiRoutes(deps: ApiDeps) {
   return async (app: FastifyInstance) => {
     installAuthGuard(app, deps.auth);
     await app.register(environmentRoutes, { info: deps.environment });
-    await app.register(authRoutes, { auth: deps.auth });
+    await app.register(authRoutes, { auth: deps.auth, limits: deps.authLimits });
     await app.register(audioRoutes, { listening: deps.listening, storage: deps.storage });
     await app.register(progressRoutes, { progress: deps.progress });
     await app.register(voiceAssistantRoutes, { assistant: deps.voiceAssistant });
