@@ -12,6 +12,7 @@ import type { Db } from './db/types';
 import { environmentInfo } from './environment/info';
 import { installErrorHandler } from './http/errors';
 import { installRateLimit } from './http/rate-limit';
+import { installSecurityHeaders } from './http/security-headers';
 import { serverOptions } from './http/server-options';
 import { installNotFound, installSpa } from './http/spa';
 import { createZodSerializerCompiler, zodValidatorCompiler } from './http/zod';
@@ -121,6 +122,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Fas
   app.setValidatorCompiler(zodValidatorCompiler);
   app.setSerializerCompiler(createZodSerializerCompiler({ strict: config.appEnv !== 'production', log: app.log }));
   installErrorHandler(app);
+  await installSecurityHeaders(app);
   installNotFound(app, config.staticDir);
 
   await installRateLimit(app);
