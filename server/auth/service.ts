@@ -1,5 +1,6 @@
 import { DomainError } from '../errors';
 import type { HashingQueue } from './hashing-queue';
+import { weakPasswordReason } from './password-policy';
 import type { PasswordHasher } from './passwords';
 import type { LoginThrottle } from './throttle';
 import type { IssuedToken, TokenService } from './tokens';
@@ -41,7 +42,12 @@ export function createAuthService(deps: {
         throw new DomainError('forbidden', 'Sign-up is disabled on this server. Ask its administrator for an account.');
       }
       const email = normalizeEmail(rawEmail);
-      const passwordHash = await hashing.admit(clientIp).run(() => passwords.hash(password));
+      // The strength estimate costs CPU too (up to tens of milliseconds): it takes a hashing place.
+      const passwordHash = await hashing.admit(clientIp).run(async () => {
+        const weakness = weakPasswordReason(password, email);
+        if (weakness !== null) throw new DomainError('invalid', weakness);
+        return passwords.hash(password);
+      });
       const user = await users.create({ email, passwordHash, createdAt: now() });
       if (user === null) throw new DomainError('conflict', 'Email already registered');
       return user;
