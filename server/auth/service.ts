@@ -1,5 +1,5 @@
 import { DomainError } from '../errors';
-import type { HashingQueue } from './hashing-queue';
+import type { HashingPlace, HashingQueue } from './hashing-queue';
 import { weakPasswordReason } from './password-policy';
 import type { PasswordHasher } from './passwords';
 import type { LoginThrottle } from './throttle';
@@ -63,10 +63,16 @@ export function createAuthService(deps: {
           retryAfterSeconds: wait,
         });
       }
+      let place: HashingPlace;
+      try {
+        place = hashing.admit(clientIp);
+      } catch (error) {
+        // A full queue answers 429 at once; the attempt still counts for this client.
+        gate.attempt.refusedBusy();
+        throw error;
+      }
       let checked: { user: UserWithPassword | null; ok: boolean };
       try {
-        // Synchronous too: a full queue answers 429 and takes the attempt back before anyone else runs.
-        const place = hashing.admit(clientIp);
         checked = await place.run(async () => {
           const found = await users.findByEmail(email);
           // Unknown emails cost a full verify too, so response time does not reveal which accounts exist.

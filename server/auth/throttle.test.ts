@@ -10,6 +10,18 @@ describe('the login throttle', () => {
     expect(gates[5]).toEqual({ allowed: false, retryAfterSeconds: 900 });
   });
 
+  it('counts an attempt refused as busy for its client but not towards the account delay', () => {
+    const throttle = createLoginThrottle({ windowSeconds: 900, maxAttempts: 1, now: manualClock().now });
+    // Account delays start after 2 failures here; busy refusals from many addresses do not add up.
+    for (let i = 0; i < 5; i++) {
+      const gate = throttle.begin('ann@example.com', `10.0.0.${i}`);
+      if (!gate.allowed) throw new Error('blocked');
+      gate.attempt.refusedBusy();
+      expect(throttle.begin('ann@example.com', `10.0.0.${i}`).allowed).toBe(false);
+    }
+    expect(throttle.begin('ann@example.com', '10.0.1.1').allowed).toBe(true);
+  });
+
   it('takes back an attempt that could not be checked, and forgets the pair after a success', () => {
     const throttle = createLoginThrottle({ windowSeconds: 900, maxAttempts: 2, now: manualClock().now });
     const attempt = (): LoginAttempt => {

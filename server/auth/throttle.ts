@@ -13,8 +13,8 @@
  *   can still sign in after a short wait.
  *
  * A successful sign-in takes its attempt back (and clears its account/address counter); an
- * attempt the server could not check (the hashing queue was full, the database failed) is taken
- * back entirely. Kept in memory: limits reset when the server restarts and are not shared between
+ * attempt refused because the hashing queue was full still counts for its client; one that failed
+ * for another reason (the database) is taken back entirely. Kept in memory: limits reset when the server restarts and are not shared between
  * server processes, which suits the single API process this server runs as.
  */
 export interface LoginThrottle {
@@ -29,7 +29,13 @@ export interface LoginAttempt {
   succeeded(): void;
   /** The password was wrong or the account unknown: the attempt stays counted. */
   failed(): void;
-  /** The password could not be checked: the attempt is taken back. */
+  /**
+   * The server was too busy to check the password (the hashing queue was full). The attempt still
+   * counts for its (account, address) pair and its address, so refusals cannot be used to get more
+   * guesses checked, but not towards the account's delays, since no password was checked.
+   */
+  refusedBusy(): void;
+  /** The password could not be checked because something failed: the attempt is taken back. */
   notChecked(): void;
 }
 
@@ -127,6 +133,11 @@ export function createLoginThrottle(options: { windowSeconds: number; maxAttempt
               uncount(accountKey, accountCounter);
             }),
           failed: () => settle(() => undefined),
+          refusedBusy: () =>
+            settle(() => {
+              uncount(accountKey, accountCounter);
+              if (counters.get(accountKey) === accountCounter) accountCounter.nextAt = previousNextAt;
+            }),
           notChecked: () =>
             settle(() => {
               uncount(pairKey, pairCounter);
