@@ -5,7 +5,8 @@ import { DomainError } from '../errors';
  * core and 32 MB; without a bound, 150 simultaneous sign-ins queue up behind each other and a real
  * sign-in waits over a minute. Here at most `concurrency` hashes run, at most `maxQueued` wait, and
  * one client address holds at most `maxPerAddress` of those places, so a single client cannot fill
- * the queue. Anything beyond gets a rate_limited error with a Retry-After estimate, at once.
+ * the queue. Anything beyond gets a rate_limited error at once, with a Retry-After of when a place
+ * is likely to be free again.
  */
 export interface HashingQueue {
   /**
@@ -33,9 +34,12 @@ export function createHashingQueue(options: {
   const perAddress = new Map<string, number>();
   let averageMs = INITIAL_ESTIMATE_MS;
 
+  /**
+   * When a place is likely to be free again: one hash's time per slot. (Waiting for the whole queue
+   * to drain would only help a flood that ignores Retry-After anyway.)
+   */
   function retryAfterSeconds(): number {
-    const ahead = active + waiting.length;
-    return Math.max(1, Math.ceil((ahead * averageMs) / options.concurrency / 1000));
+    return Math.max(1, Math.ceil(averageMs / options.concurrency / 1000));
   }
 
   function release(address: string): void {
