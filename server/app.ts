@@ -1,5 +1,6 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { createPasswordHasher, type ScryptCost } from './auth/passwords';
+import { createHashingQueue } from './auth/hashing-queue';
 import { createAuthService } from './auth/service';
 import { createLoginThrottle } from './auth/throttle';
 import { createTokenService } from './auth/tokens';
@@ -12,6 +13,9 @@ import { environmentInfo } from './environment/info';
 import { allowsSocketOrigin, installCors } from './http/cross-origin';
 import { installErrorHandler } from './http/errors';
 import { acceptEmptyJsonBodies } from './http/json-body';
+import { installRateLimit } from './http/rate-limit';
+import { installSecurityHeaders } from './http/security-headers';
+import { serverOptions } from './http/server-options';
 import { installNotFound, installSpa } from './http/spa';
 import { createZodSerializerCompiler, zodValidatorCompiler } from './http/zod';
 import { createJobLibrary } from './listening/library';
@@ -41,6 +45,9 @@ export interface AppDeps {
   conversion?: ConversionOverrides;
 }
 
+/** Places in the password hashing queue (running or waiting) one client address may hold. */
+const HASHING_PLACES_PER_ADDRESS = 2;
+
 /** Fastify's default; routes that take larger bodies set their own `bodyLimit`. */
 const DEFAULT_BODY_LIMIT = 1024 * 1024;
 
@@ -53,6 +60,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Fas
   const app = Fastify({
     logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
     bodyLimit: DEFAULT_BODY_LIMIT,
+    ...serverOptions(config),
   });
 
   const db = deps.db ?? (await openDatabase(config));
@@ -68,9 +76,13 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Fas
     users: createUserRepository(db),
     passwords: createPasswordHasher(deps.passwordCost),
     tokens: createTokenService({ secret: config.jwtSecret, ttlSeconds: config.tokenTtlSeconds, now }),
-    throttle: createLoginThrottle({ windowSeconds: config.loginWindowSeconds, now }),
+    throttle: createLoginThrottle({ windowSeconds: config.loginWindowSeconds, maxAttempts: config.loginMaxAttempts, now }),
+    hashing: createHashingQueue({
+      concurrency: config.passwordHashConcurrency,
+      maxQueued: config.passwordHashQueue,
+      maxPerAddress: HASHING_PLACES_PER_ADDRESS,
+    }),
     signupEnabled: config.signupEnabled,
-    loginMaxAttempts: config.loginMaxAttempts,
     now,
   });
 
@@ -114,11 +126,23 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Fas
   app.setValidatorCompiler(zodValidatorCompiler);
   app.setSerializerCompiler(createZodSerializerCompiler({ strict: config.appEnv !== 'production', log: app.log }));
   installErrorHandler(app);
+  await installSecurityHeaders(app, { otherOriginsAllowed: config.corsOrigins.length > 0 });
   installNotFound(app, config.staticDir);
   await installCors(app, config);
 
+  await installRateLimit(app);
   await app.register(
-    apiRoutes({ auth, environment: environmentInfo(config), storage, progress, listening, jobs: conversion.service, voiceAssistant, urls: config }),
+    apiRoutes({
+      auth,
+      authLimits: { perMinute: config.authRateLimitPerMinute, signupPerHour: config.signupRateLimitPerHour },
+      environment: environmentInfo(config),
+      storage,
+      progress,
+      listening,
+      jobs: conversion.service,
+      voiceAssistant,
+      urls: config,
+    }),
     { prefix: '/api/v1' },
   );
   if (config.staticDir !== undefined) await installSpa(app, config.staticDir);

@@ -89,3 +89,30 @@ describe('loadConfig', () => {
     expect(configError({ STATIC_DIR: tempDir() })).toContain('STATIC_DIR must be a directory containing index.html');
   });
 });
+
+describe('TRUST_PROXY and the HTTP timeouts', () => {
+  it('trusts no proxy by default and reads a list of addresses and CIDRs', () => {
+    expect(loadConfig(env({})).trustProxy).toEqual([]);
+    expect(loadConfig(env({ TRUST_PROXY: ' 127.0.0.1, 10.0.0.0/8,::1 ,fd00::/8' })).trustProxy).toEqual([
+      '127.0.0.1',
+      '10.0.0.0/8',
+      '::1',
+      'fd00::/8',
+    ]);
+  });
+
+  it('names the entries of TRUST_PROXY that are not addresses', () => {
+    expect(configError({ TRUST_PROXY: '127.0.0.1,proxy.local,10.0.0.0/33' })).toBe(
+      'TRUST_PROXY must be a comma-separated list of IP addresses or CIDRs such as 10.0.0.0/8 (not "proxy.local", "10.0.0.0/33")',
+    );
+  });
+
+  it('closes stalled requests within 30 s by default, and refuses a headers timeout longer than the request timeout', () => {
+    const config = loadConfig(env({}));
+    expect(config.httpIdleTimeoutSeconds).toBeLessThanOrEqual(30);
+    expect(config.httpHeadersTimeoutSeconds).toBeLessThanOrEqual(30);
+    expect(configError({ HTTP_HEADERS_TIMEOUT_SECONDS: '60', HTTP_REQUEST_TIMEOUT_SECONDS: '30' })).toBe(
+      'HTTP_HEADERS_TIMEOUT_SECONDS (60) must not exceed HTTP_REQUEST_TIMEOUT_SECONDS (30)',
+    );
+  });
+});

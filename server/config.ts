@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -25,6 +26,19 @@ export interface Config {
   tokenTtlSeconds: number;
   loginMaxAttempts: number;
   loginWindowSeconds: number;
+  /** Password hashes computed at once, and how many more may wait; past that sign-ins get 429. */
+  passwordHashConcurrency: number;
+  passwordHashQueue: number;
+  /** Requests per minute one client address may send to the sign-in and sign-up routes. */
+  authRateLimitPerMinute: number;
+  /** Accounts one client address may create per hour. */
+  signupRateLimitPerHour: number;
+  /** Proxies whose X-Forwarded-For is believed (addresses or CIDRs); empty = the socket's peer is the client. */
+  trustProxy: string[];
+  /** HTTP timeouts in seconds: complete headers, complete request (with body), and silence on a connection. */
+  httpHeadersTimeoutSeconds: number;
+  httpRequestTimeoutSeconds: number;
+  httpIdleTimeoutSeconds: number;
   logLevel: LogLevel;
   /** The built SPA (served with a client-side route fallback); undefined = API only. */
   staticDir?: string;
@@ -70,8 +84,16 @@ export const CONFIG_VARIABLES = [
   { name: 'SIGNUP_ENABLED', default: '(true outside production)', description: "'true' or 'false': whether new accounts can register." },
   { name: 'JWT_SECRET', default: '(generated)', description: 'Secret (at least 32 characters) that signs access tokens. When unset, 48 random bytes are generated once and kept in DATA_DIR/jwt-secret (mode 0600).' },
   { name: 'TOKEN_TTL_SECONDS', default: '28800', description: 'Lifetime of an access token in seconds (60-604800; default 8 hours).' },
-  { name: 'LOGIN_MAX_ATTEMPTS', default: '5', description: 'Failed sign-ins allowed per email within the window before further attempts get 429 (a client IP may fail 4 times as often, across emails).' },
+  { name: 'LOGIN_MAX_ATTEMPTS', default: '5', description: 'Sign-in attempts that may fail for one email from one client address within the window; the next attempt from that address gets 429. A client address may fail 4 times as often across emails. An account that fails twice this often, from any addresses, answers only after a delay that doubles with each further failure (1 s up to 60 s), so guessing from many addresses slows down without locking the owner out.' },
   { name: 'LOGIN_WINDOW_SECONDS', default: '900', description: 'Length of the sign-in throttling window in seconds.' },
+  { name: 'PASSWORD_HASH_CONCURRENCY', default: '2', description: 'Password hashes (sign-in, sign-up) computed at the same time (1-32). Each takes about 0.3 s of one core and 32 MB.' },
+  { name: 'PASSWORD_HASH_QUEUE', default: '8', description: 'Sign-ins and sign-ups that may wait for a hashing slot (0-1000); further ones get 429 with Retry-After. One client address holds at most 2 places.' },
+  { name: 'AUTH_RATE_LIMIT_PER_MINUTE', default: '30', description: 'Requests per minute one client address may send to the sign-in and the sign-up route each (1-100000); more get 429 with Retry-After.' },
+  { name: 'SIGNUP_RATE_LIMIT_PER_HOUR', default: '10', description: 'Sign-up requests per hour one client address may send (1-100000).' },
+  { name: 'TRUST_PROXY', default: '(off)', description: "Comma-separated addresses or CIDRs of reverse proxies (e.g. '127.0.0.1,10.0.0.0/8'). Requests from them are attributed to the client address in X-Forwarded-For, so throttles and rate limits apply per real client; anyone else's X-Forwarded-For is ignored." },
+  { name: 'HTTP_HEADERS_TIMEOUT_SECONDS', default: '20', description: 'A client must send its complete request headers within this many seconds (1-600, at most HTTP_REQUEST_TIMEOUT_SECONDS).' },
+  { name: 'HTTP_REQUEST_TIMEOUT_SECONDS', default: '120', description: 'A client must send its whole request, body included, within this many seconds (1-3600); slower ones get 408 and are disconnected. Bounds slow uploads.' },
+  { name: 'HTTP_IDLE_TIMEOUT_SECONDS', default: '20', description: 'A connection on which nothing is sent or received for this many seconds is closed (1-3600): a stalled request body, or an idle keep-alive connection. Websockets are not affected.' },
   { name: 'LOG_LEVEL', default: 'info', description: 'fatal, error, warn, info, debug, trace or silent.' },
   { name: 'STATIC_DIR', default: '<repo>/dist when it exists', description: 'Directory of the built SPA to serve; unset and no dist/ means API only.' },
   { name: 'OPENAI_API_KEY', default: '(unset)', description: 'OpenAI key for cloud voices. Without it (and without ELEVENLABS_API_KEY) the server runs in demo mode.' },
@@ -142,6 +164,29 @@ function checkedString(isValid: (value: string) => boolean, describe: (value: st
   });
 }
 
+/** An IPv4/IPv6 address, optionally with a /prefix length that fits it. */
+function isAddressOrCidr(entry: string): boolean {
+  const [address = '', prefix, ...rest] = entry.split('/');
+  const version = isIP(address);
+  if (version === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (version === 4 ? 32 : 128);
+}
+
+const trustProxyVar = optionalString.transform((raw, ctx): string[] => {
+  if (raw === undefined) return [];
+  const entries = raw.split(',').map((entry) => entry.trim()).filter((entry) => entry !== '');
+  const bad = entries.filter((entry) => !isAddressOrCidr(entry));
+  if (bad.length > 0) {
+    ctx.addIssue({
+      code: 'custom',
+      message: `TRUST_PROXY must be a comma-separated list of IP addresses or CIDRs such as 10.0.0.0/8 (not ${bad.map((b) => JSON.stringify(b)).join(', ')})`,
+    });
+    return z.NEVER;
+  }
+  return entries;
+});
+
 const envSchema = z.object({
   PORT: intVar('PORT', 1, 65535, 8080),
   HOST: optionalString,
@@ -159,6 +204,14 @@ const envSchema = z.object({
   TOKEN_TTL_SECONDS: intVar('TOKEN_TTL_SECONDS', 60, 604_800, 28_800),
   LOGIN_MAX_ATTEMPTS: intVar('LOGIN_MAX_ATTEMPTS', 1, 1000, 5),
   LOGIN_WINDOW_SECONDS: intVar('LOGIN_WINDOW_SECONDS', 1, 86_400, 900),
+  PASSWORD_HASH_CONCURRENCY: intVar('PASSWORD_HASH_CONCURRENCY', 1, 32, 2),
+  PASSWORD_HASH_QUEUE: intVar('PASSWORD_HASH_QUEUE', 0, 1000, 8),
+  AUTH_RATE_LIMIT_PER_MINUTE: intVar('AUTH_RATE_LIMIT_PER_MINUTE', 1, 100_000, 30),
+  SIGNUP_RATE_LIMIT_PER_HOUR: intVar('SIGNUP_RATE_LIMIT_PER_HOUR', 1, 100_000, 10),
+  TRUST_PROXY: trustProxyVar,
+  HTTP_HEADERS_TIMEOUT_SECONDS: intVar('HTTP_HEADERS_TIMEOUT_SECONDS', 1, 600, 20),
+  HTTP_REQUEST_TIMEOUT_SECONDS: intVar('HTTP_REQUEST_TIMEOUT_SECONDS', 1, 3600, 120),
+  HTTP_IDLE_TIMEOUT_SECONDS: intVar('HTTP_IDLE_TIMEOUT_SECONDS', 1, 3600, 20),
   LOG_LEVEL: enumVar('LOG_LEVEL', LOG_LEVELS),
   STATIC_DIR: optionalString,
   OPENAI_API_KEY: optionalString,
@@ -214,6 +267,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(parsed.error.issues.map((issue) => issue.message).join('\n'));
   }
   const vars = parsed.data;
+  if (vars.HTTP_HEADERS_TIMEOUT_SECONDS > vars.HTTP_REQUEST_TIMEOUT_SECONDS) {
+    throw new ConfigError(
+      `HTTP_HEADERS_TIMEOUT_SECONDS (${vars.HTTP_HEADERS_TIMEOUT_SECONDS}) must not exceed HTTP_REQUEST_TIMEOUT_SECONDS (${vars.HTTP_REQUEST_TIMEOUT_SECONDS})`,
+    );
+  }
   const appEnv: AppEnv = vars.APP_ENV ?? 'dev';
   if (appEnv === 'production' && vars.CORS_ORIGINS.includes('*')) {
     throw new ConfigError("CORS_ORIGINS may not be '*' when APP_ENV=production: list the origins of the sites that use this API");
@@ -241,6 +299,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     tokenTtlSeconds: vars.TOKEN_TTL_SECONDS,
     loginMaxAttempts: vars.LOGIN_MAX_ATTEMPTS,
     loginWindowSeconds: vars.LOGIN_WINDOW_SECONDS,
+    passwordHashConcurrency: vars.PASSWORD_HASH_CONCURRENCY,
+    passwordHashQueue: vars.PASSWORD_HASH_QUEUE,
+    authRateLimitPerMinute: vars.AUTH_RATE_LIMIT_PER_MINUTE,
+    signupRateLimitPerHour: vars.SIGNUP_RATE_LIMIT_PER_HOUR,
+    trustProxy: vars.TRUST_PROXY,
+    httpHeadersTimeoutSeconds: vars.HTTP_HEADERS_TIMEOUT_SECONDS,
+    httpRequestTimeoutSeconds: vars.HTTP_REQUEST_TIMEOUT_SECONDS,
+    httpIdleTimeoutSeconds: vars.HTTP_IDLE_TIMEOUT_SECONDS,
     logLevel: vars.LOG_LEVEL ?? 'info',
     ...(staticDir !== undefined && { staticDir }),
     ...(vars.OPENAI_API_KEY !== undefined && { openaiApiKey: vars.OPENAI_API_KEY }),

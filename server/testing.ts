@@ -19,6 +19,10 @@ export function testConfig(env: Record<string, string> = {}): Config {
     JWT_SECRET: TEST_JWT_SECRET,
     LOG_LEVEL: 'silent',
     STATIC_DIR: '',
+    // Every injected request comes from 127.0.0.1, and suites register and sign in many accounts;
+    // the tests of these limits set them explicitly.
+    AUTH_RATE_LIMIT_PER_MINUTE: '100000',
+    SIGNUP_RATE_LIMIT_PER_HOUR: '100000',
     ...env,
   });
   // loadConfig picks <repo>/dist when it exists; tests ask for a static dir explicitly.

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { SignJWT } from 'jose';
 import type { Db } from '../db/types';
 import { openPglite } from '../db/pglite';
@@ -64,11 +65,38 @@ describe('register', () => {
     });
   });
 
-  it('refuses a password shorter than 6 characters', async () => {
-    const res = await register(t, uniqueEmail(), '12345');
+  it('refuses a password shorter than 8 characters', async () => {
+    const res = await register(t, uniqueEmail(), 'Xk#9vQ2');
     expect(res.statusCode).toBe(422);
-    expect(res.json().errors).toEqual([{ field: 'password', message: 'Password must be at least 6 characters' }]);
-    expect(res.json().message).toBe('Password must be at least 6 characters');
+    expect(res.json().errors).toEqual([{ field: 'password', message: 'Password must be at least 8 characters' }]);
+    expect(res.json().message).toBe('Password must be at least 8 characters');
+  });
+
+  it('refuses common and easily guessed passwords, saying why, and creates no account', async () => {
+    const cases: [email: string, password: string, reason: RegExp][] = [
+      [uniqueEmail(), 'password', /heavily used password/],
+      [uniqueEmail(), 'password1', /commonly used password/],
+      [uniqueEmail(), 'qwertyuiop', /frequently used password|keyboard|easy to guess/i],
+      [uniqueEmail(), '12345678', /heavily used password/],
+      [uniqueEmail(), 'Summer2024', /easy to guess/],
+      ['margaret.hill@example.com', 'margaret.hill', /personal/],
+    ];
+    for (const [email, password, reason] of cases) {
+      const res = await register(t, email, password);
+      expect(res.statusCode, password).toBe(422);
+      expect(res.json().message).toMatch(/^This password is too easy to guess\. /);
+      expect(res.json().message).toMatch(reason);
+      expect(res.json().detail).toBe(res.json().message);
+      // The account was not created: the same email registers with a good password.
+      expect((await register(t, email, 'correct horse battery')).statusCode).toBe(201);
+    }
+  });
+
+  it('accepts long passphrases and random passwords, up to the longest the contract allows', async () => {
+    const longest = randomBytes(768).toString('base64');
+    for (const password of ['correct horse battery staple', 'Tr0ub4dor&3x', 'vq8-Lm2#pZ0r', longest]) {
+      expect((await register(t, uniqueEmail(), password)).statusCode, password).toBe(201);
+    }
   });
 
   it('says which fields are missing', async () => {

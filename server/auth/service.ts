@@ -1,15 +1,15 @@
 import { DomainError } from '../errors';
+import type { HashingPlace, HashingQueue } from './hashing-queue';
+import { weakPasswordReason } from './password-policy';
 import type { PasswordHasher } from './passwords';
-import type { LoginThrottle, ThrottleKey } from './throttle';
+import type { LoginThrottle } from './throttle';
 import type { IssuedToken, TokenService } from './tokens';
-import type { User, UserRepository } from './users';
-
-/** A client IP may fail this many times the per-email limit (several people can share one IP). */
-export const IP_ATTEMPTS_FACTOR = 4;
+import type { User, UserRepository, UserWithPassword } from './users';
 
 export interface AuthService {
-  register(email: string, password: string): Promise<User>;
-  /** clientIp feeds the per-IP throttle; the email one is always applied. */
+  /** clientIp decides the client's share of the password hashing queue. */
+  register(email: string, password: string, clientIp: string): Promise<User>;
+  /** clientIp keys the throttles (see throttle.ts) and the client's share of the hashing queue. */
   login(email: string, password: string, clientIp: string): Promise<IssuedToken>;
   /** The user a bearer token belongs to; throws DomainError('unauthenticated') otherwise. */
   authenticate(token: string): Promise<User>;
@@ -30,26 +30,24 @@ export function createAuthService(deps: {
   passwords: PasswordHasher;
   tokens: TokenService;
   throttle: LoginThrottle;
+  hashing: HashingQueue;
   signupEnabled: boolean;
-  loginMaxAttempts: number;
   now: () => Date;
 }): AuthService {
-  const { users, passwords, tokens, throttle, now } = deps;
-
-  function throttleKeys(email: string, clientIp: string): ThrottleKey[] {
-    return [
-      { key: `email:${email}`, maxAttempts: deps.loginMaxAttempts },
-      { key: `ip:${clientIp}`, maxAttempts: deps.loginMaxAttempts * IP_ATTEMPTS_FACTOR },
-    ];
-  }
+  const { users, passwords, tokens, throttle, hashing, now } = deps;
 
   return {
-    async register(rawEmail, password) {
+    async register(rawEmail, password, clientIp) {
       if (!deps.signupEnabled) {
         throw new DomainError('forbidden', 'Sign-up is disabled on this server. Ask its administrator for an account.');
       }
       const email = normalizeEmail(rawEmail);
-      const passwordHash = await passwords.hash(password);
+      // The strength estimate costs CPU too (up to tens of milliseconds): it takes a hashing place.
+      const passwordHash = await hashing.admit(clientIp).run(async () => {
+        const weakness = weakPasswordReason(password, email);
+        if (weakness !== null) throw new DomainError('invalid', weakness);
+        return passwords.hash(password);
+      });
       const user = await users.create({ email, passwordHash, createdAt: now() });
       if (user === null) throw new DomainError('conflict', 'Email already registered');
       return user;
@@ -57,21 +55,40 @@ export function createAuthService(deps: {
 
     async login(rawEmail, password, clientIp) {
       const email = normalizeEmail(rawEmail);
-      const keys = throttleKeys(email, clientIp);
-      const wait = throttle.retryAfterSeconds(keys);
-      if (wait > 0) {
+      // Counted before anything is awaited, so concurrent guesses see each other.
+      const gate = throttle.begin(email, clientIp);
+      if (!gate.allowed) {
+        const wait = gate.retryAfterSeconds;
         throw new DomainError('rate_limited', `Too many sign-in attempts. Try again in ${describeWait(wait)}.`, {
           retryAfterSeconds: wait,
         });
       }
-      const user = await users.findByEmail(email);
-      // Unknown emails cost a full verify too, so response time does not reveal which accounts exist.
-      const ok = user === null ? await passwords.verifyDummy(password) : await passwords.verify(password, user.passwordHash);
+      let place: HashingPlace;
+      try {
+        place = hashing.admit(clientIp);
+      } catch (error) {
+        // A full queue answers 429 at once; the attempt still counts for this client.
+        gate.attempt.refusedBusy();
+        throw error;
+      }
+      let checked: { user: UserWithPassword | null; ok: boolean };
+      try {
+        checked = await place.run(async () => {
+          const found = await users.findByEmail(email);
+          // Unknown emails cost a full verify too, so response time does not reveal which accounts exist.
+          const ok = found === null ? await passwords.verifyDummy(password) : await passwords.verify(password, found.passwordHash);
+          return { user: found, ok };
+        });
+      } catch (error) {
+        gate.attempt.notChecked();
+        throw error;
+      }
+      const { user, ok } = checked;
       if (user === null || !ok) {
-        throttle.recordFailure(keys);
+        gate.attempt.failed();
         throw new DomainError('unauthenticated', 'Incorrect email or password');
       }
-      throttle.reset(keys[0]!);
+      gate.attempt.succeeded();
       return tokens.issue(user.id);
     },
 

@@ -71,6 +71,11 @@ describe('a client on another origin', () => {
     expect(denied.headers['access-control-allow-origin']).toBe(CLIENT);
   });
 
+  it('may load our media: resources are not limited to our own site when other origins are listed', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/v1/environment', headers: { origin: CLIENT } });
+    expect(res.headers['cross-origin-resource-policy']).toBe('cross-origin');
+  });
+
   it('is told nothing when its origin is not listed', async () => {
     const res = await preflight('https://elsewhere.example.net');
     expect(res.headers['access-control-allow-origin']).toBeUndefined();

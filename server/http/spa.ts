@@ -1,7 +1,9 @@
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { HttpError, sendError } from './errors';
+import { styleNonce } from './security-headers';
 
 function wantsHtml(request: FastifyRequest): boolean {
   return (
@@ -12,10 +14,27 @@ function wantsHtml(request: FastifyRequest): boolean {
   );
 }
 
+/**
+ * The SPA's index.html, with this response's style nonce in <meta property="csp-nonce">, where
+ * styled-components finds it and puts it on the <style> elements it inserts (the CSP allows
+ * styles with that nonce only). Read on each request, so a rebuilt dist/ is served as it is.
+ */
+async function sendIndex(staticDir: string, reply: FastifyReply): Promise<FastifyReply> {
+  const html = await readFile(path.join(staticDir, 'index.html'), 'utf8');
+  const meta = `<meta property="csp-nonce" content="${styleNonce(reply)}" />`;
+  // Right after <head> (or after the doctype when a page has no <head> tag).
+  const anchor = /<head[^>]*>/i.test(html) ? /<head[^>]*>/i : /^\s*<!doctype[^>]*>/i;
+  const withNonce = anchor.test(html) ? html.replace(anchor, (found) => `${found}${meta}`) : meta + html;
+  return reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(withNonce);
+}
+
 /** Serves the built SPA; hashed assets are cached for good, index.html is revalidated each time. */
 export async function installSpa(app: FastifyInstance, staticDir: string): Promise<void> {
+  app.get('/', (_request, reply) => sendIndex(staticDir, reply));
+  app.get('/index.html', (_request, reply) => sendIndex(staticDir, reply));
   await app.register(fastifyStatic, {
     root: staticDir,
+    index: false,
     wildcard: true,
     setHeaders(reply, filePath) {
       if (path.basename(filePath) === 'index.html') reply.header('cache-control', 'no-cache');
@@ -33,7 +52,7 @@ export async function installSpa(app: FastifyInstance, staticDir: string): Promi
 export function installNotFound(app: FastifyInstance, staticDir: string | undefined): void {
   app.setNotFoundHandler((request: FastifyRequest, reply: FastifyReply) => {
     if (staticDir !== undefined && wantsHtml(request)) {
-      return reply.header('cache-control', 'no-cache').sendFile('index.html');
+      return sendIndex(staticDir, reply);
     }
     const route = request.url.split('?')[0];
     const detail = route?.startsWith('/api')

@@ -41,6 +41,11 @@ export async function createConversion(
   overrides: ConversionOverrides = {},
 ): Promise<Conversion> {
   const storage = overrides.storage ?? new LocalFileStorage(config.storageDir);
+  // Half-written files of a process that died (a crash, kill -9) are removed at start.
+  if (storage instanceof LocalFileStorage) {
+    const removed = await storage.removeOrphanedTempFiles();
+    if (removed > 0) log.info({ removed }, 'removed half-written files left by a stopped process');
+  }
   const repo = createJobRepository(db);
   const embedded = config.databaseUrl === undefined;
   // A message may take a step's full time plus the quick steps around it (see runner.ts).

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import type { AuthService } from '../auth/service';
+import { describeWait, type AuthService } from '../auth/service';
 import type { User } from '../auth/users';
 import {
   GetCurrentUserResponse,
@@ -9,6 +9,8 @@ import {
   RegisterResponse,
 } from '../gen/contract.zod';
 import { requireUser } from '../http/auth-guard';
+import { clientKey } from '../http/client-address';
+import { HttpError } from '../http/errors';
 import type { RoutePlugin } from './types';
 
 function userDto(user: User) {
@@ -23,21 +25,45 @@ async function trimEmail(request: FastifyRequest): Promise<void> {
   }
 }
 
-export const authRoutes: RoutePlugin<{ auth: AuthService }> = async (app, { auth }) => {
+export interface AuthRateLimits {
+  /** Requests per minute per client address, on each of the sign-in and sign-up routes. */
+  perMinute: number;
+  /** Sign-up requests per hour per client address. */
+  signupPerHour: number;
+}
+
+export const authRoutes: RoutePlugin<{ auth: AuthService; limits: AuthRateLimits }> = async (app, { auth, limits }) => {
+  // Per-address request limits (@fastify/rate-limit, registered on the root app); the login
+  // throttle and the hashing queue in the auth service come on top of them.
+  const perMinute = { max: limits.perMinute, timeWindow: 60_000 };
+  const signupsThisHour = app.createRateLimit({ max: limits.signupPerHour, timeWindow: 3_600_000 });
   app.post(
     '/auth/register',
-    { config: { public: true }, preValidation: trimEmail, schema: { body: RegisterBody, response: { 201: RegisterResponse } } },
+    {
+      config: { public: true, rateLimit: perMinute },
+      async onRequest(request) {
+        const limit = await signupsThisHour(request);
+        if (!limit.isAllowed && limit.isExceeded) {
+          const wait = limit.ttlInSeconds;
+          throw new HttpError(429, `Too many sign-ups from your network. Try again in ${describeWait(wait)}.`, {
+            headers: { 'retry-after': String(wait) },
+          });
+        }
+      },
+      preValidation: trimEmail,
+      schema: { body: RegisterBody, response: { 201: RegisterResponse } },
+    },
     async (request, reply) => {
-      const user = await auth.register(request.body.email, request.body.password);
+      const user = await auth.register(request.body.email, request.body.password, clientKey(request.ip));
       return reply.code(201).send(userDto(user));
     },
   );
 
   app.post(
     '/auth/login',
-    { config: { public: true }, preValidation: trimEmail, schema: { body: LoginBody, response: { 200: LoginResponse } } },
+    { config: { public: true, rateLimit: perMinute }, preValidation: trimEmail, schema: { body: LoginBody, response: { 200: LoginResponse } } },
     async (request) => {
-      const { token, expiresIn } = await auth.login(request.body.email, request.body.password, request.ip);
+      const { token, expiresIn } = await auth.login(request.body.email, request.body.password, clientKey(request.ip));
       return { access_token: token, token_type: 'bearer' as const, expires_in: expiresIn };
     },
   );

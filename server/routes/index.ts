@@ -8,7 +8,7 @@ import type { ProgressService } from '../progress/service';
 import type { CrossOrigin } from '../http/cross-origin';
 import type { FileStorage } from '../storage/types';
 import { audioRoutes } from './audio';
-import { authRoutes } from './auth';
+import { authRoutes, type AuthRateLimits } from './auth';
 import { environmentRoutes } from './environment';
 import { fileRoutes } from './files';
 import { jobRoutes } from './jobs';
@@ -18,6 +18,7 @@ import type { VoiceAssistant } from '../assistant/service';
 
 export interface ApiDeps {
   auth: AuthService;
+  authLimits: AuthRateLimits;
   environment: EnvironmentInfo;
   storage: FileStorage;
   progress: ProgressService;
@@ -33,7 +34,7 @@ export function apiRoutes(deps: ApiDeps) {
   return async (app: FastifyInstance) => {
     installAuthGuard(app, deps.auth);
     await app.register(environmentRoutes, { info: deps.environment });
-    await app.register(authRoutes, { auth: deps.auth });
+    await app.register(authRoutes, { auth: deps.auth, limits: deps.authLimits });
     await app.register(audioRoutes, { listening: deps.listening, storage: deps.storage, urls: deps.urls });
     await app.register(progressRoutes, { progress: deps.progress });
     await app.register(voiceAssistantRoutes, { assistant: deps.voiceAssistant, urls: deps.urls });

@@ -1,6 +1,7 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import * as fs from 'node:fs/promises';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { PassThrough } from 'node:stream';
 import {
@@ -14,6 +15,23 @@ import {
 
 /** Temp files older than this are leftovers of a crashed process and are removed on first use. */
 const STALE_TEMP_MS = 6 * 60 * 60 * 1000;
+
+/**
+ * Temp files are named `<pid>-<uuid>@<host tag>`: a process starting up can tell the files of a
+ * dead process on its own machine (removed at once) from those of a live writer, here or on
+ * another machine sharing the storage directory (left alone until they are stale).
+ */
+const HOST_TAG = createHash('sha256').update(os.hostname()).digest('hex').slice(0, 12);
+const TEMP_NAME = /^(\d+)-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}(?:@([0-9a-f]+))?$/;
+
+function isProcessAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return isErrno(error, 'EPERM'); // exists, but belongs to someone else
+  }
+}
 
 function isErrno(error: unknown, code: string): boolean {
   return typeof error === 'object' && error !== null && (error as NodeJS.ErrnoException).code === code;
@@ -60,7 +78,7 @@ export class LocalFileStorage implements FileStorage {
   async createWriter(key: string): Promise<StorageWriter> {
     const target = this.pathOf(key);
     await this.ensureTempDir();
-    const tempPath = path.join(this.tempDir, `${process.pid}-${randomUUID()}`);
+    const tempPath = path.join(this.tempDir, `${process.pid}-${randomUUID()}@${HOST_TAG}`);
     const handle = await fs.open(tempPath, 'wx');
     let size = 0;
     let state: 'open' | 'committed' | 'aborted' = 'open';
@@ -195,6 +213,43 @@ export class LocalFileStorage implements FileStorage {
       try {
         const info = await fs.stat(file);
         if (info.mtimeMs <= cutoff) {
+          await fs.rm(file, { force: true, recursive: true });
+          removed += 1;
+        }
+      } catch {
+        // Raced with its owner committing or aborting: nothing to clean.
+      }
+    }
+    return removed;
+  }
+
+  /**
+   * At start: removes the temp files that no live process can finish. Those of dead processes on
+   * this machine go at once (names without a host tag come from before tags were added, and are
+   * treated as this machine's); another machine's go once they are stale. Returns how many went.
+   */
+  async removeOrphanedTempFiles(olderThanMs = STALE_TEMP_MS): Promise<number> {
+    let names: string[];
+    try {
+      names = await fs.readdir(this.tempDir);
+    } catch (error) {
+      if (isErrno(error, 'ENOENT')) return 0;
+      throw error;
+    }
+    const cutoff = Date.now() - olderThanMs;
+    let removed = 0;
+    for (const name of names) {
+      const file = path.join(this.tempDir, name);
+      const match = TEMP_NAME.exec(name);
+      try {
+        let orphaned: boolean;
+        if (match !== null && (match[2] === undefined || match[2] === HOST_TAG)) {
+          const pid = Number(match[1]);
+          orphaned = pid !== process.pid && !isProcessAlive(pid);
+        } else {
+          orphaned = (await fs.stat(file)).mtimeMs <= cutoff;
+        }
+        if (orphaned) {
           await fs.rm(file, { force: true, recursive: true });
           removed += 1;
         }

@@ -34,7 +34,7 @@ describe('the server on a PostgreSQL server', () => {
   });
 
   it('refuses a second account for the same email, as on the embedded database', async () => {
-    const credentials = { email: 'PG.Reader@Example.com', password: 'another-pass' };
+    const credentials = { email: 'PG.Reader@Example.com', password: 'another-passphrase' };
     const res = await app.inject({ method: 'POST', url: '/api/v1/auth/register', payload: credentials });
     expect(res.statusCode).toBe(409);
     expect(res.json().message).toBe('Email already registered');

@@ -28,3 +28,11 @@ export {
   type RegisterForm,
 } from './validation';
 export { Aside, AuthFrame, FormStack } from './AuthFrame';
+export { PasswordStrengthMeter, usePasswordStrength } from './PasswordStrengthMeter';
+export {
+  loadStrengthEstimator,
+  personalInputs,
+  weakPasswordMessage,
+  MIN_STRENGTH_SCORE,
+  type PasswordStrength,
+} from './strength';

@@ -116,9 +116,9 @@ describe('auth store', () => {
 
   it('register creates the account, then logs in with the same email and password', async () => {
     const logins = requestsTo('/api/v1/auth/login');
-    await register({ email: 'new@example.com', password: 'secret123' });
+    await register({ email: 'new@example.com', password: 'correct-horse-battery' });
     expect(logins).toHaveLength(1);
-    expect(await logins[0]?.json()).toEqual({ email: 'new@example.com', password: 'secret123' });
+    expect(await logins[0]?.json()).toEqual({ email: 'new@example.com', password: 'correct-horse-battery' });
     expect(state.isAuthenticated).toBe(true);
     expect(localStorage.getItem(TOKEN_KEY)).toBe('test-access-token');
   });
@@ -130,7 +130,7 @@ describe('auth store', () => {
       ),
     );
     const logins = requestsTo('/api/v1/auth/login');
-    await expect(register({ email: 'taken@example.com', password: 'secret123' })).rejects.toThrow();
+    await expect(register({ email: 'taken@example.com', password: 'correct-horse-battery' })).rejects.toThrow();
     expect(logins).toHaveLength(0);
     expect(state.error).toBe('Email already registered');
   });

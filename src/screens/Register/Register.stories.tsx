@@ -26,7 +26,15 @@ async function fillIn(
   return canvas;
 }
 
-const valid = { email: 'new.reader@example.com', password: 'secret123', confirm: 'secret123', accept: true };
+const valid = {
+  email: 'new.reader@example.com',
+  password: 'correct-horse-battery',
+  confirm: 'correct-horse-battery',
+  accept: true,
+};
+
+/** The strength estimator loads on first use (a separate chunk with its dictionaries). */
+const estimatorLoad = { timeout: 15_000 };
 
 export const Empty: Story = {
   play: async ({ canvasElement }) => {
@@ -46,7 +54,7 @@ export const ValidationErrors: Story = {
     const canvas = await fillIn(canvasElement, { email: 'nope', password: '123', confirm: '1234' });
     await userEvent.click(canvas.getByRole('button', { name: 'Create account' }));
     await expect(canvas.getByText('Invalid email address')).toBeVisible();
-    await expect(canvas.getByText('Password must be at least 6 characters')).toBeVisible();
+    await expect(canvas.getByText('Password must be at least 8 characters')).toBeVisible();
     await expect(canvas.getByLabelText('Confirm password')).toHaveAccessibleDescription("Passwords don't match");
     await expect(canvas.getByRole('checkbox')).toHaveAccessibleDescription('You must accept the terms and conditions');
     await expect(canvas.getByRole('checkbox')).toHaveAttribute('aria-invalid', 'true');
@@ -96,5 +104,60 @@ export const Success: Story = {
     await userEvent.click(canvas.getByRole('button', { name: 'Create account' }));
     await waitFor(() => expect(canvas.getByRole('heading', { name: 'Navigated to /dashboard' })).toBeVisible());
     await expect(localStorage.getItem('access_token')).toBe('test-access-token');
+  },
+};
+
+export const WeakPassword: Story = {
+  play: async ({ canvasElement }) => {
+    const canvas = await fillIn(canvasElement, { email: 'new.reader@example.com', password: 'password1' });
+    const meter = await canvas.findByRole('meter', { name: 'Password strength' }, estimatorLoad);
+    await expect(meter).toHaveAttribute('aria-valuenow', '0');
+    await expect(meter).toHaveAttribute('aria-valuetext', 'Very weak');
+    await expect(canvas.getByText('Password strength: Very weak')).toBeVisible();
+    await expect(canvas.getByText(/This is a commonly used password\./)).toBeVisible();
+  },
+};
+
+export const StrongPassword: Story = {
+  play: async ({ canvasElement }) => {
+    const canvas = await fillIn(canvasElement, { email: 'new.reader@example.com', password: 'correct-horse-battery' });
+    const meter = await canvas.findByRole('meter', { name: 'Password strength' }, estimatorLoad);
+    await expect(meter).toHaveAttribute('aria-valuenow', '4');
+    await expect(canvas.getByText('Password strength: Very strong')).toBeVisible();
+    await expect(canvas.queryByText(/less common/)).toBeNull();
+  },
+};
+
+export const WeakPasswordRefused: Story = {
+  play: async ({ canvasElement }) => {
+    const canvas = await fillIn(canvasElement, { ...valid, password: 'new.reader2024', confirm: 'new.reader2024' });
+    await canvas.findByRole('meter', { name: 'Password strength' }, estimatorLoad);
+    await userEvent.click(canvas.getByRole('button', { name: 'Create account' }));
+    const password = canvas.getByLabelText('Password');
+    await waitFor(() => expect(password).toHaveAttribute('aria-invalid', 'true'));
+    await expect(password).toHaveAccessibleDescription(/This password is too easy to guess\./);
+    // Still on the form, ready for a better password.
+    await expect(canvas.getByRole('button', { name: 'Create account' })).toBeEnabled();
+    await expect(canvas.queryByRole('heading', { name: 'Navigated to /dashboard' })).toBeNull();
+  },
+};
+
+export const WeakPasswordRefusedByServer: Story = {
+  parameters: {
+    msw: {
+      handlers: {
+        register: registerHandler({
+          status: 422,
+          body: errorBodyFixture('This password is too easy to guess. This is similar to a commonly used password.'),
+        }),
+      },
+    },
+  },
+  play: async ({ canvasElement }) => {
+    const canvas = await fillIn(canvasElement, valid);
+    await userEvent.click(canvas.getByRole('button', { name: 'Create account' }));
+    await expect(await canvas.findByRole('alert', {}, estimatorLoad)).toHaveTextContent(
+      'This password is too easy to guess. This is similar to a commonly used password.',
+    );
   },
 };

@@ -8,7 +8,12 @@ import {
   Aside,
   AuthFrame,
   FormStack,
+  loadStrengthEstimator,
+  PasswordStrengthMeter,
+  personalInputs,
   register,
+  usePasswordStrength,
+  weakPasswordMessage,
   registerFormSchema,
   validate,
   type FieldErrors,
@@ -41,6 +46,7 @@ export function Register() {
   const [submitting, setSubmitting] = useState(false);
   const [serverError, setServerError] = useState<string | null>(null);
   const [openPolicy, setOpenPolicy] = useState<Policy | null>(null);
+  const strength = usePasswordStrength(values.password, values.email);
 
   if (!environment) return <Spinner />;
   if (!environment.features.signup_enabled) return <Redirect to={paths.login()} replace />;
@@ -59,6 +65,15 @@ export function Register() {
     if (invalid) return;
     setSubmitting(true);
     setServerError(null);
+    // The server refuses easily guessed passwords too; saying so here saves a round trip. If the
+    // estimator cannot load, the server's answer decides.
+    const estimate = await loadStrengthEstimator().catch(() => null);
+    const rated = estimate?.(values.password, personalInputs(values.email));
+    if (rated && !rated.acceptable) {
+      setErrors({ password: weakPasswordMessage(rated) });
+      setSubmitting(false);
+      return;
+    }
     try {
       await register({ email: values.email, password: values.password });
       navigate(paths.dashboard());
@@ -98,11 +113,12 @@ export function Register() {
           type="password"
           name="password"
           autoComplete="new-password"
-          hint="At least 6 characters."
+          hint="At least 8 characters, and hard to guess: a few unusual words work well."
           value={values.password}
           error={errors.password}
           onChange={(e) => update('password', e.target.value)}
         />
+        <PasswordStrengthMeter strength={strength} />
         <TextField
           label="Confirm password"
           type="password"

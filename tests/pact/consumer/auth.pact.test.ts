@@ -79,7 +79,7 @@ describe('register', () => {
         expect(errorMessage(error, 'Registration failed')).toBe('Email already registered');
       }));
 
-  it('refuses a password under 6 characters, naming the field', () =>
+  it('refuses a password under 8 characters, naming the field', () =>
     pact
       .addInteraction()
       .given(states.signupEnabled)
@@ -89,8 +89,8 @@ describe('register', () => {
       )
       .willRespondWith(422, (res) =>
         res.jsonBody({
-          ...errorBody('password: Password must be at least 6 characters'),
-          errors: MatchersV3.eachLike({ field: 'password', message: string('Password must be at least 6 characters') }),
+          ...errorBody('password: Password must be at least 8 characters'),
+          errors: MatchersV3.eachLike({ field: 'password', message: string('Password must be at least 8 characters') }),
         }),
       )
       .executeTest(async (server) => {
@@ -98,6 +98,26 @@ describe('register', () => {
         const error = await register({ email: newcomer.email, password: 'abc' }).catch((e: unknown) => e);
         expect((error as ApiError).status).toBe(422);
         expect(errorMessage(error, 'Registration failed')).toMatch(/password/i);
+      }));
+
+  it('refuses a common password with the reason to show', () =>
+    pact
+      .addInteraction()
+      .given(states.noAccount, { email: newcomer.email })
+      .uponReceiving('a registration with a common password')
+      .withRequest('POST', '/api/v1/auth/register', (req) =>
+        req.headers(json).jsonBody({ email: newcomer.email, password: 'password' }),
+      )
+      .willRespondWith(422, (res) =>
+        res.jsonBody(
+          errorBody('This password is too easy to guess. This is a heavily used password. Add more words that are less common.'),
+        ),
+      )
+      .executeTest(async (server) => {
+        useMockServer(server.url);
+        const error = await register({ email: newcomer.email, password: 'password' }).catch((e: unknown) => e);
+        expect((error as ApiError).status).toBe(422);
+        expect(errorMessage(error, 'Registration failed')).toMatch(/^This password is too easy to guess\./);
       }));
 
   it('is refused with a clear reason when signup is disabled', () =>

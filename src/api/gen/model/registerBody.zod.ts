@@ -14,13 +14,13 @@ import * as zod from 'zod';
 
 export const registerBodyEmailMax = 254;
 
-export const registerBodyPasswordMin = 6;
+export const registerBodyPasswordMin = 8;
 export const registerBodyPasswordMax = 1024;
 
 
 export const RegisterBody = zod.object({
   "email": zod.email().max(registerBodyEmailMax),
-  "password": zod.string().min(registerBodyPasswordMin).max(registerBodyPasswordMax)
+  "password": zod.string().min(registerBodyPasswordMin).max(registerBodyPasswordMax).describe('At least 8 characters, and not easy to guess: the server refuses common passwords, names, words, keyboard patterns and passwords built from the email address with 422 and a message that says why.')
 })
 
 export type RegisterBody = zod.input<typeof RegisterBody>;

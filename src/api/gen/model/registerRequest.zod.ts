@@ -14,13 +14,13 @@ import * as zod from 'zod';
 
 export const registerRequestEmailMax = 254;
 
-export const registerRequestPasswordMin = 6;
+export const registerRequestPasswordMin = 8;
 export const registerRequestPasswordMax = 1024;
 
 
 export const RegisterRequest = zod.object({
   "email": zod.email().max(registerRequestEmailMax),
-  "password": zod.string().min(registerRequestPasswordMin).max(registerRequestPasswordMax)
+  "password": zod.string().min(registerRequestPasswordMin).max(registerRequestPasswordMax).describe('At least 8 characters, and not easy to guess: the server refuses common passwords, names, words, keyboard patterns and passwords built from the email address with 422 and a message that says why.')
 })
 
 export type RegisterRequest = zod.input<typeof RegisterRequest>;
