@@ -181,16 +181,17 @@ describe('audio metadata', () => {
       }));
 });
 
+// Absolute URLs: a downloaded playlist opens in any player, and another origin's page plays it.
 const PLAYLIST_PATTERN =
-  /^#EXTM3U\n(#EXTINF:-?\d+,[^\n]*\n\/api\/v1\/media\/[A-Za-z0-9._/-]+\?expires=\d+&sig=[A-Za-z0-9_-]+\n){3}$/;
+  /^#EXTM3U\n(#EXTINF:-?\d+,[^\n]*\nhttps?:\/\/[^/\n]+\/api\/v1\/media\/[A-Za-z0-9._/-]+\?expires=\d+&sig=[A-Za-z0-9_-]+\n){3}$/;
 const PLAYLIST_EXAMPLE = [
   '#EXTM3U',
   '#EXTINF:2,Stave 1',
-  `/api/v1/media/audio/${EXAMPLE_CHAPTER_ID}.mp3?expires=1795881600&sig=abc`,
+  `https://listen.example.org/api/v1/media/audio/${EXAMPLE_CHAPTER_ID}.mp3?expires=1795881600&sig=abc`,
   '#EXTINF:2,Stave 2',
-  `/api/v1/media/audio/${EXAMPLE_CHAPTER_ID}.mp3?expires=1795881600&sig=def`,
+  `https://listen.example.org/api/v1/media/audio/${EXAMPLE_CHAPTER_ID}.mp3?expires=1795881600&sig=def`,
   '#EXTINF:2,Stave 3',
-  `/api/v1/media/audio/${EXAMPLE_CHAPTER_ID}.mp3?expires=1795881600&sig=ghi`,
+  `https://listen.example.org/api/v1/media/audio/${EXAMPLE_CHAPTER_ID}.mp3?expires=1795881600&sig=ghi`,
   '',
 ].join('\n');
 
@@ -214,6 +215,6 @@ describe('audio playlist', () => {
         const lines = playlist.trimEnd().split('\n');
         expect(lines[0]).toBe('#EXTM3U');
         expect(lines.filter((l) => l.startsWith('#EXTINF'))).toHaveLength(3);
-        expect(lines.filter((l) => l.startsWith('/api/v1/media/'))).toHaveLength(3);
+        expect(lines.filter((l) => /^https?:\/\/[^/]+\/api\/v1\/media\//.test(l))).toHaveLength(3);
       }));
 });
