@@ -13,6 +13,7 @@ import { StoryShell } from './StoryShell';
  * - routeStubs: paths rendered as 'Navigated to {path}' stubs
  * - auth: { user } to start signed in (default: signed out, auth still loading as in the app)
  * - msw.handlers: { environment | login | register | me | jobs: handler } overriding the defaults
+ * - width: render the story in a box this many pixels wide (e.g. 360 for a phone)
  */
 const preview: Preview = {
   loaders: [mswLoader()],
@@ -38,7 +39,13 @@ const preview: Preview = {
   decorators: [
     (Story, { parameters, id }) => (
       <StoryShell key={id} route={(parameters.route as string | undefined) ?? '/'} stubs={(parameters.routeStubs as string[] | undefined) ?? []}>
-        <Story />
+        {typeof parameters.width === 'number' ? (
+          <div style={{ width: parameters.width }}>
+            <Story />
+          </div>
+        ) : (
+          <Story />
+        )}
       </StoryShell>
     ),
   ],

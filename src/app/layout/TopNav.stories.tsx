@@ -50,14 +50,7 @@ export const JobsRouteMissing: Story = {
 
 export const Collapsed: Story = {
   name: 'Collapsed on a small screen',
-  parameters: { msw: { handlers: { jobs: jobsRunningCountHandler(2) } } },
-  decorators: [
-    (Story) => (
-      <div style={{ width: 360 }}>
-        <Story />
-      </div>
-    ),
-  ],
+  parameters: { width: 360, msw: { handlers: { jobs: jobsRunningCountHandler(2) } } },
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
     const menu = canvas.getByRole('button', { name: 'Menu' });

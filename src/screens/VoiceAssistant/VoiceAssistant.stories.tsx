@@ -203,14 +203,7 @@ export const ClientConnectedWithTranscript: Story = {
 
 export const ConnectedOnAPhone: Story = {
   name: 'Connected on a phone-width screen',
-  parameters: { msw: { handlers: runningStatus } },
-  decorators: [
-    (Story) => (
-      <div style={{ width: 360 }}>
-        <Story />
-      </div>
-    ),
-  ],
+  parameters: { width: 360, msw: { handlers: runningStatus } },
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
     await userEvent.click(await canvas.findByRole('button', { name: 'Connect & Start Voice Chat' }));
