@@ -1,5 +1,6 @@
 import { sendMedia } from '../audio/range';
 import {
+  GetAudioCoverParams,
   GetAudioMetadataParams,
   GetAudioMetadataResponse,
   GetAudioPlaylistParams,
@@ -10,6 +11,7 @@ import {
 } from '../gen/contract.zod';
 import { requireUser } from '../http/auth-guard';
 import { HttpError } from '../http/errors';
+import type { JobService } from '../jobs/service';
 import { AUDIO_CONTENT_TYPE, type ListeningService, type ResumeInfo } from '../listening/service';
 import { isValidKey, type FileStorage } from '../storage/types';
 import type { RoutePlugin } from './types';
@@ -31,10 +33,21 @@ function firstValue(value: unknown): string | undefined {
   return undefined;
 }
 
-export const audioRoutes: RoutePlugin<{ listening: ListeningService; storage: FileStorage }> = async (
+export const audioRoutes: RoutePlugin<{ listening: ListeningService; storage: FileStorage; jobs: JobService }> = async (
   app,
-  { listening, storage },
+  { listening, storage, jobs },
 ) => {
+  // The book's own cover (EPUB). Owner only; private caching, as the image never changes.
+  app.get('/audio/:jobId/cover', { schema: { params: GetAudioCoverParams } }, async (request, reply) => {
+    const cover = await jobs.cover(requireUser(request).id, request.params.jobId);
+    return reply
+      .type(cover.contentType)
+      .header('cache-control', 'private, max-age=86400')
+      .header('content-length', String(cover.size))
+      .header('x-content-type-options', 'nosniff')
+      .send(cover.stream);
+  });
+
   app.get(
     '/audio/:jobId/stream',
     { schema: { params: GetAudioStreamParams, response: { 200: GetAudioStreamResponse } } },

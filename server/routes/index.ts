@@ -31,7 +31,7 @@ export function apiRoutes(deps: ApiDeps) {
     installAuthGuard(app, deps.auth);
     await app.register(environmentRoutes, { info: deps.environment });
     await app.register(authRoutes, { auth: deps.auth });
-    await app.register(audioRoutes, { listening: deps.listening, storage: deps.storage });
+    await app.register(audioRoutes, { listening: deps.listening, storage: deps.storage, jobs: deps.jobs });
     await app.register(progressRoutes, { progress: deps.progress });
     await app.register(voiceAssistantRoutes, { assistant: deps.voiceAssistant });
     await app.register(jobRoutes, { jobs: deps.jobs });
