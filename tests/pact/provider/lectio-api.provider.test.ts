@@ -16,6 +16,7 @@ import {
 } from '../../../server/listening/fixtures';
 import type { FileStorage } from '../../../server/storage/types';
 import { createTestApp, type TestApp, truncateAll } from '../../../server/testing';
+import { makeEpub3, multipartFile } from '../../../server/testing/books';
 import { reader, states } from '../states';
 
 // The real server, twice: one configured for development (signup open) and one for production
@@ -81,6 +82,7 @@ type SeedParams = {
   current_chapter_id?: string | null;
   filename?: string;
   steps?: boolean;
+  author?: string;
 };
 
 /** A fresh database with one signed-in reader: each seeded state starts from nothing. */
@@ -168,6 +170,19 @@ const stateHandlers = {
       text.byteLength,
     ]);
     return { token: user.token, fileKey };
+  },
+  [states.uploadedBook]: async (params: unknown) => {
+    const user = await freshReader();
+    const { title = 'The Lighthouse', author = 'Ada Marlow' } = seedParams(params);
+    const body = multipartFile('lighthouse.epub', makeEpub3({ title, author }));
+    const res = await devApp.inject({
+      method: 'POST',
+      url: '/api/v1/files',
+      headers: { authorization: `Bearer ${user.token}`, ...body.headers },
+      payload: body.payload,
+    });
+    if (res.statusCode !== 201) throw new Error(`Could not upload the book: ${res.statusCode} ${res.body}`);
+    return { token: user.token, fileKey: (res.json() as { file_key: string }).file_key };
   },
   [states.pendingJobsExist]: async (params: unknown) => {
     const user = await freshReader();
