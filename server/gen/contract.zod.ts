@@ -79,7 +79,7 @@ export const GetCurrentUserResponse = zod.object({
 
 
 /**
- * @summary Upload a source file (.txt, .epub, .md or .html; at most 10 MB). Its text, chapters, title, author and cover are read now.
+ * @summary Upload a source file (.txt, .epub, .pdf, .md or .html; at most 10 MB). Its text, chapters, title, author and cover are read now.
  */
 export const UploadFileBody = zod.object({
   "file": zod.instanceof(Blob)

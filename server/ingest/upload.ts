@@ -1,13 +1,13 @@
 /**
- * Reads an uploaded file by its extension: .txt, .epub, .md/.markdown, .html/.htm (and .pdf
- * when PDF support is present). Every refusal is an IngestError whose message says why in a
- * reader's words. See docs/formats.md.
+ * Reads an uploaded file by its extension: .txt, .epub, .pdf, .md/.markdown, .html/.htm. Every
+ * refusal is an IngestError whose message says why in a reader's words. See docs/formats.md.
  */
 import { extractArticle } from './extract';
 import type { ParsedDocument } from './document';
 import { readEpub } from './epub';
 import { IngestError, formatMegabytes } from './errors';
 import { readMarkdown } from './markdown';
+import { readPdf } from './pdf';
 import { DEFAULT_MAX_UPLOAD_BYTES, readTextUpload } from './text-file';
 
 export type UploadFormat = ParsedDocument['format'];
@@ -20,10 +20,11 @@ const EXTENSIONS: Record<string, UploadFormat> = {
   html: 'html',
   htm: 'html',
   xhtml: 'html',
+  pdf: 'pdf',
 };
 
 /** Extensions the upload accepts, for messages and the SPA's file picker. */
-export const ACCEPTED_EXTENSIONS = ['.txt', '.epub', '.md', '.html'] as const;
+export const ACCEPTED_EXTENSIONS = ['.txt', '.epub', '.pdf', '.md', '.html'] as const;
 
 export function formatOf(filename: string): UploadFormat | null {
   const base = (filename.split(/[\\/]/).pop() ?? '').trim().toLowerCase();
@@ -69,6 +70,8 @@ export async function readUpload(bytes: Uint8Array, filename: string, maxBytes =
       return readMarkdown(bytes);
     case 'html':
       return readHtml(bytes);
+    case 'pdf':
+      return readPdf(bytes);
     default:
       throw new IngestError(415, 'This kind of file cannot be uploaded');
   }

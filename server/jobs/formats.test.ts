@@ -15,6 +15,7 @@ import {
   multipartFile,
 } from '../testing/books';
 import { MAX_EPUB_UNCOMPRESSED_BYTES } from '../ingest/epub';
+import { makePdf, makeScannedPdf } from '../testing/pdf';
 import { createJob, signIn, waitForJob, type JobBody } from './test-helpers';
 
 let t: TestApp;
@@ -186,6 +187,45 @@ describe('a Markdown book', () => {
   });
 });
 
+const PDF_BOOK = () =>
+  makePdf({
+    title: 'Lighthouse Tales',
+    author: 'Ada Marlow',
+    chapters: SAMPLE_CHAPTERS,
+    runningHeader: 'Ada Marlow: Lighthouse Tales',
+    pageNumbers: true,
+    outline: true,
+  });
+
+describe('a PDF book', () => {
+  it('takes its chapters from the outline and leaves out the running header and page numbers', { timeout: 120_000 }, async () => {
+    const fileKey = await uploadKey('tales.pdf', PDF_BOOK());
+    const p = (await preview({ title: 'tales', file_key: fileKey })).json() as Preview;
+    expect(p).toMatchObject({ title: 'Lighthouse Tales', author: 'Ada Marlow', has_cover: false, job_type: 'book_processing' });
+    expect(p.chapters.map((c) => c.title)).toEqual(SAMPLE_CHAPTERS.map((c) => c.title));
+
+    const created = await createJob(t, headers, { title: p.title, file_key: fileKey });
+    const job = await waitForJob(t, headers, (created.json() as { id: string }).id, undefined, 90_000);
+    expect(job.status, job.error_message ?? '').toBe('COMPLETED');
+    expect(job.config.author).toBe('Ada Marlow');
+    expect(job.result_data.chapters?.map((c) => c.title)).toEqual(SAMPLE_CHAPTERS.map((c) => c.title));
+    const spoken = await transcript(job);
+    // "after-" / "noon" was cut at a line end; it is read as one word.
+    expect(spoken).toContain('slept until the afternoon sun reached his window.');
+    expect(spoken).toContain('The lighthouse keeper climbed the stairs at dusk. He lit the great lamp');
+    expect(spoken).not.toMatch(/Lighthouse Tales|\d/);
+    expectWithinEstimate(job, p.estimated_seconds);
+  });
+
+  it('without an outline, finds chapters by their headings', async () => {
+    const chapters = SAMPLE_CHAPTERS.map((c, i) => ({ ...c, title: `Chapter ${i + 1}` }));
+    const fileKey = await uploadKey('plain.pdf', makePdf({ chapters, runningHeader: 'Lighthouse Tales', pageNumbers: true }));
+    const p = (await preview({ title: 'plain', file_key: fileKey })).json() as Preview;
+    expect(p.title).toBe('plain');
+    expect(p.chapters.map((c) => c.title)).toEqual(['Chapter 1', 'Chapter 2', 'Chapter 3']);
+  });
+});
+
 describe('an HTML page', () => {
   it('is read through the article extractor', async () => {
     const html = `<html><head><title>Tide Tables</title></head><body><nav>Home | About</nav><article><h1>Tide Tables</h1>${SAMPLE_CHAPTERS.flatMap((c) => c.paragraphs.map((x) => `<p>${x}</p>`)).join('')}</article></body></html>`;
@@ -220,6 +260,9 @@ describe('files that are refused', () => {
     ['a zip bomb', 'bomb.epub', () => makeZipBomb(MAX_EPUB_UNCOMPRESSED_BYTES + 1024), 422, 'The EPUB expands to more than 100 MB, more than a book needs; it was not opened'],
     ['an encrypted EPUB', 'locked.epub', () => makeEncryptedEpub(), 422, 'This EPUB is protected by DRM (its text is encrypted), so it cannot be read aloud. Use a DRM-free copy of the book'],
     ['an empty Markdown file', 'empty.md', () => '', 422, 'The file is empty'],
+    ['a scanned PDF with no text layer', 'scan.pdf', () => makeScannedPdf(), 422, 'This PDF has no text layer: its pages are pictures (a scan), and Lectio does not recognise text in images. Use a PDF with selectable text, or an EPUB'],
+    ['a truncated PDF', 'cut.pdf', () => PDF_BOOK().subarray(0, 900), 422, 'The PDF is damaged or incomplete, so it cannot be read. Download it again and upload the whole file'],
+    ['a program renamed to .pdf', 'book.pdf', () => EXE_BYTES, 415, 'The file is not a PDF: it does not start like one. Choose the .pdf file itself'],
   ];
   for (const [name, filename, make, status, message] of cases) {
     it(`refuses ${name} with ${status} and keeps nothing`, { timeout: 30_000 }, async () => {

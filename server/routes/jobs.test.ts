@@ -87,7 +87,7 @@ describe('POST /files', () => {
     const pdf = multipart('story.docx', SHORT_TEXT);
     const r1 = await t.app.inject({ method: 'POST', url: '/api/v1/files', headers: { ...headers, ...pdf.headers }, payload: pdf.payload });
     expect(r1.statusCode).toBe(415);
-    expect(r1.json().detail).toBe('Only .txt, .epub, .md and .html files can be uploaded');
+    expect(r1.json().detail).toBe('Only .txt, .epub, .pdf, .md and .html files can be uploaded');
     const bin = multipart('story.txt', Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0, 0, 1, 2, 3, 0xff, 0xfe, 0]));
     const r2 = await t.app.inject({ method: 'POST', url: '/api/v1/files', headers: { ...headers, ...bin.headers }, payload: bin.payload });
     expect(r2.statusCode).toBe(415);

@@ -85,11 +85,11 @@ describe('job request', () => {
 });
 
 describe('files', () => {
-  it('accepts .txt, .epub, .md and .html by name, or text/plain by type', () => {
+  it('accepts .txt, .epub, .pdf, .md and .html by name, or text/plain by type', () => {
     expect(checkFile(new File(['x'], 'a.TXT'))).toBeNull();
     expect(checkFile(new File(['x'], 'notes', { type: 'text/plain' }))).toBeNull();
-    for (const name of ['book.epub', 'notes.md', 'page.html', 'page.HTM']) expect(checkFile(new File(['x'], name))).toBeNull();
-    expect(checkFile(new File(['x'], 'a.docx'))).toBe('Please upload a .txt, .epub, .md or .html file');
+    for (const name of ['book.epub', 'book.pdf', 'notes.md', 'page.html', 'page.HTM']) expect(checkFile(new File(['x'], name))).toBeNull();
+    expect(checkFile(new File(['x'], 'a.docx'))).toBe('Please upload a .txt, .epub, .pdf, .md or .html file');
   });
 
   it('refuses files over 10 MB', () => {

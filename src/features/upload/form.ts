@@ -93,14 +93,14 @@ export function jobRequest(form: UploadForm, source: { fileKey?: string }, choic
 // Files
 
 /** The kinds of file the server reads (see docs/formats.md). */
-export const ACCEPTED_FILES = ['.txt', '.epub', '.md', '.html'] as const;
-export const ACCEPTED_FILE_TYPES = '.txt,.epub,.md,.markdown,.html,.htm,text/plain,application/epub+zip,text/markdown,text/html';
-export const WRONG_FILE_TYPE = 'Please upload a .txt, .epub, .md or .html file';
+export const ACCEPTED_FILES = ['.txt', '.epub', '.pdf', '.md', '.html'] as const;
+export const ACCEPTED_FILE_TYPES = '.txt,.epub,.pdf,.md,.markdown,.html,.htm,text/plain,application/epub+zip,application/pdf,text/markdown,text/html';
+export const WRONG_FILE_TYPE = 'Please upload a .txt, .epub, .pdf, .md or .html file';
 
 /** null when the file is acceptable, else the message to show. */
 export function checkFile(file: File): string | null {
   const name = file.name.toLowerCase();
-  const known = /\.(txt|epub|md|markdown|html?)$/.test(name) || file.type === 'text/plain';
+  const known = /\.(txt|epub|pdf|md|markdown|html?)$/.test(name) || file.type === 'text/plain';
   if (!known) return WRONG_FILE_TYPE;
   if (file.size > MAX_FILE_BYTES) return 'The file is larger than 10 MB';
   return null;

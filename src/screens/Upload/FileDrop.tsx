@@ -110,7 +110,7 @@ export function FileDrop({
           />
         </Zone>
       )}
-      <FieldMessage>TXT, EPUB, Markdown or HTML files up to 10MB</FieldMessage>
+      <FieldMessage>TXT, EPUB, PDF, Markdown or HTML files up to 10MB</FieldMessage>
       {error && (
         <FieldMessage role="alert" $error>
           {error}

@@ -114,13 +114,13 @@ export const FileTab: Story = {
       await expect(await canvas.findByText('the-raven.txt')).toBeVisible();
       await expect(canvas.getByText(`${story.length} characters (minimum 100)`)).toBeVisible();
       await expect(canvas.getByLabelText('Job Title')).toHaveValue('the-raven');
-      await expect(canvas.getByText('TXT, EPUB, Markdown or HTML files up to 10MB')).toBeVisible();
+      await expect(canvas.getByText('TXT, EPUB, PDF, Markdown or HTML files up to 10MB')).toBeVisible();
     });
     await step('Remove clears the file and the text, not the title', async () => {
       await userEvent.click(canvas.getByRole('button', { name: 'Remove the-raven.txt' }));
       await expect(canvas.queryByText('the-raven.txt')).toBeNull();
       await expect(canvas.getByText('0 characters (minimum 100)')).toBeVisible();
-      await expect(canvas.getByText('TXT, EPUB, Markdown or HTML files up to 10MB')).toBeVisible();
+      await expect(canvas.getByText('TXT, EPUB, PDF, Markdown or HTML files up to 10MB')).toBeVisible();
       await expect(canvas.getByLabelText('Job Title')).toHaveValue('the-raven');
       await expect(canvas.getByRole('button', { name: 'Create Audiobook' })).toBeDisabled();
     });
@@ -130,7 +130,7 @@ export const FileTab: Story = {
 export const WrongFileType: Story = {
   play: async ({ canvasElement }) => {
     const canvas = await dropFile(canvasElement, new File(['PK'], 'letter.docx', { type: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document' }));
-    await expect(await canvas.findByRole('alert')).toHaveTextContent('Please upload a .txt, .epub, .md or .html file');
+    await expect(await canvas.findByRole('alert')).toHaveTextContent('Please upload a .txt, .epub, .pdf, .md or .html file');
     await waitFor(() => expect(canvas.getByTestId('file-drop')).toHaveAttribute('data-dragging', 'false'));
     await expect(canvas.getByLabelText('Job Title')).toHaveValue('');
   },

@@ -282,7 +282,7 @@ export function Upload() {
   const textError = errors.textContent;
 
   return (
-    <Page title="Upload Story" lead="Create an audiobook from text, a book file (.txt, .epub, .md, .html) or a web page address.">
+    <Page title="Upload Story" lead="Create an audiobook from text, a book file (.txt, .epub, .pdf, .md, .html) or a web page address.">
       <Card>
         <Form noValidate onSubmit={onSubmit} aria-label="Upload Story">
           {serverError && <Alert tone="error">{serverError}</Alert>}
