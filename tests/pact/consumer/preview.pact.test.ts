@@ -1,10 +1,15 @@
-// The upload screen's preview (chapters, listening time, cost) and a job made of chosen chapters.
+// The upload screen's preview (chapters, listening time, cost), a job made of chosen chapters, and
+// the library page's book cover.
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { MatchersV3 } from '@pact-foundation/pact';
 import { describe, expect, it } from 'vitest';
+import { getAudioCover } from '../../../src/api/gen/endpoints/audio/audio';
 import { createJob, previewJob } from '../../../src/api/gen/endpoints/jobs/jobs';
+import { ApiError } from '../../../src/api/http';
 import { states } from '../states';
-import { bearer, EXAMPLE_JOB_ID, EXAMPLE_TOKEN } from './listening';
-import { isoTimestamp, lectioPact, useMockServer } from './pact';
+import { bearer, EXAMPLE_JOB_ID, EXAMPLE_TOKEN, jobPath } from './listening';
+import { errorBody, isoTimestamp, lectioPact, useMockServer } from './pact';
 
 const { eachLike, fromProviderState, integer, like, number, regex, string, uuid } = MatchersV3;
 const pact = lectioPact();
@@ -122,5 +127,37 @@ describe('preview a job', () => {
         expect(job.id).toBe(EXAMPLE_JOB_ID);
         expect(job.job_type).toBe('book_processing');
         expect(job.config.author).toBe('Ada Marlow');
+      }));
+});
+
+describe('book cover', () => {
+  const cover = resolve('tests/pact/consumer/fixtures/cover.png');
+
+  it("answers the EPUB's own cover image to the book's owner", () =>
+    pact
+      .addInteraction()
+      .given(states.bookWithCover, { title: 'The Lighthouse' })
+      .uponReceiving("a request for a book's cover")
+      .withRequest('GET', jobPath('/api/v1/audio/{id}/cover'), (req) => req.headers(bearer()))
+      .willRespondWith(200, (res) => res.headers({ 'Cache-Control': 'private, max-age=86400' }).binaryFile('image/png', cover))
+      .executeTest(async (server) => {
+        useMockServer(server.url, EXAMPLE_TOKEN);
+        const image = await getAudioCover(EXAMPLE_JOB_ID);
+        expect(image.type).toBe('image/png');
+        expect(new Uint8Array(await image.arrayBuffer())).toEqual(new Uint8Array(readFileSync(cover)));
+      }));
+
+  it('answers 404 for a book without a cover', () =>
+    pact
+      .addInteraction()
+      .given(states.completedAudiobook, { title: 'The Tell-Tale Heart' })
+      .uponReceiving('a request for the cover of a book that has none')
+      .withRequest('GET', jobPath('/api/v1/audio/{id}/cover'), (req) => req.headers(bearer()))
+      .willRespondWith(404, (res) => res.jsonBody(errorBody('This book has no cover')))
+      .executeTest(async (server) => {
+        useMockServer(server.url, EXAMPLE_TOKEN);
+        const error = await getAudioCover(EXAMPLE_JOB_ID).catch((e: unknown) => e);
+        expect(error).toBeInstanceOf(ApiError);
+        expect((error as ApiError).status).toBe(404);
       }));
 });

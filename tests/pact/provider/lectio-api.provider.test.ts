@@ -184,6 +184,21 @@ const stateHandlers = {
     if (res.statusCode !== 201) throw new Error(`Could not upload the book: ${res.statusCode} ${res.body}`);
     return { token: user.token, fileKey: (res.json() as { file_key: string }).file_key };
   },
+  [states.bookWithCover]: async (params: unknown) => {
+    const user = await freshReader();
+    const { title = 'The Lighthouse' } = seedParams(params);
+    const auth = { authorization: `Bearer ${user.token}` };
+    const body = multipartFile('lighthouse.epub', makeEpub3({ title }));
+    const up = await devApp.inject({ method: 'POST', url: '/api/v1/files', headers: { ...auth, ...body.headers }, payload: body.payload });
+    if (up.statusCode !== 201) throw new Error(`Could not upload the book: ${up.statusCode} ${up.body}`);
+    const fileKey = (up.json() as { file_key: string }).file_key;
+    const job = await devApp.inject({ method: 'POST', url: '/api/v1/jobs', headers: auth, payload: { title, file_key: fileKey } });
+    if (job.statusCode !== 201) throw new Error(`Could not create the book: ${job.statusCode} ${job.body}`);
+    const jobId = (job.json() as { id: string }).id;
+    // The cover is the book's from creation on; the conversion itself is not needed here.
+    await devApp.inject({ method: 'DELETE', url: `/api/v1/jobs/${jobId}`, headers: auth });
+    return { token: user.token, jobId };
+  },
   [states.pendingJobsExist]: async (params: unknown) => {
     const user = await freshReader();
     const { title = 'Carol' } = seedParams(params);
