@@ -30,7 +30,7 @@ const List = styled.ol`
 
 const Row = styled.li`
   display: grid;
-  grid-template-columns: auto 1fr auto;
+  grid-template-columns: auto minmax(0, 1fr) 13rem;
   align-items: center;
   gap: ${({ theme }) => theme.space(3)};
 `;
@@ -49,6 +49,7 @@ const Muted = styled.span`
   color: ${({ theme }) => theme.colors.textMuted};
   font-size: 0.875rem;
   white-space: nowrap;
+  text-align: right;
 `;
 
 const Summary = styled.dl`

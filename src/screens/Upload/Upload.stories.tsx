@@ -302,6 +302,8 @@ export const PreviewChapters: Story = {
       // The book's title replaces the one made from the file name.
       await expect(canvas.getByLabelText('Job Title')).toHaveValue('The Lighthouse');
       await expect(canvas.getByText('Ada Marlow')).toBeVisible();
+      // A book's characters are counted by the server (the estimate shows them), not in the browser.
+      await expect(canvas.queryByText(/characters \(minimum 100\)/)).toBeNull();
       await expect(canvas.getByRole('button', { name: 'Convert 5 chapters' })).toBeEnabled();
     });
     await step('unticking the front matter updates the count and the time', async () => {

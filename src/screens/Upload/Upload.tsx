@@ -351,7 +351,8 @@ export function Upload() {
                     onFile={(chosen) => void onFile(chosen)}
                     onRemove={onRemoveFile}
                   />
-                  <FieldMessage id={ids.counter}>{counter}</FieldMessage>
+                  {/* A book file's text is counted by the server: the preview shows it. */}
+                  {(!file || isPlainText(file)) && <FieldMessage id={ids.counter}>{counter}</FieldMessage>}
                   {textError && <FieldMessage $error>{textError}</FieldMessage>}
                 </Field>
               )}
