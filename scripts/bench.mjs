@@ -6,6 +6,8 @@
 //      (server/assistant/bench-voice.ts)
 //   4. login: a real sign-in alone and during a flood of 150 simultaneous sign-ins, from one address
 //      and from 150 addresses  (server/auth/bench-login.ts)
+//   5. estimate: the preview's listening-time estimate against the real narration of the sample
+//      texts, per voice, with the measured speaking rates  (bench/estimate.ts)
 // Run one with e.g. `npm run bench -- voice`. Set BENCH_CHARS=1000000 for the 1 MB book figure.
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -18,6 +20,7 @@ const benches = [
   { name: 'bundle', args: ['scripts/bench-bundle.mjs'] },
   { name: 'voice', args: ['--import', 'tsx', 'server/assistant/bench-voice.ts'] },
   { name: 'login', args: ['--import', 'tsx', 'server/auth/bench-login.ts'] },
+  { name: 'estimate', args: ['--import', 'tsx', 'bench/estimate.ts'] },
 ];
 
 const only = process.argv.slice(2);

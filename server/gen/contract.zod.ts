@@ -79,7 +79,7 @@ export const GetCurrentUserResponse = zod.object({
 
 
 /**
- * @summary Upload a .txt source file (UTF-8 text, at most 10 MB).
+ * @summary Upload a source file (.txt, .epub, .pdf, .md or .html; at most 10 MB). Its text, chapters, title, author and cover are read now.
  */
 export const UploadFileBody = zod.object({
   "file": zod.instanceof(Blob)
@@ -150,6 +150,7 @@ export const ListJobsResponse = zod.object({
   "provider": zod.enum(['openai', 'elevenlabs']).optional(),
   "source": zod.enum(['content', 'file', 'url']).optional(),
   "source_url": zod.string().optional(),
+  "author": zod.string().optional(),
   "tutoring_analysis": zod.object({
   "themes": zod.array(zod.string()),
   "characters": zod.array(zod.object({
@@ -221,6 +222,7 @@ export const ListJobsResponse = zod.object({
   "provider": zod.enum(['openai', 'elevenlabs']).optional(),
   "source": zod.enum(['content', 'file', 'url']).optional(),
   "source_url": zod.string().optional(),
+  "author": zod.string().optional(),
   "tutoring_analysis": zod.object({
   "themes": zod.array(zod.string()),
   "characters": zod.array(zod.object({
@@ -278,6 +280,7 @@ export const ListJobsResponse = zod.object({
   "provider": zod.enum(['openai', 'elevenlabs']).optional(),
   "source": zod.enum(['content', 'file', 'url']).optional(),
   "source_url": zod.string().optional(),
+  "author": zod.string().optional(),
   "tutoring_analysis": zod.object({
   "themes": zod.array(zod.string()),
   "characters": zod.array(zod.object({
@@ -338,6 +341,16 @@ export const createJobBodyFileKeyMax = 300;
 
 export const createJobBodyUrlMax = 2048;
 
+export const createJobBodyChaptersItemMin = 0;
+
+export const createJobBodyChaptersMax = 5000;
+
+export const createJobBodyChapterTitlesItemIndexMin = 0;
+
+export const createJobBodyChapterTitlesItemTitleMax = 200;
+
+export const createJobBodyChapterTitlesMax = 5000;
+
 
 
 export const CreateJobBody = zod.object({
@@ -351,7 +364,12 @@ export const CreateJobBody = zod.object({
   "provider": zod.enum(['openai', 'elevenlabs']),
   "voice_id": zod.string().optional().describe('alloy for openai, adam for elevenlabs, or a provider voice id.'),
   "voice_settings": zod.record(zod.string(), zod.string()).optional()
-}).optional()
+}).optional(),
+  "chapters": zod.array(zod.int().min(createJobBodyChaptersItemMin)).min(1).max(createJobBodyChaptersMax).optional().describe('Indices (as the preview numbers them) of the chapters to convert; all when absent.'),
+  "chapter_titles": zod.array(zod.object({
+  "index": zod.int().min(createJobBodyChapterTitlesItemIndexMin),
+  "title": zod.string().min(1).max(createJobBodyChapterTitlesItemTitleMax)
+})).max(createJobBodyChapterTitlesMax).optional().describe('New titles for chapters, by preview index.')
 }).describe('Exactly one of content, file_key or url.')
 
 export const createJobResponseOneProgressMin = 0;
@@ -387,6 +405,7 @@ export const CreateJobResponse = zod.object({
   "provider": zod.enum(['openai', 'elevenlabs']).optional(),
   "source": zod.enum(['content', 'file', 'url']).optional(),
   "source_url": zod.string().optional(),
+  "author": zod.string().optional(),
   "tutoring_analysis": zod.object({
   "themes": zod.array(zod.string()),
   "characters": zod.array(zod.object({
@@ -458,6 +477,7 @@ export const CreateJobResponse = zod.object({
   "provider": zod.enum(['openai', 'elevenlabs']).optional(),
   "source": zod.enum(['content', 'file', 'url']).optional(),
   "source_url": zod.string().optional(),
+  "author": zod.string().optional(),
   "tutoring_analysis": zod.object({
   "themes": zod.array(zod.string()),
   "characters": zod.array(zod.object({
@@ -515,6 +535,7 @@ export const CreateJobResponse = zod.object({
   "provider": zod.enum(['openai', 'elevenlabs']).optional(),
   "source": zod.enum(['content', 'file', 'url']).optional(),
   "source_url": zod.string().optional(),
+  "author": zod.string().optional(),
   "tutoring_analysis": zod.object({
   "themes": zod.array(zod.string()),
   "characters": zod.array(zod.object({
@@ -557,6 +578,74 @@ export const CreateJobResponse = zod.object({
 
 
 /**
+ * @summary What a job would be (chapters, listening time, cost) for the same body as createJob, without creating anything.
+ */
+export const previewJobBodyTitleMax = 200;
+
+export const previewJobBodyDescriptionMax = 2000;
+
+export const previewJobBodyContentMin = 100;
+export const previewJobBodyContentMax = 10000000;
+
+export const previewJobBodyFileKeyMax = 300;
+
+export const previewJobBodyUrlMax = 2048;
+
+export const previewJobBodyChaptersItemMin = 0;
+
+export const previewJobBodyChaptersMax = 5000;
+
+export const previewJobBodyChapterTitlesItemIndexMin = 0;
+
+export const previewJobBodyChapterTitlesItemTitleMax = 200;
+
+export const previewJobBodyChapterTitlesMax = 5000;
+
+
+
+export const PreviewJobBody = zod.object({
+  "title": zod.string().min(1).max(previewJobBodyTitleMax),
+  "description": zod.string().max(previewJobBodyDescriptionMax).optional(),
+  "content": zod.string().min(previewJobBodyContentMin).max(previewJobBodyContentMax).optional(),
+  "file_key": zod.string().max(previewJobBodyFileKeyMax).optional(),
+  "url": zod.url().max(previewJobBodyUrlMax).optional(),
+  "job_type": zod.enum(['text_to_audio', 'book_processing']).optional(),
+  "voice_config": zod.object({
+  "provider": zod.enum(['openai', 'elevenlabs']),
+  "voice_id": zod.string().optional().describe('alloy for openai, adam for elevenlabs, or a provider voice id.'),
+  "voice_settings": zod.record(zod.string(), zod.string()).optional()
+}).optional(),
+  "chapters": zod.array(zod.int().min(previewJobBodyChaptersItemMin)).min(1).max(previewJobBodyChaptersMax).optional().describe('Indices (as the preview numbers them) of the chapters to convert; all when absent.'),
+  "chapter_titles": zod.array(zod.object({
+  "index": zod.int().min(previewJobBodyChapterTitlesItemIndexMin),
+  "title": zod.string().min(1).max(previewJobBodyChapterTitlesItemTitleMax)
+})).max(previewJobBodyChapterTitlesMax).optional().describe('New titles for chapters, by preview index.')
+}).describe('Exactly one of content, file_key or url.')
+
+export const PreviewJobResponse = zod.object({
+  "job_type": zod.enum(['text_to_audio', 'book_processing']),
+  "title": zod.string(),
+  "author": zod.string().nullable(),
+  "has_cover": zod.boolean(),
+  "chapters": zod.array(zod.object({
+  "index": zod.int(),
+  "title": zod.string(),
+  "characters": zod.int(),
+  "words": zod.int(),
+  "estimated_seconds": zod.number()
+})),
+  "total_characters": zod.int().describe('Characters of the chosen chapters (all when none are named).'),
+  "estimated_seconds": zod.number().describe('Listening time of the chosen chapters with the requested voice.'),
+  "characters_per_second": zod.number().describe('The measured speaking rate of the voice that would speak.'),
+  "estimated_cost": zod.array(zod.object({
+  "provider": zod.enum(['offline', 'openai', 'elevenlabs']),
+  "model": zod.string(),
+  "usd": zod.number()
+})).describe('The cost of the chosen chapters with each provider this server can use (offline is free).')
+})
+
+
+/**
  * @summary One job with its steps, children and parent.
  */
 export const GetJobParams = zod.object({
@@ -596,6 +685,7 @@ export const GetJobResponse = zod.object({
   "provider": zod.enum(['openai', 'elevenlabs']).optional(),
   "source": zod.enum(['content', 'file', 'url']).optional(),
   "source_url": zod.string().optional(),
+  "author": zod.string().optional(),
   "tutoring_analysis": zod.object({
   "themes": zod.array(zod.string()),
   "characters": zod.array(zod.object({
@@ -667,6 +757,7 @@ export const GetJobResponse = zod.object({
   "provider": zod.enum(['openai', 'elevenlabs']).optional(),
   "source": zod.enum(['content', 'file', 'url']).optional(),
   "source_url": zod.string().optional(),
+  "author": zod.string().optional(),
   "tutoring_analysis": zod.object({
   "themes": zod.array(zod.string()),
   "characters": zod.array(zod.object({
@@ -724,6 +815,7 @@ export const GetJobResponse = zod.object({
   "provider": zod.enum(['openai', 'elevenlabs']).optional(),
   "source": zod.enum(['content', 'file', 'url']).optional(),
   "source_url": zod.string().optional(),
+  "author": zod.string().optional(),
   "tutoring_analysis": zod.object({
   "themes": zod.array(zod.string()),
   "characters": zod.array(zod.object({
@@ -805,6 +897,7 @@ export const CancelJobResponse = zod.object({
   "provider": zod.enum(['openai', 'elevenlabs']).optional(),
   "source": zod.enum(['content', 'file', 'url']).optional(),
   "source_url": zod.string().optional(),
+  "author": zod.string().optional(),
   "tutoring_analysis": zod.object({
   "themes": zod.array(zod.string()),
   "characters": zod.array(zod.object({
@@ -876,6 +969,7 @@ export const CancelJobResponse = zod.object({
   "provider": zod.enum(['openai', 'elevenlabs']).optional(),
   "source": zod.enum(['content', 'file', 'url']).optional(),
   "source_url": zod.string().optional(),
+  "author": zod.string().optional(),
   "tutoring_analysis": zod.object({
   "themes": zod.array(zod.string()),
   "characters": zod.array(zod.object({
@@ -933,6 +1027,7 @@ export const CancelJobResponse = zod.object({
   "provider": zod.enum(['openai', 'elevenlabs']).optional(),
   "source": zod.enum(['content', 'file', 'url']).optional(),
   "source_url": zod.string().optional(),
+  "author": zod.string().optional(),
   "tutoring_analysis": zod.object({
   "themes": zod.array(zod.string()),
   "characters": zod.array(zod.object({
@@ -1043,6 +1138,7 @@ export const RetryJobResponse = zod.object({
   "provider": zod.enum(['openai', 'elevenlabs']).optional(),
   "source": zod.enum(['content', 'file', 'url']).optional(),
   "source_url": zod.string().optional(),
+  "author": zod.string().optional(),
   "tutoring_analysis": zod.object({
   "themes": zod.array(zod.string()),
   "characters": zod.array(zod.object({
@@ -1114,6 +1210,7 @@ export const RetryJobResponse = zod.object({
   "provider": zod.enum(['openai', 'elevenlabs']).optional(),
   "source": zod.enum(['content', 'file', 'url']).optional(),
   "source_url": zod.string().optional(),
+  "author": zod.string().optional(),
   "tutoring_analysis": zod.object({
   "themes": zod.array(zod.string()),
   "characters": zod.array(zod.object({
@@ -1171,6 +1268,7 @@ export const RetryJobResponse = zod.object({
   "provider": zod.enum(['openai', 'elevenlabs']).optional(),
   "source": zod.enum(['content', 'file', 'url']).optional(),
   "source_url": zod.string().optional(),
+  "author": zod.string().optional(),
   "tutoring_analysis": zod.object({
   "themes": zod.array(zod.string()),
   "characters": zod.array(zod.object({
@@ -1277,6 +1375,16 @@ export const GetAudioMetadataResponse = zod.object({
   "current_chapter_id": zod.string().nullable(),
   "current_chapter_position": zod.number().default(getAudioMetadataResponseCurrentChapterPositionDefault)
 })
+
+
+/**
+ * @summary The book's cover image (from its EPUB), for its owner. 404 when the book has none.
+ */
+export const GetAudioCoverParams = zod.object({
+  "jobId": zod.uuid()
+})
+
+export const GetAudioCoverResponse = zod.unknown()
 
 
 /**

@@ -55,6 +55,14 @@ export async function createConversion(
     onError: (err) => log.warn({ err }, 'job queue error'),
   });
 
+  const voices: VoiceSettings = {
+    ...(config.openaiApiKey !== undefined && { openaiApiKey: config.openaiApiKey }),
+    ...(config.openaiBaseUrl !== undefined && { openaiBaseUrl: config.openaiBaseUrl }),
+    ...(config.elevenlabsApiKey !== undefined && { elevenlabsApiKey: config.elevenlabsApiKey }),
+    ...(config.elevenlabsBaseUrl !== undefined && { elevenlabsBaseUrl: config.elevenlabsBaseUrl }),
+    ...overrides.voices,
+  };
+  const fetchTimeoutMs = overrides.fetchTimeoutMs ?? 15_000;
   let runner: Runner | null = null;
   let pool: EncoderPool | undefined;
   if (config.workers === 'in-process') {
@@ -64,16 +72,10 @@ export async function createConversion(
       storage,
       queue,
       steps: {
-        voices: {
-          ...(config.openaiApiKey !== undefined && { openaiApiKey: config.openaiApiKey }),
-          ...(config.openaiBaseUrl !== undefined && { openaiBaseUrl: config.openaiBaseUrl }),
-          ...(config.elevenlabsApiKey !== undefined && { elevenlabsApiKey: config.elevenlabsApiKey }),
-          ...(config.elevenlabsBaseUrl !== undefined && { elevenlabsBaseUrl: config.elevenlabsBaseUrl }),
-          ...overrides.voices,
-        },
+        voices,
         encoderPool: pool,
         allowLoopbackFetch: config.allowPrivateFetchForTests,
-        fetchTimeoutMs: overrides.fetchTimeoutMs ?? 15_000,
+        fetchTimeoutMs,
       },
       chapterConcurrency: config.chapterConcurrency,
       stepTimeoutSeconds: config.jobStepTimeoutSeconds,
@@ -101,6 +103,8 @@ export async function createConversion(
     repo,
     storage,
     queue,
+    voices,
+    fetch: { allowLoopback: config.allowPrivateFetchForTests, timeoutMs: fetchTimeoutMs },
     ...(runner !== null && { onCancelled: (ids: string[]) => runner.notifyCancelled(ids) }),
   });
 

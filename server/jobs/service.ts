@@ -1,8 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { DomainError } from '../errors';
-import { normaliseText, readTextUpload } from '../ingest/text-file';
+import type { StoredDocumentInfo } from '../ingest/document';
+import { extractArticle } from '../ingest/extract';
+import { fetchPage } from '../ingest/fetch-page';
+import { normaliseText } from '../ingest/text-file';
+import { readUpload } from '../ingest/upload';
 import type { FileStorage } from '../storage/types';
-import { DEFAULT_VOICES } from '../voices/select';
+import { DEFAULT_VOICES, type VoiceSettings } from '../voices/select';
+import { estimateCosts, estimateSeconds, speakingRate } from './estimate';
+import { assemble, chapterStats, ChoiceError, chooseChapters, planSource } from './plan';
 import type { JobQueue } from './queue';
 import type { JobRepository, ListFilter } from './repository';
 import { readText, sourceKey } from './steps';
@@ -27,7 +33,16 @@ export interface CreateJobInput {
   url?: string | undefined;
   job_type?: JobType | undefined;
   voice_config?: { provider: Provider; voice_id?: string | undefined; voice_settings?: Record<string, string> | undefined } | undefined;
+  /** Indices (from the preview) of the chapters to convert; all when absent. */
+  chapters?: number[] | undefined;
+  /** New titles for chapters, by index. */
+  chapter_titles?: { index: number; title: string }[] | undefined;
 }
+
+/** Where an upload's extra files live: `uploads/<id>.txt` -> `uploads/<id>.book.json`, `uploads/<id>.cover`. */
+export const uploadInfoKey = (fileKey: string) => fileKey.replace(/\.txt$/, '.book.json');
+export const uploadCoverKey = (fileKey: string) => fileKey.replace(/\.txt$/, '.cover');
+export const coverKey = (jobId: string) => `jobs/${jobId}/cover`;
 
 const iso = (d: Date) => d.toISOString();
 const isoOrNull = (d: Date | null) => (d === null ? null : d.toISOString());
@@ -53,8 +68,9 @@ export function stepView(s: StepRecord) {
 }
 
 function publicConfig(config: JobConfig) {
-  const { voice_config, provider, source, source_url, tutoring_analysis } = config;
+  const { voice_config, provider, source, source_url, tutoring_analysis, author } = config;
   return {
+    ...(author !== undefined && { author }),
     ...(voice_config !== undefined && { voice_config }),
     ...(provider !== undefined && { provider }),
     ...(source !== undefined && { source }),
@@ -107,6 +123,10 @@ export interface JobServiceDeps {
   repo: JobRepository;
   storage: FileStorage;
   queue: Pick<JobQueue, 'send'>;
+  /** The voices the server can use (keys decide the speaking rate and the cost table). */
+  voices?: VoiceSettings;
+  /** How previews of web pages are fetched. */
+  fetch?: { allowLoopback: boolean; timeoutMs: number };
   /** Tells this process's runner to stop work at once (other processes poll the status). */
   onCancelled?: (jobIds: string[]) => void;
 }
@@ -145,12 +165,48 @@ export function createJobService(deps: JobServiceDeps) {
     return v!;
   }
 
+  /** The text (and, for a structured upload, what its format said) of a content or file_key request. */
+  async function loadSource(userId: string, input: CreateJobInput): Promise<{ kind: 'content' | 'file'; text: string; info: StoredDocumentInfo | null }> {
+    const sources = [input.content, input.file_key, input.url].filter((v) => v !== undefined);
+    if (sources.length !== 1) {
+      throw new DomainError('invalid', 'Exactly one of content, file_key, or url must be provided');
+    }
+    if (input.content !== undefined) {
+      const text = normaliseText(input.content);
+      if (text.trim().length < MIN_TEXT_CHARS) {
+        throw new DomainError('invalid', `Content must be at least ${MIN_TEXT_CHARS} characters (not counting surrounding blank space)`);
+      }
+      return { kind: 'content', text, info: null };
+    }
+    const fileKey = input.file_key!;
+    if ((await repo.uploadOwner(fileKey)) !== userId) throw new DomainError('not_found', 'File not found');
+    const text = await readText(storage, fileKey).catch(() => {
+      throw new DomainError('not_found', 'File not found');
+    });
+    if (text.trim().length < MIN_TEXT_CHARS) {
+      throw new DomainError('invalid', `The file must contain at least ${MIN_TEXT_CHARS} characters of text`);
+    }
+    const info = (await storage.stat(uploadInfoKey(fileKey))) === null
+      ? null
+      : (JSON.parse(await readText(storage, uploadInfoKey(fileKey))) as StoredDocumentInfo);
+    return { kind: 'file', text, info };
+  }
+
+  function chosenChapters(plan: ReturnType<typeof planSource>, choice: Pick<CreateJobInput, 'chapters' | 'chapter_titles'>) {
+    try {
+      return chooseChapters(plan, choice);
+    } catch (error) {
+      if (error instanceof ChoiceError) throw new DomainError('invalid', error.message);
+      throw error;
+    }
+  }
+
+  async function copy(from: string, to: string) {
+    await storage.write(to, storage.read(from) as AsyncIterable<Uint8Array>);
+  }
+
   return {
     async create(userId: string, input: CreateJobInput): Promise<JobView> {
-      const sources = [input.content, input.file_key, input.url].filter((v) => v !== undefined);
-      if (sources.length !== 1) {
-        throw new DomainError('invalid', 'Exactly one of content, file_key, or url must be provided');
-      }
       const id = randomUUID();
       const provider = input.voice_config?.provider ?? 'openai';
       const voiceConfig = {
@@ -162,46 +218,105 @@ export function createJobService(deps: JobServiceDeps) {
       if (input.job_type !== undefined) config.job_type_requested = input.job_type;
       let inputFileKey: string | null = null;
       const title = input.title.trim() || 'Untitled';
+      let jobType: JobType = input.job_type ?? 'text_to_audio';
+      const choosing = input.chapters !== undefined || input.chapter_titles !== undefined;
 
-      if (input.content !== undefined) {
-        const text = normaliseText(input.content);
-        if (text.trim().length < MIN_TEXT_CHARS) {
-          throw new DomainError('invalid', `Content must be at least ${MIN_TEXT_CHARS} characters (not counting surrounding blank space)`);
-        }
-        config.source = 'content';
-        inputFileKey = sourceKey(id);
-        await storage.write(inputFileKey, Buffer.from(text, 'utf8'));
-      } else if (input.file_key !== undefined) {
-        if ((await repo.uploadOwner(input.file_key)) !== userId) throw new DomainError('not_found', 'File not found');
-        const text = await readText(storage, input.file_key).catch(() => {
-          throw new DomainError('not_found', 'File not found');
-        });
-        if (text.trim().length < MIN_TEXT_CHARS) {
-          throw new DomainError('invalid', `The file must contain at least ${MIN_TEXT_CHARS} characters of text`);
-        }
-        config.source = 'file';
-        inputFileKey = input.file_key;
-      } else if (input.url !== undefined) {
+      if (input.url !== undefined && input.content === undefined && input.file_key === undefined) {
+        if (choosing) throw new DomainError('invalid', 'Chapters can be chosen for pasted text and uploaded files; a web page is converted whole');
         config.source = 'url';
         config.source_url = input.url;
         // The SPA may send the address as the title; the page's own title replaces it then.
         const bare = (u: string) => u.trim().replace(/^https?:\/\//i, '').replace(/\/+$/, '').toLowerCase();
         if (bare(title) === bare(input.url)) config.title_from_page = true;
+      } else {
+        const source = await loadSource(userId, input);
+        config.source = source.kind;
+        if (source.info?.author !== undefined) config.author = source.info.author;
+        if (source.info !== null || choosing) {
+          // The chapters are decided now, as the preview showed them; only the chosen ones are kept.
+          const plan = planSource(source.text, title, source.info, input.job_type);
+          const chosen = chosenChapters(plan, input);
+          const assembled = assemble(source.text, chosen);
+          inputFileKey = sourceKey(id);
+          await storage.write(inputFileKey, Buffer.from(assembled.text, 'utf8'));
+          if (plan.kind === 'book') {
+            config.chapter_plan = assembled.chapters;
+            jobType = 'book_processing';
+          }
+          if (source.info?.cover !== undefined) {
+            await copy(source.info.cover.key, coverKey(id));
+            config.cover_key = coverKey(id);
+            config.cover_type = source.info.cover.content_type;
+          }
+        } else if (source.kind === 'content') {
+          inputFileKey = sourceKey(id);
+          await storage.write(inputFileKey, Buffer.from(source.text, 'utf8'));
+        } else {
+          inputFileKey = input.file_key!;
+        }
       }
 
-      const steps = input.job_type === 'book_processing' ? BOOK_STEPS : TEXT_STEPS;
-      await repo.create({
-        id,
-        userId,
-        jobType: input.job_type ?? 'text_to_audio',
-        title,
-        description: input.description ?? null,
-        config,
-        inputFileKey,
-        steps,
-      });
+      const steps = jobType === 'book_processing' ? BOOK_STEPS : TEXT_STEPS;
+      try {
+        await repo.create({ id, userId, jobType, title, description: input.description ?? null, config, inputFileKey, steps });
+      } catch (error) {
+        await storage.deletePrefix(`jobs/${id}/`).catch(() => undefined);
+        throw error;
+      }
       await queue.send(id);
       return view((await repo.get(id))!);
+    },
+
+    /** What `create` would make of the same request, without creating anything. */
+    async preview(userId: string, input: CreateJobInput) {
+      let text: string;
+      let info: StoredDocumentInfo | null = null;
+      let title = input.title.trim() || 'Untitled';
+      if (input.url !== undefined && input.content === undefined && input.file_key === undefined) {
+        if (deps.fetch === undefined) throw new DomainError('invalid', 'Web pages cannot be previewed on this server');
+        const page = await fetchPage(input.url, { allowLoopback: deps.fetch.allowLoopback, timeoutMs: deps.fetch.timeoutMs });
+        const article = extractArticle(page.body, page.finalUrl, page.contentType);
+        text = normaliseText(article.text);
+        if (article.title.trim() !== '') title = article.title.trim().slice(0, 200);
+      } else {
+        const source = await loadSource(userId, input);
+        text = source.text;
+        info = source.info;
+        if (info?.title !== undefined) title = info.title.slice(0, 200);
+      }
+      const plan = planSource(text, title, info, input.job_type);
+      // Validates the choice the same way create does; the preview itself lists every chapter.
+      chosenChapters(plan, { chapter_titles: input.chapter_titles });
+      const titles = new Map((input.chapter_titles ?? []).map((o) => [o.index, o.title.replace(/\s+/g, ' ').trim()]));
+      const provider = input.voice_config?.provider ?? 'openai';
+      const rate = speakingRate(deps.voices ?? {}, provider, input.voice_config?.voice_id);
+      const selected = new Set(input.chapters ?? plan.chapters.map((_c, i) => i));
+      const chapters = plan.chapters.map((c, index) => {
+        const stats = chapterStats(text, c);
+        return { index, title: titles.get(index) || c.title, ...stats, estimated_seconds: estimateSeconds(stats.characters, rate) };
+      });
+      const chosenChars = chapters.filter((c) => selected.has(c.index)).reduce((n, c) => n + c.characters, 0);
+      return {
+        job_type: plan.kind === 'book' ? ('book_processing' as const) : ('text_to_audio' as const),
+        title,
+        author: info?.author ?? null,
+        has_cover: info?.cover !== undefined,
+        chapters,
+        total_characters: chosenChars,
+        estimated_seconds: estimateSeconds(chosenChars, rate),
+        characters_per_second: rate,
+        estimated_cost: estimateCosts(deps.voices ?? {}, chosenChars),
+      };
+    },
+
+    /** The book's cover image (owner only); for a chapter, its book's. */
+    async cover(userId: string, jobId: string): Promise<{ key: string; contentType: string; stream: NodeJS.ReadableStream; size: number }> {
+      const job = await owned(userId, jobId);
+      const book = job.parentJobId === null ? job : await repo.get(job.parentJobId);
+      const key = book?.config.cover_key;
+      const stat = key === undefined ? null : await storage.stat(key);
+      if (key === undefined || stat === null) throw new DomainError('not_found', 'This book has no cover');
+      return { key, contentType: book!.config.cover_type ?? 'application/octet-stream', stream: storage.read(key), size: stat.size };
     },
 
     async list(filter: ListFilter) {
@@ -273,14 +388,31 @@ export function createJobService(deps: JobServiceDeps) {
       return view((await repo.get(jobId))!);
     },
 
-    /** Validates and stores an uploaded .txt file for the user; throws IngestError for files it refuses. */
+    /** Validates, reads and stores an uploaded book for the user; throws IngestError for files it refuses. */
     async upload(userId: string, filename: string, bytes: Uint8Array) {
-      const text = readTextUpload(bytes, filename);
+      const doc = await readUpload(bytes, filename);
       const fileKey = `uploads/${randomUUID()}.txt`;
-      const data = Buffer.from(text, 'utf8');
-      await storage.write(fileKey, data);
+      const written: string[] = [];
+      const put = async (key: string, data: Uint8Array) => {
+        written.push(key);
+        await storage.write(key, data);
+      };
       const cleanName = (filename.split(/[\\/]/).pop() ?? 'upload.txt').slice(0, 255);
-      await repo.insertUpload(fileKey, userId, cleanName, bytes.byteLength);
+      try {
+        await put(fileKey, Buffer.from(doc.text, 'utf8'));
+        if (doc.format !== 'txt') {
+          const info: StoredDocumentInfo = { format: doc.format, title: doc.title, author: doc.author, chapters: doc.chapters };
+          if (doc.cover !== undefined) {
+            await put(uploadCoverKey(fileKey), doc.cover.bytes);
+            info.cover = { key: uploadCoverKey(fileKey), content_type: doc.cover.contentType };
+          }
+          await put(uploadInfoKey(fileKey), Buffer.from(JSON.stringify(info), 'utf8'));
+        }
+        await repo.insertUpload(fileKey, userId, cleanName, bytes.byteLength);
+      } catch (error) {
+        await Promise.all(written.map((k) => storage.delete(k).catch(() => undefined)));
+        throw error;
+      }
       return { file_key: fileKey, filename: cleanName, size_bytes: bytes.byteLength };
     },
   };

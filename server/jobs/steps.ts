@@ -5,7 +5,7 @@ import type { EncoderPool } from '../audio/encoder-pool';
 import { createMp3Writer, type Mp3Writer } from '../audio/mp3';
 import { extractArticle } from '../ingest/extract';
 import { fetchPage } from '../ingest/fetch-page';
-import { planBook, type PlannedChapter } from '../ingest/chapters';
+import { planBook, type BookPlan, type PlannedChapter } from '../ingest/chapters';
 import { normaliseText } from '../ingest/text-file';
 import type { FileStorage } from '../storage/types';
 import { splitIntoChunks } from '../voices/chunking';
@@ -130,7 +130,13 @@ export function createSteps(deps: StepDeps): Record<string, (ctx: StepContext) =
     async split_chapters({ job }) {
       const text = await jobText(job);
       const requested = job.config.job_type_requested;
-      let plan = requested === 'text_to_audio' ? ({ kind: 'text' } as const) : planBook(job.title, text);
+      const chosen = job.config.chapter_plan;
+      let plan: BookPlan =
+        chosen !== undefined && chosen.length > 0
+          ? { kind: 'book', chapters: chosen.map((c, i) => ({ ...c, order: i + 1 })) }
+          : requested === 'text_to_audio'
+            ? { kind: 'text' }
+            : planBook(job.title, text);
       if (requested === 'book_processing' && plan.kind === 'text') {
         plan = { kind: 'book', chapters: [{ title: 'Chapter 1', order: 1, start: 0, end: text.length }] };
       }

@@ -31,6 +31,13 @@ export interface JobConfig {
   title_from_page?: boolean;
   /** Internal: job_type was given by the client (no automatic text/book decision). */
   job_type_requested?: JobType;
+  /** The book's author, from the uploaded file's metadata. */
+  author?: string;
+  /** Internal: the chapters chosen at creation (offsets into the job's source text). */
+  chapter_plan?: { title: string; start: number; end: number }[];
+  /** Internal: the book's cover image in storage, and its content type. */
+  cover_key?: string;
+  cover_type?: string;
 }
 
 export interface ChapterResult {

@@ -1,5 +1,6 @@
 import { sendMedia } from '../audio/range';
 import {
+  GetAudioCoverParams,
   GetAudioMetadataParams,
   GetAudioMetadataResponse,
   GetAudioPlaylistParams,
@@ -11,6 +12,7 @@ import {
 import { requireUser } from '../http/auth-guard';
 import { absoluteUrl, type CrossOrigin } from '../http/cross-origin';
 import { HttpError } from '../http/errors';
+import type { JobService } from '../jobs/service';
 import { AUDIO_CONTENT_TYPE, type ListeningService, type ResumeInfo } from '../listening/service';
 import { isValidKey, type FileStorage } from '../storage/types';
 import type { RoutePlugin } from './types';
@@ -32,10 +34,26 @@ function firstValue(value: unknown): string | undefined {
   return undefined;
 }
 
-export const audioRoutes: RoutePlugin<{ listening: ListeningService; storage: FileStorage; urls: Pick<CrossOrigin, 'publicUrl'> }> = async (
+export const audioRoutes: RoutePlugin<{
+  listening: ListeningService;
+  storage: FileStorage;
+  jobs: JobService;
+  urls: Pick<CrossOrigin, 'publicUrl'>;
+}> = async (
   app,
-  { listening, storage, urls },
+  { listening, storage, jobs, urls },
 ) => {
+  // The book's own cover (EPUB). Owner only; private caching, as the image never changes.
+  app.get('/audio/:jobId/cover', { schema: { params: GetAudioCoverParams } }, async (request, reply) => {
+    const cover = await jobs.cover(requireUser(request).id, request.params.jobId);
+    return reply
+      .type(cover.contentType)
+      .header('cache-control', 'private, max-age=86400')
+      .header('content-length', String(cover.size))
+      .header('x-content-type-options', 'nosniff')
+      .send(cover.stream);
+  });
+
   app.get(
     '/audio/:jobId/stream',
     { schema: { params: GetAudioStreamParams, response: { 200: GetAudioStreamResponse } } },

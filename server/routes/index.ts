@@ -35,7 +35,7 @@ export function apiRoutes(deps: ApiDeps) {
     installAuthGuard(app, deps.auth);
     await app.register(environmentRoutes, { info: deps.environment });
     await app.register(authRoutes, { auth: deps.auth, limits: deps.authLimits });
-    await app.register(audioRoutes, { listening: deps.listening, storage: deps.storage, urls: deps.urls });
+    await app.register(audioRoutes, { listening: deps.listening, storage: deps.storage, jobs: deps.jobs, urls: deps.urls });
     await app.register(progressRoutes, { progress: deps.progress });
     await app.register(voiceAssistantRoutes, { assistant: deps.voiceAssistant, urls: deps.urls });
     await app.register(jobRoutes, { jobs: deps.jobs });

@@ -84,10 +84,10 @@ describe('POST /files', () => {
   });
 
   it('refuses a non-.txt file and a binary file with 415, and an 11 MB file with 413', async () => {
-    const pdf = multipart('story.pdf', SHORT_TEXT);
+    const pdf = multipart('story.docx', SHORT_TEXT);
     const r1 = await t.app.inject({ method: 'POST', url: '/api/v1/files', headers: { ...headers, ...pdf.headers }, payload: pdf.payload });
     expect(r1.statusCode).toBe(415);
-    expect(r1.json().detail).toBe('Only .txt files can be uploaded');
+    expect(r1.json().detail).toBe('Only .txt, .epub, .pdf, .md and .html files can be uploaded');
     const bin = multipart('story.txt', Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0, 0, 1, 2, 3, 0xff, 0xfe, 0]));
     const r2 = await t.app.inject({ method: 'POST', url: '/api/v1/files', headers: { ...headers, ...bin.headers }, payload: bin.payload });
     expect(r2.statusCode).toBe(415);

@@ -9,11 +9,14 @@ import {
   GetJobStepsResponse,
   ListJobsQueryParams,
   ListJobsResponse,
+  PreviewJobBody,
+  PreviewJobResponse,
   RetryJobParams,
   RetryJobResponse,
 } from '../gen/contract.zod';
 import { requireUser } from '../http/auth-guard';
 import { HttpError } from '../http/errors';
+import { isIngestError } from '../ingest/errors';
 import type { JobService } from '../jobs/service';
 import type { RoutePlugin } from './types';
 
@@ -60,6 +63,20 @@ export const jobRoutes: RoutePlugin<{ jobs: JobService }> = async (app, { jobs }
     '/jobs',
     { bodyLimit: JOB_BODY_LIMIT, schema: { body: CreateJobBody, response: { 201: CreateJobResponse } } },
     async (request, reply) => reply.code(201).send(await jobs.create(requireUser(request).id, request.body)),
+  );
+
+  app.post(
+    '/jobs/preview',
+    { bodyLimit: JOB_BODY_LIMIT, schema: { body: PreviewJobBody, response: { 200: PreviewJobResponse } } },
+    async (request) => {
+      try {
+        return await jobs.preview(requireUser(request).id, request.body);
+      } catch (error) {
+        // A web page that cannot be fetched or read: the same words as a failed page job.
+        if (isIngestError(error)) throw new HttpError(error.status, error.message);
+        throw error;
+      }
+    },
   );
 
   app.get('/jobs/:jobId', { schema: { params: GetJobParams, response: { 200: GetJobResponse } } }, async (request) =>

@@ -100,6 +100,24 @@ export function audioStreamHandler(options: ReplyOptions & { stream?: Partial<St
   return http.get(api('/audio/:jobId/stream'), () => reply(options, () => streamInfoFixture(options.stream)));
 }
 
+/** A 1x1 PNG, as a book's cover. */
+export const SAMPLE_COVER_PNG = Uint8Array.from(
+  atob('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=='),
+  (c) => c.charCodeAt(0),
+);
+
+/**
+ * GET /audio/{jobId}/cover: by default the book has none (404, as for a pasted text);
+ * `cover: true` answers the sample PNG.
+ */
+export function audioCoverHandler(options: { cover?: boolean } = {}) {
+  return http.get(api('/audio/:jobId/cover'), () =>
+    options.cover
+      ? new HttpResponse(SAMPLE_COVER_PNG, { headers: { 'content-type': 'image/png', 'cache-control': 'private, max-age=86400' } })
+      : HttpResponse.json({ detail: 'This book has no cover', message: 'This book has no cover' }, { status: 404 }),
+  );
+}
+
 export function audioMetadataHandler(options: ReplyOptions & { metadata?: Partial<AudioMetadata> } = {}) {
   return http.get(api('/audio/:jobId/metadata'), ({ params }) =>
     reply(options, () => audioMetadataFixture({ job_id: String(params.jobId), ...options.metadata })),

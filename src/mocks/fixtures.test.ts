@@ -1,13 +1,14 @@
 import {
   AudioMetadata,
   FileUploadResponse,
+  JobPreview,
   PlaybackProgress,
   PlaybackProgressList,
   PlaybackProgressOrNull,
   StreamInfo,
 } from '../api/gen/model';
 import { audioMetadataFixture, progressFixture, streamInfoFixture } from './audio';
-import { completedJobFixture, libraryShelfFixture, tutoringAnalysisFixture } from './library';
+import { cloudPreviewFixture, completedJobFixture, jobPreviewFixture, textPreviewFixture, libraryShelfFixture, tutoringAnalysisFixture } from './library';
 import { describe, expect, it } from 'vitest';
 import { EnvironmentInfo, ErrorBody, Job, JobListResponse, TokenResponse, User } from '../api/gen/model';
 import {
@@ -57,6 +58,9 @@ describe('audio and library fixtures match the generated schemas', () => {
     ['no progress', PlaybackProgressOrNull, null],
     ['recent progress', PlaybackProgressList, [progressFixture(), progressFixture({ is_completed: true })]],
     ['completed job', Job, completedJobFixture()],
+    ['job preview', JobPreview, jobPreviewFixture()],
+    ['job preview with cloud voices', JobPreview, cloudPreviewFixture()],
+    ['text preview', JobPreview, textPreviewFixture('A poem', 420)],
     ['job with analysis', Job, completedJobFixture({ config: { tutoring_analysis: tutoringAnalysisFixture } })],
     ['library shelf', JobListResponse, jobListFixture(libraryShelfFixture())],
     ['file upload', FileUploadResponse, { file_key: 'uploads/a.txt', filename: 'a.txt', size_bytes: 12 }],

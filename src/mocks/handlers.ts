@@ -2,13 +2,14 @@ import { delay, http, HttpResponse, type JsonBodyType } from 'msw';
 import type { EnvironmentInfo, TokenResponse, User } from '../api/gen/model';
 import {
   audioMetadataHandler,
+  audioCoverHandler,
   audioStreamHandler,
   deleteProgressHandler,
   progressHandler,
   recentProgressHandler,
   saveProgressHandler,
 } from './audio';
-import { createJobHandler, uploadFileHandler } from './library';
+import { createJobHandler, previewJobHandler, uploadFileHandler } from './library';
 import { voiceConnectHandler, voiceStartHandler, voiceStatusHandler, voiceStopHandler } from './voice';
 import {
   environmentFixture,
@@ -90,7 +91,9 @@ export const defaultHandlers = {
   jobs: jobsRunningCountHandler(0),
   createJob: createJobHandler(),
   uploadFile: uploadFileHandler(),
+  previewJob: previewJobHandler(),
   audioStream: audioStreamHandler(),
+  audioCover: audioCoverHandler(),
   audioMetadata: audioMetadataHandler(),
   progress: progressHandler(),
   saveProgress: saveProgressHandler(),

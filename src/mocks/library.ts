@@ -1,5 +1,5 @@
 import { http } from 'msw';
-import type { FileUploadResponse, Job, JobCreateRequest, PlaybackProgress } from '../api/gen/model';
+import type { FileUploadResponse, Job, JobCreateRequest, JobPreview, PlaybackProgress } from '../api/gen/model';
 import { bookJobId, chapterJobIds, progressFixture, SAMPLE_AUDIO_BYTES, SAMPLE_AUDIO_SECONDS } from './audio';
 import { jobFixture, jobListFixture } from './fixtures';
 import type { ReplyOptions } from './handlers';
@@ -164,5 +164,78 @@ export function createJobHandler(
         }),
       201,
     );
+  });
+}
+
+/** A previewed book: five chapters of an EPUB, front matter first, with the offline voice's estimate. */
+export function jobPreviewFixture(overrides: Partial<JobPreview> = {}): JobPreview {
+  const chapters = [
+    { title: 'Copyright and Dedication', characters: 640 },
+    { title: 'The Keeper', characters: 18_400 },
+    { title: 'The Storm', characters: 21_300 },
+    { title: 'The Morning', characters: 16_900 },
+    { title: 'Afterword', characters: 2_750 },
+  ].map((c, index) => ({ index, ...c, words: Math.round(c.characters / 5.6), estimated_seconds: Math.round((c.characters / 17.9) * 10) / 10 }));
+  const total = chapters.reduce((n, c) => n + c.characters, 0);
+  return {
+    job_type: 'book_processing',
+    title: 'The Lighthouse',
+    author: 'Ada Marlow',
+    has_cover: true,
+    chapters,
+    total_characters: total,
+    estimated_seconds: Math.round((total / 17.9) * 10) / 10,
+    characters_per_second: 17.9,
+    estimated_cost: [{ provider: 'offline', model: 'espeak-ng', usd: 0 }],
+    ...overrides,
+  };
+}
+
+/** The same book's estimate on a server with both cloud voices configured. */
+export function cloudPreviewFixture(): JobPreview {
+  const base = jobPreviewFixture();
+  return jobPreviewFixture({
+    characters_per_second: 15,
+    estimated_seconds: Math.round((base.total_characters / 15) * 10) / 10,
+    chapters: base.chapters.map((c) => ({ ...c, estimated_seconds: Math.round((c.characters / 15) * 10) / 10 })),
+    estimated_cost: [
+      { provider: 'offline', model: 'espeak-ng', usd: 0 },
+      { provider: 'openai', model: 'gpt-4o-mini-tts', usd: 1.0 },
+      { provider: 'elevenlabs', model: 'eleven_multilingual_v2', usd: 6.0 },
+    ],
+  });
+}
+
+/** A text that is read as one piece (no chapters to choose). */
+export function textPreviewFixture(title: string, characters: number): JobPreview {
+  const seconds = Math.round((characters / 17.9) * 10) / 10;
+  return jobPreviewFixture({
+    job_type: 'text_to_audio',
+    title,
+    author: null,
+    has_cover: false,
+    chapters: [{ index: 0, title, characters, words: Math.round(characters / 5.6), estimated_seconds: seconds }],
+    total_characters: characters,
+    estimated_seconds: seconds,
+  });
+}
+
+/**
+ * POST /jobs/preview: `preview` (a function of the body, or a fixed answer); without one, a
+ * pasted text previews as one piece and a file as the five-chapter book. The totals follow the
+ * chapters the body names, as the server's do.
+ */
+export function previewJobHandler(
+  options: ReplyOptions & { preview?: JobPreview | ((body: JobCreateRequest) => JobPreview); onBody?: (body: JobCreateRequest) => void } = {},
+) {
+  return http.post(api('/jobs/preview'), async ({ request }) => {
+    const body = (await request.clone().json()) as JobCreateRequest;
+    options.onBody?.(body);
+    return reply(options, () => {
+      if (typeof options.preview === 'function') return options.preview(body);
+      if (options.preview) return options.preview;
+      if (body.file_key) return jobPreviewFixture();
+      return textPreviewFixture(body.title, body.content?.length ?? 0);
+    });
   });
 }

@@ -16,6 +16,10 @@ export const states = {
   progressSaved: 'progress was saved',
   /** Injects {token, fileKey}: a .txt file the user uploaded. Params: {filename}. */
   uploadedFile: 'an uploaded file exists',
+  /** Injects {token, fileKey}: an EPUB 3 book (three chapters, a cover) the user uploaded through POST /files. Params: {title, author}. */
+  uploadedBook: 'an uploaded EPUB book exists',
+  /** Injects {token, jobId}: a book job created from an uploaded EPUB 3 whose cover is the 1x1 PNG of tests/pact/consumer/fixtures/cover.png. Params: {title}. */
+  bookWithCover: 'a book made from an EPUB with a cover exists',
   /** Injects {token}: the user has PENDING jobs whose titles contain the query. Params: {title}. */
   pendingJobsExist: 'the user has pending jobs',
 } as const;

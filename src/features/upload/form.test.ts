@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import {
   canSubmit,
+  chapterChoice,
   checkFile,
+  costLines,
+  formatListening,
   CONTENT_REQUIRED,
   initialUploadForm,
   jobRequest,
@@ -82,10 +85,11 @@ describe('job request', () => {
 });
 
 describe('files', () => {
-  it('accepts .txt by name or text/plain by type', () => {
+  it('accepts .txt, .epub, .pdf, .md and .html by name, or text/plain by type', () => {
     expect(checkFile(new File(['x'], 'a.TXT'))).toBeNull();
     expect(checkFile(new File(['x'], 'notes', { type: 'text/plain' }))).toBeNull();
-    expect(checkFile(new File(['x'], 'a.pdf', { type: 'application/pdf' }))).toBe('Please upload a .txt file');
+    for (const name of ['book.epub', 'book.pdf', 'notes.md', 'page.html', 'page.HTM']) expect(checkFile(new File(['x'], name))).toBeNull();
+    expect(checkFile(new File(['x'], 'a.docx'))).toBe('Please upload a .txt, .epub, .pdf, .md or .html file');
   });
 
   it('refuses files over 10 MB', () => {
@@ -104,5 +108,48 @@ describe('files', () => {
     await expect(readFileText(new File(['hello'], 'a.txt'))).resolves.toBe('hello');
     const broken = { text: () => Promise.reject(new Error('io')) } as unknown as Blob;
     await expect(readFileText(broken)).rejects.toThrow('Failed to read file content');
+  });
+});
+
+describe('preview', () => {
+  const preview = {
+    job_type: 'book_processing' as const,
+    title: 'Book',
+    author: null,
+    has_cover: false,
+    chapters: [
+      { index: 0, title: 'Front', characters: 100, words: 20, estimated_seconds: 5 },
+      { index: 1, title: 'One', characters: 300, words: 60, estimated_seconds: 15 },
+      { index: 2, title: 'Two', characters: 600, words: 120, estimated_seconds: 30 },
+    ],
+    total_characters: 1000,
+    estimated_seconds: 50,
+    characters_per_second: 20,
+    estimated_cost: [
+      { provider: 'offline' as const, model: 'espeak-ng', usd: 0 },
+      { provider: 'openai' as const, model: 'gpt-4o-mini-tts', usd: 2 },
+    ],
+  };
+
+  it('sends chapters only when some are left out, and titles only where changed', () => {
+    expect(chapterChoice(preview, new Set([0, 1, 2]), { 1: 'One' })).toEqual({});
+    expect(chapterChoice(preview, new Set([1, 2]), { 2: ' Second  ', 0: 'Ignored, not chosen' })).toEqual({
+      chapters: [1, 2],
+      chapter_titles: [{ index: 2, title: 'Second' }],
+    });
+    // An emptied title keeps the book's own.
+    expect(chapterChoice(preview, new Set([0, 1, 2]), { 1: '   ' })).toEqual({});
+  });
+
+  it('scales each cost to the chosen characters; the offline voice is free', () => {
+    expect(costLines(preview, 900)).toEqual(['Offline voice: free', 'OpenAI (gpt-4o-mini-tts): $1.80']);
+    expect(costLines(preview, 1)).toEqual(['Offline voice: free', 'OpenAI (gpt-4o-mini-tts): under $0.01']);
+  });
+
+  it('says the listening time in minutes and hours', () => {
+    expect(formatListening(42)).toBe('under a minute');
+    expect(formatListening(600)).toBe('about 10 min');
+    expect(formatListening(3600)).toBe('about 1 h');
+    expect(formatListening(4500)).toBe('about 1 h 15 min');
   });
 });

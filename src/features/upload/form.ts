@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { JobCreateRequest, TtsProvider } from '../../api/gen/model';
+import type { JobCreateRequest, JobPreview, TtsProvider } from '../../api/gen/model';
 
 /** Spec sections 3 (Upload form), 4 (Upload modes), 5 (Upload and File validation) and 9. */
 export const MIN_TEXT_LENGTH = 100;
@@ -29,25 +29,29 @@ export const initialUploadForm: UploadForm = { title: '', ttsProvider: 'openai',
 
 const webUrl = z.url({ protocol: /^https?$/, hostname: z.regexes.domain, error: 'Please enter a valid URL' });
 
-export const uploadFormSchema = z
-  .object({
-    title: z.string().trim().min(1, { error: 'Title is required' }),
-    ttsProvider: z.enum(['openai', 'elevenlabs'], { error: 'Please select a TTS provider' }),
-    textContent: z.string(),
-    url: z.union([z.literal(''), webUrl]),
-  })
-  .refine((form) => form.textContent.length >= MIN_TEXT_LENGTH || form.url.trim() !== '', {
-    error: CONTENT_REQUIRED,
-    path: ['textContent'],
-    // Check it even while other fields are invalid, so every message shows at once.
-    when: () => true,
-  });
+function formSchema(hasFile: boolean) {
+  return z
+    .object({
+      title: z.string().trim().min(1, { error: 'Title is required' }),
+      ttsProvider: z.enum(['openai', 'elevenlabs'], { error: 'Please select a TTS provider' }),
+      textContent: z.string(),
+      url: z.union([z.literal(''), webUrl]),
+    })
+    .refine((form) => hasFile || form.textContent.length >= MIN_TEXT_LENGTH || form.url.trim() !== '', {
+      error: CONTENT_REQUIRED,
+      path: ['textContent'],
+      // Check it even while other fields are invalid, so every message shows at once.
+      when: () => true,
+    });
+}
+
+export const uploadFormSchema = formSchema(false);
 
 export type FieldErrors = Partial<Record<keyof UploadForm, string>>;
 
 /** The first message per field, or null when the form is valid. */
-export function validateUpload(form: UploadForm): FieldErrors | null {
-  const result = uploadFormSchema.safeParse({ ...form, url: form.url.trim() });
+export function validateUpload(form: UploadForm, hasFile = false): FieldErrors | null {
+  const result = formSchema(hasFile).safeParse({ ...form, url: form.url.trim() });
   if (result.success) return null;
   const errors: FieldErrors = {};
   for (const issue of result.error.issues) {
@@ -71,10 +75,15 @@ export function canSubmit(form: UploadForm, file: File | null): boolean {
   return form.textContent.trim() !== '' || form.url.trim() !== '' || file !== null;
 }
 
-/** The job payload: title, voice_config and exactly one source. */
-export function jobRequest(form: UploadForm, source: { fileKey?: string }): JobCreateRequest {
+export interface ChapterChoice {
+  chapters?: number[];
+  chapter_titles?: { index: number; title: string }[];
+}
+
+/** The job payload: title, voice_config, exactly one source, and the chapter choice when there is one. */
+export function jobRequest(form: UploadForm, source: { fileKey?: string }, choice: ChapterChoice = {}): JobCreateRequest {
   const provider = form.ttsProvider as TtsProvider;
-  const base = { title: form.title.trim(), voice_config: { provider, voice_id: voiceFor(provider) } };
+  const base = { title: form.title.trim() || 'Untitled', voice_config: { provider, voice_id: voiceFor(provider) }, ...choice };
   if (source.fileKey) return { ...base, file_key: source.fileKey };
   if (form.url.trim()) return { ...base, url: form.url.trim() };
   return { ...base, content: form.textContent };
@@ -83,12 +92,76 @@ export function jobRequest(form: UploadForm, source: { fileKey?: string }): JobC
 // -------------------------------------------------------------------------------------------
 // Files
 
+/** The kinds of file the server reads (see docs/formats.md). */
+export const ACCEPTED_FILES = ['.txt', '.epub', '.pdf', '.md', '.html'] as const;
+export const ACCEPTED_FILE_TYPES = '.txt,.epub,.pdf,.md,.markdown,.html,.htm,text/plain,application/epub+zip,application/pdf,text/markdown,text/html';
+export const WRONG_FILE_TYPE = 'Please upload a .txt, .epub, .pdf, .md or .html file';
+
 /** null when the file is acceptable, else the message to show. */
 export function checkFile(file: File): string | null {
-  const isText = file.name.toLowerCase().endsWith('.txt') || file.type === 'text/plain';
-  if (!isText) return 'Please upload a .txt file';
+  const name = file.name.toLowerCase();
+  const known = /\.(txt|epub|pdf|md|markdown|html?)$/.test(name) || file.type === 'text/plain';
+  if (!known) return WRONG_FILE_TYPE;
   if (file.size > MAX_FILE_BYTES) return 'The file is larger than 10 MB';
   return null;
+}
+
+/** A .txt file is read in the browser too (its text fills the character counter). */
+export function isPlainText(file: File): boolean {
+  return file.name.toLowerCase().endsWith('.txt') || file.type === 'text/plain';
+}
+
+// -------------------------------------------------------------------------------------------
+// Preview
+
+/**
+ * What to send with the job: chapters only when some are left out, titles only where the
+ * reader changed them (an emptied title keeps the book's own).
+ */
+export function chapterChoice(preview: JobPreview, selected: ReadonlySet<number>, titles: Readonly<Record<number, string>>): ChapterChoice {
+  const choice: ChapterChoice = {};
+  if (preview.chapters.some((c) => !selected.has(c.index))) {
+    choice.chapters = preview.chapters.filter((c) => selected.has(c.index)).map((c) => c.index);
+  }
+  const renamed = preview.chapters
+    .filter((c) => selected.has(c.index))
+    .map((c) => ({ index: c.index, title: (titles[c.index] ?? '').trim() }))
+    .filter((t) => t.title !== '' && t.title !== preview.chapters[t.index]?.title);
+  if (renamed.length > 0) choice.chapter_titles = renamed;
+  return choice;
+}
+
+/** Seconds and characters of the chosen chapters. */
+export function chosenTotals(preview: JobPreview, selected: ReadonlySet<number>): { seconds: number; characters: number } {
+  return preview.chapters
+    .filter((c) => selected.has(c.index))
+    .reduce((t, c) => ({ seconds: t.seconds + c.estimated_seconds, characters: t.characters + c.characters }), { seconds: 0, characters: 0 });
+}
+
+/** 42 -> "under a minute", 600 -> "about 10 min", 4500 -> "about 1 h 15 min". */
+export function formatListening(seconds: number): string {
+  if (seconds < 60) return 'under a minute';
+  const minutes = Math.round(seconds / 60);
+  if (minutes < 60) return `about ${minutes} min`;
+  const h = Math.floor(minutes / 60);
+  const m = minutes % 60;
+  return m === 0 ? `about ${h} h` : `about ${h} h ${m} min`;
+}
+
+const PROVIDER_NAMES: Record<string, string> = { offline: 'Offline voice', openai: 'OpenAI', elevenlabs: 'ElevenLabs' };
+
+/**
+ * Each provider's cost for the chosen chapters: the preview's figure scaled from its own total
+ * (prices are per character), "free" for the offline voice.
+ */
+export function costLines(preview: JobPreview, characters: number): string[] {
+  const share = preview.total_characters > 0 ? characters / preview.total_characters : 0;
+  return preview.estimated_cost.map((c) => {
+    const name = PROVIDER_NAMES[c.provider] ?? c.provider;
+    if (c.usd === 0 && c.provider === 'offline') return `${name}: free`;
+    const usd = c.usd * share;
+    return `${name} (${c.model}): ${usd < 0.01 && usd > 0 ? 'under $0.01' : `$${usd.toFixed(2)}`}`;
+  });
 }
 
 /** 'chapter-one.final.txt' → 'chapter-one.final'. */

@@ -2,6 +2,7 @@ import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
 import { PlayerAudio, resetPlayer } from '../../features/player';
 import {
+  audioCoverHandler,
   audioStreamHandler,
   bookJobId,
   chapterJobIds,
@@ -188,5 +189,14 @@ export const XrayLink: Story = {
       'href',
       `/voice-assistant?mode=xray&jobId=${bookJobId}&position=25`,
     );
+  },
+};
+
+export const WithCover: Story = {
+  parameters: { msw: { handlers: { audioCover: audioCoverHandler({ cover: true }) } } },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    const cover = await canvas.findByRole('img', { name: 'Cover of The Tell-Tale Heart' }, { timeout: 5000 });
+    await waitFor(() => expect((cover as HTMLImageElement).naturalWidth).toBe(1));
   },
 };

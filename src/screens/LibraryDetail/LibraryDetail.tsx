@@ -8,6 +8,7 @@ import { paths } from '../../lib/paths';
 import { formatBytes, formatClock, formatDate, formatDateTime, formatDuration } from '../../lib/time';
 import { bookTitle, chapterCount, jobDuration, jobProvider, providerLabel } from '../../features/library';
 import { ChapterList, loadJob, Player, playerState, usePlayer } from '../../features/player';
+import { BookCover } from './BookCover';
 
 const NOT_READY = 'Book not found or not ready for playback';
 
@@ -123,6 +124,7 @@ export function LibraryDetail({ jobId }: { jobId: string }) {
           </Actions>
         </Column>
         <Column>
+          <BookCover jobId={jobId} title={title} />
           <Card aria-labelledby="audio-details">
             <CardTitle id="audio-details">Audio Details</CardTitle>
             <Details>

@@ -2,6 +2,7 @@ import { useRef, useState, type DragEvent } from 'react';
 import styled from 'styled-components';
 import { Button, FieldMessage } from '../../components/ui';
 import { formatBytes } from '../../lib/time';
+import { ACCEPTED_FILE_TYPES } from '../../features/upload';
 
 const Zone = styled.div<{ $active: boolean }>`
   display: flex;
@@ -91,14 +92,14 @@ export function FileDrop({
           onDragLeave={onDragLeave}
           onDrop={onDrop}
         >
-          <P>{dragging ? 'Drop the file to use it' : 'Drag and drop a .txt file here, or'}</P>
+          <P>{dragging ? 'Drop the file to use it' : 'Drag and drop a book file here, or'}</P>
           <Button variant="secondary" onClick={() => input.current?.click()} aria-describedby={describedBy}>
             Choose file
           </Button>
           <input
             ref={input}
             type="file"
-            accept=".txt,text/plain"
+            accept={ACCEPTED_FILE_TYPES}
             hidden
             data-testid="file-input"
             onChange={(event) => {
@@ -109,7 +110,7 @@ export function FileDrop({
           />
         </Zone>
       )}
-      <FieldMessage>TXT files up to 10MB</FieldMessage>
+      <FieldMessage>TXT, EPUB, PDF, Markdown or HTML files up to 10MB</FieldMessage>
       {error && (
         <FieldMessage role="alert" $error>
           {error}

@@ -2,13 +2,14 @@ import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
 import type { JobCreateRequest } from '../../api/gen/model';
 import { errorBodyFixture } from '../../mocks/fixtures';
-import { createdJobId, createJobHandler, uploadFileHandler } from '../../mocks/library';
+import { cloudPreviewFixture, createdJobId, createJobHandler, previewJobHandler, textPreviewFixture, uploadFileHandler } from '../../mocks/library';
 import { Upload } from './Upload';
 
 /** What the screen sent, recorded by the handlers below (cleared before every story). */
-const sent: { jobs: JobCreateRequest[]; files: { name: string; text: string }[] } = { jobs: [], files: [] };
+const sent: { jobs: JobCreateRequest[]; files: { name: string; text: string }[]; previews: JobCreateRequest[] } = { jobs: [], files: [], previews: [] };
 
 const recordJob = (body: JobCreateRequest) => void sent.jobs.push(body);
+const recordPreview = (body: JobCreateRequest) => void sent.previews.push(body);
 const recordFile = async (file: File) => void sent.files.push({ name: file.name, text: await file.text() });
 
 const story = 'Once upon a midnight dreary, while I pondered, weak and weary, over many a quaint and curious volume of forgotten lore.';
@@ -24,12 +25,14 @@ const meta = {
       handlers: {
         createJob: createJobHandler({ onBody: recordJob }),
         uploadFile: uploadFileHandler({ onFile: recordFile }),
+        previewJob: previewJobHandler({ onBody: recordPreview }),
       },
     },
   },
   beforeEach: () => {
     sent.jobs.length = 0;
     sent.files.length = 0;
+    sent.previews.length = 0;
   },
 } satisfies Meta<typeof Upload>;
 
@@ -100,20 +103,24 @@ export const TextTabValidationErrors: Story = {
   },
 };
 
+/** A .txt file previews as one piece of text. */
+const txtPreview = previewJobHandler({ preview: (body) => textPreviewFixture(body.title, story.length), onBody: recordPreview });
+
 export const FileTab: Story = {
+  parameters: { msw: { handlers: { previewJob: txtPreview } } },
   play: async ({ canvasElement, step }) => {
     const canvas = await dropFile(canvasElement, new File([story], 'the-raven.txt', { type: 'text/plain' }));
     await step('the file is read: its name, its character count and the title', async () => {
       await expect(await canvas.findByText('the-raven.txt')).toBeVisible();
       await expect(canvas.getByText(`${story.length} characters (minimum 100)`)).toBeVisible();
       await expect(canvas.getByLabelText('Job Title')).toHaveValue('the-raven');
-      await expect(canvas.getByText('TXT files up to 10MB')).toBeVisible();
+      await expect(canvas.getByText('TXT, EPUB, PDF, Markdown or HTML files up to 10MB')).toBeVisible();
     });
     await step('Remove clears the file and the text, not the title', async () => {
       await userEvent.click(canvas.getByRole('button', { name: 'Remove the-raven.txt' }));
       await expect(canvas.queryByText('the-raven.txt')).toBeNull();
       await expect(canvas.getByText('0 characters (minimum 100)')).toBeVisible();
-      await expect(canvas.getByText('TXT files up to 10MB')).toBeVisible();
+      await expect(canvas.getByText('TXT, EPUB, PDF, Markdown or HTML files up to 10MB')).toBeVisible();
       await expect(canvas.getByLabelText('Job Title')).toHaveValue('the-raven');
       await expect(canvas.getByRole('button', { name: 'Create Audiobook' })).toBeDisabled();
     });
@@ -122,8 +129,8 @@ export const FileTab: Story = {
 
 export const WrongFileType: Story = {
   play: async ({ canvasElement }) => {
-    const canvas = await dropFile(canvasElement, new File(['%PDF-1.4'], 'cover.pdf', { type: 'application/pdf' }));
-    await expect(await canvas.findByRole('alert')).toHaveTextContent('Please upload a .txt file');
+    const canvas = await dropFile(canvasElement, new File(['PK'], 'letter.docx', { type: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document' }));
+    await expect(await canvas.findByRole('alert')).toHaveTextContent('Please upload a .txt, .epub, .pdf, .md or .html file');
     await waitFor(() => expect(canvas.getByTestId('file-drop')).toHaveAttribute('data-dragging', 'false'));
     await expect(canvas.getByLabelText('Job Title')).toHaveValue('');
   },
@@ -217,10 +224,14 @@ export const Success: Story = {
 };
 
 export const SuccessFromFile: Story = {
-  parameters: { msw: { handlers: { uploadFile: uploadFileHandler({ fileKey: 'uploads/reader/the-raven.txt', onFile: recordFile }) } } },
+  parameters: {
+    msw: { handlers: { uploadFile: uploadFileHandler({ fileKey: 'uploads/reader/the-raven.txt', onFile: recordFile }), previewJob: txtPreview } },
+  },
   play: async ({ canvasElement }) => {
     const canvas = await dropFile(canvasElement, new File([story], 'the-raven.txt', { type: 'text/plain' }));
     await canvas.findByText('the-raven.txt');
+    // The file goes up as soon as it is chosen; the button waits for it.
+    await waitFor(() => expect(canvas.getByRole('button', { name: 'Create Audiobook' })).toBeEnabled());
     await submit(canvas);
     await expect(await canvas.findByRole('heading', { name: `Navigated to /jobs/${createdJobId}` })).toBeVisible();
     // The file went up first, then the job was created from its key alone.
@@ -244,5 +255,128 @@ export const SuccessFromUrl: Story = {
     await expect(sent.jobs).toEqual([
       { title: 'Web story', url: 'https://example.com/story', voice_config: { provider: 'openai', voice_id: 'alloy' } },
     ]);
+  },
+};
+
+// -------------------------------------------------------------------------------------------
+// Preview: chapters, listening time and cost before converting
+
+const epub = () => new File([new Uint8Array([0x50, 0x4b, 0x03, 0x04, 1, 2, 3])], 'lighthouse.epub', { type: 'application/epub+zip' });
+
+async function dropBook(canvasElement: HTMLElement) {
+  const canvas = await dropFile(canvasElement, epub());
+  await canvas.findByRole('list', { name: 'Chapters' }, { timeout: 3000 });
+  return canvas;
+}
+
+export const PreviewLoading: Story = {
+  parameters: { msw: { handlers: { previewJob: previewJobHandler({ delay: 'infinite' }) } } },
+  play: async ({ canvasElement }) => {
+    const canvas = await fillText(canvasElement);
+    await expect(await canvas.findByRole('status')).toHaveTextContent('Reading the chapters and estimating the listening time...');
+    await expect(canvas.getByRole('button', { name: 'Create Audiobook' })).toBeEnabled();
+  },
+};
+
+export const PreviewOfPastedText: Story = {
+  play: async ({ canvasElement }) => {
+    const canvas = await fillText(canvasElement);
+    await expect(await canvas.findByText('under a minute', {}, { timeout: 3000 })).toBeVisible();
+    await expect(canvas.getByText('Offline voice: free')).toBeVisible();
+    // One piece of text: nothing to choose, the button stays as it was.
+    await expect(canvas.queryByRole('list', { name: 'Chapters' })).toBeNull();
+    await expect(canvas.getByRole('button', { name: 'Create Audiobook' })).toBeEnabled();
+    await expect(sent.previews).toEqual([{ title: 'Untitled', content: story, voice_config: { provider: 'openai', voice_id: 'alloy' } }]);
+  },
+};
+
+export const PreviewChapters: Story = {
+  play: async ({ canvasElement, step }) => {
+    const canvas = await dropBook(canvasElement);
+    await step('the book is uploaded and its chapters listed, all chosen', async () => {
+      await expect(sent.files.map((f) => f.name)).toEqual(['lighthouse.epub']);
+      const boxes = canvas.getAllByRole('checkbox', { name: /^Convert chapter/ });
+      await expect(boxes).toHaveLength(5);
+      await expect(boxes.every((b) => (b as HTMLInputElement).checked)).toBe(true);
+      await expect(canvas.getByLabelText('Title of chapter 2')).toHaveValue('The Keeper');
+      // The book's title replaces the one made from the file name.
+      await expect(canvas.getByLabelText('Job Title')).toHaveValue('The Lighthouse');
+      await expect(canvas.getByText('Ada Marlow')).toBeVisible();
+      // A book's characters are counted by the server (the estimate shows them), not in the browser.
+      await expect(canvas.queryByText(/characters \(minimum 100\)/)).toBeNull();
+      await expect(canvas.getByRole('button', { name: 'Convert 5 chapters' })).toBeEnabled();
+    });
+    await step('unticking the front matter updates the count and the time', async () => {
+      await expect(canvas.getByText('about 56 min')).toBeVisible();
+      await userEvent.click(canvas.getByRole('checkbox', { name: 'Convert chapter 1' }));
+      await expect(canvas.getByRole('button', { name: 'Convert 4 chapters' })).toBeEnabled();
+      await expect(canvas.getByRole('heading', { name: 'Chapters (4 of 5 chosen)' })).toBeVisible();
+      await expect(canvas.getByText('about 55 min')).toBeVisible();
+      await expect(canvas.getByLabelText('Title of chapter 1')).toBeDisabled();
+    });
+  },
+};
+
+export const ConvertChosenChapters: Story = {
+  play: async ({ canvasElement }) => {
+    const canvas = await dropBook(canvasElement);
+    await userEvent.click(canvas.getByRole('checkbox', { name: 'Convert chapter 1' }));
+    const last = canvas.getByLabelText('Title of chapter 5');
+    await userEvent.clear(last);
+    await userEvent.type(last, 'A Note from the Author');
+    await userEvent.click(canvas.getByRole('button', { name: 'Convert 4 chapters' }));
+    await expect(await canvas.findByRole('heading', { name: `Navigated to /jobs/${createdJobId}` })).toBeVisible();
+    await expect(sent.jobs).toEqual([
+      {
+        title: 'The Lighthouse',
+        file_key: 'uploads/3f1c2a4e/story.txt',
+        voice_config: { provider: 'openai', voice_id: 'alloy' },
+        chapters: [1, 2, 3, 4],
+        chapter_titles: [{ index: 4, title: 'A Note from the Author' }],
+      },
+    ]);
+  },
+};
+
+export const NothingSelected: Story = {
+  play: async ({ canvasElement }) => {
+    const canvas = await dropBook(canvasElement);
+    for (let n = 1; n <= 5; n += 1) await userEvent.click(canvas.getByRole('checkbox', { name: `Convert chapter ${n}` }));
+    await expect(canvas.getByRole('button', { name: 'Convert 0 chapters' })).toBeDisabled();
+    await expect(canvas.getByText('Choose at least one chapter to convert.')).toBeVisible();
+    await expect(within(canvas.getByRole('group', { name: 'Estimate' })).getByText('under a minute')).toBeVisible();
+  },
+};
+
+export const EstimateWithCloudVoices: Story = {
+  parameters: { msw: { handlers: { previewJob: previewJobHandler({ preview: cloudPreviewFixture() }) } } },
+  play: async ({ canvasElement }) => {
+    const canvas = await dropBook(canvasElement);
+    const costs = within(canvas.getByRole('group', { name: 'Estimate' }));
+    await expect(costs.getByText('Offline voice: free')).toBeVisible();
+    await expect(costs.getByText('OpenAI (gpt-4o-mini-tts): $1.00')).toBeVisible();
+    await expect(costs.getByText('ElevenLabs (eleven_multilingual_v2): $6.00')).toBeVisible();
+    await expect(costs.getByText('about 1 h 7 min')).toBeVisible();
+  },
+};
+
+export const RefusedFile: Story = {
+  parameters: {
+    msw: {
+      handlers: {
+        uploadFile: uploadFileHandler({
+          status: 422,
+          body: errorBodyFixture('This EPUB is protected by DRM (its text is encrypted), so it cannot be read aloud. Use a DRM-free copy of the book'),
+        }),
+      },
+    },
+  },
+  play: async ({ canvasElement }) => {
+    const canvas = await dropFile(canvasElement, epub());
+    await expect(await canvas.findByRole('alert')).toHaveTextContent('This EPUB is protected by DRM');
+    // The refused file is not kept: another can be chosen, and nothing was previewed.
+    await expect(canvas.getByRole('button', { name: 'Choose file' })).toBeVisible();
+    await expect(canvas.queryByRole('list', { name: 'Chapters' })).toBeNull();
+    await expect(sent.previews).toEqual([]);
   },
 };

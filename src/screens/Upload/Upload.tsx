@@ -1,8 +1,9 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useId, useState, type FormEvent } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import styled from 'styled-components';
 import { useLocation } from 'wouter';
-import { useCreateJob } from '../../api/gen/endpoints/jobs/jobs';
+import { useCreateJob, usePreviewJob } from '../../api/gen/endpoints/jobs/jobs';
+import type { JobCreateRequest } from '../../api/gen/model';
 import { useUploadFile } from '../../api/gen/endpoints/files/files';
 import { errorMessage } from '../../api/http';
 import { Alert, Button, Card, FieldMessage, Page, TextField } from '../../components/ui';
@@ -10,7 +11,9 @@ import { paths } from '../../lib/paths';
 import { invalidateJobLists } from '../../features/jobs';
 import {
   canSubmit,
+  chapterChoice,
   checkFile,
+  isPlainText,
   initialUploadForm,
   jobRequest,
   MIN_TEXT_LENGTH,
@@ -23,6 +26,7 @@ import {
   type UploadForm,
   type UploadMode,
 } from '../../features/upload';
+import { ChapterPreview, type PreviewState } from './ChapterPreview';
 import { FileDrop } from './FileDrop';
 import { SourceTabs } from './SourceTabs';
 
@@ -80,6 +84,18 @@ interface Draft {
   file: File | null;
 }
 
+/** Typing pauses this long before the preview is asked for. */
+export const PREVIEW_DEBOUNCE_MS = 500;
+
+/** The preview request for what is entered now, or null when there is nothing to preview yet. */
+function previewRequest(mode: UploadMode, form: UploadForm, fileKey: string | null, fileTitle: string): JobCreateRequest | null {
+  if (form.ttsProvider !== 'openai' && form.ttsProvider !== 'elevenlabs') return null;
+  const base = { ...form, title: mode === 'file' ? fileTitle || 'Untitled' : 'Untitled' };
+  if (mode === 'file' && fileKey) return jobRequest(base, { fileKey });
+  if (mode === 'text' && form.textContent.trim().length >= MIN_TEXT_LENGTH) return jobRequest(base, {});
+  return null;
+}
+
 export function Upload() {
   const [, navigate] = useLocation();
   const queryClient = useQueryClient();
@@ -93,15 +109,70 @@ export function Upload() {
   const [attempted, setAttempted] = useState(false);
   const [step, setStep] = useState<'idle' | 'uploading' | 'creating'>('idle');
   const [serverError, setServerError] = useState<string | null>(null);
+  const previewJob = usePreviewJob();
+  const [fileKey, setFileKey] = useState<string | null>(null);
+  const [fileUploading, setFileUploading] = useState(false);
+  const [titleTouched, setTitleTouched] = useState(false);
+  const [preview, setPreview] = useState<PreviewState | null>(null);
+  const [selected, setSelected] = useState<ReadonlySet<number>>(new Set());
+  const [chapterTitles, setChapterTitles] = useState<Record<number, string>>({});
+  const previewSeq = useRef(0);
+  const uploadSeq = useRef(0);
+  const previewSource = useRef<string | null>(null);
   const { form, file } = draft;
+  const fileTitle = file ? titleFromFileName(file.name) : '';
+  const request = previewRequest(mode, form, fileKey, fileTitle);
+  const requestKey = request === null ? null : JSON.stringify(request);
+
+  // The preview follows the text, the file and the voice, once typing pauses.
+  useEffect(() => {
+    const seq = ++previewSeq.current;
+    if (requestKey === null) {
+      setPreview(null);
+      return;
+    }
+    setPreview({ status: 'loading' });
+    const timer = setTimeout(() => {
+      previewJob
+        .mutateAsync({ data: JSON.parse(requestKey) as JobCreateRequest })
+        .then((answer) => {
+          if (seq !== previewSeq.current) return;
+          // A new source starts with every chapter chosen; a new voice keeps the choice.
+          const source = JSON.stringify([answer.title, answer.chapters.map((c) => c.title)]);
+          if (source !== previewSource.current) {
+            previewSource.current = source;
+            setSelected(new Set(answer.chapters.map((c) => c.index)));
+            setChapterTitles({});
+          }
+          setPreview({ status: 'ready', preview: answer });
+          // The book's own title replaces one made from the file name, not one the reader typed.
+          if (!titleTouched && answer.title && answer.title !== 'Untitled' && answer.title !== fileTitle) {
+            setDraft((current) => ({ ...current, form: { ...current.form, title: answer.title } }));
+          }
+        })
+        .catch((error: unknown) => {
+          if (seq !== previewSeq.current) return;
+          setPreview({ status: 'error', message: errorMessage(error, 'The preview could not be made. You can still create the audiobook.') });
+        });
+    }, PREVIEW_DEBOUNCE_MS);
+    return () => clearTimeout(timer);
+    // previewJob is a new object each render; the request key alone decides.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [requestKey]);
+
+  const ready = preview?.status === 'ready' ? preview.preview : null;
+  const isBook = ready?.job_type === 'book_processing';
+  const chosen = isBook ? selected.size : 0;
 
   const apply = (next: Draft) => {
     setDraft(next);
     // After a first submit, messages follow the input as it is corrected.
     if (attempted) setErrors(validateUpload(next.form) ?? {});
   };
-  const update = <K extends keyof UploadForm>(field: K, value: UploadForm[K]) =>
+  const update = <K extends keyof UploadForm>(field: K, value: UploadForm[K]) => {
+    if (field === 'title') setTitleTouched(true);
     apply({ ...draft, form: { ...draft.form, [field]: value } });
+  };
 
   const onMode = (next: UploadMode) => {
     if (next === mode) return;
@@ -114,45 +185,72 @@ export function Upload() {
     const problem = checkFile(chosen);
     setFileError(problem);
     if (problem) return;
+    let text = '';
     try {
-      const text = await readFileText(chosen);
-      setDraft((current) => {
-        const next = {
-          file: chosen,
-          form: {
-            ...current.form,
-            textContent: text,
-            title: current.form.title.trim() ? current.form.title : titleFromFileName(chosen.name),
-          },
-        };
-        if (attempted) setErrors(validateUpload(next.form) ?? {});
-        return next;
-      });
+      if (isPlainText(chosen)) text = await readFileText(chosen);
     } catch (error) {
       setFileError(error instanceof Error ? error.message : 'Failed to read file content');
+      return;
+    }
+    setDraft((current) => {
+      const next = {
+        file: chosen,
+        form: {
+          ...current.form,
+          textContent: text,
+          title: current.form.title.trim() && titleTouched ? current.form.title : titleFromFileName(chosen.name),
+        },
+      };
+      if (attempted) setErrors(validateUpload(next.form, true) ?? {});
+      return next;
+    });
+    // The file goes up at once: the server reads its chapters for the preview.
+    const seq = ++uploadSeq.current;
+    setFileKey(null);
+    setFileUploading(true);
+    try {
+      const uploaded = await uploadFile.mutateAsync({ data: { file: chosen } });
+      if (seq === uploadSeq.current) setFileKey(uploaded.file_key);
+    } catch (error) {
+      if (seq !== uploadSeq.current) return;
+      setFileError(errorMessage(error, 'The file could not be uploaded. Please try again.'));
+      setDraft((current) => ({ ...current, file: null, form: { ...current.form, textContent: '' } }));
+    } finally {
+      if (seq === uploadSeq.current) setFileUploading(false);
     }
   };
 
   const onRemoveFile = () => {
+    // An upload still under way no longer counts.
+    uploadSeq.current += 1;
+    setFileUploading(false);
     setFileError(null);
+    setFileKey(null);
     apply({ file: null, form: { ...form, textContent: '' } });
   };
 
   const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     setAttempted(true);
-    const invalid = validateUpload(form);
+    const hasFile = mode === 'file' && file !== null;
+    const invalid = validateUpload(form, hasFile);
     setErrors(invalid ?? {});
     if (invalid) return;
+    if (isBook && chosen === 0) return;
     setServerError(null);
     try {
-      let fileKey: string | undefined;
-      if (mode === 'file' && file) {
-        setStep('uploading');
-        fileKey = (await uploadFile.mutateAsync({ data: { file } })).file_key;
+      let key: string | undefined;
+      if (hasFile) {
+        key = fileKey ?? undefined;
+        if (!key) {
+          setStep('uploading');
+          key = (await uploadFile.mutateAsync({ data: { file } })).file_key;
+          setFileKey(key);
+        }
       }
       setStep('creating');
-      const job = await createJob.mutateAsync({ data: jobRequest(form, { fileKey }) });
+      const choice = ready && isBook ? chapterChoice(ready, selected, chapterTitles) : {};
+      const job = await createJob.mutateAsync({ data: jobRequest(form, { fileKey: key }, choice) });
       // The top bar's running badge, the dashboard counters and the lists refresh at once.
       void invalidateJobLists(queryClient);
       navigate(paths.job(job.id));
@@ -162,12 +260,29 @@ export function Upload() {
     }
   };
 
-  const submitting = step !== 'idle';
+  const onToggle = (index: number, on: boolean) =>
+    setSelected((current) => {
+      const next = new Set(current);
+      if (on) next.add(index);
+      else next.delete(index);
+      return next;
+    });
+  const onChapterTitle = (index: number, title: string) => setChapterTitles((current) => ({ ...current, [index]: title }));
+
+  const submitting = step !== 'idle' || fileUploading;
+  const submitLabel =
+    step === 'uploading' || fileUploading
+      ? 'Uploading file...'
+      : step === 'creating'
+        ? 'Creating...'
+        : isBook
+          ? `Convert ${chosen} ${chosen === 1 ? 'chapter' : 'chapters'}`
+          : 'Create Audiobook';
   const counter = `${form.textContent.length} characters (minimum ${MIN_TEXT_LENGTH})`;
   const textError = errors.textContent;
 
   return (
-    <Page title="Upload Story" lead="Create an audiobook from text, a .txt file or a web page address.">
+    <Page title="Upload Story" lead="Create an audiobook from text, a book file (.txt, .epub, .pdf, .md, .html) or a web page address.">
       <Card>
         <Form noValidate onSubmit={onSubmit} aria-label="Upload Story">
           {serverError && <Alert tone="error">{serverError}</Alert>}
@@ -236,7 +351,8 @@ export function Upload() {
                     onFile={(chosen) => void onFile(chosen)}
                     onRemove={onRemoveFile}
                   />
-                  <FieldMessage id={ids.counter}>{counter}</FieldMessage>
+                  {/* A book file's text is counted by the server: the preview shows it. */}
+                  {(!file || isPlainText(file)) && <FieldMessage id={ids.counter}>{counter}</FieldMessage>}
                   {textError && <FieldMessage $error>{textError}</FieldMessage>}
                 </Field>
               )}
@@ -254,12 +370,15 @@ export function Upload() {
               )}
             </SourceTabs>
           </Field>
+          {preview && (
+            <ChapterPreview state={preview} selected={selected} titles={chapterTitles} onToggle={onToggle} onTitle={onChapterTitle} />
+          )}
           <Actions>
             <Button variant="secondary" onClick={() => navigate(paths.dashboard())}>
               Cancel
             </Button>
-            <Button type="submit" disabled={submitting || !canSubmit(form, file)}>
-              {step === 'uploading' ? 'Uploading file...' : step === 'creating' ? 'Creating...' : 'Create Audiobook'}
+            <Button type="submit" disabled={submitting || !canSubmit(form, file) || (isBook && chosen === 0)}>
+              {submitLabel}
             </Button>
           </Actions>
         </Form>

@@ -16,6 +16,7 @@ import {
 import { TEXT_STEPS } from '../../../server/jobs/types';
 import type { FileStorage } from '../../../server/storage/types';
 import { createTestApp, type TestApp, truncateAll } from '../../../server/testing';
+import { makeEpub3, multipartFile } from '../../../server/testing/books';
 import { reader, states } from '../states';
 
 // The real server, twice: one configured for development (signup open) and one for production
@@ -81,6 +82,7 @@ type SeedParams = {
   current_chapter_id?: string | null;
   filename?: string;
   steps?: boolean;
+  author?: string;
 };
 
 /** A fresh database with one signed-in reader: each seeded state starts from nothing. */
@@ -168,6 +170,34 @@ const stateHandlers = {
       text.byteLength,
     ]);
     return { token: user.token, fileKey };
+  },
+  [states.uploadedBook]: async (params: unknown) => {
+    const user = await freshReader();
+    const { title = 'The Lighthouse', author = 'Ada Marlow' } = seedParams(params);
+    const body = multipartFile('lighthouse.epub', makeEpub3({ title, author }));
+    const res = await devApp.inject({
+      method: 'POST',
+      url: '/api/v1/files',
+      headers: { authorization: `Bearer ${user.token}`, ...body.headers },
+      payload: body.payload,
+    });
+    if (res.statusCode !== 201) throw new Error(`Could not upload the book: ${res.statusCode} ${res.body}`);
+    return { token: user.token, fileKey: (res.json() as { file_key: string }).file_key };
+  },
+  [states.bookWithCover]: async (params: unknown) => {
+    const user = await freshReader();
+    const { title = 'The Lighthouse' } = seedParams(params);
+    const auth = { authorization: `Bearer ${user.token}` };
+    const body = multipartFile('lighthouse.epub', makeEpub3({ title }));
+    const up = await devApp.inject({ method: 'POST', url: '/api/v1/files', headers: { ...auth, ...body.headers }, payload: body.payload });
+    if (up.statusCode !== 201) throw new Error(`Could not upload the book: ${up.statusCode} ${up.body}`);
+    const fileKey = (up.json() as { file_key: string }).file_key;
+    const job = await devApp.inject({ method: 'POST', url: '/api/v1/jobs', headers: auth, payload: { title, file_key: fileKey } });
+    if (job.statusCode !== 201) throw new Error(`Could not create the book: ${job.statusCode} ${job.body}`);
+    const jobId = (job.json() as { id: string }).id;
+    // The cover is the book's from creation on; the conversion itself is not needed here.
+    await devApp.inject({ method: 'DELETE', url: `/api/v1/jobs/${jobId}`, headers: auth });
+    return { token: user.token, jobId };
   },
   [states.pendingJobsExist]: async (params: unknown) => {
     const user = await freshReader();

@@ -23,6 +23,16 @@ export const createJobBodyFileKeyMax = 300;
 
 export const createJobBodyUrlMax = 2048;
 
+export const createJobBodyChaptersItemMin = 0;
+
+export const createJobBodyChaptersMax = 5000;
+
+export const createJobBodyChapterTitlesItemIndexMin = 0;
+
+export const createJobBodyChapterTitlesItemTitleMax = 200;
+
+export const createJobBodyChapterTitlesMax = 5000;
+
 
 export const CreateJobBody = zod.object({
   "title": zod.string().min(1).max(createJobBodyTitleMax),
@@ -35,7 +45,12 @@ export const CreateJobBody = zod.object({
   "provider": zod.enum(['openai', 'elevenlabs']),
   "voice_id": zod.string().optional().describe('alloy for openai, adam for elevenlabs, or a provider voice id.'),
   "voice_settings": zod.record(zod.string(), zod.string()).optional()
-}).optional()
+}).optional(),
+  "chapters": zod.array(zod.int().min(createJobBodyChaptersItemMin)).min(1).max(createJobBodyChaptersMax).optional().describe('Indices (as the preview numbers them) of the chapters to convert; all when absent.'),
+  "chapter_titles": zod.array(zod.object({
+  "index": zod.int().min(createJobBodyChapterTitlesItemIndexMin),
+  "title": zod.string().min(1).max(createJobBodyChapterTitlesItemTitleMax)
+})).max(createJobBodyChapterTitlesMax).optional().describe('New titles for chapters, by preview index.')
 }).describe('Exactly one of content, file_key or url.')
 
 export type CreateJobBody = zod.input<typeof CreateJobBody>;

@@ -44,6 +44,7 @@ export const Job = zod.object({
   "provider": zod.enum(['openai', 'elevenlabs']).optional(),
   "source": zod.enum(['content', 'file', 'url']).optional(),
   "source_url": zod.string().optional(),
+  "author": zod.string().optional(),
   "tutoring_analysis": zod.object({
   "themes": zod.array(zod.string()),
   "characters": zod.array(zod.object({
@@ -115,6 +116,7 @@ export const Job = zod.object({
   "provider": zod.enum(['openai', 'elevenlabs']).optional(),
   "source": zod.enum(['content', 'file', 'url']).optional(),
   "source_url": zod.string().optional(),
+  "author": zod.string().optional(),
   "tutoring_analysis": zod.object({
   "themes": zod.array(zod.string()),
   "characters": zod.array(zod.object({
@@ -172,6 +174,7 @@ export const Job = zod.object({
   "provider": zod.enum(['openai', 'elevenlabs']).optional(),
   "source": zod.enum(['content', 'file', 'url']).optional(),
   "source_url": zod.string().optional(),
+  "author": zod.string().optional(),
   "tutoring_analysis": zod.object({
   "themes": zod.array(zod.string()),
   "characters": zod.array(zod.object({

@@ -35,6 +35,7 @@ export const JobCore = zod.object({
   "provider": zod.enum(['openai', 'elevenlabs']).optional(),
   "source": zod.enum(['content', 'file', 'url']).optional(),
   "source_url": zod.string().optional(),
+  "author": zod.string().optional(),
   "tutoring_analysis": zod.object({
   "themes": zod.array(zod.string()),
   "characters": zod.array(zod.object({

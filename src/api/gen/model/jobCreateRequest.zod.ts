@@ -23,6 +23,16 @@ export const jobCreateRequestFileKeyMax = 300;
 
 export const jobCreateRequestUrlMax = 2048;
 
+export const jobCreateRequestChaptersItemMin = 0;
+
+export const jobCreateRequestChaptersMax = 5000;
+
+export const jobCreateRequestChapterTitlesItemIndexMin = 0;
+
+export const jobCreateRequestChapterTitlesItemTitleMax = 200;
+
+export const jobCreateRequestChapterTitlesMax = 5000;
+
 
 export const JobCreateRequest = zod.object({
   "title": zod.string().min(1).max(jobCreateRequestTitleMax),
@@ -35,7 +45,12 @@ export const JobCreateRequest = zod.object({
   "provider": zod.enum(['openai', 'elevenlabs']),
   "voice_id": zod.string().optional().describe('alloy for openai, adam for elevenlabs, or a provider voice id.'),
   "voice_settings": zod.record(zod.string(), zod.string()).optional()
-}).optional()
+}).optional(),
+  "chapters": zod.array(zod.int().min(jobCreateRequestChaptersItemMin)).min(1).max(jobCreateRequestChaptersMax).optional().describe('Indices (as the preview numbers them) of the chapters to convert; all when absent.'),
+  "chapter_titles": zod.array(zod.object({
+  "index": zod.int().min(jobCreateRequestChapterTitlesItemIndexMin),
+  "title": zod.string().min(1).max(jobCreateRequestChapterTitlesItemTitleMax)
+})).max(jobCreateRequestChapterTitlesMax).optional().describe('New titles for chapters, by preview index.')
 }).describe('Exactly one of content, file_key or url.')
 
 export type JobCreateRequest = zod.input<typeof JobCreateRequest>;

@@ -45,6 +45,7 @@ export const JobListResponse = zod.object({
   "provider": zod.enum(['openai', 'elevenlabs']).optional(),
   "source": zod.enum(['content', 'file', 'url']).optional(),
   "source_url": zod.string().optional(),
+  "author": zod.string().optional(),
   "tutoring_analysis": zod.object({
   "themes": zod.array(zod.string()),
   "characters": zod.array(zod.object({
@@ -116,6 +117,7 @@ export const JobListResponse = zod.object({
   "provider": zod.enum(['openai', 'elevenlabs']).optional(),
   "source": zod.enum(['content', 'file', 'url']).optional(),
   "source_url": zod.string().optional(),
+  "author": zod.string().optional(),
   "tutoring_analysis": zod.object({
   "themes": zod.array(zod.string()),
   "characters": zod.array(zod.object({
@@ -173,6 +175,7 @@ export const JobListResponse = zod.object({
   "provider": zod.enum(['openai', 'elevenlabs']).optional(),
   "source": zod.enum(['content', 'file', 'url']).optional(),
   "source_url": zod.string().optional(),
+  "author": zod.string().optional(),
   "tutoring_analysis": zod.object({
   "themes": zod.array(zod.string()),
   "characters": zod.array(zod.object({

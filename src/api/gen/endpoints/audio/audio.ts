@@ -258,6 +258,106 @@ export function useGetAudioMetadata<TData = Awaited<ReturnType<typeof getAudioMe
 
 
 
+export const getGetAudioCoverUrl = (jobId: string,) => {
+
+
+
+
+  return `/api/v1/audio/${jobId}/cover`
+}
+
+/**
+ * @summary The book's cover image (from its EPUB), for its owner. 404 when the book has none.
+ */
+export const getAudioCover = async (jobId: string, options?: Parameters<typeof apiFetch>[1]): Promise<Blob> => {
+
+  return apiFetch<Blob>(getGetAudioCoverUrl(jobId),
+  {
+    ...options,
+    method: 'GET'
+
+
+  }
+);}
+
+
+
+
+
+export const getGetAudioCoverQueryKey = (jobId: string,) => {
+    return [
+    `/api/v1/audio/${jobId}/cover`
+    ] as const;
+    }
+
+
+export const getGetAudioCoverQueryOptions = <TData = Awaited<ReturnType<typeof getAudioCover>>, TError = ErrorBody>(jobId: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getAudioCover>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getGetAudioCoverQueryKey(jobId);
+
+
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof getAudioCover>>> = ({ signal }) => getAudioCover(jobId, { signal, ...requestOptions });
+
+
+
+
+
+   return  { queryKey, queryFn, enabled: jobId !== null && jobId !== undefined, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof getAudioCover>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
+}
+
+export type GetAudioCoverQueryResult = NonNullable<Awaited<ReturnType<typeof getAudioCover>>>
+export type GetAudioCoverQueryError = ErrorBody
+
+
+export function useGetAudioCover<TData = Awaited<ReturnType<typeof getAudioCover>>, TError = ErrorBody>(
+ jobId: string, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof getAudioCover>>, TError, TData>> & Pick<
+        DefinedInitialDataOptions<
+          Awaited<ReturnType<typeof getAudioCover>>,
+          TError,
+          Awaited<ReturnType<typeof getAudioCover>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient
+  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useGetAudioCover<TData = Awaited<ReturnType<typeof getAudioCover>>, TError = ErrorBody>(
+ jobId: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getAudioCover>>, TError, TData>> & Pick<
+        UndefinedInitialDataOptions<
+          Awaited<ReturnType<typeof getAudioCover>>,
+          TError,
+          Awaited<ReturnType<typeof getAudioCover>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useGetAudioCover<TData = Awaited<ReturnType<typeof getAudioCover>>, TError = ErrorBody>(
+ jobId: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getAudioCover>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+/**
+ * @summary The book's cover image (from its EPUB), for its owner. 404 when the book has none.
+ */
+
+export function useGetAudioCover<TData = Awaited<ReturnType<typeof getAudioCover>>, TError = ErrorBody>(
+ jobId: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getAudioCover>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient
+ ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
+
+  const queryOptions = getGetAudioCoverQueryOptions(jobId,options)
+
+  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+
+  return withQueryKey(query, queryOptions.queryKey);
+}
+
+
+
+
+
+
 export const getGetAudioPlaylistUrl = (jobId: string,) => {
 
 

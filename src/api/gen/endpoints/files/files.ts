@@ -44,7 +44,7 @@ export const getUploadFileUrl = () => {
 }
 
 /**
- * @summary Upload a .txt source file (UTF-8 text, at most 10 MB).
+ * @summary Upload a source file (.txt, .epub, .pdf, .md or .html; at most 10 MB). Its text, chapters, title, author and cover are read now.
  */
 export const uploadFile = async (fileUploadRequest: FileUploadRequest, options?: Parameters<typeof apiFetch>[1]): Promise<FileUploadResponse> => {
     const formData = new FormData();
@@ -99,7 +99,7 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
     export type UploadFileMutationVariables = {data: FileUploadRequest}
 
     /**
- * @summary Upload a .txt source file (UTF-8 text, at most 10 MB).
+ * @summary Upload a source file (.txt, .epub, .pdf, .md or .html; at most 10 MB). Its text, chapters, title, author and cover are read now.
  */
 export const useUploadFile = <TError = ErrorBody,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof uploadFile>>, TError,UploadFileMutationVariables, TContext>, request?: SecondParameter<typeof apiFetch>}

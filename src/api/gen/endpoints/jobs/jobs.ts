@@ -32,6 +32,7 @@ import type {
 import {
   Job,
   JobListResponse,
+  JobPreview,
   JobStepList
 } from '../../model';
 import type {
@@ -257,6 +258,94 @@ export const useCreateJob = <TError = ErrorBody,
         TContext
       > => {
       return useMutation(getCreateJobMutationOptions(options), queryClient);
+    }
+    export const getPreviewJobUrl = () => {
+
+
+
+
+  return `/api/v1/jobs/preview`
+}
+
+/**
+ * @summary What a job would be (chapters, listening time, cost) for the same body as createJob, without creating anything.
+ */
+export const previewJob = async (jobCreateRequest: JobCreateRequest, options?: Parameters<typeof apiFetch>[1]): Promise<JobPreview> => {
+
+    const getHeaders = (h?: NonNullable<RequestInit['headers']>): Record<string, string | readonly string[]> => {
+    if (!h) return {};
+    if (h instanceof Headers) return Object.fromEntries(h.entries());
+    if (Symbol.iterator in h) {
+      return Object.fromEntries(
+        Array.from(h as Iterable<Iterable<string>>, (entry) => Array.from(entry) as [string, string]),
+      );
+    }
+    const headers: Record<string, string | readonly string[]> = {};
+    for (const [name, value] of Object.entries<string | readonly string[] | undefined>(h)) {
+      if (value !== undefined) headers[name] = value;
+    }
+    return headers;
+  };
+return apiFetch<JobPreview>(getPreviewJobUrl(),
+  {
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...getHeaders(options?.headers) },
+    body: JSON.stringify(jobCreateRequest),
+    schema: JobPreview
+  }
+);}
+
+
+
+
+
+export const getPreviewJobMutationKey = () => ['previewJob'] as const;
+
+export const getPreviewJobMutationOptions = <TError = ErrorBody,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof previewJob>>, TError,PreviewJobMutationVariables, TContext>, request?: SecondParameter<typeof apiFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof previewJob>>, TError,PreviewJobMutationVariables, TContext> => {
+
+const mutationKey = getPreviewJobMutationKey();
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof previewJob>>, PreviewJobMutationVariables> = (props) => {
+          const {data} = props ?? {};
+
+          return  previewJob(data,requestOptions)
+        }
+
+
+
+
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type PreviewJobMutationResult = NonNullable<Awaited<ReturnType<typeof previewJob>>>
+    export type PreviewJobMutationBody = JobCreateRequest
+    export type PreviewJobMutationError = ErrorBody
+    export type PreviewJobMutationVariables = {data: JobCreateRequest}
+
+    /**
+ * @summary What a job would be (chapters, listening time, cost) for the same body as createJob, without creating anything.
+ */
+export const usePreviewJob = <TError = ErrorBody,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof previewJob>>, TError,PreviewJobMutationVariables, TContext>, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof previewJob>>,
+        TError,
+        PreviewJobMutationVariables,
+        TContext
+      > => {
+      return useMutation(getPreviewJobMutationOptions(options), queryClient);
     }
     export const getGetJobUrl = (jobId: string,) => {
 

@@ -1,0 +1,78 @@
+/**
+ * Reads an uploaded file by its extension: .txt, .epub, .pdf, .md/.markdown, .html/.htm. Every
+ * refusal is an IngestError whose message says why in a reader's words. See docs/formats.md.
+ */
+import { extractArticle } from './extract';
+import type { ParsedDocument } from './document';
+import { readEpub } from './epub';
+import { IngestError, formatMegabytes } from './errors';
+import { readMarkdown } from './markdown';
+import { readPdf } from './pdf';
+import { DEFAULT_MAX_UPLOAD_BYTES, readTextUpload } from './text-file';
+
+export type UploadFormat = ParsedDocument['format'];
+
+const EXTENSIONS: Record<string, UploadFormat> = {
+  txt: 'txt',
+  epub: 'epub',
+  md: 'markdown',
+  markdown: 'markdown',
+  html: 'html',
+  htm: 'html',
+  xhtml: 'html',
+  pdf: 'pdf',
+};
+
+/** Extensions the upload accepts, for messages and the SPA's file picker. */
+export const ACCEPTED_EXTENSIONS = ['.txt', '.epub', '.pdf', '.md', '.html'] as const;
+
+export function formatOf(filename: string): UploadFormat | null {
+  const base = (filename.split(/[\\/]/).pop() ?? '').trim().toLowerCase();
+  const dot = base.lastIndexOf('.');
+  return dot > 0 ? (EXTENSIONS[base.slice(dot + 1)] ?? null) : null;
+}
+
+function readHtml(bytes: Uint8Array): ParsedDocument {
+  let source: string;
+  try {
+    source = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    throw new IngestError(415, 'The HTML file is not UTF-8 text. Save it with UTF-8 encoding and upload it again');
+  }
+  if (source.includes('\u0000')) throw new IngestError(415, 'The file does not look like an HTML page');
+  let article;
+  try {
+    article = extractArticle(source, 'file:///upload.html');
+  } catch (error) {
+    if (error instanceof IngestError && error.status === 422) {
+      throw new IngestError(422, 'No readable article was found in the HTML file');
+    }
+    throw error;
+  }
+  const title = article.title && article.title !== 'Untitled page' ? article.title : undefined;
+  return { format: 'html', text: article.text, title };
+}
+
+/** Validates and reads an upload of any accepted format. */
+export async function readUpload(bytes: Uint8Array, filename: string, maxBytes = DEFAULT_MAX_UPLOAD_BYTES): Promise<ParsedDocument> {
+  const format = formatOf(filename);
+  if (format === null) {
+    throw new IngestError(415, `Only ${ACCEPTED_EXTENSIONS.slice(0, -1).join(', ')} and ${ACCEPTED_EXTENSIONS.at(-1)} files can be uploaded`);
+  }
+  if (bytes.byteLength > maxBytes) throw new IngestError(413, `The file is larger than ${formatMegabytes(maxBytes)}`);
+  if (bytes.byteLength === 0) throw new IngestError(422, 'The file is empty');
+  switch (format) {
+    case 'txt':
+      return { format, text: readTextUpload(bytes, filename, maxBytes) };
+    case 'epub':
+      return readEpub(bytes);
+    case 'markdown':
+      return readMarkdown(bytes);
+    case 'html':
+      return readHtml(bytes);
+    case 'pdf':
+      return readPdf(bytes);
+    default:
+      throw new IngestError(415, 'This kind of file cannot be uploaded');
+  }
+}

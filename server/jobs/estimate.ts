@@ -1,0 +1,82 @@
+/**
+ * How long a text takes to narrate and what it costs, before anything is converted.
+ *
+ * Both tables live here, in one place, so they are easy to update (docs/formats.md points here).
+ *
+ * SPEAKING_RATES: characters per second of narration (text.length / audio seconds).
+ * - The offline eSpeak-NG voices were measured on this code base's own pipeline (the sentence
+ *   chunking of the synthesize step, default rate 175 wpm) over the sample texts in
+ *   bench/samples/: `npm run bench -- estimate` prints the measured rate and the estimate's error
+ *   next to these figures, so a change in the engine shows up there.
+ * - The cloud voices are measured the same way by the bench when their API key is set; the
+ *   figures below are the ones to use until then: a steady narration of about 155 words per
+ *   minute, which is what both services' default voices speak at on English prose.
+ *
+ * PRICES_PER_MILLION_CHARACTERS: US dollars per million characters of input text, list prices
+ * of the models this server uses by default (OpenAI bills gpt-4o-mini-tts by audio tokens; the
+ * figure is its published ~$0.015 per minute at the rate above).
+ */
+import { offlineVoiceFor } from '../voices/espeak';
+import { DEFAULT_VOICES, type VoiceSettings } from '../voices/select';
+import { OPENAI_DEFAULT_MODEL } from '../voices/openai';
+import { ELEVENLABS_DEFAULT_MODEL } from '../voices/elevenlabs';
+import type { Provider } from './types';
+
+export type CostProvider = 'offline' | Provider;
+
+/** Characters per second, by engine and voice ('*' = any other voice of that engine). */
+export const SPEAKING_RATES: Readonly<Record<'espeak-ng' | 'openai' | 'elevenlabs', Readonly<Record<string, number>>>> = {
+  'espeak-ng': { 'en-us+f3': 17.8, 'en-us+m3': 18.0, 'en-gb+f4': 18.0, 'en-gb+m3': 18.0, '*': 17.9 },
+  openai: { '*': 15.0 },
+  elevenlabs: { '*': 14.8 },
+};
+
+/** US dollars per million characters, by provider and model ('*' = a model not listed). */
+export const PRICES_PER_MILLION_CHARACTERS: Readonly<Record<CostProvider, Readonly<Record<string, number>>>> = {
+  offline: { 'espeak-ng': 0 },
+  openai: { 'gpt-4o-mini-tts': 16.7, 'tts-1': 15, 'tts-1-hd': 30, '*': 30 },
+  elevenlabs: { eleven_multilingual_v2: 100, eleven_v3: 100, eleven_turbo_v2_5: 50, eleven_flash_v2_5: 50, '*': 100 },
+};
+
+export interface CostEstimate {
+  provider: CostProvider;
+  model: string;
+  usd: number;
+}
+
+function rateOf(engine: keyof typeof SPEAKING_RATES, voice: string): number {
+  const table = SPEAKING_RATES[engine];
+  return table[voice.toLowerCase()] ?? table['*'] ?? 15;
+}
+
+/** Characters per second of the voice that would actually speak (the offline stand-in without a key). */
+export function speakingRate(voices: VoiceSettings, provider: Provider, voiceId?: string): number {
+  const hasKey = (k: string | undefined) => typeof k === 'string' && k.trim() !== '';
+  const cloud = provider === 'openai' ? hasKey(voices.openaiApiKey) : hasKey(voices.elevenlabsApiKey);
+  if (!cloud) return rateOf('espeak-ng', offlineVoiceFor(provider, voiceId));
+  return rateOf(provider, voiceId?.trim() || DEFAULT_VOICES[provider]);
+}
+
+export function estimateSeconds(characters: number, charsPerSecond: number): number {
+  return Math.round((characters / charsPerSecond) * 10) / 10;
+}
+
+function price(provider: CostProvider, model: string, characters: number): number {
+  const table = PRICES_PER_MILLION_CHARACTERS[provider];
+  const perMillion = table[model] ?? table['*'] ?? 0;
+  return Math.round(((characters * perMillion) / 1_000_000) * 100) / 100;
+}
+
+/** The cost of narrating `characters` with each provider this server can use (offline always). */
+export function estimateCosts(voices: VoiceSettings, characters: number): CostEstimate[] {
+  const out: CostEstimate[] = [{ provider: 'offline', model: 'espeak-ng', usd: 0 }];
+  if (voices.openaiApiKey?.trim()) {
+    const model = voices.openaiModel ?? OPENAI_DEFAULT_MODEL;
+    out.push({ provider: 'openai', model, usd: price('openai', model, characters) });
+  }
+  if (voices.elevenlabsApiKey?.trim()) {
+    const model = voices.elevenlabsModel ?? ELEVENLABS_DEFAULT_MODEL;
+    out.push({ provider: 'elevenlabs', model, usd: price('elevenlabs', model, characters) });
+  }
+  return out;
+}
