@@ -47,6 +47,12 @@ export interface Config {
   encoderThreads: number;
   /** Lifetime of a signed media (audio) URL in seconds. */
   mediaUrlTtlSeconds: number;
+  /** How long a stopping process waits for in-flight requests and running steps before it hands over and exits. */
+  shutdownGraceSeconds: number;
+  /** Bearer token that unlocks GET /metrics; unset (and metricsPublic false) keeps it off. */
+  metricsToken?: string;
+  /** GET /metrics without a token (for a scraper on a private network). */
+  metricsPublic: boolean;
 }
 
 export class ConfigError extends Error {
@@ -83,6 +89,9 @@ export const CONFIG_VARIABLES = [
   { name: 'ENCODER_THREADS', default: '(CPU count - 1, at least 1)', description: 'Worker threads that encode MP3 (0-64); 0 encodes on the main thread. The default leaves one core to the main thread, which synthesises the offline voice and answers the API; each thread costs about 25 MB.' },
   { name: 'ALLOW_PRIVATE_FETCH_FOR_TESTS', default: 'false', description: "TESTS ONLY. 'true' lets web-page jobs fetch loopback addresses (127.0.0.1, ::1). Never set it on a server: it weakens the protection against requests to internal networks." },
   { name: 'MEDIA_URL_TTL_SECONDS', default: '3600', description: 'How long a signed audio streaming URL stays valid, in seconds (60-86400).' },
+  { name: 'SHUTDOWN_GRACE_SECONDS', default: '10', description: 'On SIGTERM/SIGINT, how long (1-300 s) in-flight requests and running steps get to finish; running jobs are then handed back to the queue for another worker and the process exits.' },
+  { name: 'METRICS_TOKEN', default: '(unset)', description: 'Bearer token (at least 16 characters) that GET /metrics requires. Without it (and without METRICS_PUBLIC=true) /metrics answers 404.' },
+  { name: 'METRICS_PUBLIC', default: 'false', description: "'true' serves GET /metrics without a token (only for a scraper on a private network)." },
 ] as const satisfies readonly { name: string; default: string; description: string }[];
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -168,6 +177,12 @@ const envSchema = z.object({
   ENCODER_THREADS: intVar('ENCODER_THREADS', 0, 64, Math.max(1, os.availableParallelism() - 1)),
   ALLOW_PRIVATE_FETCH_FOR_TESTS: enumVar('ALLOW_PRIVATE_FETCH_FOR_TESTS', ['true', 'false'] as const),
   MEDIA_URL_TTL_SECONDS: intVar('MEDIA_URL_TTL_SECONDS', 60, 86_400, 3600),
+  SHUTDOWN_GRACE_SECONDS: intVar('SHUTDOWN_GRACE_SECONDS', 1, 300, 10),
+  METRICS_TOKEN: checkedString(
+    (token) => token.length >= 16,
+    (token) => `METRICS_TOKEN must be at least 16 characters (got ${token.length})`,
+  ),
+  METRICS_PUBLIC: enumVar('METRICS_PUBLIC', ['true', 'false'] as const),
 });
 
 /**
@@ -219,6 +234,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     allowPrivateFetchForTests: vars.ALLOW_PRIVATE_FETCH_FOR_TESTS === 'true',
     encoderThreads: vars.ENCODER_THREADS,
     mediaUrlTtlSeconds: vars.MEDIA_URL_TTL_SECONDS,
+    shutdownGraceSeconds: vars.SHUTDOWN_GRACE_SECONDS,
+    ...(vars.METRICS_TOKEN !== undefined && { metricsToken: vars.METRICS_TOKEN }),
+    metricsPublic: vars.METRICS_PUBLIC === 'true',
   };
 }
 

@@ -6,7 +6,7 @@ import { createConversion } from './jobs/index';
 import { exitOnSignals } from './process';
 
 /**
- * A conversion worker without the HTTP API: `npm run worker` (node --import tsx server/worker.ts).
+ * A conversion worker without the HTTP API: `npm run worker` (scripts/worker.mjs runs it compiled, dist-server/worker.mjs).
  * Runs jobs from the shared queue; needs DATABASE_URL, because the embedded database can only be
  * opened by one process (the server, which then converts jobs itself with WORKERS=in-process).
  */
@@ -32,10 +32,13 @@ async function main(): Promise<void> {
   const db = await openDatabase(config);
   await migrate(db);
   const conversion = await createConversion(config, db, log);
-  log.info({ concurrency: config.workerConcurrency }, 'Lectio worker is running');
+  log.info({ concurrency: config.workerConcurrency, workerId: conversion.runner?.workerId }, 'Lectio worker is running');
 
-  exitOnSignals(log, 'worker shutting down; running jobs will resume elsewhere', () =>
-    conversion.close().then(() => db.close()),
+  exitOnSignals(
+    log,
+    'worker shutting down: handing running jobs back to the queue',
+    () => conversion.close().then(() => db.close()),
+    config.shutdownGraceSeconds,
   );
 }
 

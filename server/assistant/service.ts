@@ -23,6 +23,8 @@ export const CLOSE_UNAUTHORIZED = { code: 4003, reason: 'Unauthorized: invalid o
 export const CLOSE_NOT_RUNNING = { code: 1008, reason: 'Voice assistant is not running' } as const;
 export const CLOSE_TOO_LARGE = { code: 1009, reason: 'Frame too large: the limit is 1 MB' } as const;
 export const CLOSE_STOPPED = { code: 1000, reason: 'Voice assistant stopped' } as const;
+/** The server is shutting down: 1012 (service restart) is a code the client reconnects on. */
+export const CLOSE_RESTARTING = { code: 1012, reason: 'Server restarting; reconnect' } as const;
 
 /** An alternative engine set (the OpenAI one, see openai.ts). */
 export interface AssistantEngines {
@@ -51,7 +53,10 @@ export interface VoiceAssistant {
   attach(server: Server): void;
   /** Open connections of a user (for tests). */
   connectionCount(userId: string): number;
-  close(): void;
+  /** Open voice websockets in this process, all users. */
+  openConnections(): number;
+  /** Closes every voice websocket with 1012 (the client reconnects), then stops the sessions. */
+  close(): Promise<void>;
 }
 
 /** The offline voice: eSpeak-NG at 22050 Hz, resampled to 24 kHz with the Speex resampler. */
@@ -164,6 +169,7 @@ export function createVoiceAssistant(deps: VoiceAssistantDeps): VoiceAssistant {
     functions: TOOL_NAMES,
     warmUp,
     connectionCount: (userId) => open.get(userId)?.size ?? 0,
+    openConnections: () => [...open.values()].reduce((n, set) => n + set.size, 0),
     attach(server) {
       wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES, perMessageDeflate: false });
       const server_ = wss;
@@ -179,10 +185,21 @@ export function createVoiceAssistant(deps: VoiceAssistantDeps): VoiceAssistant {
         server_.handleUpgrade(request, socket, head, (ws) => void onSocket(ws, url));
       });
     },
-    close() {
-      sessions.stopAll();
-      for (const set of open.values()) for (const entry of set) entry.ws.terminate();
+    async close() {
+      // Tell every client to come back (1012), give the close handshakes a moment, then cut what is left.
+      const sockets = [...open.values()].flatMap((set) => [...set]);
       open.clear();
+      for (const entry of sockets) {
+        entry.connection?.close();
+        entry.ws.close(CLOSE_RESTARTING.code, CLOSE_RESTARTING.reason);
+      }
+      const closed = sockets.map((entry) =>
+        entry.ws.readyState === entry.ws.CLOSED ? Promise.resolve() : new Promise<void>((resolve) => entry.ws.once('close', () => resolve())),
+      );
+      const limit = new Promise<void>((resolve) => setTimeout(resolve, 1000).unref());
+      await Promise.race([Promise.all(closed), limit]);
+      for (const entry of sockets) entry.ws.terminate();
+      sessions.stopAll();
       wss?.close();
     },
   };

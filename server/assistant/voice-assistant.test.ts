@@ -275,3 +275,18 @@ describe('voice assistant websocket', () => {
     expect(await a.waitFor((f) => f.kind === 'message' && f.id === 's')).toMatchObject({ data: { d: { mode: 'xray', job_id: annBook } } });
   }, 20_000);
 });
+
+describe('a server shutting down', () => {
+  it('closes open voice sockets with 1012 (restarting), a code the client reconnects on', async () => {
+    const s = await createTestApp();
+    const carl = await signedInUser(s.app, 'carl@example.com');
+    const carlBook = await seedRochesterBook(s.db, appStorage(s.config), carl.id, { positionSeconds: HEARD_POSITION });
+    await s.app.listen({ port: 0, host: '127.0.0.1' });
+    const url = `ws://127.0.0.1:${(s.app.server.address() as AddressInfo).port}/api/v1/voice-assistant/ws`;
+    expect((await s.app.inject({ method: 'POST', url: '/api/v1/voice-assistant/start', headers: auth(carl), payload: { mode: 'xray', jobId: carlBook } })).statusCode).toBe(200);
+    const c = await TestVoiceClient.connect(`${url}?token=${carl.token}`);
+    await c.handshake();
+    await s.close();
+    expect(await c.closed).toEqual({ code: 1012, reason: 'Server restarting; reconnect' });
+  }, 30_000);
+});

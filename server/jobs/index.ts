@@ -7,7 +7,7 @@ import type { FileStorage } from '../storage/types';
 import type { VoiceSettings } from '../voices/select';
 import { createPgBossQueue, type JobQueue } from './queue';
 import { createJobRepository } from './repository';
-import { createRunner, type Runner } from './runner';
+import { createRunner, type JobEvent, type Runner } from './runner';
 import { createJobService, type JobService } from './service';
 
 /** Knobs tests (and the bench) turn; production uses the defaults. */
@@ -26,7 +26,7 @@ export interface Conversion {
   storage: FileStorage;
   queue: JobQueue;
   runner: Runner | null;
-  /** Stops workers (running jobs resume later), the queue and the encoder threads. */
+  /** Stops workers (running jobs are handed back to the queue for another worker), the queue and the encoder threads. */
   close(): Promise<void>;
 }
 
@@ -39,6 +39,7 @@ export async function createConversion(
   db: Db,
   log: FastifyBaseLogger,
   overrides: ConversionOverrides = {},
+  hooks: { onJobEvent?: (event: JobEvent) => void } = {},
 ): Promise<Conversion> {
   const storage = overrides.storage ?? new LocalFileStorage(config.storageDir);
   const repo = createJobRepository(db);
@@ -77,6 +78,7 @@ export async function createConversion(
       ...(overrides.stepAttempts !== undefined && { stepAttempts: overrides.stepAttempts }),
       ...(overrides.stepRetryDelayMs !== undefined && { stepRetryDelayMs: overrides.stepRetryDelayMs }),
       log,
+      ...(hooks.onJobEvent !== undefined && { onJobEvent: hooks.onJobEvent }),
     });
     const r = runner;
     if (embedded) {
@@ -108,7 +110,9 @@ export async function createConversion(
     async close() {
       if (closed) return;
       closed = true;
-      await runner?.stop();
+      // Take no new messages, hand running jobs back to the queue for other workers, then stop.
+      await queue.stopFetching().catch((err: unknown) => log.warn({ err }, 'could not stop fetching jobs'));
+      await runner?.stop(config.shutdownGraceSeconds * 1000);
       await queue.stop();
       await pool?.close();
     },
