@@ -22,6 +22,9 @@ import { createBookSource } from './assistant/books';
 import { openAiEngines } from './assistant/openai';
 import { createVoiceAssistant } from './assistant/service';
 import { LocalFileStorage, type FileStorage } from './storage/index';
+import { conversionMetricsHook, readinessChecks } from './ops/checks';
+import { createMetrics } from './ops/metrics';
+import { installOps, requestId } from './ops/routes';
 
 export interface AppDeps {
   /** A database to use instead of opening the configured one; the caller keeps ownership (closes it). */
@@ -51,6 +54,9 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Fas
   const app = Fastify({
     logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
     bodyLimit: DEFAULT_BODY_LIMIT,
+    // Request ids and the one-line-per-request log come from server/ops/routes.ts.
+    genReqId: requestId,
+    disableRequestLogging: true,
   });
 
   const db = deps.db ?? (await openDatabase(config));
@@ -88,7 +94,8 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Fas
 
   // The conversion engine (queue + in-process workers). preClose: running jobs stop (and resume
   // later) before the database closes.
-  const conversion = await createConversion(config, db, app.log, { ...deps.conversion, storage });
+  const metrics = createMetrics();
+  const conversion = await createConversion(config, db, app.log, { ...deps.conversion, storage }, conversionMetricsHook(metrics));
   app.addHook('preClose', () => conversion.close());
 
   // The voice assistant: per-user sessions and its websocket on the HTTP server's upgrade event.
@@ -111,6 +118,8 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Fas
   app.setSerializerCompiler(createZodSerializerCompiler({ strict: config.appEnv !== 'production', log: app.log }));
   installErrorHandler(app);
   installNotFound(app, config.staticDir);
+  metrics.setSources({ voiceSessions: () => voiceAssistant.openConnections() });
+  installOps(app, { metrics, metricsPublic: config.metricsPublic, ...(config.metricsToken !== undefined && { metricsToken: config.metricsToken }), ...readinessChecks(metrics, db, storage, conversion) });
 
   await app.register(apiRoutes({ auth, environment: environmentInfo(config), storage, progress, listening, jobs: conversion.service, voiceAssistant }), { prefix: '/api/v1' });
   if (config.staticDir !== undefined) await installSpa(app, config.staticDir);

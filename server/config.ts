@@ -53,6 +53,8 @@ export interface Config {
   metricsToken?: string;
   /** GET /metrics without a token (for a scraper on a private network). */
   metricsPublic: boolean;
+  /** A worker's port for /healthz, /readyz and /metrics (the API uses PORT). */
+  opsPort?: number;
 }
 
 export class ConfigError extends Error {
@@ -92,6 +94,7 @@ export const CONFIG_VARIABLES = [
   { name: 'SHUTDOWN_GRACE_SECONDS', default: '10', description: 'On SIGTERM/SIGINT, how long (1-300 s) in-flight requests and running steps get to finish; running jobs are then handed back to the queue for another worker and the process exits.' },
   { name: 'METRICS_TOKEN', default: '(unset)', description: 'Bearer token (at least 16 characters) that GET /metrics requires. Without it (and without METRICS_PUBLIC=true) /metrics answers 404.' },
   { name: 'METRICS_PUBLIC', default: 'false', description: "'true' serves GET /metrics without a token (only for a scraper on a private network)." },
+  { name: 'OPS_PORT', default: '(unset)', description: 'Workers only: the port on which `npm run worker` serves /healthz, /readyz and /metrics (0-65535, 0 picks a free one; bound to HOST). Unset: a worker serves nothing.' },
 ] as const satisfies readonly { name: string; default: string; description: string }[];
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -183,6 +186,7 @@ const envSchema = z.object({
     (token) => `METRICS_TOKEN must be at least 16 characters (got ${token.length})`,
   ),
   METRICS_PUBLIC: enumVar('METRICS_PUBLIC', ['true', 'false'] as const),
+  OPS_PORT: intVar('OPS_PORT', 0, 65535, -1),
 });
 
 /**
@@ -237,6 +241,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     shutdownGraceSeconds: vars.SHUTDOWN_GRACE_SECONDS,
     ...(vars.METRICS_TOKEN !== undefined && { metricsToken: vars.METRICS_TOKEN }),
     metricsPublic: vars.METRICS_PUBLIC === 'true',
+    ...(vars.OPS_PORT >= 0 && { opsPort: vars.OPS_PORT }),
   };
 }
 

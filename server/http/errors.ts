@@ -30,6 +30,8 @@ export interface ErrorBody {
   detail: string;
   message: string;
   errors?: FieldError[];
+  /** The request's id (also the x-request-id header and the log's reqId). */
+  request_id?: string;
 }
 
 export function errorBody(detail: string, errors?: FieldError[]): ErrorBody {
@@ -96,7 +98,7 @@ export function sendError(reply: FastifyReply, error: HttpError): FastifyReply {
     .code(error.statusCode)
     .headers(headers)
     .type('application/json; charset=utf-8')
-    .send(errorBody(error.message, error.errors));
+    .send({ ...errorBody(error.message, error.errors), request_id: reply.request.id });
 }
 
 /** Every error, from the domain, the routes or Fastify itself, answers `{detail, message}`. */

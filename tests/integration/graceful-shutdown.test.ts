@@ -108,7 +108,20 @@ describe('SIGTERM on a worker', () => {
     expect(steps.every((s) => s.status === 'completed')).toBe(true);
     // The interrupted step ran again, once, in the other worker.
     expect(steps.find((s) => s.step_name === 'analyze')?.attempts).toBe(2);
-    expect((await jobRow(id))?.lease_owner).toBeNull();
+    // The worker lets go of the finished job.
+    await until('the lease to be released', async () => ((await jobRow(id))?.lease_owner === null ? true : undefined), 10_000, logs);
+
+    // Logs at info: one line per state change with the job and its user; polling stays at debug.
+    const lines = [...workers, api].flatMap((p) => p.log().split('\n')).filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Record<string, unknown>);
+    const changes = lines.filter((l) => l.jobId === id && typeof l.status === 'string').map((l) => [l.msg, l.status]);
+    expect(changes).toEqual([
+      ['job processing', 'PROCESSING'],
+      ['job completed', 'COMPLETED'],
+    ]);
+    expect(lines.filter((l) => l.jobId === id && l.status === 'COMPLETED')[0]?.userId).toMatch(/^[0-9a-f-]{36}$/);
+    const requests = lines.filter((l) => l.msg === 'request completed');
+    expect(requests.some((l) => l.method === 'POST' && l.url === '/api/v1/jobs' && l.status === 201)).toBe(true);
+    expect(requests.filter((l) => l.method === 'GET')).toEqual([]);
   }, 240_000);
 
   it('lets the other compiled worker (npm run worker) finish a book whose chapter was running', async () => {
