@@ -21,7 +21,7 @@ import { apiRoutes } from './routes/index';
 import { createBookSource } from './assistant/books';
 import { openAiEngines } from './assistant/openai';
 import { createVoiceAssistant } from './assistant/service';
-import { LocalFileStorage, type FileStorage } from './storage/index';
+import { openStorage, type FileStorage } from './storage/index';
 import { conversionMetricsHook, readinessChecks } from './ops/checks';
 import { createMetrics } from './ops/metrics';
 import { installOps, requestId } from './ops/routes';
@@ -36,7 +36,7 @@ export interface AppDeps {
    * passes it, so it hashes at OWASP parameters. Hashes record their cost, so they verify anywhere.
    */
   passwordCost?: ScryptCost;
-  /** Stored files (uploads, audio); defaults to LocalFileStorage in DATA_DIR/files. */
+  /** Stored files (uploads, audio); defaults to the configured store (STORAGE_URL, else STORAGE_DIR). */
   storage?: FileStorage;
   /** Conversion-engine knobs for tests and benches (timeouts, retry delays, voice options). */
   conversion?: ConversionOverrides;
@@ -79,7 +79,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Fas
   });
 
   // One storage for every route: uploads, the pipeline's audio and the media URLs that serve it.
-  const storage = deps.storage ?? new LocalFileStorage(config.storageDir);
+  const storage = deps.storage ?? openStorage(config);
   const library = createJobLibrary(db);
   const progressRepository = createProgressRepository(db);
   const progress = createProgressService({ repository: progressRepository, jobs: library, now });

@@ -7,7 +7,7 @@ import { conversionMetricsHook, readinessChecks } from './ops/checks';
 import { createMetrics } from './ops/metrics';
 import { installOps, requestId } from './ops/routes';
 import { exitOnSignals } from './process';
-import { LocalFileStorage } from './storage/local';
+import { openStorage } from './storage/index';
 
 /**
  * A conversion worker without the HTTP API: `npm run worker` (scripts/worker.mjs runs it compiled, dist-server/worker.mjs).
@@ -41,7 +41,7 @@ async function main(): Promise<void> {
   const db = await openDatabase(config);
   await migrate(db);
   const metrics = createMetrics();
-  const storage = new LocalFileStorage(config.storageDir);
+  const storage = openStorage(config);
   const conversion = await createConversion(config, db, log, { storage }, conversionMetricsHook(metrics));
   let opsUrl: string | undefined;
   if (config.opsPort !== undefined) {

@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError, type DomainErrorKind } from '../errors';
+import { isStorageUnavailable } from '../storage/types';
 
 export interface FieldError {
   field: string;
@@ -81,6 +82,7 @@ function fromFastifyError(error: FastifyError, request: FastifyRequest): HttpErr
 function toHttpError(error: unknown, request: FastifyRequest): HttpError {
   if (error instanceof HttpError) return error;
   if (error instanceof DomainError) return fromDomainError(error);
+  if (isStorageUnavailable(error)) return new HttpError(503, error.message, { headers: { 'retry-after': '5' } });
   const fastifyError = error as FastifyError;
   const known = fromFastifyError(fastifyError, request);
   if (known !== null) return known;

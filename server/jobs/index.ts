@@ -2,7 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { EncoderPool } from '../audio/encoder-pool';
 import type { Config } from '../config';
 import type { Db } from '../db/types';
-import { LocalFileStorage } from '../storage/local';
+import { openStorage } from '../storage/index';
 import type { FileStorage } from '../storage/types';
 import type { VoiceSettings } from '../voices/select';
 import { createPgBossQueue, type JobQueue } from './queue';
@@ -41,7 +41,7 @@ export async function createConversion(
   overrides: ConversionOverrides = {},
   hooks: { onJobEvent?: (event: JobEvent) => void } = {},
 ): Promise<Conversion> {
-  const storage = overrides.storage ?? new LocalFileStorage(config.storageDir);
+  const storage = overrides.storage ?? openStorage(config);
   const repo = createJobRepository(db);
   const embedded = config.databaseUrl === undefined;
   // A message may take a step's full time plus the quick steps around it (see runner.ts).

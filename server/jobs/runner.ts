@@ -20,6 +20,8 @@
  *   "shutdown" reason, their lease is released and a fresh message is queued at once, so another
  *   worker resumes them from their current step within its polling interval. A step that ignores
  *   the abort is handed back the same way when the stop's grace period ends.
+ * - A store that is down (StorageUnavailableError) never fails a job: after the step's attempts
+ *   the job is let go and queued again STORE_RETRY_SECONDS later, as often as it takes.
  * - Nothing waits on a single message or lease forever: every sweep (half a lease) queues jobs
  *   whose worker stopped renewing its lease (a killed process), and jobs that should be running but
  *   have neither a live lease nor a waiting message (a message lost in a crash, a book whose last
@@ -30,7 +32,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyBaseLogger } from 'fastify';
 import { DomainError } from '../errors';
 import { isIngestError } from '../ingest/errors';
-import type { FileStorage } from '../storage/types';
+import { isStorageUnavailable, type FileStorage } from '../storage/types';
 import { isTtsError } from '../voices/types';
 import type { JobQueue } from './queue';
 import type { JobRepository } from './repository';
@@ -68,6 +70,8 @@ function providerOf(job: JobRecord): string {
 
 const DEFAULT_LEASE_SECONDS = 60;
 const SHUTDOWN = 'shutdown';
+/** How long a job whose store is down waits before it is tried again. */
+const STORE_RETRY_SECONDS = 15;
 const CANCELLED = 'cancelled';
 
 /** Where the job's progress bar stands when a step ends (text jobs; books roll up their chapters). */
@@ -247,6 +251,10 @@ export function createRunner(options: RunnerOptions) {
           await sleep(retryDelayMs * 2 ** (attempt - 1), undefined, { signal: jobSignal });
           continue;
         }
+        if (isStorageUnavailable(error) && !timeout.aborted) {
+          await repo.updateStep(job.id, step.stepName, { metadata: { last_error: message } }).catch(() => undefined);
+          throw error; // run() queues the job again for later; it is not failed
+        }
         await repo.updateStep(job.id, step.stepName, { status: 'failed', errorMessage: message, complete: true });
         throw new StepFailed(message);
       }
@@ -271,6 +279,7 @@ export function createRunner(options: RunnerOptions) {
     const entry = { controller, heartbeat, handedBack: false };
     active.set(jobId, entry);
     const began = Date.now();
+    let storeDown = false;
     try {
       const { rows: started } = await repo.db.query<{ id: string }>(
         `UPDATE jobs SET status = 'PROCESSING', started_at = COALESCE(started_at, now()), updated_at = now()
@@ -308,6 +317,10 @@ export function createRunner(options: RunnerOptions) {
         options.log?.info({ jobId, userId: job?.userId, status: 'CANCELLED' }, 'job cancelled; its work stopped');
         return;
       }
+      if (isStorageUnavailable(error)) {
+        storeDown = true;
+        return;
+      }
       if (job !== null) await failJob(job, error instanceof StepFailed ? error.message : userMessage(error));
       if (!(error instanceof StepFailed)) options.log?.warn({ jobId, err: error }, 'job run failed outside a step');
     } finally {
@@ -315,6 +328,11 @@ export function createRunner(options: RunnerOptions) {
       if (active.get(jobId) === entry) active.delete(jobId);
       if (controller.signal.reason === SHUTDOWN) await handBack(jobId, entry);
       else await repo.releaseLease(jobId, workerId).catch(() => undefined);
+      if (storeDown) {
+        options.log?.warn({ jobId, userId: job?.userId, retryInSeconds: STORE_RETRY_SECONDS }, 'file store unavailable; the job will run again');
+        // If this send fails too (database down as well), the sweep of a live worker queues it.
+        await queue.send(jobId, { delaySeconds: STORE_RETRY_SECONDS }).catch(() => undefined);
+      }
     }
   }
 
