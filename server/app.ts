@@ -24,7 +24,7 @@ import { createVoiceAssistant } from './assistant/service';
 import { openStorage, type FileStorage } from './storage/index';
 import { conversionMetricsHook, readinessChecks } from './ops/checks';
 import { createMetrics } from './ops/metrics';
-import { installOps, requestId } from './ops/routes';
+import { installOps, requestId, requestLogController } from './ops/routes';
 
 export interface AppDeps {
   /** A database to use instead of opening the configured one; the caller keeps ownership (closes it). */
@@ -56,7 +56,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Fas
     bodyLimit: DEFAULT_BODY_LIMIT,
     // Request ids and the one-line-per-request log come from server/ops/routes.ts.
     genReqId: requestId,
-    disableRequestLogging: true,
+    logController: requestLogController(),
   });
 
   const db = deps.db ?? (await openDatabase(config));

@@ -5,7 +5,7 @@ import { openDatabase } from './db/open';
 import { createConversion } from './jobs/index';
 import { conversionMetricsHook, readinessChecks } from './ops/checks';
 import { createMetrics } from './ops/metrics';
-import { installOps, requestId } from './ops/routes';
+import { installOps, requestId, requestLogController } from './ops/routes';
 import { exitOnSignals } from './process';
 import { openStorage } from './storage/index';
 
@@ -35,7 +35,7 @@ async function main(): Promise<void> {
   const ops = Fastify({
     logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
     genReqId: requestId,
-    disableRequestLogging: true,
+    logController: requestLogController(),
   });
   const log = ops.log;
   const db = await openDatabase(config);

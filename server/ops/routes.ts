@@ -1,6 +1,6 @@
 import { randomUUID, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import type { FastifyInstance } from 'fastify';
+import { LogController, type FastifyInstance } from 'fastify';
 import { sendError, HttpError } from '../http/errors';
 import type { Metrics } from './metrics';
 
@@ -32,6 +32,11 @@ const REQUEST_ID = /^[A-Za-z0-9._:-]{8,128}$/;
 export function requestId(request: IncomingMessage): string {
   const given = request.headers['x-request-id'];
   return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+}
+
+/** Fastify's own per-request lines are off: installOps writes one line per request instead. */
+export function requestLogController(): LogController {
+  return new LogController({ disableRequestLogging: true });
 }
 
 const QUIET_METHODS = new Set(['GET', 'HEAD']);
