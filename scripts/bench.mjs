@@ -4,6 +4,9 @@
 //   2. bundle: gzip JavaScript a first visit needs on /login and /dashboard  (scripts/bench-bundle.mjs)
 //   3. voice: handshake, typed question to first bot audio, end of speech to user-stopped-speaking
 //      (server/assistant/bench-voice.ts)
+//   4. scale-out: API + 1 vs 2 workers on PostgreSQL with S3 storage (a book and 20 short jobs
+//      from 10 users), takeover time after SIGTERM, 200 listeners saving progress while 5
+//      conversions run  (bench/scale-out.ts; needs PostgreSQL server binaries)
 // Run one with e.g. `npm run bench -- voice`. Set BENCH_CHARS=1000000 for the 1 MB book figure.
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -15,6 +18,7 @@ const benches = [
   { name: 'conversion', args: ['--import', 'tsx', 'server/jobs/bench-pipeline.ts'], before: buildServerIfStale },
   { name: 'bundle', args: ['scripts/bench-bundle.mjs'] },
   { name: 'voice', args: ['--import', 'tsx', 'server/assistant/bench-voice.ts'] },
+  { name: 'scale-out', args: ['--import', 'tsx', 'bench/scale-out.ts'], before: buildServerIfStale },
 ];
 
 const only = process.argv.slice(2);

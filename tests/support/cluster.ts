@@ -12,10 +12,12 @@ export interface Proc {
   exited: Promise<number | null>;
 }
 
-export type Entry = 'api' | 'worker' | 'compiled-worker';
+export type Entry = 'api' | 'compiled-api' | 'worker' | 'compiled-worker';
 
 const ARGS: Record<Entry, string[]> = {
   api: ['--import', 'tsx', 'server/main.ts'],
+  // As `npm start` runs it, once dist-server/ is built.
+  'compiled-api': ['--max-semi-space-size=4', 'dist-server/main.mjs'],
   worker: ['--import', 'tsx', 'server/worker.ts'],
   'compiled-worker': ['scripts/worker.mjs'],
 };
