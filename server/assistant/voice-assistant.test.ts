@@ -92,7 +92,7 @@ describe('voice assistant routes (per user)', () => {
   it('refuses a book that is not the user’s or not finished (404), start twice (409), stop or connect when stopped', async () => {
     const notTheirs = await call('POST', 'start', bob, { mode: 'xray', jobId: annBook });
     expect(notTheirs.statusCode).toBe(404);
-    expect(notTheirs.json()).toEqual({ detail: 'Book not found', message: 'Book not found' });
+    expect(notTheirs.json()).toEqual({ detail: 'Book not found', message: 'Book not found', request_id: expect.any(String) });
     const pending = await insertJob(t.db, { userId: bob.id, title: 'Unfinished', status: 'PROCESSING' });
     expect((await call('POST', 'start', bob, { jobId: pending })).statusCode).toBe(404);
     expect((await call('GET', 'status', bob)).json().status).toBe('stopped');

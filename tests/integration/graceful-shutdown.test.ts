@@ -32,8 +32,8 @@ function env(extra: Record<string, string> = {}): Record<string, string> {
   };
 }
 
-function startWorker(entry: Entry = 'worker'): Proc {
-  const proc = startProcess(entry, env({ WORKER_CONCURRENCY: '1' }));
+function startWorker(entry: Entry = 'worker', extra: Record<string, string> = {}): Proc {
+  const proc = startProcess(entry, env({ WORKER_CONCURRENCY: '1', ...extra }));
   workers.push(proc);
   return proc;
 }
@@ -127,8 +127,15 @@ describe('SIGTERM on a worker', () => {
   it('lets the other compiled worker (npm run worker) finish a book whose chapter was running', async () => {
     const a = startWorker('compiled-worker');
     const aId = await workerIdOf(a, 120_000); // the first one compiles dist-server/ when it is stale
-    const b = startWorker('compiled-worker');
+    const b = startWorker('compiled-worker', { OPS_PORT: '0', HOST: '127.0.0.1', METRICS_PUBLIC: 'true' });
     const bId = await workerIdOf(b);
+    // A worker with OPS_PORT serves readiness and its own metrics.
+    const opsUrl = /"opsUrl":"(http:\/\/[^"]+)"/.exec(b.log())?.[1];
+    expect(opsUrl).toBeDefined();
+    const ready = await fetch(`${opsUrl}/readyz`);
+    expect(ready.status).toBe(200);
+    expect(await ready.json()).toEqual({ status: 'ready', checks: { database: 'ok', storage: 'ok', queue: 'ok' } });
+    expect(await (await fetch(`${opsUrl}/metrics`)).text()).toContain('lectio_jobs_running 0');
     const id = await client.createJob('Three rivers', book(3, 12));
 
     // A chapter is being synthesized by one worker: stop that worker.
