@@ -8,6 +8,9 @@
 //      and from 150 addresses  (server/auth/bench-login.ts)
 //   5. estimate: the preview's listening-time estimate against the real narration of the sample
 //      texts, per voice, with the measured speaking rates  (bench/estimate.ts)
+//   6. scale-out: API + 1 vs 2 workers on PostgreSQL with S3 storage (a book and 20 short jobs
+//      from 10 users), takeover time after SIGTERM, 200 listeners saving progress while 5
+//      conversions run  (bench/scale-out.ts; needs PostgreSQL server binaries)
 // Run one with e.g. `npm run bench -- voice`. Set BENCH_CHARS=1000000 for the 1 MB book figure.
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -21,6 +24,7 @@ const benches = [
   { name: 'voice', args: ['--import', 'tsx', 'server/assistant/bench-voice.ts'] },
   { name: 'login', args: ['--import', 'tsx', 'server/auth/bench-login.ts'] },
   { name: 'estimate', args: ['--import', 'tsx', 'bench/estimate.ts'] },
+  { name: 'scale-out', args: ['--import', 'tsx', 'bench/scale-out.ts'], before: buildServerIfStale },
 ];
 
 const only = process.argv.slice(2);

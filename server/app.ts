@@ -27,7 +27,10 @@ import { apiRoutes } from './routes/index';
 import { createBookSource } from './assistant/books';
 import { openAiEngines } from './assistant/openai';
 import { createVoiceAssistant } from './assistant/service';
-import { LocalFileStorage, type FileStorage } from './storage/index';
+import { openStorage, type FileStorage } from './storage/index';
+import { conversionMetricsHook, readinessChecks } from './ops/checks';
+import { createMetrics } from './ops/metrics';
+import { installOps, requestId, requestLogController } from './ops/routes';
 
 export interface AppDeps {
   /** A database to use instead of opening the configured one; the caller keeps ownership (closes it). */
@@ -39,7 +42,7 @@ export interface AppDeps {
    * passes it, so it hashes at OWASP parameters. Hashes record their cost, so they verify anywhere.
    */
   passwordCost?: ScryptCost;
-  /** Stored files (uploads, audio); defaults to LocalFileStorage in DATA_DIR/files. */
+  /** Stored files (uploads, audio); defaults to the configured store (STORAGE_URL, else STORAGE_DIR). */
   storage?: FileStorage;
   /** Conversion-engine knobs for tests and benches (timeouts, retry delays, voice options). */
   conversion?: ConversionOverrides;
@@ -61,6 +64,9 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Fas
     logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
     bodyLimit: DEFAULT_BODY_LIMIT,
     ...serverOptions(config),
+    // Request ids and the one-line-per-request log come from server/ops/routes.ts.
+    genReqId: requestId,
+    logController: requestLogController(),
   });
 
   const db = deps.db ?? (await openDatabase(config));
@@ -87,7 +93,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Fas
   });
 
   // One storage for every route: uploads, the pipeline's audio and the media URLs that serve it.
-  const storage = deps.storage ?? new LocalFileStorage(config.storageDir);
+  const storage = deps.storage ?? openStorage(config);
   const library = createJobLibrary(db);
   const progressRepository = createProgressRepository(db);
   const progress = createProgressService({ repository: progressRepository, jobs: library, now });
@@ -102,7 +108,8 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Fas
 
   // The conversion engine (queue + in-process workers). preClose: running jobs stop (and resume
   // later) before the database closes.
-  const conversion = await createConversion(config, db, app.log, { ...deps.conversion, storage });
+  const metrics = createMetrics();
+  const conversion = await createConversion(config, db, app.log, { ...deps.conversion, storage }, conversionMetricsHook(metrics));
   app.addHook('preClose', () => conversion.close());
 
   // The voice assistant: per-user sessions and its websocket on the HTTP server's upgrade event.
@@ -129,6 +136,8 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Fas
   await installSecurityHeaders(app, { otherOriginsAllowed: config.corsOrigins.length > 0 });
   installNotFound(app, config.staticDir);
   await installCors(app, config);
+  metrics.setSources({ voiceSessions: () => voiceAssistant.openConnections() });
+  installOps(app, { metrics, metricsPublic: config.metricsPublic, ...(config.metricsToken !== undefined && { metricsToken: config.metricsToken }), ...readinessChecks(metrics, db, storage, conversion) });
 
   await installRateLimit(app);
   await app.register(

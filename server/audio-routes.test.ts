@@ -86,6 +86,7 @@ describe('GET /audio/{jobId}/stream', () => {
     expect(res.json()).toEqual({
       detail: 'The audiobook is not ready yet (status PROCESSING)',
       message: 'The audiobook is not ready yet (status PROCESSING)',
+      request_id: expect.any(String),
     });
   });
 

@@ -65,6 +65,16 @@ export interface Config {
   publicUrl?: string;
   /** Other origins whose pages may call the API and open the voice websocket ('*' = any, not in production). */
   corsOrigins: string[];
+  /** How long a stopping process waits for in-flight requests and running steps before it hands over and exits. */
+  shutdownGraceSeconds: number;
+  /** Bearer token that unlocks GET /metrics; unset (and metricsPublic false) keeps it off. */
+  metricsToken?: string;
+  /** GET /metrics without a token (for a scraper on a private network). */
+  metricsPublic: boolean;
+  /** A worker's port for /healthz, /readyz and /metrics (the API uses PORT). */
+  opsPort?: number;
+  /** Object storage instead of STORAGE_DIR: `s3://bucket/prefix` and how to reach the store. */
+  s3?: { bucket: string; prefix: string; endpoint?: string; region?: string; forcePathStyle: boolean; presign: boolean };
 }
 
 export class ConfigError extends Error {
@@ -105,12 +115,21 @@ export const CONFIG_VARIABLES = [
   { name: 'CHAPTER_CONCURRENCY', default: '2', description: 'Chapters of one book converted at the same time (1-32).' },
   { name: 'JOB_LEASE_SECONDS', default: '60', description: "How long a worker's claim on a job lasts without renewal (3-3600). Workers renew it every third of that; when a worker dies, another takes its job over once the claim lapses." },
   { name: 'JOB_STEP_TIMEOUT_SECONDS', default: '1800', description: "Longest a conversion step may run (30-86400). A worker stops a step at this limit; the queue hands a dead worker's job to another worker after it." },
-  { name: 'STORAGE_DIR', default: 'DATA_DIR/files', description: 'Directory for uploaded files, job sources and generated audio.' },
+  { name: 'STORAGE_DIR', default: 'DATA_DIR/files', description: 'Directory for uploaded files, job sources and generated audio (when STORAGE_URL is unset).' },
+  { name: 'STORAGE_URL', default: '(unset: STORAGE_DIR)', description: 's3://bucket/prefix: keep files in an S3-compatible object store (AWS S3, MinIO, R2, Garage) instead of STORAGE_DIR. Credentials come from the AWS SDK\'s standard chain (AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY, AWS_PROFILE, instance or task roles).' },
+  { name: 'S3_ENDPOINT', default: '(AWS S3)', description: 'http(s) URL of an S3-compatible store (MinIO, R2, Garage); unset for AWS S3.' },
+  { name: 'S3_REGION', default: '(SDK default, else us-east-1)', description: "The store's region (AWS_REGION also works; R2 uses 'auto')." },
+  { name: 'S3_FORCE_PATH_STYLE', default: 'false', description: "'true' addresses objects as endpoint/bucket/key (MinIO and most self-hosted stores) instead of bucket.endpoint/key." },
+  { name: 'S3_PRESIGN', default: 'false', description: "'true' redirects signed media links to the store's presigned GET URLs (players then fetch, with Range, from the store directly, until the link's own expiry); 'false' streams the bytes through this server with Range passthrough." },
   { name: 'ENCODER_THREADS', default: '(CPU count - 1, at least 1)', description: 'Worker threads that encode MP3 (0-64); 0 encodes on the main thread. The default leaves one core to the main thread, which synthesises the offline voice and answers the API; each thread costs about 25 MB.' },
   { name: 'ALLOW_PRIVATE_FETCH_FOR_TESTS', default: 'false', description: "TESTS ONLY. 'true' lets web-page jobs fetch loopback addresses (127.0.0.1, ::1). Never set it on a server: it weakens the protection against requests to internal networks." },
   { name: 'MEDIA_URL_TTL_SECONDS', default: '3600', description: 'How long a signed audio streaming URL stays valid, in seconds (60-86400).' },
   { name: 'PUBLIC_URL', default: '(the request\'s own)', description: 'The address browsers reach this server at, e.g. https://listen.example.org (http or https, no path). Streaming and websocket URLs in answers are built from it; when unset, from the scheme and Host of each request.' },
   { name: 'CORS_ORIGINS', default: '(none: same origin only)', description: "Comma-separated exact origins (e.g. https://app.example.org) whose pages may call the API and open the voice websocket from another origin. '*' allows any origin and is refused when APP_ENV=production." },
+  { name: 'SHUTDOWN_GRACE_SECONDS', default: '10', description: 'On SIGTERM/SIGINT, how long (1-300 s) in-flight requests and running steps get to finish; running jobs are then handed back to the queue for another worker and the process exits.' },
+  { name: 'METRICS_TOKEN', default: '(unset)', description: 'Bearer token (at least 16 characters) that GET /metrics requires. Without it (and without METRICS_PUBLIC=true) /metrics answers 404.' },
+  { name: 'METRICS_PUBLIC', default: 'false', description: "'true' serves GET /metrics without a token (only for a scraper on a private network)." },
+  { name: 'OPS_PORT', default: '(unset)', description: 'Workers only: the port on which `npm run worker` serves /healthz, /readyz and /metrics (0-65535, 0 picks a free one; bound to HOST). Unset: a worker serves nothing.' },
 ] as const satisfies readonly { name: string; default: string; description: string }[];
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -243,6 +262,21 @@ const envSchema = z.object({
     }
     return origins.map((origin) => (origin === '*' ? origin : originOf(origin)!));
   }),
+  SHUTDOWN_GRACE_SECONDS: intVar('SHUTDOWN_GRACE_SECONDS', 1, 300, 10),
+  METRICS_TOKEN: checkedString(
+    (token) => token.length >= 16,
+    (token) => `METRICS_TOKEN must be at least 16 characters (got ${token.length})`,
+  ),
+  METRICS_PUBLIC: enumVar('METRICS_PUBLIC', ['true', 'false'] as const),
+  OPS_PORT: intVar('OPS_PORT', 0, 65535, -1),
+  STORAGE_URL: checkedString(
+    (url) => /^s3:\/\/[a-z0-9][a-z0-9.-]{1,61}[a-z0-9](\/[A-Za-z0-9._/-]*)?$/.test(url) && !url.includes('..'),
+    (url) => `STORAGE_URL must look like s3://bucket or s3://bucket/prefix with a valid bucket name (got one starting with ${JSON.stringify(url.slice(0, 5))})`,
+  ),
+  S3_ENDPOINT: checkedString((url) => /^https?:\/\/./.test(url), () => 'S3_ENDPOINT must be an http:// or https:// URL'),
+  S3_REGION: optionalString,
+  S3_FORCE_PATH_STYLE: enumVar('S3_FORCE_PATH_STYLE', ['true', 'false'] as const),
+  S3_PRESIGN: enumVar('S3_PRESIGN', ['true', 'false'] as const),
 });
 
 /** `scheme://host[:port]` of an http(s) address that has no path, query or fragment; else null. */
@@ -324,6 +358,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mediaUrlTtlSeconds: vars.MEDIA_URL_TTL_SECONDS,
     ...(vars.PUBLIC_URL !== undefined && { publicUrl: vars.PUBLIC_URL }),
     corsOrigins: vars.CORS_ORIGINS,
+    shutdownGraceSeconds: vars.SHUTDOWN_GRACE_SECONDS,
+    ...(vars.METRICS_TOKEN !== undefined && { metricsToken: vars.METRICS_TOKEN }),
+    metricsPublic: vars.METRICS_PUBLIC === 'true',
+    ...(vars.OPS_PORT >= 0 && { opsPort: vars.OPS_PORT }),
+    ...(vars.STORAGE_URL !== undefined && {
+      s3: {
+        bucket: vars.STORAGE_URL.slice(5).split('/')[0]!,
+        prefix: vars.STORAGE_URL.slice(5).split('/').slice(1).filter((s) => s !== '').join('/'),
+        ...(vars.S3_ENDPOINT !== undefined && { endpoint: vars.S3_ENDPOINT }),
+        ...((vars.S3_REGION ?? env.AWS_REGION) !== undefined && { region: vars.S3_REGION ?? env.AWS_REGION }),
+        forcePathStyle: vars.S3_FORCE_PATH_STYLE === 'true',
+        presign: vars.S3_PRESIGN === 'true',
+      },
+    }),
   };
 }
 

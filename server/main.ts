@@ -28,7 +28,18 @@ async function main(): Promise<void> {
   }
   console.log(`Lectio is running at http://localhost:${config.port}`);
 
-  exitOnSignals(app.log, 'shutting down', () => app.close());
+  exitOnSignals(
+    app.log,
+    'shutting down: refusing new requests, handing running jobs back, letting in-flight requests finish',
+    async () => {
+      // In-flight requests get the grace period; connections still open after it are cut.
+      const cut = setTimeout(() => app.server.closeAllConnections(), config.shutdownGraceSeconds * 1000);
+      cut.unref();
+      await app.close();
+      clearTimeout(cut);
+    },
+    config.shutdownGraceSeconds,
+  );
 }
 
 main().catch((error: unknown) => {

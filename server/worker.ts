@@ -3,10 +3,14 @@ import { ConfigError, loadConfig, type Config } from './config';
 import { migrate } from './db/migrate';
 import { openDatabase } from './db/open';
 import { createConversion } from './jobs/index';
+import { conversionMetricsHook, readinessChecks } from './ops/checks';
+import { createMetrics } from './ops/metrics';
+import { installOps, requestId, requestLogController } from './ops/routes';
 import { exitOnSignals } from './process';
+import { openStorage } from './storage/index';
 
 /**
- * A conversion worker without the HTTP API: `npm run worker` (node --import tsx server/worker.ts).
+ * A conversion worker without the HTTP API: `npm run worker` (scripts/worker.mjs runs it compiled, dist-server/worker.mjs).
  * Runs jobs from the shared queue; needs DATABASE_URL, because the embedded database can only be
  * opened by one process (the server, which then converts jobs itself with WORKERS=in-process).
  */
@@ -27,15 +31,35 @@ async function main(): Promise<void> {
     );
     process.exit(1);
   }
-  // Fastify's logger (pino), without an HTTP server: the same log format as the API process.
-  const log = Fastify({ logger: config.logLevel === 'silent' ? false : { level: config.logLevel } }).log;
+  // Fastify (pino) logs in the API's format; it listens only with OPS_PORT, for /healthz, /readyz and /metrics.
+  const ops = Fastify({
+    logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
+    genReqId: requestId,
+    logController: requestLogController(),
+  });
+  const log = ops.log;
   const db = await openDatabase(config);
   await migrate(db);
-  const conversion = await createConversion(config, db, log);
-  log.info({ concurrency: config.workerConcurrency }, 'Lectio worker is running');
+  const metrics = createMetrics();
+  const storage = openStorage(config);
+  const conversion = await createConversion(config, db, log, { storage }, conversionMetricsHook(metrics));
+  let opsUrl: string | undefined;
+  if (config.opsPort !== undefined) {
+    installOps(ops, {
+      metrics,
+      metricsPublic: config.metricsPublic,
+      ...(config.metricsToken !== undefined && { metricsToken: config.metricsToken }),
+      ...readinessChecks(metrics, db, storage, conversion),
+    });
+    opsUrl = await ops.listen({ port: config.opsPort, host: config.host });
+  }
+  log.info({ concurrency: config.workerConcurrency, workerId: conversion.runner?.workerId, opsUrl }, 'Lectio worker is running');
 
-  exitOnSignals(log, 'worker shutting down; running jobs will resume elsewhere', () =>
-    conversion.close().then(() => db.close()),
+  exitOnSignals(
+    log,
+    'worker shutting down: handing running jobs back to the queue',
+    () => ops.close().then(() => conversion.close()).then(() => db.close()),
+    config.shutdownGraceSeconds,
   );
 }
 

@@ -25,6 +25,8 @@ export const CLOSE_NOT_RUNNING = { code: 1008, reason: 'Voice assistant is not r
 export const CLOSE_TOO_LARGE = { code: 1009, reason: 'Frame too large: the limit is 1 MB' } as const;
 export const CLOSE_STOPPED = { code: 1000, reason: 'Voice assistant stopped' } as const;
 export const CLOSE_SWITCHED = { code: 1000, reason: 'Voice assistant switched to another mode or book' } as const;
+/** The server is shutting down: 1012 (service restart) is a code the client reconnects on. */
+export const CLOSE_RESTARTING = { code: 1012, reason: 'Server restarting; reconnect' } as const;
 
 /** An alternative engine set (the OpenAI one, see openai.ts). */
 export interface AssistantEngines {
@@ -55,7 +57,10 @@ export interface VoiceAssistant {
   attach(server: Server): void;
   /** Open connections of a user (for tests). */
   connectionCount(userId: string): number;
-  close(): void;
+  /** Open voice websockets in this process, all users. */
+  openConnections(): number;
+  /** Closes every voice websocket with 1012 (the client reconnects), then stops the sessions. */
+  close(): Promise<void>;
 }
 
 /** The offline voice: eSpeak-NG at 22050 Hz, resampled to 24 kHz with the Speex resampler. */
@@ -169,6 +174,7 @@ export function createVoiceAssistant(deps: VoiceAssistantDeps): VoiceAssistant {
     functions: TOOL_NAMES,
     warmUp,
     connectionCount: (userId) => open.get(userId)?.size ?? 0,
+    openConnections: () => [...open.values()].reduce((n, set) => n + set.size, 0),
     attach(server) {
       wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES, perMessageDeflate: false });
       const server_ = wss;
@@ -187,10 +193,21 @@ export function createVoiceAssistant(deps: VoiceAssistantDeps): VoiceAssistant {
         );
       });
     },
-    close() {
-      sessions.stopAll();
-      for (const set of open.values()) for (const entry of set) entry.ws.terminate();
+    async close() {
+      // Tell every client to come back (1012), give the close handshakes a moment, then cut what is left.
+      const sockets = [...open.values()].flatMap((set) => [...set]);
       open.clear();
+      for (const entry of sockets) {
+        entry.connection?.close();
+        entry.ws.close(CLOSE_RESTARTING.code, CLOSE_RESTARTING.reason);
+      }
+      const closed = sockets.map((entry) =>
+        entry.ws.readyState === entry.ws.CLOSED ? Promise.resolve() : new Promise<void>((resolve) => entry.ws.once('close', () => resolve())),
+      );
+      const limit = new Promise<void>((resolve) => setTimeout(resolve, 1000).unref());
+      await Promise.race([Promise.all(closed), limit]);
+      for (const entry of sockets) entry.ws.terminate();
+      sessions.stopAll();
       wss?.close();
     },
   };

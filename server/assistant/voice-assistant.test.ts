@@ -92,7 +92,7 @@ describe('voice assistant routes (per user)', () => {
   it('refuses a book that is not the user’s or not finished (404), stop or connect when stopped', async () => {
     const notTheirs = await call('POST', 'start', bob, { mode: 'xray', jobId: annBook });
     expect(notTheirs.statusCode).toBe(404);
-    expect(notTheirs.json()).toEqual({ detail: 'Book not found', message: 'Book not found' });
+    expect(notTheirs.json()).toEqual({ detail: 'Book not found', message: 'Book not found', request_id: expect.any(String) });
     const pending = await insertJob(t.db, { userId: bob.id, title: 'Unfinished', status: 'PROCESSING' });
     expect((await call('POST', 'start', bob, { jobId: pending })).statusCode).toBe(404);
     expect((await call('GET', 'status', bob)).json().status).toBe('stopped');
@@ -295,4 +295,19 @@ describe('voice assistant websocket', () => {
     // The tutor opens with a question, not an X-ray answer.
     expect((await tutor.waitForMessage('bot-llm-text')).data.text).toMatch(/\?$/);
   }, 20_000);
+});
+
+describe('a server shutting down', () => {
+  it('closes open voice sockets with 1012 (restarting), a code the client reconnects on', async () => {
+    const s = await createTestApp();
+    const carl = await signedInUser(s.app, 'carl@example.com');
+    const carlBook = await seedRochesterBook(s.db, appStorage(s.config), carl.id, { positionSeconds: HEARD_POSITION });
+    await s.app.listen({ port: 0, host: '127.0.0.1' });
+    const url = `ws://127.0.0.1:${(s.app.server.address() as AddressInfo).port}/api/v1/voice-assistant/ws`;
+    expect((await s.app.inject({ method: 'POST', url: '/api/v1/voice-assistant/start', headers: auth(carl), payload: { mode: 'xray', jobId: carlBook } })).statusCode).toBe(200);
+    const c = await TestVoiceClient.connect(`${url}?token=${carl.token}`);
+    await c.handshake();
+    await s.close();
+    expect(await c.closed).toEqual({ code: 1012, reason: 'Server restarting; reconnect' });
+  }, 30_000);
 });

@@ -52,7 +52,7 @@ describe('register', () => {
     expect((await register(t, email)).statusCode).toBe(201);
     const res = await register(t, email.toUpperCase());
     expect(res.statusCode).toBe(409);
-    expect(res.json()).toEqual({ detail: 'Email already registered', message: 'Email already registered' });
+    expect(res.json()).toEqual({ detail: 'Email already registered', message: 'Email already registered', request_id: expect.any(String) });
   });
 
   it('names the invalid field when the email is not an address', async () => {
@@ -62,6 +62,7 @@ describe('register', () => {
       detail: 'Invalid email address',
       message: 'Invalid email address',
       errors: [{ field: 'email', message: 'Invalid email address' }],
+      request_id: expect.any(String),
     });
   });
 
@@ -163,7 +164,7 @@ describe('login and the current user', () => {
     const unknown = await login(t, uniqueEmail());
     for (const res of [wrong, unknown]) {
       expect(res.statusCode).toBe(401);
-      expect(res.json()).toEqual({ detail: 'Incorrect email or password', message: 'Incorrect email or password' });
+      expect(res.json()).toEqual({ detail: 'Incorrect email or password', message: 'Incorrect email or password', request_id: expect.any(String) });
     }
   });
 
@@ -191,7 +192,7 @@ describe('tokens that do not open /auth/me', () => {
   function expectRejected(res: Awaited<ReturnType<typeof me>>, detail: string) {
     expect(res.statusCode).toBe(401);
     expect(res.headers['www-authenticate']).toBe('Bearer');
-    expect(res.json()).toEqual({ detail, message: detail });
+    expect(res.json()).toEqual({ detail, message: detail, request_id: expect.any(String) });
   }
 
   it('needs a token', async () => {
@@ -260,6 +261,7 @@ describe('login throttling', () => {
     expect(blocked.json()).toEqual({
       detail: 'Too many sign-in attempts. Try again in 15 minutes.',
       message: 'Too many sign-in attempts. Try again in 15 minutes.',
+      request_id: expect.any(String),
     });
 
     clock.advance(60 * 14 + 30);

@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError, type DomainErrorKind } from '../errors';
+import { isStorageUnavailable } from '../storage/types';
 
 export interface FieldError {
   field: string;
@@ -30,6 +31,8 @@ export interface ErrorBody {
   detail: string;
   message: string;
   errors?: FieldError[];
+  /** The request's id (also the x-request-id header and the log's reqId). */
+  request_id?: string;
 }
 
 export function errorBody(detail: string, errors?: FieldError[]): ErrorBody {
@@ -79,6 +82,7 @@ function fromFastifyError(error: FastifyError, request: FastifyRequest): HttpErr
 function toHttpError(error: unknown, request: FastifyRequest): HttpError {
   if (error instanceof HttpError) return error;
   if (error instanceof DomainError) return fromDomainError(error);
+  if (isStorageUnavailable(error)) return new HttpError(503, error.message, { headers: { 'retry-after': '5' } });
   const fastifyError = error as FastifyError;
   const known = fromFastifyError(fastifyError, request);
   if (known !== null) return known;
@@ -96,7 +100,7 @@ export function sendError(reply: FastifyReply, error: HttpError): FastifyReply {
     .code(error.statusCode)
     .headers(headers)
     .type('application/json; charset=utf-8')
-    .send(errorBody(error.message, error.errors));
+    .send({ ...errorBody(error.message, error.errors), request_id: reply.request.id });
 }
 
 /** Every error, from the domain, the routes or Fastify itself, answers `{detail, message}`. */

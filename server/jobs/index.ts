@@ -2,12 +2,12 @@ import type { FastifyBaseLogger } from 'fastify';
 import { EncoderPool } from '../audio/encoder-pool';
 import type { Config } from '../config';
 import type { Db } from '../db/types';
-import { LocalFileStorage } from '../storage/local';
+import { LocalFileStorage, openStorage } from '../storage/index';
 import type { FileStorage } from '../storage/types';
 import type { VoiceSettings } from '../voices/select';
 import { createPgBossQueue, type JobQueue } from './queue';
 import { createJobRepository } from './repository';
-import { createRunner, type Runner } from './runner';
+import { createRunner, type JobEvent, type Runner } from './runner';
 import { createJobService, type JobService } from './service';
 
 /** Knobs tests (and the bench) turn; production uses the defaults. */
@@ -26,7 +26,7 @@ export interface Conversion {
   storage: FileStorage;
   queue: JobQueue;
   runner: Runner | null;
-  /** Stops workers (running jobs resume later), the queue and the encoder threads. */
+  /** Stops workers (running jobs are handed back to the queue for another worker), the queue and the encoder threads. */
   close(): Promise<void>;
 }
 
@@ -39,12 +39,18 @@ export async function createConversion(
   db: Db,
   log: FastifyBaseLogger,
   overrides: ConversionOverrides = {},
+  hooks: { onJobEvent?: (event: JobEvent) => void } = {},
 ): Promise<Conversion> {
-  const storage = overrides.storage ?? new LocalFileStorage(config.storageDir);
+  const storage = overrides.storage ?? openStorage(config);
   // Half-written files of a process that died (a crash, kill -9) are removed at start.
+  // A storage that cannot be read does not stop the start: /readyz reports it.
   if (storage instanceof LocalFileStorage) {
-    const removed = await storage.removeOrphanedTempFiles();
-    if (removed > 0) log.info({ removed }, 'removed half-written files left by a stopped process');
+    try {
+      const removed = await storage.removeOrphanedTempFiles();
+      if (removed > 0) log.info({ removed }, 'removed half-written files left by a stopped process');
+    } catch (error) {
+      log.warn({ err: error }, 'could not clean half-written files from storage');
+    }
   }
   const repo = createJobRepository(db);
   const embedded = config.databaseUrl === undefined;
@@ -84,6 +90,7 @@ export async function createConversion(
       ...(overrides.stepAttempts !== undefined && { stepAttempts: overrides.stepAttempts }),
       ...(overrides.stepRetryDelayMs !== undefined && { stepRetryDelayMs: overrides.stepRetryDelayMs }),
       log,
+      ...(hooks.onJobEvent !== undefined && { onJobEvent: hooks.onJobEvent }),
     });
     const r = runner;
     if (embedded) {
@@ -117,7 +124,9 @@ export async function createConversion(
     async close() {
       if (closed) return;
       closed = true;
-      await runner?.stop();
+      // Take no new messages, hand running jobs back to the queue for other workers, then stop.
+      await queue.stopFetching().catch((err: unknown) => log.warn({ err }, 'could not stop fetching jobs'));
+      await runner?.stop(config.shutdownGraceSeconds * 1000);
       await queue.stop();
       await pool?.close();
     },

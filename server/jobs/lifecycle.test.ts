@@ -83,3 +83,24 @@ describe('restart', () => {
     expect((await storage.stat(job.output_file_key!))?.size).toBe(job.result_data.file_size_bytes);
   });
 });
+
+describe('a lost queue message', () => {
+  it('does not strand a job: a live worker queues a job that has no lease and no message', { timeout: 150_000 }, async () => {
+    const t = await createTestApp({ env: { ENCODER_THREADS: '0', WORKER_CONCURRENCY: '1', JOB_LEASE_SECONDS: '3' } });
+    opened.push(t);
+    const headers = await signIn(t, 'lost@example.com');
+    // The only worker slot is busy with a long job; a second job waits in the queue.
+    const busy = ((await createJob(t, headers, { title: 'Busy', content: longText(150) })).json() as { id: string }).id;
+    await waitForJob(t, headers, busy, synthesizing, 60_000);
+    const waiting = ((await createJob(t, headers, { title: 'Waiting', content: longText(2) })).json() as { id: string }).id;
+    // Its message is lost (as when a process dies between its database commit and the queue) and
+    // it has not moved for an hour.
+    await t.db.query(`DELETE FROM pgboss.job WHERE data->>'jobId' = $1`, [waiting]);
+    await t.db.query(`UPDATE jobs SET status = 'PROCESSING', updated_at = now() - interval '1 hour' WHERE id = $1`, [waiting]);
+    expect((await t.app.inject({ method: 'DELETE', url: `/api/v1/jobs/${busy}`, headers })).statusCode).toBe(200);
+
+    const job = await waitForJob(t, headers, waiting, undefined, 90_000);
+    expect(job.status, job.error_message ?? '').toBe('COMPLETED');
+    expect(job.steps.every((s) => s.status === 'completed')).toBe(true);
+  });
+});

@@ -7,11 +7,18 @@ import type { Db } from '../db/types';
  * twice, late, or after a crash does no harm (see runner.ts).
  */
 export interface JobQueue {
-  send(jobId: string): Promise<void>;
+  /** Queues a message for the job, due now or after `delaySeconds`. */
+  send(jobId: string, options?: { delaySeconds?: number }): Promise<void>;
   /** Calls handler for messages, `concurrency` at a time. A handler that throws gets the message retried later. */
   work(concurrency: number, handler: (jobId: string) => Promise<void>): Promise<void>;
   /** Embedded mode: messages left active by a dead process go back to the queue at once. */
   retryOrphans(): Promise<number>;
+  /** Of `jobIds`, those with a message waiting to be delivered (queued or due for a retry). */
+  waitingAmong(jobIds: string[]): Promise<Set<string>>;
+  /** Messages waiting for delivery: how many, and how long the oldest has waited (seconds; 0 when none). */
+  depth(): Promise<{ waiting: number; oldestWaitSeconds: number }>;
+  /** Stops fetching new messages; handlers already running go on. */
+  stopFetching(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -67,10 +74,14 @@ export async function createPgBossQueue(
   });
   const polling = options.pollingIntervalSeconds ?? 0.5;
   let stopped = false;
+  const sql = boss.getDb();
 
   return {
-    async send(jobId) {
-      await boss.send(QUEUE_NAME, { jobId }, { expireInSeconds: options.expireInSeconds });
+    async send(jobId, sendOptions) {
+      await boss.send(QUEUE_NAME, { jobId }, {
+        expireInSeconds: options.expireInSeconds,
+        ...(sendOptions?.delaySeconds !== undefined && { startAfter: sendOptions.delaySeconds }),
+      });
     },
     async work(concurrency, handler) {
       // pg-boss 10 has no per-worker concurrency: each work() call is one poller running one job at a time.
@@ -93,10 +104,33 @@ export async function createPgBossQueue(
       await db.query("UPDATE pgboss.job SET start_after = now() WHERE name = $1 AND state = 'retry'", [QUEUE_NAME]);
       return rows.length;
     },
+    async waitingAmong(jobIds) {
+      if (jobIds.length === 0) return new Set();
+      const { rows } = (await sql.executeSql(
+        `SELECT DISTINCT data->>'jobId' AS job_id FROM pgboss.job
+          WHERE name = $1 AND state IN ('created', 'retry') AND data->>'jobId' = ANY($2::text[])`,
+        [QUEUE_NAME, jobIds],
+      )) as { rows: { job_id: string }[] };
+      return new Set(rows.map((r) => r.job_id));
+    },
+    async depth() {
+      const { rows } = (await sql.executeSql(
+        `SELECT count(*)::int AS waiting,
+                COALESCE(EXTRACT(EPOCH FROM now() - min(start_after)), 0)::double precision AS oldest
+           FROM pgboss.job WHERE name = $1 AND state IN ('created', 'retry') AND start_after <= now()`,
+        [QUEUE_NAME],
+      )) as { rows: { waiting: number; oldest: number }[] };
+      return { waiting: Number(rows[0]?.waiting ?? 0), oldestWaitSeconds: Math.max(0, Number(rows[0]?.oldest ?? 0)) };
+    },
+    async stopFetching() {
+      if (stopped) return;
+      await boss.offWork(QUEUE_NAME);
+    },
     async stop() {
       if (stopped) return;
       stopped = true;
-      await boss.stop({ graceful: false, wait: true, close: true, timeout: 2000 });
+      // Graceful: completions of handlers that just returned are written before the pool closes.
+      await boss.stop({ graceful: true, wait: true, close: true, timeout: 3000 });
     },
   };
 }

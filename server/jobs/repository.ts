@@ -353,6 +353,21 @@ export function createJobRepository(db: Db) {
       return rows.map((r) => r.id);
     },
 
+    /**
+     * Jobs that should be running (active top-level jobs, chapters handed to the queue) but that no
+     * worker holds and that have not changed for `idleSeconds`: candidates for a lost message.
+     */
+    async unclaimedRunnableJobIds(idleSeconds: number): Promise<string[]> {
+      const { rows } = await db.query<{ id: string }>(
+        `SELECT id FROM jobs WHERE status IN ('PENDING', 'PROCESSING')
+           AND (parent_job_id IS NULL OR enqueued_at IS NOT NULL)
+           AND lease_owner IS NULL AND updated_at < now() - make_interval(secs => $1)
+         ORDER BY created_at LIMIT 500`,
+        [idleSeconds],
+      );
+      return rows.map((r) => r.id);
+    },
+
     /** Embedded mode: this process is the only one, so every lease is a dead process's. */
     async clearAllLeases(): Promise<void> {
       await db.query('UPDATE jobs SET lease_owner = NULL, lease_until = NULL WHERE lease_owner IS NOT NULL');

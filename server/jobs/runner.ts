@@ -16,15 +16,23 @@
  * - Cancelling sets the job CANCELLED in the database; every worker polls the status of the jobs it
  *   runs (twice a second, and at once in the process that served the cancel) and aborts them; the
  *   partial MP3 is discarded by its writer and any finished audio of the job is deleted.
- * - Stopping the process aborts running jobs with a "shutdown" reason: their message fails and the
- *   queue retries it, here or in another worker.
+ * - Stopping the process (SIGTERM/SIGINT) hands running jobs back: they are aborted with a
+ *   "shutdown" reason, their lease is released and a fresh message is queued at once, so another
+ *   worker resumes them from their current step within its polling interval. A step that ignores
+ *   the abort is handed back the same way when the stop's grace period ends.
+ * - A store that is down (StorageUnavailableError) never fails a job: after the step's attempts
+ *   the job is let go and queued again STORE_RETRY_SECONDS later, as often as it takes.
+ * - Nothing waits on a single message or lease forever: every sweep (half a lease) queues jobs
+ *   whose worker stopped renewing its lease (a killed process), and jobs that should be running but
+ *   have neither a live lease nor a waiting message (a message lost in a crash, a book whose last
+ *   chapter's wake-up was lost), once they have not moved for a lease period.
  */
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyBaseLogger } from 'fastify';
 import { DomainError } from '../errors';
 import { isIngestError } from '../ingest/errors';
-import type { FileStorage } from '../storage/types';
+import { isStorageUnavailable, type FileStorage } from '../storage/types';
 import { isTtsError } from '../voices/types';
 import type { JobQueue } from './queue';
 import type { JobRepository } from './repository';
@@ -35,7 +43,7 @@ import { isActive, type JobRecord, type StepRecord } from './types';
 export interface RunnerOptions {
   repo: JobRepository;
   storage: FileStorage;
-  queue: Pick<JobQueue, 'send'>;
+  queue: Pick<JobQueue, 'send'> & Partial<Pick<JobQueue, 'waitingAmong'>>;
   steps: Omit<StepDeps, 'repo' | 'storage' | 'scheduleChapters'>;
   chapterConcurrency: number;
   stepTimeoutSeconds: number;
@@ -46,10 +54,24 @@ export interface RunnerOptions {
   stepAttempts?: number;
   stepRetryDelayMs?: number;
   log?: FastifyBaseLogger;
+  /** Told when a job changes state in this worker (logs and metrics). */
+  onJobEvent?: (event: JobEvent) => void;
+}
+
+export type JobEvent =
+  | { kind: 'handed_back'; jobId: string }
+  | { kind: 'taken_over'; jobId: string }
+  | { kind: 'step_completed'; jobId: string; step: string; provider: string; wallSeconds: number; metadata: Record<string, unknown> }
+  | { kind: 'step_failed'; jobId: string; step: string; provider: string; error: unknown };
+
+function providerOf(job: JobRecord): string {
+  return String(job.config.voice_config?.provider ?? job.config.provider ?? 'openai');
 }
 
 const DEFAULT_LEASE_SECONDS = 60;
 const SHUTDOWN = 'shutdown';
+/** How long a job whose store is down waits before it is tried again. */
+const STORE_RETRY_SECONDS = 15;
 const CANCELLED = 'cancelled';
 
 /** Where the job's progress bar stands when a step ends (text jobs; books roll up their chapters). */
@@ -86,7 +108,7 @@ export function createRunner(options: RunnerOptions) {
   const workerId = randomUUID();
   const attempts = options.stepAttempts ?? 3;
   const retryDelayMs = options.stepRetryDelayMs ?? 1000;
-  const active = new Map<string, AbortController>();
+  const active = new Map<string, { controller: AbortController; heartbeat: NodeJS.Timeout; handedBack: boolean }>();
   let stopping = false;
   let watcher: NodeJS.Timeout | undefined;
   let sweeper: NodeJS.Timeout | undefined;
@@ -154,6 +176,7 @@ export function createRunner(options: RunnerOptions) {
 
   async function failJob(job: JobRecord, message: string): Promise<void> {
     await repo.patchJob(job.id, { status: 'FAILED', errorMessage: message }, `AND status IN ('PENDING', 'PROCESSING')`);
+    options.log?.info({ jobId: job.id, userId: job.userId, parentJobId: job.parentJobId, status: 'FAILED', error: message }, 'job failed');
     if (job.parentJobId !== null) await afterChapter(job.parentJobId);
   }
 
@@ -193,9 +216,18 @@ export function createRunner(options: RunnerOptions) {
           }
         }
       };
+      const stepStarted = Date.now();
       try {
         const outcome = await impl({ job, signal, report });
         if (outcome.wait) return { wait: true };
+        options.onJobEvent?.({
+          kind: 'step_completed',
+          jobId: job.id,
+          step: step.stepName,
+          provider: providerOf(job),
+          wallSeconds: (Date.now() - stepStarted) / 1000,
+          metadata: outcome.metadata ?? {},
+        });
         await repo.updateStep(job.id, step.stepName, {
           status: 'completed',
           progress: 100,
@@ -209,6 +241,7 @@ export function createRunner(options: RunnerOptions) {
         return { wait: false };
       } catch (error) {
         if (jobSignal.aborted) throw error;
+        options.onJobEvent?.({ kind: 'step_failed', jobId: job.id, step: step.stepName, provider: providerOf(job), error });
         const message = timeout.aborted
           ? `The ${step.stepName.replace('_', ' ')} step took longer than ${options.stepTimeoutSeconds} seconds`
           : userMessage(error);
@@ -217,6 +250,10 @@ export function createRunner(options: RunnerOptions) {
           await repo.updateStep(job.id, step.stepName, { metadata: { last_error: message } });
           await sleep(retryDelayMs * 2 ** (attempt - 1), undefined, { signal: jobSignal });
           continue;
+        }
+        if (isStorageUnavailable(error) && !timeout.aborted) {
+          await repo.updateStep(job.id, step.stepName, { metadata: { last_error: message } }).catch(() => undefined);
+          throw error; // run() queues the job again for later; it is not failed
         }
         await repo.updateStep(job.id, step.stepName, { status: 'failed', errorMessage: message, complete: true });
         throw new StepFailed(message);
@@ -236,17 +273,22 @@ export function createRunner(options: RunnerOptions) {
     // A live run (here or in another worker) has it: that run goes on, or its own message is retried.
     if (active.has(jobId) || !(await repo.claimLease(jobId, workerId, leaseSeconds))) return;
     const controller = new AbortController();
-    active.set(jobId, controller);
     const heartbeat = setInterval(() => {
       repo.renewLease(jobId, workerId, leaseSeconds).catch(() => undefined);
     }, (leaseSeconds * 1000) / 3);
+    const entry = { controller, heartbeat, handedBack: false };
+    active.set(jobId, entry);
     const began = Date.now();
+    let storeDown = false;
     try {
-      await repo.db.query(
+      const { rows: started } = await repo.db.query<{ id: string }>(
         `UPDATE jobs SET status = 'PROCESSING', started_at = COALESCE(started_at, now()), updated_at = now()
-         WHERE id = $1 AND status = 'PENDING'`,
+         WHERE id = $1 AND status = 'PENDING' RETURNING id`,
         [jobId],
       );
+      if (started.length > 0) {
+        options.log?.info({ jobId, userId: job.userId, parentJobId: job.parentJobId, status: 'PROCESSING', workerId }, 'job processing');
+      }
       for (;;) {
         if (controller.signal.aborted) throw controller.signal.reason;
         job = await repo.get(jobId);
@@ -265,20 +307,50 @@ export function createRunner(options: RunnerOptions) {
         if (wait) break;
       }
       if (job?.status === 'COMPLETED' || (await repo.get(jobId))?.status === 'COMPLETED') {
+        options.log?.info({ jobId, userId: job?.userId, parentJobId: job?.parentJobId, status: 'COMPLETED' }, 'job completed');
         if (job?.parentJobId) await afterChapter(job.parentJobId);
       }
     } catch (error) {
       if (controller.signal.aborted) {
-        if (controller.signal.reason === SHUTDOWN) throw new Error('The worker stopped; the job will resume', { cause: error });
+        if (controller.signal.reason === SHUTDOWN) return; // handed back in `finally`
         await removeOutputs(jobId);
+        options.log?.info({ jobId, userId: job?.userId, status: 'CANCELLED' }, 'job cancelled; its work stopped');
+        return;
+      }
+      if (isStorageUnavailable(error)) {
+        storeDown = true;
         return;
       }
       if (job !== null) await failJob(job, error instanceof StepFailed ? error.message : userMessage(error));
-      options.log?.info({ jobId, err: error }, 'job failed');
+      if (!(error instanceof StepFailed)) options.log?.warn({ jobId, err: error }, 'job run failed outside a step');
     } finally {
       clearInterval(heartbeat);
-      active.delete(jobId);
-      await repo.releaseLease(jobId, workerId).catch(() => undefined);
+      if (active.get(jobId) === entry) active.delete(jobId);
+      if (controller.signal.reason === SHUTDOWN) await handBack(jobId, entry);
+      else await repo.releaseLease(jobId, workerId).catch(() => undefined);
+      if (storeDown) {
+        options.log?.warn({ jobId, userId: job?.userId, retryInSeconds: STORE_RETRY_SECONDS }, 'file store unavailable; the job will run again');
+        // If this send fails too (database down as well), the sweep of a live worker queues it.
+        await queue.send(jobId, { delaySeconds: STORE_RETRY_SECONDS }).catch(() => undefined);
+      }
+    }
+  }
+
+  /** Lets go of a job this worker is stopping and queues it again at once, for another worker. */
+  async function handBack(jobId: string, entry: { heartbeat: NodeJS.Timeout; handedBack: boolean }): Promise<void> {
+    if (entry.handedBack) return;
+    entry.handedBack = true;
+    clearInterval(entry.heartbeat);
+    await repo.releaseLease(jobId, workerId).catch(() => undefined);
+    const job = await repo.get(jobId).catch(() => null);
+    if (job !== null && !isActive(job.status)) return;
+    try {
+      await queue.send(jobId);
+      options.log?.info({ jobId, userId: job?.userId }, 'job handed back for another worker');
+      options.onJobEvent?.({ kind: 'handed_back', jobId });
+    } catch (err) {
+      // The sweep of a live worker queues it again (no lease, no waiting message).
+      options.log?.warn({ jobId, err }, 'could not queue a handed-back job; a live worker will sweep it up');
     }
   }
 
@@ -286,6 +358,16 @@ export function createRunner(options: RunnerOptions) {
     for (const id of await repo.abandonedJobIds()) {
       if (active.has(id)) continue;
       options.log?.info({ jobId: id }, 'taking over a job whose worker stopped');
+      options.onJobEvent?.({ kind: 'taken_over', jobId: id });
+      await queue.send(id);
+    }
+    if (queue.waitingAmong === undefined) return;
+    const idle = (await repo.unclaimedRunnableJobIds(leaseSeconds)).filter((id) => !active.has(id));
+    if (idle.length === 0) return;
+    const waiting = await queue.waitingAmong(idle);
+    for (const id of idle) {
+      if (waiting.has(id)) continue;
+      options.log?.info({ jobId: id }, 'queueing a job that has no worker and no queued message');
       await queue.send(id);
     }
   }
@@ -293,14 +375,18 @@ export function createRunner(options: RunnerOptions) {
   async function watchCancellations(): Promise<void> {
     const ids = [...active.keys()];
     if (ids.length === 0) return;
-    for (const id of await repo.cancelledAmong(ids)) active.get(id)?.abort(CANCELLED);
+    for (const id of await repo.cancelledAmong(ids)) active.get(id)?.controller.abort(CANCELLED);
   }
 
   return {
     workerId,
     /** The queue handler. */
     async handle(jobId: string): Promise<void> {
-      if (stopping) throw new Error('The worker is stopping');
+      if (stopping) {
+        // Fetched while stopping: back to the queue for another worker, at once.
+        await queue.send(jobId);
+        return;
+      }
       const p = run(jobId).catch((error: unknown) => {
         options.log?.warn({ jobId, err: error }, 'job run interrupted; the queue will retry it');
         throw error;
@@ -326,17 +412,26 @@ export function createRunner(options: RunnerOptions) {
     },
     /** The process that served a cancel stops the work at once (others notice within half a second). */
     notifyCancelled(ids: string[]): void {
-      for (const id of ids) active.get(id)?.abort(CANCELLED);
+      for (const id of ids) active.get(id)?.controller.abort(CANCELLED);
     },
     afterChapter,
-    /** Aborts running jobs (they resume later from their current step) and waits for handlers to return. */
-    async stop(): Promise<void> {
+    /**
+     * Hands running jobs back (aborted, lease released, queued again for another worker) and waits
+     * up to `graceMs` for their handlers to return; a job whose step ignores the abort is handed
+     * back when the grace period ends.
+     */
+    async stop(graceMs = 5000): Promise<void> {
       stopping = true;
       if (watcher) clearInterval(watcher);
       if (sweeper) clearInterval(sweeper);
-      for (const controller of active.values()) controller.abort(SHUTDOWN);
-      await Promise.race([Promise.allSettled([...inFlight]), sleep(5000)]);
+      for (const { controller } of active.values()) controller.abort(SHUTDOWN);
+      const grace = new AbortController();
+      await Promise.race([Promise.allSettled([...inFlight]), sleep(graceMs, undefined, { signal: grace.signal }).catch(() => undefined)]);
+      grace.abort();
+      for (const [jobId, entry] of active) await handBack(jobId, entry);
     },
+    /** Jobs this process is running now. */
+    runningCount: () => active.size,
   };
 }
 

@@ -133,6 +133,12 @@ export class LocalFileStorage implements FileStorage {
     };
   }
 
+  /** Local files are served by this server (signed /media URLs). */
+  async directUrl(key: string): Promise<string | null> {
+    assertValidKey(key);
+    return null;
+  }
+
   read(key: string, range?: ByteRange): NodeJS.ReadableStream {
     let file: string;
     try {

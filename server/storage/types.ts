@@ -29,6 +29,26 @@ export interface FileStorage {
   delete(key: string): Promise<void>;
   /** Deletes every file whose key starts with `prefix` (plain string prefix, e.g. `books/42/`). */
   deletePrefix(prefix: string): Promise<void>;
+  /**
+   * A URL a client may GET the file from directly for `expiresInSeconds` (an object store's
+   * presigned URL, Range requests included), or null when the files are served by this server.
+   */
+  directUrl(key: string, expiresInSeconds: number): Promise<string | null>;
+}
+
+/**
+ * The store cannot be reached or answers with a server error: nothing is wrong with the request,
+ * try again later. HTTP answers 503; a conversion step waits and runs again (the job is not failed).
+ */
+export class StorageUnavailableError extends Error {
+  constructor(cause: unknown) {
+    super('The file store is unavailable; try again shortly', { cause });
+    this.name = 'StorageUnavailableError';
+  }
+}
+
+export function isStorageUnavailable(error: unknown): error is StorageUnavailableError {
+  return error instanceof StorageUnavailableError;
 }
 
 export class InvalidStorageKeyError extends Error {

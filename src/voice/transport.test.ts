@@ -129,6 +129,19 @@ describe('WebSocketTransport against a real ws server', () => {
     await server.until(() => server!.messages(server!.connections[1]!).some((m) => m.type === 'send-text'));
   });
 
+  it('reconnects when the server closes with 1012 (restarting, as a server does when it shuts down)', async () => {
+    server = await BotServer.start();
+    const { transport, errors } = makeTransport({ timers: fastTimers([]) });
+    let reconnected = 0;
+    transport.on('reconnected', () => reconnected++);
+    await transport.connect({ ws_url: server.url });
+    server.connections[0]!.socket.close(1012, 'Server restarting; reconnect');
+    await server.until(() => reconnected === 1);
+    expect(errors.filter((e) => e.fatal)).toEqual([]);
+    expect(server.connections).toHaveLength(2);
+    expect(transport.state).toBe('ready');
+  });
+
   it('emits reconnectFailed after the attempts run out (server gone)', async () => {
     server = await BotServer.start();
     const { transport, errors } = makeTransport({ reconnectAttempts: 2 });

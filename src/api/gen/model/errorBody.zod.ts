@@ -18,7 +18,8 @@ export const ErrorBody = zod.object({
   "errors": zod.array(zod.object({
   "field": zod.string(),
   "message": zod.string()
-})).optional().describe('For validation errors, one entry per invalid field.')
+})).optional().describe('For validation errors, one entry per invalid field.'),
+  "request_id": zod.string().optional().describe('Id of the request, also sent as the `x-request-id` response header and written in the server log; quote it when reporting a problem.')
 }).describe('Every error answer. `message` repeats `detail` so any client shows the real reason.')
 
 export type ErrorBody = zod.input<typeof ErrorBody>;

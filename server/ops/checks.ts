@@ -1,0 +1,47 @@
+import type { Db } from '../db/types';
+import type { Conversion } from '../jobs/index';
+import type { JobEvent } from '../jobs/runner';
+import type { FileStorage } from '../storage/types';
+import type { Metrics } from './metrics';
+
+/** Where readiness writes (and deletes) its probe file: proves the store takes writes, not only that it answers. */
+export const READINESS_PROBE_PREFIX = 'ops/readyz-';
+
+/**
+ * The readiness checks of a process (database, storage, queue) and the scrape-time metric
+ * sources that read the same parts.
+ */
+export function readinessChecks(metrics: Metrics, db: Db, storage: FileStorage, conversion: Pick<Conversion, 'queue' | 'runner'>) {
+  metrics.setSources({
+    async jobsByState() {
+      const { rows } = await db.query<{ status: string; n: number }>('SELECT status, count(*)::int AS n FROM jobs GROUP BY status');
+      return Object.fromEntries(rows.map((r) => [r.status, Number(r.n)]));
+    },
+    queueDepth: () => conversion.queue.depth(),
+    runningJobs: () => conversion.runner?.runningCount() ?? 0,
+  });
+  const probeKey = `${READINESS_PROBE_PREFIX}${process.pid}`;
+  return {
+    checks: {
+      database: () => db.query('SELECT 1'),
+      storage: async () => {
+        await storage.write(probeKey, Buffer.from('ok'));
+        await storage.delete(probeKey);
+      },
+      queue: () => conversion.queue.depth(),
+    },
+  };
+}
+
+/** Conversion events as metrics: speed of synthesize steps, voice and encoding errors. */
+export function conversionMetricsHook(metrics: Metrics): { onJobEvent: (event: JobEvent) => void } {
+  return {
+    onJobEvent(event) {
+      if (event.kind === 'step_completed' && event.step === 'synthesize') {
+        metrics.observeConversion(event.provider, Number(event.metadata.duration_seconds ?? 0), event.wallSeconds);
+      } else if (event.kind === 'step_failed') {
+        metrics.observeStepError(event.step, event.provider, event.error);
+      }
+    },
+  };
+}

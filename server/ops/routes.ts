@@ -1,0 +1,121 @@
+import { randomUUID, timingSafeEqual } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import { LogController, type FastifyInstance } from 'fastify';
+import { sendError, HttpError } from '../http/errors';
+import type { Metrics } from './metrics';
+
+/**
+ * Operator endpoints outside the versioned API (so not in contracts/openapi.yaml): liveness,
+ * readiness and Prometheus metrics, plus the request log and request ids for every route.
+ *
+ * - GET /healthz: 200 while the process serves requests. No auth, no details.
+ * - GET /readyz: 200 when every check passes, else 503 naming the failing parts; no auth, and
+ *   no error text in the answer (it goes to the log).
+ * - GET /metrics: Prometheus text; 404 unless METRICS_TOKEN (then `Authorization: Bearer`) or
+ *   METRICS_PUBLIC=true.
+ * - Request log: one line per request when it completes; successful reads (polling, media,
+ *   probes) at debug, everything else at info; the request id (x-request-id) in each line, in
+ *   the response header and in every error body (`request_id`).
+ */
+export interface OpsDeps {
+  metrics: Metrics;
+  metricsToken?: string;
+  metricsPublic: boolean;
+  /** Named readiness checks; each rejects (or takes longer than `checkTimeoutMs`) when its part is down. */
+  checks: Record<string, () => Promise<unknown>>;
+  checkTimeoutMs?: number;
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{8,128}$/;
+
+/** Fastify's genReqId: a well-formed x-request-id from the reverse proxy, else a fresh UUID. */
+export function requestId(request: IncomingMessage): string {
+  const given = request.headers['x-request-id'];
+  return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+}
+
+/** Fastify's own per-request lines are off: installOps writes one line per request instead. */
+export function requestLogController(): LogController {
+  return new LogController({ disableRequestLogging: true });
+}
+
+const QUIET_METHODS = new Set(['GET', 'HEAD']);
+
+function tokenMatches(header: string | undefined, token: string): boolean {
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '');
+  if (!match?.[1]) return false;
+  const given = Buffer.from(match[1]);
+  const expected = Buffer.from(token);
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+async function withTimeout(check: () => Promise<unknown>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    await Promise.race([
+      check(),
+      new Promise((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+      }),
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+export function installOps(app: FastifyInstance, deps: OpsDeps): void {
+  const timeoutMs = deps.checkTimeoutMs ?? 3000;
+
+  app.addHook('onRequest', async (_request, reply) => {
+    void reply.header('x-request-id', reply.request.id);
+  });
+  app.addHook('onResponse', async (request, reply) => {
+    const route = request.routeOptions.url ?? 'unmatched';
+    const seconds = reply.elapsedTime / 1000;
+    deps.metrics.observeHttp(request.method, route, reply.statusCode, seconds);
+    const quiet = QUIET_METHODS.has(request.method) && reply.statusCode < 400;
+    const line = {
+      method: request.method,
+      // Without the query string: media URLs carry their signature there.
+      url: request.url.split('?')[0],
+      route,
+      status: reply.statusCode,
+      ms: Math.round(reply.elapsedTime),
+      ...(request.user?.id !== undefined && { userId: request.user.id }),
+    };
+    if (quiet) request.log.debug(line, 'request completed');
+    else request.log.info(line, 'request completed');
+  });
+
+  app.get('/healthz', async () => ({ status: 'ok' }));
+
+  app.get('/readyz', async (request, reply) => {
+    const results = await Promise.all(
+      Object.entries(deps.checks).map(async ([name, check]) => {
+        try {
+          await withTimeout(check, timeoutMs);
+          return [name, 'ok'] as const;
+        } catch (err) {
+          request.log.warn({ err, check: name }, 'readiness check failed');
+          return [name, 'unavailable'] as const;
+        }
+      }),
+    );
+    const checks = Object.fromEntries(results);
+    const failing = results.filter(([, state]) => state !== 'ok').map(([name]) => name);
+    if (failing.length === 0) return { status: 'ready', checks };
+    const detail = `Not ready: ${failing.join(', ')} ${failing.length === 1 ? 'is' : 'are'} unavailable`;
+    return reply.code(503).send({ status: 'not_ready', failing, checks, detail, message: detail, request_id: request.id });
+  });
+
+  app.get('/metrics', async (request, reply) => {
+    if (deps.metricsToken === undefined && !deps.metricsPublic) {
+      return sendError(reply, new HttpError(404, 'Metrics are off: set METRICS_TOKEN or METRICS_PUBLIC=true'));
+    }
+    if (deps.metricsToken !== undefined && !tokenMatches(request.headers.authorization, deps.metricsToken)) {
+      return sendError(reply, new HttpError(401, 'A valid metrics bearer token is required'));
+    }
+    const body = await deps.metrics.registry.metrics();
+    return reply.type(deps.metrics.registry.contentType).send(body);
+  });
+}

@@ -1,0 +1,241 @@
+import { once } from 'node:events';
+import { PassThrough, Readable } from 'node:stream';
+import {
+  DeleteObjectCommand,
+  DeleteObjectsCommand,
+  GetObjectCommand,
+  HeadObjectCommand,
+  ListObjectsV2Command,
+  S3Client,
+  type S3ClientConfig,
+} from '@aws-sdk/client-s3';
+import { Upload } from '@aws-sdk/lib-storage';
+import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import { assertValidKey, StorageUnavailableError, type ByteRange, type FileStorage, type StorageWriter } from './types';
+
+/** Parts of a multipart upload: S3's minimum, so a writer holds at most PART_SIZE * QUEUE_SIZE in memory. */
+const PART_SIZE = 5 * 1024 * 1024;
+const QUEUE_SIZE = 2;
+
+export interface S3StorageOptions {
+  bucket: string;
+  /** Key prefix inside the bucket, without leading or trailing slash ('' for none). */
+  prefix: string;
+  /** Custom endpoint (MinIO, R2, Garage, a local test server); unset for AWS S3. */
+  endpoint?: string;
+  region?: string;
+  forcePathStyle?: boolean;
+  /** Hand clients presigned GET URLs instead of serving the bytes through this server. */
+  presign?: boolean;
+  /** Credentials; unset uses the AWS SDK's default chain (environment, shared files, instance roles). */
+  credentials?: S3ClientConfig['credentials'];
+  /** Request attempts before an operation gives up (SDK default 3). */
+  maxAttempts?: number;
+}
+
+/** `s3://bucket/some/prefix` -> { bucket, prefix: 'some/prefix' }. */
+export function parseStorageUrl(url: string): { bucket: string; prefix: string } {
+  const match = /^s3:\/\/([a-z0-9][a-z0-9.-]{1,61}[a-z0-9])(\/.*)?$/.exec(url);
+  if (!match?.[1]) throw new Error('STORAGE_URL must look like s3://bucket or s3://bucket/prefix (a valid S3 bucket name)');
+  const prefix = (match[2] ?? '').replace(/^\/+|\/+$/g, '');
+  if (prefix !== '') assertValidKey(prefix);
+  return { bucket: match[1], prefix };
+}
+
+function statusOf(error: unknown): number | undefined {
+  return (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
+}
+
+function isMissing(error: unknown): boolean {
+  const name = (error as { name?: string }).name;
+  return name === 'NotFound' || name === 'NoSuchKey' || statusOf(error) === 404;
+}
+
+/** Network failures, timeouts and 5xx answers mean "the store is down", not "the request is wrong". */
+function unavailable(error: unknown): unknown {
+  if (error instanceof StorageUnavailableError) return error;
+  const status = statusOf(error);
+  if (status !== undefined && status < 500) return error;
+  return new StorageUnavailableError(error);
+}
+
+/**
+ * FileStorage on an S3-compatible object store (AWS S3, MinIO, Cloudflare R2, Garage). Writes
+ * stream through a multipart upload (@aws-sdk/lib-storage) and the object appears only when the
+ * upload completes, so a reader never sees a partial file and an aborted write leaves nothing.
+ */
+export class S3FileStorage implements FileStorage {
+  readonly client: S3Client;
+  readonly bucket: string;
+  readonly prefix: string;
+  private readonly presign: boolean;
+
+  constructor(options: S3StorageOptions) {
+    this.bucket = options.bucket;
+    this.prefix = options.prefix;
+    this.presign = options.presign ?? false;
+    this.client = new S3Client({
+      ...(options.endpoint !== undefined && { endpoint: options.endpoint }),
+      region: options.region ?? 'us-east-1',
+      forcePathStyle: options.forcePathStyle ?? false,
+      ...(options.credentials !== undefined && { credentials: options.credentials }),
+      maxAttempts: options.maxAttempts ?? 3,
+      // A store that does not answer is reported within seconds, not after the OS gives up.
+      requestHandler: { connectionTimeout: 3000, requestTimeout: 30_000 },
+    });
+  }
+
+  private objectKey(key: string): string {
+    assertValidKey(key);
+    return this.prefix === '' ? key : `${this.prefix}/${key}`;
+  }
+
+  async write(key: string, data: Uint8Array | AsyncIterable<Uint8Array>): Promise<{ size: number }> {
+    const writer = await this.createWriter(key);
+    try {
+      if (data instanceof Uint8Array) {
+        await writer.write(data);
+      } else {
+        for await (const chunk of data) await writer.write(chunk);
+      }
+      return await writer.commit();
+    } catch (error) {
+      await writer.abort();
+      throw error;
+    }
+  }
+
+  async createWriter(key: string): Promise<StorageWriter> {
+    const objectKey = this.objectKey(key);
+    const body = new PassThrough({ highWaterMark: 256 * 1024 });
+    const controller = new AbortController();
+    const upload = new Upload({
+      client: this.client,
+      params: { Bucket: this.bucket, Key: objectKey, Body: body },
+      partSize: PART_SIZE,
+      queueSize: QUEUE_SIZE,
+      leavePartsOnError: false,
+      abortController: controller,
+    });
+    let failure: unknown = null;
+    const done = upload.done().catch((error: unknown) => {
+      failure ??= controller.signal.aborted ? new Error(`Writer for ${key} was aborted`) : unavailable(error);
+      body.destroy();
+      throw failure;
+    });
+    done.catch(() => undefined);
+    let size = 0;
+    let state: 'open' | 'committed' | 'aborted' = 'open';
+    let chain: Promise<void> = Promise.resolve();
+
+    return {
+      key,
+      write: (chunk: Uint8Array): Promise<void> => {
+        if (state !== 'open') return Promise.reject(new Error(`Writer for ${key} is already ${state}`));
+        const next = chain.then(async () => {
+          if (failure) throw failure;
+          size += chunk.byteLength;
+          if (!body.write(chunk)) await Promise.race([once(body, 'drain'), done]);
+        });
+        chain = next.catch((error: unknown) => {
+          failure ??= error;
+        });
+        return next;
+      },
+      commit: async (): Promise<{ size: number }> => {
+        if (state !== 'open') throw new Error(`Writer for ${key} is already ${state}`);
+        state = 'committed';
+        await chain;
+        if (failure) {
+          controller.abort();
+          throw failure;
+        }
+        body.end();
+        await done;
+        return { size };
+      },
+      abort: async (): Promise<void> => {
+        if (state !== 'open') return;
+        state = 'aborted';
+        await chain;
+        controller.abort();
+        body.destroy();
+        await done.catch(() => undefined);
+      },
+    };
+  }
+
+  read(key: string, range?: ByteRange): NodeJS.ReadableStream {
+    if (range && (!Number.isSafeInteger(range.start) || !Number.isSafeInteger(range.end) || range.start < 0 || range.end < range.start)) {
+      throw new RangeError(`Invalid byte range ${range.start}-${range.end}`);
+    }
+    const out = new PassThrough();
+    (async () => {
+      const result = await this.client.send(
+        new GetObjectCommand({
+          Bucket: this.bucket,
+          Key: this.objectKey(key),
+          ...(range && { Range: `bytes=${range.start}-${range.end}` }),
+        }),
+      );
+      const stream = result.Body as Readable;
+      stream.on('error', (error) => out.destroy(unavailable(error) as Error));
+      stream.pipe(out);
+    })().catch((error: unknown) => {
+      out.destroy(isMissing(error) ? Object.assign(new Error(`No file under key ${key}`), { code: 'ENOENT' }) : (unavailable(error) as Error));
+    });
+    return out;
+  }
+
+  async stat(key: string): Promise<{ size: number } | null> {
+    const objectKey = this.objectKey(key);
+    try {
+      const head = await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: objectKey }));
+      return { size: Number(head.ContentLength ?? 0) };
+    } catch (error) {
+      if (isMissing(error)) return null;
+      throw unavailable(error);
+    }
+  }
+
+  async delete(key: string): Promise<void> {
+    const objectKey = this.objectKey(key);
+    try {
+      await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: objectKey }));
+    } catch (error) {
+      if (isMissing(error)) return;
+      throw unavailable(error);
+    }
+  }
+
+  async deletePrefix(prefix: string): Promise<void> {
+    // Same rule as the local adapter: a valid key, or a valid key followed by "/".
+    assertValidKey(prefix.endsWith('/') ? prefix.slice(0, -1) : prefix);
+    const full = this.prefix === '' ? prefix : `${this.prefix}/${prefix}`;
+    try {
+      let token: string | undefined;
+      do {
+        const page = await this.client.send(
+          new ListObjectsV2Command({ Bucket: this.bucket, Prefix: full, ...(token !== undefined && { ContinuationToken: token }) }),
+        );
+        const keys = (page.Contents ?? []).flatMap((o) => (o.Key !== undefined ? [{ Key: o.Key }] : []));
+        if (keys.length > 0) {
+          await this.client.send(new DeleteObjectsCommand({ Bucket: this.bucket, Delete: { Objects: keys, Quiet: true } }));
+        }
+        token = page.IsTruncated === true ? page.NextContinuationToken : undefined;
+      } while (token !== undefined);
+    } catch (error) {
+      throw unavailable(error);
+    }
+  }
+
+  async directUrl(key: string, expiresInSeconds: number): Promise<string | null> {
+    const objectKey = this.objectKey(key);
+    if (!this.presign) return null;
+    return getSignedUrl(this.client, new GetObjectCommand({ Bucket: this.bucket, Key: objectKey }), { expiresIn: expiresInSeconds });
+  }
+
+  close(): void {
+    this.client.destroy();
+  }
+}
