@@ -88,7 +88,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Fas
 
   // The conversion engine (queue + in-process workers). preClose: running jobs stop (and resume
   // later) before the database closes.
-  const conversion = await createConversion(config, db, app.log, { ...deps.conversion, storage });
+  const conversion = await createConversion(config, db, app.log, { ...deps.conversion, storage }, now);
   app.addHook('preClose', () => conversion.close());
 
   // The voice assistant: per-user sessions and its websocket on the HTTP server's upgrade event.
@@ -112,7 +112,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Fas
   installErrorHandler(app);
   installNotFound(app, config.staticDir);
 
-  await app.register(apiRoutes({ auth, environment: environmentInfo(config), storage, progress, listening, jobs: conversion.service, voiceAssistant }), { prefix: '/api/v1' });
+  await app.register(apiRoutes({ auth, environment: environmentInfo(config), storage, progress, listening, jobs: conversion.service, voiceAssistant, strictResponses: config.appEnv !== 'production' }), { prefix: '/api/v1' });
   if (config.staticDir !== undefined) await installSpa(app, config.staticDir);
 
   return app;

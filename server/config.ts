@@ -47,6 +47,13 @@ export interface Config {
   encoderThreads: number;
   /** Lifetime of a signed media (audio) URL in seconds. */
   mediaUrlTtlSeconds: number;
+  /** Per-user limits (server/jobs/quotas.ts). */
+  quotaStorageBytes: number;
+  quotaActiveJobs: number;
+  quotaUploadsPerHour: number;
+  /** Web-page downloads one process runs at once, and how long one may take. */
+  urlFetchConcurrency: number;
+  urlFetchTimeoutSeconds: number;
 }
 
 export class ConfigError extends Error {
@@ -83,6 +90,11 @@ export const CONFIG_VARIABLES = [
   { name: 'ENCODER_THREADS', default: '(CPU count - 1, at least 1)', description: 'Worker threads that encode MP3 (0-64); 0 encodes on the main thread. The default leaves one core to the main thread, which synthesises the offline voice and answers the API; each thread costs about 25 MB.' },
   { name: 'ALLOW_PRIVATE_FETCH_FOR_TESTS', default: 'false', description: "TESTS ONLY. 'true' lets web-page jobs fetch loopback addresses (127.0.0.1, ::1). Never set it on a server: it weakens the protection against requests to internal networks." },
   { name: 'MEDIA_URL_TTL_SECONDS', default: '3600', description: 'How long a signed audio streaming URL stays valid, in seconds (60-86400).' },
+  { name: 'QUOTA_STORAGE_BYTES', default: '524288000', description: "Storage one user may fill with uploads, texts and audio, in bytes (1048576-1099511627776; default 500 MB). An upload or a new job past it gets 413; deleting books or files frees space." },
+  { name: 'QUOTA_ACTIVE_JOBS', default: '3', description: 'Jobs one user may have PENDING or PROCESSING at once (1-1000); one more gets 429 until one finishes.' },
+  { name: 'QUOTA_UPLOADS_PER_HOUR', default: '30', description: 'Files one user may upload within an hour (1-100000); one more gets 429 with Retry-After.' },
+  { name: 'URL_FETCH_CONCURRENCY', default: '1', description: "Web pages one process downloads at once (1-32). A web-page job that finds every download slot busy gives its worker slot back and waits in the queue, so slow sites never hold all of WORKER_CONCURRENCY." },
+  { name: 'URL_FETCH_TIMEOUT_SECONDS', default: '15', description: 'Longest a web-page download may take, in seconds (1-300), from the request to the last byte; the job then fails with a message saying so.' },
 ] as const satisfies readonly { name: string; default: string; description: string }[];
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -168,6 +180,11 @@ const envSchema = z.object({
   ENCODER_THREADS: intVar('ENCODER_THREADS', 0, 64, Math.max(1, os.availableParallelism() - 1)),
   ALLOW_PRIVATE_FETCH_FOR_TESTS: enumVar('ALLOW_PRIVATE_FETCH_FOR_TESTS', ['true', 'false'] as const),
   MEDIA_URL_TTL_SECONDS: intVar('MEDIA_URL_TTL_SECONDS', 60, 86_400, 3600),
+  QUOTA_STORAGE_BYTES: intVar('QUOTA_STORAGE_BYTES', 1_048_576, 1_099_511_627_776, 524_288_000),
+  QUOTA_ACTIVE_JOBS: intVar('QUOTA_ACTIVE_JOBS', 1, 1000, 3),
+  QUOTA_UPLOADS_PER_HOUR: intVar('QUOTA_UPLOADS_PER_HOUR', 1, 100_000, 30),
+  URL_FETCH_CONCURRENCY: intVar('URL_FETCH_CONCURRENCY', 1, 32, 1),
+  URL_FETCH_TIMEOUT_SECONDS: intVar('URL_FETCH_TIMEOUT_SECONDS', 1, 300, 15),
 });
 
 /**
@@ -219,6 +236,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     allowPrivateFetchForTests: vars.ALLOW_PRIVATE_FETCH_FOR_TESTS === 'true',
     encoderThreads: vars.ENCODER_THREADS,
     mediaUrlTtlSeconds: vars.MEDIA_URL_TTL_SECONDS,
+    quotaStorageBytes: vars.QUOTA_STORAGE_BYTES,
+    quotaActiveJobs: vars.QUOTA_ACTIVE_JOBS,
+    quotaUploadsPerHour: vars.QUOTA_UPLOADS_PER_HOUR,
+    urlFetchConcurrency: vars.URL_FETCH_CONCURRENCY,
+    urlFetchTimeoutSeconds: vars.URL_FETCH_TIMEOUT_SECONDS,
   };
 }
 

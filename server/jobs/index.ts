@@ -8,7 +8,9 @@ import type { VoiceSettings } from '../voices/select';
 import { createPgBossQueue, type JobQueue } from './queue';
 import { createJobRepository } from './repository';
 import { createRunner, type Runner } from './runner';
+import { createQuotas } from './quotas';
 import { createJobService, type JobService } from './service';
+import { createFetchSlots } from './steps';
 
 /** Knobs tests (and the bench) turn; production uses the defaults. */
 export interface ConversionOverrides {
@@ -39,6 +41,7 @@ export async function createConversion(
   db: Db,
   log: FastifyBaseLogger,
   overrides: ConversionOverrides = {},
+  now: () => Date = () => new Date(),
 ): Promise<Conversion> {
   const storage = overrides.storage ?? new LocalFileStorage(config.storageDir);
   const repo = createJobRepository(db);
@@ -68,7 +71,8 @@ export async function createConversion(
         },
         encoderPool: pool,
         allowLoopbackFetch: config.allowPrivateFetchForTests,
-        fetchTimeoutMs: overrides.fetchTimeoutMs ?? 15_000,
+        fetchTimeoutMs: overrides.fetchTimeoutMs ?? config.urlFetchTimeoutSeconds * 1000,
+        fetchSlots: createFetchSlots(config.urlFetchConcurrency),
       },
       chapterConcurrency: config.chapterConcurrency,
       stepTimeoutSeconds: config.jobStepTimeoutSeconds,
@@ -92,10 +96,16 @@ export async function createConversion(
     for (const id of await repo.runnableJobIds()) await queue.send(id);
   }
 
+  const quotas = createQuotas(
+    db,
+    { storageBytes: config.quotaStorageBytes, activeJobs: config.quotaActiveJobs, uploadsPerHour: config.quotaUploadsPerHour },
+    now,
+  );
   const service = createJobService({
     repo,
     storage,
     queue,
+    quotas,
     ...(runner !== null && { onCancelled: (ids: string[]) => runner.notifyCancelled(ids) }),
   });
 

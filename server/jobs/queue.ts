@@ -7,7 +7,8 @@ import type { Db } from '../db/types';
  * twice, late, or after a crash does no harm (see runner.ts).
  */
 export interface JobQueue {
-  send(jobId: string): Promise<void>;
+  /** Hands the job to a worker now, or after `startAfterSeconds`. */
+  send(jobId: string, options?: { startAfterSeconds?: number }): Promise<void>;
   /** Calls handler for messages, `concurrency` at a time. A handler that throws gets the message retried later. */
   work(concurrency: number, handler: (jobId: string) => Promise<void>): Promise<void>;
   /** Embedded mode: messages left active by a dead process go back to the queue at once. */
@@ -69,8 +70,11 @@ export async function createPgBossQueue(
   let stopped = false;
 
   return {
-    async send(jobId) {
-      await boss.send(QUEUE_NAME, { jobId }, { expireInSeconds: options.expireInSeconds });
+    async send(jobId, sendOptions) {
+      await boss.send(QUEUE_NAME, { jobId }, {
+        expireInSeconds: options.expireInSeconds,
+        ...(sendOptions?.startAfterSeconds !== undefined && { startAfter: sendOptions.startAfterSeconds }),
+      });
     },
     async work(concurrency, handler) {
       // pg-boss 10 has no per-worker concurrency: each work() call is one poller running one job at a time.

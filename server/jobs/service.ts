@@ -4,8 +4,10 @@ import { normaliseText, readTextUpload } from '../ingest/text-file';
 import type { FileStorage } from '../storage/types';
 import { DEFAULT_VOICES } from '../voices/select';
 import type { JobQueue } from './queue';
+import type { Quotas } from './quotas';
 import type { JobRepository, ListFilter } from './repository';
 import { readText, sourceKey } from './steps';
+import { timingKey } from './timing';
 import {
   BOOK_STEPS,
   TEXT_STEPS,
@@ -110,6 +112,7 @@ export interface JobServiceDeps {
   repo: JobRepository;
   storage: FileStorage;
   queue: Pick<JobQueue, 'send'>;
+  quotas: Quotas;
   /** Tells this process's runner to stop work at once (other processes poll the status). */
   onCancelled?: (jobIds: string[]) => void;
 }
@@ -118,7 +121,7 @@ const notFound = () => new DomainError('not_found', 'Job not found');
 
 /** The jobs domain behind the routes: creation, listing, cancel and retry. Knows nothing of HTTP. */
 export function createJobService(deps: JobServiceDeps) {
-  const { repo, storage, queue } = deps;
+  const { repo, storage, queue, quotas } = deps;
 
   async function views(jobs: JobRecord[]): Promise<JobView[]> {
     const ids = jobs.map((j) => j.id);
@@ -166,6 +169,7 @@ export function createJobService(deps: JobServiceDeps) {
       if (input.job_type !== undefined) config.job_type_requested = input.job_type;
       let inputFileKey: string | null = null;
       const title = input.title.trim() || 'Untitled';
+      let source: Buffer | null = null;
 
       if (input.content !== undefined) {
         const text = normaliseText(input.content);
@@ -173,8 +177,9 @@ export function createJobService(deps: JobServiceDeps) {
           throw new DomainError('invalid', `Content must be at least ${MIN_TEXT_CHARS} characters (not counting surrounding blank space)`);
         }
         config.source = 'content';
+        source = Buffer.from(text, 'utf8');
+        config.source_bytes = source.byteLength;
         inputFileKey = sourceKey(id);
-        await storage.write(inputFileKey, Buffer.from(text, 'utf8'));
       } else if (input.file_key !== undefined) {
         if ((await repo.uploadOwner(input.file_key)) !== userId) throw new DomainError('not_found', 'File not found');
         const text = await readText(storage, input.file_key).catch(() => {
@@ -193,25 +198,38 @@ export function createJobService(deps: JobServiceDeps) {
         if (bare(title) === bare(input.url)) config.title_from_page = true;
       }
 
+      // Quotas before anything is written: storage (a web page's text counts once fetched), then
+      // the unfinished-jobs limit, counted under a lock in the transaction that inserts the job.
+      await quotas.assertStorage(userId, source?.byteLength ?? 0);
+      if (source !== null && inputFileKey !== null) await storage.write(inputFileKey, source);
       const steps = input.job_type === 'book_processing' ? BOOK_STEPS : TEXT_STEPS;
-      await repo.create({
-        id,
-        userId,
-        jobType: input.job_type ?? 'text_to_audio',
-        title,
-        description: input.description ?? null,
-        config,
-        inputFileKey,
-        steps,
-      });
+      try {
+        await repo.db.transaction(async (tx) => {
+          await quotas.assertActiveJobs(tx, userId);
+          await repo.insertJob(tx, {
+            id,
+            userId,
+            jobType: input.job_type ?? 'text_to_audio',
+            title,
+            description: input.description ?? null,
+            config,
+            inputFileKey,
+            steps,
+          });
+        });
+      } catch (error) {
+        if (source !== null && inputFileKey !== null) await storage.delete(inputFileKey).catch(() => undefined);
+        throw error;
+      }
       await queue.send(id);
       return view((await repo.get(id))!);
     },
 
+    /** One page of job summaries (the list's shape; `get` has the whole job). */
     async list(filter: ListFilter) {
-      const { jobs, total } = await repo.list(filter);
+      const { jobs, total } = await repo.listSummaries(filter);
       return {
-        jobs: await views(jobs),
+        jobs,
         total,
         page: filter.page,
         page_size: filter.pageSize,
@@ -252,6 +270,14 @@ export function createJobService(deps: JobServiceDeps) {
       return view((await repo.get(jobId))!);
     },
 
+    /** DELETE /jobs/{id}: cancels an unfinished job (its view), deletes a finished one (null). */
+    async cancelOrRemove(userId: string, jobId: string): Promise<JobView | null> {
+      const job = await owned(userId, jobId);
+      if (isActive(job.status)) return this.cancel(userId, jobId);
+      await this.remove(userId, jobId);
+      return null;
+    },
+
     /** A FAILED job resumes from its failed step; for a book, only failed (or cancelled) chapters run again. */
     async retry(userId: string, jobId: string): Promise<JobView> {
       const job = await owned(userId, jobId);
@@ -262,6 +288,7 @@ export function createJobService(deps: JobServiceDeps) {
       const parent = job.parentJobId === null ? null : await repo.get(job.parentJobId);
       const target = parent !== null && parent.status === 'FAILED' ? parent : job;
       await repo.db.transaction(async (tx) => {
+        if (target.parentJobId === null) await quotas.assertActiveJobs(tx, userId);
         const { rows } = await tx.query<{ id: string }>(
           `UPDATE jobs SET status = 'PENDING', error_message = NULL, enqueued_at = NULL, updated_at = now()
            WHERE (id = $1 OR parent_job_id = $1) AND status IN ('FAILED', 'CANCELLED') RETURNING id`,
@@ -277,13 +304,64 @@ export function createJobService(deps: JobServiceDeps) {
       return view((await repo.get(jobId))!);
     },
 
+    /**
+     * A finished (COMPLETED, FAILED or CANCELLED) top-level job is deleted for good: the rows of the
+     * job, its chapters and steps, the user's listening progress (all by foreign-key cascade), every
+     * stored file under each job's folder (text, audio, timing maps, covers) and the upload it was
+     * made from when no other job uses it. Chapters of a failed book that still run are stopped.
+     */
+    async remove(userId: string, jobId: string): Promise<void> {
+      const job = await owned(userId, jobId);
+      if (isActive(job.status)) throw new DomainError('conflict', `Cannot delete a job that is ${job.status}; cancel it first`);
+      if (job.parentJobId !== null) {
+        throw new DomainError('conflict', 'This job is a chapter of a book: delete the book to remove it');
+      }
+      const rows = await repo.db.transaction(async (tx) => {
+        const { rows: found } = await tx.query<{ id: string; output_file_key: string | null }>(
+          'SELECT id, output_file_key FROM jobs WHERE (id = $1 OR parent_job_id = $1) AND user_id = $2 FOR UPDATE',
+          [jobId, userId],
+        );
+        await tx.query('DELETE FROM jobs WHERE id = $1 AND user_id = $2', [jobId, userId]);
+        return found;
+      });
+      const ids = rows.map((r) => r.id);
+      deps.onCancelled?.(ids);
+      for (const row of rows) {
+        await storage.deletePrefix(`jobs/${row.id}/`);
+        // Audio stored outside the job's folder (older layouts) goes too, with its timing map.
+        if (row.output_file_key !== null && !row.output_file_key.startsWith('uploads/')) {
+          await storage.delete(row.output_file_key);
+          await storage.delete(timingKey(row.output_file_key));
+        }
+      }
+      const upload = job.inputFileKey;
+      if (upload !== null && upload.startsWith('uploads/') && (await repo.jobUsingUpload(upload)) === null) {
+        await repo.deleteUpload(upload);
+        await storage.delete(upload);
+      }
+    },
+
+    /** Deletes one of the user's uploads; one that a job was made from goes with that job. */
+    async removeUpload(userId: string, fileKey: string): Promise<void> {
+      if ((await repo.uploadOwner(fileKey)) !== userId) throw new DomainError('not_found', 'File not found');
+      const user = await repo.jobUsingUpload(fileKey);
+      if (user !== null) {
+        throw new DomainError('conflict', `This file is the text of the job "${user.title}"; delete that job to remove it`);
+      }
+      await repo.deleteUpload(fileKey);
+      await storage.delete(fileKey);
+    },
+
     /** Validates and stores an uploaded .txt file for the user; throws IngestError for files it refuses. */
     async upload(userId: string, filename: string, bytes: Uint8Array) {
       const text = readTextUpload(bytes, filename);
+      await quotas.assertStorage(userId, bytes.byteLength);
+      await quotas.takeUpload(userId);
       const fileKey = `uploads/${randomUUID()}.txt`;
       const data = Buffer.from(text, 'utf8');
       await storage.write(fileKey, data);
-      const cleanName = (filename.split(/[\\/]/).pop() ?? 'upload.txt').slice(0, 255);
+      // Control characters (NUL among them) cannot be stored as text and mean nothing in a name.
+      const cleanName = (filename.split(/[\\/]/).pop() ?? 'upload.txt').replace(/\p{Cc}/gu, '').slice(0, 255) || 'upload.txt';
       await repo.insertUpload(fileKey, userId, cleanName, bytes.byteLength);
       return { file_key: fileKey, filename: cleanName, size_bytes: bytes.byteLength };
     },

@@ -31,6 +31,8 @@ export interface JobConfig {
   title_from_page?: boolean;
   /** Internal: job_type was given by the client (no automatic text/book decision). */
   job_type_requested?: JobType;
+  /** Internal: bytes of the job's own stored text (counted in the owner's storage quota). */
+  source_bytes?: number;
 }
 
 export interface ChapterResult {

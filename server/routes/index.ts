@@ -23,6 +23,8 @@ export interface ApiDeps {
   listening: ListeningService;
   jobs: JobService;
   voiceAssistant: VoiceAssistant;
+  /** Check answers against the contract before sending them (dev and tests). */
+  strictResponses: boolean;
 }
 
 /** Everything under /api/v1. Every route here needs a bearer token unless marked `public: true`. */
@@ -34,7 +36,7 @@ export function apiRoutes(deps: ApiDeps) {
     await app.register(audioRoutes, { listening: deps.listening, storage: deps.storage });
     await app.register(progressRoutes, { progress: deps.progress });
     await app.register(voiceAssistantRoutes, { assistant: deps.voiceAssistant });
-    await app.register(jobRoutes, { jobs: deps.jobs });
+    await app.register(jobRoutes, { jobs: deps.jobs, strictResponses: deps.strictResponses });
     await app.register(fileRoutes, { jobs: deps.jobs });
   };
 }

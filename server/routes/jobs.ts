@@ -12,7 +12,11 @@ import {
   RetryJobParams,
   RetryJobResponse,
 } from '../gen/contract.zod';
+import etag from '@fastify/etag';
+import * as z from 'zod';
 import { requireUser } from '../http/auth-guard';
+import { compiledSerializerCompiler } from '../http/compiled-serializer';
+import type { ZodTypeProvider } from '../http/zod';
 import { HttpError } from '../http/errors';
 import type { JobService } from '../jobs/service';
 import type { RoutePlugin } from './types';
@@ -23,7 +27,7 @@ import type { RoutePlugin } from './types';
  */
 export const JOB_BODY_LIMIT = 12 * 1024 * 1024;
 
-export const jobRoutes: RoutePlugin<{ jobs: JobService }> = async (app, { jobs }) => {
+export const jobRoutes: RoutePlugin<{ jobs: JobService; strictResponses: boolean }> = async (app, { jobs, strictResponses }) => {
   app.setErrorHandler((error, _request, _reply) => {
     if ((error as { code?: string }).code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
       throw new HttpError(413, 'The text is larger than 10 MB');
@@ -31,18 +35,32 @@ export const jobRoutes: RoutePlugin<{ jobs: JobService }> = async (app, { jobs }
     throw error; // the API's error handler answers everything else
   });
 
-  app.get('/jobs', { schema: { querystring: ListJobsQueryParams, response: { 200: ListJobsResponse } } }, async (request) => {
-    const q = request.query;
-    return jobs.list({
-      userId: requireUser(request).id,
-      page: q.page,
-      pageSize: q.page_size,
-      status: q.status,
-      q: q.q,
-      sort: q.sort,
-      order: q.order,
-      topLevel: q.top_level,
-    });
+  // The list is what every open browser polls: one query per page, summaries only, a compiled
+  // serializer, and an ETag so an unchanged page answers 304 with no body. `private, no-cache`
+  // lets the browser keep the page and revalidate it (If-None-Match) on every fetch.
+  await app.register(async (list) => {
+    await list.register(etag);
+    list.setSerializerCompiler(compiledSerializerCompiler({ strict: strictResponses, log: app.log }));
+    list.withTypeProvider<ZodTypeProvider>().get(
+      '/jobs',
+      {
+        schema: { querystring: ListJobsQueryParams, response: { 200: ListJobsResponse } },
+      },
+      async (request, reply) => {
+        const q = request.query;
+        reply.header('cache-control', 'private, no-cache').header('vary', 'Authorization');
+        return jobs.list({
+          userId: requireUser(request).id,
+          page: q.page,
+          pageSize: q.page_size,
+          status: q.status,
+          q: q.q,
+          sort: q.sort,
+          order: q.order,
+          topLevel: q.top_level,
+        });
+      },
+    );
   });
 
   app.post(
@@ -55,9 +73,11 @@ export const jobRoutes: RoutePlugin<{ jobs: JobService }> = async (app, { jobs }
     jobs.get(requireUser(request).id, request.params.jobId),
   );
 
-  app.delete('/jobs/:jobId', { schema: { params: CancelJobParams, response: { 200: CancelJobResponse } } }, async (request) =>
-    jobs.cancel(requireUser(request).id, request.params.jobId),
-  );
+  // An unfinished job is cancelled (200, the job); a finished one is deleted (204). See docs/api.md.
+  app.delete('/jobs/:jobId', { schema: { params: CancelJobParams, response: { 200: CancelJobResponse, 204: z.undefined() } } }, async (request, reply) => {
+    const cancelled = await jobs.cancelOrRemove(requireUser(request).id, request.params.jobId);
+    return cancelled === null ? reply.code(204).send() : cancelled;
+  });
 
   app.get(
     '/jobs/:jobId/steps',

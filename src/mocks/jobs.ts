@@ -1,6 +1,6 @@
 import { http, HttpResponse } from 'msw';
 import type { Job, JobChild, JobListResponse, JobStep, TutoringAnalysis } from '../api/gen/model';
-import { errorBodyFixture, jobFixture } from './fixtures';
+import { errorBodyFixture, jobFixture, toJobSummary } from './fixtures';
 import type { ReplyOptions } from './handlers';
 import { api, reply } from './reply';
 
@@ -225,7 +225,7 @@ export function listJobsFrom(all: readonly Job[], url: URL): JobListResponse {
   const sorted = [...matching].sort((a, b) => String(a[sort]).localeCompare(String(b[sort])) * direction);
   const start = (page - 1) * pageSize;
   return {
-    jobs: sorted.slice(start, start + pageSize),
+    jobs: sorted.slice(start, start + pageSize).map(toJobSummary),
     total: matching.length,
     page,
     page_size: pageSize,

@@ -106,7 +106,7 @@ export function useCancelJobAction() {
     mutation: {
       onMutate: ({ jobId }) => setPending((ids) => new Set(ids).add(jobId)),
       onSuccess: (job, { jobId }) => {
-        markCancelled(client, jobId, job);
+        if (job) markCancelled(client, jobId, job);
         void invalidateJobLists(client);
       },
       onError: (error, { jobId }) => console.error(errorMessage(error, 'Failed to cancel job'), jobId, error),

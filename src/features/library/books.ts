@@ -1,4 +1,13 @@
-import type { JobOutput, PlaybackProgressOutput, TtsProviderOutput } from '../../api/gen/model';
+import type { JobSummaryOutput, PlaybackProgressOutput, TtsProviderOutput } from '../../api/gen/model';
+
+/** A library book is read from the job list's summaries (GET /jobs). */
+type JobOutput = JobSummaryOutput;
+
+/** What the duration and voice are read from: a list summary or a whole job (GET /jobs/{id}). */
+type BookFacts = Pick<JobOutput, 'duration'> & {
+  result_data: Pick<JobOutput['result_data'], 'duration' | 'duration_seconds'>;
+  config: Pick<JobOutput['config'], 'provider' | 'voice_config'>;
+};
 
 /**
  * The library's view of a completed job (spec section 3, "Library book view"), with the two
@@ -50,11 +59,11 @@ export function bookTitle(job: Pick<JobOutput, 'id' | 'title'>): string {
   return job.title.trim() || `Audiobook ${job.id.slice(0, 8)}`;
 }
 
-export function jobDuration(job: JobOutput): number {
+export function jobDuration(job: BookFacts): number {
   return job.result_data.duration ?? job.result_data.duration_seconds ?? job.duration ?? 0;
 }
 
-export function jobProvider(job: JobOutput): TtsProviderOutput {
+export function jobProvider(job: BookFacts): TtsProviderOutput {
   return job.config.voice_config?.provider ?? job.config.provider ?? 'openai';
 }
 
@@ -72,7 +81,7 @@ export function toLibraryBook(job: JobOutput, record: PlaybackProgressOutput | u
     title: bookTitle(job),
     createdAt: job.created_at,
     ttsProvider: jobProvider(job),
-    chapters: job.result_data.chapters?.length ?? job.children.length ?? 0,
+    chapters: job.chapter_count,
     duration,
     progress: Math.min(100, Math.max(0, record?.is_completed ? 100 : percentage)),
     position: record?.position_seconds ?? 0,

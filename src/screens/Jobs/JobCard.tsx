@@ -1,6 +1,6 @@
 import { useId } from 'react';
 import styled from 'styled-components';
-import type { Job } from '../../api/gen/model';
+import type { JobSummary } from '../../api/gen/model';
 import { Badge, Button, ButtonLink, Card, ProgressBar, StatusBadge } from '../../components/ui';
 import { paths } from '../../lib/paths';
 import {
@@ -58,7 +58,7 @@ const Actions = styled.div`
 `;
 
 export interface JobCardProps {
-  job: Job;
+  job: JobSummary;
   onCancel: (jobId: string) => void;
   cancelling: boolean;
 }
@@ -67,7 +67,7 @@ export interface JobCardProps {
 export function JobCard({ job, onCancel, cancelling }: JobCardProps) {
   const titleId = useId();
   const title = jobTitle(job);
-  const chapters = job.children.length || job.result_data.child_job_ids?.length || 0;
+  const chapters = job.chapter_count;
   const active = isActiveStatus(job.status);
   const forTitle = <span className="visually-hidden"> {title}</span>;
   return (

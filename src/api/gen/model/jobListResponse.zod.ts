@@ -15,11 +15,7 @@ import * as zod from 'zod';
 export const jobListResponseJobsItemProgressMin = 0;
 export const jobListResponseJobsItemProgressMax = 100;
 
-export const jobListResponseJobsItemStepsItemProgressMin = 0;
-export const jobListResponseJobsItemStepsItemProgressMax = 100;
-
-export const jobListResponseJobsItemChildrenItemProgressMin = 0;
-export const jobListResponseJobsItemChildrenItemProgressMax = 100;
+export const jobListResponseJobsItemChapterCountMin = 0;
 
 
 export const JobListResponse = zod.object({
@@ -39,39 +35,13 @@ export const JobListResponse = zod.object({
   "voice_id": zod.string().optional().describe('alloy for openai, adam for elevenlabs, or a provider voice id.'),
   "voice_settings": zod.record(zod.string(), zod.string()).optional()
 }).optional(),
-  "provider": zod.enum(['openai', 'elevenlabs']).optional(),
-  "source": zod.enum(['content', 'file', 'url']).optional(),
-  "source_url": zod.string().optional(),
-  "tutoring_analysis": zod.object({
-  "themes": zod.array(zod.string()),
-  "characters": zod.array(zod.object({
-  "name": zod.string(),
-  "role": zod.string()
-})),
-  "setting": zod.object({
-  "time": zod.string(),
-  "place": zod.string()
-}),
-  "discussion_questions": zod.array(zod.string()),
-  "content_type": zod.string(),
-  "analyzed_at": zod.iso.datetime({"offset":true})
-}).optional()
-}),
+  "provider": zod.enum(['openai', 'elevenlabs']).optional()
+}).describe('The voice a job was made with (the list leaves the analysis out).'),
   "result_data": zod.object({
   "duration": zod.number().optional().describe('Seconds.'),
   "duration_seconds": zod.number().optional(),
-  "file_size_bytes": zod.int().optional(),
-  "format": zod.string().optional(),
-  "tts_engine": zod.string().optional().describe('The engine that actually spoke, e.g. espeak-ng, openai, elevenlabs.'),
-  "chapters": zod.array(zod.object({
-  "title": zod.string(),
-  "order": zod.int(),
-  "duration": zod.number().describe('Seconds.'),
-  "file_key": zod.string(),
-  "job_id": zod.uuid().optional()
-})).optional(),
-  "child_job_ids": zod.array(zod.uuid()).optional()
-}),
+  "file_size_bytes": zod.int().optional()
+}).describe('The result\'s figures (the list leaves chapter details out).'),
   "input_file_key": zod.string().nullable(),
   "output_file_key": zod.string().nullable(),
   "created_at": zod.iso.datetime({"offset":true}),
@@ -79,51 +49,8 @@ export const JobListResponse = zod.object({
   "started_at": zod.iso.datetime({"offset":true}).nullable(),
   "completed_at": zod.iso.datetime({"offset":true}).nullable(),
   "duration": zod.number().nullable().describe('Audio duration in seconds, once known.'),
-  "steps": zod.array(zod.object({
-  "id": zod.uuid(),
-  "step_name": zod.string(),
-  "step_order": zod.int(),
-  "status": zod.enum(['pending', 'running', 'completed', 'failed']),
-  "progress": zod.number().min(jobListResponseJobsItemStepsItemProgressMin).max(jobListResponseJobsItemStepsItemProgressMax),
-  "error_message": zod.string().nullable(),
-  "step_metadata": zod.record(zod.string(), zod.unknown()),
-  "created_at": zod.iso.datetime({"offset":true}),
-  "updated_at": zod.iso.datetime({"offset":true}),
-  "started_at": zod.iso.datetime({"offset":true}).nullable(),
-  "completed_at": zod.iso.datetime({"offset":true}).nullable(),
-  "duration": zod.number().nullable().describe('Seconds the step took (or has taken so far).')
-})),
-  "children": zod.array(zod.object({
-  "id": zod.uuid(),
-  "title": zod.string(),
-  "status": zod.enum(['PENDING', 'PROCESSING', 'COMPLETED', 'FAILED', 'CANCELLED']),
-  "progress": zod.number().min(jobListResponseJobsItemChildrenItemProgressMin).max(jobListResponseJobsItemChildrenItemProgressMax),
-  "created_at": zod.iso.datetime({"offset":true}),
-  "updated_at": zod.iso.datetime({"offset":true}),
-  "completed_at": zod.iso.datetime({"offset":true}).nullable(),
-  "duration": zod.number().nullable(),
-  "error_message": zod.string().nullable(),
-  "result_data": zod.object({
-  "duration": zod.number().optional().describe('Seconds.'),
-  "duration_seconds": zod.number().optional(),
-  "file_size_bytes": zod.int().optional(),
-  "format": zod.string().optional(),
-  "tts_engine": zod.string().optional().describe('The engine that actually spoke, e.g. espeak-ng, openai, elevenlabs.'),
-  "chapters": zod.array(zod.object({
-  "title": zod.string(),
-  "order": zod.int(),
-  "duration": zod.number().describe('Seconds.'),
-  "file_key": zod.string(),
-  "job_id": zod.uuid().optional()
-})).optional(),
-  "child_job_ids": zod.array(zod.uuid()).optional()
-})
-}).describe('A chapter job as listed under its book.')),
-  "parent": zod.object({
-  "id": zod.uuid(),
-  "title": zod.string()
-}).nullable().describe('The book this chapter job belongs to, or null.')
-})),
+  "chapter_count": zod.int().min(jobListResponseJobsItemChapterCountMin).describe('Chapters of a book (0 for a job that is not a book).')
+}).describe('A job as the list shows it. `GET /jobs/{jobId}` has its steps, children, parent and analysis.')),
   "total": zod.int(),
   "page": zod.int(),
   "page_size": zod.int(),
