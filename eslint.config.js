@@ -43,7 +43,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['scripts/**', 'tests/**', 'server/**', '.storybook/**', '*.config.*', '*.mjs'],
+    files: ['scripts/**', 'tests/**', 'server/**', 'bench/**', '.storybook/**', '*.config.*', '*.mjs'],
     rules: { 'no-console': 'off' },
   },
 );

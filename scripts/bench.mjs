@@ -4,6 +4,8 @@
 //   2. bundle: gzip JavaScript a first visit needs on /login and /dashboard  (scripts/bench-bundle.mjs)
 //   3. voice: handshake, typed question to first bot audio, end of speech to user-stopped-speaking
 //      (server/assistant/bench-voice.ts)
+//   4. joblist: GET /jobs (page of 20, 200 jobs in the account) requests/s as a ratio to
+//      GET /environment, on the embedded database and on PostgreSQL  (bench/joblist.ts)
 // Run one with e.g. `npm run bench -- voice`. Set BENCH_CHARS=1000000 for the 1 MB book figure.
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -15,6 +17,7 @@ const benches = [
   { name: 'conversion', args: ['--import', 'tsx', 'server/jobs/bench-pipeline.ts'], before: buildServerIfStale },
   { name: 'bundle', args: ['scripts/bench-bundle.mjs'] },
   { name: 'voice', args: ['--import', 'tsx', 'server/assistant/bench-voice.ts'] },
+  { name: 'joblist', args: ['--import', 'tsx', 'bench/joblist.ts'], before: buildServerIfStale },
 ];
 
 const only = process.argv.slice(2);
