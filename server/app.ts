@@ -17,6 +17,7 @@ import { createListeningService, deriveMediaSecret } from './listening/service';
 import { createProgressRepository } from './progress/repository';
 import { createProgressService } from './progress/service';
 import { createConversion, type ConversionOverrides } from './jobs/index';
+import { createListCache, listenForJobChanges } from './jobs/list-cache';
 import { apiRoutes } from './routes/index';
 import { createBookSource } from './assistant/books';
 import { openAiEngines } from './assistant/openai';
@@ -86,6 +87,11 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Fas
     now,
   });
 
+  // Cached job-list pages, trusted while the database announces job changes (jobs/list-cache.ts).
+  const listCache = createListCache();
+  const stopListening = await listenForJobChanges(db, listCache);
+  app.addHook('preClose', () => stopListening());
+
   // The conversion engine (queue + in-process workers). preClose: running jobs stop (and resume
   // later) before the database closes.
   const conversion = await createConversion(config, db, app.log, { ...deps.conversion, storage }, now);
@@ -112,7 +118,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Fas
   installErrorHandler(app);
   installNotFound(app, config.staticDir);
 
-  await app.register(apiRoutes({ auth, environment: environmentInfo(config), storage, progress, listening, jobs: conversion.service, voiceAssistant, strictResponses: config.appEnv !== 'production' }), { prefix: '/api/v1' });
+  await app.register(apiRoutes({ auth, environment: environmentInfo(config), storage, progress, listening, jobs: conversion.service, voiceAssistant, strictResponses: config.appEnv !== 'production', listCache }), { prefix: '/api/v1' });
   if (config.staticDir !== undefined) await installSpa(app, config.staticDir);
 
   return app;

@@ -1,4 +1,3 @@
-import type { FastifyBaseLogger, FastifySerializerCompiler } from 'fastify';
 import fastJson from 'fast-json-stringify';
 import * as z from 'zod';
 
@@ -40,23 +39,17 @@ export function compileSerializer(schema: z.ZodType): (data: unknown) => string 
 }
 
 /**
- * A route's `serializerCompiler` for hot GET routes (the job list): compiled serialization. In
- * strict mode (dev and tests) the answer is checked against the contract first, as every other
- * route's is (http/zod.ts), so a drift still fails loudly; production only serializes.
+ * The serializer of a hot route (the job list), compiled once. In strict mode (dev and tests) the
+ * answer is checked against the contract first, as every other route's is (http/zod.ts), so a
+ * drift still fails loudly; production only serializes.
  */
-export function compiledSerializerCompiler(options: { strict: boolean; log: FastifyBaseLogger }): FastifySerializerCompiler<z.ZodType> {
-  return ({ schema, method, url, httpStatus }) => {
-    const write = compileSerializer(schema);
-    return (data: unknown) => {
-      if (options.strict) {
-        const result = schema.safeParse(data);
-        if (!result.success) {
-          throw new Error(
-            `Response to ${method} ${url} (${httpStatus}) does not match the API contract: ${z.prettifyError(result.error)}`,
-          );
-        }
-      }
-      return write(data);
-    };
+export function checkedSerializer(schema: z.ZodType, strict: boolean): (data: unknown) => string {
+  const write = compileSerializer(schema);
+  return (data: unknown) => {
+    if (strict) {
+      const result = schema.safeParse(data);
+      if (!result.success) throw new Error(`An answer does not match the API contract: ${z.prettifyError(result.error)}`);
+    }
+    return write(data);
   };
 }

@@ -14,6 +14,7 @@ import { jobRoutes } from './jobs';
 import { progressRoutes } from './progress';
 import { voiceAssistantRoutes } from './voice-assistant';
 import type { VoiceAssistant } from '../assistant/service';
+import type { ListCache } from '../jobs/list-cache';
 
 export interface ApiDeps {
   auth: AuthService;
@@ -25,6 +26,7 @@ export interface ApiDeps {
   voiceAssistant: VoiceAssistant;
   /** Check answers against the contract before sending them (dev and tests). */
   strictResponses: boolean;
+  listCache: ListCache;
 }
 
 /** Everything under /api/v1. Every route here needs a bearer token unless marked `public: true`. */
@@ -36,7 +38,7 @@ export function apiRoutes(deps: ApiDeps) {
     await app.register(audioRoutes, { listening: deps.listening, storage: deps.storage });
     await app.register(progressRoutes, { progress: deps.progress });
     await app.register(voiceAssistantRoutes, { assistant: deps.voiceAssistant });
-    await app.register(jobRoutes, { jobs: deps.jobs, strictResponses: deps.strictResponses });
+    await app.register(jobRoutes, { jobs: deps.jobs, strictResponses: deps.strictResponses, listCache: deps.listCache });
     await app.register(fileRoutes, { jobs: deps.jobs });
   };
 }

@@ -178,11 +178,35 @@ describe('GET /jobs', () => {
       const page = await list('page=1&page_size=20');
       expect(page.jobs).toHaveLength(8);
       expect(page.jobs.find((j) => j.title === 'Gamma story')?.chapter_count).toBe(2);
-      const jobQueries = spy.mock.calls.map(([sql]) => String(sql)).filter((sql) => /\bjobs\b/.test(sql));
-      expect(jobQueries).toHaveLength(1);
+      const jobQueries = () => spy.mock.calls.map(([sql]) => String(sql)).filter((sql) => /\bjobs\b/.test(sql));
+      expect(jobQueries()).toHaveLength(1);
+      // The same page again, nothing changed: answered from the cache, no query at all.
+      spy.mockClear();
+      expect((await list('page=1&page_size=20')).jobs).toHaveLength(8);
+      expect(jobQueries()).toHaveLength(0);
     } finally {
       spy.mockRestore();
     }
+  });
+
+  it('a cached page goes stale the moment its owner\'s jobs change, whoever changes them', async () => {
+    const ids = await seed();
+    const before = await list('page=1&page_size=20&top_level=true');
+    expect(before.jobs.find((j) => j.id === ids[2])?.status).toBe('PROCESSING');
+    await list('page=1&page_size=20&top_level=true'); // cached now
+    // A worker (any process) writes straight to the database; the trigger announces it.
+    await t.db.query(`UPDATE jobs SET status = 'COMPLETED', progress = 100 WHERE id = $1`, [ids[2]]);
+    const after = await list('page=1&page_size=20&top_level=true');
+    expect(after.jobs.find((j) => j.id === ids[2])).toMatchObject({ status: 'COMPLETED', progress: 100 });
+    // A new job, a deleted one: the total follows at once.
+    await t.db.query(`DELETE FROM jobs WHERE id = $1`, [ids[4]]);
+    expect((await list('page=1&page_size=20&top_level=true')).total).toBe(4);
+    await createJob(t, headers, { title: 'Zeta story', content: SHORT_TEXT });
+    expect((await list('page=1&page_size=20&top_level=true')).total).toBe(5);
+    // Another user's change leaves this user's cached page alone, and theirs is their own.
+    await createJob(t, other, { title: 'Other again', content: SHORT_TEXT });
+    const theirs = await t.app.inject({ method: 'GET', url: '/api/v1/jobs?page=1&page_size=20&top_level=true', headers: other });
+    expect((theirs.json() as { total: number }).total).toBe(2);
   });
 
   it('sends an ETag; an unchanged page answers 304 with no body, a changed one 200 with a new ETag', async () => {

@@ -12,11 +12,13 @@ import {
   RetryJobParams,
   RetryJobResponse,
 } from '../gen/contract.zod';
+import { createHash } from 'node:crypto';
 import etag from '@fastify/etag';
 import * as z from 'zod';
 import { requireUser } from '../http/auth-guard';
-import { compiledSerializerCompiler } from '../http/compiled-serializer';
+import { checkedSerializer } from '../http/compiled-serializer';
 import type { ZodTypeProvider } from '../http/zod';
+import type { ListCache } from '../jobs/list-cache';
 import { HttpError } from '../http/errors';
 import type { JobService } from '../jobs/service';
 import type { RoutePlugin } from './types';
@@ -27,7 +29,10 @@ import type { RoutePlugin } from './types';
  */
 export const JOB_BODY_LIMIT = 12 * 1024 * 1024;
 
-export const jobRoutes: RoutePlugin<{ jobs: JobService; strictResponses: boolean }> = async (app, { jobs, strictResponses }) => {
+export const jobRoutes: RoutePlugin<{ jobs: JobService; strictResponses: boolean; listCache: ListCache }> = async (
+  app,
+  { jobs, strictResponses, listCache },
+) => {
   app.setErrorHandler((error, _request, _reply) => {
     if ((error as { code?: string }).code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
       throw new HttpError(413, 'The text is larger than 10 MB');
@@ -36,21 +41,28 @@ export const jobRoutes: RoutePlugin<{ jobs: JobService; strictResponses: boolean
   });
 
   // The list is what every open browser polls: one query per page, summaries only, a compiled
-  // serializer, and an ETag so an unchanged page answers 304 with no body. `private, no-cache`
-  // lets the browser keep the page and revalidate it (If-None-Match) on every fetch.
+  // serializer, pages kept until their owner's jobs change (jobs/list-cache.ts), and an ETag so an
+  // unchanged page answers 304 with no body. `private, no-cache` lets the browser keep the page
+  // and revalidate it (If-None-Match) on every fetch.
+  const writeList = checkedSerializer(ListJobsResponse, strictResponses);
   await app.register(async (list) => {
     await list.register(etag);
-    list.setSerializerCompiler(compiledSerializerCompiler({ strict: strictResponses, log: app.log }));
     list.withTypeProvider<ZodTypeProvider>().get(
       '/jobs',
-      {
-        schema: { querystring: ListJobsQueryParams, response: { 200: ListJobsResponse } },
-      },
+      { schema: { querystring: ListJobsQueryParams } },
       async (request, reply) => {
         const q = request.query;
-        reply.header('cache-control', 'private, no-cache').header('vary', 'Authorization');
-        return jobs.list({
-          userId: requireUser(request).id,
+        const userId = requireUser(request).id;
+        reply
+          .header('cache-control', 'private, no-cache')
+          .header('vary', 'Authorization')
+          .type('application/json; charset=utf-8');
+        const key = JSON.stringify([userId, q.page, q.page_size, q.status, q.q, q.sort, q.order, q.top_level]);
+        const cached = listCache.get(key, userId);
+        if (cached !== null) return reply.header('etag', cached.etag).send(cached.body);
+        const stamp = listCache.stamp(userId);
+        const page = await jobs.list({
+          userId,
           page: q.page,
           pageSize: q.page_size,
           status: q.status,
@@ -59,6 +71,10 @@ export const jobRoutes: RoutePlugin<{ jobs: JobService; strictResponses: boolean
           order: q.order,
           topLevel: q.top_level,
         });
+        const body = writeList(page);
+        const tag = `"${createHash('sha1').update(body).digest('base64url')}"`;
+        listCache.set(key, userId, stamp, { etag: tag, body });
+        return reply.header('etag', tag).send(body);
       },
     );
   });

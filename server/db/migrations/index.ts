@@ -119,4 +119,22 @@ export const migrations: readonly Migration[] = [
       CREATE INDEX upload_events_user_idx ON upload_events (user_id, created_at);
     `,
   },
+  {
+    // Every change to a job that the list shows is announced on 'lectio_job_changes' with the
+    // owner's id, so each server process knows at once which users' cached list pages are stale,
+    // whichever process (API or worker) wrote the change.
+    id: '0005_job_change_notifications',
+    sql: `
+      CREATE FUNCTION lectio_notify_job_change() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        PERFORM pg_notify('lectio_job_changes', COALESCE(NEW.user_id, OLD.user_id)::text);
+        RETURN NULL;
+      END
+      $$;
+      CREATE TRIGGER jobs_notify_change
+        AFTER INSERT OR DELETE OR UPDATE OF parent_job_id, job_type, title, description, status, progress, error_message,
+          config, result_data, input_file_key, output_file_key, duration, created_at, updated_at, started_at, completed_at
+        ON jobs FOR EACH ROW EXECUTE FUNCTION lectio_notify_job_change();
+    `,
+  },
 ];
