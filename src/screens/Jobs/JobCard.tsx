@@ -61,10 +61,12 @@ export interface JobCardProps {
   job: JobSummary;
   onCancel: (jobId: string) => void;
   cancelling: boolean;
+  /** Asks to delete a finished job (the screen confirms first). */
+  onDelete: (job: JobSummary) => void;
 }
 
 /** One job in the list: spec section 2, Jobs list. Hidden text names the job in each button. */
-export function JobCard({ job, onCancel, cancelling }: JobCardProps) {
+export function JobCard({ job, onCancel, cancelling, onDelete }: JobCardProps) {
   const titleId = useId();
   const title = jobTitle(job);
   const chapters = job.chapter_count;
@@ -114,6 +116,13 @@ export function JobCard({ job, onCancel, cancelling }: JobCardProps) {
         {active && (
           <Button variant="secondary" disabled={cancelling} onClick={() => onCancel(job.id)}>
             {cancelling ? 'Cancelling...' : 'Cancel'}
+            {forTitle}
+          </Button>
+        )}
+        {/* A finished job can be deleted; a chapter goes with its book. */}
+        {!active && !job.parent_job_id && (
+          <Button variant="secondary" onClick={() => onDelete(job)}>
+            Delete
             {forTitle}
           </Button>
         )}
