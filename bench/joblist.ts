@@ -5,7 +5,11 @@
  * with 5 chapters and a tutoring analysis, as finished books have); the bench asks for a page of 20,
  * as the Jobs screen would, and prints its requests per second as a ratio to GET /api/v1/environment
  * (a route with no database work) measured the same way in the same run — target at least 25 %.
- * It also prints the rate of unchanged polls answered 304 (If-None-Match), and how long a lone
+ * Pages are cached until their owner's jobs change (server/jobs/list-cache.ts), so each database
+ * is measured twice: as shipped (a poll that finds the list unchanged reads no database — the
+ * usual case, a reader's jobs change only while one converts) and with JOB_LIST_CACHE=off (every
+ * poll reads its page: one query, compiled serialization), the cost of a poll after a change. It
+ * also prints the rate of unchanged polls answered 304 (If-None-Match), and how long a lone
  * /environment request takes while /jobs is under load (the event loop is not blocked).
  *
  * Both databases: the embedded one (PGlite in DATA_DIR) and PostgreSQL (a throwaway server from
@@ -169,6 +173,7 @@ async function measure(label: string, env: Record<string, string>): Promise<void
     const jobs = await jobsRun;
     const unchanged = await load(`${base}${LIST_PATH}`, { ...auth, 'if-none-match': etag });
 
+
     const ratio = (jobs.requests.average / environment.requests.average) * 100;
     console.log(`\n${label}: account with ${page.total} jobs (${JOBS} top-level), page of ${page.jobs.length}, ${(body.length / 1024).toFixed(1)} KB`);
     console.log(`  GET /environment            ${environment.requests.average.toFixed(0).padStart(6)} req/s   p99 ${environment.latency.p99} ms`);
@@ -191,6 +196,7 @@ try {
   await seed(pglite);
   await pglite.close();
   await measure('Embedded database (PGlite)', { DATA_DIR: dataDir });
+  await measure('Embedded database (PGlite), JOB_LIST_CACHE=off', { DATA_DIR: dataDir, JOB_LIST_CACHE: 'off' });
 } finally {
   rmSync(dataDir, { recursive: true, force: true });
 }
@@ -208,6 +214,7 @@ if (postgres !== undefined) {
     await seed(db);
     await db.close();
     await measure('PostgreSQL', { DATABASE_URL: postgres.url, DATA_DIR: pgData });
+    await measure('PostgreSQL, JOB_LIST_CACHE=off', { DATABASE_URL: postgres.url, DATA_DIR: pgData, JOB_LIST_CACHE: 'off' });
   } finally {
     postgres.stop();
     rmSync(pgData, { recursive: true, force: true });

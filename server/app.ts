@@ -89,7 +89,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Fas
 
   // Cached job-list pages, trusted while the database announces job changes (jobs/list-cache.ts).
   const listCache = createListCache();
-  const stopListening = await listenForJobChanges(db, listCache);
+  const stopListening = config.jobListCache ? await listenForJobChanges(db, listCache) : async () => undefined;
   app.addHook('preClose', () => stopListening());
 
   // The conversion engine (queue + in-process workers). preClose: running jobs stop (and resume

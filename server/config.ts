@@ -54,6 +54,8 @@ export interface Config {
   /** Web-page downloads one process runs at once, and how long one may take. */
   urlFetchConcurrency: number;
   urlFetchTimeoutSeconds: number;
+  /** Keep job-list pages until their owner's jobs change (needs LISTEN/NOTIFY). */
+  jobListCache: boolean;
 }
 
 export class ConfigError extends Error {
@@ -94,6 +96,7 @@ export const CONFIG_VARIABLES = [
   { name: 'QUOTA_ACTIVE_JOBS', default: '3', description: 'Jobs one user may have PENDING or PROCESSING at once (1-1000); one more gets 429 until one finishes.' },
   { name: 'QUOTA_UPLOADS_PER_HOUR', default: '30', description: 'Files one user may upload within an hour (1-100000); one more gets 429 with Retry-After.' },
   { name: 'URL_FETCH_CONCURRENCY', default: '1', description: "Web pages one process downloads at once (1-32). A web-page job that finds every download slot busy gives its worker slot back and waits in the queue, so slow sites never hold all of WORKER_CONCURRENCY." },
+  { name: 'JOB_LIST_CACHE', default: 'on', description: "'on' or 'off'. On: pages of the job list are kept in memory until their owner's jobs change (each process LISTENs for the changes a database trigger announces), so unchanged polls read no database. Turn it off where LISTEN does not work, e.g. behind PgBouncer in transaction mode." },
   { name: 'URL_FETCH_TIMEOUT_SECONDS', default: '15', description: 'Longest a web-page download may take, in seconds (1-300), from the request to the last byte; the job then fails with a message saying so.' },
 ] as const satisfies readonly { name: string; default: string; description: string }[];
 
@@ -185,6 +188,7 @@ const envSchema = z.object({
   QUOTA_UPLOADS_PER_HOUR: intVar('QUOTA_UPLOADS_PER_HOUR', 1, 100_000, 30),
   URL_FETCH_CONCURRENCY: intVar('URL_FETCH_CONCURRENCY', 1, 32, 1),
   URL_FETCH_TIMEOUT_SECONDS: intVar('URL_FETCH_TIMEOUT_SECONDS', 1, 300, 15),
+  JOB_LIST_CACHE: enumVar('JOB_LIST_CACHE', ['on', 'off'] as const),
 });
 
 /**
@@ -241,6 +245,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     quotaUploadsPerHour: vars.QUOTA_UPLOADS_PER_HOUR,
     urlFetchConcurrency: vars.URL_FETCH_CONCURRENCY,
     urlFetchTimeoutSeconds: vars.URL_FETCH_TIMEOUT_SECONDS,
+    jobListCache: vars.JOB_LIST_CACHE !== 'off',
   };
 }
 

@@ -209,6 +209,22 @@ describe('GET /jobs', () => {
     expect((theirs.json() as { total: number }).total).toBe(2);
   });
 
+  it('JOB_LIST_CACHE=off reads every page from the database', async () => {
+    await seed();
+    const uncached = await createTestApp({ db: t.db, env: { WORKERS: 'none', JOB_LIST_CACHE: 'off' } });
+    const spy = vi.spyOn(t.db, 'query');
+    try {
+      for (let i = 0; i < 2; i += 1) {
+        const res = await uncached.app.inject({ method: 'GET', url: '/api/v1/jobs?page_size=20', headers });
+        expect(res.statusCode).toBe(200);
+      }
+      expect(spy.mock.calls.filter(([sql]) => /\bjobs\b/.test(String(sql)))).toHaveLength(2);
+    } finally {
+      spy.mockRestore();
+      await uncached.close();
+    }
+  });
+
   it('sends an ETag; an unchanged page answers 304 with no body, a changed one 200 with a new ETag', async () => {
     const ids = await seed();
     const url = '/api/v1/jobs?page=1&page_size=20&top_level=true';
