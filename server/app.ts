@@ -3,6 +3,7 @@ import { createPasswordHasher, type ScryptCost } from './auth/passwords';
 import { createAuthService } from './auth/service';
 import { createLoginThrottle } from './auth/throttle';
 import { createTokenService } from './auth/tokens';
+import { cachedUserLookups } from './auth/user-cache';
 import { createUserRepository } from './auth/users';
 import type { Config } from './config';
 import { migrate } from './db/migrate';
@@ -64,7 +65,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Fas
   }
 
   const auth = createAuthService({
-    users: createUserRepository(db),
+    users: cachedUserLookups(createUserRepository(db)),
     passwords: createPasswordHasher(deps.passwordCost),
     tokens: createTokenService({ secret: config.jwtSecret, ttlSeconds: config.tokenTtlSeconds, now }),
     throttle: createLoginThrottle({ windowSeconds: config.loginWindowSeconds, now }),
