@@ -11,6 +11,8 @@
 //   6. scale-out: API + 1 vs 2 workers on PostgreSQL with S3 storage (a book and 20 short jobs
 //      from 10 users), takeover time after SIGTERM, 200 listeners saving progress while 5
 //      conversions run  (bench/scale-out.ts; needs PostgreSQL server binaries)
+//   7. joblist: GET /jobs (page of 20, 200 jobs in the account) requests/s as a ratio to
+//      GET /environment, on the embedded database and on PostgreSQL  (bench/joblist.ts)
 // Run one with e.g. `npm run bench -- voice`. Set BENCH_CHARS=1000000 for the 1 MB book figure.
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -25,6 +27,7 @@ const benches = [
   { name: 'login', args: ['--import', 'tsx', 'server/auth/bench-login.ts'] },
   { name: 'estimate', args: ['--import', 'tsx', 'bench/estimate.ts'] },
   { name: 'scale-out', args: ['--import', 'tsx', 'bench/scale-out.ts'], before: buildServerIfStale },
+  { name: 'joblist', args: ['--import', 'tsx', 'bench/joblist.ts'], before: buildServerIfStale },
 ];
 
 const only = process.argv.slice(2);

@@ -4,6 +4,7 @@ import { createHashingQueue } from './auth/hashing-queue';
 import { createAuthService } from './auth/service';
 import { createLoginThrottle } from './auth/throttle';
 import { createTokenService } from './auth/tokens';
+import { cachedUserLookups } from './auth/user-cache';
 import { createUserRepository } from './auth/users';
 import type { Config } from './config';
 import { migrate } from './db/migrate';
@@ -23,6 +24,7 @@ import { createListeningService, deriveMediaSecret } from './listening/service';
 import { createProgressRepository } from './progress/repository';
 import { createProgressService } from './progress/service';
 import { createConversion, type ConversionOverrides } from './jobs/index';
+import { createListCache, listenForJobChanges } from './jobs/list-cache';
 import { apiRoutes } from './routes/index';
 import { createBookSource } from './assistant/books';
 import { openAiEngines } from './assistant/openai';
@@ -79,7 +81,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Fas
   }
 
   const auth = createAuthService({
-    users: createUserRepository(db),
+    users: cachedUserLookups(createUserRepository(db)),
     passwords: createPasswordHasher(deps.passwordCost),
     tokens: createTokenService({ secret: config.jwtSecret, ttlSeconds: config.tokenTtlSeconds, now }),
     throttle: createLoginThrottle({ windowSeconds: config.loginWindowSeconds, maxAttempts: config.loginMaxAttempts, now }),
@@ -106,10 +108,15 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Fas
     now,
   });
 
+  // Cached job-list pages, trusted while the database announces job changes (jobs/list-cache.ts).
+  const listCache = createListCache();
+  const stopListening = config.jobListCache ? await listenForJobChanges(db, listCache) : async () => undefined;
+  app.addHook('preClose', () => stopListening());
+
   // The conversion engine (queue + in-process workers). preClose: running jobs stop (and resume
   // later) before the database closes.
   const metrics = createMetrics();
-  const conversion = await createConversion(config, db, app.log, { ...deps.conversion, storage }, conversionMetricsHook(metrics));
+  const conversion = await createConversion(config, db, app.log, { ...deps.conversion, storage }, conversionMetricsHook(metrics), now);
   app.addHook('preClose', () => conversion.close());
 
   // The voice assistant: per-user sessions and its websocket on the HTTP server's upgrade event.
@@ -151,6 +158,8 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Fas
       jobs: conversion.service,
       voiceAssistant,
       urls: config,
+      strictResponses: config.appEnv !== 'production',
+      listCache,
     }),
     { prefix: '/api/v1' },
   );

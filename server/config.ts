@@ -75,6 +75,15 @@ export interface Config {
   opsPort?: number;
   /** Object storage instead of STORAGE_DIR: `s3://bucket/prefix` and how to reach the store. */
   s3?: { bucket: string; prefix: string; endpoint?: string; region?: string; forcePathStyle: boolean; presign: boolean };
+  /** Per-user limits (server/jobs/quotas.ts). */
+  quotaStorageBytes: number;
+  quotaActiveJobs: number;
+  quotaUploadsPerHour: number;
+  /** Web-page downloads one process runs at once, and how long one may take. */
+  urlFetchConcurrency: number;
+  urlFetchTimeoutSeconds: number;
+  /** Keep job-list pages until their owner's jobs change (needs LISTEN/NOTIFY). */
+  jobListCache: boolean;
 }
 
 export class ConfigError extends Error {
@@ -130,6 +139,12 @@ export const CONFIG_VARIABLES = [
   { name: 'METRICS_TOKEN', default: '(unset)', description: 'Bearer token (at least 16 characters) that GET /metrics requires. Without it (and without METRICS_PUBLIC=true) /metrics answers 404.' },
   { name: 'METRICS_PUBLIC', default: 'false', description: "'true' serves GET /metrics without a token (only for a scraper on a private network)." },
   { name: 'OPS_PORT', default: '(unset)', description: 'Workers only: the port on which `npm run worker` serves /healthz, /readyz and /metrics (0-65535, 0 picks a free one; bound to HOST). Unset: a worker serves nothing.' },
+  { name: 'QUOTA_STORAGE_BYTES', default: '524288000', description: "Storage one user may fill with uploads, texts and audio, in bytes (1048576-1099511627776; default 500 MB). An upload or a new job past it gets 413; deleting books or files frees space." },
+  { name: 'QUOTA_ACTIVE_JOBS', default: '3', description: 'Jobs one user may have PENDING or PROCESSING at once (1-1000); one more gets 429 until one finishes.' },
+  { name: 'QUOTA_UPLOADS_PER_HOUR', default: '30', description: 'Files one user may upload within an hour (1-100000); one more gets 429 with Retry-After.' },
+  { name: 'URL_FETCH_CONCURRENCY', default: '1', description: "Web pages one process downloads at once (1-32). A web-page job that finds every download slot busy gives its worker slot back and waits in the queue, so slow sites never hold all of WORKER_CONCURRENCY." },
+  { name: 'JOB_LIST_CACHE', default: 'on', description: "'on' or 'off'. On: pages of the job list are kept in memory until their owner's jobs change (each process LISTENs for the changes a database trigger announces), so unchanged polls read no database. Turn it off where LISTEN does not work, e.g. behind PgBouncer in transaction mode." },
+  { name: 'URL_FETCH_TIMEOUT_SECONDS', default: '15', description: 'Longest a web-page download may take, in seconds (1-300), from the request to the last byte; the job then fails with a message saying so.' },
 ] as const satisfies readonly { name: string; default: string; description: string }[];
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -277,6 +292,12 @@ const envSchema = z.object({
   S3_REGION: optionalString,
   S3_FORCE_PATH_STYLE: enumVar('S3_FORCE_PATH_STYLE', ['true', 'false'] as const),
   S3_PRESIGN: enumVar('S3_PRESIGN', ['true', 'false'] as const),
+  QUOTA_STORAGE_BYTES: intVar('QUOTA_STORAGE_BYTES', 1_048_576, 1_099_511_627_776, 524_288_000),
+  QUOTA_ACTIVE_JOBS: intVar('QUOTA_ACTIVE_JOBS', 1, 1000, 3),
+  QUOTA_UPLOADS_PER_HOUR: intVar('QUOTA_UPLOADS_PER_HOUR', 1, 100_000, 30),
+  URL_FETCH_CONCURRENCY: intVar('URL_FETCH_CONCURRENCY', 1, 32, 1),
+  URL_FETCH_TIMEOUT_SECONDS: intVar('URL_FETCH_TIMEOUT_SECONDS', 1, 300, 15),
+  JOB_LIST_CACHE: enumVar('JOB_LIST_CACHE', ['on', 'off'] as const),
 });
 
 /** `scheme://host[:port]` of an http(s) address that has no path, query or fragment; else null. */
@@ -372,6 +393,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         presign: vars.S3_PRESIGN === 'true',
       },
     }),
+    quotaStorageBytes: vars.QUOTA_STORAGE_BYTES,
+    quotaActiveJobs: vars.QUOTA_ACTIVE_JOBS,
+    quotaUploadsPerHour: vars.QUOTA_UPLOADS_PER_HOUR,
+    urlFetchConcurrency: vars.URL_FETCH_CONCURRENCY,
+    urlFetchTimeoutSeconds: vars.URL_FETCH_TIMEOUT_SECONDS,
+    jobListCache: vars.JOB_LIST_CACHE !== 'off',
   };
 }
 

@@ -8,7 +8,9 @@ export type DomainErrorKind =
   | 'forbidden'
   | 'not_found'
   | 'conflict'
-  | 'rate_limited';
+  | 'rate_limited'
+  /** A per-user storage quota would be passed (413). */
+  | 'quota_exceeded';
 
 export class DomainError extends Error {
   readonly kind: DomainErrorKind;

@@ -34,6 +34,15 @@ export async function openPglite(dataDir?: string): Promise<Db> {
         }),
       );
     },
+    async listen(channel: string, onMessage: (payload: string) => void, onState: (listening: boolean) => void) {
+      // One process owns the embedded database: every notification reaches it.
+      const unlisten = await pg.listen(channel, onMessage);
+      onState(true);
+      return async () => {
+        onState(false);
+        if (!pg.closed) await unlisten();
+      };
+    },
     async close() {
       if (!pg.closed) await pg.close();
     },

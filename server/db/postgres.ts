@@ -34,6 +34,36 @@ export async function openPostgres(connectionString: string): Promise<Db> {
         client.release();
       }
     },
+    async listen(channel: string, onMessage: (payload: string) => void, onState: (listening: boolean) => void) {
+      // A connection of its own: a pooled one would be handed to other queries.
+      let client: pg.Client | null = null;
+      let stopped = false;
+      const retry = () => {
+        if (!stopped) setTimeout(() => void connect().catch(retry), 1000).unref();
+      };
+      const connect = async (): Promise<void> => {
+        const next = new pg.Client({ connectionString });
+        next.on('notification', (message) => {
+          if (message.channel === channel) onMessage(message.payload ?? '');
+        });
+        next.on('error', () => {
+          // Notifications are missed until a new connection listens again.
+          onState(false);
+          next.end().catch(() => undefined);
+          retry();
+        });
+        await next.connect();
+        await next.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
+        client = next;
+        onState(true);
+      };
+      await connect();
+      return async () => {
+        stopped = true;
+        onState(false);
+        await client?.end().catch(() => undefined);
+      };
+    },
     async close() {
       await pool.end();
     },

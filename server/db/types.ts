@@ -8,6 +8,16 @@ export interface DbExecutor {
 export interface Db extends DbExecutor {
   /** Runs fn in a transaction: committed when it resolves, rolled back when it throws. */
   transaction<T>(fn: (tx: DbExecutor) => Promise<T>): Promise<T>;
+  /**
+   * LISTEN on `channel` (NOTIFY payloads of every process on the database). `onState(false)` says
+   * notifications may be missed from now on (the listening connection failed), `onState(true)`
+   * that they arrive again. Answers unlisten.
+   */
+  listen?(
+    channel: string,
+    onMessage: (payload: string) => void,
+    onState: (listening: boolean) => void,
+  ): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }
 

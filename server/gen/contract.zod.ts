@@ -79,6 +79,8 @@ export const GetCurrentUserResponse = zod.object({
 
 
 /**
+ * Counts against the user's storage quota (413 when the file would pass it) and hourly upload
+ * limit (429 with Retry-After); both messages name the limit.
  * @summary Upload a source file (.txt, .epub, .pdf, .md or .html; at most 10 MB). Its text, chapters, title, author and cover are read now.
  */
 export const UploadFileBody = zod.object({
@@ -93,6 +95,25 @@ export const UploadFileResponse = zod.object({
 
 
 /**
+ * @summary Delete one of the user's uploaded files and free its storage.
+ */
+export const deleteFilePathFileKeyMax = 300;
+
+
+export const deleteFilePathFileKeyRegExp = new RegExp('^[A-Za-z0-9._/-]+$');
+
+
+export const DeleteFileParams = zod.object({
+  "fileKey": zod.string().max(deleteFilePathFileKeyMax).regex(deleteFilePathFileKeyRegExp).describe('The key returned by the upload, e.g. `uploads/<uuid>.txt`.')
+})
+
+export const DeleteFileResponse = zod.void()
+
+
+/**
+ * Each item is a summary (no steps, children, parent or analysis; `GET /jobs/{jobId}` has the
+ * whole job). The answer carries an `ETag`; a request whose `If-None-Match` matches it gets
+ * 304 with no body.
  * @summary The user's jobs, paged, filtered, searched and sorted.
  */
 export const listJobsQueryPageDefault = 1;
@@ -116,17 +137,10 @@ export const ListJobsQueryParams = zod.object({
   "top_level": zod.boolean().default(listJobsQueryTopLevelDefault).describe('When true, chapter jobs (those with a parent) are left out.')
 })
 
-export const listJobsResponseJobsItemOneProgressMin = 0;
-export const listJobsResponseJobsItemOneProgressMax = 100;
+export const listJobsResponseJobsItemProgressMin = 0;
+export const listJobsResponseJobsItemProgressMax = 100;
 
-export const listJobsResponseJobsItemTwoStepsItemProgressMin = 0;
-export const listJobsResponseJobsItemTwoStepsItemProgressMax = 100;
-
-export const listJobsResponseJobsItemTwoChildrenItemProgressMin = 0;
-export const listJobsResponseJobsItemTwoChildrenItemProgressMax = 100;
-
-export const listJobsResponseJobsItemTwoParentOneProgressMin = 0;
-export const listJobsResponseJobsItemTwoParentOneProgressMax = 100;
+export const listJobsResponseJobsItemChapterCountMin = 0;
 
 
 
@@ -139,7 +153,7 @@ export const ListJobsResponse = zod.object({
   "title": zod.string(),
   "description": zod.string().nullable(),
   "status": zod.enum(['PENDING', 'PROCESSING', 'COMPLETED', 'FAILED', 'CANCELLED']),
-  "progress": zod.number().min(listJobsResponseJobsItemOneProgressMin).max(listJobsResponseJobsItemOneProgressMax),
+  "progress": zod.number().min(listJobsResponseJobsItemProgressMin).max(listJobsResponseJobsItemProgressMax),
   "error_message": zod.string().nullable(),
   "config": zod.object({
   "voice_config": zod.object({
@@ -147,179 +161,22 @@ export const ListJobsResponse = zod.object({
   "voice_id": zod.string().optional().describe('alloy for openai, adam for elevenlabs, or a provider voice id.'),
   "voice_settings": zod.record(zod.string(), zod.string()).optional()
 }).optional(),
-  "provider": zod.enum(['openai', 'elevenlabs']).optional(),
-  "source": zod.enum(['content', 'file', 'url']).optional(),
-  "source_url": zod.string().optional(),
-  "author": zod.string().optional(),
-  "tutoring_analysis": zod.object({
-  "themes": zod.array(zod.string()),
-  "characters": zod.array(zod.object({
-  "name": zod.string(),
-  "role": zod.string()
-})),
-  "setting": zod.object({
-  "time": zod.string(),
-  "place": zod.string()
-}),
-  "discussion_questions": zod.array(zod.string()),
-  "content_type": zod.string(),
-  "analyzed_at": zod.iso.datetime({"offset":true})
-}).optional()
-}),
+  "provider": zod.enum(['openai', 'elevenlabs']).optional()
+}).describe('The voice a job was made with (the list leaves the analysis out).'),
   "result_data": zod.object({
   "duration": zod.number().optional().describe('Seconds.'),
   "duration_seconds": zod.number().optional(),
-  "file_size_bytes": zod.int().optional(),
-  "format": zod.string().optional(),
-  "tts_engine": zod.string().optional().describe('The engine that actually spoke, e.g. espeak-ng, openai, elevenlabs.'),
-  "chapters": zod.array(zod.object({
-  "title": zod.string(),
-  "order": zod.int(),
-  "duration": zod.number().describe('Seconds.'),
-  "file_key": zod.string(),
-  "job_id": zod.uuid().optional()
-})).optional(),
-  "child_job_ids": zod.array(zod.uuid()).optional()
-}),
+  "file_size_bytes": zod.int().optional()
+}).describe('The result\'s figures (the list leaves chapter details out).'),
   "input_file_key": zod.string().nullable(),
   "output_file_key": zod.string().nullable(),
   "created_at": zod.iso.datetime({"offset":true}),
   "updated_at": zod.iso.datetime({"offset":true}),
   "started_at": zod.iso.datetime({"offset":true}).nullable(),
   "completed_at": zod.iso.datetime({"offset":true}).nullable(),
-  "duration": zod.number().nullable().describe('Audio duration in seconds, once known.')
-}).describe('Every field of a job except its steps, children and parent: how a book lists its chapter jobs and how a chapter job names its book.').and(zod.object({
-  "steps": zod.array(zod.object({
-  "id": zod.uuid(),
-  "step_name": zod.enum(['acquire_content', 'analyze', 'split_chapters', 'synthesize', 'synthesize_chapters', 'combine_audio', 'finalize']).describe('A conversion step. A text job runs acquire_content, analyze, split_chapters, synthesize, finalize; when split_chapters finds chapters, synthesize_chapters and combine_audio replace synthesize; a chapter job runs acquire_content, synthesize, finalize.'),
-  "step_order": zod.int(),
-  "status": zod.enum(['PENDING', 'RUNNING', 'COMPLETED', 'FAILED']).describe('Uppercase on the wire; clients lowercase it for display.'),
-  "progress": zod.number().min(listJobsResponseJobsItemTwoStepsItemProgressMin).max(listJobsResponseJobsItemTwoStepsItemProgressMax),
-  "error_message": zod.string().nullable(),
-  "step_metadata": zod.record(zod.string(), zod.unknown()),
-  "created_at": zod.iso.datetime({"offset":true}),
-  "updated_at": zod.iso.datetime({"offset":true}),
-  "started_at": zod.iso.datetime({"offset":true}).nullable(),
-  "completed_at": zod.iso.datetime({"offset":true}).nullable(),
-  "duration": zod.number().nullable().describe('Seconds the step took (or has taken so far).')
-})),
-  "children": zod.array(zod.object({
-  "id": zod.uuid(),
-  "user_id": zod.uuid(),
-  "parent_job_id": zod.uuid().nullable(),
-  "job_type": zod.enum(['text_to_audio', 'book_processing']),
-  "title": zod.string(),
-  "description": zod.string().nullable(),
-  "status": zod.enum(['PENDING', 'PROCESSING', 'COMPLETED', 'FAILED', 'CANCELLED']),
-  "progress": zod.number().min(listJobsResponseJobsItemTwoChildrenItemProgressMin).max(listJobsResponseJobsItemTwoChildrenItemProgressMax),
-  "error_message": zod.string().nullable(),
-  "config": zod.object({
-  "voice_config": zod.object({
-  "provider": zod.enum(['openai', 'elevenlabs']),
-  "voice_id": zod.string().optional().describe('alloy for openai, adam for elevenlabs, or a provider voice id.'),
-  "voice_settings": zod.record(zod.string(), zod.string()).optional()
-}).optional(),
-  "provider": zod.enum(['openai', 'elevenlabs']).optional(),
-  "source": zod.enum(['content', 'file', 'url']).optional(),
-  "source_url": zod.string().optional(),
-  "author": zod.string().optional(),
-  "tutoring_analysis": zod.object({
-  "themes": zod.array(zod.string()),
-  "characters": zod.array(zod.object({
-  "name": zod.string(),
-  "role": zod.string()
-})),
-  "setting": zod.object({
-  "time": zod.string(),
-  "place": zod.string()
-}),
-  "discussion_questions": zod.array(zod.string()),
-  "content_type": zod.string(),
-  "analyzed_at": zod.iso.datetime({"offset":true})
-}).optional()
-}),
-  "result_data": zod.object({
-  "duration": zod.number().optional().describe('Seconds.'),
-  "duration_seconds": zod.number().optional(),
-  "file_size_bytes": zod.int().optional(),
-  "format": zod.string().optional(),
-  "tts_engine": zod.string().optional().describe('The engine that actually spoke, e.g. espeak-ng, openai, elevenlabs.'),
-  "chapters": zod.array(zod.object({
-  "title": zod.string(),
-  "order": zod.int(),
-  "duration": zod.number().describe('Seconds.'),
-  "file_key": zod.string(),
-  "job_id": zod.uuid().optional()
-})).optional(),
-  "child_job_ids": zod.array(zod.uuid()).optional()
-}),
-  "input_file_key": zod.string().nullable(),
-  "output_file_key": zod.string().nullable(),
-  "created_at": zod.iso.datetime({"offset":true}),
-  "updated_at": zod.iso.datetime({"offset":true}),
-  "started_at": zod.iso.datetime({"offset":true}).nullable(),
-  "completed_at": zod.iso.datetime({"offset":true}).nullable(),
-  "duration": zod.number().nullable().describe('Audio duration in seconds, once known.')
-}).describe('Every field of a job except its steps, children and parent: how a book lists its chapter jobs and how a chapter job names its book.')),
-  "parent": zod.object({
-  "id": zod.uuid(),
-  "user_id": zod.uuid(),
-  "parent_job_id": zod.uuid().nullable(),
-  "job_type": zod.enum(['text_to_audio', 'book_processing']),
-  "title": zod.string(),
-  "description": zod.string().nullable(),
-  "status": zod.enum(['PENDING', 'PROCESSING', 'COMPLETED', 'FAILED', 'CANCELLED']),
-  "progress": zod.number().min(listJobsResponseJobsItemTwoParentOneProgressMin).max(listJobsResponseJobsItemTwoParentOneProgressMax),
-  "error_message": zod.string().nullable(),
-  "config": zod.object({
-  "voice_config": zod.object({
-  "provider": zod.enum(['openai', 'elevenlabs']),
-  "voice_id": zod.string().optional().describe('alloy for openai, adam for elevenlabs, or a provider voice id.'),
-  "voice_settings": zod.record(zod.string(), zod.string()).optional()
-}).optional(),
-  "provider": zod.enum(['openai', 'elevenlabs']).optional(),
-  "source": zod.enum(['content', 'file', 'url']).optional(),
-  "source_url": zod.string().optional(),
-  "author": zod.string().optional(),
-  "tutoring_analysis": zod.object({
-  "themes": zod.array(zod.string()),
-  "characters": zod.array(zod.object({
-  "name": zod.string(),
-  "role": zod.string()
-})),
-  "setting": zod.object({
-  "time": zod.string(),
-  "place": zod.string()
-}),
-  "discussion_questions": zod.array(zod.string()),
-  "content_type": zod.string(),
-  "analyzed_at": zod.iso.datetime({"offset":true})
-}).optional()
-}),
-  "result_data": zod.object({
-  "duration": zod.number().optional().describe('Seconds.'),
-  "duration_seconds": zod.number().optional(),
-  "file_size_bytes": zod.int().optional(),
-  "format": zod.string().optional(),
-  "tts_engine": zod.string().optional().describe('The engine that actually spoke, e.g. espeak-ng, openai, elevenlabs.'),
-  "chapters": zod.array(zod.object({
-  "title": zod.string(),
-  "order": zod.int(),
-  "duration": zod.number().describe('Seconds.'),
-  "file_key": zod.string(),
-  "job_id": zod.uuid().optional()
-})).optional(),
-  "child_job_ids": zod.array(zod.uuid()).optional()
-}),
-  "input_file_key": zod.string().nullable(),
-  "output_file_key": zod.string().nullable(),
-  "created_at": zod.iso.datetime({"offset":true}),
-  "updated_at": zod.iso.datetime({"offset":true}),
-  "started_at": zod.iso.datetime({"offset":true}).nullable(),
-  "completed_at": zod.iso.datetime({"offset":true}).nullable(),
-  "duration": zod.number().nullable().describe('Audio duration in seconds, once known.')
-}).describe('Every field of a job except its steps, children and parent: how a book lists its chapter jobs and how a chapter job names its book.').nullable().describe('The book this chapter job belongs to, or null.')
-})).describe('A job with its steps, its chapter jobs (for a book) and its book (for a chapter job).')),
+  "duration": zod.number().nullable().describe('Audio duration in seconds, once known.'),
+  "chapter_count": zod.int().min(listJobsResponseJobsItemChapterCountMin).describe('Chapters of a book (0 for a job that is not a book).')
+}).describe('A job as the list shows it. `GET /jobs/{jobId}` has its steps, children, parent and analysis.')),
   "total": zod.int(),
   "page": zod.int(),
   "page_size": zod.int(),
@@ -328,6 +185,8 @@ export const ListJobsResponse = zod.object({
 
 
 /**
+ * 429 when the user already has as many unfinished jobs as allowed; 413 when the text would
+ * take the user past the storage quota. Both messages name the limit.
  * @summary Create a conversion job from text, an uploaded file or a web page.
  */
 export const createJobBodyTitleMax = 200;
@@ -858,7 +717,11 @@ export const GetJobResponse = zod.object({
 
 
 /**
- * @summary Cancel a PENDING or PROCESSING job and stop its work.
+ * On a PENDING or PROCESSING job: cancels it, stops its work and answers the cancelled job.
+ * On a COMPLETED, FAILED or CANCELLED job: deletes it for good (a book with its chapters,
+ * audio, timing maps and listening progress, and the uploaded file it was made from) and
+ * answers 204. A chapter of a book is deleted with its book (409 on its own).
+ * @summary Cancel a PENDING or PROCESSING job; delete a finished one.
  */
 export const CancelJobParams = zod.object({
   "jobId": zod.uuid()

@@ -46,6 +46,7 @@ const STATUS_BY_KIND: Record<DomainErrorKind, number> = {
   not_found: 404,
   conflict: 409,
   rate_limited: 429,
+  quota_exceeded: 413,
 };
 
 function fromDomainError(error: DomainError): HttpError {

@@ -12,7 +12,7 @@ export interface ZodTypeProvider extends FastifyTypeProvider {
   serializer: this['schema'] extends z.ZodType ? z.input<this['schema']> : unknown;
 }
 
-type HttpPart = 'body' | 'querystring' | 'params' | 'headers';
+export type HttpPart = 'body' | 'querystring' | 'params' | 'headers';
 
 function label(path: readonly PropertyKey[]): string {
   const last = path.at(-1);
@@ -90,13 +90,61 @@ function coerceStrings(schema: z.ZodType, data: unknown): unknown {
   return out;
 }
 
+/**
+ * Free text whose NUL characters (U+0000) are dropped: a stray NUL in pasted text is noise, and
+ * PostgreSQL text cannot hold it. Anywhere else (identifiers, titles, search, keys, voice ids…)
+ * a NUL is refused with 422 naming the field.
+ */
+export const NUL_STRIPPED_FIELDS: ReadonlySet<string> = new Set(['content', 'description']);
+
+function nulError(path: readonly PropertyKey[], part: HttpPart): HttpError {
+  const field = path.length > 0 ? path.map(String).join('.') : part;
+  const message = `${label(path)} must not contain a NUL character (U+0000)`;
+  return new HttpError(422, message, { errors: [{ field, message }] });
+}
+
+/** Strips NUL from free-text fields, or throws 422 for a NUL anywhere else (keys included). */
+export function handleNul(data: unknown, part: HttpPart, path: PropertyKey[] = []): unknown {
+  if (typeof data === 'string') {
+    if (!data.includes('\u0000')) return data;
+    const key = path.at(-1);
+    if (typeof key === 'string' && NUL_STRIPPED_FIELDS.has(key)) return data.replaceAll('\u0000', '');
+    throw nulError(path, part);
+  }
+  if (Array.isArray(data)) {
+    let copy: unknown[] | null = null;
+    data.forEach((item, i) => {
+      const next = handleNul(item, part, [...path, i]);
+      if (next !== item) (copy ??= [...data])[i] = next;
+    });
+    return copy ?? data;
+  }
+  if (data !== null && typeof data === 'object') {
+    let copy: Record<string, unknown> | null = null;
+    for (const [key, value] of Object.entries(data as Record<string, unknown>)) {
+      if (key.includes('\u0000')) throw nulError([...path, key], part);
+      const next = handleNul(value, part, [...path, key]);
+      if (next !== value) (copy ??= { ...(data as Record<string, unknown>) })[key] = next;
+    }
+    return copy ?? data;
+  }
+  return data;
+}
+
 export const zodValidatorCompiler: FastifySchemaCompiler<z.ZodType> = ({ schema, httpPart }) => {
   const part = (httpPart ?? 'body') as HttpPart;
   return (data: unknown) => {
+    let clean: unknown;
+    try {
+      clean = handleNul(data, part);
+    } catch (error) {
+      if (error instanceof HttpError) return { error };
+      throw error;
+    }
     // Fastify hands an absent body (see json-body.ts) to validation as null: treat it as absent, so
     // a route whose body is optional accepts it and one that needs a body names what is missing.
     const input =
-      part === 'querystring' || part === 'params' ? coerceStrings(schema, data) : part === 'body' && data === null ? undefined : data;
+      part === 'querystring' || part === 'params' ? coerceStrings(schema, clean) : part === 'body' && clean === null ? undefined : clean;
     const result = schema.safeParse(input);
     return result.success ? { value: result.data } : { error: validationError(result.error, input, part) };
   };

@@ -8,7 +8,9 @@ import type { VoiceSettings } from '../voices/select';
 import { createPgBossQueue, type JobQueue } from './queue';
 import { createJobRepository } from './repository';
 import { createRunner, type JobEvent, type Runner } from './runner';
+import { createQuotas } from './quotas';
 import { createJobService, type JobService } from './service';
+import { createFetchSlots } from './steps';
 
 /** Knobs tests (and the bench) turn; production uses the defaults. */
 export interface ConversionOverrides {
@@ -40,6 +42,7 @@ export async function createConversion(
   log: FastifyBaseLogger,
   overrides: ConversionOverrides = {},
   hooks: { onJobEvent?: (event: JobEvent) => void } = {},
+  now: () => Date = () => new Date(),
 ): Promise<Conversion> {
   const storage = overrides.storage ?? openStorage(config);
   // Half-written files of a process that died (a crash, kill -9) are removed at start.
@@ -68,7 +71,7 @@ export async function createConversion(
     ...(config.elevenlabsBaseUrl !== undefined && { elevenlabsBaseUrl: config.elevenlabsBaseUrl }),
     ...overrides.voices,
   };
-  const fetchTimeoutMs = overrides.fetchTimeoutMs ?? 15_000;
+  const fetchTimeoutMs = overrides.fetchTimeoutMs ?? config.urlFetchTimeoutSeconds * 1000;
   let runner: Runner | null = null;
   let pool: EncoderPool | undefined;
   if (config.workers === 'in-process') {
@@ -82,6 +85,7 @@ export async function createConversion(
         encoderPool: pool,
         allowLoopbackFetch: config.allowPrivateFetchForTests,
         fetchTimeoutMs,
+        fetchSlots: createFetchSlots(config.urlFetchConcurrency),
       },
       chapterConcurrency: config.chapterConcurrency,
       stepTimeoutSeconds: config.jobStepTimeoutSeconds,
@@ -106,12 +110,18 @@ export async function createConversion(
     for (const id of await repo.runnableJobIds()) await queue.send(id);
   }
 
+  const quotas = createQuotas(
+    db,
+    { storageBytes: config.quotaStorageBytes, activeJobs: config.quotaActiveJobs, uploadsPerHour: config.quotaUploadsPerHour },
+    now,
+  );
   const service = createJobService({
     repo,
     storage,
     queue,
     voices,
     fetch: { allowLoopback: config.allowPrivateFetchForTests, timeoutMs: fetchTimeoutMs },
+    quotas,
     ...(runner !== null && { onCancelled: (ids: string[]) => runner.notifyCancelled(ids) }),
   });
 

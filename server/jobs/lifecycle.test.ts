@@ -101,6 +101,6 @@ describe('a lost queue message', () => {
 
     const job = await waitForJob(t, headers, waiting, undefined, 90_000);
     expect(job.status, job.error_message ?? '').toBe('COMPLETED');
-    expect(job.steps.every((s) => s.status === 'completed')).toBe(true);
+    expect(job.steps.every((s) => s.status === 'COMPLETED')).toBe(true);
   });
 });

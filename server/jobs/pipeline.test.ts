@@ -65,13 +65,10 @@ describe('a text job', () => {
     expect(timing[2]!.end).toBeCloseTo(job.result_data.duration_seconds!, 2);
   });
 
-  it('cannot be cancelled once completed (409) and is invisible to another user (404)', async () => {
+  it('is invisible to another user (404); once completed, DELETE removes it instead of cancelling', async () => {
     const res = await createJob(t, headers, { title: 'Short', content: SHORT_TEXT });
     const id = (res.json() as { id: string }).id;
     await waitForJob(t, headers, id);
-    const cancel = await t.app.inject({ method: 'DELETE', url: `/api/v1/jobs/${id}`, headers });
-    expect(cancel.statusCode).toBe(409);
-    expect(cancel.json()).toMatchObject({ detail: 'Cannot cancel a job that is COMPLETED' });
 
     const other = await signIn(t, 'other@example.com');
     for (const [method, url] of [
@@ -86,5 +83,9 @@ describe('a text job', () => {
     }
     const job = await getJob(t, headers, id);
     expect(job.status).toBe('COMPLETED');
+
+    const remove = await t.app.inject({ method: 'DELETE', url: `/api/v1/jobs/${id}`, headers });
+    expect(remove.statusCode).toBe(204);
+    expect((await t.app.inject({ method: 'GET', url: `/api/v1/jobs/${id}`, headers })).statusCode).toBe(404);
   });
 });

@@ -151,6 +151,82 @@ const PATCH_COLUMNS: Record<keyof JobPatch, string> = {
   enqueuedAt: 'enqueued_at',
 };
 
+/** One row of the list: only what the summary shows, with JSON picked apart by the database. */
+interface SummaryRow {
+  id: string;
+  user_id: string;
+  parent_job_id: string | null;
+  job_type: JobType;
+  title: string;
+  description: string | null;
+  status: JobStatus;
+  progress: number;
+  error_message: string | null;
+  voice_config: JobConfig['voice_config'] | string | null;
+  provider: JobConfig['provider'] | null;
+  r_duration: number | null;
+  r_duration_seconds: number | null;
+  r_file_size_bytes: number | string | null;
+  input_file_key: string | null;
+  output_file_key: string | null;
+  duration: number | null;
+  created_at: Date | string;
+  updated_at: Date | string;
+  started_at: Date | string | null;
+  completed_at: Date | string | null;
+  chapter_count: number | string;
+  total: number | string;
+}
+
+const isoDate = (v: Date | string): string => date(v).toISOString();
+const isoOrNullDate = (v: Date | string | null): string | null => (v === null ? null : isoDate(v));
+const numOrUndefined = (v: number | string | null): number | undefined => (v === null ? undefined : Number(v));
+
+/** A list item as the contract's JobSummary has it. */
+export function toSummary(row: SummaryRow) {
+  const voiceConfig = row.voice_config === null ? undefined : json(row.voice_config);
+  const duration = numOrUndefined(row.r_duration);
+  const durationSeconds = numOrUndefined(row.r_duration_seconds);
+  const size = numOrUndefined(row.r_file_size_bytes);
+  return {
+    id: row.id,
+    user_id: row.user_id,
+    parent_job_id: row.parent_job_id,
+    job_type: row.job_type,
+    title: row.title,
+    description: row.description,
+    status: row.status,
+    progress: Number(row.progress),
+    error_message: row.error_message,
+    config: {
+      ...(voiceConfig !== undefined && { voice_config: voiceConfig }),
+      ...(row.provider !== null && { provider: row.provider }),
+    },
+    result_data: {
+      ...(duration !== undefined && { duration }),
+      ...(durationSeconds !== undefined && { duration_seconds: durationSeconds }),
+      ...(size !== undefined && { file_size_bytes: size }),
+    },
+    input_file_key: row.input_file_key,
+    output_file_key: row.output_file_key,
+    created_at: isoDate(row.created_at),
+    updated_at: isoDate(row.updated_at),
+    started_at: isoOrNullDate(row.started_at),
+    completed_at: isoOrNullDate(row.completed_at),
+    duration: row.duration === null ? null : Number(row.duration),
+    chapter_count: Number(row.chapter_count),
+  };
+}
+
+export type JobSummaryView = ReturnType<typeof toSummary>;
+
+const SORT_COLUMNS: Record<ListFilter['sort'], string> = {
+  created_at: 'created_at',
+  updated_at: 'updated_at',
+  title: 'lower(title)',
+  status: 'status',
+};
+
 function escapeLike(text: string): string {
   return text.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
@@ -224,7 +300,13 @@ export function createJobRepository(db: Db) {
       return rows[0] ? toJob(rows[0]) : null;
     },
 
-    async list(filter: ListFilter): Promise<{ jobs: JobRecord[]; total: number }> {
+    /**
+     * One page of the list in ONE query: the page's summary columns (JSON fields picked out by the
+     * database, never the analysis), each book's chapter count (an index lookup per row of the page
+     * only) and the filter's total (a window count). A page past the end costs a second, count-only
+     * query. Each sort has its index (migration 0004).
+     */
+    async listSummaries(filter: ListFilter): Promise<{ jobs: JobSummaryView[]; total: number }> {
       const where: string[] = ['user_id = $1'];
       const params: unknown[] = [filter.userId];
       if (filter.status === 'running') where.push(`status IN ('PENDING', 'PROCESSING')`);
@@ -241,20 +323,34 @@ export function createJobRepository(db: Db) {
       }
       if (filter.topLevel) where.push('parent_job_id IS NULL');
       const whereSql = where.join(' AND ');
+      const dir = filter.order === 'asc' ? 'ASC' : 'DESC';
+      const orderBy = (column: (name: string) => string) =>
+        `${column(filter.sort === 'title' ? 'sort_title' : filter.sort)} ${dir}, ${column('created_at')} ${dir}, ${column('id')} ${dir}`;
+      params.push(filter.pageSize, (filter.page - 1) * filter.pageSize);
+      const { rows } = await db.query<SummaryRow>(
+        `WITH page AS (
+           SELECT id, user_id, parent_job_id, job_type, title, description, status, progress, error_message,
+                  config->'voice_config' AS voice_config, config->>'provider' AS provider,
+                  (result_data->>'duration')::double precision AS r_duration,
+                  (result_data->>'duration_seconds')::double precision AS r_duration_seconds,
+                  (result_data->>'file_size_bytes')::bigint AS r_file_size_bytes,
+                  input_file_key, output_file_key, duration, created_at, updated_at, started_at, completed_at,
+                  ${SORT_COLUMNS.title} AS sort_title,
+                  count(*) OVER () AS total
+           FROM jobs WHERE ${whereSql}
+           ORDER BY ${orderBy((c) => (c === 'sort_title' ? SORT_COLUMNS.title : c))}
+           LIMIT $${params.length - 1} OFFSET $${params.length}
+         )
+         SELECT page.*, (SELECT count(*) FROM jobs c WHERE c.parent_job_id = page.id) AS chapter_count
+         FROM page ORDER BY ${orderBy((c) => `page.${c}`)}`,
+        params,
+      );
+      if (rows.length > 0) return { jobs: rows.map(toSummary), total: Number(rows[0]!.total) };
       const { rows: countRows } = await db.query<{ n: number | string }>(
         `SELECT count(*) AS n FROM jobs WHERE ${whereSql}`,
-        params,
+        params.slice(0, -2),
       );
-      const dir = filter.order === 'asc' ? 'ASC' : 'DESC';
-      const sortColumn = filter.sort === 'title' ? 'lower(title)' : filter.sort;
-      params.push(filter.pageSize, (filter.page - 1) * filter.pageSize);
-      const { rows } = await db.query<JobRow>(
-        `SELECT ${JOB_COLUMNS} FROM jobs WHERE ${whereSql}
-         ORDER BY ${sortColumn} ${dir}, created_at ${dir}, id ${dir}
-         LIMIT $${params.length - 1} OFFSET $${params.length}`,
-        params,
-      );
-      return { jobs: rows.map(toJob), total: Number(countRows[0]?.n ?? 0) };
+      return { jobs: [], total: Number(countRows[0]?.n ?? 0) };
     },
 
     async steps(jobIds: string[], tx: DbExecutor = db): Promise<StepRecord[]> {
@@ -382,13 +478,15 @@ export function createJobRepository(db: Db) {
       return rows.map((r) => r.id);
     },
 
+    /** Of `ids`, the jobs that should stop: no longer active, or deleted. */
     async cancelledAmong(ids: string[]): Promise<string[]> {
       if (ids.length === 0) return [];
       const { rows } = await db.query<{ id: string }>(
-        `SELECT id FROM jobs WHERE id = ANY($1::uuid[]) AND status NOT IN ('PENDING', 'PROCESSING')`,
+        `SELECT id FROM jobs WHERE id = ANY($1::uuid[]) AND status IN ('PENDING', 'PROCESSING')`,
         [ids],
       );
-      return rows.map((r) => r.id);
+      const running = new Set(rows.map((r) => r.id));
+      return ids.filter((id) => !running.has(id));
     },
 
     async insertUpload(fileKey: string, userId: string, filename: string, sizeBytes: number): Promise<void> {
@@ -398,6 +496,19 @@ export function createJobRepository(db: Db) {
         filename,
         sizeBytes,
       ]);
+    },
+
+    /** A job of the user that was made from this upload, if any. */
+    async jobUsingUpload(fileKey: string): Promise<{ id: string; title: string } | null> {
+      const { rows } = await db.query<{ id: string; title: string }>(
+        'SELECT id, title FROM jobs WHERE input_file_key = $1 ORDER BY created_at LIMIT 1',
+        [fileKey],
+      );
+      return rows[0] ?? null;
+    },
+
+    async deleteUpload(fileKey: string): Promise<void> {
+      await db.query('DELETE FROM uploaded_files WHERE file_key = $1', [fileKey]);
     },
 
     async uploadOwner(fileKey: string): Promise<string | null> {

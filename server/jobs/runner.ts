@@ -44,7 +44,7 @@ export interface RunnerOptions {
   repo: JobRepository;
   storage: FileStorage;
   queue: Pick<JobQueue, 'send'> & Partial<Pick<JobQueue, 'waitingAmong'>>;
-  steps: Omit<StepDeps, 'repo' | 'storage' | 'scheduleChapters'>;
+  steps: Omit<StepDeps, 'repo' | 'storage' | 'scheduleChapters' | 'runLater'>;
   chapterConcurrency: number;
   stepTimeoutSeconds: number;
   /** How long a job stays claimed by a worker that stops renewing it (a dead one); default 60. */
@@ -115,7 +115,13 @@ export function createRunner(options: RunnerOptions) {
   const leaseSeconds = options.leaseSeconds ?? DEFAULT_LEASE_SECONDS;
   const inFlight = new Set<Promise<void>>();
 
-  const steps = createSteps({ ...options.steps, repo, storage, scheduleChapters });
+  const steps = createSteps({
+    ...options.steps,
+    repo,
+    storage,
+    scheduleChapters,
+    runLater: (jobId, seconds) => queue.send(jobId, { delaySeconds: seconds }),
+  });
 
   /** Looks at a book's chapters: hands more to the queue (CHAPTER_CONCURRENCY at a time) and rolls up progress. */
   async function scheduleChapters(parentId: string): Promise<ChapterState> {

@@ -10,8 +10,10 @@ import { DEFAULT_VOICES, type VoiceSettings } from '../voices/select';
 import { estimateCosts, estimateSeconds, speakingRate } from './estimate';
 import { assemble, chapterStats, ChoiceError, chooseChapters, planSource } from './plan';
 import type { JobQueue } from './queue';
+import type { Quotas } from './quotas';
 import type { JobRepository, ListFilter } from './repository';
 import { readText, sourceKey } from './steps';
+import { timingKey } from './timing';
 import {
   BOOK_STEPS,
   TEXT_STEPS,
@@ -127,6 +129,8 @@ export interface JobServiceDeps {
   voices?: VoiceSettings;
   /** How previews of web pages are fetched. */
   fetch?: { allowLoopback: boolean; timeoutMs: number };
+  /** Per-user limits (storage, unfinished jobs, uploads per hour). */
+  quotas: Quotas;
   /** Tells this process's runner to stop work at once (other processes poll the status). */
   onCancelled?: (jobIds: string[]) => void;
 }
@@ -135,7 +139,7 @@ const notFound = () => new DomainError('not_found', 'Job not found');
 
 /** The jobs domain behind the routes: creation, listing, cancel and retry. Knows nothing of HTTP. */
 export function createJobService(deps: JobServiceDeps) {
-  const { repo, storage, queue } = deps;
+  const { repo, storage, queue, quotas } = deps;
 
   async function views(jobs: JobRecord[]): Promise<JobView[]> {
     const ids = jobs.map((j) => j.id);
@@ -201,6 +205,11 @@ export function createJobService(deps: JobServiceDeps) {
     }
   }
 
+  /** An upload's text and what was read from its book (chapters, cover). */
+  async function deleteUploadFiles(fileKey: string) {
+    for (const key of [fileKey, uploadInfoKey(fileKey), uploadCoverKey(fileKey)]) await storage.delete(key);
+  }
+
   async function copy(from: string, to: string) {
     await storage.write(to, storage.read(from) as AsyncIterable<Uint8Array>);
   }
@@ -220,6 +229,9 @@ export function createJobService(deps: JobServiceDeps) {
       const title = input.title.trim() || 'Untitled';
       let jobType: JobType = input.job_type ?? 'text_to_audio';
       const choosing = input.chapters !== undefined || input.chapter_titles !== undefined;
+      // The job's own text and cover, written only once the quota allows them.
+      let sourceBytes: Buffer | null = null;
+      let coverFrom: string | null = null;
 
       if (input.url !== undefined && input.content === undefined && input.file_key === undefined) {
         if (choosing) throw new DomainError('invalid', 'Chapters can be chosen for pasted text and uploaded files; a web page is converted whole');
@@ -238,27 +250,36 @@ export function createJobService(deps: JobServiceDeps) {
           const chosen = chosenChapters(plan, input);
           const assembled = assemble(source.text, chosen);
           inputFileKey = sourceKey(id);
-          await storage.write(inputFileKey, Buffer.from(assembled.text, 'utf8'));
+          sourceBytes = Buffer.from(assembled.text, 'utf8');
           if (plan.kind === 'book') {
             config.chapter_plan = assembled.chapters;
             jobType = 'book_processing';
           }
           if (source.info?.cover !== undefined) {
-            await copy(source.info.cover.key, coverKey(id));
+            coverFrom = source.info.cover.key;
             config.cover_key = coverKey(id);
             config.cover_type = source.info.cover.content_type;
           }
         } else if (source.kind === 'content') {
           inputFileKey = sourceKey(id);
-          await storage.write(inputFileKey, Buffer.from(source.text, 'utf8'));
+          sourceBytes = Buffer.from(source.text, 'utf8');
         } else {
           inputFileKey = input.file_key!;
         }
       }
 
+      // Quotas before anything is written: storage (a web page's text counts once fetched), then
+      // the unfinished-jobs limit, counted under a lock in the transaction that inserts the job.
+      if (sourceBytes !== null) config.source_bytes = sourceBytes.byteLength;
+      await quotas.assertStorage(userId, sourceBytes?.byteLength ?? 0);
       const steps = jobType === 'book_processing' ? BOOK_STEPS : TEXT_STEPS;
       try {
-        await repo.create({ id, userId, jobType, title, description: input.description ?? null, config, inputFileKey, steps });
+        if (sourceBytes !== null && inputFileKey !== null) await storage.write(inputFileKey, sourceBytes);
+        if (coverFrom !== null) await copy(coverFrom, coverKey(id));
+        await repo.db.transaction(async (tx) => {
+          await quotas.assertActiveJobs(tx, userId);
+          await repo.insertJob(tx, { id, userId, jobType, title, description: input.description ?? null, config, inputFileKey, steps });
+        });
       } catch (error) {
         await storage.deletePrefix(`jobs/${id}/`).catch(() => undefined);
         throw error;
@@ -319,10 +340,11 @@ export function createJobService(deps: JobServiceDeps) {
       return { key, contentType: book!.config.cover_type ?? 'application/octet-stream', stream: storage.read(key), size: stat.size };
     },
 
+    /** One page of job summaries (the list's shape; `get` has the whole job). */
     async list(filter: ListFilter) {
-      const { jobs, total } = await repo.list(filter);
+      const { jobs, total } = await repo.listSummaries(filter);
       return {
-        jobs: await views(jobs),
+        jobs,
         total,
         page: filter.page,
         page_size: filter.pageSize,
@@ -363,6 +385,14 @@ export function createJobService(deps: JobServiceDeps) {
       return view((await repo.get(jobId))!);
     },
 
+    /** DELETE /jobs/{id}: cancels an unfinished job (its view), deletes a finished one (null). */
+    async cancelOrRemove(userId: string, jobId: string): Promise<JobView | null> {
+      const job = await owned(userId, jobId);
+      if (isActive(job.status)) return this.cancel(userId, jobId);
+      await this.remove(userId, jobId);
+      return null;
+    },
+
     /** A FAILED job resumes from its failed step; for a book, only failed (or cancelled) chapters run again. */
     async retry(userId: string, jobId: string): Promise<JobView> {
       const job = await owned(userId, jobId);
@@ -373,6 +403,7 @@ export function createJobService(deps: JobServiceDeps) {
       const parent = job.parentJobId === null ? null : await repo.get(job.parentJobId);
       const target = parent !== null && parent.status === 'FAILED' ? parent : job;
       await repo.db.transaction(async (tx) => {
+        if (target.parentJobId === null) await quotas.assertActiveJobs(tx, userId);
         const { rows } = await tx.query<{ id: string }>(
           `UPDATE jobs SET status = 'PENDING', error_message = NULL, enqueued_at = NULL, updated_at = now()
            WHERE (id = $1 OR parent_job_id = $1) AND status IN ('FAILED', 'CANCELLED') RETURNING id`,
@@ -388,16 +419,67 @@ export function createJobService(deps: JobServiceDeps) {
       return view((await repo.get(jobId))!);
     },
 
+    /**
+     * A finished (COMPLETED, FAILED or CANCELLED) top-level job is deleted for good: the rows of the
+     * job, its chapters and steps, the user's listening progress (all by foreign-key cascade), every
+     * stored file under each job's folder (text, audio, timing maps, covers) and the upload it was
+     * made from when no other job uses it. Chapters of a failed book that still run are stopped.
+     */
+    async remove(userId: string, jobId: string): Promise<void> {
+      const job = await owned(userId, jobId);
+      if (isActive(job.status)) throw new DomainError('conflict', `Cannot delete a job that is ${job.status}; cancel it first`);
+      if (job.parentJobId !== null) {
+        throw new DomainError('conflict', 'This job is a chapter of a book: delete the book to remove it');
+      }
+      const rows = await repo.db.transaction(async (tx) => {
+        const { rows: found } = await tx.query<{ id: string; output_file_key: string | null }>(
+          'SELECT id, output_file_key FROM jobs WHERE (id = $1 OR parent_job_id = $1) AND user_id = $2 FOR UPDATE',
+          [jobId, userId],
+        );
+        await tx.query('DELETE FROM jobs WHERE id = $1 AND user_id = $2', [jobId, userId]);
+        return found;
+      });
+      const ids = rows.map((r) => r.id);
+      deps.onCancelled?.(ids);
+      for (const row of rows) {
+        await storage.deletePrefix(`jobs/${row.id}/`);
+        // Audio stored outside the job's folder (older layouts) goes too, with its timing map.
+        if (row.output_file_key !== null && !row.output_file_key.startsWith('uploads/')) {
+          await storage.delete(row.output_file_key);
+          await storage.delete(timingKey(row.output_file_key));
+        }
+      }
+      const upload = job.inputFileKey;
+      if (upload !== null && upload.startsWith('uploads/') && (await repo.jobUsingUpload(upload)) === null) {
+        await repo.deleteUpload(upload);
+        await deleteUploadFiles(upload);
+      }
+    },
+
+    /** Deletes one of the user's uploads; one that a job was made from goes with that job. */
+    async removeUpload(userId: string, fileKey: string): Promise<void> {
+      if ((await repo.uploadOwner(fileKey)) !== userId) throw new DomainError('not_found', 'File not found');
+      const user = await repo.jobUsingUpload(fileKey);
+      if (user !== null) {
+        throw new DomainError('conflict', `This file is the text of the job "${user.title}"; delete that job to remove it`);
+      }
+      await repo.deleteUpload(fileKey);
+      await deleteUploadFiles(fileKey);
+    },
+
     /** Validates, reads and stores an uploaded book for the user; throws IngestError for files it refuses. */
     async upload(userId: string, filename: string, bytes: Uint8Array) {
       const doc = await readUpload(bytes, filename);
+      await quotas.assertStorage(userId, bytes.byteLength);
+      await quotas.takeUpload(userId);
       const fileKey = `uploads/${randomUUID()}.txt`;
       const written: string[] = [];
       const put = async (key: string, data: Uint8Array) => {
         written.push(key);
         await storage.write(key, data);
       };
-      const cleanName = (filename.split(/[\\/]/).pop() ?? 'upload.txt').slice(0, 255);
+      // Control characters (NUL among them) cannot be stored as text and mean nothing in a name.
+      const cleanName = (filename.split(/[\\/]/).pop() ?? 'upload.txt').replace(/\p{Cc}/gu, '').slice(0, 255) || 'upload.txt';
       try {
         await put(fileKey, Buffer.from(doc.text, 'utf8'));
         if (doc.format !== 'txt') {

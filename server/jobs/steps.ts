@@ -42,9 +42,38 @@ export interface StepDeps {
   encoderPool?: EncoderPool | undefined;
   allowLoopbackFetch: boolean;
   fetchTimeoutMs: number;
+  /** Web-page downloads run in a few slots of their own (URL_FETCH_CONCURRENCY). */
+  fetchSlots: FetchSlots;
+  /** Gives the job's worker slot back: the job runs again from the queue in `seconds`. */
+  runLater(jobId: string, seconds: number): Promise<void>;
   /** Hands chapters to the queue (books only). */
   scheduleChapters(parentId: string): Promise<ChapterState>;
 }
+
+/** A counter of download slots: take one without waiting, or learn that all are busy. */
+export interface FetchSlots {
+  /** A release function, or null when every slot is busy. */
+  tryTake(): (() => void) | null;
+}
+
+export function createFetchSlots(size: number): FetchSlots {
+  let busy = 0;
+  return {
+    tryTake() {
+      if (busy >= size) return null;
+      busy += 1;
+      let released = false;
+      return () => {
+        if (released) return;
+        released = true;
+        busy -= 1;
+      };
+    },
+  };
+}
+
+/** How long a web-page job that found every download slot busy waits before it asks again. */
+export const FETCH_RETRY_SECONDS = 2;
 
 export type ChapterState =
   | { state: 'done' }
@@ -97,11 +126,24 @@ export function createSteps(deps: StepDeps): Record<string, (ctx: StepContext) =
       const source = job.config.source ?? 'content';
       if (source === 'url' && job.parentJobId === null) {
         const url = job.config.source_url ?? '';
-        const page = await fetchPage(url, { allowLoopback: deps.allowLoopbackFetch, timeoutMs: deps.fetchTimeoutMs, signal });
+        // Every download slot is busy (slow sites): do not sit in a worker slot waiting for one.
+        const release = deps.fetchSlots.tryTake();
+        if (release === null) {
+          await deps.runLater(job.id, FETCH_RETRY_SECONDS);
+          return { wait: true };
+        }
+        let page;
+        try {
+          page = await fetchPage(url, { allowLoopback: deps.allowLoopbackFetch, timeoutMs: deps.fetchTimeoutMs, signal });
+        } finally {
+          release();
+        }
         const article = extractArticle(page.body, page.finalUrl, page.contentType);
         const text = normaliseText(article.text);
         const key = sourceKey(job.id);
-        await storage.write(key, Buffer.from(text, 'utf8'));
+        const bytes = Buffer.from(text, 'utf8');
+        await storage.write(key, bytes);
+        await repo.mergeConfig(job.id, { source_bytes: bytes.byteLength });
         const title = job.config.title_from_page && article.title.trim() !== '' ? article.title.trim().slice(0, 200) : undefined;
         await repo.patchJob(job.id, { inputFileKey: key, ...(title !== undefined && { title }) });
         return {
@@ -164,6 +206,7 @@ export function createSteps(deps: StepDeps): Record<string, (ctx: StepContext) =
               ...(job.config.voice_config !== undefined && { voice_config: job.config.voice_config }),
               ...(job.config.provider !== undefined && { provider: job.config.provider }),
               source: 'content',
+              source_bytes: Buffer.byteLength(text.slice(c.start, c.end), 'utf8'),
               chapter_title: c.title,
               char_offset: c.start,
             } as JobRecord['config'],

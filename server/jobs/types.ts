@@ -38,6 +38,8 @@ export interface JobConfig {
   /** Internal: the book's cover image in storage, and its content type. */
   cover_key?: string;
   cover_type?: string;
+  /** Internal: bytes of the job's own stored text (counted in the owner's storage quota). */
+  source_bytes?: number;
 }
 
 export interface ChapterResult {

@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../testing';
-import { createJob, signIn, waitForJob } from './test-helpers';
+import { createJob, getJob, SHORT_TEXT, signIn, waitForJob } from './test-helpers';
 
 const ARTICLE = `<!doctype html><html><head><title>The Quiet Harbour</title></head><body>
 <nav>Home | About</nav><article><h1>The Quiet Harbour</h1>
@@ -11,17 +11,21 @@ const ARTICLE = `<!doctype html><html><head><title>The Quiet Harbour</title></he
 </article><footer>Copyright</footer></body></html>`;
 
 let server: http.Server;
+/** Requests to /slow wait here until the test answers them. */
+const held: http.ServerResponse[] = [];
 let base: string;
 let t: TestApp;
 let strict: TestApp;
 let headers: { authorization: string };
 let strictHeaders: { authorization: string };
+let slots: TestApp | undefined;
 
 beforeAll(async () => {
   server = http.createServer((req, res) => {
     if (req.url === '/article') res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(ARTICLE);
     else if (req.url === '/empty') res.writeHead(200, { 'content-type': 'text/html' }).end('<html><body><p>Hi.</p></body></html>');
     else if (req.url === '/hang') return; // never answers
+    else if (req.url?.startsWith('/slow')) held.push(res);
     else res.writeHead(404, { 'content-type': 'text/plain' }).end('nope');
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -35,6 +39,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await t?.close();
   await strict?.close();
+  await slots?.close();
   server?.closeAllConnections();
   server?.close();
 });
@@ -71,5 +76,55 @@ describe('web page jobs', () => {
     expect(await failure(t, headers, 'http://169.254.169.254/latest/meta-data')).toBe(ssrf);
     // Without the test-only switch, loopback is refused too.
     expect(await failure(strict, strictHeaders, `${base}/article`)).toBe(ssrf);
+  });
+});
+
+describe('web page downloads have their own slots (URL_FETCH_CONCURRENCY) and deadline (URL_FETCH_TIMEOUT_SECONDS)', () => {
+  it('a slow site never holds every worker: a text job completes while two page jobs wait on it', { timeout: 90_000 }, async () => {
+    slots = await createTestApp({
+      env: { ENCODER_THREADS: '0', ALLOW_PRIVATE_FETCH_FOR_TESTS: 'true', WORKER_CONCURRENCY: '2', URL_FETCH_CONCURRENCY: '1', URL_FETCH_TIMEOUT_SECONDS: '60' },
+      conversion: { stepRetryDelayMs: 10 },
+    });
+    const h = await signIn(slots, 'slots@example.com');
+    const pages = [];
+    for (const n of [1, 2]) {
+      const res = await createJob(slots, h, { title: `Slow ${n}`, url: `${base}/slow/${n}` });
+      expect(res.statusCode).toBe(201);
+      pages.push((res.json() as { id: string }).id);
+    }
+    // Both worker slots could now be waiting on the slow site; the text job must still run.
+    await new Promise((r) => setTimeout(r, 1500));
+    const text = await createJob(slots, h, { title: 'Meanwhile', content: SHORT_TEXT });
+    const done = await waitForJob(slots, h, (text.json() as { id: string }).id);
+    expect(done.status, done.error_message ?? '').toBe('COMPLETED');
+    // One download at a time: the second page job has not even asked the site yet.
+    expect(held).toHaveLength(1);
+    for (const id of pages) expect((await getJob(slots, h, id)).status).toBe('PROCESSING');
+
+    // The site answers: each page job gets its turn and completes.
+    const answer = () => held.shift()?.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(ARTICLE);
+    answer();
+    const deadline = Date.now() + 30_000;
+    while (held.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    answer();
+    for (const id of pages) {
+      const job = await waitForJob(slots, h, id);
+      expect(job.status, job.error_message ?? '').toBe('COMPLETED');
+    }
+  });
+
+  it('stops a download at URL_FETCH_TIMEOUT_SECONDS with a message saying so', { timeout: 60_000 }, async () => {
+    const app = await createTestApp({
+      env: { ENCODER_THREADS: '0', ALLOW_PRIVATE_FETCH_FOR_TESTS: 'true', URL_FETCH_TIMEOUT_SECONDS: '1' },
+      conversion: { stepRetryDelayMs: 10, stepAttempts: 1 },
+    });
+    try {
+      const h = await signIn(app, 'timeout@example.com');
+      const started = Date.now();
+      expect(await failure(app, h, `${base}/hang`)).toMatch(/^The page did not answer within 1/);
+      expect(Date.now() - started).toBeLessThan(20_000);
+    } finally {
+      await app.close();
+    }
   });
 });

@@ -15,6 +15,7 @@ import { jobRoutes } from './jobs';
 import { progressRoutes } from './progress';
 import { voiceAssistantRoutes } from './voice-assistant';
 import type { VoiceAssistant } from '../assistant/service';
+import type { ListCache } from '../jobs/list-cache';
 
 export interface ApiDeps {
   auth: AuthService;
@@ -27,6 +28,9 @@ export interface ApiDeps {
   voiceAssistant: VoiceAssistant;
   /** Where browsers reach us (PUBLIC_URL), for the absolute URLs in answers. */
   urls: Pick<CrossOrigin, 'publicUrl'>;
+  /** Check answers against the contract before sending them (dev and tests). */
+  strictResponses: boolean;
+  listCache: ListCache;
 }
 
 /** Everything under /api/v1. Every route here needs a bearer token unless marked `public: true`. */
@@ -38,7 +42,7 @@ export function apiRoutes(deps: ApiDeps) {
     await app.register(audioRoutes, { listening: deps.listening, storage: deps.storage, jobs: deps.jobs, urls: deps.urls });
     await app.register(progressRoutes, { progress: deps.progress });
     await app.register(voiceAssistantRoutes, { assistant: deps.voiceAssistant, urls: deps.urls });
-    await app.register(jobRoutes, { jobs: deps.jobs });
+    await app.register(jobRoutes, { jobs: deps.jobs, strictResponses: deps.strictResponses, listCache: deps.listCache });
     await app.register(fileRoutes, { jobs: deps.jobs });
   };
 }

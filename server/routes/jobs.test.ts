@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createTestApp, type TestApp } from '../testing';
 import { createJob, SHORT_TEXT, signIn } from '../jobs/test-helpers';
 
@@ -8,7 +8,8 @@ let headers: { authorization: string };
 let other: { authorization: string };
 
 beforeAll(async () => {
-  t = await createTestApp({ env: { WORKERS: 'none' } });
+  // A high active-jobs quota: these tests keep many jobs PENDING on purpose (quotas.test.ts tests the limit).
+  t = await createTestApp({ env: { WORKERS: 'none', QUOTA_ACTIVE_JOBS: '100' } });
   headers = await signIn(t, 'lister@example.com');
   other = await signIn(t, 'someone@example.com');
 });
@@ -126,7 +127,7 @@ describe('GET /jobs', () => {
   const list = async (query: string) => {
     const res = await t.app.inject({ method: 'GET', url: `/api/v1/jobs?${query}`, headers });
     expect(res.statusCode, res.body).toBe(200);
-    return res.json() as { jobs: { id: string; title: string; status: string; parent: { title: string } | null; children: { title: string }[] }[]; total: number; page: number; page_size: number; total_pages: number };
+    return res.json() as { jobs: { id: string; title: string; status: string; parent_job_id: string | null; chapter_count: number; steps?: unknown; children?: unknown; parent?: unknown }[]; total: number; page: number; page_size: number; total_pages: number };
   };
 
   it('pages newest first and filters, searches and sorts', async () => {
@@ -134,12 +135,17 @@ describe('GET /jobs', () => {
     const first = await list('page=1&page_size=2');
     expect(first).toMatchObject({ total: 6, page: 1, page_size: 2, total_pages: 3 });
     expect(first.jobs[0]?.title).toBe('Alpha story - Chapter 1');
-    expect(first.jobs[0]?.parent?.title).toBe('Alpha story');
+    expect(first.jobs[0]?.parent_job_id).toBe(ids[0]);
+    // Summaries: the list leaves steps, children and parent to GET /jobs/{id}.
+    expect(first.jobs[0]).not.toHaveProperty('steps');
+    expect(first.jobs[0]).not.toHaveProperty('children');
+    expect(first.jobs[0]).not.toHaveProperty('parent');
     const third = await list('page=3&page_size=2');
     expect(third.jobs.map((j) => j.title)).toEqual(['beta tale', 'Alpha story']);
     const top = await list('top_level=true');
     expect(top.total).toBe(5);
-    expect(top.jobs.find((j) => j.title === 'Alpha story')?.children.map((c) => c.title)).toEqual(['Alpha story - Chapter 1']);
+    expect(top.jobs.find((j) => j.title === 'Alpha story')?.chapter_count).toBe(1);
+    expect(top.jobs.find((j) => j.title === 'beta tale')?.chapter_count).toBe(0);
     expect((await list('status=running')).jobs.map((j) => j.title).sort()).toEqual(['Alpha story - Chapter 1', 'Delta notes', 'Epsilon story', 'Gamma story']);
     // The job status values work as well as the lowercase aliases, in any case.
     expect((await list('status=RUNNING')).jobs.map((j) => j.title).sort()).toEqual(['Alpha story - Chapter 1', 'Delta notes', 'Epsilon story', 'Gamma story']);
@@ -160,6 +166,93 @@ describe('GET /jobs', () => {
     expect(noAuth.statusCode).toBe(401);
   });
 
+  it('reads a page of 20 with one query, whatever the number of books and chapters on it', async () => {
+    const ids = await seed();
+    // Two more chapters, on another book: the page holds two books with chapters.
+    for (const order of [1, 2]) {
+      await t.db.query(
+        `INSERT INTO jobs (id, user_id, parent_job_id, chapter_order, job_type, title, status)
+         SELECT gen_random_uuid(), user_id, id, $2, 'text_to_audio', 'Gamma chapter', 'PENDING' FROM jobs WHERE id = $1`,
+        [ids[2], order],
+      );
+    }
+    const spy = vi.spyOn(t.db, 'query');
+    try {
+      const page = await list('page=1&page_size=20');
+      expect(page.jobs).toHaveLength(8);
+      expect(page.jobs.find((j) => j.title === 'Gamma story')?.chapter_count).toBe(2);
+      const jobQueries = () => spy.mock.calls.map(([sql]) => String(sql)).filter((sql) => /\bjobs\b/.test(sql));
+      expect(jobQueries()).toHaveLength(1);
+      // The same page again, nothing changed: answered from the cache, no query at all.
+      spy.mockClear();
+      expect((await list('page=1&page_size=20')).jobs).toHaveLength(8);
+      expect(jobQueries()).toHaveLength(0);
+    } finally {
+      spy.mockRestore();
+    }
+  });
+
+  it('a cached page goes stale the moment its owner\'s jobs change, whoever changes them', async () => {
+    const ids = await seed();
+    const before = await list('page=1&page_size=20&top_level=true');
+    expect(before.jobs.find((j) => j.id === ids[2])?.status).toBe('PROCESSING');
+    await list('page=1&page_size=20&top_level=true'); // cached now
+    // A worker (any process) writes straight to the database; the trigger announces it.
+    await t.db.query(`UPDATE jobs SET status = 'COMPLETED', progress = 100 WHERE id = $1`, [ids[2]]);
+    const after = await list('page=1&page_size=20&top_level=true');
+    expect(after.jobs.find((j) => j.id === ids[2])).toMatchObject({ status: 'COMPLETED', progress: 100 });
+    // A new job, a deleted one: the total follows at once.
+    await t.db.query(`DELETE FROM jobs WHERE id = $1`, [ids[4]]);
+    expect((await list('page=1&page_size=20&top_level=true')).total).toBe(4);
+    await createJob(t, headers, { title: 'Zeta story', content: SHORT_TEXT });
+    expect((await list('page=1&page_size=20&top_level=true')).total).toBe(5);
+    // Another user's change leaves this user's cached page alone, and theirs is their own.
+    await createJob(t, other, { title: 'Other again', content: SHORT_TEXT });
+    const theirs = await t.app.inject({ method: 'GET', url: '/api/v1/jobs?page=1&page_size=20&top_level=true', headers: other });
+    expect((theirs.json() as { total: number }).total).toBe(2);
+  });
+
+  it('JOB_LIST_CACHE=off reads every page from the database', async () => {
+    await seed();
+    const uncached = await createTestApp({ db: t.db, env: { WORKERS: 'none', JOB_LIST_CACHE: 'off' } });
+    const spy = vi.spyOn(t.db, 'query');
+    try {
+      for (let i = 0; i < 2; i += 1) {
+        const res = await uncached.app.inject({ method: 'GET', url: '/api/v1/jobs?page_size=20', headers });
+        expect(res.statusCode).toBe(200);
+      }
+      expect(spy.mock.calls.filter(([sql]) => /\bjobs\b/.test(String(sql)))).toHaveLength(2);
+    } finally {
+      spy.mockRestore();
+      await uncached.close();
+    }
+  });
+
+  it('sends an ETag; an unchanged page answers 304 with no body, a changed one 200 with a new ETag', async () => {
+    const ids = await seed();
+    const url = '/api/v1/jobs?page=1&page_size=20&top_level=true';
+    const first = await t.app.inject({ method: 'GET', url, headers });
+    expect(first.statusCode).toBe(200);
+    const tag = first.headers.etag as string;
+    expect(tag).toMatch(/^"[^"]+"$/);
+    expect(first.headers['cache-control']).toBe('private, no-cache');
+    expect(first.headers.vary).toMatch(/Authorization/);
+
+    const again = await t.app.inject({ method: 'GET', url, headers: { ...headers, 'if-none-match': tag } });
+    expect(again.statusCode).toBe(304);
+    expect(again.body).toBe('');
+
+    // Another user's identical query is another answer (their own jobs), never a 304 of this one.
+    const theirs = await t.app.inject({ method: 'GET', url, headers: { ...other, 'if-none-match': tag } });
+    expect(theirs.statusCode).toBe(200);
+
+    await t.db.query(`UPDATE jobs SET progress = 42, updated_at = now() WHERE id = $1`, [ids[2]]);
+    const changed = await t.app.inject({ method: 'GET', url, headers: { ...headers, 'if-none-match': tag } });
+    expect(changed.statusCode).toBe(200);
+    expect(changed.headers.etag).not.toBe(tag);
+    expect((changed.json() as { jobs: { id: string; progress: number }[] }).jobs.find((j) => j.id === ids[2])?.progress).toBe(42);
+  });
+
   it('answers 404 for an unknown id, 422 for a malformed one, and 409 when retrying a job that did not fail', async () => {
     const unknown = await t.app.inject({ method: 'GET', url: '/api/v1/jobs/00000000-0000-4000-8000-000000000000', headers });
     expect(unknown.statusCode).toBe(404);
@@ -171,8 +264,9 @@ describe('GET /jobs', () => {
     const cancel = await t.app.inject({ method: 'DELETE', url: `/api/v1/jobs/${id}`, headers });
     expect(cancel.statusCode).toBe(200);
     expect(cancel.json().status).toBe('CANCELLED');
+    // The same DELETE on the now finished (CANCELLED) job deletes it.
     const again = await t.app.inject({ method: 'DELETE', url: `/api/v1/jobs/${id}`, headers });
-    expect(again.statusCode).toBe(409);
-    expect(again.json().detail).toBe('Cannot cancel a job that is CANCELLED');
+    expect(again.statusCode).toBe(204);
+    expect((await t.app.inject({ method: 'GET', url: `/api/v1/jobs/${id}`, headers })).statusCode).toBe(404);
   });
 });

@@ -14,7 +14,13 @@ import {
   RetryJobParams,
   RetryJobResponse,
 } from '../gen/contract.zod';
+import { createHash } from 'node:crypto';
+import etag from '@fastify/etag';
+import * as z from 'zod';
 import { requireUser } from '../http/auth-guard';
+import { checkedSerializer } from '../http/compiled-serializer';
+import type { ZodTypeProvider } from '../http/zod';
+import type { ListCache } from '../jobs/list-cache';
 import { HttpError } from '../http/errors';
 import { isIngestError } from '../ingest/errors';
 import type { JobService } from '../jobs/service';
@@ -26,7 +32,10 @@ import type { RoutePlugin } from './types';
  */
 export const JOB_BODY_LIMIT = 12 * 1024 * 1024;
 
-export const jobRoutes: RoutePlugin<{ jobs: JobService }> = async (app, { jobs }) => {
+export const jobRoutes: RoutePlugin<{ jobs: JobService; strictResponses: boolean; listCache: ListCache }> = async (
+  app,
+  { jobs, strictResponses, listCache },
+) => {
   app.setErrorHandler((error, _request, _reply) => {
     if ((error as { code?: string }).code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
       throw new HttpError(413, 'The text is larger than 10 MB');
@@ -34,30 +43,51 @@ export const jobRoutes: RoutePlugin<{ jobs: JobService }> = async (app, { jobs }
     throw error; // the API's error handler answers everything else
   });
 
-  app.get(
-    '/jobs',
-    {
-      schema: { querystring: ListJobsQueryParams, response: { 200: ListJobsResponse } },
-      // The status filter is case-insensitive: `COMPLETED`, `completed` and `Completed` are one filter.
-      preValidation: async (request) => {
-        const query = request.query as Record<string, unknown>;
-        if (typeof query.status === 'string') query.status = query.status.toLowerCase();
+  // The list is what every open browser polls: one query per page, summaries only, a compiled
+  // serializer, pages kept until their owner's jobs change (jobs/list-cache.ts), and an ETag so an
+  // unchanged page answers 304 with no body. `private, no-cache` lets the browser keep the page
+  // and revalidate it (If-None-Match) on every fetch.
+  const writeList = checkedSerializer(ListJobsResponse, strictResponses);
+  await app.register(async (list) => {
+    await list.register(etag);
+    list.withTypeProvider<ZodTypeProvider>().get(
+      '/jobs',
+      {
+        schema: { querystring: ListJobsQueryParams },
+        // The status filter is case-insensitive: `COMPLETED`, `completed` and `Completed` are one filter.
+        preValidation: async (request) => {
+          const query = request.query as Record<string, unknown>;
+          if (typeof query.status === 'string') query.status = query.status.toLowerCase();
+        },
       },
-    },
-    async (request) => {
-    const q = request.query;
-    return jobs.list({
-      userId: requireUser(request).id,
-      page: q.page,
-      pageSize: q.page_size,
-      status: q.status?.toLowerCase() as Parameters<JobService['list']>[0]['status'],
-      q: q.q,
-      sort: q.sort,
-      order: q.order,
-      topLevel: q.top_level,
-    });
-    },
-  );
+      async (request, reply) => {
+        const q = request.query;
+        const userId = requireUser(request).id;
+        reply
+          .header('cache-control', 'private, no-cache')
+          .header('vary', 'Authorization')
+          .type('application/json; charset=utf-8');
+        const key = JSON.stringify([userId, q.page, q.page_size, q.status, q.q, q.sort, q.order, q.top_level]);
+        const cached = listCache.get(key, userId);
+        if (cached !== null) return reply.header('etag', cached.etag).send(cached.body);
+        const stamp = listCache.stamp(userId);
+        const page = await jobs.list({
+          userId,
+          page: q.page,
+          pageSize: q.page_size,
+          status: q.status?.toLowerCase() as Parameters<JobService['list']>[0]['status'],
+          q: q.q,
+          sort: q.sort,
+          order: q.order,
+          topLevel: q.top_level,
+        });
+        const body = writeList(page);
+        const tag = `"${createHash('sha1').update(body).digest('base64url')}"`;
+        listCache.set(key, userId, stamp, { etag: tag, body });
+        return reply.header('etag', tag).send(body);
+      },
+    );
+  });
 
   app.post(
     '/jobs',
@@ -83,9 +113,11 @@ export const jobRoutes: RoutePlugin<{ jobs: JobService }> = async (app, { jobs }
     jobs.get(requireUser(request).id, request.params.jobId),
   );
 
-  app.delete('/jobs/:jobId', { schema: { params: CancelJobParams, response: { 200: CancelJobResponse } } }, async (request) =>
-    jobs.cancel(requireUser(request).id, request.params.jobId),
-  );
+  // An unfinished job is cancelled (200, the job); a finished one is deleted (204). See docs/api.md.
+  app.delete('/jobs/:jobId', { schema: { params: CancelJobParams, response: { 200: CancelJobResponse, 204: z.undefined() } } }, async (request, reply) => {
+    const cancelled = await jobs.cancelOrRemove(requireUser(request).id, request.params.jobId);
+    return cancelled === null ? reply.code(204).send() : cancelled;
+  });
 
   app.get(
     '/jobs/:jobId/steps',

@@ -82,6 +82,8 @@ export const apiFetch = async <T>(path: string, options: ApiFetchOptions = {}): 
     if (res.status === 401 && token) config.onUnauthorized();
     throw new ApiError(res.status, serverMessageOf(body), body);
   }
+  // 204 has no body by definition (a deleted job): nothing to parse.
+  if (res.status === 204 || res.status === 205) return body as T;
   return (schema ? schema.parse(body) : body) as T;
 };
 

@@ -1,4 +1,4 @@
-import type { EnvironmentInfo, ErrorBody, Job, JobListResponse, TokenResponse, User } from '../api/gen/model';
+import type { EnvironmentInfo, ErrorBody, Job, JobListResponse, JobSummary, TokenResponse, User } from '../api/gen/model';
 
 /**
  * Fake data shared by stories, unit tests and the dev worker. Every factory returns a value that
@@ -57,8 +57,55 @@ export function jobFixture(overrides: Partial<Job> = {}): Job {
   };
 }
 
-export function jobListFixture(jobs: Job[] = [], overrides: Partial<JobListResponse> = {}): JobListResponse {
-  return { jobs, total: jobs.length, page: 1, page_size: 10, total_pages: jobs.length ? 1 : 0, ...overrides };
+/**
+ * A job as GET /jobs lists it, made the way the server makes it: the voice and the result's
+ * figures, and the number of chapters instead of the chapters themselves.
+ */
+export function toJobSummary(job: Job | JobSummary): JobSummary {
+  if (!('steps' in job)) return job;
+  const { voice_config, provider } = job.config;
+  const { duration, duration_seconds, file_size_bytes } = job.result_data;
+  return {
+    id: job.id,
+    user_id: job.user_id,
+    parent_job_id: job.parent_job_id,
+    job_type: job.job_type,
+    title: job.title,
+    description: job.description,
+    status: job.status,
+    progress: job.progress,
+    error_message: job.error_message,
+    config: { ...(voice_config !== undefined && { voice_config }), ...(provider !== undefined && { provider }) },
+    result_data: {
+      ...(duration !== undefined && { duration }),
+      ...(duration_seconds !== undefined && { duration_seconds }),
+      ...(file_size_bytes !== undefined && { file_size_bytes }),
+    },
+    input_file_key: job.input_file_key,
+    output_file_key: job.output_file_key,
+    created_at: job.created_at,
+    updated_at: job.updated_at,
+    started_at: job.started_at,
+    completed_at: job.completed_at,
+    duration: job.duration,
+    chapter_count: job.children.length || job.result_data.child_job_ids?.length || job.result_data.chapters?.length || 0,
+  };
+}
+
+export function jobSummaryFixture(overrides: Partial<JobSummary> = {}): JobSummary {
+  return { ...toJobSummary(jobFixture()), ...overrides };
+}
+
+/** A page of the list; whole jobs are listed as their summaries, as the server lists them. */
+export function jobListFixture(jobs: (Job | JobSummary)[] = [], overrides: Partial<JobListResponse> = {}): JobListResponse {
+  return {
+    jobs: jobs.map(toJobSummary),
+    total: jobs.length,
+    page: 1,
+    page_size: 10,
+    total_pages: jobs.length ? 1 : 0,
+    ...overrides,
+  };
 }
 
 /** The answer to the top bar's count query: `status=running&page_size=1`, only `total` matters. */

@@ -1,6 +1,6 @@
-import { http, HttpResponse } from 'msw';
+import { delay, http, HttpResponse } from 'msw';
 import type { Job, JobCore, JobListResponse, JobStep, TutoringAnalysis } from '../api/gen/model';
-import { errorBodyFixture, jobFixture } from './fixtures';
+import { errorBodyFixture, jobFixture, toJobSummary } from './fixtures';
 import type { ReplyOptions } from './handlers';
 import { api, reply } from './reply';
 
@@ -175,6 +175,8 @@ export interface JobsBackendOptions {
   /** Applied to GET /jobs/{id} and its steps. */
   job?: ReplyOptions;
   cancel?: ReplyOptions;
+  /** Applied to DELETE /jobs/{id} on a finished job (the deletion). */
+  remove?: ReplyOptions;
   retry?: ReplyOptions;
 }
 
@@ -220,7 +222,7 @@ export function listJobsFrom(all: readonly Job[], url: URL): JobListResponse {
   const sorted = [...matching].sort((a, b) => String(a[sort]).localeCompare(String(b[sort])) * direction);
   const start = (page - 1) * pageSize;
   return {
-    jobs: sorted.slice(start, start + pageSize),
+    jobs: sorted.slice(start, start + pageSize).map(toJobSummary),
     total: matching.length,
     page,
     page_size: pageSize,
@@ -268,9 +270,17 @@ export function jobsBackend(initial: readonly Job[], options: JobsBackendOptions
         if (!job && !options.job?.status) return notFound();
         return reply(options.job ?? {}, () => job?.steps ?? []);
       }),
-      cancelJob: http.delete(api('/jobs/:jobId'), ({ params }) => {
+      cancelJob: http.delete(api('/jobs/:jobId'), async ({ params }) => {
         const job = find(params.jobId);
         if (!job) return notFound();
+        if (job.status !== 'PENDING' && job.status !== 'PROCESSING') {
+          // As the server does: a finished job is deleted, with its chapters; 204, no body.
+          const remove = options.remove ?? {};
+          if (remove.status && remove.status >= 400) return reply(remove, () => null);
+          if (remove.delay !== undefined) await delay(remove.delay);
+          jobs = jobs.filter((other) => other.id !== job.id && other.parent_job_id !== job.id);
+          return new HttpResponse(null, { status: 204 });
+        }
         return reply(options.cancel ?? {}, () => update(job.id, { status: 'CANCELLED', updated_at: now() }));
       }),
       retryJob: http.post(api('/jobs/:jobId/retry'), ({ params }) => {

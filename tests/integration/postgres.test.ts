@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import pg_ from 'pg';
 import { createApp } from '../../server/app';
 import { TEST_PASSWORD_COST, testConfig } from '../../server/testing';
 import { startPostgres, type TestPostgres } from '../support/postgres';
@@ -43,5 +44,35 @@ describe('the server on a PostgreSQL server', () => {
   it('applies migrations once even when a second server starts on the same database', async () => {
     const second = await createApp(testConfig({ DATABASE_URL: pg.url }), { passwordCost: TEST_PASSWORD_COST });
     await second.close();
+  });
+
+  it("drops a cached job-list page when another process changes the owner's jobs", async () => {
+    const credentials = { email: 'pg.lister@example.com', password: 'correct-horse' };
+    await app.inject({ method: 'POST', url: '/api/v1/auth/register', payload: credentials });
+    const login = await app.inject({ method: 'POST', url: '/api/v1/auth/login', payload: credentials });
+    const headers = { authorization: `Bearer ${login.json().access_token}` };
+    const me = (await app.inject({ method: 'GET', url: '/api/v1/auth/me', headers })).json() as { id: string };
+    const text = 'The lighthouse keeper climbed the stairs at dusk. He lit the great lamp and watched the ships on the calm sea.';
+    const created = await app.inject({ method: 'POST', url: '/api/v1/jobs', headers, payload: { title: 'Cached', content: text } });
+    expect(created.statusCode).toBe(201);
+    const list = async () => (await app.inject({ method: 'GET', url: '/api/v1/jobs', headers })).json() as { jobs: { title: string }[] };
+    expect((await list()).jobs.map((j) => j.title)).toEqual(['Cached']);
+    await list(); // now served from the cache
+
+    // Another process (a worker) writes through its own connection.
+    const worker = new pg_.Client({ connectionString: pg.url });
+    await worker.connect();
+    try {
+      await worker.query(`UPDATE jobs SET title = 'Renamed elsewhere', updated_at = now() WHERE user_id = $1`, [me.id]);
+    } finally {
+      await worker.end();
+    }
+    const deadline = Date.now() + 5000;
+    let title = (await list()).jobs[0]?.title;
+    while (title !== 'Renamed elsewhere' && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 50));
+      title = (await list()).jobs[0]?.title;
+    }
+    expect(title).toBe('Renamed elsewhere');
   });
 });

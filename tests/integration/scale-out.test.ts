@@ -89,7 +89,8 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'lectio-scale-'));
   const port = await freePort();
   apiUrl = `http://127.0.0.1:${port}`;
-  api = start('server/main.ts', { PORT: String(port), HOST: '127.0.0.1', WORKERS: 'none', STATIC_DIR: '' });
+  // Six jobs at once: more than one reader's default limit of unfinished jobs (QUOTA_ACTIVE_JOBS).
+  api = start('server/main.ts', { PORT: String(port), HOST: '127.0.0.1', WORKERS: 'none', STATIC_DIR: '', QUOTA_ACTIVE_JOBS: '100' });
   await until('the API', async () => ((await fetch(`${apiUrl}/api/v1/environment`)).ok ? true : undefined));
   const credentials = { email: 'scale@example.com', password: 'correct-horse' };
   headers = {};

@@ -100,4 +100,41 @@ export const migrations: readonly Migration[] = [
       ALTER TABLE jobs ADD COLUMN enqueued_at timestamptz;
     `,
   },
+  {
+    // Per-user quotas and a job list that stays cheap: one index per sort of GET /jobs (each
+    // starting with user_id, the filter every list has), and a log of uploads for the hourly limit.
+    id: '0004_quotas_and_list_indexes',
+    sql: `
+      DROP INDEX IF EXISTS jobs_user_status_idx;
+      CREATE INDEX jobs_user_status_created_idx ON jobs (user_id, status, created_at DESC);
+      CREATE INDEX jobs_user_updated_idx ON jobs (user_id, updated_at DESC);
+      CREATE INDEX jobs_user_title_idx ON jobs (user_id, lower(title));
+      CREATE INDEX jobs_user_top_created_idx ON jobs (user_id, created_at DESC) WHERE parent_job_id IS NULL;
+      CREATE INDEX jobs_input_file_idx ON jobs (input_file_key) WHERE input_file_key LIKE 'uploads/%';
+
+      CREATE TABLE upload_events (
+        user_id uuid NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+        created_at timestamptz NOT NULL
+      );
+      CREATE INDEX upload_events_user_idx ON upload_events (user_id, created_at);
+    `,
+  },
+  {
+    // Every change to a job that the list shows is announced on 'lectio_job_changes' with the
+    // owner's id, so each server process knows at once which users' cached list pages are stale,
+    // whichever process (API or worker) wrote the change.
+    id: '0005_job_change_notifications',
+    sql: `
+      CREATE FUNCTION lectio_notify_job_change() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        PERFORM pg_notify('lectio_job_changes', COALESCE(NEW.user_id, OLD.user_id)::text);
+        RETURN NULL;
+      END
+      $$;
+      CREATE TRIGGER jobs_notify_change
+        AFTER INSERT OR DELETE OR UPDATE OF parent_job_id, job_type, title, description, status, progress, error_message,
+          config, result_data, input_file_key, output_file_key, duration, created_at, updated_at, started_at, completed_at
+        ON jobs FOR EACH ROW EXECUTE FUNCTION lectio_notify_job_change();
+    `,
+  },
 ];

@@ -28,6 +28,19 @@ export function markCancelled(client: QueryClient, jobId: string, answer?: Job):
   }
 }
 
+/**
+ * A deleted job leaves every cached page at once (the totals drop with it) and its own entry is
+ * dropped; the lists are refetched after (see invalidateJobLists).
+ */
+export function markDeleted(client: QueryClient, jobId: string): void {
+  client.setQueriesData<JobListResponse>({ queryKey: jobListsKey }, (page) =>
+    page && page.jobs.some((job) => job.id === jobId)
+      ? { ...page, jobs: page.jobs.filter((job) => job.id !== jobId), total: Math.max(0, page.total - 1) }
+      : page,
+  );
+  client.removeQueries({ queryKey: getGetJobQueryKey(jobId), exact: true });
+}
+
 function isJobKey(key: readonly unknown[]): boolean {
   return key.length === 1 && typeof key[0] === 'string' && /^\/api\/v1\/jobs\/[^/]+$/.test(key[0]);
 }

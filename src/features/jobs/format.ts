@@ -56,7 +56,7 @@ export function humanizeStepName(name: string): string {
 }
 
 /** The voice provider a job was made with (config.provider, else its voice config; openai by default). */
-export function jobProvider(job: Pick<Job, 'config'>): 'openai' | 'elevenlabs' {
+export function jobProvider(job: { config: Pick<Job['config'], 'provider' | 'voice_config'> }): 'openai' | 'elevenlabs' {
   return job.config.provider ?? job.config.voice_config?.provider ?? 'openai';
 }
 

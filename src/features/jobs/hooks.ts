@@ -3,7 +3,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { getGetJobQueryKey, useCancelJob, useGetJob, useListJobs, useRetryJob } from '../../api/gen/endpoints/jobs/jobs';
 import type { Job, JobListResponse, ListJobsParams } from '../../api/gen/model';
 import { errorMessage } from '../../api/http';
-import { invalidateJobLists, markCancelled } from './cache';
+import { invalidateJobLists, markCancelled, markDeleted } from './cache';
 import { hasActiveJobs, isActiveStatus, keepJobListUnlessChanged, keepJobUnlessChanged, POLL_MS } from './polling';
 
 /** What a polled query exposes to a screen; `isLoading` is the first load only. */
@@ -106,7 +106,9 @@ export function useCancelJobAction() {
     mutation: {
       onMutate: ({ jobId }) => setPending((ids) => new Set(ids).add(jobId)),
       onSuccess: (job, { jobId }) => {
-        markCancelled(client, jobId, job);
+        // A job that finished meanwhile was deleted by the same DELETE (204, no body).
+        if (job) markCancelled(client, jobId, job);
+        else markDeleted(client, jobId);
         void invalidateJobLists(client);
       },
       onError: (error, { jobId }) => console.error(errorMessage(error, 'Failed to cancel job'), jobId, error),
@@ -121,6 +123,30 @@ export function useCancelJobAction() {
   const { mutate } = mutation;
   const cancel = useCallback((jobId: string) => mutate({ jobId }), [mutate]);
   return { cancel, isCancelling: (jobId: string) => pending.has(jobId) };
+}
+
+/**
+ * Delete a finished job (COMPLETED, FAILED or CANCELLED): the same DELETE that cancels an active
+ * one, which the server answers 204. On success the job leaves every list at once.
+ */
+export function useDeleteJobAction() {
+  const client = useQueryClient();
+  const mutation = useCancelJob({
+    mutation: {
+      onSuccess: async (_answer, { jobId }) => {
+        markDeleted(client, jobId);
+        await invalidateJobLists(client);
+      },
+    },
+  });
+  const { mutateAsync, reset } = mutation;
+  const remove = useCallback((jobId: string) => mutateAsync({ jobId }).then(() => undefined), [mutateAsync]);
+  return {
+    remove,
+    reset,
+    isDeleting: mutation.isPending,
+    error: mutation.error ? errorMessage(mutation.error, 'Failed to delete') : null,
+  };
 }
 
 /** Retry a FAILED job (beyond the spec: the server resumes from the failed step). */

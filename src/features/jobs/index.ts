@@ -1,4 +1,4 @@
-export { invalidateJobLists, jobListsKey, markCancelled } from './cache';
+export { invalidateJobLists, jobListsKey, markCancelled, markDeleted } from './cache';
 export {
   defaultFilters,
   filtersFromSearch,
@@ -26,6 +26,7 @@ export {
 } from './format';
 export {
   useCancelJobAction,
+  useDeleteJobAction,
   useJobCounts,
   usePolledJob,
   usePolledJobs,

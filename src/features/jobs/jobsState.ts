@@ -1,6 +1,6 @@
 import { useIsMutating } from '@tanstack/react-query';
 import { getCreateJobMutationKey } from '../../api/gen/endpoints/jobs/jobs';
-import type { Job, JobListResponse } from '../../api/gen/model';
+import type { Job, JobListResponse, JobSummary } from '../../api/gen/model';
 import { errorMessage } from '../../api/http';
 import { JOBS_PAGE_SIZE, type JobsFilters } from './filters';
 import type { PolledResult } from './hooks';
@@ -22,7 +22,7 @@ export interface JobsPagination {
 }
 
 export interface JobsState {
-  list: Job[];
+  list: JobSummary[];
   currentJob: Job | null;
   isLoading: boolean;
   isPolling: boolean;

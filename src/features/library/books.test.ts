@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { Job, PlaybackProgress } from '../../api/gen/model';
+import { JobSummary, PlaybackProgress } from '../../api/gen/model';
+import { toJobSummary } from '../../mocks/fixtures';
 import { completedJobFixture, libraryBookIds, libraryProgressFixture, libraryShelfFixture } from '../../mocks/library';
 import { chapterCount, readLibraryView, selectBooks, summarize, toLibraryBooks, writeLibraryView } from './books';
 
-const jobs = libraryShelfFixture().map((job) => Job.parse(job));
+const summary = (job: Parameters<typeof toJobSummary>[0]) => JobSummary.parse(toJobSummary(job));
+const jobs = libraryShelfFixture().map(summary);
 const records = libraryProgressFixture().map((record) => PlaybackProgress.parse(record));
 
 const books = toLibraryBooks(jobs, records);
@@ -20,12 +22,12 @@ describe('library books', () => {
   });
 
   it('names an untitled book "Audiobook" plus its short id; provider defaults to openai', () => {
-    const [book] = toLibraryBooks([Job.parse(completedJobFixture({ title: ' ', config: {} }))], []);
+    const [book] = toLibraryBooks([summary(completedJobFixture({ title: ' ', config: {} }))], []);
     expect(book).toMatchObject({ title: 'Audiobook 7c3e1f2a', ttsProvider: 'openai' });
   });
 
   it('keeps only completed jobs', () => {
-    expect(toLibraryBooks([Job.parse(completedJobFixture({ status: 'PROCESSING' }))], [])).toEqual([]);
+    expect(toLibraryBooks([summary(completedJobFixture({ status: 'PROCESSING' }))], [])).toEqual([]);
   });
 
   it('filters by provider', () => {

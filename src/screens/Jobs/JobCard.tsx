@@ -1,6 +1,6 @@
 import { useId } from 'react';
 import styled from 'styled-components';
-import type { Job } from '../../api/gen/model';
+import type { JobSummary } from '../../api/gen/model';
 import { Badge, Button, ButtonLink, Card, ProgressBar, StatusBadge } from '../../components/ui';
 import { paths } from '../../lib/paths';
 import {
@@ -58,16 +58,18 @@ const Actions = styled.div`
 `;
 
 export interface JobCardProps {
-  job: Job;
+  job: JobSummary;
   onCancel: (jobId: string) => void;
   cancelling: boolean;
+  /** Asks to delete a finished job (the screen confirms first). */
+  onDelete: (job: JobSummary) => void;
 }
 
 /** One job in the list: spec section 2, Jobs list. Hidden text names the job in each button. */
-export function JobCard({ job, onCancel, cancelling }: JobCardProps) {
+export function JobCard({ job, onCancel, cancelling, onDelete }: JobCardProps) {
   const titleId = useId();
   const title = jobTitle(job);
-  const chapters = job.children.length || job.result_data.child_job_ids?.length || 0;
+  const chapters = job.chapter_count;
   const active = isActiveStatus(job.status);
   const forTitle = <span className="visually-hidden"> {title}</span>;
   return (
@@ -114,6 +116,13 @@ export function JobCard({ job, onCancel, cancelling }: JobCardProps) {
         {active && (
           <Button variant="secondary" disabled={cancelling} onClick={() => onCancel(job.id)}>
             {cancelling ? 'Cancelling...' : 'Cancel'}
+            {forTitle}
+          </Button>
+        )}
+        {/* A finished job can be deleted; a chapter goes with its book. */}
+        {!active && !job.parent_job_id && (
+          <Button variant="secondary" onClick={() => onDelete(job)}>
+            Delete
             {forTitle}
           </Button>
         )}

@@ -270,3 +270,74 @@ export const CancelFails: Story = {
     await expect(canvas.queryByRole('alert')).toBeNull();
   },
 };
+
+const deleteApi = jobsBackend(populated);
+const deleteFailsApi = jobsBackend(populated, { remove: { status: 404, body: { detail: 'Job not found', message: 'Job not found' } } });
+
+export const DeleteAsks: Story = {
+  name: 'Delete a finished job: the confirmation dialog is open',
+  parameters: { msw: { handlers: deleteApi.handlers } },
+  beforeEach: () => deleteApi.reset(),
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await canvas.findByText('6 jobs');
+    // Running jobs are cancelled, not deleted.
+    const running = within(canvas.getByRole('article', { name: 'The Tell-Tale Heart' }));
+    await expect(running.queryByRole('button', { name: /^Delete/ })).toBeNull();
+    await userEvent.click(canvas.getByRole('button', { name: 'Delete The Raven' }));
+    const dialog = await canvas.findByRole('alertdialog', { name: 'Delete "The Raven"?' });
+    await expect(dialog).toHaveAccessibleDescription(/removed for good/);
+    await expect(within(dialog).getByRole('button', { name: 'Keep it' })).toHaveFocus();
+    await expect(deleteApi.jobs()).toHaveLength(6);
+  },
+};
+
+export const DeleteKept: Story = {
+  name: 'Delete, then Keep it: nothing is deleted',
+  parameters: { msw: { handlers: deleteApi.handlers } },
+  beforeEach: () => deleteApi.reset(),
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await canvas.findByText('6 jobs');
+    await userEvent.click(canvas.getByRole('button', { name: 'Delete The Raven' }));
+    const dialog = await canvas.findByRole('alertdialog', { name: 'Delete "The Raven"?' });
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Keep it' }));
+    await expect(canvas.queryByRole('alertdialog')).toBeNull();
+    await expect(canvas.getByRole('article', { name: 'The Raven' })).toBeVisible();
+    await expect(canvas.getByRole('button', { name: 'Delete The Raven' })).toHaveFocus();
+    await expect(deleteApi.jobs()).toHaveLength(6);
+  },
+};
+
+export const Deleted: Story = {
+  name: 'Delete confirmed: the job leaves the list',
+  parameters: { msw: { handlers: deleteApi.handlers } },
+  beforeEach: () => deleteApi.reset(),
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await canvas.findByText('6 jobs');
+    await userEvent.click(canvas.getByRole('button', { name: 'Delete The Raven' }));
+    const dialog = await canvas.findByRole('alertdialog', { name: 'Delete "The Raven"?' });
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Delete' }));
+    await waitFor(() => expect(canvas.queryByRole('alertdialog')).toBeNull());
+    await expect(await canvas.findByText('Deleted "The Raven".')).toBeVisible();
+    await expect(await canvas.findByText('5 jobs')).toBeVisible();
+    await expect(canvas.queryByRole('article', { name: 'The Raven' })).toBeNull();
+    await expect(deleteApi.jobs().map((job) => job.title)).not.toContain('The Raven');
+  },
+};
+
+export const DeleteFailed: Story = {
+  name: 'Delete failed: the reason is shown in the dialog',
+  parameters: { msw: { handlers: deleteFailsApi.handlers } },
+  beforeEach: () => deleteFailsApi.reset(),
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await canvas.findByText('6 jobs');
+    await userEvent.click(canvas.getByRole('button', { name: 'Delete The Raven' }));
+    const dialog = await canvas.findByRole('alertdialog', { name: 'Delete "The Raven"?' });
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Delete' }));
+    await expect(await within(dialog).findByRole('alert')).toHaveTextContent('Job not found');
+    await expect(canvas.getByRole('article', { name: 'The Raven' })).toBeVisible();
+  },
+};

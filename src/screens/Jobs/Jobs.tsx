@@ -1,11 +1,13 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import styled from 'styled-components';
 import { useLocation, useSearch } from 'wouter';
-import { Alert, Button, ButtonLink, Card, Page, Pagination, SelectField, Spinner, TextField } from '../../components/ui';
+import type { JobSummary } from '../../api/gen/model';
+import { Alert, Button, ButtonLink, Card, ConfirmDialog, Page, Pagination, SelectField, Spinner, TextField } from '../../components/ui';
 import { paths } from '../../lib/paths';
 import {
   countLabel,
   filtersFromSearch,
+  jobTitle,
   hasActiveFilters,
   listParamsFromFilters,
   PollingIndicator,
@@ -15,6 +17,7 @@ import {
   sortOptions,
   statusFilters,
   useCancelJobAction,
+  useDeleteJobAction,
   useJobsState,
   usePolledJobs,
   type JobsFilters,
@@ -74,6 +77,24 @@ export function Jobs() {
   const list = usePolledJobs(listParamsFromFilters(filters), { intervalMs: POLL_MS.jobsList, keepPrevious: true });
   const state = useJobsState({ filters, list });
   const { cancel, isCancelling } = useCancelJobAction();
+  const deletion = useDeleteJobAction();
+  const [toDelete, setToDelete] = useState<JobSummary | null>(null);
+  const [deleted, setDeleted] = useState<string | null>(null);
+  const askDelete = (job: JobSummary) => {
+    deletion.reset();
+    setToDelete(job);
+  };
+  const confirmDelete = () => {
+    if (!toDelete) return;
+    const title = jobTitle(toDelete);
+    deletion.remove(toDelete.id).then(
+      () => {
+        setToDelete(null);
+        setDeleted(title);
+      },
+      () => undefined, // the dialog shows the reason
+    );
+  };
 
   // The search box shows what is typed at once; the URL (and so the query) follows 300 ms later.
   const [text, setText] = useState(filters.q);
@@ -108,6 +129,7 @@ export function Jobs() {
   return (
     <Page title="Jobs" lead="Follow your conversions, open a job, or play a finished audiobook.">
       {error && <Alert>{error}</Alert>}
+      {deleted && <Alert tone="success">{`Deleted "${deleted}".`}</Alert>}
       <Toolbar role="search" aria-label="Jobs">
         <TextField
           label="Search"
@@ -172,7 +194,7 @@ export function Jobs() {
         <List aria-label="Jobs list" aria-busy={list.isPlaceholderData}>
           {jobs.map((job) => (
             <li key={job.id}>
-              <JobCard job={job} onCancel={cancel} cancelling={isCancelling(job.id)} />
+              <JobCard job={job} onCancel={cancel} cancelling={isCancelling(job.id)} onDelete={askDelete} />
             </li>
           ))}
         </List>
@@ -184,6 +206,23 @@ export function Jobs() {
         onChange={(page) => setFilters({ ...filters, page })}
         label="Jobs pages"
       />
+
+      {toDelete && (
+        <ConfirmDialog
+          title={`Delete "${jobTitle(toDelete)}"?`}
+          description={
+            toDelete.status === 'COMPLETED'
+              ? 'The audiobook, its chapters, its audio and your listening progress are removed for good. This cannot be undone.'
+              : 'The job and everything it made so far are removed for good. This cannot be undone.'
+          }
+          confirmLabel="Delete"
+          busy={deletion.isDeleting}
+          busyLabel="Deleting..."
+          error={deletion.error}
+          onConfirm={confirmDelete}
+          onDismiss={() => setToDelete(null)}
+        />
+      )}
     </Page>
   );
 }

@@ -43,17 +43,25 @@ const Facts = styled.p`
 
 export type PlayState = 'playing' | 'paused' | 'idle';
 
-/** One book: title (linking to its page), provider, date, duration, chapters, progress and Play. */
+const Buttons = styled.div`
+  display: flex;
+  gap: ${({ theme }) => theme.space(2)};
+`;
+
+/** One book: title (linking to its page), provider, date, duration, chapters, progress, Play and Delete. */
 export function BookCard({
   book,
   view,
   playState,
   onToggle,
+  onDelete,
 }: {
   book: LibraryBook;
   view: LibraryView;
   playState: PlayState;
   onToggle: () => void;
+  /** Asks to delete the book (the screen confirms first). */
+  onDelete: () => void;
 }) {
   const action = playState === 'playing' ? 'Pause' : book.hasProgress || playState === 'paused' ? 'Continue' : 'Play';
   return (
@@ -71,13 +79,18 @@ export function BookCard({
         </Facts>
         <ProgressBar value={book.progress} label={`Listening progress of ${book.title}`} />
       </Main>
-      <Button
-        variant={playState === 'playing' ? 'secondary' : 'primary'}
-        onClick={onToggle}
-        aria-label={`${action} ${book.title}`}
-      >
-        {action}
-      </Button>
+      <Buttons>
+        <Button
+          variant={playState === 'playing' ? 'secondary' : 'primary'}
+          onClick={onToggle}
+          aria-label={`${action} ${book.title}`}
+        >
+          {action}
+        </Button>
+        <Button variant="secondary" onClick={onDelete} aria-label={`Delete ${book.title}`}>
+          Delete
+        </Button>
+      </Buttons>
     </Item>
   );
 }

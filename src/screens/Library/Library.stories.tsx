@@ -3,6 +3,7 @@ import { expect, userEvent, waitFor, within } from 'storybook/test';
 import { PlayerAudio, resetPlayer } from '../../features/player';
 import { recentProgressHandler } from '../../mocks/audio';
 import { errorBodyFixture } from '../../mocks/fixtures';
+import { jobsBackend } from '../../mocks/jobs';
 import { jobsListHandler, libraryBookIds, libraryProgressFixture, libraryShelfFixture } from '../../mocks/library';
 import { Library } from './Library';
 
@@ -166,5 +167,37 @@ export const Error: Story = {
   },
   play: async ({ canvasElement }) => {
     await expect(await within(canvasElement).findByRole('alert')).toHaveTextContent('Database unavailable');
+  },
+};
+
+const shelfApi = jobsBackend(libraryShelfFixture());
+
+export const DeleteBook: Story = {
+  name: 'Delete a book: confirmed, it leaves the library',
+  parameters: { msw: { handlers: { jobs: shelfApi.handlers.jobs, cancelJob: shelfApi.handlers.cancelJob, recentProgress: recentProgressHandler(records) } } },
+  beforeEach: () => shelfApi.reset(),
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await userEvent.click(await canvas.findByRole('button', { name: 'Delete The Raven' }));
+    const dialog = await canvas.findByRole('alertdialog', { name: 'Delete "The Raven"?' });
+    await expect(dialog).toHaveAccessibleDescription(/listening progress are removed for good/);
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Delete' }));
+    await expect(await canvas.findByText('Deleted "The Raven" from your library.')).toBeVisible();
+    await waitFor(() => expect(titlesShown(canvas)).not.toContain('The Raven'));
+    await expect(canvas.queryByRole('alertdialog')).toBeNull();
+    await expect(titlesShown(canvas)).toHaveLength(3);
+  },
+};
+
+export const DeleteBookAsks: Story = {
+  name: 'Delete a book: the confirmation dialog is open',
+  parameters: { msw: { handlers: { jobs: shelfApi.handlers.jobs, cancelJob: shelfApi.handlers.cancelJob, recentProgress: recentProgressHandler(records) } } },
+  beforeEach: () => shelfApi.reset(),
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await userEvent.click(await canvas.findByRole('button', { name: 'Delete The Cask of Amontillado' }));
+    const dialog = await canvas.findByRole('alertdialog', { name: 'Delete "The Cask of Amontillado"?' });
+    await expect(within(dialog).getByRole('button', { name: 'Keep it' })).toHaveFocus();
+    await expect(titlesShown(canvas)).toHaveLength(4);
   },
 };

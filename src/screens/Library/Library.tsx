@@ -4,7 +4,8 @@ import { useListJobs } from '../../api/gen/endpoints/jobs/jobs';
 import { useGetRecentProgress } from '../../api/gen/endpoints/progress/progress';
 import type { PlaybackProgressOutput } from '../../api/gen/model';
 import { errorMessage } from '../../api/http';
-import { Alert, Button, ButtonLink, Card, Page, SelectField, Spinner, TextField } from '../../components/ui';
+import { Alert, Button, ButtonLink, Card, ConfirmDialog, Page, SelectField, Spinner, TextField } from '../../components/ui';
+import { useDeleteJobAction } from '../../features/jobs';
 import { paths } from '../../lib/paths';
 import { formatDuration } from '../../lib/time';
 import {
@@ -15,6 +16,7 @@ import {
   summarize,
   toLibraryBooks,
   writeLibraryView,
+  type LibraryBook,
   type LibraryFilter,
   type LibrarySort,
   type LibraryView,
@@ -85,6 +87,20 @@ export function Library() {
   const [filter, setFilter] = useState<LibraryFilter>('all');
   const [sort, setSort] = useState<LibrarySort>('createdAt');
   const [view, setView] = useState<LibraryView>(() => readLibraryView());
+  const deletion = useDeleteJobAction();
+  const [toDelete, setToDelete] = useState<LibraryBook | null>(null);
+  const [deleted, setDeleted] = useState<string | null>(null);
+  const confirmDelete = () => {
+    if (!toDelete) return;
+    const { id, title } = toDelete;
+    deletion.remove(id).then(
+      () => {
+        setToDelete(null);
+        setDeleted(title);
+      },
+      () => undefined, // the dialog shows the reason
+    );
+  };
 
   // The freshest progress wins: what the player just saved, then the server's recent list.
   const records = useMemo(() => {
@@ -116,6 +132,7 @@ export function Library() {
   return (
     <Page title="Library" lead="Your finished audiobooks, ready to play from where you left off.">
       {error && <Alert>{error}</Alert>}
+      {deleted && <Alert tone="success">{`Deleted "${deleted}" from your library.`}</Alert>}
       {player.error && player.currentJobId && !jobs.isPending && <Alert>{`Playback failed: ${player.error}`}</Alert>}
       {/* Each book shows its listening progress: wait for it too, so bars never jump from 0. */}
       {jobs.isPending || recent.isPending ? (
@@ -191,12 +208,28 @@ export function Library() {
                     view={view}
                     playState={playStateOf(book.id)}
                     onToggle={() => void togglePlayback(book.id)}
+                    onDelete={() => {
+                      deletion.reset();
+                      setToDelete(book);
+                    }}
                   />
                 ))}
               </Shelf>
             </>
           )}
         </>
+      )}
+      {toDelete && (
+        <ConfirmDialog
+          title={`Delete "${toDelete.title}"?`}
+          description="The audiobook, its chapters, its audio and your listening progress are removed for good. This cannot be undone."
+          confirmLabel="Delete"
+          busy={deletion.isDeleting}
+          busyLabel="Deleting..."
+          error={deletion.error}
+          onConfirm={confirmDelete}
+          onDismiss={() => setToDelete(null)}
+        />
       )}
     </Page>
   );

@@ -12,17 +12,10 @@
  */
 import * as zod from 'zod';
 
-export const jobListItemOneProgressMin = 0;
-export const jobListItemOneProgressMax = 100;
+export const jobListItemProgressMin = 0;
+export const jobListItemProgressMax = 100;
 
-export const jobListItemTwoStepsItemProgressMin = 0;
-export const jobListItemTwoStepsItemProgressMax = 100;
-
-export const jobListItemTwoChildrenItemProgressMin = 0;
-export const jobListItemTwoChildrenItemProgressMax = 100;
-
-export const jobListItemTwoParentOneProgressMin = 0;
-export const jobListItemTwoParentOneProgressMax = 100;
+export const jobListItemChapterCountMin = 0;
 
 
 export const JobList = zod.array(zod.object({
@@ -33,7 +26,7 @@ export const JobList = zod.array(zod.object({
   "title": zod.string(),
   "description": zod.string().nullable(),
   "status": zod.enum(['PENDING', 'PROCESSING', 'COMPLETED', 'FAILED', 'CANCELLED']),
-  "progress": zod.number().min(jobListItemOneProgressMin).max(jobListItemOneProgressMax),
+  "progress": zod.number().min(jobListItemProgressMin).max(jobListItemProgressMax),
   "error_message": zod.string().nullable(),
   "config": zod.object({
   "voice_config": zod.object({
@@ -41,179 +34,22 @@ export const JobList = zod.array(zod.object({
   "voice_id": zod.string().optional().describe('alloy for openai, adam for elevenlabs, or a provider voice id.'),
   "voice_settings": zod.record(zod.string(), zod.string()).optional()
 }).optional(),
-  "provider": zod.enum(['openai', 'elevenlabs']).optional(),
-  "source": zod.enum(['content', 'file', 'url']).optional(),
-  "source_url": zod.string().optional(),
-  "author": zod.string().optional(),
-  "tutoring_analysis": zod.object({
-  "themes": zod.array(zod.string()),
-  "characters": zod.array(zod.object({
-  "name": zod.string(),
-  "role": zod.string()
-})),
-  "setting": zod.object({
-  "time": zod.string(),
-  "place": zod.string()
-}),
-  "discussion_questions": zod.array(zod.string()),
-  "content_type": zod.string(),
-  "analyzed_at": zod.iso.datetime({"offset":true})
-}).optional()
-}),
+  "provider": zod.enum(['openai', 'elevenlabs']).optional()
+}).describe('The voice a job was made with (the list leaves the analysis out).'),
   "result_data": zod.object({
   "duration": zod.number().optional().describe('Seconds.'),
   "duration_seconds": zod.number().optional(),
-  "file_size_bytes": zod.int().optional(),
-  "format": zod.string().optional(),
-  "tts_engine": zod.string().optional().describe('The engine that actually spoke, e.g. espeak-ng, openai, elevenlabs.'),
-  "chapters": zod.array(zod.object({
-  "title": zod.string(),
-  "order": zod.int(),
-  "duration": zod.number().describe('Seconds.'),
-  "file_key": zod.string(),
-  "job_id": zod.uuid().optional()
-})).optional(),
-  "child_job_ids": zod.array(zod.uuid()).optional()
-}),
+  "file_size_bytes": zod.int().optional()
+}).describe('The result\'s figures (the list leaves chapter details out).'),
   "input_file_key": zod.string().nullable(),
   "output_file_key": zod.string().nullable(),
   "created_at": zod.iso.datetime({"offset":true}),
   "updated_at": zod.iso.datetime({"offset":true}),
   "started_at": zod.iso.datetime({"offset":true}).nullable(),
   "completed_at": zod.iso.datetime({"offset":true}).nullable(),
-  "duration": zod.number().nullable().describe('Audio duration in seconds, once known.')
-}).describe('Every field of a job except its steps, children and parent: how a book lists its chapter jobs and how a chapter job names its book.').and(zod.object({
-  "steps": zod.array(zod.object({
-  "id": zod.uuid(),
-  "step_name": zod.enum(['acquire_content', 'analyze', 'split_chapters', 'synthesize', 'synthesize_chapters', 'combine_audio', 'finalize']).describe('A conversion step. A text job runs acquire_content, analyze, split_chapters, synthesize, finalize; when split_chapters finds chapters, synthesize_chapters and combine_audio replace synthesize; a chapter job runs acquire_content, synthesize, finalize.'),
-  "step_order": zod.int(),
-  "status": zod.enum(['PENDING', 'RUNNING', 'COMPLETED', 'FAILED']).describe('Uppercase on the wire; clients lowercase it for display.'),
-  "progress": zod.number().min(jobListItemTwoStepsItemProgressMin).max(jobListItemTwoStepsItemProgressMax),
-  "error_message": zod.string().nullable(),
-  "step_metadata": zod.record(zod.string(), zod.unknown()),
-  "created_at": zod.iso.datetime({"offset":true}),
-  "updated_at": zod.iso.datetime({"offset":true}),
-  "started_at": zod.iso.datetime({"offset":true}).nullable(),
-  "completed_at": zod.iso.datetime({"offset":true}).nullable(),
-  "duration": zod.number().nullable().describe('Seconds the step took (or has taken so far).')
-})),
-  "children": zod.array(zod.object({
-  "id": zod.uuid(),
-  "user_id": zod.uuid(),
-  "parent_job_id": zod.uuid().nullable(),
-  "job_type": zod.enum(['text_to_audio', 'book_processing']),
-  "title": zod.string(),
-  "description": zod.string().nullable(),
-  "status": zod.enum(['PENDING', 'PROCESSING', 'COMPLETED', 'FAILED', 'CANCELLED']),
-  "progress": zod.number().min(jobListItemTwoChildrenItemProgressMin).max(jobListItemTwoChildrenItemProgressMax),
-  "error_message": zod.string().nullable(),
-  "config": zod.object({
-  "voice_config": zod.object({
-  "provider": zod.enum(['openai', 'elevenlabs']),
-  "voice_id": zod.string().optional().describe('alloy for openai, adam for elevenlabs, or a provider voice id.'),
-  "voice_settings": zod.record(zod.string(), zod.string()).optional()
-}).optional(),
-  "provider": zod.enum(['openai', 'elevenlabs']).optional(),
-  "source": zod.enum(['content', 'file', 'url']).optional(),
-  "source_url": zod.string().optional(),
-  "author": zod.string().optional(),
-  "tutoring_analysis": zod.object({
-  "themes": zod.array(zod.string()),
-  "characters": zod.array(zod.object({
-  "name": zod.string(),
-  "role": zod.string()
-})),
-  "setting": zod.object({
-  "time": zod.string(),
-  "place": zod.string()
-}),
-  "discussion_questions": zod.array(zod.string()),
-  "content_type": zod.string(),
-  "analyzed_at": zod.iso.datetime({"offset":true})
-}).optional()
-}),
-  "result_data": zod.object({
-  "duration": zod.number().optional().describe('Seconds.'),
-  "duration_seconds": zod.number().optional(),
-  "file_size_bytes": zod.int().optional(),
-  "format": zod.string().optional(),
-  "tts_engine": zod.string().optional().describe('The engine that actually spoke, e.g. espeak-ng, openai, elevenlabs.'),
-  "chapters": zod.array(zod.object({
-  "title": zod.string(),
-  "order": zod.int(),
-  "duration": zod.number().describe('Seconds.'),
-  "file_key": zod.string(),
-  "job_id": zod.uuid().optional()
-})).optional(),
-  "child_job_ids": zod.array(zod.uuid()).optional()
-}),
-  "input_file_key": zod.string().nullable(),
-  "output_file_key": zod.string().nullable(),
-  "created_at": zod.iso.datetime({"offset":true}),
-  "updated_at": zod.iso.datetime({"offset":true}),
-  "started_at": zod.iso.datetime({"offset":true}).nullable(),
-  "completed_at": zod.iso.datetime({"offset":true}).nullable(),
-  "duration": zod.number().nullable().describe('Audio duration in seconds, once known.')
-}).describe('Every field of a job except its steps, children and parent: how a book lists its chapter jobs and how a chapter job names its book.')),
-  "parent": zod.object({
-  "id": zod.uuid(),
-  "user_id": zod.uuid(),
-  "parent_job_id": zod.uuid().nullable(),
-  "job_type": zod.enum(['text_to_audio', 'book_processing']),
-  "title": zod.string(),
-  "description": zod.string().nullable(),
-  "status": zod.enum(['PENDING', 'PROCESSING', 'COMPLETED', 'FAILED', 'CANCELLED']),
-  "progress": zod.number().min(jobListItemTwoParentOneProgressMin).max(jobListItemTwoParentOneProgressMax),
-  "error_message": zod.string().nullable(),
-  "config": zod.object({
-  "voice_config": zod.object({
-  "provider": zod.enum(['openai', 'elevenlabs']),
-  "voice_id": zod.string().optional().describe('alloy for openai, adam for elevenlabs, or a provider voice id.'),
-  "voice_settings": zod.record(zod.string(), zod.string()).optional()
-}).optional(),
-  "provider": zod.enum(['openai', 'elevenlabs']).optional(),
-  "source": zod.enum(['content', 'file', 'url']).optional(),
-  "source_url": zod.string().optional(),
-  "author": zod.string().optional(),
-  "tutoring_analysis": zod.object({
-  "themes": zod.array(zod.string()),
-  "characters": zod.array(zod.object({
-  "name": zod.string(),
-  "role": zod.string()
-})),
-  "setting": zod.object({
-  "time": zod.string(),
-  "place": zod.string()
-}),
-  "discussion_questions": zod.array(zod.string()),
-  "content_type": zod.string(),
-  "analyzed_at": zod.iso.datetime({"offset":true})
-}).optional()
-}),
-  "result_data": zod.object({
-  "duration": zod.number().optional().describe('Seconds.'),
-  "duration_seconds": zod.number().optional(),
-  "file_size_bytes": zod.int().optional(),
-  "format": zod.string().optional(),
-  "tts_engine": zod.string().optional().describe('The engine that actually spoke, e.g. espeak-ng, openai, elevenlabs.'),
-  "chapters": zod.array(zod.object({
-  "title": zod.string(),
-  "order": zod.int(),
-  "duration": zod.number().describe('Seconds.'),
-  "file_key": zod.string(),
-  "job_id": zod.uuid().optional()
-})).optional(),
-  "child_job_ids": zod.array(zod.uuid()).optional()
-}),
-  "input_file_key": zod.string().nullable(),
-  "output_file_key": zod.string().nullable(),
-  "created_at": zod.iso.datetime({"offset":true}),
-  "updated_at": zod.iso.datetime({"offset":true}),
-  "started_at": zod.iso.datetime({"offset":true}).nullable(),
-  "completed_at": zod.iso.datetime({"offset":true}).nullable(),
-  "duration": zod.number().nullable().describe('Audio duration in seconds, once known.')
-}).describe('Every field of a job except its steps, children and parent: how a book lists its chapter jobs and how a chapter job names its book.').nullable().describe('The book this chapter job belongs to, or null.')
-})).describe('A job with its steps, its chapter jobs (for a book) and its book (for a chapter job).'))
+  "duration": zod.number().nullable().describe('Audio duration in seconds, once known.'),
+  "chapter_count": zod.int().min(jobListItemChapterCountMin).describe('Chapters of a book (0 for a job that is not a book).')
+}).describe('A job as the list shows it. `GET /jobs/{jobId}` has its steps, children, parent and analysis.'))
 
 export type JobList = zod.input<typeof JobList>;
 export type JobListOutput = zod.output<typeof JobList>;

@@ -44,6 +44,8 @@ export const getUploadFileUrl = () => {
 }
 
 /**
+ * Counts against the user's storage quota (413 when the file would pass it) and hourly upload
+ * limit (429 with Retry-After); both messages name the limit.
  * @summary Upload a source file (.txt, .epub, .pdf, .md or .html; at most 10 MB). Its text, chapters, title, author and cover are read now.
  */
 export const uploadFile = async (fileUploadRequest: FileUploadRequest, options?: Parameters<typeof apiFetch>[1]): Promise<FileUploadResponse> => {
@@ -110,4 +112,77 @@ export const useUploadFile = <TError = ErrorBody,
         TContext
       > => {
       return useMutation(getUploadFileMutationOptions(options), queryClient);
+    }
+    export const getDeleteFileUrl = (fileKey: string,) => {
+
+
+
+
+  return `/api/v1/files/${fileKey}`
+}
+
+/**
+ * @summary Delete one of the user's uploaded files and free its storage.
+ */
+export const deleteFile = async (fileKey: string, options?: Parameters<typeof apiFetch>[1]): Promise<void> => {
+
+  return apiFetch<void>(getDeleteFileUrl(fileKey),
+  {
+    ...options,
+    method: 'DELETE'
+
+
+  }
+);}
+
+
+
+
+
+export const getDeleteFileMutationKey = () => ['deleteFile'] as const;
+
+export const getDeleteFileMutationOptions = <TError = ErrorBody,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteFile>>, TError,DeleteFileMutationVariables, TContext>, request?: SecondParameter<typeof apiFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof deleteFile>>, TError,DeleteFileMutationVariables, TContext> => {
+
+const mutationKey = getDeleteFileMutationKey();
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof deleteFile>>, DeleteFileMutationVariables> = (props) => {
+          const {fileKey} = props ?? {};
+
+          return  deleteFile(fileKey,requestOptions)
+        }
+
+
+
+
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type DeleteFileMutationResult = NonNullable<Awaited<ReturnType<typeof deleteFile>>>
+
+    export type DeleteFileMutationError = ErrorBody
+    export type DeleteFileMutationVariables = {fileKey: string}
+
+    /**
+ * @summary Delete one of the user's uploaded files and free its storage.
+ */
+export const useDeleteFile = <TError = ErrorBody,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteFile>>, TError,DeleteFileMutationVariables, TContext>, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof deleteFile>>,
+        TError,
+        DeleteFileMutationVariables,
+        TContext
+      > => {
+      return useMutation(getDeleteFileMutationOptions(options), queryClient);
     }

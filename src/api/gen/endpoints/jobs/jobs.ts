@@ -79,6 +79,9 @@ export const getListJobsUrl = (params?: ListJobsParams,) => {
 }
 
 /**
+ * Each item is a summary (no steps, children, parent or analysis; `GET /jobs/{jobId}` has the
+ * whole job). The answer carries an `ETag`; a request whose `If-None-Match` matches it gets
+ * 304 with no body.
  * @summary The user's jobs, paged, filtered, searched and sorted.
  */
 export const listJobs = async (params?: ListJobsParams, options?: Parameters<typeof apiFetch>[1]): Promise<JobListResponse> => {
@@ -180,6 +183,8 @@ export const getCreateJobUrl = () => {
 }
 
 /**
+ * 429 when the user already has as many unfinished jobs as allowed; 413 when the text would
+ * take the user past the storage quota. Both messages name the limit.
  * @summary Create a conversion job from text, an uploaded file or a web page.
  */
 export const createJob = async (jobCreateRequest: JobCreateRequest, options?: Parameters<typeof apiFetch>[1]): Promise<Job> => {
@@ -457,17 +462,20 @@ export const getCancelJobUrl = (jobId: string,) => {
 }
 
 /**
- * @summary Cancel a PENDING or PROCESSING job and stop its work.
+ * On a PENDING or PROCESSING job: cancels it, stops its work and answers the cancelled job.
+ * On a COMPLETED, FAILED or CANCELLED job: deletes it for good (a book with its chapters,
+ * audio, timing maps and listening progress, and the uploaded file it was made from) and
+ * answers 204. A chapter of a book is deleted with its book (409 on its own).
+ * @summary Cancel a PENDING or PROCESSING job; delete a finished one.
  */
-export const cancelJob = async (jobId: string, options?: Parameters<typeof apiFetch>[1]): Promise<Job> => {
+export const cancelJob = async (jobId: string, options?: Parameters<typeof apiFetch>[1]): Promise<Job | void> => {
 
-  return apiFetch<Job>(getCancelJobUrl(jobId),
+  return apiFetch<Job | void>(getCancelJobUrl(jobId),
   {
     ...options,
     method: 'DELETE'
 
-    ,
-    schema: Job
+
   }
 );}
 
@@ -510,7 +518,7 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
     export type CancelJobMutationVariables = {jobId: string}
 
     /**
- * @summary Cancel a PENDING or PROCESSING job and stop its work.
+ * @summary Cancel a PENDING or PROCESSING job; delete a finished one.
  */
 export const useCancelJob = <TError = ErrorBody,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof cancelJob>>, TError,CancelJobMutationVariables, TContext>, request?: SecondParameter<typeof apiFetch>}

@@ -1,0 +1,89 @@
+import type { Db } from '../db/types';
+
+/**
+ * Serialized pages of GET /jobs, kept until their owner's jobs change. Every browser polls its
+ * list every few seconds and most polls find nothing new: those are answered from here (and with
+ * 304 when the browser already has the page) without touching the database.
+ *
+ * It is only trusted while change notifications arrive: migration 0005's trigger announces every
+ * change a list shows on 'lectio_job_changes' with the owner's id, from whichever process wrote
+ * it (API or worker), and each process LISTENs. When the listening connection fails the cache
+ * empties and stays off until it listens again. A page's owner version is taken before its query,
+ * so a change that lands while the page is read makes the stored page stale at once.
+ */
+export const JOB_CHANGES_CHANNEL = 'lectio_job_changes';
+
+export interface CachedPage {
+  etag: string;
+  body: string;
+}
+
+interface Entry extends CachedPage {
+  userId: string;
+  version: number;
+  generation: number;
+}
+
+export interface Stamp {
+  version: number;
+  generation: number;
+}
+
+export function createListCache(maxEntries = 5000) {
+  const versions = new Map<string, number>();
+  const entries = new Map<string, Entry>();
+  let listening = false;
+  let generation = 0;
+
+  const versionOf = (userId: string) => versions.get(userId) ?? 0;
+
+  return {
+    /** A user's jobs changed (from a notification). */
+    changed(userId: string): void {
+      versions.set(userId, versionOf(userId) + 1);
+    },
+    /** Notifications arrive (true) or may be missed (false): off and emptied until they arrive again. */
+    setListening(on: boolean): void {
+      listening = on;
+      generation += 1;
+      entries.clear();
+    },
+    get listening(): boolean {
+      return listening;
+    },
+    /** Take before reading the page from the database. */
+    stamp(userId: string): Stamp {
+      return { version: versionOf(userId), generation };
+    },
+    get(key: string, userId: string): CachedPage | null {
+      if (!listening) return null;
+      const entry = entries.get(key);
+      if (entry === undefined || entry.userId !== userId) return null;
+      if (entry.version !== versionOf(userId) || entry.generation !== generation) {
+        entries.delete(key);
+        return null;
+      }
+      // Most recently used last, so the oldest page is the first to go.
+      entries.delete(key);
+      entries.set(key, entry);
+      return entry;
+    },
+    set(key: string, userId: string, stamp: Stamp, page: CachedPage): void {
+      if (!listening || stamp.generation !== generation || stamp.version !== versionOf(userId)) return;
+      entries.delete(key);
+      entries.set(key, { ...page, userId, ...stamp });
+      if (entries.size > maxEntries) entries.delete(entries.keys().next().value!);
+    },
+    get size(): number {
+      return entries.size;
+    },
+  };
+}
+
+export type ListCache = ReturnType<typeof createListCache>;
+
+/** Feeds the cache from the database's change notifications; without LISTEN support it stays off. */
+export async function listenForJobChanges(db: Db, cache: ListCache): Promise<() => Promise<void>> {
+  if (db.listen === undefined) return async () => undefined;
+  return db.listen(JOB_CHANGES_CHANNEL, (userId) => cache.changed(userId), (on) => cache.setListening(on));
+}
