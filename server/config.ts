@@ -45,6 +45,8 @@ export interface Config {
   elevenlabsBaseUrl?: string;
   /** MP3 encoder worker threads; 0 encodes on the main thread. */
   encoderThreads: number;
+  /** 'auto': a native `lame` on PATH when there is one, else LAME WebAssembly. */
+  mp3Encoder: 'auto' | 'native' | 'wasm';
   /** Lifetime of a signed media (audio) URL in seconds. */
   mediaUrlTtlSeconds: number;
 }
@@ -81,6 +83,7 @@ export const CONFIG_VARIABLES = [
   { name: 'JOB_STEP_TIMEOUT_SECONDS', default: '1800', description: "Longest a conversion step may run (30-86400). A worker stops a step at this limit; the queue hands a dead worker's job to another worker after it." },
   { name: 'STORAGE_DIR', default: 'DATA_DIR/files', description: 'Directory for uploaded files, job sources and generated audio.' },
   { name: 'ENCODER_THREADS', default: '(CPU count - 1, at least 1)', description: 'Worker threads that encode MP3 (0-64); 0 encodes on the main thread. The default leaves one core to the main thread, which synthesises the offline voice and answers the API; each thread costs about 25 MB.' },
+  { name: 'MP3_ENCODER', default: 'auto', description: "'auto': a native `lame` binary on PATH encodes MP3 (a process per stream, about 2.5x faster than WebAssembly) when there is one, else LAME WebAssembly in the ENCODER_THREADS worker threads. 'native' requires the binary; 'wasm' never uses it." },
   { name: 'ALLOW_PRIVATE_FETCH_FOR_TESTS', default: 'false', description: "TESTS ONLY. 'true' lets web-page jobs fetch loopback addresses (127.0.0.1, ::1). Never set it on a server: it weakens the protection against requests to internal networks." },
   { name: 'MEDIA_URL_TTL_SECONDS', default: '3600', description: 'How long a signed audio streaming URL stays valid, in seconds (60-86400).' },
 ] as const satisfies readonly { name: string; default: string; description: string }[];
@@ -166,6 +169,7 @@ const envSchema = z.object({
   JOB_LEASE_SECONDS: intVar('JOB_LEASE_SECONDS', 3, 3600, 60),
   STORAGE_DIR: optionalString,
   ENCODER_THREADS: intVar('ENCODER_THREADS', 0, 64, Math.max(1, os.availableParallelism() - 1)),
+  MP3_ENCODER: enumVar('MP3_ENCODER', ['auto', 'native', 'wasm'] as const),
   ALLOW_PRIVATE_FETCH_FOR_TESTS: enumVar('ALLOW_PRIVATE_FETCH_FOR_TESTS', ['true', 'false'] as const),
   MEDIA_URL_TTL_SECONDS: intVar('MEDIA_URL_TTL_SECONDS', 60, 86_400, 3600),
 });
@@ -218,6 +222,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     storageDir: vars.STORAGE_DIR !== undefined ? path.resolve(vars.STORAGE_DIR) : path.join(dataDir, 'files'),
     allowPrivateFetchForTests: vars.ALLOW_PRIVATE_FETCH_FOR_TESTS === 'true',
     encoderThreads: vars.ENCODER_THREADS,
+    mp3Encoder: vars.MP3_ENCODER ?? 'auto',
     mediaUrlTtlSeconds: vars.MEDIA_URL_TTL_SECONDS,
   };
 }

@@ -2,8 +2,10 @@
  * Offline engine: eSpeak-NG.
  *
  * Two backends, chosen once per engine:
- * - native: an `espeak-ng` binary on PATH (or `nativeBinary`), spawned per call as
+ * - native: an `espeak-ng` binary on PATH (or `nativeBinary`), run per call as
  *   `espeak-ng --stdout -b 1 -v VOICE -s RATE` with the text on stdin; the WAV comes on stdout.
+ *   Calls go through a small long-lived shell (launcher.ts), so the server never forks itself
+ *   per call, and several calls may run at once (one per core).
  * - wasm: the npm `espeak-ng` package (Emscripten build of the CLI, voice data embedded in the
  *   18 MB .wasm). The build only exposes the CLI `main()`, run once at instantiation with
  *   `Module.arguments`, and its output read back from the in-memory FS (`Module.FS.readFile`).
@@ -16,12 +18,12 @@
  *   read and delete `/out.wav`. Calls are synchronous (~10-30 ms per sentence) and therefore
  *   naturally serialized.
  */
-import { spawn } from 'node:child_process';
 import { accessSync, constants as fsConstants, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { ESpeakNgModule } from 'espeak-ng';
 import { TtsError, type Speech, type TtsEngine } from './types';
+import { getLauncher } from './launcher';
 import { parseWav } from './wav';
 
 export type CloudProvider = 'openai' | 'elevenlabs';
@@ -278,31 +280,10 @@ export function detectNativeEspeak(): string | null {
   return nativeDetected;
 }
 
-function runNative(binary: string, args: string[], text: string, signal?: AbortSignal): Promise<RunResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(binary, ['--stdout', ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
-    const out: Buffer[] = [];
-    let stderr = '';
-    const onAbort = () => child.kill('SIGKILL');
-    signal?.addEventListener('abort', onAbort, { once: true });
-    child.stdout.on('data', (b: Buffer) => out.push(b));
-    child.stderr.on('data', (b: Buffer) => (stderr += b.toString()));
-    child.stdin.on('error', () => {}); // EPIPE when the program exits early; reported via status
-    child.on('error', (e) => {
-      signal?.removeEventListener('abort', onAbort);
-      reject(e);
-    });
-    child.on('close', (code, sig) => {
-      signal?.removeEventListener('abort', onAbort);
-      const buf = Buffer.concat(out);
-      resolve({
-        status: code ?? (sig ? 128 : 1),
-        wav: buf.length > 0 ? new Uint8Array(buf.buffer, buf.byteOffset, buf.length) : null,
-        stderr,
-      });
-    });
-    child.stdin.end(text);
-  });
+/** Runs the native binary through the shared launcher (no fork of the server per call). */
+async function runNative(binary: string, args: string[], text: string, signal?: AbortSignal): Promise<RunResult> {
+  const out = await getLauncher().run(binary, ['--stdout', ...args], text, signal);
+  return { status: out.status, wav: out.stdout.length > 0 ? out.stdout : null, stderr: out.stderr };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -380,6 +361,7 @@ export function createEspeakEngine(options: EspeakOptions = {}): EspeakEngine {
       }
     } catch (e) {
       if (e instanceof TtsError) throw e;
+      if (signal?.aborted) throw abortedError(signal);
       throw new TtsError(`eSpeak-NG failed: ${e instanceof Error ? e.message : String(e)}`, {
         retryable: false,
         code: 'engine',
