@@ -1,41 +1,46 @@
-import { z } from 'zod';
+// Plain checks, not a schema library: these forms are on the first screen a visitor loads, and
+// zod (with the API schemas) loads later, on demand. The email pattern is zod's own
+// (`z.email()`), so the forms accept exactly what they accepted before.
+const EMAIL = /^(?:[A-Za-z0-9_'+-]+\.)*[A-Za-z0-9_'+-]*[A-Za-z0-9_+-]@(?:[A-Za-z0-9][A-Za-z0-9-]*\.)+[A-Za-z]{2,}$/;
 
-/** Spec section 5, with its exact messages. */
-const email = z.email({ error: 'Invalid email address' });
-const password = z.string().min(6, { error: 'Password must be at least 6 characters' });
+export interface LoginForm {
+  email: string;
+  password: string;
+  rememberMe: boolean;
+}
 
-export const loginFormSchema = z.object({
-  email,
-  password,
-  rememberMe: z.boolean(),
-});
-export type LoginForm = z.infer<typeof loginFormSchema>;
+export interface RegisterForm {
+  email: string;
+  password: string;
+  confirmPassword: string;
+  acceptTerms: boolean;
+}
 
-export const registerFormSchema = z
-  .object({
-    email,
-    password,
-    confirmPassword: z.string(),
-    acceptTerms: z.boolean().refine((accepted) => accepted, { error: 'You must accept the terms and conditions' }),
-  })
-  .refine((form) => form.password === form.confirmPassword, {
-    error: "Passwords don't match",
-    path: ['confirmPassword'],
-    // Check the match even while other fields are invalid, so every message shows at once.
-    when: () => true,
-  });
-export type RegisterForm = z.infer<typeof registerFormSchema>;
+/** A form's rules: every broken rule as [field, message], in the order they should show. */
+export type FormRules<T> = (values: T) => [keyof T, string][];
+
+const emailAndPassword = (values: { email: string; password: string }): ['email' | 'password', string][] => [
+  ...(EMAIL.test(values.email) ? [] : [['email', 'Invalid email address'] as ['email', string]]),
+  ...(values.password.length >= 6 ? [] : [['password', 'Password must be at least 6 characters'] as ['password', string]]),
+];
+
+/** The sign-in rules, with their exact messages. */
+export const loginFormSchema: FormRules<LoginForm> = (values) => emailAndPassword(values);
+
+/** The sign-up rules: every message shows at once, the password match included. */
+export const registerFormSchema: FormRules<RegisterForm> = (values) => [
+  ...emailAndPassword(values),
+  ...(values.acceptTerms ? [] : [['acceptTerms', 'You must accept the terms and conditions'] as [keyof RegisterForm, string]]),
+  ...(values.password === values.confirmPassword ? [] : [['confirmPassword', "Passwords don't match"] as [keyof RegisterForm, string]]),
+];
 
 export type FieldErrors<T> = Partial<Record<keyof T, string>>;
 
 /** The first message per field, or null when the form is valid. */
-export function validate<T extends object>(schema: z.ZodType<T>, values: T): FieldErrors<T> | null {
-  const result = schema.safeParse(values);
-  if (result.success) return null;
+export function validate<T extends object>(rules: FormRules<T>, values: T): FieldErrors<T> | null {
+  const broken = rules(values);
+  if (broken.length === 0) return null;
   const errors: FieldErrors<T> = {};
-  for (const issue of result.error.issues) {
-    const field = issue.path[0] as keyof T | undefined;
-    if (field !== undefined && errors[field] === undefined) errors[field] = issue.message;
-  }
+  for (const [field, message] of broken) errors[field] ??= message;
   return errors;
 }
