@@ -1,7 +1,7 @@
 // Every MP3 encoder path gives a file that decodes to the PCM it was given, with the same frame
 // structure: native `lame` (used when on PATH), LAME WebAssembly in worker threads and in-process,
 // and the fallback to WebAssembly when no `lame` is there.
-import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { concatMp3 } from './concat';
@@ -22,6 +22,7 @@ function requireLame(): string {
 }
 
 const emptyDir = mkdtempSync(path.join(tmpdir(), 'lectio-nolame-'));
+afterAll(() => rmSync(emptyDir, { recursive: true, force: true }));
 
 const paths: { name: string; size: number; options: () => EncoderPoolOptions; describes: RegExp }[] = [
   { name: 'native lame', size: 1, options: () => ({ encoder: 'native', lameBinary: requireLame() }), describes: /^native lame$/ },
@@ -159,6 +160,7 @@ describe('when the native encoder is missing or fails', () => {
       expect(await listFiles(env.root)).toEqual([]);
     } finally {
       await env.cleanup();
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 

@@ -52,4 +52,13 @@ describe('Launcher (programs run through one long-lived shell)', () => {
     launcher.close();
     expect(existsSync(dir)).toBe(false);
   });
+
+  it('the shell removes its folder when its owner goes away without closing it', async () => {
+    await launcher.run('cat', [], 'x');
+    const dir = launcher.directory!;
+    // What a killed server leaves: the shell sees its stdin end.
+    (launcher as unknown as { shell: { stdin: { end(): void } } }).shell.stdin.end();
+    for (let i = 0; i < 100 && existsSync(dir); i += 1) await new Promise((r) => setTimeout(r, 20));
+    expect(existsSync(dir)).toBe(false);
+  });
 });

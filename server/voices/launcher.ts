@@ -129,6 +129,9 @@ export class Launcher {
       }
     });
     shell.stdin.on('error', () => undefined); // reported through 'exit'
+    // The shell removes the folder when it ends, also when this process dies without cleaning up
+    // (its stdin closes, so the shell exits).
+    shell.stdin.write(`trap ${quote(`rm -rf ${quote(dir)}`)} EXIT\n`);
     const fail = (why: string) => {
       if (this.shell !== shell) return;
       this.shell = null;
