@@ -127,6 +127,10 @@ export async function synthesizeToMp3(input: SynthesisInput): Promise<SynthesisR
     const settled = await Promise.allSettled(runs.map((run, i) => encodeRun(run, i)));
     const failed = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
     if (failed) {
+      // Runs that finished before another failed leave nothing behind either.
+      await Promise.all(
+        settled.map((s) => (s.status === 'fulfilled' ? storage.delete(s.value.key).catch(() => undefined) : undefined)),
+      );
       // The first failure, not the "aborted" of the runs it stopped.
       const first = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected' && !isAbort(s.reason));
       throw (first ?? failed).reason;
