@@ -1,10 +1,12 @@
 // `npm run bench`: every performance figure the issues set targets for, printed, never asserted.
-//   1. conversion: offline synthesis + MP3 encoding speed (one thread and the encoder pool),
-//      job creation to COMPLETED, peak RSS  (server/jobs/bench-pipeline.ts; BENCH_CHARS=50000)
-//   2. bundle: gzip JavaScript a first visit needs on /login and /dashboard  (scripts/bench-bundle.mjs)
+//   1. conversion: the native espeak-ng | lame pipeline and the server (job creation to COMPLETED)
+//      in the same run and their ratio, the API's p99 while converting, peak RSS of the first start
+//      and of the conversion  (server/jobs/bench-pipeline.ts; BENCH_CHARS=50000)
+//   2. bundle: gzip JavaScript a first visit needs on /login and /dashboard, chunk by chunk
+//      (scripts/bench-bundle.mjs)
 //   3. voice: handshake, typed question to first bot audio, end of speech to user-stopped-speaking
 //      (server/assistant/bench-voice.ts)
-// Run one with e.g. `npm run bench -- voice`. Set BENCH_CHARS=1000000 for the 1 MB book figure.
+// Run one with e.g. `npm run bench -- voice`. Set BENCH_BOOK_CHARS=1000000 for the 1 MB book figure.
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { buildServerIfStale, SERVER_NODE_FLAGS } from './build-server.mjs';
