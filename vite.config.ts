@@ -1,13 +1,15 @@
 /// <reference types="vitest/config" />
 import react from '@vitejs/plugin-react';
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
+import { lazyModelChunks, lazyZodModels } from './scripts/vite-lazy-models.mjs';
 
 // The API runs on its own port in development (`npm run dev`); Vite proxies /api to it,
 // including the voice assistant's websocket.
 const apiTarget = `http://127.0.0.1:${process.env.API_PORT ?? '8080'}`;
 
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), lazyZodModels({ lazySchemaModule: fileURLToPath(new URL('./src/api/lazySchema.ts', import.meta.url)) })],
   server: {
     port: Number(process.env.VITE_PORT ?? 5173),
     proxy: {
@@ -17,6 +19,10 @@ export default defineConfig({
   build: {
     outDir: 'dist',
     sourcemap: true,
+    rolldownOptions: {
+      // zod and the generated schemas: one chunk, loaded with the first answer to validate.
+      output: { codeSplitting: { groups: lazyModelChunks } },
+    },
   },
   test: {
     globals: true,

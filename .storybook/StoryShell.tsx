@@ -1,7 +1,7 @@
 import { useState, type ReactNode } from 'react';
 import { Route, Router, Switch } from 'wouter';
 import { memoryLocation } from 'wouter/memory-location';
-import { AppProviders } from '../src/app/App';
+import { AppProviders } from '../src/app/AppProviders';
 import { createQueryClient } from '../src/app/queryClient';
 
 export interface StoryShellProps {

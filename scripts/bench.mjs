@@ -1,7 +1,9 @@
 // `npm run bench`: every performance figure the issues set targets for, printed, never asserted.
-//   1. conversion: offline synthesis + MP3 encoding speed (one thread and the encoder pool),
-//      job creation to COMPLETED, peak RSS  (server/jobs/bench-pipeline.ts; BENCH_CHARS=50000)
-//   2. bundle: gzip JavaScript a first visit needs on /login and /dashboard  (scripts/bench-bundle.mjs)
+//   1. conversion: the native espeak-ng | lame pipeline and the server (job creation to COMPLETED)
+//      in the same run and their ratio, the API's p99 while converting, peak RSS of the first start
+//      and of the conversion  (server/jobs/bench-pipeline.ts; BENCH_CHARS=50000)
+//   2. bundle: gzip JavaScript a first visit needs on /login and /dashboard, chunk by chunk
+//      (scripts/bench-bundle.mjs)
 //   3. voice: handshake, typed question to first bot audio, end of speech to user-stopped-speaking
 //      (server/assistant/bench-voice.ts)
 //   4. login: a real sign-in alone and during a flood of 150 simultaneous sign-ins, from one address
@@ -13,7 +15,7 @@
 //      conversions run  (bench/scale-out.ts; needs PostgreSQL server binaries)
 //   7. joblist: GET /jobs (page of 20, 200 jobs in the account) requests/s as a ratio to
 //      GET /environment, on the embedded database and on PostgreSQL  (bench/joblist.ts)
-// Run one with e.g. `npm run bench -- voice`. Set BENCH_CHARS=1000000 for the 1 MB book figure.
+// Run one with e.g. `npm run bench -- voice`. Set BENCH_BOOK_CHARS=1000000 for the 1 MB book figure.
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { buildServerIfStale, SERVER_NODE_FLAGS } from './build-server.mjs';

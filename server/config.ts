@@ -59,6 +59,8 @@ export interface Config {
   elevenlabsBaseUrl?: string;
   /** MP3 encoder worker threads; 0 encodes on the main thread. */
   encoderThreads: number;
+  /** 'auto': a native `lame` on PATH when there is one, else LAME WebAssembly. */
+  mp3Encoder: 'auto' | 'native' | 'wasm';
   /** Lifetime of a signed media (audio) URL in seconds. */
   mediaUrlTtlSeconds: number;
   /** The origin browsers reach this server at (no trailing slash); undefined = the request's own. */
@@ -131,6 +133,7 @@ export const CONFIG_VARIABLES = [
   { name: 'S3_FORCE_PATH_STYLE', default: 'false', description: "'true' addresses objects as endpoint/bucket/key (MinIO and most self-hosted stores) instead of bucket.endpoint/key." },
   { name: 'S3_PRESIGN', default: 'false', description: "'true' redirects signed media links to the store's presigned GET URLs (players then fetch, with Range, from the store directly, until the link's own expiry); 'false' streams the bytes through this server with Range passthrough." },
   { name: 'ENCODER_THREADS', default: '(CPU count - 1, at least 1)', description: 'Worker threads that encode MP3 (0-64); 0 encodes on the main thread. The default leaves one core to the main thread, which synthesises the offline voice and answers the API; each thread costs about 25 MB.' },
+  { name: 'MP3_ENCODER', default: 'auto', description: "'auto': a native `lame` binary on PATH encodes MP3 (a process per stream, about 2.5x faster than WebAssembly) when there is one, else LAME WebAssembly in the ENCODER_THREADS worker threads. 'native' requires the binary; 'wasm' never uses it." },
   { name: 'ALLOW_PRIVATE_FETCH_FOR_TESTS', default: 'false', description: "TESTS ONLY. 'true' lets web-page jobs fetch loopback addresses (127.0.0.1, ::1). Never set it on a server: it weakens the protection against requests to internal networks." },
   { name: 'MEDIA_URL_TTL_SECONDS', default: '3600', description: 'How long a signed audio streaming URL stays valid, in seconds (60-86400).' },
   { name: 'PUBLIC_URL', default: '(the request\'s own)', description: 'The address browsers reach this server at, e.g. https://listen.example.org (http or https, no path). Streaming and websocket URLs in answers are built from it; when unset, from the scheme and Host of each request.' },
@@ -259,6 +262,7 @@ const envSchema = z.object({
   JOB_LEASE_SECONDS: intVar('JOB_LEASE_SECONDS', 3, 3600, 60),
   STORAGE_DIR: optionalString,
   ENCODER_THREADS: intVar('ENCODER_THREADS', 0, 64, Math.max(1, os.availableParallelism() - 1)),
+  MP3_ENCODER: enumVar('MP3_ENCODER', ['auto', 'native', 'wasm'] as const),
   ALLOW_PRIVATE_FETCH_FOR_TESTS: enumVar('ALLOW_PRIVATE_FETCH_FOR_TESTS', ['true', 'false'] as const),
   MEDIA_URL_TTL_SECONDS: intVar('MEDIA_URL_TTL_SECONDS', 60, 86_400, 3600),
   PUBLIC_URL: checkedString(
@@ -376,6 +380,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     storageDir: vars.STORAGE_DIR !== undefined ? path.resolve(vars.STORAGE_DIR) : path.join(dataDir, 'files'),
     allowPrivateFetchForTests: vars.ALLOW_PRIVATE_FETCH_FOR_TESTS === 'true',
     encoderThreads: vars.ENCODER_THREADS,
+    mp3Encoder: vars.MP3_ENCODER ?? 'auto',
     mediaUrlTtlSeconds: vars.MEDIA_URL_TTL_SECONDS,
     ...(vars.PUBLIC_URL !== undefined && { publicUrl: vars.PUBLIC_URL }),
     corsOrigins: vars.CORS_ORIGINS,

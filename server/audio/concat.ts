@@ -8,13 +8,18 @@ import { Mp3FrameScanner, parseMp3, parseMp3Stream, type Mp3FrameHeader } from '
  * dropped. The target appears atomically when complete; on any error nothing is left under it.
  * Returns the number of bytes written.
  */
-export async function concatMp3(storage: FileStorage, sourceKeys: string[], targetKey: string): Promise<number> {
+export interface ConcatOptions {
+  /** Called after each source with its frame count and samples (frames × samples per frame): where the next one starts. */
+  onSource?(index: number, info: { frames: number; samples: number }): void;
+}
+
+export async function concatMp3(storage: FileStorage, sourceKeys: string[], targetKey: string, options: ConcatOptions = {}): Promise<number> {
   if (sourceKeys.length === 0) throw new Error('concatMp3 needs at least one source file');
   if (sourceKeys.includes(targetKey)) throw new Error(`concatMp3 target ${targetKey} is also a source`);
   const writer = await storage.createWriter(targetKey);
   let format: { sampleRate: number; version: number; channels: number } | null = null;
   try {
-    for (const key of sourceKeys) {
+    for (const [index, key] of sourceKeys.entries()) {
       if ((await storage.stat(key)) === null) throw new Error(`Cannot join audio: ${key} does not exist`);
       let frames: Uint8Array[] = [];
       let frameBytes = 0;
@@ -50,6 +55,7 @@ export async function concatMp3(storage: FileStorage, sourceKeys: string[], targ
       scanner.end();
       await emit();
       if (scanner.frames === 0) throw new Error(`Cannot join audio: ${key} contains no MP3 frames`);
+      options.onSource?.(index, { frames: scanner.frames, samples: scanner.samples });
     }
     const { size } = await writer.commit();
     return size;

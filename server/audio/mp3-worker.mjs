@@ -1,10 +1,21 @@
 // MP3 encoding worker (plain ESM so it runs under node, tsx and vitest alike).
 // Holds one LAME encoder per stream; messages for a stream are handled in arrival order,
 // so results come back in order. PCM arrives transferred; MP3 bytes are transferred back.
+import { setPriority } from 'node:os';
 import { parentPort } from 'node:worker_threads';
 import { encodeLame, finishLame, openLame } from './lame.mjs';
 
 if (!parentPort) throw new Error('mp3-worker.mjs must run as a worker thread');
+
+// Batch work: on Linux the nice value is per thread, so this thread alone yields to the server's
+// main thread (the API) when the cores are busy. Elsewhere it would renice the whole process.
+if (process.platform === 'linux') {
+  try {
+    setPriority(0, 10);
+  } catch {
+    /* not permitted: normal priority */
+  }
+}
 const port = parentPort;
 
 /** @type {Map<number, Promise<import('./lame.d.mts').LameEncoder>>} */

@@ -40,8 +40,9 @@ export interface Mp3Writer {
    * Queues samples (copied at once, so the caller may reuse its array). Resolves once they are
    * accepted and the in-flight queue is below its bound: await it to get back-pressure.
    * Calls that are not awaited still keep their order.
+   * `{ handOver: true }` skips that copy: the caller gives the array away and never changes it.
    */
-  write(samples: Int16Array): Promise<void>;
+  write(samples: Int16Array, options?: { handOver?: boolean }): Promise<void>;
   /** Encodes what is buffered, flushes the encoder, waits for the sink (and commits a StorageWriter). */
   finish(): Promise<Mp3WriteResult>;
   /**
@@ -129,10 +130,10 @@ export function createMp3Writer(opts: Mp3WriterOptions): Mp3Writer {
     sampleRate,
     kbps,
 
-    write(samples: Int16Array): Promise<void> {
-      // Copy at once: the caller may reuse its array as soon as this call returns (the copy is
-      // cheap next to encoding, and the PCM is copied into whole-frame blocks anyway).
-      const data = samples instanceof Int16Array ? samples.slice() : samples;
+    write(samples: Int16Array, options?: { handOver?: boolean }): Promise<void> {
+      // Copy at once unless handed over: the caller may reuse its array as soon as this call
+      // returns (the PCM is copied into whole-frame blocks later, while earlier writes finish).
+      const data = samples instanceof Int16Array && options?.handOver !== true ? samples.slice() : samples;
       const next = writing.then(() => writeNow(data));
       writing = next.catch(() => undefined);
       return next;

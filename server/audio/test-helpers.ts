@@ -39,3 +39,37 @@ export async function listFiles(dir: string): Promise<string[]> {
   await walk(dir);
   return out.sort();
 }
+
+/** Decodes an MP3 with mpg123 (WebAssembly): mono samples in [-1, 1], and the decoder's error count. */
+export async function decodeMp3(mp3: Uint8Array): Promise<{ samples: Float32Array; sampleRate: number; errors: number }> {
+  const { MPEGDecoder } = await import('mpg123-decoder');
+  const decoder = new MPEGDecoder();
+  await decoder.ready;
+  try {
+    const out = decoder.decode(mp3);
+    return { samples: out.channelData[0] ?? new Float32Array(0), sampleRate: out.sampleRate, errors: out.errors.length };
+  } finally {
+    decoder.free();
+  }
+}
+
+/** LAME's delay before the first input sample in the decoded audio (encoder 576 + decoder 529). */
+export const LAME_DELAY_SAMPLES = 1105;
+
+/**
+ * Correlation (1 = the same waveform) between `pcm` and `decoded` starting at `offset`: how
+ * faithfully the decoded MP3 carries that PCM at that place.
+ */
+export function correlationAt(pcm: Int16Array, decoded: Float32Array, offset: number): number {
+  let sxy = 0;
+  let sxx = 0;
+  let syy = 0;
+  for (let i = 0; i < pcm.length; i += 1) {
+    const a = pcm[i]! / 32768;
+    const b = decoded[offset + i] ?? 0;
+    sxy += a * b;
+    sxx += a * a;
+    syy += b * b;
+  }
+  return sxx === 0 || syy === 0 ? 0 : sxy / Math.sqrt(sxx * syy);
+}

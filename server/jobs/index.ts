@@ -75,7 +75,8 @@ export async function createConversion(
   let runner: Runner | null = null;
   let pool: EncoderPool | undefined;
   if (config.workers === 'in-process') {
-    pool = config.encoderThreads > 0 ? new EncoderPool(config.encoderThreads) : undefined;
+    // Size 0 still gives a pool: it encodes in-process with WebAssembly, or with a native lame.
+    pool = new EncoderPool(config.encoderThreads, { encoder: config.mp3Encoder });
     runner = createRunner({
       repo,
       storage,

@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import { analyseInWorker } from '../analysis/run';
 import { concatMp3 } from '../audio/concat';
 import type { EncoderPool } from '../audio/encoder-pool';
-import { createMp3Writer, type Mp3Writer } from '../audio/mp3';
 import { extractArticle } from '../ingest/extract';
 import { fetchPage } from '../ingest/fetch-page';
 import { planBook, type BookPlan, type PlannedChapter } from '../ingest/chapters';
@@ -11,7 +10,8 @@ import type { FileStorage } from '../storage/types';
 import { splitIntoChunks } from '../voices/chunking';
 import { selectEngine, type VoiceSettings } from '../voices/select';
 import type { JobRepository } from './repository';
-import { concatTimings, proportionalTimings, timingKey, type TimingEntry } from './timing';
+import { SampleRateChange, segmentCount, synthesizeToMp3, type SynthesisResult } from './synthesis';
+import { concatTimings, timingKey, type TimingEntry } from './timing';
 import { BOOK_TAIL, CHAPTER_STEPS, type JobRecord, type ResultData, type StepRecord } from './types';
 
 /** A failure that retrying cannot fix; its message is shown to the user as is. */
@@ -230,53 +230,50 @@ export function createSteps(deps: StepDeps): Record<string, (ctx: StepContext) =
       const pieces = chunks.map((c) => ({ start: c.start, end: c.end, sentences: c.sentences }));
       if (pieces.length === 0) throw new PipelineError('The text has nothing to read aloud');
       const key = audioKey(job.id);
-      const totalChars = pieces.reduce((n, p) => n + (p.end - p.start), 0);
-      let writer: Mp3Writer | null = null;
-      let samples = 0;
-      let doneChars = 0;
-      const timings: TimingEntry[] = [];
+      // The offline voice runs on this machine: a long standalone text is encoded in several
+      // streams at once (a book's chapters already are). Cloud voices keep one request at a time.
+      const segments =
+        engine.name === 'espeak-ng' && job.parentJobId === null
+          ? segmentCount(text.length, deps.encoderPool?.parallelism ?? 1)
+          : 1;
+      let result: SynthesisResult;
       try {
-        for (const piece of pieces) {
-          signal.throwIfAborted();
-          const speech = await engine.synthesize(text.slice(piece.start, piece.end), selection.voiceId, signal);
-          if (writer === null) {
-            writer = createMp3Writer({ sampleRate: speech.sampleRate, sink: await storage.createWriter(key), pool: deps.encoderPool });
-          } else if (speech.sampleRate !== writer.sampleRate) {
-            throw new PipelineError(`The voice changed sample rate mid-text (${writer.sampleRate} Hz, then ${speech.sampleRate} Hz)`);
-          }
-          await writer.write(speech.samples);
-          const t0 = samples / writer.sampleRate;
-          samples += speech.samples.length;
-          timings.push(...proportionalTimings(piece.sentences, t0, samples / writer.sampleRate));
-          doneChars += piece.end - piece.start;
-          await report(doneChars / totalChars);
-        }
-        signal.throwIfAborted();
-        const result = await writer!.finish();
-        await storage.write(timingKey(key), Buffer.from(JSON.stringify(timings)));
-        return {
-          metadata: {
-            engine: engine.name,
-            provider,
-            voice: selection.voiceId,
-            requested_voice: selection.requestedVoiceId,
-            stand_in: selection.standIn,
-            characters: text.length,
-            chunks: chunks.length,
-            requests: pieces.length,
-            sentences: chunks.reduce((n, c) => n + c.sentences.length, 0),
-            sample_rate: writer!.sampleRate,
-            encoded_while_synthesizing: true,
-            encoder: deps.encoderPool && deps.encoderPool.size > 0 ? `worker threads (${deps.encoderPool.size})` : 'in-process',
-            duration_seconds: result.durationSeconds,
-            file_size_bytes: result.bytes,
-            output_file_key: key,
-          },
-        };
+        result = await synthesizeToMp3({
+          text,
+          pieces,
+          speak: (piece, pieceSignal) => engine.synthesize(piece, selection.voiceId, pieceSignal),
+          storage,
+          key,
+          pool: deps.encoderPool,
+          segments,
+          signal,
+          report,
+        });
       } catch (error) {
-        await writer?.abort().catch(() => undefined);
+        if (error instanceof SampleRateChange) throw new PipelineError(error.message);
         throw error;
       }
+      await storage.write(timingKey(key), Buffer.from(JSON.stringify(result.timings)));
+      return {
+        metadata: {
+          engine: engine.name,
+          provider,
+          voice: selection.voiceId,
+          requested_voice: selection.requestedVoiceId,
+          stand_in: selection.standIn,
+          characters: text.length,
+          chunks: chunks.length,
+          requests: pieces.length,
+          sentences: chunks.reduce((n, c) => n + c.sentences.length, 0),
+          sample_rate: result.sampleRate,
+          encoded_while_synthesizing: true,
+          encoder: deps.encoderPool?.describe() ?? 'LAME WebAssembly, in-process',
+          encoder_streams: result.segments,
+          duration_seconds: result.durationSeconds,
+          file_size_bytes: result.bytes,
+          output_file_key: key,
+        },
+      };
     },
 
     async synthesize_chapters({ job }) {

@@ -67,6 +67,21 @@ describe('offline engine (WASM)', () => {
     expect((await engine.synthesize('Still here.', 'en-us')).samples.length).toBeGreaterThan(1000);
   });
 
+  it('speaks in a worker thread: the event loop keeps turning while it synthesises', async () => {
+    let turns = 0;
+    let speaking = true;
+    const spin = (): void => {
+      turns += 1;
+      if (speaking) setImmediate(spin);
+    };
+    setImmediate(spin);
+    const s = await engine.synthesize('The keeper climbed the stairs and lit the lamp. '.repeat(6), 'en-us');
+    speaking = false;
+    expect(s.samples.length).toBeGreaterThan(22050);
+    // On the main thread a call is one synchronous block: the loop would turn once or twice.
+    expect(turns).toBeGreaterThan(10);
+  });
+
   it('honours an aborted signal', async () => {
     const ac = new AbortController();
     ac.abort();

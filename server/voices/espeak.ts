@@ -2,8 +2,10 @@
  * Offline engine: eSpeak-NG.
  *
  * Two backends, chosen once per engine:
- * - native: an `espeak-ng` binary on PATH (or `nativeBinary`), spawned per call as
+ * - native: an `espeak-ng` binary on PATH (or `nativeBinary`), run per call as
  *   `espeak-ng --stdout -b 1 -v VOICE -s RATE` with the text on stdin; the WAV comes on stdout.
+ *   Calls go through a small long-lived shell (launcher.ts), so the server never forks itself
+ *   per call, and several calls may run at once (one per core).
  * - wasm: the npm `espeak-ng` package (Emscripten build of the CLI, voice data embedded in the
  *   18 MB .wasm). The build only exposes the CLI `main()`, run once at instantiation with
  *   `Module.arguments`, and its output read back from the in-memory FS (`Module.FS.readFile`).
@@ -16,12 +18,12 @@
  *   read and delete `/out.wav`. Calls are synchronous (~10-30 ms per sentence) and therefore
  *   naturally serialized.
  */
-import { spawn } from 'node:child_process';
-import { accessSync, constants as fsConstants, readFileSync, statSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { accessSync, constants as fsConstants, statSync } from 'node:fs';
 import path from 'node:path';
-import type { ESpeakNgModule } from 'espeak-ng';
+import { Worker } from 'node:worker_threads';
+import { createWasmRuntime, type RunResult, type WasmRuntime } from './espeak-wasm';
 import { TtsError, type Speech, type TtsEngine } from './types';
+import { getLauncher } from './launcher';
 import { parseWav } from './wav';
 
 export type CloudProvider = 'openai' | 'elevenlabs';
@@ -72,174 +74,11 @@ function resolveVoice(voiceId: string): string {
 }
 
 // ---------------------------------------------------------------------------------------------
-// WASM backend
-
-// Minimal WebAssembly typings: the server's tsconfig has no DOM lib and @types/node lacks them.
-interface WasmApi {
-  compile(bytes: Uint8Array): Promise<object>;
-  Instance: new (module: object, imports: object) => { exports: object };
-}
-const Wasm = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
-
-interface WasmExports {
-  memory: { buffer: ArrayBuffer };
-  stackSave(): number;
-  stackRestore(sp: number): void;
-  stackAlloc(size: number): number;
-  __main_argc_argv(argc: number, argv: number): number;
-}
-
-interface RunResult {
-  status: number;
-  wav: Uint8Array | null;
-  stderr: string;
-}
-
-export interface WasmRuntime {
-  run(args: string[], text: string): RunResult;
-  /** Milliseconds spent reading, compiling and instantiating the module. */
-  readonly initMs: number;
-}
+// WASM backend: in a worker thread (espeak-worker.mjs), so synthesis never holds the event loop
 
 let wasmRuntime: Promise<WasmRuntime> | undefined;
 
-/** Stack traces are expensive and the Emscripten FS throws thousands of ErrnoErrors. */
-function withoutStackTraces<T>(fn: () => T): T {
-  const saved = Error.stackTraceLimit;
-  Error.stackTraceLimit = 0;
-  try {
-    return fn();
-  } finally {
-    Error.stackTraceLimit = saved;
-  }
-}
-
-/** A copy of linear memory that stores runs of non-zero 64 KiB pages only (about half is zero). */
-interface MemorySnapshot {
-  length: number;
-  runs: { offset: number; bytes: Uint8Array }[];
-}
-
-const SNAPSHOT_PAGE = 64 * 1024;
-
-function snapshotMemory(memory: Uint8Array): MemorySnapshot {
-  const runs: MemorySnapshot['runs'] = [];
-  let start = -1;
-  const isZero = (page: Uint8Array): boolean => {
-    const words = new Uint32Array(page.buffer, page.byteOffset, page.byteLength / 4);
-    for (const w of words) if (w !== 0) return false;
-    return true;
-  };
-  for (let at = 0; at <= memory.length; at += SNAPSHOT_PAGE) {
-    const zero = at === memory.length || isZero(memory.subarray(at, at + SNAPSHOT_PAGE));
-    if (!zero && start < 0) start = at;
-    if (zero && start >= 0) {
-      runs.push({ offset: start, bytes: memory.slice(start, at) });
-      start = -1;
-    }
-  }
-  return { length: memory.length, runs };
-}
-
-/** Puts `memory[0, snapshot.length)` back exactly as it was when the snapshot was taken. */
-function restoreMemory(memory: Uint8Array, snapshot: MemorySnapshot): void {
-  let at = 0;
-  for (const run of snapshot.runs) {
-    memory.fill(0, at, run.offset);
-    memory.set(run.bytes, run.offset);
-    at = run.offset + run.bytes.length;
-  }
-  memory.fill(0, at, snapshot.length);
-}
-
-async function createWasmRuntime(): Promise<WasmRuntime> {
-  const t0 = performance.now();
-  const require = createRequire(import.meta.url);
-  const jsPath = require.resolve('espeak-ng');
-  const wasmPath = path.join(path.dirname(jsPath), 'espeak-ng.wasm');
-  const compiled = await Wasm.compile(readFileSync(wasmPath));
-  const { default: ESpeakNg } = await import('espeak-ng');
-
-  let stderr = '';
-  let exportsRef: WasmExports | undefined;
-  const modulePromise = withoutStackTraces(() =>
-    ESpeakNg({
-      noInitialRun: true,
-      print: () => {},
-      printErr: (line: string) => {
-        stderr += line + '\n';
-      },
-      instantiateWasm(imports, receive) {
-        const instance = new Wasm.Instance(compiled, imports);
-        exportsRef = instance.exports as unknown as WasmExports;
-        receive(instance, compiled);
-        return instance.exports;
-      },
-    }),
-  );
-  const mod: ESpeakNgModule = await modulePromise;
-  if (!exportsRef) throw new Error('espeak-ng WASM did not instantiate');
-  const ex: WasmExports = exportsRef;
-  const snapshot = snapshotMemory(new Uint8Array(ex.memory.buffer));
-  const initMs = performance.now() - t0;
-  const encoder = new TextEncoder();
-
-  function run(args: string[], text: string): RunResult {
-    return withoutStackTraces(() => {
-      const memory = new Uint8Array(ex.memory.buffer);
-      restoreMemory(memory, snapshot);
-      // Memory grown by an earlier call is not in the snapshot: clear it too, so every call starts
-      // from the same bytes (eSpeak may read heap it did not initialise).
-      if (memory.length > snapshot.length) memory.fill(0, snapshot.length);
-      stderr = '';
-      mod.FS.writeFile('/in.txt', text);
-      const argvStrings = ['espeak-ng', ...args, '-f', '/in.txt', '-w', '/out.wav'];
-      const sp = ex.stackSave();
-      let status: number;
-      try {
-        const ptrs = argvStrings.map((a) => {
-          const bytes = encoder.encode(a + '\0');
-          const p = ex.stackAlloc(bytes.length);
-          new Uint8Array(ex.memory.buffer).set(bytes, p);
-          return p;
-        });
-        const argv = ex.stackAlloc((ptrs.length + 1) * 4);
-        const heap32 = new Uint32Array(ex.memory.buffer);
-        ptrs.forEach((p, i) => (heap32[(argv >> 2) + i] = p));
-        heap32[(argv >> 2) + ptrs.length] = 0;
-        status = ex.__main_argc_argv(ptrs.length, argv);
-      } catch (e) {
-        // exit(n) inside the program throws Emscripten's ExitStatus { status }.
-        const s = (e as { status?: unknown } | null)?.status;
-        if (typeof s !== 'number') throw e;
-        status = s;
-      } finally {
-        ex.stackRestore(sp);
-        // Close whatever an early exit() left open (fds 0-2 are the std streams).
-        for (const stream of mod.FS.streams) {
-          if (stream && stream.fd > 2) {
-            try {
-              mod.FS.close(stream);
-            } catch {
-              /* already closed */
-            }
-          }
-        }
-      }
-      let wav: Uint8Array | null = null;
-      if (mod.FS.analyzePath('/out.wav').exists) {
-        wav = mod.FS.readFile('/out.wav');
-        mod.FS.unlink('/out.wav');
-      }
-      mod.FS.unlink('/in.txt');
-      return { status, wav, stderr };
-    });
-  }
-
-  return { run, initMs };
-}
-
-/** The shared WASM runtime, created on first use. */
+/** The WASM runtime on the calling thread (benchmarks), created on first use. */
 export function getWasmRuntime(): Promise<WasmRuntime> {
   wasmRuntime ??= createWasmRuntime().catch((e: unknown) => {
     wasmRuntime = undefined;
@@ -247,6 +86,74 @@ export function getWasmRuntime(): Promise<WasmRuntime> {
   });
   return wasmRuntime;
 }
+
+
+/** espeak-wasm.ts beside this file when run from source, espeak-wasm.mjs beside the compiled server. */
+const WASM_MODULE_URL = new URL(import.meta.url.endsWith('.ts') ? './espeak-wasm.ts' : './espeak-wasm.mjs', import.meta.url).href;
+const WASM_WORKER_URL = new URL('./espeak-worker.mjs', import.meta.url);
+
+interface WorkerReply extends Partial<RunResult> {
+  id?: number;
+  error?: string;
+}
+
+/**
+ * One worker thread holding the WASM runtime for the whole process, started on first use. Calls
+ * queue in the worker (each is synchronous there); an aborted call stops waiting at once. A
+ * crashed worker fails its calls and the next call starts a fresh one. The thread does not keep
+ * the process alive while idle.
+ */
+class WasmWorker {
+  private worker: Worker | null = null;
+  private next = 1;
+  private readonly pending = new Map<number, { resolve(r: RunResult): void; reject(e: Error): void }>();
+
+  run(args: string[], text: string, signal?: AbortSignal): Promise<RunResult> {
+    const worker = this.start();
+    const id = this.next++;
+    return new Promise<RunResult>((resolve, reject) => {
+      const done = () => {
+        signal?.removeEventListener('abort', onAbort);
+        this.pending.delete(id);
+        if (this.pending.size === 0) worker.unref();
+      };
+      const onAbort = () => {
+        done();
+        reject(new Error('aborted'));
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      this.pending.set(id, {
+        resolve: (r) => (done(), resolve(r)),
+        reject: (e) => (done(), reject(e)),
+      });
+      worker.ref();
+      worker.postMessage({ id, args, text });
+    });
+  }
+
+  private start(): Worker {
+    if (this.worker) return this.worker;
+    const worker = new Worker(WASM_WORKER_URL, { workerData: { moduleUrl: WASM_MODULE_URL } });
+    worker.unref();
+    worker.on('message', (msg: WorkerReply) => {
+      const entry = msg.id === undefined ? undefined : this.pending.get(msg.id);
+      if (!entry) return;
+      if (msg.error !== undefined) entry.reject(new Error(msg.error));
+      else entry.resolve({ status: msg.status ?? 1, wav: msg.wav ?? null, stderr: msg.stderr ?? '' });
+    });
+    const fail = (error: Error) => {
+      if (this.worker !== worker) return;
+      this.worker = null;
+      for (const entry of [...this.pending.values()]) entry.reject(error);
+    };
+    worker.on('error', (error) => fail(new Error(`the eSpeak worker failed: ${error.message}`)));
+    worker.on('exit', (code) => fail(new Error(`the eSpeak worker stopped (exit code ${code})`)));
+    this.worker = worker;
+    return worker;
+  }
+}
+
+let wasmWorker: WasmWorker | undefined;
 
 // ---------------------------------------------------------------------------------------------
 // Native backend
@@ -278,31 +185,10 @@ export function detectNativeEspeak(): string | null {
   return nativeDetected;
 }
 
-function runNative(binary: string, args: string[], text: string, signal?: AbortSignal): Promise<RunResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(binary, ['--stdout', ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
-    const out: Buffer[] = [];
-    let stderr = '';
-    const onAbort = () => child.kill('SIGKILL');
-    signal?.addEventListener('abort', onAbort, { once: true });
-    child.stdout.on('data', (b: Buffer) => out.push(b));
-    child.stderr.on('data', (b: Buffer) => (stderr += b.toString()));
-    child.stdin.on('error', () => {}); // EPIPE when the program exits early; reported via status
-    child.on('error', (e) => {
-      signal?.removeEventListener('abort', onAbort);
-      reject(e);
-    });
-    child.on('close', (code, sig) => {
-      signal?.removeEventListener('abort', onAbort);
-      const buf = Buffer.concat(out);
-      resolve({
-        status: code ?? (sig ? 128 : 1),
-        wav: buf.length > 0 ? new Uint8Array(buf.buffer, buf.byteOffset, buf.length) : null,
-        stderr,
-      });
-    });
-    child.stdin.end(text);
-  });
+/** Runs the native binary through the shared launcher (no fork of the server per call). */
+async function runNative(binary: string, args: string[], text: string, signal?: AbortSignal): Promise<RunResult> {
+  const out = await getLauncher().run(binary, ['--stdout', ...args], text, signal);
+  return { status: out.status, wav: out.stdout.length > 0 ? out.stdout : null, stderr: out.stderr };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -372,14 +258,12 @@ export function createEspeakEngine(options: EspeakOptions = {}): EspeakEngine {
       if (nativeBinary) {
         result = await runNative(nativeBinary, args, text, signal);
       } else {
-        const runtime = await getWasmRuntime();
-        // Let pending I/O (and aborts) through between synchronous synthesis calls.
-        await new Promise<void>((r) => setImmediate(r));
-        if (signal?.aborted) throw abortedError(signal);
-        result = runtime.run(args, text);
+        wasmWorker ??= new WasmWorker();
+        result = await wasmWorker.run(args, text, signal);
       }
     } catch (e) {
       if (e instanceof TtsError) throw e;
+      if (signal?.aborted) throw abortedError(signal);
       throw new TtsError(`eSpeak-NG failed: ${e instanceof Error ? e.message : String(e)}`, {
         retryable: false,
         code: 'engine',

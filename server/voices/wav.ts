@@ -1,8 +1,15 @@
 import type { Speech } from './types';
 
-/** Little-endian 16-bit PCM bytes to samples (a trailing odd byte is dropped). */
+const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+
+/**
+ * Little-endian 16-bit PCM bytes to samples (a trailing odd byte is dropped). On a little-endian
+ * machine with the bytes at an even offset this is a view of `bytes`, not a copy: the samples
+ * share its memory.
+ */
 export function pcm16leToSamples(bytes: Uint8Array): Int16Array {
   const n = bytes.length >> 1;
+  if (LITTLE_ENDIAN && bytes.byteOffset % 2 === 0) return new Int16Array(bytes.buffer, bytes.byteOffset, n);
   const out = new Int16Array(n);
   const view = new DataView(bytes.buffer, bytes.byteOffset, n * 2);
   for (let i = 0; i < n; i++) out[i] = view.getInt16(i * 2, true);

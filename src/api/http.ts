@@ -1,4 +1,5 @@
-import { ZodError, type ZodType } from 'zod';
+import type { ZodType } from 'zod';
+import { resolveSchema } from './lazySchema';
 
 /**
  * The one fetch every generated hook goes through (Orval's mutator). It adds the bearer token,
@@ -70,6 +71,9 @@ export const apiFetch = async <T>(path: string, options: ApiFetchOptions = {}): 
   if (token) headers.set('Authorization', `Bearer ${token}`);
   if (!headers.has('Accept')) headers.set('Accept', 'application/json');
 
+  // The schema (in production a chunk loaded on demand) loads while the request is under way.
+  const validator = schema ? resolveSchema(schema) : undefined;
+  validator?.catch(() => undefined); // reported below, if the answer needs it
   let res: Response;
   try {
     res = await config.fetch(apiUrl(path), { ...init, headers });
@@ -84,7 +88,7 @@ export const apiFetch = async <T>(path: string, options: ApiFetchOptions = {}): 
   }
   // 204 has no body by definition (a deleted job): nothing to parse.
   if (res.status === 204 || res.status === 205) return body as T;
-  return (schema ? schema.parse(body) : body) as T;
+  return (validator ? (await validator).parse(body) : body) as T;
 };
 
 /**
@@ -93,6 +97,11 @@ export const apiFetch = async <T>(path: string, options: ApiFetchOptions = {}): 
  */
 export function errorMessage(error: unknown, fallback: string): string {
   if (error instanceof ApiError && error.serverMessage) return error.serverMessage;
-  if (error instanceof ZodError) return error.issues[0]?.message ?? 'Invalid input';
+  if (isZodError(error)) return error.issues[0]?.message ?? 'Invalid input';
   return fallback;
+}
+
+/** A zod validation error, recognised without importing zod (which loads on demand). */
+function isZodError(error: unknown): error is { issues: { message: string }[] } {
+  return error instanceof Error && error.name === 'ZodError' && Array.isArray((error as { issues?: unknown }).issues);
 }

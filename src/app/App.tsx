@@ -1,29 +1,28 @@
-import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
-import { useState, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import { ThemeProvider } from 'styled-components';
 import { GlobalStyle } from '../styles/GlobalStyle';
 import { theme } from '../styles/theme';
-import { createQueryClient } from './queryClient';
 import { AppRoutes } from './routes';
 
-/** Everything a screen needs around it: data cache, theme and global style. */
-export function AppProviders({ queryClient, children }: { queryClient: QueryClient; children: ReactNode }) {
+/**
+ * Theme and global style around every screen. The data cache (React Query) is not here: only
+ * signed-in screens use it, and it comes with their shell (layout/SignedInShell.tsx), so the
+ * sign-in page loads without it.
+ */
+export function AppFrame({ children }: { children: ReactNode }) {
   return (
-    <QueryClientProvider client={queryClient}>
-      <ThemeProvider theme={theme}>
-        <GlobalStyle />
-        {children}
-      </ThemeProvider>
-    </QueryClientProvider>
+    <ThemeProvider theme={theme}>
+      <GlobalStyle />
+      {children}
+    </ThemeProvider>
   );
 }
 
 /** The SPA on the browser's own location (wouter's default router). */
 export function App() {
-  const [queryClient] = useState(createQueryClient);
   return (
-    <AppProviders queryClient={queryClient}>
+    <AppFrame>
       <AppRoutes />
-    </AppProviders>
+    </AppFrame>
   );
 }

@@ -4,12 +4,14 @@ import { Spinner } from '../components/ui';
 import { paths, routePatterns } from '../lib/paths';
 import { connectAuthToApi, initAuth, useAuth } from '../features/auth';
 import { loadEnvironment } from '../features/environment';
-import { Login } from '../screens/Login/Login';
-import { Register } from '../screens/Register/Register';
-import { AppLayout } from './layout/AppLayout';
 
-// Route-level code splitting: the signed-out screens stay in the entry chunk (the first thing a
-// visitor sees), each signed-in screen is its own chunk, fetched when its route first renders.
+// Route-level code splitting: every screen is a chunk of its own, fetched when its route first renders,
+// and so is the signed-in shell (data cache, top bar, player) around the signed-in screens. A new
+// screen or view (a read-along view, say) gets its own lazy() here, and icons are imported one by
+// one where they are used, so each lands in the chunk of the screen that shows it.
+const Login = lazy(() => import('../screens/Login/Login').then((m) => ({ default: m.Login })));
+const Register = lazy(() => import('../screens/Register/Register').then((m) => ({ default: m.Register })));
+const SignedInShell = lazy(() => import('./layout/SignedInShell').then((m) => ({ default: m.SignedInShell })));
 const Dashboard = lazy(() => import('../screens/Dashboard/Dashboard').then((m) => ({ default: m.Dashboard })));
 const Upload = lazy(() => import('../screens/Upload/Upload').then((m) => ({ default: m.Upload })));
 const Jobs = lazy(() => import('../screens/Jobs/Jobs').then((m) => ({ default: m.Jobs })));
@@ -28,10 +30,12 @@ function Protected({ children }: { children: ReactNode }) {
   if (isLoading) return <Spinner label="Loading..." />;
   if (!isAuthenticated) return <Redirect to={paths.login()} replace />;
   return (
-    <AppLayout>
-      {/* The top bar stays up while a screen's chunk loads. */}
-      <Suspense fallback={<Spinner label="Loading..." />}>{children}</Suspense>
-    </AppLayout>
+    <Suspense fallback={<Spinner label="Loading..." />}>
+      <SignedInShell>
+        {/* The top bar stays up while a screen's chunk loads. */}
+        <Suspense fallback={<Spinner label="Loading..." />}>{children}</Suspense>
+      </SignedInShell>
+    </Suspense>
   );
 }
 
@@ -40,7 +44,7 @@ function SignedOutOnly({ children }: { children: ReactNode }) {
   const { isLoading, isAuthenticated } = useAuth();
   if (isLoading) return <Spinner label="Loading..." />;
   if (isAuthenticated) return <Redirect to={paths.dashboard()} replace />;
-  return <>{children}</>;
+  return <Suspense fallback={<Spinner label="Loading..." />}>{children}</Suspense>;
 }
 
 /** On start: wire the API client to the session, restore the session, fetch the environment. */

@@ -1,6 +1,10 @@
-import type { ReactNode } from 'react';
-import { PlayerAudio } from '../../features/player';
+import { lazy, Suspense, type ReactNode } from 'react';
 import { TopNav } from './TopNav';
+
+// The player (its <audio> element, store and Media Session) is a chunk of its own, fetched once
+// the first signed-in screen is up: no screen waits for it, and what it grows into (a mini-player)
+// stays out of every screen's first load.
+const PlayerAudio = lazy(() => import('../../features/player/PlayerAudio').then((m) => ({ default: m.PlayerAudio })));
 
 /**
  * The signed-in frame: the top bar, the screen as the page's main landmark, and the one audio
@@ -11,7 +15,9 @@ export function AppLayout({ children }: { children: ReactNode }) {
     <>
       <TopNav />
       <main>{children}</main>
-      <PlayerAudio />
+      <Suspense fallback={null}>
+        <PlayerAudio />
+      </Suspense>
     </>
   );
 }

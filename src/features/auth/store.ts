@@ -5,6 +5,7 @@ import {
   register as postRegister,
 } from '../../api/gen/endpoints/auth/auth';
 import { User, type UserOutput } from '../../api/gen/model';
+import { loadedSchema, resolveSchema } from '../../api/lazySchema';
 import { configureApi, errorMessage } from '../../api/http';
 import { clearSession, readStoredUser, readToken, storeToken, storeUser } from './session';
 
@@ -34,9 +35,9 @@ function signedOut(error: string | null = null): void {
   Object.assign(state, { user: null, isAuthenticated: false, isLoading: false, error });
 }
 
-function parseStoredUser(json: string): UserOutput | null {
+function parseStoredUser(schema: typeof User, json: string): UserOutput | null {
   try {
-    const parsed = User.safeParse(JSON.parse(json));
+    const parsed = schema.safeParse(JSON.parse(json));
     return parsed.success ? parsed.data : null;
   } catch {
     return null;
@@ -55,7 +56,9 @@ export async function initAuth(): Promise<void> {
   }
   const storedJson = readStoredUser();
   if (storedJson !== null) {
-    const stored = parseStoredUser(storedJson);
+    // At once when the schema is at hand; on a first visit, once its chunk has loaded.
+    const schema = loadedSchema(User) ?? (await resolveSchema(User));
+    const stored = parseStoredUser(schema, storedJson);
     if (!stored) {
       signedOut();
       return;
@@ -68,7 +71,7 @@ export async function initAuth(): Promise<void> {
 /** GET /auth/me: success keeps the user signed in (and refreshes the stored copy). */
 export async function fetchCurrentUser(): Promise<UserOutput | null> {
   try {
-    const user = User.parse(await getCurrentUser());
+    const user = (await resolveSchema(User)).parse(await getCurrentUser());
     storeUser(user);
     signedIn(user);
     return user;
@@ -89,7 +92,7 @@ export async function login({ email, password }: Credentials, remember = false):
   try {
     const { access_token } = await postLogin({ email, password });
     storeToken(access_token, remember);
-    const user = User.parse(await getCurrentUser());
+    const user = (await resolveSchema(User)).parse(await getCurrentUser());
     storeUser(user);
     signedIn(user);
     return user;

@@ -1,46 +1,51 @@
-import { z } from 'zod';
+// Plain checks, not a schema library: these forms are on the first screen a visitor loads, and
+// zod (with the API schemas) loads later, on demand. The email pattern is zod's own
+// (`z.email()`), so the forms accept exactly what they accepted before.
+const EMAIL = /^(?:[A-Za-z0-9_'+-]+\.)*[A-Za-z0-9_'+-]*[A-Za-z0-9_+-]@(?:[A-Za-z0-9][A-Za-z0-9-]*\.)+[A-Za-z]{2,}$/;
 
-const email = z.email({ error: 'Invalid email address' });
+export interface LoginForm {
+  email: string;
+  password: string;
+  rememberMe: boolean;
+}
+
+export interface RegisterForm {
+  email: string;
+  password: string;
+  confirmPassword: string;
+  acceptTerms: boolean;
+}
+
+/** A form's rules: every broken rule as [field, message], in the order they should show. */
+export type FormRules<T> = (values: T) => [keyof T, string][];
+
+const emailRule = (email: string): ['email', string][] => (EMAIL.test(email) ? [] : [['email', 'Invalid email address']]);
+
 /**
- * Signing in keeps the earlier 6-character minimum: every existing account has at least that
- * (new ones at least 8), and the sign-in form never judges strength, so no one is locked out.
+ * The sign-in rules, with their exact messages. Signing in keeps the earlier 6-character minimum:
+ * every existing account has at least that (new ones at least 8), and the sign-in form never
+ * judges strength, so no one is locked out.
  */
-const password = z.string().min(6, { error: 'Password must be at least 6 characters' });
-/** A new password: at least 8 characters (the contract's minimum); its strength is rated separately. */
-const newPassword = z.string().min(8, { error: 'Password must be at least 8 characters' });
+export const loginFormSchema: FormRules<LoginForm> = (values) => [
+  ...emailRule(values.email),
+  ...(values.password.length >= 6 ? [] : [['password', 'Password must be at least 6 characters'] as [keyof LoginForm, string]]),
+];
 
-export const loginFormSchema = z.object({
-  email,
-  password,
-  rememberMe: z.boolean(),
-});
-export type LoginForm = z.infer<typeof loginFormSchema>;
-
-export const registerFormSchema = z
-  .object({
-    email,
-    password: newPassword,
-    confirmPassword: z.string(),
-    acceptTerms: z.boolean().refine((accepted) => accepted, { error: 'You must accept the terms and conditions' }),
-  })
-  .refine((form) => form.password === form.confirmPassword, {
-    error: "Passwords don't match",
-    path: ['confirmPassword'],
-    // Check the match even while other fields are invalid, so every message shows at once.
-    when: () => true,
-  });
-export type RegisterForm = z.infer<typeof registerFormSchema>;
+/** The sign-up rules: a new password has at least 8 characters; every message shows at once, the password match included. */
+export const registerFormSchema: FormRules<RegisterForm> = (values) => [
+  ...emailRule(values.email),
+  ...(values.password.length >= 8 ? [] : [['password', 'Password must be at least 8 characters'] as [keyof RegisterForm, string]]),
+  ...(values.acceptTerms ? [] : [['acceptTerms', 'You must accept the terms and conditions'] as [keyof RegisterForm, string]]),
+  ...(values.password === values.confirmPassword ? [] : [['confirmPassword', "Passwords don't match"] as [keyof RegisterForm, string]]),
+];
 
 export type FieldErrors<T> = Partial<Record<keyof T, string>>;
 
 /** The first message per field, or null when the form is valid. */
-export function validate<T extends object>(schema: z.ZodType<T>, values: T): FieldErrors<T> | null {
-  const result = schema.safeParse(values);
-  if (result.success) return null;
+export function validate<T extends object>(rules: FormRules<T>, values: T): FieldErrors<T> | null {
+  const broken = rules(values);
+  if (broken.length === 0) return null;
   const errors: FieldErrors<T> = {};
-  for (const issue of result.error.issues) {
-    const field = issue.path[0] as keyof T | undefined;
-    if (field !== undefined && errors[field] === undefined) errors[field] = issue.message;
-  }
+  for (const [field, message] of broken) errors[field] ??= message;
   return errors;
 }

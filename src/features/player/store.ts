@@ -6,6 +6,7 @@ import {
   type AudioMetadataOutput,
   type PlaybackProgressOutput,
 } from '../../api/gen/model';
+import { resolveSchema } from '../../api/lazySchema';
 import { errorMessage } from '../../api/http';
 
 /** Spec section 9. */
@@ -376,7 +377,7 @@ export async function loadJob(jobId: string): Promise<boolean> {
       getAudioStream(jobId),
       getAudioMetadata(jobId),
       getProgress(jobId)
-        .then((answer) => PlaybackProgressOrNull.parse(answer))
+        .then(async (answer) => (await resolveSchema(PlaybackProgressOrNull)).parse(answer))
         .catch(() => null),
     ]);
     if (token !== loadToken) return false;

@@ -1,0 +1,181 @@
+/**
+ * The synthesize step's engine room: speech for a text's pieces (groups of whole sentences),
+ * encoded to one MP3 while it is synthesised, plus the timing map.
+ *
+ * A long text read by the offline voice is cut into `segments` runs of consecutive pieces,
+ * synthesised and encoded at the same time (one encoder stream each: a `lame` process or a
+ * worker thread), then joined frame by frame (concatMp3), so one text uses every core as the
+ * chapters of a book do. Each stream starts with LAME's priming frames and ends on a whole frame,
+ * so a join adds a few tens of milliseconds between two sentences; the timing map and the
+ * duration count them: segment k starts at the summed frame lengths of the segments before it,
+ * which is exactly where its audio is in the joined file. With one segment this is the plain
+ * streaming path (PCM duration, no join).
+ */
+import { concatMp3 } from '../audio/concat';
+import type { EncoderPool } from '../audio/encoder-pool';
+import { createMp3Writer, type Mp3Writer } from '../audio/mp3';
+import type { FileStorage } from '../storage/types';
+import type { Speech } from '../voices/types';
+import { proportionalTimings, type TimingEntry } from './timing';
+
+export interface Piece {
+  start: number;
+  end: number;
+  sentences: readonly { start: number; end: number }[];
+}
+
+export interface SynthesisInput {
+  text: string;
+  pieces: readonly Piece[];
+  speak(text: string, signal: AbortSignal): Promise<Speech>;
+  storage: FileStorage;
+  key: string;
+  pool?: EncoderPool | undefined;
+  /** Runs encoded at once (1 = one stream). */
+  segments: number;
+  signal: AbortSignal;
+  /** Fraction of the text's characters spoken so far. */
+  report(fraction: number): Promise<void>;
+}
+
+export interface SynthesisResult {
+  durationSeconds: number;
+  bytes: number;
+  sampleRate: number;
+  timings: TimingEntry[];
+  segments: number;
+}
+
+/** A text this long (characters) or longer is worth a second encoder stream. */
+export const MIN_SEGMENT_CHARS = 8_000;
+
+/** How many runs to encode at once: up to `parallelism`, each at least MIN_SEGMENT_CHARS long. */
+export function segmentCount(chars: number, parallelism: number): number {
+  return Math.max(1, Math.min(Math.max(1, parallelism), Math.floor(chars / MIN_SEGMENT_CHARS)));
+}
+
+/** Cuts pieces into `n` runs of consecutive pieces with about the same number of characters. */
+export function splitRuns<T extends { start: number; end: number }>(pieces: readonly T[], n: number): T[][] {
+  const total = pieces.reduce((sum, p) => sum + (p.end - p.start), 0);
+  const runs: T[][] = [];
+  let current: T[] = [];
+  let done = 0;
+  for (const piece of pieces) {
+    current.push(piece);
+    done += piece.end - piece.start;
+    if (runs.length < n - 1 && done >= (total * (runs.length + 1)) / n) {
+      runs.push(current);
+      current = [];
+    }
+  }
+  if (current.length > 0) runs.push(current);
+  return runs;
+}
+
+interface RunOutcome {
+  key: string;
+  sampleRate: number;
+  /** PCM samples written. */
+  samples: number;
+  bytes: number;
+  /** Timings relative to the run's first sample. */
+  timings: TimingEntry[];
+}
+
+export async function synthesizeToMp3(input: SynthesisInput): Promise<SynthesisResult> {
+  const { pieces, storage, key, signal } = input;
+  const runs = splitRuns(pieces, Math.max(1, Math.min(input.segments, pieces.length)));
+  const totalChars = pieces.reduce((n, p) => n + (p.end - p.start), 0);
+  let doneChars = 0;
+  const partKey = (i: number) => (runs.length === 1 ? key : `${key}.part-${i + 1}`);
+  const inner = new AbortController();
+  const onAbort = () => inner.abort(signal.reason);
+  signal.addEventListener('abort', onAbort, { once: true });
+  let sampleRate: number | null = null;
+
+  async function encodeRun(run: readonly Piece[], index: number): Promise<RunOutcome> {
+    let writer: Mp3Writer | null = null;
+    let samples = 0;
+    const timings: TimingEntry[] = [];
+    try {
+      for (const piece of run) {
+        inner.signal.throwIfAborted();
+        const speech = await input.speak(input.text.slice(piece.start, piece.end), inner.signal);
+        sampleRate ??= speech.sampleRate;
+        if (speech.sampleRate !== sampleRate) {
+          throw new SampleRateChange(sampleRate, speech.sampleRate);
+        }
+        writer ??= createMp3Writer({ sampleRate, sink: await storage.createWriter(partKey(index)), pool: input.pool });
+        await writer.write(speech.samples, { handOver: true }); // nobody else uses this speech
+        const t0 = samples / sampleRate;
+        samples += speech.samples.length;
+        timings.push(...proportionalTimings(piece.sentences, t0, samples / sampleRate));
+        doneChars += piece.end - piece.start;
+        await input.report(doneChars / totalChars);
+      }
+      inner.signal.throwIfAborted();
+      const result = await writer!.finish();
+      return { key: partKey(index), sampleRate: writer!.sampleRate, samples, bytes: result.bytes, timings };
+    } catch (error) {
+      inner.abort(error); // the other runs stop too
+      await writer?.abort().catch(() => undefined);
+      throw error;
+    }
+  }
+
+  try {
+    const settled = await Promise.allSettled(runs.map((run, i) => encodeRun(run, i)));
+    const failed = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
+    if (failed) {
+      // Runs that finished before another failed leave nothing behind either.
+      await Promise.all(
+        settled.map((s) => (s.status === 'fulfilled' ? storage.delete(s.value.key).catch(() => undefined) : undefined)),
+      );
+      // The first failure, not the "aborted" of the runs it stopped.
+      const first = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected' && !isAbort(s.reason));
+      throw (first ?? failed).reason;
+    }
+    const outcomes = settled.map((s) => (s as PromiseFulfilledResult<RunOutcome>).value);
+    const rate = outcomes[0]!.sampleRate;
+    if (outcomes.length === 1) {
+      const only = outcomes[0]!;
+      return { durationSeconds: only.samples / rate, bytes: only.bytes, sampleRate: rate, timings: only.timings, segments: 1 };
+    }
+    // Join the runs; each starts where the frames of the runs before it end.
+    const frameSamples: number[] = [];
+    let bytes: number;
+    try {
+      bytes = await concatMp3(storage, outcomes.map((o) => o.key), key, { onSource: (_, info) => frameSamples.push(info.samples) });
+    } finally {
+      await Promise.all(outcomes.map((o) => storage.delete(o.key).catch(() => undefined)));
+    }
+    const timings: TimingEntry[] = [];
+    let offset = 0;
+    for (const [i, o] of outcomes.entries()) {
+      const shift = offset / rate;
+      for (const t of o.timings) timings.push({ ...t, start: round(t.start + shift), end: round(t.end + shift) });
+      if (i < outcomes.length - 1) offset += frameSamples[i]!;
+    }
+    const last = outcomes[outcomes.length - 1]!;
+    return { durationSeconds: (offset + last.samples) / rate, bytes, sampleRate: rate, timings, segments: outcomes.length };
+  } finally {
+    signal.removeEventListener('abort', onAbort);
+  }
+}
+
+const round = (n: number) => Math.round(n * 1000) / 1000;
+
+function isAbort(error: unknown): boolean {
+  return error instanceof Error && (error.name === 'AbortError' || (error as { code?: unknown }).code === 'aborted');
+}
+
+/** The voice changed its sample rate between two requests. */
+export class SampleRateChange extends Error {
+  constructor(
+    readonly before: number,
+    readonly after: number,
+  ) {
+    super(`The voice changed sample rate mid-text (${before} Hz, then ${after} Hz)`);
+    this.name = 'SampleRateChange';
+  }
+}
