@@ -71,7 +71,7 @@ describe('a crash in the middle of a conversion', () => {
 
     const result = done.result_data as { duration_seconds: number; file_size_bytes: number };
     const stream = (await api(second, 'GET', `/api/v1/audio/${id}/stream`, token)).body;
-    const audio = new Uint8Array(await (await fetch(`${second.url}${String(stream.streaming_url)}`)).arrayBuffer());
+    const audio = new Uint8Array(await (await fetch(new URL(String(stream.streaming_url), second.url))).arrayBuffer());
     expect(audio.byteLength).toBe(result.file_size_bytes);
     // A whole MP3: it starts with a frame sync and its duration covers all 80 sentences.
     expect(audio[0]).toBe(0xff);

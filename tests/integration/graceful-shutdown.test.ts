@@ -112,7 +112,12 @@ describe('SIGTERM on a worker', () => {
     await until('the lease to be released', async () => ((await jobRow(id))?.lease_owner === null ? true : undefined), 10_000, logs);
 
     // Logs at info: one line per state change with the job and its user; polling stays at debug.
-    const lines = [...workers, api].flatMap((p) => p.log().split('\n')).filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Record<string, unknown>);
+    // Three processes' logs, in the order the lines were written.
+    const lines = [...workers, api]
+      .flatMap((p) => p.log().split('\n'))
+      .filter((l) => l.startsWith('{'))
+      .map((l) => JSON.parse(l) as Record<string, unknown>)
+      .sort((a, b) => Number(a.time) - Number(b.time));
     const changes = lines.filter((l) => l.jobId === id && typeof l.status === 'string').map((l) => [l.msg, l.status]);
     expect(changes).toEqual([
       ['job processing', 'PROCESSING'],

@@ -124,7 +124,8 @@ describe('separate worker processes on PostgreSQL', () => {
     expect(steps.find((s) => s.step_name === 'synthesize')?.attempts).toBe(2);
 
     const { body } = await call('GET', `/api/v1/audio/${id}/stream`);
-    const audio = await fetch(`${apiUrl}${body.streaming_url}`);
+    // The streaming URL is absolute (built from the request's own address).
+    const audio = await fetch(new URL(String(body.streaming_url), apiUrl));
     expect(audio.status).toBe(200);
     const result = (await call('GET', `/api/v1/jobs/${id}`)).body.result_data as { file_size_bytes: number };
     expect((await audio.arrayBuffer()).byteLength).toBe(result.file_size_bytes);
