@@ -59,6 +59,8 @@ describe('signing up and in against the real server', () => {
     await page.getByRole('checkbox').check();
     await page.getByRole('button', { name: 'Create account' }).click();
     await page.waitForURL(`${app.url}/dashboard`);
+    // The signed-in shell (top bar with the reader's email) is its own chunk: wait for it.
+    await page.getByText(email).first().waitFor();
     await expect(page.getByText(email).first().isVisible()).resolves.toBe(true);
   });
 
