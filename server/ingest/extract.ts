@@ -35,15 +35,20 @@ type MinimalNode = {
 };
 
 /** Collects paragraphs from a DOM subtree. */
+/** A paragraph's text as read aloud: runs of spaces (also no-break and zero-width) made one, blank lines dropped. */
+export function tidyParagraph(text: string): string {
+  return text
+    .split('\n')
+    .map((line) => line.replace(/[ \t\f\v\u00a0\u200b]+/g, ' ').trim())
+    .filter((line) => line !== '')
+    .join('\n');
+}
+
 function domToParagraphs(root: MinimalNode): string[] {
   const paragraphs: string[] = [];
   let current = '';
   const flush = () => {
-    const para = current
-      .split('\n')
-      .map((line) => line.replace(/[ \t\f\v\u00a0\u200b]+/g, ' ').trim())
-      .filter((line) => line !== '')
-      .join('\n');
+    const para = tidyParagraph(current);
     if (para !== '') paragraphs.push(para);
     current = '';
   };

@@ -13,6 +13,7 @@
  */
 import { decodeNamedCharacterReference } from 'decode-named-character-reference';
 import { DOMParser } from 'linkedom';
+import { tidyParagraph } from './extract';
 
 const BLOCK = new Set([
   'address', 'article', 'aside', 'blockquote', 'caption', 'dd', 'details', 'div', 'dl', 'dt',
@@ -87,11 +88,7 @@ export function xhtmlToText(source: string, wantedIds: ReadonlySet<string> = new
   let firstHeading: string | null = null;
   let current = '';
   const flush = () => {
-    const para = current
-      .split('\n')
-      .map((line) => line.replace(/[ \t\f\v\u00a0\u200b]+/g, ' ').trim())
-      .filter((line) => line !== '')
-      .join('\n');
+    const para = tidyParagraph(current);
     if (para !== '') paragraphs.push(para);
     current = '';
   };
