@@ -717,14 +717,23 @@ export const GetJobResponse = zod.object({
 
 
 /**
- * On a PENDING or PROCESSING job: cancels it, stops its work and answers the cancelled job.
- * On a COMPLETED, FAILED or CANCELLED job: deletes it for good (a book with its chapters,
- * audio, timing maps and listening progress, and the uploaded file it was made from) and
- * answers 204. A chapter of a book is deleted with its book (409 on its own).
- * @summary Cancel a PENDING or PROCESSING job; delete a finished one.
+ * Without `delete`: cancels a PENDING or PROCESSING job, stops its work and answers the
+ * cancelled job; a finished job answers 409 (a cancel that arrives just after the job
+ * finished never removes it).
+ * With `delete=true`: deletes a COMPLETED, FAILED or CANCELLED job for good (a book with its
+ * chapters, audio, timing maps and listening progress, and the uploaded file it was made
+ * from) and answers 204; an unfinished job answers 409 (cancel it first). A chapter of a
+ * book is deleted with its book (409 on its own).
+ * @summary Cancel a PENDING or PROCESSING job; with delete=true, delete a finished one.
  */
 export const CancelJobParams = zod.object({
   "jobId": zod.uuid()
+})
+
+export const cancelJobQueryDeleteDefault = false;
+
+export const CancelJobQueryParams = zod.object({
+  "delete": zod.boolean().default(cancelJobQueryDeleteDefault).describe('Delete the finished job for good instead of cancelling.')
 })
 
 export const cancelJobResponseOneProgressMin = 0;

@@ -65,7 +65,7 @@ describe('a text job', () => {
     expect(timing[2]!.end).toBeCloseTo(job.result_data.duration_seconds!, 2);
   });
 
-  it('is invisible to another user (404); once completed, DELETE removes it instead of cancelling', async () => {
+  it('is invisible to another user (404); once completed, a cancel is refused and DELETE ?delete=true removes it', async () => {
     const res = await createJob(t, headers, { title: 'Short', content: SHORT_TEXT });
     const id = (res.json() as { id: string }).id;
     await waitForJob(t, headers, id);
@@ -84,7 +84,8 @@ describe('a text job', () => {
     const job = await getJob(t, headers, id);
     expect(job.status).toBe('COMPLETED');
 
-    const remove = await t.app.inject({ method: 'DELETE', url: `/api/v1/jobs/${id}`, headers });
+    expect((await t.app.inject({ method: 'DELETE', url: `/api/v1/jobs/${id}`, headers })).statusCode).toBe(409);
+    const remove = await t.app.inject({ method: 'DELETE', url: `/api/v1/jobs/${id}?delete=true`, headers });
     expect(remove.statusCode).toBe(204);
     expect((await t.app.inject({ method: 'GET', url: `/api/v1/jobs/${id}`, headers })).statusCode).toBe(404);
   });

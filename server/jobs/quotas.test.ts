@@ -212,12 +212,18 @@ describe('deleting a finished job (DELETE /jobs/{id} on COMPLETED, FAILED or CAN
     expect(before).toContain(`audio/${book.chapterIds[0]}.mp3.timing.json`);
 
     // Bob cannot delete Alice's book; a chapter cannot be deleted on its own.
-    expect((await t.app.inject({ method: 'DELETE', url: `/api/v1/jobs/${book.bookId}`, headers: bob })).statusCode).toBe(404);
-    const chapter = await t.app.inject({ method: 'DELETE', url: `/api/v1/jobs/${book.chapterIds[0]}`, headers: alice });
+    expect((await t.app.inject({ method: 'DELETE', url: `/api/v1/jobs/${book.bookId}?delete=true`, headers: bob })).statusCode).toBe(404);
+    const chapter = await t.app.inject({ method: 'DELETE', url: `/api/v1/jobs/${book.chapterIds[0]}?delete=true`, headers: alice });
     expect(chapter.statusCode).toBe(409);
     expect(chapter.json().detail).toBe('This job is a chapter of a book: delete the book to remove it');
 
-    const res = await t.app.inject({ method: 'DELETE', url: `/api/v1/jobs/${book.bookId}`, headers: alice });
+    // A plain DELETE (a cancel, perhaps sent just after the book finished) never removes it.
+    const lateCancel = await t.app.inject({ method: 'DELETE', url: `/api/v1/jobs/${book.bookId}`, headers: alice });
+    expect(lateCancel.statusCode).toBe(409);
+    expect(lateCancel.json().detail).toBe('Cannot cancel a job that is COMPLETED');
+    expect(storedKeys(t)).toEqual(before);
+
+    const res = await t.app.inject({ method: 'DELETE', url: `/api/v1/jobs/${book.bookId}?delete=true`, headers: alice });
     expect(res.statusCode).toBe(204);
     expect(res.body).toBe('');
 
@@ -248,7 +254,7 @@ describe('deleting a finished job (DELETE /jobs/{id} on COMPLETED, FAILED or CAN
     const job = (await createJob(t, dave, { title: 'From file', file_key: key })).json() as { id: string };
     await db.query("UPDATE jobs SET status = 'FAILED', error_message = 'boom' WHERE id = $1", [job.id]);
     expect(storedKeys(t)).toContain(key);
-    expect((await t.app.inject({ method: 'DELETE', url: `/api/v1/jobs/${job.id}`, headers: dave })).statusCode).toBe(204);
+    expect((await t.app.inject({ method: 'DELETE', url: `/api/v1/jobs/${job.id}?delete=true`, headers: dave })).statusCode).toBe(204);
     expect(storedKeys(t)).not.toContain(key);
     const { rows } = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM uploaded_files WHERE file_key = $1', [key]);
     expect(rows[0]?.n).toBe(0);
@@ -269,7 +275,7 @@ describe('deleting a job the pipeline converted', () => {
     const done = await waitForJob(t, erin, id);
     expect(done.status, done.error_message ?? '').toBe('COMPLETED');
     expect(storedKeys(t).filter((k) => k.includes(id)).length).toBeGreaterThanOrEqual(3);
-    expect((await t.app.inject({ method: 'DELETE', url: `/api/v1/jobs/${id}`, headers: erin })).statusCode).toBe(204);
+    expect((await t.app.inject({ method: 'DELETE', url: `/api/v1/jobs/${id}?delete=true`, headers: erin })).statusCode).toBe(204);
     expect(storedKeys(t).filter((k) => k.includes(id))).toEqual([]);
   });
 });

@@ -385,10 +385,13 @@ export function createJobService(deps: JobServiceDeps) {
       return view((await repo.get(jobId))!);
     },
 
-    /** DELETE /jobs/{id}: cancels an unfinished job (its view), deletes a finished one (null). */
-    async cancelOrRemove(userId: string, jobId: string): Promise<JobView | null> {
-      const job = await owned(userId, jobId);
-      if (isActive(job.status)) return this.cancel(userId, jobId);
+    /**
+     * DELETE /jobs/{id}: cancels an unfinished job (its view); with `remove`, deletes a finished one
+     * (null). Deleting needs that explicit intent, so a cancel that arrives just after the job
+     * finished answers 409 instead of removing the reader's book.
+     */
+    async cancelOrRemove(userId: string, jobId: string, options: { remove: boolean }): Promise<JobView | null> {
+      if (!options.remove) return this.cancel(userId, jobId);
       await this.remove(userId, jobId);
       return null;
     },

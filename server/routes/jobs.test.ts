@@ -264,9 +264,14 @@ describe('GET /jobs', () => {
     const cancel = await t.app.inject({ method: 'DELETE', url: `/api/v1/jobs/${id}`, headers });
     expect(cancel.statusCode).toBe(200);
     expect(cancel.json().status).toBe('CANCELLED');
-    // The same DELETE on the now finished (CANCELLED) job deletes it.
+    // Cancelling it again is refused; deleting the now finished (CANCELLED) job needs delete=true.
     const again = await t.app.inject({ method: 'DELETE', url: `/api/v1/jobs/${id}`, headers });
-    expect(again.statusCode).toBe(204);
+    expect(again.statusCode).toBe(409);
+    const activeDelete = await t.app.inject({ method: 'DELETE', url: `/api/v1/jobs/${(await createJob(t, headers, { title: 'Running', content: SHORT_TEXT })).json().id}?delete=true`, headers });
+    expect(activeDelete.statusCode).toBe(409);
+    expect(activeDelete.json().detail).toMatch(/cancel it first/);
+    const removed = await t.app.inject({ method: 'DELETE', url: `/api/v1/jobs/${id}?delete=true`, headers });
+    expect(removed.statusCode).toBe(204);
     expect((await t.app.inject({ method: 'GET', url: `/api/v1/jobs/${id}`, headers })).statusCode).toBe(404);
   });
 });

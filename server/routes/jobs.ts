@@ -1,5 +1,6 @@
 import {
   CancelJobParams,
+  CancelJobQueryParams,
   CancelJobResponse,
   CreateJobBody,
   CreateJobResponse,
@@ -114,10 +115,14 @@ export const jobRoutes: RoutePlugin<{ jobs: JobService; strictResponses: boolean
   );
 
   // An unfinished job is cancelled (200, the job); a finished one is deleted (204). See docs/api.md.
-  app.delete('/jobs/:jobId', { schema: { params: CancelJobParams, response: { 200: CancelJobResponse, 204: z.undefined() } } }, async (request, reply) => {
-    const cancelled = await jobs.cancelOrRemove(requireUser(request).id, request.params.jobId);
+  app.delete(
+    '/jobs/:jobId',
+    { schema: { params: CancelJobParams, querystring: CancelJobQueryParams, response: { 200: CancelJobResponse, 204: z.undefined() } } },
+    async (request, reply) => {
+    const cancelled = await jobs.cancelOrRemove(requireUser(request).id, request.params.jobId, { remove: request.query.delete });
     return cancelled === null ? reply.code(204).send() : cancelled;
-  });
+    },
+  );
 
   app.get(
     '/jobs/:jobId/steps',

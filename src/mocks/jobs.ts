@@ -270,11 +270,18 @@ export function jobsBackend(initial: readonly Job[], options: JobsBackendOptions
         if (!job && !options.job?.status) return notFound();
         return reply(options.job ?? {}, () => job?.steps ?? []);
       }),
-      cancelJob: http.delete(api('/jobs/:jobId'), async ({ params }) => {
+      cancelJob: http.delete(api('/jobs/:jobId'), async ({ params, request }) => {
         const job = find(params.jobId);
         if (!job) return notFound();
-        if (job.status !== 'PENDING' && job.status !== 'PROCESSING') {
-          // As the server does: a finished job is deleted, with its chapters; 204, no body.
+        const active = job.status === 'PENDING' || job.status === 'PROCESSING';
+        const deleting = new URL(request.url).searchParams.get('delete') === 'true';
+        // As the server does: deleting needs ?delete=true and a finished job; cancelling an active one.
+        if (deleting === active) {
+          const detail = active ? `Cannot delete a job that is ${job.status}; cancel it first` : `Cannot cancel a job that is ${job.status}`;
+          return reply({ status: 409, body: errorBodyFixture(detail) }, () => null);
+        }
+        if (deleting) {
+          // A finished job is deleted, with its chapters; 204, no body.
           const remove = options.remove ?? {};
           if (remove.status && remove.status >= 400) return reply(remove, () => null);
           if (remove.delay !== undefined) await delay(remove.delay);

@@ -140,7 +140,8 @@ export function useDeleteJobAction() {
     },
   });
   const { mutateAsync, reset } = mutation;
-  const remove = useCallback((jobId: string) => mutateAsync({ jobId }).then(() => undefined), [mutateAsync]);
+  // `delete: true`: the explicit intent the server needs to remove a finished job for good.
+  const remove = useCallback((jobId: string) => mutateAsync({ jobId, params: { delete: true } }).then(() => undefined), [mutateAsync]);
   return {
     remove,
     reset,

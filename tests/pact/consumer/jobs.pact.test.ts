@@ -6,9 +6,10 @@ import { MatchersV3 } from '@pact-foundation/pact';
 import { describe, expect, it } from 'vitest';
 import { uploadFile } from '../../../src/api/gen/endpoints/files/files';
 import { cancelJob, createJob, getJob, getJobSteps, listJobs } from '../../../src/api/gen/endpoints/jobs/jobs';
+import { ApiError, errorMessage } from '../../../src/api/http';
 import { states } from '../states';
 import { bearer, EXAMPLE_CHAPTER_ID, EXAMPLE_FILE_KEY, EXAMPLE_JOB_ID, EXAMPLE_TOKEN, jobPath } from './listening';
-import { isoTimestamp, lectioPact, useMockServer } from './pact';
+import { errorBody, isoTimestamp, lectioPact, useMockServer } from './pact';
 
 const { atLeastLike, eachLike, fromProviderState, integer, like, number, regex, string, uuid } = MatchersV3;
 const pact = lectioPact();
@@ -416,15 +417,29 @@ describe('cancel a job', () => {
         expect(job).toMatchObject({ status: 'CANCELLED' });
       }));
 
-  it('deletes a completed audiobook (the same DELETE on a finished job)', () =>
+  it('refuses to cancel a completed job, with the reason (a late cancel never deletes it)', () =>
+    pact
+      .addInteraction()
+      .given(states.completedAudiobook, { title: 'The Tell-Tale Heart' })
+      .uponReceiving('a cancellation of a completed job')
+      .withRequest('DELETE', jobPath('/api/v1/jobs/{id}'), (req) => req.headers(bearer()))
+      .willRespondWith(409, (res) => res.jsonBody(errorBody('Cannot cancel a job that is COMPLETED')))
+      .executeTest(async (server) => {
+        useMockServer(server.url, EXAMPLE_TOKEN);
+        const error = await cancelJob(EXAMPLE_JOB_ID).catch((e: unknown) => e);
+        expect((error as ApiError).status).toBe(409);
+        expect(errorMessage(error, 'Failed to cancel job')).toMatch(/COMPLETED/);
+      }));
+
+  it('deletes a completed audiobook when asked to (delete=true)', () =>
     pact
       .addInteraction()
       .given(states.completedAudiobook, { title: 'The Tell-Tale Heart' })
       .uponReceiving('a deletion of a completed job')
-      .withRequest('DELETE', jobPath('/api/v1/jobs/{id}'), (req) => req.headers(bearer()))
+      .withRequest('DELETE', jobPath('/api/v1/jobs/{id}'), (req) => req.headers(bearer()).query({ delete: 'true' }))
       .willRespondWith(204)
       .executeTest(async (server) => {
         useMockServer(server.url, EXAMPLE_TOKEN);
-        await expect(cancelJob(EXAMPLE_JOB_ID)).resolves.toBeNull();
+        await expect(cancelJob(EXAMPLE_JOB_ID, { delete: true })).resolves.toBeNull();
       }));
 });

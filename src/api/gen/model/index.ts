@@ -14,6 +14,7 @@
 export * from './assistantMode.zod';
 export * from './audioMetadata.zod';
 export * from './binaryBody.zod';
+export * from './cancelJobParams.zod';
 export * from './chapter.zod';
 export * from './chapterInfo.zod';
 export * from './chapterInfoList.zod';

@@ -36,6 +36,7 @@ import {
   JobStepList
 } from '../../model';
 import type {
+  CancelJobParams,
   ErrorBody,
   JobCreateRequest,
   ListJobsParams
@@ -453,24 +454,36 @@ export function useGetJob<TData = Awaited<ReturnType<typeof getJob>>, TError = E
 
 
 
-export const getCancelJobUrl = (jobId: string,) => {
+export const getCancelJobUrl = (jobId: string,
+    params?: CancelJobParams,) => {
+  const normalizedParams = new URLSearchParams();
 
+  Object.entries(params || {}).forEach(([key, value]) => {
 
+    if (value !== undefined) {
+      normalizedParams.append(key, value === null ? 'null' : String(value))
+    }
+  });
 
+  const stringifiedParams = normalizedParams.toString();
 
-  return `/api/v1/jobs/${jobId}`
+  return stringifiedParams.length > 0 ? `/api/v1/jobs/${jobId}?${stringifiedParams}` : `/api/v1/jobs/${jobId}`
 }
 
 /**
- * On a PENDING or PROCESSING job: cancels it, stops its work and answers the cancelled job.
- * On a COMPLETED, FAILED or CANCELLED job: deletes it for good (a book with its chapters,
- * audio, timing maps and listening progress, and the uploaded file it was made from) and
- * answers 204. A chapter of a book is deleted with its book (409 on its own).
- * @summary Cancel a PENDING or PROCESSING job; delete a finished one.
+ * Without `delete`: cancels a PENDING or PROCESSING job, stops its work and answers the
+ * cancelled job; a finished job answers 409 (a cancel that arrives just after the job
+ * finished never removes it).
+ * With `delete=true`: deletes a COMPLETED, FAILED or CANCELLED job for good (a book with its
+ * chapters, audio, timing maps and listening progress, and the uploaded file it was made
+ * from) and answers 204; an unfinished job answers 409 (cancel it first). A chapter of a
+ * book is deleted with its book (409 on its own).
+ * @summary Cancel a PENDING or PROCESSING job; with delete=true, delete a finished one.
  */
-export const cancelJob = async (jobId: string, options?: Parameters<typeof apiFetch>[1]): Promise<Job | void> => {
+export const cancelJob = async (jobId: string,
+    params?: CancelJobParams, options?: Parameters<typeof apiFetch>[1]): Promise<Job | void> => {
 
-  return apiFetch<Job | void>(getCancelJobUrl(jobId),
+  return apiFetch<Job | void>(getCancelJobUrl(jobId,params),
   {
     ...options,
     method: 'DELETE'
@@ -500,9 +513,9 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
 
       const mutationFn: MutationFunction<Awaited<ReturnType<typeof cancelJob>>, CancelJobMutationVariables> = (props) => {
-          const {jobId} = props ?? {};
+          const {jobId,params} = props ?? {};
 
-          return  cancelJob(jobId,requestOptions)
+          return  cancelJob(jobId,params,requestOptions)
         }
 
 
@@ -515,10 +528,10 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
     export type CancelJobMutationResult = NonNullable<Awaited<ReturnType<typeof cancelJob>>>
 
     export type CancelJobMutationError = ErrorBody
-    export type CancelJobMutationVariables = {jobId: string}
+    export type CancelJobMutationVariables = {jobId: string;params?: CancelJobParams}
 
     /**
- * @summary Cancel a PENDING or PROCESSING job; delete a finished one.
+ * @summary Cancel a PENDING or PROCESSING job; with delete=true, delete a finished one.
  */
 export const useCancelJob = <TError = ErrorBody,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof cancelJob>>, TError,CancelJobMutationVariables, TContext>, request?: SecondParameter<typeof apiFetch>}
