@@ -1,7 +1,7 @@
 // Vite plugin (production build only): the generated zod models (src/api/gen/model/*.zod.ts)
-// become stubs of `lazySchema()` placeholders, and the real modules, with zod, are loaded on
+// become stubs of `lazySchema()` stand-ins, and the real modules, with zod, are loaded on
 // demand as one chunk ("api-schemas") when the first answer is validated (src/api/http.ts
-// resolves the placeholder). So the first screen's JavaScript carries neither zod nor the
+// resolves the stand-in). So the first screen's JavaScript carries neither zod nor the
 // schemas, and no screen carries a copy of them. Generated code is untouched.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';

@@ -1,8 +1,8 @@
 /**
  * Generated zod schemas loaded on demand. In the production build every model module of
- * src/api/gen/model is replaced by a stub whose exports are `lazySchema(...)` placeholders
+ * src/api/gen/model is replaced by a stub whose exports are `lazySchema(...)` stand-ins
  * (scripts/vite-lazy-models.mjs), so zod and the schemas form one chunk fetched with the first
- * answer to validate, not before the first screen. `resolveSchema` turns a placeholder into the
+ * answer to validate, not before the first screen. `resolveSchema` turns a stand-in into the
  * real schema; anything else (the schemas themselves, in tests and development) passes through.
  */
 const LOAD = Symbol.for('lectio.lazySchema');
@@ -24,18 +24,18 @@ export function lazySchema(load: () => Promise<unknown>): LazySchema {
   const misuse = () => {
     throw new Error('This schema is loaded on demand: pass it through resolveSchema() first');
   };
-  const placeholder: LazySchema = {
+  const standIn: LazySchema = {
     [LOAD]: () =>
       (loading ??= load().then((real) => {
-        placeholder[LOADED] = real;
+        standIn[LOADED] = real;
         return real;
       })),
   };
-  Object.assign(placeholder, { parse: misuse, safeParse: misuse });
-  return placeholder;
+  Object.assign(standIn, { parse: misuse, safeParse: misuse });
+  return standIn;
 }
 
-/** The real schema when it is at hand now (not a placeholder, or one already loaded), else null. */
+/** The real schema when it is at hand now (not a stand-in, or one already loaded), else null. */
 export function loadedSchema<T>(schema: T): T | null {
   if (!isLazy(schema)) return schema;
   return (schema[LOADED] as T | undefined) ?? null;
