@@ -46,3 +46,4 @@ export {
   keepJobUnlessChanged,
   POLL_MS,
 } from './polling';
+export { useDeleteJobFlow, type DeleteTarget } from './useDeleteJobFlow';

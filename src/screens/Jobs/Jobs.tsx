@@ -2,7 +2,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import styled from 'styled-components';
 import { useLocation, useSearch } from 'wouter';
 import type { JobSummary } from '../../api/gen/model';
-import { Alert, Button, ButtonLink, Card, ConfirmDialog, Page, Pagination, SelectField, Spinner, TextField } from '../../components/ui';
+import { Alert, Button, ButtonLink, Card, Page, Pagination, SelectField, Spinner, TextField } from '../../components/ui';
 import { paths } from '../../lib/paths';
 import {
   countLabel,
@@ -17,7 +17,7 @@ import {
   sortOptions,
   statusFilters,
   useCancelJobAction,
-  useDeleteJobAction,
+  useDeleteJobFlow,
   useJobsState,
   usePolledJobs,
   type JobsFilters,
@@ -77,24 +77,9 @@ export function Jobs() {
   const list = usePolledJobs(listParamsFromFilters(filters), { intervalMs: POLL_MS.jobsList, keepPrevious: true });
   const state = useJobsState({ filters, list });
   const { cancel, isCancelling } = useCancelJobAction();
-  const deletion = useDeleteJobAction();
-  const [toDelete, setToDelete] = useState<JobSummary | null>(null);
-  const [deleted, setDeleted] = useState<string | null>(null);
-  const askDelete = (job: JobSummary) => {
-    deletion.reset();
-    setToDelete(job);
-  };
-  const confirmDelete = () => {
-    if (!toDelete) return;
-    const title = jobTitle(toDelete);
-    deletion.remove(toDelete.id).then(
-      () => {
-        setToDelete(null);
-        setDeleted(title);
-      },
-      () => undefined, // the dialog shows the reason
-    );
-  };
+  const deleteFlow = useDeleteJobFlow();
+  const { deleted } = deleteFlow;
+  const askDelete = (job: JobSummary) => deleteFlow.ask({ id: job.id, title: jobTitle(job), audiobook: job.status === 'COMPLETED' });
 
   // The search box shows what is typed at once; the URL (and so the query) follows 300 ms later.
   const [text, setText] = useState(filters.q);
@@ -207,22 +192,7 @@ export function Jobs() {
         label="Jobs pages"
       />
 
-      {toDelete && (
-        <ConfirmDialog
-          title={`Delete "${jobTitle(toDelete)}"?`}
-          description={
-            toDelete.status === 'COMPLETED'
-              ? 'The audiobook, its chapters, its audio and your listening progress are removed for good. This cannot be undone.'
-              : 'The job and everything it made so far are removed for good. This cannot be undone.'
-          }
-          confirmLabel="Delete"
-          busy={deletion.isDeleting}
-          busyLabel="Deleting..."
-          error={deletion.error}
-          onConfirm={confirmDelete}
-          onDismiss={() => setToDelete(null)}
-        />
-      )}
+      {deleteFlow.dialog}
     </Page>
   );
 }

@@ -4,8 +4,8 @@ import { useListJobs } from '../../api/gen/endpoints/jobs/jobs';
 import { useGetRecentProgress } from '../../api/gen/endpoints/progress/progress';
 import type { PlaybackProgressOutput } from '../../api/gen/model';
 import { errorMessage } from '../../api/http';
-import { Alert, Button, ButtonLink, Card, ConfirmDialog, Page, SelectField, Spinner, TextField } from '../../components/ui';
-import { useDeleteJobAction } from '../../features/jobs';
+import { Alert, Button, ButtonLink, Card, Page, SelectField, Spinner, TextField } from '../../components/ui';
+import { useDeleteJobFlow } from '../../features/jobs';
 import { paths } from '../../lib/paths';
 import { formatDuration } from '../../lib/time';
 import {
@@ -16,7 +16,6 @@ import {
   summarize,
   toLibraryBooks,
   writeLibraryView,
-  type LibraryBook,
   type LibraryFilter,
   type LibrarySort,
   type LibraryView,
@@ -87,20 +86,8 @@ export function Library() {
   const [filter, setFilter] = useState<LibraryFilter>('all');
   const [sort, setSort] = useState<LibrarySort>('createdAt');
   const [view, setView] = useState<LibraryView>(() => readLibraryView());
-  const deletion = useDeleteJobAction();
-  const [toDelete, setToDelete] = useState<LibraryBook | null>(null);
-  const [deleted, setDeleted] = useState<string | null>(null);
-  const confirmDelete = () => {
-    if (!toDelete) return;
-    const { id, title } = toDelete;
-    deletion.remove(id).then(
-      () => {
-        setToDelete(null);
-        setDeleted(title);
-      },
-      () => undefined, // the dialog shows the reason
-    );
-  };
+  const deleteFlow = useDeleteJobFlow();
+  const { deleted } = deleteFlow;
 
   // The freshest progress wins: what the player just saved, then the server's recent list.
   const records = useMemo(() => {
@@ -208,10 +195,7 @@ export function Library() {
                     view={view}
                     playState={playStateOf(book.id)}
                     onToggle={() => void togglePlayback(book.id)}
-                    onDelete={() => {
-                      deletion.reset();
-                      setToDelete(book);
-                    }}
+                    onDelete={() => deleteFlow.ask({ id: book.id, title: book.title, audiobook: true })}
                   />
                 ))}
               </Shelf>
@@ -219,18 +203,7 @@ export function Library() {
           )}
         </>
       )}
-      {toDelete && (
-        <ConfirmDialog
-          title={`Delete "${toDelete.title}"?`}
-          description="The audiobook, its chapters, its audio and your listening progress are removed for good. This cannot be undone."
-          confirmLabel="Delete"
-          busy={deletion.isDeleting}
-          busyLabel="Deleting..."
-          error={deletion.error}
-          onConfirm={confirmDelete}
-          onDismiss={() => setToDelete(null)}
-        />
-      )}
+      {deleteFlow.dialog}
     </Page>
   );
 }
