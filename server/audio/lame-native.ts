@@ -10,37 +10,19 @@
  * frame by frame and every frame is audio.
  */
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
-import { accessSync, constants as fsConstants, statSync } from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
 import type { Readable, Writable } from 'node:stream';
+import { findExecutable } from '../executables';
 import { assertEncodable, type EncoderSession } from './encoder-session';
 
 let detected: string | null | undefined;
 
-function isExecutable(file: string): boolean {
-  try {
-    accessSync(file, fsConstants.X_OK);
-    return statSync(file).isFile();
-  } catch {
-    return false;
-  }
-}
 
 /** Path of a `lame` binary in the directories of `searchPath` (default PATH, looked up once per process), or null. */
 export function detectNativeLame(searchPath?: string): string | null {
-  if (searchPath !== undefined) return findLame(searchPath);
-  if (detected === undefined) detected = findLame(process.env.PATH ?? '');
+  if (searchPath !== undefined) return findExecutable('lame', searchPath);
+  if (detected === undefined) detected = findExecutable('lame');
   return detected;
-}
-
-function findLame(searchPath: string): string | null {
-  for (const dir of searchPath.split(path.delimiter)) {
-    if (!dir) continue;
-    const candidate = path.join(dir, 'lame');
-    if (isExecutable(candidate)) return candidate;
-  }
-  return null;
 }
 
 /**

@@ -8,6 +8,7 @@ import {
   assertValidKey,
   InvalidStorageKeyError,
   TEMP_DIR_NAME,
+  writeThrough,
   type ByteRange,
   type FileStorage,
   type StorageWriter,
@@ -61,18 +62,7 @@ export class LocalFileStorage implements FileStorage {
   }
 
   async write(key: string, data: Uint8Array | AsyncIterable<Uint8Array>): Promise<{ size: number }> {
-    const writer = await this.createWriter(key);
-    try {
-      if (data instanceof Uint8Array) {
-        await writer.write(data);
-      } else {
-        for await (const chunk of data) await writer.write(chunk);
-      }
-      return await writer.commit();
-    } catch (error) {
-      await writer.abort();
-      throw error;
-    }
+    return writeThrough(this, key, data);
   }
 
   async createWriter(key: string): Promise<StorageWriter> {

@@ -11,7 +11,7 @@ import {
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import { assertValidKey, StorageUnavailableError, type ByteRange, type FileStorage, type StorageWriter } from './types';
+import { assertValidKey, StorageUnavailableError, writeThrough, type ByteRange, type FileStorage, type StorageWriter } from './types';
 
 /** Parts of a multipart upload: S3's minimum, so a writer holds at most PART_SIZE * QUEUE_SIZE in memory. */
 const PART_SIZE = 5 * 1024 * 1024;
@@ -91,18 +91,7 @@ export class S3FileStorage implements FileStorage {
   }
 
   async write(key: string, data: Uint8Array | AsyncIterable<Uint8Array>): Promise<{ size: number }> {
-    const writer = await this.createWriter(key);
-    try {
-      if (data instanceof Uint8Array) {
-        await writer.write(data);
-      } else {
-        for await (const chunk of data) await writer.write(chunk);
-      }
-      return await writer.commit();
-    } catch (error) {
-      await writer.abort();
-      throw error;
-    }
+    return writeThrough(this, key, data);
   }
 
   async createWriter(key: string): Promise<StorageWriter> {

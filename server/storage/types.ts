@@ -40,6 +40,26 @@ export interface FileStorage {
  * The store cannot be reached or answers with a server error: nothing is wrong with the request,
  * try again later. HTTP answers 503; a conversion step waits and runs again (the job is not failed).
  */
+/** Writes `data` through a fresh writer of `storage`: committed whole, or aborted (nothing left) on any error. */
+export async function writeThrough(
+  storage: Pick<FileStorage, 'createWriter'>,
+  key: string,
+  data: Uint8Array | AsyncIterable<Uint8Array>,
+): Promise<{ size: number }> {
+  const writer = await storage.createWriter(key);
+  try {
+    if (data instanceof Uint8Array) {
+      await writer.write(data);
+    } else {
+      for await (const chunk of data) await writer.write(chunk);
+    }
+    return await writer.commit();
+  } catch (error) {
+    await writer.abort();
+    throw error;
+  }
+}
+
 export class StorageUnavailableError extends Error {
   constructor(cause: unknown) {
     super('The file store is unavailable; try again shortly', { cause });

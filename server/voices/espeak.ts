@@ -18,10 +18,9 @@
  *   read and delete `/out.wav`. Calls are synchronous (~10-30 ms per sentence) and therefore
  *   naturally serialized.
  */
-import { accessSync, constants as fsConstants, statSync } from 'node:fs';
-import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { createWasmRuntime, type RunResult, type WasmRuntime } from './espeak-wasm';
+import { findExecutable } from '../executables';
 import { TtsError, type Speech, type TtsEngine } from './types';
 import { getLauncher } from './launcher';
 import { parseWav } from './wav';
@@ -160,28 +159,10 @@ let wasmWorker: WasmWorker | undefined;
 
 let nativeDetected: string | null | undefined;
 
-function isExecutable(file: string): boolean {
-  try {
-    accessSync(file, fsConstants.X_OK);
-    return statSync(file).isFile();
-  } catch {
-    return false;
-  }
-}
 
 /** Path of an `espeak-ng` binary on PATH, or null. Looked up once per process. */
 export function detectNativeEspeak(): string | null {
-  if (nativeDetected === undefined) {
-    nativeDetected = null;
-    for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
-      if (!dir) continue;
-      const candidate = path.join(dir, 'espeak-ng');
-      if (isExecutable(candidate)) {
-        nativeDetected = candidate;
-        break;
-      }
-    }
-  }
+  if (nativeDetected === undefined) nativeDetected = findExecutable('espeak-ng');
   return nativeDetected;
 }
 
