@@ -20,8 +20,7 @@ export default tseslint.config(
       // Generated code is never edited, so it is not linted either.
       'src/api/gen/**',
       'server/gen/**',
-      'src/voice/gen/**',
-      'server/voice/gen/**',
+      'protocol/gen/**',
     ],
   },
   js.configs.recommended,
@@ -48,7 +47,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['scripts/**', 'tests/**', 'server/**', 'bench/**', '.storybook/**', '*.config.*', '*.mjs'],
+    files: ['scripts/**', 'tests/**', 'server/**', 'protocol/**', 'bench/**', '.storybook/**', '*.config.*', '*.mjs'],
     rules: { 'no-console': 'off' },
   },
 );

@@ -41,7 +41,7 @@ export default defineConfig({
         test: {
           name: 'server',
           environment: 'node',
-          include: ['server/**/*.test.ts', 'tests/integration/**/*.test.ts'],
+          include: ['server/**/*.test.ts', 'protocol/**/*.test.ts', 'tests/integration/**/*.test.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },

@@ -10,9 +10,9 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { estimateSeconds, speakingRate } from '../server/jobs/estimate';
-import { splitIntoChunks } from '../server/voices/chunking';
-import { offlineVoiceFor } from '../server/voices/espeak';
-import { selectEngine, type VoiceSettings } from '../server/voices/select';
+import { splitIntoChunks } from '../server/tts/chunking';
+import { offlineVoiceFor } from '../server/tts/espeak';
+import { selectEngine, type VoiceSettings } from '../server/tts/select';
 
 const dir = fileURLToPath(new URL('./samples/', import.meta.url));
 const samples = readdirSync(dir)

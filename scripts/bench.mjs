@@ -1,13 +1,13 @@
 // `npm run bench`: every performance figure the issues set targets for, printed, never asserted.
 //   1. conversion: the native espeak-ng | lame pipeline and the server (job creation to COMPLETED)
 //      in the same run and their ratio, the API's p99 while converting, peak RSS of the first start
-//      and of the conversion  (server/jobs/bench-pipeline.ts; BENCH_CHARS=50000)
+//      and of the conversion  (bench/conversion.ts; BENCH_CHARS=50000)
 //   2. bundle: gzip JavaScript a first visit needs on /login and /dashboard, chunk by chunk
-//      (scripts/bench-bundle.mjs)
+//      (bench/bundle.mjs)
 //   3. voice: handshake, typed question to first bot audio, end of speech to user-stopped-speaking
-//      (server/assistant/bench-voice.ts)
+//      (bench/voice.ts)
 //   4. login: a real sign-in alone and during a flood of 150 simultaneous sign-ins, from one address
-//      and from 150 addresses  (server/auth/bench-login.ts)
+//      and from 150 addresses  (bench/login.ts)
 //   5. estimate: the preview's listening-time estimate against the real narration of the sample
 //      texts, per voice, with the measured speaking rates  (bench/estimate.ts)
 //   6. scale-out: API + 1 vs 2 workers on PostgreSQL with S3 storage (a book and 20 short jobs
@@ -15,6 +15,9 @@
 //      conversions run  (bench/scale-out.ts; needs PostgreSQL server binaries)
 //   7. joblist: GET /jobs (page of 20, 200 jobs in the account) requests/s as a ratio to
 //      GET /environment, on the embedded database and on PostgreSQL  (bench/joblist.ts)
+//   8. encode: MP3 encoding speed of 10 minutes of speech-like audio, in-process and on the
+//      encoder pool, and peak RSS  (bench/encode.ts)
+//   9. voices: offline synthesis speed per sentence and per 1,000-character chunk  (bench/voices.ts)
 // Run one with e.g. `npm run bench -- voice`. Set BENCH_BOOK_CHARS=1000000 for the 1 MB book figure.
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -23,13 +26,15 @@ import { buildServerIfStale, SERVER_NODE_FLAGS } from './build-server.mjs';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const benches = [
   // The server part runs the compiled server, as `npm start` does.
-  { name: 'conversion', args: ['--import', 'tsx', 'server/jobs/bench-pipeline.ts'], before: buildServerIfStale },
-  { name: 'bundle', args: ['scripts/bench-bundle.mjs'] },
-  { name: 'voice', args: ['--import', 'tsx', 'server/assistant/bench-voice.ts'] },
-  { name: 'login', args: ['--import', 'tsx', 'server/auth/bench-login.ts'] },
+  { name: 'conversion', args: ['--import', 'tsx', 'bench/conversion.ts'], before: buildServerIfStale },
+  { name: 'bundle', args: ['bench/bundle.mjs'] },
+  { name: 'voice', args: ['--import', 'tsx', 'bench/voice.ts'] },
+  { name: 'login', args: ['--import', 'tsx', 'bench/login.ts'] },
   { name: 'estimate', args: ['--import', 'tsx', 'bench/estimate.ts'] },
   { name: 'scale-out', args: ['--import', 'tsx', 'bench/scale-out.ts'], before: buildServerIfStale },
   { name: 'joblist', args: ['--import', 'tsx', 'bench/joblist.ts'], before: buildServerIfStale },
+  { name: 'encode', args: ['--import', 'tsx', 'bench/encode.ts'] },
+  { name: 'voices', args: ['--import', 'tsx', 'bench/voices.ts'] },
 ];
 
 const only = process.argv.slice(2);

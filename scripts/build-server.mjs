@@ -19,14 +19,14 @@ export const SERVER_ENTRY = path.join(SERVER_OUT, 'main.mjs');
 export const SERVER_NODE_FLAGS = ['--max-semi-space-size=4'];
 
 /** Entry points: each becomes dist-server/<name>.mjs (the directory is one level below the root, like server/). */
-const ENTRIES = ['server/main.ts', 'server/worker.ts', 'server/analysis/tutoring.ts', 'server/voices/espeak-wasm.ts'];
+const ENTRIES = ['server/main.ts', 'server/worker.ts', 'server/analysis/tutoring.ts', 'server/tts/espeak-wasm.ts'];
 /** Worker-thread scripts are plain ESM already; they are loaded by URL beside the bundle. */
 const WORKER_FILES = [
   'server/audio/mp3-worker.mjs',
   'server/audio/lame.mjs',
   'server/analysis/analysis-worker.mjs',
   'server/ingest/pdf-worker.mjs',
-  'server/voices/espeak-worker.mjs',
+  'server/tts/espeak-worker.mjs',
 ];
 
 /** Newest modification time (ms) of a file or of any file below a directory (node_modules and dot-files skipped). */
@@ -44,7 +44,7 @@ export function newestMtime(target) {
 
 export function serverIsStale() {
   if (!existsSync(SERVER_ENTRY)) return true;
-  const sources = ['server', 'package.json', 'package-lock.json', 'scripts/build-server.mjs'].map((p) => newestMtime(path.join(root, p)));
+  const sources = ['server', 'protocol', 'package.json', 'package-lock.json', 'scripts/build-server.mjs'].map((p) => newestMtime(path.join(root, p)));
   return Math.max(...sources) > statSync(SERVER_ENTRY).mtimeMs;
 }
 

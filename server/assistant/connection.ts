@@ -5,16 +5,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Brain, CallTool } from './brain';
 import { VoiceActivityDetector } from './audio';
-import {
-  INPUT_SAMPLE_RATE,
-  MalformedFrameError,
-  RTVI_PROTOCOL_VERSION,
-  decodeFrame,
-  encodeMessage,
-  isCompatibleVersion,
-  pcmFromBytes,
-  type RtviMessage,
-} from './protocol';
+import { MIC_SAMPLE_RATE, pcmFromBytes } from '../../protocol/audio';
+import { RTVI_PROTOCOL_VERSION, type RTVIMessage } from '../../protocol/rtvi';
+import { MalformedFrameError, decodeFrame, encodeMessage, isCompatibleVersion } from './protocol';
 import { Speaker, type Synthesizer } from './speaker';
 import type { VoiceSession } from './sessions';
 import { TOOL_NAMES, ToolError, type ToolName, type Toolbox } from './tools';
@@ -117,7 +110,7 @@ export class VoiceConnection {
   // -------------------------------------------------------------------------------------------
   // RTVI messages
 
-  private onMessage(m: RtviMessage): void {
+  private onMessage(m: RTVIMessage): void {
     const data = m.data !== null && typeof m.data === 'object' ? (m.data as Record<string, unknown>) : {};
     switch (m.type) {
       case 'client-ready': {
@@ -292,7 +285,7 @@ export class VoiceConnection {
   // Microphone audio
 
   private onAudio(bytes: Uint8Array, sampleRate: number, numChannels: number): void {
-    if (sampleRate !== INPUT_SAMPLE_RATE || numChannels !== 1) {
+    if (sampleRate !== MIC_SAMPLE_RATE || numChannels !== 1) {
       const now = Date.now();
       // One error a second at most: a misconfigured client sends ~30 frames a second.
       if (now - this.lastAudioError >= 1000) {
@@ -347,7 +340,7 @@ export class VoiceConnection {
   }
 
   private keep(pcm: Int16Array): void {
-    if (this.utteranceSamples >= MAX_UTTERANCE_SECONDS * INPUT_SAMPLE_RATE) return;
+    if (this.utteranceSamples >= MAX_UTTERANCE_SECONDS * MIC_SAMPLE_RATE) return;
     this.utterance.push(pcm);
     this.utteranceSamples += pcm.length;
   }
@@ -379,7 +372,7 @@ export class VoiceConnection {
     this.stt = controller;
     let text: string | null;
     try {
-      text = await stt(audio, INPUT_SAMPLE_RATE, controller.signal);
+      text = await stt(audio, MIC_SAMPLE_RATE, controller.signal);
     } catch (error) {
       if (controller.signal.aborted || this.closed) return;
       this.error(`Speech recognition failed: ${error instanceof Error ? error.message : String(error)}`);

@@ -1,11 +1,11 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { speechLikePcm } from '../audio/synthetic-pcm';
+import { speechLikePcm } from '../testing/synthetic-pcm';
 import { memoryBookSource } from './books';
-import { HEARD_POSITION, ROCHESTER_SENTENCES, HEARD_SENTENCES, rochesterBook, rochesterText } from './fixtures';
+import { HEARD_POSITION, ROCHESTER_SENTENCES, HEARD_SENTENCES, rochesterBook, rochesterText } from '../testing/assistant-fixtures';
 import { openAiEngines } from './openai';
 import { createVoiceAssistant, VOICE_WS_PATH, type VoiceAssistant } from './service';
-import { TestVoiceClient } from './test-client';
+import { TestVoiceClient } from '../testing/voice-client';
 
 /** A fake OpenAI API at the HTTP level: chat completions (a tool call, then an answer), transcription, speech. */
 function fakeOpenAi() {

@@ -5,11 +5,11 @@
  */
 import OpenAI, { toFile } from 'openai';
 import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
-import { createOpenAiEngine } from '../voices/openai';
-import { encodeWav } from '../voices/wav';
+import { createOpenAiEngine } from '../tts/openai';
+import { encodeWav } from '../tts/wav';
 import { resample } from './audio';
 import type { Brain, CallTool } from './brain';
-import { OUTPUT_SAMPLE_RATE } from './protocol';
+import { BOT_SAMPLE_RATE } from '../../protocol/audio';
 import type { AssistantEngines } from './service';
 import type { VoiceSession } from './sessions';
 import { TOOL_DEFINITIONS, ToolError, type ToolName } from './tools';
@@ -106,7 +106,7 @@ export function openAiEngines(options: OpenAiAssistantOptions): AssistantEngines
   return {
     async synthesize(text, signal) {
       const speech = await tts.synthesize(text, voice, signal);
-      return resample(speech.samples, speech.sampleRate, OUTPUT_SAMPLE_RATE);
+      return resample(speech.samples, speech.sampleRate, BOT_SAMPLE_RATE);
     },
     async speechToText(pcm, sampleRate, signal) {
       const wav = encodeWav({ samples: pcm, sampleRate });

@@ -9,7 +9,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import WebSocket from 'ws';
 import { memoryBookSource } from './books';
-import { HEARD_POSITION, rochesterBook, rochesterText } from './fixtures';
+import { HEARD_POSITION, rochesterBook, rochesterText } from '../testing/assistant-fixtures';
 import { createVoiceAssistant, offlineSynthesizer, VOICE_WS_PATH, type VoiceAssistant } from './service';
 
 /** Records bot audio; no devices. Implements the transport's MediaManager contract. */

@@ -1,34 +1,22 @@
 /**
- * The voice assistant's wire format (shared/reference/voice-protocol.md): every websocket message
- * is one binary protobuf `pipecat.Frame`; RTVI messages travel as JSON inside a MessageFrame.
+ * The server's side of the voice assistant's wire format (docs/voice-protocol.md): every websocket
+ * message is one binary protobuf `pipecat.Frame`; RTVI messages travel as JSON inside a
+ * MessageFrame. The frames, the RTVI envelope and the PCM helpers are shared with the SPA in
+ * protocol/; this module adds the strict decoding a server needs for frames it cannot trust.
  */
-import { pipecat } from '../voice/gen/frames.js';
-
-export const RTVI_LABEL = 'rtvi-ai';
-export const RTVI_PROTOCOL_VERSION = '2.1.0';
+import { AUDIO_FRAME_NAME, BOT_SAMPLE_RATE } from '../../protocol/audio';
+import { pipecat } from '../../protocol/gen/frames.js';
+import { RTVI_LABEL, type RTVIMessage } from '../../protocol/rtvi';
 /** Major versions of the RTVI protocol the server accepts (1 is the legacy one Pipecat still takes). */
 export const COMPATIBLE_MAJOR_VERSIONS = [1, 2] as const;
 
-/** Client microphone audio. */
-export const INPUT_SAMPLE_RATE = 16_000;
-/** Bot audio as the client plays it. */
-export const OUTPUT_SAMPLE_RATE = 24_000;
 /** Bot audio goes out in 40 ms frames: 960 samples, 1920 bytes at 24 kHz mono 16-bit. */
 export const OUTPUT_FRAME_MS = 40;
-export const OUTPUT_FRAME_SAMPLES = (OUTPUT_SAMPLE_RATE * OUTPUT_FRAME_MS) / 1000;
-/** Name of bot audio frames (as Pipecat's serializer sends them). */
-export const OUTPUT_AUDIO_NAME = 'audio';
-
-export interface RtviMessage {
-  label: typeof RTVI_LABEL;
-  type: string;
-  id?: string;
-  data?: unknown;
-}
+export const OUTPUT_FRAME_SAMPLES = (BOT_SAMPLE_RATE * OUTPUT_FRAME_MS) / 1000;
 
 export type DecodedFrame =
   | { kind: 'audio'; audio: Uint8Array; sampleRate: number; numChannels: number }
-  | { kind: 'message'; message: RtviMessage }
+  | { kind: 'message'; message: RTVIMessage }
   | { kind: 'text'; text: string }
   | { kind: 'transcription'; text: string }
   | { kind: 'interruption' }
@@ -41,7 +29,7 @@ export class MalformedFrameError extends Error {
   }
 }
 
-function parseRtvi(json: string): RtviMessage | { ignored: string } {
+function parseRtvi(json: string): RTVIMessage | { ignored: string } {
   let parsed: unknown;
   try {
     parsed = JSON.parse(json);
@@ -92,24 +80,14 @@ export function decodeFrame(bytes: Uint8Array): DecodedFrame {
 }
 
 export function encodeMessage(type: string, data?: unknown, id?: string): Uint8Array {
-  const message: RtviMessage = { label: RTVI_LABEL, type, ...(id !== undefined && { id }), ...(data !== undefined && { data }) };
+  const message: RTVIMessage = { label: RTVI_LABEL, type, ...(id !== undefined && { id }), ...(data !== undefined && { data }) };
   return pipecat.Frame.encode({ message: { data: JSON.stringify(message) } }).finish();
 }
 
 /** A frame of 16-bit mono PCM. */
-export function encodeAudio(pcm: Int16Array, sampleRate: number, name = OUTPUT_AUDIO_NAME): Uint8Array {
+export function encodeAudio(pcm: Int16Array, sampleRate: number, name = AUDIO_FRAME_NAME): Uint8Array {
   const bytes = new Uint8Array(pcm.buffer, pcm.byteOffset, pcm.byteLength);
   return pipecat.Frame.encode({ audio: { id: 0, name, audio: bytes, sampleRate, numChannels: 1 } }).finish();
-}
-
-/** Int16 samples of little-endian PCM bytes (copied when unaligned). */
-export function pcmFromBytes(bytes: Uint8Array): Int16Array {
-  const even = bytes.byteLength - (bytes.byteLength % 2);
-  if (bytes.byteOffset % 2 === 0) return new Int16Array(bytes.buffer, bytes.byteOffset, even / 2);
-  // (Buffer#slice is a view, not a copy: copy by hand.)
-  const copy = new Uint8Array(even);
-  copy.set(bytes.subarray(0, even));
-  return new Int16Array(copy.buffer);
 }
 
 /** Whether the client's `client-ready` version is one the server speaks. */

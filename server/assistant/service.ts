@@ -5,12 +5,12 @@
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
-import { getOfflineEngine, offlineVoiceFor } from '../voices/index';
+import { getOfflineEngine, offlineVoiceFor } from '../tts/index';
 import { resample, warmUpAudio } from './audio';
 import type { BookSource } from './books';
 import { createOfflineBrain, type Brain, type CallTool } from './brain';
 import { VoiceConnection, type SpeechToText } from './connection';
-import { OUTPUT_SAMPLE_RATE } from './protocol';
+import { BOT_SAMPLE_RATE } from '../../protocol/audio';
 import { createVoiceSessions, type VoiceSession, type VoiceSessions } from './sessions';
 import type { Synthesizer } from './speaker';
 import { TOOL_NAMES, createToolbox, type Toolbox } from './tools';
@@ -68,7 +68,7 @@ export function offlineSynthesizer(): Synthesizer {
   const voice = offlineVoiceFor('openai', 'alloy');
   return async (text, signal) => {
     const speech = await getOfflineEngine().synthesize(text, voice, signal);
-    return resample(speech.samples, speech.sampleRate, OUTPUT_SAMPLE_RATE);
+    return resample(speech.samples, speech.sampleRate, BOT_SAMPLE_RATE);
   };
 }
 

@@ -3,10 +3,11 @@
  * out as soon as it exists), resampled to 24 kHz and sent in 40 ms frames paced at real time.
  * Frames are scheduled by absolute time (t0 + n x 40 ms), so timer jitter never accumulates.
  */
-import { splitIntoChunks } from '../voices/chunking';
-import { OUTPUT_FRAME_MS, OUTPUT_FRAME_SAMPLES, OUTPUT_SAMPLE_RATE, encodeAudio } from './protocol';
+import { splitIntoChunks } from '../tts/chunking';
+import { BOT_SAMPLE_RATE } from '../../protocol/audio';
+import { OUTPUT_FRAME_MS, OUTPUT_FRAME_SAMPLES, encodeAudio } from './protocol';
 
-/** Speech for one sentence, already at OUTPUT_SAMPLE_RATE. */
+/** Speech for one sentence, already at BOT_SAMPLE_RATE. */
 export type Synthesizer = (text: string, signal: AbortSignal) => Promise<Int16Array>;
 
 export interface SpeakerSink {
@@ -126,7 +127,7 @@ export class Speaker {
             padded.set(frame);
             frame = padded;
           }
-          this.sink.send(encodeAudio(frame, OUTPUT_SAMPLE_RATE));
+          this.sink.send(encodeAudio(frame, BOT_SAMPLE_RATE));
           sent += 1;
           this.framesSent += 1;
         }

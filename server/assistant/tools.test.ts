@@ -1,6 +1,6 @@
 import { createOfflineBrain, parseXrayQuestion } from './brain';
 import { memoryBookSource } from './books';
-import { HEARD_POSITION, HEARD_SENTENCES, ROCHESTER_SENTENCES, rochesterBook, rochesterText } from './fixtures';
+import { HEARD_POSITION, HEARD_SENTENCES, ROCHESTER_SENTENCES, rochesterBook, rochesterText } from '../testing/assistant-fixtures';
 import { createToolbox, spoilerBound, TOOL_NAMES } from './tools';
 
 const USER = 'user-ann';

@@ -8,7 +8,7 @@
  * tutoring analysis: characters and discussion questions are used only when their names occur
  * in the heard text.
  */
-import { splitSentences } from '../voices/chunking';
+import { splitSentences } from '../tts/chunking';
 import type { Book, BookSource, TimingEntry } from './books';
 
 export const TOOL_NAMES = ['search_library', 'search_book', 'xray_lookup', 'tutor_turn', 'book_outline', 'current_position'] as const;

@@ -1,12 +1,12 @@
 import type { AddressInfo } from 'node:net';
 import { createTokenService } from '../auth/tokens';
-import { speechLikePcm } from '../audio/synthetic-pcm';
-import { appStorage, insertJob, signedInUser } from '../listening/fixtures';
-import { createTestApp, type TestApp } from '../testing';
+import { speechLikePcm } from '../testing/synthetic-pcm';
+import { appStorage, insertJob, signedInUser } from '../testing/library-fixtures';
+import { createTestApp, type TestApp } from '../testing/app';
 import { OFFLINE_SPEECH_REPLY } from './connection';
 import { offlineSynthesizer } from './service';
-import { HEARD_POSITION, ROCHESTER_SENTENCES, seedRochesterBook } from './fixtures';
-import { TestVoiceClient, type ServerFrame } from './test-client';
+import { HEARD_POSITION, ROCHESTER_SENTENCES, seedRochesterBook } from '../testing/assistant-fixtures';
+import { TestVoiceClient, type ServerFrame } from '../testing/voice-client';
 
 let t: TestApp;
 let base: string;

@@ -1,8 +1,8 @@
 import { concatMp3, mp3DurationSeconds } from './concat';
 import { parseMp3 } from './mp3-frames';
 import { createMp3Writer } from './mp3';
-import { speechLikePcm } from './synthetic-pcm';
-import { readAll, tempStorage } from './test-helpers';
+import { speechLikePcm } from '../testing/synthetic-pcm';
+import { readAll, tempStorage } from '../testing/audio';
 
 let env: Awaited<ReturnType<typeof tempStorage>>;
 beforeEach(async () => {

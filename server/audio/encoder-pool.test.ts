@@ -1,8 +1,8 @@
 import { EncoderPool } from './encoder-pool';
 import { parseMp3 } from './mp3-frames';
 import { createMp3Writer } from './mp3';
-import { speechLikePcm } from './synthetic-pcm';
-import { listFiles, tempStorage, writeInPieces } from './test-helpers';
+import { speechLikePcm } from '../testing/synthetic-pcm';
+import { listFiles, tempStorage, writeInPieces } from '../testing/audio';
 
 async function encode(pcm: Int16Array, sampleRate: number, pool?: EncoderPool): Promise<Buffer> {
   const chunks: Uint8Array[] = [];

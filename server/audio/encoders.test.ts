@@ -9,8 +9,8 @@ import { EncoderPool, type EncoderPoolOptions } from './encoder-pool';
 import { detectNativeLame, lameArguments } from './lame-native';
 import { parseFrameHeader, parseMp3 } from './mp3-frames';
 import { createMp3Writer } from './mp3';
-import { speechLikePcm } from './synthetic-pcm';
-import { correlationAt, decodeMp3, LAME_DELAY_SAMPLES, listFiles, readAll, tempStorage, writeInPieces } from './test-helpers';
+import { speechLikePcm } from '../testing/synthetic-pcm';
+import { correlationAt, decodeMp3, LAME_DELAY_SAMPLES, listFiles, readAll, tempStorage, writeInPieces } from '../testing/audio';
 
 /** The real LAME binary: these tests prove the native path, so it must be installed (CI installs it). */
 function requireLame(): string {

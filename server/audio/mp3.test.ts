@@ -1,7 +1,7 @@
 import { parseMp3 } from './mp3-frames';
 import { createMp3Writer } from './mp3';
-import { speechLikePcm } from './synthetic-pcm';
-import { listFiles, readAll, tempStorage, writeInPieces } from './test-helpers';
+import { speechLikePcm } from '../testing/synthetic-pcm';
+import { listFiles, readAll, tempStorage, writeInPieces } from '../testing/audio';
 
 let env: Awaited<ReturnType<typeof tempStorage>>;
 beforeEach(async () => {

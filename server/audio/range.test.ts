@@ -1,6 +1,6 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { parseRange, sendMedia } from './range';
-import { tempStorage } from './test-helpers';
+import { tempStorage } from '../testing/audio';
 
 describe('parseRange', () => {
   it.each([

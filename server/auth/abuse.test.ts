@@ -1,7 +1,7 @@
 import type { LightMyRequestResponse } from 'fastify';
 import type { Db } from '../db/types';
 import { openPglite } from '../db/pglite';
-import { createTestApp, manualClock, type TestApp } from '../testing';
+import { createTestApp, manualClock, type TestApp } from '../testing/app';
 import { OWASP_SCRYPT } from './passwords';
 
 // Sign-in abuse: concurrent guessing, locking other people out, flooding the password hasher,

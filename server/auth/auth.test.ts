@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { SignJWT } from 'jose';
 import type { Db } from '../db/types';
 import { openPglite } from '../db/pglite';
-import { createTestApp, TEST_JWT_SECRET, type TestApp, manualClock } from '../testing';
+import { createTestApp, TEST_JWT_SECRET, type TestApp, manualClock } from '../testing/app';
 
 let db: Db;
 let counter = 0;

@@ -1,5 +1,5 @@
 import { clientKey } from '../http/client-address';
-import { manualClock } from '../testing';
+import { manualClock } from '../testing/app';
 import { createLoginThrottle, type LoginAttempt } from './throttle';
 
 describe('the login throttle', () => {

@@ -2,7 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createApp } from '../app';
-import { TEST_PASSWORD_COST, testConfig } from '../testing';
+import { TEST_PASSWORD_COST, testConfig } from '../testing/app';
 import { migrate } from './migrate';
 import { openPglite } from './pglite';
 import { migrations } from './migrations/index';

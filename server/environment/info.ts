@@ -1,5 +1,5 @@
 import type { AppEnv, Config } from '../config';
-import { isDemoMode } from '../voices/select';
+import { isDemoMode } from '../tts/select';
 
 export interface EnvironmentInfo {
   environment: AppEnv;

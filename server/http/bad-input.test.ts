@@ -3,8 +3,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { createJob, SHORT_TEXT, signIn } from '../jobs/test-helpers';
-import { createTestApp, type TestApp } from '../testing';
+import { createJob, SHORT_TEXT, signIn } from '../testing/jobs';
+import { createTestApp, type TestApp } from '../testing/app';
 
 /**
  * A NUL character (U+0000) in any string the contract accepts never gives 500 (PostgreSQL text

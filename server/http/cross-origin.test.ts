@@ -1,8 +1,8 @@
 import type { AddressInfo } from 'node:net';
 import WebSocket from 'ws';
 import { loadConfig } from '../config';
-import { appStorage, seedCompletedAudiobook, signedInUser } from '../listening/fixtures';
-import { createTestApp, TEST_JWT_SECRET, type TestApp } from '../testing';
+import { appStorage, seedCompletedAudiobook, signedInUser } from '../testing/library-fixtures';
+import { createTestApp, TEST_JWT_SECRET, type TestApp } from '../testing/app';
 
 // A client deployed on its own origin (as the earlier product's client is, with its API base URL
 // pointing here): its fetches need CORS answers, its <audio> and websocket need absolute URLs, and

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { openPglite } from '../db/pglite';
 import type { Db } from '../db/types';
-import { createTestApp, type TestApp } from '../testing';
+import { createTestApp, type TestApp } from '../testing/app';
 
 let db: Db;
 beforeAll(async () => {
@@ -35,7 +35,7 @@ describe('GET /api/v1/environment', () => {
     });
   });
 
-  it('leaves demo mode only when every provider has a key (voices/select isDemoMode)', async () => {
+  it('leaves demo mode only when every provider has a key (tts/select isDemoMode)', async () => {
     const one = await createTestApp({ db, env: { OPENAI_API_KEY: 'sk-test' } });
     const partly = await one.app.inject({ method: 'GET', url: '/api/v1/environment' });
     await one.close();

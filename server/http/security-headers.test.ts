@@ -2,8 +2,8 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { LightMyRequestResponse } from 'fastify';
-import { appStorage, seedCompletedAudiobook, signedInUser } from '../listening/fixtures';
-import { createTestApp, type TestApp } from '../testing';
+import { appStorage, seedCompletedAudiobook, signedInUser } from '../testing/library-fixtures';
+import { createTestApp, type TestApp } from '../testing/app';
 
 // Security headers on the SPA and on the API, with a built-SPA-like STATIC_DIR.
 

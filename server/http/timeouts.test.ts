@@ -1,6 +1,6 @@
 import { connect, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { createTestApp, type TestApp } from '../testing';
+import { createTestApp, type TestApp } from '../testing/app';
 
 // Slow clients: a connection that stops sending, or sends too slowly, is closed by the server.
 // Short timeouts are configured here; the defaults are in server/config.ts (all within 30 s).

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mp3DurationSeconds } from '../audio/concat';
 import { LocalFileStorage } from '../storage/local';
-import { createTestApp, type TestApp } from '../testing';
-import { createJob, getJob, signIn, waitForJob } from './test-helpers';
+import { createTestApp, type TestApp } from '../testing/app';
+import { createJob, getJob, signIn, waitForJob } from '../testing/jobs';
 
 const BOOK = [
   'Chapter 1',

@@ -16,10 +16,10 @@
  * of the models this server uses by default (OpenAI bills gpt-4o-mini-tts by audio tokens; the
  * figure is its published ~$0.015 per minute at the rate above).
  */
-import { offlineVoiceFor } from '../voices/espeak';
-import { DEFAULT_VOICES, type VoiceSettings } from '../voices/select';
-import { OPENAI_DEFAULT_MODEL } from '../voices/openai';
-import { ELEVENLABS_DEFAULT_MODEL } from '../voices/elevenlabs';
+import { offlineVoiceFor } from '../tts/espeak';
+import { DEFAULT_VOICES, type VoiceSettings } from '../tts/select';
+import { OPENAI_DEFAULT_MODEL } from '../tts/openai';
+import { ELEVENLABS_DEFAULT_MODEL } from '../tts/elevenlabs';
 import type { Provider } from './types';
 
 export type CostProvider = 'offline' | Provider;

@@ -2,7 +2,7 @@ import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { LocalFileStorage } from '../storage/local';
-import { createTestApp, type TestApp } from '../testing';
+import { createTestApp, type TestApp } from '../testing/app';
 import {
   EXE_BYTES,
   PNG_1X1,
@@ -16,7 +16,7 @@ import {
 } from '../testing/books';
 import { MAX_EPUB_UNCOMPRESSED_BYTES } from '../ingest/epub';
 import { makePdf, makeScannedPdf } from '../testing/pdf';
-import { createJob, signIn, waitForJob, type JobBody } from './test-helpers';
+import { createJob, signIn, waitForJob, type JobBody } from '../testing/jobs';
 
 let t: TestApp;
 let headers: { authorization: string };

@@ -4,7 +4,7 @@ import type { Config } from '../config';
 import type { Db } from '../db/types';
 import { LocalFileStorage, openStorage } from '../storage/index';
 import type { FileStorage } from '../storage/types';
-import type { VoiceSettings } from '../voices/select';
+import type { VoiceSettings } from '../tts/select';
 import { createPgBossQueue, type JobQueue } from './queue';
 import { createJobRepository } from './repository';
 import { createRunner, type JobEvent, type Runner } from './runner';

@@ -4,8 +4,8 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openPglite } from '../db/pglite';
 import { LocalFileStorage } from '../storage/local';
-import { createTestApp, type TestApp } from '../testing';
-import { createJob, getJob, longText, signIn, waitForJob } from './test-helpers';
+import { createTestApp, type TestApp } from '../testing/app';
+import { createJob, getJob, longText, signIn, waitForJob } from '../testing/jobs';
 
 const opened: TestApp[] = [];
 afterAll(async () => {

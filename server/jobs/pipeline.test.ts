@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mp3DurationSeconds } from '../audio/concat';
-import { createTestApp, type TestApp } from '../testing';
-import { createJob, getJob, SHORT_TEXT, signIn, waitForJob } from './test-helpers';
+import { createTestApp, type TestApp } from '../testing/app';
+import { createJob, getJob, SHORT_TEXT, signIn, waitForJob } from '../testing/jobs';
 
 let t: TestApp;
 let headers: { authorization: string };

@@ -3,9 +3,9 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openPglite } from '../db/pglite';
 import type { Db } from '../db/types';
-import { seedCompletedAudiobook, seedCompletedBook, appStorage } from '../listening/fixtures';
-import { createTestApp, manualClock, truncateAll, type TestApp } from '../testing';
-import { createJob, SHORT_TEXT, signIn, waitForJob } from './test-helpers';
+import { seedCompletedAudiobook, seedCompletedBook, appStorage } from '../testing/library-fixtures';
+import { createTestApp, manualClock, truncateAll, type TestApp } from '../testing/app';
+import { createJob, SHORT_TEXT, signIn, waitForJob } from '../testing/jobs';
 
 // One database for the whole file; each describe starts an app with the limits it tests.
 let db: Db;

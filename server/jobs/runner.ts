@@ -33,7 +33,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { DomainError } from '../errors';
 import { isIngestError } from '../ingest/errors';
 import { isStorageUnavailable, type FileStorage } from '../storage/types';
-import { isTtsError } from '../voices/types';
+import { isTtsError } from '../tts/types';
 import type { JobQueue } from './queue';
 import type { JobRepository } from './repository';
 import { audioKey, createSteps, PipelineError, type ChapterState, type StepDeps } from './steps';

@@ -6,7 +6,7 @@ import { fetchPage } from '../ingest/fetch-page';
 import { normaliseText } from '../ingest/text-file';
 import { readUpload } from '../ingest/upload';
 import type { FileStorage } from '../storage/types';
-import { DEFAULT_VOICES, type VoiceSettings } from '../voices/select';
+import { DEFAULT_VOICES, type VoiceSettings } from '../tts/select';
 import { estimateCosts, estimateSeconds, speakingRate } from './estimate';
 import { assemble, chapterStats, ChoiceError, chooseChapters, planSource } from './plan';
 import type { JobQueue } from './queue';

@@ -1,8 +1,8 @@
 import { EncoderPool } from '../audio/encoder-pool';
 import { parseMp3 } from '../audio/mp3-frames';
-import { correlationAt, decodeMp3, LAME_DELAY_SAMPLES, listFiles, readAll, tempStorage } from '../audio/test-helpers';
-import { splitIntoChunks } from '../voices/chunking';
-import { getOfflineEngine } from '../voices/espeak';
+import { correlationAt, decodeMp3, LAME_DELAY_SAMPLES, listFiles, readAll, tempStorage } from '../testing/audio';
+import { splitIntoChunks } from '../tts/chunking';
+import { getOfflineEngine } from '../tts/espeak';
 import { MIN_SEGMENT_CHARS, segmentCount, splitRuns, synthesizeToMp3 } from './synthesis';
 
 const SENTENCES = [

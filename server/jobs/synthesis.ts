@@ -15,7 +15,7 @@ import { concatMp3 } from '../audio/concat';
 import type { EncoderPool } from '../audio/encoder-pool';
 import { createMp3Writer, type Mp3Writer } from '../audio/mp3';
 import type { FileStorage } from '../storage/types';
-import type { Speech } from '../voices/types';
+import type { Speech } from '../tts/types';
 import { proportionalTimings, type TimingEntry } from './timing';
 
 export interface Piece {

@@ -1,8 +1,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../testing';
-import { createJob, getJob, SHORT_TEXT, signIn, waitForJob } from './test-helpers';
+import { createTestApp, type TestApp } from '../testing/app';
+import { createJob, getJob, SHORT_TEXT, signIn, waitForJob } from '../testing/jobs';
 
 const ARTICLE = `<!doctype html><html><head><title>The Quiet Harbour</title></head><body>
 <nav>Home | About</nav><article><h1>The Quiet Harbour</h1>

@@ -1,5 +1,5 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import { isTtsError } from '../voices/types';
+import { isTtsError } from '../tts/types';
 
 /**
  * The process's Prometheus metrics (prom-client), one registry per app so tests never share one.

@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openPglite } from '../db/pglite';
-import { createJob, SHORT_TEXT, signIn, waitForJob } from '../jobs/test-helpers';
+import { createJob, SHORT_TEXT, signIn, waitForJob } from '../testing/jobs';
 import { LocalFileStorage } from '../storage/local';
-import { createTestApp, type TestApp } from '../testing';
+import { createTestApp, type TestApp } from '../testing/app';
 
 const TOKEN = 'metrics-token-0123456789';
 let t: TestApp;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createTestApp, type TestApp } from '../testing';
-import { createJob, SHORT_TEXT, signIn } from '../jobs/test-helpers';
+import { createTestApp, type TestApp } from '../testing/app';
+import { createJob, SHORT_TEXT, signIn } from '../testing/jobs';
 
 // WORKERS=none: jobs are only queued, so these tests see exactly the rows they create.
 let t: TestApp;

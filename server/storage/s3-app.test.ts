@@ -1,6 +1,6 @@
 import { startS3, S3_TEST_CREDENTIALS, type TestS3 } from '../../tests/support/s3';
-import { createJob, getJob, longText, SHORT_TEXT, signIn, waitForJob } from '../jobs/test-helpers';
-import { createTestApp, type TestApp } from '../testing';
+import { createJob, getJob, longText, SHORT_TEXT, signIn, waitForJob } from '../testing/jobs';
+import { createTestApp, type TestApp } from '../testing/app';
 import { S3FileStorage } from './s3';
 
 // The whole app on an S3-compatible store (s3rver on loopback), configured as an operator would:

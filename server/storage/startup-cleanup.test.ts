@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import * as fs from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { createTestApp } from '../testing';
+import { createTestApp } from '../testing/app';
 import { LocalFileStorage } from './local';
 import { TEMP_DIR_NAME } from './types';
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createJob, SHORT_TEXT, waitForJob } from '../../server/jobs/test-helpers';
-import { appStorage, seedCompletedBook } from '../../server/listening/fixtures';
-import { createTestApp, type TestApp } from '../../server/testing';
+import { createJob, SHORT_TEXT, waitForJob } from '../../server/testing/jobs';
+import { appStorage, seedCompletedBook } from '../../server/testing/library-fixtures';
+import { createTestApp, type TestApp } from '../../server/testing/app';
 import {
   originalAudioMetadata,
   originalJob,

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg_ from 'pg';
 import { createApp } from '../../server/app';
-import { TEST_PASSWORD_COST, testConfig } from '../../server/testing';
+import { TEST_PASSWORD_COST, testConfig } from '../../server/testing/app';
 import { startPostgres, type TestPostgres } from '../support/postgres';
 
 // DATABASE_URL selects a real PostgreSQL server: the same migrations and the same behaviour as

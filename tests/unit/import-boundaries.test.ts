@@ -19,8 +19,44 @@ tester.run('lectio/import-boundaries', rule, {
     { filename: file('src/features/auth/store.ts'), code: "import { session } from './session';" },
     { filename: file('server/app.ts'), code: "import { loadConfig } from './config';" },
     { filename: file('tests/e2e/auth.e2e.test.ts'), code: "import { createApp } from '../../server/app';" },
+    { filename: file('src/voice-transport/serializer.ts'), code: "import { pipecat } from '../../protocol/gen/frames.js';" },
+    { filename: file('server/assistant/protocol.ts'), code: "import { RTVI_LABEL } from '../../protocol/rtvi';" },
+    { filename: file('server/jobs/pipeline.test.ts'), code: "import { makeApp } from '../testing/app';" },
+    { filename: file('src/screens/VoiceAssistant/VoiceAssistant.stories.tsx'), code: "import { FakeTransport } from '../../testing/voice-fakes';" },
+    { filename: file('server/routes/jobs.ts'), code: "import { createConversion } from '../jobs/index';" },
+    { filename: file('bench/conversion.ts'), code: "import { startServer } from '../server/testing/app';" },
   ],
   invalid: [
+    {
+      filename: file('server/jobs/runner.ts'),
+      code: "import { makeApp } from '../testing/app';",
+      errors: [{ message: 'Production code must not import the test kit or benches (../testing/app); only tests, stories and benches may.' }],
+    },
+    {
+      filename: file('src/features/voice-assistant/store.ts'),
+      code: "import { FakeTransport } from '../../testing/voice-fakes';",
+      errors: [{ message: 'Production code must not import the test kit or benches (../../testing/voice-fakes); only tests, stories and benches may.' }],
+    },
+    {
+      filename: file('server/audio/mp3.ts'),
+      code: "import { run } from '../../bench/encode';",
+      errors: [{ message: 'Production code must not import the test kit or benches (../../bench/encode); only tests, stories and benches may.' }],
+    },
+    {
+      filename: file('protocol/rtvi.ts'),
+      code: "import { messageId } from '../src/voice-transport/rtvi';",
+      errors: [{ message: 'protocol/ is shared by the SPA and the server and imports neither (../src/voice-transport/rtvi).' }],
+    },
+    {
+      filename: file('server/jobs/service.ts'),
+      code: "import { HttpError } from '../http/errors';",
+      errors: [{ message: 'Server domains must not import the HTTP edge or the composition root: jobs must not import http (../http/errors).' }],
+    },
+    {
+      filename: file('server/db/open.ts'),
+      code: "import type { App } from '../app';",
+      errors: [{ message: 'Server domains must not import the HTTP edge or the composition root: db must not import app (../app).' }],
+    },
     {
       filename: file('src/features/auth/store.ts'),
       code: "import { Login } from '../../screens/Login/Login';",

@@ -11,7 +11,7 @@ import {
   voiceStatusHandler,
   voiceStopHandler,
 } from '../../mocks/voice';
-import { FakeAudioIO, FakeTransport, type FakeTransportOptions } from '../../voice/fakes';
+import { FakeAudioIO, FakeTransport, type FakeTransportOptions } from '../../testing/voice-fakes';
 import {
   checkStatus,
   configureVoiceAssistant,

@@ -16,7 +16,7 @@ import {
   type RTVIMessage,
   type Transport,
   type TransportError,
-} from '../../voice/index';
+} from '../../voice-transport/index';
 
 /** Spec section 4: voice assistant service and client status. */
 export type ServiceStatus = 'unknown' | 'running' | 'stopped' | 'starting' | 'error';

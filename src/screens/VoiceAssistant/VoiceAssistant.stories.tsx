@@ -10,7 +10,7 @@ import {
   voiceStatusHandler,
   voiceStopHandler,
 } from '../../mocks/voice';
-import { FakeAudioIO, FakeTransport, type FakeTransportOptions } from '../../voice/fakes';
+import { FakeAudioIO, FakeTransport, type FakeTransportOptions } from '../../testing/voice-fakes';
 import { VoiceAssistant, XRAY_EXAMPLES } from './VoiceAssistant';
 
 /**

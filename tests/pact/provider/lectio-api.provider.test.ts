@@ -12,10 +12,10 @@ import {
   seedCompletedAudiobook,
   seedCompletedBook,
   signedInUser,
-} from '../../../server/listening/fixtures';
+} from '../../../server/testing/library-fixtures';
 import { TEXT_STEPS } from '../../../server/jobs/types';
 import type { FileStorage } from '../../../server/storage/types';
-import { createTestApp, type TestApp, truncateAll } from '../../../server/testing';
+import { createTestApp, type TestApp, truncateAll } from '../../../server/testing/app';
 import { makeEpub3, multipartFile } from '../../../server/testing/books';
 import { reader, states } from '../states';
 

@@ -1,0 +1,292 @@
+/**
+ * Conversion pipeline bench: `npm run bench -- conversion` (node --import tsx bench/conversion.ts).
+ * For a BENCH_CHARS-character text (default 50,000; BENCH_BOOK_CHARS=1000000 for the 1 MB book):
+ * 1. the native reference: when `espeak-ng` and `lame` are on PATH, the text cut in one part per
+ *    CPU, each part through `espeak-ng --stdout | lame` (the same voice, rate and MP3 settings as
+ *    Lectio), all parts at once: what this machine can do with native tools on all its cores;
+ * 2. the real server as `npm start` runs it (compiled, its own process, embedded database,
+ *    in-process workers): the first start's peak RSS (creating the embedded database), then on a
+ *    second start one job through the HTTP API, timed from creation to COMPLETED, its peak RSS
+ *    (VmHWM), and the API's latency (GET /environment and /jobs, p50/p99/max) while it converts;
+ * 3. the ratio of (2) to (1), the target being at least 50 %.
+ * The text is submitted without a job type, so the server decides text or book as for any reader.
+ */
+import { spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os, { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { detectNativeLame, lameArguments } from '../server/audio/lame-native';
+import { defaultKbps } from '../server/audio/mp3';
+import { parseMp3 } from '../server/audio/mp3-frames';
+import { detectNativeEspeak } from '../server/tts/espeak';
+
+const CHARS = Number(process.env.BENCH_BOOK_CHARS ?? process.env.BENCH_CHARS ?? 50_000);
+const NATIVE_SAMPLE_CHARS = 200_000;
+const VOICE = 'en-us+f3'; // the stand-in for the default voice (alloy)
+const RATE_WPM = 175;
+const SAMPLE_RATE = 22_050;
+
+function benchText(chars: number): string {
+  const sentences = [
+    'The old lighthouse stood at the edge of the cliff, watching the grey sea roll in.',
+    'Every evening the keeper climbed the spiral stairs and lit the great lamp.',
+    'Ships far out on the water saw the beam and turned away from the rocks.',
+    'In winter the wind howled around the tower and salt crusted the windows.',
+    'He wrote in his logbook each night, noting the weather and the passing vessels.',
+  ];
+  let out = '';
+  for (let i = 0; out.length < chars; i += 1) out += `${sentences[i % sentences.length]} `;
+  return out.slice(0, chars).replace(/\s+\S*$/, '.');
+}
+
+/** Cuts `text` into `n` parts of about equal length at sentence ends. */
+function parts(text: string, n: number): string[] {
+  const out: string[] = [];
+  let start = 0;
+  for (let i = 1; i <= n; i += 1) {
+    let end = i === n ? text.length : text.indexOf('. ', Math.round((text.length * i) / n));
+    if (end < 0) end = text.length;
+    else if (i < n) end += 1;
+    out.push(text.slice(start, end).trim());
+    start = end;
+  }
+  return out.filter((p) => p !== '');
+}
+
+interface NativeRun {
+  audio: number;
+  wall: number;
+  processes: number;
+}
+
+/** espeak-ng | lame for each part, all parts at once; null when either binary is missing. */
+async function nativeReference(text: string): Promise<NativeRun | null> {
+  const espeak = detectNativeEspeak();
+  const lame = detectNativeLame();
+  if (espeak === null || lame === null) return null;
+  const dir = mkdtempSync(join(tmpdir(), 'lectio-native-'));
+  try {
+    const pieces = parts(text, os.availableParallelism());
+    pieces.forEach((p, i) => writeFileSync(join(dir, `${i}.txt`), p));
+    // espeak-ng writes a WAV header with an unknown length; lame reads raw PCM after skipping it.
+    const lameArgs = lameArguments(SAMPLE_RATE, defaultKbps(SAMPLE_RATE)).slice(0, -2);
+    const started = performance.now();
+    await Promise.all(
+      pieces.map(
+        (_, i) =>
+          new Promise<void>((resolve, reject) => {
+            const voice = spawn(espeak, ['--stdout', '-b', '1', '-v', VOICE, '-s', String(RATE_WPM), '-f', join(dir, `${i}.txt`)], {
+              stdio: ['ignore', 'pipe', 'ignore'],
+            });
+            const encoder = spawn(lame, [...lameArgs, '-', join(dir, `${i}.mp3`)], { stdio: ['pipe', 'ignore', 'ignore'] });
+            let header = 44;
+            voice.stdout.on('data', (chunk: Buffer) => {
+              const body = header > 0 ? chunk.subarray(Math.min(header, chunk.length)) : chunk;
+              header -= Math.min(header, chunk.length);
+              if (body.length > 0 && !encoder.stdin.write(body)) {
+                voice.stdout.pause();
+                encoder.stdin.once('drain', () => voice.stdout.resume());
+              }
+            });
+            voice.stdout.on('end', () => encoder.stdin.end());
+            voice.on('error', reject);
+            encoder.on('error', reject);
+            encoder.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`lame exited with ${code}`))));
+          }),
+      ),
+    );
+    const wall = (performance.now() - started) / 1000;
+    const audio = pieces.reduce((n, _, i) => n + parseMp3(readFileSync(join(dir, `${i}.mp3`))).durationSeconds, 0);
+    return { audio, wall, processes: pieces.length };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const fmt = (n: number, d = 1) => n.toFixed(d);
+
+/** Peak resident memory of a process, from Linux's /proc (VmHWM), in MB. */
+function peakRssMb(pid: number): number {
+  const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmHWM:'));
+  return Number(line?.replace(/\D+/g, '') ?? 0) / 1024;
+}
+
+function startServer(dir: string, port: number) {
+  // dist-server/ is compiled by scripts/bench.mjs before this runs, and started with the same
+  // Node flags, as `npm start` does.
+  const flags = (process.env.LECTIO_SERVER_NODE_FLAGS ?? '').split(' ').filter(Boolean);
+  return spawn(process.execPath, [...flags, 'dist-server/main.mjs'], {
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dir, STATIC_DIR: '', LOG_LEVEL: 'warn' },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+}
+
+async function untilServing(url: string): Promise<void> {
+  for (let i = 0; ; i += 1) {
+    if (await fetch(`${url}/api/v1/environment`).then((r) => r.ok, () => false)) return;
+    if (i > 600) throw new Error('the server did not start');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** A TCP port that was free a moment ago on 127.0.0.1. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.on('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no free port'))));
+    });
+  });
+}
+
+interface ServerRun {
+  firstStartRssMb: number;
+  audio: number;
+  wall: number;
+  rssMb: number;
+  kind: string;
+  status: string;
+  bytes: number;
+  /** API response times in ms while the job converted, sorted. */
+  latencies: number[];
+  /** The same, for 5 s before the job, with nothing converting. */
+  idleLatencies: number[];
+}
+
+const percentile = (sorted: number[], p: number): number =>
+  sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+
+/**
+ * The real server in its own process: one job through the HTTP API, timed, its peak RSS, and the
+ * API's response times while the job runs. The very first start of a data directory creates the
+ * embedded database (initdb), a one-time peak of its own: it is reported apart, and the conversion
+ * runs on a second start, as a server normally does.
+ */
+async function serverRun(text: string): Promise<ServerRun> {
+  const dir = mkdtempSync(join(tmpdir(), 'lectio-bench-'));
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const first = startServer(dir, port);
+  await untilServing(url);
+  const firstStartRssMb = peakRssMb(first.pid!);
+  await new Promise((r) => {
+    first.once('exit', r);
+    first.kill('SIGTERM');
+  });
+  const server = startServer(dir, port);
+  try {
+    const call = async (method: string, path: string, body?: object, token?: string) => {
+      const res = await fetch(`${url}${path}`, {
+        method,
+        headers: { 'content-type': 'application/json', ...(token && { authorization: `Bearer ${token}` }) },
+        ...(body && { body: JSON.stringify(body) }),
+      });
+      return (await res.json()) as Record<string, unknown>;
+    };
+    await untilServing(url);
+    const credentials = { email: 'bench@example.com', password: 'bench-password' };
+    await call('POST', '/api/v1/auth/register', credentials);
+    const token = String((await call('POST', '/api/v1/auth/login', credentials)).access_token);
+    // A reader's app: the environment and the job list, one request every 50 ms, while `busy()`.
+    const probe = async (busy: () => boolean, latencies: number[]) => {
+      for (let i = 0; busy(); i += 1) {
+        const t0 = performance.now();
+        await call('GET', i % 2 === 0 ? '/api/v1/environment' : '/api/v1/jobs?page=1&page_size=20', undefined, token);
+        latencies.push(performance.now() - t0);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    };
+    // The same requests for 5 s with nothing converting: what the machine allows at the moment.
+    const idleLatencies: number[] = [];
+    const idleUntil = performance.now() + 5000;
+    await probe(() => performance.now() < idleUntil, idleLatencies);
+    const started = performance.now();
+    // Left to the server to decide, as for any reader: a long text becomes a book of chapters.
+    const { id } = await call('POST', '/api/v1/jobs', { title: 'Bench', content: text }, token);
+    let converting = true;
+    const latencies: number[] = [];
+    const probing = probe(() => converting, latencies);
+    let job: Record<string, unknown>;
+    for (;;) {
+      job = await call('GET', `/api/v1/jobs/${String(id)}`, undefined, token);
+      if (job.status !== 'PENDING' && job.status !== 'PROCESSING') break;
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    const wall = (performance.now() - started) / 1000;
+    converting = false;
+    await probing;
+    const result = job.result_data as { duration_seconds?: number; file_size_bytes?: number; chapters?: unknown[] };
+    return {
+      firstStartRssMb,
+      audio: result.duration_seconds ?? 0,
+      wall,
+      rssMb: peakRssMb(server.pid!),
+      kind: job.job_type === 'book_processing' ? `a book of ${result.chapters?.length ?? 0} chapters` : 'one text',
+      status: String(job.status),
+      bytes: Number(result.file_size_bytes ?? 0),
+      latencies: latencies.sort((a, b) => a - b),
+      idleLatencies: idleLatencies.sort((a, b) => a - b),
+    };
+  } finally {
+    server.kill('SIGKILL');
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const verdict = (ok: boolean) => (ok ? 'MET' : 'NOT MET');
+
+async function main(): Promise<void> {
+  const text = benchText(CHARS);
+  const espeak = detectNativeEspeak();
+  const lame = detectNativeLame();
+  console.log(
+    `Conversion bench: ${text.length} characters, ${os.availableParallelism()} CPUs, Node ${process.version}; ` +
+      `espeak-ng ${espeak ?? 'not on PATH'}, lame ${lame ?? 'not on PATH'} (the server uses what is there, else WebAssembly)`,
+  );
+
+  // Speed is per second of audio, so a long text's reference is timed on its first 200,000
+  // characters (the 1 MB book's would otherwise take longer than the conversion itself).
+  const native = await nativeReference(text.length > NATIVE_SAMPLE_CHARS ? benchText(NATIVE_SAMPLE_CHARS) : text);
+  if (native === null) {
+    console.log('native reference: not measured (espeak-ng and lame must both be on PATH: apt-get install espeak-ng lame)');
+  } else {
+    console.log(
+      `native reference (espeak-ng | lame, ${native.processes} pipelines at once${text.length > NATIVE_SAMPLE_CHARS ? `, on the first ${NATIVE_SAMPLE_CHARS} characters` : ''}): ` +
+        `${fmt(native.audio)} s of audio in ${fmt(native.wall)} s = ${fmt(native.audio / native.wall)}x real time`,
+    );
+  }
+
+  const run = await serverRun(text);
+  const speed = run.audio / run.wall;
+  console.log(`first start (creates the embedded database): peak RSS ${fmt(run.firstStartRssMb, 0)} MB (target under 400 MB: ${verdict(run.firstStartRssMb < 400)})`);
+  console.log(
+    `Lectio end to end (npm start's server, job created -> ${run.status}), ${text.length} characters as ${run.kind}: ` +
+      `${fmt(run.audio)} s of audio in ${fmt(run.wall)} s = ${fmt(speed)}x real time (${run.bytes} bytes)`,
+  );
+  if (native !== null) {
+    const ratio = speed / (native.audio / native.wall);
+    console.log(`Lectio / native pipeline, same run: ${fmt(ratio * 100, 0)} % (target at least 50 %: ${verdict(ratio >= 0.5)})`);
+  }
+  const limit = CHARS >= 1_000_000 ? 300 : null;
+  console.log(
+    `peak server RSS during the conversion: ${fmt(run.rssMb, 0)} MB` +
+      (limit !== null ? ` (target under ${limit} MB for a 1 MB book: ${verdict(run.rssMb < limit)})` : ' (the 1 MB book target: BENCH_BOOK_CHARS=1000000)'),
+  );
+  const p99 = percentile(run.latencies, 99);
+  console.log(
+    `API while converting (${run.latencies.length} requests to /environment and /jobs): p50 ${fmt(percentile(run.latencies, 50))} ms, ` +
+      `p99 ${fmt(p99)} ms, max ${fmt(run.latencies.at(-1) ?? NaN)} ms (target p99 under 50 ms: ${verdict(p99 < 50)}); ` +
+      `with nothing converting, just before: p50 ${fmt(percentile(run.idleLatencies, 50))} ms, p99 ${fmt(percentile(run.idleLatencies, 99))} ms`,
+  );
+}
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  },
+);

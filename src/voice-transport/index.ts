@@ -1,0 +1,5 @@
+export * from './audio';
+export * from './constants';
+export * from './rtvi';
+export * from './serializer';
+export * from './transport';

@@ -1,6 +1,0 @@
-export * from './audio';
-export * from './constants';
-export * from './fakes';
-export * from './rtvi';
-export * from './serializer';
-export * from './transport';
