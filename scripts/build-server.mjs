@@ -20,13 +20,16 @@ export const SERVER_NODE_FLAGS = ['--max-semi-space-size=4'];
 
 /** Entry points: each becomes dist-server/<name>.mjs (the directory is one level below the root, like server/). */
 const ENTRIES = ['server/main.ts', 'server/worker.ts', 'server/analysis/tutoring.ts', 'server/tts/espeak-wasm.ts'];
-/** Worker-thread scripts are plain ESM already; they are loaded by URL beside the bundle. */
-const WORKER_FILES = [
+/** Files loaded by URL beside the bundle: worker-thread scripts (plain ESM already) and data. */
+const FILES_BESIDE_BUNDLE = [
   'server/audio/mp3-worker.mjs',
   'server/audio/lame.mjs',
   'server/analysis/analysis-worker.mjs',
   'server/ingest/pdf-worker.mjs',
   'server/tts/espeak-worker.mjs',
+  // The embedded database's template and its stamp (server/db/pglite.ts).
+  'server/db/template/pglite-data.tar.gz',
+  'server/db/template/pglite-data.json',
 ];
 
 /** Newest modification time (ms) of a file or of any file below a directory (node_modules and dot-files skipped). */
@@ -53,7 +56,7 @@ export async function buildServer() {
   const staging = `${SERVER_OUT}.${process.pid}.tmp`;
   rmSync(staging, { recursive: true, force: true });
   mkdirSync(staging, { recursive: true });
-  for (const file of WORKER_FILES) copyFileSync(path.join(root, file), path.join(staging, path.basename(file)));
+  for (const file of FILES_BESIDE_BUNDLE) copyFileSync(path.join(root, file), path.join(staging, path.basename(file)));
   try {
     await build({
       absWorkingDir: root,
