@@ -1,22 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { DbExecutor } from '../db/types';
 
-export interface PlaybackProgress {
-  id: string;
-  userId: string;
-  jobId: string;
-  jobTitle: string;
-  positionSeconds: number;
-  durationSeconds: number | null;
-  percentageComplete: number;
-  currentChapterId: string | null;
-  currentChapterPosition: number;
-  isCompleted: boolean;
-  lastPlayedAt: Date;
-  createdAt: Date;
-  updatedAt: Date;
-}
-
+/** What a save writes: the listener's place in one book. */
 export interface ProgressWrite {
   userId: string;
   jobId: string;
@@ -27,6 +12,15 @@ export interface ProgressWrite {
   currentChapterPosition: number;
   isCompleted: boolean;
   at: Date;
+}
+
+/** A saved place, as read back (with the book's title and the row's times). */
+export interface PlaybackProgress extends Omit<ProgressWrite, 'at'> {
+  id: string;
+  jobTitle: string;
+  lastPlayedAt: Date;
+  createdAt: Date;
+  updatedAt: Date;
 }
 
 export interface ProgressRepository {

@@ -7,6 +7,7 @@ import { PassThrough } from 'node:stream';
 import {
   assertValidKey,
   InvalidStorageKeyError,
+  serialisedWriter,
   TEMP_DIR_NAME,
   writeThrough,
   type ByteRange,
@@ -70,57 +71,24 @@ export class LocalFileStorage implements FileStorage {
     await this.ensureTempDir();
     const tempPath = path.join(this.tempDir, `${process.pid}-${randomUUID()}@${HOST_TAG}`);
     const handle = await fs.open(tempPath, 'wx');
-    let size = 0;
-    let state: 'open' | 'committed' | 'aborted' = 'open';
-    // Writes are serialised so callers that do not await each write still get their bytes in order.
-    let chain: Promise<void> = Promise.resolve();
-    let failure: unknown = null;
-
-    const cleanup = async (): Promise<void> => {
-      await handle.close().catch(() => undefined);
-      await fs.rm(tempPath, { force: true }).catch(() => undefined);
-    };
-
-    return {
-      key,
-      write: (chunk: Uint8Array): Promise<void> => {
-        if (state !== 'open') return Promise.reject(new Error(`Writer for ${key} is already ${state}`));
-        const next = chain.then(async () => {
-          if (failure) throw failure;
-          let offset = 0;
-          while (offset < chunk.byteLength) {
-            const { bytesWritten } = await handle.write(chunk, offset, chunk.byteLength - offset);
-            offset += bytesWritten;
-          }
-          size += chunk.byteLength;
-        });
-        chain = next.catch((error: unknown) => {
-          failure ??= error;
-        });
-        return next;
-      },
-      commit: async (): Promise<{ size: number }> => {
-        if (state !== 'open') throw new Error(`Writer for ${key} is already ${state}`);
-        state = 'committed';
-        await chain;
-        try {
-          if (failure) throw failure;
-          await handle.sync();
-          await handle.close();
-          await this.renameIntoPlace(tempPath, target);
-          return { size };
-        } catch (error) {
-          await cleanup();
-          throw error;
+    return serialisedWriter(key, {
+      writeChunk: async (chunk) => {
+        let offset = 0;
+        while (offset < chunk.byteLength) {
+          const { bytesWritten } = await handle.write(chunk, offset, chunk.byteLength - offset);
+          offset += bytesWritten;
         }
       },
-      abort: async (): Promise<void> => {
-        if (state !== 'open') return;
-        state = 'aborted';
-        await chain;
-        await cleanup();
+      finish: async () => {
+        await handle.sync();
+        await handle.close();
+        await this.renameIntoPlace(tempPath, target);
       },
-    };
+      discard: async () => {
+        await handle.close().catch(() => undefined);
+        await fs.rm(tempPath, { force: true }).catch(() => undefined);
+      },
+    });
   }
 
   /** Local files are served by this server (signed /media URLs). */
@@ -193,16 +161,20 @@ export class LocalFileStorage implements FileStorage {
     await this.pruneEmptyDirs(dir);
   }
 
+  /** Names in the temp directory (none when it does not exist yet). */
+  private async tempFileNames(): Promise<string[]> {
+    try {
+      return await fs.readdir(this.tempDir);
+    } catch (error) {
+      if (isErrno(error, 'ENOENT')) return [];
+      throw error;
+    }
+  }
+
   /** Removes temp files left behind by crashed processes (older than `olderThanMs`). */
   async cleanStaleTempFiles(olderThanMs = STALE_TEMP_MS): Promise<number> {
     let removed = 0;
-    let names: string[];
-    try {
-      names = await fs.readdir(this.tempDir);
-    } catch (error) {
-      if (isErrno(error, 'ENOENT')) return 0;
-      throw error;
-    }
+    const names = await this.tempFileNames();
     const cutoff = Date.now() - olderThanMs;
     for (const name of names) {
       const file = path.join(this.tempDir, name);
@@ -225,13 +197,7 @@ export class LocalFileStorage implements FileStorage {
    * treated as this machine's); another machine's go once they are stale. Returns how many went.
    */
   async removeOrphanedTempFiles(olderThanMs = STALE_TEMP_MS): Promise<number> {
-    let names: string[];
-    try {
-      names = await fs.readdir(this.tempDir);
-    } catch (error) {
-      if (isErrno(error, 'ENOENT')) return 0;
-      throw error;
-    }
+    const names = await this.tempFileNames();
     const cutoff = Date.now() - olderThanMs;
     let removed = 0;
     for (const name of names) {

@@ -11,7 +11,7 @@ import {
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import { assertValidKey, StorageUnavailableError, writeThrough, type ByteRange, type FileStorage, type StorageWriter } from './types';
+import { assertValidKey, serialisedWriter, StorageUnavailableError, writeThrough, type ByteRange, type FileStorage, type StorageWriter } from './types';
 
 /** Parts of a multipart upload: S3's minimum, so a writer holds at most PART_SIZE * QUEUE_SIZE in memory. */
 const PART_SIZE = 5 * 1024 * 1024;
@@ -113,45 +113,22 @@ export class S3FileStorage implements FileStorage {
       throw failure;
     });
     done.catch(() => undefined);
-    let size = 0;
-    let state: 'open' | 'committed' | 'aborted' = 'open';
-    let chain: Promise<void> = Promise.resolve();
-
-    return {
-      key,
-      write: (chunk: Uint8Array): Promise<void> => {
-        if (state !== 'open') return Promise.reject(new Error(`Writer for ${key} is already ${state}`));
-        const next = chain.then(async () => {
-          if (failure) throw failure;
-          size += chunk.byteLength;
-          if (!body.write(chunk)) await Promise.race([once(body, 'drain'), done]);
-        });
-        chain = next.catch((error: unknown) => {
-          failure ??= error;
-        });
-        return next;
+    return serialisedWriter(key, {
+      writeChunk: async (chunk) => {
+        if (failure) throw failure;
+        if (!body.write(chunk)) await Promise.race([once(body, 'drain'), done]);
       },
-      commit: async (): Promise<{ size: number }> => {
-        if (state !== 'open') throw new Error(`Writer for ${key} is already ${state}`);
-        state = 'committed';
-        await chain;
-        if (failure) {
-          controller.abort();
-          throw failure;
-        }
+      finish: async () => {
+        if (failure) throw failure;
         body.end();
         await done;
-        return { size };
       },
-      abort: async (): Promise<void> => {
-        if (state !== 'open') return;
-        state = 'aborted';
-        await chain;
+      discard: async () => {
         controller.abort();
         body.destroy();
         await done.catch(() => undefined);
       },
-    };
+    });
   }
 
   read(key: string, range?: ByteRange): NodeJS.ReadableStream {

@@ -60,6 +60,62 @@ export async function writeThrough(
   }
 }
 
+/** What differs between stores in a writer; `serialisedWriter` adds the order and state rules. */
+export interface WriterBackend {
+  /** Writes one chunk; called one at a time, in order. */
+  writeChunk(chunk: Uint8Array): Promise<void>;
+  /** Makes the written bytes visible under the key; called once, after the last chunk. */
+  finish(): Promise<void>;
+  /** Throws away what was written (after a failure or an abort). */
+  discard(): Promise<void>;
+}
+
+/**
+ * A StorageWriter over a backend. Writes are serialised so callers that do not await each write
+ * still get their bytes in order; the first failure sticks, so commit throws it and discards.
+ */
+export function serialisedWriter(key: string, backend: WriterBackend): StorageWriter {
+  let state: 'open' | 'committed' | 'aborted' = 'open';
+  let size = 0;
+  let chain: Promise<void> = Promise.resolve();
+  let failure: unknown = null;
+  const closed = () => new Error(`Writer for ${key} is already ${state}`);
+  return {
+    key,
+    write: (chunk: Uint8Array): Promise<void> => {
+      if (state !== 'open') return Promise.reject(closed());
+      const next = chain.then(async () => {
+        if (failure) throw failure;
+        await backend.writeChunk(chunk);
+        size += chunk.byteLength;
+      });
+      chain = next.catch((error: unknown) => {
+        failure ??= error;
+      });
+      return next;
+    },
+    commit: async (): Promise<{ size: number }> => {
+      if (state !== 'open') throw closed();
+      state = 'committed';
+      await chain;
+      try {
+        if (failure) throw failure;
+        await backend.finish();
+        return { size };
+      } catch (error) {
+        await backend.discard();
+        throw error;
+      }
+    },
+    abort: async (): Promise<void> => {
+      if (state !== 'open') return;
+      state = 'aborted';
+      await chain;
+      await backend.discard();
+    },
+  };
+}
+
 export class StorageUnavailableError extends Error {
   constructor(cause: unknown) {
     super('The file store is unavailable; try again shortly', { cause });
