@@ -33,7 +33,7 @@ export default defineConfig({
           name: 'unit',
           environment: 'jsdom',
           include: ['src/**/*.test.{ts,tsx}', 'tests/unit/**/*.test.{ts,tsx}'],
-          setupFiles: ['./tests/setup/dom.ts'],
+          setupFiles: ['./tests/setup/dom.ts', './tests/setup/temp-dir.ts'],
         },
       },
       {
@@ -41,6 +41,7 @@ export default defineConfig({
         test: {
           name: 'server',
           environment: 'node',
+          setupFiles: ['./tests/setup/temp-dir.ts'],
           include: ['server/**/*.test.ts', 'protocol/**/*.test.ts', 'tests/integration/**/*.test.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
@@ -51,6 +52,7 @@ export default defineConfig({
         test: {
           name: 'pact-consumer',
           environment: 'node',
+          setupFiles: ['./tests/setup/temp-dir.ts'],
           include: ['tests/pact/consumer/**/*.pact.test.ts'],
           fileParallelism: false,
           testTimeout: 30_000,
@@ -61,6 +63,7 @@ export default defineConfig({
         test: {
           name: 'pact-provider',
           environment: 'node',
+          setupFiles: ['./tests/setup/temp-dir.ts'],
           include: ['tests/pact/provider/**/*.test.ts'],
           testTimeout: 120_000,
           hookTimeout: 120_000,
@@ -71,6 +74,7 @@ export default defineConfig({
         test: {
           name: 'e2e',
           environment: 'node',
+          setupFiles: ['./tests/setup/temp-dir.ts'],
           include: ['tests/e2e/**/*.e2e.test.ts'],
           fileParallelism: false,
           testTimeout: 180_000,

@@ -7,7 +7,7 @@
  */
 import { request } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createApp } from '../server/app';
@@ -67,9 +67,10 @@ async function flooded(port: number, email: string, addressOf: (i: number) => st
   return { seconds, waits, refused, checked: answers.length - refused };
 }
 
+const dataDir = mkdtempSync(path.join(tmpdir(), 'lectio-bench-login-'));
 const config = loadConfig({
   ...process.env,
-  DATA_DIR: mkdtempSync(path.join(tmpdir(), 'lectio-bench-login-')),
+  DATA_DIR: dataDir,
   STATIC_DIR: '',
   LOG_LEVEL: 'silent',
   WORKERS: 'none',
@@ -100,4 +101,5 @@ try {
   console.log('target (issue 11): a real sign-in stays close to its time alone instead of waiting for the whole flood');
 } finally {
   await app.close();
+  rmSync(dataDir, { recursive: true, force: true });
 }

@@ -1,43 +1,59 @@
-// `npm test`: every check, in the order the chain runs: contract -> generated client -> screens as
-// stories -> Pact consumer -> Pact provider against the real server -> the app in a real browser.
-// Each step runs even when an earlier one failed (except the provider, which needs the pact the
-// consumer writes), and the summary names what failed.
+// `npm test`: every check, in the order the chain runs: lint -> types -> contract -> generated code
+// -> dependencies -> unit and server tests -> screens as stories -> Pact consumer -> Pact provider
+// against the real server -> the app in a real browser.
+// Each step is a package.json script, run by name: the scripts are the one list of commands, so
+// `npm run typecheck` and this chain cannot drift apart. Each step runs even when an earlier one
+// failed (except the provider, which needs the pact the consumer writes), and the summary names
+// what failed. Run some steps only by naming them (a script name or a word of the label), e.g.
+// `node scripts/test-all.mjs lint typecheck Pact`.
 import { spawnSync } from 'node:child_process';
-import { rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const bin = (name) => `${root}node_modules/.bin/${name}`;
 
 const steps = [
-  { name: 'lint (incl. import boundaries)', cmd: [bin('eslint'), '.', '--max-warnings=0'] },
-  { name: 'typecheck (SPA)', cmd: [bin('tsc'), '-p', 'tsconfig.json', '--noEmit'] },
-  { name: 'typecheck (server)', cmd: [bin('tsc'), '-p', 'server/tsconfig.json', '--noEmit'] },
-  { name: 'contract lint', cmd: [bin('redocly'), 'lint', 'contracts/openapi.yaml', '--config', 'contracts/redocly.yaml'] },
-  { name: 'generated code drift', cmd: ['node', 'scripts/check-generated.mjs'] },
-  { name: 'unit and server tests', cmd: [bin('vitest'), 'run', '--project', 'unit', '--project', 'server'] },
-  { name: 'stories in Chromium', cmd: ['node', 'scripts/test-stories.mjs'] },
+  { script: 'lint', name: 'lint (incl. import boundaries)' },
+  { script: 'typecheck:spa', name: 'typecheck (SPA)' },
+  { script: 'typecheck:server', name: 'typecheck (server)' },
+  { script: 'lint:contract', name: 'contract lint' },
+  { script: 'check:generated', name: 'generated code drift' },
+  { script: 'check:deps', name: 'unused dependencies, files and exports (knip)' },
+  { script: 'test:unit', name: 'unit and server tests' },
+  { script: 'test:stories', name: 'stories in Chromium' },
   {
+    script: 'test:pact:consumer',
     name: 'Pact consumer',
+    // The consumer tests add their interactions to the pact file: start from none, so an
+    // interaction a test no longer declares cannot linger in the contract.
     before: () => rmSync(`${root}contracts/pacts/lectio-web-lectio-api.json`, { force: true }),
-    cmd: [bin('vitest'), 'run', '--project', 'pact-consumer'],
   },
-  { name: 'Pact provider verification', needs: 'Pact consumer', cmd: [bin('vitest'), 'run', '--project', 'pact-provider'] },
-  { name: 'browser end-to-end', cmd: [bin('vitest'), 'run', '--project', 'e2e'] },
+  { script: 'test:pact:provider', name: 'Pact provider verification', needs: 'Pact consumer' },
+  { script: 'test:e2e', name: 'browser end-to-end' },
 ];
 
+const scripts = JSON.parse(readFileSync(`${root}package.json`, 'utf8')).scripts ?? {};
+const missing = steps.filter((step) => !(step.script in scripts)).map((step) => step.script);
+if (missing.length) {
+  console.error(`package.json has no script named ${missing.join(', ')}`);
+  process.exit(2);
+}
 const only = process.argv.slice(2);
+const chosen = steps.filter((step) => !only.length || only.some((word) => step.script === word || step.script.startsWith(`${word}:`) || step.name.includes(word)));
+if (only.length && !chosen.length) {
+  console.error(`No step matches ${only.join(', ')}. Steps: ${steps.map((step) => step.script).join(', ')}`);
+  process.exit(2);
+}
 const results = [];
-for (const step of steps) {
-  if (only.length && !only.some((word) => step.name.includes(word))) continue;
+for (const step of chosen) {
   if (step.needs && results.find((r) => r.name === step.needs && !r.ok)) {
     results.push({ name: step.name, ok: false, seconds: 0, note: `skipped: ${step.needs} failed` });
     continue;
   }
-  console.log(`\n=== ${step.name} ===`);
+  console.log(`\n=== ${step.name} (npm run ${step.script}) ===`);
   step.before?.();
   const started = Date.now();
-  const run = spawnSync(step.cmd[0], step.cmd.slice(1), { cwd: root, stdio: 'inherit', env: { ...process.env, FORCE_COLOR: '0' } });
+  const run = spawnSync('npm', ['run', '-s', step.script], { cwd: root, stdio: 'inherit', env: { ...process.env, FORCE_COLOR: '0' } });
   results.push({ name: step.name, ok: run.status === 0, seconds: (Date.now() - started) / 1000 });
 }
 
@@ -46,3 +62,4 @@ for (const r of results) console.log(`${r.ok ? 'ok  ' : 'FAIL'}  ${r.name}  (${r
 const failed = results.filter((r) => !r.ok).length;
 console.log(`Steps: ${results.length - failed} passed, ${failed} failed`);
 process.exit(failed ? 1 : 0);
+

@@ -2,7 +2,7 @@ import type { StorageWriter } from '../storage/types';
 import type { EncoderPool } from './encoder-pool';
 import { assertEncodable, defaultKbps, InProcessEncoderSession, type EncoderSession } from './encoder-session';
 
-export { defaultKbps, SUPPORTED_SAMPLE_RATES } from './encoder-session';
+export { defaultKbps } from './encoder-session';
 
 /** PCM is handed to the encoder in blocks of whole frames: 1152 samples (MPEG-1) = 2 × 576 (MPEG-2). */
 export const FRAME_ALIGN = 1152;

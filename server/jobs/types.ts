@@ -1,6 +1,6 @@
 import type { TutoringAnalysis } from '../analysis/tutoring';
 
-/** The job model of the conversion engine (spec section 3), as stored and as answered. */
+/** The job model of the conversion engine, as stored and as answered (the contract's Job; docs/product.md#job-statuses). */
 
 export type JobStatus = 'PENDING' | 'PROCESSING' | 'COMPLETED' | 'FAILED' | 'CANCELLED';
 export type StepStatus = 'pending' | 'running' | 'completed' | 'failed';

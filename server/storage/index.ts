@@ -5,7 +5,6 @@ import type { FileStorage } from './types';
 
 export * from './types';
 export { LocalFileStorage } from './local';
-export { S3FileStorage } from './s3';
 
 /** The configured store: S3-compatible with STORAGE_URL, else the local directory STORAGE_DIR. */
 export function openStorage(config: Pick<Config, 's3' | 'storageDir'>): FileStorage {

@@ -33,15 +33,6 @@ export interface S3StorageOptions {
   maxAttempts?: number;
 }
 
-/** `s3://bucket/some/prefix` -> { bucket, prefix: 'some/prefix' }. */
-export function parseStorageUrl(url: string): { bucket: string; prefix: string } {
-  const match = /^s3:\/\/([a-z0-9][a-z0-9.-]{1,61}[a-z0-9])(\/.*)?$/.exec(url);
-  if (!match?.[1]) throw new Error('STORAGE_URL must look like s3://bucket or s3://bucket/prefix (a valid S3 bucket name)');
-  const prefix = (match[2] ?? '').replace(/^\/+|\/+$/g, '');
-  if (prefix !== '') assertValidKey(prefix);
-  return { bucket: match[1], prefix };
-}
-
 function statusOf(error: unknown): number | undefined {
   return (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
 }

@@ -1,5 +1,5 @@
 /**
- * Typed route builders: the one place that spells the SPA's URLs (spec section 2, route table).
+ * Typed route builders: the one place that spells the SPA's URLs (docs/product.md#routes).
  * It sits in the shared layer, not in app/, because screens link to each other through it and
  * screens may not import the app shell.
  */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { formatBytes, formatClock, formatDuration } from './time';
 
-describe('time formatting (seconds, not minutes: the spec section 9 defect is fixed)', () => {
+describe('time formatting (seconds, not minutes: the earlier client\'s defect is fixed)', () => {
   it.each([
     [3725, '1h 2m'],
     [125, '2m 5s'],

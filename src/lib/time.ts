@@ -1,6 +1,6 @@
 /**
  * Durations and playback times as the screens show them. Every value is in seconds (the API's
- * unit). Spec section 9 names a defect where seconds were shown as if they were minutes; these
+ * unit). The earlier client showed seconds as if they were minutes (docs/product.md#durations-and-dates); these
  * read them as seconds: 3725 → '1h 2m', 125 → '2m 5s'.
  */
 export function formatDuration(seconds: number | null | undefined): string {

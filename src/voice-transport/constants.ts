@@ -1,4 +1,4 @@
-/** Voice transport constants: the connection's timings and limits (docs/voice-protocol.md). */
+/** Voice transport constants: the connection's timings and limits (docs/product.md#voice-connection). */
 export { BOT_SAMPLE_RATE, MIC_SAMPLE_RATE } from '../../protocol/audio';
 
 export const MIC_CHANNELS = 1;

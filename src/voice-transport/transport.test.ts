@@ -55,7 +55,7 @@ afterEach(async () => {
   server = null;
 });
 
-describe('connection parameters (spec section 5)', () => {
+describe('connection parameters', () => {
   it('accepts ws_url, connectionUrl and wsUrl', () => {
     expect(connectionUrlFrom({ ws_url: 'ws://a' })).toBe('ws://a');
     expect(connectionUrlFrom({ connectionUrl: 'ws://b' })).toBe('ws://b');

@@ -23,7 +23,7 @@ import {
 } from './rtvi';
 import { ProtobufFrameSerializer, type FrameSerializer } from './serializer';
 
-/** Spec section 4, transport states. */
+/** Transport states (docs/product.md#voice-connection). */
 export type TransportState =
   | 'disconnected'
   | 'initializing'
@@ -54,7 +54,7 @@ export function connectionCanceledError(): TransportError {
   return new TransportError('interrupted by disconnect or newer connection', { name: SIG_CONNECTION_CANCELED, fatal: false });
 }
 
-/** Camera and screen share do not exist on the websocket transport (spec section 8). */
+/** Camera and screen share do not exist on the websocket transport (docs/product.md#voice-connection). */
 export class UnsupportedFeatureError extends Error {
   readonly feature: string;
   constructor(feature: string) {
@@ -89,8 +89,8 @@ export type TransportEvents = {
 const ALLOWED_URL_KEYS = ['ws_url', 'connectionUrl', 'wsUrl'] as const;
 
 /**
- * Spec section 5: an object whose only key is the URL (ws_url, connectionUrl or wsUrl), a string.
- * Returns the URL or throws with the spec's message.
+ * docs/product.md#voice-connection: an object whose only key is the URL (ws_url, connectionUrl or wsUrl), a string.
+ * Returns the URL or throws with the documented message.
  */
 export function connectionUrlFrom(params: unknown): string {
   if (params === undefined || params === null) throw new TransportError('No url provided for connection', { fatal: false });
@@ -392,7 +392,7 @@ export class WebSocketTransport extends Transport {
     conn.opened = true;
     this.setState('connected');
     conn.readyId = rtvi('client-ready').id;
-    // Spec section 4: the transport is ready once the ready message is sent.
+    // The transport is ready once the ready message is sent (docs/product.md#voice-connection).
     this.setState('ready');
     conn.ws.send(this.serializer.serializeMessage(clientReadyMessage(this.about, conn.readyId)));
     this.flushMic();

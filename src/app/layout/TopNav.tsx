@@ -15,7 +15,7 @@ const links = [
   { label: 'Voice Assistant', href: paths.voiceAssistant() },
 ] as const;
 
-/** How often the running-jobs badge refreshes (not in the spec; the dashboard polls at 10 s). */
+/** How often the running-jobs badge refreshes: the dashboard's rate (docs/product.md#navigation-bar). */
 const RUNNING_COUNT_REFRESH_MS = 10_000;
 
 // The bar reacts to its own width (a container query), so it also collapses inside a narrow

@@ -15,7 +15,7 @@ type Story = StoryObj<typeof meta>;
 export const Neutral: Story = {};
 export const Info: Story = { args: { tone: 'info' } };
 
-/** Spec section 4: completed green; pending or processing blue; failed red; cancelled or other grey. */
+/** docs/product.md#job-statuses: completed green; pending or processing blue; failed red; cancelled or other grey. */
 export const JobStatuses: Story = {
   render: () => (
     <div style={{ display: 'flex', gap: 8, flexWrap: 'wrap' }}>

@@ -30,7 +30,7 @@ export function Badge({
   );
 }
 
-/** Spec section 4: completed green; pending or processing blue; failed red; cancelled or other grey. */
+/** docs/product.md#job-statuses: completed green; pending or processing blue; failed red; cancelled or other grey. */
 export function statusTone(status: string): Tone {
   switch (status.toUpperCase()) {
     case 'COMPLETED':

@@ -22,7 +22,7 @@ const Row = styled.div`
   color: ${({ theme }) => theme.colors.textMuted};
 `;
 
-/** A spinner with a visible, announced label (defaults to the spec's 'Loading...'). */
+/** A spinner with a visible, announced label (defaults to 'Loading...', docs/product.md#routes). */
 export function Spinner({ label = 'Loading...' }: { label?: string }) {
   return (
     <Row role="status">

@@ -1,4 +1,4 @@
-/** Spec section 9: at most 5 page buttons. */
+/** At most 5 page buttons (docs/product.md#jobs-list). */
 export const MAX_PAGE_BUTTONS = 5;
 
 /**

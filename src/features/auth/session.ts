@@ -1,5 +1,5 @@
 /**
- * Where the signed-in session lives in the browser (spec section 9: names `access_token` and
+ * Where the signed-in session lives in the browser (docs/product.md#session: names `access_token` and
  * `user`). "Remember me" keeps it in persistent storage (localStorage); otherwise it goes to
  * per-tab storage (sessionStorage) and ends with the browser. Reads look in both.
  */

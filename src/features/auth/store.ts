@@ -9,7 +9,7 @@ import { loadedSchema, resolveSchema } from '../../api/lazySchema';
 import { configureApi, errorMessage } from '../../api/http';
 import { clearSession, readStoredUser, readToken, storeToken, storeUser } from './session';
 
-/** Spec section 3: the auth state area. isLoading starts true until init has run. */
+/** The auth state (docs/product.md#session). isLoading starts true until init has run. */
 export interface AuthState {
   user: UserOutput | null;
   isAuthenticated: boolean;
@@ -104,7 +104,7 @@ export async function login({ email, password }: Credentials, remember = false):
 
 /**
  * POST /auth/register, then sign in with the same email and password. The register screen has
- * no remember-me choice, so a new account's session is kept like the spec's default (localStorage).
+ * no remember-me choice, so a new account's session is kept like a remembered one (localStorage).
  */
 export async function register(credentials: Credentials): Promise<UserOutput> {
   state.error = null;

@@ -20,7 +20,7 @@ export function resetEnvironment(): void {
   inflight = null;
 }
 
-/** Spec section 7: production on the production host, else dev with signup and debug on. */
+/** docs/product.md#environment: production on the production host, else dev with signup and debug on. */
 export function fallbackEnvironment(host: string): EnvironmentInfoOutput {
   const production = host === PRODUCTION_HOST;
   return {

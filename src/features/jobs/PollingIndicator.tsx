@@ -8,7 +8,7 @@ const Live = styled.span`
 `;
 
 /**
- * The spec's polling flag made visible: 'Updating…' while a background refresh runs. The live
+ * The polling flag made visible (docs/product.md#polling): 'Updating…' while a background refresh runs. The live
  * region stays mounted (so it is announced) and keeps its width (so nothing shifts).
  */
 export function PollingIndicator({ isPolling }: { isPolling: boolean }) {

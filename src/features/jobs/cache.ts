@@ -6,7 +6,7 @@ import type { Job, JobListResponse } from '../../api/gen/model';
 export const jobListsKey = getListJobsQueryKey().slice(0, 1);
 
 /**
- * Spec section 4: a successful cancel sets CANCELLED in the list and in the open job, at once.
+ * docs/product.md#job-statuses: a successful cancel sets CANCELLED in the list and in the open job, at once.
  * Writes the server's answer (or just the status) into every cached page, the job's own entry
  * and any cached book that lists it as a chapter.
  */

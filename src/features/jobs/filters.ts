@@ -3,10 +3,10 @@ import type { ListJobsParams } from '../../api/gen/model';
 /** How long the search box waits after the last keystroke before it searches. */
 export const SEARCH_DEBOUNCE_MS = 300;
 
-/** Spec section 9: the jobs list shows 10 jobs a page. */
+/** The jobs list shows 10 jobs a page (docs/product.md#jobs-list). */
 export const JOBS_PAGE_SIZE = 10;
 
-/** Spec section 9: all, pending, running, completed, failed. 'running' is PENDING + PROCESSING. */
+/** All, pending, running, completed, failed. 'running' is PENDING + PROCESSING (docs/product.md#jobs-list). */
 export const statusFilters = [
   { value: 'all', label: 'All' },
   { value: 'pending', label: 'Pending' },
@@ -17,8 +17,9 @@ export const statusFilters = [
 export type StatusFilter = (typeof statusFilters)[number]['value'];
 
 /**
- * Spec section 9 sorts (createdAt, updatedAt, title, status), with both directions of the creation
- * date. Each maps to the server's sort/order, so the date sorts really sort (the known defect).
+ * The list's sorts (creation date, update date, title, status), with both directions of the creation
+ * date. Each maps to the server's sort/order, so the date sorts really sort
+ * (docs/decisions.md#defects-of-the-earlier-client-fixed).
  */
 export const sortOptions = [
   { value: 'newest', label: 'Newest', sort: 'created_at', order: 'desc' },
@@ -29,7 +30,7 @@ export const sortOptions = [
 ] as const;
 export type SortOption = (typeof sortOptions)[number]['value'];
 
-/** The spec's jobs `filters`, as kept in the URL query (?q=&status=&sort=&page=). */
+/** The jobs list's filters, as kept in the URL query (?q=&status=&sort=&page=). */
 export interface JobsFilters {
   q: string;
   status: StatusFilter;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { countLabel, formatDuration, humanizeStepName, jobProvider, jobTitle, percent, shortId } from './format';
 
-describe('formatDuration (seconds, the spec defect fixed)', () => {
+describe('formatDuration (seconds, the earlier client\'s defect fixed)', () => {
   it.each([
     [3725, '1h 2m'],
     [125, '2m 5s'],

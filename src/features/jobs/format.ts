@@ -1,20 +1,20 @@
 import type { Job } from '../../api/gen/model';
 
-/** Spec section 9: a job id is shown as its first 8 characters. */
+/** A job id is shown as its first 8 characters (docs/product.md#job-statuses). */
 export const SHORT_ID_LENGTH = 8;
 
 export function shortId(id: string): string {
   return id.slice(0, SHORT_ID_LENGTH);
 }
 
-/** The title to show: the job's own, else 'Job' plus its short id (spec section 2, Dashboard). */
+/** The title to show: the job's own, else 'Job' plus its short id (docs/product.md#dashboard). */
 export function jobTitle(job: Pick<Job, 'id' | 'title'>): string {
   return job.title.trim() || `Job ${shortId(job.id)}`;
 }
 
 /**
  * A duration given in SECONDS, as 'Hh Mm' from an hour up and 'Mm Ss' below it.
- * Fixes the spec's known defect (section 9: seconds were treated as minutes): 3725 -> '1h 2m',
+ * Fixes the earlier client's defect (seconds were treated as minutes; docs/product.md#durations-and-dates): 3725 -> '1h 2m',
  * 125 -> '2m 5s'. Missing or negative values give '—'.
  */
 export function formatDuration(seconds: number | null | undefined): string {

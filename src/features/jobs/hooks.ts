@@ -28,7 +28,7 @@ export interface PolledJobsOptions {
 }
 
 /**
- * A page of jobs that refreshes every `intervalMs` while active jobs exist (spec section 4).
+ * A page of jobs that refreshes every `intervalMs` while active jobs exist (docs/product.md#polling).
  * A refresh that changes no status, progress, step or updated_at keeps the stored page as is.
  */
 export function usePolledJobs(
@@ -96,8 +96,8 @@ export function useJobCounts(intervalMs: number = POLL_MS.dashboard) {
 }
 
 /**
- * Cancel with the spec's behaviour: success marks the job CANCELLED everywhere at once and
- * refreshes the counts; a failure is only logged (spec section 8).
+ * Cancel as docs/product.md#job-statuses says: success marks the job CANCELLED everywhere at once and
+ * refreshes the counts; a failure is only logged.
  */
 export function useCancelJobAction() {
   const client = useQueryClient();
@@ -150,7 +150,7 @@ export function useDeleteJobAction() {
   };
 }
 
-/** Retry a FAILED job (beyond the spec: the server resumes from the failed step). */
+/** Retry a FAILED job: the server resumes from the failed step (docs/product.md#job-statuses). */
 export function useRetryJobAction() {
   const client = useQueryClient();
   const mutation = useRetryJob({

@@ -13,7 +13,7 @@ function result<T>(patch: Partial<PolledResult<T>>): PolledResult<T> {
 }
 
 describe('selectJobsState', () => {
-  it('starts like the spec: empty list, page 1, limit 10, total 0, pages 0', () => {
+  it('starts empty: empty list, page 1, limit 10, total 0, pages 0', () => {
     expect(selectJobsState({ filters: defaultFilters })).toEqual({
       list: [],
       currentJob: null,
@@ -52,7 +52,7 @@ describe('selectJobsState', () => {
     expect(state).toMatchObject({ isLoading: true, pagination: { page: 4, limit: 10, total: 0, pages: 0 } });
   });
 
-  it('reports errors with the server message or the spec defaults', () => {
+  it('reports errors with the server message or the default messages', () => {
     expect(selectJobsState({ filters: defaultFilters, list: result({ error: new Error('boom') }) }).error).toBe(
       'Failed to fetch jobs',
     );

@@ -6,7 +6,7 @@ import { JOBS_PAGE_SIZE, type JobsFilters } from './filters';
 import type { PolledResult } from './hooks';
 
 /**
- * The spec's "Jobs" state area (section 3): list, currentJob, isLoading, isPolling, isCreating,
+ * The "Jobs" state the screens read: list, currentJob, isLoading, isPolling, isCreating,
  * error, pagination {page 1, limit 10, total 0, pages 0} and filters.
  *
  * Why a selector and not a valtio store: the server state already lives in React Query (cache,

@@ -1,7 +1,7 @@
 import { replaceEqualDeep } from '@tanstack/react-query';
 import type { Job, JobListResponse, JobStep } from '../../api/gen/model';
 
-/** Spec sections 4 and 9: polling intervals. */
+/** Polling intervals (docs/product.md#polling). */
 export const POLL_MS = {
   dashboard: 10_000,
   jobsList: 5_000,
@@ -39,7 +39,7 @@ function stepsChanged(a: readonly StepLike[] | undefined, b: readonly StepLike[]
 
 type JobLike = Pick<Job, 'id' | 'status' | 'progress' | 'updated_at'> & { steps?: readonly StepLike[] };
 
-/** Spec section 4: a polled job replaces the stored one only if status, progress, steps or updated_at changed. */
+/** A polled job replaces the stored one only if status, progress, steps or updated_at changed (docs/product.md#polling). */
 export function jobChanged<T extends JobLike>(previous: T, next: T): boolean {
   return (
     previous.id !== next.id ||
@@ -75,7 +75,7 @@ export function stepListChanged(previous: readonly JobStep[], next: readonly Job
 
 /**
  * React Query `structuralSharing` functions built on a change test: an answer that changed
- * nothing the spec watches keeps the stored object (same reference, so nothing re-renders);
+ * nothing the screens watch keeps the stored object (same reference, so nothing re-renders);
  * otherwise the new answer is merged with React Query's default deep sharing.
  */
 export function keepUnlessChanged<T>(changed: (previous: T, next: T) => boolean) {

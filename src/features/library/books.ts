@@ -10,8 +10,8 @@ type BookFacts = Pick<JobOutput, 'duration'> & {
 };
 
 /**
- * The library's view of a completed job (spec section 3, "Library book view"), with the two
- * defects of the original fixed: `progress` is the reader's real listening progress (from the
+ * The library's view of a completed job (docs/product.md#library), with the two
+ * defects of the earlier client fixed (docs/decisions.md#defects-of-the-earlier-client-fixed): `progress` is the reader's real listening progress (from the
  * progress records, not always 0) and `duration` is in seconds.
  */
 export interface LibraryBook {

@@ -9,7 +9,7 @@ import {
 import { resolveSchema } from '../../api/lazySchema';
 import { errorMessage } from '../../api/http';
 
-/** Spec section 9. */
+/** Player timings and steps (docs/product.md#player). */
 export const SAVE_INTERVAL_MS = 10_000;
 export const SEEK_THRESHOLD_SECONDS = 1;
 export const SKIP_SECONDS = 10;
@@ -39,7 +39,7 @@ export type MediaElement = Pick<
 
 export type ChapterInfo = AudioMetadataOutput['chapters'][number];
 
-/** Spec section 3, "Audio" state area, plus playbackRate. */
+/** The player's state (docs/product.md#player), with playbackRate. */
 export interface PlayerState {
   isPlaying: boolean;
   currentPosition: number;
@@ -262,7 +262,7 @@ export function togglePlay(): void {
 }
 
 /**
- * The library's play button (spec section 4): pause if this book is playing, resume if it is
+ * The library's play button (docs/product.md#player): pause if this book is playing, resume if it is
  * loaded but paused, otherwise load it (and start it, since the reader asked to play).
  */
 export async function togglePlayback(jobId: string): Promise<void> {

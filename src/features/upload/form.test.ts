@@ -16,7 +16,7 @@ import {
 
 const story = 'A'.repeat(100);
 
-describe('upload form schema (spec section 5)', () => {
+describe('upload form schema', () => {
   it('shows every message at once on an empty form', () => {
     expect(validateUpload({ ...initialUploadForm, ttsProvider: '' })).toEqual({
       title: 'Title is required',
@@ -43,7 +43,7 @@ describe('upload form schema (spec section 5)', () => {
   });
 });
 
-describe('upload modes (spec section 4)', () => {
+describe('upload modes', () => {
   const file = new File(['x'], 'a.txt', { type: 'text/plain' });
   const filled = { form: { ...initialUploadForm, textContent: story, url: 'https://example.com' }, file };
 
@@ -104,7 +104,7 @@ describe('files', () => {
     expect(titleFromFileName('README')).toBe('README');
   });
 
-  it('reads the text, or fails with the spec message', async () => {
+  it('reads the text, or fails with the documented message', async () => {
     await expect(readFileText(new File(['hello'], 'a.txt'))).resolves.toBe('hello');
     const broken = { text: () => Promise.reject(new Error('io')) } as unknown as Blob;
     await expect(readFileText(broken)).rejects.toThrow('Failed to read file content');

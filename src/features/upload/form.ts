@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { JobCreateRequest, JobPreview, TtsProvider } from '../../api/gen/model';
 
-/** Spec sections 3 (Upload form), 4 (Upload modes), 5 (Upload and File validation) and 9. */
+/** The upload form, its modes and its validation (docs/product.md#upload). */
 export const MIN_TEXT_LENGTH = 100;
 export const MAX_FILE_BYTES = 10 * 1024 * 1024;
 export const CONTENT_REQUIRED = 'Either provide text content (min 100 characters) or a valid URL';

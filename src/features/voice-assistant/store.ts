@@ -18,7 +18,7 @@ import {
   type TransportError,
 } from '../../voice-transport/index';
 
-/** Spec section 4: voice assistant service and client status. */
+/** Voice assistant service and client status (docs/product.md#voice-assistant). */
 export type ServiceStatus = 'unknown' | 'running' | 'stopped' | 'starting' | 'error';
 export type ClientStatus = 'disconnected' | 'connecting' | 'connected' | 'error';
 
@@ -40,7 +40,7 @@ export interface VoiceAssistantState {
   jobId: string | null;
   /** Playback position (seconds) in the book, passed to the bot on connect. */
   position: number | null;
-  /** Spec section 2: the remote speaker once connected. */
+  /** The remote speaker once connected. */
   remoteParticipant: { id: 'bot'; name: 'Bot' } | null;
   micEnabled: boolean;
   camEnabled: boolean;
@@ -71,14 +71,14 @@ const initialState: VoiceAssistantState = {
 
 export const state = proxy<VoiceAssistantState>(structuredClone(initialState));
 
-/** Spec section 4: while running, the status is re-polled this often. */
+/** While running, the status is re-polled this often (docs/product.md#voice-assistant). */
 export const STATUS_POLL_MS = 10_000;
 const TOKEN_KEY = 'access_token';
 
 export interface VoiceAssistantDeps {
   createTransport: () => Transport;
   createAudio: () => AudioIO;
-  /** The stored access token (spec section 9: `access_token` in local or session storage). */
+  /** The stored access token (`access_token` in local or session storage; docs/product.md#session). */
   getToken: () => string | null;
   /** Base for relative connection URLs. */
   location: () => string;
@@ -122,7 +122,7 @@ export function setContext(context: { mode?: AssistantMode | null; jobId?: strin
   if (state.serviceStatus === 'running' && (before.mode !== state.mode || before.jobId !== state.jobId)) void checkStatus();
 }
 
-/** Spec section 8: the server's detail text when it sent one, else '{prefix}: {message}'. */
+/** The server's detail text when it sent one, else '{prefix}: {message}' (docs/product.md#voice-assistant). */
 function serviceError(error: unknown, prefix: string): string {
   const detail = serverDetail(error);
   return detail ?? `${prefix}: ${messageOf(error)}`;
@@ -208,7 +208,7 @@ export async function stop(): Promise<void> {
 }
 
 /**
- * Checks the status now, then every 10 s while the service is running (spec section 4).
+ * Checks the status now, then every 10 s while the service is running.
  * Returns the function that stops watching.
  */
 export function watchStatus(): () => void {
@@ -322,7 +322,7 @@ function endSession(current: Session | null = session): void {
   });
 }
 
-/** Spec section 4: a client or message error shows its message and sets client status error. */
+/** A client or message error shows its message and sets client status error (docs/product.md#voice-assistant). */
 function clientError(message: string): void {
   endSession();
   state.clientStatus = 'error';

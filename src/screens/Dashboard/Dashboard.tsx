@@ -16,7 +16,7 @@ import {
   usePolledJobs,
 } from '../../features/jobs';
 
-/** Spec section 9: recent jobs 5; continue listening 3. */
+/** Recent jobs 5; continue listening 3 (docs/product.md#dashboard). */
 const RECENT_JOBS = 5;
 const CONTINUE_LISTENING = 3;
 
@@ -106,7 +106,7 @@ function counterValue(total: number | undefined, loading: boolean): string {
 }
 
 /**
- * Spec section 2, Dashboard: welcome, actions, four counters, recent jobs and Continue Listening.
+ * docs/product.md#dashboard: welcome, actions, four counters, recent jobs and Continue Listening.
  * Everything refreshes every 10 s while jobs run (the running count decides).
  */
 export function Dashboard() {

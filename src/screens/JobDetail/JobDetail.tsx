@@ -144,7 +144,7 @@ function ChapterJobs({ job }: { job: Job }) {
 }
 
 /**
- * Spec section 2, Job detail. The job (with its steps) refreshes every 3 s while it is active;
+ * docs/product.md#job-detail. The job (with its steps) refreshes every 3 s while it is active;
  * a refresh that changes nothing leaves the page as it is.
  */
 export function JobDetail({ jobId }: { jobId: string }) {

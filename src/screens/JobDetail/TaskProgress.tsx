@@ -92,7 +92,7 @@ function initiallyOpen(steps: readonly JobStep[]): Set<string> {
 }
 
 /**
- * Spec section 2, Task Progress: each step's name, status (lower case), and, opened, its start
+ * Task Progress (docs/product.md#job-detail): each step's name, status (lower case), and, opened, its start
  * time and duration. A running step always shows its progress bar, a failed one its error.
  */
 export function TaskProgress({ steps }: { steps: readonly JobStep[] }) {

@@ -65,7 +65,7 @@ export interface JobCardProps {
   onDelete: (job: JobSummary) => void;
 }
 
-/** One job in the list: spec section 2, Jobs list. Hidden text names the job in each button. */
+/** One job in the list (docs/product.md#jobs-list). Hidden text names the job in each button. */
 export function JobCard({ job, onCancel, cancelling, onDelete }: JobCardProps) {
   const titleId = useId();
   const title = jobTitle(job);

@@ -71,7 +71,7 @@ function useUrlFilters(): [JobsFilters, (next: JobsFilters, options?: { replace?
   return [filters, setFilters];
 }
 
-/** The jobs list (spec section 2): search, filter, sort, pages of 10, cancel. Polls every 5 s while jobs run. */
+/** The jobs list (docs/product.md#jobs-list): search, filter, sort, pages of 10, cancel. Polls every 5 s while jobs run. */
 export function Jobs() {
   const [filters, setFilters] = useUrlFilters();
   const list = usePolledJobs(listParamsFromFilters(filters), { intervalMs: POLL_MS.jobsList, keepPrevious: true });

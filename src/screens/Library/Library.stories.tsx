@@ -88,7 +88,7 @@ export const Populated: Story = {
     await expect(stat('Total Duration')).toHaveTextContent('1h 30m');
     await expect(stat('OpenAI')).toHaveTextContent('2');
     await expect(stat('ElevenLabs')).toHaveTextContent('2');
-    // Durations in seconds, shown as hours and minutes (the spec's defect fixed).
+    // Durations in seconds, shown as hours and minutes (docs/product.md#durations-and-dates).
     const usher = canvas.getByRole('listitem', { name: 'The Fall of the House of Usher' });
     await expect(usher).toHaveTextContent('1h 2m');
     await expect(canvas.getByRole('listitem', { name: 'The Raven' })).toHaveTextContent('2m 5s');

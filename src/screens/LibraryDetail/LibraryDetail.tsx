@@ -77,7 +77,7 @@ export function LibraryDetail({ jobId }: { jobId: string }) {
 
   if (job.isPending) return <Spinner label="Loading..." />;
   if (!job.data || !ready) {
-    // No such book (404, or 422 for an address that is not a job id) reads as the spec's words,
+    // No such book (404, or 422 for an address that is not a job id) reads as docs/product.md#library-detail says,
     // never as a validation message; a known job keeps its own title.
     const missing = job.error instanceof ApiError && (job.error.status === 404 || job.error.status === 422);
     const message = job.error && !missing ? errorMessage(job.error, NOT_READY) : NOT_READY;

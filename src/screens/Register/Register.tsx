@@ -83,7 +83,7 @@ export function Register() {
     }
   };
 
-  // The documents are not published yet (the spec shows no target): say so rather than link nowhere.
+  // The documents are not published yet (docs/product.md#session): say so rather than link nowhere.
   const policyButton = (policy: Policy) => (
     <Button
       variant="link"

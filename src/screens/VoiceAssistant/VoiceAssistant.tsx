@@ -158,7 +158,7 @@ function readQuery(search: string): { mode: AssistantMode | null; jobId: string 
   return { mode, jobId: query.get('jobId') || null, position };
 }
 
-/** /voice-assistant (spec section 2): service status, client connection, service control, how to use. */
+/** /voice-assistant (docs/product.md#voice-assistant): service status, client connection, service control, how to use. */
 export function VoiceAssistant() {
   const search = useSearch();
   const { mode, jobId, position } = readQuery(search);
