@@ -188,33 +188,30 @@ export function createSteps(deps: StepDeps): Record<string, (ctx: StepContext) =
       // Chapter texts first (files nobody points at yet), then every row in one transaction, so a
       // crash leaves either the whole book or nothing; a re-run replaces children of an earlier try.
       for (const c of chapters) await storage.write(sourceKey(c.id), Buffer.from(text.slice(c.start, c.end), 'utf8'));
-      await repo.db.transaction(async (tx) => {
-        await tx.query('DELETE FROM jobs WHERE parent_job_id = $1', [job.id]);
-        await tx.query(`UPDATE jobs SET job_type = 'book_processing', updated_at = now() WHERE id = $1`, [job.id]);
-        await tx.query(`DELETE FROM job_steps WHERE job_id = $1 AND step_name = 'synthesize'`, [job.id]);
-        await repo.insertSteps(tx, job.id, BOOK_TAIL, 4);
-        for (const c of chapters) {
-          await repo.insertJob(tx, {
-            id: c.id,
-            userId: job.userId,
-            parentJobId: job.id,
-            chapterOrder: c.order,
-            jobType: 'text_to_audio',
-            title: `${job.title} - ${c.title}`,
-            description: null,
-            config: {
-              ...(job.config.voice_config !== undefined && { voice_config: job.config.voice_config }),
-              ...(job.config.provider !== undefined && { provider: job.config.provider }),
-              source: 'content',
-              source_bytes: Buffer.byteLength(text.slice(c.start, c.end), 'utf8'),
-              chapter_title: c.title,
-              char_offset: c.start,
-            } as JobRecord['config'],
-            inputFileKey: sourceKey(c.id),
-            steps: CHAPTER_STEPS,
-          });
-        }
-      });
+      await repo.becomeBook(
+        job.id,
+        BOOK_TAIL,
+        4,
+        chapters.map((c) => ({
+          id: c.id,
+          userId: job.userId,
+          parentJobId: job.id,
+          chapterOrder: c.order,
+          jobType: 'text_to_audio',
+          title: `${job.title} - ${c.title}`,
+          description: null,
+          config: {
+            ...(job.config.voice_config !== undefined && { voice_config: job.config.voice_config }),
+            ...(job.config.provider !== undefined && { provider: job.config.provider }),
+            source: 'content',
+            source_bytes: Buffer.byteLength(text.slice(c.start, c.end), 'utf8'),
+            chapter_title: c.title,
+            char_offset: c.start,
+          } as JobRecord['config'],
+          inputFileKey: sourceKey(c.id),
+          steps: CHAPTER_STEPS,
+        })),
+      );
       return {
         metadata: { kind: 'book', chapters: chapters.length, chapter_titles: chapters.map((c) => c.title), characters: text.length },
       };
@@ -353,7 +350,7 @@ export function createSteps(deps: StepDeps): Record<string, (ctx: StepContext) =
           duration: result.duration ?? null,
           completedAt: new Date(),
         },
-        `AND status IN ('PENDING', 'PROCESSING')`,
+        { onlyIfActive: true },
       );
       if (!done) throw new PipelineError('The job was cancelled');
       return { metadata };
