@@ -31,12 +31,10 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyBaseLogger } from 'fastify';
 import { DomainError } from '../errors';
-import { isIngestError } from '../ingest/errors';
 import { isStorageUnavailable, type FileStorage } from '../storage/types';
-import { isTtsError } from '../tts/types';
 import type { JobQueue } from './queue';
 import type { JobRepository } from './repository';
-import { audioKey, createSteps, PipelineError, type ChapterState, type StepDeps } from './steps';
+import { audioKey, createSteps, type ChapterState, type StepDeps } from './steps';
 import { timingKey } from './timing';
 import { isActive, type JobRecord, type StepRecord } from './types';
 
@@ -91,11 +89,14 @@ export class StepFailed extends Error {
   }
 }
 
+/**
+ * Whether a step that threw `error` is tried again: a domain error says so itself (`retryable`,
+ * by kind unless it decides otherwise: a page that timed out, a voice provider's 5xx, a file
+ * not yet visible); anything unexpected (a dropped connection) may pass on a later try.
+ */
 function isRetryable(error: unknown): boolean {
-  if (isTtsError(error)) return error.retryable;
-  if (isIngestError(error)) return error.status === 504;
-  if (error instanceof PipelineError || error instanceof DomainError || error instanceof StepFailed) return false;
-  return true;
+  if (error instanceof DomainError) return error.retryable;
+  return !(error instanceof StepFailed);
 }
 
 function userMessage(error: unknown): string {

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { analyseInWorker } from '../analysis/run';
 import { concatMp3 } from '../audio/concat';
+import { DomainError, type DomainErrorKind } from '../errors';
 import type { EncoderPool } from '../audio/encoder-pool';
 import { extractArticle } from '../ingest/extract';
 import { fetchPage } from '../ingest/fetch-page';
@@ -14,10 +15,10 @@ import { SampleRateChange, segmentCount, synthesizeToMp3, type SynthesisResult }
 import { concatTimings, timingKey, type TimingEntry } from './timing';
 import { BOOK_TAIL, CHAPTER_STEPS, type JobRecord, type ResultData, type StepRecord } from './types';
 
-/** A failure that retrying cannot fix; its message is shown to the user as is. */
-export class PipelineError extends Error {
-  constructor(message: string) {
-    super(message);
+/** A failure of a step that retrying cannot fix; its message is shown to the user as is. */
+export class PipelineError extends DomainError {
+  constructor(message: string, kind: DomainErrorKind = 'invalid') {
+    super(kind, message, { retryable: false });
     this.name = 'PipelineError';
   }
 }
@@ -97,9 +98,13 @@ export async function readText(storage: FileStorage, key: string): Promise<strin
 }
 
 /** A stored file is gone; retryable (storage may be catching up), with a message that leaks no paths. */
-export class MissingFileError extends Error {
+export class MissingFileError extends DomainError {
   constructor(key: string) {
-    super(key.startsWith('jobs/') && key.endsWith('source.txt') ? 'The text of this job is missing from storage' : 'A stored file is missing');
+    super(
+      'not_found',
+      key.startsWith('jobs/') && key.endsWith('source.txt') ? 'The text of this job is missing from storage' : 'A stored file is missing',
+      { retryable: true },
+    );
     this.name = 'MissingFileError';
   }
 }
@@ -352,7 +357,7 @@ export function createSteps(deps: StepDeps): Record<string, (ctx: StepContext) =
         },
         { onlyIfActive: true },
       );
-      if (!done) throw new PipelineError('The job was cancelled');
+      if (!done) throw new PipelineError('The job was cancelled', 'conflict');
       return { metadata };
     },
   };

@@ -9,5 +9,5 @@ export {
 export { createOpenAiEngine, OPENAI_MAX_CHARS, type OpenAiEngineOptions } from './openai';
 export type { RetryOptions } from './retry';
 export { DEFAULT_VOICES, isDemoMode, selectEngine, type EngineSelection, type Provider, type VoiceSettings } from './select';
-export { isTtsError, speechSeconds, TtsError, type EngineName, type Speech, type TtsEngine, type TtsErrorCode } from './types';
+export { isTtsError, TtsError, type EngineName, type Speech, type TtsEngine, type TtsErrorCode } from './types';
 export { encodeWav, parseWav, pcm16leToSamples } from './wav';
