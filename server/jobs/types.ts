@@ -41,8 +41,8 @@ export interface JobConfig {
   source_bytes?: number;
 }
 
-/** jobs.result_data and its chapters: declared (and decoded) by the repository's zod schema. */
-export type { ChapterResult, ResultData } from './repository/rows';
+/** jobs.result_data: declared (and decoded) by the repository's zod schema. */
+export type { ResultData } from './repository/rows';
 export interface JobRecord {
   id: string;
   userId: string;

@@ -25,9 +25,7 @@ import {
   type SummaryRow,
 } from './rows';
 
-export { decodeResultData, MalformedJobRowError, resultDataSchema, type JobSummaryView } from './rows';
-
-export interface NewJob {
+interface NewJob {
   id?: string;
   userId: string;
   parentJobId?: string | null;
@@ -51,7 +49,7 @@ export interface ListFilter {
   topLevel: boolean;
 }
 
-export type JobPatch = Partial<{
+type JobPatch = Partial<{
   title: string;
   jobType: JobType;
   status: JobStatus;
@@ -91,7 +89,7 @@ function escapeLike(text: string): string {
 }
 
 
-export interface StepFields {
+interface StepFields {
   status?: StepStatus;
   progress?: number;
   errorMessage?: string | null;
@@ -103,7 +101,7 @@ export interface StepFields {
 }
 
 /** A chapter job as its book's scheduler sees it. */
-export interface ChapterState {
+interface ChapterProgress {
   id: string;
   status: JobStatus;
   progress: number;
@@ -335,7 +333,7 @@ function store(x: DbExecutor) {
       await x.query('SELECT id FROM jobs WHERE id = $1 FOR UPDATE', [jobId]);
     },
 
-    async chapterStates(bookId: string): Promise<ChapterState[]> {
+    async chapterStates(bookId: string): Promise<ChapterProgress[]> {
       const { rows } = await x.query<{
         id: string;
         status: JobStatus;

@@ -10,7 +10,7 @@ import type { JobConfig, JobRecord, JobStatus, JobType, StepName, StepRecord, St
  * jobs.result_data, written by the finalize step (and by nothing else): what the conversion
  * produced. Keys the pipeline may add later pass through unchanged (the API answers them).
  */
-export const chapterResultSchema = z.looseObject({
+const chapterResultSchema = z.looseObject({
   title: z.string(),
   /** 1-based position in the book. */
   order: z.number(),
@@ -22,7 +22,7 @@ export const chapterResultSchema = z.looseObject({
   job_id: z.string().optional(),
 });
 
-export const resultDataSchema = z.looseObject({
+const resultDataSchema = z.looseObject({
   /** Seconds of audio (duration and duration_seconds are equal; both are in the contract). */
   duration: z.number().optional(),
   duration_seconds: z.number().optional(),
@@ -39,7 +39,6 @@ export const resultDataSchema = z.looseObject({
 });
 
 export type ResultData = z.infer<typeof resultDataSchema>;
-export type ChapterResult = z.infer<typeof chapterResultSchema>;
 
 /** A row whose stored JSON is not what the pipeline writes: a bug or a hand edit, never user input. */
 export class MalformedJobRowError extends Error {
@@ -76,7 +75,7 @@ export function decodeResultData(jobId: string, value: Json | null): ResultData 
 }
 
 /** jobs.config is written only by the jobs module (JobConfig); it is checked to be an object. */
-export function decodeConfig(jobId: string, value: Json | null): JobConfig {
+function decodeConfig(jobId: string, value: Json | null): JobConfig {
   return jsonObject(jobId, 'config', value) as JobConfig;
 }
 
@@ -125,9 +124,9 @@ export const JOB_COLUMNS = `id, user_id, parent_job_id, chapter_order, job_type,
 export const STEP_COLUMNS = `id, job_id, step_name, step_order, status, progress, error_message, step_metadata, attempts,
   created_at, updated_at, started_at, completed_at`;
 
-export const date = (v: Date | string): Date => (v instanceof Date ? v : new Date(v));
+const date = (v: Date | string): Date => (v instanceof Date ? v : new Date(v));
 const dateOrNull = (v: Date | string | null): Date | null => (v === null ? null : date(v));
-export const json = <T>(v: T | string): T => (typeof v === 'string' ? (JSON.parse(v) as T) : v);
+const json = <T>(v: T | string): T => (typeof v === 'string' ? (JSON.parse(v) as T) : v);
 
 export function toJob(row: JobRow): JobRecord {
   return {
