@@ -96,18 +96,6 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Fas
 
   // One storage for every route: uploads, the pipeline's audio and the media URLs that serve it.
   const storage = deps.storage ?? openStorage(config);
-  const library = createJobLibrary(db);
-  const progressRepository = createProgressRepository(db);
-  const progress = createProgressService({ repository: progressRepository, jobs: library, now });
-  const listening = createListeningService({
-    library,
-    progress: progressRepository,
-    storage,
-    mediaSecret: deriveMediaSecret(config.jwtSecret),
-    mediaUrlTtlSeconds: config.mediaUrlTtlSeconds,
-    now,
-  });
-
   // Cached job-list pages, trusted while the database announces job changes (jobs/list-cache.ts).
   const listCache = createListCache();
   const stopListening = config.jobListCache ? await listenForJobChanges(db, listCache) : async () => undefined;
@@ -119,11 +107,24 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Fas
   const conversion = await createConversion(config, db, app.log, { ...deps.conversion, storage }, conversionMetricsHook(metrics), now);
   app.addHook('preClose', () => conversion.close());
 
+  // Listening and progress read jobs through the jobs module's repository (the tables' one owner).
+  const library = createJobLibrary(conversion.repo);
+  const progressRepository = createProgressRepository(db);
+  const progress = createProgressService({ repository: progressRepository, jobs: library, now });
+  const listening = createListeningService({
+    library,
+    progress: progressRepository,
+    storage,
+    mediaSecret: deriveMediaSecret(config.jwtSecret),
+    mediaUrlTtlSeconds: config.mediaUrlTtlSeconds,
+    now,
+  });
+
   // The voice assistant: per-user sessions and its websocket on the HTTP server's upgrade event.
   const voiceAssistant = createVoiceAssistant({
     authenticate: (token) => auth.authenticate(token),
     allowOrigin: (request) => allowsSocketOrigin(request.headers.origin, request.headers.host, config),
-    books: createBookSource(db, storage),
+    books: createBookSource(conversion.repo, progressRepository, storage),
     log: app.log,
     // Offline engines by default; speech-to-text, a chat model and cloud speech with an OpenAI key.
     ...(config.openaiApiKey !== undefined &&

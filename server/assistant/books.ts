@@ -1,8 +1,11 @@
 /**
  * What the assistant reads about the user's books: finished jobs, their source text with its
- * sentence timing map, their tutoring analysis and the listener's saved position. Read-only.
+ * sentence timing map, their tutoring analysis and the listener's saved position. Read-only: the
+ * rows come from the jobs and progress repositories (the owners of those tables), the files from storage.
  */
-import type { DbExecutor } from '../db/types';
+import type { JobRepository } from '../jobs/repository';
+import type { JobRecord } from '../jobs/types';
+import type { ProgressRepository } from '../progress/repository';
 import type { FileStorage } from '../storage/types';
 
 export interface TimingEntry {
@@ -101,38 +104,18 @@ export function parseTiming(value: unknown): TimingEntry[] {
     .sort((a, b) => a.start - b.start || a.char_start - b.char_start);
 }
 
-interface JobRow {
-  id: string;
-  title: string;
-  description: string | null;
-  config: unknown;
-  result_data: unknown;
-  duration: number | null;
-  input_file_key: string | null;
-  output_file_key: string | null;
-}
-
-function toBook(row: JobRow): Book {
-  const result = record(row.result_data);
-  const chapters = Array.isArray(result.chapters)
-    ? result.chapters
-        .map((c: unknown, i) => {
-          const r = record(c);
-          return {
-            title: typeof r.title === 'string' ? r.title : `Chapter ${i + 1}`,
-            order: typeof r.order === 'number' ? r.order : i + 1,
-            duration: num(r.duration),
-          };
-        })
-        .sort((a, b) => a.order - b.order)
-    : [];
+function toBook(job: JobRecord): Book {
+  const result = job.resultData;
+  const chapters = (result.chapters ?? [])
+    .map((c) => ({ title: c.title, order: c.order, duration: num(c.duration) }))
+    .sort((a, b) => a.order - b.order);
   return {
-    id: row.id,
-    title: row.title,
-    description: row.description,
-    durationSeconds: num(row.duration === null ? null : Number(row.duration)) ?? num(result.duration_seconds) ?? num(result.duration),
+    id: job.id,
+    title: job.title,
+    description: job.description,
+    durationSeconds: num(job.duration) ?? num(result.duration_seconds) ?? num(result.duration),
     chapters,
-    analysis: parseAnalysis(record(row.config).tutoring_analysis),
+    analysis: parseAnalysis(job.config.tutoring_analysis),
   };
 }
 
@@ -142,38 +125,33 @@ async function readAll(storage: FileStorage, key: string): Promise<string> {
   return Buffer.concat(parts).toString('utf8');
 }
 
-const COLUMNS = 'id, title, description, config, result_data, duration, input_file_key, output_file_key';
-
-export function createBookSource(db: DbExecutor, storage: FileStorage): BookSource {
-  async function row(userId: string, jobId: string): Promise<JobRow | null> {
+/** Books read through the jobs repository and the progress repository, the owners of those tables. */
+export function createBookSource(
+  jobs: Pick<JobRepository, 'getForUser' | 'completedForUser'>,
+  progress: Pick<ProgressRepository, 'find'>,
+  storage: FileStorage,
+): BookSource {
+  async function completed(userId: string, jobId: string): Promise<JobRecord | null> {
     if (!UUID.test(jobId)) return null;
-    const { rows } = await db.query<JobRow>(
-      `SELECT ${COLUMNS} FROM jobs WHERE id = $1 AND user_id = $2 AND status = 'COMPLETED'`,
-      [jobId, userId],
-    );
-    return rows[0] ?? null;
+    const job = await jobs.getForUser(jobId, userId);
+    return job !== null && job.status === 'COMPLETED' ? job : null;
   }
 
   return {
     async listCompleted(userId) {
-      const { rows } = await db.query<JobRow>(
-        `SELECT ${COLUMNS} FROM jobs WHERE user_id = $1 AND status = 'COMPLETED' AND parent_job_id IS NULL
-         ORDER BY created_at DESC LIMIT 500`,
-        [userId],
-      );
-      return rows.map(toBook);
+      return (await jobs.completedForUser(userId, 500)).map(toBook);
     },
     async findCompleted(userId, jobId) {
-      const r = await row(userId, jobId);
-      return r === null ? null : toBook(r);
+      const job = await completed(userId, jobId);
+      return job === null ? null : toBook(job);
     },
     async text(userId, jobId) {
-      const r = await row(userId, jobId);
-      if (r === null || r.input_file_key === null || r.output_file_key === null) return null;
+      const job = await completed(userId, jobId);
+      if (job === null || job.inputFileKey === null || job.outputFileKey === null) return null;
       try {
         const [text, timing] = await Promise.all([
-          readAll(storage, r.input_file_key),
-          readAll(storage, `${r.output_file_key}.timing.json`),
+          readAll(storage, job.inputFileKey),
+          readAll(storage, `${job.outputFileKey}.timing.json`),
         ]);
         return { text, timing: parseTiming(JSON.parse(timing)) };
       } catch {
@@ -182,11 +160,7 @@ export function createBookSource(db: DbExecutor, storage: FileStorage): BookSour
     },
     async savedPosition(userId, jobId) {
       if (!UUID.test(jobId)) return null;
-      const { rows } = await db.query<{ position_seconds: number }>(
-        'SELECT position_seconds FROM playback_progress WHERE user_id = $1 AND job_id = $2',
-        [userId, jobId],
-      );
-      return rows[0] ? Number(rows[0].position_seconds) : null;
+      return (await progress.find(userId, jobId))?.positionSeconds ?? null;
     },
   };
 }

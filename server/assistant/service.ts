@@ -5,7 +5,7 @@
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
-import { getOfflineEngine, offlineVoiceFor } from '../tts/index';
+import { getOfflineEngine, offlineVoiceFor } from '../tts/espeak';
 import { resample, warmUpAudio } from './audio';
 import type { BookSource } from './books';
 import { createOfflineBrain, type Brain, type CallTool } from './brain';

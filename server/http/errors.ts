@@ -1,6 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError, type DomainErrorKind } from '../errors';
-import { isStorageUnavailable } from '../storage/types';
 
 export interface FieldError {
   field: string;
@@ -39,15 +38,29 @@ export function errorBody(detail: string, errors?: FieldError[]): ErrorBody {
   return errors === undefined ? { detail, message: detail } : { detail, message: detail, errors };
 }
 
-const STATUS_BY_KIND: Record<DomainErrorKind, number> = {
-  invalid: 422,
+/** The one place a domain error's kind becomes an HTTP status (docs/data-model.md lists them). */
+export const STATUS_BY_KIND: Readonly<Record<DomainErrorKind, number>> = {
+  malformed: 400,
   unauthenticated: 401,
   forbidden: 403,
   not_found: 404,
   conflict: 409,
-  rate_limited: 429,
+  too_large: 413,
   quota_exceeded: 413,
+  unsupported: 415,
+  invalid: 422,
+  rate_limited: 429,
+  upstream_failed: 502,
+  unavailable: 503,
+  upstream_timeout: 504,
 };
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Read by the error handler: a body over the route's bodyLimit is answered in these words. */
+    bodyTooLargeMessage?: string;
+  }
+}
 
 function fromDomainError(error: DomainError): HttpError {
   const headers: Record<string, string> = {};
@@ -67,7 +80,11 @@ function fromFastifyError(error: FastifyError, request: FastifyRequest): HttpErr
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
       return new HttpError(400, 'Request body is empty; send a JSON object');
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return new HttpError(413, `Request body is too large (the limit is ${formatBytes(request.routeOptions.bodyLimit ?? 1048576)})`);
+      return new HttpError(
+        413,
+        request.routeOptions.config.bodyTooLargeMessage ??
+          `Request body is too large (the limit is ${formatBytes(request.routeOptions.bodyLimit ?? 1048576)})`,
+      );
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return new HttpError(
         415,
@@ -83,7 +100,6 @@ function fromFastifyError(error: FastifyError, request: FastifyRequest): HttpErr
 function toHttpError(error: unknown, request: FastifyRequest): HttpError {
   if (error instanceof HttpError) return error;
   if (error instanceof DomainError) return fromDomainError(error);
-  if (isStorageUnavailable(error)) return new HttpError(503, error.message, { headers: { 'retry-after': '5' } });
   const fastifyError = error as FastifyError;
   const known = fromFastifyError(fastifyError, request);
   if (known !== null) return known;
@@ -104,7 +120,10 @@ export function sendError(reply: FastifyReply, error: HttpError): FastifyReply {
     .send({ ...errorBody(error.message, error.errors), request_id: reply.request.id });
 }
 
-/** Every error, from the domain, the routes or Fastify itself, answers `{detail, message}`. */
+/**
+ * Every error, from the domain, the routes or Fastify itself, answers `{detail, message,
+ * request_id}`. Installed once, on the app (app.ts); no plugin installs another.
+ */
 export function installErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error, request, reply) => {
     const httpError = toHttpError(error, request);

@@ -27,7 +27,7 @@ export const MAX_EPUB_UNCOMPRESSED_BYTES = 100 * 1024 * 1024;
 /** Encryption algorithms that only obfuscate embedded fonts (not DRM). */
 const FONT_OBFUSCATION = new Set(['http://www.idpf.org/2008/embedding', 'http://ns.adobe.com/pdf/enc#RC']);
 
-const notEpub = (why: string) => new IngestError(415, `The file is not an EPUB book: ${why}`);
+const notEpub = (why: string) => new IngestError('unsupported', `The file is not an EPUB book: ${why}`);
 
 type XmlEl = {
   nodeType: number;
@@ -93,10 +93,10 @@ function openArchive(bytes: Uint8Array): Archive {
         names.push(file.name);
         total += file.originalSize;
         if (names.length > MAX_EPUB_ENTRIES) {
-          throw new IngestError(422, `The EPUB holds more than ${MAX_EPUB_ENTRIES.toLocaleString('en-US')} files, more than a book needs; it was not opened`);
+          throw new IngestError('invalid', `The EPUB holds more than ${MAX_EPUB_ENTRIES.toLocaleString('en-US')} files, more than a book needs; it was not opened`);
         }
         if (total > MAX_EPUB_UNCOMPRESSED_BYTES) {
-          throw new IngestError(422, `The EPUB expands to more than ${formatMegabytes(MAX_EPUB_UNCOMPRESSED_BYTES)}, more than a book needs; it was not opened`);
+          throw new IngestError('invalid', `The EPUB expands to more than ${formatMegabytes(MAX_EPUB_UNCOMPRESSED_BYTES)}, more than a book needs; it was not opened`);
         }
         return false;
       },
@@ -111,7 +111,7 @@ function openArchive(bytes: Uint8Array): Archive {
       try {
         return unzipSync(bytes, { filter: (f) => wanted.has(f.name) });
       } catch {
-        throw new IngestError(422, 'The EPUB is damaged: one of its files cannot be read');
+        throw new IngestError('invalid', 'The EPUB is damaged: one of its files cannot be read');
       }
     },
   };
@@ -126,7 +126,7 @@ function refuseDrm(encryptionXml: string | undefined): void {
     const method = elements(data, 'EncryptionMethod')[0]?.getAttribute('Algorithm') ?? '';
     if (!FONT_OBFUSCATION.has(method)) {
       throw new IngestError(
-        422,
+        'invalid',
         'This EPUB is protected by DRM (its text is encrypted), so it cannot be read aloud. Use a DRM-free copy of the book',
       );
     }
@@ -196,7 +196,7 @@ export function readEpub(bytes: Uint8Array): ParsedDocument {
   const spine = (spineEl ? children(spineEl, 'itemref') : [])
     .map((ref) => manifest.get(ref.getAttribute('idref') ?? ''))
     .filter((i): i is Item => i !== undefined && /html|xml/.test(i.mediaType) && has.has(i.path));
-  if (spine.length === 0) throw new IngestError(422, 'The EPUB lists no readable chapters in its reading order (spine)');
+  if (spine.length === 0) throw new IngestError('invalid', 'The EPUB lists no readable chapters in its reading order (spine)');
 
   const navItem = [...manifest.values()].find((i) => /\bnav\b/.test(i.properties));
   const ncxItem = manifest.get(spineEl?.getAttribute('toc') ?? '') ?? [...manifest.values()].find((i) => i.mediaType === 'application/x-dtbncx+xml');
@@ -247,7 +247,7 @@ export function readEpub(bytes: Uint8Array): ParsedDocument {
     });
   }
   const { text, chapters } = joinSections(sections);
-  if (text.trim() === '') throw new IngestError(422, 'The EPUB has no text to read aloud (it may hold only images)');
+  if (text.trim() === '') throw new IngestError('invalid', 'The EPUB has no text to read aloud (it may hold only images)');
 
   let cover: DocumentCover | undefined;
   const coverBytes = coverItem ? files[coverItem.path] : undefined;

@@ -1,22 +1,20 @@
+import { DomainError, type DomainErrorKind } from '../errors';
+
 /**
  * Errors raised while acquiring text (fetching a page, reading an upload, extracting an article).
  * The message is written for the end user: it is shown as a job step's error or as an HTTP error
- * body. `status` is the HTTP status that best describes the failure.
+ * body. Its kind is one of the domain's (server/errors.ts); a page that did not answer in time
+ * (upstream_timeout) is the only one the job runner tries again.
  */
-export type IngestStatus = 400 | 413 | 415 | 422 | 502 | 504;
+type IngestErrorKind = Extract<DomainErrorKind, 'malformed' | 'too_large' | 'unsupported' | 'invalid' | 'upstream_failed' | 'upstream_timeout'>;
 
-export class IngestError extends Error {
-  readonly status: IngestStatus;
+export class IngestError extends DomainError {
+  declare readonly kind: IngestErrorKind;
 
-  constructor(status: IngestStatus, message: string, options?: { cause?: unknown }) {
-    super(message, options);
+  constructor(kind: IngestErrorKind, message: string, options?: { cause?: unknown }) {
+    super(kind, message, options);
     this.name = 'IngestError';
-    this.status = status;
   }
-}
-
-export function isIngestError(value: unknown): value is IngestError {
-  return value instanceof IngestError;
 }
 
 /** Formats a byte count the way the messages do: 10 MiB -> "10 MB". */

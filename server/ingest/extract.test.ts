@@ -71,7 +71,7 @@ describe('extractArticle', () => {
       'not html at all <<<',
     ]) {
       const err = failure(() => extractArticle(html, 'https://example.com/'));
-      expect(err.status).toBe(422);
+      expect(err.kind).toBe('invalid');
       expect(err.message).toBe('No readable article was found on that page');
     }
   });
@@ -81,7 +81,7 @@ describe('extractArticle', () => {
     const result = extractArticle(plain, 'https://gutenberg.example/files/1342.txt', 'text/plain');
     expect(result.text).toBe(`Title line\n\n${'Words of a plain text book. '.repeat(10).trim()}`);
     expect(result.title).toBe('gutenberg.example');
-    expect(failure(() => extractArticle('short', 'https://a.example/', 'text/plain')).status).toBe(422);
+    expect(failure(() => extractArticle('short', 'https://a.example/', 'text/plain')).kind).toBe('invalid');
   });
 
   it('extracts a large page in reasonable time', () => {

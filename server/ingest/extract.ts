@@ -17,7 +17,7 @@ export type ExtractedArticle = { title: string; text: string };
 /** Below this many characters of text a page is not worth narrating. */
 export const MIN_ARTICLE_CHARS = 100;
 
-const noArticle = () => new IngestError(422, 'No readable article was found on that page');
+const noArticle = () => new IngestError('invalid', 'No readable article was found on that page');
 
 const BLOCK_TAGS = new Set([
   'ADDRESS', 'ARTICLE', 'ASIDE', 'BLOCKQUOTE', 'CAPTION', 'DD', 'DETAILS', 'DIV', 'DL', 'DT',

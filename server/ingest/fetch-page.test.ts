@@ -61,7 +61,7 @@ describe('fetchPage: the SSRF guard', () => {
   ])('refuses %s without sending a request', async (url) => {
     const before = seenHosts.length;
     const err = await failure(fetchPage(url));
-    expect(err.status).toBe(422);
+    expect(err.kind).toBe('invalid');
     expect(err.message).toMatch(/private or internal network/);
     expect(seenHosts.length).toBe(before);
   });
@@ -72,21 +72,21 @@ describe('fetchPage: the SSRF guard', () => {
       { address: '10.0.0.7', family: 4 },
     ];
     const err = await failure(fetchPage('http://mixed.example/', { resolve }));
-    expect(err.status).toBe(422);
+    expect(err.kind).toBe('invalid');
   });
 
   it.each(['file:///etc/passwd', 'ftp://example.com/book.txt', 'javascript:alert(1)', 'gopher://example.com/'])(
     'refuses the non-web address %s',
     async (url) => {
       const err = await failure(fetchPage(url));
-      expect(err.status).toBe(422);
+      expect(err.kind).toBe('invalid');
       expect(err.message).toBe('Only http and https addresses can be converted');
     },
   );
 
   it('refuses addresses with credentials and text that is not an address', async () => {
-    expect((await failure(fetchPage('http://user:secret@example.com/'))).status).toBe(422);
-    expect((await failure(fetchPage('not a url'))).status).toBe(400);
+    expect((await failure(fetchPage('http://user:secret@example.com/'))).kind).toBe('invalid');
+    expect((await failure(fetchPage('not a url'))).kind).toBe('malformed');
   });
 
   it.each(['http://10.0.0.1/secret', 'http://169.254.169.254/latest/meta-data/', 'http://[fe80::1]/'])(
@@ -97,7 +97,7 @@ describe('fetchPage: the SSRF guard', () => {
         res.end();
       });
       const err = await failure(fetchPage(`${base}/hop`, { allowLoopback: true }));
-      expect(err.status).toBe(422);
+      expect(err.kind).toBe('invalid');
       expect(err.message).toMatch(/private or internal network/);
     },
   );
@@ -110,7 +110,7 @@ describe('fetchPage: the SSRF guard', () => {
     const resolve: Resolver = async (name) =>
       name === 'intranet.example' ? [{ address: '192.168.1.20', family: 4 }] : [{ address: '127.0.0.1', family: 4 }];
     const err = await failure(fetchPage(`${base}/to-name`, { allowLoopback: true, resolve }));
-    expect(err.status).toBe(422);
+    expect(err.kind).toBe('invalid');
   });
 
   it('connects to the vetted address (resolved once) while keeping the name in the Host header', async () => {
@@ -168,7 +168,7 @@ describe('fetchPage: the page server answers', () => {
 
   it('reports a 404 in words', async () => {
     const err = await failure(fetchPage(`${base}/missing`, { allowLoopback: true }));
-    expect(err.status).toBe(502);
+    expect(err.kind).toBe('upstream_failed');
     expect(err.message).toBe('The page answered 404 Not Found');
   });
 
@@ -176,7 +176,7 @@ describe('fetchPage: the page server answers', () => {
     routes.set('/silent', () => undefined);
     const t0 = Date.now();
     const err = await failure(fetchPage(`${base}/silent`, { allowLoopback: true, timeoutMs: 300 }));
-    expect(err.status).toBe(504);
+    expect(err.kind).toBe('upstream_timeout');
     expect(err.message).toBe('The page did not answer within 0.3 seconds');
     expect(Date.now() - t0).toBeLessThan(3000);
   });
@@ -187,7 +187,7 @@ describe('fetchPage: the page server answers', () => {
       res.write('<p>');
     });
     const err = await failure(fetchPage(`${base}/big-declared`, { allowLoopback: true }));
-    expect(err.status).toBe(413);
+    expect(err.kind).toBe('too_large');
     expect(err.message).toBe('The page is larger than 10 MB');
   });
 
@@ -208,7 +208,7 @@ describe('fetchPage: the page server answers', () => {
       });
     });
     const err = await failure(fetchPage(`${base}/big-stream`, { allowLoopback: true, maxBytes: 1024 * 1024 }));
-    expect(err.status).toBe(413);
+    expect(err.kind).toBe('too_large');
     expect(err.message).toBe('The page is larger than 1 MB');
     await new Promise((r) => setTimeout(r, 50));
     expect(closed).toBe(true);
@@ -218,7 +218,7 @@ describe('fetchPage: the page server answers', () => {
   it('refuses a PDF', async () => {
     routes.set('/doc.pdf', page('%PDF-1.7', 'application/pdf'));
     const err = await failure(fetchPage(`${base}/doc.pdf`, { allowLoopback: true }));
-    expect(err.status).toBe(415);
+    expect(err.kind).toBe('unsupported');
     expect(err.message).toBe('Only web pages (HTML) and plain text can be converted (got application/pdf)');
   });
 
@@ -229,7 +229,7 @@ describe('fetchPage: the page server answers', () => {
       res.end();
     });
     const err = await failure(fetchPage(`${base}/loop`, { allowLoopback: true }));
-    expect(err.status).toBe(422);
+    expect(err.kind).toBe('invalid');
     expect(err.message).toBe('Too many redirects');
   });
 
@@ -250,7 +250,7 @@ describe('fetchPage: the page server answers', () => {
     const port = (probe.address() as AddressInfo).port;
     await new Promise((r) => probe.close(r));
     const err = await failure(fetchPage(`http://127.0.0.1:${port}/`, { allowLoopback: true }));
-    expect(err.status).toBe(502);
+    expect(err.kind).toBe('upstream_failed');
     expect(err.message).toMatch(/refused the connection/);
   });
 });

@@ -193,7 +193,7 @@ const defaultResolver: Resolver = (hostname) =>
 // ---------------------------------------------------------------------------------------------
 
 const refused = () =>
-  new IngestError(422, 'That address points to a private or internal network and cannot be converted');
+  new IngestError('invalid', 'That address points to a private or internal network and cannot be converted');
 
 function formatSeconds(ms: number): string {
   const s = ms / 1000;
@@ -204,19 +204,19 @@ function formatSeconds(ms: number): string {
 function describeNetworkError(err: unknown, host: string): IngestError {
   const code = typeof err === 'object' && err !== null && 'code' in err ? String((err as { code: unknown }).code) : '';
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EAI_NODATA' || code === 'EAI_NONAME') {
-    return new IngestError(502, `The site ${host} could not be found`, { cause: err });
+    return new IngestError('upstream_failed', `The site ${host} could not be found`, { cause: err });
   }
-  if (code === 'ECONNREFUSED') return new IngestError(502, `The site ${host} refused the connection`, { cause: err });
+  if (code === 'ECONNREFUSED') return new IngestError('upstream_failed', `The site ${host} refused the connection`, { cause: err });
   if (code === 'ECONNRESET' || code === 'EPIPE' || code === 'ERR_STREAM_PREMATURE_CLOSE') {
-    return new IngestError(502, `The site ${host} closed the connection before the page was complete`, { cause: err });
+    return new IngestError('upstream_failed', `The site ${host} closed the connection before the page was complete`, { cause: err });
   }
   if (code.startsWith('ERR_TLS') || code.includes('CERT') || code === 'DEPTH_ZERO_SELF_SIGNED_CERT') {
-    return new IngestError(502, `The secure connection to ${host} could not be verified`, { cause: err });
+    return new IngestError('upstream_failed', `The secure connection to ${host} could not be verified`, { cause: err });
   }
   if (code.startsWith('Z_') || code === 'ERR_HTTP_INVALID_HEADER_VALUE' || code.startsWith('HPE_')) {
-    return new IngestError(502, `The site ${host} sent a response that could not be read`, { cause: err });
+    return new IngestError('upstream_failed', `The site ${host} sent a response that could not be read`, { cause: err });
   }
-  return new IngestError(502, `The page at ${host} could not be downloaded`, { cause: err });
+  return new IngestError('upstream_failed', `The page at ${host} could not be downloaded`, { cause: err });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -230,15 +230,15 @@ function checkUrl(raw: string | URL): URL {
   try {
     url = typeof raw === 'string' ? new URL(raw.trim()) : raw;
   } catch {
-    throw new IngestError(400, 'That is not a valid web address');
+    throw new IngestError('malformed', 'That is not a valid web address');
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new IngestError(422, 'Only http and https addresses can be converted');
+    throw new IngestError('invalid', 'Only http and https addresses can be converted');
   }
   if (url.username !== '' || url.password !== '') {
-    throw new IngestError(422, 'Addresses that contain a user name or password cannot be converted');
+    throw new IngestError('invalid', 'Addresses that contain a user name or password cannot be converted');
   }
-  if (url.hostname === '') throw new IngestError(400, 'That is not a valid web address');
+  if (url.hostname === '') throw new IngestError('malformed', 'That is not a valid web address');
   return url;
 }
 
@@ -259,7 +259,7 @@ async function vet(url: URL, opts: Required<Pick<FetchPageOptions, 'resolve'>> &
   } catch (err) {
     throw describeNetworkError(err, hostname);
   }
-  if (addresses.length === 0) throw new IngestError(502, `The site ${hostname} could not be found`);
+  if (addresses.length === 0) throw new IngestError('upstream_failed', `The site ${hostname} could not be found`);
   if (addresses.some((a) => isForbiddenAddress(a.address, { allowLoopback }))) throw refused();
   const first = addresses[0] as ResolvedAddress;
   return { url, hostname, address: first };
@@ -396,8 +396,8 @@ export async function fetchPage(url: string, opts: FetchPageOptions = {}): Promi
   const maxBytes = opts.maxBytes ?? DEFAULT_MAX_BYTES;
   const maxRedirects = opts.maxRedirects ?? DEFAULT_MAX_REDIRECTS;
   const resolve = opts.resolve ?? defaultResolver;
-  const tooLarge = () => new IngestError(413, `The page is larger than ${formatMegabytes(maxBytes)}`);
-  const timedOut = () => new IngestError(504, `The page did not answer within ${formatSeconds(timeoutMs)}`);
+  const tooLarge = () => new IngestError('too_large', `The page is larger than ${formatMegabytes(maxBytes)}`);
+  const timedOut = () => new IngestError('upstream_timeout', `The page did not answer within ${formatSeconds(timeoutMs)}`);
 
   opts.signal?.throwIfAborted();
   const controller = new AbortController();
@@ -436,14 +436,14 @@ export async function fetchPage(url: string, opts: FetchPageOptions = {}): Promi
         res.resume();
         const location = res.headers.location;
         if (location === undefined || location === '') {
-          throw new IngestError(502, `The page answered ${status} ${res.statusMessage ?? ''} without saying where to go`.replace(/\s+/g, ' '));
+          throw new IngestError('upstream_failed', `The page answered ${status} ${res.statusMessage ?? ''} without saying where to go`.replace(/\s+/g, ' '));
         }
-        if (hop >= maxRedirects) throw new IngestError(422, 'Too many redirects');
+        if (hop >= maxRedirects) throw new IngestError('invalid', 'Too many redirects');
         let next: URL;
         try {
           next = new URL(location, current);
         } catch {
-          throw new IngestError(502, 'The page redirected to an address that is not valid');
+          throw new IngestError('upstream_failed', 'The page redirected to an address that is not valid');
         }
         current = checkUrl(next);
         continue;
@@ -452,7 +452,7 @@ export async function fetchPage(url: string, opts: FetchPageOptions = {}): Promi
       if (status < 200 || status > 299) {
         res.resume();
         const reason = res.statusMessage || http.STATUS_CODES[status] || '';
-        throw new IngestError(502, `The page answered ${status}${reason ? ` ${reason}` : ''}`);
+        throw new IngestError('upstream_failed', `The page answered ${status}${reason ? ` ${reason}` : ''}`);
       }
 
       const { mime, charset } = parseContentType(res.headers['content-type']);
@@ -460,7 +460,7 @@ export async function fetchPage(url: string, opts: FetchPageOptions = {}): Promi
       if (mime !== '' && !isHtml && mime !== 'text/plain') {
         res.resume();
         res.destroy();
-        throw new IngestError(415, `Only web pages (HTML) and plain text can be converted (got ${mime})`);
+        throw new IngestError('unsupported', `Only web pages (HTML) and plain text can be converted (got ${mime})`);
       }
       const declared = Number(res.headers['content-length']);
       if (Number.isFinite(declared) && declared > maxBytes) {
@@ -479,7 +479,7 @@ export async function fetchPage(url: string, opts: FetchPageOptions = {}): Promi
       let kind: FetchedPage['contentType'];
       if (mime === '') {
         if (bytes.includes(0)) {
-          throw new IngestError(415, 'Only web pages (HTML) and plain text can be converted (got an unknown type)');
+          throw new IngestError('unsupported', 'Only web pages (HTML) and plain text can be converted (got an unknown type)');
         }
         kind = looksLikeHtml(bytes) ? 'text/html' : 'text/plain';
       } else {
@@ -495,7 +495,7 @@ export async function fetchPage(url: string, opts: FetchPageOptions = {}): Promi
       return { finalUrl: current.toString(), contentType: kind, body };
     }
   } catch (err) {
-    if (timerFired && !(err instanceof IngestError && err.status !== 502)) throw timedOut();
+    if (timerFired && !(err instanceof IngestError && err.kind !== 'upstream_failed')) throw timedOut();
     throw err;
   } finally {
     clearTimeout(timer);

@@ -28,14 +28,14 @@ describe('EPUB', () => {
   it('refuses an archive with more entries than a book needs', () => {
     const extra = Object.fromEntries(Array.from({ length: MAX_EPUB_ENTRIES }, (_v, i) => [`OEBPS/x/${i}.txt`, strToU8('x')]));
     const error = refusal(() => readEpub(makeEpub3({ extra })));
-    expect([error.status, error.message]).toEqual([422, 'The EPUB holds more than 5,000 files, more than a book needs; it was not opened']);
+    expect([error.kind, error.message]).toEqual(['invalid', 'The EPUB holds more than 5,000 files, more than a book needs; it was not opened']);
   });
 
   it('refuses a damaged archive and one without an EPUB package', () => {
     const damaged = refusal(() => readEpub(new Uint8Array([0x50, 0x4b, 0x03, 0x04, 1, 2, 3, 4, 5])));
-    expect([damaged.status, damaged.message]).toEqual([415, 'The file is not an EPUB book: the ZIP archive is damaged or incomplete']);
+    expect([damaged.kind, damaged.message]).toEqual(['unsupported', 'The file is not an EPUB book: the ZIP archive is damaged or incomplete']);
     const plainZip = refusal(() => readEpub(zipSync({ 'notes.txt': strToU8('hello') })));
-    expect([plainZip.status, plainZip.message]).toEqual([415, 'The file is not an EPUB book: it has no META-INF/container.xml']);
+    expect([plainZip.kind, plainZip.message]).toEqual(['unsupported', 'The file is not an EPUB book: it has no META-INF/container.xml']);
   });
 
   it('starts a chapter at the element a TOC entry points to inside a file', () => {
@@ -80,7 +80,7 @@ describe('Markdown', () => {
 
   it('refuses a file that is not UTF-8', () => {
     const error = refusal(() => readMarkdown(new Uint8Array([0x23, 0x20, 0xff, 0xfe, 0x41])));
-    expect(error.status).toBe(415);
+    expect(error.kind).toBe('unsupported');
   });
 });
 

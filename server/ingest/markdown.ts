@@ -52,10 +52,10 @@ export function readMarkdown(bytes: Uint8Array): ParsedDocument {
   try {
     source = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch {
-    throw new IngestError(415, 'The Markdown file is not UTF-8 text. Save it with UTF-8 encoding and upload it again');
+    throw new IngestError('unsupported', 'The Markdown file is not UTF-8 text. Save it with UTF-8 encoding and upload it again');
   }
-  if (source.includes('\u0000')) throw new IngestError(415, 'The file does not look like Markdown text');
-  if (source.trim() === '') throw new IngestError(422, 'The file is empty');
+  if (source.includes('\u0000')) throw new IngestError('unsupported', 'The file does not look like Markdown text');
+  if (source.trim() === '') throw new IngestError('invalid', 'The file is empty');
 
   const tree: Root = fromMarkdown(source);
   const depth = chapterDepth(tree.children);
@@ -78,6 +78,6 @@ export function readMarkdown(bytes: Uint8Array): ParsedDocument {
     if (only) title = inlineText(only).replace(/\s+/g, ' ').trim() || undefined;
   }
   const { text, chapters } = joinSections(sections);
-  if (text.trim() === '') throw new IngestError(422, 'The Markdown file has no text to read aloud');
+  if (text.trim() === '') throw new IngestError('invalid', 'The Markdown file has no text to read aloud');
   return { format: 'markdown', text, title, chapters: depth === null ? undefined : chapters };
 }

@@ -121,19 +121,19 @@ export function toParagraphs(pages: PdfLine[][]): { text: string; page: number }
 
 export async function readPdf(bytes: Uint8Array): Promise<ParsedDocument> {
   const head = Buffer.from(bytes.subarray(0, 1024)).toString('latin1');
-  if (!head.includes('%PDF-')) throw new IngestError(415, 'The file is not a PDF: it does not start like one. Choose the .pdf file itself');
+  if (!head.includes('%PDF-')) throw new IngestError('unsupported', 'The file is not a PDF: it does not start like one. Choose the .pdf file itself');
   const answer = await readInWorker(bytes);
   if (!answer.ok) {
-    if (answer.reason === 'password') throw new IngestError(422, 'This PDF is protected by a password, so it cannot be read. Use a copy without a password');
+    if (answer.reason === 'password') throw new IngestError('invalid', 'This PDF is protected by a password, so it cannot be read. Use a copy without a password');
     if (answer.reason === 'too_many_pages') {
-      throw new IngestError(422, `The PDF has ${answer.pages} pages; at most ${MAX_PDF_PAGES.toLocaleString('en-US')} can be read`);
+      throw new IngestError('invalid', `The PDF has ${answer.pages} pages; at most ${MAX_PDF_PAGES.toLocaleString('en-US')} can be read`);
     }
-    throw new IngestError(422, 'The PDF is damaged or incomplete, so it cannot be read. Download it again and upload the whole file');
+    throw new IngestError('invalid', 'The PDF is damaged or incomplete, so it cannot be read. Download it again and upload the whole file');
   }
   const letters = answer.pages.flat().reduce((n, l) => n + (l.text.match(/\p{L}/gu)?.length ?? 0), 0);
   if (letters < Math.max(1, answer.pages.length) * MIN_LETTERS_PER_PAGE) {
     throw new IngestError(
-      422,
+      'invalid',
       'This PDF has no text layer: its pages are pictures (a scan), and Lectio does not recognise text in images. Use a PDF with selectable text, or an EPUB',
     );
   }

@@ -35,22 +35,22 @@ describe('readTextUpload', () => {
   it('only accepts .txt files', () => {
     for (const name of ['book.pdf', 'book.txt.exe', 'notes', 'story.docx']) {
       const err = failure(() => readTextUpload(enc('text'), name));
-      expect(err.status).toBe(415);
+      expect(err.kind).toBe('unsupported');
       expect(err.message).toBe('Only .txt files can be uploaded');
     }
   });
 
   it('refuses files over the size limit', () => {
     const err = failure(() => readTextUpload(new Uint8Array(10 * 1024 * 1024 + 1).fill(0x61), 'big.txt'));
-    expect(err.status).toBe(413);
+    expect(err.kind).toBe('too_large');
     expect(err.message).toBe('The file is larger than 10 MB');
-    expect(failure(() => readTextUpload(enc('abcdef'), 'a.txt', 5)).status).toBe(413);
+    expect(failure(() => readTextUpload(enc('abcdef'), 'a.txt', 5)).kind).toBe('too_large');
   });
 
   it('refuses binary files renamed to .txt', () => {
     const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d, 0x49, 0x48, 0x44, 0x52]);
     const err = failure(() => readTextUpload(png, 'image.txt'));
-    expect(err.status).toBe(415);
+    expect(err.kind).toBe('unsupported');
     expect(err.message).toBe('The file does not look like text');
     const controls = enc('ab\u0001\u0002\u0003\u0004cd\u0005\u0006\u0007\u0008efgh');
     expect(failure(() => readTextUpload(controls, 'c.txt')).message).toBe('The file does not look like text');
@@ -59,14 +59,14 @@ describe('readTextUpload', () => {
   it('refuses text that is not UTF-8 with advice', () => {
     const latin1 = new Uint8Array([0x43, 0x61, 0x66, 0xe9, 0x20, 0x61, 0x75, 0x20, 0x6c, 0x61, 0x69, 0x74]);
     const err = failure(() => readTextUpload(latin1, 'old.txt'));
-    expect(err.status).toBe(415);
+    expect(err.kind).toBe('unsupported');
     expect(err.message).toMatch(/UTF-8/);
   });
 
   it('refuses empty and whitespace-only files', () => {
     for (const body of ['', '   \r\n\t\n ']) {
       const err = failure(() => readTextUpload(enc(body), 'empty.txt'));
-      expect(err.status).toBe(422);
+      expect(err.kind).toBe('invalid');
       expect(err.message).toBe('The file is empty');
     }
   });

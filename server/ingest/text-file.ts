@@ -31,7 +31,7 @@ export function normaliseText(text: string): string {
   );
 }
 
-const notText = () => new IngestError(415, 'The file does not look like text');
+const notText = () => new IngestError('unsupported', 'The file does not look like text');
 
 /** Share of control characters (other than tab, newline, carriage return, form feed) above which a file is binary. */
 const MAX_CONTROL_SHARE = 0.01;
@@ -51,7 +51,7 @@ function decode(bytes: Uint8Array): string {
     return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch {
     throw new IngestError(
-      415,
+      'unsupported',
       'The file is not UTF-8 text. Save it with UTF-8 encoding (for example with "Save As" in a text editor) and upload it again',
     );
   }
@@ -64,8 +64,8 @@ function decode(bytes: Uint8Array): string {
  */
 export function readTextUpload(bytes: Uint8Array, filename: string, maxBytes = DEFAULT_MAX_UPLOAD_BYTES): string {
   const base = filename.split(/[\\/]/).pop() ?? '';
-  if (!/\.txt$/i.test(base.trim())) throw new IngestError(415, 'Only .txt files can be uploaded');
-  if (bytes.byteLength > maxBytes) throw new IngestError(413, `The file is larger than ${formatMegabytes(maxBytes)}`);
+  if (!/\.txt$/i.test(base.trim())) throw new IngestError('unsupported', 'Only .txt files can be uploaded');
+  if (bytes.byteLength > maxBytes) throw new IngestError('too_large', `The file is larger than ${formatMegabytes(maxBytes)}`);
 
   const decoded = decode(bytes);
 
@@ -78,6 +78,6 @@ export function readTextUpload(bytes: Uint8Array, filename: string, maxBytes = D
   if (decoded.includes('\u0000')) throw notText();
 
   const text = normaliseText(decoded);
-  if (text.trim() === '') throw new IngestError(422, 'The file is empty');
+  if (text.trim() === '') throw new IngestError('invalid', 'The file is empty');
   return text;
 }

@@ -37,15 +37,15 @@ function readHtml(bytes: Uint8Array): ParsedDocument {
   try {
     source = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch {
-    throw new IngestError(415, 'The HTML file is not UTF-8 text. Save it with UTF-8 encoding and upload it again');
+    throw new IngestError('unsupported', 'The HTML file is not UTF-8 text. Save it with UTF-8 encoding and upload it again');
   }
-  if (source.includes('\u0000')) throw new IngestError(415, 'The file does not look like an HTML page');
+  if (source.includes('\u0000')) throw new IngestError('unsupported', 'The file does not look like an HTML page');
   let article;
   try {
     article = extractArticle(source, 'file:///upload.html');
   } catch (error) {
-    if (error instanceof IngestError && error.status === 422) {
-      throw new IngestError(422, 'No readable article was found in the HTML file');
+    if (error instanceof IngestError && error.kind === 'invalid') {
+      throw new IngestError('invalid', 'No readable article was found in the HTML file');
     }
     throw error;
   }
@@ -57,10 +57,10 @@ function readHtml(bytes: Uint8Array): ParsedDocument {
 export async function readUpload(bytes: Uint8Array, filename: string, maxBytes = DEFAULT_MAX_UPLOAD_BYTES): Promise<ParsedDocument> {
   const format = formatOf(filename);
   if (format === null) {
-    throw new IngestError(415, `Only ${ACCEPTED_EXTENSIONS.slice(0, -1).join(', ')} and ${ACCEPTED_EXTENSIONS.at(-1)} files can be uploaded`);
+    throw new IngestError('unsupported', `Only ${ACCEPTED_EXTENSIONS.slice(0, -1).join(', ')} and ${ACCEPTED_EXTENSIONS.at(-1)} files can be uploaded`);
   }
-  if (bytes.byteLength > maxBytes) throw new IngestError(413, `The file is larger than ${formatMegabytes(maxBytes)}`);
-  if (bytes.byteLength === 0) throw new IngestError(422, 'The file is empty');
+  if (bytes.byteLength > maxBytes) throw new IngestError('too_large', `The file is larger than ${formatMegabytes(maxBytes)}`);
+  if (bytes.byteLength === 0) throw new IngestError('invalid', 'The file is empty');
   switch (format) {
     case 'txt':
       return { format, text: readTextUpload(bytes, filename, maxBytes) };
@@ -73,6 +73,6 @@ export async function readUpload(bytes: Uint8Array, filename: string, maxBytes =
     case 'pdf':
       return readPdf(bytes);
     default:
-      throw new IngestError(415, 'This kind of file cannot be uploaded');
+      throw new IngestError('unsupported', 'This kind of file cannot be uploaded');
   }
 }

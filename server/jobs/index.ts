@@ -6,7 +6,7 @@ import { LocalFileStorage, openStorage } from '../storage/index';
 import type { FileStorage } from '../storage/types';
 import type { VoiceSettings } from '../tts/select';
 import { createPgBossQueue, type JobQueue } from './queue';
-import { createJobRepository } from './repository';
+import { createJobRepository, type JobRepository } from './repository';
 import { createRunner, type JobEvent, type Runner } from './runner';
 import { createQuotas } from './quotas';
 import { createJobService, type JobService } from './service';
@@ -25,6 +25,8 @@ export interface ConversionOverrides {
 
 export interface Conversion {
   service: JobService;
+  /** The one repository of the jobs tables; other domains (listening, progress, the assistant, ops) read jobs through it. */
+  repo: JobRepository;
   storage: FileStorage;
   queue: JobQueue;
   runner: Runner | null;
@@ -112,7 +114,7 @@ export async function createConversion(
   }
 
   const quotas = createQuotas(
-    db,
+    repo,
     { storageBytes: config.quotaStorageBytes, activeJobs: config.quotaActiveJobs, uploadsPerHour: config.quotaUploadsPerHour },
     now,
   );
@@ -129,6 +131,7 @@ export async function createConversion(
   let closed = false;
   return {
     service,
+    repo,
     storage,
     queue,
     runner,

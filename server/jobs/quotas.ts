@@ -1,5 +1,5 @@
-import type { Db, DbExecutor } from '../db/types';
 import { DomainError } from '../errors';
+import type { JobRepository, JobStore } from './repository';
 
 /**
  * Per-user limits (QUOTA_* variables): storage, unfinished jobs and uploads per hour. A refused
@@ -25,17 +25,8 @@ export function formatBytes(bytes: number): string {
   return `${Math.max(1, Math.round(bytes / 1024))} KB`;
 }
 
-export function createQuotas(db: Db, limits: QuotaLimits, now: () => Date) {
-  async function storageUsed(userId: string, tx: DbExecutor = db): Promise<number> {
-    const { rows } = await tx.query<{ used: string | number }>(
-      `SELECT (SELECT COALESCE(sum(size_bytes), 0) FROM uploaded_files WHERE user_id = $1)
-            + (SELECT COALESCE(sum(COALESCE((result_data->>'file_size_bytes')::bigint, 0)
-                                 + COALESCE((config->>'source_bytes')::bigint, 0)), 0)
-               FROM jobs WHERE user_id = $1) AS used`,
-      [userId],
-    );
-    return Number(rows[0]?.used ?? 0);
-  }
+export function createQuotas(repo: JobRepository, limits: QuotaLimits, now: () => Date) {
+  const storageUsed = (userId: string): Promise<number> => repo.storageUsed(userId);
 
   return {
     limits,
@@ -54,16 +45,12 @@ export function createQuotas(db: Db, limits: QuotaLimits, now: () => Date) {
 
     /**
      * Refuses (429) a new or retried job while the user has `activeJobs` unfinished top-level jobs.
-     * Run it in the transaction that inserts the job: it locks the user's row, so concurrent
+     * Run it in the transaction that inserts the job: it locks the user's quota, so concurrent
      * requests of one user are counted one after the other.
      */
-    async assertActiveJobs(tx: DbExecutor, userId: string): Promise<void> {
-      await tx.query('SELECT id FROM users WHERE id = $1 FOR UPDATE', [userId]);
-      const { rows } = await tx.query<{ n: string | number }>(
-        `SELECT count(*) AS n FROM jobs WHERE user_id = $1 AND parent_job_id IS NULL AND status IN ('PENDING', 'PROCESSING')`,
-        [userId],
-      );
-      if (Number(rows[0]?.n ?? 0) < limits.activeJobs) return;
+    async assertActiveJobs(tx: JobStore, userId: string): Promise<void> {
+      await tx.lockOwner(userId);
+      if ((await tx.activeTopLevelCount(userId)) < limits.activeJobs) return;
       const n = limits.activeJobs;
       throw new DomainError(
         'rate_limited',
@@ -76,17 +63,11 @@ export function createQuotas(db: Db, limits: QuotaLimits, now: () => Date) {
     async takeUpload(userId: string): Promise<void> {
       const at = now();
       const since = new Date(at.getTime() - HOUR_MS);
-      await db.transaction(async (tx) => {
-        await tx.query('SELECT id FROM users WHERE id = $1 FOR UPDATE', [userId]);
-        await tx.query('DELETE FROM upload_events WHERE user_id = $1 AND created_at <= $2', [userId, since.toISOString()]);
-        const { rows } = await tx.query<{ n: string | number; oldest: Date | string | null }>(
-          'SELECT count(*) AS n, min(created_at) AS oldest FROM upload_events WHERE user_id = $1',
-          [userId],
-        );
-        const count = Number(rows[0]?.n ?? 0);
+      await repo.transaction(async (tx) => {
+        await tx.lockOwner(userId);
+        const { count, oldest } = await tx.uploadsSince(userId, since);
         if (count >= limits.uploadsPerHour) {
-          const oldest = rows[0]?.oldest ? new Date(rows[0].oldest) : at;
-          const wait = Math.max(1, Math.ceil((oldest.getTime() + HOUR_MS - at.getTime()) / 1000));
+          const wait = Math.max(1, Math.ceil(((oldest ?? at).getTime() + HOUR_MS - at.getTime()) / 1000));
           const minutes = Math.ceil(wait / 60);
           throw new DomainError(
             'rate_limited',
@@ -94,7 +75,7 @@ export function createQuotas(db: Db, limits: QuotaLimits, now: () => Date) {
             { retryAfterSeconds: wait },
           );
         }
-        await tx.query('INSERT INTO upload_events (user_id, created_at) VALUES ($1, $2)', [userId, at.toISOString()]);
+        await tx.recordUpload(userId, at);
       });
     },
   };

@@ -31,12 +31,10 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyBaseLogger } from 'fastify';
 import { DomainError } from '../errors';
-import { isIngestError } from '../ingest/errors';
 import { isStorageUnavailable, type FileStorage } from '../storage/types';
-import { isTtsError } from '../tts/types';
 import type { JobQueue } from './queue';
 import type { JobRepository } from './repository';
-import { audioKey, createSteps, PipelineError, type ChapterState, type StepDeps } from './steps';
+import { audioKey, createSteps, type ChapterState, type StepDeps } from './steps';
 import { timingKey } from './timing';
 import { isActive, type JobRecord, type StepRecord } from './types';
 
@@ -91,11 +89,14 @@ export class StepFailed extends Error {
   }
 }
 
+/**
+ * Whether a step that threw `error` is tried again: a domain error says so itself (`retryable`,
+ * by kind unless it decides otherwise: a page that timed out, a voice provider's 5xx, a file
+ * not yet visible); anything unexpected (a dropped connection) may pass on a later try.
+ */
 function isRetryable(error: unknown): boolean {
-  if (isTtsError(error)) return error.retryable;
-  if (isIngestError(error)) return error.status === 504;
-  if (error instanceof PipelineError || error instanceof DomainError || error instanceof StepFailed) return false;
-  return true;
+  if (error instanceof DomainError) return error.retryable;
+  return !(error instanceof StepFailed);
 }
 
 function userMessage(error: unknown): string {
@@ -125,42 +126,23 @@ export function createRunner(options: RunnerOptions) {
 
   /** Looks at a book's chapters: hands more to the queue (CHAPTER_CONCURRENCY at a time) and rolls up progress. */
   async function scheduleChapters(parentId: string): Promise<ChapterState> {
-    const { state, start } = await repo.db.transaction(async (tx) => {
-      await tx.query('SELECT id FROM jobs WHERE id = $1 FOR UPDATE', [parentId]);
-      const { rows } = await tx.query<{
-        id: string;
-        status: string;
-        progress: number;
-        error_message: string | null;
-        chapter_order: number | null;
-        enqueued_at: Date | null;
-      }>(
-        `SELECT id, status, progress, error_message, chapter_order, enqueued_at FROM jobs
-         WHERE parent_job_id = $1 ORDER BY chapter_order`,
-        [parentId],
-      );
-      if (rows.length === 0) return { state: { state: 'failed', message: 'The book has no chapters' } as ChapterState, start: [] };
-      const mean = rows.reduce((n, r) => n + Number(r.progress), 0) / rows.length;
-      await tx.query(
-        `UPDATE jobs SET progress = GREATEST(8, LEAST(99, $2::double precision)), updated_at = now() WHERE id = $1 AND status IN ('PENDING', 'PROCESSING')`,
-        [parentId, mean],
-      );
-      await tx.query(
-        `UPDATE job_steps SET progress = $2::double precision, updated_at = now() WHERE job_id = $1 AND step_name = 'synthesize_chapters' AND status = 'running'`,
-        [parentId, Math.min(100, mean)],
-      );
-      const bad = rows.find((r) => r.status === 'FAILED' || r.status === 'CANCELLED');
+    const { state, start } = await repo.transaction(async (tx) => {
+      await tx.lockJob(parentId);
+      const chapters = await tx.chapterStates(parentId);
+      if (chapters.length === 0) return { state: { state: 'failed', message: 'The book has no chapters' } as ChapterState, start: [] };
+      await tx.setBookProgress(parentId, chapters.reduce((n, c) => n + c.progress, 0) / chapters.length);
+      const bad = chapters.find((c) => c.status === 'FAILED' || c.status === 'CANCELLED');
       if (bad) {
-        const n = bad.chapter_order ?? rows.indexOf(bad) + 1;
+        const n = bad.chapterOrder ?? chapters.indexOf(bad) + 1;
         const message =
-          bad.status === 'CANCELLED' ? `Chapter ${n} was cancelled` : `Chapter ${n} failed: ${bad.error_message ?? 'unknown error'}`;
+          bad.status === 'CANCELLED' ? `Chapter ${n} was cancelled` : `Chapter ${n} failed: ${bad.errorMessage ?? 'unknown error'}`;
         return { state: { state: 'failed', message } as ChapterState, start: [] };
       }
-      if (rows.every((r) => r.status === 'COMPLETED')) return { state: { state: 'done' } as ChapterState, start: [] };
-      const running = rows.filter((r) => isActive(r.status as JobRecord['status']) && r.enqueued_at !== null).length;
+      if (chapters.every((c) => c.status === 'COMPLETED')) return { state: { state: 'done' } as ChapterState, start: [] };
+      const running = chapters.filter((c) => isActive(c.status) && c.enqueued).length;
       const slots = Math.max(0, options.chapterConcurrency - running);
-      const start = rows.filter((r) => r.status === 'PENDING' && r.enqueued_at === null).slice(0, slots).map((r) => r.id);
-      if (start.length > 0) await tx.query('UPDATE jobs SET enqueued_at = now() WHERE id = ANY($1::uuid[])', [start]);
+      const start = chapters.filter((c) => c.status === 'PENDING' && !c.enqueued).slice(0, slots).map((c) => c.id);
+      await tx.markEnqueued(start);
       return { state: { state: 'waiting' } as ChapterState, start };
     });
     for (const id of start) await queue.send(id);
@@ -174,23 +156,16 @@ export function createRunner(options: RunnerOptions) {
     const state = await scheduleChapters(parentId);
     if (state.state === 'failed') {
       await repo.updateStep(parentId, 'synthesize_chapters', { status: 'failed', errorMessage: state.message, complete: true });
-      await repo.patchJob(parentId, { status: 'FAILED', errorMessage: state.message }, `AND status IN ('PENDING', 'PROCESSING')`);
+      await repo.patchJob(parentId, { status: 'FAILED', errorMessage: state.message }, { onlyIfActive: true });
     } else if (state.state === 'done') {
       await queue.send(parentId);
     }
   }
 
   async function failJob(job: JobRecord, message: string): Promise<void> {
-    await repo.patchJob(job.id, { status: 'FAILED', errorMessage: message }, `AND status IN ('PENDING', 'PROCESSING')`);
+    await repo.patchJob(job.id, { status: 'FAILED', errorMessage: message }, { onlyIfActive: true });
     options.log?.info({ jobId: job.id, userId: job.userId, parentJobId: job.parentJobId, status: 'FAILED', error: message }, 'job failed');
     if (job.parentJobId !== null) await afterChapter(job.parentJobId);
-  }
-
-  async function setProgress(jobId: string, progress: number): Promise<void> {
-    await repo.db.query(
-      `UPDATE jobs SET progress = GREATEST(progress, $2::double precision), updated_at = now() WHERE id = $1 AND status IN ('PENDING', 'PROCESSING')`,
-      [jobId, Math.min(100, progress)],
-    );
   }
 
   async function runStep(job: JobRecord, step: StepRecord, jobSignal: AbortSignal): Promise<{ wait: boolean }> {
@@ -212,14 +187,8 @@ export function createRunner(options: RunnerOptions) {
         await repo.updateStep(job.id, step.stepName, { progress: fraction * 100 });
         if (step.stepName === 'synthesize') {
           const base = isChapter ? 2 : 8;
-          await setProgress(job.id, base + (98 - base) * fraction);
-          if (isChapter) {
-            await repo.db.query(
-              `UPDATE jobs SET progress = GREATEST(progress, LEAST(99, (SELECT avg(progress) FROM jobs WHERE parent_job_id = $1))),
-                 updated_at = now() WHERE id = $1 AND status IN ('PENDING', 'PROCESSING')`,
-              [job.parentJobId],
-            );
-          }
+          await repo.raiseProgress(job.id, base + (98 - base) * fraction);
+          if (job.parentJobId !== null) await repo.raiseToChapterMean(job.parentJobId);
         }
       };
       const stepStarted = Date.now();
@@ -242,7 +211,7 @@ export function createRunner(options: RunnerOptions) {
         });
         const after = PROGRESS_AFTER[step.stepName];
         if (after !== undefined && job.jobType === 'text_to_audio' && step.stepName !== 'finalize') {
-          await setProgress(job.id, isChapter && step.stepName === 'acquire_content' ? 2 : after);
+          await repo.raiseProgress(job.id, isChapter && step.stepName === 'acquire_content' ? 2 : after);
         }
         return { wait: false };
       } catch (error) {
@@ -287,12 +256,7 @@ export function createRunner(options: RunnerOptions) {
     const began = Date.now();
     let storeDown = false;
     try {
-      const { rows: started } = await repo.db.query<{ id: string }>(
-        `UPDATE jobs SET status = 'PROCESSING', started_at = COALESCE(started_at, now()), updated_at = now()
-         WHERE id = $1 AND status = 'PENDING' RETURNING id`,
-        [jobId],
-      );
-      if (started.length > 0) {
+      if (await repo.markProcessing(jobId)) {
         options.log?.info({ jobId, userId: job.userId, parentJobId: job.parentJobId, status: 'PROCESSING', workerId }, 'job processing');
       }
       for (;;) {

@@ -276,9 +276,9 @@ export function createJobService(deps: JobServiceDeps) {
       try {
         if (sourceBytes !== null && inputFileKey !== null) await storage.write(inputFileKey, sourceBytes);
         if (coverFrom !== null) await copy(coverFrom, coverKey(id));
-        await repo.db.transaction(async (tx) => {
+        await repo.transaction(async (tx) => {
           await quotas.assertActiveJobs(tx, userId);
-          await repo.insertJob(tx, { id, userId, jobType, title, description: input.description ?? null, config, inputFileKey, steps });
+          await tx.insertJob({ id, userId, jobType, title, description: input.description ?? null, config, inputFileKey, steps });
         });
       } catch (error) {
         await storage.deletePrefix(`jobs/${id}/`).catch(() => undefined);
@@ -365,20 +365,7 @@ export function createJobService(deps: JobServiceDeps) {
     async cancel(userId: string, jobId: string): Promise<JobView> {
       const job = await owned(userId, jobId);
       if (!isActive(job.status)) throw new DomainError('conflict', `Cannot cancel a job that is ${job.status}`);
-      const cancelled = await repo.db.transaction(async (tx) => {
-        const { rows } = await tx.query<{ id: string }>(
-          `UPDATE jobs SET status = 'CANCELLED', updated_at = now()
-           WHERE (id = $1 OR parent_job_id = $1) AND status IN ('PENDING', 'PROCESSING') RETURNING id`,
-          [jobId],
-        );
-        const ids = rows.map((r) => r.id);
-        await tx.query(
-          `UPDATE job_steps SET status = 'failed', error_message = 'Cancelled', completed_at = now(), updated_at = now()
-           WHERE job_id = ANY($1::uuid[]) AND status = 'running'`,
-          [ids],
-        );
-        return ids;
-      });
+      const cancelled = await repo.cancelWithChapters(jobId);
       deps.onCancelled?.(cancelled);
       // A chapter cancelled on its own fails its book (which can then be retried).
       if (job.parentJobId !== null) await queue.send(job.parentJobId);
@@ -405,18 +392,9 @@ export function createJobService(deps: JobServiceDeps) {
       // A chapter whose book failed because of it: retrying the book re-runs exactly the failed chapters.
       const parent = job.parentJobId === null ? null : await repo.get(job.parentJobId);
       const target = parent !== null && parent.status === 'FAILED' ? parent : job;
-      await repo.db.transaction(async (tx) => {
+      await repo.transaction(async (tx) => {
         if (target.parentJobId === null) await quotas.assertActiveJobs(tx, userId);
-        const { rows } = await tx.query<{ id: string }>(
-          `UPDATE jobs SET status = 'PENDING', error_message = NULL, enqueued_at = NULL, updated_at = now()
-           WHERE (id = $1 OR parent_job_id = $1) AND status IN ('FAILED', 'CANCELLED') RETURNING id`,
-          [target.id],
-        );
-        await tx.query(
-          `UPDATE job_steps SET status = 'pending', error_message = NULL, progress = 0, started_at = NULL, completed_at = NULL, updated_at = now()
-           WHERE job_id = ANY($1::uuid[]) AND status IN ('failed', 'running')`,
-          [rows.map((r) => r.id)],
-        );
+        await tx.resetForRetry(target.id);
       });
       await queue.send(target.id);
       return view((await repo.get(jobId))!);
@@ -434,22 +412,15 @@ export function createJobService(deps: JobServiceDeps) {
       if (job.parentJobId !== null) {
         throw new DomainError('conflict', 'This job is a chapter of a book: delete the book to remove it');
       }
-      const rows = await repo.db.transaction(async (tx) => {
-        const { rows: found } = await tx.query<{ id: string; output_file_key: string | null }>(
-          'SELECT id, output_file_key FROM jobs WHERE (id = $1 OR parent_job_id = $1) AND user_id = $2 FOR UPDATE',
-          [jobId, userId],
-        );
-        await tx.query('DELETE FROM jobs WHERE id = $1 AND user_id = $2', [jobId, userId]);
-        return found;
-      });
+      const rows = await repo.deleteWithChapters(jobId, userId);
       const ids = rows.map((r) => r.id);
       deps.onCancelled?.(ids);
       for (const row of rows) {
         await storage.deletePrefix(`jobs/${row.id}/`);
         // Audio stored outside the job's folder (older layouts) goes too, with its timing map.
-        if (row.output_file_key !== null && !row.output_file_key.startsWith('uploads/')) {
-          await storage.delete(row.output_file_key);
-          await storage.delete(timingKey(row.output_file_key));
+        if (row.outputFileKey !== null && !row.outputFileKey.startsWith('uploads/')) {
+          await storage.delete(row.outputFileKey);
+          await storage.delete(timingKey(row.outputFileKey));
         }
       }
       const upload = job.inputFileKey;

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { analyseInWorker } from '../analysis/run';
 import { concatMp3 } from '../audio/concat';
+import { DomainError, type DomainErrorKind } from '../errors';
 import type { EncoderPool } from '../audio/encoder-pool';
 import { extractArticle } from '../ingest/extract';
 import { fetchPage } from '../ingest/fetch-page';
@@ -14,10 +15,10 @@ import { SampleRateChange, segmentCount, synthesizeToMp3, type SynthesisResult }
 import { concatTimings, timingKey, type TimingEntry } from './timing';
 import { BOOK_TAIL, CHAPTER_STEPS, type JobRecord, type ResultData, type StepRecord } from './types';
 
-/** A failure that retrying cannot fix; its message is shown to the user as is. */
-export class PipelineError extends Error {
-  constructor(message: string) {
-    super(message);
+/** A failure of a step that retrying cannot fix; its message is shown to the user as is. */
+export class PipelineError extends DomainError {
+  constructor(message: string, kind: DomainErrorKind = 'invalid') {
+    super(kind, message, { retryable: false });
     this.name = 'PipelineError';
   }
 }
@@ -97,9 +98,13 @@ export async function readText(storage: FileStorage, key: string): Promise<strin
 }
 
 /** A stored file is gone; retryable (storage may be catching up), with a message that leaks no paths. */
-export class MissingFileError extends Error {
+export class MissingFileError extends DomainError {
   constructor(key: string) {
-    super(key.startsWith('jobs/') && key.endsWith('source.txt') ? 'The text of this job is missing from storage' : 'A stored file is missing');
+    super(
+      'not_found',
+      key.startsWith('jobs/') && key.endsWith('source.txt') ? 'The text of this job is missing from storage' : 'A stored file is missing',
+      { retryable: true },
+    );
     this.name = 'MissingFileError';
   }
 }
@@ -188,33 +193,30 @@ export function createSteps(deps: StepDeps): Record<string, (ctx: StepContext) =
       // Chapter texts first (files nobody points at yet), then every row in one transaction, so a
       // crash leaves either the whole book or nothing; a re-run replaces children of an earlier try.
       for (const c of chapters) await storage.write(sourceKey(c.id), Buffer.from(text.slice(c.start, c.end), 'utf8'));
-      await repo.db.transaction(async (tx) => {
-        await tx.query('DELETE FROM jobs WHERE parent_job_id = $1', [job.id]);
-        await tx.query(`UPDATE jobs SET job_type = 'book_processing', updated_at = now() WHERE id = $1`, [job.id]);
-        await tx.query(`DELETE FROM job_steps WHERE job_id = $1 AND step_name = 'synthesize'`, [job.id]);
-        await repo.insertSteps(tx, job.id, BOOK_TAIL, 4);
-        for (const c of chapters) {
-          await repo.insertJob(tx, {
-            id: c.id,
-            userId: job.userId,
-            parentJobId: job.id,
-            chapterOrder: c.order,
-            jobType: 'text_to_audio',
-            title: `${job.title} - ${c.title}`,
-            description: null,
-            config: {
-              ...(job.config.voice_config !== undefined && { voice_config: job.config.voice_config }),
-              ...(job.config.provider !== undefined && { provider: job.config.provider }),
-              source: 'content',
-              source_bytes: Buffer.byteLength(text.slice(c.start, c.end), 'utf8'),
-              chapter_title: c.title,
-              char_offset: c.start,
-            } as JobRecord['config'],
-            inputFileKey: sourceKey(c.id),
-            steps: CHAPTER_STEPS,
-          });
-        }
-      });
+      await repo.becomeBook(
+        job.id,
+        BOOK_TAIL,
+        4,
+        chapters.map((c) => ({
+          id: c.id,
+          userId: job.userId,
+          parentJobId: job.id,
+          chapterOrder: c.order,
+          jobType: 'text_to_audio',
+          title: `${job.title} - ${c.title}`,
+          description: null,
+          config: {
+            ...(job.config.voice_config !== undefined && { voice_config: job.config.voice_config }),
+            ...(job.config.provider !== undefined && { provider: job.config.provider }),
+            source: 'content',
+            source_bytes: Buffer.byteLength(text.slice(c.start, c.end), 'utf8'),
+            chapter_title: c.title,
+            char_offset: c.start,
+          } as JobRecord['config'],
+          inputFileKey: sourceKey(c.id),
+          steps: CHAPTER_STEPS,
+        })),
+      );
       return {
         metadata: { kind: 'book', chapters: chapters.length, chapter_titles: chapters.map((c) => c.title), characters: text.length },
       };
@@ -353,9 +355,9 @@ export function createSteps(deps: StepDeps): Record<string, (ctx: StepContext) =
           duration: result.duration ?? null,
           completedAt: new Date(),
         },
-        `AND status IN ('PENDING', 'PROCESSING')`,
+        { onlyIfActive: true },
       );
-      if (!done) throw new PipelineError('The job was cancelled');
+      if (!done) throw new PipelineError('The job was cancelled', 'conflict');
       return { metadata };
     },
   };

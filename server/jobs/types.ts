@@ -1,4 +1,5 @@
 import type { TutoringAnalysis } from '../analysis/tutoring';
+import type { ResultData } from './repository/rows';
 
 /** The job model of the conversion engine, as stored and as answered (the contract's Job; docs/product.md#job-statuses). */
 
@@ -7,8 +8,6 @@ export type StepStatus = 'pending' | 'running' | 'completed' | 'failed';
 export type JobType = 'text_to_audio' | 'book_processing';
 export type Provider = 'openai' | 'elevenlabs';
 export type SourceKind = 'content' | 'file' | 'url';
-
-export const ACTIVE_STATUSES: readonly JobStatus[] = ['PENDING', 'PROCESSING'];
 
 export function isActive(status: JobStatus): boolean {
   return status === 'PENDING' || status === 'PROCESSING';
@@ -42,26 +41,8 @@ export interface JobConfig {
   source_bytes?: number;
 }
 
-export interface ChapterResult {
-  title: string;
-  order: number;
-  duration: number;
-  file_key: string;
-  job_id?: string;
-}
-
-export interface ResultData {
-  duration?: number;
-  duration_seconds?: number;
-  file_size_bytes?: number;
-  format?: string;
-  tts_engine?: string;
-  output_file_key?: string;
-  timing_file_key?: string;
-  chapters?: ChapterResult[];
-  child_job_ids?: string[];
-}
-
+/** jobs.result_data: declared (and decoded) by the repository's zod schema. */
+export type { ResultData } from './repository/rows';
 export interface JobRecord {
   id: string;
   userId: string;

@@ -19,13 +19,21 @@ let strict: TestApp;
 let headers: { authorization: string };
 let strictHeaders: { authorization: string };
 let slots: TestApp | undefined;
+/** Requests seen by /flaky (the first one is never answered) and by /gone (always 404). */
+const seen = { flaky: 0, gone: 0 };
 
 beforeAll(async () => {
   server = http.createServer((req, res) => {
     if (req.url === '/article') res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(ARTICLE);
     else if (req.url === '/empty') res.writeHead(200, { 'content-type': 'text/html' }).end('<html><body><p>Hi.</p></body></html>');
     else if (req.url === '/hang') return; // never answers
-    else if (req.url?.startsWith('/slow')) held.push(res);
+    else if (req.url === '/flaky') {
+      seen.flaky += 1;
+      if (seen.flaky > 1) res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(ARTICLE);
+    } else if (req.url === '/gone') {
+      seen.gone += 1;
+      res.writeHead(404, { 'content-type': 'text/plain' }).end('gone');
+    } else if (req.url?.startsWith('/slow')) held.push(res);
     else res.writeHead(404, { 'content-type': 'text/plain' }).end('nope');
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -76,6 +84,20 @@ describe('web page jobs', () => {
     expect(await failure(t, headers, 'http://169.254.169.254/latest/meta-data')).toBe(ssrf);
     // Without the test-only switch, loopback is refused too.
     expect(await failure(strict, strictHeaders, `${base}/article`)).toBe(ssrf);
+  });
+});
+
+describe('retrying a page: the runner follows each error as retryable or not', () => {
+  it('fetches a page that did not answer in time again, and a page that answered 404 only once', { timeout: 60_000 }, async () => {
+    const res = await createJob(t, headers, { title: 'Flaky', url: `${base}/flaky` });
+    const job = await waitForJob(t, headers, (res.json() as { id: string }).id);
+    expect(job.status, job.error_message ?? '').toBe('COMPLETED');
+    expect(seen.flaky).toBe(2);
+    const step = job.steps.find((s) => s.step_name === 'acquire_content')!;
+    expect(step.step_metadata.last_error).toMatch(/^The page did not answer within/);
+
+    expect(await failure(t, headers, `${base}/gone`)).toBe('The page answered 404 Not Found');
+    expect(seen.gone).toBe(1);
   });
 });
 

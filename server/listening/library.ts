@@ -1,4 +1,5 @@
-import type { DbExecutor } from '../db/types';
+import type { JobRepository } from '../jobs/repository';
+import type { JobRecord, ResultData } from '../jobs/types';
 
 /** A chapter as the pipeline records it in a job's result_data. */
 export interface ResultChapter {
@@ -35,103 +36,68 @@ export interface JobLibrary {
   findOwned(userId: string, jobId: string): Promise<ListenableJob | null>;
   /** A book's chapter jobs in chapter order. */
   children(userId: string, parentJobId: string): Promise<ListenableJob[]>;
-}
-
-interface JobRow {
-  id: string;
-  user_id: string;
-  parent_job_id: string | null;
-  chapter_order: number | null;
-  job_type: string;
-  title: string;
-  status: string;
-  config: unknown;
-  result_data: unknown;
-  output_file_key: string | null;
-  duration: number | null;
-  created_at: Date | string;
-  completed_at: Date | string | null;
+  /** The titles of those of `jobIds` that are the user's. */
+  titles(userId: string, jobIds: string[]): Promise<Map<string, string>>;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const COLUMNS = `id, user_id, parent_job_id, chapter_order, job_type, title, status, config, result_data,
-  output_file_key, duration, created_at, completed_at`;
 
-const asDate = (value: Date | string): Date => (value instanceof Date ? value : new Date(value));
-
-function record(value: unknown): Record<string, unknown> {
-  const parsed = typeof value === 'string' ? (JSON.parse(value) as unknown) : value;
-  return parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : {};
-}
-
-function positiveNumber(value: unknown): number | null {
+function positiveNumber(value: number | null | undefined): number | null {
   return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : null;
 }
 
-const text = (value: unknown): string | null => (typeof value === 'string' && value !== '' ? value : null);
+const text = (value: string | null | undefined): string | null => (typeof value === 'string' && value !== '' ? value : null);
 
-function providerOf(config: Record<string, unknown>): 'openai' | 'elevenlabs' | null {
-  const voice = record(config.voice_config);
-  const provider = voice.provider ?? config.provider;
-  return provider === 'openai' || provider === 'elevenlabs' ? provider : null;
-}
-
-function chaptersOf(result: Record<string, unknown>): ResultChapter[] {
-  if (!Array.isArray(result.chapters)) return [];
-  return result.chapters
-    .map((raw: unknown, index) => {
-      const c = record(raw);
-      return {
-        title: text(c.title) ?? `Chapter ${index + 1}`,
-        order: typeof c.order === 'number' && Number.isInteger(c.order) ? c.order : index + 1,
-        duration: positiveNumber(c.duration),
-        fileKey: text(c.file_key),
-        jobId: text(c.job_id),
-      };
-    })
+function chaptersOf(result: ResultData): ResultChapter[] {
+  return (result.chapters ?? [])
+    .map((c, index) => ({
+      title: text(c.title) ?? `Chapter ${index + 1}`,
+      order: Number.isInteger(c.order) ? c.order : index + 1,
+      duration: positiveNumber(c.duration),
+      fileKey: text(c.file_key),
+      jobId: text(c.job_id),
+    }))
     .sort((a, b) => a.order - b.order);
 }
 
-function toJob(row: JobRow): ListenableJob {
-  const config = record(row.config);
-  const result = record(row.result_data);
+/** The listening side's view of a job record (read through the jobs repository, the tables' owner). */
+function toListenable(job: JobRecord): ListenableJob {
+  const result = job.resultData;
+  const provider = job.config.voice_config?.provider ?? job.config.provider;
   const size = positiveNumber(result.file_size_bytes);
   return {
-    id: row.id,
-    userId: row.user_id,
-    parentJobId: row.parent_job_id,
-    chapterOrder: row.chapter_order,
-    jobType: row.job_type,
-    title: row.title,
-    status: row.status,
-    provider: providerOf(config),
-    outputFileKey: row.output_file_key,
-    durationSeconds:
-      positiveNumber(row.duration === null ? null : Number(row.duration)) ??
-      positiveNumber(result.duration) ??
-      positiveNumber(result.duration_seconds),
+    id: job.id,
+    userId: job.userId,
+    parentJobId: job.parentJobId,
+    chapterOrder: job.chapterOrder,
+    jobType: job.jobType,
+    title: job.title,
+    status: job.status,
+    provider: provider === 'openai' || provider === 'elevenlabs' ? provider : null,
+    outputFileKey: job.outputFileKey,
+    durationSeconds: positiveNumber(job.duration) ?? positiveNumber(result.duration) ?? positiveNumber(result.duration_seconds),
     fileSizeBytes: size === null ? null : Math.round(size),
     format: text(result.format),
     ttsEngine: text(result.tts_engine),
     chapters: chaptersOf(result),
-    createdAt: asDate(row.created_at),
-    completedAt: row.completed_at === null ? null : asDate(row.completed_at),
+    createdAt: job.createdAt,
+    completedAt: job.completedAt,
   };
 }
 
-export function createJobLibrary(db: DbExecutor): JobLibrary {
+export function createJobLibrary(jobs: Pick<JobRepository, 'getForUser' | 'childrenForUser' | 'byIds'>): JobLibrary {
   return {
     async findOwned(userId, jobId) {
       if (!UUID.test(jobId)) return null;
-      const { rows } = await db.query<JobRow>(`SELECT ${COLUMNS} FROM jobs WHERE id = $1 AND user_id = $2`, [jobId, userId]);
-      return rows[0] ? toJob(rows[0]) : null;
+      const job = await jobs.getForUser(jobId, userId);
+      return job === null ? null : toListenable(job);
     },
     async children(userId, parentJobId) {
-      const { rows } = await db.query<JobRow>(
-        `SELECT ${COLUMNS} FROM jobs WHERE parent_job_id = $1 AND user_id = $2 ORDER BY chapter_order NULLS LAST, created_at`,
-        [parentJobId, userId],
-      );
-      return rows.map(toJob);
+      return (await jobs.childrenForUser(parentJobId, userId)).map(toListenable);
+    },
+    async titles(userId, jobIds) {
+      const found = await jobs.byIds(jobIds.filter((id) => UUID.test(id)));
+      return new Map(found.filter((j) => j.userId === userId).map((j) => [j.id, j.title]));
     },
   };
 }

@@ -3,7 +3,7 @@ import { id3v2Size, parseFrameHeader } from '../audio/mp3-frames';
 import { buildM3u } from '../audio/playlist';
 import { signMediaUrl, verifyMediaSignature } from '../audio/signing';
 import { DomainError } from '../errors';
-import type { PlaybackProgress } from '../progress/repository';
+import type { ProgressRecord } from '../progress/repository';
 import type { FileStorage } from '../storage/types';
 import type { JobLibrary, ListenableJob } from './library';
 
@@ -74,7 +74,7 @@ const NO_RESUME: ResumeInfo = {
   currentChapterPosition: 0,
 };
 
-function resumeFrom(progress: PlaybackProgress | null): ResumeInfo {
+function resumeFrom(progress: ProgressRecord | null): ResumeInfo {
   if (progress === null) return NO_RESUME;
   return {
     hasProgress: true,
@@ -91,7 +91,7 @@ const PROBE_BYTES = 16 * 1024;
 
 export function createListeningService(deps: {
   library: JobLibrary;
-  progress: { find(userId: string, jobId: string): Promise<PlaybackProgress | null> };
+  progress: { find(userId: string, jobId: string): Promise<ProgressRecord | null> };
   storage: FileStorage;
   mediaSecret: Buffer;
   mediaUrlTtlSeconds: number;

@@ -11,12 +11,9 @@ export const READINESS_PROBE_PREFIX = 'ops/readyz-';
  * The readiness checks of a process (database, storage, queue) and the scrape-time metric
  * sources that read the same parts.
  */
-export function readinessChecks(metrics: Metrics, db: Db, storage: FileStorage, conversion: Pick<Conversion, 'queue' | 'runner'>) {
+export function readinessChecks(metrics: Metrics, db: Db, storage: FileStorage, conversion: Pick<Conversion, 'queue' | 'runner' | 'repo'>) {
   metrics.setSources({
-    async jobsByState() {
-      const { rows } = await db.query<{ status: string; n: number }>('SELECT status, count(*)::int AS n FROM jobs GROUP BY status');
-      return Object.fromEntries(rows.map((r) => [r.status, Number(r.n)]));
-    },
+    jobsByState: () => conversion.repo.countByStatus(),
     queueDepth: () => conversion.queue.depth(),
     runningJobs: () => conversion.runner?.runningCount() ?? 0,
   });

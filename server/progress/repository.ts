@@ -14,28 +14,26 @@ export interface ProgressWrite {
   at: Date;
 }
 
-/** A saved place, as read back (with the book's title and the row's times). */
-export interface PlaybackProgress extends Omit<ProgressWrite, 'at'> {
+/** A row of playback_progress (owned by this module; the job's title comes from the jobs module). */
+export interface ProgressRecord extends Omit<ProgressWrite, 'at'> {
   id: string;
-  jobTitle: string;
   lastPlayedAt: Date;
   createdAt: Date;
   updatedAt: Date;
 }
 
 export interface ProgressRepository {
-  find(userId: string, jobId: string): Promise<PlaybackProgress | null>;
+  find(userId: string, jobId: string): Promise<ProgressRecord | null>;
   /** Inserts or replaces the one row of this user and job. */
-  upsert(write: ProgressWrite): Promise<PlaybackProgress>;
+  upsert(write: ProgressWrite): Promise<ProgressRecord>;
   delete(userId: string, jobId: string): Promise<void>;
-  recent(userId: string, limit: number): Promise<PlaybackProgress[]>;
+  recent(userId: string, limit: number): Promise<ProgressRecord[]>;
 }
 
 interface ProgressRow {
   id: string;
   user_id: string;
   job_id: string;
-  job_title: string;
   position_seconds: number;
   duration_seconds: number | null;
   percentage_complete: number;
@@ -49,12 +47,11 @@ interface ProgressRow {
 
 const asDate = (value: Date | string): Date => (value instanceof Date ? value : new Date(value));
 
-function toProgress(row: ProgressRow): PlaybackProgress {
+function toProgress(row: ProgressRow): ProgressRecord {
   return {
     id: row.id,
     userId: row.user_id,
     jobId: row.job_id,
-    jobTitle: row.job_title,
     positionSeconds: Number(row.position_seconds),
     durationSeconds: row.duration_seconds === null ? null : Number(row.duration_seconds),
     percentageComplete: Number(row.percentage_complete),
@@ -68,13 +65,13 @@ function toProgress(row: ProgressRow): PlaybackProgress {
 }
 
 const SELECT = `
-  SELECT p.id, p.user_id, p.job_id, j.title AS job_title, p.position_seconds, p.duration_seconds,
+  SELECT p.id, p.user_id, p.job_id, p.position_seconds, p.duration_seconds,
          p.percentage_complete, p.current_chapter_id, p.current_chapter_position, p.is_completed,
          p.last_played_at, p.created_at, p.updated_at
-  FROM playback_progress p JOIN jobs j ON j.id = p.job_id`;
+  FROM playback_progress p`;
 
 export function createProgressRepository(db: DbExecutor): ProgressRepository {
-  async function find(userId: string, jobId: string): Promise<PlaybackProgress | null> {
+  async function find(userId: string, jobId: string): Promise<ProgressRecord | null> {
     const { rows } = await db.query<ProgressRow>(`${SELECT} WHERE p.user_id = $1 AND p.job_id = $2`, [userId, jobId]);
     return rows[0] ? toProgress(rows[0]) : null;
   }

@@ -1,9 +1,10 @@
 import { DomainError } from '../errors';
-import type { PlaybackProgress, ProgressRepository } from './repository';
+import type { ProgressRecord, ProgressRepository } from './repository';
 
 /** What progress needs to know about a job; null when it does not exist or is not the user's. */
 export interface ProgressJob {
   id: string;
+  title: string;
   status: string;
   /** The audio's real length in seconds, when known. */
   durationSeconds: number | null;
@@ -11,7 +12,12 @@ export interface ProgressJob {
 
 export interface ProgressJobLookup {
   findOwned(userId: string, jobId: string): Promise<ProgressJob | null>;
+  /** The titles of those of `jobIds` that are the user's. */
+  titles(userId: string, jobIds: string[]): Promise<Map<string, string>>;
 }
+
+/** A saved position as the API answers it: the progress row and its job's title. */
+export type PlaybackProgress = ProgressRecord & { jobTitle: string };
 
 export interface ProgressUpdate {
   positionSeconds: number;
@@ -47,8 +53,9 @@ export function createProgressService(deps: {
 
   return {
     async get(userId, jobId) {
-      await ownedJob(userId, jobId);
-      return repository.find(userId, jobId);
+      const job = await ownedJob(userId, jobId);
+      const record = await repository.find(userId, jobId);
+      return record === null ? null : { ...record, jobTitle: job.title };
     },
 
     async save(userId, jobId, update) {
@@ -63,7 +70,7 @@ export function createProgressService(deps: {
       const position = duration === null ? update.positionSeconds : Math.min(update.positionSeconds, duration);
       const exact = duration === null ? 0 : Math.min(100, Math.max(0, (position / duration) * 100));
       const percentage = Math.round(exact * 100) / 100;
-      return repository.upsert({
+      const saved = await repository.upsert({
         userId,
         jobId,
         positionSeconds: position,
@@ -74,6 +81,7 @@ export function createProgressService(deps: {
         isCompleted: percentage >= COMPLETED_AT_PERCENT,
         at: now(),
       });
+      return { ...saved, jobTitle: job.title };
     },
 
     async reset(userId, jobId) {
@@ -81,8 +89,14 @@ export function createProgressService(deps: {
       await repository.delete(userId, jobId);
     },
 
-    recent(userId, limit) {
-      return repository.recent(userId, limit);
+    async recent(userId, limit) {
+      const records = await repository.recent(userId, limit);
+      const titles = await jobs.titles(userId, records.map((r) => r.jobId));
+      // A job deleted between the two reads takes its progress with it (foreign-key cascade).
+      return records.flatMap((r) => {
+        const jobTitle = titles.get(r.jobId);
+        return jobTitle === undefined ? [] : [{ ...r, jobTitle }];
+      });
     },
   };
 }

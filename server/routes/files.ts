@@ -4,7 +4,6 @@ import { requireUser } from '../http/auth-guard';
 import { HttpError } from '../http/errors';
 import { handleNul, validationError } from '../http/zod';
 import { DEFAULT_MAX_UPLOAD_BYTES } from '../ingest/text-file';
-import { isIngestError } from '../ingest/errors';
 import type { JobService } from '../jobs/service';
 import type { RoutePlugin } from './types';
 
@@ -36,12 +35,7 @@ export const fileRoutes: RoutePlugin<{ jobs: JobService }> = async (app, { jobs 
       throw uploadError(error);
     }
     if (bytes.byteLength > DEFAULT_MAX_UPLOAD_BYTES) throw new HttpError(413, 'The file is larger than 10 MB');
-    try {
-      return reply.code(201).send(await jobs.upload(user.id, part.filename, bytes));
-    } catch (error) {
-      if (isIngestError(error)) throw new HttpError(error.status, error.message);
-      throw error;
-    }
+    return reply.code(201).send(await jobs.upload(user.id, part.filename, bytes));
   });
 
   // Keys hold slashes (uploads/<uuid>.txt), so the route takes the rest of the path.

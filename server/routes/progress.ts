@@ -9,8 +9,7 @@ import {
   SaveProgressResponse,
 } from '../gen/contract.zod';
 import { requireUser } from '../http/auth-guard';
-import type { PlaybackProgress } from '../progress/repository';
-import type { ProgressService } from '../progress/service';
+import type { PlaybackProgress, ProgressService } from '../progress/service';
 import type { RoutePlugin } from './types';
 
 export function progressDto(p: PlaybackProgress) {

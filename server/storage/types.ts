@@ -1,4 +1,5 @@
 /** Storage of opaque files (audio, uploads) addressed by slash-separated keys such as `books/42/ch-001.mp3`. */
+import { DomainError } from '../errors';
 
 export interface ByteRange {
   /** First byte, inclusive. */
@@ -116,9 +117,10 @@ export function serialisedWriter(key: string, backend: WriterBackend): StorageWr
   };
 }
 
-export class StorageUnavailableError extends Error {
+/** The store cannot be reached: the request (503, Retry-After 5) or the job (queued again later) waits it out. */
+export class StorageUnavailableError extends DomainError {
   constructor(cause: unknown) {
-    super('The file store is unavailable; try again shortly', { cause });
+    super('unavailable', 'The file store is unavailable; try again shortly', { cause, retryAfterSeconds: 5 });
     this.name = 'StorageUnavailableError';
   }
 }

@@ -85,7 +85,8 @@ export async function seedRochesterBook(
     userId,
     title: book.title,
     config: { provider: 'openai', voice_config: { provider: 'openai', voice_id: 'alloy' }, tutoring_analysis: ROCHESTER_ANALYSIS },
-    resultData: { duration: book.durationSeconds, chapters: book.chapters },
+    // As finalize writes them; this book has one audio file, so its chapters name none of their own.
+    resultData: { duration: book.durationSeconds, chapters: book.chapters.map((c) => ({ ...c, file_key: '' })) },
     inputFileKey: `sources/${id}.txt`,
     outputFileKey: `audio/${id}.mp3`,
     duration: book.durationSeconds,

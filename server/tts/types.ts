@@ -1,3 +1,5 @@
+import { DomainError, type DomainErrorKind } from '../errors';
+
 /** Mono 16-bit signed PCM. */
 export interface Speech {
   samples: Int16Array;
@@ -27,13 +29,25 @@ export type TtsErrorCode =
   | 'aborted' // the caller's AbortSignal fired
   | 'engine'; // the offline engine failed
 
+/** The domain kind of each engine failure (how the HTTP edge would answer it; see server/errors.ts). */
+const KIND_BY_CODE: Record<TtsErrorCode, DomainErrorKind> = {
+  invalid_input: 'invalid',
+  auth: 'upstream_failed',
+  bad_request: 'upstream_failed',
+  rate_limited: 'unavailable',
+  server: 'upstream_failed',
+  network: 'upstream_failed',
+  aborted: 'unavailable',
+  engine: 'unavailable',
+};
+
 /**
  * Error thrown by every engine. `message` is written for the user (it can be stored on the job and
- * shown as is); `retryable` says whether trying the same request again later may succeed.
+ * shown as is); `retryable` says whether trying the same request again later may succeed (the
+ * engine decides it: a 5xx after the engine's own retries is, a refused key is not).
  */
-export class TtsError extends Error {
+export class TtsError extends DomainError {
   override readonly name = 'TtsError';
-  readonly retryable: boolean;
   readonly code: TtsErrorCode;
   readonly engine: EngineName;
   /** HTTP status of the last failed request, if any. */
@@ -52,8 +66,7 @@ export class TtsError extends Error {
       cause?: unknown;
     },
   ) {
-    super(message, opts.cause === undefined ? undefined : { cause: opts.cause });
-    this.retryable = opts.retryable;
+    super(KIND_BY_CODE[opts.code], message, { retryable: opts.retryable, ...(opts.cause !== undefined && { cause: opts.cause }) });
     this.code = opts.code;
     this.engine = opts.engine;
     if (opts.status !== undefined) this.status = opts.status;
@@ -63,9 +76,4 @@ export class TtsError extends Error {
 
 export function isTtsError(e: unknown): e is TtsError {
   return e instanceof TtsError;
-}
-
-/** Duration of a Speech in seconds. */
-export function speechSeconds(s: Speech): number {
-  return s.samples.length / s.sampleRate;
 }

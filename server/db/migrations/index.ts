@@ -1,7 +1,23 @@
 /**
  * Schema changes, applied in order and recorded in schema_migrations. Never edit a shipped
  * migration: add a new one. The SQL must run unchanged on PGlite and on PostgreSQL.
+ *
+ * Every table has ONE owner: the only module whose SQL reads or writes it. Other code asks the
+ * owner (e.g. listening reads jobs through the jobs repository). tests/unit/table-owners.test.ts
+ * fails when production code outside the owner mentions a table in SQL, or when a table has no
+ * owner here. What each column means: docs/data-model.md.
  */
+export const TABLE_OWNERS: Readonly<Record<string, string>> = {
+  users: 'server/auth/users.ts',
+  jobs: 'server/jobs/repository',
+  job_steps: 'server/jobs/repository',
+  uploaded_files: 'server/jobs/repository',
+  upload_events: 'server/jobs/repository',
+  playback_progress: 'server/progress/repository.ts',
+  /** Created by the migration runner itself. */
+  schema_migrations: 'server/db/migrate.ts',
+};
+
 export interface Migration {
   id: string;
   sql: string;
