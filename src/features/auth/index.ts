@@ -5,7 +5,7 @@ export {
   TOKEN_KEY,
   USER_KEY,
   type SessionStorages,
-} from './session';
+} from '../../entities/session';
 export {
   connectAuthToApi,
   fetchCurrentUser,

@@ -7,7 +7,7 @@ import {
 import { User, type UserOutput } from '../../api/gen/model';
 import { loadedSchema, resolveSchema } from '../../api/lazySchema';
 import { configureApi, errorMessage } from '../../api/http';
-import { clearSession, readStoredUser, readToken, storeToken, storeUser } from './session';
+import { clearSession, readStoredUser, readToken, storeToken, storeUser } from '../../entities/session';
 
 /** Spec section 3: the auth state area. isLoading starts true until init has run. */
 export interface AuthState {

@@ -14,17 +14,6 @@ export {
   type StatusFilter,
 } from './filters';
 export {
-  countLabel,
-  formatDate,
-  formatDateTime,
-  formatDuration,
-  humanizeStepName,
-  jobProvider,
-  jobTitle,
-  percent,
-  shortId,
-} from './format';
-export {
   useCancelJobAction,
   useDeleteJobAction,
   useJobCounts,

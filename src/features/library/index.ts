@@ -1,12 +1,7 @@
 export {
-  bookTitle,
-  chapterCount,
   filterOptions,
   IN_PROGRESS_MAX_PERCENT,
-  jobDuration,
-  jobProvider,
   matchesFilter,
-  providerLabel,
   readLibraryView,
   selectBooks,
   sortOptions,

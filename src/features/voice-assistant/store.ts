@@ -7,6 +7,7 @@ import {
 } from '../../api/gen/endpoints/voice-assistant/voice-assistant';
 import type { VoiceAssistantStartRequest } from '../../api/gen/model';
 import { ApiError } from '../../api/http';
+import { readToken } from '../../entities/session';
 import type { AssistantMode } from '../../lib/paths';
 import {
   BrowserAudioIO,
@@ -73,7 +74,6 @@ export const state = proxy<VoiceAssistantState>(structuredClone(initialState));
 
 /** Spec section 4: while running, the status is re-polled this often. */
 export const STATUS_POLL_MS = 10_000;
-const TOKEN_KEY = 'access_token';
 
 export interface VoiceAssistantDeps {
   createTransport: () => Transport;
@@ -87,7 +87,7 @@ export interface VoiceAssistantDeps {
 const defaultDeps: VoiceAssistantDeps = {
   createTransport: () => new WebSocketTransport(),
   createAudio: () => new BrowserAudioIO(),
-  getToken: () => localStorage.getItem(TOKEN_KEY) ?? sessionStorage.getItem(TOKEN_KEY),
+  getToken: readToken,
   location: () => window.location.href,
 };
 

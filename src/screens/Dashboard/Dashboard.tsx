@@ -5,13 +5,11 @@ import { errorMessage } from '../../api/http';
 import { Alert, ButtonLink, Card, Page, ProgressBar, Spinner, StatusBadge } from '../../components/ui';
 import { paths } from '../../lib/paths';
 import { useAuth } from '../../features/auth';
+import { formatDate, formatDuration } from '../../entities/time';
+import { jobTitle, shortId } from '../../entities/job';
 import {
-  formatDate,
-  formatDuration,
-  jobTitle,
   PollingIndicator,
   POLL_MS,
-  shortId,
   useJobCounts,
   usePolledJobs,
 } from '../../features/jobs';

@@ -114,7 +114,7 @@ export const ExpandCollapse: Story = {
     await expect(toggles().every((button) => button.getAttribute('aria-expanded') === 'true')).toBe(true);
     await expect(steps.getAllByText('Started')).toHaveLength(5);
     for (const label of steps.getAllByText('Started')) await expect(label).toBeVisible();
-    await expect(steps.getAllByText('Duration')[0]?.nextElementSibling).toHaveTextContent('0m 45s');
+    await expect(steps.getAllByText('Duration')[0]?.nextElementSibling).toHaveTextContent(/^45s$/);
     await userEvent.click(canvas.getByRole('button', { name: 'Collapse All' }));
     await expect(toggles().every((button) => button.getAttribute('aria-expanded') === 'false')).toBe(true);
     for (const label of steps.getAllByText('Started')) await expect(label).not.toBeVisible();

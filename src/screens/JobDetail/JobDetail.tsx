@@ -4,11 +4,11 @@ import type { Job } from '../../api/gen/model';
 import { ApiError, errorMessage } from '../../api/http';
 import { Alert, Button, ButtonLink, Card, Page, ProgressBar, Spinner, StatusBadge } from '../../components/ui';
 import { paths } from '../../lib/paths';
+import { jobProvider } from '../../entities/provider';
+import { formatDateTime } from '../../entities/time';
+import { jobTitle } from '../../entities/job';
 import {
-  formatDateTime,
   isActiveStatus,
-  jobProvider,
-  jobTitle,
   PollingIndicator,
   useCancelJobAction,
   useJobsState,

@@ -7,7 +7,7 @@ import { errorMessage } from '../../api/http';
 import { Alert, Button, ButtonLink, Card, Page, SelectField, Spinner, TextField } from '../../components/ui';
 import { useDeleteJobFlow } from '../../features/jobs';
 import { paths } from '../../lib/paths';
-import { formatDuration } from '../../lib/time';
+import { formatDuration } from '../../entities/time';
 import {
   filterOptions,
   readLibraryView,

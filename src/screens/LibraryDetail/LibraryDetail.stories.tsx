@@ -80,7 +80,7 @@ export const Details: Story = {
     await ready(canvas);
     const audio = canvas.getByRole('region', { name: 'Audio Details' });
     await expect(audio).toHaveTextContent('MP3');
-    await expect(audio).toHaveTextContent('1m 0s');
+    await expect(audio).toHaveTextContent('1m 00s');
     await expect(audio).toHaveTextContent('58.8 KB');
     await expect(audio).toHaveTextContent('espeak-ng');
     await expect(audio).toHaveTextContent('16 kHz');

@@ -5,8 +5,9 @@ import { useGetJob } from '../../api/gen/endpoints/jobs/jobs';
 import { ApiError, errorMessage } from '../../api/http';
 import { Alert, Badge, ButtonLink, Card, Page, Spinner } from '../../components/ui';
 import { paths } from '../../lib/paths';
-import { formatBytes, formatClock, formatDate, formatDateTime, formatDuration } from '../../lib/time';
-import { bookTitle, chapterCount, jobDuration, jobProvider, providerLabel } from '../../features/library';
+import { formatBytes, formatClock, formatDate, formatDateTime, formatDuration } from '../../entities/time';
+import { jobProvider, providerLabel } from '../../entities/provider';
+import { bookTitle, chapterCount, jobDuration } from '../../entities/job';
 import { ChapterList, loadJob, Player, playerState, usePlayer } from '../../features/player';
 import { BookCover } from './BookCover';
 
