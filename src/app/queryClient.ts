@@ -13,3 +13,6 @@ export function createQueryClient(): QueryClient {
     },
   });
 }
+
+/** The app's one data cache, for the page's life (stories and tests make their own). */
+export const appQueryClient = createQueryClient();

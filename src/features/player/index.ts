@@ -3,6 +3,7 @@ export { Player } from './Player';
 export { PlayerAudio } from './PlayerAudio';
 export { ChapterList } from './ChapterList';
 export { watchMediaSession } from './mediaSession';
+export { forgetSavedProgress, useSavedProgress, writeSavedProgress } from './progressCache';
 export {
   attachMedia,
   changeVolume,
@@ -10,10 +11,9 @@ export {
   chaptersOf,
   clearAudio,
   configurePlayer,
-  getMedia,
+  connectPlayerCache,
   jumpToChapter,
   loadJob,
-  loadRecentProgress,
   nextChapter,
   pause,
   play,

@@ -8,7 +8,7 @@ import { paths } from '../../lib/paths';
 import { formatBytes, formatClock, formatDate, formatDateTime, formatDuration } from '../../entities/time';
 import { jobProvider, providerLabel } from '../../entities/provider';
 import { bookTitle, chapterCount, jobDuration } from '../../entities/job';
-import { ChapterList, loadJob, Player, playerState, usePlayer } from '../../features/player';
+import { ChapterList, loadJob, Player, playerState, usePlayer, useSavedProgress } from '../../features/player';
 import { BookCover } from './BookCover';
 
 const NOT_READY = 'Book not found or not ready for playback';
@@ -70,6 +70,8 @@ export function LibraryDetail({ jobId }: { jobId: string }) {
   const job = useGetJob(jobId);
   const player = usePlayer();
   const ready = job.data?.status === 'COMPLETED';
+  // The saved place comes from the data cache, which the player updates on every save.
+  const savedPlace = useSavedProgress(jobId, { enabled: ready }).data;
 
   useEffect(() => {
     // A book already loaded (say, playing from the library) keeps playing where it is.
@@ -113,8 +115,8 @@ export function LibraryDetail({ jobId }: { jobId: string }) {
       <Layout>
         <Column>
           <Player title={`Player: ${title}`} />
-          {loaded?.progress && !loaded.isPlaying && loaded.progress.position_seconds > 0 && (
-            <Resume>{`Resuming from ${formatClock(loaded.progress.position_seconds)}`}</Resume>
+          {loaded && !loaded.isLoading && !loaded.isPlaying && (savedPlace?.position_seconds ?? 0) > 0 && (
+            <Resume>{`Resuming from ${formatClock(savedPlace?.position_seconds ?? 0)}`}</Resume>
           )}
           <ChapterList />
           <Actions>
