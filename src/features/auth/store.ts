@@ -6,7 +6,8 @@ import {
 } from '../../api/gen/endpoints/auth/auth';
 import { User, type UserOutput } from '../../api/gen/model';
 import { loadedSchema, resolveSchema } from '../../api/lazySchema';
-import { configureApi, errorMessage } from '../../api/http';
+import { errorMessage } from '../../api/errors';
+import { configureApi } from '../../api/http';
 import { clearSession, readStoredUser, readToken, storeToken, storeUser } from '../../entities/session';
 
 /** Spec section 3: the auth state area. isLoading starts true until init has run. */

@@ -3,7 +3,7 @@ import { proxy, ref } from 'valtio';
 import { getAudioMetadata, getAudioStream } from '../../api/gen/endpoints/audio/audio';
 import { deleteProgress, saveProgress } from '../../api/gen/endpoints/progress/progress';
 import type { AudioMetadataOutput } from '../../api/gen/model';
-import { errorMessage } from '../../api/http';
+import { errorMessage } from '../../api/errors';
 import { fetchProgress, forgetSavedProgress, progressQuery, writeSavedProgress } from './progressCache';
 
 /** Spec section 9. */

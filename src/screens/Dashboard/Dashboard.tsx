@@ -1,7 +1,7 @@
 import styled from 'styled-components';
 import { Link } from 'wouter';
 import { useGetRecentProgress } from '../../api/gen/endpoints/progress/progress';
-import { errorMessage } from '../../api/http';
+import { errorMessage } from '../../api/errors';
 import { Alert, ButtonLink, Card, Page, ProgressBar, Spinner, StatusBadge } from '../../components/ui';
 import { paths } from '../../lib/paths';
 import { useAuth } from '../../features/auth';

@@ -2,7 +2,7 @@ import { useMemo, useState } from 'react';
 import styled from 'styled-components';
 import { useListJobs } from '../../api/gen/endpoints/jobs/jobs';
 import { useGetRecentProgress } from '../../api/gen/endpoints/progress/progress';
-import { errorMessage } from '../../api/http';
+import { errorMessage } from '../../api/errors';
 import { Alert, Button, ButtonLink, Card, Page, SelectField, Spinner, TextField } from '../../components/ui';
 import { useDeleteJobFlow } from '../../features/jobs';
 import { paths } from '../../lib/paths';

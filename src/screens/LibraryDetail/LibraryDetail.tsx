@@ -2,7 +2,7 @@ import { useEffect } from 'react';
 import styled from 'styled-components';
 import { Link } from 'wouter';
 import { useGetJob } from '../../api/gen/endpoints/jobs/jobs';
-import { ApiError, errorMessage } from '../../api/http';
+import { ApiError, errorMessage } from '../../api/errors';
 import { Alert, Badge, ButtonLink, Card, Page, Spinner } from '../../components/ui';
 import { paths } from '../../lib/paths';
 import { formatBytes, formatClock, formatDate, formatDateTime, formatDuration } from '../../entities/time';
@@ -82,7 +82,7 @@ export function LibraryDetail({ jobId }: { jobId: string }) {
   if (!job.data || !ready) {
     // No such book (404, or 422 for an address that is not a job id) reads as the spec's words,
     // never as a validation message; a known job keeps its own title.
-    const missing = job.error instanceof ApiError && (job.error.status === 404 || job.error.status === 422);
+    const missing = job.error instanceof ApiError && job.error.notFound;
     const message = job.error && !missing ? errorMessage(job.error, NOT_READY) : NOT_READY;
     return (
       <Page title={job.data ? bookTitle(job.data) : 'Book not found'}>
