@@ -9,7 +9,8 @@ import {
   progressFixture,
   progressHandler,
 } from '../../mocks/audio';
-import { completedJobFixture, jobHandler, tutoringAnalysisFixture } from '../../mocks/library';
+import { tutoringAnalysisFixture } from '../../mocks/jobs';
+import { completedJobFixture, jobHandler } from '../../mocks/library';
 import { LibraryDetail } from './LibraryDetail';
 
 const meta = {
@@ -177,7 +178,7 @@ export const XrayLink: Story = {
   parameters: {
     msw: {
       handlers: {
-        job: jobHandler(completedJobFixture({ config: { provider: 'openai', tutoring_analysis: tutoringAnalysisFixture } })),
+        job: jobHandler(completedJobFixture({ config: { provider: 'openai', tutoring_analysis: tutoringAnalysisFixture() } })),
         progress: progressHandler({ progress: progressFixture({ position_seconds: 25 }) }),
       },
     },
