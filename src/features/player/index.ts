@@ -3,7 +3,7 @@ export { Player } from './Player';
 export { PlayerAudio } from './PlayerAudio';
 export { ChapterList } from './ChapterList';
 export { watchMediaSession } from './mediaSession';
-export { forgetSavedProgress, useSavedProgress, writeSavedProgress } from './progressCache';
+export { useSavedProgress } from './progressCache';
 export {
   attachMedia,
   changeVolume,
@@ -11,7 +11,6 @@ export {
   chaptersOf,
   clearAudio,
   configurePlayer,
-  connectPlayerCache,
   jumpToChapter,
   loadJob,
   nextChapter,
