@@ -23,6 +23,8 @@ export default defineConfig({
         mutator: { path: './src/api/http.ts', name: 'apiFetch' },
         fetch: { runtimeValidation: true, includeHttpResponseReturnType: false },
         includeZodSchemaInArguments: true,
+        // The model's enums are zod schemas, not objects of values: the mocks spell their values out.
+        enumGenerationType: 'union',
         query: { version: 5 },
         operations: {
           // The playlist is text (audio/x-mpegurl) that the msw generator would fake as a string where
