@@ -7,6 +7,11 @@ export function shortId(id: string): string {
   return id.slice(0, SHORT_ID_LENGTH);
 }
 
+/** PENDING and PROCESSING jobs are active: they may change, so they are polled and may be cancelled. */
+export function isActiveStatus(status: string): boolean {
+  return status === 'PENDING' || status === 'PROCESSING';
+}
+
 /** The title to show for a job: its own, else 'Job' plus its short id. */
 export function jobTitle(job: Pick<JobOutput, 'id' | 'title'>): string {
   return job.title.trim() || `Job ${shortId(job.id)}`;

@@ -1,6 +1,7 @@
 import { getGetAudioMetadataMockHandler, getGetAudioStreamMockHandler } from '../api/gen/endpoints/audio/audio.msw';
 import { getCreateJobMockHandler, getGetJobMockHandler } from '../api/gen/endpoints/jobs/jobs.msw';
 import type { Job, JobCreateRequest } from '../api/gen/model';
+import { isActiveStatus } from '../entities/job';
 import { audioMetadataFixture, SAMPLE_AUDIO_BYTES, SAMPLE_AUDIO_SECONDS, SAMPLE_AUDIO_URL, streamInfoFixture } from './audio';
 import { jobAtStatus, jobNotFound, jobsBackend, jobUuid, stepsFixture } from './jobs';
 
@@ -41,7 +42,7 @@ export function flowBackend(initial: readonly Job[] = []): FlowBackend {
   const advance = (job: Job): Job => {
     const count = (polls.get(job.id) ?? 0) + 1;
     polls.set(job.id, count);
-    if (job.status !== 'PENDING' && job.status !== 'PROCESSING') return job;
+    if (!isActiveStatus(job.status)) return job;
     const now = new Date().toISOString();
     if (count === 1) {
       return backend.patch(job.id, {

@@ -6,6 +6,7 @@ import {
   getRetryJobMockHandler,
 } from '../api/gen/endpoints/jobs/jobs.msw';
 import type { Job, JobCore, JobListResponse, JobStep, TutoringAnalysis } from '../api/gen/model';
+import { isActiveStatus } from '../entities/job';
 import { failWith, respond, type ReplyOptions } from './answer';
 import { errorBodyFixture, jobFixture, toJobSummary } from './fixtures';
 
@@ -276,7 +277,7 @@ export function jobsBackend(initial: readonly Job[], options: JobsBackendOptions
       }),
       cancelJob: getCancelJobMockHandler(async ({ params, request }) => {
         const job = find(params.jobId) ?? jobNotFound();
-        const active = job.status === 'PENDING' || job.status === 'PROCESSING';
+        const active = isActiveStatus(job.status);
         const deleting = new URL(request.url).searchParams.get('delete') === 'true';
         // As the server does: deleting needs ?delete=true and a finished job; cancelling an active one.
         if (deleting === active) {

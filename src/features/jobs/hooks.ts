@@ -4,7 +4,8 @@ import { getGetJobQueryKey, useCancelJob, useGetJob, useListJobs, useRetryJob } 
 import type { Job, JobListResponse, ListJobsParams } from '../../api/gen/model';
 import { errorMessage } from '../../api/errors';
 import { invalidateJobLists, markCancelled, markDeleted } from './cache';
-import { hasActiveJobs, isActiveStatus, keepJobListUnlessChanged, keepJobUnlessChanged, POLL_MS } from './polling';
+import { isActiveStatus } from '../../entities/job';
+import { hasActiveJobs, keepJobListUnlessChanged, keepJobUnlessChanged, POLL_MS } from './polling';
 
 /** What a polled query exposes to a screen; `isLoading` is the first load only. */
 export interface PolledResult<T> {

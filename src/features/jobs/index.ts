@@ -28,7 +28,6 @@ export { JobStatusIcon } from './JobStatusIcon';
 export { PollingIndicator } from './PollingIndicator';
 export {
   hasActiveJobs,
-  isActiveStatus,
   jobChanged,
   jobListChanged,
   keepJobListUnlessChanged,

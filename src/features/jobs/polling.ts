@@ -1,5 +1,6 @@
 import { replaceEqualDeep } from '@tanstack/react-query';
 import type { Job, JobListResponse, JobStep } from '../../api/gen/model';
+import { isActiveStatus } from '../../entities/job';
 
 /** Spec sections 4 and 9: polling intervals. */
 export const POLL_MS = {
@@ -8,11 +9,6 @@ export const POLL_MS = {
   jobDetail: 3_000,
   default: 5_000,
 } as const;
-
-/** PENDING and PROCESSING jobs are active: they may change, so they are polled and may be cancelled. */
-export function isActiveStatus(status: string): boolean {
-  return status === 'PENDING' || status === 'PROCESSING';
-}
 
 export function hasActiveJobs(jobs: readonly Pick<Job, 'status'>[] | undefined): boolean {
   return Boolean(jobs?.some((job) => isActiveStatus(job.status)));

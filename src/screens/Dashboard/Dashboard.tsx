@@ -6,7 +6,7 @@ import { Alert, ButtonLink, Card, Page, ProgressBar, Spinner, StatusBadge } from
 import { paths } from '../../lib/paths';
 import { useAuth } from '../../features/auth';
 import { formatDate, formatDuration } from '../../entities/time';
-import { jobTitle, shortId } from '../../entities/job';
+import { bookTitle, jobTitle } from '../../entities/job';
 import {
   PollingIndicator,
   POLL_MS,
@@ -131,7 +131,7 @@ export function Dashboard() {
     .slice(0, CONTINUE_LISTENING)
     .map((record) => ({
       id: record.job_id,
-      title: record.job_title || `Audiobook ${shortId(record.job_id)}`,
+      title: bookTitle({ id: record.job_id, title: record.job_title ?? '' }),
       percentage: record.percentage_complete,
     }));
   // ... and falls back to the latest completed jobs (also when that call fails).

@@ -6,9 +6,8 @@ import { Alert, Button, ButtonLink, Card, Page, ProgressBar, Spinner, StatusBadg
 import { paths } from '../../lib/paths';
 import { jobProvider } from '../../entities/provider';
 import { formatDateTime } from '../../entities/time';
-import { jobTitle } from '../../entities/job';
+import { isActiveStatus, jobTitle } from '../../entities/job';
 import {
-  isActiveStatus,
   PollingIndicator,
   useCancelJobAction,
   useJobsState,

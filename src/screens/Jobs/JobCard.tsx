@@ -5,8 +5,8 @@ import { Badge, Button, ButtonLink, Card, ProgressBar, StatusBadge } from '../..
 import { paths } from '../../lib/paths';
 import { jobProvider } from '../../entities/provider';
 import { formatDate } from '../../entities/time';
-import { countLabel, jobTitle, shortId } from '../../entities/job';
-import { isActiveStatus, JobStatusIcon } from '../../features/jobs';
+import { countLabel, isActiveStatus, jobTitle, shortId } from '../../entities/job';
+import { JobStatusIcon } from '../../features/jobs';
 
 const Article = styled(Card)`
   display: flex;

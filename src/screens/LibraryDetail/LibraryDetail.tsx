@@ -7,7 +7,7 @@ import { Alert, Badge, ButtonLink, Card, Page, Spinner } from '../../components/
 import { paths } from '../../lib/paths';
 import { formatBytes, formatClock, formatDate, formatDateTime, formatDuration } from '../../entities/time';
 import { jobProvider, providerLabel } from '../../entities/provider';
-import { bookTitle, chapterCount, jobDuration } from '../../entities/job';
+import { bookTitle, chapterCount, jobDuration, shortId } from '../../entities/job';
 import { ChapterList, loadJob, Player, playerState, usePlayer, useSavedProgress } from '../../features/player';
 import { BookCover } from './BookCover';
 
@@ -147,7 +147,7 @@ export function LibraryDetail({ jobId }: { jobId: string }) {
             <CardTitle id="technical-info">Technical Info</CardTitle>
             <Details>
               <dt>Job ID</dt>
-              <dd>{book.id.slice(0, 8)}</dd>
+              <dd>{shortId(book.id)}</dd>
               <dt>Created</dt>
               <dd>{formatDateTime(book.created_at)}</dd>
               <dt>Completed</dt>
