@@ -6,9 +6,10 @@ import {
   getPreviewJobMockHandler,
 } from '../api/gen/endpoints/jobs/jobs.msw';
 import type { FileUploadResponse, Job, JobCreateRequest, JobPreview, PlaybackProgress } from '../api/gen/model';
-import { answer, failWith, respond, type ReplyOptions } from './answer';
+import { answer, respond, type ReplyOptions } from './answer';
 import { bookJobId, chapterJobIds, progressFixture, SAMPLE_AUDIO_BYTES, SAMPLE_AUDIO_SECONDS } from './audio';
-import { errorBodyFixture, jobFixture, jobListFixture } from './fixtures';
+import { jobFixture, jobListFixture } from './fixtures';
+import { jobNotFound } from './jobs';
 
 /**
  * Library fixtures (completed books) and the job/file handlers the upload and library screens use.
@@ -114,10 +115,7 @@ export function jobsListHandler(jobs: Job[], options: ReplyOptions = {}) {
 /** GET /jobs/{id}: the given job (its id follows the URL), or a 404 when `job` is null. */
 export function jobHandler(job: Job | null = completedJobFixture(), options: ReplyOptions = {}) {
   return getGetJobMockHandler(
-    answer(job ? options : { status: 404, body: errorBodyFixture('Job not found'), ...options }, ({ params }) => ({
-      ...(job ?? failWith(404)),
-      id: String(params.jobId),
-    })),
+    job ? answer(options, ({ params }) => ({ ...job, id: String(params.jobId) })) : answer(options, jobNotFound),
   );
 }
 
