@@ -6,7 +6,7 @@
 import type { FieldErrorOutput } from './gen/model';
 
 /** Statuses worth another try: no answer at all (0), a timeout, rate limiting, a server-side failure. */
-export function isRetryableStatus(status: number): boolean {
+function isRetryableStatus(status: number): boolean {
   return status === 0 || status === 408 || status === 429 || status >= 500;
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bookTitle, countLabel, humanizeStepName, jobDuration, jobTitle, percent, shortId } from './job';
+import { bookTitle, countLabel, humanizeStepName, jobDuration, jobTitle, shortId } from './job';
 
 describe('job text helpers', () => {
   it('shortId keeps the first 8 characters', () => {
@@ -18,12 +18,9 @@ describe('job text helpers', () => {
   });
 
 
-  it('counts and percentages', () => {
+  it('counts', () => {
     expect(countLabel(1, 'job')).toBe('1 job');
     expect(countLabel(3, 'chapter')).toBe('3 chapters');
-    expect(percent(42.6)).toBe(43);
-    expect(percent(140)).toBe(100);
-    expect(percent(null)).toBe(0);
   });
 });
 

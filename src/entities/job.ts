@@ -1,7 +1,7 @@
 import type { JobOutput, JobSummaryOutput } from '../api/gen/model';
 
 /** A job id is shown as its first 8 characters. */
-export const SHORT_ID_LENGTH = 8;
+const SHORT_ID_LENGTH = 8;
 
 export function shortId(id: string): string {
   return id.slice(0, SHORT_ID_LENGTH);
@@ -31,12 +31,6 @@ export function humanizeStepName(name: string): string {
 /** '1 job', '3 jobs'; '1 chapter', '3 chapters'. */
 export function countLabel(count: number, singular: string, plural = `${singular}s`): string {
   return `${count} ${count === 1 ? singular : plural}`;
-}
-
-/** Progress as a whole percentage within 0..100. */
-export function percent(value: number | null | undefined): number {
-  if (value === null || value === undefined || !Number.isFinite(value)) return 0;
-  return Math.min(100, Math.max(0, Math.round(value)));
 }
 
 /** A finished job's length in seconds: its result's figures, else the job's own; 0 when unknown. */
