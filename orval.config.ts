@@ -2,6 +2,8 @@ import { defineConfig } from 'orval';
 
 // Generated code is never edited by hand: change contracts/openapi.yaml and run `npm run generate:api`.
 // `npm run check:generated` fails when the committed output differs from a fresh generation.
+const playlistBytes = () => new TextEncoder().encode('#EXTM3U\n').buffer;
+
 export default defineConfig({
   // The SPA: React Query hooks whose responses are parsed by the generated zod schemas.
   client: {
@@ -13,11 +15,23 @@ export default defineConfig({
       client: 'react-query',
       httpClient: 'fetch',
       clean: true,
+      // msw handlers with faker-made answers beside each tag's hooks (<tag>.msw.ts), typed by the
+      // same contract: src/mocks builds the stories' realistic answers on top of them. Only stories,
+      // tests and the VITE_MOCK_API demo mode import them, so faker never reaches the app's bundle.
+      mock: { generators: [{ type: 'msw', delay: false, useExamples: true }] },
       override: {
         mutator: { path: './src/api/http.ts', name: 'apiFetch' },
         fetch: { runtimeValidation: true, includeHttpResponseReturnType: false },
         includeZodSchemaInArguments: true,
+        // The model's enums are zod schemas, not objects of values: the mocks spell their values out.
+        enumGenerationType: 'union',
         query: { version: 5 },
+        operations: {
+          // The playlist is text (audio/x-mpegurl) that the msw generator would fake as a string where
+          // its handler sends bytes: give it a real, empty M3U as bytes instead (Orval types `data` as
+          // JSON-like, but inlines the function's source as is).
+          getAudioPlaylist: { mock: { data: playlistBytes as unknown as () => unknown[] } },
+        },
       },
     },
   },

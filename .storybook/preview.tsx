@@ -2,7 +2,6 @@ import type { Preview } from '@storybook/react-vite';
 import { mswLoader } from 'msw-storybook-addon/csf3';
 import type { User } from '../src/api/gen/model';
 import { configureSessionStorage, connectAuthToApi, resetAuth, TOKEN_KEY, USER_KEY } from '../src/features/auth';
-import { resetEnvironment } from '../src/features/environment';
 import { defaultHandlers } from '../src/mocks/handlers';
 import { userFixture } from '../src/mocks/fixtures';
 import { StoryShell } from './StoryShell';
@@ -24,7 +23,6 @@ const preview: Preview = {
       storage.removeItem(TOKEN_KEY);
       storage.removeItem(USER_KEY);
     }
-    resetEnvironment();
     connectAuthToApi();
     const auth = parameters.auth as { user?: Partial<User> } | undefined;
     if (auth?.user) {

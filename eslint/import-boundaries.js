@@ -6,6 +6,8 @@
 // - Server domains (jobs, tts, audio, ...) never import the HTTP edge (routes/, http/) or the
 //   composition root (app.ts, main.ts, worker.ts): the edge calls the domains, not the reverse.
 // - Production code never imports the test kit (src/testing, server/testing, tests/) or bench/.
+// - Production code never imports the msw mocks (src/mocks, the generated *.msw handlers with faker)
+//   statically: only the demo mode's dynamic import() may load them, so they stay out of the bundle.
 import { dirname, relative, resolve, sep } from 'node:path';
 
 const root = resolve(dirname(new URL(import.meta.url).pathname), '..');
@@ -60,6 +62,10 @@ export default {
       const report = (message) => context.report({ node, message });
       if (from.production && to.kit) {
         return report(`Production code must not import the test kit or benches (${source}); only tests, stories and benches may.`);
+      }
+      const mocks = to.unit === 'mocks' || /\.msw(\.[cm]?[jt]sx?)?$/.test(source);
+      if (from.production && from.unit !== 'mocks' && mocks && node.type !== 'ImportExpression') {
+        return report(`Production code must not import the msw mocks (${source}) statically; load them with import() for the demo mode.`);
       }
       if (from.area === 'protocol' && to.area !== 'protocol' && to.area !== 'other') {
         return report(`protocol/ is shared by the SPA and the server and imports neither (${source}).`);

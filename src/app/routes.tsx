@@ -3,7 +3,6 @@ import { Redirect, Route, Switch } from 'wouter';
 import { Spinner } from '../components/ui';
 import { paths, routePatterns } from '../lib/paths';
 import { connectAuthToApi, initAuth, useAuth } from '../features/auth';
-import { loadEnvironment } from '../features/environment';
 
 // Route-level code splitting: every screen is a chunk of its own, fetched when its route first renders,
 // and so is the signed-in shell (data cache, top bar, player) around the signed-in screens. A new
@@ -47,12 +46,11 @@ function SignedOutOnly({ children }: { children: ReactNode }) {
   return <Suspense fallback={<Spinner label="Loading..." />}>{children}</Suspense>;
 }
 
-/** On start: wire the API client to the session, restore the session, fetch the environment. */
+/** On start: wire the API client to the session and restore the session. */
 function useAppStart() {
   useEffect(() => {
     connectAuthToApi();
     void initAuth();
-    void loadEnvironment();
   }, []);
 }
 

@@ -3,7 +3,10 @@
  * It sits in the shared layer, not in app/, because screens link to each other through it and
  * screens may not import the app shell.
  */
-export type AssistantMode = 'tutor' | 'xray';
+import type { AssistantModeOutput } from '../api/gen/model';
+
+/** The voice assistant's modes, as the contract names them. */
+export type AssistantMode = AssistantModeOutput;
 
 export const paths = {
   login: () => '/login',

@@ -1,8 +1,17 @@
-import { delay, http, HttpResponse } from 'msw';
+import {
+  getGetAudioCoverMockHandler,
+  getGetAudioMetadataMockHandler,
+  getGetAudioStreamMockHandler,
+} from '../api/gen/endpoints/audio/audio.msw';
+import {
+  getDeleteProgressMockHandler,
+  getGetProgressMockHandler,
+  getGetRecentProgressMockHandler,
+  getSaveProgressMockHandler,
+} from '../api/gen/endpoints/progress/progress.msw';
 import type { AudioMetadata, PlaybackProgress, ProgressUpdate, StreamInfo } from '../api/gen/model';
-import { userFixture } from './fixtures';
-import type { ReplyOptions } from './handlers';
-import { api, reply } from './reply';
+import { answer, failWith, type ReplyOptions } from './answer';
+import { errorBodyFixture, userFixture } from './fixtures';
 
 /**
  * Audio fixtures and handlers (stream info, metadata, playback progress). The stream points at
@@ -97,7 +106,7 @@ export function progressFixture(overrides: Partial<PlaybackProgress> = {}): Play
 }
 
 export function audioStreamHandler(options: ReplyOptions & { stream?: Partial<StreamInfo> } = {}) {
-  return http.get(api('/audio/:jobId/stream'), () => reply(options, () => streamInfoFixture(options.stream)));
+  return getGetAudioStreamMockHandler(answer(options, () => streamInfoFixture(options.stream)));
 }
 
 /** A 1x1 PNG, as a book's cover. */
@@ -111,46 +120,41 @@ export const SAMPLE_COVER_PNG = Uint8Array.from(
  * `cover: true` answers the sample PNG.
  */
 export function audioCoverHandler(options: { cover?: boolean } = {}) {
-  return http.get(api('/audio/:jobId/cover'), () =>
-    options.cover
-      ? new HttpResponse(SAMPLE_COVER_PNG, { headers: { 'content-type': 'image/png', 'cache-control': 'private, max-age=86400' } })
-      : HttpResponse.json({ detail: 'This book has no cover', message: 'This book has no cover' }, { status: 404 }),
+  return getGetAudioCoverMockHandler(() =>
+    options.cover ? SAMPLE_COVER_PNG.slice().buffer : failWith(404, errorBodyFixture('This book has no cover')),
   );
 }
 
 export function audioMetadataHandler(options: ReplyOptions & { metadata?: Partial<AudioMetadata> } = {}) {
-  return http.get(api('/audio/:jobId/metadata'), ({ params }) =>
-    reply(options, () => audioMetadataFixture({ job_id: String(params.jobId), ...options.metadata })),
+  return getGetAudioMetadataMockHandler(
+    answer(options, ({ params }) => audioMetadataFixture({ job_id: String(params.jobId), ...options.metadata })),
   );
 }
 
 /** GET /progress/{jobId}: the saved record, or null (the default) when there is none. */
 export function progressHandler(options: ReplyOptions & { progress?: PlaybackProgress | null } = {}) {
-  return http.get(api('/progress/:jobId'), () => reply(options, () => options.progress ?? null));
+  return getGetProgressMockHandler(answer(options, () => options.progress ?? null));
 }
 
 /** PUT /progress/{jobId}: echoes the saved position as a progress record. */
 export function saveProgressHandler(options: ReplyOptions = {}) {
-  return http.put(api('/progress/:jobId'), async ({ request, params }) => {
-    const update = (await request.clone().json()) as ProgressUpdate;
-    return reply(options, () =>
-      progressFixture({
+  return getSaveProgressMockHandler(
+    answer(options, async ({ request, params }) => {
+      const update = (await request.clone().json()) as ProgressUpdate;
+      return progressFixture({
         job_id: String(params.jobId),
         position_seconds: update.position_seconds,
         current_chapter_id: update.current_chapter_id ?? null,
-      }),
-    );
-  });
+      });
+    }),
+  );
 }
 
+/** DELETE /progress/{jobId}: 204. */
 export function deleteProgressHandler(options: ReplyOptions = {}) {
-  return http.delete(api('/progress/:jobId'), async () => {
-    if (options.delay !== undefined) await delay(options.delay);
-    if (options.status && options.status >= 400) return reply(options, () => null);
-    return new HttpResponse(null, { status: 204 });
-  });
+  return getDeleteProgressMockHandler(answer(options, () => undefined));
 }
 
 export function recentProgressHandler(records: PlaybackProgress[] = [], options: ReplyOptions = {}) {
-  return http.get(api('/progress/user/recent'), () => reply(options, () => records));
+  return getGetRecentProgressMockHandler(answer(options, () => records));
 }

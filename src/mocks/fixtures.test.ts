@@ -8,7 +8,8 @@ import {
   StreamInfo,
 } from '../api/gen/model';
 import { audioMetadataFixture, progressFixture, streamInfoFixture } from './audio';
-import { cloudPreviewFixture, completedJobFixture, jobPreviewFixture, textPreviewFixture, libraryShelfFixture, tutoringAnalysisFixture } from './library';
+import { tutoringAnalysisFixture } from './jobs';
+import { cloudPreviewFixture, completedJobFixture, jobPreviewFixture, textPreviewFixture, libraryShelfFixture } from './library';
 import { describe, expect, it } from 'vitest';
 import { EnvironmentInfo, ErrorBody, Job, JobListResponse, TokenResponse, User } from '../api/gen/model';
 import {
@@ -61,7 +62,7 @@ describe('audio and library fixtures match the generated schemas', () => {
     ['job preview', JobPreview, jobPreviewFixture()],
     ['job preview with cloud voices', JobPreview, cloudPreviewFixture()],
     ['text preview', JobPreview, textPreviewFixture('A poem', 420)],
-    ['job with analysis', Job, completedJobFixture({ config: { tutoring_analysis: tutoringAnalysisFixture } })],
+    ['job with analysis', Job, completedJobFixture({ config: { tutoring_analysis: tutoringAnalysisFixture() } })],
     ['library shelf', JobListResponse, jobListFixture(libraryShelfFixture())],
     ['file upload', FileUploadResponse, { file_key: 'uploads/a.txt', filename: 'a.txt', size_bytes: 12 }],
   ])('%s', (_name, schema, value) => {

@@ -92,10 +92,6 @@ export function toJobSummary(job: Job | JobSummary): JobSummary {
   };
 }
 
-export function jobSummaryFixture(overrides: Partial<JobSummary> = {}): JobSummary {
-  return { ...toJobSummary(jobFixture()), ...overrides };
-}
-
 /** A page of the list; whole jobs are listed as their summaries, as the server lists them. */
 export function jobListFixture(jobs: (Job | JobSummary)[] = [], overrides: Partial<JobListResponse> = {}): JobListResponse {
   return {

@@ -1,23 +1,24 @@
-import { http, HttpResponse } from 'msw';
+import { getGetAudioMetadataMockHandler, getGetAudioStreamMockHandler } from '../api/gen/endpoints/audio/audio.msw';
+import { getCreateJobMockHandler, getGetJobMockHandler } from '../api/gen/endpoints/jobs/jobs.msw';
 import type { Job, JobCreateRequest } from '../api/gen/model';
+import { isActiveStatus } from '../entities/job';
 import { audioMetadataFixture, SAMPLE_AUDIO_BYTES, SAMPLE_AUDIO_SECONDS, SAMPLE_AUDIO_URL, streamInfoFixture } from './audio';
-import { errorBodyFixture } from './fixtures';
-import { jobAtStatus, jobsBackend, jobUuid, stepsFixture } from './jobs';
-import { api, reply } from './reply';
+import { jobAtStatus, jobNotFound, jobsBackend, jobUuid, stepsFixture } from './jobs';
 
 /**
  * A small stateful backend for flow stories (upload → job → listening): POST /jobs stores a new
  * PENDING job; each GET /jobs/{id} moves it on one stage (1st: PROCESSING with the steps under
  * way, 2nd and later: COMPLETED with a 60 s result); the lists, steps, cancel and retry come
  * from jobsBackend over the same store; stream and metadata answer for any stored job with the
- * real sample MP3. Call reset() in the story's beforeEach.
+ * real sample MP3. Call reset() in the story's beforeEach. The generated handlers cannot keep state
+ * between requests, so this one is written out, but with their paths, statuses and types.
  */
 export interface FlowBackend {
   /** Keyed by endpoint, for parameters.msw.handlers. */
   handlers: ReturnType<typeof jobsBackend>['handlers'] & {
-    createJob: ReturnType<typeof http.post>;
-    audioStream: ReturnType<typeof http.get>;
-    audioMetadata: ReturnType<typeof http.get>;
+    createJob: ReturnType<typeof getCreateJobMockHandler>;
+    audioStream: ReturnType<typeof getGetAudioStreamMockHandler>;
+    audioMetadata: ReturnType<typeof getGetAudioMetadataMockHandler>;
   };
   /** The stored jobs as they are now, newest first. */
   jobs: () => Job[];
@@ -26,19 +27,22 @@ export interface FlowBackend {
   reset: () => void;
 }
 
-const notFound = () => HttpResponse.json(errorBodyFixture('Job not found'), { status: 404 });
-
 export function flowBackend(initial: readonly Job[] = []): FlowBackend {
   const backend = jobsBackend(initial);
   const polls = new Map<string, number>();
   let created = 0;
   const find = (id: unknown) => backend.jobs().find((job) => job.id === id);
+  /** A stored job that has its audio; 404 otherwise, as the server answers. */
+  const finished = (id: unknown): Job => {
+    const job = find(id);
+    return job?.status === 'COMPLETED' ? job : jobNotFound();
+  };
 
   /** The server's work between two polls. */
   const advance = (job: Job): Job => {
     const count = (polls.get(job.id) ?? 0) + 1;
     polls.set(job.id, count);
-    if (job.status !== 'PENDING' && job.status !== 'PROCESSING') return job;
+    if (!isActiveStatus(job.status)) return job;
     const now = new Date().toISOString();
     if (count === 1) {
       return backend.patch(job.id, {
@@ -78,7 +82,7 @@ export function flowBackend(initial: readonly Job[] = []): FlowBackend {
     },
     handlers: {
       ...backend.handlers,
-      createJob: http.post(api('/jobs'), async ({ request }) => {
+      createJob: getCreateJobMockHandler(async ({ request }) => {
         const body = (await request.clone().json()) as JobCreateRequest;
         created += 1;
         const now = new Date().toISOString();
@@ -95,29 +99,22 @@ export function flowBackend(initial: readonly Job[] = []): FlowBackend {
             updated_at: now,
           }),
         );
-        return reply({}, () => job, 201);
+        return job;
       }),
-      job: http.get(api('/jobs/:jobId'), ({ params }) => {
-        const job = find(params.jobId);
-        return job ? reply({}, () => advance(job)) : notFound();
+      job: getGetJobMockHandler(({ params }) => advance(find(params.jobId) ?? jobNotFound())),
+      audioStream: getGetAudioStreamMockHandler(({ params }) => {
+        const job = finished(params.jobId);
+        return streamInfoFixture({ streaming_url: SAMPLE_AUDIO_URL, file_key: `audio/${job.id}.mp3` });
       }),
-      audioStream: http.get(api('/audio/:jobId/stream'), ({ params }) => {
-        const job = find(params.jobId);
-        if (!job || job.status !== 'COMPLETED') return notFound();
-        return reply({}, () => streamInfoFixture({ streaming_url: SAMPLE_AUDIO_URL, file_key: `audio/${job.id}.mp3` }));
-      }),
-      audioMetadata: http.get(api('/audio/:jobId/metadata'), ({ params }) => {
-        const job = find(params.jobId);
-        if (!job || job.status !== 'COMPLETED') return notFound();
-        return reply({}, () =>
-          audioMetadataFixture({
-            job_id: job.id,
-            title: job.title,
-            created_at: job.created_at,
-            completed_at: job.completed_at,
-            chapters: [],
-          }),
-        );
+      audioMetadata: getGetAudioMetadataMockHandler(({ params }) => {
+        const job = finished(params.jobId);
+        return audioMetadataFixture({
+          job_id: job.id,
+          title: job.title,
+          created_at: job.created_at,
+          completed_at: job.completed_at,
+          chapters: [],
+        });
       }),
     },
   };

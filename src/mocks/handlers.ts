@@ -1,5 +1,8 @@
-import { delay, http, HttpResponse, type JsonBodyType } from 'msw';
-import type { EnvironmentInfo, TokenResponse, User } from '../api/gen/model';
+import { getGetCurrentUserMockHandler, getLoginMockHandler, getRegisterMockHandler } from '../api/gen/endpoints/auth/auth.msw';
+import { getGetEnvironmentMockHandler } from '../api/gen/endpoints/environment/environment.msw';
+import { getListJobsMockHandler } from '../api/gen/endpoints/jobs/jobs.msw';
+import type { RegisterRequest, TokenResponse, User } from '../api/gen/model';
+import { answer, type ReplyOptions } from './answer';
 import {
   audioMetadataHandler,
   audioCoverHandler,
@@ -19,46 +22,23 @@ import {
   userFixture,
 } from './fixtures';
 
+export type { ReplyOptions } from './answer';
+
 /**
- * msw handler factories, one per endpoint, shared by stories (parameters.msw.handlers), unit tests
- * (setupServer) and the dev worker (browser.ts). Paths match any origin, so they work whatever
- * base URL the API client is configured with.
+ * The generated handler of each endpoint with realistic answers, shared by stories
+ * (parameters.msw.handlers), unit tests (setupServer) and the demo mode (browser.ts). Paths match
+ * any origin, so they work whatever base URL the API client is configured with.
  */
-export interface ReplyOptions {
-  /** An error status; without `body` the answer has no body at all. */
-  status?: number;
-  /** The error body to send with `status`, e.g. errorBodyFixture('Email already registered'). */
-  body?: JsonBodyType;
-  /** Milliseconds to wait, or 'infinite' to keep the request pending (loading states). */
-  delay?: number | 'infinite';
-}
-
-const api = (path: string) => `*/api/v1${path}`;
-
-async function reply(options: ReplyOptions, success: () => JsonBodyType): Promise<Response> {
-  if (options.delay !== undefined) await delay(options.delay);
-  if (options.status && options.status >= 400) {
-    return options.body === undefined
-      ? new HttpResponse(null, { status: options.status })
-      : HttpResponse.json(options.body, { status: options.status });
-  }
-  return HttpResponse.json(success(), { status: options.status ?? 200 });
-}
-
-export function environmentHandler(
-  overrides: Parameters<typeof environmentFixture>[0] = {},
-  options: ReplyOptions = {},
-) {
-  const info: EnvironmentInfo = environmentFixture(overrides);
-  return http.get(api('/environment'), () => reply(options, () => info));
+export function environmentHandler(overrides: Parameters<typeof environmentFixture>[0] = {}, options: ReplyOptions = {}) {
+  return getGetEnvironmentMockHandler(answer(options, () => environmentFixture(overrides)));
 }
 
 export function environmentErrorHandler(status = 500) {
-  return http.get(api('/environment'), () => reply({ status }, () => null));
+  return getGetEnvironmentMockHandler(answer({ status }, () => environmentFixture()));
 }
 
 export function loginHandler(options: ReplyOptions & { token?: Partial<TokenResponse> } = {}) {
-  return http.post(api('/auth/login'), () => reply(options, () => tokenFixture(options.token)));
+  return getLoginMockHandler(answer(options, () => tokenFixture(options.token)));
 }
 
 /** A login refused with the server's own message, the usual 401 answer. */
@@ -67,19 +47,21 @@ export function loginRejectedHandler(message = 'Incorrect email or password') {
 }
 
 export function registerHandler(options: ReplyOptions & { user?: Partial<User> } = {}) {
-  return http.post(api('/auth/register'), async ({ request }) => {
-    const { email } = (await request.clone().json()) as { email?: string };
-    return reply(options, () => userFixture({ ...(email ? { email } : {}), ...options.user }));
-  });
+  return getRegisterMockHandler(
+    answer(options, async ({ request }) => {
+      const { email } = (await request.clone().json()) as Partial<RegisterRequest>;
+      return userFixture({ ...(email ? { email } : {}), ...options.user });
+    }),
+  );
 }
 
 export function meHandler(options: ReplyOptions & { user?: Partial<User> } = {}) {
-  return http.get(api('/auth/me'), () => reply(options, () => userFixture(options.user)));
+  return getGetCurrentUserMockHandler(answer(options, () => userFixture(options.user)));
 }
 
 /** GET /jobs as the top bar asks it (status=running, page_size=1): answers `total` running jobs. */
 export function jobsRunningCountHandler(total: number, options: ReplyOptions = {}) {
-  return http.get(api('/jobs'), () => reply(options, () => runningCountFixture(total)));
+  return getListJobsMockHandler(answer(options, () => runningCountFixture(total)));
 }
 
 /** A happy API, keyed by endpoint so a story or test can replace one entry. */
@@ -105,5 +87,5 @@ export const defaultHandlers = {
   voiceConnect: voiceConnectHandler(),
 };
 
-/** The same happy API as a list (dev worker, setupServer). */
+/** The same happy API as a list (demo mode, setupServer). */
 export const handlers = Object.values(defaultHandlers);

@@ -1,8 +1,14 @@
-import { delay, http, HttpResponse } from 'msw';
+import {
+  getCancelJobMockHandler,
+  getGetJobMockHandler,
+  getGetJobStepsMockHandler,
+  getListJobsMockHandler,
+  getRetryJobMockHandler,
+} from '../api/gen/endpoints/jobs/jobs.msw';
 import type { Job, JobCore, JobListResponse, JobStep, TutoringAnalysis } from '../api/gen/model';
+import { isActiveStatus } from '../entities/job';
+import { failWith, respond, type ReplyOptions } from './answer';
 import { errorBodyFixture, jobFixture, toJobSummary } from './fixtures';
-import type { ReplyOptions } from './handlers';
-import { api, reply } from './reply';
 
 /**
  * Job fixtures and a small in-memory jobs API for stories and tests. Every factory returns what
@@ -183,11 +189,11 @@ export interface JobsBackendOptions {
 export interface JobsBackend {
   /** Keyed by endpoint, for parameters.msw.handlers (or Object.values for setupServer). */
   handlers: {
-    jobs: ReturnType<typeof http.get>;
-    job: ReturnType<typeof http.get>;
-    jobSteps: ReturnType<typeof http.get>;
-    cancelJob: ReturnType<typeof http.delete>;
-    retryJob: ReturnType<typeof http.post>;
+    jobs: ReturnType<typeof getListJobsMockHandler>;
+    job: ReturnType<typeof getGetJobMockHandler>;
+    jobSteps: ReturnType<typeof getGetJobStepsMockHandler>;
+    cancelJob: ReturnType<typeof getCancelJobMockHandler>;
+    retryJob: ReturnType<typeof getRetryJobMockHandler>;
   };
   /** Every GET /jobs URL asked, oldest first (the spy). */
   listRequests: URL[];
@@ -230,7 +236,8 @@ export function listJobsFrom(all: readonly Job[], url: URL): JobListResponse {
   };
 }
 
-const notFound = () => HttpResponse.json(errorBodyFixture('Job not found'), { status: 404 });
+/** The server's answer for an id it does not know (or not the reader's). */
+export const jobNotFound = (): never => failWith(404, errorBodyFixture('Job not found'));
 
 export function jobsBackend(initial: readonly Job[], options: JobsBackendOptions = {}): JobsBackend {
   let jobs: Job[] = structuredClone([...initial]);
@@ -255,45 +262,38 @@ export function jobsBackend(initial: readonly Job[], options: JobsBackendOptions
       listRequests.length = 0;
     },
     handlers: {
-      jobs: http.get(api('/jobs'), ({ request }) => {
+      jobs: getListJobsMockHandler(({ request }) => {
         const url = new URL(request.url);
         listRequests.push(url);
-        return reply(options.list ?? {}, () => listJobsFrom(jobs, url));
+        return respond(options.list ?? {}, () => listJobsFrom(jobs, url));
       }),
-      job: http.get(api('/jobs/:jobId'), ({ params }) => {
+      job: getGetJobMockHandler(({ params }) => {
         const job = find(params.jobId);
-        if (!job && !options.job?.status) return notFound();
-        return reply(options.job ?? {}, () => job ?? null);
+        return respond(options.job ?? {}, () => job ?? jobNotFound());
       }),
-      jobSteps: http.get(api('/jobs/:jobId/steps'), ({ params }) => {
+      jobSteps: getGetJobStepsMockHandler(({ params }) => {
         const job = find(params.jobId);
-        if (!job && !options.job?.status) return notFound();
-        return reply(options.job ?? {}, () => job?.steps ?? []);
+        return respond(options.job ?? {}, () => job?.steps ?? jobNotFound());
       }),
-      cancelJob: http.delete(api('/jobs/:jobId'), async ({ params, request }) => {
-        const job = find(params.jobId);
-        if (!job) return notFound();
-        const active = job.status === 'PENDING' || job.status === 'PROCESSING';
+      cancelJob: getCancelJobMockHandler(async ({ params, request }) => {
+        const job = find(params.jobId) ?? jobNotFound();
+        const active = isActiveStatus(job.status);
         const deleting = new URL(request.url).searchParams.get('delete') === 'true';
         // As the server does: deleting needs ?delete=true and a finished job; cancelling an active one.
         if (deleting === active) {
-          const detail = active ? `Cannot delete a job that is ${job.status}; cancel it first` : `Cannot cancel a job that is ${job.status}`;
-          return reply({ status: 409, body: errorBodyFixture(detail) }, () => null);
+          failWith(409, errorBodyFixture(active ? `Cannot delete a job that is ${job.status}; cancel it first` : `Cannot cancel a job that is ${job.status}`));
         }
         if (deleting) {
           // A finished job is deleted, with its chapters; 204, no body.
-          const remove = options.remove ?? {};
-          if (remove.status && remove.status >= 400) return reply(remove, () => null);
-          if (remove.delay !== undefined) await delay(remove.delay);
-          jobs = jobs.filter((other) => other.id !== job.id && other.parent_job_id !== job.id);
-          return new HttpResponse(null, { status: 204 });
+          return respond(options.remove ?? {}, () => {
+            jobs = jobs.filter((other) => other.id !== job.id && other.parent_job_id !== job.id);
+          });
         }
-        return reply(options.cancel ?? {}, () => update(job.id, { status: 'CANCELLED', updated_at: now() }));
+        return respond(options.cancel ?? {}, () => update(job.id, { status: 'CANCELLED', updated_at: now() }));
       }),
-      retryJob: http.post(api('/jobs/:jobId/retry'), ({ params }) => {
-        const job = find(params.jobId);
-        if (!job) return notFound();
-        return reply(options.retry ?? {}, () =>
+      retryJob: getRetryJobMockHandler(({ params }) => {
+        const job = find(params.jobId) ?? jobNotFound();
+        return respond(options.retry ?? {}, () =>
           update(job.id, {
             status: 'PENDING',
             error_message: null,

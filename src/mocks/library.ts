@@ -1,9 +1,15 @@
-import { http } from 'msw';
+import { getUploadFileMockHandler } from '../api/gen/endpoints/files/files.msw';
+import {
+  getCreateJobMockHandler,
+  getGetJobMockHandler,
+  getListJobsMockHandler,
+  getPreviewJobMockHandler,
+} from '../api/gen/endpoints/jobs/jobs.msw';
 import type { FileUploadResponse, Job, JobCreateRequest, JobPreview, PlaybackProgress } from '../api/gen/model';
+import { answer, respond, type ReplyOptions } from './answer';
 import { bookJobId, chapterJobIds, progressFixture, SAMPLE_AUDIO_BYTES, SAMPLE_AUDIO_SECONDS } from './audio';
 import { jobFixture, jobListFixture } from './fixtures';
-import type { ReplyOptions } from './handlers';
-import { api, reply } from './reply';
+import { jobNotFound } from './jobs';
 
 /**
  * Library fixtures (completed books) and the job/file handlers the upload and library screens use.
@@ -44,15 +50,6 @@ export function completedJobFixture(overrides: Partial<Job> = {}): Job {
     ...overrides,
   });
 }
-
-export const tutoringAnalysisFixture = {
-  themes: ['guilt', 'madness'],
-  characters: [{ name: 'The narrator', role: 'protagonist' }],
-  setting: { time: '1840s', place: 'An old house' },
-  discussion_questions: ['Why does the narrator insist on his sanity?'],
-  content_type: 'short story',
-  analyzed_at: '2025-02-01T10:05:00Z',
-};
 
 /** Ids of the library shelf, so stories can address one book. */
 export const libraryBookIds = {
@@ -112,15 +109,13 @@ export function libraryProgressFixture(): PlaybackProgress[] {
 
 /** GET /jobs answering with these jobs, whatever the query (the library asks for completed ones). */
 export function jobsListHandler(jobs: Job[], options: ReplyOptions = {}) {
-  return http.get(api('/jobs'), () => reply(options, () => jobListFixture(jobs, { page_size: 100 })));
+  return getListJobsMockHandler(answer(options, () => jobListFixture(jobs, { page_size: 100 })));
 }
 
 /** GET /jobs/{id}: the given job (its id follows the URL), or a 404 when `job` is null. */
 export function jobHandler(job: Job | null = completedJobFixture(), options: ReplyOptions = {}) {
-  return http.get(api('/jobs/:jobId'), ({ params }) =>
-    job
-      ? reply(options, () => ({ ...job, id: String(params.jobId) }))
-      : reply({ status: 404, body: { detail: 'Job not found', message: 'Job not found' }, ...options }, () => null),
+  return getGetJobMockHandler(
+    job ? answer(options, ({ params }) => ({ ...job, id: String(params.jobId) })) : answer(options, jobNotFound),
   );
 }
 
@@ -128,16 +123,15 @@ export function jobHandler(job: Job | null = completedJobFixture(), options: Rep
 export function uploadFileHandler(
   options: ReplyOptions & { fileKey?: string; onFile?: (file: File) => void | Promise<void> } = {},
 ) {
-  return http.post(api('/files'), async ({ request }) => {
-    const form = await request.clone().formData();
-    const file = form.get('file');
+  return getUploadFileMockHandler(async (info) => {
+    const file = (await info.request.clone().formData()).get('file');
     if (file instanceof File) await options.onFile?.(file);
     const upload: FileUploadResponse = {
       file_key: options.fileKey ?? 'uploads/3f1c2a4e/story.txt',
       filename: file instanceof File ? file.name : 'upload.txt',
       size_bytes: file instanceof File ? file.size : 0,
     };
-    return reply(options, () => upload, 201);
+    return respond(options, () => upload);
   });
 }
 
@@ -147,22 +141,20 @@ export const createdJobId = '6f7a8b9c-0d1e-4f2a-8b3c-4d5e6f7a8b9c';
 export function createJobHandler(
   options: ReplyOptions & { job?: Partial<Job>; onBody?: (body: JobCreateRequest) => void } = {},
 ) {
-  return http.post(api('/jobs'), async ({ request }) => {
-    const body = (await request.clone().json()) as JobCreateRequest;
+  return getCreateJobMockHandler(async (info) => {
+    // The request is seen even when the answer is an error (a story asserts what was sent).
+    const body = (await info.request.clone().json()) as JobCreateRequest;
     options.onBody?.(body);
-    return reply(
-      options,
-      () =>
-        jobFixture({
-          id: createdJobId,
-          title: body.title,
-          status: 'PENDING',
-          progress: 0,
-          started_at: null,
-          config: { voice_config: body.voice_config, provider: body.voice_config?.provider },
-          ...options.job,
-        }),
-      201,
+    return respond(options, () =>
+      jobFixture({
+        id: createdJobId,
+        title: body.title,
+        status: 'PENDING',
+        progress: 0,
+        started_at: null,
+        config: { voice_config: body.voice_config, provider: body.voice_config?.provider },
+        ...options.job,
+      }),
     );
   });
 }
@@ -228,10 +220,10 @@ export function textPreviewFixture(title: string, characters: number): JobPrevie
 export function previewJobHandler(
   options: ReplyOptions & { preview?: JobPreview | ((body: JobCreateRequest) => JobPreview); onBody?: (body: JobCreateRequest) => void } = {},
 ) {
-  return http.post(api('/jobs/preview'), async ({ request }) => {
-    const body = (await request.clone().json()) as JobCreateRequest;
+  return getPreviewJobMockHandler(async (info) => {
+    const body = (await info.request.clone().json()) as JobCreateRequest;
     options.onBody?.(body);
-    return reply(options, () => {
+    return respond(options, () => {
       if (typeof options.preview === 'function') return options.preview(body);
       if (options.preview) return options.preview;
       if (body.file_key) return jobPreviewFixture();

@@ -1,7 +1,11 @@
-import { http } from 'msw';
-import type { VoiceAssistantConnectResponse, VoiceAssistantStatus } from '../api/gen/model';
-import type { ReplyOptions } from './handlers';
-import { api, reply } from './reply';
+import {
+  getConnectVoiceAssistantMockHandler,
+  getGetVoiceAssistantStatusMockHandler,
+  getStartVoiceAssistantMockHandler,
+  getStopVoiceAssistantMockHandler,
+} from '../api/gen/endpoints/voice-assistant/voice-assistant.msw';
+import type { VoiceAssistantConnectResponse, VoiceAssistantStartRequest, VoiceAssistantStatus } from '../api/gen/model';
+import { answer, type ReplyOptions } from './answer';
 
 /**
  * Voice assistant fixtures and handlers (status, start, stop, connect). Stateless on purpose: each
@@ -27,23 +31,23 @@ export function voiceConnectFixture(overrides: Partial<VoiceAssistantConnectResp
 }
 
 export function voiceStatusHandler(overrides: Partial<VoiceAssistantStatus> = {}, options: ReplyOptions = {}) {
-  return http.get(api('/voice-assistant/status'), () => reply(options, () => voiceStatusFixture(overrides)));
+  return getGetVoiceAssistantStatusMockHandler(answer(options, () => voiceStatusFixture(overrides)));
 }
 
 /** Starts (or, like the server, switches to) the session the request asks for. */
 export function voiceStartHandler(overrides: Partial<VoiceAssistantStatus> = {}, options: ReplyOptions = {}) {
-  return http.post(api('/voice-assistant/start'), async ({ request }) => {
-    const asked = (await request.json().catch(() => ({}))) as { mode?: VoiceAssistantStatus['mode']; jobId?: string };
-    return reply(options, () =>
-      voiceStatusFixture({ status: 'running', mode: asked.mode ?? null, job_id: asked.jobId ?? null, ...overrides }),
-    );
-  });
+  return getStartVoiceAssistantMockHandler(
+    answer(options, async ({ request }) => {
+      const asked = (await request.json().catch(() => ({}))) as VoiceAssistantStartRequest;
+      return voiceStatusFixture({ status: 'running', mode: asked.mode ?? null, job_id: asked.jobId ?? null, ...overrides });
+    }),
+  );
 }
 
 export function voiceStopHandler(options: ReplyOptions = {}) {
-  return http.post(api('/voice-assistant/stop'), () => reply(options, () => voiceStatusFixture({ status: 'stopped' })));
+  return getStopVoiceAssistantMockHandler(answer(options, () => voiceStatusFixture({ status: 'stopped' })));
 }
 
 export function voiceConnectHandler(overrides: Partial<VoiceAssistantConnectResponse> = {}, options: ReplyOptions = {}) {
-  return http.post(api('/voice-assistant/connect'), () => reply(options, () => voiceConnectFixture(overrides)));
+  return getConnectVoiceAssistantMockHandler(answer(options, () => voiceConnectFixture(overrides)));
 }

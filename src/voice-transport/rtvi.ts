@@ -5,7 +5,7 @@
  */
 import { RTVI_LABEL, RTVI_PROTOCOL_VERSION, type RTVIMessage } from '../../protocol/rtvi';
 
-export { RTVI_LABEL, RTVI_PROTOCOL_VERSION, isRTVIMessage, type RTVIMessage } from '../../protocol/rtvi';
+export type { RTVIMessage } from '../../protocol/rtvi';
 
 export interface ClientAbout {
   library: string;

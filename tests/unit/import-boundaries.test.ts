@@ -25,8 +25,21 @@ tester.run('lectio/import-boundaries', rule, {
     { filename: file('src/screens/VoiceAssistant/VoiceAssistant.stories.tsx'), code: "import { FakeTransport } from '../../testing/voice-fakes';" },
     { filename: file('server/routes/jobs.ts'), code: "import { createConversion } from '../jobs/index';" },
     { filename: file('bench/conversion.ts'), code: "import { startServer } from '../server/testing/app';" },
+    { filename: file('src/main.tsx'), code: "const m = import('./mocks/browser');" },
+    { filename: file('src/mocks/jobs.ts'), code: "import { getGetJobMockHandler } from '../api/gen/endpoints/jobs/jobs.msw';" },
+    { filename: file('src/screens/Jobs/Jobs.stories.tsx'), code: "import { jobsBackend } from '../../mocks/jobs';" },
   ],
   invalid: [
+    {
+      filename: file('src/screens/Jobs/Jobs.tsx'),
+      code: "import { jobsBackend } from '../../mocks/jobs';",
+      errors: [{ message: 'Production code must not import the msw mocks (../../mocks/jobs) statically; load them with import() for the demo mode.' }],
+    },
+    {
+      filename: file('src/features/jobs/hooks.ts'),
+      code: "import { getGetJobMockHandler } from '../../api/gen/endpoints/jobs/jobs.msw';",
+      errors: [{ message: 'Production code must not import the msw mocks (../../api/gen/endpoints/jobs/jobs.msw) statically; load them with import() for the demo mode.' }],
+    },
     {
       filename: file('server/jobs/runner.ts'),
       code: "import { makeApp } from '../testing/app';",

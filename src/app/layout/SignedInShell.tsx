@@ -1,18 +1,10 @@
-import { QueryClientContext, QueryClientProvider, type QueryClient } from '@tanstack/react-query';
-import { useContext, type ReactNode } from 'react';
-import { createQueryClient } from '../queryClient';
+import type { ReactNode } from 'react';
 import { AppLayout } from './AppLayout';
 
-let appQueryClient: QueryClient | undefined;
-
 /**
- * Around every signed-in screen, loaded with the first one (its own chunk): the data cache, one
- * for the page's life, unless a story or test provides its own, and the layout (top bar, player).
+ * Around every signed-in screen, loaded with the first one (its own chunk): the layout (top bar,
+ * player). The data cache is the app's (App.tsx), shared with the signed-out screens.
  */
 export function SignedInShell({ children }: { children: ReactNode }) {
-  const provided = useContext(QueryClientContext);
-  const layout = <AppLayout>{children}</AppLayout>;
-  if (provided) return layout;
-  appQueryClient ??= createQueryClient();
-  return <QueryClientProvider client={appQueryClient}>{layout}</QueryClientProvider>;
+  return <AppLayout>{children}</AppLayout>;
 }

@@ -1,10 +1,9 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
-import { http } from 'msw';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
 import { resetPlayer } from '../../features/player';
 import { bookJobId, progressFixture, SAMPLE_AUDIO_URL } from '../../mocks/audio';
 import { jobsRunningCountHandler } from '../../mocks/handlers';
-import { api, reply } from '../../mocks/reply';
+import { getSaveProgressMockHandler } from '../../api/gen/endpoints/progress/progress.msw';
 import { TopNav } from './TopNav';
 
 const meta = {
@@ -74,10 +73,10 @@ export const SignOutKeepsThePlace: Story = {
   parameters: {
     msw: {
       handlers: {
-        saveProgress: http.put(api('/progress/:jobId'), async ({ request }) => {
+        saveProgress: getSaveProgressMockHandler(async ({ request }) => {
           const body = (await request.json()) as { position_seconds: number };
           savedOnSignOut.push({ authorization: request.headers.get('authorization'), position: body.position_seconds });
-          return reply({}, () => progressFixture({ job_id: bookJobId, position_seconds: body.position_seconds }));
+          return progressFixture({ job_id: bookJobId, position_seconds: body.position_seconds });
         }),
       },
     },

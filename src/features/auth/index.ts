@@ -1,23 +1,16 @@
 export { useAuth } from './hooks';
 export {
   configureSessionStorage,
-  readToken,
   TOKEN_KEY,
   USER_KEY,
-  type SessionStorages,
-} from './session';
+} from '../../entities/session';
 export {
   connectAuthToApi,
-  fetchCurrentUser,
-  handleUnauthorized,
   initAuth,
   login,
   logout,
   register,
   resetAuth,
-  state as authState,
-  type AuthState,
-  type Credentials,
 } from './store';
 export {
   loginFormSchema,
@@ -33,6 +26,4 @@ export {
   loadStrengthEstimator,
   personalInputs,
   weakPasswordMessage,
-  MIN_STRENGTH_SCORE,
-  type PasswordStrength,
 } from './strength';

@@ -5,7 +5,7 @@ import { listJobs } from '../../api/gen/endpoints/jobs/jobs';
 import { configureApi } from '../../api/http';
 import { errorBodyFixture, userFixture } from '../../mocks/fixtures';
 import { handlers, jobsRunningCountHandler, loginRejectedHandler, meHandler } from '../../mocks/handlers';
-import { TOKEN_KEY, USER_KEY } from './session';
+import { TOKEN_KEY, USER_KEY } from '../../entities/session';
 import { connectAuthToApi, initAuth, login, logout, register, resetAuth, state } from './store';
 
 const server = setupServer(...handlers);

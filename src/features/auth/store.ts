@@ -6,8 +6,9 @@ import {
 } from '../../api/gen/endpoints/auth/auth';
 import { User, type UserOutput } from '../../api/gen/model';
 import { loadedSchema, resolveSchema } from '../../api/lazySchema';
-import { configureApi, errorMessage } from '../../api/http';
-import { clearSession, readStoredUser, readToken, storeToken, storeUser } from './session';
+import { errorMessage } from '../../api/errors';
+import { configureApi } from '../../api/http';
+import { clearSession, readStoredUser, readToken, storeToken, storeUser } from '../../entities/session';
 
 /** The auth state (docs/product.md#session). isLoading starts true until init has run. */
 export interface AuthState {

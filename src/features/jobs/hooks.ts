@@ -2,9 +2,10 @@ import { keepPreviousData, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { getGetJobQueryKey, useCancelJob, useGetJob, useListJobs, useRetryJob } from '../../api/gen/endpoints/jobs/jobs';
 import type { Job, JobListResponse, ListJobsParams } from '../../api/gen/model';
-import { errorMessage } from '../../api/http';
+import { errorMessage } from '../../api/errors';
 import { invalidateJobLists, markCancelled, markDeleted } from './cache';
-import { hasActiveJobs, isActiveStatus, keepJobListUnlessChanged, keepJobUnlessChanged, POLL_MS } from './polling';
+import { isActiveStatus } from '../../entities/job';
+import { hasActiveJobs, keepJobListUnlessChanged, keepJobUnlessChanged, POLL_MS } from './polling';
 
 /** What a polled query exposes to a screen; `isLoading` is the first load only. */
 export interface PolledResult<T> {

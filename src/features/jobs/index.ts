@@ -1,49 +1,26 @@
-export { invalidateJobLists, jobListsKey, markCancelled, markDeleted } from './cache';
+export { invalidateJobLists } from './cache';
 export {
   defaultFilters,
   filtersFromSearch,
   hasActiveFilters,
-  JOBS_PAGE_SIZE,
   listParamsFromFilters,
   SEARCH_DEBOUNCE_MS,
   searchFromFilters,
   sortOptions,
   statusFilters,
   type JobsFilters,
-  type SortOption,
-  type StatusFilter,
 } from './filters';
 export {
-  countLabel,
-  formatDate,
-  formatDateTime,
-  formatDuration,
-  humanizeStepName,
-  jobProvider,
-  jobTitle,
-  percent,
-  shortId,
-} from './format';
-export {
   useCancelJobAction,
-  useDeleteJobAction,
   useJobCounts,
   usePolledJob,
   usePolledJobs,
   useRetryJobAction,
-  type PolledJobsOptions,
-  type PolledResult,
 } from './hooks';
-export { initialPagination, selectJobsState, useJobsState, type JobsPagination, type JobsState } from './jobsState';
+export { useJobsState } from './jobsState';
 export { JobStatusIcon } from './JobStatusIcon';
 export { PollingIndicator } from './PollingIndicator';
 export {
-  hasActiveJobs,
-  isActiveStatus,
-  jobChanged,
-  jobListChanged,
-  keepJobListUnlessChanged,
-  keepJobUnlessChanged,
   POLL_MS,
 } from './polling';
-export { useDeleteJobFlow, type DeleteTarget } from './useDeleteJobFlow';
+export { useDeleteJobFlow } from './useDeleteJobFlow';

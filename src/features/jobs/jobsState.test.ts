@@ -2,7 +2,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { renderHook } from '@testing-library/react';
 import { createElement, type ReactNode } from 'react';
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../../api/http';
+import { ApiError } from '../../api/errors';
 import { jobFixture, jobListFixture } from '../../mocks/fixtures';
 import { defaultFilters } from './filters';
 import type { PolledResult } from './hooks';
@@ -57,9 +57,9 @@ describe('selectJobsState', () => {
       'Failed to fetch jobs',
     );
     expect(
-      selectJobsState({ filters: defaultFilters, list: result({ error: new ApiError(500, 'Database down', null) }) }).error,
+      selectJobsState({ filters: defaultFilters, list: result({ error: new ApiError(500, { detail: 'Database down', message: 'Database down' }) }) }).error,
     ).toBe('Database down');
-    expect(selectJobsState({ filters: defaultFilters, job: result({ error: new ApiError(404, undefined, null) }) }).error).toBe(
+    expect(selectJobsState({ filters: defaultFilters, job: result({ error: new ApiError(404, null) }) }).error).toBe(
       'Failed to fetch job',
     );
   });

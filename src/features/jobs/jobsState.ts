@@ -1,7 +1,7 @@
 import { useIsMutating } from '@tanstack/react-query';
 import { getCreateJobMutationKey } from '../../api/gen/endpoints/jobs/jobs';
 import type { Job, JobListResponse, JobSummary } from '../../api/gen/model';
-import { errorMessage } from '../../api/http';
+import { errorMessage } from '../../api/errors';
 import { JOBS_PAGE_SIZE, type JobsFilters } from './filters';
 import type { PolledResult } from './hooks';
 

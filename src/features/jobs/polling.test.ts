@@ -1,10 +1,10 @@
 import { QueryClient } from '@tanstack/react-query';
 import { describe, expect, it } from 'vitest';
 import { jobFixture, jobListFixture } from '../../mocks/fixtures';
+import { isActiveStatus } from '../../entities/job';
 import { stepFixture } from '../../mocks/jobs';
 import {
   hasActiveJobs,
-  isActiveStatus,
   jobChanged,
   jobListChanged,
   keepJobListUnlessChanged,

@@ -1,5 +1,6 @@
 import { replaceEqualDeep } from '@tanstack/react-query';
 import type { Job, JobListResponse, JobStep } from '../../api/gen/model';
+import { isActiveStatus } from '../../entities/job';
 
 /** Polling intervals (docs/product.md#polling). */
 export const POLL_MS = {
@@ -8,11 +9,6 @@ export const POLL_MS = {
   jobDetail: 3_000,
   default: 5_000,
 } as const;
-
-/** PENDING and PROCESSING jobs are active: they may change, so they are polled and may be cancelled. */
-export function isActiveStatus(status: string): boolean {
-  return status === 'PENDING' || status === 'PROCESSING';
-}
 
 export function hasActiveJobs(jobs: readonly Pick<Job, 'status'>[] | undefined): boolean {
   return Boolean(jobs?.some((job) => isActiveStatus(job.status)));
@@ -69,10 +65,6 @@ export function jobListChanged(previous: JobListResponse, next: JobListResponse)
   });
 }
 
-export function stepListChanged(previous: readonly JobStep[], next: readonly JobStep[]): boolean {
-  return stepsChanged(previous, next);
-}
-
 /**
  * React Query `structuralSharing` functions built on a change test: an answer that changed
  * nothing the screens watch keeps the stored object (same reference, so nothing re-renders);
@@ -87,4 +79,3 @@ export function keepUnlessChanged<T>(changed: (previous: T, next: T) => boolean)
 
 export const keepJobListUnlessChanged = keepUnlessChanged<JobListResponse>(jobListChanged);
 export const keepJobUnlessChanged = keepUnlessChanged<Job>(jobChanged);
-export const keepStepsUnlessChanged = keepUnlessChanged<JobStep[]>(stepListChanged);

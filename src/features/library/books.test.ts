@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { JobSummary, PlaybackProgress } from '../../api/gen/model';
 import { toJobSummary } from '../../mocks/fixtures';
 import { completedJobFixture, libraryBookIds, libraryProgressFixture, libraryShelfFixture } from '../../mocks/library';
-import { chapterCount, readLibraryView, selectBooks, summarize, toLibraryBooks, writeLibraryView } from './books';
+import { chapterCount } from '../../entities/job';
+import { readLibraryView, selectBooks, summarize, toLibraryBooks, writeLibraryView } from './books';
 
 const summary = (job: Parameters<typeof toJobSummary>[0]) => JobSummary.parse(toJobSummary(job));
 const jobs = libraryShelfFixture().map(summary);

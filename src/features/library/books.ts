@@ -1,13 +1,9 @@
-import type { JobOutput as WholeJob, JobSummaryOutput, PlaybackProgressOutput, TtsProviderOutput } from '../../api/gen/model';
+import type { JobSummaryOutput, PlaybackProgressOutput } from '../../api/gen/model';
+import { bookTitle, chapterCount, jobDuration } from '../../entities/job';
+import { jobProvider, type TtsProvider } from '../../entities/provider';
 
 /** A library book is read from the job list's summaries (GET /jobs). */
 type JobOutput = JobSummaryOutput;
-
-/** What the duration and voice are read from: a list summary or a whole job (GET /jobs/{id}). */
-type BookFacts = Pick<JobOutput, 'duration'> & {
-  result_data: Pick<JobOutput['result_data'], 'duration' | 'duration_seconds'>;
-  config: Pick<JobOutput['config'], 'provider' | 'voice_config'>;
-};
 
 /**
  * The library's view of a completed job (docs/product.md#library), with the two
@@ -18,7 +14,7 @@ export interface LibraryBook {
   id: string;
   title: string;
   createdAt: string;
-  ttsProvider: TtsProviderOutput;
+  ttsProvider: TtsProvider;
   chapters: number;
   /** Seconds. */
   duration: number;
@@ -50,28 +46,8 @@ export const sortOptions: { value: LibrarySort; label: string }[] = [
   { value: 'progress', label: 'Progress' },
 ];
 
-export const providerLabel: Record<TtsProviderOutput, string> = { openai: 'OpenAI', elevenlabs: 'ElevenLabs' };
-
 /** A book at or above this share counts as finished for the In Progress filter. */
 export const IN_PROGRESS_MAX_PERCENT = 95;
-
-export function bookTitle(job: Pick<JobOutput, 'id' | 'title'>): string {
-  return job.title.trim() || `Audiobook ${job.id.slice(0, 8)}`;
-}
-
-/** Chapters a finished book plays: its chapter jobs (or chapter list), else one (a single text). */
-export function chapterCount(job: { chapter_count: number } | Pick<WholeJob, 'result_data' | 'children'>): number {
-  const counted = 'chapter_count' in job ? job.chapter_count : job.result_data.chapters?.length || job.children.length;
-  return counted || 1;
-}
-
-export function jobDuration(job: BookFacts): number {
-  return job.result_data.duration ?? job.result_data.duration_seconds ?? job.duration ?? 0;
-}
-
-export function jobProvider(job: BookFacts): TtsProviderOutput {
-  return job.config.voice_config?.provider ?? job.config.provider ?? 'openai';
-}
 
 export function toLibraryBook(job: JobOutput, record: PlaybackProgressOutput | undefined): LibraryBook {
   const duration = jobDuration(job);

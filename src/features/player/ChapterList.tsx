@@ -1,6 +1,6 @@
 import styled from 'styled-components';
 import { Button, Card } from '../../components/ui';
-import { formatClock, formatDuration } from '../../lib/time';
+import { formatClock, formatDuration } from '../../entities/time';
 import { useChapters, usePlayer } from './hooks';
 import { jumpToChapter, nextChapter, previousChapter } from './store';
 

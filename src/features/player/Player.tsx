@@ -1,7 +1,7 @@
 import { useId, useRef, useState, type KeyboardEvent } from 'react';
 import styled from 'styled-components';
 import { Button, Card, Spinner } from '../../components/ui';
-import { formatClock } from '../../lib/time';
+import { formatClock } from '../../entities/time';
 import { usePlayer } from './hooks';
 import {
   changeVolume,

@@ -1,14 +1,18 @@
+import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { watchMediaSession } from './mediaSession';
-import { attachMedia, watchPageHide } from './store';
+import { attachMedia, connectPlayerCache, watchPageHide } from './store';
 
 /**
  * The app's one <audio> element. It hands itself to the player store (which drives it) and
- * watches the page being hidden (to save the place) and the Media Session. Mounted once, around
- * the signed-in screens, so a book keeps playing from one page to the next.
+ * watches the page being hidden (to save the place) and the Media Session, and gives the store the
+ * data cache its saves update. Mounted once, around the signed-in screens, so a book keeps playing
+ * from one page to the next.
  */
 export function PlayerAudio() {
   const audio = useRef<HTMLAudioElement>(null);
+  const queryClient = useQueryClient();
+  useEffect(() => connectPlayerCache(queryClient), [queryClient]);
   useEffect(() => {
     const element = audio.current;
     if (!element) return;

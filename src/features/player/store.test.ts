@@ -1,6 +1,9 @@
+import { QueryClient } from '@tanstack/react-query';
 import { delay, http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { getGetProgressQueryKey, getGetRecentProgressQueryKey } from '../../api/gen/endpoints/progress/progress';
+import type { PlaybackProgressOutput } from '../../api/gen/model';
 import { configureApi } from '../../api/http';
 import {
   audioMetadataHandler,
@@ -19,6 +22,7 @@ import {
   changeVolume,
   clearAudio,
   configurePlayer,
+  connectPlayerCache,
   jumpToChapter,
   loadJob,
   nextChapter,
@@ -96,9 +100,14 @@ beforeAll(() => {
   });
 });
 let media: FakeMedia & MediaElement;
+let cache: QueryClient;
+const recentKey = getGetRecentProgressQueryKey({ limit: 2 });
+const recentList = () => cache.getQueryData<PlaybackProgressOutput[]>(recentKey) ?? [];
 beforeEach(() => {
   configurePlayer(null);
   resetPlayer();
+  cache = new QueryClient();
+  connectPlayerCache(cache);
   paths.length = 0;
   bodies.length = 0;
   media = fakeMedia();
@@ -128,8 +137,6 @@ describe('player store', () => {
       currentChapter: null,
       metadata: null,
       streamingUrl: null,
-      progress: null,
-      recentProgress: [],
       isLoading: false,
       error: null,
     });
@@ -171,14 +178,14 @@ describe('player store', () => {
     await loadJob(bookJobId);
     expect(state.currentPosition).toBe(25);
     expect(state.currentChapter).toBe(chapterJobIds[1]);
-    expect(state.progress?.position_seconds).toBe(25);
+    expect(cache.getQueryData<PlaybackProgressOutput>(getGetProgressQueryKey(bookJobId))?.position_seconds).toBe(25);
     expect(media.currentTime).toBe(25);
   });
 
   it('a failing progress request counts as no progress', async () => {
     server.use(progressHandler({ status: 500, body: errorBodyFixture('boom') }));
     expect(await loadJob(bookJobId)).toBe(true);
-    expect(state).toMatchObject({ progress: null, currentPosition: 0, error: null, streamingUrl: SAMPLE_AUDIO_URL });
+    expect(state).toMatchObject({ currentPosition: 0, error: null, streamingUrl: SAMPLE_AUDIO_URL });
     expect(state.currentChapter).toBe(chapterJobIds[0]);
   });
 
@@ -244,15 +251,27 @@ describe('player store', () => {
     expect(saved()).toHaveLength(2);
   });
 
-  it('saves on pause and puts the record at the top of the recent list', async () => {
+  it('saves on pause and writes the record into the cache: its own entry and first in the recent lists', async () => {
+    const other = (n: number) => progressFixture({ id: `8a8a8a8a-000${n}-4222-8333-444455556666`, job_id: `2b3c4d5e-6f7a-4b8c-9d0e-1f2a3b4c5d6${n}` });
+    cache.setQueryData(recentKey, [other(1), progressFixture({ position_seconds: 3 })]);
+    cache.setQueryData(getGetRecentProgressQueryKey({ limit: 50 }), [other(1), other(2)]);
     await loadJob(bookJobId);
     play();
     media.advanceTo(12);
     pause();
-    await until(() => state.progress !== null);
+    await until(() => recentList()[0]?.job_id === bookJobId);
     expect(saved().map((b) => b.body)).toEqual([{ position_seconds: 12, current_chapter_id: chapterJobIds[0] }]);
-    expect(state.recentProgress[0]?.job_id).toBe(bookJobId);
-    expect(state.recentProgress[0]?.position_seconds).toBe(12);
+    expect(recentList().map((record) => [record.job_id, record.position_seconds])).toEqual([
+      [bookJobId, 12],
+      [other(1).job_id, other(1).position_seconds],
+    ]);
+    // A list that did not hold the book gains it first and keeps its limit (the server's order).
+    expect(cache.getQueryData<PlaybackProgressOutput[]>(getGetRecentProgressQueryKey({ limit: 50 }))?.map((r) => r.job_id)).toEqual([
+      bookJobId,
+      other(1).job_id,
+      other(2).job_id,
+    ]);
+    expect(cache.getQueryData<PlaybackProgressOutput>(getGetProgressQueryKey(bookJobId))?.position_seconds).toBe(12);
   });
 
   it('saves when the page is hidden or left', async () => {
@@ -368,10 +387,12 @@ describe('player store', () => {
   it('resetProgress deletes the record, goes back to the start and leaves the recent list', async () => {
     server.use(progressHandler({ progress: progressFixture({ position_seconds: 25 }) }));
     await loadJob(bookJobId);
-    state.recentProgress = [progressFixture({ position_seconds: 25 })];
+    cache.setQueryData(recentKey, [progressFixture({ position_seconds: 25 })]);
     await resetProgress();
     expect(bodies.filter((b) => b.method === 'DELETE').map((b) => b.path)).toEqual([`/api/v1/progress/${bookJobId}`]);
-    expect(state).toMatchObject({ progress: null, currentPosition: 0, recentProgress: [] });
+    expect(state.currentPosition).toBe(0);
+    expect(recentList()).toEqual([]);
+    expect(cache.getQueryData(getGetProgressQueryKey(bookJobId))).toBeNull();
     expect(state.currentChapter).toBe(chapterJobIds[0]);
   });
 

@@ -1,13 +1,10 @@
+import type { QueryClient } from '@tanstack/react-query';
 import { proxy, ref } from 'valtio';
 import { getAudioMetadata, getAudioStream } from '../../api/gen/endpoints/audio/audio';
-import { deleteProgress, getProgress, getRecentProgress, saveProgress } from '../../api/gen/endpoints/progress/progress';
-import {
-  PlaybackProgressOrNull,
-  type AudioMetadataOutput,
-  type PlaybackProgressOutput,
-} from '../../api/gen/model';
-import { resolveSchema } from '../../api/lazySchema';
-import { errorMessage } from '../../api/http';
+import { deleteProgress, saveProgress } from '../../api/gen/endpoints/progress/progress';
+import type { AudioMetadataOutput } from '../../api/gen/model';
+import { errorMessage } from '../../api/errors';
+import { fetchProgress, forgetSavedProgress, progressQuery, writeSavedProgress } from './progressCache';
 
 /** Player timings and steps (docs/product.md#player). */
 export const SAVE_INTERVAL_MS = 10_000;
@@ -15,7 +12,6 @@ export const SEEK_THRESHOLD_SECONDS = 1;
 export const SKIP_SECONDS = 10;
 export const VOLUME_STEP = 0.1;
 export const PLAYBACK_RATES = [0.75, 1, 1.25, 1.5, 1.75, 2] as const;
-export const RECENT_PROGRESS_LIMIT = 50;
 
 /**
  * The parts of an <audio> element the store drives. The real element comes from PlayerAudio;
@@ -39,7 +35,10 @@ export type MediaElement = Pick<
 
 export type ChapterInfo = AudioMetadataOutput['chapters'][number];
 
-/** The player's state (docs/product.md#player), with playbackRate. */
+/**
+ * The player's state (docs/product.md#player), with playbackRate: client state only. The saved places
+ * are server data and live in the React Query cache (progressCache.ts).
+ */
 export interface PlayerState {
   isPlaying: boolean;
   currentPosition: number;
@@ -51,8 +50,6 @@ export interface PlayerState {
   currentChapter: string | null;
   metadata: AudioMetadataOutput | null;
   streamingUrl: string | null;
-  progress: PlaybackProgressOutput | null;
-  recentProgress: PlaybackProgressOutput[];
   isLoading: boolean;
   error: string | null;
 }
@@ -67,31 +64,42 @@ const initialState: PlayerState = {
   currentChapter: null,
   metadata: null,
   streamingUrl: null,
-  progress: null,
-  recentProgress: [],
   isLoading: false,
   error: null,
 };
 
 export const state = proxy<PlayerState>(structuredClone(initialState));
 
-/** I/O the store uses, swappable in tests: the clock for the periodic save and where speeds are kept. */
+/**
+ * I/O the store uses, swappable in tests: the clock for the periodic save, where speeds are kept
+ * and the data cache that holds the saved places (PlayerAudio hands in the app's).
+ */
 export interface PlayerEnvironment {
   setInterval: (callback: () => void, ms: number) => unknown;
   clearInterval: (handle: unknown) => void;
   storage: () => Pick<Storage, 'getItem' | 'setItem'> | null;
+  queryClient: QueryClient | null;
 }
 
 const defaultEnvironment: PlayerEnvironment = {
   setInterval: (callback, ms) => globalThis.setInterval(callback, ms),
   clearInterval: (handle) => globalThis.clearInterval(handle as ReturnType<typeof setInterval>),
   storage: () => (typeof localStorage === 'undefined' ? null : localStorage),
+  queryClient: null,
 };
 
 let environment: PlayerEnvironment = defaultEnvironment;
 
 export function configurePlayer(patch: Partial<PlayerEnvironment> | null): void {
   environment = patch ? { ...defaultEnvironment, ...patch } : defaultEnvironment;
+}
+
+/** Hands the store the data cache its saves go to; returns the function that takes it back. */
+export function connectPlayerCache(client: QueryClient): () => void {
+  environment = { ...environment, queryClient: client };
+  return () => {
+    if (environment.queryClient === client) environment = { ...environment, queryClient: null };
+  };
 }
 
 /** Things that are not state to render: the element (held by ref()) and bookkeeping. */
@@ -208,10 +216,6 @@ function detachMedia(media: MediaElement): void {
     runtime.media = null;
     setPaused();
   }
-}
-
-export function getMedia(): MediaElement | null {
-  return runtime.media;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -367,7 +371,6 @@ export async function loadJob(jobId: string): Promise<boolean> {
     error: null,
     streamingUrl: null,
     metadata: null,
-    progress: null,
     currentPosition: 0,
     currentChapter: null,
     duration: 0,
@@ -376,9 +379,9 @@ export async function loadJob(jobId: string): Promise<boolean> {
     const [stream, metadata, progress] = await Promise.all([
       getAudioStream(jobId),
       getAudioMetadata(jobId),
-      getProgress(jobId)
-        .then(async (answer) => (await resolveSchema(PlaybackProgressOrNull)).parse(answer))
-        .catch(() => null),
+      (environment.queryClient ? environment.queryClient.fetchQuery(progressQuery(jobId)) : fetchProgress(jobId)).catch(
+        () => null,
+      ),
     ]);
     if (token !== loadToken) return false;
     const url = stream.streaming_url || (stream as { streamingUrl?: string }).streamingUrl;
@@ -391,7 +394,6 @@ export async function loadJob(jobId: string): Promise<boolean> {
     Object.assign(state, {
       streamingUrl: url,
       metadata,
-      progress,
       duration,
       currentPosition: position,
       currentChapter: progress?.current_chapter_id ?? null,
@@ -429,9 +431,7 @@ export async function saveNow(options: { keepalive?: boolean } = {}): Promise<vo
       { position_seconds: position, current_chapter_id: state.currentChapter },
       options.keepalive ? { keepalive: true } : undefined,
     );
-    if (state.currentJobId !== jobId) return;
-    state.progress = saved;
-    state.recentProgress = [saved, ...state.recentProgress.filter((record) => record.job_id !== jobId)];
+    if (environment.queryClient) writeSavedProgress(environment.queryClient, saved);
   } catch (error) {
     console.warn(errorMessage(error, 'Failed to update progress'), error);
   }
@@ -454,15 +454,7 @@ export function watchPageHide(doc: Document = document, win: Window = window): (
   };
 }
 
-export async function loadRecentProgress(): Promise<void> {
-  try {
-    state.recentProgress = await getRecentProgress({ limit: RECENT_PROGRESS_LIMIT });
-  } catch (error) {
-    state.error = errorMessage(error, 'Failed to fetch recent progress');
-  }
-}
-
-/** Forgets the saved place of the current book: back to the start, out of the recent list. */
+/** Forgets the saved place of the current book: back to the start, out of the recent lists. */
 export async function resetProgress(): Promise<void> {
   const jobId = state.currentJobId;
   if (!jobId) return;
@@ -472,10 +464,9 @@ export async function resetProgress(): Promise<void> {
     state.error = errorMessage(error, 'Failed to update progress');
     return;
   }
+  if (environment.queryClient) forgetSavedProgress(environment.queryClient, jobId);
   if (state.currentJobId !== jobId) return;
-  state.progress = null;
   state.currentChapter = null;
-  state.recentProgress = state.recentProgress.filter((record) => record.job_id !== jobId);
   lastSavedPosition = 0;
   seek(0);
   followChapter();

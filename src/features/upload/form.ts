@@ -45,8 +45,6 @@ function formSchema(hasFile: boolean) {
     });
 }
 
-export const uploadFormSchema = formSchema(false);
-
 export type FieldErrors = Partial<Record<keyof UploadForm, string>>;
 
 /** The first message per field, or null when the form is valid. */
@@ -93,7 +91,6 @@ export function jobRequest(form: UploadForm, source: { fileKey?: string }, choic
 // Files
 
 /** The kinds of file the server reads (see docs/formats.md). */
-export const ACCEPTED_FILES = ['.txt', '.epub', '.pdf', '.md', '.html'] as const;
 export const ACCEPTED_FILE_TYPES = '.txt,.epub,.pdf,.md,.markdown,.html,.htm,text/plain,application/epub+zip,application/pdf,text/markdown,text/html';
 export const WRONG_FILE_TYPE = 'Please upload a .txt, .epub, .pdf, .md or .html file';
 

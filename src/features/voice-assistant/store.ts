@@ -6,7 +6,8 @@ import {
   stopVoiceAssistant,
 } from '../../api/gen/endpoints/voice-assistant/voice-assistant';
 import type { VoiceAssistantStartRequest } from '../../api/gen/model';
-import { ApiError } from '../../api/http';
+import { serverReason } from '../../api/errors';
+import { readToken } from '../../entities/session';
 import type { AssistantMode } from '../../lib/paths';
 import {
   BrowserAudioIO,
@@ -73,7 +74,6 @@ export const state = proxy<VoiceAssistantState>(structuredClone(initialState));
 
 /** While running, the status is re-polled this often (docs/product.md#voice-assistant). */
 export const STATUS_POLL_MS = 10_000;
-const TOKEN_KEY = 'access_token';
 
 export interface VoiceAssistantDeps {
   createTransport: () => Transport;
@@ -87,7 +87,7 @@ export interface VoiceAssistantDeps {
 const defaultDeps: VoiceAssistantDeps = {
   createTransport: () => new WebSocketTransport(),
   createAudio: () => new BrowserAudioIO(),
-  getToken: () => localStorage.getItem(TOKEN_KEY) ?? sessionStorage.getItem(TOKEN_KEY),
+  getToken: readToken,
   location: () => window.location.href,
 };
 
@@ -122,19 +122,9 @@ export function setContext(context: { mode?: AssistantMode | null; jobId?: strin
   if (state.serviceStatus === 'running' && (before.mode !== state.mode || before.jobId !== state.jobId)) void checkStatus();
 }
 
-/** The server's detail text when it sent one, else '{prefix}: {message}' (docs/product.md#voice-assistant). */
+/** The server's own words when it sent any, else '{prefix}: {message}' (docs/product.md#voice-assistant). */
 function serviceError(error: unknown, prefix: string): string {
-  const detail = serverDetail(error);
-  return detail ?? `${prefix}: ${messageOf(error)}`;
-}
-
-function serverDetail(error: unknown): string | undefined {
-  if (error instanceof ApiError) {
-    const body = error.body as { detail?: unknown } | null;
-    if (body && typeof body === 'object' && typeof body.detail === 'string' && body.detail) return body.detail;
-    return error.serverMessage;
-  }
-  return undefined;
+  return serverReason(error) ?? `${prefix}: ${messageOf(error)}`;
 }
 
 function messageOf(error: unknown): string {
@@ -274,7 +264,7 @@ export async function connect(): Promise<void> {
   } catch (error) {
     if (!live()) return;
     if ((error as Error | undefined)?.name === SIG_CONNECTION_CANCELED) return;
-    const message = serverDetail(error) ?? messageOf(error);
+    const message = serverReason(error) ?? messageOf(error);
     endSession();
     state.clientStatus = 'error';
     state.error = `Connection failed: ${message}`;

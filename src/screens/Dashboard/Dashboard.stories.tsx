@@ -137,7 +137,7 @@ export const ContinueListeningFallback: Story = {
     const listening = within(await canvas.findByRole('list', { name: 'Continue listening' }));
     await expect(listening.getByRole('link', { name: 'The Raven' })).toHaveAttribute('href', `/library/${raven!.id}`);
     await expect(listening.getByRole('link', { name: 'The Black Cat' })).toBeVisible();
-    await expect(listening.getAllByText(/Ready to play · 1h 2m/)).toHaveLength(2);
+    await expect(listening.getAllByText(/Ready to play · 1h 02m/)).toHaveLength(2);
     await expect(listening.queryByRole('link', { name: 'The Raven - Chapter 1' })).toBeNull();
     await expect(canvas.queryByRole('alert')).toBeNull();
   },

@@ -1,17 +1,15 @@
 import styled from 'styled-components';
 import { Link } from 'wouter';
 import { useGetRecentProgress } from '../../api/gen/endpoints/progress/progress';
-import { errorMessage } from '../../api/http';
+import { errorMessage } from '../../api/errors';
 import { Alert, ButtonLink, Card, Page, ProgressBar, Spinner, StatusBadge } from '../../components/ui';
 import { paths } from '../../lib/paths';
 import { useAuth } from '../../features/auth';
+import { formatDate, formatDuration } from '../../entities/time';
+import { bookTitle, jobTitle } from '../../entities/job';
 import {
-  formatDate,
-  formatDuration,
-  jobTitle,
   PollingIndicator,
   POLL_MS,
-  shortId,
   useJobCounts,
   usePolledJobs,
 } from '../../features/jobs';
@@ -133,7 +131,7 @@ export function Dashboard() {
     .slice(0, CONTINUE_LISTENING)
     .map((record) => ({
       id: record.job_id,
-      title: record.job_title || `Audiobook ${shortId(record.job_id)}`,
+      title: bookTitle({ id: record.job_id, title: record.job_title ?? '' }),
       percentage: record.percentage_complete,
     }));
   // ... and falls back to the latest completed jobs (also when that call fails).

@@ -1,14 +1,13 @@
 import styled from 'styled-components';
 import { Link } from 'wouter';
 import type { Job } from '../../api/gen/model';
-import { ApiError, errorMessage } from '../../api/http';
+import { ApiError, errorMessage } from '../../api/errors';
 import { Alert, Button, ButtonLink, Card, Page, ProgressBar, Spinner, StatusBadge } from '../../components/ui';
 import { paths } from '../../lib/paths';
+import { jobProvider } from '../../entities/provider';
+import { formatDateTime } from '../../entities/time';
+import { isActiveStatus, jobTitle } from '../../entities/job';
 import {
-  formatDateTime,
-  isActiveStatus,
-  jobProvider,
-  jobTitle,
   PollingIndicator,
   useCancelJobAction,
   useJobsState,
@@ -85,7 +84,7 @@ const Chapters = styled.ul`
 
 function notFoundMessage(error: unknown): string {
   // 404, or 422 for an address that is not a job id at all: either way, no such job.
-  if (error instanceof ApiError && (error.status === 404 || error.status === 422)) return 'Job not found';
+  if (error instanceof ApiError && error.notFound) return 'Job not found';
   return errorMessage(error, 'Job not found');
 }
 

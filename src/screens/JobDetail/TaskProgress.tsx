@@ -2,7 +2,8 @@ import { useEffect, useId, useState } from 'react';
 import styled from 'styled-components';
 import type { JobStep } from '../../api/gen/model';
 import { Button, Card, ProgressBar, StatusBadge } from '../../components/ui';
-import { formatDateTime, formatDuration, humanizeStepName } from '../../features/jobs';
+import { formatDateTime, formatDuration } from '../../entities/time';
+import { humanizeStepName } from '../../entities/job';
 
 const Head = styled.div`
   display: flex;

@@ -3,15 +3,10 @@ import styled from 'styled-components';
 import type { JobSummary } from '../../api/gen/model';
 import { Badge, Button, ButtonLink, Card, ProgressBar, StatusBadge } from '../../components/ui';
 import { paths } from '../../lib/paths';
-import {
-  countLabel,
-  formatDate,
-  isActiveStatus,
-  jobProvider,
-  jobTitle,
-  JobStatusIcon,
-  shortId,
-} from '../../features/jobs';
+import { jobProvider } from '../../entities/provider';
+import { formatDate } from '../../entities/time';
+import { countLabel, isActiveStatus, jobTitle, shortId } from '../../entities/job';
+import { JobStatusIcon } from '../../features/jobs';
 
 const Article = styled(Card)`
   display: flex;

@@ -4,10 +4,9 @@ import { useLocation, useSearch } from 'wouter';
 import type { JobSummary } from '../../api/gen/model';
 import { Alert, Button, ButtonLink, Card, Page, Pagination, SelectField, Spinner, TextField } from '../../components/ui';
 import { paths } from '../../lib/paths';
+import { countLabel, jobTitle } from '../../entities/job';
 import {
-  countLabel,
   filtersFromSearch,
-  jobTitle,
   hasActiveFilters,
   listParamsFromFilters,
   PollingIndicator,

@@ -2,8 +2,9 @@ import styled from 'styled-components';
 import { Link } from 'wouter';
 import { Badge, Button, ProgressBar } from '../../components/ui';
 import { paths } from '../../lib/paths';
-import { formatDate, formatDuration } from '../../lib/time';
-import { providerLabel, type LibraryBook, type LibraryView } from '../../features/library';
+import { formatDate, formatDuration } from '../../entities/time';
+import { providerLabel } from '../../entities/provider';
+import { type LibraryBook, type LibraryView } from '../../features/library';
 
 const Item = styled.li<{ $view: LibraryView }>`
   display: flex;

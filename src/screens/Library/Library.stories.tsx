@@ -90,8 +90,8 @@ export const Populated: Story = {
     await expect(stat('ElevenLabs')).toHaveTextContent('2');
     // Durations in seconds, shown as hours and minutes (docs/product.md#durations-and-dates).
     const usher = canvas.getByRole('listitem', { name: 'The Fall of the House of Usher' });
-    await expect(usher).toHaveTextContent('1h 2m');
-    await expect(canvas.getByRole('listitem', { name: 'The Raven' })).toHaveTextContent('2m 5s');
+    await expect(usher).toHaveTextContent('1h 02m');
+    await expect(canvas.getByRole('listitem', { name: 'The Raven' })).toHaveTextContent('2m 05s');
     const heart = canvas.getByRole('listitem', { name: 'The Tell-Tale Heart' });
     await expect(heart).toHaveTextContent('3 chapters');
     // Real listening progress (25 of 60 s) and Continue where there is some.

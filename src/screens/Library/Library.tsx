@@ -2,12 +2,11 @@ import { useMemo, useState } from 'react';
 import styled from 'styled-components';
 import { useListJobs } from '../../api/gen/endpoints/jobs/jobs';
 import { useGetRecentProgress } from '../../api/gen/endpoints/progress/progress';
-import type { PlaybackProgressOutput } from '../../api/gen/model';
-import { errorMessage } from '../../api/http';
+import { errorMessage } from '../../api/errors';
 import { Alert, Button, ButtonLink, Card, Page, SelectField, Spinner, TextField } from '../../components/ui';
 import { useDeleteJobFlow } from '../../features/jobs';
 import { paths } from '../../lib/paths';
-import { formatDuration } from '../../lib/time';
+import { formatDuration } from '../../entities/time';
 import {
   filterOptions,
   readLibraryView,
@@ -89,13 +88,8 @@ export function Library() {
   const deleteFlow = useDeleteJobFlow();
   const { deleted } = deleteFlow;
 
-  // The freshest progress wins: what the player just saved, then the server's recent list.
-  const records = useMemo(() => {
-    const list: PlaybackProgressOutput[] = [...(recent.data ?? [])];
-    if (player.progress) list.push(player.progress as PlaybackProgressOutput);
-    return list;
-  }, [recent.data, player.progress]);
-  const books = useMemo(() => toLibraryBooks(jobs.data?.jobs ?? [], records), [jobs.data, records]);
+  // The player writes each saved place into the cached recent list, so it is always the freshest.
+  const books = useMemo(() => toLibraryBooks(jobs.data?.jobs ?? [], recent.data ?? []), [jobs.data, recent.data]);
   const shown = useMemo(() => selectBooks(books, { search, filter, sort }), [books, search, filter, sort]);
   const totals = summarize(books);
 

@@ -9,7 +9,8 @@ import {
   progressFixture,
   progressHandler,
 } from '../../mocks/audio';
-import { completedJobFixture, jobHandler, tutoringAnalysisFixture } from '../../mocks/library';
+import { tutoringAnalysisFixture } from '../../mocks/jobs';
+import { completedJobFixture, jobHandler } from '../../mocks/library';
 import { LibraryDetail } from './LibraryDetail';
 
 const meta = {
@@ -80,7 +81,7 @@ export const Details: Story = {
     await ready(canvas);
     const audio = canvas.getByRole('region', { name: 'Audio Details' });
     await expect(audio).toHaveTextContent('MP3');
-    await expect(audio).toHaveTextContent('1m 0s');
+    await expect(audio).toHaveTextContent('1m 00s');
     await expect(audio).toHaveTextContent('58.8 KB');
     await expect(audio).toHaveTextContent('espeak-ng');
     await expect(audio).toHaveTextContent('16 kHz');
@@ -177,7 +178,7 @@ export const XrayLink: Story = {
   parameters: {
     msw: {
       handlers: {
-        job: jobHandler(completedJobFixture({ config: { provider: 'openai', tutoring_analysis: tutoringAnalysisFixture } })),
+        job: jobHandler(completedJobFixture({ config: { provider: 'openai', tutoring_analysis: tutoringAnalysisFixture() } })),
         progress: progressHandler({ progress: progressFixture({ position_seconds: 25 }) }),
       },
     },

@@ -2,12 +2,13 @@ import { useEffect } from 'react';
 import styled from 'styled-components';
 import { Link } from 'wouter';
 import { useGetJob } from '../../api/gen/endpoints/jobs/jobs';
-import { ApiError, errorMessage } from '../../api/http';
+import { ApiError, errorMessage } from '../../api/errors';
 import { Alert, Badge, ButtonLink, Card, Page, Spinner } from '../../components/ui';
 import { paths } from '../../lib/paths';
-import { formatBytes, formatClock, formatDate, formatDateTime, formatDuration } from '../../lib/time';
-import { bookTitle, chapterCount, jobDuration, jobProvider, providerLabel } from '../../features/library';
-import { ChapterList, loadJob, Player, playerState, usePlayer } from '../../features/player';
+import { formatBytes, formatClock, formatDate, formatDateTime, formatDuration } from '../../entities/time';
+import { jobProvider, providerLabel } from '../../entities/provider';
+import { bookTitle, chapterCount, jobDuration, shortId } from '../../entities/job';
+import { ChapterList, loadJob, Player, playerState, usePlayer, useSavedProgress } from '../../features/player';
 import { BookCover } from './BookCover';
 
 const NOT_READY = 'Book not found or not ready for playback';
@@ -69,6 +70,8 @@ export function LibraryDetail({ jobId }: { jobId: string }) {
   const job = useGetJob(jobId);
   const player = usePlayer();
   const ready = job.data?.status === 'COMPLETED';
+  // The saved place comes from the data cache, which the player updates on every save.
+  const savedPlace = useSavedProgress(jobId, { enabled: ready }).data;
 
   useEffect(() => {
     // A book already loaded (say, playing from the library) keeps playing where it is.
@@ -79,7 +82,7 @@ export function LibraryDetail({ jobId }: { jobId: string }) {
   if (!job.data || !ready) {
     // No such book (404, or 422 for an address that is not a job id) reads as docs/product.md#library-detail says,
     // never as a validation message; a known job keeps its own title.
-    const missing = job.error instanceof ApiError && (job.error.status === 404 || job.error.status === 422);
+    const missing = job.error instanceof ApiError && job.error.notFound;
     const message = job.error && !missing ? errorMessage(job.error, NOT_READY) : NOT_READY;
     return (
       <Page title={job.data ? bookTitle(job.data) : 'Book not found'}>
@@ -112,8 +115,8 @@ export function LibraryDetail({ jobId }: { jobId: string }) {
       <Layout>
         <Column>
           <Player title={`Player: ${title}`} />
-          {loaded?.progress && !loaded.isPlaying && loaded.progress.position_seconds > 0 && (
-            <Resume>{`Resuming from ${formatClock(loaded.progress.position_seconds)}`}</Resume>
+          {loaded && !loaded.isLoading && !loaded.isPlaying && (savedPlace?.position_seconds ?? 0) > 0 && (
+            <Resume>{`Resuming from ${formatClock(savedPlace?.position_seconds ?? 0)}`}</Resume>
           )}
           <ChapterList />
           <Actions>
@@ -144,7 +147,7 @@ export function LibraryDetail({ jobId }: { jobId: string }) {
             <CardTitle id="technical-info">Technical Info</CardTitle>
             <Details>
               <dt>Job ID</dt>
-              <dd>{book.id.slice(0, 8)}</dd>
+              <dd>{shortId(book.id)}</dd>
               <dt>Created</dt>
               <dd>{formatDateTime(book.created_at)}</dd>
               <dt>Completed</dt>

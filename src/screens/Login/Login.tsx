@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import styled from 'styled-components';
 import { Link, useLocation, useSearch } from 'wouter';
-import { errorMessage } from '../../api/http';
+import { errorMessage } from '../../api/errors';
 import { Alert, Button, Checkbox, TextField } from '../../components/ui';
 import { paths } from '../../lib/paths';
 import {

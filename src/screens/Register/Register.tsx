@@ -1,7 +1,7 @@
 import { useId, useState, type FormEvent } from 'react';
 import styled from 'styled-components';
 import { Link, Redirect, useLocation } from 'wouter';
-import { errorMessage } from '../../api/http';
+import { errorMessage } from '../../api/errors';
 import { Alert, Button, Checkbox, Spinner, TextField } from '../../components/ui';
 import { paths } from '../../lib/paths';
 import {

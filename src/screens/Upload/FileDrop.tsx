@@ -1,7 +1,7 @@
 import { useRef, useState, type DragEvent } from 'react';
 import styled from 'styled-components';
 import { Button, FieldMessage } from '../../components/ui';
-import { formatBytes } from '../../lib/time';
+import { formatBytes } from '../../entities/time';
 import { ACCEPTED_FILE_TYPES } from '../../features/upload';
 
 const Zone = styled.div<{ $active: boolean }>`

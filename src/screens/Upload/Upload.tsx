@@ -5,7 +5,7 @@ import { useLocation } from 'wouter';
 import { useCreateJob, usePreviewJob } from '../../api/gen/endpoints/jobs/jobs';
 import type { JobCreateRequest } from '../../api/gen/model';
 import { useUploadFile } from '../../api/gen/endpoints/files/files';
-import { errorMessage } from '../../api/http';
+import { errorMessage } from '../../api/errors';
 import { Alert, Button, Card, FieldMessage, Page, TextField } from '../../components/ui';
 import { paths } from '../../lib/paths';
 import { invalidateJobLists } from '../../features/jobs';

@@ -1,7 +1,7 @@
 import { MatchersV3 } from '@pact-foundation/pact';
 import { describe, expect, it } from 'vitest';
 import { getAudioMetadata, getAudioPlaylist, getAudioStream } from '../../../src/api/gen/endpoints/audio/audio';
-import { ApiError, errorMessage } from '../../../src/api/http';
+import { ApiError, errorMessage } from '../../../src/api/errors';
 import { states } from '../states';
 import { bearer, EXAMPLE_CHAPTER_ID, EXAMPLE_JOB_ID, EXAMPLE_TOKEN, jobPath } from './listening';
 import { errorBody, isoTimestamp, lectioPact, useMockServer } from './pact';

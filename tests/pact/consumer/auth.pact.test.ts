@@ -1,6 +1,6 @@
 import { MatchersV3 } from '@pact-foundation/pact';
 import { describe, expect, it, vi } from 'vitest';
-import { ApiError, errorMessage } from '../../../src/api/http';
+import { ApiError, errorMessage } from '../../../src/api/errors';
 import { getCurrentUser, login, register } from '../../../src/api/gen/endpoints/auth/auth';
 import { getEnvironment } from '../../../src/api/gen/endpoints/environment/environment';
 import { newcomer, reader, states } from '../states';

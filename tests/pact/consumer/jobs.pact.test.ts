@@ -6,7 +6,7 @@ import { MatchersV3 } from '@pact-foundation/pact';
 import { describe, expect, it } from 'vitest';
 import { uploadFile } from '../../../src/api/gen/endpoints/files/files';
 import { cancelJob, createJob, getJob, getJobSteps, listJobs } from '../../../src/api/gen/endpoints/jobs/jobs';
-import { ApiError, errorMessage } from '../../../src/api/http';
+import { ApiError, errorMessage } from '../../../src/api/errors';
 import { states } from '../states';
 import { bearer, EXAMPLE_CHAPTER_ID, EXAMPLE_FILE_KEY, EXAMPLE_JOB_ID, EXAMPLE_TOKEN, jobPath } from './listening';
 import { errorBody, isoTimestamp, lectioPact, useMockServer } from './pact';

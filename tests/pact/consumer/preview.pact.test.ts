@@ -6,7 +6,7 @@ import { MatchersV3 } from '@pact-foundation/pact';
 import { describe, expect, it } from 'vitest';
 import { getAudioCover } from '../../../src/api/gen/endpoints/audio/audio';
 import { createJob, previewJob } from '../../../src/api/gen/endpoints/jobs/jobs';
-import { ApiError } from '../../../src/api/http';
+import { ApiError } from '../../../src/api/errors';
 import { states } from '../states';
 import { bearer, EXAMPLE_JOB_ID, EXAMPLE_TOKEN, jobPath } from './listening';
 import { errorBody, isoTimestamp, lectioPact, useMockServer } from './pact';

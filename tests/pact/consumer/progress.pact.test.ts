@@ -6,7 +6,7 @@ import {
   getRecentProgress,
   saveProgress,
 } from '../../../src/api/gen/endpoints/progress/progress';
-import { ApiError, errorMessage } from '../../../src/api/http';
+import { ApiError, errorMessage } from '../../../src/api/errors';
 import { states } from '../states';
 import { bearer, EXAMPLE_JOB_ID, EXAMPLE_TOKEN, jobPath } from './listening';
 import { errorBody, isoTimestamp, lectioPact, useMockServer } from './pact';

@@ -1,18 +1,19 @@
 /**
- * Durations and playback times as the screens show them. Every value is in seconds (the API's
- * unit). The earlier client showed seconds as if they were minutes (docs/product.md#durations-and-dates); these
- * read them as seconds: 3725 → '1h 2m', 125 → '2m 5s'.
+ * Durations and playback times as every screen shows them. Every value is in seconds (the API's
+ * unit), never minutes: 5 -> '5s', 125 -> '2m 05s', 3725 -> '1h 02m'. Zero is '0s'; a missing,
+ * negative or non-finite value is unknown: '—'.
  */
 export function formatDuration(seconds: number | null | undefined): string {
-  if (seconds === null || seconds === undefined || !Number.isFinite(seconds) || seconds <= 0) return '0s';
-  // Whole seconds elapsed, as formatClock counts them: a 60.6 s chapter lasts "1m 0s" and the next
-  // one starts at "1:00", never "1m 1s" then "1:00".
+  if (seconds === null || seconds === undefined || !Number.isFinite(seconds) || seconds < 0) return '—';
+  // Whole seconds elapsed, as formatClock counts them: a 60.6 s chapter lasts "1m 00s" and the next
+  // one starts at "1:00", never "1m 01s" then "1:00".
   const total = Math.floor(seconds);
   const hours = Math.floor(total / 3600);
   const minutes = Math.floor((total % 3600) / 60);
   const secs = total % 60;
-  if (hours > 0) return `${hours}h ${minutes}m`;
-  if (minutes > 0) return `${minutes}m ${secs}s`;
+  const two = (n: number) => String(n).padStart(2, '0');
+  if (hours > 0) return `${hours}h ${two(minutes)}m`;
+  if (minutes > 0) return `${minutes}m ${two(secs)}s`;
   return `${secs}s`;
 }
 

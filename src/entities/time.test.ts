@@ -1,20 +1,28 @@
 import { describe, expect, it } from 'vitest';
 import { formatBytes, formatClock, formatDuration } from './time';
 
-describe('time formatting (seconds, not minutes: the earlier client\'s defect is fixed)', () => {
+describe('time formatting (seconds, never minutes)', () => {
   it.each([
-    [3725, '1h 2m'],
-    [125, '2m 5s'],
-    [3600, '1h 0m'],
+    [5, '5s'],
     [59, '59s'],
+    [60, '1m 00s'],
+    [125, '2m 05s'],
+    [125.4, '2m 05s'],
+    [3599, '59m 59s'],
+    [3600, '1h 00m'],
+    [3725, '1h 02m'],
+    [90061, '25h 01m'],
     [0, '0s'],
-    [null, '0s'],
   ])('formatDuration(%s) = %s', (seconds, text) => {
     expect(formatDuration(seconds)).toBe(text);
   });
 
+  it.each([null, undefined, -1, Number.NaN])('formatDuration(%s) is unknown: —', (value) => {
+    expect(formatDuration(value)).toBe('—');
+  });
+
   it('counts whole seconds like the player clock, so a duration and the next start agree', () => {
-    expect(formatDuration(60.6)).toBe('1m 0s');
+    expect(formatDuration(60.6)).toBe('1m 00s');
     expect(formatClock(60.6)).toBe('1:00');
     expect(formatDuration(59.9)).toBe('59s');
   });
