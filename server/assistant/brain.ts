@@ -4,6 +4,7 @@
  * dialogue; with no mode it helps find books.
  */
 import type { ToolName, ToolResult } from './tools';
+import type { XrayKind } from './xray';
 
 export type AssistantMode = 'tutor' | 'xray';
 
@@ -32,14 +33,30 @@ const XRAY_PATTERNS: readonly RegExp[] = [
 
 /** The entity of an X-ray question ("Who is Mr. Rochester?" -> "Mr. Rochester"); null when it is not one. */
 export function parseXrayQuestion(text: string): string | null {
+  return parseXray(text)?.entity ?? null;
+}
+
+const SETTING_QUESTION =
+  /\b(?:where\b.*\b(?:take|takes|taking)\s+place|where\b.*\b(?:is|are)\b.*\bset\b|where\s+(?:does|did)\s+(?:it|this|the\s+(?:story|book|novel|action))\s+(?:happen|begin|start)|(?:what|what's|what’s)\s+(?:is\s+)?the\s+setting|setting\s+of\s+(?:the|this)\b|where\s+are\s+we\b|describe\s+the\s+setting)/iu;
+const WHEN_QUESTION =
+  /\b(?:when\s+(?:does|did|is)\s+(?:it|this|the\s+(?:story|book|novel))\b.*\b(?:set|take\s+place|happen)|what\s+(?:year|era|period|century|time\s+period|season)\b)/iu;
+
+/** An X-ray question: its entity (empty for the setting) and its kind. */
+export function parseXray(text: string): { entity: string; kind: XrayKind } | null {
   const trimmed = text.trim().replace(/\s+/g, ' ');
+  if (WHEN_QUESTION.test(trimmed)) return { entity: '', kind: 'when' };
+  if (SETTING_QUESTION.test(trimmed)) return { entity: '', kind: 'setting' };
   for (const pattern of XRAY_PATTERNS) {
     const match = pattern.exec(trimmed);
     const entity = match?.[1]
       ?.replace(/[?!.]+$/u, '')
       .replace(/\s+(?:again|in this book|in the book|in the story)$/iu, '')
       .trim();
-    if (entity !== undefined && entity !== '' && entity.split(' ').length <= 6) return entity;
+    if (entity !== undefined && entity !== '' && entity.split(' ').length <= 6) {
+      const word = trimmed.split(' ')[0]!.toLowerCase().replace(/['’]s$/u, '');
+      const kind: XrayKind = word === 'where' ? 'where' : word === 'what' ? 'what' : 'who';
+      return { entity, kind };
+    }
   }
   return null;
 }
@@ -55,8 +72,10 @@ export function createOfflineBrain(ctx: BrainContext): Brain {
   async function aboutBook(id: string, text: string): Promise<string> {
     if (POSITION_QUESTION.test(text)) return (await callTool('current_position', { job_id: id })).answer;
     if (OUTLINE_QUESTION.test(text)) return (await callTool('book_outline', { job_id: id })).answer;
-    const entity = parseXrayQuestion(text);
-    if (entity !== null) return (await callTool('xray_lookup', { job_id: id, query: entity })).answer;
+    const xray = parseXray(text);
+    if (xray !== null) {
+      return (await callTool('xray_lookup', { job_id: id, ...(xray.entity !== '' && { query: xray.entity }), kind: xray.kind })).answer;
+    }
     return (await callTool('search_book', { job_id: id, query: text })).answer;
   }
 

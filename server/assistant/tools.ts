@@ -8,8 +8,12 @@
  * tutoring analysis: characters and discussion questions are used only when their names occur
  * in the heard text.
  */
-import { splitSentences } from '../tts/chunking';
-import type { Book, BookSource, TimingEntry } from './books';
+import type { Book, BookSource, BookText, TimingEntry } from './books';
+import { HeardIndex, describePlace, type IndexedSentence } from './heard-index';
+import { entityPattern, formatTime, pick, shorten } from './text';
+import { XRAY_KINDS, xrayLookup as xrayAnswer, type XrayKind } from './xray';
+
+export { shorten };
 
 export const TOOL_NAMES = ['search_library', 'search_book', 'xray_lookup', 'tutor_turn', 'book_outline', 'current_position'] as const;
 export type ToolName = (typeof TOOL_NAMES)[number];
@@ -46,8 +50,17 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
   },
   {
     name: 'xray_lookup',
-    description: 'Who or what a character, place or thing is, from what the listener has heard so far (spoiler-free).',
-    parameters: { type: 'object', properties: { job_id: jobId, query: { type: 'string' } }, required: ['job_id', 'query'] },
+    description:
+      'Who or what a character, place or thing is, or where and when the story is set (kind "setting" or "when", no query needed), from what the listener has heard so far (spoiler-free).',
+    parameters: {
+      type: 'object',
+      properties: {
+        job_id: jobId,
+        query: { type: 'string', description: 'The name or thing to look up.' },
+        kind: { type: 'string', enum: [...XRAY_KINDS], description: 'The kind of question (default: who).' },
+      },
+      required: ['job_id'],
+    },
   },
   {
     name: 'tutor_turn',
@@ -86,16 +99,15 @@ export function spoilerBound(timing: readonly TimingEntry[], positionSeconds: nu
   return bound;
 }
 
-export interface HeardSentence {
-  text: string;
-  start: number;
-}
-
 export interface Heard {
   book: Book;
   /** The text before the bound: the only book text any tool uses. */
   text: string;
-  sentences: HeardSentence[];
+  /** The heard sentences, in order (index.heard(heardCount)). */
+  sentences: IndexedSentence[];
+  /** The book's search index; search it with heardCount only (HeardIndex.find). */
+  index: HeardIndex;
+  heardCount: number;
   positionSeconds: number;
   positionSource: 'client' | 'saved' | 'none';
 }
@@ -119,41 +131,6 @@ function terms(query: string): string[] {
 
 function termMatches(sentenceWords: readonly string[], term: string): boolean {
   return sentenceWords.some((w) => w === term || (term.length >= 4 && w.startsWith(term)) || (w.length >= 4 && term.startsWith(w) && term.length - w.length <= 2));
-}
-
-/** A sentence cut to about `max` characters at a word boundary. */
-export function shorten(text: string, max = 180): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  if (flat.length <= max) return flat;
-  const cut = flat.slice(0, max);
-  const space = cut.lastIndexOf(' ');
-  return `${(space > max / 2 ? cut.slice(0, space) : cut).replace(/[,;:]$/, '')}…`;
-}
-
-const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
-function entityPattern(name: string): RegExp {
-  const parts = name.trim().split(/\s+/).map(escapeRegex);
-  return new RegExp(`(?<![\\p{L}\\p{N}])${parts.join('\\s+')}(?![\\p{L}\\p{N}])`, 'iu');
-}
-
-function formatTime(seconds: number): string {
-  const s = Math.max(0, Math.floor(seconds));
-  const h = Math.floor(s / 3600);
-  const m = Math.floor((s % 3600) / 60);
-  const sec = s % 60;
-  return h > 0 ? `${h}:${String(m).padStart(2, '0')}:${String(sec).padStart(2, '0')}` : `${m}:${String(sec).padStart(2, '0')}`;
-}
-
-/** A stable small number from a string, to vary wording deterministically. */
-function pick(seed: string, n: number): number {
-  let h = 2166136261;
-  for (let i = 0; i < seed.length; i += 1) h = Math.imul(h ^ seed.charCodeAt(i), 16777619);
-  return (h >>> 0) % n;
-}
-
-function titleCase(name: string): string {
-  return name.replace(/(^|\s)(\p{Ll})/gu, (_m, space: string, ch: string) => space + ch.toUpperCase());
 }
 
 function cleanEntity(query: string): string {
@@ -205,16 +182,31 @@ export function createToolbox(ctx: ToolContext): Toolbox {
     return saved === null ? { seconds: 0, source: 'none' } : { seconds: saved, source: 'saved' };
   }
 
+  const sources = new Map<string, Promise<{ source: BookText; index: HeardIndex } | null>>();
+
+  /** The book's text and index, read once per toolbox (a finished book's text never changes). */
+  function indexed(b: Book): Promise<{ source: BookText; index: HeardIndex } | null> {
+    let entry = sources.get(b.id);
+    if (entry === undefined) {
+      entry = ctx.books.text(ctx.userId, b.id).then((source) => (source === null ? null : { source, index: new HeardIndex(source, b.chapters) }));
+      entry.catch(() => sources.delete(b.id));
+      sources.set(b.id, entry);
+    }
+    return entry;
+  }
+
   async function heard(jobIdArg: string): Promise<Heard> {
     const b = await book(jobIdArg);
     const pos = await position(jobIdArg);
-    const source = await ctx.books.text(ctx.userId, jobIdArg);
+    const found = await indexed(b);
+    const index = found?.index ?? new HeardIndex({ text: '', timing: [] }, []);
     // No timing map: the bound cannot be placed, so nothing counts as heard.
     // Never played: nothing is heard yet (not even the sentence at 0 s).
-    const bound = source === null || pos.source === 'none' ? 0 : spoilerBound(source.timing, pos.seconds);
-    const text = source === null ? '' : source.text.slice(0, bound);
-    const sentences = splitSentences(text).map((s) => ({ text: text.slice(s.start, s.end), start: s.start }));
-    return { book: b, text, sentences, positionSeconds: pos.seconds, positionSource: pos.source };
+    const none = found === null || pos.source === 'none';
+    const bound = none ? 0 : spoilerBound(found.source.timing, pos.seconds);
+    const heardCount = none ? 0 : index.heardCount(pos.seconds);
+    const text = none ? '' : found.source.text.slice(0, bound);
+    return { book: b, text, sentences: index.heard(heardCount), index, heardCount, positionSeconds: pos.seconds, positionSource: pos.source };
   }
 
   /** Characters of the analysis whose name (or its last word) occurs in the heard text. */
@@ -250,69 +242,34 @@ export function createToolbox(ctx: ToolContext): Toolbox {
     const id = argString(args, 'job_id', true);
     const query = argString(args, 'query', true);
     const h = await heard(id);
-    const q = terms(query);
-    if (h.text === '') {
+    if (h.heardCount === 0) {
       return { answer: `You haven't heard any of ${h.book.title} yet, so there's nothing I can search without spoiling it.`, data: { matches: [] } };
     }
-    if (q.length === 0) return { answer: 'What should I look for? Give me a word or a name.', data: { matches: [] } };
-    const matches = h.sentences
-      .map((s, index) => ({ s, index, score: q.filter((t) => termMatches(words(s.text), t)).length }))
-      .filter((m) => m.score > 0)
-      .sort((a, b) => b.score - a.score || a.index - b.index)
-      .slice(0, 3)
-      .sort((a, b) => a.index - b.index);
-    if (matches.length === 0) {
+    if (terms(query).length === 0) return { answer: 'What should I look for? Give me a word or a name.', data: { matches: [] } };
+    const found = h.index.find(query, h.heardCount, { limit: 3 });
+    if (found.length === 0) {
       return { answer: `I couldn't find "${cleanEntity(query)}" in what you've heard of ${h.book.title} so far.`, data: { matches: [] } };
     }
-    const quotes = matches.map((m) => `"${shorten(m.s.text)}"`);
+    // Best first, but read in story order.
+    const matches = [...found].sort((a, b) => a.sentence.index - b.sentence.index);
+    const quotes = matches.map((m) => `${describePlace(m.sentence.place)}: "${shorten(m.sentence.text)}"`);
     return {
-      answer: `From what you've heard: ${quotes.join(' … ')}`,
-      data: { matches: matches.map((m) => ({ text: m.s.text, char_start: m.s.start, score: m.score })) },
+      answer: `From what you've heard, ${quotes.join(' And ')}`,
+      data: {
+        matches: matches.map((m) => ({ text: m.sentence.text, char_start: m.sentence.charStart, where: describePlace(m.sentence.place), score: m.score })),
+      },
     };
   }
 
   async function xrayLookup(args: Record<string, unknown>): Promise<ToolResult> {
     const id = argString(args, 'job_id', true);
-    const entity = cleanEntity(argString(args, 'query', true));
-    if (entity === '') throw new ToolError('Missing argument query');
+    const kindArg = argString(args, 'kind', false);
+    if (kindArg !== '' && !(XRAY_KINDS as readonly string[]).includes(kindArg)) throw new ToolError(`Argument kind must be one of ${XRAY_KINDS.join(', ')}`);
+    const kind = kindArg === '' ? null : (kindArg as XrayKind);
+    const entity = cleanEntity(argString(args, 'query', false));
+    if (entity === '' && kind !== 'setting' && kind !== 'when') throw new ToolError('Missing argument query');
     const h = await heard(id);
-    let pattern = entityPattern(entity);
-    let mentions = h.sentences.filter((s) => pattern.test(s.text));
-    if (mentions.length === 0) {
-      // "Mr. Rochester" may be called just "Rochester": try the last capitalised word.
-      const last = entity.split(/\s+/).filter((w) => /^\p{Lu}[\p{L}'’-]{2,}$/u.test(w)).pop();
-      if (last !== undefined && last !== entity) {
-        pattern = entityPattern(last);
-        mentions = h.sentences.filter((s) => pattern.test(s.text));
-      }
-    }
-    if (mentions.length === 0) {
-      const name = titleCase(entity);
-      return { answer: `${name} hasn't appeared in what you've heard so far — keep listening!`, data: { revealed: false, name } };
-    }
-    const first = mentions[0]!;
-    const display = first.text.match(pattern)?.[0] ?? titleCase(entity);
-    const character = revealedCharacters(h).find((c) => entityPattern(c.name).test(display) || pattern.test(c.name));
-    const parts: string[] = [];
-    if (character !== undefined) {
-      const role = character.role.toLowerCase();
-      parts.push(`${display} is ${role === 'protagonist' ? 'the protagonist' : `a ${role}`}.`);
-    }
-    parts.push(`${display} first appears here: "${shorten(first.text)}"`);
-    parts.push(`Mentioned ${mentions.length === 1 ? 'once' : `${mentions.length} times`} so far.`);
-    const latest = mentions.length > 1 ? mentions[mentions.length - 1] : undefined;
-    if (latest !== undefined) parts.push(`Most recently: "${shorten(latest.text)}"`);
-    return {
-      answer: parts.join(' '),
-      data: {
-        revealed: true,
-        name: display,
-        role: character?.role ?? null,
-        mentions: mentions.length,
-        first_mention: first.text,
-        key_sentences: [first, ...mentions.slice(1).slice(-2)].map((m) => m.text),
-      },
-    };
+    return xrayAnswer({ title: h.book.title, analysis: h.book.analysis, index: h.index, heardCount: h.heardCount }, entity, kind);
   }
 
   function openingQuestion(h: Heard): string {

@@ -1,0 +1,164 @@
+import { randomUUID } from 'node:crypto';
+import { createOfflineBrain } from './brain';
+import { memoryBookSource, parseAnalysis, type Book, type BookText, type TimingEntry } from './books';
+import { HeardIndex } from './heard-index';
+import { createToolbox, TOOL_NAMES } from './tools';
+
+// A small book written for these tests: Tobias is heard early, Captain Elias Thorne and the island
+// of Lundy only after the listener's position, and the first sentence sets the scene.
+const CHAPTER_1 = [
+  'Mara Quill kept the lighthouse on Gull Island, off the coast of Cornwall, in the winter of 1893.',
+  'Every night she climbed the hundred steps to light the great lamp.',
+  'Her brother Tobias rowed out from Penzance with bread and oil each Sunday.',
+];
+const CHAPTER_2 = [
+  'Tobias, a quiet fisherman, worried that the sea was rising higher each year.',
+  'Mara told him the lamp had never once gone dark.',
+  // The listener's position (65 s) is inside the sentence above; everything below is unheard.
+  'On the fifth night a stranger named Captain Elias Thorne washed ashore.',
+  'Thorne carried a map of Lundy marked in red ink.',
+  'He said the lighthouse hid a fortune in smuggled gold.',
+];
+const SECONDS = 14;
+const POSITION = 65;
+const HEARD = [...CHAPTER_1, ...CHAPTER_2.slice(0, 2)];
+const UNHEARD = CHAPTER_2.slice(2);
+const SPOILERS = ['Thorne', 'Elias', 'Lundy', 'stranger', 'map', 'gold', 'smuggled', 'fifth night', 'red ink'];
+
+function lighthouse(): { book: Book; text: BookText } {
+  const sentences = [...CHAPTER_1, ...CHAPTER_2];
+  const timing: TimingEntry[] = [];
+  let text = '';
+  for (const [i, sentence] of sentences.entries()) {
+    if (i > 0) text += ' ';
+    timing.push({ start: i * SECONDS, end: (i + 1) * SECONDS, char_start: text.length, char_end: text.length + sentence.length });
+    text += sentence;
+  }
+  const book: Book = {
+    id: randomUUID(),
+    title: 'The Keeper',
+    description: 'A lighthouse keeper and her brother on a storm coast.',
+    durationSeconds: sentences.length * SECONDS,
+    chapters: [
+      { title: 'Chapter 1', order: 1, duration: CHAPTER_1.length * SECONDS },
+      { title: 'The Stranger', order: 2, duration: CHAPTER_2.length * SECONDS },
+    ],
+    analysis: parseAnalysis({
+      themes: ['isolation', 'duty'],
+      characters: [
+        { name: 'Mara Quill', role: 'protagonist' },
+        { name: 'Elias Thorne', role: 'major character' },
+        { name: 'Tobias', role: 'minor character' },
+      ],
+      setting: { time: 'in 1893', place: 'Gull Island' },
+      discussion_questions: [
+        'Why does Elias Thorne come to Gull Island?',
+        'What keeps Mara Quill on Gull Island?',
+        'How does the sea shape the lives of Mara and Tobias?',
+      ],
+    }),
+  };
+  return { book, text: { text, timing } };
+}
+
+function setup(position: number = POSITION) {
+  const { book, text } = lighthouse();
+  const books = memoryBookSource([{ userId: 'ann', book, text, position }]);
+  const toolbox = createToolbox({ userId: 'ann', books, clientPosition: () => undefined });
+  const brain = createOfflineBrain({ mode: 'xray', jobId: book.id, callTool: (name, args) => toolbox.call(name, args) });
+  return { book, books, toolbox, brain };
+}
+
+/** Nothing of the unheard sentences, and every quote is a (possibly shortened) heard sentence. */
+function expectHeardOnly(answer: string) {
+  for (const word of SPOILERS) expect(answer).not.toContain(word);
+  for (const sentence of UNHEARD) expect(answer).not.toContain(sentence);
+  const quotes = [...answer.matchAll(/"([^"]+)"/g)].map((m) => m[1]!.replace(/…$/, ''));
+  for (const q of quotes) expect(HEARD.some((s) => s.startsWith(q))).toBe(true);
+  return quotes;
+}
+
+describe('X-ray over the heard text', () => {
+  it('who: a character heard early gets the first and latest mention, with where each was heard', async () => {
+    const { brain } = setup();
+    const answer = await brain.respond('Who is Tobias?');
+    expect(answer).toContain('Tobias is a minor character.');
+    expect(answer).toContain(`first appears in chapter 1, about 28 seconds in: "${CHAPTER_1[2]}"`);
+    expect(answer).toContain(`in chapter 2, “The Stranger”, at the very start: "${CHAPTER_2[0]}"`);
+    expect(answer).toContain('Mentioned 2 times so far.');
+    expectHeardOnly(answer);
+  });
+
+  it('who: a character first named after the position is not revealed, by name, surname or role', async () => {
+    const { brain, toolbox, book } = setup();
+    for (const question of ['Who is Captain Elias Thorne?', 'Who is Thorne?', 'Tell me about Elias.']) {
+      const answer = await brain.respond(question);
+      expect(answer).toMatch(/hasn't appeared in what you've heard so far/);
+      expect(answer).not.toContain('major character');
+      expect(answer).not.toContain('"');
+    }
+    const search = await toolbox.call('search_book', { job_id: book.id, query: 'stranger map gold' });
+    expect(search.answer).toBe(`I couldn't find "stranger map gold" in what you've heard of The Keeper so far.`);
+    expect(JSON.stringify(search.data)).not.toMatch(/Thorne|Lundy/);
+  });
+
+  it('where does the story take place: the places heard, in order, quoted from where they were heard', async () => {
+    const { brain } = setup();
+    const answer = await brain.respond('Where does the story take place?');
+    expect(answer).toMatch(/^From what you've heard, the story moves from Gull Island to Cornwall to Penzance\./);
+    expect(answer).toContain(`It begins around Gull Island, in chapter 1, at the very start: "${CHAPTER_1[0]}"`);
+    expect(answer).toContain('As for when: the winter of 1893.');
+    expectHeardOnly(answer);
+    // Asked as "when", the time and its passage.
+    const when = await brain.respond('When is the story set?');
+    expect(when).toBe(`As for when, it is the winter of 1893: you heard in chapter 1, at the very start, "${CHAPTER_1[0]}"`);
+  });
+
+  it('the setting before any place is named says so and quotes the opening, never the analysis', async () => {
+    const { book, text } = lighthouse();
+    const opening = 'The wind had not stopped for three days.';
+    const plain = { ...text, text: `${opening} ${text.text}`, timing: [{ start: 0, end: 5, char_start: 0, char_end: opening.length }, ...text.timing.map((t) => ({ ...t, start: t.start + 5, end: t.end + 5, char_start: t.char_start + opening.length + 1, char_end: t.char_end + opening.length + 1 }))] };
+    const toolbox = createToolbox({ userId: 'ann', books: memoryBookSource([{ userId: 'ann', book, text: plain, position: 2 }]), clientPosition: () => undefined });
+    const result = await toolbox.call('xray_lookup', { job_id: book.id, kind: 'setting' });
+    expect(result.answer).toBe(`So far The Keeper hasn't named where it takes place. It opens at the very start: "${opening}"`.replace('opens at', 'opens in chapter 1, at'));
+    expect(result.answer).not.toContain('Gull Island');
+  });
+
+  it('seeking back shrinks what can be found; moving on makes later passages findable', async () => {
+    const { book, books, toolbox } = setup();
+    expect((await toolbox.call('search_book', { job_id: book.id, query: 'fisherman' })).answer).toContain(CHAPTER_2[0]);
+    books.setPosition('ann', book.id, 20);
+    expect((await toolbox.call('search_book', { job_id: book.id, query: 'fisherman' })).answer).toContain("couldn't find");
+    expect((await toolbox.call('xray_lookup', { job_id: book.id, query: 'Tobias' })).answer).toContain("hasn't appeared");
+    books.setPosition('ann', book.id, 100);
+    const later = await toolbox.call('xray_lookup', { job_id: book.id, query: 'Elias Thorne' });
+    expect(later.answer).toContain('Elias Thorne is a major character.');
+    expect(later.answer).toContain(CHAPTER_2[2]);
+  });
+
+  it('search_book ranks with stemming and fuzzy matching, quoting where each passage was heard', async () => {
+    const { book, toolbox } = setup();
+    // "climbing" finds "climbed" (stemming); "lighthose" finds "lighthouse" (a typo).
+    const climb = await toolbox.call('search_book', { job_id: book.id, query: 'climbing steps' });
+    expect(climb.answer).toBe(`From what you've heard, in chapter 1, about 14 seconds in: "${CHAPTER_1[1]}"`);
+    const typo = await toolbox.call('search_book', { job_id: book.id, query: 'lighthose' });
+    expect(typo.answer).toContain(CHAPTER_1[0]);
+    expect(TOOL_NAMES).toContain('search_book');
+  });
+});
+
+describe('HeardIndex', () => {
+  it('counts heard sentences by the timing entry playing and splits long entries into sentences', () => {
+    const text = 'One fine day. Two birds sang. Then rain came.';
+    const index = new HeardIndex({ text, timing: [{ start: 0, end: 6, char_start: 0, char_end: 29 }, { start: 6, end: 9, char_start: 30, char_end: 45 }] }, []);
+    expect(index.heardCount(0)).toBe(2);
+    expect(index.heardCount(5.9)).toBe(2);
+    expect(index.heardCount(6)).toBe(3);
+    expect(index.heard(2).map((s) => [s.text, Math.round(s.start * 10) / 10])).toEqual([
+      ['One fine day.', 0],
+      ['Two birds sang.', 2.9],
+    ]);
+    expect(index.find('rain', 2)).toEqual([]);
+    expect(index.find('rain', 3).map((p) => p.sentence.text)).toEqual(['Then rain came.']);
+  });
+});
