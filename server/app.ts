@@ -27,6 +27,7 @@ import { createConversion, type ConversionOverrides } from './jobs/index';
 import { createListCache, listenForJobChanges } from './jobs/list-cache';
 import { apiRoutes } from './routes/index';
 import { createBookSource } from './assistant/books';
+import { createListeningHistory } from './assistant/library';
 import { openAiEngines } from './assistant/openai';
 import { createVoiceAssistant } from './assistant/service';
 import { openStorage, type FileStorage } from './storage/index';
@@ -124,6 +125,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Fas
     authenticate: (token) => auth.authenticate(token),
     allowOrigin: (request) => allowsSocketOrigin(request.headers.origin, request.headers.host, config),
     books: createBookSource(db, storage),
+    history: createListeningHistory(db),
     log: app.log,
     // Offline engines by default; speech-to-text, a chat model and cloud speech with an OpenAI key.
     ...(config.openaiApiKey !== undefined &&

@@ -64,10 +64,59 @@ export function parseXray(text: string): { entity: string; kind: XrayKind } | nu
 const POSITION_QUESTION = /\b(?:where am i|how far|my (?:position|progress)|what did i (?:just )?hear)\b/iu;
 const OUTLINE_QUESTION = /\b(?:chapters?|outline|table of contents)\b/iu;
 
+const LIBRARY_LIST =
+  /(?:^(?:so\s+|and\s+)?(?:what|which)\s+(?:books|audiobooks|titles|stories)\b|\bwhat(?:'s|’s|\s+is)\s+in\s+my\s+library|\b(?:list|show)\s+(?:me\s+)?(?:all\s+)?(?:my\s+)?(?:books|library)\b|\bwhat\s+(?:books\s+)?do\s+i\s+have\b|\bhow\s+many\s+books\b)/iu;
+const RECENT =
+  /\b(?:what\s+(?:was|were|am|have)\s+i\s+(?:been\s+)?(?:listening|reading)|what\s+did\s+i\s+(?:last\s+)?(?:listen|play)|(?:last|recently)\s+(?:listened|played)|where\s+did\s+i\s+(?:leave\s+off|stop))\b/iu;
+const HOW_FAR = /\bhow\s+far\s+(?:along\s+)?(?:am\s+i|have\s+i\s+(?:got|gotten|come|listened|read)|did\s+i\s+get)\s+(?:in|into|with|through)\s+(.+)$/iu;
+const CONTINUE =
+  /^(?:please\s+|can\s+you\s+|could\s+you\s+|let's\s+|let’s\s+)?(?:continue|resume|keep\s+listening\s+to|carry\s+on\s+with|go\s+back\s+to|pick\s+up)(?:\s+(?:listening\s+to|playing|with))?(?:\s+(.+?))?[\s.!?]*$/iu;
+const THIS_BOOK = /^(?:it|this|that|this\s+book|the\s+book|my\s+book|where\s+i\s+left\s+off|from\s+where\s+i\s+(?:left\s+off|stopped))$/iu;
+
+function cleanTitle(raw: string): string {
+  return raw
+    .trim()
+    .replace(/[?!.]+$/u, '')
+    .replace(/\s+(?:please|now|again)$/iu, '')
+    .replace(/^["'“‘]+|["'”’]+$/gu, '')
+    .replace(/^(?:the\s+(?:book|audiobook|story)\s+|my\s+(?:book\s+)?)/iu, '')
+    .trim();
+}
+
 const NO_BOOK = 'Choose a book first: start the assistant in X-ray or Tutor mode from a book in your library.';
 
 export function createOfflineBrain(ctx: BrainContext): Brain {
   const { mode, jobId, callTool } = ctx;
+
+  /** The job id of a book named by the user (their library only); null when none matches. */
+  async function resolveBook(title: string): Promise<{ id: string } | { missing: string }> {
+    const name = cleanTitle(title);
+    if (name === '' || THIS_BOOK.test(name)) {
+      if (jobId !== null) return { id: jobId };
+      const recent = await callTool('search_library', { recent: true, max_results: 1 });
+      const last = (recent.data.results as { job_id: string }[] | undefined)?.[0];
+      return last === undefined ? { missing: '' } : { id: last.job_id };
+    }
+    const found = await callTool('search_library', { query: name, max_results: 1 });
+    const first = (found.data.results as { job_id: string }[] | undefined)?.[0];
+    return first === undefined ? { missing: name } : { id: first.job_id };
+  }
+
+  /** Questions about the library, in any mode; null when the text is not one. */
+  async function aboutLibrary(text: string): Promise<string | null> {
+    if (RECENT.test(text)) return (await callTool('search_library', { recent: true, max_results: 3 })).answer;
+    if (LIBRARY_LIST.test(text)) return (await callTool('search_library', { query: '', max_results: 5 })).answer;
+    const howFar = HOW_FAR.exec(text);
+    const resume = CONTINUE.exec(text);
+    if (howFar === null && resume === null) return null;
+    const book = await resolveBook(howFar?.[1] ?? resume?.[1] ?? '');
+    if ('missing' in book) {
+      return book.missing === ''
+        ? "You haven't played any book yet. Which one should I open?"
+        : `I couldn't find a book called "${book.missing}" in your library.`;
+    }
+    return (await callTool('current_position', { job_id: book.id, ...(resume !== null && { resume: true }) })).answer;
+  }
 
   async function aboutBook(id: string, text: string): Promise<string> {
     if (POSITION_QUESTION.test(text)) return (await callTool('current_position', { job_id: id })).answer;
@@ -87,17 +136,19 @@ export function createOfflineBrain(ctx: BrainContext): Brain {
     async respond(raw) {
       const text = raw.trim();
       if (text === '') return 'I did not catch a question. What would you like to know?';
+      const library = await aboutLibrary(text);
+      if (library !== null) return library;
       if (mode === 'tutor') {
         if (jobId === null) return NO_BOOK;
         return (await callTool('tutor_turn', { job_id: jobId, user_message: text })).answer;
       }
       if (jobId !== null) return aboutBook(jobId, text);
       if (mode === 'xray') return NO_BOOK;
-      const library = await callTool('search_library', { query: text, max_results: 5 });
-      const found = Array.isArray(library.data.results) && library.data.results.length > 0;
+      const search = await callTool('search_library', { query: text, max_results: 5 });
+      const found = Array.isArray(search.data.results) && search.data.results.length > 0;
       return found
-        ? `${library.answer} Open one in Tutor or X-ray mode to talk about it.`
-        : `${library.answer} I can find books in your library, and in Tutor or X-ray mode I can discuss one without spoilers.`;
+        ? `${search.answer} Open one in Tutor or X-ray mode to talk about it.`
+        : `${search.answer} Ask me what's in your library or what you were listening to, or open a book in Tutor or X-ray mode to discuss it without spoilers.`;
     },
   };
 }

@@ -67,6 +67,11 @@ export class VoiceConnection {
     this.send(encodeMessage(type, data, id));
   }
 
+  /** An RTVI server-message (data {t, d}, the shape of client-message): see docs/voice-assistant.md. */
+  serverMessage(t: string, d: unknown): void {
+    this.message('server-message', { t, d });
+  }
+
   private error(error: string, fatal = false): void {
     this.message('error', { error, fatal });
   }
@@ -199,6 +204,8 @@ export class VoiceConnection {
     try {
       const result = await this.deps.toolbox.call(name, args);
       this.message('llm-function-call-stopped', { tool_call_id: toolCallId, function_name: name, cancelled: false, result: result.data });
+      // "Continue X": the client opens the player at the book's position.
+      if (result.data.open_book !== undefined) this.serverMessage('open-book', result.data.open_book);
       return result;
     } catch (error) {
       this.message('llm-function-call-stopped', {

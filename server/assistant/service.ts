@@ -8,6 +8,7 @@ import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import { getOfflineEngine, offlineVoiceFor } from '../tts/index';
 import { resample, warmUpAudio } from './audio';
 import type { BookSource } from './books';
+import type { ListeningHistory } from './library';
 import { createOfflineBrain, type Brain, type CallTool } from './brain';
 import { VoiceConnection, type SpeechToText } from './connection';
 import { BOT_SAMPLE_RATE } from '../../protocol/audio';
@@ -41,6 +42,8 @@ export interface VoiceAssistantDeps {
   /** Whether an upgrade's Origin may use the socket (default: any). */
   allowOrigin?: (request: IncomingMessage) => boolean;
   books: BookSource;
+  /** The users' playback history (default: the saved positions of `books`). */
+  history?: ListeningHistory;
   /** Engines; default: the offline ones (eSpeak voice, rule-based brain, no speech-to-text). */
   engines?: AssistantEngines;
   log?: { warn(obj: unknown, msg?: string): void };
@@ -135,7 +138,12 @@ export function createVoiceAssistant(deps: VoiceAssistantDeps): VoiceAssistant {
     const positions = new Map<string, number>();
     const position = Number(url.searchParams.get('position') ?? Number.NaN);
     if (session.jobId !== null && Number.isFinite(position) && position >= 0) positions.set(session.jobId, position);
-    const toolbox = createToolbox({ userId, books: deps.books, clientPosition: (jobId) => positions.get(jobId) });
+    const toolbox = createToolbox({
+      userId,
+      books: deps.books,
+      ...(deps.history && { history: deps.history }),
+      clientPosition: (jobId) => positions.get(jobId),
+    });
     const connection = new VoiceConnection({
       socket: {
         send: (frame) => {

@@ -101,7 +101,7 @@ describe('the spoiler bound', () => {
     const earlyOutline = await early.toolbox.call('book_outline', { job_id: early.book.id });
     expect(earlyOutline.data.chapters).toEqual([{ title: 'Gateshead', order: 1, start_seconds: 0 }]);
     const position = await toolbox.call('current_position', { job_id: book.id });
-    expect(position.answer).toBe(`You're at 0:13 of 0:24 in Jane Eyre. The last thing you heard: "${ROCHESTER_SENTENCES[4]}"`);
+    expect(position.answer).toBe(`You're at 0:13 of 0:24 in Jane Eyre, 54% of the way through. The last thing you heard: "${ROCHESTER_SENTENCES[4]}"`);
   });
 
   it("search_library searches only the user's books; other users' books are not found", async () => {

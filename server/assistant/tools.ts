@@ -11,6 +11,7 @@
 import type { Book, BookSource, BookText, TimingEntry } from './books';
 import { HeardIndex, describePlace, type IndexedSentence } from './heard-index';
 import { entityPattern, formatTime, pick, shorten } from './text';
+import { historyFromBooks, searchLibrary as librarySearch, type ListeningHistory } from './library';
 import { XRAY_KINDS, xrayLookup as xrayAnswer, type XrayKind } from './xray';
 
 export { shorten };
@@ -36,11 +37,16 @@ const jobId = { type: 'string', description: 'The id of the book (a job id).' };
 export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
   {
     name: 'search_library',
-    description: "Find books in the user's library by title, description or theme.",
+    description:
+      "The user's library: with a query, their books matching a title, description or theme; with an empty query, all their books with how far they are in each; with recent=true, what they listened to last.",
     parameters: {
       type: 'object',
-      properties: { query: { type: 'string' }, max_results: { type: 'integer', minimum: 1, maximum: 20 } },
-      required: ['query'],
+      properties: {
+        query: { type: 'string' },
+        max_results: { type: 'integer', minimum: 1, maximum: 20 },
+        recent: { type: 'boolean', description: 'List the most recently played books first (what was I listening to?).' },
+      },
+      required: [],
     },
   },
   {
@@ -74,8 +80,8 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
   },
   {
     name: 'current_position',
-    description: 'Where the listener is in the book.',
-    parameters: { type: 'object', properties: { job_id: jobId }, required: ['job_id'] },
+    description: 'Where the listener is in a book (how far, what they heard last). resume=true also opens the book in the player at that position.',
+    parameters: { type: 'object', properties: { job_id: jobId, resume: { type: 'boolean' } }, required: ['job_id'] },
   },
 ];
 
@@ -148,6 +154,8 @@ function cleanEntity(query: string): string {
 export interface ToolContext {
   userId: string;
   books: BookSource;
+  /** The user's playback history (default: the saved positions of `books`, in library order). */
+  history?: ListeningHistory;
   /** A position the client sent for this book (seconds), preferred over the saved one. */
   clientPosition(jobId: string): number | undefined;
 }
@@ -169,6 +177,7 @@ function argString(args: Record<string, unknown>, key: string, required: boolean
 }
 
 export function createToolbox(ctx: ToolContext): Toolbox {
+  const history = ctx.history ?? historyFromBooks(ctx.books);
   async function book(jobIdArg: string): Promise<Book> {
     const found = await ctx.books.findCompleted(ctx.userId, jobIdArg);
     if (found === null) throw new ToolError('Book not found');
@@ -218,24 +227,8 @@ export function createToolbox(ctx: ToolContext): Toolbox {
     const query = argString(args, 'query', false);
     const maxRaw = args.max_results;
     const max = typeof maxRaw === 'number' && Number.isFinite(maxRaw) ? Math.min(20, Math.max(1, Math.round(maxRaw))) : 5;
-    const all = await ctx.books.listCompleted(ctx.userId);
-    const q = terms(query);
-    const scored = all
-      .map((b) => {
-        const hay = words([b.title, b.description ?? '', ...(b.analysis?.themes ?? [])].join(' '));
-        const score = q.length === 0 ? 1 : q.filter((t) => termMatches(hay, t)).length;
-        return { b, score };
-      })
-      .filter((s) => s.score > 0)
-      .sort((x, y) => y.score - x.score)
-      .slice(0, max);
-    const results = scored.map(({ b }) => ({ job_id: b.id, title: b.title, description: b.description, duration_seconds: b.durationSeconds }));
-    let answer: string;
-    if (all.length === 0) answer = "Your library has no finished audiobooks yet. Convert a story first, then ask me about it.";
-    else if (results.length === 0) answer = `I couldn't find a book matching "${query}" in your library.`;
-    else if (q.length === 0) answer = `Your library has ${all.length} book${all.length === 1 ? '' : 's'}: ${results.map((r) => r.title).join(', ')}.`;
-    else answer = `I found ${results.length} book${results.length === 1 ? '' : 's'} for "${query}": ${results.map((r) => r.title).join(', ')}.`;
-    return { answer, data: { results, total_books: all.length } };
+    if (args.recent !== undefined && typeof args.recent !== 'boolean') throw new ToolError('Argument recent must be a boolean');
+    return librarySearch({ userId: ctx.userId, books: ctx.books, history }, { query, max, recent: args.recent === true });
   }
 
   async function searchBook(args: Record<string, unknown>): Promise<ToolResult> {
@@ -341,22 +334,32 @@ export function createToolbox(ctx: ToolContext): Toolbox {
 
   async function currentPosition(args: Record<string, unknown>): Promise<ToolResult> {
     const id = argString(args, 'job_id', true);
+    if (args.resume !== undefined && typeof args.resume !== 'boolean') throw new ToolError('Argument resume must be a boolean');
     const h = await heard(id);
     const duration = h.book.durationSeconds;
+    const pct = duration ? Math.min(100, Math.round((h.positionSeconds / duration) * 100)) : null;
     const last = h.sentences[h.sentences.length - 1];
+    const data: Record<string, unknown> = {
+      job_id: h.book.id,
+      title: h.book.title,
+      position_seconds: h.positionSeconds,
+      duration_seconds: duration,
+      source: h.positionSource,
+      percentage: pct,
+    };
+    if (args.resume === true) {
+      // The client opens the player here (the connection forwards `open_book` as a server message).
+      data.open_book = { job_id: h.book.id, title: h.book.title, position_seconds: h.positionSeconds };
+      const from = h.positionSource === 'none' ? 'from the beginning' : `from ${formatTime(h.positionSeconds)}`;
+      const recap = last === undefined ? '' : ` You last heard: "${shorten(last.text, 140)}"`;
+      return { answer: `Continuing ${h.book.title} ${from}.${recap}`, data };
+    }
     const where =
       h.positionSource === 'none'
         ? `You haven't started ${h.book.title} yet.`
-        : `You're at ${formatTime(h.positionSeconds)}${duration !== null ? ` of ${formatTime(duration)}` : ''} in ${h.book.title}.`;
-    return {
-      answer: last === undefined ? where : `${where} The last thing you heard: "${shorten(last.text)}"`,
-      data: {
-        position_seconds: h.positionSeconds,
-        duration_seconds: duration,
-        source: h.positionSource,
-        percentage: duration ? Math.min(100, Math.round((h.positionSeconds / duration) * 100)) : null,
-      },
-    };
+        : `You're at ${formatTime(h.positionSeconds)}${duration !== null ? ` of ${formatTime(duration)}` : ''} in ${h.book.title}` +
+          `${pct !== null ? `, ${pct}% of the way through` : ''}.`;
+    return { answer: last === undefined ? where : `${where} The last thing you heard: "${shorten(last.text)}"`, data };
   }
 
   const handlers: Record<ToolName, (args: Record<string, unknown>) => Promise<ToolResult>> = {
