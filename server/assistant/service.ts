@@ -9,6 +9,7 @@ import { getOfflineEngine, offlineVoiceFor } from '../tts/index';
 import { resample, warmUpAudio } from './audio';
 import type { BookSource } from './books';
 import type { ListeningHistory } from './library';
+import type { TutorState } from './tutor';
 import { createOfflineBrain, type Brain, type CallTool } from './brain';
 import { VoiceConnection, type SpeechToText } from './connection';
 import { BOT_SAMPLE_RATE } from '../../protocol/audio';
@@ -87,6 +88,16 @@ export function createVoiceAssistant(deps: VoiceAssistantDeps): VoiceAssistant {
   const sessions = createVoiceSessions({ books: deps.books, ...(deps.now && { now: deps.now }) });
   const engines = deps.engines ?? offlineEngines();
   const open = new Map<string, Set<{ ws: WebSocket; connection: VoiceConnection | null }>>();
+  // A session's tutoring dialogues outlive its sockets (a reconnect carries on), not the session.
+  const tutorMemory = new WeakMap<VoiceSession, Map<string, TutorState>>();
+  const tutorFor = (session: VoiceSession): Map<string, TutorState> => {
+    let memory = tutorMemory.get(session);
+    if (memory === undefined) {
+      memory = new Map();
+      tutorMemory.set(session, memory);
+    }
+    return memory;
+  };
   let warming: Promise<void> | undefined;
   let wss: WebSocketServer | null = null;
 
@@ -142,6 +153,7 @@ export function createVoiceAssistant(deps: VoiceAssistantDeps): VoiceAssistant {
       userId,
       books: deps.books,
       ...(deps.history && { history: deps.history }),
+      tutor: tutorFor(session),
       clientPosition: (jobId) => positions.get(jobId),
     });
     const connection = new VoiceConnection({

@@ -10,8 +10,9 @@
  */
 import type { Book, BookSource, BookText, TimingEntry } from './books';
 import { HeardIndex, describePlace, type IndexedSentence } from './heard-index';
-import { entityPattern, formatTime, pick, shorten } from './text';
+import { formatTime, shorten } from './text';
 import { historyFromBooks, searchLibrary as librarySearch, type ListeningHistory } from './library';
+import { newTutorState, tutorTurn as tutorReply, type TutorState } from './tutor';
 import { XRAY_KINDS, xrayLookup as xrayAnswer, type XrayKind } from './xray';
 
 export { shorten };
@@ -70,7 +71,8 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
   },
   {
     name: 'tutor_turn',
-    description: "One Socratic tutoring turn: reflects the learner's answer and asks a probing question.",
+    description:
+      "One Socratic tutoring turn grounded in the heard text: with the learner's answer, a follow-up that agrees and probes, counters with a passage or asks for more, moving through the discussion questions; without one, the open question. The session remembers the dialogue.",
     parameters: { type: 'object', properties: { job_id: jobId, user_message: { type: 'string' } }, required: ['job_id'] },
   },
   {
@@ -135,10 +137,6 @@ function terms(query: string): string[] {
   return [...new Set(words(query).filter((w) => w.length > 1 && !STOPWORDS.has(w)))];
 }
 
-function termMatches(sentenceWords: readonly string[], term: string): boolean {
-  return sentenceWords.some((w) => w === term || (term.length >= 4 && w.startsWith(term)) || (w.length >= 4 && term.startsWith(w) && term.length - w.length <= 2));
-}
-
 function cleanEntity(query: string): string {
   return query
     .trim()
@@ -154,6 +152,8 @@ function cleanEntity(query: string): string {
 export interface ToolContext {
   userId: string;
   books: BookSource;
+  /** The session's tutoring dialogues per book (kept by the session across reconnects; default: this toolbox's own). */
+  tutor?: Map<string, TutorState>;
   /** The user's playback history (default: the saved positions of `books`, in library order). */
   history?: ListeningHistory;
   /** A position the client sent for this book (seconds), preferred over the saved one. */
@@ -178,6 +178,7 @@ function argString(args: Record<string, unknown>, key: string, required: boolean
 
 export function createToolbox(ctx: ToolContext): Toolbox {
   const history = ctx.history ?? historyFromBooks(ctx.books);
+  const tutorMemory = ctx.tutor ?? new Map<string, TutorState>();
   async function book(jobIdArg: string): Promise<Book> {
     const found = await ctx.books.findCompleted(ctx.userId, jobIdArg);
     if (found === null) throw new ToolError('Book not found');
@@ -216,11 +217,6 @@ export function createToolbox(ctx: ToolContext): Toolbox {
     const heardCount = none ? 0 : index.heardCount(pos.seconds);
     const text = none ? '' : found.source.text.slice(0, bound);
     return { book: b, text, sentences: index.heard(heardCount), index, heardCount, positionSeconds: pos.seconds, positionSource: pos.source };
-  }
-
-  /** Characters of the analysis whose name (or its last word) occurs in the heard text. */
-  function revealedCharacters(h: Heard): { name: string; role: string }[] {
-    return (h.book.analysis?.characters ?? []).filter((c) => entityPattern(c.name).test(h.text));
   }
 
   async function searchLibrary(args: Record<string, unknown>): Promise<ToolResult> {
@@ -265,50 +261,17 @@ export function createToolbox(ctx: ToolContext): Toolbox {
     return xrayAnswer({ title: h.book.title, analysis: h.book.analysis, index: h.index, heardCount: h.heardCount }, entity, kind);
   }
 
-  function openingQuestion(h: Heard): string {
-    if (h.text === '') {
-      return `You haven't started ${h.book.title} yet. What do you expect from a story with that title, and why?`;
-    }
-    // Discussion questions come from the whole book: keep those that name nobody unheard.
-    const safe = (h.book.analysis?.discussionQuestions ?? []).filter((q) => {
-      const names = q.slice(1).match(/(?<![.?!]\s)\b\p{Lu}[\p{L}'’-]+/gu) ?? [];
-      return names.every((n) => entityPattern(n.replace(/['’]s$/u, '')).test(h.text));
-    });
-    if (safe.length > 0) return safe[pick(h.book.id, safe.length)]!;
-    const character = revealedCharacters(h)[0];
-    if (character !== undefined) return `What do you make of ${character.name} so far, and why?`;
-    return `What has stood out to you most in ${h.book.title} so far, and why?`;
-  }
-
   async function tutorTurn(args: Record<string, unknown>): Promise<ToolResult> {
     const id = argString(args, 'job_id', true);
-    const message = argString(args, 'user_message', false).trim();
+    const message = argString(args, 'user_message', false);
     const h = await heard(id);
-    if (message === '') {
-      const question = openingQuestion(h);
-      return { answer: question, data: { kind: 'opening', question } };
+    let state = tutorMemory.get(id);
+    if (state === undefined) {
+      state = newTutorState();
+      tutorMemory.set(id, state);
     }
-    const said = shorten(message.replace(/[.!?]+$/u, ''), 120);
-    const probes = [
-      'Why do you think that is?',
-      'What in the story makes you think so?',
-      'How did you come to that view?',
-      'How might that shape what happens next?',
-    ];
-    const probe = probes[pick(message, probes.length)]!;
-    if (words(message).length < 3) {
-      return { answer: `You said "${said}". Can you say a little more — why do you think so?`, data: { kind: 'probe' } };
-    }
-    const q = terms(message);
-    const link = h.sentences
-      .map((s) => ({ s, score: q.filter((t) => termMatches(words(s.text), t)).length }))
-      .filter((m) => m.score > 0)
-      .sort((a, b) => b.score - a.score)[0];
-    const answer =
-      link === undefined
-        ? `You said "${said}". ${probe}`
-        : `You said "${said}". Think of this moment: "${shorten(link.s.text, 140)}" ${probe}`;
-    return { answer, data: { kind: 'follow_up', quoted: link?.s.text ?? null } };
+    const result = tutorReply({ title: h.book.title, bookId: h.book.id, analysis: h.book.analysis, index: h.index, heardCount: h.heardCount }, state, message);
+    return { answer: result.answer, data: result.data };
   }
 
   async function bookOutline(args: Record<string, unknown>): Promise<ToolResult> {
