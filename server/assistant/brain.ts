@@ -22,6 +22,8 @@ export interface Brain {
   opening(): Promise<string | null>;
   /** The answer to one user message. */
   respond(text: string): Promise<string>;
+  /** Takes a turn answered by another brain into this one's context (a model after an offline fallback). */
+  remember?(text: string, reply: string): void;
 }
 
 const XRAY_PATTERNS: readonly RegExp[] = [

@@ -27,7 +27,7 @@ export interface ConnectionDeps {
   socket: ConnectionSocket;
   session: VoiceSession;
   toolbox: Toolbox;
-  brain: (callTool: CallTool) => Brain;
+  brain: (io: { callTool: CallTool; notify: (t: string, d: unknown) => void }) => Brain;
   synthesize: Synthesizer;
   speechToText: SpeechToText | null;
   /** The client's explicit listening positions per job (shared with the toolbox). */
@@ -56,7 +56,7 @@ export class VoiceConnection {
       { send: (frame) => this.send(frame), message: (type, data) => this.message(type, data) },
       deps.synthesize,
     );
-    this.brain = deps.brain(this.callTool);
+    this.brain = deps.brain({ callTool: this.callTool, notify: (t, d) => this.serverMessage(t, d) });
   }
 
   private send(frame: Uint8Array): void {

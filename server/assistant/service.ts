@@ -34,7 +34,13 @@ export const CLOSE_RESTARTING = { code: 1012, reason: 'Server restarting; reconn
 export interface AssistantEngines {
   synthesize: Synthesizer;
   speechToText: SpeechToText | null;
-  brain(context: { session: VoiceSession; toolbox: Toolbox; callTool: CallTool }): Brain;
+  brain(context: {
+    session: VoiceSession;
+    toolbox: Toolbox;
+    callTool: CallTool;
+    /** Sends the client an RTVI server-message {t, d} (e.g. that the offline brain answered). */
+    notify: (t: string, d: unknown) => void;
+  }): Brain;
 }
 
 export interface VoiceAssistantDeps {
@@ -165,7 +171,7 @@ export function createVoiceAssistant(deps: VoiceAssistantDeps): VoiceAssistant {
       },
       session,
       toolbox,
-      brain: (callTool) => engines.brain({ session, toolbox, callTool }),
+      brain: ({ callTool, notify }) => engines.brain({ session, toolbox, callTool, notify }),
       synthesize: engines.synthesize,
       speechToText: engines.speechToText,
       positions,
