@@ -86,11 +86,15 @@ function chapterStarts(chapters: readonly BookChapter[]): { order: number; title
   });
 }
 
+const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 /** Sentences in time order: each timing entry split into sentences, times spread by characters. */
-function sentencesOf(source: BookText, chapters: readonly BookChapter[]): IndexedSentence[] {
+async function sentencesOf(source: BookText, chapters: readonly BookChapter[]): Promise<IndexedSentence[]> {
   const starts = chapterStarts(chapters);
   const out: IndexedSentence[] = [];
-  for (const entry of source.timing) {
+  for (const [n, entry] of source.timing.entries()) {
+    // A long book takes a few hundred ms to split: let other requests through now and then.
+    if (n % 100 === 99) await yieldToEventLoop();
     const chunk = source.text.slice(entry.char_start, entry.char_end);
     const spans = splitSentences(chunk);
     const perChar = chunk.length > 0 ? (entry.end - entry.start) / chunk.length : 0;
@@ -114,14 +118,22 @@ function sentencesOf(source: BookText, chapters: readonly BookChapter[]): Indexe
   return out;
 }
 
+/** Sentences added to (or rebuilt into) the index per turn of the event loop. */
+const CHUNK = 200;
+
 export class HeardIndex {
-  private readonly all: IndexedSentence[];
   private readonly search: MiniSearch<{ id: number; text: string }>;
   /** How many sentences (from the first) the index holds now. */
   private held = 0;
+  /** Every change of the index, and every search, runs in this queue: one at a time. */
+  private queue: Promise<unknown> = Promise.resolve();
 
-  constructor(source: BookText, chapters: readonly BookChapter[]) {
-    this.all = sentencesOf(source, chapters);
+  /** Splits and places the book's sentences (yielding to the event loop as it goes); indexes nothing yet. */
+  static async build(source: BookText, chapters: readonly BookChapter[]): Promise<HeardIndex> {
+    return new HeardIndex(await sentencesOf(source, chapters));
+  }
+
+  private constructor(private readonly all: IndexedSentence[]) {
     this.search = new MiniSearch<{ id: number; text: string }>({
       fields: ['text'],
       tokenize: (text) => text.match(/[\p{L}\p{N}]+(?:['’][\p{L}]+)?/gu) ?? [],
@@ -150,36 +162,78 @@ export class HeardIndex {
     return this.all.slice(0, Math.max(0, count));
   }
 
-  /** Brings the index to hold exactly the first `count` sentences. */
-  private hold(count: number): void {
+  private serial<T>(step: () => Promise<T> | T): Promise<T> {
+    const run = this.queue.then(step);
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  /** Brings the index to hold exactly the first `count` sentences (in chunks, yielding between them). */
+  private async hold(count: number): Promise<void> {
     const target = Math.max(0, Math.min(count, this.all.length));
     if (target === this.held) return;
+    const docs = (from: number, to: number) => this.all.slice(from, to).map((s) => ({ id: s.index, text: s.text }));
     if (target > this.held) {
-      this.search.addAll(this.all.slice(this.held, target).map((s) => ({ id: s.index, text: s.text })));
+      await this.search.addAllAsync(docs(this.held, target), { chunkSize: CHUNK });
     } else if (this.held - target > target) {
       this.search.removeAll();
-      this.search.addAll(this.all.slice(0, target).map((s) => ({ id: s.index, text: s.text })));
+      await this.search.addAllAsync(docs(0, target), { chunkSize: CHUNK });
     } else {
       for (let i = target; i < this.held; i += 1) this.search.discard(i);
-      this.search.vacuum().catch(() => undefined);
     }
     this.held = target;
   }
 
-  /** BM25-ranked passages among the first `heardCount` sentences only. */
-  find(query: string, heardCount: number, options: SearchOptions = {}): Passage[] {
-    this.hold(heardCount);
-    if (this.held === 0 || indexTerms(query).length === 0) return [];
-    const fuzzy = options.fuzzy ?? true;
-    const results = this.search.search(query, {
-      combineWith: options.combine === 'and' ? 'AND' : 'OR',
-      prefix: (term) => fuzzy && term.length >= 5,
-      fuzzy: (term) => (fuzzy && term.length >= 5 ? 0.2 : false),
+  /** Indexes the first `count` sentences ahead of a search (e.g. when a session starts). */
+  prepare(count: number): Promise<void> {
+    return this.serial(() => this.hold(count));
+  }
+
+  /**
+   * BM25-ranked passages among the first `heardCount` sentences only: the index is brought to
+   * exactly those sentences, then searched, with nothing able to change it in between.
+   */
+  find(query: string, heardCount: number, options: SearchOptions = {}): Promise<Passage[]> {
+    return this.serial(async () => {
+      await this.hold(heardCount);
+      if (this.held === 0 || indexTerms(query).length === 0) return [];
+      const fuzzy = options.fuzzy ?? true;
+      const results = this.search.search(query, {
+        combineWith: options.combine === 'and' ? 'AND' : 'OR',
+        prefix: (term) => fuzzy && term.length >= 5,
+        fuzzy: (term) => (fuzzy && term.length >= 5 ? 0.2 : false),
+      });
+      return results
+        .filter((r) => (r.id as number) < heardCount)
+        .slice(0, options.limit ?? 5)
+        .map((r) => ({ sentence: this.all[r.id as number]!, score: r.score, terms: r.terms }));
     });
-    return results
-      .filter((r) => (r.id as number) < this.held)
-      .slice(0, options.limit ?? 5)
-      .map((r) => ({ sentence: this.all[r.id as number]!, score: r.score, terms: r.terms }));
+  }
+}
+
+/**
+ * The indexes of the books last asked about, shared by a process's voice connections (a
+ * reconnect, or a second tab, does not split and index the book again). Keyed by user and book:
+ * the loader reads the text through the user's own BookSource.
+ */
+export class BookIndexCache {
+  private readonly entries = new Map<string, Promise<{ source: BookText; index: HeardIndex } | null>>();
+
+  constructor(private readonly max = 4) {}
+
+  get(userId: string, jobId: string, chapters: readonly BookChapter[], load: () => Promise<BookText | null>): Promise<{ source: BookText; index: HeardIndex } | null> {
+    const key = `${userId}\n${jobId}`;
+    let entry = this.entries.get(key);
+    if (entry !== undefined) {
+      this.entries.delete(key);
+      this.entries.set(key, entry);
+      return entry;
+    }
+    entry = load().then(async (source) => (source === null ? null : { source, index: await HeardIndex.build(source, chapters) }));
+    entry.catch(() => this.entries.delete(key));
+    this.entries.set(key, entry);
+    while (this.entries.size > this.max) this.entries.delete(this.entries.keys().next().value!);
+    return entry;
   }
 }
 

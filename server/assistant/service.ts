@@ -10,6 +10,7 @@ import { resample, warmUpAudio } from './audio';
 import type { BookSource } from './books';
 import type { ListeningHistory } from './library';
 import type { TutorState } from './tutor';
+import { BookIndexCache } from './heard-index';
 import { createOfflineBrain, type Brain, type CallTool } from './brain';
 import { VoiceConnection, type SpeechToText } from './connection';
 import { BOT_SAMPLE_RATE } from '../../protocol/audio';
@@ -96,6 +97,8 @@ export function createVoiceAssistant(deps: VoiceAssistantDeps): VoiceAssistant {
   const open = new Map<string, Set<{ ws: WebSocket; connection: VoiceConnection | null }>>();
   // A session's tutoring dialogues outlive its sockets (a reconnect carries on), not the session.
   const tutorMemory = new WeakMap<VoiceSession, Map<string, TutorState>>();
+  // Book indexes shared by the connections (a reconnect finds its book indexed).
+  const indexes = new BookIndexCache();
   const tutorFor = (session: VoiceSession): Map<string, TutorState> => {
     let memory = tutorMemory.get(session);
     if (memory === undefined) {
@@ -160,6 +163,7 @@ export function createVoiceAssistant(deps: VoiceAssistantDeps): VoiceAssistant {
       books: deps.books,
       ...(deps.history && { history: deps.history }),
       tutor: tutorFor(session),
+      indexes,
       clientPosition: (jobId) => positions.get(jobId),
     });
     const connection = new VoiceConnection({
@@ -187,6 +191,8 @@ export function createVoiceAssistant(deps: VoiceAssistantDeps): VoiceAssistant {
       if (set.size === 0) open.delete(userId);
     });
     void warmUp();
+    // Index the session's book up to the listener's position before the first question arrives.
+    if (session.jobId !== null) toolbox.prepare(session.jobId).catch((error: unknown) => deps.log?.warn({ err: error }, 'voice assistant could not index the book'));
 
     const toBytes = (data: RawData): Uint8Array =>
       Array.isArray(data) ? Buffer.concat(data) : data instanceof ArrayBuffer ? new Uint8Array(data) : data;

@@ -9,7 +9,7 @@
  * in the heard text.
  */
 import type { Book, BookSource, BookText, TimingEntry } from './books';
-import { HeardIndex, describePlace, type IndexedSentence } from './heard-index';
+import { BookIndexCache, HeardIndex, describePlace, type IndexedSentence } from './heard-index';
 import { formatTime, shorten } from './text';
 import { historyFromBooks, searchLibrary as librarySearch, type ListeningHistory } from './library';
 import { newTutorState, tutorTurn as tutorReply, type TutorState } from './tutor';
@@ -154,6 +154,8 @@ export interface ToolContext {
   books: BookSource;
   /** The session's tutoring dialogues per book (kept by the session across reconnects; default: this toolbox's own). */
   tutor?: Map<string, TutorState>;
+  /** Book indexes shared with other connections of the process (default: this toolbox's own). */
+  indexes?: BookIndexCache;
   /** The user's playback history (default: the saved positions of `books`, in library order). */
   history?: ListeningHistory;
   /** A position the client sent for this book (seconds), preferred over the saved one. */
@@ -164,6 +166,8 @@ export interface Toolbox {
   call(name: string, args: unknown): Promise<ToolResult>;
   /** The bounded text of one of the user's books; throws ToolError when it is not theirs/finished. */
   heard(jobId: string): Promise<Heard>;
+  /** Reads and indexes the heard part of a book ahead of the first question. */
+  prepare(jobId: string): Promise<void>;
 }
 
 function argString(args: Record<string, unknown>, key: string, required: boolean): string {
@@ -192,24 +196,18 @@ export function createToolbox(ctx: ToolContext): Toolbox {
     return saved === null ? { seconds: 0, source: 'none' } : { seconds: saved, source: 'saved' };
   }
 
-  const sources = new Map<string, Promise<{ source: BookText; index: HeardIndex } | null>>();
+  const indexes = ctx.indexes ?? new BookIndexCache();
 
-  /** The book's text and index, read once per toolbox (a finished book's text never changes). */
+  /** The book's text and index, read once (a finished book's text never changes). */
   function indexed(b: Book): Promise<{ source: BookText; index: HeardIndex } | null> {
-    let entry = sources.get(b.id);
-    if (entry === undefined) {
-      entry = ctx.books.text(ctx.userId, b.id).then((source) => (source === null ? null : { source, index: new HeardIndex(source, b.chapters) }));
-      entry.catch(() => sources.delete(b.id));
-      sources.set(b.id, entry);
-    }
-    return entry;
+    return indexes.get(ctx.userId, b.id, b.chapters, () => ctx.books.text(ctx.userId, b.id));
   }
 
   async function heard(jobIdArg: string): Promise<Heard> {
     const b = await book(jobIdArg);
     const pos = await position(jobIdArg);
     const found = await indexed(b);
-    const index = found?.index ?? new HeardIndex({ text: '', timing: [] }, []);
+    const index = found?.index ?? (await HeardIndex.build({ text: '', timing: [] }, []));
     // No timing map: the bound cannot be placed, so nothing counts as heard.
     // Never played: nothing is heard yet (not even the sentence at 0 s).
     const none = found === null || pos.source === 'none';
@@ -235,7 +233,7 @@ export function createToolbox(ctx: ToolContext): Toolbox {
       return { answer: `You haven't heard any of ${h.book.title} yet, so there's nothing I can search without spoiling it.`, data: { matches: [] } };
     }
     if (terms(query).length === 0) return { answer: 'What should I look for? Give me a word or a name.', data: { matches: [] } };
-    const found = h.index.find(query, h.heardCount, { limit: 3 });
+    const found = await h.index.find(query, h.heardCount, { limit: 3 });
     if (found.length === 0) {
       return { answer: `I couldn't find "${cleanEntity(query)}" in what you've heard of ${h.book.title} so far.`, data: { matches: [] } };
     }
@@ -270,7 +268,7 @@ export function createToolbox(ctx: ToolContext): Toolbox {
       state = newTutorState();
       tutorMemory.set(id, state);
     }
-    const result = tutorReply({ title: h.book.title, bookId: h.book.id, analysis: h.book.analysis, index: h.index, heardCount: h.heardCount }, state, message);
+    const result = await tutorReply({ title: h.book.title, bookId: h.book.id, analysis: h.book.analysis, index: h.index, heardCount: h.heardCount }, state, message);
     return { answer: result.answer, data: result.data };
   }
 
@@ -336,6 +334,10 @@ export function createToolbox(ctx: ToolContext): Toolbox {
 
   return {
     heard,
+    async prepare(jobIdArg) {
+      const h = await heard(jobIdArg);
+      await h.index.prepare(h.heardCount);
+    },
     async call(name, args) {
       if (!(TOOL_NAMES as readonly string[]).includes(name)) throw new ToolError(`Unknown tool ${name}`);
       const record = args !== null && typeof args === 'object' && !Array.isArray(args) ? (args as Record<string, unknown>) : {};

@@ -94,7 +94,7 @@ function choose(state: TutorState, seed: string, options: readonly string[]): st
   return chosen;
 }
 
-export function tutorTurn(input: TutorInput, state: TutorState, rawMessage: string): TutorReply {
+export async function tutorTurn(input: TutorInput, state: TutorState, rawMessage: string): Promise<TutorReply> {
   const sentences = input.index.heard(input.heardCount);
   const message = rawMessage.trim();
   const turn = state.turns.filter((t) => t.role === 'reader').length + (message === '' ? 0 : 1);
@@ -135,7 +135,7 @@ export function tutorTurn(input: TutorInput, state: TutorState, rawMessage: stri
   const heardText = sentences.map((s) => s.text).join(' ');
   const fresh = (found: { sentence: IndexedSentence; terms: string[] }[]) => found.find((p) => !state.quoted.has(p.sentence.index));
   // A passage for the open question, to scaffold or to counter with.
-  const forQuestion = fresh(input.index.find(open, input.heardCount, { limit: 8 }));
+  const forQuestion = fresh(await input.index.find(open, input.heardCount, { limit: 8 }));
 
   if (NEXT.test(message) || state.followUps >= FOLLOW_UPS_PER_QUESTION) {
     const lead = NEXT.test(message)
@@ -154,7 +154,7 @@ export function tutorTurn(input: TutorInput, state: TutorState, rawMessage: stri
   }
 
   // Heard passages that share the reader's words (BM25 over the heard sentences only).
-  const supporting = input.index.find(message, input.heardCount, { limit: 8 }).filter((p) => p.terms.length >= Math.min(2, answerTerms.length));
+  const supporting = (await input.index.find(message, input.heardCount, { limit: 8 })).filter((p) => p.terms.length >= Math.min(2, answerTerms.length));
   const support = fresh(supporting);
 
   if (answerTerms.length < 3) {
@@ -185,7 +185,7 @@ export function tutorTurn(input: TutorInput, state: TutorState, rawMessage: stri
     return reply('agree', `That matches the line we looked at earlier. ${probe}`, probe, null);
   }
 
-  const counter = forQuestion ?? fresh(input.index.find(heardText.slice(-400), input.heardCount, { limit: 8 }));
+  const counter = forQuestion ?? fresh(await input.index.find(heardText.slice(-400), input.heardCount, { limit: 8 }));
   if (counter === undefined) {
     const probe = 'What in what you have heard so far would you point to for that?';
     return reply('elaborate', `I'm not sure the text says that yet. ${probe}`, probe, null);

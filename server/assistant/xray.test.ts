@@ -91,9 +91,9 @@ describe('X-ray over the heard text', () => {
 });
 
 describe('HeardIndex', () => {
-  it('counts heard sentences by the timing entry playing and splits long entries into sentences', () => {
+  it('counts heard sentences by the timing entry playing and splits long entries into sentences', async () => {
     const text = 'One fine day. Two birds sang. Then rain came.';
-    const index = new HeardIndex({ text, timing: [{ start: 0, end: 6, char_start: 0, char_end: 29 }, { start: 6, end: 9, char_start: 30, char_end: 45 }] }, []);
+    const index = await HeardIndex.build({ text, timing: [{ start: 0, end: 6, char_start: 0, char_end: 29 }, { start: 6, end: 9, char_start: 30, char_end: 45 }] }, []);
     expect(index.heardCount(0)).toBe(2);
     expect(index.heardCount(5.9)).toBe(2);
     expect(index.heardCount(6)).toBe(3);
@@ -101,7 +101,12 @@ describe('HeardIndex', () => {
       ['One fine day.', 0],
       ['Two birds sang.', 2.9],
     ]);
-    expect(index.find('rain', 2)).toEqual([]);
-    expect(index.find('rain', 3).map((p) => p.sentence.text)).toEqual(['Then rain came.']);
+    expect(await index.find('rain', 2)).toEqual([]);
+    expect((await index.find('rain', 3)).map((p) => p.sentence.text)).toEqual(['Then rain came.']);
+    // Searches at two positions at once each see only their own sentences.
+    const [early, late] = await Promise.all([index.find('rain birds', 2), index.find('rain birds', 3)]);
+    expect(early.map((p) => p.sentence.text)).toEqual(['Two birds sang.']);
+    expect(late.map((p) => p.sentence.text).sort()).toEqual(['Then rain came.', 'Two birds sang.']);
+    expect(await index.find('rain', 1)).toEqual([]);
   });
 });

@@ -161,7 +161,7 @@ function describing(mentions: readonly IndexedSentence[], pattern: RegExp): Inde
   return mentions.find((s) => copula.test(s.text));
 }
 
-export function xrayLookup(input: XrayInput, rawQuery: string, kind: XrayKind | null): XrayResult {
+export async function xrayLookup(input: XrayInput, rawQuery: string, kind: XrayKind | null): Promise<XrayResult> {
   const sentences = input.index.heard(input.heardCount);
   const entity = rawQuery.trim();
   if (sentences.length === 0) {
@@ -178,7 +178,7 @@ export function xrayLookup(input: XrayInput, rawQuery: string, kind: XrayKind | 
   if (mentions.length === 0) {
     // A description in lower case ("the red room") may be heard in other words: BM25 with every term.
     if (!/\p{Lu}/u.test(entity)) {
-      const passages = input.index.find(entity, input.heardCount, { combine: 'and', limit: 2 });
+      const passages = await input.index.find(entity, input.heardCount, { combine: 'and', limit: 2 });
       if (passages.length > 0) {
         const best = passages[0]!.sentence;
         return {
