@@ -113,6 +113,8 @@ export function createOfflineBrain(ctx: BrainContext): Brain {
     if (howFar === null && resume === null) return null;
     const book = await resolveBook(howFar?.[1] ?? resume?.[1] ?? '');
     if ('missing' in book) {
+      // In a tutoring dialogue "continue …" may be an answer, not a request: let the tutor have it.
+      if (mode === 'tutor' && book.missing !== '') return null;
       return book.missing === ''
         ? "You haven't played any book yet. Which one should I open?"
         : `I couldn't find a book called "${book.missing}" in your library.`;

@@ -96,4 +96,12 @@ describe('library questions', () => {
     const bobs = await session(bob, {});
     expect(await ask(bobs, 'What books are in my library?')).toBe('You have 1 book in your library: Moby Dick (33% in).');
   }, 30_000);
+
+  it('book questions read the stored text and timing map, bounded by the saved position', async () => {
+    const c = await session(ann, { mode: 'xray', jobId: janeEyre });
+    const setting = await ask(c, 'Where does the story take place?');
+    expect(setting).toMatch(/^From what you've heard, the story moves from Gateshead to Lowood school to Thornfield Hall\./);
+    expect(setting).toContain(`It begins around Gateshead, in chapter 1, “Gateshead”, at the very start: "${ROCHESTER_SENTENCES[0]}"`);
+    expect(await ask(c, 'Who is Mr. Rochester?')).toBe("Mr. Rochester hasn't appeared in what you've heard so far — keep listening!");
+  }, 30_000);
 });

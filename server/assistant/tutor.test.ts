@@ -78,6 +78,14 @@ describe('the Socratic tutor (offline)', () => {
     expect(new Set(replies).size).toBe(replies.length);
   });
 
+  it('an answer that starts like a library request ("continue …") stays in the dialogue', async () => {
+    const { brain, kinds } = tutor();
+    await brain.opening();
+    const reply = await brain.respond('Continue the lamp work every night because she promised.');
+    expect(reply).toContain(CHAPTER_1[1]);
+    expect(kinds.at(-1)).toBe('agree');
+  });
+
   it('a reader who does not know gets a passage to think about, not the same question again', async () => {
     const { brain } = tutor();
     await brain.opening();

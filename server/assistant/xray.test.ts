@@ -45,6 +45,16 @@ describe('X-ray over the heard text', () => {
     expect(JSON.stringify(search.data)).not.toMatch(/Thorne|Lundy/);
   });
 
+  it('who are the characters / who is the main character: only the characters heard so far', async () => {
+    const { brain } = setup();
+    const cast = await brain.respond('Who are the characters?');
+    expect(cast).toBe(`So far you've met Mara Quill (the protagonist) and Tobias. Mara Quill comes first, in chapter 1, at the very start: "${CHAPTER_1[0]}"`);
+    expectHeardOnly(cast);
+    const lead = await brain.respond('Who is the main character?');
+    expect(lead).toMatch(/^Mara Quill is the protagonist\. Mara Quill first appears in chapter 1, at the very start/);
+    expectHeardOnly(lead);
+  });
+
   it('where does the story take place: the places heard, in order, quoted from where they were heard', async () => {
     const { brain } = setup();
     const answer = await brain.respond('Where does the story take place?');

@@ -8,7 +8,7 @@
  */
 import type { BookAnalysis } from './books';
 import { describePlace, type HeardIndex, type IndexedSentence } from './heard-index';
-import { entityPattern, shorten, titleCase } from './text';
+import { entityPattern, shorten, spokenList, titleCase } from './text';
 
 export const XRAY_KINDS = ['who', 'what', 'where', 'when', 'setting'] as const;
 export type XrayKind = (typeof XRAY_KINDS)[number];
@@ -161,6 +161,26 @@ function describing(mentions: readonly IndexedSentence[], pattern: RegExp): Inde
   return mentions.find((s) => copula.test(s.text));
 }
 
+const CAST = /^(?:all\s+)?(?:the\s+)?(?:characters|cast|people(?:\s+in\s+it)?|main\s+characters)$/iu;
+const LEAD = /^(?:the\s+)?(?:main\s+character|protagonist|hero|heroine|lead)$/iu;
+
+/** "Who are the characters?": the analysis's characters heard so far, each with where they first appeared. */
+function castAnswer(input: XrayInput, sentences: readonly IndexedSentence[], heard: { name: string; role: string }[]): XrayResult {
+  const firsts = heard
+    .map((c) => ({ c, first: sentences.find((s) => entityPattern(c.name).test(s.text)) }))
+    .filter((x): x is { c: { name: string; role: string }; first: IndexedSentence } => x.first !== undefined)
+    .sort((a, b) => a.first.index - b.first.index);
+  if (firsts.length === 0) {
+    return { answer: `I can't name the characters of ${input.title} from what you've heard yet. Ask me about a name you heard.`, data: { kind: 'cast', characters: [] } };
+  }
+  const list = firsts.map(({ c }) => (c.role === 'protagonist' ? `${c.name} (the protagonist)` : c.name));
+  const lead = firsts[0]!;
+  return {
+    answer: `So far you've met ${spokenList(list)}. ${lead.c.name} comes first, ${describePlace(lead.first.place)}: ${quote(lead.first)}`,
+    data: { kind: 'cast', characters: firsts.map(({ c, first }) => ({ name: c.name, role: c.role, first_mention: first.text, where: describePlace(first.place) })) },
+  };
+}
+
 export async function xrayLookup(input: XrayInput, rawQuery: string, kind: XrayKind | null): Promise<XrayResult> {
   const sentences = input.index.heard(input.heardCount);
   const entity = rawQuery.trim();
@@ -172,6 +192,14 @@ export async function xrayLookup(input: XrayInput, rawQuery: string, kind: XrayK
   }
   if (kind === 'setting' || kind === 'when' || entity === '') {
     return settingAnswer(input, sentences, kind === 'when' ? 'time' : kind === 'setting' || entity === '' ? 'both' : 'place');
+  }
+
+  const heardText = sentences.map((s) => s.text).join(' ');
+  const heardCharacters = (input.analysis?.characters ?? []).filter((c) => entityPattern(c.name).test(heardText));
+  if (CAST.test(entity)) return castAnswer(input, sentences, heardCharacters);
+  if (LEAD.test(entity)) {
+    const lead = heardCharacters.find((c) => c.role === 'protagonist');
+    if (lead !== undefined) return xrayLookup(input, lead.name, kind);
   }
 
   const { pattern, mentions } = mentionsOf(sentences, entity);
@@ -194,10 +222,7 @@ export async function xrayLookup(input: XrayInput, rawQuery: string, kind: XrayK
   const first = mentions[0]!;
   const latest = mentions[mentions.length - 1]!;
   const display = first.text.match(pattern)?.[0] ?? titleCase(entity);
-  const heardText = sentences.map((s) => s.text).join(' ');
-  const character = (input.analysis?.characters ?? []).find(
-    (c) => entityPattern(c.name).test(heardText) && (entityPattern(c.name).test(display) || pattern.test(c.name)),
-  );
+  const character = heardCharacters.find((c) => entityPattern(c.name).test(display) || pattern.test(c.name));
   const place = character === undefined ? heardPlaces(sentences, input.analysis).find((p) => pattern.test(p.name) || entityPattern(p.name).test(display)) : undefined;
   const parts: string[] = [];
   if (character !== undefined) {
