@@ -1,15 +1,16 @@
 /**
  * The assistant's tools, offered to the offline brain and to a language model alike.
  *
- * SPOILER BOUND: every tool that reads a book sees only `heardText()`: the text up to the end of
- * the sentence playing at the listener's position (the timing map's last sentence whose start is
- * <= the position). The position is the client's explicit one when it sent one, else the saved
- * playback progress, else 0. Nothing after the bound is read by any answer, including the
- * tutoring analysis: characters and discussion questions are used only when their names occur
- * in the heard text.
+ * SPOILER BOUND: every tool that reads a book sees only `heard()`: the sentences up to the one
+ * playing at the listener's position (timing entries whose start is <= the position), and the
+ * book's search index brought to hold exactly those sentences (heard-index.ts). The position is
+ * the client's explicit one when it sent one, else the saved playback progress, else nothing is
+ * heard. Nothing after the bound is read by any answer, including the tutoring analysis:
+ * characters, places and discussion questions are used only when their names occur in the heard
+ * text. See docs/voice-assistant.md.
  */
 import type { Book, BookSource, BookText, TimingEntry } from './books';
-import { BookIndexCache, HeardIndex, describePlace, type IndexedSentence } from './heard-index';
+import { BookIndexCache, HeardIndex, describePlace, indexTerms, type IndexedSentence } from './heard-index';
 import { formatTime, shorten } from './text';
 import { historyFromBooks, searchLibrary as librarySearch, type ListeningHistory } from './library';
 import { newTutorState, tutorTurn as tutorReply, type TutorState } from './tutor';
@@ -123,20 +124,6 @@ export interface Heard {
 // ---------------------------------------------------------------------------------------------
 // Text helpers
 
-const STOPWORDS = new Set(
-  'a an the and or but of to in on at by for with from about into is are was were be been being am do does did what who whom whose where when why how which that this these those it its he she they them his her their i me my you your we our us tell know say said there here not no yes can could would should will shall may might must have has had as if so than then up out over any some all more most very just also book story'.split(
-    ' ',
-  ),
-);
-
-export function words(text: string): string[] {
-  return (text.toLowerCase().match(/[\p{L}\p{N}]+(?:['’][\p{L}]+)?/gu) ?? []).map((w) => w.replace(/['’]s$/u, ''));
-}
-
-function terms(query: string): string[] {
-  return [...new Set(words(query).filter((w) => w.length > 1 && !STOPWORDS.has(w)))];
-}
-
 function cleanEntity(query: string): string {
   return query
     .trim()
@@ -232,7 +219,7 @@ export function createToolbox(ctx: ToolContext): Toolbox {
     if (h.heardCount === 0) {
       return { answer: `You haven't heard any of ${h.book.title} yet, so there's nothing I can search without spoiling it.`, data: { matches: [] } };
     }
-    if (terms(query).length === 0) return { answer: 'What should I look for? Give me a word or a name.', data: { matches: [] } };
+    if (indexTerms(query).length === 0) return { answer: 'What should I look for? Give me a word or a name.', data: { matches: [] } };
     const found = await h.index.find(query, h.heardCount, { limit: 3 });
     if (found.length === 0) {
       return { answer: `I couldn't find "${cleanEntity(query)}" in what you've heard of ${h.book.title} so far.`, data: { matches: [] } };
