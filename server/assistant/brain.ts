@@ -65,6 +65,8 @@ export function parseXray(text: string): { entity: string; kind: XrayKind } | nu
 
 const POSITION_QUESTION = /\b(?:where am i|how far|my (?:position|progress)|what did i (?:just )?hear)\b/iu;
 const OUTLINE_QUESTION = /\b(?:chapters?|outline|table of contents)\b/iu;
+const RECAP_QUESTION =
+  /\b(?:recap|summari[sz]e|summary|catch me up)\b|\bwhat(?:'s|’s|\s+has)?\s+happened(?:\s+(?:so\s+far|until\s+now|up\s+to\s+now|in\s+the\s+(?:book|story)))?\s*[?.!]*$/iu;
 
 const LIBRARY_LIST =
   /(?:^(?:so\s+|and\s+)?(?:what|which)\s+(?:books|audiobooks|titles|stories)\b|\bwhat(?:'s|’s|\s+is)\s+in\s+my\s+library|\b(?:list|show)\s+(?:me\s+)?(?:all\s+)?(?:my\s+)?(?:books|library)\b|\bwhat\s+(?:books\s+)?do\s+i\s+have\b|\bhow\s+many\s+books\b)/iu;
@@ -124,6 +126,12 @@ export function createOfflineBrain(ctx: BrainContext): Brain {
 
   async function aboutBook(id: string, text: string): Promise<string> {
     if (POSITION_QUESTION.test(text)) return (await callTool('current_position', { job_id: id })).answer;
+    if (RECAP_QUESTION.test(text)) {
+      // Where the listener is in the book, then the last thing they heard.
+      const outline = await callTool('book_outline', { job_id: id });
+      const position = await callTool('current_position', { job_id: id });
+      return `${outline.answer} ${position.answer}`;
+    }
     if (OUTLINE_QUESTION.test(text)) return (await callTool('book_outline', { job_id: id })).answer;
     const xray = parseXray(text);
     if (xray !== null) {

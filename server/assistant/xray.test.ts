@@ -55,6 +55,15 @@ describe('X-ray over the heard text', () => {
     expectHeardOnly(lead);
   });
 
+  it('what has happened so far: the chapters reached and the last passage heard', async () => {
+    const { brain } = setup();
+    const recap = await brain.respond('What has happened so far?');
+    expect(recap).toBe(
+      `So far you've reached 2 of 2 chapters: Chapter 1, The Stranger. You're in The Stranger. You're at 1:05 of 1:52 in The Keeper, 58% of the way through. The last thing you heard: "${CHAPTER_2[1]}"`,
+    );
+    expectHeardOnly(recap);
+  });
+
   it('where does the story take place: the places heard, in order, quoted from where they were heard', async () => {
     const { brain } = setup();
     const answer = await brain.respond('Where does the story take place?');
