@@ -1,8 +1,11 @@
 /** Small text helpers shared by the assistant's tools (quotes, names, times). */
 
-/** A sentence cut to about `max` characters at a word boundary. */
+/**
+ * A sentence cut to about `max` characters at a word boundary, ready to go inside double quotes
+ * (its own double quotes become single ones: "'My dear,' said his lady").
+ */
 export function shorten(text: string, max = 180): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
+  const flat = text.replace(/\s+/g, ' ').replace(/"/g, "'").trim();
   if (flat.length <= max) return flat;
   const cut = flat.slice(0, max);
   const space = cut.lastIndexOf(' ');

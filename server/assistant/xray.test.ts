@@ -109,6 +109,32 @@ describe('X-ray over the heard text', () => {
   });
 });
 
+describe('X-ray on dialogue', () => {
+  it("quotes a line of dialogue with its own quotes made single, and a bare first mention with a fuller one", async () => {
+    const lines = [
+      '"Have you heard that Netherfield Park is let at last?" asked his wife.',
+      '"Bingley."',
+      'Bingley was a young man of large fortune from the north of England.',
+      'Everyone at the ball liked Bingley at once.',
+    ];
+    const text = lines.join(' ');
+    let at = 0;
+    const timing = lines.map((line, i) => {
+      const entry = { start: i * 3, end: i * 3 + 3, char_start: at, char_end: at + line.length };
+      at += line.length + 1;
+      return entry;
+    });
+    const { book } = lighthouse();
+    const toolbox = createToolbox({ userId: 'ann', books: memoryBookSource([{ userId: 'ann', book: { ...book, chapters: [], analysis: null }, text: { text, timing }, position: 9 }]), clientPosition: () => undefined });
+    const place = await toolbox.call('xray_lookup', { job_id: book.id, query: 'Netherfield Park', kind: 'what' });
+    expect(place.answer).toContain(`Netherfield Park first appears at the very start: "'Have you heard that Netherfield Park is let at last?' asked his wife."`);
+    const who = await toolbox.call('xray_lookup', { job_id: book.id, query: 'Bingley' });
+    expect(who.answer).toBe(
+      `Bingley first appears at the very start: "'Bingley.'" You also heard, about 6 seconds in: "Bingley was a young man of large fortune from the north of England." Mentioned 3 times so far. Most recently, about 9 seconds in: "Everyone at the ball liked Bingley at once."`,
+    );
+  });
+});
+
 describe('HeardIndex', () => {
   it('counts heard sentences by the timing entry playing and splits long entries into sentences', async () => {
     const text = 'One fine day. Two birds sang. Then rain came.';

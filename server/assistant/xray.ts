@@ -236,7 +236,10 @@ export async function xrayLookup(input: XrayInput, rawQuery: string, kind: XrayK
     parts.push(`The last you heard of ${display} was ${describePlace(latest.place)}: ${quote(latest)}`);
     if (latest !== first) parts.push(`${display} first appeared ${describePlace(first.place)}.`);
   } else {
+    // A bare mention ("Bingley.") says little: quote the first one with some substance as well.
+    const substantive = mentions.find((s) => s.text.split(/\s+/).length >= 6) ?? first;
     parts.push(`${display} first ${place !== undefined ? 'comes up' : 'appears'} ${describePlace(first.place)}: ${quote(first)}`);
+    if (substantive !== first && substantive !== description) parts.push(`Then, ${describePlace(substantive.place)}: ${quote(substantive)}`);
     if (description !== undefined && description !== first) parts.push(`You also heard, ${describePlace(description.place)}: ${quote(description)}`);
     parts.push(`Mentioned ${mentions.length === 1 ? 'once' : `${mentions.length} times`} so far.`);
     if (latest !== first && latest !== description) parts.push(`Most recently, ${describePlace(latest.place)}: ${quote(latest)}`);
