@@ -27,8 +27,10 @@ import { createConversion, type ConversionOverrides } from './jobs/index';
 import { createListCache, listenForJobChanges } from './jobs/list-cache';
 import { apiRoutes } from './routes/index';
 import { createBookSource } from './assistant/books';
+import { createListeningHistory } from './assistant/library';
 import { openAiEngines } from './assistant/openai';
-import { createVoiceAssistant } from './assistant/service';
+import { createVoiceAssistant, offlineEngines, type AssistantEngines } from './assistant/service';
+import { withModel } from './assistant/model';
 import { openStorage, type FileStorage } from './storage/index';
 import { conversionMetricsHook, readinessChecks } from './ops/checks';
 import { createMetrics } from './ops/metrics';
@@ -125,12 +127,9 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Fas
     authenticate: (token) => auth.authenticate(token),
     allowOrigin: (request) => allowsSocketOrigin(request.headers.origin, request.headers.host, config),
     books: createBookSource(conversion.repo, progressRepository, storage),
+    history: createListeningHistory(progressRepository, conversion.repo),
     log: app.log,
-    // Offline engines by default; speech-to-text, a chat model and cloud speech with an OpenAI key.
-    ...(config.openaiApiKey !== undefined &&
-      config.openaiApiKey !== '' && {
-        engines: openAiEngines({ apiKey: config.openaiApiKey, ...(config.openaiBaseUrl !== undefined && { baseURL: config.openaiBaseUrl }) }),
-      }),
+    engines: assistantEngines(config),
   });
   voiceAssistant.attach(app.server);
   app.addHook('preClose', async () => voiceAssistant.close());
@@ -167,4 +166,20 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Fas
   if (config.staticDir !== undefined) await installSpa(app, config.staticDir);
 
   return app;
+}
+
+/**
+ * The voice assistant's engines: offline by default; speech-to-text, a chat model and cloud speech
+ * with an OpenAI key; answers from ASSISTANT_MODEL_URL when it is set (the offline brain stands in
+ * when it fails).
+ */
+function assistantEngines(config: Config): AssistantEngines {
+  const base =
+    config.openaiApiKey !== undefined && config.openaiApiKey !== ''
+      ? openAiEngines({ apiKey: config.openaiApiKey, ...(config.openaiBaseUrl !== undefined && { baseURL: config.openaiBaseUrl }) })
+      : offlineEngines();
+  if (config.assistantModel === undefined) return base;
+  const { url, model, key, timeoutSeconds } = config.assistantModel;
+  // The fallback is always the offline brain, whatever answers normally.
+  return withModel({ ...base, brain: offlineEngines().brain }, { url, model, ...(key !== undefined && { key }), timeoutMs: timeoutSeconds * 1000 });
 }

@@ -86,6 +86,8 @@ export interface Config {
   urlFetchTimeoutSeconds: number;
   /** Keep job-list pages until their owner's jobs change (needs LISTEN/NOTIFY). */
   jobListCache: boolean;
+  /** An OpenAI-compatible chat model that answers in the voice assistant (offline brain when unset or failing). */
+  assistantModel?: { url: string; model: string; key?: string; timeoutSeconds: number };
 }
 
 export class ConfigError extends Error {
@@ -147,6 +149,10 @@ export const CONFIG_VARIABLES = [
   { name: 'QUOTA_UPLOADS_PER_HOUR', default: '30', description: 'Files one user may upload within an hour (1-100000); one more gets 429 with Retry-After.' },
   { name: 'URL_FETCH_CONCURRENCY', default: '1', description: "Web pages one process downloads at once (1-32). A web-page job that finds every download slot busy gives its worker slot back and waits in the queue, so slow sites never hold all of WORKER_CONCURRENCY." },
   { name: 'JOB_LIST_CACHE', default: 'on', description: "'on' or 'off'. On: pages of the job list are kept in memory until their owner's jobs change (each process LISTENs for the changes a database trigger announces), so unchanged polls read no database. Turn it off where LISTEN does not work, e.g. behind PgBouncer in transaction mode." },
+  { name: 'ASSISTANT_MODEL_URL', default: '(unset: offline answers)', description: "Base URL of an OpenAI-compatible chat-completions API for the voice assistant's answers, e.g. http://localhost:11434/v1 (Ollama), http://localhost:8080/v1 (llama.cpp server), a vLLM server or https://api.openai.com/v1. The model calls the assistant's tools, which only read what the listener has heard; when it fails or times out, the offline answers take over and the client is told. Needs ASSISTANT_MODEL." },
+  { name: 'ASSISTANT_MODEL', default: '(unset)', description: 'The model name sent to ASSISTANT_MODEL_URL (e.g. llama3.1:8b, qwen2.5:7b-instruct, gpt-4o-mini); it must support tool calls. Required with ASSISTANT_MODEL_URL.' },
+  { name: 'ASSISTANT_MODEL_KEY', default: '(unset)', description: 'Bearer key for ASSISTANT_MODEL_URL, when the server needs one (OpenAI, a hosted vLLM); local servers usually do not.' },
+  { name: 'ASSISTANT_MODEL_TIMEOUT_SECONDS', default: '20', description: "Longest the voice assistant waits for one reply of ASSISTANT_MODEL (1-300 s) before the offline answer is given instead." },
   { name: 'URL_FETCH_TIMEOUT_SECONDS', default: '15', description: 'Longest a web-page download may take, in seconds (1-300), from the request to the last byte; the job then fails with a message saying so.' },
 ] as const satisfies readonly { name: string; default: string; description: string }[];
 
@@ -302,6 +308,10 @@ const envSchema = z.object({
   URL_FETCH_CONCURRENCY: intVar('URL_FETCH_CONCURRENCY', 1, 32, 1),
   URL_FETCH_TIMEOUT_SECONDS: intVar('URL_FETCH_TIMEOUT_SECONDS', 1, 300, 15),
   JOB_LIST_CACHE: enumVar('JOB_LIST_CACHE', ['on', 'off'] as const),
+  ASSISTANT_MODEL_URL: checkedString((url) => /^https?:\/\/./.test(url), () => 'ASSISTANT_MODEL_URL must be an http:// or https:// URL'),
+  ASSISTANT_MODEL: optionalString,
+  ASSISTANT_MODEL_KEY: optionalString,
+  ASSISTANT_MODEL_TIMEOUT_SECONDS: intVar('ASSISTANT_MODEL_TIMEOUT_SECONDS', 1, 300, 20),
 });
 
 /** `scheme://host[:port]` of an http(s) address that has no path, query or fragment; else null. */
@@ -329,6 +339,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (vars.HTTP_HEADERS_TIMEOUT_SECONDS > vars.HTTP_REQUEST_TIMEOUT_SECONDS) {
     throw new ConfigError(
       `HTTP_HEADERS_TIMEOUT_SECONDS (${vars.HTTP_HEADERS_TIMEOUT_SECONDS}) must not exceed HTTP_REQUEST_TIMEOUT_SECONDS (${vars.HTTP_REQUEST_TIMEOUT_SECONDS})`,
+    );
+  }
+  if ((vars.ASSISTANT_MODEL_URL === undefined) !== (vars.ASSISTANT_MODEL === undefined)) {
+    throw new ConfigError(
+      vars.ASSISTANT_MODEL_URL === undefined
+        ? 'ASSISTANT_MODEL is set but ASSISTANT_MODEL_URL is not: set both to use a chat model, or neither for offline answers'
+        : 'ASSISTANT_MODEL_URL is set but ASSISTANT_MODEL is not: name the model to use (e.g. llama3.1:8b)',
     );
   }
   const appEnv: AppEnv = vars.APP_ENV ?? 'dev';
@@ -404,6 +421,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     urlFetchConcurrency: vars.URL_FETCH_CONCURRENCY,
     urlFetchTimeoutSeconds: vars.URL_FETCH_TIMEOUT_SECONDS,
     jobListCache: vars.JOB_LIST_CACHE !== 'off',
+    ...(vars.ASSISTANT_MODEL_URL !== undefined &&
+      vars.ASSISTANT_MODEL !== undefined && {
+        assistantModel: {
+          url: vars.ASSISTANT_MODEL_URL,
+          model: vars.ASSISTANT_MODEL,
+          ...(vars.ASSISTANT_MODEL_KEY !== undefined && { key: vars.ASSISTANT_MODEL_KEY }),
+          timeoutSeconds: vars.ASSISTANT_MODEL_TIMEOUT_SECONDS,
+        },
+      }),
   };
 }
 

@@ -27,7 +27,7 @@ export interface ConnectionDeps {
   socket: ConnectionSocket;
   session: VoiceSession;
   toolbox: Toolbox;
-  brain: (callTool: CallTool) => Brain;
+  brain: (io: { callTool: CallTool; notify: (t: string, d: unknown) => void }) => Brain;
   synthesize: Synthesizer;
   speechToText: SpeechToText | null;
   /** The client's explicit listening positions per job (shared with the toolbox). */
@@ -56,7 +56,7 @@ export class VoiceConnection {
       { send: (frame) => this.send(frame), message: (type, data) => this.message(type, data) },
       deps.synthesize,
     );
-    this.brain = deps.brain(this.callTool);
+    this.brain = deps.brain({ callTool: this.callTool, notify: (t, d) => this.serverMessage(t, d) });
   }
 
   private send(frame: Uint8Array): void {
@@ -65,6 +65,11 @@ export class VoiceConnection {
 
   private message(type: string, data?: unknown, id?: string): void {
     this.send(encodeMessage(type, data, id));
+  }
+
+  /** An RTVI server-message (data {t, d}, the shape of client-message): see docs/voice-assistant.md. */
+  serverMessage(t: string, d: unknown): void {
+    this.message('server-message', { t, d });
   }
 
   private error(error: string, fatal = false): void {
@@ -199,6 +204,8 @@ export class VoiceConnection {
     try {
       const result = await this.deps.toolbox.call(name, args);
       this.message('llm-function-call-stopped', { tool_call_id: toolCallId, function_name: name, cancelled: false, result: result.data });
+      // "Continue X": the client opens the player at the book's position.
+      if (result.data.open_book !== undefined) this.serverMessage('open-book', result.data.open_book);
       return result;
     } catch (error) {
       this.message('llm-function-call-stopped', {

@@ -33,18 +33,27 @@ const TOOLS: ChatCompletionTool[] = TOOL_DEFINITIONS.map((d) => ({
 export function systemPrompt(session: VoiceSession): string {
   const lines = [
     'You are the voice assistant of Lectio, an audiobook app. Answers are spoken: keep them short (one to three sentences), plain text, no lists or markdown.',
-    'You know nothing about the books except what the tools return. The tools only show text the listener has already heard; never guess or reveal anything beyond it.',
+    'You know nothing about the books except what the tools return. The tools only show text the listener has already heard; never guess or reveal anything beyond it, even if you know the book.',
+    'When you quote the book, say where the quote comes from as the tool says it (for example "in chapter 1, about 2 minutes in").',
+    "Questions about the user's library (what books they have, what they were listening to, how far they are in a book) go to search_library and current_position; \"continue X\" is current_position with resume=true.",
   ];
   if (session.jobId !== null) lines.push(`The current book has job_id ${session.jobId}.`);
-  if (session.mode === 'xray') lines.push('X-ray mode: answer who/what/where questions with xray_lookup, other questions with search_book.');
-  if (session.mode === 'tutor') {
-    lines.push('Tutor mode: a Socratic tutor. Never lecture. Reflect the learner\'s answer, refer to the heard text, and end every reply with one probing why/how question. tutor_turn suggests a turn.');
+  if (session.mode === 'xray') {
+    lines.push('X-ray mode: answer who/what/where questions with xray_lookup (kind "setting" for where the story takes place, "when" for its time), other questions with search_book.');
   }
-  if (session.mode === null) lines.push('No book is selected: help the user find books with search_library.');
+  if (session.mode === 'tutor') {
+    lines.push(
+      "Tutor mode: a Socratic tutor. Never lecture and never repeat the learner's words back. Call tutor_turn with the learner's answer: it returns a follow-up grounded in a heard passage (agree and probe, counter, or ask for more) or the next discussion question. Say it in your own words, keep its quote, and end with exactly one open question.",
+    );
+  }
+  if (session.mode === null) lines.push('No book is selected: help the user with their library (search_library, current_position).');
   return lines.join('\n');
 }
 
-export function createOpenAiBrain(client: OpenAI, options: { model: string; maxToolRounds: number; session: VoiceSession; callTool: CallTool }): Brain {
+export function createOpenAiBrain(
+  client: OpenAI,
+  options: { model: string; maxToolRounds: number; session: VoiceSession; callTool: CallTool; /** Longest one answer may take, all rounds. */ timeoutMs?: number },
+): Brain {
   const { session, callTool } = options;
   const history: ChatCompletionMessageParam[] = [{ role: 'system', content: systemPrompt(session) }];
 
@@ -56,38 +65,53 @@ export function createOpenAiBrain(client: OpenAI, options: { model: string; maxT
       return opening;
     },
     async respond(text) {
+      const start = history.length;
       history.push({ role: 'user', content: text });
-      for (let round = 0; round <= options.maxToolRounds; round += 1) {
-        const completion = await client.chat.completions.create({
-          model: options.model,
-          messages: history,
-          ...(round < options.maxToolRounds && { tools: TOOLS }),
-        });
-        const message = completion.choices[0]?.message;
-        if (message === undefined) throw new Error('The language model returned no answer');
-        const calls = (message.tool_calls ?? []).filter((c) => c.type === 'function');
-        if (calls.length === 0) {
-          const answer = (message.content ?? '').trim() || "Sorry, I don't have an answer to that.";
-          history.push({ role: 'assistant', content: answer });
-          return answer;
-        }
-        history.push({ role: 'assistant', content: message.content ?? null, tool_calls: calls });
-        for (const call of calls) {
-          let content: string;
-          try {
-            const args = JSON.parse(call.function.arguments || '{}') as Record<string, unknown>;
-            const result = await callTool(call.function.name as ToolName, args);
-            content = JSON.stringify({ answer: result.answer, data: result.data });
-          } catch (error) {
-            if (!(error instanceof ToolError) && !(error instanceof SyntaxError)) throw error;
-            content = JSON.stringify({ error: error.message });
-          }
-          history.push({ role: 'tool', tool_call_id: call.id, content });
-        }
+      const signal = options.timeoutMs === undefined ? undefined : AbortSignal.timeout(options.timeoutMs);
+      try {
+        return await answer(signal);
+      } catch (error) {
+        // A failed answer leaves no half turn in the history (the next question starts clean).
+        history.length = start;
+        if (signal?.aborted === true) throw new Error(`The language model did not answer within ${options.timeoutMs} ms`, { cause: error });
+        throw error;
       }
-      throw new Error('The language model kept calling tools without answering');
+    },
+    remember(text, reply) {
+      history.push({ role: 'user', content: text }, { role: 'assistant', content: reply });
     },
   };
+
+  async function answer(signal: AbortSignal | undefined): Promise<string> {
+    for (let round = 0; round <= options.maxToolRounds; round += 1) {
+      const completion = await client.chat.completions.create(
+        { model: options.model, messages: history, ...(round < options.maxToolRounds && { tools: TOOLS }) },
+        signal === undefined ? undefined : { signal },
+      );
+      const message = completion.choices[0]?.message;
+      if (message === undefined) throw new Error('The language model returned no answer');
+      const calls = (message.tool_calls ?? []).filter((c) => c.type === 'function');
+      if (calls.length === 0) {
+        const reply = (message.content ?? '').trim() || "Sorry, I don't have an answer to that.";
+        history.push({ role: 'assistant', content: reply });
+        return reply;
+      }
+      history.push({ role: 'assistant', content: message.content ?? null, tool_calls: calls });
+      for (const call of calls) {
+        let content: string;
+        try {
+          const args = JSON.parse(call.function.arguments || '{}') as Record<string, unknown>;
+          const result = await callTool(call.function.name as ToolName, args);
+          content = JSON.stringify({ answer: result.answer, data: result.data });
+        } catch (error) {
+          if (!(error instanceof ToolError) && !(error instanceof SyntaxError)) throw error;
+          content = JSON.stringify({ error: error.message });
+        }
+        history.push({ role: 'tool', tool_call_id: call.id, content });
+      }
+    }
+    throw new Error('The language model kept calling tools without answering');
+  }
 }
 
 export function openAiEngines(options: OpenAiAssistantOptions): AssistantEngines {

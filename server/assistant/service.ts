@@ -8,6 +8,9 @@ import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import { getOfflineEngine, offlineVoiceFor } from '../tts/espeak';
 import { resample, warmUpAudio } from './audio';
 import type { BookSource } from './books';
+import type { ListeningHistory } from './library';
+import type { TutorState } from './tutor';
+import { BookIndexCache } from './heard-index';
 import { createOfflineBrain, type Brain, type CallTool } from './brain';
 import { VoiceConnection, type SpeechToText } from './connection';
 import { BOT_SAMPLE_RATE } from '../../protocol/audio';
@@ -32,7 +35,13 @@ export const CLOSE_RESTARTING = { code: 1012, reason: 'Server restarting; reconn
 export interface AssistantEngines {
   synthesize: Synthesizer;
   speechToText: SpeechToText | null;
-  brain(context: { session: VoiceSession; toolbox: Toolbox; callTool: CallTool }): Brain;
+  brain(context: {
+    session: VoiceSession;
+    toolbox: Toolbox;
+    callTool: CallTool;
+    /** Sends the client an RTVI server-message {t, d} (e.g. that the offline brain answered). */
+    notify: (t: string, d: unknown) => void;
+  }): Brain;
 }
 
 export interface VoiceAssistantDeps {
@@ -41,6 +50,8 @@ export interface VoiceAssistantDeps {
   /** Whether an upgrade's Origin may use the socket (default: any). */
   allowOrigin?: (request: IncomingMessage) => boolean;
   books: BookSource;
+  /** The users' playback history (default: the saved positions of `books`). */
+  history?: ListeningHistory;
   /** Engines; default: the offline ones (eSpeak voice, rule-based brain, no speech-to-text). */
   engines?: AssistantEngines;
   log?: { warn(obj: unknown, msg?: string): void };
@@ -84,6 +95,18 @@ export function createVoiceAssistant(deps: VoiceAssistantDeps): VoiceAssistant {
   const sessions = createVoiceSessions({ books: deps.books, ...(deps.now && { now: deps.now }) });
   const engines = deps.engines ?? offlineEngines();
   const open = new Map<string, Set<{ ws: WebSocket; connection: VoiceConnection | null }>>();
+  // A session's tutoring dialogues outlive its sockets (a reconnect carries on), not the session.
+  const tutorMemory = new WeakMap<VoiceSession, Map<string, TutorState>>();
+  // Book indexes shared by the connections (a reconnect finds its book indexed).
+  const indexes = new BookIndexCache();
+  const tutorFor = (session: VoiceSession): Map<string, TutorState> => {
+    let memory = tutorMemory.get(session);
+    if (memory === undefined) {
+      memory = new Map();
+      tutorMemory.set(session, memory);
+    }
+    return memory;
+  };
   let warming: Promise<void> | undefined;
   let wss: WebSocketServer | null = null;
 
@@ -135,7 +158,14 @@ export function createVoiceAssistant(deps: VoiceAssistantDeps): VoiceAssistant {
     const positions = new Map<string, number>();
     const position = Number(url.searchParams.get('position') ?? Number.NaN);
     if (session.jobId !== null && Number.isFinite(position) && position >= 0) positions.set(session.jobId, position);
-    const toolbox = createToolbox({ userId, books: deps.books, clientPosition: (jobId) => positions.get(jobId) });
+    const toolbox = createToolbox({
+      userId,
+      books: deps.books,
+      ...(deps.history && { history: deps.history }),
+      tutor: tutorFor(session),
+      indexes,
+      clientPosition: (jobId) => positions.get(jobId),
+    });
     const connection = new VoiceConnection({
       socket: {
         send: (frame) => {
@@ -145,7 +175,7 @@ export function createVoiceAssistant(deps: VoiceAssistantDeps): VoiceAssistant {
       },
       session,
       toolbox,
-      brain: (callTool) => engines.brain({ session, toolbox, callTool }),
+      brain: ({ callTool, notify }) => engines.brain({ session, toolbox, callTool, notify }),
       synthesize: engines.synthesize,
       speechToText: engines.speechToText,
       positions,
@@ -161,6 +191,8 @@ export function createVoiceAssistant(deps: VoiceAssistantDeps): VoiceAssistant {
       if (set.size === 0) open.delete(userId);
     });
     void warmUp();
+    // Index the session's book up to the listener's position before the first question arrives.
+    if (session.jobId !== null) toolbox.prepare(session.jobId).catch((error: unknown) => deps.log?.warn({ err: error }, 'voice assistant could not index the book'));
 
     const toBytes = (data: RawData): Uint8Array =>
       Array.isArray(data) ? Buffer.concat(data) : data instanceof ArrayBuffer ? new Uint8Array(data) : data;

@@ -1,15 +1,22 @@
 /**
  * The assistant's tools, offered to the offline brain and to a language model alike.
  *
- * SPOILER BOUND: every tool that reads a book sees only `heardText()`: the text up to the end of
- * the sentence playing at the listener's position (the timing map's last sentence whose start is
- * <= the position). The position is the client's explicit one when it sent one, else the saved
- * playback progress, else 0. Nothing after the bound is read by any answer, including the
- * tutoring analysis: characters and discussion questions are used only when their names occur
- * in the heard text.
+ * SPOILER BOUND: every tool that reads a book sees only `heard()`: the sentences up to the one
+ * playing at the listener's position (timing entries whose start is <= the position), and the
+ * book's search index brought to hold exactly those sentences (heard-index.ts). The position is
+ * the client's explicit one when it sent one, else the saved playback progress, else nothing is
+ * heard. Nothing after the bound is read by any answer, including the tutoring analysis:
+ * characters, places and discussion questions are used only when their names occur in the heard
+ * text. See docs/voice-assistant.md.
  */
-import { splitSentences } from '../tts/chunking';
-import type { Book, BookSource, TimingEntry } from './books';
+import type { Book, BookSource, BookText, TimingEntry } from './books';
+import { BookIndexCache, HeardIndex, describePlace, indexTerms, type IndexedSentence } from './heard-index';
+import { formatTime, shorten } from './text';
+import { historyFromBooks, searchLibrary as librarySearch, type ListeningHistory } from './library';
+import { newTutorState, tutorTurn as tutorReply, type TutorState } from './tutor';
+import { XRAY_KINDS, xrayLookup as xrayAnswer, type XrayKind } from './xray';
+
+export { shorten };
 
 export const TOOL_NAMES = ['search_library', 'search_book', 'xray_lookup', 'tutor_turn', 'book_outline', 'current_position'] as const;
 export type ToolName = (typeof TOOL_NAMES)[number];
@@ -32,11 +39,16 @@ const jobId = { type: 'string', description: 'The id of the book (a job id).' };
 export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
   {
     name: 'search_library',
-    description: "Find books in the user's library by title, description or theme.",
+    description:
+      "The user's library: with a query, their books matching a title, description or theme; with an empty query, all their books with how far they are in each; with recent=true, what they listened to last.",
     parameters: {
       type: 'object',
-      properties: { query: { type: 'string' }, max_results: { type: 'integer', minimum: 1, maximum: 20 } },
-      required: ['query'],
+      properties: {
+        query: { type: 'string' },
+        max_results: { type: 'integer', minimum: 1, maximum: 20 },
+        recent: { type: 'boolean', description: 'List the most recently played books first (what was I listening to?).' },
+      },
+      required: [],
     },
   },
   {
@@ -46,12 +58,22 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
   },
   {
     name: 'xray_lookup',
-    description: 'Who or what a character, place or thing is, from what the listener has heard so far (spoiler-free).',
-    parameters: { type: 'object', properties: { job_id: jobId, query: { type: 'string' } }, required: ['job_id', 'query'] },
+    description:
+      'Who or what a character, place or thing is, or where and when the story is set (kind "setting" or "when", no query needed), from what the listener has heard so far (spoiler-free).',
+    parameters: {
+      type: 'object',
+      properties: {
+        job_id: jobId,
+        query: { type: 'string', description: 'The name or thing to look up.' },
+        kind: { type: 'string', enum: [...XRAY_KINDS], description: 'The kind of question (default: who).' },
+      },
+      required: ['job_id'],
+    },
   },
   {
     name: 'tutor_turn',
-    description: "One Socratic tutoring turn: reflects the learner's answer and asks a probing question.",
+    description:
+      "One Socratic tutoring turn grounded in the heard text: with the learner's answer, a follow-up that agrees and probes, counters with a passage or asks for more, moving through the discussion questions; without one, the open question. The session remembers the dialogue.",
     parameters: { type: 'object', properties: { job_id: jobId, user_message: { type: 'string' } }, required: ['job_id'] },
   },
   {
@@ -61,8 +83,8 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
   },
   {
     name: 'current_position',
-    description: 'Where the listener is in the book.',
-    parameters: { type: 'object', properties: { job_id: jobId }, required: ['job_id'] },
+    description: 'Where the listener is in a book (how far, what they heard last). resume=true also opens the book in the player at that position.',
+    parameters: { type: 'object', properties: { job_id: jobId, resume: { type: 'boolean' } }, required: ['job_id'] },
   },
 ];
 
@@ -86,75 +108,21 @@ export function spoilerBound(timing: readonly TimingEntry[], positionSeconds: nu
   return bound;
 }
 
-export interface HeardSentence {
-  text: string;
-  start: number;
-}
-
 export interface Heard {
   book: Book;
   /** The text before the bound: the only book text any tool uses. */
   text: string;
-  sentences: HeardSentence[];
+  /** The heard sentences, in order (index.heard(heardCount)). */
+  sentences: IndexedSentence[];
+  /** The book's search index; search it with heardCount only (HeardIndex.find). */
+  index: HeardIndex;
+  heardCount: number;
   positionSeconds: number;
   positionSource: 'client' | 'saved' | 'none';
 }
 
 // ---------------------------------------------------------------------------------------------
 // Text helpers
-
-const STOPWORDS = new Set(
-  'a an the and or but of to in on at by for with from about into is are was were be been being am do does did what who whom whose where when why how which that this these those it its he she they them his her their i me my you your we our us tell know say said there here not no yes can could would should will shall may might must have has had as if so than then up out over any some all more most very just also book story'.split(
-    ' ',
-  ),
-);
-
-export function words(text: string): string[] {
-  return (text.toLowerCase().match(/[\p{L}\p{N}]+(?:['’][\p{L}]+)?/gu) ?? []).map((w) => w.replace(/['’]s$/u, ''));
-}
-
-function terms(query: string): string[] {
-  return [...new Set(words(query).filter((w) => w.length > 1 && !STOPWORDS.has(w)))];
-}
-
-function termMatches(sentenceWords: readonly string[], term: string): boolean {
-  return sentenceWords.some((w) => w === term || (term.length >= 4 && w.startsWith(term)) || (w.length >= 4 && term.startsWith(w) && term.length - w.length <= 2));
-}
-
-/** A sentence cut to about `max` characters at a word boundary. */
-export function shorten(text: string, max = 180): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  if (flat.length <= max) return flat;
-  const cut = flat.slice(0, max);
-  const space = cut.lastIndexOf(' ');
-  return `${(space > max / 2 ? cut.slice(0, space) : cut).replace(/[,;:]$/, '')}…`;
-}
-
-const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
-function entityPattern(name: string): RegExp {
-  const parts = name.trim().split(/\s+/).map(escapeRegex);
-  return new RegExp(`(?<![\\p{L}\\p{N}])${parts.join('\\s+')}(?![\\p{L}\\p{N}])`, 'iu');
-}
-
-function formatTime(seconds: number): string {
-  const s = Math.max(0, Math.floor(seconds));
-  const h = Math.floor(s / 3600);
-  const m = Math.floor((s % 3600) / 60);
-  const sec = s % 60;
-  return h > 0 ? `${h}:${String(m).padStart(2, '0')}:${String(sec).padStart(2, '0')}` : `${m}:${String(sec).padStart(2, '0')}`;
-}
-
-/** A stable small number from a string, to vary wording deterministically. */
-function pick(seed: string, n: number): number {
-  let h = 2166136261;
-  for (let i = 0; i < seed.length; i += 1) h = Math.imul(h ^ seed.charCodeAt(i), 16777619);
-  return (h >>> 0) % n;
-}
-
-function titleCase(name: string): string {
-  return name.replace(/(^|\s)(\p{Ll})/gu, (_m, space: string, ch: string) => space + ch.toUpperCase());
-}
 
 function cleanEntity(query: string): string {
   return query
@@ -171,6 +139,12 @@ function cleanEntity(query: string): string {
 export interface ToolContext {
   userId: string;
   books: BookSource;
+  /** The session's tutoring dialogues per book (kept by the session across reconnects; default: this toolbox's own). */
+  tutor?: Map<string, TutorState>;
+  /** Book indexes shared with other connections of the process (default: this toolbox's own). */
+  indexes?: BookIndexCache;
+  /** The user's playback history (default: the saved positions of `books`, in library order). */
+  history?: ListeningHistory;
   /** A position the client sent for this book (seconds), preferred over the saved one. */
   clientPosition(jobId: string): number | undefined;
 }
@@ -179,6 +153,8 @@ export interface Toolbox {
   call(name: string, args: unknown): Promise<ToolResult>;
   /** The bounded text of one of the user's books; throws ToolError when it is not theirs/finished. */
   heard(jobId: string): Promise<Heard>;
+  /** Reads and indexes the heard part of a book ahead of the first question. */
+  prepare(jobId: string): Promise<void>;
 }
 
 function argString(args: Record<string, unknown>, key: string, required: boolean): string {
@@ -192,6 +168,8 @@ function argString(args: Record<string, unknown>, key: string, required: boolean
 }
 
 export function createToolbox(ctx: ToolContext): Toolbox {
+  const history = ctx.history ?? historyFromBooks(ctx.books);
+  const tutorMemory = ctx.tutor ?? new Map<string, TutorState>();
   async function book(jobIdArg: string): Promise<Book> {
     const found = await ctx.books.findCompleted(ctx.userId, jobIdArg);
     if (found === null) throw new ToolError('Book not found');
@@ -205,160 +183,80 @@ export function createToolbox(ctx: ToolContext): Toolbox {
     return saved === null ? { seconds: 0, source: 'none' } : { seconds: saved, source: 'saved' };
   }
 
+  const indexes = ctx.indexes ?? new BookIndexCache();
+
+  /** The book's text and index, read once (a finished book's text never changes). */
+  function indexed(b: Book): Promise<{ source: BookText; index: HeardIndex } | null> {
+    return indexes.get(ctx.userId, b.id, b.chapters, () => ctx.books.text(ctx.userId, b.id));
+  }
+
   async function heard(jobIdArg: string): Promise<Heard> {
     const b = await book(jobIdArg);
     const pos = await position(jobIdArg);
-    const source = await ctx.books.text(ctx.userId, jobIdArg);
+    const found = await indexed(b);
+    const index = found?.index ?? (await HeardIndex.build({ text: '', timing: [] }, []));
     // No timing map: the bound cannot be placed, so nothing counts as heard.
     // Never played: nothing is heard yet (not even the sentence at 0 s).
-    const bound = source === null || pos.source === 'none' ? 0 : spoilerBound(source.timing, pos.seconds);
-    const text = source === null ? '' : source.text.slice(0, bound);
-    const sentences = splitSentences(text).map((s) => ({ text: text.slice(s.start, s.end), start: s.start }));
-    return { book: b, text, sentences, positionSeconds: pos.seconds, positionSource: pos.source };
-  }
-
-  /** Characters of the analysis whose name (or its last word) occurs in the heard text. */
-  function revealedCharacters(h: Heard): { name: string; role: string }[] {
-    return (h.book.analysis?.characters ?? []).filter((c) => entityPattern(c.name).test(h.text));
+    const none = found === null || pos.source === 'none';
+    const bound = none ? 0 : spoilerBound(found.source.timing, pos.seconds);
+    const heardCount = none ? 0 : index.heardCount(pos.seconds);
+    const text = none ? '' : found.source.text.slice(0, bound);
+    return { book: b, text, sentences: index.heard(heardCount), index, heardCount, positionSeconds: pos.seconds, positionSource: pos.source };
   }
 
   async function searchLibrary(args: Record<string, unknown>): Promise<ToolResult> {
     const query = argString(args, 'query', false);
     const maxRaw = args.max_results;
     const max = typeof maxRaw === 'number' && Number.isFinite(maxRaw) ? Math.min(20, Math.max(1, Math.round(maxRaw))) : 5;
-    const all = await ctx.books.listCompleted(ctx.userId);
-    const q = terms(query);
-    const scored = all
-      .map((b) => {
-        const hay = words([b.title, b.description ?? '', ...(b.analysis?.themes ?? [])].join(' '));
-        const score = q.length === 0 ? 1 : q.filter((t) => termMatches(hay, t)).length;
-        return { b, score };
-      })
-      .filter((s) => s.score > 0)
-      .sort((x, y) => y.score - x.score)
-      .slice(0, max);
-    const results = scored.map(({ b }) => ({ job_id: b.id, title: b.title, description: b.description, duration_seconds: b.durationSeconds }));
-    let answer: string;
-    if (all.length === 0) answer = "Your library has no finished audiobooks yet. Convert a story first, then ask me about it.";
-    else if (results.length === 0) answer = `I couldn't find a book matching "${query}" in your library.`;
-    else if (q.length === 0) answer = `Your library has ${all.length} book${all.length === 1 ? '' : 's'}: ${results.map((r) => r.title).join(', ')}.`;
-    else answer = `I found ${results.length} book${results.length === 1 ? '' : 's'} for "${query}": ${results.map((r) => r.title).join(', ')}.`;
-    return { answer, data: { results, total_books: all.length } };
+    if (args.recent !== undefined && typeof args.recent !== 'boolean') throw new ToolError('Argument recent must be a boolean');
+    return librarySearch({ userId: ctx.userId, books: ctx.books, history }, { query, max, recent: args.recent === true });
   }
 
   async function searchBook(args: Record<string, unknown>): Promise<ToolResult> {
     const id = argString(args, 'job_id', true);
     const query = argString(args, 'query', true);
     const h = await heard(id);
-    const q = terms(query);
-    if (h.text === '') {
+    if (h.heardCount === 0) {
       return { answer: `You haven't heard any of ${h.book.title} yet, so there's nothing I can search without spoiling it.`, data: { matches: [] } };
     }
-    if (q.length === 0) return { answer: 'What should I look for? Give me a word or a name.', data: { matches: [] } };
-    const matches = h.sentences
-      .map((s, index) => ({ s, index, score: q.filter((t) => termMatches(words(s.text), t)).length }))
-      .filter((m) => m.score > 0)
-      .sort((a, b) => b.score - a.score || a.index - b.index)
-      .slice(0, 3)
-      .sort((a, b) => a.index - b.index);
-    if (matches.length === 0) {
+    if (indexTerms(query).length === 0) return { answer: 'What should I look for? Give me a word or a name.', data: { matches: [] } };
+    const found = await h.index.find(query, h.heardCount, { limit: 3 });
+    if (found.length === 0) {
       return { answer: `I couldn't find "${cleanEntity(query)}" in what you've heard of ${h.book.title} so far.`, data: { matches: [] } };
     }
-    const quotes = matches.map((m) => `"${shorten(m.s.text)}"`);
+    // Best first, but read in story order.
+    const matches = [...found].sort((a, b) => a.sentence.index - b.sentence.index);
+    const quotes = matches.map((m) => `${describePlace(m.sentence.place)}: "${shorten(m.sentence.text)}"`);
     return {
-      answer: `From what you've heard: ${quotes.join(' … ')}`,
-      data: { matches: matches.map((m) => ({ text: m.s.text, char_start: m.s.start, score: m.score })) },
+      answer: `From what you've heard, ${quotes.join(' And ')}`,
+      data: {
+        matches: matches.map((m) => ({ text: m.sentence.text, char_start: m.sentence.charStart, where: describePlace(m.sentence.place), score: m.score })),
+      },
     };
   }
 
   async function xrayLookup(args: Record<string, unknown>): Promise<ToolResult> {
     const id = argString(args, 'job_id', true);
-    const entity = cleanEntity(argString(args, 'query', true));
-    if (entity === '') throw new ToolError('Missing argument query');
+    const kindArg = argString(args, 'kind', false);
+    if (kindArg !== '' && !(XRAY_KINDS as readonly string[]).includes(kindArg)) throw new ToolError(`Argument kind must be one of ${XRAY_KINDS.join(', ')}`);
+    const kind = kindArg === '' ? null : (kindArg as XrayKind);
+    const entity = cleanEntity(argString(args, 'query', false));
+    if (entity === '' && kind !== 'setting' && kind !== 'when') throw new ToolError('Missing argument query');
     const h = await heard(id);
-    let pattern = entityPattern(entity);
-    let mentions = h.sentences.filter((s) => pattern.test(s.text));
-    if (mentions.length === 0) {
-      // "Mr. Rochester" may be called just "Rochester": try the last capitalised word.
-      const last = entity.split(/\s+/).filter((w) => /^\p{Lu}[\p{L}'’-]{2,}$/u.test(w)).pop();
-      if (last !== undefined && last !== entity) {
-        pattern = entityPattern(last);
-        mentions = h.sentences.filter((s) => pattern.test(s.text));
-      }
-    }
-    if (mentions.length === 0) {
-      const name = titleCase(entity);
-      return { answer: `${name} hasn't appeared in what you've heard so far — keep listening!`, data: { revealed: false, name } };
-    }
-    const first = mentions[0]!;
-    const display = first.text.match(pattern)?.[0] ?? titleCase(entity);
-    const character = revealedCharacters(h).find((c) => entityPattern(c.name).test(display) || pattern.test(c.name));
-    const parts: string[] = [];
-    if (character !== undefined) {
-      const role = character.role.toLowerCase();
-      parts.push(`${display} is ${role === 'protagonist' ? 'the protagonist' : `a ${role}`}.`);
-    }
-    parts.push(`${display} first appears here: "${shorten(first.text)}"`);
-    parts.push(`Mentioned ${mentions.length === 1 ? 'once' : `${mentions.length} times`} so far.`);
-    const latest = mentions.length > 1 ? mentions[mentions.length - 1] : undefined;
-    if (latest !== undefined) parts.push(`Most recently: "${shorten(latest.text)}"`);
-    return {
-      answer: parts.join(' '),
-      data: {
-        revealed: true,
-        name: display,
-        role: character?.role ?? null,
-        mentions: mentions.length,
-        first_mention: first.text,
-        key_sentences: [first, ...mentions.slice(1).slice(-2)].map((m) => m.text),
-      },
-    };
-  }
-
-  function openingQuestion(h: Heard): string {
-    if (h.text === '') {
-      return `You haven't started ${h.book.title} yet. What do you expect from a story with that title, and why?`;
-    }
-    // Discussion questions come from the whole book: keep those that name nobody unheard.
-    const safe = (h.book.analysis?.discussionQuestions ?? []).filter((q) => {
-      const names = q.slice(1).match(/(?<![.?!]\s)\b\p{Lu}[\p{L}'’-]+/gu) ?? [];
-      return names.every((n) => entityPattern(n.replace(/['’]s$/u, '')).test(h.text));
-    });
-    if (safe.length > 0) return safe[pick(h.book.id, safe.length)]!;
-    const character = revealedCharacters(h)[0];
-    if (character !== undefined) return `What do you make of ${character.name} so far, and why?`;
-    return `What has stood out to you most in ${h.book.title} so far, and why?`;
+    return xrayAnswer({ title: h.book.title, analysis: h.book.analysis, index: h.index, heardCount: h.heardCount }, entity, kind);
   }
 
   async function tutorTurn(args: Record<string, unknown>): Promise<ToolResult> {
     const id = argString(args, 'job_id', true);
-    const message = argString(args, 'user_message', false).trim();
+    const message = argString(args, 'user_message', false);
     const h = await heard(id);
-    if (message === '') {
-      const question = openingQuestion(h);
-      return { answer: question, data: { kind: 'opening', question } };
+    let state = tutorMemory.get(id);
+    if (state === undefined) {
+      state = newTutorState();
+      tutorMemory.set(id, state);
     }
-    const said = shorten(message.replace(/[.!?]+$/u, ''), 120);
-    const probes = [
-      'Why do you think that is?',
-      'What in the story makes you think so?',
-      'How did you come to that view?',
-      'How might that shape what happens next?',
-    ];
-    const probe = probes[pick(message, probes.length)]!;
-    if (words(message).length < 3) {
-      return { answer: `You said "${said}". Can you say a little more — why do you think so?`, data: { kind: 'probe' } };
-    }
-    const q = terms(message);
-    const link = h.sentences
-      .map((s) => ({ s, score: q.filter((t) => termMatches(words(s.text), t)).length }))
-      .filter((m) => m.score > 0)
-      .sort((a, b) => b.score - a.score)[0];
-    const answer =
-      link === undefined
-        ? `You said "${said}". ${probe}`
-        : `You said "${said}". Think of this moment: "${shorten(link.s.text, 140)}" ${probe}`;
-    return { answer, data: { kind: 'follow_up', quoted: link?.s.text ?? null } };
+    const result = await tutorReply({ title: h.book.title, bookId: h.book.id, analysis: h.book.analysis, index: h.index, heardCount: h.heardCount }, state, message);
+    return { answer: result.answer, data: result.data };
   }
 
   async function bookOutline(args: Record<string, unknown>): Promise<ToolResult> {
@@ -384,22 +282,32 @@ export function createToolbox(ctx: ToolContext): Toolbox {
 
   async function currentPosition(args: Record<string, unknown>): Promise<ToolResult> {
     const id = argString(args, 'job_id', true);
+    if (args.resume !== undefined && typeof args.resume !== 'boolean') throw new ToolError('Argument resume must be a boolean');
     const h = await heard(id);
     const duration = h.book.durationSeconds;
+    const pct = duration ? Math.min(100, Math.round((h.positionSeconds / duration) * 100)) : null;
     const last = h.sentences[h.sentences.length - 1];
+    const data: Record<string, unknown> = {
+      job_id: h.book.id,
+      title: h.book.title,
+      position_seconds: h.positionSeconds,
+      duration_seconds: duration,
+      source: h.positionSource,
+      percentage: pct,
+    };
+    if (args.resume === true) {
+      // The client opens the player here (the connection forwards `open_book` as a server message).
+      data.open_book = { job_id: h.book.id, title: h.book.title, position_seconds: h.positionSeconds };
+      const from = h.positionSource === 'none' ? 'from the beginning' : `from ${formatTime(h.positionSeconds)}`;
+      const recap = last === undefined ? '' : ` You last heard: "${shorten(last.text, 140)}"`;
+      return { answer: `Continuing ${h.book.title} ${from}.${recap}`, data };
+    }
     const where =
       h.positionSource === 'none'
         ? `You haven't started ${h.book.title} yet.`
-        : `You're at ${formatTime(h.positionSeconds)}${duration !== null ? ` of ${formatTime(duration)}` : ''} in ${h.book.title}.`;
-    return {
-      answer: last === undefined ? where : `${where} The last thing you heard: "${shorten(last.text)}"`,
-      data: {
-        position_seconds: h.positionSeconds,
-        duration_seconds: duration,
-        source: h.positionSource,
-        percentage: duration ? Math.min(100, Math.round((h.positionSeconds / duration) * 100)) : null,
-      },
-    };
+        : `You're at ${formatTime(h.positionSeconds)}${duration !== null ? ` of ${formatTime(duration)}` : ''} in ${h.book.title}` +
+          `${pct !== null ? `, ${pct}% of the way through` : ''}.`;
+    return { answer: last === undefined ? where : `${where} The last thing you heard: "${shorten(last.text)}"`, data };
   }
 
   const handlers: Record<ToolName, (args: Record<string, unknown>) => Promise<ToolResult>> = {
@@ -413,6 +321,10 @@ export function createToolbox(ctx: ToolContext): Toolbox {
 
   return {
     heard,
+    async prepare(jobIdArg) {
+      const h = await heard(jobIdArg);
+      await h.index.prepare(h.heardCount);
+    },
     async call(name, args) {
       if (!(TOOL_NAMES as readonly string[]).includes(name)) throw new ToolError(`Unknown tool ${name}`);
       const record = args !== null && typeof args === 'object' && !Array.isArray(args) ? (args as Record<string, unknown>) : {};

@@ -1,0 +1,105 @@
+/**
+ * A chat model of the operator's choice (ASSISTANT_MODEL_URL: any OpenAI-compatible
+ * chat-completions API — Ollama, llama.cpp server, vLLM, OpenAI) answering in the voice
+ * assistant through the official `openai` client, with the same tools as the offline brain (so the
+ * same position bound: the model only ever sees tool results). When the model fails or times out,
+ * the offline brain answers that turn and the client gets a server message saying so; after a
+ * failure the model is left alone for a cool-down so every turn does not wait for a dead server.
+ */
+import OpenAI from 'openai';
+import type { Brain } from './brain';
+import { createOpenAiBrain } from './openai';
+import type { AssistantEngines } from './service';
+
+export interface ModelOptions {
+  /** Base URL of the chat-completions API (…/v1). */
+  url: string;
+  model: string;
+  key?: string;
+  /** Longest one answer (all its tool rounds) may take. */
+  timeoutMs: number;
+  /** Tool-call rounds per answer (default 4). */
+  maxToolRounds?: number;
+  /** After a failure, how long turns go straight to the offline brain (default 30 s). */
+  coolDownMs?: number;
+  now?: () => number;
+}
+
+/** The server message the client gets when an answer comes from the offline brain instead of the model. */
+export const FALLBACK_MESSAGE = 'assistant-fallback';
+
+export interface FallbackNotice {
+  /** Why the model did not answer. */
+  reason: string;
+  /** A sentence the UI can show as is. */
+  message: string;
+}
+
+/** Answers with `primary`; when it throws, with `fallback`, telling `notify` why. */
+export function createFallbackBrain(
+  primary: Brain,
+  fallback: Brain,
+  notify: (notice: FallbackNotice) => void,
+  options: { coolDownMs: number; now: () => number },
+): Brain {
+  let resumeAt = 0;
+  let lastReason = '';
+
+  function fellBack(reason: string, coolingDown: boolean): void {
+    notify({
+      reason,
+      message: coolingDown
+        ? 'The language model is unavailable; the offline assistant is answering for now.'
+        : `The language model did not answer (${reason}); this answer comes from the offline assistant.`,
+    });
+  }
+
+  async function attempt<T>(run: (brain: Brain) => Promise<T>): Promise<T> {
+    if (options.now() < resumeAt) {
+      fellBack(lastReason, true);
+      return run(fallback);
+    }
+    try {
+      return await run(primary);
+    } catch (error) {
+      lastReason = error instanceof Error ? error.message : String(error);
+      resumeAt = options.now() + options.coolDownMs;
+      fellBack(lastReason, false);
+      return run(fallback);
+    }
+  }
+
+  return {
+    opening: () => attempt((brain) => brain.opening()),
+    async respond(text) {
+      let answeredBy: Brain = primary;
+      const reply = await attempt((brain) => {
+        answeredBy = brain;
+        return brain.respond(text);
+      });
+      if (answeredBy === fallback) primary.remember?.(text, reply);
+      return reply;
+    },
+  };
+}
+
+/** `base` engines whose answers come from the model, with the offline brain of `base` as the fallback. */
+export function withModel(base: AssistantEngines, options: ModelOptions): AssistantEngines {
+  const client = new OpenAI({ baseURL: options.url, apiKey: options.key ?? 'no-key', maxRetries: 0, timeout: options.timeoutMs });
+  return {
+    ...base,
+    brain(context) {
+      const model = createOpenAiBrain(client, {
+        model: options.model,
+        maxToolRounds: options.maxToolRounds ?? 4,
+        session: context.session,
+        callTool: context.callTool,
+        timeoutMs: options.timeoutMs,
+      });
+      return createFallbackBrain(model, base.brain(context), (notice) => context.notify(FALLBACK_MESSAGE, notice), {
+        coolDownMs: options.coolDownMs ?? 30_000,
+        now: options.now ?? (() => Date.now()),
+      });
+    },
+  };
+}
