@@ -1260,6 +1260,61 @@ export const GetAudioCoverResponse = zod.unknown()
 
 
 /**
+ * The sentences of one chapter with the seconds at which each is spoken, taken from the
+ * timing map the conversion keeps. `start` and `end` count from the start of the chapter's
+ * own audio; add `chapter.start` for the book's combined audio (the same offsets as the
+ * chapters of `GET /audio/{jobId}/metadata`). A single text is one chapter. A chapter is
+ * served as soon as its own conversion has finished, also while the rest of its book still
+ * converts (409 until then). 404 for a job that is not the user's, for a chapter number past
+ * the last, and for an audiobook converted without a timing map.
+ * @summary One chapter of the audiobook's text as timed sentences, for reading along.
+ */
+export const GetAudioTranscriptParams = zod.object({
+  "jobId": zod.uuid()
+})
+
+export const getAudioTranscriptQueryChapterDefault = 1;
+export const getAudioTranscriptQueryChapterMax = 100000;
+
+
+
+export const GetAudioTranscriptQueryParams = zod.object({
+  "chapter": zod.int().min(1).max(getAudioTranscriptQueryChapterMax).default(getAudioTranscriptQueryChapterDefault).describe('The chapter\'s number in reading order (1 for the first).')
+})
+
+
+
+export const getAudioTranscriptResponseSentencesItemIndexMin = 0;
+
+export const getAudioTranscriptResponseSentencesItemCharStartMin = 0;
+
+export const getAudioTranscriptResponseSentencesItemCharEndMin = 0;
+
+
+
+export const GetAudioTranscriptResponse = zod.object({
+  "job_id": zod.uuid(),
+  "chapter": zod.object({
+  "id": zod.uuid().describe('The chapter\'s job id (its own audio streams from `GET /audio/{id}/stream`), or the job\'s own id for a single text.'),
+  "order": zod.int().min(1),
+  "title": zod.string(),
+  "start": zod.number().describe('Seconds from the start of the book\'s combined audio to this chapter.'),
+  "duration": zod.number().describe('Seconds of the chapter\'s audio.')
+}),
+  "chapter_count": zod.int().min(1).describe('Chapters of the audiobook (1 for a single text); ask for 1 to chapter_count.'),
+  "sentences": zod.array(zod.object({
+  "index": zod.int().min(getAudioTranscriptResponseSentencesItemIndexMin).describe('Position of the sentence in the chapter, from 0.'),
+  "start": zod.number().describe('Seconds from the start of the chapter\'s audio when the sentence begins.'),
+  "end": zod.number().describe('Seconds from the start of the chapter\'s audio when the sentence ends.'),
+  "text": zod.string(),
+  "char_start": zod.int().min(getAudioTranscriptResponseSentencesItemCharStartMin).describe('UTF-16 offset of the sentence in the chapter\'s text.'),
+  "char_end": zod.int().min(getAudioTranscriptResponseSentencesItemCharEndMin).describe('UTF-16 offset just past the sentence in the chapter\'s text.'),
+  "paragraph_start": zod.boolean().describe('The sentence begins a new paragraph (a line break precedes it in the text).')
+}))
+}).describe('One chapter of an audiobook\'s text, sentence by sentence, with when each is spoken.')
+
+
+/**
  * @summary An M3U playlist of the book's chapters (or the single file), with signed URLs.
  */
 export const GetAudioPlaylistParams = zod.object({

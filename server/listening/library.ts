@@ -20,6 +20,14 @@ export interface ListenableJob {
   status: string;
   provider: 'openai' | 'elevenlabs' | null;
   outputFileKey: string | null;
+  /** The text the conversion read (its timing map's character offsets point into it). */
+  inputFileKey: string | null;
+  /** A chapter job's own title (its `title` is prefixed with the book's). */
+  chapterTitle: string | null;
+  /** From the book's file (EPUB, ...), when it names one. */
+  author: string | null;
+  /** The cover supplied with the input, when there was one. */
+  cover: { key: string; contentType: string } | null;
   /** Seconds of audio, when known (the column, else result_data). */
   durationSeconds: number | null;
   fileSizeBytes: number | null;
@@ -48,6 +56,7 @@ interface JobRow {
   config: unknown;
   result_data: unknown;
   output_file_key: string | null;
+  input_file_key: string | null;
   duration: number | null;
   created_at: Date | string;
   completed_at: Date | string | null;
@@ -55,7 +64,7 @@ interface JobRow {
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const COLUMNS = `id, user_id, parent_job_id, chapter_order, job_type, title, status, config, result_data,
-  output_file_key, duration, created_at, completed_at`;
+  output_file_key, input_file_key, duration, created_at, completed_at`;
 
 const asDate = (value: Date | string): Date => (value instanceof Date ? value : new Date(value));
 
@@ -106,6 +115,10 @@ function toJob(row: JobRow): ListenableJob {
     status: row.status,
     provider: providerOf(config),
     outputFileKey: row.output_file_key,
+    inputFileKey: row.input_file_key,
+    chapterTitle: text(config.chapter_title),
+    author: text(config.author),
+    cover: text(config.cover_key) === null ? null : { key: String(config.cover_key), contentType: text(config.cover_type) ?? 'application/octet-stream' },
     durationSeconds:
       positiveNumber(row.duration === null ? null : Number(row.duration)) ??
       positiveNumber(result.duration) ??

@@ -27,10 +27,12 @@ import type {
 
 import {
   AudioMetadata,
-  StreamInfo
+  StreamInfo,
+  Transcript
 } from '../../model';
 import type {
   ErrorBody,
+  GetAudioTranscriptParams,
   GetMediaParams
 } from '../../model';
 
@@ -347,6 +349,129 @@ export function useGetAudioCover<TData = Awaited<ReturnType<typeof getAudioCover
  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
 
   const queryOptions = getGetAudioCoverQueryOptions(jobId,options)
+
+  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+
+  return withQueryKey(query, queryOptions.queryKey);
+}
+
+
+
+
+
+
+export const getGetAudioTranscriptUrl = (jobId: string,
+    params?: GetAudioTranscriptParams,) => {
+  const normalizedParams = new URLSearchParams();
+
+  Object.entries(params || {}).forEach(([key, value]) => {
+
+    if (value !== undefined) {
+      normalizedParams.append(key, value === null ? 'null' : String(value))
+    }
+  });
+
+  const stringifiedParams = normalizedParams.toString();
+
+  return stringifiedParams.length > 0 ? `/api/v1/audio/${jobId}/transcript?${stringifiedParams}` : `/api/v1/audio/${jobId}/transcript`
+}
+
+/**
+ * The sentences of one chapter with the seconds at which each is spoken, taken from the
+ * timing map the conversion keeps. `start` and `end` count from the start of the chapter's
+ * own audio; add `chapter.start` for the book's combined audio (the same offsets as the
+ * chapters of `GET /audio/{jobId}/metadata`). A single text is one chapter. A chapter is
+ * served as soon as its own conversion has finished, also while the rest of its book still
+ * converts (409 until then). 404 for a job that is not the user's, for a chapter number past
+ * the last, and for an audiobook converted without a timing map.
+ * @summary One chapter of the audiobook's text as timed sentences, for reading along.
+ */
+export const getAudioTranscript = async (jobId: string,
+    params?: GetAudioTranscriptParams, options?: Parameters<typeof apiFetch>[1]): Promise<Transcript> => {
+
+  return apiFetch<Transcript>(getGetAudioTranscriptUrl(jobId,params),
+  {
+    ...options,
+    method: 'GET'
+
+    ,
+    schema: Transcript
+  }
+);}
+
+
+
+
+
+export const getGetAudioTranscriptQueryKey = (jobId: string,
+    params?: GetAudioTranscriptParams,) => {
+    return [
+    `/api/v1/audio/${jobId}/transcript`, ...(params ? [params] : [])
+    ] as const;
+    }
+
+
+export const getGetAudioTranscriptQueryOptions = <TData = Awaited<ReturnType<typeof getAudioTranscript>>, TError = ErrorBody>(jobId: string,
+    params?: GetAudioTranscriptParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getAudioTranscript>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getGetAudioTranscriptQueryKey(jobId,params);
+
+
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof getAudioTranscript>>> = ({ signal }) => getAudioTranscript(jobId,params, { signal, ...requestOptions });
+
+
+
+
+
+   return  { queryKey, queryFn, enabled: jobId !== null && jobId !== undefined, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof getAudioTranscript>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
+}
+
+export type GetAudioTranscriptQueryResult = NonNullable<Awaited<ReturnType<typeof getAudioTranscript>>>
+export type GetAudioTranscriptQueryError = ErrorBody
+
+
+export function useGetAudioTranscript<TData = Awaited<ReturnType<typeof getAudioTranscript>>, TError = ErrorBody>(
+ jobId: string,
+    params: undefined |  GetAudioTranscriptParams, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof getAudioTranscript>>, TError, TData>> & Pick<
+        DefinedInitialDataOptions<
+          Awaited<ReturnType<typeof getAudioTranscript>>,
+          TError,
+          Awaited<ReturnType<typeof getAudioTranscript>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient
+  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useGetAudioTranscript<TData = Awaited<ReturnType<typeof getAudioTranscript>>, TError = ErrorBody>(
+ jobId: string,
+    params?: GetAudioTranscriptParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getAudioTranscript>>, TError, TData>> & Pick<
+        UndefinedInitialDataOptions<
+          Awaited<ReturnType<typeof getAudioTranscript>>,
+          TError,
+          Awaited<ReturnType<typeof getAudioTranscript>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useGetAudioTranscript<TData = Awaited<ReturnType<typeof getAudioTranscript>>, TError = ErrorBody>(
+ jobId: string,
+    params?: GetAudioTranscriptParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getAudioTranscript>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+/**
+ * @summary One chapter of the audiobook's text as timed sentences, for reading along.
+ */
+
+export function useGetAudioTranscript<TData = Awaited<ReturnType<typeof getAudioTranscript>>, TError = ErrorBody>(
+ jobId: string,
+    params?: GetAudioTranscriptParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getAudioTranscript>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient
+ ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
+
+  const queryOptions = getGetAudioTranscriptQueryOptions(jobId,params,options)
 
   const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
 
