@@ -22,6 +22,7 @@ import { createZodSerializerCompiler, zodValidatorCompiler } from './http/zod';
 import { createJobLibrary } from './listening/library';
 import { createListeningService, deriveMediaSecret } from './listening/service';
 import { createTranscriptService } from './listening/transcript';
+import { createCoverService } from './listening/covers';
 import { createProgressRepository } from './progress/repository';
 import { createProgressService } from './progress/service';
 import { createConversion, type ConversionOverrides } from './jobs/index';
@@ -157,6 +158,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Fas
       progress,
       listening,
       transcripts: createTranscriptService({ library, storage }),
+      covers: createCoverService({ library, storage }),
       jobs: conversion.service,
       voiceAssistant,
       urls: config,

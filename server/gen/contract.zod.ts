@@ -1250,10 +1250,21 @@ export const GetAudioMetadataResponse = zod.object({
 
 
 /**
- * @summary The book's cover image (from its EPUB), for its owner. 404 when the book has none.
+ * The cover supplied with the book's file (an EPUB's image) when it had one; otherwise a
+ * typographic SVG drawn from the title and the author, on colours derived from the title (the
+ * same book always gets the same cover). A chapter job answers its book's cover. The SVG has
+ * no scripts and no external resources, and its `<title>` is "Cover of {title}".
+ * A finished book's cover never changes (`Cache-Control: private, max-age=86400`); a book
+ * still converting answers `private, no-cache`. Every answer carries an `ETag`; a request
+ * whose `If-None-Match` matches it gets 304 with no body.
+ * @summary The book's cover, for its owner; every book has one.
  */
 export const GetAudioCoverParams = zod.object({
   "jobId": zod.uuid()
+})
+
+export const GetAudioCoverHeader = zod.object({
+  "If-None-Match": zod.string().optional().describe('The ETag of a cover the client already has.')
 })
 
 export const GetAudioCoverResponse = zod.unknown()

@@ -5,6 +5,7 @@ import type { JobService } from '../jobs/service';
 import { installAuthGuard } from '../http/auth-guard';
 import type { ListeningService } from '../listening/service';
 import type { TranscriptService } from '../listening/transcript';
+import type { CoverService } from '../listening/covers';
 import type { ProgressService } from '../progress/service';
 import type { CrossOrigin } from '../http/cross-origin';
 import type { FileStorage } from '../storage/types';
@@ -27,6 +28,7 @@ export interface ApiDeps {
   progress: ProgressService;
   listening: ListeningService;
   transcripts: TranscriptService;
+  covers: CoverService;
   jobs: JobService;
   voiceAssistant: VoiceAssistant;
   /** Where browsers reach us (PUBLIC_URL), for the absolute URLs in answers. */
@@ -42,7 +44,7 @@ export function apiRoutes(deps: ApiDeps) {
     installAuthGuard(app, deps.auth);
     await app.register(environmentRoutes, { info: deps.environment });
     await app.register(authRoutes, { auth: deps.auth, limits: deps.authLimits });
-    await app.register(audioRoutes, { listening: deps.listening, storage: deps.storage, jobs: deps.jobs, urls: deps.urls });
+    await app.register(audioRoutes, { listening: deps.listening, storage: deps.storage, covers: deps.covers, urls: deps.urls });
     await app.register(transcriptRoutes, { transcripts: deps.transcripts });
     await app.register(progressRoutes, { progress: deps.progress });
     await app.register(voiceAssistantRoutes, { assistant: deps.voiceAssistant, urls: deps.urls });

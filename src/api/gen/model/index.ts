@@ -28,6 +28,7 @@ export * from './featureFlags.zod';
 export * from './fieldError.zod';
 export * from './fileUploadRequest.zod';
 export * from './fileUploadResponse.zod';
+export * from './getAudioCoverHeaders.zod';
 export * from './getAudioTranscriptParams.zod';
 export * from './getMediaHeaders.zod';
 export * from './getMediaParams.zod';

@@ -269,7 +269,14 @@ export const getGetAudioCoverUrl = (jobId: string,) => {
 }
 
 /**
- * @summary The book's cover image (from its EPUB), for its owner. 404 when the book has none.
+ * The cover supplied with the book's file (an EPUB's image) when it had one; otherwise a
+ * typographic SVG drawn from the title and the author, on colours derived from the title (the
+ * same book always gets the same cover). A chapter job answers its book's cover. The SVG has
+ * no scripts and no external resources, and its `<title>` is "Cover of {title}".
+ * A finished book's cover never changes (`Cache-Control: private, max-age=86400`); a book
+ * still converting answers `private, no-cache`. Every answer carries an `ETag`; a request
+ * whose `If-None-Match` matches it gets 304 with no body.
+ * @summary The book's cover, for its owner; every book has one.
  */
 export const getAudioCover = async (jobId: string, options?: Parameters<typeof apiFetch>[1]): Promise<Blob> => {
 
@@ -293,7 +300,7 @@ export const getGetAudioCoverQueryKey = (jobId: string,) => {
     }
 
 
-export const getGetAudioCoverQueryOptions = <TData = Awaited<ReturnType<typeof getAudioCover>>, TError = ErrorBody>(jobId: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getAudioCover>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
+export const getGetAudioCoverQueryOptions = <TData = Awaited<ReturnType<typeof getAudioCover>>, TError = void | ErrorBody>(jobId: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getAudioCover>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
@@ -312,10 +319,10 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type GetAudioCoverQueryResult = NonNullable<Awaited<ReturnType<typeof getAudioCover>>>
-export type GetAudioCoverQueryError = ErrorBody
+export type GetAudioCoverQueryError = void | ErrorBody
 
 
-export function useGetAudioCover<TData = Awaited<ReturnType<typeof getAudioCover>>, TError = ErrorBody>(
+export function useGetAudioCover<TData = Awaited<ReturnType<typeof getAudioCover>>, TError = void | ErrorBody>(
  jobId: string, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof getAudioCover>>, TError, TData>> & Pick<
         DefinedInitialDataOptions<
           Awaited<ReturnType<typeof getAudioCover>>,
@@ -325,7 +332,7 @@ export function useGetAudioCover<TData = Awaited<ReturnType<typeof getAudioCover
       >, request?: SecondParameter<typeof apiFetch>}
  , queryClient?: QueryClient
   ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useGetAudioCover<TData = Awaited<ReturnType<typeof getAudioCover>>, TError = ErrorBody>(
+export function useGetAudioCover<TData = Awaited<ReturnType<typeof getAudioCover>>, TError = void | ErrorBody>(
  jobId: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getAudioCover>>, TError, TData>> & Pick<
         UndefinedInitialDataOptions<
           Awaited<ReturnType<typeof getAudioCover>>,
@@ -335,15 +342,15 @@ export function useGetAudioCover<TData = Awaited<ReturnType<typeof getAudioCover
       >, request?: SecondParameter<typeof apiFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useGetAudioCover<TData = Awaited<ReturnType<typeof getAudioCover>>, TError = ErrorBody>(
+export function useGetAudioCover<TData = Awaited<ReturnType<typeof getAudioCover>>, TError = void | ErrorBody>(
  jobId: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getAudioCover>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 /**
- * @summary The book's cover image (from its EPUB), for its owner. 404 when the book has none.
+ * @summary The book's cover, for its owner; every book has one.
  */
 
-export function useGetAudioCover<TData = Awaited<ReturnType<typeof getAudioCover>>, TError = ErrorBody>(
+export function useGetAudioCover<TData = Awaited<ReturnType<typeof getAudioCover>>, TError = void | ErrorBody>(
  jobId: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getAudioCover>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
  , queryClient?: QueryClient
  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
