@@ -130,7 +130,7 @@ export const listJobsQueryTopLevelDefault = false;
 export const ListJobsQueryParams = zod.object({
   "page": zod.int().min(1).default(listJobsQueryPageDefault),
   "page_size": zod.int().min(1).max(listJobsQueryPageSizeMax).default(listJobsQueryPageSizeDefault),
-  "status": zod.enum(['PENDING', 'PROCESSING', 'RUNNING', 'COMPLETED', 'FAILED', 'CANCELLED', 'pending', 'processing', 'running', 'completed', 'failed', 'cancelled']).optional().describe('One job status, or `RUNNING` for PENDING and PROCESSING together (case-insensitive).'),
+  "status": zod.enum(['PENDING', 'PROCESSING', 'RUNNING', 'LISTENABLE', 'COMPLETED', 'FAILED', 'CANCELLED', 'pending', 'processing', 'running', 'listenable', 'completed', 'failed', 'cancelled']).optional().describe('One job status, or `RUNNING` for PENDING and PROCESSING together (case-insensitive).'),
   "q": zod.string().max(listJobsQueryQMax).optional().describe('Matches the title (case-insensitive) or the start of the id.'),
   "sort": zod.enum(['created_at', 'updated_at', 'title', 'status']).default(listJobsQuerySortDefault),
   "order": zod.enum(['asc', 'desc']).default(listJobsQueryOrderDefault),
@@ -141,6 +141,8 @@ export const listJobsResponseJobsItemProgressMin = 0;
 export const listJobsResponseJobsItemProgressMax = 100;
 
 export const listJobsResponseJobsItemChapterCountMin = 0;
+
+export const listJobsResponseJobsItemChaptersReadyMin = 0;
 
 
 
@@ -175,7 +177,8 @@ export const ListJobsResponse = zod.object({
   "started_at": zod.iso.datetime({"offset":true}).nullable(),
   "completed_at": zod.iso.datetime({"offset":true}).nullable(),
   "duration": zod.number().nullable().describe('Audio duration in seconds, once known.'),
-  "chapter_count": zod.int().min(listJobsResponseJobsItemChapterCountMin).describe('Chapters of a book (0 for a job that is not a book).')
+  "chapter_count": zod.int().min(listJobsResponseJobsItemChapterCountMin).describe('Chapters of a book (0 for a job that is not a book).'),
+  "chapters_ready": zod.int().min(listJobsResponseJobsItemChaptersReadyMin).optional().describe('Chapters of a book that are converted and can be played, also while the rest still converts (0 for a job that is not a book). Always sent by the server.')
 }).describe('A job as the list shows it. `GET /jobs/{jobId}` has its steps, children, parent and analysis.')),
   "total": zod.int(),
   "page": zod.int(),
@@ -1183,7 +1186,10 @@ export const RetryJobResponse = zod.object({
 
 
 /**
- * @summary A signed, short-lived URL for a COMPLETED job's audio, with resume information.
+ * A COMPLETED job's audio (a book's combined file). A book still converting answers its first
+ * ready chapter (`source_job_id` names it; stream the other ready chapters by their ids); 409
+ * while no chapter is ready.
+ * @summary A signed, short-lived URL for a job's audio, with resume information.
  */
 export const GetAudioStreamParams = zod.object({
   "jobId": zod.uuid()
@@ -1211,11 +1217,16 @@ export const GetAudioStreamResponse = zod.object({
 
 
 /**
- * @summary A COMPLETED job's audio details, chapters, sentence timings and listening progress.
+ * For a COMPLETED job, and for a book still converting once one of its chapters is ready:
+ * then `status` is the book's (PENDING or PROCESSING), each chapter says whether it is
+ * `ready`, and `duration` counts the ready chapters. 409 while nothing can be played.
+ * @summary A job's audio details, chapters and listening progress.
  */
 export const GetAudioMetadataParams = zod.object({
   "jobId": zod.uuid()
 })
+
+export const getAudioMetadataResponseChaptersReadyMin = 0;
 
 export const getAudioMetadataResponseResumePositionDefault = 0;
 export const getAudioMetadataResponsePercentageCompleteDefault = 0;
@@ -1235,8 +1246,10 @@ export const GetAudioMetadataResponse = zod.object({
   "title": zod.string(),
   "order": zod.int(),
   "start": zod.number().describe('Seconds from the start of the combined audio.'),
-  "duration": zod.number()
+  "duration": zod.number().describe('Seconds; 0 for a chapter not converted yet.'),
+  "ready": zod.boolean().optional().describe('The chapter is converted and can be played (stream it with its id); false while it still converts. Always sent by the server.')
 })),
+  "chapters_ready": zod.int().min(getAudioMetadataResponseChaptersReadyMin).optional().describe('How many of `chapters` are ready (all of them once the job is COMPLETED; for a book still converting, the chapters converted so far). Always sent by the server.'),
   "provider": zod.enum(['openai', 'elevenlabs']).optional(),
   "tts_engine": zod.string().optional(),
   "sample_rate": zod.int().optional(),
@@ -1326,6 +1339,8 @@ export const GetAudioTranscriptResponse = zod.object({
 
 
 /**
+ * The chapters that can be played, in order: for a book still converting, the chapters ready
+ * so far (409 while none is).
  * @summary An M3U playlist of the book's chapters (or the single file), with signed URLs.
  */
 export const GetAudioPlaylistParams = zod.object({

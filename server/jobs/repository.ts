@@ -116,7 +116,7 @@ export interface ListFilter {
   userId: string;
   page: number;
   pageSize: number;
-  status?: 'pending' | 'processing' | 'running' | 'completed' | 'failed' | 'cancelled' | undefined;
+  status?: 'pending' | 'processing' | 'running' | 'listenable' | 'completed' | 'failed' | 'cancelled' | undefined;
   q?: string | undefined;
   sort: 'created_at' | 'updated_at' | 'title' | 'status';
   order: 'asc' | 'desc';
@@ -175,6 +175,7 @@ interface SummaryRow {
   started_at: Date | string | null;
   completed_at: Date | string | null;
   chapter_count: number | string;
+  chapters_ready: number | string;
   total: number | string;
 }
 
@@ -215,6 +216,7 @@ export function toSummary(row: SummaryRow) {
     completed_at: isoOrNullDate(row.completed_at),
     duration: row.duration === null ? null : Number(row.duration),
     chapter_count: Number(row.chapter_count),
+    chapters_ready: Number(row.chapters_ready),
   };
 }
 
@@ -310,6 +312,11 @@ export function createJobRepository(db: Db) {
       const where: string[] = ['user_id = $1'];
       const params: unknown[] = [filter.userId];
       if (filter.status === 'running') where.push(`status IN ('PENDING', 'PROCESSING')`);
+      else if (filter.status === 'listenable') {
+        // What can be played now: finished jobs, and books still converting with a chapter ready.
+        where.push(`(status = 'COMPLETED' OR (status IN ('PENDING', 'PROCESSING') AND EXISTS
+          (SELECT 1 FROM jobs r WHERE r.parent_job_id = jobs.id AND r.status = 'COMPLETED')))`);
+      }
       else if (filter.status !== undefined) {
         params.push(filter.status.toUpperCase());
         where.push(`status = $${params.length}`);
@@ -341,7 +348,8 @@ export function createJobRepository(db: Db) {
            ORDER BY ${orderBy((c) => (c === 'sort_title' ? SORT_COLUMNS.title : c))}
            LIMIT $${params.length - 1} OFFSET $${params.length}
          )
-         SELECT page.*, (SELECT count(*) FROM jobs c WHERE c.parent_job_id = page.id) AS chapter_count
+         SELECT page.*, (SELECT count(*) FROM jobs c WHERE c.parent_job_id = page.id) AS chapter_count,
+                (SELECT count(*) FROM jobs c WHERE c.parent_job_id = page.id AND c.status = 'COMPLETED') AS chapters_ready
          FROM page ORDER BY ${orderBy((c) => `page.${c}`)}`,
         params,
       );

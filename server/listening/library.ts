@@ -22,6 +22,8 @@ export interface ListenableJob {
   outputFileKey: string | null;
   /** The text the conversion read (its timing map's character offsets point into it). */
   inputFileKey: string | null;
+  /** For a book: its chapter jobs that are COMPLETED (playable while the rest converts). */
+  chaptersReady: number;
   /** A chapter job's own title (its `title` is prefixed with the book's). */
   chapterTitle: string | null;
   /** From the book's file (EPUB, ...), when it names one. */
@@ -58,13 +60,15 @@ interface JobRow {
   output_file_key: string | null;
   input_file_key: string | null;
   duration: number | null;
+  chapters_ready: number | string;
   created_at: Date | string;
   completed_at: Date | string | null;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const COLUMNS = `id, user_id, parent_job_id, chapter_order, job_type, title, status, config, result_data,
-  output_file_key, input_file_key, duration, created_at, completed_at`;
+  output_file_key, input_file_key, duration, created_at, completed_at,
+  (SELECT count(*) FROM jobs c WHERE c.parent_job_id = jobs.id AND c.status = 'COMPLETED') AS chapters_ready`;
 
 const asDate = (value: Date | string): Date => (value instanceof Date ? value : new Date(value));
 
@@ -116,6 +120,7 @@ function toJob(row: JobRow): ListenableJob {
     provider: providerOf(config),
     outputFileKey: row.output_file_key,
     inputFileKey: row.input_file_key,
+    chaptersReady: Number(row.chapters_ready),
     chapterTitle: text(config.chapter_title),
     author: text(config.author),
     cover: text(config.cover_key) === null ? null : { key: String(config.cover_key), contentType: text(config.cover_type) ?? 'application/octet-stream' },

@@ -67,7 +67,10 @@ export const getGetAudioStreamUrl = (jobId: string,) => {
 }
 
 /**
- * @summary A signed, short-lived URL for a COMPLETED job's audio, with resume information.
+ * A COMPLETED job's audio (a book's combined file). A book still converting answers its first
+ * ready chapter (`source_job_id` names it; stream the other ready chapters by their ids); 409
+ * while no chapter is ready.
+ * @summary A signed, short-lived URL for a job's audio, with resume information.
  */
 export const getAudioStream = async (jobId: string, options?: Parameters<typeof apiFetch>[1]): Promise<StreamInfo> => {
 
@@ -139,7 +142,7 @@ export function useGetAudioStream<TData = Awaited<ReturnType<typeof getAudioStre
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 /**
- * @summary A signed, short-lived URL for a COMPLETED job's audio, with resume information.
+ * @summary A signed, short-lived URL for a job's audio, with resume information.
  */
 
 export function useGetAudioStream<TData = Awaited<ReturnType<typeof getAudioStream>>, TError = ErrorBody>(
@@ -168,7 +171,10 @@ export const getGetAudioMetadataUrl = (jobId: string,) => {
 }
 
 /**
- * @summary A COMPLETED job's audio details, chapters, sentence timings and listening progress.
+ * For a COMPLETED job, and for a book still converting once one of its chapters is ready:
+ * then `status` is the book's (PENDING or PROCESSING), each chapter says whether it is
+ * `ready`, and `duration` counts the ready chapters. 409 while nothing can be played.
+ * @summary A job's audio details, chapters and listening progress.
  */
 export const getAudioMetadata = async (jobId: string, options?: Parameters<typeof apiFetch>[1]): Promise<AudioMetadata> => {
 
@@ -240,7 +246,7 @@ export function useGetAudioMetadata<TData = Awaited<ReturnType<typeof getAudioMe
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 /**
- * @summary A COMPLETED job's audio details, chapters, sentence timings and listening progress.
+ * @summary A job's audio details, chapters and listening progress.
  */
 
 export function useGetAudioMetadata<TData = Awaited<ReturnType<typeof getAudioMetadata>>, TError = ErrorBody>(
@@ -499,6 +505,8 @@ export const getGetAudioPlaylistUrl = (jobId: string,) => {
 }
 
 /**
+ * The chapters that can be played, in order: for a book still converting, the chapters ready
+ * so far (409 while none is).
  * @summary An M3U playlist of the book's chapters (or the single file), with signed URLs.
  */
 export const getAudioPlaylist = async (jobId: string, options?: Parameters<typeof apiFetch>[1]): Promise<Blob> => {
