@@ -132,7 +132,7 @@ export const ListJobsQueryParams = zod.object({
   "page_size": zod.int().min(1).max(listJobsQueryPageSizeMax).default(listJobsQueryPageSizeDefault),
   "status": zod.enum(['PENDING', 'PROCESSING', 'RUNNING', 'LISTENABLE', 'COMPLETED', 'FAILED', 'CANCELLED', 'pending', 'processing', 'running', 'listenable', 'completed', 'failed', 'cancelled']).optional().describe('One job status, or `RUNNING` for PENDING and PROCESSING together (case-insensitive).'),
   "q": zod.string().max(listJobsQueryQMax).optional().describe('Matches the title (case-insensitive) or the start of the id.'),
-  "sort": zod.enum(['created_at', 'updated_at', 'title', 'status']).default(listJobsQuerySortDefault),
+  "sort": zod.enum(['created_at', 'updated_at', 'title', 'status']).default(listJobsQuerySortDefault).describe('The order of the list. A book\'s chapter jobs always follow their chapter order among themselves (chapter 10 after chapter 9); sorted by title, each chapter comes right after its book, whose title it sorts by.'),
   "order": zod.enum(['asc', 'desc']).default(listJobsQueryOrderDefault),
   "top_level": zod.boolean().default(listJobsQueryTopLevelDefault).describe('When true, chapter jobs (those with a parent) are left out.')
 })

@@ -229,6 +229,9 @@ const SORT_COLUMNS: Record<ListFilter['sort'], string> = {
   status: 'status',
 };
 
+/** A job's title for sorting, a chapter's being its book's (jobs.parent_job_id names the book). */
+const CHAPTER_AWARE_TITLE = 'lower(COALESCE((SELECT p.title FROM jobs p WHERE p.id = jobs.parent_job_id), title))';
+
 function escapeLike(text: string): string {
   return text.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
@@ -331,8 +334,18 @@ export function createJobRepository(db: Db) {
       if (filter.topLevel) where.push('parent_job_id IS NULL');
       const whereSql = where.join(' AND ');
       const dir = filter.order === 'asc' ? 'ASC' : 'DESC';
+      // A book's chapters are created at one instant: they follow their order (ascending, whatever
+      // the direction), never their titles ("Chapter 10" after "Chapter 9"). By title, a chapter
+      // sorts under its book's title, after the book, so a book and its chapters stay together.
+      const withChapters = filter.sort === 'title' && !filter.topLevel;
+      const sortTitle = withChapters ? CHAPTER_AWARE_TITLE : SORT_COLUMNS.title;
       const orderBy = (column: (name: string) => string) =>
-        `${column(filter.sort === 'title' ? 'sort_title' : filter.sort)} ${dir}, ${column('created_at')} ${dir}, ${column('id')} ${dir}`;
+        withChapters
+          ? `${column('sort_title')} ${dir}, ${column('book_id')} ${dir}, ${column('parent_job_id')} ASC NULLS FIRST, ` +
+            `${column('chapter_order')} ASC NULLS FIRST, ${column('created_at')} ${dir}, ${column('id')} ${dir}`
+          : `${column(filter.sort === 'title' ? 'sort_title' : filter.sort)} ${dir}, ${column('created_at')} ${dir}, ` +
+            `${column('chapter_order')} ASC NULLS FIRST, ${column('id')} ${dir}`;
+      const inPage = (c: string) => (c === 'sort_title' ? sortTitle : c === 'book_id' ? 'COALESCE(parent_job_id, id)' : c);
       params.push(filter.pageSize, (filter.page - 1) * filter.pageSize);
       const { rows } = await db.query<SummaryRow>(
         `WITH page AS (
@@ -342,10 +355,10 @@ export function createJobRepository(db: Db) {
                   (result_data->>'duration_seconds')::double precision AS r_duration_seconds,
                   (result_data->>'file_size_bytes')::bigint AS r_file_size_bytes,
                   input_file_key, output_file_key, duration, created_at, updated_at, started_at, completed_at,
-                  ${SORT_COLUMNS.title} AS sort_title,
+                  chapter_order, ${sortTitle} AS sort_title, COALESCE(parent_job_id, id) AS book_id,
                   count(*) OVER () AS total
            FROM jobs WHERE ${whereSql}
-           ORDER BY ${orderBy((c) => (c === 'sort_title' ? SORT_COLUMNS.title : c))}
+           ORDER BY ${orderBy(inPage)}
            LIMIT $${params.length - 1} OFFSET $${params.length}
          )
          SELECT page.*, (SELECT count(*) FROM jobs c WHERE c.parent_job_id = page.id) AS chapter_count,

@@ -87,7 +87,8 @@ export async function seedConvertingBook(
     jobType: 'book_processing',
     status: options.bookStatus ?? 'PROCESSING',
     progress: 50,
-    createdAt,
+    // The book is created first; split_chapters creates its chapters later, all at one instant.
+    createdAt: new Date(createdAt.getTime() - 1000),
   });
   await insertSteps(db, bookId, BOOK_STEPS, 3);
   const chapterIds: string[] = [];
