@@ -147,7 +147,8 @@ export function createCoverService(deps: { library: JobLibrary; storage: FileSto
       if ((await storage.stat(key)) !== null) svg = await readAll(storage, key);
       else {
         svg = Buffer.from(typographicCover(book), 'utf8');
-        await storage.write(key, svg);
+        // Keeping it is an optimisation: a storage that refuses the write still gets its cover.
+        await storage.write(key, svg).catch(() => undefined);
       }
     }
     const body = svg ?? Buffer.from(typographicCover(book), 'utf8');

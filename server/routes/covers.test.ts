@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generatedCoverKey, paletteFor, titleLines, typographicCover } from '../listening/covers';
+import { createCoverService, generatedCoverKey, paletteFor, titleLines, typographicCover } from '../listening/covers';
+import { createJobLibrary } from '../listening/library';
 import type { FileStorage } from '../storage/types';
 import { createTestApp, type TestApp } from '../testing/app';
 import { makeEpub3, multipartFile, PNG_1X1 } from '../testing/books';
@@ -116,6 +117,15 @@ describe('GET /audio/{jobId}/cover of a job without a cover of its own', () => {
     expect(res.headers['cache-control']).toBe('private, no-cache');
     expect(res.body).toContain('<title>Cover of The Long Voyage</title>');
     expect(await storage.stat(generatedCoverKey(converting.bookId))).toBeNull();
+  });
+
+  it('is still answered when the storage refuses to keep it', async () => {
+    const job = await seedCompletedAudiobook(t.db, storage, { userId: ann.id, title: 'Read-only Shelf', seconds: 1 });
+    const readOnly: FileStorage = Object.create(storage) as FileStorage;
+    readOnly.write = () => Promise.reject(new Error('read-only file system'));
+    const cover = await createCoverService({ library: createJobLibrary(t.db), storage: readOnly }).cover(ann.id, job.jobId);
+    expect(String(cover.body)).toContain('<title>Cover of Read-only Shelf</title>');
+    expect(await storage.stat(generatedCoverKey(job.jobId))).toBeNull();
   });
 
   it('answers 404 Job not found for another user’s job and a missing one', async () => {
