@@ -18,6 +18,8 @@
 //   8. encode: MP3 encoding speed of 10 minutes of speech-like audio, in-process and on the
 //      encoder pool, and peak RSS  (bench/encode.ts)
 //   9. voices: offline synthesis speed per sentence and per 1,000-character chunk  (bench/voices.ts)
+//  10. first-chapter: seconds from creating a 1 MB book (BENCH_BOOK_CHARS) to its first playable
+//      chapter, while the rest still converts  (bench/first-chapter.ts)
 // Run one with e.g. `npm run bench -- voice`. Set BENCH_BOOK_CHARS=1000000 for the 1 MB book figure.
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -35,6 +37,7 @@ const benches = [
   { name: 'joblist', args: ['--import', 'tsx', 'bench/joblist.ts'], before: buildServerIfStale },
   { name: 'encode', args: ['--import', 'tsx', 'bench/encode.ts'] },
   { name: 'voices', args: ['--import', 'tsx', 'bench/voices.ts'] },
+  { name: 'first-chapter', args: ['--import', 'tsx', 'bench/first-chapter.ts'], before: buildServerIfStale },
 ];
 
 const only = process.argv.slice(2);

@@ -21,6 +21,8 @@ import { installNotFound, installSpa } from './http/spa';
 import { createZodSerializerCompiler, zodValidatorCompiler } from './http/zod';
 import { createJobLibrary } from './listening/library';
 import { createListeningService, deriveMediaSecret } from './listening/service';
+import { createTranscriptService } from './listening/transcript';
+import { createCoverService } from './listening/covers';
 import { createProgressRepository } from './progress/repository';
 import { createProgressService } from './progress/service';
 import { createConversion, type ConversionOverrides } from './jobs/index';
@@ -155,6 +157,8 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Fas
       storage,
       progress,
       listening,
+      transcripts: createTranscriptService({ library, storage }),
+      covers: createCoverService({ library, storage }),
       jobs: conversion.service,
       voiceAssistant,
       urls: config,

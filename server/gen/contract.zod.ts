@@ -130,9 +130,9 @@ export const listJobsQueryTopLevelDefault = false;
 export const ListJobsQueryParams = zod.object({
   "page": zod.int().min(1).default(listJobsQueryPageDefault),
   "page_size": zod.int().min(1).max(listJobsQueryPageSizeMax).default(listJobsQueryPageSizeDefault),
-  "status": zod.enum(['PENDING', 'PROCESSING', 'RUNNING', 'COMPLETED', 'FAILED', 'CANCELLED', 'pending', 'processing', 'running', 'completed', 'failed', 'cancelled']).optional().describe('One job status, or `RUNNING` for PENDING and PROCESSING together (case-insensitive).'),
+  "status": zod.enum(['PENDING', 'PROCESSING', 'RUNNING', 'LISTENABLE', 'COMPLETED', 'FAILED', 'CANCELLED', 'pending', 'processing', 'running', 'listenable', 'completed', 'failed', 'cancelled']).optional().describe('One job status, or `RUNNING` for PENDING and PROCESSING together (case-insensitive).'),
   "q": zod.string().max(listJobsQueryQMax).optional().describe('Matches the title (case-insensitive) or the start of the id.'),
-  "sort": zod.enum(['created_at', 'updated_at', 'title', 'status']).default(listJobsQuerySortDefault),
+  "sort": zod.enum(['created_at', 'updated_at', 'title', 'status']).default(listJobsQuerySortDefault).describe('The order of the list. A book\'s chapter jobs always follow their chapter order among themselves (chapter 10 after chapter 9); sorted by title, each chapter comes right after its book, whose title it sorts by.'),
   "order": zod.enum(['asc', 'desc']).default(listJobsQueryOrderDefault),
   "top_level": zod.boolean().default(listJobsQueryTopLevelDefault).describe('When true, chapter jobs (those with a parent) are left out.')
 })
@@ -141,6 +141,8 @@ export const listJobsResponseJobsItemProgressMin = 0;
 export const listJobsResponseJobsItemProgressMax = 100;
 
 export const listJobsResponseJobsItemChapterCountMin = 0;
+
+export const listJobsResponseJobsItemChaptersReadyMin = 0;
 
 
 
@@ -175,7 +177,8 @@ export const ListJobsResponse = zod.object({
   "started_at": zod.iso.datetime({"offset":true}).nullable(),
   "completed_at": zod.iso.datetime({"offset":true}).nullable(),
   "duration": zod.number().nullable().describe('Audio duration in seconds, once known.'),
-  "chapter_count": zod.int().min(listJobsResponseJobsItemChapterCountMin).describe('Chapters of a book (0 for a job that is not a book).')
+  "chapter_count": zod.int().min(listJobsResponseJobsItemChapterCountMin).describe('Chapters of a book (0 for a job that is not a book).'),
+  "chapters_ready": zod.int().min(listJobsResponseJobsItemChaptersReadyMin).optional().describe('Chapters of a book that are converted and can be played, also while the rest still converts (0 for a job that is not a book). Always sent by the server.')
 }).describe('A job as the list shows it. `GET /jobs/{jobId}` has its steps, children, parent and analysis.')),
   "total": zod.int(),
   "page": zod.int(),
@@ -1183,7 +1186,10 @@ export const RetryJobResponse = zod.object({
 
 
 /**
- * @summary A signed, short-lived URL for a COMPLETED job's audio, with resume information.
+ * A COMPLETED job's audio (a book's combined file). A book still converting answers its first
+ * ready chapter (`source_job_id` names it; stream the other ready chapters by their ids); 409
+ * while no chapter is ready.
+ * @summary A signed, short-lived URL for a job's audio, with resume information.
  */
 export const GetAudioStreamParams = zod.object({
   "jobId": zod.uuid()
@@ -1211,11 +1217,16 @@ export const GetAudioStreamResponse = zod.object({
 
 
 /**
- * @summary A COMPLETED job's audio details, chapters, sentence timings and listening progress.
+ * For a COMPLETED job, and for a book still converting once one of its chapters is ready:
+ * then `status` is the book's (PENDING or PROCESSING), each chapter says whether it is
+ * `ready`, and `duration` counts the ready chapters. 409 while nothing can be played.
+ * @summary A job's audio details, chapters and listening progress.
  */
 export const GetAudioMetadataParams = zod.object({
   "jobId": zod.uuid()
 })
+
+export const getAudioMetadataResponseChaptersReadyMin = 0;
 
 export const getAudioMetadataResponseResumePositionDefault = 0;
 export const getAudioMetadataResponsePercentageCompleteDefault = 0;
@@ -1235,8 +1246,10 @@ export const GetAudioMetadataResponse = zod.object({
   "title": zod.string(),
   "order": zod.int(),
   "start": zod.number().describe('Seconds from the start of the combined audio.'),
-  "duration": zod.number()
+  "duration": zod.number().describe('Seconds; 0 for a chapter not converted yet.'),
+  "ready": zod.boolean().optional().describe('The chapter is converted and can be played (stream it with its id); false while it still converts. Always sent by the server.')
 })),
+  "chapters_ready": zod.int().min(getAudioMetadataResponseChaptersReadyMin).optional().describe('How many of `chapters` are ready (all of them once the job is COMPLETED; for a book still converting, the chapters converted so far). Always sent by the server.'),
   "provider": zod.enum(['openai', 'elevenlabs']).optional(),
   "tts_engine": zod.string().optional(),
   "sample_rate": zod.int().optional(),
@@ -1250,16 +1263,84 @@ export const GetAudioMetadataResponse = zod.object({
 
 
 /**
- * @summary The book's cover image (from its EPUB), for its owner. 404 when the book has none.
+ * The cover supplied with the book's file (an EPUB's image) when it had one; otherwise a
+ * typographic SVG drawn from the title and the author, on colours derived from the title (the
+ * same book always gets the same cover). A chapter job answers its book's cover. The SVG has
+ * no scripts and no external resources, and its `<title>` is "Cover of {title}".
+ * A finished book's cover never changes (`Cache-Control: private, max-age=86400`); a book
+ * still converting answers `private, no-cache`. Every answer carries an `ETag`; a request
+ * whose `If-None-Match` matches it gets 304 with no body.
+ * @summary The book's cover, for its owner; every book has one.
  */
 export const GetAudioCoverParams = zod.object({
   "jobId": zod.uuid()
+})
+
+export const GetAudioCoverHeader = zod.object({
+  "If-None-Match": zod.string().optional().describe('The ETag of a cover the client already has.')
 })
 
 export const GetAudioCoverResponse = zod.unknown()
 
 
 /**
+ * The sentences of one chapter with the seconds at which each is spoken, taken from the
+ * timing map the conversion keeps. `start` and `end` count from the start of the chapter's
+ * own audio; add `chapter.start` for the book's combined audio (the same offsets as the
+ * chapters of `GET /audio/{jobId}/metadata`). A single text is one chapter. A chapter is
+ * served as soon as its own conversion has finished, also while the rest of its book still
+ * converts (409 until then). 404 for a job that is not the user's, for a chapter number past
+ * the last, and for an audiobook converted without a timing map.
+ * @summary One chapter of the audiobook's text as timed sentences, for reading along.
+ */
+export const GetAudioTranscriptParams = zod.object({
+  "jobId": zod.uuid()
+})
+
+export const getAudioTranscriptQueryChapterDefault = 1;
+export const getAudioTranscriptQueryChapterMax = 100000;
+
+
+
+export const GetAudioTranscriptQueryParams = zod.object({
+  "chapter": zod.int().min(1).max(getAudioTranscriptQueryChapterMax).default(getAudioTranscriptQueryChapterDefault).describe('The chapter\'s number in reading order (1 for the first).')
+})
+
+
+
+export const getAudioTranscriptResponseSentencesItemIndexMin = 0;
+
+export const getAudioTranscriptResponseSentencesItemCharStartMin = 0;
+
+export const getAudioTranscriptResponseSentencesItemCharEndMin = 0;
+
+
+
+export const GetAudioTranscriptResponse = zod.object({
+  "job_id": zod.uuid(),
+  "chapter": zod.object({
+  "id": zod.uuid().describe('The chapter\'s job id (its own audio streams from `GET /audio/{id}/stream`), or the job\'s own id for a single text.'),
+  "order": zod.int().min(1),
+  "title": zod.string(),
+  "start": zod.number().describe('Seconds from the start of the book\'s combined audio to this chapter.'),
+  "duration": zod.number().describe('Seconds of the chapter\'s audio.')
+}),
+  "chapter_count": zod.int().min(1).describe('Chapters of the audiobook (1 for a single text); ask for 1 to chapter_count.'),
+  "sentences": zod.array(zod.object({
+  "index": zod.int().min(getAudioTranscriptResponseSentencesItemIndexMin).describe('Position of the sentence in the chapter, from 0.'),
+  "start": zod.number().describe('Seconds from the start of the chapter\'s audio when the sentence begins.'),
+  "end": zod.number().describe('Seconds from the start of the chapter\'s audio when the sentence ends.'),
+  "text": zod.string(),
+  "char_start": zod.int().min(getAudioTranscriptResponseSentencesItemCharStartMin).describe('UTF-16 offset of the sentence in the chapter\'s text.'),
+  "char_end": zod.int().min(getAudioTranscriptResponseSentencesItemCharEndMin).describe('UTF-16 offset just past the sentence in the chapter\'s text.'),
+  "paragraph_start": zod.boolean().describe('The sentence begins a new paragraph (a line break precedes it in the text).')
+}))
+}).describe('One chapter of an audiobook\'s text, sentence by sentence, with when each is spoken.')
+
+
+/**
+ * The chapters that can be played, in order: for a book still converting, the chapters ready
+ * so far (409 while none is).
  * @summary An M3U playlist of the book's chapters (or the single file), with signed URLs.
  */
 export const GetAudioPlaylistParams = zod.object({

@@ -113,6 +113,7 @@ const CASES: Record<string, Case> = {
   'retryJob path jobId': { method: 'POST', url: `/api/v1/jobs/${q(`${ID}${NUL}`)}/retry`, expect: 'refuse' },
   'getAudioStream path jobId': { method: 'GET', url: `/api/v1/audio/${q(`${ID}${NUL}`)}/stream`, expect: 'refuse' },
   'getAudioMetadata path jobId': { method: 'GET', url: `/api/v1/audio/${q(`${ID}${NUL}`)}/metadata`, expect: 'refuse' },
+  'getAudioTranscript path jobId': { method: 'GET', url: `/api/v1/audio/${q(`${ID}${NUL}`)}/transcript`, expect: 'refuse' },
   'getAudioPlaylist path jobId': { method: 'GET', url: `/api/v1/audio/${q(`${ID}${NUL}`)}/playlist`, expect: 'refuse' },
   // The media route checks its own link (a signed URL): a key or signature with NUL is not a valid link.
   'getMedia path fileKey': { method: 'GET', url: `/api/v1/media/audio/${q(bad)}.mp3?expires=9999999999&sig=x`, public: true, expect: 403 },

@@ -182,8 +182,10 @@ describe('a Markdown book', () => {
     expectWithinEstimate(job, p.estimated_seconds);
 
     const cover = await t.app.inject({ method: 'GET', url: `/api/v1/audio/${job.id}/cover`, headers });
-    expect(cover.statusCode).toBe(404);
-    expect(cover.json().detail).toBe('This book has no cover');
+    // Without a cover of its own, the book gets a typographic one with its title.
+    expect(cover.statusCode).toBe(200);
+    expect(cover.headers['content-type']).toBe('image/svg+xml; charset=utf-8');
+    expect(cover.body).toContain('<title>Cover of Notes from the Coast</title>');
   });
 });
 

@@ -330,16 +330,6 @@ export function createJobService(deps: JobServiceDeps) {
       };
     },
 
-    /** The book's cover image (owner only); for a chapter, its book's. */
-    async cover(userId: string, jobId: string): Promise<{ key: string; contentType: string; stream: NodeJS.ReadableStream; size: number }> {
-      const job = await owned(userId, jobId);
-      const book = job.parentJobId === null ? job : await repo.get(job.parentJobId);
-      const key = book?.config.cover_key;
-      const stat = key === undefined ? null : await storage.stat(key);
-      if (key === undefined || stat === null) throw new DomainError('not_found', 'This book has no cover');
-      return { key, contentType: book!.config.cover_type ?? 'application/octet-stream', stream: storage.read(key), size: stat.size };
-    },
-
     /** One page of job summaries (the list's shape; `get` has the whole job). */
     async list(filter: ListFilter) {
       const { jobs, total } = await repo.listSummaries(filter);

@@ -320,7 +320,7 @@ export function createSteps(deps: StepDeps): Record<string, (ctx: StepContext) =
           output_file_key: audioKey(job.id),
           timing_file_key: timingKey(audioKey(job.id)),
           chapters: children.map((c, i) => ({
-            title: String((c.config as { chapter_title?: string }).chapter_title ?? c.title),
+            title: String(c.config.chapter_title ?? c.title),
             order: c.chapterOrder ?? i + 1,
             duration: c.duration ?? 0,
             file_key: c.outputFileKey ?? '',

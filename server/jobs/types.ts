@@ -32,6 +32,8 @@ export interface JobConfig {
   job_type_requested?: JobType;
   /** The book's author, from the uploaded file's metadata. */
   author?: string;
+  /** A chapter job's own title (its job title is prefixed with the book's). */
+  chapter_title?: string;
   /** Internal: the chapters chosen at creation (offsets into the job's source text). */
   chapter_plan?: { title: string; start: number; end: number }[];
   /** Internal: the book's cover image in storage, and its content type. */

@@ -21,6 +21,16 @@ export interface ListenableJob {
   status: string;
   provider: 'openai' | 'elevenlabs' | null;
   outputFileKey: string | null;
+  /** The text the conversion read (its timing map's character offsets point into it). */
+  inputFileKey: string | null;
+  /** For a book: its chapter jobs that are COMPLETED (playable while the rest converts). */
+  chaptersReady: number;
+  /** A chapter job's own title (its `title` is prefixed with the book's). */
+  chapterTitle: string | null;
+  /** From the book's file (EPUB, ...), when it names one. */
+  author: string | null;
+  /** The cover supplied with the input, when there was one. */
+  cover: { key: string; contentType: string } | null;
   /** Seconds of audio, when known (the column, else result_data). */
   durationSeconds: number | null;
   fileSizeBytes: number | null;
@@ -61,7 +71,7 @@ function chaptersOf(result: ResultData): ResultChapter[] {
 }
 
 /** The listening side's view of a job record (read through the jobs repository, the tables' owner). */
-function toListenable(job: JobRecord): ListenableJob {
+function toListenable(job: JobRecord, chaptersReady = 0): ListenableJob {
   const result = job.resultData;
   const provider = job.config.voice_config?.provider ?? job.config.provider;
   const size = positiveNumber(result.file_size_bytes);
@@ -75,6 +85,11 @@ function toListenable(job: JobRecord): ListenableJob {
     status: job.status,
     provider: provider === 'openai' || provider === 'elevenlabs' ? provider : null,
     outputFileKey: job.outputFileKey,
+    inputFileKey: job.inputFileKey,
+    chaptersReady,
+    chapterTitle: text(job.config.chapter_title),
+    author: text(job.config.author),
+    cover: job.config.cover_key === undefined ? null : { key: job.config.cover_key, contentType: job.config.cover_type ?? 'application/octet-stream' },
     durationSeconds: positiveNumber(job.duration) ?? positiveNumber(result.duration) ?? positiveNumber(result.duration_seconds),
     fileSizeBytes: size === null ? null : Math.round(size),
     format: text(result.format),
@@ -90,7 +105,10 @@ export function createJobLibrary(jobs: Pick<JobRepository, 'getForUser' | 'child
     async findOwned(userId, jobId) {
       if (!UUID.test(jobId)) return null;
       const job = await jobs.getForUser(jobId, userId);
-      return job === null ? null : toListenable(job);
+      if (job === null) return null;
+      // A book's finished chapters are playable while the rest converts.
+      const ready = job.jobType === 'book_processing' ? (await jobs.childrenForUser(job.id, userId)).filter((c) => c.status === 'COMPLETED').length : 0;
+      return toListenable(job, ready);
     },
     async children(userId, parentJobId) {
       return (await jobs.childrenForUser(parentJobId, userId)).map(toListenable);

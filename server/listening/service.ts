@@ -37,6 +37,8 @@ export interface ChapterInfo {
   duration: number;
   /** The chapter's own audio file, when it has one. */
   fileKey: string | null;
+  /** Converted and playable (a book's later chapters may still convert). */
+  ready: boolean;
 }
 
 export interface AudioMetadata {
@@ -45,6 +47,7 @@ export interface AudioMetadata {
   duration: number;
   fileSize: number;
   chapters: ChapterInfo[];
+  chaptersReady: number;
   sampleRate: number | null;
   bitrateKbps: number | null;
   resume: ResumeInfo;
@@ -86,6 +89,8 @@ function resumeFrom(progress: ProgressRecord | null): ResumeInfo {
   };
 }
 
+const isUnfinished = (status: string) => status === 'PENDING' || status === 'PROCESSING';
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const PROBE_BYTES = 16 * 1024;
 
@@ -99,10 +104,11 @@ export function createListeningService(deps: {
 }): ListeningService {
   const { library, progress, storage, mediaSecret, mediaUrlTtlSeconds, now } = deps;
 
-  async function completedJob(userId: string, jobId: string): Promise<ListenableJob> {
+  /** A COMPLETED job, or a book still converting with a chapter ready to play. */
+  async function listenableJob(userId: string, jobId: string): Promise<ListenableJob> {
     const job = await library.findOwned(userId, jobId);
     if (job === null) throw new DomainError('not_found', JOB_NOT_FOUND);
-    if (job.status !== 'COMPLETED') {
+    if (job.status !== 'COMPLETED' && !(isUnfinished(job.status) && job.chaptersReady > 0)) {
       throw new DomainError('conflict', `The audiobook is not ready yet (status ${job.status})`);
     }
     return job;
@@ -118,19 +124,24 @@ export function createListeningService(deps: {
         order: c.order,
         duration: c.duration ?? 0,
         fileKey: c.fileKey,
+        ready: c.fileKey !== null,
       }));
     } else {
       const children = await library.children(userId, job.id);
       listed =
         children.length > 0
-          ? children.map((child, index) => ({
-              id: child.id,
-              title: child.title,
-              order: child.chapterOrder ?? index + 1,
-              duration: child.durationSeconds ?? 0,
-              fileKey: child.status === 'COMPLETED' ? child.outputFileKey : null,
-            }))
-          : [{ id: job.id, title: job.title, order: 1, duration: job.durationSeconds ?? 0, fileKey: job.outputFileKey }];
+          ? children.map((child, index) => {
+              const ready = child.status === 'COMPLETED' && child.outputFileKey !== null;
+              return {
+                id: child.id,
+                title: child.chapterTitle ?? child.title,
+                order: child.chapterOrder ?? index + 1,
+                duration: ready ? (child.durationSeconds ?? 0) : 0,
+                fileKey: ready ? child.outputFileKey : null,
+                ready,
+              };
+            })
+          : [{ id: job.id, title: job.title, order: 1, duration: job.durationSeconds ?? 0, fileKey: job.outputFileKey, ready: true }];
     }
     let start = 0;
     return listed.map((chapter) => {
@@ -177,7 +188,7 @@ export function createListeningService(deps: {
 
   return {
     async streamInfo(userId, jobId) {
-      const job = await completedJob(userId, jobId);
+      const job = await listenableJob(userId, jobId);
       const { fileKey, sourceJobId } = await playableFile(userId, job);
       const { url, expiresAt } = sign(fileKey);
       return {
@@ -191,9 +202,10 @@ export function createListeningService(deps: {
     },
 
     async metadata(userId, jobId) {
-      const job = await completedJob(userId, jobId);
+      const job = await listenableJob(userId, jobId);
       const chapters = await chaptersOf(userId, job);
       const duration = job.durationSeconds ?? chapters.reduce((sum, c) => sum + c.duration, 0);
+      const chaptersReady = chapters.filter((c) => c.ready).length;
       const file = await playableFile(userId, job).catch(() => null);
       const stat = file === null ? null : await storage.stat(file.fileKey);
       const details = file !== null && stat !== null ? await probe(file.fileKey, stat.size) : null;
@@ -203,6 +215,7 @@ export function createListeningService(deps: {
         duration,
         fileSize: job.fileSizeBytes ?? stat?.size ?? 0,
         chapters,
+        chaptersReady,
         sampleRate: details?.sampleRate ?? null,
         bitrateKbps: details?.bitrateKbps ?? null,
         resume: resumeFrom(await progress.find(userId, job.id)),
@@ -210,8 +223,8 @@ export function createListeningService(deps: {
     },
 
     async playlist(userId, jobId, absolute = (path) => path) {
-      const job = await completedJob(userId, jobId);
-      const chapters = (await chaptersOf(userId, job)).filter((c) => c.fileKey !== null);
+      const job = await listenableJob(userId, jobId);
+      const chapters = (await chaptersOf(userId, job)).filter((c) => c.ready && c.fileKey !== null);
       const entries =
         chapters.length > 0
           ? chapters.map((c) => ({ title: c.title, durationSeconds: c.duration, url: absolute(sign(c.fileKey!).url) }))

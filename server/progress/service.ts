@@ -8,6 +8,8 @@ export interface ProgressJob {
   status: string;
   /** The audio's real length in seconds, when known. */
   durationSeconds: number | null;
+  /** For a book: chapters already playable while the rest converts. */
+  chaptersReady?: number;
 }
 
 export interface ProgressJobLookup {
@@ -60,7 +62,9 @@ export function createProgressService(deps: {
 
     async save(userId, jobId, update) {
       const job = await ownedJob(userId, jobId);
-      if (job.status !== 'COMPLETED') {
+      // A book still converting is listened to from its ready chapters; its place is kept too.
+      const partlyReady = (job.status === 'PENDING' || job.status === 'PROCESSING') && (job.chaptersReady ?? 0) > 0;
+      if (job.status !== 'COMPLETED' && !partlyReady) {
         throw new DomainError('conflict', 'Progress can only be saved for a completed audiobook');
       }
       // The job's own duration is the truth; the client's figure only stands in when it is unknown.

@@ -12,7 +12,7 @@ import {
 import { requireUser } from '../http/auth-guard';
 import { absoluteUrl, type CrossOrigin } from '../http/cross-origin';
 import { HttpError } from '../http/errors';
-import type { JobService } from '../jobs/service';
+import { etagMatches, type CoverService } from '../listening/covers';
 import { AUDIO_CONTENT_TYPE, type ListeningService, type ResumeInfo } from '../listening/service';
 import { isValidKey, type FileStorage } from '../storage/types';
 import type { RoutePlugin } from './types';
@@ -37,21 +37,23 @@ function firstValue(value: unknown): string | undefined {
 export const audioRoutes: RoutePlugin<{
   listening: ListeningService;
   storage: FileStorage;
-  jobs: JobService;
+  covers: CoverService;
   urls: Pick<CrossOrigin, 'publicUrl'>;
 }> = async (
   app,
-  { listening, storage, jobs, urls },
+  { listening, storage, covers, urls },
 ) => {
-  // The book's own cover (EPUB). Owner only; private caching, as the image never changes.
+  // Every book's cover: the one supplied with it (EPUB), else a generated SVG. Owner only, cacheable (ETag).
   app.get('/audio/:jobId/cover', { schema: { params: GetAudioCoverParams } }, async (request, reply) => {
-    const cover = await jobs.cover(requireUser(request).id, request.params.jobId);
-    return reply
-      .type(cover.contentType)
-      .header('cache-control', 'private, max-age=86400')
-      .header('content-length', String(cover.size))
-      .header('x-content-type-options', 'nosniff')
-      .send(cover.stream);
+    const cover = await covers.cover(requireUser(request).id, request.params.jobId);
+    void reply.header('etag', cover.etag).header('cache-control', cover.cacheControl).header('x-content-type-options', 'nosniff');
+    // An SVG opened on its own is a document: it may load nothing and run nothing.
+    if (cover.generated) void reply.header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'");
+    if (etagMatches(request.headers['if-none-match'], cover.etag)) {
+      if (!Buffer.isBuffer(cover.body)) (cover.body as NodeJS.ReadableStream & { destroy?: () => void }).destroy?.();
+      return reply.code(304).send();
+    }
+    return reply.type(cover.contentType).header('content-length', String(cover.size)).send(cover.body);
   });
 
   app.get(
@@ -80,13 +82,14 @@ export const audioRoutes: RoutePlugin<{
       return {
         job_id: meta.job.id,
         title: meta.job.title,
-        status: meta.job.status as 'COMPLETED',
+        status: meta.job.status as 'COMPLETED' | 'PENDING' | 'PROCESSING',
         format: meta.format,
         duration: meta.duration,
         file_size: meta.fileSize,
         created_at: meta.job.createdAt.toISOString(),
         completed_at: meta.job.completedAt?.toISOString() ?? null,
-        chapters: meta.chapters.map(({ id, title, order, start, duration }) => ({ id, title, order, start, duration })),
+        chapters: meta.chapters.map(({ id, title, order, start, duration, ready }) => ({ id, title, order, start, duration, ready })),
+        chapters_ready: meta.chaptersReady,
         ...(meta.job.provider !== null && { provider: meta.job.provider }),
         ...(meta.job.ttsEngine !== null && { tts_engine: meta.job.ttsEngine }),
         ...(meta.sampleRate !== null && { sample_rate: meta.sampleRate }),

@@ -4,6 +4,8 @@ import type { EnvironmentInfo } from '../environment/info';
 import type { JobService } from '../jobs/service';
 import { installAuthGuard } from '../http/auth-guard';
 import type { ListeningService } from '../listening/service';
+import type { TranscriptService } from '../listening/transcript';
+import type { CoverService } from '../listening/covers';
 import type { ProgressService } from '../progress/service';
 import type { CrossOrigin } from '../http/cross-origin';
 import type { FileStorage } from '../storage/types';
@@ -13,6 +15,7 @@ import { environmentRoutes } from './environment';
 import { fileRoutes } from './files';
 import { jobRoutes } from './jobs';
 import { progressRoutes } from './progress';
+import { transcriptRoutes } from './transcript';
 import { voiceAssistantRoutes } from './voice-assistant';
 import type { VoiceAssistant } from '../assistant/service';
 import type { ListCache } from '../jobs/list-cache';
@@ -24,6 +27,8 @@ export interface ApiDeps {
   storage: FileStorage;
   progress: ProgressService;
   listening: ListeningService;
+  transcripts: TranscriptService;
+  covers: CoverService;
   jobs: JobService;
   voiceAssistant: VoiceAssistant;
   /** Where browsers reach us (PUBLIC_URL), for the absolute URLs in answers. */
@@ -39,7 +44,8 @@ export function apiRoutes(deps: ApiDeps) {
     installAuthGuard(app, deps.auth);
     await app.register(environmentRoutes, { info: deps.environment });
     await app.register(authRoutes, { auth: deps.auth, limits: deps.authLimits });
-    await app.register(audioRoutes, { listening: deps.listening, storage: deps.storage, jobs: deps.jobs, urls: deps.urls });
+    await app.register(audioRoutes, { listening: deps.listening, storage: deps.storage, covers: deps.covers, urls: deps.urls });
+    await app.register(transcriptRoutes, { transcripts: deps.transcripts });
     await app.register(progressRoutes, { progress: deps.progress });
     await app.register(voiceAssistantRoutes, { assistant: deps.voiceAssistant, urls: deps.urls });
     await app.register(jobRoutes, { jobs: deps.jobs, strictResponses: deps.strictResponses, listCache: deps.listCache });

@@ -2,17 +2,22 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg_ from 'pg';
 import { createApp } from '../../server/app';
+import { openPostgres } from '../../server/db/postgres';
 import { TEST_PASSWORD_COST, testConfig } from '../../server/testing/app';
+import { appStorage } from '../../server/testing/library-fixtures';
+import { seedConvertingBook } from '../../server/testing/listening-fixtures';
 import { startPostgres, type TestPostgres } from '../support/postgres';
 
 // DATABASE_URL selects a real PostgreSQL server: the same migrations and the same behaviour as
 // the embedded database.
 let pg: TestPostgres;
 let app: FastifyInstance;
+let config: ReturnType<typeof testConfig>;
 
 beforeAll(async () => {
   pg = await startPostgres();
-  app = await createApp(testConfig({ DATABASE_URL: pg.url }), { passwordCost: TEST_PASSWORD_COST });
+  config = testConfig({ DATABASE_URL: pg.url, WORKERS: 'none' });
+  app = await createApp(config, { passwordCost: TEST_PASSWORD_COST });
 });
 
 afterAll(async () => {
@@ -74,5 +79,28 @@ describe('the server on a PostgreSQL server', () => {
       title = (await list()).jobs[0]?.title;
     }
     expect(title).toBe('Renamed elsewhere');
+  });
+
+  it('lists a converting book as listenable and its chapters in chapter order, as on the embedded database', async () => {
+    const credentials = { email: 'pg.early.listener@example.com', password: 'correct-horse' };
+    await app.inject({ method: 'POST', url: '/api/v1/auth/register', payload: credentials });
+    const login = await app.inject({ method: 'POST', url: '/api/v1/auth/login', payload: credentials });
+    const headers = { authorization: `Bearer ${login.json().access_token}` };
+    const me = (await app.inject({ method: 'GET', url: '/api/v1/auth/me', headers })).json() as { id: string };
+    const db = await openPostgres(pg.url);
+    try {
+      await seedConvertingBook(db, appStorage(config), { userId: me.id, title: 'Voyage', chapters: 11, ready: [1, 2] });
+    } finally {
+      await db.close();
+    }
+    const list = async (query: string) =>
+      (await app.inject({ method: 'GET', url: `/api/v1/jobs?page_size=100${query}`, headers })).json() as {
+        jobs: { title: string; chapters_ready: number }[];
+      };
+    const listenable = await list('&status=listenable&top_level=true');
+    expect(listenable.jobs.map((j) => [j.title, j.chapters_ready])).toEqual([['Voyage', 2]]);
+    const chapters = Array.from({ length: 11 }, (_v, i) => `Voyage - Chapter ${i + 1}`);
+    expect((await list('&sort=title&order=asc')).jobs.map((j) => j.title)).toEqual(['Voyage', ...chapters]);
+    expect((await list('')).jobs.map((j) => j.title).slice(0, 11)).toEqual(chapters);
   });
 });

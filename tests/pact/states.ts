@@ -10,6 +10,10 @@ export const states = {
   completedAudiobook: 'a completed audiobook exists',
   /** Injects {token, jobId, chapterId}: a COMPLETED book with three COMPLETED chapter jobs and a combined MP3. Params: {title}. */
   bookWithChapters: 'a book with three chapters exists',
+  /** Injects {token, jobId}: a completed audiobook whose text and timing map give a transcript. Params: {title, paragraphs (string[][])}. */
+  audiobookWithTranscript: 'a completed audiobook with its transcript exists',
+  /** Injects {token, jobId, chapterId (the first chapter's)}: a PROCESSING book whose chapters listed in `ready` are converted. Params: {title, chapters, ready (numbers from 1)}. */
+  bookConverting: 'a book is converting and some of its chapters are ready',
   /** Injects {token, jobId}: a PROCESSING job (progress 40) with steps completed, running, pending, pending. Params: {title, steps (false: no step rows)}. */
   jobProcessing: 'a job is processing',
   /** Injects {token, jobId}: a completed audiobook with saved progress. Params: {title, position_seconds, current_chapter_id}. */

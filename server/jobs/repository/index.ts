@@ -42,7 +42,7 @@ export interface ListFilter {
   userId: string;
   page: number;
   pageSize: number;
-  status?: 'pending' | 'processing' | 'running' | 'completed' | 'failed' | 'cancelled' | undefined;
+  status?: 'pending' | 'processing' | 'running' | 'listenable' | 'completed' | 'failed' | 'cancelled' | undefined;
   q?: string | undefined;
   sort: 'created_at' | 'updated_at' | 'title' | 'status';
   order: 'asc' | 'desc';
@@ -83,6 +83,9 @@ const SORT_COLUMNS: Record<ListFilter['sort'], string> = {
   title: 'lower(title)',
   status: 'status',
 };
+
+/** A job's title for sorting, a chapter's being its book's (jobs.parent_job_id names the book). */
+const CHAPTER_AWARE_TITLE = 'lower(COALESCE((SELECT p.title FROM jobs p WHERE p.id = jobs.parent_job_id), title))';
 
 function escapeLike(text: string): string {
   return text.replace(/[\\%_]/g, (c) => `\\${c}`);
@@ -221,7 +224,11 @@ function store(x: DbExecutor) {
       const where: string[] = ['user_id = $1'];
       const params: unknown[] = [filter.userId];
       if (filter.status === 'running') where.push(ACTIVE);
-      else if (filter.status !== undefined) {
+      else if (filter.status === 'listenable') {
+        // What can be played now: finished jobs, and books still converting with a chapter ready.
+        where.push(`(status = 'COMPLETED' OR (status IN ('PENDING', 'PROCESSING') AND EXISTS
+          (SELECT 1 FROM jobs r WHERE r.parent_job_id = jobs.id AND r.status = 'COMPLETED')))`);
+      } else if (filter.status !== undefined) {
         params.push(filter.status.toUpperCase());
         where.push(`status = $${params.length}`);
       }
@@ -235,8 +242,18 @@ function store(x: DbExecutor) {
       if (filter.topLevel) where.push('parent_job_id IS NULL');
       const whereSql = where.join(' AND ');
       const dir = filter.order === 'asc' ? 'ASC' : 'DESC';
+      // A book's chapters are created at one instant: they follow their order (ascending, whatever
+      // the direction), never their titles ("Chapter 10" after "Chapter 9"). By title, a chapter
+      // sorts under its book's title, after the book, so a book and its chapters stay together.
+      const withChapters = filter.sort === 'title' && !filter.topLevel;
+      const sortTitle = withChapters ? CHAPTER_AWARE_TITLE : SORT_COLUMNS.title;
       const orderBy = (column: (name: string) => string) =>
-        `${column(filter.sort === 'title' ? 'sort_title' : filter.sort)} ${dir}, ${column('created_at')} ${dir}, ${column('id')} ${dir}`;
+        withChapters
+          ? `${column('sort_title')} ${dir}, ${column('book_id')} ${dir}, ${column('parent_job_id')} ASC NULLS FIRST, ` +
+            `${column('chapter_order')} ASC NULLS FIRST, ${column('created_at')} ${dir}, ${column('id')} ${dir}`
+          : `${column(filter.sort === 'title' ? 'sort_title' : filter.sort)} ${dir}, ${column('created_at')} ${dir}, ` +
+            `${column('chapter_order')} ASC NULLS FIRST, ${column('id')} ${dir}`;
+      const inPage = (c: string) => (c === 'sort_title' ? sortTitle : c === 'book_id' ? 'COALESCE(parent_job_id, id)' : c);
       params.push(filter.pageSize, (filter.page - 1) * filter.pageSize);
       const { rows } = await x.query<SummaryRow>(
         `WITH page AS (
@@ -246,13 +263,14 @@ function store(x: DbExecutor) {
                   (result_data->>'duration_seconds')::double precision AS r_duration_seconds,
                   (result_data->>'file_size_bytes')::bigint AS r_file_size_bytes,
                   input_file_key, output_file_key, duration, created_at, updated_at, started_at, completed_at,
-                  ${SORT_COLUMNS.title} AS sort_title,
+                  chapter_order, ${sortTitle} AS sort_title, COALESCE(parent_job_id, id) AS book_id,
                   count(*) OVER () AS total
            FROM jobs WHERE ${whereSql}
-           ORDER BY ${orderBy((c) => (c === 'sort_title' ? SORT_COLUMNS.title : c))}
+           ORDER BY ${orderBy(inPage)}
            LIMIT $${params.length - 1} OFFSET $${params.length}
          )
-         SELECT page.*, (SELECT count(*) FROM jobs c WHERE c.parent_job_id = page.id) AS chapter_count
+         SELECT page.*, (SELECT count(*) FROM jobs c WHERE c.parent_job_id = page.id) AS chapter_count,
+                (SELECT count(*) FROM jobs c WHERE c.parent_job_id = page.id AND c.status = 'COMPLETED') AS chapters_ready
          FROM page ORDER BY ${orderBy((c) => `page.${c}`)}`,
         params,
       );

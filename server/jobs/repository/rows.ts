@@ -194,6 +194,7 @@ export interface SummaryRow {
   started_at: Date | string | null;
   completed_at: Date | string | null;
   chapter_count: number | string;
+  chapters_ready: number | string;
   total: number | string;
 }
 
@@ -234,6 +235,7 @@ export function toSummary(row: SummaryRow) {
     completed_at: isoOrNullDate(row.completed_at),
     duration: row.duration === null ? null : Number(row.duration),
     chapter_count: Number(row.chapter_count),
+    chapters_ready: Number(row.chapters_ready),
   };
 }
 

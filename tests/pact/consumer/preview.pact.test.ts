@@ -147,13 +147,43 @@ describe('book cover', () => {
         expect(new Uint8Array(await image.arrayBuffer())).toEqual(new Uint8Array(readFileSync(cover)));
       }));
 
-  it('answers 404 for a book without a cover', () =>
+  // A book without a cover of its own gets a typographic SVG with its title.
+  const SVG_EXAMPLE =
+    '<?xml version="1.0" encoding="UTF-8"?>\n<svg xmlns="http://www.w3.org/2000/svg" width="600" height="900" viewBox="0 0 600 900" role="img" aria-label="Cover of The Tell-Tale Heart">\n<title>Cover of The Tell-Tale Heart</title>\n<rect width="600" height="900" fill="hsl(210, 40%, 25%)"/>\n</svg>';
+  const SVG_PATTERN = /^<\?xml version="1\.0" encoding="UTF-8"\?>\n<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg"[^>]*>\n<title>Cover of The Tell-Tale Heart<\/title>\n[\s\S]*<\/svg>$/;
+
+  it('answers a generated SVG cover with the title for a book without one of its own', () =>
     pact
       .addInteraction()
       .given(states.completedAudiobook, { title: 'The Tell-Tale Heart' })
-      .uponReceiving('a request for the cover of a book that has none')
+      .uponReceiving('a request for the cover of a book that has none of its own')
       .withRequest('GET', jobPath('/api/v1/audio/{id}/cover'), (req) => req.headers(bearer()))
-      .willRespondWith(404, (res) => res.jsonBody(errorBody('This book has no cover')))
+      .willRespondWith(200, (res) =>
+        res
+          .headers({
+            'Content-Type': regex(/^image\/svg\+xml(;.*)?$/, 'image/svg+xml; charset=utf-8'),
+            'Cache-Control': 'private, max-age=86400',
+            ETag: regex(/^"[\w-]+"$/, '"q1w2e3r4t5y6u7i8o9p0a1s2d3f"'),
+          })
+          // The header says image/svg+xml; the body rule names what Pact's content sniffing calls
+          // an SVG that starts with an XML declaration (text/xml), and the regex checks the rest.
+          .body('text/xml', Buffer.from(SVG_EXAMPLE))
+          .matchingRules({ body: { path: '$', rules: [regex(SVG_PATTERN, SVG_EXAMPLE)] } }),
+      )
+      .executeTest(async (server) => {
+        useMockServer(server.url, EXAMPLE_TOKEN);
+        const image = await getAudioCover(EXAMPLE_JOB_ID);
+        expect(image.type).toMatch(/^image\/svg\+xml/);
+        expect(await image.text()).toContain('<title>Cover of The Tell-Tale Heart</title>');
+      }));
+
+  it('answers 404 for a book that is not the user’s', () =>
+    pact
+      .addInteraction()
+      .given(states.signedIn, { email: 'someone.else@example.com', password: 'correct-horse-battery' })
+      .uponReceiving('a request for the cover of a job the user does not own')
+      .withRequest('GET', `/api/v1/audio/${EXAMPLE_JOB_ID}/cover`, (req) => req.headers(bearer()))
+      .willRespondWith(404, (res) => res.jsonBody(errorBody('Job not found')))
       .executeTest(async (server) => {
         useMockServer(server.url, EXAMPLE_TOKEN);
         const error = await getAudioCover(EXAMPLE_JOB_ID).catch((e: unknown) => e);

@@ -13,6 +13,7 @@ import {
   seedCompletedBook,
   signedInUser,
 } from '../../../server/testing/library-fixtures';
+import { seedConvertingBook, writeTranscript } from '../../../server/testing/listening-fixtures';
 import { TEXT_STEPS } from '../../../server/jobs/types';
 import type { FileStorage } from '../../../server/storage/types';
 import { createTestApp, type TestApp, truncateAll } from '../../../server/testing/app';
@@ -83,6 +84,9 @@ type SeedParams = {
   filename?: string;
   steps?: boolean;
   author?: string;
+  paragraphs?: string[][];
+  chapters?: number;
+  ready?: number[];
 };
 
 /** A fresh database with one signed-in reader: each seeded state starts from nothing. */
@@ -132,6 +136,19 @@ const stateHandlers = {
     const user = await freshReader();
     const { title = 'A Christmas Carol' } = seedParams(params);
     const book = await seedCompletedBook(dev.db, storage, { userId: user.id, title, chapters: 3, secondsPerChapter: 2 });
+    return { token: user.token, jobId: book.bookId, chapterId: book.chapterIds[0] };
+  },
+  [states.audiobookWithTranscript]: async (params: unknown) => {
+    const user = await freshReader();
+    const { title = 'The Tell-Tale Heart', paragraphs = [['True! nervous, very dreadfully nervous I had been and am.']] } = seedParams(params);
+    const job = await seedCompletedAudiobook(dev.db, storage, { userId: user.id, title, seconds: 3 });
+    await writeTranscript(dev.db, storage, job, paragraphs);
+    return { token: user.token, jobId: job.jobId };
+  },
+  [states.bookConverting]: async (params: unknown) => {
+    const user = await freshReader();
+    const { title = 'The Long Voyage', chapters = 3, ready = [1] } = seedParams(params);
+    const book = await seedConvertingBook(dev.db, storage, { userId: user.id, title, chapters, ready });
     return { token: user.token, jobId: book.bookId, chapterId: book.chapterIds[0] };
   },
   [states.jobProcessing]: async (params: unknown) => {

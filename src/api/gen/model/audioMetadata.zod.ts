@@ -12,6 +12,8 @@
  */
 import * as zod from 'zod';
 
+export const audioMetadataChaptersReadyMin = 0;
+
 export const audioMetadataResumePositionDefault = 0;
 export const audioMetadataPercentageCompleteDefault = 0;
 export const audioMetadataCurrentChapterPositionDefault = 0;
@@ -29,8 +31,10 @@ export const AudioMetadata = zod.object({
   "title": zod.string(),
   "order": zod.int(),
   "start": zod.number().describe('Seconds from the start of the combined audio.'),
-  "duration": zod.number()
+  "duration": zod.number().describe('Seconds; 0 for a chapter not converted yet.'),
+  "ready": zod.boolean().optional().describe('The chapter is converted and can be played (stream it with its id); false while it still converts. Always sent by the server.')
 })),
+  "chapters_ready": zod.int().min(audioMetadataChaptersReadyMin).optional().describe('How many of `chapters` are ready (all of them once the job is COMPLETED; for a book still converting, the chapters converted so far). Always sent by the server.'),
   "provider": zod.enum(['openai', 'elevenlabs']).optional(),
   "tts_engine": zod.string().optional(),
   "sample_rate": zod.int().optional(),

@@ -17,7 +17,8 @@ export const ChapterInfoList = zod.array(zod.object({
   "title": zod.string(),
   "order": zod.int(),
   "start": zod.number().describe('Seconds from the start of the combined audio.'),
-  "duration": zod.number()
+  "duration": zod.number().describe('Seconds; 0 for a chapter not converted yet.'),
+  "ready": zod.boolean().optional().describe('The chapter is converted and can be played (stream it with its id); false while it still converts. Always sent by the server.')
 }))
 
 export type ChapterInfoList = zod.input<typeof ChapterInfoList>;

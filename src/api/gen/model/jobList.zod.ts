@@ -17,6 +17,8 @@ export const jobListItemProgressMax = 100;
 
 export const jobListItemChapterCountMin = 0;
 
+export const jobListItemChaptersReadyMin = 0;
+
 
 export const JobList = zod.array(zod.object({
   "id": zod.uuid(),
@@ -48,7 +50,8 @@ export const JobList = zod.array(zod.object({
   "started_at": zod.iso.datetime({"offset":true}).nullable(),
   "completed_at": zod.iso.datetime({"offset":true}).nullable(),
   "duration": zod.number().nullable().describe('Audio duration in seconds, once known.'),
-  "chapter_count": zod.int().min(jobListItemChapterCountMin).describe('Chapters of a book (0 for a job that is not a book).')
+  "chapter_count": zod.int().min(jobListItemChapterCountMin).describe('Chapters of a book (0 for a job that is not a book).'),
+  "chapters_ready": zod.int().min(jobListItemChaptersReadyMin).optional().describe('Chapters of a book that are converted and can be played, also while the rest still converts (0 for a job that is not a book). Always sent by the server.')
 }).describe('A job as the list shows it. `GET /jobs/{jobId}` has its steps, children, parent and analysis.'))
 
 export type JobList = zod.input<typeof JobList>;

@@ -17,6 +17,8 @@ export const jobListResponseJobsItemProgressMax = 100;
 
 export const jobListResponseJobsItemChapterCountMin = 0;
 
+export const jobListResponseJobsItemChaptersReadyMin = 0;
+
 
 export const JobListResponse = zod.object({
   "jobs": zod.array(zod.object({
@@ -49,7 +51,8 @@ export const JobListResponse = zod.object({
   "started_at": zod.iso.datetime({"offset":true}).nullable(),
   "completed_at": zod.iso.datetime({"offset":true}).nullable(),
   "duration": zod.number().nullable().describe('Audio duration in seconds, once known.'),
-  "chapter_count": zod.int().min(jobListResponseJobsItemChapterCountMin).describe('Chapters of a book (0 for a job that is not a book).')
+  "chapter_count": zod.int().min(jobListResponseJobsItemChapterCountMin).describe('Chapters of a book (0 for a job that is not a book).'),
+  "chapters_ready": zod.int().min(jobListResponseJobsItemChaptersReadyMin).optional().describe('Chapters of a book that are converted and can be played, also while the rest still converts (0 for a job that is not a book). Always sent by the server.')
 }).describe('A job as the list shows it. `GET /jobs/{jobId}` has its steps, children, parent and analysis.')),
   "total": zod.int(),
   "page": zod.int(),

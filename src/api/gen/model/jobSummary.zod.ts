@@ -17,6 +17,8 @@ export const jobSummaryProgressMax = 100;
 
 export const jobSummaryChapterCountMin = 0;
 
+export const jobSummaryChaptersReadyMin = 0;
+
 
 export const JobSummary = zod.object({
   "id": zod.uuid(),
@@ -48,7 +50,8 @@ export const JobSummary = zod.object({
   "started_at": zod.iso.datetime({"offset":true}).nullable(),
   "completed_at": zod.iso.datetime({"offset":true}).nullable(),
   "duration": zod.number().nullable().describe('Audio duration in seconds, once known.'),
-  "chapter_count": zod.int().min(jobSummaryChapterCountMin).describe('Chapters of a book (0 for a job that is not a book).')
+  "chapter_count": zod.int().min(jobSummaryChapterCountMin).describe('Chapters of a book (0 for a job that is not a book).'),
+  "chapters_ready": zod.int().min(jobSummaryChaptersReadyMin).optional().describe('Chapters of a book that are converted and can be played, also while the rest still converts (0 for a job that is not a book). Always sent by the server.')
 }).describe('A job as the list shows it. `GET /jobs/{jobId}` has its steps, children, parent and analysis.')
 
 export type JobSummary = zod.input<typeof JobSummary>;

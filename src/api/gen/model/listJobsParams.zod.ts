@@ -25,7 +25,7 @@ export const listJobsParamsTopLevelDefault = false;
 export const ListJobsParams = zod.object({
   "page": zod.int().min(1).default(listJobsParamsPageDefault),
   "page_size": zod.int().min(1).max(listJobsParamsPageSizeMax).default(listJobsParamsPageSizeDefault),
-  "status": zod.enum(['PENDING', 'PROCESSING', 'RUNNING', 'COMPLETED', 'FAILED', 'CANCELLED', 'pending', 'processing', 'running', 'completed', 'failed', 'cancelled']).optional().describe('A job status (`PENDING`, `PROCESSING`, `COMPLETED`, `FAILED`, `CANCELLED`), or `RUNNING` for PENDING and PROCESSING together. The server compares case-insensitively, so the lowercase aliases (`completed`, `running`, ...) mean the same.'),
+  "status": zod.enum(['PENDING', 'PROCESSING', 'RUNNING', 'LISTENABLE', 'COMPLETED', 'FAILED', 'CANCELLED', 'pending', 'processing', 'running', 'listenable', 'completed', 'failed', 'cancelled']).optional().describe('A job status (`PENDING`, `PROCESSING`, `COMPLETED`, `FAILED`, `CANCELLED`), `RUNNING` for PENDING and PROCESSING together, or `LISTENABLE` for what can be played now: COMPLETED jobs and books still converting (PENDING or PROCESSING) with at least one chapter ready (see `chapters_ready`). The server compares case-insensitively, so the lowercase aliases (`completed`, `running`, `listenable`, ...) mean the same.'),
   "q": zod.string().max(listJobsParamsQMax).optional(),
   "sort": zod.enum(['created_at', 'updated_at', 'title', 'status']).default(listJobsParamsSortDefault),
   "order": zod.enum(['asc', 'desc']).default(listJobsParamsOrderDefault),

@@ -24,15 +24,18 @@ import type {
 
 import type {
   AudioMetadata,
-  StreamInfo
+  StreamInfo,
+  Transcript
 } from '../../model';
 
 
 export const getGetAudioStreamResponseMock = (overrideResponse: Partial<Extract<StreamInfo, object>> = {}): StreamInfo => ({streaming_url: faker.string.alpha({length: {min: 10, max: 20}}), expires_at: faker.date.past().toISOString().slice(0, 19) + 'Z', file_key: faker.string.alpha({length: {min: 10, max: 20}}), content_type: faker.string.alpha({length: {min: 10, max: 20}}), resume_info: {has_progress: faker.datatype.boolean(), resume_position: faker.number.float({fractionDigits: 2}), percentage_complete: faker.number.float({fractionDigits: 2}), last_played_at: faker.helpers.arrayElement([faker.date.past().toISOString().slice(0, 19) + 'Z', null]), current_chapter_id: faker.helpers.arrayElement([faker.string.alpha({length: {min: 10, max: 20}}), null]), current_chapter_position: faker.number.float({fractionDigits: 2})}, source_job_id: faker.helpers.arrayElement([faker.string.uuid(), null]), ...overrideResponse})
 
-export const getGetAudioMetadataResponseMock = (overrideResponse: Partial<Extract<AudioMetadata, object>> = {}): AudioMetadata => ({job_id: faker.string.uuid(), title: faker.string.alpha({length: {min: 10, max: 20}}), status: faker.helpers.arrayElement(['PENDING','PROCESSING','COMPLETED','FAILED','CANCELLED'] as const), format: faker.string.alpha({length: {min: 10, max: 20}}), duration: faker.number.float({fractionDigits: 2}), file_size: faker.number.int(), created_at: faker.date.past().toISOString().slice(0, 19) + 'Z', completed_at: faker.helpers.arrayElement([faker.date.past().toISOString().slice(0, 19) + 'Z', null]), chapters: Array.from({ length: faker.number.int({min: 1, max: 10}) }, (_, i) => i + 1).map(() => ({id: faker.string.alpha({length: {min: 10, max: 20}}), title: faker.string.alpha({length: {min: 10, max: 20}}), order: faker.number.int(), start: faker.number.float({fractionDigits: 2}), duration: faker.number.float({fractionDigits: 2})})), provider: faker.helpers.arrayElement([faker.helpers.arrayElement(['openai','elevenlabs'] as const), undefined]), tts_engine: faker.helpers.arrayElement([faker.string.alpha({length: {min: 10, max: 20}}), undefined]), sample_rate: faker.helpers.arrayElement([faker.number.int(), undefined]), bitrate_kbps: faker.helpers.arrayElement([faker.number.int(), undefined]), resume_position: faker.number.float({fractionDigits: 2}), percentage_complete: faker.number.float({fractionDigits: 2}), last_played_at: faker.helpers.arrayElement([faker.date.past().toISOString().slice(0, 19) + 'Z', null]), current_chapter_id: faker.helpers.arrayElement([faker.string.alpha({length: {min: 10, max: 20}}), null]), current_chapter_position: faker.number.float({fractionDigits: 2}), ...overrideResponse})
+export const getGetAudioMetadataResponseMock = (overrideResponse: Partial<Extract<AudioMetadata, object>> = {}): AudioMetadata => ({job_id: faker.string.uuid(), title: faker.string.alpha({length: {min: 10, max: 20}}), status: faker.helpers.arrayElement(['PENDING','PROCESSING','COMPLETED','FAILED','CANCELLED'] as const), format: faker.string.alpha({length: {min: 10, max: 20}}), duration: faker.number.float({fractionDigits: 2}), file_size: faker.number.int(), created_at: faker.date.past().toISOString().slice(0, 19) + 'Z', completed_at: faker.helpers.arrayElement([faker.date.past().toISOString().slice(0, 19) + 'Z', null]), chapters: Array.from({ length: faker.number.int({min: 1, max: 10}) }, (_, i) => i + 1).map(() => ({id: faker.string.alpha({length: {min: 10, max: 20}}), title: faker.string.alpha({length: {min: 10, max: 20}}), order: faker.number.int(), start: faker.number.float({fractionDigits: 2}), duration: faker.number.float({fractionDigits: 2}), ready: faker.helpers.arrayElement([faker.datatype.boolean(), undefined])})), chapters_ready: faker.helpers.arrayElement([faker.number.int({min: 0}), undefined]), provider: faker.helpers.arrayElement([faker.helpers.arrayElement(['openai','elevenlabs'] as const), undefined]), tts_engine: faker.helpers.arrayElement([faker.string.alpha({length: {min: 10, max: 20}}), undefined]), sample_rate: faker.helpers.arrayElement([faker.number.int(), undefined]), bitrate_kbps: faker.helpers.arrayElement([faker.number.int(), undefined]), resume_position: faker.number.float({fractionDigits: 2}), percentage_complete: faker.number.float({fractionDigits: 2}), last_played_at: faker.helpers.arrayElement([faker.date.past().toISOString().slice(0, 19) + 'Z', null]), current_chapter_id: faker.helpers.arrayElement([faker.string.alpha({length: {min: 10, max: 20}}), null]), current_chapter_position: faker.number.float({fractionDigits: 2}), ...overrideResponse})
 
-export const getGetAudioCoverResponseMock = (): ArrayBuffer => (faker.helpers.arrayElement([new ArrayBuffer(faker.number.int({ min: 1, max: 64 })), new ArrayBuffer(faker.number.int({ min: 1, max: 64 })), new ArrayBuffer(faker.number.int({ min: 1, max: 64 })), new ArrayBuffer(faker.number.int({ min: 1, max: 64 }))]))
+export const getGetAudioCoverResponseMock = (): ArrayBuffer => (faker.helpers.arrayElement([new ArrayBuffer(faker.number.int({ min: 1, max: 64 })), new ArrayBuffer(faker.number.int({ min: 1, max: 64 })), new ArrayBuffer(faker.number.int({ min: 1, max: 64 })), new ArrayBuffer(faker.number.int({ min: 1, max: 64 })), new ArrayBuffer(faker.number.int({ min: 1, max: 64 }))]))
+
+export const getGetAudioTranscriptResponseMock = (overrideResponse: Partial<Extract<Transcript, object>> = {}): Transcript => ({job_id: faker.string.uuid(), chapter: {id: faker.string.uuid(), order: faker.number.int({min: 1}), title: faker.string.alpha({length: {min: 10, max: 20}}), start: faker.number.float({fractionDigits: 2}), duration: faker.number.float({fractionDigits: 2})}, chapter_count: faker.number.int({min: 1}), sentences: Array.from({ length: faker.number.int({min: 1, max: 10}) }, (_, i) => i + 1).map(() => ({index: faker.number.int({min: 0}), start: faker.number.float({fractionDigits: 2}), end: faker.number.float({fractionDigits: 2}), text: faker.string.alpha({length: {min: 10, max: 20}}), char_start: faker.number.int({min: 0}), char_end: faker.number.int({min: 0}), paragraph_start: faker.datatype.boolean()})), ...overrideResponse})
 
 export const getGetAudioPlaylistResponseMock = () => ((() => new TextEncoder().encode('#EXTM3U\n').buffer)())
 
@@ -74,7 +77,19 @@ export const getGetAudioCoverMockHandler = (overrideResponse?: ArrayBuffer | ((i
         ? binaryBody
         : new ArrayBuffer(0),
       { status: 200,
-        headers: { 'Content-Type': 'image/jpeg' }
+        headers: { 'Content-Type': 'image/svg+xml' }
+      })
+  }, options)
+}
+
+export const getGetAudioTranscriptMockHandler = (overrideResponse?: Transcript | ((info: Parameters<Parameters<typeof http.get>[1]>[0]) => Promise<Transcript> | Transcript), options?: RequestHandlerOptions) => {
+  return http.get('*/api/v1/audio/:jobId/transcript', async (info: Parameters<Parameters<typeof http.get>[1]>[0]) => {
+
+
+    return HttpResponse.json(overrideResponse !== undefined
+    ? (typeof overrideResponse === "function" ? await overrideResponse(info) : overrideResponse)
+    : getGetAudioTranscriptResponseMock(),
+      { status: 200
       })
   }, options)
 }
@@ -114,6 +129,7 @@ export const getAudioMock = () => [
   getGetAudioStreamMockHandler(),
   getGetAudioMetadataMockHandler(),
   getGetAudioCoverMockHandler(),
+  getGetAudioTranscriptMockHandler(),
   getGetAudioPlaylistMockHandler(),
   getGetMediaMockHandler()
 ]

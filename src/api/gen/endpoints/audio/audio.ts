@@ -27,10 +27,12 @@ import type {
 
 import {
   AudioMetadata,
-  StreamInfo
+  StreamInfo,
+  Transcript
 } from '../../model';
 import type {
   ErrorBody,
+  GetAudioTranscriptParams,
   GetMediaParams
 } from '../../model';
 
@@ -65,7 +67,10 @@ export const getGetAudioStreamUrl = (jobId: string,) => {
 }
 
 /**
- * @summary A signed, short-lived URL for a COMPLETED job's audio, with resume information.
+ * A COMPLETED job's audio (a book's combined file). A book still converting answers its first
+ * ready chapter (`source_job_id` names it; stream the other ready chapters by their ids); 409
+ * while no chapter is ready.
+ * @summary A signed, short-lived URL for a job's audio, with resume information.
  */
 export const getAudioStream = async (jobId: string, options?: Parameters<typeof apiFetch>[1]): Promise<StreamInfo> => {
 
@@ -137,7 +142,7 @@ export function useGetAudioStream<TData = Awaited<ReturnType<typeof getAudioStre
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 /**
- * @summary A signed, short-lived URL for a COMPLETED job's audio, with resume information.
+ * @summary A signed, short-lived URL for a job's audio, with resume information.
  */
 
 export function useGetAudioStream<TData = Awaited<ReturnType<typeof getAudioStream>>, TError = ErrorBody>(
@@ -166,7 +171,10 @@ export const getGetAudioMetadataUrl = (jobId: string,) => {
 }
 
 /**
- * @summary A COMPLETED job's audio details, chapters, sentence timings and listening progress.
+ * For a COMPLETED job, and for a book still converting once one of its chapters is ready:
+ * then `status` is the book's (PENDING or PROCESSING), each chapter says whether it is
+ * `ready`, and `duration` counts the ready chapters. 409 while nothing can be played.
+ * @summary A job's audio details, chapters and listening progress.
  */
 export const getAudioMetadata = async (jobId: string, options?: Parameters<typeof apiFetch>[1]): Promise<AudioMetadata> => {
 
@@ -238,7 +246,7 @@ export function useGetAudioMetadata<TData = Awaited<ReturnType<typeof getAudioMe
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 /**
- * @summary A COMPLETED job's audio details, chapters, sentence timings and listening progress.
+ * @summary A job's audio details, chapters and listening progress.
  */
 
 export function useGetAudioMetadata<TData = Awaited<ReturnType<typeof getAudioMetadata>>, TError = ErrorBody>(
@@ -267,7 +275,14 @@ export const getGetAudioCoverUrl = (jobId: string,) => {
 }
 
 /**
- * @summary The book's cover image (from its EPUB), for its owner. 404 when the book has none.
+ * The cover supplied with the book's file (an EPUB's image) when it had one; otherwise a
+ * typographic SVG drawn from the title and the author, on colours derived from the title (the
+ * same book always gets the same cover). A chapter job answers its book's cover. The SVG has
+ * no scripts and no external resources, and its `<title>` is "Cover of {title}".
+ * A finished book's cover never changes (`Cache-Control: private, max-age=86400`); a book
+ * still converting answers `private, no-cache`. Every answer carries an `ETag`; a request
+ * whose `If-None-Match` matches it gets 304 with no body.
+ * @summary The book's cover, for its owner; every book has one.
  */
 export const getAudioCover = async (jobId: string, options?: Parameters<typeof apiFetch>[1]): Promise<Blob> => {
 
@@ -291,7 +306,7 @@ export const getGetAudioCoverQueryKey = (jobId: string,) => {
     }
 
 
-export const getGetAudioCoverQueryOptions = <TData = Awaited<ReturnType<typeof getAudioCover>>, TError = ErrorBody>(jobId: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getAudioCover>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
+export const getGetAudioCoverQueryOptions = <TData = Awaited<ReturnType<typeof getAudioCover>>, TError = void | ErrorBody>(jobId: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getAudioCover>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
@@ -310,10 +325,10 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type GetAudioCoverQueryResult = NonNullable<Awaited<ReturnType<typeof getAudioCover>>>
-export type GetAudioCoverQueryError = ErrorBody
+export type GetAudioCoverQueryError = void | ErrorBody
 
 
-export function useGetAudioCover<TData = Awaited<ReturnType<typeof getAudioCover>>, TError = ErrorBody>(
+export function useGetAudioCover<TData = Awaited<ReturnType<typeof getAudioCover>>, TError = void | ErrorBody>(
  jobId: string, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof getAudioCover>>, TError, TData>> & Pick<
         DefinedInitialDataOptions<
           Awaited<ReturnType<typeof getAudioCover>>,
@@ -323,7 +338,7 @@ export function useGetAudioCover<TData = Awaited<ReturnType<typeof getAudioCover
       >, request?: SecondParameter<typeof apiFetch>}
  , queryClient?: QueryClient
   ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useGetAudioCover<TData = Awaited<ReturnType<typeof getAudioCover>>, TError = ErrorBody>(
+export function useGetAudioCover<TData = Awaited<ReturnType<typeof getAudioCover>>, TError = void | ErrorBody>(
  jobId: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getAudioCover>>, TError, TData>> & Pick<
         UndefinedInitialDataOptions<
           Awaited<ReturnType<typeof getAudioCover>>,
@@ -333,20 +348,143 @@ export function useGetAudioCover<TData = Awaited<ReturnType<typeof getAudioCover
       >, request?: SecondParameter<typeof apiFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useGetAudioCover<TData = Awaited<ReturnType<typeof getAudioCover>>, TError = ErrorBody>(
+export function useGetAudioCover<TData = Awaited<ReturnType<typeof getAudioCover>>, TError = void | ErrorBody>(
  jobId: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getAudioCover>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 /**
- * @summary The book's cover image (from its EPUB), for its owner. 404 when the book has none.
+ * @summary The book's cover, for its owner; every book has one.
  */
 
-export function useGetAudioCover<TData = Awaited<ReturnType<typeof getAudioCover>>, TError = ErrorBody>(
+export function useGetAudioCover<TData = Awaited<ReturnType<typeof getAudioCover>>, TError = void | ErrorBody>(
  jobId: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getAudioCover>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
  , queryClient?: QueryClient
  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
 
   const queryOptions = getGetAudioCoverQueryOptions(jobId,options)
+
+  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+
+  return withQueryKey(query, queryOptions.queryKey);
+}
+
+
+
+
+
+
+export const getGetAudioTranscriptUrl = (jobId: string,
+    params?: GetAudioTranscriptParams,) => {
+  const normalizedParams = new URLSearchParams();
+
+  Object.entries(params || {}).forEach(([key, value]) => {
+
+    if (value !== undefined) {
+      normalizedParams.append(key, value === null ? 'null' : String(value))
+    }
+  });
+
+  const stringifiedParams = normalizedParams.toString();
+
+  return stringifiedParams.length > 0 ? `/api/v1/audio/${jobId}/transcript?${stringifiedParams}` : `/api/v1/audio/${jobId}/transcript`
+}
+
+/**
+ * The sentences of one chapter with the seconds at which each is spoken, taken from the
+ * timing map the conversion keeps. `start` and `end` count from the start of the chapter's
+ * own audio; add `chapter.start` for the book's combined audio (the same offsets as the
+ * chapters of `GET /audio/{jobId}/metadata`). A single text is one chapter. A chapter is
+ * served as soon as its own conversion has finished, also while the rest of its book still
+ * converts (409 until then). 404 for a job that is not the user's, for a chapter number past
+ * the last, and for an audiobook converted without a timing map.
+ * @summary One chapter of the audiobook's text as timed sentences, for reading along.
+ */
+export const getAudioTranscript = async (jobId: string,
+    params?: GetAudioTranscriptParams, options?: Parameters<typeof apiFetch>[1]): Promise<Transcript> => {
+
+  return apiFetch<Transcript>(getGetAudioTranscriptUrl(jobId,params),
+  {
+    ...options,
+    method: 'GET'
+
+    ,
+    schema: Transcript
+  }
+);}
+
+
+
+
+
+export const getGetAudioTranscriptQueryKey = (jobId: string,
+    params?: GetAudioTranscriptParams,) => {
+    return [
+    `/api/v1/audio/${jobId}/transcript`, ...(params ? [params] : [])
+    ] as const;
+    }
+
+
+export const getGetAudioTranscriptQueryOptions = <TData = Awaited<ReturnType<typeof getAudioTranscript>>, TError = ErrorBody>(jobId: string,
+    params?: GetAudioTranscriptParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getAudioTranscript>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getGetAudioTranscriptQueryKey(jobId,params);
+
+
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof getAudioTranscript>>> = ({ signal }) => getAudioTranscript(jobId,params, { signal, ...requestOptions });
+
+
+
+
+
+   return  { queryKey, queryFn, enabled: jobId !== null && jobId !== undefined, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof getAudioTranscript>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
+}
+
+export type GetAudioTranscriptQueryResult = NonNullable<Awaited<ReturnType<typeof getAudioTranscript>>>
+export type GetAudioTranscriptQueryError = ErrorBody
+
+
+export function useGetAudioTranscript<TData = Awaited<ReturnType<typeof getAudioTranscript>>, TError = ErrorBody>(
+ jobId: string,
+    params: undefined |  GetAudioTranscriptParams, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof getAudioTranscript>>, TError, TData>> & Pick<
+        DefinedInitialDataOptions<
+          Awaited<ReturnType<typeof getAudioTranscript>>,
+          TError,
+          Awaited<ReturnType<typeof getAudioTranscript>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient
+  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useGetAudioTranscript<TData = Awaited<ReturnType<typeof getAudioTranscript>>, TError = ErrorBody>(
+ jobId: string,
+    params?: GetAudioTranscriptParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getAudioTranscript>>, TError, TData>> & Pick<
+        UndefinedInitialDataOptions<
+          Awaited<ReturnType<typeof getAudioTranscript>>,
+          TError,
+          Awaited<ReturnType<typeof getAudioTranscript>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useGetAudioTranscript<TData = Awaited<ReturnType<typeof getAudioTranscript>>, TError = ErrorBody>(
+ jobId: string,
+    params?: GetAudioTranscriptParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getAudioTranscript>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+/**
+ * @summary One chapter of the audiobook's text as timed sentences, for reading along.
+ */
+
+export function useGetAudioTranscript<TData = Awaited<ReturnType<typeof getAudioTranscript>>, TError = ErrorBody>(
+ jobId: string,
+    params?: GetAudioTranscriptParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getAudioTranscript>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient
+ ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
+
+  const queryOptions = getGetAudioTranscriptQueryOptions(jobId,params,options)
 
   const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
 
@@ -367,6 +505,8 @@ export const getGetAudioPlaylistUrl = (jobId: string,) => {
 }
 
 /**
+ * The chapters that can be played, in order: for a book still converting, the chapters ready
+ * so far (409 while none is).
  * @summary An M3U playlist of the book's chapters (or the single file), with signed URLs.
  */
 export const getAudioPlaylist = async (jobId: string, options?: Parameters<typeof apiFetch>[1]): Promise<Blob> => {

@@ -1,0 +1,187 @@
+/**
+ * Every book has a cover. The one supplied with its input (an EPUB's, copied to `jobs/<id>/cover`
+ * when the job is created) wins; otherwise a typographic SVG is drawn from the title and the
+ * author (when the file named one), on a palette derived from the title, so the same book always
+ * gets the same cover. A finished book's generated cover is stored beside its audio
+ * (`jobs/<id>/cover.svg`, deleted with the book) the first time it is asked for; until the book
+ * finishes the cover is drawn on each request (a web page's title is only known once it is read).
+ * A chapter job shows its book's cover.
+ */
+import { createHash } from 'node:crypto';
+import { DomainError } from '../errors';
+import type { FileStorage } from '../storage/types';
+import type { JobLibrary, ListenableJob } from './library';
+import { JOB_NOT_FOUND } from './service';
+
+export const SVG_CONTENT_TYPE = 'image/svg+xml; charset=utf-8';
+/** A cover that no longer changes; private: it is the user's own. */
+export const FINAL_CACHE_CONTROL = 'private, max-age=86400';
+/** A converting book's cover may still change (its title may), so browsers check it each time (ETag). */
+export const PROVISIONAL_CACHE_CONTROL = 'private, no-cache';
+
+export const generatedCoverKey = (jobId: string) => `jobs/${jobId}/cover.svg`;
+
+export interface Cover {
+  contentType: string;
+  etag: string;
+  cacheControl: string;
+  size: number;
+  /** The image bytes; a stream for a supplied image (it may be large). */
+  body: Buffer | NodeJS.ReadableStream;
+  generated: boolean;
+}
+
+export interface CoverService {
+  cover(userId: string, jobId: string): Promise<Cover>;
+}
+
+/**
+ * Characters XML 1.0 cannot hold (control characters, U+FFFE/U+FFFF, lone surrogates) become
+ * spaces; tabs and line breaks, which it can, mean nothing on a cover either.
+ */
+function xmlSafe(text: string): string {
+  // With the u flag a surrogate range matches only unpaired halves.
+  return text.replace(/[\p{Cc}\uFFFE\uFFFF\uD800-\uDFFF]/gu, ' ');
+}
+
+/** Text content and attribute values: the five characters with a meaning in XML are escaped. */
+export function escapeXml(text: string): string {
+  return xmlSafe(text).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+}
+
+/** A palette from the title's hash: a deep background, a lighter accent of a neighbouring hue, light ink. */
+export function paletteFor(title: string): { background: string; accent: string; ink: string; muted: string } {
+  const digest = createHash('sha256').update(title.trim().toLowerCase()).digest();
+  const hue = digest.readUInt16BE(0) % 360;
+  const shift = 25 + (digest[2]! % 50);
+  const saturation = 35 + (digest[3]! % 30);
+  const lightness = 22 + (digest[4]! % 12);
+  return {
+    background: `hsl(${hue}, ${saturation}%, ${lightness}%)`,
+    accent: `hsl(${(hue + shift) % 360}, 70%, 68%)`,
+    ink: '#fbf8f1',
+    muted: `hsl(${hue}, 30%, 82%)`,
+  };
+}
+
+const MAX_LINE_CHARS = 16;
+const MAX_LINES = 6;
+
+/** The title in at most MAX_LINES lines of about MAX_LINE_CHARS characters, broken between words. */
+export function titleLines(title: string): string[] {
+  const words = title.trim().split(/\s+/).filter((w) => w !== '');
+  const lines: string[] = [];
+  for (const word of words.length > 0 ? words : ['Untitled']) {
+    const last = lines[lines.length - 1];
+    if (last !== undefined && last.length + 1 + word.length <= MAX_LINE_CHARS) lines[lines.length - 1] = `${last} ${word}`;
+    else lines.push(word);
+  }
+  if (lines.length <= MAX_LINES) return lines;
+  const kept = lines.slice(0, MAX_LINES);
+  kept[MAX_LINES - 1] = `${kept[MAX_LINES - 1]!.replace(/[\s.,;:!?-]+$/, '')}…`;
+  return kept;
+}
+
+const WIDTH = 600;
+const HEIGHT = 900;
+
+/** The typographic cover: a self-contained SVG (no scripts, no external resources, no style elements). */
+export function typographicCover(book: { title: string; author: string | null }): string {
+  const name = xmlSafe(book.title).replace(/\s+/g, ' ').trim() || 'Untitled';
+  const palette = paletteFor(book.title);
+  const lines = titleLines(name);
+  const longest = Math.max(...lines.map((l) => [...l].length));
+  // Serif capitals average about 0.56 em; the title fills at most 480 of the 600 units.
+  const size = Math.max(30, Math.min(76, Math.floor(480 / (longest * 0.56))));
+  const lineHeight = Math.round(size * 1.15);
+  const top = 300 - ((lines.length - 1) * lineHeight) / 2;
+  const title = lines
+    .map((line, i) => `<tspan x="60" y="${Math.round(top + i * lineHeight)}">${escapeXml(line)}</tspan>`)
+    .join('');
+  const author =
+    book.author === null || book.author.trim() === ''
+      ? ''
+      : `<text x="60" y="800" font-family="Georgia, 'Times New Roman', serif" font-size="30" letter-spacing="2" fill="${palette.muted}">${escapeXml(book.author.trim().slice(0, 60))}</text>`;
+  const label = escapeXml(`Cover of ${name}`);
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${WIDTH}" height="${HEIGHT}" viewBox="0 0 ${WIDTH} ${HEIGHT}" role="img" aria-label="${label}">`,
+    `<title>${label}</title>`,
+    `<rect width="${WIDTH}" height="${HEIGHT}" fill="${palette.background}"/>`,
+    `<rect x="0" y="0" width="24" height="${HEIGHT}" fill="${palette.accent}" opacity="0.85"/>`,
+    `<circle cx="520" cy="120" r="180" fill="${palette.accent}" opacity="0.18"/>`,
+    `<rect x="60" y="${Math.round(top - size - 40)}" width="120" height="6" fill="${palette.accent}"/>`,
+    `<text font-family="Georgia, 'Times New Roman', serif" font-size="${size}" font-weight="bold" fill="${palette.ink}">${title}</text>`,
+    `<rect x="60" y="740" width="480" height="2" fill="${palette.muted}" opacity="0.5"/>`,
+    author,
+    '</svg>',
+  ].join('\n');
+}
+
+/** Whether an If-None-Match header names `etag` (weak or strong, in a list, or `*`). */
+export function etagMatches(header: string | undefined, etag: string): boolean {
+  if (header === undefined) return false;
+  return header.split(',').some((tag) => {
+    const t = tag.trim();
+    return t === '*' || t.replace(/^W\//, '') === etag;
+  });
+}
+
+const etagOf = (material: string | Buffer) => `"${createHash('sha256').update(material).digest('base64url').slice(0, 27)}"`;
+
+async function readAll(storage: FileStorage, key: string): Promise<Buffer> {
+  const parts: Buffer[] = [];
+  for await (const chunk of storage.read(key) as AsyncIterable<Buffer | string>) {
+    parts.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
+  }
+  return Buffer.concat(parts);
+}
+
+export function createCoverService(deps: { library: JobLibrary; storage: FileStorage }): CoverService {
+  const { library, storage } = deps;
+
+  async function generated(book: ListenableJob): Promise<Cover> {
+    const key = generatedCoverKey(book.id);
+    let svg: Buffer | null = null;
+    if (book.status === 'COMPLETED') {
+      if ((await storage.stat(key)) !== null) svg = await readAll(storage, key);
+      else {
+        svg = Buffer.from(typographicCover(book), 'utf8');
+        // Keeping it is an optimisation: a storage that refuses the write still gets its cover.
+        await storage.write(key, svg).catch(() => undefined);
+      }
+    }
+    const body = svg ?? Buffer.from(typographicCover(book), 'utf8');
+    return {
+      contentType: SVG_CONTENT_TYPE,
+      etag: etagOf(body),
+      cacheControl: book.status === 'COMPLETED' ? FINAL_CACHE_CONTROL : PROVISIONAL_CACHE_CONTROL,
+      size: body.byteLength,
+      body,
+      generated: true,
+    };
+  }
+
+  return {
+    async cover(userId, jobId) {
+      const job = await library.findOwned(userId, jobId);
+      if (job === null) throw new DomainError('not_found', JOB_NOT_FOUND);
+      const book = job.parentJobId === null ? job : ((await library.findOwned(userId, job.parentJobId)) ?? job);
+      if (book.cover !== null) {
+        const stat = await storage.stat(book.cover.key);
+        if (stat !== null) {
+          return {
+            contentType: book.cover.contentType,
+            // Written once when the book is created, never changed.
+            etag: etagOf(`${book.cover.key}:${stat.size}`),
+            cacheControl: FINAL_CACHE_CONTROL,
+            size: stat.size,
+            body: storage.read(book.cover.key) as NodeJS.ReadableStream,
+            generated: false,
+          };
+        }
+      }
+      return generated(book);
+    },
+  };
+}

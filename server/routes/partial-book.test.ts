@@ -1,0 +1,154 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FileStorage } from '../storage/types';
+import { createTestApp, type TestApp } from '../testing/app';
+import { appStorage, insertJob, seedCompletedAudiobook, seedCompletedBook, signedInUser } from '../testing/library-fixtures';
+import { seedConvertingBook } from '../testing/listening-fixtures';
+
+// Listening to a book while it converts. WORKERS=none: the rows these tests write are what the routes read.
+let t: TestApp;
+let storage: FileStorage;
+let ann: { id: string; token: string };
+
+beforeAll(async () => {
+  t = await createTestApp({ env: { WORKERS: 'none' } });
+  storage = appStorage(t.config);
+  ann = await signedInUser(t.app, 'early.listener@example.com');
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+const auth = () => ({ authorization: `Bearer ${ann.token}` });
+/** GETs a path of ours, or one of the absolute URLs the API answers. */
+const get = (url: string) =>
+  t.app.inject({ method: 'GET', url: url.startsWith('http://localhost/') ? url.slice('http://localhost'.length) : url, headers: auth() });
+
+interface Meta {
+  status: string;
+  duration: number;
+  chapters: { id: string; title: string; order: number; start: number; duration: number; ready: boolean }[];
+  chapters_ready: number;
+}
+
+describe('a book still converting, with chapters 1 and 3 of 4 ready', () => {
+  let book: { bookId: string; chapterIds: string[] };
+  beforeAll(async () => {
+    book = await seedConvertingBook(t.db, storage, { userId: ann.id, title: 'The Long Voyage', chapters: 4, ready: [1, 3], notReadyStatus: 'PROCESSING' });
+  });
+
+  it('has metadata that marks each chapter ready or not and counts what can be played', async () => {
+    const res = await get(`/api/v1/audio/${book.bookId}/metadata`);
+    expect(res.statusCode).toBe(200);
+    const meta = res.json() as Meta;
+    expect(meta.status).toBe('PROCESSING');
+    expect(meta.chapters_ready).toBe(2);
+    expect(meta.chapters.map((c) => [c.id, c.title, c.order, c.ready])).toEqual([
+      [book.chapterIds[0], 'Chapter 1', 1, true],
+      [book.chapterIds[1], 'Chapter 2', 2, false],
+      [book.chapterIds[2], 'Chapter 3', 3, true],
+      [book.chapterIds[3], 'Chapter 4', 4, false],
+    ]);
+    expect(meta.chapters[1]!.duration).toBe(0);
+    expect(meta.chapters[0]!.duration).toBeGreaterThan(1);
+    expect(meta.duration).toBeCloseTo(meta.chapters[0]!.duration + meta.chapters[2]!.duration, 6);
+  });
+
+  it('streams its first ready chapter, whose signed link plays', async () => {
+    const res = await get(`/api/v1/audio/${book.bookId}/stream`);
+    expect(res.statusCode).toBe(200);
+    const body = res.json() as { source_job_id: string; streaming_url: string; file_key: string };
+    expect(body.source_job_id).toBe(book.chapterIds[0]);
+    expect(body.file_key).toBe(`audio/${book.chapterIds[0]}.mp3`);
+    const media = await get(body.streaming_url);
+    expect(media.statusCode).toBe(200);
+    expect(media.headers['content-type']).toBe('audio/mpeg');
+    // A ready chapter streams by its own id; one still converting is refused with the reason.
+    expect((await get(`/api/v1/audio/${book.chapterIds[2]}/stream`)).statusCode).toBe(200);
+    const later = await get(`/api/v1/audio/${book.chapterIds[1]}/stream`);
+    expect(later.statusCode).toBe(409);
+    expect(later.json().detail).toBe('The audiobook is not ready yet (status PROCESSING)');
+  });
+
+  it('has a playlist of the ready chapters only, in order', async () => {
+    const res = await get(`/api/v1/audio/${book.bookId}/playlist`);
+    expect(res.statusCode).toBe(200);
+    const lines = res.body.trimEnd().split('\n');
+    expect(lines.filter((l) => l.startsWith('#EXTINF')).map((l) => l.split(',')[1])).toEqual(['Chapter 1', 'Chapter 3']);
+    expect(lines[2]).toContain(`/api/v1/media/audio/${book.chapterIds[0]}.mp3?`);
+    expect(lines[4]).toContain(`/api/v1/media/audio/${book.chapterIds[2]}.mp3?`);
+  });
+
+  it('keeps the listening position', async () => {
+    const put = await t.app.inject({
+      method: 'PUT',
+      url: `/api/v1/progress/${book.bookId}`,
+      headers: auth(),
+      payload: { position_seconds: 1, duration_seconds: 8, current_chapter_id: book.chapterIds[0] },
+    });
+    expect(put.statusCode).toBe(200);
+    const stream = (await get(`/api/v1/audio/${book.bookId}/stream`)).json() as { resume_info: { resume_position: number; current_chapter_id: string } };
+    expect(stream.resume_info).toMatchObject({ resume_position: 1, current_chapter_id: book.chapterIds[0] });
+  });
+});
+
+describe('a book with nothing ready yet', () => {
+  it('refuses stream, metadata, playlist and progress with 409 and the book’s status', async () => {
+    const book = await seedConvertingBook(t.db, storage, { userId: ann.id, chapters: 2, ready: [] });
+    for (const route of ['stream', 'metadata', 'playlist']) {
+      const res = await get(`/api/v1/audio/${book.bookId}/${route}`);
+      expect(res.statusCode, route).toBe(409);
+      expect(res.json().detail, route).toBe('The audiobook is not ready yet (status PROCESSING)');
+    }
+    const put = await t.app.inject({
+      method: 'PUT',
+      url: `/api/v1/progress/${book.bookId}`,
+      headers: auth(),
+      payload: { position_seconds: 1 },
+    });
+    expect(put.statusCode).toBe(409);
+  });
+
+  it('stays refused once it failed, even with a chapter converted', async () => {
+    const book = await seedConvertingBook(t.db, storage, { userId: ann.id, chapters: 2, ready: [1], notReadyStatus: 'FAILED', bookStatus: 'FAILED' });
+    expect((await get(`/api/v1/audio/${book.bookId}/metadata`)).statusCode).toBe(409);
+  });
+});
+
+describe('a finished book', () => {
+  it('has every chapter ready', async () => {
+    const book = await seedCompletedBook(t.db, storage, { userId: ann.id, chapters: 3 });
+    const meta = (await get(`/api/v1/audio/${book.bookId}/metadata`)).json() as Meta;
+    expect(meta.status).toBe('COMPLETED');
+    expect(meta.chapters_ready).toBe(3);
+    expect(meta.chapters.every((c) => c.ready)).toBe(true);
+  });
+});
+
+describe('GET /jobs?status=listenable (the library)', () => {
+  it('lists finished jobs and books converting with a chapter ready, each with chapters_ready', async () => {
+    const bob = await signedInUser(t.app, 'library.reader@example.com');
+    const single = await seedCompletedAudiobook(t.db, storage, { userId: bob.id, title: 'Finished Tale', seconds: 1 });
+    const finished = await seedCompletedBook(t.db, storage, { userId: bob.id, title: 'Finished Book', chapters: 2 });
+    const converting = await seedConvertingBook(t.db, storage, { userId: bob.id, title: 'Converting Book', chapters: 12, ready: [1, 2, 3] });
+    await seedConvertingBook(t.db, storage, { userId: bob.id, title: 'Nothing Ready Yet', chapters: 2, ready: [] });
+    await seedConvertingBook(t.db, storage, { userId: bob.id, title: 'Failed Book', chapters: 2, ready: [1], notReadyStatus: 'FAILED', bookStatus: 'FAILED' });
+    await insertJob(t.db, { userId: bob.id, title: 'Queued Text', status: 'PENDING' });
+
+    for (const status of ['listenable', 'LISTENABLE']) {
+      const res = await t.app.inject({
+        method: 'GET',
+        url: `/api/v1/jobs?status=${status}&top_level=true&sort=title&order=asc`,
+        headers: { authorization: `Bearer ${bob.token}` },
+      });
+      expect(res.statusCode).toBe(200);
+      const list = res.json() as { total: number; jobs: { id: string; title: string; status: string; chapter_count: number; chapters_ready: number }[] };
+      expect(list.jobs.map((j) => [j.title, j.status, j.chapter_count, j.chapters_ready])).toEqual([
+        ['Converting Book', 'PROCESSING', 12, 3],
+        ['Finished Book', 'COMPLETED', 2, 2],
+        ['Finished Tale', 'COMPLETED', 0, 0],
+      ]);
+      expect(list.total).toBe(3);
+      expect(list.jobs.map((j) => j.id)).toEqual([converting.bookId, finished.bookId, single.jobId]);
+    }
+  });
+});

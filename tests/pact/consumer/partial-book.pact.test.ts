@@ -1,0 +1,127 @@
+// Listening while a book converts: the library lists it with its ready chapters, the player reads
+// which chapters can be played and starts with the first ready one.
+import { MatchersV3 } from '@pact-foundation/pact';
+import { describe, expect, it } from 'vitest';
+import { getAudioMetadata, getAudioStream } from '../../../src/api/gen/endpoints/audio/audio';
+import { listJobs } from '../../../src/api/gen/endpoints/jobs/jobs';
+import { states } from '../states';
+import { bearer, EXAMPLE_CHAPTER_ID, EXAMPLE_JOB_ID, EXAMPLE_TOKEN, jobPath } from './listening';
+import { isoTimestamp, lectioPact, useMockServer } from './pact';
+
+const { boolean, eachLike, fromProviderState, integer, like, number, regex, string, uuid } = MatchersV3;
+const pact = lectioPact();
+const USER_ID = '5a0b8a7e-2f3c-4d5e-9f60-718293a4b5c6';
+const CONVERTING = { title: 'The Long Voyage', chapters: 3, ready: [1] };
+
+describe('a book still converting', () => {
+  it('is in the library (status listenable) with how many of its chapters are ready', () =>
+    pact
+      .addInteraction()
+      .given(states.bookConverting, CONVERTING)
+      .uponReceiving('a request for the listenable top-level jobs, as the library asks')
+      .withRequest('GET', '/api/v1/jobs', (req) => req.headers(bearer()).query({ status: 'listenable', top_level: 'true', page_size: '100' }))
+      .willRespondWith(200, (res) =>
+        res.jsonBody({
+          jobs: eachLike({
+            id: uuid(EXAMPLE_JOB_ID),
+            user_id: uuid(USER_ID),
+            parent_job_id: null,
+            job_type: 'book_processing',
+            title: string('The Long Voyage'),
+            description: null,
+            status: regex(/^(PENDING|PROCESSING)$/, 'PROCESSING'),
+            progress: number(50),
+            error_message: null,
+            config: like({ voice_config: { provider: 'openai', voice_id: 'alloy' }, provider: 'openai' }),
+            result_data: like({}),
+            input_file_key: null,
+            output_file_key: null,
+            created_at: isoTimestamp(),
+            updated_at: isoTimestamp(),
+            started_at: isoTimestamp(),
+            completed_at: null,
+            duration: null,
+            chapter_count: integer(3),
+            chapters_ready: integer(1),
+          }),
+          total: integer(1),
+          page: 1,
+          page_size: 100,
+          total_pages: integer(1),
+        }),
+      )
+      .executeTest(async (server) => {
+        useMockServer(server.url, EXAMPLE_TOKEN);
+        const page = await listJobs({ status: 'listenable', top_level: true, page_size: 100 });
+        expect(page.jobs[0]).toMatchObject({ status: 'PROCESSING', chapter_count: 3, chapters_ready: 1 });
+      }));
+
+  it('has metadata marking which chapters can be played', () =>
+    pact
+      .addInteraction()
+      .given(states.bookConverting, CONVERTING)
+      .uponReceiving('a request for the metadata of a book still converting')
+      .withRequest('GET', jobPath('/api/v1/audio/{id}/metadata'), (req) => req.headers(bearer()))
+      .willRespondWith(200, (res) =>
+        res.jsonBody({
+          job_id: uuid(EXAMPLE_JOB_ID),
+          title: 'The Long Voyage',
+          status: 'PROCESSING',
+          format: string('mp3'),
+          duration: number(2.0),
+          file_size: integer(12288),
+          created_at: isoTimestamp(),
+          completed_at: null,
+          chapters: [
+            { id: uuid(EXAMPLE_CHAPTER_ID), title: 'Chapter 1', order: 1, start: 0, duration: number(2.0), ready: true },
+            { id: uuid(EXAMPLE_CHAPTER_ID), title: 'Chapter 2', order: 2, start: number(2.0), duration: 0, ready: false },
+            { id: uuid(EXAMPLE_CHAPTER_ID), title: 'Chapter 3', order: 3, start: number(2.0), duration: 0, ready: false },
+          ],
+          chapters_ready: 1,
+          resume_position: 0,
+          percentage_complete: 0,
+          last_played_at: null,
+          current_chapter_id: null,
+          current_chapter_position: 0,
+        }),
+      )
+      .executeTest(async (server) => {
+        useMockServer(server.url, EXAMPLE_TOKEN);
+        const meta = await getAudioMetadata(EXAMPLE_JOB_ID);
+        expect(meta.status).toBe('PROCESSING');
+        expect(meta.chapters.map((c) => c.ready)).toEqual([true, false, false]);
+        expect(meta.chapters_ready).toBe(1);
+      }));
+
+  it('streams its first ready chapter', () =>
+    pact
+      .addInteraction()
+      .given(states.bookConverting, CONVERTING)
+      .uponReceiving('a request for the stream of a book still converting')
+      .withRequest('GET', jobPath('/api/v1/audio/{id}/stream'), (req) => req.headers(bearer()))
+      .willRespondWith(200, (res) =>
+        res.jsonBody({
+          streaming_url: regex(
+            /^https?:\/\/[^/]+\/api\/v1\/media\/[A-Za-z0-9._/-]+\?expires=\d+&sig=[A-Za-z0-9_-]+$/,
+            `https://listen.example.org/api/v1/media/audio/${EXAMPLE_CHAPTER_ID}.mp3?expires=1795881600&sig=abc`,
+          ),
+          expires_at: isoTimestamp(),
+          file_key: string(`audio/${EXAMPLE_CHAPTER_ID}.mp3`),
+          content_type: 'audio/mpeg',
+          resume_info: like({
+            has_progress: boolean(false),
+            resume_position: number(0),
+            percentage_complete: number(0),
+            last_played_at: null,
+            current_chapter_id: null,
+            current_chapter_position: number(0),
+          }),
+          source_job_id: fromProviderState('${chapterId}', EXAMPLE_CHAPTER_ID),
+        }),
+      )
+      .executeTest(async (server) => {
+        useMockServer(server.url, EXAMPLE_TOKEN);
+        const stream = await getAudioStream(EXAMPLE_JOB_ID);
+        expect(stream.source_job_id).toBe(EXAMPLE_CHAPTER_ID);
+      }));
+});
