@@ -12,7 +12,6 @@
  * The text is submitted without a job type, so the server decides text or book as for any reader.
  */
 import { spawn } from 'node:child_process';
-import { createServer } from 'node:net';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os, { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,6 +19,8 @@ import { detectNativeLame, lameArguments } from '../server/audio/lame-native';
 import { defaultKbps } from '../server/audio/mp3';
 import { parseMp3 } from '../server/audio/mp3-frames';
 import { detectNativeEspeak } from '../server/tts/espeak';
+import { freePort } from '../tests/support/ports';
+import { peakRssMb, startCompiledServer, untilServing } from './compiled-server';
 
 const CHARS = Number(process.env.BENCH_BOOK_CHARS ?? process.env.BENCH_CHARS ?? 50_000);
 const NATIVE_SAMPLE_CHARS = 200_000;
@@ -106,42 +107,6 @@ async function nativeReference(text: string): Promise<NativeRun | null> {
 
 const fmt = (n: number, d = 1) => n.toFixed(d);
 
-/** Peak resident memory of a process, from Linux's /proc (VmHWM), in MB. */
-function peakRssMb(pid: number): number {
-  const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmHWM:'));
-  return Number(line?.replace(/\D+/g, '') ?? 0) / 1024;
-}
-
-function startServer(dir: string, port: number) {
-  // dist-server/ is compiled by scripts/bench.mjs before this runs, and started with the same
-  // Node flags, as `npm start` does.
-  const flags = (process.env.LECTIO_SERVER_NODE_FLAGS ?? '').split(' ').filter(Boolean);
-  return spawn(process.execPath, [...flags, 'dist-server/main.mjs'], {
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dir, STATIC_DIR: '', LOG_LEVEL: 'warn' },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-}
-
-async function untilServing(url: string): Promise<void> {
-  for (let i = 0; ; i += 1) {
-    if (await fetch(`${url}/api/v1/environment`).then((r) => r.ok, () => false)) return;
-    if (i > 600) throw new Error('the server did not start');
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
-/** A TCP port that was free a moment ago on 127.0.0.1. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.on('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no free port'))));
-    });
-  });
-}
-
 interface ServerRun {
   firstStartRssMb: number;
   audio: number;
@@ -169,14 +134,14 @@ async function serverRun(text: string): Promise<ServerRun> {
   const dir = mkdtempSync(join(tmpdir(), 'lectio-bench-'));
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const first = startServer(dir, port);
+  const first = startCompiledServer({ PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dir });
   await untilServing(url);
   const firstStartRssMb = peakRssMb(first.pid!);
   await new Promise((r) => {
     first.once('exit', r);
     first.kill('SIGTERM');
   });
-  const server = startServer(dir, port);
+  const server = startCompiledServer({ PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dir });
   try {
     const call = async (method: string, path: string, body?: object, token?: string) => {
       const res = await fetch(`${url}${path}`, {

@@ -7,11 +7,11 @@
  * answers), and to chapter 1 being playable, with the time each step before synthesis took.
  * Target: under 10 s offline. Printed, never asserted.
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from '../tests/support/ports';
+import { startCompiledServer, untilServing } from './compiled-server';
 
 const CHARS = Number(process.env.BENCH_BOOK_CHARS ?? 1_000_000);
 const CHAPTER_CHARS = 25_000;
@@ -41,35 +41,6 @@ function bookText(chars: number): string {
   return chapters.join('\n\n');
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.on('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no free port'))));
-    });
-  });
-}
-
-function startServer(dir: string, port: number) {
-  // dist-server/ is compiled by scripts/bench.mjs before this runs, and started with the same
-  // Node flags, as `npm start` does.
-  const flags = (process.env.LECTIO_SERVER_NODE_FLAGS ?? '').split(' ').filter(Boolean);
-  return spawn(process.execPath, [...flags, 'dist-server/main.mjs'], {
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dir, STATIC_DIR: '', LOG_LEVEL: 'warn' },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-}
-
-async function untilServing(url: string): Promise<void> {
-  for (let i = 0; ; i += 1) {
-    if (await fetch(`${url}/api/v1/environment`).then((r) => r.ok, () => false)) return;
-    if (i > 600) throw new Error('the server did not start');
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
 interface Meta {
   status?: string;
   chapters?: { order: number; ready?: boolean }[];
@@ -81,7 +52,7 @@ async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'lectio-bench-first-chapter-'));
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const server = startServer(dir, port);
+  const server = startCompiledServer({ PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dir });
   try {
     await untilServing(url);
     const call = async (method: string, path: string, body?: object, token?: string) => {

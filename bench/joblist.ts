@@ -17,7 +17,6 @@
  * server is the compiled one `npm start` runs, in its own process, with APP_ENV=production.
  * Figures are printed, never asserted. BENCH_SECONDS sets each measurement's length (default 5).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -30,6 +29,7 @@ import { openPostgres } from '../server/db/postgres';
 import type { Db } from '../server/db/types';
 import { startPostgres } from '../tests/support/postgres';
 import { freePort } from '../tests/support/ports';
+import { startCompiledServer, untilServing } from './compiled-server';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = 10;
@@ -105,27 +105,6 @@ async function seed(db: Db): Promise<void> {
   }
 }
 
-function startServer(env: Record<string, string>): ChildProcess {
-  const flags = (process.env.LECTIO_SERVER_NODE_FLAGS ?? '').split(' ').filter(Boolean);
-  return spawn(process.execPath, [...flags, 'dist-server/main.mjs'], {
-    env: { ...process.env, APP_ENV: 'production', SIGNUP_ENABLED: 'true', LOG_LEVEL: 'warn', WORKERS: 'none', STATIC_DIR: '', ...env },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-}
-
-async function waitUntilUp(base: string): Promise<void> {
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    try {
-      if ((await fetch(`${base}/api/v1/environment`)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) throw new Error('The server did not start within 60 s');
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
-
 async function load(url: string, headers: Record<string, string> = {}) {
   const result = await autocannon({ url, connections: CONNECTIONS, duration: SECONDS, headers });
   if (result.non2xx > 0 && !headers['if-none-match']) throw new Error(`${url}: ${result.non2xx} answers were not 2xx`);
@@ -150,9 +129,9 @@ async function probe(base: string, during: Promise<unknown>): Promise<{ median: 
 async function measure(label: string, env: Record<string, string>): Promise<void> {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  const server = startServer({ ...env, PORT: String(port), HOST: '127.0.0.1' });
+  const server = startCompiledServer({ APP_ENV: 'production', SIGNUP_ENABLED: 'true', WORKERS: 'none', ...env, PORT: String(port), HOST: '127.0.0.1' });
   try {
-    await waitUntilUp(base);
+    await untilServing(base);
     const login = await fetch(`${base}/api/v1/auth/login`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
