@@ -171,28 +171,12 @@ export function toStep(row: StepRow): StepRecord {
 }
 
 /** One row of the list: only what the summary shows, with JSON picked apart by the database. */
-export interface SummaryRow {
-  id: string;
-  user_id: string;
-  parent_job_id: string | null;
-  job_type: JobType;
-  title: string;
-  description: string | null;
-  status: JobStatus;
-  progress: number;
-  error_message: string | null;
+export interface SummaryRow extends Omit<JobRow, 'config' | 'result_data'> {
   voice_config: JobConfig['voice_config'] | string | null;
   provider: JobConfig['provider'] | null;
   r_duration: number | null;
   r_duration_seconds: number | null;
   r_file_size_bytes: number | string | null;
-  input_file_key: string | null;
-  output_file_key: string | null;
-  duration: number | null;
-  created_at: Date | string;
-  updated_at: Date | string;
-  started_at: Date | string | null;
-  completed_at: Date | string | null;
   chapter_count: number | string;
   chapters_ready: number | string;
   total: number | string;
