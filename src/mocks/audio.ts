@@ -9,7 +9,7 @@ import {
   getGetRecentProgressMockHandler,
   getSaveProgressMockHandler,
 } from '../api/gen/endpoints/progress/progress.msw';
-import type { AudioMetadata, PlaybackProgress, ProgressUpdate, StreamInfo } from '../api/gen/model';
+import type { AudioMetadata, Job, PlaybackProgress, ProgressUpdate, StreamInfo } from '../api/gen/model';
 import { answer, failWith, type ReplyOptions } from './answer';
 import { errorBodyFixture, userFixture } from './fixtures';
 
@@ -21,6 +21,17 @@ import { errorBodyFixture, userFixture } from './fixtures';
 export const SAMPLE_AUDIO_URL = '/fixtures/sample.mp3';
 export const SAMPLE_AUDIO_SECONDS = 60;
 export const SAMPLE_AUDIO_BYTES = 60192;
+
+/** What a finished job's result_data says of the sample MP3 (chapters aside). */
+export function sampleAudioResult() {
+  return {
+    duration: SAMPLE_AUDIO_SECONDS,
+    duration_seconds: SAMPLE_AUDIO_SECONDS,
+    file_size_bytes: SAMPLE_AUDIO_BYTES,
+    format: 'mp3',
+    tts_engine: 'espeak-ng',
+  } satisfies NonNullable<Job['result_data']>;
+}
 
 export const bookJobId = '7c3e1f2a-5b6d-4e8f-9a0b-1c2d3e4f5a6b';
 export const chapterJobIds = [

@@ -2,7 +2,7 @@ import { getGetAudioMetadataMockHandler, getGetAudioStreamMockHandler } from '..
 import { getCreateJobMockHandler, getGetJobMockHandler } from '../api/gen/endpoints/jobs/jobs.msw';
 import type { Job, JobCreateRequest } from '../api/gen/model';
 import { isActiveStatus } from '../entities/job';
-import { audioMetadataFixture, SAMPLE_AUDIO_BYTES, SAMPLE_AUDIO_SECONDS, SAMPLE_AUDIO_URL, streamInfoFixture } from './audio';
+import { audioMetadataFixture, SAMPLE_AUDIO_SECONDS, SAMPLE_AUDIO_URL, sampleAudioResult, streamInfoFixture } from './audio';
 import { jobAtStatus, jobNotFound, jobsBackend, jobUuid, stepsFixture } from './jobs';
 
 /**
@@ -59,13 +59,7 @@ export function flowBackend(initial: readonly Job[] = []): FlowBackend {
       updated_at: now,
       completed_at: now,
       duration: SAMPLE_AUDIO_SECONDS,
-      result_data: {
-        duration: SAMPLE_AUDIO_SECONDS,
-        duration_seconds: SAMPLE_AUDIO_SECONDS,
-        file_size_bytes: SAMPLE_AUDIO_BYTES,
-        format: 'mp3',
-        tts_engine: 'espeak-ng',
-      },
+      result_data: sampleAudioResult(),
       output_file_key: `audio/${job.id}.mp3`,
       steps: stepsFixture('completed', { seed: 700 }),
       error_message: null,

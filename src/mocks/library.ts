@@ -7,7 +7,7 @@ import {
 } from '../api/gen/endpoints/jobs/jobs.msw';
 import type { FileUploadResponse, Job, JobCreateRequest, JobPreview, PlaybackProgress } from '../api/gen/model';
 import { answer, respond, type ReplyOptions } from './answer';
-import { bookJobId, chapterJobIds, progressFixture, SAMPLE_AUDIO_BYTES, SAMPLE_AUDIO_SECONDS } from './audio';
+import { bookJobId, chapterJobIds, progressFixture, SAMPLE_AUDIO_SECONDS, sampleAudioResult } from './audio';
 import { jobFixture, jobListFixture } from './fixtures';
 import { jobNotFound } from './jobs';
 
@@ -27,11 +27,7 @@ export function completedJobFixture(overrides: Partial<Job> = {}): Job {
       source: 'content',
     },
     result_data: {
-      duration: SAMPLE_AUDIO_SECONDS,
-      duration_seconds: SAMPLE_AUDIO_SECONDS,
-      file_size_bytes: SAMPLE_AUDIO_BYTES,
-      format: 'mp3',
-      tts_engine: 'espeak-ng',
+      ...sampleAudioResult(),
       chapters: ['The Visitor', 'The Night Watch', 'The Confession'].map((title, index) => ({
         title,
         order: index + 1,

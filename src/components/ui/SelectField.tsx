@@ -1,15 +1,6 @@
 import { useId, type SelectHTMLAttributes } from 'react';
 import styled from 'styled-components';
-
-const Field = styled.div`
-  display: flex;
-  flex-direction: column;
-  gap: ${({ theme }) => theme.space(1)};
-`;
-
-const Label = styled.label`
-  font-weight: 600;
-`;
+import { Field, FieldLabel } from './Field';
 
 const Select = styled.select`
   font: inherit;
@@ -33,7 +24,7 @@ export function SelectField({ label, options, id, ...selectProps }: SelectFieldP
   const selectId = id ?? generated;
   return (
     <Field>
-      <Label htmlFor={selectId}>{label}</Label>
+      <FieldLabel htmlFor={selectId}>{label}</FieldLabel>
       <Select id={selectId} {...selectProps}>
         {options.map((option) => (
           <option key={option.value} value={option.value}>

@@ -1,5 +1,6 @@
 import { useId, type InputHTMLAttributes } from 'react';
 import styled from 'styled-components';
+import { Field, FieldLabel, FieldMessage } from './Field';
 
 export interface TextFieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'id'> {
   label: string;
@@ -8,16 +9,6 @@ export interface TextFieldProps extends Omit<InputHTMLAttributes<HTMLInputElemen
   hint?: string;
   id?: string;
 }
-
-const Field = styled.div`
-  display: flex;
-  flex-direction: column;
-  gap: ${({ theme }) => theme.space(1)};
-`;
-
-const Label = styled.label`
-  font-weight: 600;
-`;
 
 const Input = styled.input<{ $invalid: boolean }>`
   font: inherit;
@@ -28,12 +19,6 @@ const Input = styled.input<{ $invalid: boolean }>`
   color: ${({ theme }) => theme.colors.text};
 `;
 
-export const FieldMessage = styled.p<{ $error?: boolean }>`
-  margin: 0;
-  font-size: 0.875rem;
-  color: ${({ theme, $error }) => ($error ? theme.colors.danger : theme.colors.textMuted)};
-`;
-
 export function TextField({ label, error, hint, id, ...inputProps }: TextFieldProps) {
   const generated = useId();
   const inputId = id ?? generated;
@@ -42,7 +27,7 @@ export function TextField({ label, error, hint, id, ...inputProps }: TextFieldPr
   const describedBy = [hint ? hintId : null, error ? errorId : null].filter(Boolean).join(' ') || undefined;
   return (
     <Field>
-      <Label htmlFor={inputId}>{label}</Label>
+      <FieldLabel htmlFor={inputId}>{label}</FieldLabel>
       <Input
         id={inputId}
         $invalid={Boolean(error)}

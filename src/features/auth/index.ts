@@ -12,14 +12,8 @@ export {
   register,
   resetAuth,
 } from './store';
-export {
-  loginFormSchema,
-  registerFormSchema,
-  validate,
-  type FieldErrors,
-  type LoginForm,
-  type RegisterForm,
-} from './validation';
+export { loginFormSchema, registerFormSchema, type LoginForm, type RegisterForm } from './validation';
+export { useAuthForm } from './useAuthForm';
 export { Aside, AuthFrame, FormStack } from './AuthFrame';
 export { PasswordStrengthMeter, usePasswordStrength } from './PasswordStrengthMeter';
 export {

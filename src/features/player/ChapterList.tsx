@@ -1,17 +1,8 @@
 import styled from 'styled-components';
-import { Button, Card } from '../../components/ui';
+import { Button, Card, ListStack } from '../../components/ui';
 import { formatClock, formatDuration } from '../../entities/time';
 import { useChapters, usePlayer } from './hooks';
 import { jumpToChapter, nextChapter, previousChapter } from './store';
-
-const List = styled.ol`
-  list-style: none;
-  margin: 0;
-  padding: 0;
-  display: flex;
-  flex-direction: column;
-  gap: ${({ theme }) => theme.space(1)};
-`;
 
 const Item = styled.button<{ $current: boolean }>`
   font: inherit;
@@ -65,7 +56,7 @@ export function ChapterList() {
           Next chapter
         </Button>
       </Row>
-      <List>
+      <ListStack $gap={1}>
         {chapters.map((chapter) => {
           const isCurrent = chapter === current;
           return (
@@ -83,7 +74,7 @@ export function ChapterList() {
             </li>
           );
         })}
-      </List>
+      </ListStack>
     </Card>
   );
 }

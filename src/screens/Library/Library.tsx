@@ -8,16 +8,9 @@ import { useDeleteJobFlow } from '../../features/jobs';
 import { paths } from '../../lib/paths';
 import { formatDuration } from '../../entities/time';
 import {
-  filterOptions,
-  readLibraryView,
-  selectBooks,
-  sortOptions,
-  summarize,
-  toLibraryBooks,
-  writeLibraryView,
-  type LibraryFilter,
-  type LibrarySort,
-  type LibraryView,
+  toLibraryBooks, selectBooks, summarize,
+  filterOptions, sortOptions, type LibraryFilter, type LibrarySort,
+  readLibraryView, writeLibraryView, type LibraryView,
 } from '../../features/library';
 import { togglePlayback, usePlayer } from '../../features/player';
 import { BookCard, type PlayState } from './BookCard';

@@ -1,6 +1,6 @@
 import styled from 'styled-components';
 import type { JobPreview } from '../../api/gen/model';
-import { Alert, FieldMessage, Spinner } from '../../components/ui';
+import { Alert, FieldMessage, ListStack, Spinner } from '../../components/ui';
 import { chosenTotals, costLines, formatListening } from '../../features/upload';
 
 const Section = styled.section`
@@ -17,13 +17,7 @@ const Heading = styled.h2`
   font-size: 1rem;
 `;
 
-const List = styled.ol`
-  list-style: none;
-  margin: 0;
-  padding: 0;
-  display: flex;
-  flex-direction: column;
-  gap: ${({ theme }) => theme.space(2)};
+const List = styled(ListStack)`
   max-height: 24rem;
   overflow-y: auto;
 `;
@@ -116,7 +110,7 @@ export function ChapterPreview({
     <Section aria-labelledby="preview-heading">
       <Heading id="preview-heading">{book ? `Chapters (${selected.size} of ${preview.chapters.length} chosen)` : 'Preview'}</Heading>
       {book && (
-        <List aria-label="Chapters">
+        <List $gap={2} aria-label="Chapters">
           {preview.chapters.map((c) => {
             const n = c.index + 1;
             return (

@@ -6,25 +6,14 @@ import { useCreateJob, usePreviewJob } from '../../api/gen/endpoints/jobs/jobs';
 import type { JobCreateRequest } from '../../api/gen/model';
 import { useUploadFile } from '../../api/gen/endpoints/files/files';
 import { errorMessage } from '../../api/errors';
-import { Alert, Button, Card, FieldMessage, Page, TextField } from '../../components/ui';
+import { Alert, Button, Card, Field, FieldLabel, FieldMessage, Page, TextField } from '../../components/ui';
 import { paths } from '../../lib/paths';
 import { invalidateJobLists } from '../../features/jobs';
 import {
-  canSubmit,
-  chapterChoice,
-  checkFile,
-  isPlainText,
-  initialUploadForm,
-  jobRequest,
-  MIN_TEXT_LENGTH,
-  providerOptions,
-  readFileText,
-  switchMode,
-  titleFromFileName,
-  validateUpload,
-  type FieldErrors,
-  type UploadForm,
-  type UploadMode,
+  initialUploadForm, providerOptions, switchMode, MIN_TEXT_LENGTH, type UploadForm, type UploadMode,
+  validateUpload, canSubmit, type FieldErrors,
+  checkFile, isPlainText, readFileText, titleFromFileName,
+  chapterChoice, jobRequest,
 } from '../../features/upload';
 import { ChapterPreview, type PreviewState } from './ChapterPreview';
 import { FileDrop } from './FileDrop';
@@ -34,16 +23,6 @@ const Form = styled.form`
   display: flex;
   flex-direction: column;
   gap: ${({ theme }) => theme.space(5)};
-`;
-
-const Field = styled.div`
-  display: flex;
-  flex-direction: column;
-  gap: ${({ theme }) => theme.space(1)};
-`;
-
-const Label = styled.label`
-  font-weight: 600;
 `;
 
 const control = `
@@ -294,7 +273,7 @@ export function Upload() {
             onChange={(e) => update('title', e.target.value)}
           />
           <Field>
-            <Label htmlFor={ids.provider}>Voice Provider</Label>
+            <FieldLabel htmlFor={ids.provider}>Voice Provider</FieldLabel>
             <Select
               id={ids.provider}
               name="ttsProvider"
@@ -322,7 +301,7 @@ export function Upload() {
             <SourceTabs mode={mode} onChange={onMode}>
               {mode === 'text' && (
                 <Field>
-                  <Label htmlFor={ids.text}>Story Text</Label>
+                  <FieldLabel htmlFor={ids.text}>Story Text</FieldLabel>
                   <TextArea
                     id={ids.text}
                     name="textContent"
