@@ -120,19 +120,24 @@ export function audioStreamHandler(options: ReplyOptions & { stream?: Partial<St
   return getGetAudioStreamMockHandler(answer(options, () => streamInfoFixture(options.stream)));
 }
 
-/** A 1x1 PNG, as a book's cover. */
-export const SAMPLE_COVER_PNG = Uint8Array.from(
-  atob('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=='),
-  (c) => c.charCodeAt(0),
+/**
+ * A typographic cover like the ones the server draws for a book without its own (an SVG of the
+ * title on a palette), 400 x 600.
+ */
+export const SAMPLE_COVER_SVG = new TextEncoder().encode(
+  '<svg xmlns="http://www.w3.org/2000/svg" width="400" height="600" viewBox="0 0 400 600">' +
+    '<rect width="400" height="600" fill="#24364b"/><rect x="24" y="24" width="352" height="552" fill="none" stroke="#e9c46a" stroke-width="2"/>' +
+    '<text x="200" y="280" fill="#f4efe6" font-family="Georgia, serif" font-size="34" text-anchor="middle">The Tell-Tale Heart</text>' +
+    '<text x="200" y="330" fill="#e9c46a" font-family="Georgia, serif" font-size="20" text-anchor="middle">Edgar Allan Poe</text></svg>',
 );
 
 /**
- * GET /audio/{jobId}/cover: by default the book has none (404, as for a pasted text);
- * `cover: true` answers the sample PNG.
+ * GET /audio/{jobId}/cover: by default none (404); `cover: true` answers the sample cover, an SVG
+ * as the server sends for a book without a cover of its own.
  */
 export function audioCoverHandler(options: { cover?: boolean } = {}) {
   return getGetAudioCoverMockHandler(() =>
-    options.cover ? SAMPLE_COVER_PNG.slice().buffer : failWith(404, errorBodyFixture('This book has no cover')),
+    options.cover ? SAMPLE_COVER_SVG.slice().buffer : failWith(404, errorBodyFixture('This book has no cover')),
   );
 }
 

@@ -198,6 +198,6 @@ export const WithCover: Story = {
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
     const cover = await canvas.findByRole('img', { name: 'Cover of The Tell-Tale Heart' }, { timeout: 5000 });
-    await waitFor(() => expect((cover as HTMLImageElement).naturalWidth).toBe(1));
+    await waitFor(() => expect((cover as HTMLImageElement).naturalWidth).toBe(400));
   },
 };
