@@ -21,25 +21,13 @@ import { parseMp3 } from '../server/audio/mp3-frames';
 import { detectNativeEspeak } from '../server/tts/espeak';
 import { freePort } from '../tests/support/ports';
 import { peakRssMb, startCompiledServer, untilServing } from './compiled-server';
+import { sampleText } from './sample-text';
 
 const CHARS = Number(process.env.BENCH_BOOK_CHARS ?? process.env.BENCH_CHARS ?? 50_000);
 const NATIVE_SAMPLE_CHARS = 200_000;
 const VOICE = 'en-us+f3'; // the stand-in for the default voice (alloy)
 const RATE_WPM = 175;
 const SAMPLE_RATE = 22_050;
-
-function benchText(chars: number): string {
-  const sentences = [
-    'The old lighthouse stood at the edge of the cliff, watching the grey sea roll in.',
-    'Every evening the keeper climbed the spiral stairs and lit the great lamp.',
-    'Ships far out on the water saw the beam and turned away from the rocks.',
-    'In winter the wind howled around the tower and salt crusted the windows.',
-    'He wrote in his logbook each night, noting the weather and the passing vessels.',
-  ];
-  let out = '';
-  for (let i = 0; out.length < chars; i += 1) out += `${sentences[i % sentences.length]} `;
-  return out.slice(0, chars).replace(/\s+\S*$/, '.');
-}
 
 /** Cuts `text` into `n` parts of about equal length at sentence ends. */
 function parts(text: string, n: number): string[] {
@@ -204,7 +192,7 @@ async function serverRun(text: string): Promise<ServerRun> {
 const verdict = (ok: boolean) => (ok ? 'MET' : 'NOT MET');
 
 async function main(): Promise<void> {
-  const text = benchText(CHARS);
+  const text = sampleText(CHARS);
   const espeak = detectNativeEspeak();
   const lame = detectNativeLame();
   console.log(
@@ -214,7 +202,7 @@ async function main(): Promise<void> {
 
   // Speed is per second of audio, so a long text's reference is timed on its first 200,000
   // characters (the 1 MB book's would otherwise take longer than the conversion itself).
-  const native = await nativeReference(text.length > NATIVE_SAMPLE_CHARS ? benchText(NATIVE_SAMPLE_CHARS) : text);
+  const native = await nativeReference(text.length > NATIVE_SAMPLE_CHARS ? sampleText(NATIVE_SAMPLE_CHARS) : text);
   if (native === null) {
     console.log('native reference: not measured (espeak-ng and lame must both be on PATH: apt-get install espeak-ng lame)');
   } else {

@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '../tests/support/ports';
 import { startCompiledServer, untilServing } from './compiled-server';
+import { SAMPLE_SENTENCES } from './sample-text';
 
 const CHARS = Number(process.env.BENCH_BOOK_CHARS ?? 1_000_000);
 const CHAPTER_CHARS = 25_000;
@@ -19,19 +20,12 @@ const TARGET_SECONDS = 10;
 
 /** A book of CHARS characters in chapters of about CHAPTER_CHARS, each under a "Chapter N" heading. */
 function bookText(chars: number): string {
-  const sentences = [
-    'The old lighthouse stood at the edge of the cliff, watching the grey sea roll in.',
-    'Every evening the keeper climbed the spiral stairs and lit the great lamp.',
-    'Ships far out on the water saw the beam and turned away from the rocks.',
-    'In winter the wind howled around the tower and salt crusted the windows.',
-    'He wrote in his logbook each night, noting the weather and the passing vessels.',
-  ];
   const chapters: string[] = [];
   let total = 0;
   for (let n = 1; total < chars; n += 1) {
     let body = '';
     for (let i = n; body.length < Math.min(CHAPTER_CHARS, chars - total); i += 1) {
-      body += `${sentences[i % sentences.length]} `;
+      body += `${SAMPLE_SENTENCES[i % SAMPLE_SENTENCES.length]} `;
       if (i % 6 === 0) body += '\n\n';
     }
     const chapter = `Chapter ${n}\n\n${body.trim()}`;
