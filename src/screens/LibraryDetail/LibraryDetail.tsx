@@ -81,8 +81,9 @@ export function LibraryDetail({ jobId }: { jobId: string }) {
   const ready = job.data?.status === 'COMPLETED';
   // The saved place comes from the data cache, which the player updates on every save.
   const savedPlace = useSavedProgress(jobId, { enabled: ready }).data;
-  // Set once the reader starts a finished book over on this page (its saved place is then 0:00).
-  const [listeningAgain, setListeningAgain] = useState(false);
+  // The book the reader started over on this page (its saved place is then 0:00).
+  const [restartedId, setRestartedId] = useState<string | null>(null);
+  const listeningAgain = restartedId === jobId;
 
   useEffect(() => {
     // A book already loaded (say, playing from the library) keeps playing where it is.
@@ -118,7 +119,7 @@ export function LibraryDetail({ jobId }: { jobId: string }) {
   const finished = isFinished(savedPlace, duration);
   const settled = Boolean(loaded && !loaded.isLoading && !loaded.isPlaying);
   const startOver = () => {
-    setListeningAgain(true);
+    setRestartedId(jobId);
     void listenAgain(jobId);
   };
 
