@@ -152,11 +152,12 @@ export function progressHandler(options: ReplyOptions & { progress?: PlaybackPro
   return getGetProgressMockHandler(answer(options, () => options.progress ?? null));
 }
 
-/** PUT /progress/{jobId}: echoes the saved position as a progress record. */
-export function saveProgressHandler(options: ReplyOptions = {}) {
+/** PUT /progress/{jobId}: echoes the saved position as a progress record; `onSave` sees each update. */
+export function saveProgressHandler(options: ReplyOptions & { onSave?: (update: ProgressUpdate) => void } = {}) {
   return getSaveProgressMockHandler(
     answer(options, async ({ request, params }) => {
       const update = (await request.clone().json()) as ProgressUpdate;
+      options.onSave?.(update);
       return progressFixture({
         job_id: String(params.jobId),
         position_seconds: update.position_seconds,

@@ -82,7 +82,7 @@ export function libraryShelfFixture(): Job[] {
 
 /**
  * The reader's real progress on the shelf: the Tell-Tale Heart 25 of 60 s (in progress), the
- * Raven finished, Usher at 96 % but not marked finished (neither in progress nor completed).
+ * Raven marked finished, Usher at 96 % but not marked (finished too: its place is at the end).
  */
 export function libraryProgressFixture(): PlaybackProgress[] {
   return [

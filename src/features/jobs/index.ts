@@ -11,7 +11,6 @@ export {
   type JobsFilters,
 } from './filters';
 export {
-  useCancelJobAction,
   useJobCounts,
   usePolledJob,
   usePolledJobs,
@@ -23,4 +22,5 @@ export { PollingIndicator } from './PollingIndicator';
 export {
   POLL_MS,
 } from './polling';
+export { useCancelJobFlow } from './useCancelJobFlow';
 export { useDeleteJobFlow } from './useDeleteJobFlow';

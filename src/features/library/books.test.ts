@@ -19,7 +19,7 @@ describe('library books', () => {
     const heart = books.find((book) => book.id === libraryBookIds.heart);
     expect(heart).toMatchObject({ progress: 25 / 60 * 100, position: 25, hasProgress: true, duration: 60, chapters: 3 });
     expect(books.find((book) => book.id === libraryBookIds.amontillado)).toMatchObject({ progress: 0, hasProgress: false });
-    expect(books.find((book) => book.id === libraryBookIds.raven)).toMatchObject({ progress: 100, isCompleted: true });
+    expect(books.find((book) => book.id === libraryBookIds.raven)).toMatchObject({ progress: 100, finished: true });
   });
 
   it('names an untitled book "Audiobook" plus its short id; provider defaults to openai', () => {
@@ -36,9 +36,9 @@ describe('library books', () => {
     expect(select('elevenlabs')).toEqual(['The Cask of Amontillado', 'The Raven']);
   });
 
-  it('In Progress: started, under 95 %, not finished; Completed: finished', () => {
+  it('In Progress: started, under 95 %; Completed: finished (marked so, or at 95 % or more)', () => {
     expect(select('in_progress')).toEqual(['The Tell-Tale Heart']);
-    expect(select('completed')).toEqual(['The Raven']);
+    expect(select('completed')).toEqual(['The Fall of the House of Usher', 'The Raven']);
   });
 
   it('searches titles', () => {

@@ -1,5 +1,6 @@
 import type { JobSummaryOutput, PlaybackProgressOutput } from '../../api/gen/model';
 import { bookTitle, chapterCount, jobDuration } from '../../entities/job';
+import { isFinished, listenedPercent } from '../../entities/progress';
 import { jobProvider, type TtsProvider } from '../../entities/provider';
 
 /** A library book is read from the job list's summaries (GET /jobs). */
@@ -23,7 +24,8 @@ export interface LibraryBook {
   /** Where the reader stopped, seconds; 0 when never played. */
   position: number;
   hasProgress: boolean;
-  isCompleted: boolean;
+  /** The saved place is at the end (entities/progress.ts): the card says Finished and offers Listen again. */
+  finished: boolean;
   description: string | null;
 }
 
@@ -46,18 +48,8 @@ export const sortOptions: { value: LibrarySort; label: string }[] = [
   { value: 'progress', label: 'Progress' },
 ];
 
-/** A book at or above this share counts as finished for the In Progress filter. */
-export const IN_PROGRESS_MAX_PERCENT = 95;
-
 export function toLibraryBook(job: JobOutput, record: PlaybackProgressOutput | undefined): LibraryBook {
   const duration = jobDuration(job);
-  const percentage = record
-    ? record.percentage_complete > 0
-      ? record.percentage_complete
-      : duration > 0
-        ? (record.position_seconds / duration) * 100
-        : 0
-    : 0;
   return {
     id: job.id,
     title: bookTitle(job),
@@ -65,10 +57,10 @@ export function toLibraryBook(job: JobOutput, record: PlaybackProgressOutput | u
     ttsProvider: jobProvider(job),
     chapters: chapterCount(job),
     duration,
-    progress: Math.min(100, Math.max(0, record?.is_completed ? 100 : percentage)),
+    progress: listenedPercent(record, duration),
     position: record?.position_seconds ?? 0,
     hasProgress: Boolean(record) && (record?.position_seconds ?? 0) > 0,
-    isCompleted: record?.is_completed ?? false,
+    finished: isFinished(record, duration),
     description: job.description,
   };
 }
@@ -91,9 +83,9 @@ export function matchesFilter(book: LibraryBook, filter: LibraryFilter): boolean
     case 'elevenlabs':
       return book.ttsProvider === filter;
     case 'in_progress':
-      return !book.isCompleted && book.progress > 0 && book.progress < IN_PROGRESS_MAX_PERCENT;
+      return !book.finished && book.progress > 0;
     case 'completed':
-      return book.isCompleted;
+      return book.finished;
   }
 }
 

@@ -5,6 +5,7 @@ export { ChapterList } from './ChapterList';
 export { useSavedProgress } from './progressCache';
 export {
   clearAudio,
+  listenAgain,
   loadJob,
   pause,
   resetPlayer,

@@ -24,6 +24,7 @@ import {
   configurePlayer,
   connectPlayerCache,
   jumpToChapter,
+  listenAgain,
   loadJob,
   nextChapter,
   pause,
@@ -381,6 +382,33 @@ describe('player store', () => {
       const other = '2b3c4d5e-6f7a-4b8c-9d0e-1f2a3b4c5d6e';
       await togglePlayback(other);
       expect(state).toMatchObject({ currentJobId: other, isPlaying: true });
+    });
+  });
+
+  describe('listen again', () => {
+    it('starts a finished book over from 0:00 and the first chapter, plays and saves that place', async () => {
+      server.use(progressHandler({ progress: progressFixture({ position_seconds: 59, current_chapter_id: chapterJobIds[2], is_completed: true }) }));
+      await loadJob(bookJobId);
+      expect(state.currentPosition).toBe(59);
+      expect(await listenAgain(bookJobId)).toBe(true);
+      expect(state).toMatchObject({ currentPosition: 0, currentChapter: chapterJobIds[0], isPlaying: true });
+      expect(media.currentTime).toBe(0);
+      expect(saved().map((b) => b.body)).toEqual([{ position_seconds: 0, current_chapter_id: chapterJobIds[0] }]);
+      expect(cache.getQueryData<PlaybackProgressOutput>(getGetProgressQueryKey(bookJobId))?.position_seconds).toBe(0);
+    });
+
+    it('loads the book first when it is not the one loaded', async () => {
+      server.use(progressHandler({ progress: progressFixture({ position_seconds: 60, is_completed: true }) }));
+      expect(await listenAgain(bookJobId)).toBe(true);
+      expect(state).toMatchObject({ currentJobId: bookJobId, currentPosition: 0, isPlaying: true });
+      expect(saved()).toHaveLength(1);
+    });
+
+    it('plays nothing and saves nothing when the book cannot load', async () => {
+      server.use(audioStreamHandler({ status: 500 }));
+      expect(await listenAgain(bookJobId)).toBe(false);
+      expect(state.isPlaying).toBe(false);
+      expect(saved()).toHaveLength(0);
     });
   });
 

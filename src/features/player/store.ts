@@ -281,6 +281,22 @@ export async function togglePlayback(jobId: string): Promise<void> {
   if (await loadJob(jobId)) play();
 }
 
+/**
+ * Listen again (docs/product.md#player): a finished book starts over from 0:00, the first chapter,
+ * and that place is saved at once, so the library no longer counts the book as finished. Loads the
+ * book first when another one (or none) is loaded. Resolves true when it plays.
+ */
+export async function listenAgain(jobId: string): Promise<boolean> {
+  if (state.currentJobId !== jobId || !state.streamingUrl || state.isLoading) {
+    if (!(await loadJob(jobId))) return false;
+  }
+  seek(0);
+  state.currentChapter = chaptersOf(state.metadata)[0]?.id ?? null;
+  play();
+  await saveNow();
+  return true;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Position, volume, speed
 

@@ -228,13 +228,31 @@ export const WithoutTutoringAnalysis: Story = {
   },
 };
 
-export const Cancel: Story = {
-  name: 'Cancel Job',
+export const CancelAsksFirst: Story = {
+  name: 'Cancel Job: the confirmation dialog is open',
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
     await userEvent.click(await canvas.findByRole('button', { name: 'Cancel Job' }));
+    const dialog = await canvas.findByRole('alertdialog', { name: 'Cancel "The Tell-Tale Heart"?' });
+    await expect(dialog).toHaveAccessibleDescription(/A cancelled conversion cannot be resumed/);
+    await expect(within(dialog).getByRole('button', { name: 'Keep converting' })).toHaveFocus();
+    await expect(within(dialog).getByRole('button', { name: 'Cancel conversion' })).toBeEnabled();
+    await expect(canvas.getByText('PROCESSING')).toBeVisible();
+    await expect(api.jobs().find((job) => job.id === processing.id)?.status).toBe('PROCESSING');
+  },
+};
+
+export const CancelledAfterConfirming: Story = {
+  name: 'Cancel Job, confirmed: the job is CANCELLED',
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await userEvent.click(await canvas.findByRole('button', { name: 'Cancel Job' }));
+    const dialog = await canvas.findByRole('alertdialog', { name: 'Cancel "The Tell-Tale Heart"?' });
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Cancel conversion' }));
     await expect(await canvas.findByText('CANCELLED')).toBeVisible();
+    await expect(canvas.queryByRole('alertdialog')).toBeNull();
     await expect(canvas.queryByRole('button', { name: 'Cancel Job' })).toBeNull();
+    await expect(api.jobs().find((job) => job.id === processing.id)?.status).toBe('CANCELLED');
   },
 };
 

@@ -9,7 +9,7 @@ import { formatDateTime } from '../../entities/time';
 import { isActiveStatus, jobTitle } from '../../entities/job';
 import {
   PollingIndicator,
-  useCancelJobAction,
+  useCancelJobFlow,
   useJobsState,
   usePolledJob,
   useRetryJobAction,
@@ -149,7 +149,8 @@ function ChapterJobs({ job }: { job: Job }) {
 export function JobDetail({ jobId }: { jobId: string }) {
   const query = usePolledJob(jobId);
   const state = useJobsState({ filters: defaultFilters, job: query });
-  const { cancel, isCancelling } = useCancelJobAction();
+  const cancelFlow = useCancelJobFlow();
+  const { isCancelling } = cancelFlow;
   const { retry, isRetrying, error: retryError } = useRetryJobAction();
   const job = state.currentJob;
 
@@ -193,7 +194,7 @@ export function JobDetail({ jobId }: { jobId: string }) {
           </>
         )}
         {active && (
-          <Button variant="secondary" disabled={isCancelling(job.id)} onClick={() => cancel(job.id)}>
+          <Button variant="secondary" disabled={isCancelling(job.id)} onClick={() => cancelFlow.ask({ id: job.id, title })}>
             {isCancelling(job.id) ? 'Cancelling...' : 'Cancel Job'}
           </Button>
         )}
@@ -239,6 +240,7 @@ export function JobDetail({ jobId }: { jobId: string }) {
           </Card>
         )}
       </Stack>
+      {cancelFlow.dialog}
     </Page>
   );
 }

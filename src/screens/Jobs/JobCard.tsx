@@ -54,7 +54,8 @@ const Actions = styled.div`
 
 export interface JobCardProps {
   job: JobSummary;
-  onCancel: (jobId: string) => void;
+  /** Asks to cancel a running job (the screen confirms first). */
+  onCancel: (job: JobSummary) => void;
   cancelling: boolean;
   /** Asks to delete a finished job (the screen confirms first). */
   onDelete: (job: JobSummary) => void;
@@ -109,7 +110,7 @@ export function JobCard({ job, onCancel, cancelling, onDelete }: JobCardProps) {
           {forTitle}
         </ButtonLink>
         {active && (
-          <Button variant="secondary" disabled={cancelling} onClick={() => onCancel(job.id)}>
+          <Button variant="secondary" disabled={cancelling} onClick={() => onCancel(job)}>
             {cancelling ? 'Cancelling...' : 'Cancel'}
             {forTitle}
           </Button>

@@ -245,14 +245,52 @@ export const WithChildAndParent: Story = {
   },
 };
 
-export const Cancel: Story = {
-  name: 'Cancel an active job',
+/** Opens the cancel confirmation for the running Tell-Tale Heart and returns the dialog. */
+const askToCancel = async (canvas: ReturnType<typeof within>) => {
+  const card = within(await canvas.findByRole('article', { name: 'The Tell-Tale Heart' }));
+  await userEvent.click(card.getByRole('button', { name: 'Cancel The Tell-Tale Heart' }));
+  return canvas.findByRole('alertdialog', { name: 'Cancel "The Tell-Tale Heart"?' });
+};
+
+export const CancelAsksFirst: Story = {
+  name: 'Cancel an active job: the confirmation dialog is open',
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    const dialog = await askToCancel(canvas);
+    await expect(dialog).toHaveAccessibleDescription(
+      /"The Tell-Tale Heart" stops converting now\. A cancelled conversion cannot be resumed/,
+    );
+    await expect(within(dialog).getByRole('button', { name: 'Keep converting' })).toHaveFocus();
+    await expect(within(dialog).getByRole('button', { name: 'Cancel conversion' })).toBeEnabled();
+    // Nothing is cancelled until the reader confirms.
+    await expect(populatedApi.jobs().find((job) => job.id === heart.id)?.status).toBe('PROCESSING');
+  },
+};
+
+export const CancelKeptConverting: Story = {
+  name: 'Cancel, then Keep converting: the job still runs',
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    const dialog = await askToCancel(canvas);
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Keep converting' }));
+    await expect(canvas.queryByRole('alertdialog')).toBeNull();
+    const card = within(canvas.getByRole('article', { name: 'The Tell-Tale Heart' }));
+    await expect(card.getByText('PROCESSING')).toBeVisible();
+    await expect(card.getByRole('button', { name: 'Cancel The Tell-Tale Heart' })).toHaveFocus();
+    await expect(populatedApi.jobs().find((job) => job.id === heart.id)?.status).toBe('PROCESSING');
+  },
+};
+
+export const CancelledAfterConfirming: Story = {
+  name: 'Cancel, confirmed: the job is CANCELLED',
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
     const card = within(await canvas.findByRole('article', { name: 'The Tell-Tale Heart' }));
     await expect(card.getByText('PROCESSING')).toBeVisible();
-    await userEvent.click(card.getByRole('button', { name: 'Cancel The Tell-Tale Heart' }));
+    const dialog = await askToCancel(canvas);
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Cancel conversion' }));
     await expect(await card.findByText('CANCELLED')).toBeVisible();
+    await expect(canvas.queryByRole('alertdialog')).toBeNull();
     await expect(card.queryByRole('button', { name: /^Cancel/ })).toBeNull();
     await expect(populatedApi.jobs().find((job) => job.id === heart.id)?.status).toBe('CANCELLED');
   },
@@ -264,10 +302,12 @@ export const CancelFails: Story = {
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
     const card = within(await canvas.findByRole('article', { name: 'The Tell-Tale Heart' }));
-    await userEvent.click(card.getByRole('button', { name: 'Cancel The Tell-Tale Heart' }));
+    const dialog = await askToCancel(canvas);
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Cancel conversion' }));
     await waitFor(() => expect(card.getByRole('button', { name: 'Cancel The Tell-Tale Heart' })).toBeEnabled());
     await expect(card.getByText('PROCESSING')).toBeVisible();
     await expect(canvas.queryByRole('alert')).toBeNull();
+    await expect(canvas.queryByRole('alertdialog')).toBeNull();
   },
 };
 

@@ -15,7 +15,7 @@ import {
   searchFromFilters,
   sortOptions,
   statusFilters,
-  useCancelJobAction,
+  useCancelJobFlow,
   useDeleteJobFlow,
   useJobsState,
   usePolledJobs,
@@ -75,7 +75,8 @@ export function Jobs() {
   const [filters, setFilters] = useUrlFilters();
   const list = usePolledJobs(listParamsFromFilters(filters), { intervalMs: POLL_MS.jobsList, keepPrevious: true });
   const state = useJobsState({ filters, list });
-  const { cancel, isCancelling } = useCancelJobAction();
+  const cancelFlow = useCancelJobFlow();
+  const askCancel = (job: JobSummary) => cancelFlow.ask({ id: job.id, title: jobTitle(job) });
   const deleteFlow = useDeleteJobFlow();
   const { deleted } = deleteFlow;
   const askDelete = (job: JobSummary) => deleteFlow.ask({ id: job.id, title: jobTitle(job), audiobook: job.status === 'COMPLETED' });
@@ -178,7 +179,7 @@ export function Jobs() {
         <List aria-label="Jobs list" aria-busy={list.isPlaceholderData}>
           {jobs.map((job) => (
             <li key={job.id}>
-              <JobCard job={job} onCancel={cancel} cancelling={isCancelling(job.id)} onDelete={askDelete} />
+              <JobCard job={job} onCancel={askCancel} cancelling={cancelFlow.isCancelling(job.id)} onDelete={askDelete} />
             </li>
           ))}
         </List>
@@ -192,6 +193,7 @@ export function Jobs() {
       />
 
       {deleteFlow.dialog}
+      {cancelFlow.dialog}
     </Page>
   );
 }

@@ -55,15 +55,20 @@ export function BookCard({
   view,
   playState,
   onToggle,
+  onListenAgain,
   onDelete,
 }: {
   book: LibraryBook;
   view: LibraryView;
   playState: PlayState;
   onToggle: () => void;
+  /** Starts a finished book over from 0:00. */
+  onListenAgain: () => void;
   /** Asks to delete the book (the screen confirms first). */
   onDelete: () => void;
 }) {
+  // A finished book says so instead of a percentage, and offers to start over instead of Continue.
+  const finished = book.finished && playState !== 'playing';
   const action = playState === 'playing' ? 'Pause' : book.hasProgress || playState === 'paused' ? 'Continue' : 'Play';
   return (
     <Item $view={view} aria-labelledby={`book-${book.id}`}>
@@ -76,18 +81,27 @@ export function BookCard({
           <span>{formatDate(book.createdAt)}</span>
           <span>{formatDuration(book.duration)}</span>
           <span>{book.chapters === 1 ? '1 chapter' : `${book.chapters} chapters`}</span>
-          {book.isCompleted && <span>Finished</span>}
         </Facts>
-        <ProgressBar value={book.progress} label={`Listening progress of ${book.title}`} />
+        {finished ? (
+          <Badge tone="success">Finished</Badge>
+        ) : (
+          <ProgressBar value={book.progress} label={`Listening progress of ${book.title}`} />
+        )}
       </Main>
       <Buttons>
-        <Button
-          variant={playState === 'playing' ? 'secondary' : 'primary'}
-          onClick={onToggle}
-          aria-label={`${action} ${book.title}`}
-        >
-          {action}
-        </Button>
+        {finished ? (
+          <Button variant="primary" onClick={onListenAgain} aria-label={`Listen again to ${book.title}`}>
+            Listen again
+          </Button>
+        ) : (
+          <Button
+            variant={playState === 'playing' ? 'secondary' : 'primary'}
+            onClick={onToggle}
+            aria-label={`${action} ${book.title}`}
+          >
+            {action}
+          </Button>
+        )}
         <Button variant="secondary" onClick={onDelete} aria-label={`Delete ${book.title}`}>
           Delete
         </Button>

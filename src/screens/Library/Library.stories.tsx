@@ -145,7 +145,7 @@ export const FilterCompleted: Story = {
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
     await userEvent.selectOptions(await canvas.findByLabelText('Filter'), 'completed');
-    await waitFor(() => expect(titlesShown(canvas)).toEqual(['The Raven']));
+    await waitFor(() => expect(titlesShown(canvas)).toEqual(['The Raven', 'The Fall of the House of Usher']));
     await userEvent.selectOptions(canvas.getByLabelText('Filter'), 'elevenlabs');
     await expect(titlesShown(canvas)).toEqual(['The Raven', 'The Cask of Amontillado']);
   },
@@ -158,6 +158,25 @@ export const PlayPauseContinue: Story = {
     const pause = await canvas.findByRole('button', { name: 'Pause The Cask of Amontillado' }, { timeout: 5000 });
     await userEvent.click(pause);
     await expect(await canvas.findByRole('button', { name: 'Continue The Cask of Amontillado' })).toBeVisible();
+  },
+};
+
+export const Finished: Story = {
+  name: 'Finished: a book listened to the end says Finished and offers Listen again',
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    // The Raven is marked completed; Usher's saved place is at 96 %: both are finished.
+    for (const title of ['The Raven', 'The Fall of the House of Usher']) {
+      const card = within(await canvas.findByRole('listitem', { name: title }));
+      await expect(card.getByText('Finished')).toBeVisible();
+      await expect(card.queryByRole('progressbar')).toBeNull();
+      await expect(card.getByRole('button', { name: `Listen again to ${title}` })).toBeVisible();
+      await expect(card.queryByRole('button', { name: `Continue ${title}` })).toBeNull();
+    }
+    // A book in progress keeps its percentage and Continue.
+    const heart = within(canvas.getByRole('listitem', { name: 'The Tell-Tale Heart' }));
+    await expect(heart.queryByText('Finished')).toBeNull();
+    await expect(heart.getByRole('progressbar')).toHaveAttribute('aria-valuenow', '42');
   },
 };
 

@@ -12,7 +12,7 @@ import {
   filterOptions, sortOptions, type LibraryFilter, type LibrarySort,
   readLibraryView, writeLibraryView, type LibraryView,
 } from '../../features/library';
-import { togglePlayback, usePlayer } from '../../features/player';
+import { listenAgain, togglePlayback, usePlayer } from '../../features/player';
 import { BookCard, type PlayState } from './BookCard';
 
 /** The library asks for every finished top-level book at once (the API's largest page). */
@@ -182,6 +182,7 @@ export function Library() {
                     view={view}
                     playState={playStateOf(book.id)}
                     onToggle={() => void togglePlayback(book.id)}
+                    onListenAgain={() => void listenAgain(book.id)}
                     onDelete={() => deleteFlow.ask({ id: book.id, title: book.title, audiobook: true })}
                   />
                 ))}

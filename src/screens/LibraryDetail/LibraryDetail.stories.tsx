@@ -8,7 +8,9 @@ import {
   chapterJobIds,
   progressFixture,
   progressHandler,
+  saveProgressHandler,
 } from '../../mocks/audio';
+import type { ProgressUpdate } from '../../api/gen/model';
 import { tutoringAnalysisFixture } from '../../mocks/jobs';
 import { completedJobFixture, jobHandler } from '../../mocks/library';
 import { LibraryDetail } from './LibraryDetail';
@@ -199,5 +201,52 @@ export const WithCover: Story = {
     const canvas = within(canvasElement);
     const cover = await canvas.findByRole('img', { name: 'Cover of The Tell-Tale Heart' }, { timeout: 5000 });
     await waitFor(() => expect((cover as HTMLImageElement).naturalWidth).toBe(400));
+  },
+};
+
+/** The reader's saved place at the end of the book: 58 of 60 s, in the last chapter. */
+const finishedPlace = progressFixture({ position_seconds: 58, current_chapter_id: chapterJobIds[2], is_completed: true });
+
+export const FinishedBook: Story = {
+  parameters: { msw: { handlers: { progress: progressHandler({ progress: finishedPlace }) } } },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await ready(canvas);
+    await expect(canvas.getByText('You finished this book.')).toBeVisible();
+    await expect(canvas.getByRole('button', { name: 'Listen again' })).toBeEnabled();
+    await expect(canvas.getByText('Finished')).toBeVisible();
+    // Still at the saved place: nothing restarted on its own.
+    await expect(elapsed(canvas)).toHaveTextContent('0:58');
+    await expect(canvas.queryByText(/Resuming from/)).toBeNull();
+  },
+};
+
+const savedUpdates: ProgressUpdate[] = [];
+
+export const ListenAgainStartsOver: Story = {
+  parameters: {
+    msw: {
+      handlers: {
+        progress: progressHandler({ progress: finishedPlace }),
+        saveProgress: saveProgressHandler({ onSave: (update) => savedUpdates.push(update) }),
+      },
+    },
+  },
+  beforeEach: () => {
+    savedUpdates.length = 0;
+  },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await ready(canvas);
+    await userEvent.click(canvas.getByRole('button', { name: 'Listen again' }));
+    // Playing again from the start, first chapter, and that place saved at once.
+    await expect(await canvas.findByRole('button', { name: 'Pause' })).toBeVisible();
+    await waitFor(() => expect(savedUpdates[0]).toEqual({ position_seconds: 0, current_chapter_id: chapterJobIds[0] }));
+    await expect(Number((canvas.getByRole('slider', { name: 'Seek' }) as HTMLInputElement).value)).toBeLessThan(5);
+    await expect(canvas.getByRole('button', { name: /The Visitor/ })).toHaveAttribute('aria-current', 'true');
+    // Still the finished book's page, saying it is being listened to again.
+    await expect(canvas.getByRole('status')).toHaveTextContent('You finished this book: listening again from the start.');
+    await expect(canvas.getByRole('heading', { level: 1, name: 'The Tell-Tale Heart' })).toBeVisible();
+    await expect(canvas.queryByRole('button', { name: 'Listen again' })).toBeNull();
   },
 };

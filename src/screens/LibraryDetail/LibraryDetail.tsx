@@ -1,14 +1,15 @@
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import styled from 'styled-components';
 import { Link } from 'wouter';
 import { useGetJob } from '../../api/gen/endpoints/jobs/jobs';
 import { ApiError, errorMessage } from '../../api/errors';
-import { Alert, Badge, ButtonLink, Card, Page, Spinner } from '../../components/ui';
+import { Alert, Badge, Button, ButtonLink, Card, Page, Spinner } from '../../components/ui';
 import { paths } from '../../lib/paths';
 import { formatBytes, formatClock, formatDate, formatDateTime, formatDuration } from '../../entities/time';
 import { jobProvider, providerLabel } from '../../entities/provider';
 import { bookTitle, chapterCount, jobDuration, shortId } from '../../entities/job';
-import { ChapterList, loadJob, Player, playerState, usePlayer, useSavedProgress } from '../../features/player';
+import { isFinished } from '../../entities/progress';
+import { ChapterList, listenAgain, loadJob, Player, playerState, usePlayer, useSavedProgress } from '../../features/player';
 import { BookCover } from './BookCover';
 
 const NOT_READY = 'Book not found or not ready for playback';
@@ -55,6 +56,14 @@ const Resume = styled.p`
   color: ${({ theme }) => theme.colors.textMuted};
 `;
 
+const Finished = styled.div`
+  display: flex;
+  flex-wrap: wrap;
+  align-items: center;
+  justify-content: space-between;
+  gap: ${({ theme }) => theme.space(3)};
+`;
+
 const Actions = styled.div`
   display: flex;
   flex-wrap: wrap;
@@ -72,6 +81,9 @@ export function LibraryDetail({ jobId }: { jobId: string }) {
   const ready = job.data?.status === 'COMPLETED';
   // The saved place comes from the data cache, which the player updates on every save.
   const savedPlace = useSavedProgress(jobId, { enabled: ready }).data;
+  // The book the reader started over on this page (its saved place is then 0:00).
+  const [restartedId, setRestartedId] = useState<string | null>(null);
+  const listeningAgain = restartedId === jobId;
 
   useEffect(() => {
     // A book already loaded (say, playing from the library) keeps playing where it is.
@@ -103,6 +115,13 @@ export function LibraryDetail({ jobId }: { jobId: string }) {
   const duration = metadata?.duration || jobDuration(book);
   const hasAnalysis = Boolean(book.config.tutoring_analysis);
   const position = loaded ? Math.floor(loaded.currentPosition) : 0;
+  // The saved place is at the end (docs/product.md#library-detail): offer to start over.
+  const finished = isFinished(savedPlace, duration);
+  const settled = Boolean(loaded && !loaded.isLoading && !loaded.isPlaying);
+  const startOver = () => {
+    setRestartedId(jobId);
+    void listenAgain(jobId);
+  };
 
   return (
     <Page title={title}>
@@ -111,12 +130,23 @@ export function LibraryDetail({ jobId }: { jobId: string }) {
         <span>{chapters === 1 ? '1 chapter' : `${chapters} chapters`}</span>
         <span>{`Added ${formatDate(book.created_at)}`}</span>
         <span>{formatDuration(duration)}</span>
+        {finished && <Badge tone="success">Finished</Badge>}
       </Facts>
       <Layout>
         <Column>
           <Player title={`Player: ${title}`} />
-          {loaded && !loaded.isLoading && !loaded.isPlaying && (savedPlace?.position_seconds ?? 0) > 0 && (
-            <Resume>{`Resuming from ${formatClock(savedPlace?.position_seconds ?? 0)}`}</Resume>
+          {settled && finished ? (
+            <Finished>
+              <Resume>You finished this book.</Resume>
+              <Button onClick={startOver}>Listen again</Button>
+            </Finished>
+          ) : listeningAgain ? (
+            <Resume role="status">You finished this book: listening again from the start.</Resume>
+          ) : (
+            settled &&
+            (savedPlace?.position_seconds ?? 0) > 0 && (
+              <Resume>{`Resuming from ${formatClock(savedPlace?.position_seconds ?? 0)}`}</Resume>
+            )
           )}
           <ChapterList />
           <Actions>
