@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bookTitle, countLabel, humanizeStepName, jobDuration, jobTitle, shortId } from './job';
+import { bookTitle, chaptersDoneLabel, chaptersInOrder, chapterTitle, countLabel, humanizeStepName, isBook, jobDuration, jobTitle, shortId } from './job';
 
 describe('job text helpers', () => {
   it('shortId keeps the first 8 characters', () => {
@@ -30,5 +30,48 @@ describe('jobDuration', () => {
     expect(jobDuration({ duration: 10, result_data: { duration_seconds: 90 } })).toBe(90);
     expect(jobDuration({ duration: 10, result_data: {} })).toBe(10);
     expect(jobDuration({ duration: null, result_data: {} })).toBe(0);
+  });
+});
+
+describe('books in the jobs list', () => {
+  it('isBook: a book job, or a job with chapters', () => {
+    expect(isBook({ job_type: 'book_processing', chapter_count: 0 })).toBe(true);
+    expect(isBook({ job_type: 'text_to_audio', chapter_count: 3 })).toBe(true);
+    expect(isBook({ job_type: 'text_to_audio', chapter_count: 0 })).toBe(false);
+  });
+
+  it('chaptersDoneLabel says how many chapters are done, or nothing when unknown', () => {
+    expect(chaptersDoneLabel({ chapter_count: 70, chapters_ready: 12 })).toBe('12 of 70 chapters done');
+    expect(chaptersDoneLabel({ chapter_count: 1, chapters_ready: 0 })).toBe('0 of 1 chapter done');
+    expect(chaptersDoneLabel({ chapter_count: 70 })).toBeNull();
+    expect(chaptersDoneLabel({ chapter_count: 0, chapters_ready: 0 })).toBeNull();
+  });
+
+  const child = (n: number) => ({ id: `id-${n}`, title: `Chapter ${n}` });
+
+  it('chaptersInOrder follows the chapter order of the result, not the title text', () => {
+    const children = [child(10), child(2), child(9), child(1)];
+    const chapters = [1, 2, 9, 10].map((n) => ({ job_id: `id-${n}`, order: n }));
+    expect(chaptersInOrder({ children, result_data: { chapters } }).map((c) => c.title)).toEqual([
+      'Chapter 1',
+      'Chapter 2',
+      'Chapter 9',
+      'Chapter 10',
+    ]);
+  });
+
+  it('chaptersInOrder uses child_job_ids, else keeps the order the server listed', () => {
+    const children = [child(10), child(9)];
+    expect(chaptersInOrder({ children, result_data: { child_job_ids: ['id-9', 'id-10'] } }).map((c) => c.id)).toEqual(['id-9', 'id-10']);
+    const listed = [child(1), child(2), child(9), child(10), child(11)];
+    expect(chaptersInOrder({ children: listed, result_data: {} }).map((c) => c.title)).toEqual(listed.map((c) => c.title));
+    // A chapter the result does not name goes after those it does, in the server's order.
+    expect(chaptersInOrder({ children: [child(3), child(1)], result_data: { child_job_ids: ['id-1'] } }).map((c) => c.id)).toEqual(['id-1', 'id-3']);
+  });
+
+  it('chapterTitle drops the book title the server puts first', () => {
+    expect(chapterTitle({ id: '9b2e7c1a-4d5f', title: 'Tales - Chapter 2' }, 'Tales')).toBe('Chapter 2');
+    expect(chapterTitle({ id: '9b2e7c1a-4d5f', title: 'Prologue' }, 'Tales')).toBe('Prologue');
+    expect(chapterTitle({ id: '9b2e7c1a-4d5f', title: 'Tales - ' }, 'Tales')).toBe('Tales -');
   });
 });

@@ -45,3 +45,49 @@ export function chapterCount(job: { chapter_count: number } | Pick<JobOutput, 'r
   const counted = 'chapter_count' in job ? job.chapter_count : job.result_data.chapters?.length || job.children.length;
   return counted || 1;
 }
+
+/** A book job: it was made a book, or it has chapter jobs. */
+export function isBook(job: Pick<JobSummaryOutput, 'job_type' | 'chapter_count'>): boolean {
+  return job.job_type === 'book_processing' || job.chapter_count > 0;
+}
+
+/**
+ * '12 of 70 chapters done' for a book in the jobs list; null when the job has no chapters yet or
+ * the answer did not say how many are ready (`chapters_ready` is optional in the contract).
+ */
+export function chaptersDoneLabel(job: Pick<JobSummaryOutput, 'chapter_count' | 'chapters_ready'>): string | null {
+  if (job.chapter_count <= 0 || job.chapters_ready === undefined) return null;
+  return `${job.chapters_ready} of ${countLabel(job.chapter_count, 'chapter')} done`;
+}
+
+interface BookWithChapters<T extends { id: string }> {
+  children: readonly T[];
+  result_data: { chapters?: readonly { job_id?: string; order: number }[]; child_job_ids?: readonly string[] };
+}
+
+/**
+ * A book's chapter jobs in chapter order, never by their titles' text ('Chapter 10' after
+ * 'Chapter 9'): by the order the book's result gives each chapter job (`chapters[].order`, else
+ * its place in `child_job_ids`); a chapter the result does not name keeps the place the server
+ * listed it in (the server lists `children` in chapter order, docs/listening.md#chapter-order).
+ */
+export function chaptersInOrder<T extends { id: string }>(book: BookWithChapters<T>): T[] {
+  const rank = new Map<string, number>();
+  const { chapters, child_job_ids } = book.result_data;
+  if (chapters?.some((chapter) => chapter.job_id !== undefined)) {
+    for (const chapter of chapters) if (chapter.job_id !== undefined) rank.set(chapter.job_id, chapter.order);
+  } else if (child_job_ids) {
+    child_job_ids.forEach((id, index) => rank.set(id, index + 1));
+  }
+  return book.children
+    .map((child, index) => ({ child, index, order: rank.get(child.id) ?? Number.POSITIVE_INFINITY }))
+    .sort((a, b) => a.order - b.order || a.index - b.index)
+    .map(({ child }) => child);
+}
+
+/** A chapter job's title without its book's ('Tales - Chapter 2' -> 'Chapter 2'), as the server names chapters. */
+export function chapterTitle(chapter: Pick<JobOutput, 'id' | 'title'>, bookTitleText: string): string {
+  const prefix = `${bookTitleText} - `;
+  const own = chapter.title.startsWith(prefix) ? chapter.title.slice(prefix.length).trim() : '';
+  return own || jobTitle(chapter);
+}

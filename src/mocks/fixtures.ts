@@ -89,6 +89,8 @@ export function toJobSummary(job: Job | JobSummary): JobSummary {
     completed_at: job.completed_at,
     duration: job.duration,
     chapter_count: job.children.length || job.result_data.child_job_ids?.length || job.result_data.chapters?.length || 0,
+    // As the server counts it: the chapter jobs already converted (0 for a job that is not a book).
+    chapters_ready: job.children.filter((child) => child.status === 'COMPLETED').length,
   };
 }
 

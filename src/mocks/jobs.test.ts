@@ -3,6 +3,7 @@ import type { ZodType } from 'zod';
 import { Job, JobListResponse, JobStep, JobStepList, TutoringAnalysis } from '../api/gen/model';
 import {
   bookWithChaptersFixture,
+  convertingBookFixture,
   jobAtStatus,
   jobsBackend,
   listJobsFrom,
@@ -30,9 +31,22 @@ describe('job fixtures (src/mocks/jobs.ts) match the generated schemas', () => {
     ['book with chapters', Job, book],
     ['chapter job', Job, chapters[0]],
     ['many jobs page', JobListResponse, listJobsFrom(manyJobsFixture(23), new URL('http://x/api/v1/jobs?page=3'))],
+    ['converting book', Job, convertingBookFixture().book],
+    ['converting book chapter', Job, convertingBookFixture().chapters[11]],
   ];
   it.each(cases)('%s', (_name, schema, value) => {
     expect(() => schema.parse(value)).not.toThrow();
+  });
+
+  it('a converting book lists as one top-level job with its chapters done, its chapters in order', () => {
+    const { book: longBook, chapters: parts } = convertingBookFixture({ count: 12, done: 9 });
+    const page = listJobsFrom([longBook, ...parts], new URL('http://x/api/v1/jobs?top_level=true'));
+    expect(page.total).toBe(1);
+    expect(page.jobs[0]).toMatchObject({ chapter_count: 12, chapters_ready: 9 });
+    expect(longBook.children.map((child) => child.title.replace('A Long Novel - ', ''))).toEqual(
+      Array.from({ length: 12 }, (_, index) => `Chapter ${index + 1}`),
+    );
+    expect(new Set([longBook.id, ...parts.map((part) => part.id)]).size).toBe(13);
   });
 
   it('every job in a long list has its own id', () => {

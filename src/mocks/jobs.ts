@@ -173,6 +173,46 @@ export function bookWithChaptersFixture(): { book: Job; chapters: Job[] } {
   return { book, chapters };
 }
 
+/**
+ * A book converting chapter by chapter, as the server makes it: `count` chapter jobs titled
+ * '{book} - Chapter N', created at one instant and listed by the book in chapter order, the first
+ * `done` COMPLETED, the next one PROCESSING, the rest PENDING.
+ */
+export function convertingBookFixture({
+  n = 60,
+  title = 'A Long Novel',
+  count = 12,
+  done = 9,
+  createdAt = '2025-02-08T10:00:00Z',
+}: { n?: number; title?: string; count?: number; done?: number; createdAt?: string } = {}): { book: Job; chapters: Job[] } {
+  const bookId = jobUuid(n);
+  const book = jobAtStatus('PROCESSING', {
+    id: bookId,
+    job_type: 'book_processing',
+    title,
+    progress: Math.round((done / count) * 100),
+    created_at: createdAt,
+    updated_at: createdAt,
+    steps: stepsFixture('processing', { names: BOOK_STEP_NAMES, seed: n }),
+  });
+  const chapters = Array.from({ length: count }, (_, index) => {
+    const status: Job['status'] = index < done ? 'COMPLETED' : index === done ? 'PROCESSING' : 'PENDING';
+    return jobAtStatus(status, {
+      id: jobUuid(n, index + 1),
+      parent_job_id: bookId,
+      parent: coreOf(book),
+      title: `${title} - Chapter ${index + 1}`,
+      created_at: createdAt,
+      updated_at: createdAt,
+      steps: stepsFixture(status === 'COMPLETED' ? 'completed' : status === 'PROCESSING' ? 'processing' : 'pending', {
+        names: CHAPTER_STEP_NAMES,
+        seed: n * 100 + index,
+      }),
+    });
+  });
+  return { book: { ...book, children: chapters.map(coreOf) }, chapters };
+}
+
 // ---- the in-memory jobs API ----
 
 export interface JobsBackendOptions {

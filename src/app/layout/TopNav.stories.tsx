@@ -3,6 +3,7 @@ import { expect, userEvent, waitFor, within } from 'storybook/test';
 import { resetPlayer } from '../../features/player';
 import { bookJobId, progressFixture, SAMPLE_AUDIO_URL } from '../../mocks/audio';
 import { jobsRunningCountHandler } from '../../mocks/handlers';
+import { convertingBookFixture, jobAtStatus, jobsBackend, jobUuid } from '../../mocks/jobs';
 import { getSaveProgressMockHandler } from '../../api/gen/endpoints/progress/progress.msw';
 import { TopNav } from './TopNav';
 
@@ -23,6 +24,28 @@ export const WithBadge: Story = {
     await expect(jobs).toHaveAttribute('aria-current', 'page');
     await expect(canvas.getByRole('link', { name: 'Dashboard' })).not.toHaveAttribute('aria-current');
     await expect(canvas.getByText('reader@example.com')).toBeVisible();
+  },
+};
+
+// One book converting (3 chapters: 1 done, 1 converting, 1 waiting) and one single text running.
+const runningBook = convertingBookFixture({ title: 'A Long Novel', count: 3, done: 1 });
+const bookBadgeApi = jobsBackend([
+  runningBook.book,
+  ...runningBook.chapters,
+  jobAtStatus('PROCESSING', { id: jobUuid(70), title: 'The Raven' }),
+]);
+
+export const RunningBookCountsAsOne: Story = {
+  name: 'Badge: a converting book counts as one job, not one per chapter',
+  parameters: { msw: { handlers: { jobs: bookBadgeApi.handlers.jobs } } },
+  beforeEach: () => bookBadgeApi.reset(),
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    // The book and the single text; its two unfinished chapter jobs are not counted again.
+    await expect(await canvas.findByRole('link', { name: 'Jobs (2 running)' })).toBeVisible();
+    const asked = bookBadgeApi.listRequests.at(-1);
+    await expect(asked?.searchParams.get('status')).toBe('running');
+    await expect(asked?.searchParams.get('top_level')).toBe('true');
   },
 };
 

@@ -109,10 +109,13 @@ const Email = styled.span`
   overflow-wrap: anywhere;
 `;
 
-/** PENDING + PROCESSING jobs: the server's `running` filter; only `total` is read. */
+/**
+ * PENDING + PROCESSING books and single texts (the server's `running` filter, top-level jobs only:
+ * a converting book counts once, not once per chapter); only `total` is read.
+ */
 function useRunningJobsCount(): number {
   const { data } = useListJobs(
-    { status: 'running', page_size: 1 },
+    { status: 'running', top_level: true, page_size: 1 },
     {
       query: {
         retry: false,

@@ -24,10 +24,11 @@ describe('jobs filters in the URL', () => {
 });
 
 describe('listParamsFromFilters', () => {
-  it('sends running to the server (PENDING + PROCESSING) and the page size 10', () => {
+  it('sends running to the server (PENDING + PROCESSING), the page size 10 and top-level jobs only', () => {
     expect(listParamsFromFilters({ ...defaultFilters, status: 'running', page: 2 })).toEqual({
       page: 2,
       page_size: 10,
+      top_level: true,
       status: 'running',
       sort: 'created_at',
       order: 'desc',

@@ -71,12 +71,16 @@ export function hasActiveFilters(filters: JobsFilters): boolean {
   return filters.q !== '' || filters.status !== 'all';
 }
 
-/** The listJobs query for filters: status=running goes to the server as is (the known defect fixed). */
+/**
+ * The listJobs query for filters: status=running goes to the server as is (the known defect fixed).
+ * Only top-level jobs (books and single texts): a book's chapter jobs are listed under it.
+ */
 export function listParamsFromFilters(filters: JobsFilters): ListJobsParams {
   const sort = sortOptions.find((option) => option.value === filters.sort) ?? sortOptions[0];
   return {
     page: filters.page,
     page_size: JOBS_PAGE_SIZE,
+    top_level: true,
     ...(filters.status !== 'all' ? { status: filters.status } : {}),
     ...(filters.q ? { q: filters.q } : {}),
     sort: sort.sort,

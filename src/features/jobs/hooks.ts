@@ -1,10 +1,10 @@
 import { keepPreviousData, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { getGetJobQueryKey, useCancelJob, useGetJob, useListJobs, useRetryJob } from '../../api/gen/endpoints/jobs/jobs';
-import type { Job, JobListResponse, ListJobsParams } from '../../api/gen/model';
+import type { Job, JobCore, JobListResponse, ListJobsParams } from '../../api/gen/model';
 import { errorMessage } from '../../api/errors';
 import { invalidateJobLists, markCancelled, markDeleted } from './cache';
-import { isActiveStatus } from '../../entities/job';
+import { chaptersInOrder, isActiveStatus } from '../../entities/job';
 import { hasActiveJobs, keepJobListUnlessChanged, keepJobUnlessChanged, POLL_MS } from './polling';
 
 /** What a polled query exposes to a screen; `isLoading` is the first load only. */
@@ -85,10 +85,27 @@ export function usePolledJob(jobId: string, intervalMs: number = POLL_MS.jobDeta
   };
 }
 
+/**
+ * A book's chapter jobs in chapter order, loaded from GET /jobs/{id} only while `enabled` (the
+ * jobs list asks when the reader opens the book), refreshed while the book is active.
+ */
+export function useBookChapters(bookId: string, { enabled, intervalMs = POLL_MS.jobsList }: { enabled: boolean; intervalMs?: number }) {
+  const query = useGetJob(bookId, {
+    query: {
+      enabled,
+      refetchInterval: (q) =>
+        q.state.status !== 'error' && q.state.data && isActiveStatus(q.state.data.status) ? intervalMs : false,
+    },
+  });
+  const chapters: JobCore[] | undefined = query.data ? chaptersInOrder(query.data) : undefined;
+  return { chapters, isLoading: query.isLoading, error: query.error };
+}
+
 /** The dashboard's four counters: real totals from the server (page_size 1, only `total` read). */
 export function useJobCounts(intervalMs: number = POLL_MS.dashboard) {
-  // The running count shares its query (and cache entry) with the top bar's badge.
-  const running = usePolledJobs({ status: 'running', page_size: 1 }, { intervalMs });
+  // The running count shares its query (and cache entry) with the top bar's badge: books and
+  // single texts, not chapter jobs.
+  const running = usePolledJobs({ status: 'running', top_level: true, page_size: 1 }, { intervalMs });
   const active = (running.data?.total ?? 0) > 0;
   const total = usePolledJobs({ page_size: 1 }, { intervalMs, active });
   const completed = usePolledJobs({ status: 'completed', page_size: 1 }, { intervalMs, active });

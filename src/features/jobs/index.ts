@@ -11,6 +11,7 @@ export {
   type JobsFilters,
 } from './filters';
 export {
+  useBookChapters,
   useJobCounts,
   usePolledJob,
   usePolledJobs,

@@ -1,11 +1,12 @@
-import { useId } from 'react';
+import { useId, useState } from 'react';
 import styled from 'styled-components';
 import type { JobSummary } from '../../api/gen/model';
 import { Badge, Button, ButtonLink, Card, ProgressBar, StatusBadge } from '../../components/ui';
 import { paths } from '../../lib/paths';
 import { jobProvider } from '../../entities/provider';
 import { formatDate } from '../../entities/time';
-import { countLabel, isActiveStatus, jobTitle, shortId } from '../../entities/job';
+import { chaptersDoneLabel, countLabel, isActiveStatus, isBook, jobTitle, shortId } from '../../entities/job';
+import { BookChapters } from './BookChapters';
 import { JobStatusIcon } from '../../features/jobs';
 
 const Article = styled(Card)`
@@ -64,8 +65,12 @@ export interface JobCardProps {
 /** One job in the list (docs/product.md#jobs-list). Hidden text names the job in each button. */
 export function JobCard({ job, onCancel, cancelling, onDelete }: JobCardProps) {
   const titleId = useId();
+  const chaptersId = useId();
+  const [open, setOpen] = useState(false);
   const title = jobTitle(job);
   const chapters = job.chapter_count;
+  const book = isBook(job);
+  const done = chaptersDoneLabel(job);
   const active = isActiveStatus(job.status);
   const forTitle = <span className="visually-hidden"> {title}</span>;
   return (
@@ -74,8 +79,10 @@ export function JobCard({ job, onCancel, cancelling, onDelete }: JobCardProps) {
         <JobStatusIcon status={job.status} />
         <Title id={titleId}>{title}</Title>
         <StatusBadge status={job.status} />
-        {chapters > 0 && <Badge tone="info">{countLabel(chapters, 'chapter')}</Badge>}
+        {/* When the answer does not say how many chapters are ready, the count alone. */}
+        {chapters > 0 && !done && <Badge tone="info">{countLabel(chapters, 'chapter')}</Badge>}
       </Head>
+      {done && <Muted>{done}</Muted>}
       {job.parent_job_id && <Muted>Part of parent book job</Muted>}
       <Facts>
         <div>
@@ -115,6 +122,12 @@ export function JobCard({ job, onCancel, cancelling, onDelete }: JobCardProps) {
             {forTitle}
           </Button>
         )}
+        {book && (
+          <Button variant="secondary" aria-expanded={open} aria-controls={chaptersId} onClick={() => setOpen(!open)}>
+            Show chapters
+            <span className="visually-hidden"> of {title}</span>
+          </Button>
+        )}
         {/* A finished job can be deleted; a chapter goes with its book. */}
         {!active && !job.parent_job_id && (
           <Button variant="secondary" onClick={() => onDelete(job)}>
@@ -123,6 +136,7 @@ export function JobCard({ job, onCancel, cancelling, onDelete }: JobCardProps) {
           </Button>
         )}
       </Actions>
+      {book && <div id={chaptersId}>{open && <BookChapters bookId={job.id} bookTitle={title} />}</div>}
     </Article>
   );
 }

@@ -1,6 +1,6 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
-import { bookWithChaptersFixture, jobAtStatus, jobsBackend, jobUuid, manyJobsFixture } from '../../mocks/jobs';
+import { convertingBookFixture, jobAtStatus, jobsBackend, jobUuid, manyJobsFixture } from '../../mocks/jobs';
 import { Jobs } from './Jobs';
 
 const titles = ['The Tell-Tale Heart', 'The Raven', 'The Gold-Bug', 'Annabel Lee', 'The Black Cat', 'The Oval Portrait'];
@@ -23,15 +23,17 @@ const heart = populated[0]!;
 const populatedApi = jobsBackend(populated);
 const emptyApi = jobsBackend([]);
 const pagedApi = jobsBackend(manyJobsFixture(73));
-const { book, chapters } = bookWithChaptersFixture();
-const familyApi = jobsBackend([book, ...chapters]);
+// A 12-chapter book, 9 chapters done: its chapter jobs are stored (and listed by GET /jobs without
+// top_level) like the server's, but the list shows them only under the book.
+const { book, chapters } = convertingBookFixture({ title: 'A Long Novel', count: 12, done: 9 });
+const familyApi = jobsBackend([book, ...chapters, ...populated]);
 
 const meta = {
   title: 'Screens/Jobs',
   component: Jobs,
   parameters: {
     route: '/jobs',
-    routeStubs: ['/upload', `/library/${raven.id}`, `/jobs/${book.id}`, `/jobs/${heart.id}`],
+    routeStubs: ['/upload', `/library/${raven.id}`, `/jobs/${book.id}`, `/jobs/${heart.id}`, `/jobs/${chapters[9]!.id}`],
     auth: { user: {} },
     msw: { handlers: populatedApi.handlers },
   },
@@ -229,19 +231,71 @@ export const ErrorWithServerMessage: Story = {
   },
 };
 
-export const WithChildAndParent: Story = {
-  name: 'A book and its chapter jobs',
+const bookCard = async (canvasElement: HTMLElement) => {
+  const canvas = within(canvasElement);
+  const card = await canvas.findByRole('article', { name: 'A Long Novel' });
+  return { canvas, card: within(card) };
+};
+
+export const BookCollapsed: Story = {
+  name: 'BookCollapsed (a book row with its progress, chapters hidden)',
   parameters: { msw: { handlers: familyApi.handlers } },
   play: async ({ canvasElement }) => {
-    const canvas = within(canvasElement);
-    const bookCard = within(await canvas.findByRole('article', { name: 'Collected Tales' }));
-    await expect(bookCard.getByText('3 chapters')).toBeVisible();
-    await expect(bookCard.queryByText('Part of parent book job')).toBeNull();
-    await expect(bookCard.queryByRole('link', { name: /^Go to Parent/ })).toBeNull();
-    const chapter = within(canvas.getByRole('article', { name: 'Chapter 1: The Visitor' }));
-    await expect(chapter.getByText('Part of parent book job')).toBeVisible();
-    await userEvent.click(chapter.getByRole('link', { name: 'Go to Parent of Chapter 1: The Visitor' }));
-    await expect(await canvas.findByRole('heading', { name: `Navigated to /jobs/${book.id}` })).toBeVisible();
+    const { canvas, card } = await bookCard(canvasElement);
+    // The book and the six single texts; its twelve chapter jobs are not rows of their own.
+    await expect(await canvas.findByText('7 jobs')).toBeVisible();
+    await expect(lastList(familyApi)?.searchParams.get('top_level')).toBe('true');
+    await expect(card.getByText('9 of 12 chapters done')).toBeVisible();
+    const toggle = card.getByRole('button', { name: 'Show chapters of A Long Novel' });
+    await expect(toggle).toHaveAttribute('aria-expanded', 'false');
+    await expect(canvas.queryByRole('list', { name: 'Chapters of A Long Novel' })).toBeNull();
+    await expect(canvas.queryByText('Chapter 1')).toBeNull();
+    await expect(canvas.queryByRole('article', { name: /Chapter/ })).toBeNull();
+    await expect(canvas.getAllByRole('article')).toHaveLength(7);
+    // Closed, nothing is fetched for the book's chapters.
+    await expect(card.queryByText('Loading chapters...')).toBeNull();
+  },
+};
+
+export const BookExpanded: Story = {
+  name: 'BookExpanded (a book opened: its chapters in chapter order)',
+  parameters: { msw: { handlers: familyApi.handlers } },
+  play: async ({ canvasElement }) => {
+    const { canvas, card } = await bookCard(canvasElement);
+    const toggle = card.getByRole('button', { name: 'Show chapters of A Long Novel' });
+    await userEvent.click(toggle);
+    await expect(toggle).toHaveAttribute('aria-expanded', 'true');
+    const list = await card.findByRole('list', { name: 'Chapters of A Long Novel' });
+    await expect(toggle).toHaveAttribute('aria-controls', list.parentElement?.id);
+    const rows = within(list).getAllByRole('listitem');
+    // Chapter order, not the titles' text: "Chapter 10" comes after "Chapter 9", not after "Chapter 1".
+    await expect(rows.map((row) => row.querySelector('.title')?.textContent)).toEqual(
+      Array.from({ length: 12 }, (_, index) => `Chapter ${index + 1}`),
+    );
+    const ninth = within(rows[8]!);
+    await expect(ninth.getByText('COMPLETED')).toBeVisible();
+    await expect(ninth.getByRole('link', { name: 'Play A Long Novel - Chapter 9' })).toBeVisible();
+    const tenth = within(rows[9]!);
+    await expect(tenth.getByText('PROCESSING')).toBeVisible();
+    await expect(tenth.queryByRole('link', { name: /^Play/ })).toBeNull();
+    await expect(tenth.getByRole('link', { name: 'View A Long Novel - Chapter 10' })).toHaveAttribute('href', `/jobs/${chapters[9]!.id}`);
+    await expect(within(rows[11]!).getByText('PENDING')).toBeVisible();
+    // Still one row per book: the chapters are inside the book's card.
+    await expect(canvas.getAllByRole('article')).toHaveLength(7);
+  },
+};
+
+export const BookChaptersHidden: Story = {
+  name: 'A book opened and closed again: its chapters are hidden',
+  parameters: { msw: { handlers: familyApi.handlers } },
+  play: async ({ canvasElement }) => {
+    const { canvas, card } = await bookCard(canvasElement);
+    const toggle = card.getByRole('button', { name: 'Show chapters of A Long Novel' });
+    await userEvent.click(toggle);
+    await card.findByRole('list', { name: 'Chapters of A Long Novel' });
+    await userEvent.click(toggle);
+    await expect(toggle).toHaveAttribute('aria-expanded', 'false');
+    await expect(canvas.queryByRole('list', { name: 'Chapters of A Long Novel' })).toBeNull();
   },
 };
 
