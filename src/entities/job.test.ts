@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bookTitle, chaptersDoneLabel, chaptersInOrder, chapterTitle, countLabel, humanizeStepName, isBook, jobDuration, jobTitle, shortId } from './job';
+import { bookTitle, chaptersDoneLabel, convertingLabel, isListenable, chaptersInOrder, chapterTitle, countLabel, humanizeStepName, isBook, jobDuration, jobTitle, shortId } from './job';
 
 describe('job text helpers', () => {
   it('shortId keeps the first 8 characters', () => {
@@ -45,6 +45,22 @@ describe('books in the jobs list', () => {
     expect(chaptersDoneLabel({ chapter_count: 1, chapters_ready: 0 })).toBe('0 of 1 chapter done');
     expect(chaptersDoneLabel({ chapter_count: 70 })).toBeNull();
     expect(chaptersDoneLabel({ chapter_count: 0, chapters_ready: 0 })).toBeNull();
+  });
+
+  it('convertingLabel says how many chapters of a converting book are ready, nothing once it is finished', () => {
+    expect(convertingLabel({ status: 'PROCESSING', chapter_count: 12, chapters_ready: 3 })).toBe('Converting · 3 of 12 chapters ready');
+    expect(convertingLabel({ status: 'PENDING', chapter_count: 1, chapters_ready: 0 })).toBe('Converting · 0 of 1 chapter ready');
+    expect(convertingLabel({ status: 'COMPLETED', chapter_count: 12, chapters_ready: 12 })).toBeNull();
+    expect(convertingLabel({ status: 'PROCESSING', chapter_count: 12, chapters_ready: 12 })).toBeNull();
+    expect(convertingLabel({ status: 'PROCESSING', chapter_count: 0, chapters_ready: 0 })).toBeNull();
+    expect(convertingLabel({ status: 'PROCESSING', chapter_count: 12 })).toBeNull();
+  });
+
+  it('isListenable: finished jobs and converting books with a chapter ready', () => {
+    expect(isListenable({ status: 'COMPLETED' })).toBe(true);
+    expect(isListenable({ status: 'PROCESSING', chapters_ready: 1 })).toBe(true);
+    expect(isListenable({ status: 'PROCESSING', chapters_ready: 0 })).toBe(false);
+    expect(isListenable({ status: 'FAILED', chapters_ready: 4 })).toBe(false);
   });
 
   const child = (n: number) => ({ id: `id-${n}`, title: `Chapter ${n}` });

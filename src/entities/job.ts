@@ -60,6 +60,22 @@ export function chaptersDoneLabel(job: Pick<JobSummaryOutput, 'chapter_count' | 
   return `${job.chapters_ready} of ${countLabel(job.chapter_count, 'chapter')} done`;
 }
 
+/**
+ * A book still converting that can already be played (docs/listening.md#listening-while-a-book-converts):
+ * 'Converting · 3 of 12 chapters ready' while its status is not COMPLETED and some of its chapters
+ * are not ready yet; null for a finished job, or when the answer does not say how many are ready.
+ */
+export function convertingLabel(job: Pick<JobSummaryOutput, 'status' | 'chapter_count' | 'chapters_ready'>): string | null {
+  const ready = job.chapters_ready;
+  if (job.status === 'COMPLETED' || job.chapter_count <= 0 || ready === undefined || ready >= job.chapter_count) return null;
+  return `Converting · ${ready} of ${countLabel(job.chapter_count, 'chapter')} ready`;
+}
+
+/** The library plays a finished job, or a book still converting with at least one chapter ready. */
+export function isListenable(job: Pick<JobSummaryOutput, 'status' | 'chapters_ready'>): boolean {
+  return job.status === 'COMPLETED' || (isActiveStatus(job.status) && (job.chapters_ready ?? 0) > 0);
+}
+
 interface BookWithChapters<T extends { id: string }> {
   children: readonly T[];
   result_data: { chapters?: readonly { job_id?: string; order: number }[]; child_job_ids?: readonly string[] };

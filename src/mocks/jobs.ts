@@ -6,7 +6,7 @@ import {
   getRetryJobMockHandler,
 } from '../api/gen/endpoints/jobs/jobs.msw';
 import type { Job, JobCore, JobListResponse, JobStep, TutoringAnalysis } from '../api/gen/model';
-import { isActiveStatus } from '../entities/job';
+import { isActiveStatus, isListenable } from '../entities/job';
 import { failWith, respond, type ReplyOptions } from './answer';
 import { errorBodyFixture, jobFixture, toJobSummary } from './fixtures';
 
@@ -261,7 +261,9 @@ export function listJobsFrom(all: readonly Job[], url: URL): JobListResponse {
   const matching = all.filter((job) => {
     if (params.get('top_level') === 'true' && job.parent_job_id) return false;
     if (status === 'running' && job.status !== 'PENDING' && job.status !== 'PROCESSING') return false;
-    if (status && status !== 'running' && job.status !== status.toUpperCase()) return false;
+    // listenable: finished jobs and books still converting with a chapter ready (docs/listening.md).
+    if (status === 'listenable' && !isListenable(toJobSummary(job))) return false;
+    if (status && status !== 'running' && status !== 'listenable' && job.status !== status.toUpperCase()) return false;
     if (q && !job.title.toLowerCase().includes(q) && !job.id.startsWith(q)) return false;
     return true;
   });

@@ -5,10 +5,10 @@ import {
   getListJobsMockHandler,
   getPreviewJobMockHandler,
 } from '../api/gen/endpoints/jobs/jobs.msw';
-import type { FileUploadResponse, Job, JobCreateRequest, JobPreview, PlaybackProgress } from '../api/gen/model';
+import type { FileUploadResponse, Job, JobCreateRequest, JobPreview, JobSummary, PlaybackProgress } from '../api/gen/model';
 import { answer, respond, type ReplyOptions } from './answer';
 import { bookJobId, chapterJobIds, progressFixture, SAMPLE_AUDIO_SECONDS, sampleAudioResult } from './audio';
-import { jobFixture, jobListFixture } from './fixtures';
+import { jobFixture, jobListFixture, toJobSummary } from './fixtures';
 import { jobNotFound } from './jobs';
 
 /**
@@ -80,6 +80,28 @@ export function libraryShelfFixture(): Job[] {
   ];
 }
 
+export const convertingBookId = '5e6f7a8b-9c0d-4e1f-8a2b-4c5d6e7f8091';
+
+/**
+ * A book still converting as the library lists it (status listenable): 3 of its 12 chapters are
+ * ready and can be played, the rest are still being read aloud.
+ */
+export function convertingBookSummary(overrides: Partial<JobSummary> = {}): JobSummary {
+  const job = completedJobFixture({
+    id: convertingBookId,
+    title: 'The Long Voyage',
+    status: 'PROCESSING',
+    progress: 25,
+    result_data: { duration: 180, duration_seconds: 180 },
+    output_file_key: null,
+    created_at: '2025-03-12T09:00:00Z',
+    updated_at: '2025-03-12T09:03:00Z',
+    completed_at: null,
+    duration: null,
+  });
+  return { ...toJobSummary(job), chapter_count: 12, chapters_ready: 3, ...overrides };
+}
+
 /**
  * The reader's real progress on the shelf: the Tell-Tale Heart 25 of 60 s (in progress), the
  * Raven marked finished, Usher at 96 % but not marked (finished too: its place is at the end).
@@ -103,8 +125,8 @@ export function libraryProgressFixture(): PlaybackProgress[] {
   ];
 }
 
-/** GET /jobs answering with these jobs, whatever the query (the library asks for completed ones). */
-export function jobsListHandler(jobs: Job[], options: ReplyOptions = {}) {
+/** GET /jobs answering with these jobs, whatever the query (the library asks for the listenable ones). */
+export function jobsListHandler(jobs: (Job | JobSummary)[], options: ReplyOptions = {}) {
   return getListJobsMockHandler(answer(options, () => jobListFixture(jobs, { page_size: 100 })));
 }
 

@@ -27,8 +27,12 @@ describe('library books', () => {
     expect(book).toMatchObject({ title: 'Audiobook 7c3e1f2a', ttsProvider: 'openai' });
   });
 
-  it('keeps only completed jobs', () => {
+  it('keeps finished jobs and converting books with a chapter ready, saying how many are ready', () => {
     expect(toLibraryBooks([summary(completedJobFixture({ status: 'PROCESSING' }))], [])).toEqual([]);
+    expect(toLibraryBooks([summary(completedJobFixture({ status: 'FAILED' }))], [])).toEqual([]);
+    const converting = { ...summary(completedJobFixture({ status: 'PROCESSING', completed_at: null })), chapter_count: 12, chapters_ready: 3 };
+    expect(toLibraryBooks([converting], [])).toMatchObject([{ converting: 'Converting · 3 of 12 chapters ready', chapters: 12 }]);
+    expect(toLibraryBooks(jobs, []).every((book) => book.converting === null)).toBe(true);
   });
 
   it('filters by provider', () => {

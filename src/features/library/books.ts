@@ -1,5 +1,5 @@
 import type { JobSummaryOutput, PlaybackProgressOutput } from '../../api/gen/model';
-import { bookTitle, chapterCount, jobDuration } from '../../entities/job';
+import { bookTitle, chapterCount, convertingLabel, isListenable, jobDuration } from '../../entities/job';
 import { isFinished, listenedPercent } from '../../entities/progress';
 import { jobProvider, type TtsProvider } from '../../entities/provider';
 
@@ -27,6 +27,8 @@ export interface LibraryBook {
   /** The saved place is at the end (entities/progress.ts): the card says Finished and offers Listen again. */
   finished: boolean;
   description: string | null;
+  /** 'Converting · 3 of 12 chapters ready' for a book whose first chapters can be played already; else null. */
+  converting: string | null;
 }
 
 export type LibraryFilter = 'all' | 'openai' | 'elevenlabs' | 'in_progress' | 'completed';
@@ -62,17 +64,18 @@ export function toLibraryBook(job: JobOutput, record: PlaybackProgressOutput | u
     hasProgress: Boolean(record) && (record?.position_seconds ?? 0) > 0,
     finished: isFinished(record, duration),
     description: job.description,
+    converting: convertingLabel(job),
   };
 }
 
-/** Completed jobs joined with the reader's progress records (the newest record per job wins). */
+/** Listenable jobs (finished, or converting with a chapter ready) joined with the reader's progress records (the newest record per job wins). */
 export function toLibraryBooks(jobs: readonly JobOutput[], records: readonly PlaybackProgressOutput[]): LibraryBook[] {
   const byJob = new Map<string, PlaybackProgressOutput>();
   for (const record of records) {
     const known = byJob.get(record.job_id);
     if (!known || known.last_played_at < record.last_played_at) byJob.set(record.job_id, record);
   }
-  return jobs.filter((job) => job.status === 'COMPLETED').map((job) => toLibraryBook(job, byJob.get(job.id)));
+  return jobs.filter(isListenable).map((job) => toLibraryBook(job, byJob.get(job.id)));
 }
 
 export function matchesFilter(book: LibraryBook, filter: LibraryFilter): boolean {

@@ -68,7 +68,8 @@ export function BookCard({
   onDelete: () => void;
 }) {
   // A finished book says so instead of a percentage, and offers to start over instead of Continue.
-  const finished = book.finished && playState !== 'playing';
+  // A book still converting is never finished: its later chapters are yet to come.
+  const finished = book.finished && !book.converting && playState !== 'playing';
   const action = playState === 'playing' ? 'Pause' : book.hasProgress || playState === 'paused' ? 'Continue' : 'Play';
   return (
     <Item $view={view} aria-labelledby={`book-${book.id}`}>
@@ -82,7 +83,9 @@ export function BookCard({
           <span>{formatDuration(book.duration)}</span>
           <span>{book.chapters === 1 ? '1 chapter' : `${book.chapters} chapters`}</span>
         </Facts>
-        {finished ? (
+        {book.converting ? (
+          <Badge tone="info">{book.converting}</Badge>
+        ) : finished ? (
           <Badge tone="success">Finished</Badge>
         ) : (
           <ProgressBar value={book.progress} label={`Listening progress of ${book.title}`} />

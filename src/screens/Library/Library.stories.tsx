@@ -4,7 +4,7 @@ import { PlayerAudio, resetPlayer } from '../../features/player';
 import { recentProgressHandler } from '../../mocks/audio';
 import { errorBodyFixture } from '../../mocks/fixtures';
 import { jobsBackend } from '../../mocks/jobs';
-import { jobsListHandler, libraryBookIds, libraryProgressFixture, libraryShelfFixture } from '../../mocks/library';
+import { convertingBookSummary, jobsListHandler, libraryBookIds, libraryProgressFixture, libraryShelfFixture } from '../../mocks/library';
 import { Library } from './Library';
 
 const records = libraryProgressFixture();
@@ -177,6 +177,23 @@ export const Finished: Story = {
     const heart = within(canvas.getByRole('listitem', { name: 'The Tell-Tale Heart' }));
     await expect(heart.queryByText('Finished')).toBeNull();
     await expect(heart.getByRole('progressbar')).toHaveAttribute('aria-valuenow', '42');
+  },
+};
+
+export const ConvertingBook: Story = {
+  name: 'Converting book: listed with how many chapters are ready, and playable',
+  parameters: { msw: { handlers: { jobs: jobsListHandler([convertingBookSummary(), ...libraryShelfFixture()]) } } },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    const card = within(await canvas.findByRole('listitem', { name: 'The Long Voyage' }));
+    await expect(card.getByText('Converting · 3 of 12 chapters ready')).toBeVisible();
+    await expect(card.getByText('12 chapters')).toBeVisible();
+    await expect(card.queryByText('Finished')).toBeNull();
+    await expect(card.getByRole('button', { name: 'Play The Long Voyage' })).toBeEnabled();
+    await expect(card.getByRole('link', { name: 'The Long Voyage' })).toHaveAttribute('href', '/library/5e6f7a8b-9c0d-4e1f-8a2b-4c5d6e7f8091');
+    // Finished books are listed beside it as before.
+    await expect(titlesShown(canvas)).toHaveLength(5);
+    await expect(canvas.getByRole('listitem', { name: 'The Raven' })).not.toHaveTextContent('Converting');
   },
 };
 

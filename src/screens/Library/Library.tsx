@@ -15,8 +15,11 @@ import {
 import { listenAgain, togglePlayback, usePlayer } from '../../features/player';
 import { BookCard, type PlayState } from './BookCard';
 
-/** The library asks for every finished top-level book at once (the API's largest page). */
-const LIBRARY_QUERY = { status: 'completed', top_level: true, page_size: 100 } as const;
+/**
+ * The library asks for every top-level book that can be played now at once (the API's largest
+ * page): finished ones and books still converting with a chapter ready (docs/listening.md).
+ */
+const LIBRARY_QUERY = { status: 'listenable', top_level: true, page_size: 100 } as const;
 const RECENT_QUERY = { limit: 50 } as const;
 
 const Summary = styled.div`
