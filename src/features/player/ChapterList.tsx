@@ -2,7 +2,7 @@ import styled from 'styled-components';
 import { Button, Card, ListStack } from '../../components/ui';
 import { formatClock, formatDuration } from '../../entities/time';
 import { useChapters, usePlayer } from './hooks';
-import { jumpToChapter, nextChapter, previousChapter } from './store';
+import { isChapterReady, jumpToChapter, nextChapter, previousChapter } from './store';
 
 const Item = styled.button<{ $current: boolean }>`
   font: inherit;
@@ -27,6 +27,17 @@ const Meta = styled.span`
   white-space: nowrap;
 `;
 
+const NotReady = styled.span`
+  font-size: 0.875rem;
+  color: ${({ theme }) => theme.colors.textMuted};
+`;
+
+const Reason = styled.p`
+  margin: 0 0 ${({ theme }) => theme.space(3)};
+  color: ${({ theme }) => theme.colors.textMuted};
+  font-size: 0.875rem;
+`;
+
 const Heading = styled.h2`
   margin: 0 0 ${({ theme }) => theme.space(3)};
   font-size: 1.125rem;
@@ -38,12 +49,20 @@ const Row = styled.div`
   margin-bottom: ${({ theme }) => theme.space(3)};
 `;
 
-/** The loaded book's chapters: jump to one, step to the next or previous; the playing one is marked. */
+const REASON_ID = 'chapters-not-ready-reason';
+
+/**
+ * The loaded book's chapters: jump to one, step to the next or previous; the playing one is marked.
+ * A book still converting marks its chapters not converted yet "Not ready yet": they cannot be
+ * chosen (the disabled button names the reason) and Next chapter skips them.
+ */
 export function ChapterList() {
   const { streamingUrl, isLoading } = usePlayer();
   const { chapters, current } = useChapters();
   const ready = Boolean(streamingUrl) && !isLoading;
   const index = current ? chapters.indexOf(current) : -1;
+  const hasNext = chapters.slice(index + 1).some(isChapterReady);
+  const waiting = chapters.filter((chapter) => !isChapterReady(chapter)).length;
   if (chapters.length === 0) return null;
   return (
     <Card aria-labelledby="chapters-heading">
@@ -52,24 +71,35 @@ export function ChapterList() {
         <Button variant="secondary" onClick={previousChapter} disabled={!ready}>
           Previous chapter
         </Button>
-        <Button variant="secondary" onClick={nextChapter} disabled={!ready || index >= chapters.length - 1}>
+        <Button variant="secondary" onClick={nextChapter} disabled={!ready || !hasNext}>
           Next chapter
         </Button>
       </Row>
+      {waiting > 0 && (
+        <Reason id={REASON_ID}>
+          {`This book is still converting: ${waiting === 1 ? '1 chapter is' : `${waiting} chapters are`} not ready yet and can be played once converted.`}
+        </Reason>
+      )}
       <ListStack $gap={1}>
         {chapters.map((chapter) => {
           const isCurrent = chapter === current;
+          const playable = isChapterReady(chapter);
           return (
             <li key={chapter.id}>
               <Item
                 type="button"
                 $current={isCurrent}
                 aria-current={isCurrent ? 'true' : undefined}
-                disabled={!ready}
+                aria-describedby={playable ? undefined : REASON_ID}
+                disabled={!ready || !playable}
                 onClick={() => jumpToChapter(chapter.id)}
               >
                 <span>{`${chapter.order}. ${chapter.title}`}</span>
-                <Meta>{`${formatClock(chapter.start)} · ${formatDuration(chapter.duration)}`}</Meta>
+                {playable ? (
+                  <Meta>{`${formatClock(chapter.start)} · ${formatDuration(chapter.duration)}`}</Meta>
+                ) : (
+                  <NotReady>Not ready yet</NotReady>
+                )}
               </Item>
             </li>
           );

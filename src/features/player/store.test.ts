@@ -9,6 +9,7 @@ import {
   audioMetadataHandler,
   audioStreamHandler,
   bookJobId,
+  chapterInfoFixtures,
   chapterJobIds,
   progressFixture,
   progressHandler,
@@ -358,6 +359,20 @@ describe('player store', () => {
     expect(state).toMatchObject({ currentPosition: 0, currentChapter: chapterJobIds[0] });
     media.advanceTo(45);
     expect(state.currentChapter).toBe(chapterJobIds[2]);
+  });
+
+  it('never plays a chapter that is not ready yet (a book still converting)', async () => {
+    const chapters = chapterInfoFixtures().map((chapter, index) =>
+      index === 0 ? { ...chapter, ready: true } : { ...chapter, start: 20, duration: 0, ready: false },
+    );
+    server.use(audioMetadataHandler({ metadata: { status: 'PROCESSING', completed_at: null, duration: 20, chapters, chapters_ready: 1 } }));
+    await loadJob(bookJobId);
+    jumpToChapter(chapterJobIds[1]);
+    expect(state).toMatchObject({ currentPosition: 0, currentChapter: chapterJobIds[0] });
+    nextChapter();
+    expect(state).toMatchObject({ currentPosition: 0, currentChapter: chapterJobIds[0] });
+    media.advanceTo(20);
+    expect(state.currentChapter).toBe(chapterJobIds[0]);
   });
 
   describe('the library play button', () => {

@@ -118,13 +118,21 @@ export function chaptersOf(metadata: { readonly chapters: readonly Readonly<Chap
   return [...(metadata?.chapters ?? [])].sort((a, b) => a.start - b.start || a.order - b.order);
 }
 
-/** The chapter playing at `position`: the last one starting at or before it. */
+/**
+ * A chapter can be played once it is converted: a book still converting marks the others
+ * `ready: false` (docs/listening.md#listening-while-a-book-converts); they are never played.
+ */
+export function isChapterReady(chapter: Pick<ChapterInfo, 'ready'>): boolean {
+  return chapter.ready !== false;
+}
+
+/** The chapter playing at `position`: the last ready one starting at or before it. */
 export function chapterAt<C extends Readonly<ChapterInfo>>(chapters: readonly C[], position: number): C | null {
   let found: C | null = null;
   for (const chapter of chapters) {
-    if (chapter.start <= position + 0.001) found = chapter;
+    if (isChapterReady(chapter) && chapter.start <= position + 0.001) found = chapter;
   }
-  return found ?? chapters[0] ?? null;
+  return found ?? chapters.find(isChapterReady) ?? null;
 }
 
 function followChapter(): void {
@@ -343,7 +351,7 @@ export function setPlaybackRate(rate: number): void {
 
 export function jumpToChapter(chapterId: string): void {
   const chapter = chaptersOf(state.metadata).find((c) => c.id === chapterId);
-  if (!chapter) return;
+  if (!chapter || !isChapterReady(chapter)) return;
   seek(chapter.start);
   state.currentChapter = chapter.id;
 }
@@ -355,13 +363,13 @@ function currentChapterIndex(chapters: ChapterInfo[]): number {
 
 export function nextChapter(): void {
   const chapters = chaptersOf(state.metadata);
-  const next = chapters[currentChapterIndex(chapters) + 1];
+  const next = chapters.slice(currentChapterIndex(chapters) + 1).find(isChapterReady);
   if (next) jumpToChapter(next.id);
 }
 
 export function previousChapter(): void {
   const chapters = chaptersOf(state.metadata);
-  const previous = chapters[currentChapterIndex(chapters) - 1];
+  const previous = chapters.slice(0, Math.max(0, currentChapterIndex(chapters))).findLast(isChapterReady);
   if (previous) jumpToChapter(previous.id);
   else seek(0);
 }

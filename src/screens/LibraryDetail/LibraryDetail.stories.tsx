@@ -3,15 +3,17 @@ import { expect, userEvent, waitFor, within } from 'storybook/test';
 import { PlayerAudio, resetPlayer } from '../../features/player';
 import {
   audioCoverHandler,
+  audioMetadataHandler,
   audioStreamHandler,
   bookJobId,
+  chapterInfoFixtures,
   chapterJobIds,
   progressFixture,
   progressHandler,
   saveProgressHandler,
 } from '../../mocks/audio';
 import type { ProgressUpdate } from '../../api/gen/model';
-import { tutoringAnalysisFixture } from '../../mocks/jobs';
+import { convertingBookFixture, tutoringAnalysisFixture } from '../../mocks/jobs';
 import { completedJobFixture, jobHandler } from '../../mocks/library';
 import { LibraryDetail } from './LibraryDetail';
 
@@ -173,6 +175,46 @@ export const WithChapters: Story = {
     await expect(second).toHaveAttribute('aria-current', 'true');
     await expect(elapsed(canvas)).toHaveTextContent('0:20');
     await expect(chapterJobIds).toHaveLength(3);
+  },
+};
+
+// A book still converting: its first chapter is converted, the other two are not yet.
+const convertingChapters = chapterInfoFixtures().map((chapter, index) =>
+  index === 0 ? { ...chapter, ready: true } : { ...chapter, start: 20, duration: 0, ready: false },
+);
+
+export const ConvertingBook: Story = {
+  name: 'Converting book: the ready chapter plays, chapters not ready yet are marked',
+  parameters: {
+    msw: {
+      handlers: {
+        job: jobHandler(convertingBookFixture({ title: 'The Tell-Tale Heart', count: 3, done: 1 }).book),
+        audioMetadata: audioMetadataHandler({
+          metadata: { status: 'PROCESSING', completed_at: null, duration: 20, chapters: convertingChapters, chapters_ready: 1 },
+        }),
+        audioStream: audioStreamHandler({ stream: { source_job_id: chapterJobIds[0], file_key: `audio/${chapterJobIds[0]}.mp3` } }),
+      },
+    },
+  },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await ready(canvas);
+    const chapters = canvas.getByRole('region', { name: 'Chapters' });
+    await expect(within(chapters).getAllByRole('listitem').map((item) => item.textContent)).toEqual([
+      '1. The Visitor0:00 · 20s',
+      '2. The Night WatchNot ready yet',
+      '3. The ConfessionNot ready yet',
+    ]);
+    const first = within(chapters).getByRole('button', { name: /The Visitor/ });
+    await expect(first).toBeEnabled();
+    await expect(first).toHaveAttribute('aria-current', 'true');
+    for (const name of [/The Night Watch/, /The Confession/]) {
+      const chapter = within(chapters).getByRole('button', { name });
+      await expect(chapter).toBeDisabled();
+      await expect(chapter).toHaveAccessibleDescription(/still converting: 2 chapters are not ready yet/);
+    }
+    // Nothing after the ready chapter can be played yet.
+    await expect(within(chapters).getByRole('button', { name: 'Next chapter' })).toBeDisabled();
   },
 };
 

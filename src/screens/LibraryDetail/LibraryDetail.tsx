@@ -7,7 +7,7 @@ import { Alert, Badge, Button, ButtonLink, Card, Page, Spinner } from '../../com
 import { paths } from '../../lib/paths';
 import { formatBytes, formatClock, formatDate, formatDateTime, formatDuration } from '../../entities/time';
 import { jobProvider, providerLabel } from '../../entities/provider';
-import { bookTitle, chapterCount, jobDuration, shortId } from '../../entities/job';
+import { bookTitle, chapterCount, isListenable, jobDuration, shortId } from '../../entities/job';
 import { isFinished } from '../../entities/progress';
 import { ChapterList, listenAgain, loadJob, Player, playerState, usePlayer, useSavedProgress } from '../../features/player';
 import { BookCover } from './BookCover';
@@ -78,7 +78,10 @@ const Back = styled.p`
 export function LibraryDetail({ jobId }: { jobId: string }) {
   const job = useGetJob(jobId);
   const player = usePlayer();
-  const ready = job.data?.status === 'COMPLETED';
+  // A finished book, or one still converting whose first chapters can be played already.
+  const ready = job.data
+    ? isListenable({ status: job.data.status, chapters_ready: job.data.children.filter((c) => c.status === 'COMPLETED').length })
+    : false;
   // The saved place comes from the data cache, which the player updates on every save.
   const savedPlace = useSavedProgress(jobId, { enabled: ready }).data;
   // The book the reader started over on this page (its saved place is then 0:00).
