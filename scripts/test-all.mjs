@@ -6,7 +6,7 @@
 // failed (except the provider, which needs the pact the consumer writes), and the summary names
 // what failed. Run some steps only by naming them (a script name or a word of the label), e.g.
 // `node scripts/test-all.mjs lint typecheck Pact`.
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
@@ -44,6 +44,35 @@ if (only.length && !chosen.length) {
   console.error(`No step matches ${only.join(', ')}. Steps: ${steps.map((step) => step.script).join(', ')}`);
   process.exit(2);
 }
+/** Lines kept from a step's output, printed again after the summary when the step failed. */
+const TAIL_LINES = 80;
+
+/**
+ * Runs one script, its output shown live, and resolves with its exit status and the last lines it
+ * printed: a CI log that keeps only its end still shows why a step failed.
+ */
+function runScript(script) {
+  return new Promise((resolve) => {
+    const child = spawn('npm', ['run', '-s', script], { cwd: root, stdio: ['inherit', 'pipe', 'pipe'], env: { ...process.env, FORCE_COLOR: '0' } });
+    let tail = [];
+    let partial = '';
+    const keep = (chunk) => {
+      const lines = (partial + chunk.toString('utf8')).split('\n');
+      partial = lines.pop() ?? '';
+      tail = tail.concat(lines).slice(-TAIL_LINES);
+    };
+    child.stdout.on('data', (chunk) => {
+      process.stdout.write(chunk);
+      keep(chunk);
+    });
+    child.stderr.on('data', (chunk) => {
+      process.stderr.write(chunk);
+      keep(chunk);
+    });
+    child.on('close', (status) => resolve({ status, tail: partial ? [...tail, partial].slice(-TAIL_LINES) : tail }));
+  });
+}
+
 const results = [];
 for (const step of chosen) {
   if (step.needs && results.find((r) => r.name === step.needs && !r.ok)) {
@@ -53,8 +82,13 @@ for (const step of chosen) {
   console.log(`\n=== ${step.name} (npm run ${step.script}) ===`);
   step.before?.();
   const started = Date.now();
-  const run = spawnSync('npm', ['run', '-s', step.script], { cwd: root, stdio: 'inherit', env: { ...process.env, FORCE_COLOR: '0' } });
-  results.push({ name: step.name, ok: run.status === 0, seconds: (Date.now() - started) / 1000 });
+  const run = await runScript(step.script);
+  results.push({ name: step.name, ok: run.status === 0, seconds: (Date.now() - started) / 1000, tail: run.tail });
+}
+
+for (const r of results.filter((result) => !result.ok && result.tail)) {
+  console.log(`\n=== why "${r.name}" failed: its last ${r.tail.length} lines ===`);
+  console.log(r.tail.join('\n'));
 }
 
 console.log('\n=== summary ===');

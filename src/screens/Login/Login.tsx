@@ -1,9 +1,11 @@
+import { lazy, Suspense } from 'react';
 import styled from 'styled-components';
 import { Link, useLocation, useSearch } from 'wouter';
 import { Alert, Button, Checkbox, TextField } from '../../components/ui';
 import { paths } from '../../lib/paths';
-import { Aside, AuthFrame, FormStack, login, loginFormSchema, useAuthForm, type LoginForm } from '../../features/auth';
-import { useEnvironment } from '../../features/environment';
+import { AuthFrame, FormStack, login, loginFormSchema, useAuthForm, type LoginForm } from '../../features/auth';
+
+const SignupInvite = lazy(() => import('./SignupInvite').then((m) => ({ default: m.SignupInvite })));
 
 const Row = styled.div`
   display: flex;
@@ -19,7 +21,6 @@ export function Login() {
   const [, navigate] = useLocation();
   const search = useSearch();
   const forgotPassword = new URLSearchParams(search).get('forgot') === '1';
-  const environment = useEnvironment();
   const form = useAuthForm(loginFormSchema, initialValues);
   const onSubmit = form.onSubmit(async (values) => {
     await login({ email: values.email, password: values.password }, values.rememberMe);
@@ -43,11 +44,9 @@ export function Login() {
           {form.submitting ? 'Signing in...' : 'Sign in'}
         </Button>
       </FormStack>
-      {environment?.features.signup_enabled && (
-        <Aside>
-          New to Lectio? <Link href={paths.register()}>Create an account</Link>
-        </Aside>
-      )}
+      <Suspense fallback={null}>
+        <SignupInvite />
+      </Suspense>
     </AuthFrame>
   );
 }
