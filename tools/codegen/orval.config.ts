@@ -7,11 +7,14 @@ const playlistBytes = () => new TextEncoder().encode('#EXTM3U\n').buffer;
 export default defineConfig({
   // The SPA: React Query hooks whose responses are parsed by the generated zod schemas.
   client: {
-    input: { target: './contracts/openapi.yaml' },
+    input: { target: '../../contracts/openapi.yaml' },
     output: {
       mode: 'tags-split',
-      target: './src/api/gen/endpoints',
-      schemas: { path: './src/api/gen/model', type: 'zod' },
+      // The app's package.json and tsconfig (not this folder's), whose versions decide what is emitted.
+      packageJson: '../../package.json',
+      tsconfig: '../../tsconfig.json',
+      target: '../../src/api/gen/endpoints',
+      schemas: { path: '../../src/api/gen/model', type: 'zod' },
       client: 'react-query',
       httpClient: 'fetch',
       clean: true,
@@ -20,7 +23,7 @@ export default defineConfig({
       // tests and the VITE_MOCK_API demo mode import them, so faker never reaches the app's bundle.
       mock: { generators: [{ type: 'msw', delay: false, useExamples: true }] },
       override: {
-        mutator: { path: './src/api/http.ts', name: 'apiFetch' },
+        mutator: { path: '../../src/api/http.ts', name: 'apiFetch' },
         fetch: { runtimeValidation: true, includeHttpResponseReturnType: false },
         includeZodSchemaInArguments: true,
         // The model's enums are zod schemas, not objects of values: the mocks spell their values out.
@@ -37,10 +40,12 @@ export default defineConfig({
   },
   // The server: the same request and response schemas, per operation.
   server: {
-    input: { target: './contracts/openapi.yaml' },
+    input: { target: '../../contracts/openapi.yaml' },
     output: {
       mode: 'single',
-      target: './server/gen/contract.zod.ts',
+      packageJson: '../../package.json',
+      tsconfig: '../../server/tsconfig.json',
+      target: '../../server/gen/contract.zod.ts',
       client: 'zod',
       clean: true,
     },
