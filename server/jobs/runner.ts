@@ -140,7 +140,10 @@ export function createRunner(options: RunnerOptions) {
       }
       if (chapters.every((c) => c.status === 'COMPLETED')) return { state: { state: 'done' } as ChapterState, start: [] };
       const running = chapters.filter((c) => isActive(c.status) && c.enqueued).length;
-      const slots = Math.max(0, options.chapterConcurrency - running);
+      // The first chapter first: until it is done it converts alone (on every encoder stream), so
+      // the reader can start listening as soon as possible (docs/listening.md#the-first-chapter-first).
+      const limit = chapters[0]?.status === 'COMPLETED' ? options.chapterConcurrency : 1;
+      const slots = Math.max(0, limit - running);
       const start = chapters.filter((c) => c.status === 'PENDING' && !c.enqueued).slice(0, slots).map((c) => c.id);
       await tx.markEnqueued(start);
       return { state: { state: 'waiting' } as ChapterState, start };

@@ -113,6 +113,11 @@ async function readJson<T>(storage: FileStorage, key: string): Promise<T> {
   return JSON.parse(await readText(storage, key)) as T;
 }
 
+/** A book's first chapter (chapters are numbered from 1), converted before the others. */
+function isFirstChapter(job: JobRecord): boolean {
+  return job.parentJobId !== null && job.chapterOrder === 1;
+}
+
 function stepMeta(steps: StepRecord[], name: string): Record<string, unknown> {
   return steps.find((s) => s.stepName === name)?.metadata ?? {};
 }
@@ -233,9 +238,11 @@ export function createSteps(deps: StepDeps): Record<string, (ctx: StepContext) =
       if (pieces.length === 0) throw new PipelineError('The text has nothing to read aloud');
       const key = audioKey(job.id);
       // The offline voice runs on this machine: a long standalone text is encoded in several
-      // streams at once (a book's chapters already are). Cloud voices keep one request at a time.
+      // streams at once (a book's chapters already are), and so is a book's first chapter, which
+      // converts alone so the book is playable soonest (docs/listening.md#the-first-chapter-first).
+      // Cloud voices keep one request at a time.
       const segments =
-        engine.name === 'espeak-ng' && job.parentJobId === null
+        engine.name === 'espeak-ng' && (job.parentJobId === null || isFirstChapter(job))
           ? segmentCount(text.length, deps.encoderPool?.parallelism ?? 1)
           : 1;
       let result: SynthesisResult;

@@ -1,0 +1,54 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../testing/app';
+import { createJob, getJob, signIn, waitForJob } from '../testing/jobs';
+import { MIN_SEGMENT_CHARS } from './synthesis';
+
+// Sentences of ordinary prose; a chapter is long enough for two encoder streams.
+const SENTENCES = [
+  'The lamplighter walked the length of the harbour wall before the evening bells.',
+  'Nobody in the village remembered who had first planted the orchard on the hill.',
+  'She folded the letter twice and hid it in the binding of her grandmother\'s atlas.',
+  'Rain came in from the west and the fishing boats stayed tied up for three days.',
+];
+
+function chapterBody(chars: number): string {
+  let body = '';
+  for (let i = 0; body.length < chars; i += 1) body += `${SENTENCES[i % SENTENCES.length]} `;
+  return body.trim();
+}
+
+const BOOK = [1, 2, 3].map((n) => `Chapter ${n}\n\n${chapterBody(2 * MIN_SEGMENT_CHARS + 500)}`).join('\n\n');
+
+let t: TestApp;
+let headers: { authorization: string };
+
+beforeAll(async () => {
+  // Three chapters may convert at once, on two encoder streams.
+  t = await createTestApp({ env: { ENCODER_THREADS: '2', MP3_ENCODER: 'wasm', CHAPTER_CONCURRENCY: '3' } });
+  headers = await signIn(t, 'first-chapter@example.com');
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+describe('the first chapter first', () => {
+  it('converts a book\'s first chapter alone, on every encoder stream, then the rest together', { timeout: 240_000 }, async () => {
+    const created = (await createJob(t, headers, { title: 'The Harbour', content: BOOK })).json() as { id: string };
+    const book = await waitForJob(t, headers, created.id, undefined, 220_000);
+    expect(book.status, book.error_message ?? '').toBe('COMPLETED');
+    const chapters = await Promise.all(book.children.map((c) => getJob(t, headers, c.id)));
+    expect(chapters.map((c) => c.title)).toEqual(['The Harbour - Chapter 1', 'The Harbour - Chapter 2', 'The Harbour - Chapter 3']);
+    const synthesis = chapters.map((c) => c.steps.find((s) => s.step_name === 'synthesize')!);
+    const first = synthesis[0]!;
+
+    // Nothing else of the book was synthesised while chapter 1 was.
+    for (const later of synthesis.slice(1)) {
+      expect(Date.parse(later.started_at!)).toBeGreaterThanOrEqual(Date.parse(first.completed_at!));
+    }
+    // Chapter 1 used both streams; the others one each, converting side by side.
+    expect(first.step_metadata).toMatchObject({ encoder_streams: 2 });
+    for (const later of synthesis.slice(1)) expect(later.step_metadata).toMatchObject({ encoder_streams: 1 });
+    const [second, third] = synthesis.slice(1);
+    expect(Date.parse(third!.started_at!)).toBeLessThan(Date.parse(second!.completed_at!));
+  });
+});
