@@ -130,6 +130,22 @@ export function jobsListHandler(jobs: (Job | JobSummary)[], options: ReplyOption
   return getListJobsMockHandler(answer(options, () => jobListFixture(jobs, { page_size: 100 })));
 }
 
+/**
+ * GET /jobs for a library whose converting book gains a chapter after the first answer ("3 of 12
+ * chapters ready", then "4 of 12"), as a poll sees it.
+ */
+export function growingBookListHandler() {
+  let answers = 0;
+  return getListJobsMockHandler(() => {
+    answers += 1;
+    const book =
+      answers === 1
+        ? convertingBookSummary()
+        : convertingBookSummary({ chapters_ready: 4, progress: 33, updated_at: '2025-03-12T09:04:00Z' });
+    return jobListFixture([book, ...libraryShelfFixture()], { page_size: 100 });
+  });
+}
+
 /** GET /jobs/{id}: the given job (its id follows the URL), or a 404 when `job` is null. */
 export function jobHandler(job: Job | null = completedJobFixture(), options: ReplyOptions = {}) {
   return getGetJobMockHandler(

@@ -4,7 +4,7 @@ import { PlayerAudio, resetPlayer } from '../../features/player';
 import { recentProgressHandler } from '../../mocks/audio';
 import { errorBodyFixture } from '../../mocks/fixtures';
 import { jobsBackend } from '../../mocks/jobs';
-import { convertingBookSummary, jobsListHandler, libraryBookIds, libraryProgressFixture, libraryShelfFixture } from '../../mocks/library';
+import { convertingBookSummary, growingBookListHandler, jobsListHandler, libraryBookIds, libraryProgressFixture, libraryShelfFixture } from '../../mocks/library';
 import { Library } from './Library';
 
 const records = libraryProgressFixture();
@@ -194,6 +194,17 @@ export const ConvertingBook: Story = {
     // Finished books are listed beside it as before.
     await expect(titlesShown(canvas)).toHaveLength(5);
     await expect(canvas.getByRole('listitem', { name: 'The Raven' })).not.toHaveTextContent('Converting');
+  },
+};
+
+export const ConvertingBookGrows: Story = {
+  name: 'Converting book: the count grows as chapters become ready (the list is polled)',
+  parameters: { msw: { handlers: { jobs: growingBookListHandler() } } },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    const card = within(await canvas.findByRole('listitem', { name: 'The Long Voyage' }));
+    // The next poll (every 5 s while a book converts) brings the fourth chapter.
+    await expect(await card.findByText('Converting · 4 of 12 chapters ready', {}, { timeout: 9_000 })).toBeVisible();
   },
 };
 

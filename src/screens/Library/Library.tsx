@@ -1,10 +1,9 @@
 import { useMemo, useState } from 'react';
 import styled from 'styled-components';
-import { useListJobs } from '../../api/gen/endpoints/jobs/jobs';
 import { useGetRecentProgress } from '../../api/gen/endpoints/progress/progress';
 import { errorMessage } from '../../api/errors';
 import { Alert, Button, ButtonLink, Card, Page, SelectField, Spinner, TextField } from '../../components/ui';
-import { useDeleteJobFlow } from '../../features/jobs';
+import { POLL_MS, useDeleteJobFlow, usePolledJobs } from '../../features/jobs';
 import { paths } from '../../lib/paths';
 import { formatDuration } from '../../entities/time';
 import {
@@ -74,7 +73,8 @@ const Count = styled.p`
 `;
 
 export function Library() {
-  const jobs = useListJobs(LIBRARY_QUERY);
+  // A book still converting is in the list: polling shows its chapters becoming ready.
+  const jobs = usePolledJobs(LIBRARY_QUERY, { intervalMs: POLL_MS.default });
   const recent = useGetRecentProgress(RECENT_QUERY);
   const player = usePlayer();
   const [search, setSearch] = useState('');
@@ -110,9 +110,9 @@ export function Library() {
     <Page title="Library" lead="Your finished audiobooks, ready to play from where you left off.">
       {error && <Alert>{error}</Alert>}
       {deleted && <Alert tone="success">{`Deleted "${deleted}" from your library.`}</Alert>}
-      {player.error && player.currentJobId && !jobs.isPending && <Alert>{`Playback failed: ${player.error}`}</Alert>}
+      {player.error && player.currentJobId && !jobs.isLoading && <Alert>{`Playback failed: ${player.error}`}</Alert>}
       {/* Each book shows its listening progress: wait for it too, so bars never jump from 0. */}
-      {jobs.isPending || recent.isPending ? (
+      {jobs.isLoading || recent.isPending ? (
         <Spinner label="Loading..." />
       ) : jobs.error ? null : (
         <>
