@@ -1,5 +1,6 @@
 export { useVoiceAssistant } from './hooks';
 export {
+  ask,
   checkStatus,
   configureVoiceAssistant,
   connect,
@@ -9,7 +10,12 @@ export {
   setContext,
   start,
   stop,
+  talk,
+  talkState,
   watchStatus,
   type ClientStatus,
+  type OpenBookRequest,
   type ServiceStatus,
+  type TalkState,
+  type TranscriptEntry,
 } from './store';
