@@ -1,3 +1,4 @@
+export { AskAboutBook } from './AskAboutBook';
 export { useVoiceAssistant } from './hooks';
 export {
   ask,
@@ -14,7 +15,6 @@ export {
   talkState,
   watchStatus,
   type ClientStatus,
-  type OpenBookRequest,
   type ServiceStatus,
   type TalkState,
   type TranscriptEntry,

@@ -131,7 +131,7 @@ describe('voice assistant store: service', () => {
     await checkStatus();
     expect(starts).toHaveLength(1);
     expect(await starts[0]!.json()).toEqual({ mode: 'tutor', jobId: book });
-    expect(state).toMatchObject({ serviceStatus: 'running', clientStatus: 'connected' });
+    expect(state).toMatchObject({ serviceStatus: 'running', clientStatus: 'connected', sessionMode: 'tutor' });
     expect(transport).not.toBe(firstTransport);
 
     // The same mode and book: nothing to switch.

@@ -77,6 +77,8 @@ export interface VoiceAssistantState {
   micProblem: string | null;
   /** The latest answer came from the offline assistant because the chat model did not answer. */
   fallback: FallbackNotice | null;
+  /** The running session's mode, as the server last reported it. */
+  sessionMode: AssistantMode | null;
   /** The latest book the assistant asked to open, with a sequence number per request. */
   openBook: (OpenBookRequest & { seq: number }) | null;
 }
@@ -101,6 +103,7 @@ const initialState: VoiceAssistantState = {
   thinking: false,
   micProblem: null,
   fallback: null,
+  sessionMode: null,
   openBook: null,
 };
 
@@ -209,6 +212,7 @@ export async function checkStatus(): Promise<void> {
     state.serviceStatus = status.status;
     state.websocketUrl = status.websocket_url ?? null;
     state.mcpFunctions = [...status.mcp_functions];
+    state.sessionMode = status.mode ?? null;
     if (state.clientStatus !== 'error') state.error = null;
     if (status.status === 'running' && asksForAnotherSession(status)) await switchSession();
   } catch (error) {
@@ -245,6 +249,7 @@ export async function start(): Promise<void> {
     state.serviceStatus = 'running';
     state.websocketUrl = status.websocket_url ?? null;
     state.mcpFunctions = [...status.mcp_functions];
+    state.sessionMode = status.mode ?? null;
   } catch (error) {
     state.serviceStatus = 'error';
     state.error = serviceError(error, 'Failed to start service');
@@ -259,6 +264,7 @@ export async function stop(): Promise<void> {
     state.serviceStatus = 'stopped';
     state.websocketUrl = null;
     state.mcpFunctions = [];
+    state.sessionMode = null;
   } catch (error) {
     state.serviceStatus = 'error';
     state.error = serviceError(error, 'Failed to stop service');
