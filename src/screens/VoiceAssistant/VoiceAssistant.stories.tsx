@@ -1,6 +1,6 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
-import { playerState, resetPlayer } from '../../features/player';
+import { loadJob, playerState, resetPlayer } from '../../features/player';
 import { configureVoiceAssistant, resetVoiceAssistant } from '../../features/voice-assistant';
 import { bookJobId } from '../../mocks/audio';
 import { errorBodyFixture } from '../../mocks/fixtures';
@@ -172,6 +172,20 @@ export const XrayFromBook: Story = {
     await waitFor(() => expect(transcriptOf(canvas)).toHaveTextContent('The narrator first appears in chapter 1'));
     await expect(within(transcriptOf(canvas)).getAllByText('X-ray').length).toBeGreaterThan(0);
     await expectTalkState(canvas, 'Listening');
+  },
+};
+
+export const XrayFollowsThePlayer: Story = {
+  name: 'X-ray follows the player',
+  parameters: { route: xrayRoute },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await expect(await canvas.findByText(/^You are at chapter 2, 0:05/)).toBeVisible();
+    // The book plays on in the player (it keeps playing across pages): the page follows it live,
+    // not the position it was opened at.
+    await loadJob(bookJobId);
+    playerState.currentPosition = 47;
+    await expect(await canvas.findByText('You are at chapter 3, 0:07 — X-ray answers only from what you have heard.')).toBeVisible();
   },
 };
 
