@@ -4,6 +4,7 @@ import { loadJob, playerState, resetPlayer } from '../../features/player';
 import { configureVoiceAssistant, resetVoiceAssistant } from '../../features/voice-assistant';
 import { bookJobId } from '../../mocks/audio';
 import { errorBodyFixture } from '../../mocks/fixtures';
+import { jobsListHandler, libraryShelfFixture } from '../../mocks/library';
 import { VOICE_FUNCTIONS, VOICE_WS_URL, voiceConnectHandler, voiceStartHandler, voiceStatusHandler } from '../../mocks/voice';
 import { FakeAudioIO, FakeTransport, type FakeTransportOptions } from '../../testing/voice-fakes';
 import { LIBRARY_EXAMPLES, VoiceAssistant, XRAY_EXAMPLES } from './VoiceAssistant';
@@ -78,6 +79,7 @@ export const Idle: Story = {
     await expect(canvas.getByRole('radio', { name: 'Tutor' })).not.toBeChecked();
     await expect(canvas.getByRole('radio', { name: 'X-ray' })).not.toBeChecked();
     await expect(canvas.getByRole('heading', { name: 'Your library' })).toBeVisible();
+    await expect(canvas.getByRole('combobox', { name: 'Book' })).toHaveValue('');
     await expect(await canvas.findByRole('button', { name: 'Start talking' })).toBeEnabled();
     await expectTalkState(canvas, 'Ready');
     for (const example of LIBRARY_EXAMPLES) await expect(within(transcriptOf(canvas)).getByText(`“${example}”`)).toBeVisible();
@@ -186,6 +188,20 @@ export const XrayFollowsThePlayer: Story = {
     await loadJob(bookJobId);
     playerState.currentPosition = 47;
     await expect(await canvas.findByText('You are at chapter 3, 0:07 — X-ray answers only from what you have heard.')).toBeVisible();
+  },
+};
+
+export const ChooseBook: Story = {
+  name: 'Choose the book',
+  parameters: { route: '/voice-assistant?mode=xray', msw: { handlers: { jobs: jobsListHandler(libraryShelfFixture()) } } },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    const book = canvas.getByRole('combobox', { name: 'Book' });
+    await waitFor(() => expect(within(book).getByRole('option', { name: 'The Raven' })).toBeInTheDocument());
+    await userEvent.selectOptions(book, 'The Raven');
+    await expect(await canvas.findByRole('heading', { name: 'The Raven' })).toBeVisible();
+    await expect(canvas.getByRole('radio', { name: 'X-ray' })).toBeChecked();
+    await expect(await canvas.findByText(/X-ray answers only from what you have heard/)).toBeVisible();
   },
 };
 

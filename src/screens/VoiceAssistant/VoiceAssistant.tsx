@@ -2,7 +2,9 @@ import { useEffect, useState, type FormEvent } from 'react';
 import styled from 'styled-components';
 import { useLocation, useSearch } from 'wouter';
 import { useGetAudioMetadata } from '../../api/gen/endpoints/audio/audio';
-import { Alert, Badge, Button, ButtonLink, Card, Page, TextField } from '../../components/ui';
+import { useListJobs } from '../../api/gen/endpoints/jobs/jobs';
+import { Alert, Badge, Button, ButtonLink, Card, Page, SelectField, TextField } from '../../components/ui';
+import { bookTitle } from '../../entities/job';
 import { formatClock } from '../../entities/time';
 import { loadJob, playerState, usePlayer, useSavedProgress } from '../../features/player';
 import {
@@ -109,8 +111,17 @@ const Segments = styled.div`
   }
 `;
 
+const BookPicker = styled.div`
+  flex: 0 1 320px;
+  min-width: 0;
+  select {
+    width: 100%;
+    max-width: 100%;
+  }
+`;
+
 const BookLine = styled.section`
-  flex: 1 1 260px;
+  flex: 1 1 100%;
   min-width: 0;
   h2 {
     margin: 0;
@@ -358,6 +369,10 @@ const boundLine: Record<AssistantMode, string> = {
   tutor: 'the tutor asks only about what you have heard',
 };
 
+/** The books the assistant can talk about: the reader's finished ones (as the library lists them). */
+const BOOKS_QUERY = { status: 'listenable', top_level: true, page_size: 100 } as const;
+const NO_BOOK = '';
+
 function readQuery(search: string): { mode: AssistantMode | null; jobId: string | null; position: number | null } {
   const query = new URLSearchParams(search);
   const rawMode = query.get('mode');
@@ -404,6 +419,7 @@ export function VoiceAssistant() {
   const [question, setQuestion] = useState('');
   const metadata = useGetAudioMetadata(jobId ?? '', { query: { enabled: jobId !== null } });
   const saved = useSavedProgress(jobId ?? '', { enabled: jobId !== null && askedPosition === null });
+  const books = useListJobs(BOOKS_QUERY);
 
   // Where the reader is: the player's live position when it holds this book, else the position
   // the page was opened at, else the saved place.
@@ -432,7 +448,20 @@ export function VoiceAssistant() {
   const busy = state === 'connecting' || voice.serviceStatus === 'starting';
   const botName = mode ? modeNames[mode] : 'Assistant';
   const examples = mode === 'xray' ? XRAY_EXAMPLES : mode === 'tutor' ? TUTOR_EXAMPLES : LIBRARY_EXAMPLES;
-  const title = metadata.data?.title ?? null;
+  const listed = jobId ? (books.data?.jobs ?? []).find((job) => job.id === jobId) : undefined;
+  const title = listed ? bookTitle(listed) : (metadata.data?.title ?? null);
+
+  // A converting book is not finished yet: the assistant talks about finished ones.
+  const bookOptions = [
+    { value: NO_BOOK, label: 'No book: your library' },
+    ...(books.data?.jobs ?? []).filter((job) => job.status === 'COMPLETED').map((job) => ({ value: job.id, label: bookTitle(job) })),
+  ];
+  if (jobId && !bookOptions.some((option) => option.value === jobId)) bookOptions.push({ value: jobId, label: title ?? 'This book' });
+
+  function chooseBook(next: string) {
+    // The position belonged to the previous book; the new one starts from its saved place.
+    navigate(paths.voiceAssistant({ ...(mode ? { mode } : {}), ...(next ? { jobId: next } : {}) }), { replace: true });
+  }
 
   function chooseMode(next: AssistantMode) {
     navigate(paths.voiceAssistant({ mode: next, ...(jobId ? { jobId } : {}), ...(askedPosition !== null ? { position: askedPosition } : {}) }), {
@@ -465,6 +494,9 @@ export function VoiceAssistant() {
             </span>
           ))}
         </Segments>
+        <BookPicker>
+          <SelectField label="Book" options={bookOptions} value={jobId ?? NO_BOOK} onChange={(event) => chooseBook(event.target.value)} />
+        </BookPicker>
         <BookLine aria-labelledby="va-book">
           {jobId ? (
             <>
