@@ -11,8 +11,15 @@ export interface FakeTransportOptions {
   connect?: 'ready' | 'never' | { fail: string };
   /** The bot's answer to a typed question (streamed as bot-llm-text tokens). */
   answer?: (question: string) => string;
-  /** Milliseconds before the bot answers. */
-  answerDelayMs?: number;
+  /** Milliseconds before the bot answers; `null`: it never answers (the page stays thinking). */
+  answerDelayMs?: number | null;
+  /**
+   * After the text, the bot speaks (bot-started-speaking) for this many milliseconds, then stops;
+   * `null`: it keeps speaking. Default 0: it starts and stops at once.
+   */
+  speakMs?: number | null;
+  /** Server messages ({t, d}) the bot sends before each answer, e.g. assistant-fallback or open-book. */
+  serverMessages?: (question: string) => { t: string; d: unknown }[];
 }
 
 export function defaultAnswer(question: string): string {
@@ -72,7 +79,13 @@ export class FakeTransport extends Transport {
     this.sent.push(msg);
     if (msg.type === 'send-text') {
       const question = String((msg.data as { content?: unknown }).content ?? '');
-      setTimeout(() => this.botSays((this.options.answer ?? defaultAnswer)(question)), this.options.answerDelayMs ?? 50);
+      const delay = this.options.answerDelayMs === undefined ? 50 : this.options.answerDelayMs;
+      if (delay === null) return;
+      setTimeout(() => {
+        for (const message of this.options.serverMessages?.(question) ?? []) this.serverSends(rtvi('server-message', message));
+        this.botSays((this.options.answer ?? defaultAnswer)(question));
+        this.botSpeaks(this.options.speakMs === undefined ? 0 : this.options.speakMs);
+      }, delay);
     }
   }
 
@@ -97,6 +110,20 @@ export class FakeTransport extends Transport {
     this.emit('message', rtvi('bot-llm-started'));
     for (const token of text.split(/(?=\s)/)) this.emit('message', rtvi('bot-llm-text', { text: token }));
     this.emit('message', rtvi('bot-llm-stopped'));
+  }
+
+  /** bot-started-speaking, then bot-stopped-speaking after `ms` (never when null). */
+  botSpeaks(ms: number | null): void {
+    if (this.state !== 'ready') return;
+    this.emit('message', rtvi('bot-started-speaking'));
+    if (ms === null) return;
+    const stop = () => {
+      if (this.state !== 'ready') return;
+      this.emit('message', rtvi('bot-stopped-speaking'));
+      this.emit('message', rtvi('bot-tts-stopped'));
+    };
+    if (ms === 0) stop();
+    else setTimeout(stop, ms);
   }
 
   userSays(text: string, final = true): void {

@@ -4,9 +4,13 @@ import { launchBrowser, registerThroughUi, type RunningApp, startApp } from './h
 
 // The feature none of our peers has: pause a book, open X-ray, type "who is ...?", and read an
 // answer drawn only from what was heard. A character first named later is "not revealed yet".
+// Then the mode switch on the voice page: Tutor -> X-ray -> Tutor in one conversation, each answer
+// from the mode chosen last (docs/voice-assistant.md#the-page).
 let app: RunningApp;
 let browser: Browser;
 let page: Page;
+/** The book the first test creates and listens to; the mode-switch test talks about it too. */
+let bookId = '';
 
 const early = [
   'Elizabeth Hart kept the lighthouse on the northern cape with her old dog.',
@@ -42,6 +46,7 @@ describe('X-ray in the real app', () => {
     await page.getByLabel('Story Text').fill([...early, ...late].join(' '));
     await page.getByRole('button', { name: 'Create Audiobook' }).click();
     await page.waitForURL(/\/jobs\/[0-9a-f-]{36}$/);
+    bookId = new URL(page.url()).pathname.split('/').at(-1)!;
     await page.getByRole('link', { name: 'Play Audiobook' }).waitFor({ timeout: 120_000 });
     await expect(page.getByRole('link', { name: 'X-ray Lookup' }).isVisible()).resolves.toBe(true);
 
@@ -54,12 +59,12 @@ describe('X-ray in the real app', () => {
     await page.getByRole('button', { name: 'Pause' }).click();
     await saving;
 
-    await page.getByRole('link', { name: 'X-ray Lookup' }).click();
+    await page.getByRole('link', { name: 'Ask about this book' }).click();
     await page.waitForURL(/\/voice-assistant\?.*mode=xray/);
-    await page.getByRole('heading', { name: 'Voice Assistant - X-ray Lookup' }).waitFor();
-    await page.getByRole('button', { name: 'Start Voice Assistant' }).click();
-    await page.getByRole('button', { name: 'Connect & Start Voice Chat' }).click();
-    await page.getByRole('button', { name: 'Disconnect Voice Chat' }).waitFor({ timeout: 30_000 });
+    await expect(page.getByRole('radio', { name: 'X-ray' }).isChecked()).resolves.toBe(true);
+    await page.getByText(/You are at .* — X-ray answers only from what you have heard\./).waitFor();
+    await page.getByRole('button', { name: 'Start talking' }).click();
+    await page.getByRole('button', { name: 'End conversation' }).waitFor({ timeout: 30_000 });
     // The microphone really runs (Chromium's fake device plays a tone): its level meter moves.
     // A function, not a string: the page's Content-Security-Policy forbids eval.
     const levelMoves = (label: string) =>
@@ -70,24 +75,9 @@ describe('X-ray in the real app', () => {
       );
     await levelMoves('Your microphone level');
 
-    const ask = async (question: string) => {
-      // Turns are the list items that name their speaker (the empty transcript has a hint instead).
-      const turns = page.locator('[aria-labelledby="va-transcript"] li:has(strong)');
-      const before = await turns.count();
-      await page.getByLabel('Type a question').fill(question);
-      await page.getByRole('button', { name: 'Send' }).click();
-      // The question and the bot's answer both join the transcript.
-      await page.waitForFunction(
-        (n) => document.querySelectorAll('[aria-labelledby="va-transcript"] li strong').length >= n + 2,
-        before,
-        { timeout: 30_000 },
-      );
-      return (await turns.last().textContent()) ?? '';
-    };
-
     const aboutElizabeth = await ask('Who is Elizabeth Hart?');
     // ...and is heard: the bot's audio plays through the page's audio output and its meter moves.
-    await levelMoves('Bot audio level');
+    await levelMoves('Assistant audio level');
     expect(aboutElizabeth).toMatch(/Elizabeth/);
     expect(aboutElizabeth).toMatch(/lighthouse|logbook|lamp/);
     expect(aboutElizabeth).not.toMatch(/Marlowe|stranger|map/);
@@ -96,4 +86,70 @@ describe('X-ray in the real app', () => {
     expect(aboutMarlowe).toMatch(/hasn't appeared|not revealed/i);
     expect(aboutMarlowe).not.toMatch(/storm|secret|map of the cape/);
   });
+
+  it('switches Tutor -> X-ray -> Tutor while talking, and each mode answers as itself', async () => {
+    expect(bookId).not.toBe('');
+    await page.goto(`${app.url}/voice-assistant?mode=tutor&jobId=${bookId}`);
+    await expect(page.getByRole('radio', { name: 'Tutor' }).isChecked()).resolves.toBe(true);
+    await page.getByText(/the tutor asks only about what you have heard/).waitFor();
+    await page.getByRole('button', { name: 'Start talking' }).click();
+    await page.getByRole('button', { name: 'End conversation' }).waitFor({ timeout: 30_000 });
+
+    // To X-ray: the running Tutor session is replaced (never a stale mode) and the page reconnects.
+    await switchMode('X-ray', 'xray');
+    const xray = await ask('Who is Elizabeth Hart?');
+    expect(xray).toMatch(/Elizabeth/);
+    expect(xray).toMatch(/lighthouse|logbook|lamp/);
+    expect(xray).not.toMatch(/Marlowe|stranger|storm|map/);
+    // An X-ray answer reports what was heard (where a name first appears); it does not quiz the reader.
+    expect(xray).toMatch(/first appears/);
+    expect(xray.trim().endsWith('?')).toBe(false);
+
+    // Back to Tutor: a Socratic question, not the reader's words repeated back.
+    await switchMode('Tutor', 'tutor');
+    const reader = 'I think she feels responsible for the ships.';
+    const tutor = await ask(reader);
+    expect(tutor).toMatch(/\?/);
+    expect(tutor).not.toContain(reader);
+    // ...and not an X-ray lookup left over from the previous session.
+    expect(tutor).not.toMatch(/first appears|Mentioned \d+ times/);
+    expect(tutor).not.toMatch(/Marlowe|stranger|storm|map/);
+  });
 });
+
+/** The transcript's turns (each names its speaker in a <strong>). */
+const turnSelector = '[aria-labelledby="va-transcript"] ol li:has(strong)';
+
+/**
+ * Types a question, sends it, and returns the text of the finished answer (the last turn once the
+ * question and a complete bot turn after it are in the transcript).
+ */
+async function ask(question: string): Promise<string> {
+  const before = await page.locator(turnSelector).count();
+  await page.getByLabel('Type a question').fill(question);
+  await page.getByRole('button', { name: 'Send' }).click();
+  await page.waitForFunction(
+    ({ selector, n }) => {
+      const turns = [...document.querySelectorAll(selector)];
+      const last = turns.at(-1);
+      return turns.length >= n + 2 && last !== undefined && !last.hasAttribute('aria-busy');
+    },
+    { selector: turnSelector, n: before },
+    { timeout: 30_000 },
+  );
+  return (await page.locator(`${turnSelector} .text`).last().textContent()) ?? '';
+}
+
+/** Chooses a mode on the segmented control and waits until the new session is connected. */
+async function switchMode(name: 'Tutor' | 'X-ray', mode: 'tutor' | 'xray'): Promise<void> {
+  const started = page.waitForResponse(
+    (res) => res.url().endsWith('/api/v1/voice-assistant/start') && res.request().postDataJSON()?.mode === mode,
+    { timeout: 30_000 },
+  );
+  await page.getByRole('radio', { name }).check();
+  expect((await started).status()).toBe(200);
+  await page.waitForURL(new RegExp(`mode=${mode}`));
+  // Shown only while connected, in the session the server started last.
+  await page.getByText(`Talking in ${name} mode`).waitFor({ timeout: 30_000 });
+  await page.getByRole('button', { name: 'End conversation' }).waitFor({ timeout: 30_000 });
+}

@@ -12,17 +12,23 @@ import {
   voiceStopHandler,
 } from '../../mocks/voice';
 import { FakeAudioIO, FakeTransport, type FakeTransportOptions } from '../../testing/voice-fakes';
+import { rtvi } from '../../voice-transport/rtvi';
 import {
+  ask,
   checkStatus,
   configureVoiceAssistant,
   connect,
   connectionUrlWith,
   disconnect,
+  micProblemOf,
   resetVoiceAssistant,
   sendText,
+  setContext,
   start,
   state,
   stop,
+  talk,
+  talkState,
   watchStatus,
 } from './store';
 
@@ -30,12 +36,13 @@ const server = setupServer(...handlers);
 let transport: FakeTransport;
 let audio: FakeAudioIO;
 
-function useFakes(options: FakeTransportOptions = {}, token: string | null = 'tok-1') {
+function useFakes(options: FakeTransportOptions = {}, token: string | null = 'tok-1', micError: Error | null = null, secure = true) {
   configureVoiceAssistant({
     createTransport: () => (transport = new FakeTransport({ answerDelayMs: 1, ...options })),
-    createAudio: () => (audio = new FakeAudioIO()),
+    createAudio: () => (audio = new FakeAudioIO(micError)),
     getToken: () => token,
     location: () => 'http://localhost/voice-assistant',
+    isSecureContext: () => secure,
   });
 }
 
@@ -124,7 +131,7 @@ describe('voice assistant store: service', () => {
     await checkStatus();
     expect(starts).toHaveLength(1);
     expect(await starts[0]!.json()).toEqual({ mode: 'tutor', jobId: book });
-    expect(state).toMatchObject({ serviceStatus: 'running', clientStatus: 'connected' });
+    expect(state).toMatchObject({ serviceStatus: 'running', clientStatus: 'connected', sessionMode: 'tutor' });
     expect(transport).not.toBe(firstTransport);
 
     // The same mode and book: nothing to switch.
@@ -242,7 +249,7 @@ describe('voice assistant store: client', () => {
     transport.interrupt();
     expect(audio.played).toHaveLength(0);
     expect(audio.stops).toBeGreaterThan(0);
-    expect(state.transcript).toEqual([{ id: expect.any(Number), speaker: 'user', text: 'What just happened?', final: true }]);
+    expect(state.transcript).toEqual([{ id: expect.any(Number), speaker: 'user', text: 'What just happened?', final: true, at: expect.any(Number) }]);
   });
 
   it('a fatal transport error sets client status error with its message; disconnect resets', async () => {
@@ -262,5 +269,118 @@ describe('voice assistant store: client', () => {
     expect(connectionUrlWith('/api/v1/voice-assistant/ws', 'https://app.example/voice-assistant', 't', null)).toBe(
       'wss://app.example/api/v1/voice-assistant/ws?token=t',
     );
+  });
+});
+
+describe('voice assistant store: the conversation page', () => {
+  const book = '9b2e7c1a-4d5f-4e6a-8b9c-0d1e2f3a4b5c';
+  const talking = () => talkState(state);
+
+  it('talk starts the session the page asks for, then connects with the microphone on', async () => {
+    const starts = requestsTo('/api/v1/voice-assistant/start');
+    setContext({ mode: 'xray', jobId: book, position: 42 });
+    await talk();
+    expect(await starts[0]!.json()).toEqual({ mode: 'xray', jobId: book });
+    expect(state).toMatchObject({ serviceStatus: 'running', clientStatus: 'connected', micEnabled: true });
+    expect(talking()).toBe('listening');
+    expect(new URL((transport.connectParams as { ws_url: string }).ws_url).searchParams.get('position')).toBe('42');
+  });
+
+  it('a typed question with no conversation running starts one and is asked', async () => {
+    useFakes({ answer: () => 'Elizabeth keeps the lighthouse.' });
+    expect(await ask('Who is Elizabeth?')).toBe(true);
+    expect(transport.sent.filter((m) => m.type === 'send-text')).toHaveLength(1);
+    await vi.waitFor(() => expect(state.transcript.at(-1)).toMatchObject({ speaker: 'bot', text: 'Elizabeth keeps the lighthouse.', final: true }));
+    expect(await ask('   ')).toBe(false);
+  });
+
+  it('goes listening -> thinking -> speaking -> listening around an answer', async () => {
+    useFakes({ answerDelayMs: 5, speakMs: 400 });
+    running();
+    await connect();
+    expect(talking()).toBe('listening');
+    sendText('Where does the story take place?');
+    expect(talking()).toBe('thinking');
+    await vi.waitFor(() => expect(talking()).toBe('speaking'), { interval: 5 });
+    await vi.waitFor(() => expect(talking()).toBe('listening'));
+    // A spoken question: thinking from the end of the utterance.
+    transport.serverSends(rtvi('user-started-speaking'));
+    transport.serverSends(rtvi('user-stopped-speaking'));
+    expect(talking()).toBe('thinking');
+    transport.serverSends(rtvi('error-response', { error: 'The assistant could not answer' }));
+    expect(talking()).toBe('listening');
+  });
+
+  it('assistant-fallback: the notice shows, the turn is kept and marked offline; a model answer clears it', async () => {
+    let offline = true;
+    useFakes({
+      answer: (q) => `Answer to ${q}`,
+      serverMessages: () =>
+        offline ? [{ t: 'assistant-fallback', d: { reason: 'timeout', message: 'The language model did not answer (timeout).' } }] : [],
+    });
+    running();
+    await connect();
+    sendText('Who is Marlowe?');
+    await vi.waitFor(() => expect(state.transcript.at(-1)).toMatchObject({ speaker: 'bot', final: true }));
+    expect(state.fallback).toEqual({ reason: 'timeout', message: 'The language model did not answer (timeout).' });
+    expect(state.transcript.map(({ speaker, text, offline: o }) => ({ speaker, text, offline: o }))).toEqual([
+      { speaker: 'user', text: 'Who is Marlowe?', offline: undefined },
+      { speaker: 'bot', text: 'Answer to Who is Marlowe?', offline: true },
+    ]);
+    offline = false;
+    sendText('And Elizabeth?');
+    await vi.waitFor(() => expect(state.transcript).toHaveLength(4));
+    await vi.waitFor(() => expect(state.fallback).toBeNull());
+    expect(state.transcript[3]!.offline).toBeUndefined();
+  });
+
+  it('open-book: the request is kept (numbered) and attached to the bot turn that answers', async () => {
+    useFakes({
+      answer: () => 'Continuing The Keeper of the Cape from 2:05.',
+      serverMessages: () => [{ t: 'open-book', d: { job_id: book, title: 'The Keeper of the Cape', position_seconds: 125 } }],
+    });
+    running();
+    await connect();
+    sendText('continue the keeper');
+    await vi.waitFor(() => expect(state.transcript.at(-1)).toMatchObject({ speaker: 'bot', final: true }));
+    const request = { jobId: book, title: 'The Keeper of the Cape', positionSeconds: 125 };
+    expect(state.openBook).toEqual({ ...request, seq: expect.any(Number) });
+    expect(state.transcript.at(-1)!.openBook).toEqual(request);
+    const first = state.openBook!.seq;
+    sendText('continue it again');
+    await vi.waitFor(() => expect(state.openBook!.seq).toBeGreaterThan(first));
+    // A malformed request is ignored.
+    transport.serverSends(rtvi('server-message', { t: 'open-book', d: { title: 'no id' } }));
+    expect(state.openBook!.title).toBe('The Keeper of the Cape');
+  });
+
+  it('a moving position reaches the live conversation once per whole second (set-position)', async () => {
+    running();
+    setContext({ mode: 'xray', jobId: book, position: 10.2 });
+    await connect();
+    const positions = () => transport.sent.filter((m) => m.type === 'client-message').map((m) => m.data);
+    setContext({ position: 10.9 });
+    expect(positions()).toEqual([]);
+    setContext({ position: 11.1 });
+    setContext({ position: 11.6 });
+    setContext({ position: 14 });
+    expect(positions()).toEqual([
+      { t: 'set-position', d: { seconds: 11, job_id: book } },
+      { t: 'set-position', d: { seconds: 14, job_id: book } },
+    ]);
+  });
+
+  it('a microphone that cannot open leaves typing on, with the reason', async () => {
+    const denied = Object.assign(new Error('Permission denied'), { name: 'NotAllowedError' });
+    useFakes({}, 'tok-1', denied);
+    running();
+    await connect();
+    expect(state).toMatchObject({ clientStatus: 'connected', micEnabled: false, error: null });
+    expect(state.micProblem).toMatch(/permission was denied/);
+    expect(talking()).toBe('typing');
+    expect(sendText('Who is Elizabeth?')).toBe(true);
+
+    expect(micProblemOf(Object.assign(new Error('none'), { name: 'NotFoundError' }), true)).toMatch(/no microphone was found/);
+    expect(micProblemOf(new TypeError("Cannot read properties of undefined (reading 'getUserMedia')"), false)).toMatch(/not served over HTTPS/);
   });
 });

@@ -23,12 +23,34 @@ import {
 export type ServiceStatus = 'unknown' | 'running' | 'stopped' | 'starting' | 'error';
 export type ClientStatus = 'disconnected' | 'connecting' | 'connected' | 'error';
 
+/** A book the assistant asked the client to open ("continue X"): the server's `open-book` message. */
+export interface OpenBookRequest {
+  jobId: string;
+  title: string;
+  positionSeconds: number;
+}
+
 export interface TranscriptEntry {
   id: number;
   speaker: 'user' | 'bot';
   text: string;
   final: boolean;
+  /** When the turn began (ms since the epoch). */
+  at: number;
+  /** A bot turn answered by the offline assistant because the chat model did not answer. */
+  offline?: boolean;
+  /** A bot turn that asked the client to open a book. */
+  openBook?: OpenBookRequest;
 }
+
+/** The chat model did not answer: the server's `assistant-fallback` message. */
+export interface FallbackNotice {
+  reason: string;
+  message: string;
+}
+
+/** What the conversation is doing, for the talk button (docs/voice-assistant.md#the-page). */
+export type TalkState = 'idle' | 'connecting' | 'listening' | 'typing' | 'thinking' | 'speaking';
 
 export interface VoiceAssistantState {
   serviceStatus: ServiceStatus;
@@ -49,6 +71,16 @@ export interface VoiceAssistantState {
   botSpeaking: boolean;
   userSpeaking: boolean;
   levels: { local: number; remote: number };
+  /** A question is out and no answer is heard yet. */
+  thinking: boolean;
+  /** Why the microphone is off while connected (no device, permission denied, insecure origin). */
+  micProblem: string | null;
+  /** The latest answer came from the offline assistant because the chat model did not answer. */
+  fallback: FallbackNotice | null;
+  /** The running session's mode, as the server last reported it. */
+  sessionMode: AssistantMode | null;
+  /** The latest book the assistant asked to open, with a sequence number per request. */
+  openBook: (OpenBookRequest & { seq: number }) | null;
 }
 
 const initialState: VoiceAssistantState = {
@@ -68,6 +100,11 @@ const initialState: VoiceAssistantState = {
   botSpeaking: false,
   userSpeaking: false,
   levels: { local: 0, remote: 0 },
+  thinking: false,
+  micProblem: null,
+  fallback: null,
+  sessionMode: null,
+  openBook: null,
 };
 
 export const state = proxy<VoiceAssistantState>(structuredClone(initialState));
@@ -82,6 +119,8 @@ export interface VoiceAssistantDeps {
   getToken: () => string | null;
   /** Base for relative connection URLs. */
   location: () => string;
+  /** Whether the page may open a microphone at all (HTTPS or localhost). */
+  isSecureContext: () => boolean;
 }
 
 const defaultDeps: VoiceAssistantDeps = {
@@ -89,6 +128,7 @@ const defaultDeps: VoiceAssistantDeps = {
   createAudio: () => new BrowserAudioIO(),
   getToken: readToken,
   location: () => window.location.href,
+  isSecureContext: () => (typeof window === 'undefined' ? true : window.isSecureContext),
 };
 
 let deps: VoiceAssistantDeps = { ...defaultDeps };
@@ -106,6 +146,13 @@ interface Session {
 }
 let session: Session | null = null;
 let nextEntryId = 1;
+let nextOpenBook = 1;
+/** The current turn was answered offline (an assistant-fallback arrived since the question). */
+let turnOffline = false;
+/** An open-book request waiting for the bot turn that carries it. */
+let pendingOpenBook: OpenBookRequest | null = null;
+/** The last position (whole seconds) the live session was told with set-position. */
+let sentPosition: number | null = null;
 
 /** Back to the initial state, dropping any live session (every story and test starts clean). */
 export function resetVoiceAssistant(patch: Partial<VoiceAssistantState> = {}): void {
@@ -113,13 +160,37 @@ export function resetVoiceAssistant(patch: Partial<VoiceAssistantState> = {}): v
   Object.assign(state, structuredClone(initialState), patch);
 }
 
+/**
+ * The page's mode, book and listening position. Another mode or book while a session runs switches
+ * the session; a new position (whole seconds) is sent to a live conversation at once (set-position),
+ * so X-ray follows the player while it plays.
+ */
 export function setContext(context: { mode?: AssistantMode | null; jobId?: string | null; position?: number | null }): void {
   const before = { mode: state.mode, jobId: state.jobId };
   if (context.mode !== undefined) state.mode = context.mode;
   if (context.jobId !== undefined) state.jobId = context.jobId;
   if (context.position !== undefined) state.position = context.position;
   // Asked for another mode or book while a session runs: look, and switch if it differs.
-  if (state.serviceStatus === 'running' && (before.mode !== state.mode || before.jobId !== state.jobId)) void checkStatus();
+  if (state.serviceStatus === 'running' && (before.mode !== state.mode || before.jobId !== state.jobId)) {
+    void checkStatus();
+    return;
+  }
+  if (context.position !== undefined) sendPosition();
+}
+
+/** Tells the live conversation where the listener is, once per whole second moved. */
+function sendPosition(): void {
+  const current = session;
+  if (!current || state.clientStatus !== 'connected' || state.jobId === null || state.position === null) return;
+  if (!Number.isFinite(state.position) || state.position < 0) return;
+  const seconds = Math.floor(state.position);
+  if (seconds === sentPosition) return;
+  sentPosition = seconds;
+  current.transport.sendClientMessage('set-position', { seconds, job_id: state.jobId }).catch((error: unknown) => {
+    // The next move sends it again.
+    if (sentPosition === seconds) sentPosition = null;
+    console.warn('voice: set-position failed:', messageOf(error));
+  });
 }
 
 /** The server's own words when it sent any, else '{prefix}: {message}' (docs/product.md#voice-assistant). */
@@ -141,6 +212,7 @@ export async function checkStatus(): Promise<void> {
     state.serviceStatus = status.status;
     state.websocketUrl = status.websocket_url ?? null;
     state.mcpFunctions = [...status.mcp_functions];
+    state.sessionMode = status.mode ?? null;
     if (state.clientStatus !== 'error') state.error = null;
     if (status.status === 'running' && asksForAnotherSession(status)) await switchSession();
   } catch (error) {
@@ -177,6 +249,7 @@ export async function start(): Promise<void> {
     state.serviceStatus = 'running';
     state.websocketUrl = status.websocket_url ?? null;
     state.mcpFunctions = [...status.mcp_functions];
+    state.sessionMode = status.mode ?? null;
   } catch (error) {
     state.serviceStatus = 'error';
     state.error = serviceError(error, 'Failed to start service');
@@ -191,6 +264,7 @@ export async function stop(): Promise<void> {
     state.serviceStatus = 'stopped';
     state.websocketUrl = null;
     state.mcpFunctions = [];
+    state.sessionMode = null;
   } catch (error) {
     state.serviceStatus = 'error';
     state.error = serviceError(error, 'Failed to stop service');
@@ -210,6 +284,56 @@ export function watchStatus(): () => void {
 }
 
 // --- client ---------------------------------------------------------------------------------------
+
+/**
+ * The talk button: starts the session the page asks for (mode and book; the server switches a
+ * running one), then connects with the microphone on.
+ */
+export async function talk(): Promise<void> {
+  if (state.clientStatus === 'connecting' || state.clientStatus === 'connected') return;
+  if (state.serviceStatus === 'starting') return;
+  await start();
+  if (state.serviceStatus === 'running') await connect();
+}
+
+/**
+ * A typed question, connected or not: when no conversation runs, it starts one first, then asks.
+ * Resolves true when the question was sent.
+ */
+export async function ask(text: string): Promise<boolean> {
+  const content = text.trim();
+  if (!content) return false;
+  if (state.clientStatus !== 'connected') await talk();
+  return sendText(content);
+}
+
+/** The conversation's state for the talk button. */
+export function talkState(s: Pick<VoiceAssistantState, 'clientStatus' | 'botSpeaking' | 'thinking' | 'micEnabled'>): TalkState {
+  if (s.clientStatus === 'connecting') return 'connecting';
+  if (s.clientStatus !== 'connected') return 'idle';
+  if (s.botSpeaking) return 'speaking';
+  if (s.thinking) return 'thinking';
+  return s.micEnabled ? 'listening' : 'typing';
+}
+
+/**
+ * Why the microphone could not open, in words a listener can act on: no device, permission
+ * denied, or an insecure origin (browsers only give pages served over HTTPS or from localhost a
+ * microphone).
+ */
+export function micProblemOf(error: unknown, secure: boolean): string {
+  const name = (error as { name?: unknown } | null)?.name;
+  if (!secure) return 'The microphone is off: this page is not served over HTTPS, so the browser does not allow it.';
+  if (name === 'NotAllowedError' || name === 'SecurityError') {
+    return 'The microphone is off: permission was denied. Allow it in the browser’s site settings, then start again.';
+  }
+  if (name === 'NotFoundError' || name === 'OverconstrainedError' || name === 'NotReadableError') {
+    return name === 'NotReadableError'
+      ? 'The microphone is off: another application is using it.'
+      : 'The microphone is off: no microphone was found.';
+  }
+  return `The microphone is off: ${messageOf(error)}.`;
+}
 
 /** The websocket URL for the connection: ws(s) scheme, `token` and `position` query parameters. */
 export function connectionUrlWith(connectionUrl: string, base: string, token: string, position: number | null): string {
@@ -232,7 +356,12 @@ export async function connect(): Promise<void> {
   endSession();
   state.clientStatus = 'connecting';
   state.error = null;
+  state.micProblem = null;
+  state.fallback = null;
+  state.openBook = null;
   state.transcript = [];
+  turnOffline = false;
+  pendingOpenBook = null;
   const transport = deps.createTransport();
   const audio = deps.createAudio();
   const current: Session = { transport, audio, unsubscribe: [] };
@@ -256,10 +385,12 @@ export async function connect(): Promise<void> {
     if (!live()) return;
     state.clientStatus = 'connected';
     state.remoteParticipant = { id: 'bot', name: 'Bot' };
+    sentPosition = state.position === null ? null : Math.floor(state.position);
     const micError = await mic;
     if (micError && live()) {
       state.micEnabled = false;
-      state.error = `Microphone unavailable: ${messageOf(micError)}. You can still type your questions.`;
+      transport.enableMic(false);
+      state.micProblem = micProblemOf(micError, deps.isSecureContext());
     }
   } catch (error) {
     if (!live()) return;
@@ -289,8 +420,16 @@ export function sendText(text: string): boolean {
     return false;
   }
   finishTurn('bot');
-  state.transcript.push({ id: nextEntryId++, speaker: 'user', text: content, final: true });
+  newTurn();
+  state.transcript.push({ id: nextEntryId++, speaker: 'user', text: content, final: true, at: Date.now() });
   return true;
+}
+
+/** A question is out: the answer to come is not known to be offline yet. */
+function newTurn(): void {
+  state.thinking = true;
+  turnOffline = false;
+  pendingOpenBook = null;
 }
 
 function endSession(current: Session | null = session): void {
@@ -308,8 +447,10 @@ function endSession(current: Session | null = session): void {
     reconnecting: false,
     botSpeaking: false,
     userSpeaking: false,
+    thinking: false,
     levels: { local: 0, remote: 0 },
   });
+  sentPosition = null;
 }
 
 /** A client or message error shows its message and sets client status error (docs/product.md#voice-assistant). */
@@ -337,6 +478,7 @@ function wire(current: Session): void {
       guard(() => {
         audio.stopPlayback();
         state.botSpeaking = false;
+        state.thinking = false;
         finishTurn('bot');
       }),
     ),
@@ -400,7 +542,7 @@ function onMessage(msg: RTVIMessage): void {
         open.text = text;
         open.final = data.final === true;
       } else {
-        state.transcript.push({ id: nextEntryId++, speaker: 'user', text, final: data.final === true });
+        state.transcript.push({ id: nextEntryId++, speaker: 'user', text, final: data.final === true, at: Date.now() });
       }
       return;
     }
@@ -410,37 +552,84 @@ function onMessage(msg: RTVIMessage): void {
       finishTurn('user');
       const open = lastEntry('bot');
       if (open) open.text += text;
-      else state.transcript.push({ id: nextEntryId++, speaker: 'bot', text: text.trimStart(), final: false });
+      else state.transcript.push({ id: nextEntryId++, speaker: 'bot', text: text.trimStart(), final: false, at: Date.now() });
+      const entry = lastEntry('bot');
+      if (entry && turnOffline) entry.offline = true;
+      if (entry && pendingOpenBook) {
+        entry.openBook = pendingOpenBook;
+        pendingOpenBook = null;
+      }
       return;
     }
     case 'bot-llm-stopped':
       finishTurn('bot');
+      // An answer the chat model gave itself: the offline notice has served its turn.
+      if (!turnOffline) state.fallback = null;
       return;
     case 'user-started-speaking':
       state.userSpeaking = true;
       return;
     case 'user-stopped-speaking':
       state.userSpeaking = false;
+      newTurn();
       return;
     case 'bot-started-speaking':
       state.botSpeaking = true;
+      state.thinking = false;
       return;
     case 'bot-stopped-speaking':
       state.botSpeaking = false;
       return;
+    case 'bot-output':
+    case 'bot-tts-stopped':
+      // Shown rather than spoken, or speech ended: nothing more is coming for this turn.
+      state.thinking = false;
+      return;
     case 'bot-interrupted':
       session?.audio.stopPlayback();
       state.botSpeaking = false;
+      state.thinking = false;
       finishTurn('bot');
+      return;
+    case 'server-message':
+      onServerMessage(msg.data);
       return;
     case 'error':
     case 'error-response': {
       // A fatal bot error ends the session; an answer to one bad request only shows its message.
       const data = (msg.data ?? {}) as { error?: unknown; fatal?: unknown };
       const message = typeof data.error === 'string' ? data.error : 'Voice assistant error';
+      state.thinking = false;
       if (msg.type === 'error' && data.fatal === true) clientError(message);
       else state.error = message;
       return;
     }
+  }
+}
+
+/** RTVI server-message {t, d}: `assistant-fallback` and `open-book` (docs/voice-assistant.md). */
+function onServerMessage(data: unknown): void {
+  const { t, d } = (data ?? {}) as { t?: unknown; d?: unknown };
+  const body = (d !== null && typeof d === 'object' ? d : {}) as Record<string, unknown>;
+  if (t === 'assistant-fallback') {
+    const message = typeof body.message === 'string' && body.message.trim() ? body.message : 'The offline assistant is answering.';
+    state.fallback = { reason: typeof body.reason === 'string' ? body.reason : '', message };
+    turnOffline = true;
+    const open = lastEntry('bot');
+    if (open) open.offline = true;
+    return;
+  }
+  if (t === 'open-book') {
+    const { job_id: jobId, title, position_seconds: position } = body;
+    if (typeof jobId !== 'string' || !jobId) return;
+    const request: OpenBookRequest = {
+      jobId,
+      title: typeof title === 'string' && title ? title : 'your book',
+      positionSeconds: typeof position === 'number' && Number.isFinite(position) && position >= 0 ? position : 0,
+    };
+    state.openBook = { ...request, seq: nextOpenBook++ };
+    const open = lastEntry('bot');
+    if (open) open.openBook = request;
+    else pendingOpenBook = request;
   }
 }

@@ -93,8 +93,8 @@ export const Details: Story = {
     await expect(tech).toHaveTextContent(bookJobId.slice(0, 8));
     await expect(canvas.getByText('3 chapters')).toBeVisible();
     await expect(canvas.getByText('OpenAI')).toBeVisible();
-    // No tutoring analysis, no X-ray.
-    await expect(canvas.queryByRole('link', { name: 'X-ray Lookup' })).toBeNull();
+    // X-ray needs no tutoring analysis: it answers from the heard text.
+    await expect(canvas.getByRole('link', { name: 'Ask about this book' })).toHaveAttribute('aria-keyshortcuts', 'X');
   },
 };
 
@@ -230,10 +230,28 @@ export const XrayLink: Story = {
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
     await ready(canvas);
-    await expect(canvas.getByRole('link', { name: 'X-ray Lookup' })).toHaveAttribute(
+    await expect(canvas.getByRole('link', { name: 'Ask about this book' })).toHaveAttribute(
       'href',
       `/voice-assistant?mode=xray&jobId=${bookJobId}&position=25`,
     );
+  },
+};
+
+export const AskAboutThisBookShortcut: Story = {
+  name: 'Ask about this book (X key)',
+  parameters: {
+    routeStubs: ['/voice-assistant'],
+    msw: { handlers: { progress: progressHandler({ progress: progressFixture({ position_seconds: 25 }) }) } },
+  },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await ready(canvas);
+    await canvas.findByRole('link', { name: 'Ask about this book' });
+    // Not while typing somewhere, and not with a modifier.
+    await userEvent.keyboard('{Control>}x{/Control}');
+    await expect(canvas.getByRole('link', { name: 'Ask about this book' })).toBeVisible();
+    await userEvent.keyboard('x');
+    await expect(await canvas.findByRole('heading', { name: 'Navigated to /voice-assistant' })).toBeVisible();
   },
 };
 

@@ -10,6 +10,7 @@ import { jobProvider, providerLabel } from '../../entities/provider';
 import { bookTitle, chapterCount, isListenable, jobDuration, shortId } from '../../entities/job';
 import { isFinished } from '../../entities/progress';
 import { ChapterList, listenAgain, loadJob, Player, playerState, usePlayer, useSavedProgress } from '../../features/player';
+import { AskAboutBook } from '../../features/voice-assistant';
 import { BookCover } from './BookCover';
 
 const NOT_READY = 'Book not found or not ready for playback';
@@ -116,7 +117,6 @@ export function LibraryDetail({ jobId }: { jobId: string }) {
   const metadata = loaded?.metadata ?? null;
   const chapters = metadata?.chapters.length || chapterCount(book);
   const duration = metadata?.duration || jobDuration(book);
-  const hasAnalysis = Boolean(book.config.tutoring_analysis);
   const position = loaded ? Math.floor(loaded.currentPosition) : 0;
   // The saved place is at the end (docs/product.md#library-detail): offer to start over.
   const finished = isFinished(savedPlace, duration);
@@ -153,9 +153,7 @@ export function LibraryDetail({ jobId }: { jobId: string }) {
           )}
           <ChapterList />
           <Actions>
-            {hasAnalysis && (
-              <ButtonLink href={paths.voiceAssistant({ mode: 'xray', jobId, position })}>X-ray Lookup</ButtonLink>
-            )}
+            <AskAboutBook jobId={jobId} position={position} />
             <Link href={paths.library()}>Back to Library</Link>
           </Actions>
         </Column>

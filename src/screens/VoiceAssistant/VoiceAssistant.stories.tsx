@@ -1,35 +1,36 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
+import { loadJob, playerState, resetPlayer } from '../../features/player';
 import { configureVoiceAssistant, resetVoiceAssistant } from '../../features/voice-assistant';
+import { bookJobId } from '../../mocks/audio';
 import { errorBodyFixture } from '../../mocks/fixtures';
-import {
-  VOICE_FUNCTIONS,
-  VOICE_WS_URL,
-  voiceConnectHandler,
-  voiceStartHandler,
-  voiceStatusHandler,
-  voiceStopHandler,
-} from '../../mocks/voice';
+import { jobsListHandler, libraryShelfFixture } from '../../mocks/library';
+import { VOICE_FUNCTIONS, VOICE_WS_URL, voiceConnectHandler, voiceStartHandler, voiceStatusHandler } from '../../mocks/voice';
 import { FakeAudioIO, FakeTransport, type FakeTransportOptions } from '../../testing/voice-fakes';
-import { VoiceAssistant, XRAY_EXAMPLES } from './VoiceAssistant';
+import { LIBRARY_EXAMPLES, VoiceAssistant, XRAY_EXAMPLES } from './VoiceAssistant';
 
 /**
  * Story parameters: msw.handlers for the REST calls (voiceStatus, voiceStart, voiceStop,
- * voiceConnect) and `voice: { transport }` for the injected fake transport (FakeTransportOptions).
+ * voiceConnect, audioMetadata) and `voice: { transport, micError }` for the injected fake
+ * transport (FakeTransportOptions) and a microphone that fails to open.
  */
 const meta = {
   title: 'Screens/VoiceAssistant',
   component: VoiceAssistant,
   parameters: { auth: { user: {} }, route: '/voice-assistant' },
   beforeEach: ({ parameters }) => {
-    const voice = (parameters.voice ?? {}) as { transport?: FakeTransportOptions };
+    const voice = (parameters.voice ?? {}) as { transport?: FakeTransportOptions; micError?: { name: string; message: string } };
     resetVoiceAssistant();
+    resetPlayer();
+    const micError = voice.micError ? Object.assign(new Error(voice.micError.message), { name: voice.micError.name }) : null;
     configureVoiceAssistant({
       createTransport: () => new FakeTransport({ answerDelayMs: 150, ...voice.transport }),
-      createAudio: () => new FakeAudioIO(),
+      createAudio: () => new FakeAudioIO(micError),
+      isSecureContext: () => true,
     });
     return () => {
       resetVoiceAssistant();
+      resetPlayer();
       configureVoiceAssistant(null);
     };
   },
@@ -38,227 +39,322 @@ const meta = {
 export default meta;
 type Story = StoryObj<typeof meta>;
 
-const runningStatus = { voiceStatus: voiceStatusHandler({ status: 'running' }) };
+/** The sample book (three 20 s chapters) at 0:25: chapter 2, 0:05 into it. */
+const xrayRoute = `/voice-assistant?mode=xray&jobId=${bookJobId}&position=25`;
+const tutorRoute = `/voice-assistant?mode=tutor&jobId=${bookJobId}&position=25`;
 
-// --- headings and subtitles ----------------------------------------------------------------------
+type Canvas = ReturnType<typeof within>;
 
-export const NoMode: Story = {
+async function startTalking(canvas: Canvas) {
+  await userEvent.click(await canvas.findByRole('button', { name: 'Start talking' }));
+}
+
+async function typeQuestion(canvas: Canvas, question: string) {
+  await userEvent.type(canvas.getByLabelText('Type a question'), `${question}{Enter}`);
+}
+
+const transcriptOf = (canvas: Canvas) => canvas.getByRole('list', { name: 'Conversation' });
+/** The talk button's status line (role=status, next to the button, and the button's description). */
+async function expectTalkState(canvas: Canvas, label: string) {
+  await waitFor(() => expect(canvas.getByRole('button', { description: label })).toBeVisible());
+}
+
+/** Send stays inside the question box and the box inside its card. */
+async function expectSendInside(canvas: Canvas) {
+  const send = canvas.getByRole('button', { name: 'Send' });
+  const form = send.closest('form')!;
+  const card = form.parentElement!;
+  await expect(send.getBoundingClientRect().right).toBeLessThanOrEqual(form.getBoundingClientRect().right + 0.5);
+  await expect(form.getBoundingClientRect().right).toBeLessThanOrEqual(card.getBoundingClientRect().right + 0.5);
+  await expect(card.scrollWidth).toBeLessThanOrEqual(card.clientWidth);
+}
+
+// --- the talk button's states ----------------------------------------------------------------------
+
+export const Idle: Story = {
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
     await expect(canvas.getByRole('heading', { level: 1, name: 'Voice Assistant' })).toBeVisible();
-    await expect(canvas.getByText('AI-powered voice assistant with your audiobook library access')).toBeVisible();
-    for (const name of ['Service Status', 'Client Connection', 'Service Control', 'How to Use']) {
-      await expect(canvas.getByRole('heading', { level: 2, name })).toBeVisible();
-    }
-    await expect(canvas.getByText(/voice-agent framework with voice activity detection, a realtime AI API/)).toBeVisible();
-    await expect(canvas.getAllByRole('listitem').length).toBeGreaterThanOrEqual(4);
+    await expect(canvas.getByRole('radiogroup', { name: 'Mode' })).toBeVisible();
+    await expect(canvas.getByRole('radio', { name: 'Tutor' })).not.toBeChecked();
+    await expect(canvas.getByRole('radio', { name: 'X-ray' })).not.toBeChecked();
+    await expect(canvas.getByRole('heading', { name: 'Your library' })).toBeVisible();
+    await expect(canvas.getByRole('combobox', { name: 'Book' })).toHaveValue('');
+    await expect(await canvas.findByRole('button', { name: 'Start talking' })).toBeEnabled();
+    await expectTalkState(canvas, 'Ready');
+    for (const example of LIBRARY_EXAMPLES) await expect(within(transcriptOf(canvas)).getByText(`“${example}”`)).toBeVisible();
+    // Typing is always there, even before a conversation runs.
+    await expect(canvas.getByLabelText('Type a question')).toBeEnabled();
+    // The workings stay folded away.
+    await expect(canvas.getByText('Service', { selector: 'dt' })).not.toBeVisible();
   },
 };
 
-export const Tutor: Story = {
-  parameters: { route: '/voice-assistant?mode=tutor&jobId=9b2e7c1a-4d5f-4e6a-8b9c-0d1e2f3a4b5c' },
+export const Connecting: Story = {
+  parameters: { voice: { transport: { connect: 'never' } } },
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
-    await expect(canvas.getByRole('heading', { name: 'Voice Assistant - Tutoring Mode' })).toBeVisible();
-    await expect(
-      canvas.getByText('Ready for Socratic dialogue about your audiobook. Ask questions and explore ideas!'),
-    ).toBeVisible();
+    await startTalking(canvas);
+    await expect(await canvas.findByRole('button', { name: 'Connecting…' })).toBeDisabled();
+    await expectTalkState(canvas, 'Connecting');
   },
 };
 
-export const Xray: Story = {
-  parameters: { route: '/voice-assistant?mode=xray&jobId=9b2e7c1a-4d5f-4e6a-8b9c-0d1e2f3a4b5c&position=312' },
+export const Listening: Story = {
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
-    await expect(canvas.getByRole('heading', { name: 'Voice Assistant - X-ray Lookup' })).toBeVisible();
-    for (const example of XRAY_EXAMPLES) await expect(canvas.getByText(new RegExp(example.replace('?', '\\?')))).toBeVisible();
-  },
-};
-
-// --- service states ------------------------------------------------------------------------------
-
-export const ServiceUnknownLoading: Story = {
-  parameters: { msw: { handlers: { voiceStatus: voiceStatusHandler({}, { delay: 'infinite' }) } } },
-  play: async ({ canvasElement }) => {
-    const canvas = within(canvasElement);
-    await expect(canvas.getByText('Unknown')).toBeVisible();
-    await expect(canvas.getByRole('button', { name: 'Refresh Status' })).toBeEnabled();
-    await expect(canvas.queryByRole('button', { name: 'Connect & Start Voice Chat' })).toBeNull();
-  },
-};
-
-export const ServiceStopped: Story = {
-  play: async ({ canvasElement }) => {
-    const canvas = within(canvasElement);
-    await expect(await canvas.findByText('Stopped')).toBeVisible();
-    await expect(canvas.getByRole('button', { name: 'Start Voice Assistant' })).toBeEnabled();
-    await expect(canvas.getByRole('button', { name: 'Stop Voice Assistant' })).toBeDisabled();
-    await expect(canvas.queryByRole('button', { name: 'Connect & Start Voice Chat' })).toBeNull();
-  },
-};
-
-export const ServiceStarting: Story = {
-  parameters: { msw: { handlers: { voiceStart: voiceStartHandler({}, { delay: 'infinite' }) } } },
-  play: async ({ canvasElement }) => {
-    const canvas = within(canvasElement);
-    await canvas.findByText('Stopped');
-    await userEvent.click(canvas.getByRole('button', { name: 'Start Voice Assistant' }));
-    await expect(await canvas.findByText('Starting')).toBeVisible();
-    await expect(canvas.getByRole('button', { name: 'Start Voice Assistant' })).toBeDisabled();
-    await expect(canvas.getByRole('button', { name: 'Stop Voice Assistant' })).toBeDisabled();
-  },
-};
-
-export const ServiceRunning: Story = {
-  parameters: { msw: { handlers: runningStatus } },
-  play: async ({ canvasElement }) => {
-    const canvas = within(canvasElement);
-    await expect(await canvas.findByText('Running')).toBeVisible();
-    await expect(canvas.getByText(VOICE_WS_URL)).toBeVisible();
-    for (const name of VOICE_FUNCTIONS) await expect(canvas.getByText(name)).toBeVisible();
-    await expect(canvas.getByRole('button', { name: 'Start Voice Assistant' })).toBeDisabled();
-    await expect(canvas.getByRole('button', { name: 'Stop Voice Assistant' })).toBeEnabled();
-    await expect(canvas.getByRole('button', { name: 'Connect & Start Voice Chat' })).toBeEnabled();
-  },
-};
-
-export const ServiceError: Story = {
-  parameters: {
-    msw: { handlers: { voiceStatus: voiceStatusHandler({}, { status: 503, body: errorBodyFixture('Voice service unavailable') }) } },
-  },
-  play: async ({ canvasElement }) => {
-    const canvas = within(canvasElement);
-    await expect(await canvas.findByRole('alert')).toHaveTextContent('Voice service unavailable');
-    await expect(canvas.getByText('Error')).toBeVisible();
-  },
-};
-
-export const ServiceErrorDefaultMessage: Story = {
-  parameters: { msw: { handlers: { voiceStatus: voiceStatusHandler({}, { status: 500 }) } } },
-  play: async ({ canvasElement }) => {
-    const canvas = within(canvasElement);
-    await expect(await canvas.findByRole('alert')).toHaveTextContent('Failed to check status: Request failed with status 500');
-  },
-};
-
-// --- flows and client states ---------------------------------------------------------------------
-
-export const StartThenStop: Story = {
-  play: async ({ canvasElement }) => {
-    const canvas = within(canvasElement);
-    await canvas.findByText('Stopped');
-    await userEvent.click(canvas.getByRole('button', { name: 'Start Voice Assistant' }));
-    await expect(await canvas.findByText('Running')).toBeVisible();
-    await expect(canvas.getByText(VOICE_FUNCTIONS[0]!)).toBeVisible();
-    await userEvent.click(canvas.getByRole('button', { name: 'Stop Voice Assistant' }));
-    await expect(await canvas.findByText('Stopped')).toBeVisible();
-    await expect(canvas.queryByText(VOICE_FUNCTIONS[0]!)).toBeNull();
-    await expect(canvas.queryByText(VOICE_WS_URL)).toBeNull();
-  },
-};
-
-export const ClientDisconnected: Story = {
-  parameters: { msw: { handlers: runningStatus } },
-  play: async ({ canvasElement }) => {
-    const canvas = within(canvasElement);
-    await expect(await canvas.findByRole('button', { name: 'Connect & Start Voice Chat' })).toBeEnabled();
-    await expect(canvas.getByText('Disconnected')).toBeVisible();
-  },
-};
-
-export const ClientConnecting: Story = {
-  parameters: { msw: { handlers: runningStatus }, voice: { transport: { connect: 'never' } } },
-  play: async ({ canvasElement }) => {
-    const canvas = within(canvasElement);
-    await userEvent.click(await canvas.findByRole('button', { name: 'Connect & Start Voice Chat' }));
-    await expect(await canvas.findByRole('button', { name: 'Connecting...' })).toBeDisabled();
-  },
-};
-
-export const ClientConnectedWithTranscript: Story = {
-  parameters: {
-    route: '/voice-assistant?mode=xray&jobId=9b2e7c1a-4d5f-4e6a-8b9c-0d1e2f3a4b5c',
-    msw: { handlers: { voiceStatus: voiceStatusHandler({ status: 'running', mode: 'xray', job_id: '9b2e7c1a-4d5f-4e6a-8b9c-0d1e2f3a4b5c' }) } },
-    voice: { transport: { answer: () => 'That is the narrator, who insists he is not mad.' } },
-  },
-  play: async ({ canvasElement }) => {
-    const canvas = within(canvasElement);
-    await userEvent.click(await canvas.findByRole('button', { name: 'Connect & Start Voice Chat' }));
-    await expect(await canvas.findByRole('button', { name: 'Disconnect Voice Chat' })).toBeEnabled();
-    await expect(canvas.getByText('Connected')).toBeVisible();
+    await startTalking(canvas);
+    await expect(await canvas.findByRole('button', { name: 'End conversation' })).toBeEnabled();
+    await expectTalkState(canvas, 'Listening');
     await expect(canvas.getByRole('meter', { name: 'Your microphone level' })).toBeVisible();
-    await userEvent.type(canvas.getByLabelText('Type a question'), 'Who is this character?{Enter}');
-    const transcript = canvas.getByRole('list', { name: 'Conversation' });
-    await expect(transcript).toHaveAttribute('aria-live', 'polite');
-    await expect(within(transcript).getByText('Who is this character?')).toBeVisible();
-    await waitFor(() => expect(transcript).toHaveTextContent('That is the narrator, who insists he is not mad.'));
+  },
+};
+
+export const Thinking: Story = {
+  parameters: { voice: { transport: { answerDelayMs: null } } },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await startTalking(canvas);
+    await canvas.findByRole('button', { name: 'End conversation' });
+    await typeQuestion(canvas, 'What books are in my library?');
+    await expectTalkState(canvas, 'Thinking');
+    await expect(within(transcriptOf(canvas)).getByText('What books are in my library?')).toBeVisible();
     await expect(canvas.getByLabelText('Type a question')).toHaveValue('');
-    // Send stays inside the card, whatever the width.
-    const send = canvas.getByRole('button', { name: 'Send' });
-    const form = send.closest('form')!;
-    await expect(send.getBoundingClientRect().right).toBeLessThanOrEqual(form.getBoundingClientRect().right + 0.5);
-    await expect(form.getBoundingClientRect().right).toBeLessThanOrEqual(form.parentElement!.getBoundingClientRect().right + 0.5);
   },
 };
 
-export const ConnectedOnAPhone: Story = {
-  name: 'Connected on a phone-width screen',
-  parameters: { width: 360, msw: { handlers: runningStatus } },
-  play: async ({ canvasElement }) => {
-    const canvas = within(canvasElement);
-    await userEvent.click(await canvas.findByRole('button', { name: 'Connect & Start Voice Chat' }));
-    const send = await canvas.findByRole('button', { name: 'Send' });
-    const form = send.closest('form')!;
-    // The question field shrinks; Send stays inside its card.
-    await expect(send.getBoundingClientRect().right).toBeLessThanOrEqual(form.getBoundingClientRect().right + 0.5);
-    await expect(form.getBoundingClientRect().right).toBeLessThanOrEqual(form.parentElement!.getBoundingClientRect().right + 0.5);
-  },
-};
-
-export const ClientConnectThenDisconnect: Story = {
-  parameters: { msw: { handlers: runningStatus } },
-  play: async ({ canvasElement }) => {
-    const canvas = within(canvasElement);
-    await userEvent.click(await canvas.findByRole('button', { name: 'Connect & Start Voice Chat' }));
-    await userEvent.click(await canvas.findByRole('button', { name: 'Disconnect Voice Chat' }));
-    await expect(await canvas.findByRole('button', { name: 'Connect & Start Voice Chat' })).toBeEnabled();
-    await expect(canvas.getByText('Disconnected')).toBeVisible();
-  },
-};
-
-export const ClientError: Story = {
-  parameters: { msw: { handlers: runningStatus }, voice: { transport: { connect: { fail: 'websocket connection timed out' } } } },
-  play: async ({ canvasElement }) => {
-    const canvas = within(canvasElement);
-    await userEvent.click(await canvas.findByRole('button', { name: 'Connect & Start Voice Chat' }));
-    await expect(await canvas.findByRole('alert')).toHaveTextContent('Connection failed: websocket connection timed out');
-    await expect(canvas.getAllByText('Error').length).toBeGreaterThan(0);
-    await expect(canvas.getByRole('button', { name: 'Connect & Start Voice Chat' })).toBeEnabled();
-  },
-};
-
-export const ConnectApiError: Story = {
+export const Speaking: Story = {
   parameters: {
-    msw: {
-      handlers: {
-        ...runningStatus,
-        voiceConnect: voiceConnectHandler({}, { status: 409, body: errorBodyFixture('Voice assistant is not running') }),
+    voice: { transport: { speakMs: null, answer: () => 'You have three books. You are halfway through The Tell-Tale Heart.' } },
+  },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await startTalking(canvas);
+    await canvas.findByRole('button', { name: 'End conversation' });
+    await typeQuestion(canvas, 'What books are in my library?');
+    await expectTalkState(canvas, 'Speaking');
+    await waitFor(() => expect(transcriptOf(canvas)).toHaveTextContent('You have three books.'));
+    const turns = within(transcriptOf(canvas)).getAllByRole('listitem');
+    await expect(within(turns[0]!).getByText('You')).toBeVisible();
+    await expect(within(turns[1]!).getByText('Assistant')).toBeVisible();
+    await expect(turns[1]!.querySelector('time')).not.toBeNull();
+  },
+};
+
+export const MicrophoneOff: Story = {
+  name: 'Microphone off (permission denied)',
+  parameters: { voice: { micError: { name: 'NotAllowedError', message: 'Permission denied' } } },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await startTalking(canvas);
+    await canvas.findByRole('button', { name: 'End conversation' });
+    await expectTalkState(canvas, 'Microphone off');
+    await expect(canvas.getByText(/permission was denied.*You can still type your questions/)).toBeVisible();
+  },
+};
+
+// --- a book, the mode switch, the server's messages ------------------------------------------------
+
+export const XrayFromBook: Story = {
+  name: 'X-ray from the book page',
+  parameters: {
+    route: xrayRoute,
+    voice: { transport: { answer: () => 'The narrator first appears in chapter 1, about 10 seconds in: "True! nervous, very nervous".' } },
+  },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await expect(canvas.getByRole('radio', { name: 'X-ray' })).toBeChecked();
+    await expect(await canvas.findByRole('heading', { name: 'The Tell-Tale Heart' })).toBeVisible();
+    await expect(
+      await canvas.findByText('You are at chapter 2, 0:05 — X-ray answers only from what you have heard.'),
+    ).toBeVisible();
+    for (const example of XRAY_EXAMPLES) await expect(within(transcriptOf(canvas)).getByText(`“${example}”`)).toBeVisible();
+    // Ask by typing, without pressing Start talking first: the conversation starts by itself.
+    await typeQuestion(canvas, 'Who is the narrator?');
+    await waitFor(() => expect(transcriptOf(canvas)).toHaveTextContent('The narrator first appears in chapter 1'));
+    await expect(within(transcriptOf(canvas)).getAllByText('X-ray').length).toBeGreaterThan(0);
+    await expectTalkState(canvas, 'Listening');
+  },
+};
+
+export const XrayFollowsThePlayer: Story = {
+  name: 'X-ray follows the player',
+  parameters: { route: xrayRoute },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await expect(await canvas.findByText(/^You are at chapter 2, 0:05/)).toBeVisible();
+    // The book plays on in the player (it keeps playing across pages): the page follows it live,
+    // not the position it was opened at.
+    await loadJob(bookJobId);
+    playerState.currentPosition = 47;
+    await expect(await canvas.findByText('You are at chapter 3, 0:07 — X-ray answers only from what you have heard.')).toBeVisible();
+  },
+};
+
+export const ChooseBook: Story = {
+  name: 'Choose the book',
+  parameters: { route: '/voice-assistant?mode=xray', msw: { handlers: { jobs: jobsListHandler(libraryShelfFixture()) } } },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    const book = canvas.getByRole('combobox', { name: 'Book' });
+    await waitFor(() => expect(within(book).getByRole('option', { name: 'The Raven' })).toBeInTheDocument());
+    await userEvent.selectOptions(book, 'The Raven');
+    await expect(await canvas.findByRole('heading', { name: 'The Raven' })).toBeVisible();
+    await expect(canvas.getByRole('radio', { name: 'X-ray' })).toBeChecked();
+    await expect(await canvas.findByText(/X-ray answers only from what you have heard/)).toBeVisible();
+  },
+};
+
+export const SwitchTutorToXray: Story = {
+  name: 'Mode switch: Tutor to X-ray',
+  parameters: {
+    route: tutorRoute,
+    msw: { handlers: { voiceStatus: voiceStatusHandler({ status: 'running', mode: 'tutor', job_id: bookJobId }) } },
+  },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await expect(canvas.getByRole('radio', { name: 'Tutor' })).toBeChecked();
+    await startTalking(canvas);
+    await expect(await canvas.findByText('Talking in Tutor mode')).toBeVisible();
+    await userEvent.click(canvas.getByRole('radio', { name: 'X-ray' }));
+    await expect(canvas.getByRole('radio', { name: 'X-ray' })).toBeChecked();
+    await expect(await canvas.findByText(/X-ray answers only from what you have heard/)).toBeVisible();
+    // The session switches and the conversation carries on in the new mode.
+    await expect(await canvas.findByText('Talking in X-ray mode')).toBeVisible();
+    await expect(canvas.getByRole('button', { name: 'End conversation' })).toBeEnabled();
+    await expectTalkState(canvas, 'Listening');
+  },
+};
+
+export const AnsweringOffline: Story = {
+  name: 'Answering offline (the model did not answer)',
+  parameters: {
+    route: xrayRoute,
+    voice: {
+      transport: {
+        answer: () => 'The story takes place in an old house, at night.',
+        serverMessages: () => [
+          {
+            t: 'assistant-fallback',
+            d: { reason: 'timeout', message: 'The language model did not answer (timeout); this answer comes from the offline assistant.' },
+          },
+        ],
       },
     },
   },
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
-    await userEvent.click(await canvas.findByRole('button', { name: 'Connect & Start Voice Chat' }));
+    await startTalking(canvas);
+    await canvas.findByRole('button', { name: 'End conversation' });
+    await typeQuestion(canvas, 'Where does the story take place?');
+    const notice = await canvas.findByText('Answering offline.');
+    await expect(notice.closest('[role="status"]')).toHaveTextContent('this answer comes from the offline assistant');
+    // The turn is not lost: the answer is there, marked as offline.
+    await waitFor(() => expect(transcriptOf(canvas)).toHaveTextContent('The story takes place in an old house, at night.'));
+    await expect(within(transcriptOf(canvas)).getByText('Answered offline')).toBeVisible();
+    await expect(canvas.queryByRole('alert')).toBeNull();
+  },
+};
+
+export const OpenBookAction: Story = {
+  name: 'Open book ("continue X")',
+  parameters: {
+    voice: {
+      transport: {
+        answer: () => 'Continuing The Tell-Tale Heart from 0:25.',
+        serverMessages: () => [{ t: 'open-book', d: { job_id: bookJobId, title: 'The Tell-Tale Heart', position_seconds: 25 } }],
+      },
+    },
+  },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await startTalking(canvas);
+    await canvas.findByRole('button', { name: 'End conversation' });
+    await typeQuestion(canvas, 'Continue The Tell-Tale Heart');
+    const open = await canvas.findByRole('link', { name: 'Open The Tell-Tale Heart' });
+    await expect(open).toHaveAttribute('href', `/library/${bookJobId}`);
+    await expect(canvas.getByText('The Tell-Tale Heart is ready in the player at 0:25.')).toBeVisible();
+    // The book is loaded in the player.
+    await waitFor(() => expect(playerState.currentJobId).toBe(bookJobId));
+  },
+};
+
+export const ErrorState: Story = {
+  name: 'Error',
+  parameters: { voice: { transport: { connect: { fail: 'websocket connection timed out' } } } },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await startTalking(canvas);
+    await expect(await canvas.findByRole('alert')).toHaveTextContent('Connection failed: websocket connection timed out');
+    await expect(canvas.getByRole('button', { name: 'Start talking' })).toBeEnabled();
+    await expect(canvas.getByLabelText('Type a question')).toBeEnabled();
+  },
+};
+
+export const ServiceUnavailable: Story = {
+  parameters: {
+    msw: { handlers: { voiceStart: voiceStartHandler({}, { status: 503, body: errorBodyFixture('Voice service unavailable') }) } },
+  },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await startTalking(canvas);
+    await expect(await canvas.findByRole('alert')).toHaveTextContent('Voice service unavailable');
+    await expect(canvas.getByRole('button', { name: 'Start talking' })).toBeEnabled();
+  },
+};
+
+export const ConnectApiError: Story = {
+  parameters: {
+    msw: { handlers: { voiceConnect: voiceConnectHandler({}, { status: 409, body: errorBodyFixture('Voice assistant is not running') }) } },
+  },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await startTalking(canvas);
     await expect(await canvas.findByRole('alert')).toHaveTextContent('Connection failed: Voice assistant is not running');
   },
 };
 
-export const StopFails: Story = {
-  parameters: { msw: { handlers: { ...runningStatus, voiceStop: voiceStopHandler({ status: 500 }) } } },
+// --- details and widths ----------------------------------------------------------------------------
+
+export const DetailsOpen: Story = {
+  name: 'Details (service, WebSocket URL, functions)',
+  parameters: { msw: { handlers: { voiceStatus: voiceStatusHandler({ status: 'running' }) } } },
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
-    await canvas.findByText('Running');
-    await userEvent.click(canvas.getByRole('button', { name: 'Stop Voice Assistant' }));
-    await expect(await canvas.findByRole('alert')).toHaveTextContent('Failed to stop service: Request failed with status 500');
+    await userEvent.click(canvas.getByText('Details'));
+    await expect(await canvas.findByText('Running')).toBeVisible();
+    await expect(canvas.getByText(VOICE_WS_URL)).toBeVisible();
+    for (const name of VOICE_FUNCTIONS) await expect(canvas.getByText(name)).toBeVisible();
+    await expect(canvas.getByRole('button', { name: 'Start the service' })).toBeDisabled();
+    await expect(canvas.getByRole('button', { name: 'Stop the service' })).toBeEnabled();
+  },
+};
+
+export const Desktop: Story = {
+  name: 'Conversation at 1280 px',
+  parameters: { route: xrayRoute, width: 1280 },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await startTalking(canvas);
+    await canvas.findByRole('button', { name: 'End conversation' });
+    await typeQuestion(canvas, 'Who is the old man?');
+    await waitFor(() => expect(within(transcriptOf(canvas)).getAllByRole('listitem')).toHaveLength(2));
+    await expectSendInside(canvas);
+  },
+};
+
+export const Phone: Story = {
+  name: 'Conversation on a phone (390 px)',
+  parameters: { route: xrayRoute, width: 390 },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await startTalking(canvas);
+    await canvas.findByRole('button', { name: 'End conversation' });
+    await typeQuestion(canvas, 'Who is the old man?');
+    await waitFor(() => expect(within(transcriptOf(canvas)).getAllByRole('listitem')).toHaveLength(2));
+    await expectSendInside(canvas);
+    // Nothing on the page is wider than the phone.
+    const phone = canvasElement.querySelector<HTMLElement>('div[style*="width: 390px"]')!;
+    await expect(phone.scrollWidth).toBeLessThanOrEqual(phone.clientWidth);
   },
 };
