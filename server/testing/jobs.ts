@@ -25,7 +25,7 @@ export interface JobBody {
   duration: number | null;
   config: Record<string, unknown>;
   result_data: Record<string, unknown> & { duration_seconds?: number; chapters?: { title: string; order: number; duration: number; file_key: string; job_id?: string }[]; child_job_ids?: string[] };
-  steps: { step_name: string; status: string; step_order: number; error_message: string | null; step_metadata: Record<string, unknown> }[];
+  steps: { step_name: string; status: string; step_order: number; error_message: string | null; step_metadata: Record<string, unknown>; started_at: string | null; completed_at: string | null }[];
   children: { id: string; title: string; status: string; duration: number | null }[];
   parent: { id: string; title: string; user_id: string; status: string; progress: number } | null;
 }
