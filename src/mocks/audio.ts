@@ -132,12 +132,12 @@ export const SAMPLE_COVER_SVG = new TextEncoder().encode(
 );
 
 /**
- * GET /audio/{jobId}/cover: by default none (404); `cover: true` answers the sample cover, an SVG
- * as the server sends for a book without a cover of its own.
+ * GET /audio/{jobId}/cover: the sample cover, an SVG as the server draws for a book without one
+ * of its own (every book has a cover); `cover: false` answers 404, as for a job that is not yours.
  */
 export function audioCoverHandler(options: { cover?: boolean } = {}) {
   return getGetAudioCoverMockHandler(() =>
-    options.cover ? SAMPLE_COVER_SVG.slice().buffer : failWith(404, errorBodyFixture('This book has no cover')),
+    options.cover === false ? failWith(404, errorBodyFixture('Job not found')) : SAMPLE_COVER_SVG.slice().buffer,
   );
 }
 

@@ -59,6 +59,8 @@ async function waitUntilPlayable() {
   await page.getByRole('link', { name: 'Play Audiobook' }).waitFor({ timeout: 120_000 });
 }
 
+let ferryId = '';
+
 const audioTime = () => page.evaluate(() => document.querySelector('audio')?.currentTime ?? -1);
 
 describe('listening in the real app', () => {
@@ -98,6 +100,7 @@ describe('listening in the real app', () => {
 
   it('turns a three-chapter book into chapter jobs, and chapter navigation jumps between them', async () => {
     const id = await createAudiobook('The Ferry', book);
+    ferryId = id;
     await waitUntilPlayable();
     const chapterJobs = page.getByRole('region', { name: 'Chapter Jobs' }).getByRole('listitem');
     await chapterJobs.nth(2).waitFor();
@@ -120,5 +123,33 @@ describe('listening in the real app', () => {
     expect(await audioTime()).toBeGreaterThan(inChapter2);
     await page.getByRole('button', { name: 'Previous chapter' }).click();
     await page.waitForFunction(() => document.querySelector('[aria-current="true"]')?.textContent?.startsWith('2.'), undefined, { timeout: 10_000 });
+  });
+
+  it('keeps playing from page to page, with the mini-player to pause it', async () => {
+    await page.goto(`${app.url}/library/${ferryId}`);
+    await page.getByRole('button', { name: 'Play', exact: true }).click();
+    await page.getByRole('button', { name: 'Pause' }).waitFor();
+    // On the book's own page the full player is there: no mini-player.
+    expect(await page.getByRole('region', { name: 'Now playing' }).count()).toBe(0);
+
+    const nav = page.getByRole('navigation', { name: 'Main' });
+    for (const name of ['Library', 'Jobs', 'Dashboard']) {
+      const before = await audioTime();
+      await nav.getByRole('link', { name }).click();
+      await page.getByRole('heading', { level: 1, name }).waitFor();
+      const bar = page.getByRole('region', { name: 'Now playing' });
+      await bar.getByRole('link', { name: 'Open The Ferry' }).waitFor();
+      // The same <audio> goes on: its time keeps growing across the navigation.
+      await page.waitForFunction((t) => (document.querySelector('audio')?.currentTime ?? 0) > t + 0.3, before, { timeout: 10_000 });
+    }
+
+    const bar = page.getByRole('region', { name: 'Now playing' });
+    await bar.getByRole('button', { name: 'Pause' }).click();
+    await bar.getByRole('button', { name: 'Play' }).waitFor();
+    const paused = await audioTime();
+    await page.waitForTimeout(700);
+    expect(await audioTime()).toBe(paused);
+    await bar.getByRole('link', { name: 'Open The Ferry' }).click();
+    await page.waitForURL(`${app.url}/library/${ferryId}`);
   });
 });

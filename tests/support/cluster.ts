@@ -68,13 +68,21 @@ export function apiClient(baseUrl: string) {
       headers: { 'content-type': 'application/json', ...headers },
       ...(body && { body: JSON.stringify(body) }),
     });
-    return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+    return { status: res.status, body: (await res.json()) as Record<string, unknown>, retryAfter: Number(res.headers.get('retry-after') ?? 1) };
+  }
+  /** As a reader's browser does: a 429 ("busy with other sign-ins") is retried after Retry-After. */
+  async function callPatiently(method: string, path: string, body?: object) {
+    for (let attempt = 1; ; attempt += 1) {
+      const res = await call(method, path, body);
+      if (res.status !== 429 || attempt === 20) return res;
+      await new Promise((resolve) => setTimeout(resolve, Math.max(0.2, res.retryAfter || 1) * 1000));
+    }
   }
   return {
     call,
     async signUp(email: string, password = 'correct-horse') {
-      await call('POST', '/api/v1/auth/register', { email, password });
-      const login = await call('POST', '/api/v1/auth/login', { email, password });
+      await callPatiently('POST', '/api/v1/auth/register', { email, password });
+      const login = await callPatiently('POST', '/api/v1/auth/login', { email, password });
       if (login.status !== 200) throw new Error(`login failed: ${login.status} ${JSON.stringify(login.body)}`);
       headers = { authorization: `Bearer ${String(login.body.access_token)}` };
     },

@@ -5,10 +5,11 @@ import { TopNav } from './TopNav';
 // the first signed-in screen is up: no screen waits for it, and what it grows into (a mini-player)
 // stays out of every screen's first load.
 const PlayerAudio = lazy(() => import('../../features/player/PlayerAudio').then((m) => ({ default: m.PlayerAudio })));
+const MiniPlayer = lazy(() => import('../../features/player/MiniPlayer').then((m) => ({ default: m.MiniPlayer })));
 
 /**
- * The signed-in frame: the top bar, the screen as the page's main landmark, and the one audio
- * element, kept here so a book goes on playing from one page to the next.
+ * The signed-in frame: the top bar, the screen as the page's main landmark, the one audio element,
+ * kept here so a book goes on playing from one page to the next, and the mini-player that controls it.
  */
 export function AppLayout({ children }: { children: ReactNode }) {
   return (
@@ -17,6 +18,7 @@ export function AppLayout({ children }: { children: ReactNode }) {
       <main>{children}</main>
       <Suspense fallback={null}>
         <PlayerAudio />
+        <MiniPlayer />
       </Suspense>
     </>
   );

@@ -13,3 +13,4 @@ export { ButtonLink } from './Button';
 export { Pagination } from './Pagination';
 export { ProgressBar } from './ProgressBar';
 export { SelectField } from './SelectField';
+export { IconButton } from './IconButton';

@@ -1,7 +1,29 @@
-import { useQueryClient } from '@tanstack/react-query';
+import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
-import { watchMediaSession } from './mediaSession';
+import { getGetAudioCoverQueryOptions } from '../../api/gen/endpoints/audio/audio';
+import { watchMediaSession, type ArtworkSource } from './mediaSession';
 import { attachMedia, connectPlayerCache, watchPageHide } from './store';
+
+/**
+ * Media Session artwork: the book's cover from the same cached query the cover images use (fetched
+ * once a session), as a blob URL kept until the player goes away. Returns the source and a cleanup.
+ */
+function coverArtwork(queryClient: QueryClient): { artworkFor: ArtworkSource; release: () => void } {
+  const urls = new Map<string, string>();
+  return {
+    artworkFor: async (jobId) => {
+      const blob = await queryClient.fetchQuery({ ...getGetAudioCoverQueryOptions(jobId), staleTime: Infinity, gcTime: Infinity, retry: false });
+      if (!(blob instanceof Blob) || blob.size === 0) return null;
+      const src = urls.get(jobId) ?? URL.createObjectURL(blob);
+      urls.set(jobId, src);
+      return { src, type: blob.type || 'image/svg+xml' };
+    },
+    release: () => {
+      for (const url of urls.values()) URL.revokeObjectURL(url);
+      urls.clear();
+    },
+  };
+}
 
 /**
  * The app's one <audio> element. It hands itself to the player store (which drives it) and
@@ -18,12 +40,14 @@ export function PlayerAudio() {
     if (!element) return;
     const detach = attachMedia(element);
     const stopPageHide = watchPageHide();
-    const stopSession = watchMediaSession();
+    const artwork = coverArtwork(queryClient);
+    const stopSession = watchMediaSession(undefined, undefined, artwork.artworkFor);
     return () => {
       stopSession();
+      artwork.release();
       stopPageHide();
       detach();
     };
-  }, []);
+  }, [queryClient]);
   return <audio ref={audio} preload="metadata" data-testid="player-audio" />;
 }

@@ -14,14 +14,18 @@ import {
 
 type MetadataConstructor = new (init: MediaMetadataInit) => MediaMetadata;
 
+/** The loaded book's cover as an image URL for the artwork, or null (see PlayerAudio). */
+export type ArtworkSource = (jobId: string) => Promise<{ src: string; type: string } | null>;
+
 /**
  * Lock screens, headsets and the browser's media hub: shows the book (artist 'Lectio', album the
- * current chapter) and routes their buttons to the store. Chapters are the tracks. A no-op where
- * the Media Session API is missing. Returns the function that stops it.
+ * current chapter, the book's cover as artwork) and routes their buttons to the store. Chapters
+ * are the tracks. A no-op where the Media Session API is missing. Returns the function that stops it.
  */
 export function watchMediaSession(
   session: MediaSession | undefined = typeof navigator === 'undefined' ? undefined : navigator.mediaSession,
   Metadata: MetadataConstructor | undefined = typeof MediaMetadata === 'undefined' ? undefined : MediaMetadata,
+  artworkFor: ArtworkSource = async () => null,
 ): () => void {
   if (!session) return () => {};
   const handlers: [MediaSessionAction, MediaSessionActionHandler][] = [
@@ -42,14 +46,37 @@ export function watchMediaSession(
   }
 
   let shown = '';
+  let artwork: { jobId: string; image: { src: string; type: string } | null } | null = null;
+  let stopped = false;
+  const fetchArtwork = (jobId: string) => {
+    artwork = { jobId, image: null };
+    void artworkFor(jobId)
+      .catch(() => null)
+      .then((image) => {
+        if (stopped || artwork?.jobId !== jobId) return;
+        artwork = { jobId, image };
+        shown = '';
+        update();
+      });
+  };
   const update = () => {
     const title = state.metadata?.title;
+    const jobId = state.currentJobId;
+    if (jobId && artwork?.jobId !== jobId) fetchArtwork(jobId);
     const chapter = chapterAt(chaptersOf(state.metadata), state.currentPosition);
-    const key = `${title ?? ''}|${chapter?.title ?? ''}`;
+    const image = artwork?.jobId === jobId ? artwork?.image : null;
+    const key = `${title ?? ''}|${chapter?.title ?? ''}|${image?.src ?? ''}`;
     if (key !== shown) {
       shown = key;
       session.metadata =
-        title && Metadata ? new Metadata({ title, artist: 'Lectio', album: chapter?.title ?? title }) : null;
+        title && Metadata
+          ? new Metadata({
+              title,
+              artist: 'Lectio',
+              album: chapter?.title ?? title,
+              artwork: image ? [{ src: image.src, sizes: '400x600', type: image.type }] : [],
+            })
+          : null;
     }
     session.playbackState = state.streamingUrl ? (state.isPlaying ? 'playing' : 'paused') : 'none';
     if (state.duration > 0 && typeof session.setPositionState === 'function') {
@@ -67,6 +94,7 @@ export function watchMediaSession(
   update();
   const unsubscribe = subscribe(state, update);
   return () => {
+    stopped = true;
     unsubscribe();
     for (const [action] of handlers) {
       try {

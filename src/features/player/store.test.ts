@@ -472,14 +472,21 @@ describe('player store', () => {
     class Metadata {
       constructor(readonly init: MediaMetadataInit) {}
     }
-    const stop = watchMediaSession(session, Metadata as unknown as typeof MediaMetadata);
+    const asked: string[] = [];
+    const stop = watchMediaSession(session, Metadata as unknown as typeof MediaMetadata, async (jobId) => {
+      asked.push(jobId);
+      return { src: `blob:cover-of-${jobId}`, type: 'image/svg+xml' };
+    });
     await loadJob(bookJobId);
     await flush();
+    // The book's cover is the artwork, asked for once.
     expect((session.metadata as unknown as Metadata).init).toEqual({
       title: 'The Tell-Tale Heart',
       artist: 'Lectio',
       album: 'The Visitor',
+      artwork: [{ src: `blob:cover-of-${bookJobId}`, sizes: '400x600', type: 'image/svg+xml' }],
     });
+    expect(asked).toEqual([bookJobId]);
     actions.get('play')?.({ action: 'play' });
     expect(state.isPlaying).toBe(true);
     actions.get('seekforward')?.({ action: 'seekforward' });

@@ -11,7 +11,7 @@ import { bookTitle, chapterCount, isListenable, jobDuration, shortId } from '../
 import { isFinished } from '../../entities/progress';
 import { ChapterList, listenAgain, loadJob, Player, playerState, usePlayer, useSavedProgress } from '../../features/player';
 import { AskAboutBook } from '../../features/voice-assistant';
-import { BookCover } from './BookCover';
+import { BookCover } from '../../components/book';
 
 const NOT_READY = 'Book not found or not ready for playback';
 

@@ -1,0 +1,1 @@
+export { BookCover, type CoverSize } from './BookCover';

@@ -1,0 +1,131 @@
+import type { Meta, StoryObj } from '@storybook/react-vite';
+import { useEffect } from 'react';
+import { expect, userEvent, waitFor, within } from 'storybook/test';
+import { audioMetadataHandler, bookJobId, progressHandler, progressFixture } from '../../mocks/audio';
+import { MiniPlayer } from './MiniPlayer';
+import { PlayerAudio } from './PlayerAudio';
+import { loadJob, resetPlayer, state } from './store';
+
+/** A signed-in page with the mini-player under it; `load` puts the sample book in the player. */
+function PageWithMiniPlayer({ load, width }: { load: boolean; width?: number }) {
+  useEffect(() => {
+    if (load) void loadJob(bookJobId);
+  }, [load]);
+  // A transform makes the frame the fixed bar's containing block: a phone-wide page in any window.
+  return (
+    <div style={width ? { width, height: 640, transform: 'translateZ(0)', border: '1px solid #d1d5db' } : undefined}>
+      <main style={{ padding: 16 }}>
+        <h1>Library</h1>
+        <p>Your finished audiobooks, ready to play from where you left off.</p>
+      </main>
+      <MiniPlayer />
+      <PlayerAudio />
+    </div>
+  );
+}
+
+const meta = {
+  title: 'Features/Player/MiniPlayer',
+  component: PageWithMiniPlayer,
+  args: { load: true },
+  parameters: { auth: { user: {} }, route: '/library' },
+  beforeEach: () => {
+    resetPlayer();
+  },
+} satisfies Meta<typeof PageWithMiniPlayer>;
+
+export default meta;
+type Story = StoryObj<typeof meta>;
+
+type Canvas = ReturnType<typeof within>;
+async function nowPlaying(canvas: Canvas) {
+  const bar = within(await canvas.findByRole('region', { name: 'Now playing' }));
+  await waitFor(() => expect(bar.getByRole('button', { name: 'Play' })).toBeEnabled(), { timeout: 5000 });
+  return bar;
+}
+
+export const Idle: Story = {
+  name: 'Idle: nothing played yet, no mini-player',
+  args: { load: false },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await expect(canvas.getByRole('heading', { name: 'Library' })).toBeVisible();
+    await expect(canvas.queryByRole('region', { name: 'Now playing' })).toBeNull();
+  },
+};
+
+export const Paused: Story = {
+  name: 'Paused: the book resumes where the reader stopped',
+  parameters: { msw: { handlers: { progress: progressHandler({ progress: progressFixture({ position_seconds: 25 }) }) } } },
+  play: async ({ canvasElement }) => {
+    const bar = await nowPlaying(within(canvasElement));
+    await expect(bar.getByRole('img', { name: 'Cover of The Tell-Tale Heart' })).toBeVisible();
+    await expect(bar.getByRole('link', { name: 'Open The Tell-Tale Heart' })).toHaveAttribute('href', `/library/${bookJobId}`);
+    await expect(bar.getByText('The Night Watch')).toBeVisible();
+    await expect(bar.getByRole('progressbar', { name: 'Listening progress' })).toHaveAttribute('aria-valuetext', '0:25 of 1:00');
+    await expect(bar.getByRole('button', { name: 'Back 10 seconds' })).toBeEnabled();
+    await expect(bar.getByRole('button', { name: 'Forward 10 seconds' })).toBeEnabled();
+  },
+};
+
+export const Playing: Story = {
+  name: 'Playing: pause is offered and the time moves',
+  play: async ({ canvasElement }) => {
+    const bar = await nowPlaying(within(canvasElement));
+    await userEvent.click(bar.getByRole('button', { name: 'Play' }));
+    await expect(await bar.findByRole('button', { name: 'Pause' })).toBeVisible();
+    await waitFor(() => expect(state.currentPosition).toBeGreaterThan(0.2), { timeout: 5000 });
+    await expect(state.isPlaying).toBe(true);
+  },
+};
+
+export const PausedFromTheBar: Story = {
+  name: 'Paused from the bar: play, then pause in the mini-player',
+  play: async ({ canvasElement }) => {
+    const bar = await nowPlaying(within(canvasElement));
+    await userEvent.click(bar.getByRole('button', { name: 'Play' }));
+    await userEvent.click(await bar.findByRole('button', { name: 'Pause' }));
+    await expect(await bar.findByRole('button', { name: 'Play' })).toBeVisible();
+    await expect(state.isPlaying).toBe(false);
+  },
+};
+
+export const SkipsTenSeconds: Story = {
+  name: 'Skips: forward and back 10 seconds',
+  parameters: { msw: { handlers: { progress: progressHandler({ progress: progressFixture({ position_seconds: 25 }) }) } } },
+  play: async ({ canvasElement }) => {
+    const bar = await nowPlaying(within(canvasElement));
+    await userEvent.click(bar.getByRole('button', { name: 'Forward 10 seconds' }));
+    await waitFor(() => expect(state.currentPosition).toBe(35));
+    await userEvent.click(bar.getByRole('button', { name: 'Back 10 seconds' }));
+    await waitFor(() => expect(state.currentPosition).toBe(25));
+  },
+};
+
+export const LongTitle: Story = {
+  name: 'Long title: cut with an ellipsis, the full title stays the link name',
+  parameters: {
+    msw: {
+      handlers: {
+        audioMetadata: audioMetadataHandler({
+          metadata: { title: 'The Extraordinary and Entirely Unabridged Adventures of a Lamplighter Who Walked the Harbour Wall Every Evening' },
+        }),
+      },
+    },
+  },
+  play: async ({ canvasElement }) => {
+    const bar = await nowPlaying(within(canvasElement));
+    const link = bar.getByRole('link', { name: /^Open The Extraordinary/ });
+    await expect(link.scrollWidth).toBeGreaterThan(link.clientWidth);
+  },
+};
+
+export const Phone: Story = {
+  name: 'Phone (390 px): cover, title and play/pause only',
+  args: { width: 390 },
+  play: async ({ canvasElement }) => {
+    const bar = await nowPlaying(within(canvasElement));
+    await expect(bar.getByRole('button', { name: 'Play' })).toBeVisible();
+    await expect(bar.queryByRole('button', { name: 'Forward 10 seconds' })).toBeNull();
+  },
+};

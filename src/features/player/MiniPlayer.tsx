@@ -1,0 +1,137 @@
+import { Pause, Play, RotateCcw, RotateCw } from 'lucide-react';
+import styled from 'styled-components';
+import { Link, useRoute } from 'wouter';
+import { IconButton } from '../../components/ui';
+import { formatClock } from '../../entities/time';
+import { BookCover } from '../../components/book';
+import { paths, routePatterns } from '../../lib/paths';
+import { useChapters, usePlayer } from './hooks';
+import { skip, SKIP_SECONDS, togglePlay } from './store';
+
+/** The mini-player's height: the layout keeps this much room below the page (docs/listening.md#mini-player). */
+export const MINI_PLAYER_SPACE = '88px';
+
+/** Room below the page, so the fixed bar never covers its end. */
+const Spacer = styled.div`
+  height: ${MINI_PLAYER_SPACE};
+`;
+
+const Bar = styled.section`
+  container-type: inline-size;
+  position: fixed;
+  inset: auto 0 0 0;
+  z-index: 20;
+  background: ${({ theme }) => theme.colors.surface};
+  border-top: 1px solid ${({ theme }) => theme.colors.border};
+  box-shadow: 0 -2px 12px rgb(15 23 42 / 0.08);
+`;
+
+const Track = styled.div`
+  height: 3px;
+  background: ${({ theme }) => theme.tone.neutral.background};
+  div {
+    height: 100%;
+    background: ${({ theme }) => theme.colors.primary};
+  }
+`;
+
+const Row = styled.div`
+  max-width: 1100px;
+  margin: 0 auto;
+  display: flex;
+  align-items: center;
+  gap: ${({ theme }) => theme.space(3)};
+  padding: ${({ theme }) => `${theme.space(2)} ${theme.space(4)}`};
+`;
+
+const Titles = styled.div`
+  flex: 1;
+  min-width: 0;
+  display: flex;
+  flex-direction: column;
+  a, span {
+    overflow: hidden;
+    white-space: nowrap;
+    text-overflow: ellipsis;
+  }
+  a {
+    font-weight: 600;
+    color: ${({ theme }) => theme.colors.text};
+    text-decoration: none;
+    &:hover { text-decoration: underline; }
+  }
+  span { color: ${({ theme }) => theme.colors.textMuted}; font-size: 0.875rem; }
+`;
+
+const Time = styled.span`
+  font-variant-numeric: tabular-nums;
+  color: ${({ theme }) => theme.colors.textMuted};
+  font-size: 0.875rem;
+  @container (max-width: 560px) { display: none; }
+`;
+
+/** Back and forward 10 s: on a phone only play/pause stays, beside the cover and the title. */
+const Secondary = styled.span`
+  display: contents;
+  @container (max-width: 560px) { display: none; }
+`;
+
+/**
+ * The mini-player: at the bottom of every signed-in page once a book is loaded, so listening goes
+ * on (and can be paused) while the reader looks elsewhere. It drives the same store and <audio> as
+ * the book page's player, and steps aside on the page of the book it plays, where the full player is.
+ */
+export function MiniPlayer() {
+  const player = usePlayer();
+  const { current } = useChapters();
+  const [onBookPage, params] = useRoute(routePatterns.libraryBook);
+  const jobId = player.currentJobId;
+  if (!jobId || (!player.streamingUrl && !player.isLoading)) return null;
+  if (onBookPage && params?.jobId === jobId) return null;
+
+  const title = player.metadata?.title ?? 'Loading…';
+  const ready = Boolean(player.streamingUrl) && !player.isLoading;
+  const fraction = player.duration > 0 ? Math.min(1, player.currentPosition / player.duration) : 0;
+  const chapterTitle = current && current.title !== title ? current.title : null;
+
+  return (
+    <>
+    <Spacer aria-hidden="true" />
+    <Bar aria-label="Now playing">
+      <Track
+        role="progressbar"
+        aria-label="Listening progress"
+        aria-valuemin={0}
+        aria-valuemax={Math.round(player.duration)}
+        aria-valuenow={Math.round(Math.min(player.currentPosition, player.duration))}
+        aria-valuetext={`${formatClock(player.currentPosition)} of ${formatClock(player.duration)}`}
+      >
+        <div style={{ width: `${(fraction * 100).toFixed(2)}%` }} />
+      </Track>
+      <Row>
+        <BookCover jobId={jobId} title={title} size="thumb" />
+        <Titles>
+          <Link href={paths.libraryBook(jobId)} aria-label={`Open ${title}`}>
+            {title}
+          </Link>
+          {chapterTitle && <span>{chapterTitle}</span>}
+        </Titles>
+        <Time aria-hidden="true">{`${formatClock(player.currentPosition)} / ${formatClock(player.duration)}`}</Time>
+        <Secondary>
+          <IconButton label="Back 10 seconds" icon={<RotateCcw size={20} />} disabled={!ready} onClick={() => skip(-SKIP_SECONDS)} />
+        </Secondary>
+        <IconButton
+          prominent
+          label={player.isPlaying ? 'Pause' : 'Play'}
+          icon={player.isPlaying ? <Pause size={22} /> : <Play size={22} />}
+          disabled={!ready}
+          onClick={togglePlay}
+        />
+        <Secondary>
+          <IconButton label="Forward 10 seconds" icon={<RotateCw size={20} />} disabled={!ready} onClick={() => skip(SKIP_SECONDS)} />
+        </Secondary>
+      </Row>
+    </Bar>
+    </>
+  );
+}
