@@ -2,6 +2,7 @@ import {
   getGetAudioCoverMockHandler,
   getGetAudioMetadataMockHandler,
   getGetAudioStreamMockHandler,
+  getGetAudioTranscriptMockHandler,
 } from '../api/gen/endpoints/audio/audio.msw';
 import {
   getDeleteProgressMockHandler,
@@ -9,7 +10,7 @@ import {
   getGetRecentProgressMockHandler,
   getSaveProgressMockHandler,
 } from '../api/gen/endpoints/progress/progress.msw';
-import type { AudioMetadata, Job, PlaybackProgress, ProgressUpdate, StreamInfo } from '../api/gen/model';
+import type { AudioMetadata, Job, PlaybackProgress, ProgressUpdate, StreamInfo, Transcript } from '../api/gen/model';
 import { answer, failWith, type ReplyOptions } from './answer';
 import { errorBodyFixture, userFixture } from './fixtures';
 
@@ -174,4 +175,62 @@ export function deleteProgressHandler(options: ReplyOptions = {}) {
 
 export function recentProgressHandler(records: PlaybackProgress[] = [], options: ReplyOptions = {}) {
   return getGetRecentProgressMockHandler(answer(options, () => records));
+}
+
+/** The sample book's text: for each 20 s chapter, its paragraphs of sentences. */
+const SAMPLE_TEXT: string[][][] = [
+  [
+    ['True! nervous, very dreadfully nervous I had been and am.', 'But why will you say that I am mad?'],
+    ['The disease had sharpened my senses, not destroyed them.', 'Above all was the sense of hearing acute.'],
+  ],
+  [
+    ['Every night, about midnight, I turned the latch of his door and opened it.', 'Oh, so gently!'],
+    ['And then, when I had made an opening sufficient for my head, I put in a dark lantern.', 'It took me an hour to place my whole head within the opening.'],
+  ],
+  [
+    ['The officers were satisfied.', 'My manner had convinced them.'],
+    ['I was singularly at ease.', 'They sat, and while I answered cheerily, they chatted of familiar things.'],
+  ],
+];
+
+/**
+ * One chapter of the sample book as the server's read-along answers it: its sentences spread
+ * evenly over the chapter's 20 s, each with its place in the chapter's text.
+ */
+export function transcriptFixture(chapter = 1): Transcript {
+  const paragraphs = SAMPLE_TEXT[chapter - 1] ?? [];
+  const info = chapterInfoFixtures()[chapter - 1]!;
+  const all = paragraphs.flatMap((sentences) => sentences.map((text, i) => ({ text, paragraphStart: i === 0 })));
+  const step = info.duration / Math.max(1, all.length);
+  let offset = 0;
+  return {
+    job_id: bookJobId,
+    chapter: { id: info.id, order: info.order, title: info.title, start: info.start, duration: info.duration },
+    chapter_count: SAMPLE_TEXT.length,
+    sentences: all.map((sentence, index) => {
+      if (index > 0) offset += sentence.paragraphStart ? 2 : 1;
+      const char_start = offset;
+      offset += sentence.text.length;
+      return {
+        index,
+        start: Math.round(index * step * 100) / 100,
+        end: Math.round((index + 1) * step * 100) / 100,
+        text: sentence.text,
+        char_start,
+        char_end: offset,
+        paragraph_start: sentence.paragraphStart,
+      };
+    }),
+  };
+}
+
+/** GET /audio/{jobId}/transcript?chapter=N: the sample book's chapter N (a 404 past the last). */
+export function audioTranscriptHandler(options: ReplyOptions = {}) {
+  return getGetAudioTranscriptMockHandler(
+    answer(options, ({ request }: { request: Request }) => {
+      const chapter = Number(new URL(request.url).searchParams.get('chapter') ?? 1);
+      if (!SAMPLE_TEXT[chapter - 1]) failWith(404, errorBodyFixture(`This audiobook has no chapter ${chapter}`));
+      return transcriptFixture(chapter);
+    }),
+  );
 }

@@ -5,6 +5,7 @@ import type { RegisterRequest, TokenResponse, User } from '../api/gen/model';
 import { answer, type ReplyOptions } from './answer';
 import {
   audioMetadataHandler,
+  audioTranscriptHandler,
   audioCoverHandler,
   audioStreamHandler,
   deleteProgressHandler,
@@ -77,6 +78,7 @@ export const defaultHandlers = {
   audioStream: audioStreamHandler(),
   audioCover: audioCoverHandler(),
   audioMetadata: audioMetadataHandler(),
+  audioTranscript: audioTranscriptHandler(),
   progress: progressHandler(),
   saveProgress: saveProgressHandler(),
   deleteProgress: deleteProgressHandler(),

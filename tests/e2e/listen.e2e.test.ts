@@ -60,12 +60,14 @@ async function waitUntilPlayable() {
 }
 
 let ferryId = '';
+let letterId = '';
 
 const audioTime = () => page.evaluate(() => document.querySelector('audio')?.currentTime ?? -1);
 
 describe('listening in the real app', () => {
   it('converts pasted text, showing its steps complete, and plays it', async () => {
     const id = await createAudiobook('The Letter on the Bridge', story);
+    letterId = id;
     await waitUntilPlayable();
     await page.getByRole('button', { name: 'Expand All' }).click();
     for (const step of ['Acquire content', 'Synthesize', 'Finalize']) {
@@ -98,6 +100,32 @@ describe('listening in the real app', () => {
     expect(Math.abs((await audioTime()) - saved)).toBeLessThanOrEqual(1);
   });
 
+  it('reads along: the sentence being spoken is highlighted, and a sentence plays from where it starts', async () => {
+    await page.goto(`${app.url}/library/${letterId}`);
+    const text = page.getByRole('group', { name: 'Text of The Letter on the Bridge' });
+    const spoken = () => page.evaluate(() => document.querySelector('[role="group"] [aria-current="true"]')?.textContent ?? '');
+    await text.getByRole('button', { name: /^Elizabeth walked along the river/ }).click();
+    await page.waitForFunction(() => (document.querySelector('audio')?.currentTime ?? 99) < 1, undefined, { timeout: 10_000 });
+    expect(await spoken()).toMatch(/^Elizabeth walked along the river/);
+
+    await page.getByRole('button', { name: 'Play', exact: true }).click();
+    // As the voice reaches the second sentence, the highlight moves with it.
+    await page.waitForFunction(
+      () => document.querySelector('[role="group"] [aria-current="true"]')?.textContent?.startsWith('She liked the quiet'),
+      undefined,
+      { timeout: 20_000 },
+    );
+    const before = await audioTime();
+    await text.getByRole('button', { name: /^She read it twice/ }).click();
+    await page.waitForFunction(
+      () => document.querySelector('[role="group"] [aria-current="true"]')?.textContent?.startsWith('She read it twice'),
+      undefined,
+      { timeout: 10_000 },
+    );
+    expect(await audioTime()).toBeGreaterThan(before + 5);
+    await page.getByRole('button', { name: 'Pause' }).click();
+  });
+
   it('turns a three-chapter book into chapter jobs, and chapter navigation jumps between them', async () => {
     const id = await createAudiobook('The Ferry', book);
     ferryId = id;
@@ -116,13 +144,13 @@ describe('listening in the real app', () => {
     await page.getByRole('button', { name: 'Pause' }).waitFor();
 
     await page.getByRole('button', { name: /^2\. / }).click();
-    await page.waitForFunction(() => document.querySelector('[aria-current="true"]')?.textContent?.startsWith('2.'), undefined, { timeout: 10_000 });
+    await page.waitForFunction(() => document.querySelector('[aria-labelledby="chapters-heading"] [aria-current="true"]')?.textContent?.startsWith('2.'), undefined, { timeout: 10_000 });
     const inChapter2 = await audioTime();
     await page.getByRole('button', { name: 'Next chapter' }).click();
-    await page.waitForFunction(() => document.querySelector('[aria-current="true"]')?.textContent?.startsWith('3.'), undefined, { timeout: 10_000 });
+    await page.waitForFunction(() => document.querySelector('[aria-labelledby="chapters-heading"] [aria-current="true"]')?.textContent?.startsWith('3.'), undefined, { timeout: 10_000 });
     expect(await audioTime()).toBeGreaterThan(inChapter2);
     await page.getByRole('button', { name: 'Previous chapter' }).click();
-    await page.waitForFunction(() => document.querySelector('[aria-current="true"]')?.textContent?.startsWith('2.'), undefined, { timeout: 10_000 });
+    await page.waitForFunction(() => document.querySelector('[aria-labelledby="chapters-heading"] [aria-current="true"]')?.textContent?.startsWith('2.'), undefined, { timeout: 10_000 });
   });
 
   it('keeps playing from page to page, with the mini-player to pause it', async () => {

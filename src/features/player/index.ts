@@ -2,6 +2,7 @@ export { usePlayer } from './hooks';
 export { Player } from './Player';
 export { PlayerAudio } from './PlayerAudio';
 export { ChapterList } from './ChapterList';
+export { ReadAlong } from './ReadAlong';
 export { useSavedProgress } from './progressCache';
 export {
   clearAudio,

@@ -9,7 +9,7 @@ import { formatBytes, formatClock, formatDate, formatDateTime, formatDuration } 
 import { jobProvider, providerLabel } from '../../entities/provider';
 import { bookTitle, chapterCount, isListenable, jobDuration, shortId } from '../../entities/job';
 import { isFinished } from '../../entities/progress';
-import { ChapterList, listenAgain, loadJob, Player, playerState, usePlayer, useSavedProgress } from '../../features/player';
+import { ChapterList, listenAgain, loadJob, Player, playerState, ReadAlong, usePlayer, useSavedProgress } from '../../features/player';
 import { AskAboutBook } from '../../features/voice-assistant';
 import { BookCover } from '../../components/book';
 
@@ -152,6 +152,7 @@ export function LibraryDetail({ jobId }: { jobId: string }) {
             )
           )}
           <ChapterList />
+          <ReadAlong jobId={jobId} />
           <Actions>
             <AskAboutBook jobId={jobId} position={position} />
             <Link href={paths.library()}>Back to Library</Link>

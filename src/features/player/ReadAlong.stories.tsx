@@ -1,0 +1,160 @@
+import type { Meta, StoryObj } from '@storybook/react-vite';
+import { useEffect } from 'react';
+import { expect, userEvent, waitFor, within } from 'storybook/test';
+import { getGetAudioTranscriptMockHandler } from '../../api/gen/endpoints/audio/audio.msw';
+import { failWith } from '../../mocks/answer';
+import {
+  audioMetadataHandler,
+  audioTranscriptHandler,
+  bookJobId,
+  chapterInfoFixtures,
+  progressFixture,
+  progressHandler,
+  transcriptFixture,
+} from '../../mocks/audio';
+import { errorBodyFixture } from '../../mocks/fixtures';
+import { PlayerAudio } from './PlayerAudio';
+import { ReadAlong } from './ReadAlong';
+import { loadJob, resetPlayer, state } from './store';
+
+/** The read-along view of the sample book, loaded in the player as the book page does. */
+function BookText() {
+  useEffect(() => {
+    void loadJob(bookJobId);
+  }, []);
+  return (
+    <div style={{ maxWidth: 640, padding: 16 }}>
+      <ReadAlong jobId={bookJobId} />
+      <PlayerAudio />
+    </div>
+  );
+}
+
+const meta = {
+  title: 'Features/Player/ReadAlong',
+  component: BookText,
+  parameters: { auth: { user: {} } },
+  beforeEach: () => {
+    resetPlayer();
+  },
+} satisfies Meta<typeof BookText>;
+
+export default meta;
+type Story = StoryObj<typeof meta>;
+
+type Canvas = ReturnType<typeof within>;
+const spoken = (canvas: Canvas) => canvas.getByRole('button', { current: true });
+
+/** The saved place 25 s in: chapter 2 ("The Night Watch", from 20 s), its second sentence (from 5 s). */
+const placeInChapter2 = { progress: progressHandler({ progress: progressFixture({ position_seconds: 25, current_chapter_id: chapterInfoFixtures()[1]!.id }) }) };
+
+export const Following: Story = {
+  name: 'Following: the sentence being spoken is highlighted',
+  parameters: { msw: { handlers: placeInChapter2 } },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await expect(await canvas.findByRole('group', { name: 'Text of The Night Watch' }, { timeout: 5000 })).toBeVisible();
+    await waitFor(() => expect(spoken(canvas)).toHaveTextContent('Oh, so gently!'));
+    await expect(spoken(canvas)).toHaveAttribute('aria-current', 'true');
+    // Paragraphs of the text are kept.
+    await expect(canvasElement.querySelectorAll('[role="group"] p')).toHaveLength(2);
+  },
+};
+
+export const Seeking: Story = {
+  name: 'Seeking: a click on a sentence plays from there (and it is followed)',
+  parameters: { msw: { handlers: placeInChapter2 } },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await waitFor(() => expect(spoken(canvas)).toHaveTextContent('Oh, so gently!'), { timeout: 5000 });
+    const later = canvas.getByRole('button', { name: /^It took me an hour/ });
+    await userEvent.click(later);
+    // Chapter 2 starts at 20 s; its fourth sentence at 15 s into it.
+    await waitFor(() => expect(state.currentPosition).toBe(35));
+    await waitFor(() => expect(spoken(canvas)).toBe(later));
+  },
+};
+
+export const KeyboardSeeking: Story = {
+  name: 'Keyboard: ↓ moves to the next sentence, Enter plays from it',
+  parameters: { msw: { handlers: placeInChapter2 } },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await waitFor(() => expect(spoken(canvas)).toHaveTextContent('Oh, so gently!'), { timeout: 5000 });
+    spoken(canvas).focus();
+    await userEvent.keyboard('{ArrowDown}');
+    await expect(document.activeElement).toHaveTextContent(/^And then, when I had made an opening/);
+    await userEvent.keyboard('{Enter}');
+    await waitFor(() => expect(state.currentPosition).toBe(30));
+    await waitFor(() => expect(spoken(canvas)).toHaveTextContent(/^And then, when I had made an opening/));
+  },
+};
+
+export const Loading: Story = {
+  name: 'Loading: the text is on its way',
+  parameters: { msw: { handlers: { audioTranscript: audioTranscriptHandler({ delay: 'infinite' }) } } },
+  play: async ({ canvasElement }) => {
+    await expect(await within(canvasElement).findByRole('status')).toHaveTextContent('Loading the text...');
+  },
+};
+
+export const ChapterNotReady: Story = {
+  name: 'Chapter not ready: a converting book says its text comes later',
+  parameters: {
+    msw: {
+      handlers: {
+        audioTranscript: getGetAudioTranscriptMockHandler(() => failWith(409, errorBodyFixture('Chapter 1 is not ready yet (status PROCESSING)'))),
+        audioMetadata: audioMetadataHandler({ metadata: { status: 'PROCESSING', completed_at: null } }),
+      },
+    },
+  },
+  play: async ({ canvasElement }) => {
+    await expect(await within(canvasElement).findByText('This chapter is still converting: its text appears here when it is ready.', {}, { timeout: 5000 })).toBeVisible();
+  },
+};
+
+export const Error: Story = {
+  name: 'Error: the reason is shown',
+  parameters: {
+    msw: { handlers: { audioTranscript: getGetAudioTranscriptMockHandler(() => failWith(404, errorBodyFixture('This audiobook has no timing map'))) } },
+  },
+  play: async ({ canvasElement }) => {
+    await expect(await within(canvasElement).findByRole('alert')).toHaveTextContent('This audiobook has no timing map');
+  },
+};
+
+export const LongChapter: Story = {
+  name: 'Long chapter: 600 sentences scroll inside the box, the spoken one in view',
+  parameters: {
+    msw: {
+      handlers: {
+        ...placeInChapter2,
+        audioTranscript: getGetAudioTranscriptMockHandler(() => {
+          const base = transcriptFixture(2);
+          const sentences = Array.from({ length: 600 }, (_, index) => ({
+            index,
+            start: index / 30,
+            end: (index + 1) / 30,
+            text: `Sentence ${index + 1} of the long night, told slowly.`,
+            char_start: index * 50,
+            char_end: index * 50 + 48,
+            paragraph_start: index % 6 === 0,
+          }));
+          return { ...base, sentences };
+        }),
+      },
+    },
+  },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    const box = await canvas.findByRole('group', { name: 'Text of The Night Watch' }, { timeout: 5000 });
+    // 25 s is 5 s into chapter 2: sentence 151.
+    await waitFor(() => expect(spoken(canvas)).toHaveTextContent('Sentence 151 of the long night'));
+    await waitFor(() => expect(box.scrollTop).toBeGreaterThan(0));
+    await waitFor(() => {
+      const current = spoken(canvas).getBoundingClientRect();
+      const frame = box.getBoundingClientRect();
+      expect(current.top >= frame.top && current.bottom <= frame.bottom).toBe(true);
+    });
+  },
+};

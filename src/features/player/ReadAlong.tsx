@@ -1,0 +1,154 @@
+import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import styled from 'styled-components';
+import { useGetAudioTranscript } from '../../api/gen/endpoints/audio/audio';
+import { ApiError, errorMessage } from '../../api/errors';
+import { Button, Card, Spinner } from '../../components/ui';
+import { useChapters, usePlayer } from './hooks';
+import { paragraphsOf, sentenceAt } from './readAlong';
+import { seek } from './store';
+
+const Header = styled.div`
+  display: flex;
+  align-items: center;
+  justify-content: space-between;
+  gap: ${({ theme }) => theme.space(3)};
+  margin-bottom: ${({ theme }) => theme.space(3)};
+  h2 { margin: 0; font-size: 1.125rem; }
+`;
+
+const Box = styled.div`
+  position: relative;
+  max-height: 22rem;
+  overflow-y: auto;
+  padding-right: ${({ theme }) => theme.space(2)};
+  line-height: 1.7;
+  font-size: 1.0625rem;
+  p { margin: 0 0 ${({ theme }) => theme.space(3)}; }
+`;
+
+const Sentence = styled.span`
+  cursor: pointer;
+  border-radius: ${({ theme }) => theme.radii.sm};
+  padding: 1px 2px;
+  &:hover { background: ${({ theme }) => theme.tone.neutral.background}; }
+  &[aria-current='true'] {
+    background: ${({ theme }) => theme.tone.info.background};
+    color: ${({ theme }) => theme.tone.info.text};
+  }
+  &:focus-visible {
+    outline: 2px solid ${({ theme }) => theme.colors.focus};
+    outline-offset: 1px;
+  }
+`;
+
+const Note = styled.p`
+  margin: 0;
+  color: ${({ theme }) => theme.colors.textMuted};
+`;
+
+const reducedMotion = () => typeof matchMedia === 'function' && matchMedia('(prefers-reduced-motion: reduce)').matches;
+
+/** Keys that scroll the text: the reader is looking around, so the view stops following. */
+const SCROLL_KEYS = new Set(['PageUp', 'PageDown', 'Home', 'End']);
+
+/**
+ * The book's text, read along (docs/listening.md#read-along-transcript): the current chapter's
+ * sentences, the one being spoken highlighted (`aria-current="true"`) and kept in view while the
+ * book plays. Scrolling the text by hand stops the following until "Follow along"; clicking a
+ * sentence, or Enter on it, plays from there. ↑/↓ move between sentences.
+ */
+export function ReadAlong({ jobId }: { jobId: string }) {
+  const player = usePlayer();
+  const { current } = useChapters();
+  const loaded = player.currentJobId === jobId && Boolean(player.metadata);
+  const chapterOrder = loaded && current ? current.order : 1;
+  const chapterStart = loaded && current ? current.start : 0;
+  const transcript = useGetAudioTranscript(jobId, { chapter: chapterOrder }, { query: { retry: false, staleTime: Infinity } });
+  const sentences = transcript.data?.sentences ?? [];
+  const spoken = loaded ? sentenceAt(sentences, player.currentPosition - chapterStart) : -1;
+  const [following, setFollowing] = useState(true);
+  const box = useRef<HTMLDivElement>(null);
+
+  useEffect(() => {
+    const container = box.current;
+    if (!following || spoken < 0 || !container) return;
+    const element = container.querySelector<HTMLElement>(`[data-index="${spoken}"]`);
+    if (!element) return;
+    const top = Math.max(0, element.offsetTop - container.clientHeight / 3);
+    if (typeof container.scrollTo === 'function') container.scrollTo({ top, behavior: reducedMotion() ? 'auto' : 'smooth' });
+    else container.scrollTop = top;
+  }, [spoken, following, transcript.data]);
+
+  const playFrom = (index: number) => {
+    const sentence = sentences[index];
+    if (!sentence || !loaded) return;
+    seek(chapterStart + sentence.start);
+    setFollowing(true);
+  };
+
+  const onKeyDown = (event: KeyboardEvent<HTMLElement>, index: number) => {
+    if (event.key === 'Enter' || event.key === ' ') {
+      event.preventDefault();
+      playFrom(index);
+    } else if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
+      event.preventDefault();
+      const next = box.current?.querySelector<HTMLElement>(`[data-index="${index + (event.key === 'ArrowDown' ? 1 : -1)}"]`);
+      if (next) {
+        setFollowing(false);
+        next.focus();
+      }
+    }
+  };
+
+  // Only one sentence is in the tab order (the spoken one, else the first): Tab passes the text.
+  const tabStop = spoken >= 0 ? spoken : 0;
+  const notReady = transcript.error instanceof ApiError && transcript.error.status === 409;
+
+  return (
+    <Card aria-labelledby="read-along-heading">
+      <Header>
+        <h2 id="read-along-heading">Read along</h2>
+        {!following && spoken >= 0 && (
+          <Button variant="secondary" onClick={() => setFollowing(true)}>
+            Follow along
+          </Button>
+        )}
+      </Header>
+      {transcript.isLoading ? (
+        <Spinner label="Loading the text..." />
+      ) : notReady ? (
+        <Note>This chapter is still converting: its text appears here when it is ready.</Note>
+      ) : transcript.error ? (
+        <Note role="alert">{errorMessage(transcript.error, 'The text could not be loaded')}</Note>
+      ) : (
+        <Box
+          ref={box}
+          aria-label={`Text of ${transcript.data?.chapter.title ?? 'the chapter'}`}
+          role="group"
+          onWheel={() => setFollowing(false)}
+          onTouchMove={() => setFollowing(false)}
+          onKeyDown={(event) => SCROLL_KEYS.has(event.key) && setFollowing(false)}
+        >
+          {paragraphsOf(sentences).map((paragraph) => (
+            <p key={paragraph[0]!.index}>
+              {paragraph.map((sentence) => (
+                <Sentence
+                  key={sentence.index}
+                  role="button"
+                  data-index={sentence.index}
+                  tabIndex={sentence.index === tabStop ? 0 : -1}
+                  aria-current={sentence.index === spoken ? 'true' : undefined}
+                  aria-disabled={loaded ? undefined : true}
+                  onClick={() => playFrom(sentence.index)}
+                  onKeyDown={(event) => onKeyDown(event, sentence.index)}
+                >
+                  {sentence.text}
+                </Sentence>
+              )).flatMap((node, i) => (i === 0 ? [node] : [' ', node]))}
+            </p>
+          ))}
+        </Box>
+      )}
+    </Card>
+  );
+}

@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { paragraphsOf, sentenceAt } from './readAlong';
+
+const timed = [
+  { start: 0, end: 2.5 },
+  { start: 2.5, end: 4 },
+  { start: 4, end: 9.75 },
+  { start: 9.75, end: 12 },
+];
+
+describe('sentenceAt', () => {
+  it('finds the sentence being spoken, at its first moment and inside it', () => {
+    expect(sentenceAt(timed, 0)).toBe(0);
+    expect(sentenceAt(timed, 2.49)).toBe(0);
+    expect(sentenceAt(timed, 2.5)).toBe(1);
+    expect(sentenceAt(timed, 5)).toBe(2);
+    expect(sentenceAt(timed, 9.75)).toBe(3);
+  });
+
+  it('keeps the first before the text starts and the last past its end', () => {
+    expect(sentenceAt(timed, -3)).toBe(0);
+    expect(sentenceAt(timed, 400)).toBe(3);
+  });
+
+  it('answers -1 for a chapter without sentences, and scales to a long chapter', () => {
+    expect(sentenceAt([], 3)).toBe(-1);
+    const long = Array.from({ length: 5000 }, (_, i) => ({ start: i * 2, end: i * 2 + 2 }));
+    expect(sentenceAt(long, 7777)).toBe(3888);
+  });
+});
+
+describe('paragraphsOf', () => {
+  it('groups sentences into the paragraphs of the text', () => {
+    const sentences = [
+      { id: 'a', paragraph_start: true },
+      { id: 'b', paragraph_start: false },
+      { id: 'c', paragraph_start: true },
+      { id: 'd', paragraph_start: false },
+      { id: 'e', paragraph_start: false },
+    ];
+    expect(paragraphsOf(sentences).map((p) => p.map((s) => s.id).join(''))).toEqual(['ab', 'cde']);
+    // A text that does not start with a paragraph mark still starts a paragraph.
+    expect(paragraphsOf([{ id: 'x', paragraph_start: false }]).length).toBe(1);
+  });
+});
