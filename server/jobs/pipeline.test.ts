@@ -49,6 +49,9 @@ describe('a text job', () => {
     expect(key).toMatch(/\.mp3$/);
     const stat = await t.app.inject({ method: 'GET', url: '/api/v1/jobs', headers });
     expect(stat.statusCode).toBe(200);
+    // The list says what really spoke, so the library can label the offline voice honestly.
+    const listed = (stat.json() as { jobs: { id: string; result_data: Record<string, unknown> }[] }).jobs.find((j) => j.id === job.id);
+    expect(listed?.result_data.tts_engine).toBe('espeak-ng');
     const { LocalFileStorage } = await import('../storage/local');
     const storage = new LocalFileStorage(t.config.storageDir);
     expect((await storage.stat(key))?.size).toBe(job.result_data.file_size_bytes);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { jobProvider, providerLabel } from './provider';
+import { jobProvider, providerLabel, voiceLabel, voiceLabelText } from './provider';
 
 describe('jobProvider', () => {
   it('takes the voice config first, as the server synthesises with it', () => {
@@ -13,5 +13,28 @@ describe('jobProvider', () => {
 
   it('labels each provider for people', () => {
     expect(providerLabel[jobProvider({ config: { voice_config: { provider: 'elevenlabs' } } })]).toBe('ElevenLabs');
+  });
+});
+
+describe('voiceLabel', () => {
+  const asked = (provider: 'openai' | 'elevenlabs', tts_engine?: string) => ({ config: { provider }, result_data: tts_engine ? { tts_engine } : {} });
+
+  it('says the offline voice spoke when it did, with the voice that was asked for', () => {
+    const voice = voiceLabel(asked('openai', 'espeak-ng'));
+    expect(voiceLabelText(voice)).toBe('Offline voice · requested OpenAI');
+    expect(voice.tone).toBe('neutral');
+    expect(voiceLabelText(voiceLabel(asked('elevenlabs', 'espeak-ng'), false))).toBe('Offline voice · requested ElevenLabs');
+  });
+
+  it('names the cloud voice that spoke, with nothing more', () => {
+    expect(voiceLabelText(voiceLabel(asked('openai', 'openai')))).toBe('OpenAI');
+    expect(voiceLabel(asked('elevenlabs', 'elevenlabs'))).toEqual({ label: 'ElevenLabs', requested: null, tone: 'success' });
+  });
+
+  it('before anything spoke: the offline voice in demo mode, else the provider asked for', () => {
+    expect(voiceLabelText(voiceLabel(asked('openai'), true))).toBe('Offline voice · requested OpenAI');
+    expect(voiceLabelText(voiceLabel(asked('openai'), false))).toBe('OpenAI');
+    // What really spoke wins over the mode: a book made with a key before it was removed.
+    expect(voiceLabelText(voiceLabel(asked('openai', 'openai'), true))).toBe('OpenAI');
   });
 });

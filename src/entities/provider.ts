@@ -13,3 +13,38 @@ export const providerLabel: Record<TtsProvider, string> = { openai: 'OpenAI', el
 export function jobProvider(job: { config: Pick<JobOutput['config'], 'provider' | 'voice_config'> }): TtsProvider {
   return job.config.voice_config?.provider ?? job.config.provider ?? 'openai';
 }
+
+/** How a voice is shown: what spoke (or will), and the voice the reader asked for when that differs. */
+export interface VoiceLabel {
+  /** "Offline voice", "OpenAI", "ElevenLabs". */
+  label: string;
+  /** "requested OpenAI" when the offline voice stood in for a cloud one; else null. */
+  requested: string | null;
+  /** Badge tone: the offline voice is neutral, cloud voices info/success as before. */
+  tone: 'neutral' | 'info' | 'success';
+}
+
+const OFFLINE = 'Offline voice';
+
+/**
+ * What a job's badge says (docs/product.md#voices): the engine that really spoke
+ * (`result_data.tts_engine`) once it has; before that, the offline voice in demo mode (no cloud key:
+ * every voice is the offline one) or the requested provider. The requested provider is the
+ * secondary text whenever the offline voice stood in for it.
+ */
+export function voiceLabel(
+  job: { config: Pick<JobOutput['config'], 'provider' | 'voice_config'>; result_data?: { tts_engine?: string | null } | null },
+  demoMode = false,
+): VoiceLabel {
+  const requested = jobProvider(job);
+  const engine = job.result_data?.tts_engine || null;
+  const offline = engine ? engine === 'espeak-ng' : demoMode;
+  if (offline) return { label: OFFLINE, requested: `requested ${providerLabel[requested]}`, tone: 'neutral' };
+  const spoke: TtsProvider = engine === 'elevenlabs' || engine === 'openai' ? engine : requested;
+  return { label: providerLabel[spoke], requested: null, tone: spoke === 'openai' ? 'info' : 'success' };
+}
+
+/** The badge text with its secondary part: "Offline voice · requested OpenAI". */
+export function voiceLabelText(voice: VoiceLabel): string {
+  return voice.requested ? `${voice.label} · ${voice.requested}` : voice.label;
+}

@@ -262,6 +262,7 @@ function store(x: DbExecutor) {
                   (result_data->>'duration')::double precision AS r_duration,
                   (result_data->>'duration_seconds')::double precision AS r_duration_seconds,
                   (result_data->>'file_size_bytes')::bigint AS r_file_size_bytes,
+                  result_data->>'tts_engine' AS r_tts_engine,
                   input_file_key, output_file_key, duration, created_at, updated_at, started_at, completed_at,
                   chapter_order, ${sortTitle} AS sort_title, COALESCE(parent_job_id, id) AS book_id,
                   count(*) OVER () AS total

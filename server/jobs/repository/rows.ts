@@ -177,6 +177,7 @@ export interface SummaryRow extends Omit<JobRow, 'config' | 'result_data'> {
   r_duration: number | null;
   r_duration_seconds: number | null;
   r_file_size_bytes: number | string | null;
+  r_tts_engine: string | null;
   chapter_count: number | string;
   chapters_ready: number | string;
   total: number | string;
@@ -210,6 +211,7 @@ export function toSummary(row: SummaryRow) {
       ...(duration !== undefined && { duration }),
       ...(durationSeconds !== undefined && { duration_seconds: durationSeconds }),
       ...(size !== undefined && { file_size_bytes: size }),
+      ...(row.r_tts_engine !== null && row.r_tts_engine !== '' && { tts_engine: row.r_tts_engine }),
     },
     input_file_key: row.input_file_key,
     output_file_key: row.output_file_key,

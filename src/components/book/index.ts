@@ -1,1 +1,2 @@
 export { BookCover, type CoverSize } from './BookCover';
+export { VoiceBadge } from './VoiceBadge';

@@ -15,7 +15,10 @@ export interface LibraryBook {
   id: string;
   title: string;
   createdAt: string;
+  /** The voice asked for: the library's OpenAI / ElevenLabs filter. */
   ttsProvider: TtsProvider;
+  /** The engine that really spoke (`result_data.tts_engine`: espeak-ng, openai, elevenlabs), once known. */
+  ttsEngine: string | null;
   chapters: number;
   /** Seconds. */
   duration: number;
@@ -57,6 +60,7 @@ export function toLibraryBook(job: JobOutput, record: PlaybackProgressOutput | u
     title: bookTitle(job),
     createdAt: job.created_at,
     ttsProvider: jobProvider(job),
+    ttsEngine: job.result_data.tts_engine ?? null,
     chapters: chapterCount(job),
     duration,
     progress: listenedPercent(record, duration),

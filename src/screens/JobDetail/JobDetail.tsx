@@ -4,7 +4,8 @@ import type { Job } from '../../api/gen/model';
 import { ApiError, errorMessage } from '../../api/errors';
 import { Alert, Button, ButtonLink, Card, Page, ProgressBar, Spinner, StatusBadge } from '../../components/ui';
 import { paths } from '../../lib/paths';
-import { jobProvider } from '../../entities/provider';
+import { VoiceBadge } from '../../components/book';
+import { useEnvironment } from '../../features/environment';
 import { formatDateTime } from '../../entities/time';
 import { isActiveStatus, jobTitle } from '../../entities/job';
 import {
@@ -152,6 +153,7 @@ export function JobDetail({ jobId }: { jobId: string }) {
   const cancelFlow = useCancelJobFlow();
   const { isCancelling } = cancelFlow;
   const { retry, isRetrying, error: retryError } = useRetryJobAction();
+  const demoMode = useEnvironment()?.features.demo_mode ?? false;
   const job = state.currentJob;
 
   if (state.isLoading) {
@@ -217,8 +219,10 @@ export function JobDetail({ jobId }: { jobId: string }) {
           <StatusBadge status={job.status} />
         </Fact>
         <Fact aria-labelledby="job-provider">
-          <h2 id="job-provider">Provider</h2>
-          <p>{jobProvider(job)}</p>
+          <h2 id="job-provider">Voice</h2>
+          <p>
+            <VoiceBadge job={job} demoMode={demoMode} />
+          </p>
         </Fact>
         <Fact aria-labelledby="job-created">
           <h2 id="job-created">Created</h2>

@@ -3,7 +3,8 @@ import styled from 'styled-components';
 import type { JobSummary } from '../../api/gen/model';
 import { Badge, Button, ButtonLink, Card, ProgressBar, StatusBadge } from '../../components/ui';
 import { paths } from '../../lib/paths';
-import { jobProvider } from '../../entities/provider';
+import { VoiceBadge } from '../../components/book';
+import { useEnvironment } from '../../features/environment';
 import { formatDate } from '../../entities/time';
 import { chaptersDoneLabel, countLabel, isActiveStatus, isBook, jobTitle, shortId } from '../../entities/job';
 import { BookChapters } from './BookChapters';
@@ -67,6 +68,7 @@ export function JobCard({ job, onCancel, cancelling, onDelete }: JobCardProps) {
   const titleId = useId();
   const chaptersId = useId();
   const [open, setOpen] = useState(false);
+  const demoMode = useEnvironment()?.features.demo_mode ?? false;
   const title = jobTitle(job);
   const chapters = job.chapter_count;
   const book = isBook(job);
@@ -94,8 +96,10 @@ export function JobCard({ job, onCancel, cancelling, onDelete }: JobCardProps) {
           <dd>{formatDate(job.created_at)}</dd>
         </div>
         <div>
-          <dt>Provider</dt>
-          <dd>{jobProvider(job)}</dd>
+          <dt>Voice</dt>
+          <dd>
+            <VoiceBadge job={job} demoMode={demoMode} />
+          </dd>
         </div>
       </Facts>
       {active && <ProgressBar value={job.progress} label={`Progress of ${title}`} />}

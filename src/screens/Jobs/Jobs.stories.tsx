@@ -92,7 +92,8 @@ export const Populated: Story = {
     const inCard = within(card);
     await expect(inCard.getByText('COMPLETED')).toBeVisible();
     await expect(inCard.getByText(raven.id.slice(0, 8))).toBeVisible();
-    await expect(inCard.getByText('elevenlabs')).toBeVisible();
+    // People read the voice's name, not the wire value.
+    await expect(inCard.getByText('ElevenLabs')).toBeVisible();
     await expect(inCard.queryByRole('button', { name: /^Cancel/ })).toBeNull();
     const running = within(canvas.getByRole('article', { name: 'The Tell-Tale Heart' }));
     await expect(running.getByRole('button', { name: 'Cancel The Tell-Tale Heart' })).toBeVisible();

@@ -3,7 +3,8 @@ import { Link } from 'wouter';
 import { Badge, Button, ProgressBar } from '../../components/ui';
 import { paths } from '../../lib/paths';
 import { formatDate, formatDuration } from '../../entities/time';
-import { providerLabel } from '../../entities/provider';
+import { VoiceBadge } from '../../components/book';
+import { useEnvironment } from '../../features/environment';
 import { type LibraryBook, type LibraryView } from '../../features/library';
 
 const Item = styled.li<{ $view: LibraryView }>`
@@ -69,6 +70,7 @@ export function BookCard({
 }) {
   // A finished book says so instead of a percentage, and offers to start over instead of Continue.
   // A book still converting is never finished: its later chapters are yet to come.
+  const demoMode = useEnvironment()?.features.demo_mode ?? false;
   const finished = book.finished && !book.converting && playState !== 'playing';
   const action = playState === 'playing' ? 'Pause' : book.hasProgress || playState === 'paused' ? 'Continue' : 'Play';
   return (
@@ -78,7 +80,7 @@ export function BookCard({
           <Link href={paths.libraryBook(book.id)}>{book.title}</Link>
         </Title>
         <Facts>
-          <Badge tone={book.ttsProvider === 'openai' ? 'info' : 'success'}>{providerLabel[book.ttsProvider]}</Badge>
+          <VoiceBadge job={{ config: { provider: book.ttsProvider }, result_data: { tts_engine: book.ttsEngine } }} demoMode={demoMode} />
           <span>{formatDate(book.createdAt)}</span>
           <span>{formatDuration(book.duration)}</span>
           <span>{book.chapters === 1 ? '1 chapter' : `${book.chapters} chapters`}</span>

@@ -92,7 +92,9 @@ export const Details: Story = {
     const tech = canvas.getByRole('region', { name: 'Technical Info' });
     await expect(tech).toHaveTextContent(bookJobId.slice(0, 8));
     await expect(canvas.getByText('3 chapters')).toBeVisible();
-    await expect(canvas.getByText('OpenAI')).toBeVisible();
+    // The offline voice read it, standing in for the OpenAI voice that was asked for.
+    await expect(canvas.getByText('Offline voice')).toBeVisible();
+    await expect(canvas.getByText('requested OpenAI')).toBeVisible();
     // X-ray needs no tutoring analysis: it answers from the heard text.
     await expect(canvas.getByRole('link', { name: 'Ask about this book' })).toHaveAttribute('aria-keyshortcuts', 'X');
   },

@@ -7,11 +7,12 @@ import { Alert, Badge, Button, ButtonLink, Card, Page, Spinner } from '../../com
 import { paths } from '../../lib/paths';
 import { formatBytes, formatClock, formatDate, formatDateTime, formatDuration } from '../../entities/time';
 import { jobProvider, providerLabel } from '../../entities/provider';
+import { useEnvironment } from '../../features/environment';
 import { bookTitle, chapterCount, isListenable, jobDuration, shortId } from '../../entities/job';
 import { isFinished } from '../../entities/progress';
 import { ChapterList, listenAgain, loadJob, Player, playerState, ReadAlong, usePlayer, useSavedProgress } from '../../features/player';
 import { AskAboutBook } from '../../features/voice-assistant';
-import { BookCover } from '../../components/book';
+import { BookCover, VoiceBadge } from '../../components/book';
 
 const NOT_READY = 'Book not found or not ready for playback';
 
@@ -79,6 +80,7 @@ const Back = styled.p`
 export function LibraryDetail({ jobId }: { jobId: string }) {
   const job = useGetJob(jobId);
   const player = usePlayer();
+  const environment = useEnvironment();
   // A finished book, or one still converting whose first chapters can be played already.
   const ready = job.data
     ? isListenable({ status: job.data.status, chapters_ready: job.data.children.filter((c) => c.status === 'COMPLETED').length })
@@ -113,6 +115,7 @@ export function LibraryDetail({ jobId }: { jobId: string }) {
   const book = job.data;
   const title = bookTitle(book);
   const provider = jobProvider(book);
+  const demoMode = environment?.features.demo_mode ?? false;
   const loaded = player.currentJobId === jobId ? player : null;
   const metadata = loaded?.metadata ?? null;
   const chapters = metadata?.chapters.length || chapterCount(book);
@@ -129,7 +132,7 @@ export function LibraryDetail({ jobId }: { jobId: string }) {
   return (
     <Page title={title}>
       <Facts>
-        <Badge tone={provider === 'openai' ? 'info' : 'success'}>{providerLabel[provider]}</Badge>
+        <VoiceBadge job={book} demoMode={demoMode} />
         <span>{chapters === 1 ? '1 chapter' : `${chapters} chapters`}</span>
         <span>{`Added ${formatDate(book.created_at)}`}</span>
         <span>{formatDuration(duration)}</span>

@@ -2,6 +2,7 @@ import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
 import type { JobCreateRequest } from '../../api/gen/model';
 import { errorBodyFixture } from '../../mocks/fixtures';
+import { environmentHandler } from '../../mocks/handlers';
 import { cloudPreviewFixture, createdJobId, createJobHandler, previewJobHandler, textPreviewFixture, uploadFileHandler } from '../../mocks/library';
 import { Upload } from './Upload';
 
@@ -378,5 +379,17 @@ export const RefusedFile: Story = {
     await expect(canvas.getByRole('button', { name: 'Choose file' })).toBeVisible();
     await expect(canvas.queryByRole('list', { name: 'Chapters' })).toBeNull();
     await expect(sent.previews).toEqual([]);
+  },
+};
+
+export const DemoModeVoices: Story = {
+  name: 'Demo mode: the picker says every voice is the offline one',
+  parameters: { msw: { handlers: { environment: environmentHandler({ features: { demo_mode: true } }) } } },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    const picker = canvas.getByLabelText('Voice Provider');
+    await waitFor(() => expect(within(picker).getByRole('option', { name: 'Offline voice (in place of OpenAI)' })).toBeInTheDocument());
+    await expect(within(picker).getByRole('option', { name: 'Offline voice (in place of ElevenLabs)' })).toBeInTheDocument();
+    await expect(picker).toHaveAccessibleDescription('Offline voice — add an API key for OpenAI or ElevenLabs voices.');
   },
 };

@@ -7,6 +7,7 @@ import type { JobCreateRequest } from '../../api/gen/model';
 import { useUploadFile } from '../../api/gen/endpoints/files/files';
 import { errorMessage } from '../../api/errors';
 import { Alert, Button, Card, Field, FieldLabel, FieldMessage, Page, TextField } from '../../components/ui';
+import { useEnvironment } from '../../features/environment';
 import { paths } from '../../lib/paths';
 import { invalidateJobLists } from '../../features/jobs';
 import {
@@ -80,7 +81,8 @@ export function Upload() {
   const queryClient = useQueryClient();
   const uploadFile = useUploadFile();
   const createJob = useCreateJob();
-  const ids = { provider: useId(), text: useId(), counter: useId(), textError: useId(), providerError: useId() };
+  const ids = { provider: useId(), text: useId(), counter: useId(), textError: useId(), providerError: useId(), providerHint: useId() };
+  const demoMode = useEnvironment()?.features.demo_mode ?? false;
   const [mode, setMode] = useState<UploadMode>('text');
   const [draft, setDraft] = useState<Draft>({ form: initialUploadForm, file: null });
   const [errors, setErrors] = useState<FieldErrors>({});
@@ -280,20 +282,26 @@ export function Upload() {
               value={form.ttsProvider}
               $invalid={Boolean(errors.ttsProvider)}
               aria-invalid={errors.ttsProvider ? true : undefined}
-              aria-describedby={errors.ttsProvider ? ids.providerError : undefined}
+              aria-describedby={errors.ttsProvider ? ids.providerError : demoMode ? ids.providerHint : undefined}
               onChange={(e) => update('ttsProvider', e.target.value)}
             >
               <option value="">Select a provider</option>
               {providerOptions.map((option) => (
                 <option key={option.value} value={option.value}>
-                  {`${option.label} (voice ${option.voice})`}
+                  {demoMode ? `Offline voice (in place of ${option.label})` : `${option.label} (voice ${option.voice})`}
                 </option>
               ))}
             </Select>
-            {errors.ttsProvider && (
+            {errors.ttsProvider ? (
               <FieldMessage id={ids.providerError} $error>
                 {errors.ttsProvider}
               </FieldMessage>
+            ) : (
+              demoMode && (
+                <FieldMessage id={ids.providerHint}>
+                  Offline voice — add an API key for OpenAI or ElevenLabs voices.
+                </FieldMessage>
+              )
             )}
           </Field>
           <Field as="section" aria-labelledby="content-source-heading">

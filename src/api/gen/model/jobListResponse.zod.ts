@@ -42,7 +42,8 @@ export const JobListResponse = zod.object({
   "result_data": zod.object({
   "duration": zod.number().optional().describe('Seconds.'),
   "duration_seconds": zod.number().optional(),
-  "file_size_bytes": zod.int().optional()
+  "file_size_bytes": zod.int().optional(),
+  "tts_engine": zod.string().optional().describe('The engine that actually spoke (espeak-ng, openai, elevenlabs), once the job has been synthesised.')
 }).describe('The result\'s figures (the list leaves chapter details out).'),
   "input_file_key": zod.string().nullable(),
   "output_file_key": zod.string().nullable(),

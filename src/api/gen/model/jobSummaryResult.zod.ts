@@ -15,7 +15,8 @@ import * as zod from 'zod';
 export const JobSummaryResult = zod.object({
   "duration": zod.number().optional().describe('Seconds.'),
   "duration_seconds": zod.number().optional(),
-  "file_size_bytes": zod.int().optional()
+  "file_size_bytes": zod.int().optional(),
+  "tts_engine": zod.string().optional().describe('The engine that actually spoke (espeak-ng, openai, elevenlabs), once the job has been synthesised.')
 }).describe('The result\'s figures (the list leaves chapter details out).')
 
 export type JobSummaryResult = zod.input<typeof JobSummaryResult>;
