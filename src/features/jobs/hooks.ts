@@ -101,15 +101,17 @@ export function useBookChapters(bookId: string, { enabled, intervalMs = POLL_MS.
   return { chapters, isLoading: query.isLoading, error: query.error };
 }
 
-/** The dashboard's four counters: real totals from the server (page_size 1, only `total` read). */
+/**
+ * The dashboard's four counters: real totals from the server (page_size 1, only `total` read).
+ * Each counts books and single texts, never a book's chapter jobs (a 40-chapter book is one).
+ */
 export function useJobCounts(intervalMs: number = POLL_MS.dashboard) {
-  // The running count shares its query (and cache entry) with the top bar's badge: books and
-  // single texts, not chapter jobs.
+  // The running count shares its query (and cache entry) with the top bar's badge.
   const running = usePolledJobs({ status: 'running', top_level: true, page_size: 1 }, { intervalMs });
   const active = (running.data?.total ?? 0) > 0;
-  const total = usePolledJobs({ page_size: 1 }, { intervalMs, active });
-  const completed = usePolledJobs({ status: 'completed', page_size: 1 }, { intervalMs, active });
-  const failed = usePolledJobs({ status: 'failed', page_size: 1 }, { intervalMs, active });
+  const total = usePolledJobs({ top_level: true, page_size: 1 }, { intervalMs, active });
+  const completed = usePolledJobs({ status: 'completed', top_level: true, page_size: 1 }, { intervalMs, active });
+  const failed = usePolledJobs({ status: 'failed', top_level: true, page_size: 1 }, { intervalMs, active });
   return { total, completed, running, failed, active };
 }
 

@@ -55,6 +55,20 @@ describe('the jobs list groups chapter jobs under their book', () => {
         expect(page.jobs[0]).toMatchObject({ parent_job_id: null, job_type: 'book_processing' });
       }));
 
+  it('the dashboard counts a converting book once, and not its converted chapter as completed', () =>
+    pact
+      .addInteraction()
+      .given(states.bookConverting, CONVERTING)
+      .uponReceiving('a request for the number of completed top-level jobs, as the dashboard counts them')
+      .withRequest('GET', '/api/v1/jobs', (req) => req.headers(bearer()).query({ status: 'completed', top_level: 'true', page_size: '1' }))
+      .willRespondWith(200, (res) => res.jsonBody({ jobs: [], total: 0, page: 1, page_size: 1, total_pages: integer(0) }))
+      .executeTest(async (server) => {
+        useMockServer(server.url, EXAMPLE_TOKEN);
+        // Chapter 1 is COMPLETED, but it is part of a book still converting: nothing is completed yet.
+        const page = await listJobs({ status: 'completed', top_level: true, page_size: 1 });
+        expect(page.total).toBe(0);
+      }));
+
   it('the jobs screen lists the book as one row with how many of its chapters are done', () =>
     pact
       .addInteraction()
