@@ -3,7 +3,7 @@ import { Link } from 'wouter';
 import { Badge, Button, ProgressBar } from '../../components/ui';
 import { paths } from '../../lib/paths';
 import { formatDate, formatDuration } from '../../entities/time';
-import { VoiceBadge } from '../../components/book';
+import { BookCover, VoiceBadge } from '../../components/book';
 import { useEnvironment } from '../../features/environment';
 import { type LibraryBook, type LibraryView } from '../../features/library';
 
@@ -50,7 +50,7 @@ const Buttons = styled.div`
   gap: ${({ theme }) => theme.space(2)};
 `;
 
-/** One book: title (linking to its page), provider, date, duration, chapters, progress, Play and Delete. */
+/** One book: its cover, title (linking to its page), voice, date, duration, chapters, progress, Play and Delete. */
 export function BookCard({
   book,
   view,
@@ -75,6 +75,7 @@ export function BookCard({
   const action = playState === 'playing' ? 'Pause' : book.hasProgress || playState === 'paused' ? 'Continue' : 'Play';
   return (
     <Item $view={view} aria-labelledby={`book-${book.id}`}>
+      <BookCover jobId={book.id} title={book.title} size={view === 'grid' ? 'card' : 'thumb'} />
       <Main>
         <Title id={`book-${book.id}`}>
           <Link href={paths.libraryBook(book.id)}>{book.title}</Link>

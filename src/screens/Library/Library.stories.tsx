@@ -188,6 +188,8 @@ export const ConvertingBook: Story = {
     const card = within(await canvas.findByRole('listitem', { name: 'The Long Voyage' }));
     await expect(card.getByText('Converting · 3 of 12 chapters ready')).toBeVisible();
     await expect(card.getByText('12 chapters')).toBeVisible();
+    // Every book has a cover (the server draws one for a book without its own).
+    await expect(await card.findByRole('img', { name: 'Cover of The Long Voyage' }, { timeout: 5000 })).toBeVisible();
     await expect(card.queryByText('Finished')).toBeNull();
     await expect(card.getByRole('button', { name: 'Play The Long Voyage' })).toBeEnabled();
     await expect(card.getByRole('link', { name: 'The Long Voyage' })).toHaveAttribute('href', '/library/5e6f7a8b-9c0d-4e1f-8a2b-4c5d6e7f8091');
