@@ -79,7 +79,16 @@ export const Empty: Story = {
       await expect(counter(canvasElement, label)).toBe('0');
     }
     await expect(canvas.queryByRole('heading', { name: 'Continue Listening' })).toBeNull();
-    await userEvent.click(canvas.getByRole('link', { name: 'Upload Story' }));
+    await expect(canvas.getByRole('link', { name: 'Upload Story' })).toHaveAttribute('href', '/upload');
+  },
+};
+
+export const EmptyCtaNavigates: Story = {
+  name: 'Empty: Upload Story opens the upload page',
+  parameters: Empty.parameters,
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await userEvent.click(await canvas.findByRole('link', { name: 'Upload Story' }));
     await expect(await canvas.findByRole('heading', { name: 'Navigated to /upload' })).toBeVisible();
   },
 };
@@ -105,9 +114,18 @@ export const Populated: Story = {
       const listening = within(await canvas.findByRole('list', { name: 'Continue listening' }));
       await expect(listening.getByText('50% listened')).toBeVisible();
       await expect(listening.getAllByRole('link')).toHaveLength(1);
-      await userEvent.click(listening.getByRole('link', { name: 'The Raven' }));
-      await expect(await canvas.findByRole('heading', { name: `Navigated to /library/${raven!.id}` })).toBeVisible();
+      await expect(listening.getByRole('link', { name: 'The Raven' })).toHaveAttribute('href', `/library/${raven!.id}`);
     });
+  },
+};
+
+export const ContinueListeningOpensTheBook: Story = {
+  name: 'Populated: Continue Listening opens the book page',
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    const listening = within(await canvas.findByRole('list', { name: 'Continue listening' }));
+    await userEvent.click(listening.getByRole('link', { name: 'The Raven' }));
+    await expect(await canvas.findByRole('heading', { name: `Navigated to /library/${raven!.id}` })).toBeVisible();
   },
 };
 
@@ -124,7 +142,15 @@ export const Actions: Story = {
     const canvas = within(canvasElement);
     await expect(canvas.getByRole('link', { name: 'Upload New Story' })).toHaveAttribute('href', '/upload');
     await expect(canvas.getByRole('link', { name: 'Browse Library' })).toHaveAttribute('href', '/library');
-    await userEvent.click(canvas.getByRole('link', { name: 'View All Jobs' }));
+    await expect(canvas.getByRole('link', { name: 'View All Jobs' })).toHaveAttribute('href', '/jobs');
+  },
+};
+
+export const ViewAllJobsNavigates: Story = {
+  name: 'Actions: View All Jobs opens the jobs list',
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await userEvent.click(await canvas.findByRole('link', { name: 'View All Jobs' }));
     await expect(await canvas.findByRole('heading', { name: 'Navigated to /jobs' })).toBeVisible();
   },
 };

@@ -133,7 +133,16 @@ export const Completed: Story = {
     await expect(canvas.getByRole('progressbar', { name: 'Overall progress' })).toHaveAttribute('aria-valuenow', '100');
     await expect(canvas.queryByRole('button', { name: 'Cancel Job' })).toBeNull();
     await expect(canvas.queryByRole('button', { name: 'Retry' })).toBeNull();
-    await userEvent.click(canvas.getByRole('link', { name: 'Play Audiobook' }));
+    await expect(canvas.getByRole('link', { name: 'Play Audiobook' })).toHaveAttribute('href', `/library/${completed.id}`);
+  },
+};
+
+export const CompletedPlayNavigates: Story = {
+  name: 'Completed: Play Audiobook opens the book page',
+  args: { jobId: completed.id },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await userEvent.click(await canvas.findByRole('link', { name: 'Play Audiobook' }));
     await expect(await canvas.findByRole('heading', { name: `Navigated to /library/${completed.id}` })).toBeVisible();
   },
 };
@@ -149,9 +158,18 @@ export const Failed: Story = {
       await expect(canvas.getByRole('heading', { name: 'Error Details' })).toBeVisible();
       await expect(canvas.getByText('Speech synthesis failed: the voice engine stopped responding')).toBeVisible();
       await expect(canvas.queryByRole('button', { name: 'Cancel Job' })).toBeNull();
+      await expect(canvas.getByRole('button', { name: 'Retry' })).toBeEnabled();
     });
+  },
+};
+
+export const FailedRetried: Story = {
+  name: 'Failed, then retried: the job is queued again from the failed step',
+  args: { jobId: failed.id },
+  play: async ({ canvasElement, step }) => {
+    const canvas = within(canvasElement);
     await step('Retry queues the job again from the failed step', async () => {
-      await userEvent.click(canvas.getByRole('button', { name: 'Retry' }));
+      await userEvent.click(await canvas.findByRole('button', { name: 'Retry' }));
       await expect(await canvas.findByText('PENDING')).toBeVisible();
       await expect(canvas.queryByRole('button', { name: /^Retry/ })).toBeNull();
       await expect(canvas.getByRole('button', { name: 'Cancel Job' })).toBeVisible();
@@ -185,6 +203,16 @@ export const BookWithChapters: Story = {
     await expect(list.getAllByRole('link', { name: /^View/ })).toHaveLength(3);
     await expect(list.queryByRole('link', { name: `Play ${runningChapter.title}` })).toBeNull();
     await expect(canvas.queryByRole('link', { name: 'Go to Parent Book' })).toBeNull();
+    await expect(list.getByRole('link', { name: `Play ${chapters[0]!.title}` })).toHaveAttribute('href', `/library/${chapters[0]!.id}`);
+  },
+};
+
+export const PlayChapterNavigates: Story = {
+  name: 'Book with chapters: Play on a chapter opens it',
+  args: { jobId: book.id },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    const list = within(await canvas.findByRole('list', { name: 'Chapter jobs' }));
     await userEvent.click(list.getByRole('link', { name: `Play ${chapters[0]!.title}` }));
     await expect(await canvas.findByRole('heading', { name: `Navigated to /library/${chapters[0]!.id}` })).toBeVisible();
   },
@@ -198,7 +226,16 @@ export const ChapterOfBook: Story = {
     await expect(crumbs.getByRole('link', { name: 'Jobs' })).toHaveAttribute('href', '/jobs');
     await expect(crumbs.getByRole('link', { name: 'Collected Tales' })).toHaveAttribute('href', `/jobs/${book.id}`);
     await expect(crumbs.getByText(runningChapter.title)).toHaveAttribute('aria-current', 'page');
-    await userEvent.click(canvas.getByRole('link', { name: 'Go to Parent Book' }));
+    await expect(canvas.getByRole('link', { name: 'Go to Parent Book' })).toHaveAttribute('href', `/jobs/${book.id}`);
+  },
+};
+
+export const ParentBookNavigates: Story = {
+  name: 'Chapter of a book: Go to Parent Book opens the book',
+  args: { jobId: runningChapter.id },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await userEvent.click(await canvas.findByRole('link', { name: 'Go to Parent Book' }));
     await expect(await canvas.findByRole('heading', { name: `Navigated to /jobs/${book.id}` })).toBeVisible();
   },
 };
@@ -261,7 +298,16 @@ export const NotFound: Story = {
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
     await expect(await canvas.findByRole('heading', { name: 'Job not found' })).toBeVisible();
-    await userEvent.click(canvas.getByRole('link', { name: 'Back to Jobs' }));
+    await expect(canvas.getByRole('link', { name: 'Back to Jobs' })).toHaveAttribute('href', '/jobs');
+  },
+};
+
+export const NotFoundBackNavigates: Story = {
+  name: 'Not found: Back to Jobs opens the jobs list',
+  args: { jobId: jobUuid(999) },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await userEvent.click(await canvas.findByRole('link', { name: 'Back to Jobs' }));
     await expect(await canvas.findByRole('heading', { name: 'Navigated to /jobs' })).toBeVisible();
   },
 };

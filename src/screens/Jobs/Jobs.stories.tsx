@@ -61,7 +61,16 @@ export const Empty: Story = {
     const canvas = within(canvasElement);
     await expect(await canvas.findByRole('heading', { name: 'No jobs yet' })).toBeVisible();
     await expect(canvas.getByText('0 jobs')).toBeVisible();
-    await userEvent.click(canvas.getByRole('link', { name: 'Upload Story' }));
+    await expect(canvas.getByRole('link', { name: 'Upload Story' })).toHaveAttribute('href', '/upload');
+  },
+};
+
+export const EmptyCtaNavigates: Story = {
+  name: 'Empty: Upload Story opens the upload page',
+  parameters: Empty.parameters,
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await userEvent.click(await canvas.findByRole('link', { name: 'Upload Story' }));
     await expect(await canvas.findByRole('heading', { name: 'Navigated to /upload' })).toBeVisible();
   },
 };
@@ -101,7 +110,16 @@ export const Populated: Story = {
     await expect(running.getByRole('progressbar')).toHaveAttribute('aria-valuenow', '60');
     // A page that fits needs no pager.
     await expect(canvas.queryByRole('navigation', { name: 'Jobs pages' })).toBeNull();
-    await userEvent.click(inCard.getByRole('link', { name: 'Play The Raven' }));
+    await expect(inCard.getByRole('link', { name: 'Play The Raven' })).toHaveAttribute('href', `/library/${raven.id}`);
+  },
+};
+
+export const PlayOpensTheBook: Story = {
+  name: 'Populated: Play on a finished job opens its book page',
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    const card = within(await canvas.findByRole('article', { name: 'The Raven' }));
+    await userEvent.click(card.getByRole('link', { name: 'Play The Raven' }));
     await expect(await canvas.findByRole('heading', { name: `Navigated to /library/${raven.id}` })).toBeVisible();
   },
 };

@@ -55,7 +55,15 @@ export const Empty: Story = {
     const link = await canvas.findByRole('link', { name: 'Upload Your First Story' });
     await expect(link).toHaveAttribute('href', '/upload');
     await expect(canvas.queryByRole('button', { name: 'Clear Filters' })).toBeNull();
-    await userEvent.click(link);
+  },
+};
+
+export const EmptyCtaNavigates: Story = {
+  name: 'Empty: the call to action opens the upload page',
+  parameters: Empty.parameters,
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await userEvent.click(await canvas.findByRole('link', { name: 'Upload Your First Story' }));
     await expect(await canvas.findByRole('heading', { name: 'Navigated to /upload' })).toBeVisible();
   },
 };
