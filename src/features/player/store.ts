@@ -14,8 +14,8 @@ export const VOLUME_STEP = 0.1;
 export const PLAYBACK_RATES = [0.75, 1, 1.25, 1.5, 1.75, 2] as const;
 /** Sleep timer (docs/listening.md#player-controls): the minutes offered, the fade and its tick. */
 export const SLEEP_MINUTES = [15, 30, 45, 60] as const;
-export const SLEEP_FADE_SECONDS = 10;
-export const SLEEP_TICK_MS = 250;
+const SLEEP_FADE_SECONDS = 10;
+const SLEEP_TICK_MS = 250;
 
 /**
  * The parts of an <audio> element the store drives. The real element comes from PlayerAudio;
@@ -65,7 +65,7 @@ export interface PlayerState {
  * the book plays). `chapterEnd`: pauses when the position reaches `endsAt` (the end of the chapter
  * playing when it was set, or after a seek, the chapter sought to).
  */
-export type SleepTimer =
+type SleepTimer =
   | { mode: 'minutes'; minutes: number; remaining: number }
   | { mode: 'chapterEnd'; endsAt: number; remaining: number };
 
@@ -352,6 +352,18 @@ export function setVolume(volume: number): void {
   applyVolume();
 }
 
+let volumeBeforeMute = 1;
+
+/** Mute (volume 0) or back to the volume before muting. */
+export function toggleMute(): void {
+  if (state.volume > 0) {
+    volumeBeforeMute = state.volume;
+    setVolume(0);
+  } else {
+    setVolume(volumeBeforeMute > 0 ? volumeBeforeMute : 1);
+  }
+}
+
 export function changeVolume(delta: number): void {
   setVolume(Math.round((state.volume + delta) * 10) / 10);
 }
@@ -406,7 +418,7 @@ let sleepTicker: unknown = null;
 let sleepLastTick = 0;
 
 /** Where the chapter playing at `position` ends (the book's end when there are no chapters). */
-export function chapterEndAt(position: number): number {
+function chapterEndAt(position: number): number {
   const chapters = chaptersOf(state.metadata);
   const chapter = chapterAt(chapters, position);
   if (!chapter) return state.duration;
