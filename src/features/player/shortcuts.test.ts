@@ -48,7 +48,8 @@ beforeEach(() => {
   document.body.innerHTML = `
     <main><p id="text">Library</p><input id="search"><textarea id="notes"></textarea>
     <div id="editable" contenteditable="true"></div><button id="button">Other</button>
-    <section id="region" ${PLAYER_REGION_ATTRIBUTE} tabindex="0"><span id="inside">Player</span></section></main>`;
+    <section id="region" ${PLAYER_REGION_ATTRIBUTE} tabindex="0"><span id="inside">Player</span></section></main>
+    <div role="alertdialog" aria-label="Delete?"><p id="in-dialog">Sure?</p></div>`;
   stop = installPlayerShortcuts(window);
 });
 afterEach(() => {
@@ -121,7 +122,7 @@ describe('player keyboard shortcuts', () => {
     expect(state.volume).toBe(0.9);
   });
 
-  it('leave the keys alone while typing, with Ctrl/Alt/Meta, and Space on a button', () => {
+  it('leave the keys alone while typing, with Ctrl/Alt/Meta, Space on a button, and in a dialog', () => {
     loaded(25);
     for (const id of ['search', 'notes', 'editable']) {
       const event = press(el(id), ' ');
@@ -137,6 +138,10 @@ describe('player keyboard shortcuts', () => {
     // The focused button activates itself with Space; the player does not toggle too.
     expect(press(el('button'), ' ').defaultPrevented).toBe(false);
     expect(state.isPlaying).toBe(false);
+    // Nor inside a dialog open over the page.
+    press(el('in-dialog'), 'k');
+    press(el('in-dialog'), 'l');
+    expect(state).toMatchObject({ isPlaying: false, currentPosition: 25 });
   });
 
   it('stop listening once uninstalled', () => {

@@ -38,14 +38,16 @@ function isTyping(target: Element): boolean {
 
 /**
  * Handles one keydown for the player; returns true when it was a player shortcut (and prevents
- * the browser's default then). Nothing happens without a loaded book, while typing, with Ctrl, Alt
- * or Meta, or when the focused control uses the key itself.
+ * the browser's default then). Nothing happens without a loaded book, while typing, inside a
+ * dialog, with Ctrl, Alt or Meta, or when the focused control uses the key itself.
  */
 export function handlePlayerShortcut(event: KeyboardEvent): boolean {
   if (event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey) return false;
   if (!state.streamingUrl || state.isLoading) return false;
   const target = event.target instanceof Element ? event.target : null;
   if (target && isTyping(target)) return false;
+  // A dialog open over the page has the keyboard to itself.
+  if (target?.closest('dialog, [role="dialog"], [role="alertdialog"]')) return false;
   const onControl = Boolean(target?.closest(ownKeysSelector));
   const inRegion = Boolean(target?.closest(`[${PLAYER_REGION_ATTRIBUTE}]`));
   const key = event.key.length === 1 ? event.key.toLowerCase() : event.key;
