@@ -439,6 +439,12 @@ describe('player store', () => {
       clearAudio();
       expect(state.sleepTimer).toBeNull();
     });
+
+    it('"End of chapter" does not start without a known end ahead', () => {
+      resetPlayer({ streamingUrl: SAMPLE_AUDIO_URL, duration: 0 });
+      startSleepTimer('chapterEnd');
+      expect(state.sleepTimer).toBeNull();
+    });
   });
 
   it('navigates chapters', async () => {

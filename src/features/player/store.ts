@@ -446,6 +446,8 @@ export function startSleepTimer(choice: number | 'chapterEnd'): void {
   stopSleepTicker();
   if (choice === 'chapterEnd') {
     const endsAt = chapterEndAt(state.currentPosition);
+    // No known end ahead (no chapters, no duration yet): nothing to wait for.
+    if (!(endsAt > state.currentPosition)) return;
     state.sleepTimer = { mode: 'chapterEnd', endsAt, remaining: Math.max(0, endsAt - state.currentPosition) };
   } else {
     if (!Number.isFinite(choice) || choice <= 0) return;
