@@ -87,7 +87,7 @@ describe('listening in the real app', () => {
   });
 
   it('resumes within a second of the saved position after a reload', async () => {
-    await page.getByRole('button', { name: 'Forward 10s' }).click();
+    await page.getByRole('button', { name: 'Forward 10 seconds' }).click();
     const saving = page.waitForResponse((res) => res.url().includes('/api/v1/progress/') && res.request().method() === 'PUT');
     await page.getByRole('button', { name: 'Pause' }).click(); // pausing saves the position
     const saved = await audioTime();

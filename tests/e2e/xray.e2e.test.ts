@@ -54,7 +54,7 @@ describe('X-ray in the real app', () => {
     await page.getByRole('link', { name: 'Play Audiobook' }).click();
     await page.getByRole('button', { name: 'Play', exact: true }).click();
     await page.getByRole('button', { name: 'Pause' }).waitFor();
-    await page.getByRole('button', { name: 'Forward 10s' }).click();
+    await page.getByRole('button', { name: 'Forward 10 seconds' }).click();
     const saving = page.waitForResponse((res) => res.url().includes('/api/v1/progress/') && res.request().method() === 'PUT');
     await page.getByRole('button', { name: 'Pause' }).click();
     await saving;

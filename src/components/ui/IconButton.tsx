@@ -1,55 +1,50 @@
-import type { ButtonHTMLAttributes, ReactNode } from 'react';
-import styled, { css } from 'styled-components';
+import type { ButtonHTMLAttributes, ComponentType } from 'react';
+import styled from 'styled-components';
 
 export interface IconButtonProps extends Omit<ButtonHTMLAttributes<HTMLButtonElement>, 'children' | 'aria-label'> {
   /** The button's accessible name (also its tooltip): "Play", "Back 10 seconds". */
   label: string;
-  /** An icon (e.g. from lucide-react); it is decoration, the label names the button. */
-  icon: ReactNode;
+  /** An icon component (lucide-react, imported one by one): decoration, the label names the button. */
+  icon: ComponentType<{ size?: number; 'aria-hidden'?: boolean }>;
   /** The main action of a group (play/pause): filled and larger. */
-  prominent?: boolean;
+  main?: boolean;
+  /** Without a border, for dense bars (the mini-player). */
+  quiet?: boolean;
 }
 
-const Round = styled.button<{ $prominent: boolean }>`
-  display: inline-flex;
-  align-items: center;
-  justify-content: center;
+const RoundButton = styled.button<{ $main: boolean; $quiet: boolean }>`
+  display: inline-grid;
+  place-items: center;
   flex: none;
-  border-radius: ${({ theme }) => theme.radii.pill};
+  width: ${({ $main, $quiet }) => ($main ? ($quiet ? '48px' : '56px') : '44px')};
+  height: ${({ $main, $quiet }) => ($main ? ($quiet ? '48px' : '56px') : '44px')};
+  padding: 0;
+  border-radius: 50%;
   cursor: pointer;
-  ${({ $prominent, theme }) =>
-    $prominent
-      ? css`
-          width: 48px;
-          height: 48px;
-          background: ${theme.colors.primary};
-          color: ${theme.colors.primaryText};
-          border: 1px solid ${theme.colors.primary};
-          &:hover:not(:disabled) { background: ${theme.colors.primaryHover}; }
-        `
-      : css`
-          width: 40px;
-          height: 40px;
-          background: transparent;
-          color: ${theme.colors.text};
-          border: 1px solid transparent;
-          &:hover:not(:disabled) { background: ${theme.tone.neutral.background}; }
-        `}
-  &:disabled { color: ${({ theme }) => theme.colors.disabled}; cursor: not-allowed; }
+  border: 1px solid
+    ${({ theme, $main, $quiet }) => ($main ? theme.colors.primary : $quiet ? 'transparent' : theme.colors.border)};
+  background: ${({ theme, $main, $quiet }) => ($main ? theme.colors.primary : $quiet ? 'transparent' : theme.colors.surface)};
+  color: ${({ theme, $main }) => ($main ? theme.colors.primaryText : theme.colors.text)};
+  &:hover:not(:disabled) {
+    background: ${({ theme, $main }) => ($main ? theme.colors.primaryHover : theme.tone.info.background)};
+  }
+  &:disabled {
+    cursor: not-allowed;
+    background: ${({ theme }) => theme.colors.disabled};
+    border-color: ${({ theme }) => theme.colors.disabled};
+    color: ${({ theme }) => theme.colors.primaryText};
+  }
   &:focus-visible {
     outline: 3px solid ${({ theme }) => theme.colors.focus};
     outline-offset: 2px;
   }
-  svg { pointer-events: none; }
 `;
 
-/** A round button that shows an icon and is named by `label` (screen readers, tests, tooltip). */
-export function IconButton({ label, icon, prominent = false, type = 'button', ...rest }: IconButtonProps) {
+/** A round button showing only an icon; `label` is its accessible name (and tooltip). */
+export function IconButton({ label, icon: Icon, main = false, quiet = false, type = 'button', ...rest }: IconButtonProps) {
   return (
-    <Round type={type} aria-label={label} title={label} $prominent={prominent} {...rest}>
-      <span aria-hidden="true" style={{ display: 'contents' }}>
-        {icon}
-      </span>
-    </Round>
+    <RoundButton type={type} aria-label={label} title={label} $main={main} $quiet={quiet} {...rest}>
+      <Icon size={main ? (quiet ? 22 : 28) : 20} aria-hidden />
+    </RoundButton>
   );
 }

@@ -1,8 +1,8 @@
 import styled from 'styled-components';
-import { Button, Card, ListStack } from '../../components/ui';
+import { Card, ListStack } from '../../components/ui';
 import { formatClock, formatDuration } from '../../entities/time';
 import { useChapters, usePlayer } from './hooks';
-import { isChapterReady, jumpToChapter, nextChapter, previousChapter } from './store';
+import { isChapterReady, jumpToChapter } from './store';
 
 const Item = styled.button<{ $current: boolean }>`
   font: inherit;
@@ -43,38 +43,23 @@ const Heading = styled.h2`
   font-size: 1.125rem;
 `;
 
-const Row = styled.div`
-  display: flex;
-  gap: ${({ theme }) => theme.space(2)};
-  margin-bottom: ${({ theme }) => theme.space(3)};
-`;
-
 const REASON_ID = 'chapters-not-ready-reason';
 
 /**
- * The loaded book's chapters: jump to one, step to the next or previous; the playing one is marked.
- * A book still converting marks its chapters not converted yet "Not ready yet": they cannot be
- * chosen (the disabled button names the reason) and Next chapter skips them.
+ * The loaded book's chapters: jump to one; the playing one is marked (the player has the previous
+ * and next chapter buttons). A book still converting marks its chapters not converted yet "Not
+ * ready yet": they cannot be chosen (the disabled button names the reason) and Next chapter skips
+ * them.
  */
 export function ChapterList() {
   const { streamingUrl, isLoading } = usePlayer();
   const { chapters, current } = useChapters();
   const ready = Boolean(streamingUrl) && !isLoading;
-  const index = current ? chapters.indexOf(current) : -1;
-  const hasNext = chapters.slice(index + 1).some(isChapterReady);
   const waiting = chapters.filter((chapter) => !isChapterReady(chapter)).length;
   if (chapters.length === 0) return null;
   return (
     <Card aria-labelledby="chapters-heading">
       <Heading id="chapters-heading">Chapters</Heading>
-      <Row>
-        <Button variant="secondary" onClick={previousChapter} disabled={!ready}>
-          Previous chapter
-        </Button>
-        <Button variant="secondary" onClick={nextChapter} disabled={!ready || !hasNext}>
-          Next chapter
-        </Button>
-      </Row>
       {waiting > 0 && (
         <Reason id={REASON_ID}>
           {`This book is still converting: ${waiting === 1 ? '1 chapter is' : `${waiting} chapters are`} not ready yet and can be played once converted.`}

@@ -1,4 +1,7 @@
-import { Pause, Play, RotateCcw, RotateCw } from 'lucide-react';
+import Pause from 'lucide-react/icons/pause';
+import Play from 'lucide-react/icons/play';
+import Redo2 from 'lucide-react/icons/redo-2';
+import Undo2 from 'lucide-react/icons/undo-2';
 import styled from 'styled-components';
 import { Link, useRoute } from 'wouter';
 import { IconButton } from '../../components/ui';
@@ -118,17 +121,18 @@ export function MiniPlayer() {
         </Titles>
         <Time aria-hidden="true">{`${formatClock(player.currentPosition)} / ${formatClock(player.duration)}`}</Time>
         <Secondary>
-          <IconButton label="Back 10 seconds" icon={<RotateCcw size={20} />} disabled={!ready} onClick={() => skip(-SKIP_SECONDS)} />
+          <IconButton label="Back 10 seconds" icon={Undo2} quiet disabled={!ready} onClick={() => skip(-SKIP_SECONDS)} />
         </Secondary>
         <IconButton
-          prominent
+          main
+          quiet
           label={player.isPlaying ? 'Pause' : 'Play'}
-          icon={player.isPlaying ? <Pause size={22} /> : <Play size={22} />}
+          icon={player.isPlaying ? Pause : Play}
           disabled={!ready}
           onClick={togglePlay}
         />
         <Secondary>
-          <IconButton label="Forward 10 seconds" icon={<RotateCw size={20} />} disabled={!ready} onClick={() => skip(SKIP_SECONDS)} />
+          <IconButton label="Forward 10 seconds" icon={Redo2} quiet disabled={!ready} onClick={() => skip(SKIP_SECONDS)} />
         </Secondary>
       </Row>
     </Bar>

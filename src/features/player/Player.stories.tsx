@@ -1,7 +1,7 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { useEffect } from 'react';
 import { expect, fireEvent, userEvent, waitFor, within } from 'storybook/test';
-import { bookJobId } from '../../mocks/audio';
+import { audioMetadataHandler, audioStreamHandler, bookJobId, chapterInfoFixtures } from '../../mocks/audio';
 import { ChapterList } from './ChapterList';
 import { Player } from './Player';
 import { PlayerAudio } from './PlayerAudio';
@@ -36,14 +36,26 @@ type Story = StoryObj<typeof meta>;
 
 type Canvas = ReturnType<typeof within>;
 const elapsed = (canvas: Canvas) => canvas.getByRole('timer', { name: 'Elapsed time' });
+const seekBar = (canvas: Canvas) => canvas.getByRole('slider', { name: 'Seek' });
 async function ready(canvasElement: HTMLElement) {
   const canvas = within(canvasElement);
   await waitFor(() => expect(canvas.getByRole('button', { name: 'Play' })).toBeEnabled(), { timeout: 5000 });
   await expect(canvas.getByRole('timer', { name: 'Total time' })).toHaveTextContent('1:00');
   return canvas;
 }
+const menuItems = (canvas: Canvas, name: string) =>
+  within(canvas.getByRole('menu', { name })).getAllByRole('menuitemradio').map((item) => item.textContent);
 
-export const PlayPause: Story = {
+export const Playing: Story = {
+  play: async ({ canvasElement }) => {
+    const canvas = await ready(canvasElement);
+    await userEvent.click(canvas.getByRole('button', { name: 'Play' }));
+    await expect(await canvas.findByRole('button', { name: 'Pause' })).toBeVisible();
+    await expect(state.isPlaying).toBe(true);
+  },
+};
+
+export const Paused: Story = {
   play: async ({ canvasElement }) => {
     const canvas = await ready(canvasElement);
     await userEvent.click(canvas.getByRole('button', { name: 'Play' }));
@@ -53,24 +65,51 @@ export const PlayPause: Story = {
   },
 };
 
+export const Loading: Story = {
+  parameters: { msw: { handlers: { audioStream: audioStreamHandler({ delay: 'infinite' }) } } },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await expect(await canvas.findByText('Loading audio...')).toBeVisible();
+    await expect(canvas.getByRole('button', { name: 'Play' })).toBeDisabled();
+    await expect(seekBar(canvas)).toHaveAttribute('aria-disabled', 'true');
+  },
+};
+
+export const Error: Story = {
+  parameters: { msw: { handlers: { audioStream: audioStreamHandler({ status: 500 }) } } },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await expect(await canvas.findByRole('alert')).toHaveTextContent(/^Error: /);
+    await expect(canvas.getByRole('button', { name: 'Play' })).toBeDisabled();
+  },
+};
+
 export const Seek: Story = {
   play: async ({ canvasElement, step }) => {
     const canvas = await ready(canvasElement);
-    const slider = canvas.getByRole('slider', { name: 'Seek' });
-    await step('a keyboard or click change seeks at once', async () => {
-      fireEvent.input(slider, { target: { value: '30' } });
-      // The store notifies React on the next tick.
-      await waitFor(() => expect(elapsed(canvas)).toHaveTextContent('0:30'));
-      await expect(state.currentPosition).toBe(30);
-      await expect(slider).toHaveAttribute('aria-valuetext', '0:30 of 1:00');
+    const slider = seekBar(canvas);
+    await step('the keys move 5 s, a chapter, to the start and the end', async () => {
+      slider.focus();
+      await userEvent.keyboard('{ArrowRight}');
+      await waitFor(() => expect(elapsed(canvas)).toHaveTextContent('0:05'));
+      await expect(slider).toHaveAttribute('aria-valuetext', '0:05 of 1:00');
+      await userEvent.keyboard('{PageUp}');
+      await waitFor(() => expect(slider).toHaveAttribute('aria-valuenow', '20'));
+      await userEvent.keyboard('{End}');
+      await waitFor(() => expect(slider).toHaveAttribute('aria-valuenow', '60'));
+      await userEvent.keyboard('{Home}');
+      await waitFor(() => expect(slider).toHaveAttribute('aria-valuenow', '0'));
     });
     await step('dragging shows the drag position and seeks on release', async () => {
-      fireEvent.pointerDown(slider);
-      fireEvent.input(slider, { target: { value: '45' } });
+      const rect = slider.getBoundingClientRect();
+      const at = (fraction: number) => ({ clientX: rect.left + rect.width * fraction, clientY: rect.top + rect.height / 2, button: 0, pointerId: 1 });
+      fireEvent.pointerDown(slider, at(0.5));
+      fireEvent.pointerMove(slider, at(0.75));
       await waitFor(() => expect(elapsed(canvas)).toHaveTextContent('0:45'));
-      await expect(state.currentPosition).toBe(30);
-      fireEvent.pointerUp(slider);
+      await expect(state.currentPosition).toBe(0);
+      fireEvent.pointerUp(slider, at(0.75));
       await waitFor(() => expect(state.currentPosition).toBe(45));
+      await expect(slider).toHaveAttribute('aria-valuetext', '0:45 of 1:00');
     });
   },
 };
@@ -78,68 +117,152 @@ export const Seek: Story = {
 export const Skip: Story = {
   play: async ({ canvasElement }) => {
     const canvas = await ready(canvasElement);
-    await userEvent.click(canvas.getByRole('button', { name: 'Forward 10s' }));
+    const forward = canvas.getByRole('button', { name: 'Forward 10 seconds' });
+    const back = canvas.getByRole('button', { name: 'Back 10 seconds' });
+    await userEvent.click(forward);
     await expect(elapsed(canvas)).toHaveTextContent('0:10');
-    await userEvent.click(canvas.getByRole('button', { name: 'Forward 10s' }));
+    await userEvent.click(forward);
     await expect(elapsed(canvas)).toHaveTextContent('0:20');
-    await userEvent.click(canvas.getByRole('button', { name: 'Back 10s' }));
+    await userEvent.click(back);
     await expect(elapsed(canvas)).toHaveTextContent('0:10');
-    await userEvent.click(canvas.getByRole('button', { name: 'Back 10s' }));
-    await userEvent.click(canvas.getByRole('button', { name: 'Back 10s' }));
+    await userEvent.click(back);
+    await userEvent.click(back);
     // Clamped at the start.
     await expect(elapsed(canvas)).toHaveTextContent('0:00');
+    await userEvent.click(canvas.getByRole('button', { name: 'Next chapter' }));
+    await expect(elapsed(canvas)).toHaveTextContent('0:20');
+    await userEvent.click(canvas.getByRole('button', { name: 'Next chapter' }));
+    await userEvent.click(canvas.getByRole('button', { name: 'Previous chapter' }));
+    await expect(elapsed(canvas)).toHaveTextContent('0:20');
   },
 };
 
 export const Volume: Story = {
   play: async ({ canvasElement }) => {
     const canvas = await ready(canvasElement);
-    const volume = canvas.getByRole('slider', { name: /Volume/ });
-    await expect(volume).toHaveAccessibleName('Volume 100%');
+    const volume = canvas.getByRole('slider', { name: 'Volume' });
+    await expect(volume).toHaveAttribute('aria-valuetext', '100%');
     await expect(volume).toHaveAttribute('step', '0.1');
     fireEvent.input(volume, { target: { value: '0.7' } });
-    await waitFor(() => expect(volume).toHaveAccessibleName('Volume 70%'));
-    await expect(volume).toHaveAttribute('aria-valuetext', '70%');
+    await waitFor(() => expect(volume).toHaveAttribute('aria-valuetext', '70%'));
     await expect(canvas.getByText('70%')).toBeVisible();
     await expect(state.volume).toBe(0.7);
+    await userEvent.click(canvas.getByRole('button', { name: 'Mute' }));
+    await expect(volume).toHaveAttribute('aria-valuetext', '0%');
+    await userEvent.click(canvas.getByRole('button', { name: 'Unmute' }));
+    await expect(volume).toHaveAttribute('aria-valuetext', '70%');
   },
 };
 
-export const Speed: Story = {
+export const SpeedMenuOpen: Story = {
+  play: async ({ canvasElement, step }) => {
+    const canvas = await ready(canvasElement);
+    const button = canvas.getByRole('button', { name: /^Playback speed: / });
+    await expect(button).toHaveTextContent('1×');
+    await step('Escape closes the menu', async () => {
+      await userEvent.click(button);
+      await expect(menuItems(canvas, 'Playback speed')).toEqual(['0.75×', '1×', '1.25×', '1.5×', '1.75×', '2×']);
+      await userEvent.keyboard('{Escape}');
+      await expect(canvas.queryByRole('menu')).toBeNull();
+      await expect(button).toHaveFocus();
+    });
+    await step('a choice sets the speed and is remembered for the book', async () => {
+      await userEvent.click(button);
+      await userEvent.keyboard('{ArrowDown}{ArrowDown}{Enter}');
+      await expect(button).toHaveTextContent('1.5×');
+      await expect(button).toHaveAccessibleName('Playback speed: 1.5×');
+      await expect(localStorage.getItem(`lectio.playbackRate.${bookJobId}`)).toBe('1.5');
+      await expect((canvasElement.querySelector('audio') as HTMLAudioElement).playbackRate).toBe(1.5);
+    });
+    await userEvent.click(button);
+    await expect(canvas.getByRole('menuitemradio', { name: '1.5×' })).toHaveAttribute('aria-checked', 'true');
+    await expect(canvas.getByRole('menuitemradio', { name: '1.5×' })).toHaveFocus();
+  },
+};
+
+export const SleepTimerRunning: Story = {
   play: async ({ canvasElement }) => {
     const canvas = await ready(canvasElement);
-    const speed = canvas.getByRole('combobox', { name: 'Playback speed' });
-    await expect(within(speed).getAllByRole('option').map((option) => option.textContent)).toEqual([
-      '0.75x',
-      '1x',
-      '1.25x',
-      '1.5x',
-      '1.75x',
-      '2x',
-    ]);
-    await userEvent.selectOptions(speed, '1.5');
-    await expect(speed).toHaveValue('1.5');
-    await expect(localStorage.getItem(`lectio.playbackRate.${bookJobId}`)).toBe('1.5');
-    await expect((canvasElement.querySelector('audio') as HTMLAudioElement).playbackRate).toBe(1.5);
+    const button = canvas.getByRole('button', { name: /^Sleep timer/ });
+    await expect(button).toHaveTextContent('Sleep timer');
+    await expect(button).toHaveAccessibleName('Sleep timer');
+    await userEvent.click(button);
+    await expect(menuItems(canvas, 'Sleep timer')).toEqual(['15 min', '30 min', '45 min', '60 min', 'End of chapter', 'Off']);
+    await userEvent.click(canvas.getByRole('menuitemradio', { name: '15 min' }));
+    await expect(button).toHaveTextContent(/^Sleep in 15:00$/);
+    await expect(button).toHaveAccessibleName('Sleep timer: Sleep in 15:00');
+    await userEvent.click(canvas.getByRole('button', { name: 'Play' }));
+    await waitFor(() => expect(button).toHaveTextContent(/^Sleep in 14:5\d$/), { timeout: 3000 });
+  },
+};
+
+export const SleepTimerEndOfChapter: Story = {
+  play: async ({ canvasElement }) => {
+    const canvas = await ready(canvasElement);
+    const button = canvas.getByRole('button', { name: /^Sleep timer/ });
+    await userEvent.click(button);
+    await userEvent.click(canvas.getByRole('menuitemradio', { name: 'End of chapter' }));
+    // The first chapter ends at 0:20.
+    await expect(button).toHaveTextContent('Sleep in 0:20');
+    await userEvent.click(button);
+    await expect(canvas.getByRole('menuitemradio', { name: 'End of chapter' })).toHaveAttribute('aria-checked', 'true');
+    await userEvent.keyboard('{Escape}');
+    await expect(state.sleepTimer).toMatchObject({ mode: 'chapterEnd', endsAt: 20 });
+  },
+};
+
+/** A book still converting: its last two chapters are not ready, striped and not playable. */
+export const ConvertingBook: Story = {
+  parameters: {
+    msw: {
+      handlers: {
+        audioMetadata: audioMetadataHandler({
+          metadata: {
+            status: 'PROCESSING',
+            chapters: chapterInfoFixtures().map((chapter, index) => ({ ...chapter, ready: index === 0 })),
+          },
+        }),
+      },
+    },
+  },
+  play: async ({ canvasElement }) => {
+    const canvas = await ready(canvasElement);
+    await expect(canvas.getAllByTestId('chapter-marker')).toHaveLength(2);
+    await expect(canvas.getAllByTestId('chapter-not-ready')).toHaveLength(2);
+    const slider = seekBar(canvas);
+    slider.focus();
+    await userEvent.keyboard('{PageUp}');
+    await expect(slider).toHaveAttribute('aria-valuenow', '0');
+    await userEvent.click(canvas.getByRole('button', { name: 'Next chapter' }));
+    await expect(elapsed(canvas)).toHaveTextContent('0:00');
   },
 };
 
 export const KeyboardShortcuts: Story = {
-  play: async ({ canvasElement }) => {
+  play: async ({ canvasElement, step }) => {
     const canvas = await ready(canvasElement);
-    const region = canvas.getByRole('region', { name: 'Player: The Tell-Tale Heart' });
-    region.focus();
-    await userEvent.keyboard('{ArrowRight}{ArrowRight}');
-    await expect(elapsed(canvas)).toHaveTextContent('0:20');
-    await userEvent.keyboard('{ArrowLeft}');
-    await expect(elapsed(canvas)).toHaveTextContent('0:10');
-    await userEvent.keyboard('{ArrowDown}{ArrowDown}');
-    await expect(canvas.getByRole('slider', { name: /Volume/ })).toHaveAccessibleName('Volume 80%');
-    await userEvent.keyboard('{ArrowUp}');
-    await expect(canvas.getByRole('slider', { name: /Volume/ })).toHaveAccessibleName('Volume 90%');
-    await userEvent.keyboard(' ');
-    await expect(await canvas.findByRole('button', { name: 'Pause' })).toBeVisible();
-    await userEvent.keyboard(' ');
-    await expect(await canvas.findByRole('button', { name: 'Play' })).toBeVisible();
+    await step('Space plays and pauses from anywhere on the page', async () => {
+      (document.activeElement as HTMLElement | null)?.blur();
+      await userEvent.keyboard(' ');
+      await expect(await canvas.findByRole('button', { name: 'Pause' })).toBeVisible();
+      await userEvent.keyboard('k');
+      await expect(await canvas.findByRole('button', { name: 'Play' })).toBeVisible();
+    });
+    await step('L, J and the arrows skip; Shift+N goes to the next chapter', async () => {
+      await userEvent.keyboard('ll');
+      await expect(elapsed(canvas)).toHaveTextContent('0:20');
+      await userEvent.keyboard('{ArrowLeft}');
+      await expect(elapsed(canvas)).toHaveTextContent('0:10');
+      await userEvent.keyboard('{Shift>}N{/Shift}');
+      await expect(elapsed(canvas)).toHaveTextContent('0:20');
+    });
+    await step('↑/↓ change the volume while the player has the focus', async () => {
+      canvas.getByRole('region', { name: 'Player: The Tell-Tale Heart' }).focus();
+      await userEvent.keyboard('{ArrowDown}{ArrowDown}{ArrowUp}');
+      await expect(canvas.getByRole('slider', { name: 'Volume' })).toHaveAttribute('aria-valuetext', '90%');
+    });
+    await userEvent.click(canvas.getByText('Keyboard shortcuts'));
+    await expect(canvas.getByText('Space or K')).toBeVisible();
+    await expect(canvas.getByText('Previous / next chapter')).toBeVisible();
   },
 };

@@ -1,16 +1,34 @@
-import { useId, useRef, useState, type KeyboardEvent } from 'react';
+import Pause from 'lucide-react/icons/pause';
+import Play from 'lucide-react/icons/play';
+import Redo2 from 'lucide-react/icons/redo-2';
+import SkipBack from 'lucide-react/icons/skip-back';
+import SkipForward from 'lucide-react/icons/skip-forward';
+import Undo2 from 'lucide-react/icons/undo-2';
+import Volume2 from 'lucide-react/icons/volume-2';
+import VolumeX from 'lucide-react/icons/volume-x';
+import Moon from 'lucide-react/icons/moon';
+import Gauge from 'lucide-react/icons/gauge';
+import { useState } from 'react';
 import styled from 'styled-components';
-import { Button, Card, Spinner } from '../../components/ui';
+import { Card, IconButton, Spinner } from '../../components/ui';
 import { formatClock } from '../../entities/time';
-import { usePlayer } from './hooks';
+import { ChoiceMenu, type Choice } from './ChoiceMenu';
+import { useChapters, usePlayer } from './hooks';
+import { SeekBar } from './SeekBar';
+import { PLAYER_REGION_ATTRIBUTE, PLAYER_SHORTCUTS } from './shortcuts';
 import {
-  changeVolume,
+  cancelSleepTimer,
+  isChapterReady,
+  nextChapter,
   PLAYBACK_RATES,
-  seek,
+  previousChapter,
   setPlaybackRate,
   setVolume,
   skip,
   SKIP_SECONDS,
+  SLEEP_MINUTES,
+  startSleepTimer,
+  toggleMute,
   togglePlay,
   VOLUME_STEP,
 } from './store';
@@ -18,7 +36,7 @@ import {
 const Region = styled(Card)`
   display: flex;
   flex-direction: column;
-  gap: ${({ theme }) => theme.space(4)};
+  gap: ${({ theme }) => theme.space(3)};
   &:focus-visible {
     outline: 3px solid ${({ theme }) => theme.colors.focus};
     outline-offset: 2px;
@@ -29,13 +47,11 @@ const Row = styled.div`
   display: flex;
   align-items: center;
   flex-wrap: wrap;
-  gap: ${({ theme }) => theme.space(3)};
+  gap: ${({ theme }) => theme.space(2)};
 `;
 
-const Range = styled.input`
-  flex: 1;
-  min-width: 120px;
-  accent-color: ${({ theme }) => theme.colors.primary};
+const Transport = styled(Row)`
+  justify-content: center;
 `;
 
 const Clock = styled.span`
@@ -44,20 +60,61 @@ const Clock = styled.span`
   min-width: 4ch;
 `;
 
-const Small = styled.label`
+const VolumeGroup = styled.div`
   display: flex;
   align-items: center;
-  gap: ${({ theme }) => theme.space(2)};
-  font-weight: 600;
+  gap: ${({ theme }) => theme.space(1)};
+  flex: 1 1 160px;
+  min-width: 160px;
 `;
 
-const Select = styled.select`
-  font: inherit;
-  padding: ${({ theme }) => `${theme.space(1)} ${theme.space(2)}`};
-  border-radius: ${({ theme }) => theme.radii.md};
-  border: 1px solid ${({ theme }) => theme.colors.textMuted};
-  background: ${({ theme }) => theme.colors.surface};
-  color: ${({ theme }) => theme.colors.text};
+/** The volume: a range input, styled (track filled up to the value). */
+const VolumeRange = styled.input`
+  flex: 1;
+  min-width: 80px;
+  height: 24px;
+  background: transparent;
+  appearance: none;
+  cursor: pointer;
+  &::-webkit-slider-runnable-track {
+    height: 6px;
+    border-radius: 999px;
+    background: linear-gradient(
+      to right,
+      ${({ theme }) => theme.colors.primary} var(--filled),
+      ${({ theme }) => theme.colors.border} var(--filled)
+    );
+  }
+  &::-webkit-slider-thumb {
+    appearance: none;
+    width: 16px;
+    height: 16px;
+    margin-top: -5px;
+    border-radius: 50%;
+    background: ${({ theme }) => theme.colors.primary};
+    border: 2px solid ${({ theme }) => theme.colors.surface};
+  }
+  &::-moz-range-track {
+    height: 6px;
+    border-radius: 999px;
+    background: ${({ theme }) => theme.colors.border};
+  }
+  &::-moz-range-progress {
+    height: 6px;
+    border-radius: 999px;
+    background: ${({ theme }) => theme.colors.primary};
+  }
+  &::-moz-range-thumb {
+    width: 14px;
+    height: 14px;
+    border-radius: 50%;
+    background: ${({ theme }) => theme.colors.primary};
+    border: 2px solid ${({ theme }) => theme.colors.surface};
+  }
+  &:focus-visible {
+    outline: 3px solid ${({ theme }) => theme.colors.focus};
+    outline-offset: 2px;
+  }
 `;
 
 const ErrorText = styled.p`
@@ -65,129 +122,135 @@ const ErrorText = styled.p`
   color: ${({ theme }) => theme.colors.danger};
 `;
 
-const Hint = styled.p`
-  margin: 0;
+const Shortcuts = styled.details`
   font-size: 0.875rem;
   color: ${({ theme }) => theme.colors.textMuted};
+  summary {
+    cursor: pointer;
+    width: fit-content;
+  }
+  dl {
+    display: grid;
+    grid-template-columns: max-content 1fr;
+    gap: ${({ theme }) => `${theme.space(1)} ${theme.space(3)}`};
+    margin: ${({ theme }) => theme.space(2)} 0 0;
+  }
+  dt {
+    font-weight: 600;
+    color: ${({ theme }) => theme.colors.text};
+  }
+  dd {
+    margin: 0;
+  }
 `;
 
-const typingTargets = new Set(['INPUT', 'TEXTAREA', 'SELECT']);
+/** "1.25×": how the speed shows. */
+const formatRate = (rate: number) => `${rate}×`;
 
-/**
- * Keyboard shortcuts on the player region: Space play/pause, ←/→ ∓10 s, ↑/↓ volume ±0.1.
- * Controls keep their own keys (a slider's arrows, a button's Space).
- */
-function onShortcut(event: KeyboardEvent<HTMLElement>): void {
-  const target = event.target as HTMLElement;
-  if (typingTargets.has(target.tagName) || target.isContentEditable) return;
-  if (event.altKey || event.ctrlKey || event.metaKey) return;
-  const onButton = target.tagName === 'BUTTON';
-  switch (event.key) {
-    case ' ':
-      if (onButton) return;
-      togglePlay();
-      break;
-    case 'ArrowLeft':
-      skip(-SKIP_SECONDS);
-      break;
-    case 'ArrowRight':
-      skip(SKIP_SECONDS);
-      break;
-    case 'ArrowUp':
-      changeVolume(VOLUME_STEP);
-      break;
-    case 'ArrowDown':
-      changeVolume(-VOLUME_STEP);
-      break;
-    default:
-      return;
-  }
-  event.preventDefault();
-}
+const speedChoices: Choice<number>[] = PLAYBACK_RATES.map((rate) => ({ value: rate, label: formatRate(rate) }));
+
+type SleepChoice = number | 'chapterEnd' | 'off';
+const sleepChoices: Choice<SleepChoice>[] = [
+  ...SLEEP_MINUTES.map((minutes) => ({ value: minutes, label: `${minutes} min` })),
+  { value: 'chapterEnd', label: 'End of chapter' },
+  { value: 'off', label: 'Off' },
+];
 
 /** The player for the loaded book (the store's current job). */
 export function Player({ title = 'Audio player' }: { title?: string }) {
   const player = usePlayer();
+  const { chapters, current } = useChapters();
+  const currentIndex = current ? chapters.indexOf(current) : -1;
+  const hasNext = chapters.slice(currentIndex + 1).some(isChapterReady);
   const [dragValue, setDragValue] = useState<number | null>(null);
-  const dragging = useRef(false);
-  const hintId = useId();
   const ready = Boolean(player.streamingUrl) && !player.isLoading;
   const shownPosition = dragValue ?? player.currentPosition;
   const volumePercent = `${Math.round(player.volume * 100)}%`;
-
-  const endDrag = () => {
-    dragging.current = false;
-    if (dragValue !== null) seek(dragValue);
-    setDragValue(null);
-  };
+  const sleep = player.sleepTimer;
+  const sleepText = sleep ? `Sleep in ${formatClock(sleep.remaining)}` : undefined;
+  const sleepSelected: SleepChoice = !sleep ? 'off' : sleep.mode === 'chapterEnd' ? 'chapterEnd' : sleep.minutes;
 
   return (
-    <Region aria-label={title} aria-describedby={hintId} tabIndex={0} onKeyDown={onShortcut}>
+    <Region aria-label={title} tabIndex={0} {...{ [PLAYER_REGION_ATTRIBUTE]: '' }}>
       {player.isLoading && <Spinner label="Loading audio..." />}
       {player.error && <ErrorText role="alert">{`Error: ${player.error}`}</ErrorText>}
       <Row>
-        <Button onClick={togglePlay} disabled={!ready}>
-          {player.isPlaying ? 'Pause' : 'Play'}
-        </Button>
-        <Button variant="secondary" onClick={() => skip(-SKIP_SECONDS)} disabled={!ready}>
-          Back 10s
-        </Button>
-        <Button variant="secondary" onClick={() => skip(SKIP_SECONDS)} disabled={!ready}>
-          Forward 10s
-        </Button>
-      </Row>
-      <Row>
         <Clock role="timer" aria-label="Elapsed time">{formatClock(shownPosition)}</Clock>
-        <Range
-          type="range"
-          aria-label="Seek"
-          min={0}
-          max={Math.max(player.duration, 0)}
-          step={1}
-          value={Math.min(shownPosition, player.duration)}
-          aria-valuetext={`${formatClock(shownPosition)} of ${formatClock(player.duration)}`}
+        <SeekBar
+          position={player.currentPosition}
+          duration={Math.max(player.duration, 0)}
+          chapters={chapters}
           disabled={!ready}
-          onPointerDown={() => {
-            dragging.current = true;
-          }}
-          onChange={(event) => {
-            const value = Number(event.target.value);
-            if (dragging.current) setDragValue(value);
-            else seek(value);
-          }}
-          onPointerUp={endDrag}
-          onPointerCancel={endDrag}
-          onBlur={() => dragging.current && endDrag()}
+          onDrag={setDragValue}
         />
         <Clock role="timer" aria-label="Total time">{formatClock(player.duration)}</Clock>
       </Row>
+      <Transport>
+        <IconButton label="Previous chapter" icon={SkipBack} onClick={previousChapter} disabled={!ready || chapters.length === 0} />
+        <IconButton label={`Back ${SKIP_SECONDS} seconds`} icon={Undo2} onClick={() => skip(-SKIP_SECONDS)} disabled={!ready} />
+        <IconButton
+          main
+          label={player.isPlaying ? 'Pause' : 'Play'}
+          icon={player.isPlaying ? Pause : Play}
+          onClick={togglePlay}
+          disabled={!ready}
+        />
+        <IconButton label={`Forward ${SKIP_SECONDS} seconds`} icon={Redo2} onClick={() => skip(SKIP_SECONDS)} disabled={!ready} />
+        <IconButton label="Next chapter" icon={SkipForward} onClick={nextChapter} disabled={!ready || !hasNext} />
+      </Transport>
       <Row>
-        <Small>
-          <span aria-hidden="true">Volume</span>
-          <Range
+        <VolumeGroup>
+          <IconButton
+            label={player.volume > 0 ? 'Mute' : 'Unmute'}
+            icon={player.volume > 0 ? Volume2 : VolumeX}
+            onClick={toggleMute}
+          />
+          <VolumeRange
             type="range"
             min={0}
             max={1}
             step={VOLUME_STEP}
             value={player.volume}
-            aria-label={`Volume ${volumePercent}`}
+            aria-label="Volume"
             aria-valuetext={volumePercent}
+            style={{ ['--filled' as string]: volumePercent }}
             onChange={(event) => setVolume(Number(event.target.value))}
           />
-          <output aria-hidden="true">{volumePercent}</output>
-        </Small>
-        <Small>
-          <span aria-hidden="true">Speed</span>
-          <Select aria-label="Playback speed" value={String(player.playbackRate)} onChange={(event) => setPlaybackRate(Number(event.target.value))}>
-            {PLAYBACK_RATES.map((rate) => (
-              <option key={rate} value={String(rate)}>{`${rate}x`}</option>
-            ))}
-          </Select>
-        </Small>
+          <Clock aria-hidden="true">{volumePercent}</Clock>
+        </VolumeGroup>
+        <ChoiceMenu
+          label="Playback speed"
+          valueText={formatRate(player.playbackRate)}
+          choices={speedChoices}
+          selected={player.playbackRate}
+          onChoose={setPlaybackRate}
+        >
+          <Gauge size={18} aria-hidden />
+          {formatRate(player.playbackRate)}
+        </ChoiceMenu>
+        <ChoiceMenu
+          label="Sleep timer"
+          valueText={sleepText}
+          choices={sleepChoices}
+          selected={sleepSelected}
+          onChoose={(choice) => (choice === 'off' ? cancelSleepTimer() : startSleepTimer(choice))}
+          disabled={!ready}
+        >
+          <Moon size={18} aria-hidden />
+          {sleepText ?? 'Sleep timer'}
+        </ChoiceMenu>
       </Row>
-      <Hint id={hintId}>
-        Shortcuts: Space play/pause, ←/→ skip 10 seconds, ↑/↓ volume.
-      </Hint>
+      <Shortcuts>
+        <summary>Keyboard shortcuts</summary>
+        <dl>
+          {PLAYER_SHORTCUTS.map((shortcut) => (
+            <div key={shortcut.keys} style={{ display: 'contents' }}>
+              <dt>{shortcut.keys}</dt>
+              <dd>{shortcut.action}</dd>
+            </div>
+          ))}
+        </dl>
+      </Shortcuts>
     </Region>
   );
 }

@@ -2,6 +2,7 @@ import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { getGetAudioCoverQueryOptions } from '../../api/gen/endpoints/audio/audio';
 import { watchMediaSession, type ArtworkSource } from './mediaSession';
+import { installPlayerShortcuts } from './shortcuts';
 import { attachMedia, connectPlayerCache, watchPageHide } from './store';
 
 /**
@@ -27,7 +28,8 @@ function coverArtwork(queryClient: QueryClient): { artworkFor: ArtworkSource; re
 
 /**
  * The app's one <audio> element. It hands itself to the player store (which drives it) and
- * watches the page being hidden (to save the place) and the Media Session, and gives the store the
+ * watches the page being hidden (to save the place), the Media Session and the keyboard shortcuts
+ * (shortcuts.ts), and gives the store the
  * data cache its saves update. Mounted once, around the signed-in screens, so a book keeps playing
  * from one page to the next.
  */
@@ -42,7 +44,9 @@ export function PlayerAudio() {
     const stopPageHide = watchPageHide();
     const artwork = coverArtwork(queryClient);
     const stopSession = watchMediaSession(undefined, undefined, artwork.artworkFor);
+    const stopShortcuts = installPlayerShortcuts();
     return () => {
+      stopShortcuts();
       stopSession();
       artwork.release();
       stopPageHide();

@@ -20,6 +20,7 @@ import { handlers } from '../../mocks/handlers';
 import { watchMediaSession } from './mediaSession';
 import {
   attachMedia,
+  cancelSleepTimer,
   changeVolume,
   clearAudio,
   configurePlayer,
@@ -37,6 +38,7 @@ import {
   setPlaybackRate,
   setVolume,
   skip,
+  startSleepTimer,
   state,
   togglePlayback,
   watchPageHide,
@@ -344,6 +346,105 @@ describe('player store', () => {
     await loadJob(bookJobId);
     expect(state.playbackRate).toBe(1.5);
     expect(localStorage.getItem(`lectio.playbackRate.${bookJobId}`)).toBe('1.5');
+  });
+
+  describe('sleep timer', () => {
+    it('counts playing time, fades the volume over the last 10 s, pauses and gives the volume back', async () => {
+      await loadJob(bookJobId);
+      vi.useFakeTimers();
+      setVolume(0.8);
+      play();
+      startSleepTimer(15);
+      expect(state.sleepTimer).toEqual({ mode: 'minutes', minutes: 15, remaining: 900 });
+      await vi.advanceTimersByTimeAsync(60_000);
+      expect(state.sleepTimer?.remaining).toBe(840);
+      // Paused, the timer waits.
+      pause();
+      await vi.advanceTimersByTimeAsync(120_000);
+      expect(state.sleepTimer?.remaining).toBe(840);
+      play();
+      await vi.advanceTimersByTimeAsync(830_000);
+      expect(state.sleepTimer?.remaining).toBe(10);
+      expect(media.volume).toBeCloseTo(0.8);
+      await vi.advanceTimersByTimeAsync(5_000);
+      expect(media.volume).toBeCloseTo(0.4);
+      await vi.advanceTimersByTimeAsync(2_500);
+      expect(media.volume).toBeCloseTo(0.2);
+      expect(state.isPlaying).toBe(true);
+      await vi.advanceTimersByTimeAsync(2_500);
+      expect(state.isPlaying).toBe(false);
+      expect(media.pause).toHaveBeenCalled();
+      expect(state.sleepTimer).toBeNull();
+      expect(media.volume).toBeCloseTo(0.8);
+      expect(state.volume).toBe(0.8);
+    });
+
+    it('cancelled during the fade, it gives the volume back and playback goes on', async () => {
+      await loadJob(bookJobId);
+      vi.useFakeTimers();
+      play();
+      startSleepTimer(30);
+      await vi.advanceTimersByTimeAsync(30 * 60_000 - 4_000);
+      expect(media.volume).toBeCloseTo(0.4);
+      cancelSleepTimer();
+      expect(state.sleepTimer).toBeNull();
+      expect(media.volume).toBe(1);
+      await vi.advanceTimersByTimeAsync(60_000);
+      expect(state.isPlaying).toBe(true);
+      expect(media.volume).toBe(1);
+    });
+
+    it('"End of chapter" fades and pauses at the end of the chapter playing', async () => {
+      await loadJob(bookJobId);
+      play();
+      media.advanceTo(5);
+      startSleepTimer('chapterEnd');
+      expect(state.sleepTimer).toEqual({ mode: 'chapterEnd', endsAt: 20, remaining: 15 });
+      media.advanceTo(9);
+      expect(media.volume).toBe(1);
+      media.advanceTo(15);
+      expect(media.volume).toBeCloseTo(0.5);
+      expect(state.isPlaying).toBe(true);
+      // The element ran a little past the end: paused there, back at the chapter's end.
+      media.advanceTo(20.2);
+      expect(state.isPlaying).toBe(false);
+      expect(state.currentPosition).toBe(20);
+      expect(state.sleepTimer).toBeNull();
+      expect(media.volume).toBe(1);
+    });
+
+    it('"End of chapter" follows a seek across the chapter end to the chapter sought to', async () => {
+      await loadJob(bookJobId);
+      play();
+      media.advanceTo(5);
+      startSleepTimer('chapterEnd');
+      seek(30);
+      expect(state.sleepTimer).toMatchObject({ mode: 'chapterEnd', endsAt: 40, remaining: 10 });
+      media.advanceTo(30);
+      media.advanceTo(38);
+      expect(state.isPlaying).toBe(true);
+      expect(media.volume).toBeCloseTo(0.2);
+      media.advanceTo(40);
+      expect(state.isPlaying).toBe(false);
+      expect(state.sleepTimer).toBeNull();
+      // Resuming starts the next chapter.
+      expect(state.currentPosition).toBe(40);
+    });
+
+    it('a new timer replaces the running one; clearing the book turns it off', async () => {
+      await loadJob(bookJobId);
+      startSleepTimer(15);
+      startSleepTimer(45);
+      expect(state.sleepTimer).toEqual({ mode: 'minutes', minutes: 45, remaining: 2700 });
+      clearAudio();
+      expect(state.sleepTimer).toBeNull();
+    });
+
+    it('"End of chapter" does not start without a known end ahead', () => {
+      resetPlayer({ streamingUrl: SAMPLE_AUDIO_URL, duration: 0 });
+      startSleepTimer('chapterEnd');
+      expect(state.sleepTimer).toBeNull();
+    });
   });
 
   it('navigates chapters', async () => {

@@ -12,6 +12,10 @@ export const SEEK_THRESHOLD_SECONDS = 1;
 export const SKIP_SECONDS = 10;
 export const VOLUME_STEP = 0.1;
 export const PLAYBACK_RATES = [0.75, 1, 1.25, 1.5, 1.75, 2] as const;
+/** Sleep timer (docs/listening.md#player-controls): the minutes offered, the fade and its tick. */
+export const SLEEP_MINUTES = [15, 30, 45, 60] as const;
+const SLEEP_FADE_SECONDS = 10;
+const SLEEP_TICK_MS = 250;
 
 /**
  * The parts of an <audio> element the store drives. The real element comes from PlayerAudio;
@@ -52,7 +56,18 @@ export interface PlayerState {
   streamingUrl: string | null;
   isLoading: boolean;
   error: string | null;
+  /** The running sleep timer, or null when it is off. */
+  sleepTimer: SleepTimer | null;
 }
+
+/**
+ * A running sleep timer. `minutes`: `remaining` seconds of playing time left (it counts only while
+ * the book plays). `chapterEnd`: pauses when the position reaches `endsAt` (the end of the chapter
+ * playing when it was set, or after a seek, the chapter sought to).
+ */
+type SleepTimer =
+  | { mode: 'minutes'; minutes: number; remaining: number }
+  | { mode: 'chapterEnd'; endsAt: number; remaining: number };
 
 const initialState: PlayerState = {
   isPlaying: false,
@@ -66,6 +81,7 @@ const initialState: PlayerState = {
   streamingUrl: null,
   isLoading: false,
   error: null,
+  sleepTimer: null,
 };
 
 export const state = proxy<PlayerState>(structuredClone(initialState));
@@ -77,6 +93,8 @@ export const state = proxy<PlayerState>(structuredClone(initialState));
 export interface PlayerEnvironment {
   setInterval: (callback: () => void, ms: number) => unknown;
   clearInterval: (handle: unknown) => void;
+  /** Milliseconds on a clock that only moves forward (the sleep timer measures with it). */
+  now: () => number;
   storage: () => Pick<Storage, 'getItem' | 'setItem'> | null;
   queryClient: QueryClient | null;
 }
@@ -84,6 +102,7 @@ export interface PlayerEnvironment {
 const defaultEnvironment: PlayerEnvironment = {
   setInterval: (callback, ms) => globalThis.setInterval(callback, ms),
   clearInterval: (handle) => globalThis.clearInterval(handle as ReturnType<typeof setInterval>),
+  now: () => Date.now(),
   storage: () => (typeof localStorage === 'undefined' ? null : localStorage),
   queryClient: null,
 };
@@ -157,7 +176,7 @@ function syncMediaPosition(): void {
 function applySource(media: MediaElement): void {
   if (!state.streamingUrl) return;
   media.src = state.streamingUrl;
-  media.volume = state.volume;
+  media.volume = state.volume * sleepFade();
   media.playbackRate = state.playbackRate;
   // Before the metadata arrives this sets the start position, which is how a book resumes.
   media.currentTime = state.currentPosition;
@@ -168,6 +187,7 @@ function onTimeUpdate(): void {
   if (!media || !state.streamingUrl || state.isLoading) return;
   state.currentPosition = media.currentTime;
   followChapter();
+  sleepCheck();
 }
 
 function onDurationChange(): void {
@@ -314,6 +334,11 @@ export function seek(position: number): void {
   state.currentPosition = clamp(position, 0, state.duration);
   followChapter();
   syncMediaPosition();
+  // "End of chapter" follows the reader: after a seek it ends the chapter sought to.
+  if (state.sleepTimer?.mode === 'chapterEnd') {
+    state.sleepTimer.endsAt = chapterEndAt(state.currentPosition);
+    sleepCheck();
+  }
 }
 
 export function skip(seconds: number): void {
@@ -324,7 +349,19 @@ export function setVolume(volume: number): void {
   if (!Number.isFinite(volume)) return;
   // Kept on the 0.1 grid so repeated steps do not drift (0.1 + 0.2 !== 0.3).
   state.volume = clamp(Math.round(volume * 100) / 100, 0, 1);
-  if (runtime.media) runtime.media.volume = state.volume;
+  applyVolume();
+}
+
+let volumeBeforeMute = 1;
+
+/** Mute (volume 0) or back to the volume before muting. */
+export function toggleMute(): void {
+  if (state.volume > 0) {
+    volumeBeforeMute = state.volume;
+    setVolume(0);
+  } else {
+    setVolume(volumeBeforeMute > 0 ? volumeBeforeMute : 1);
+  }
 }
 
 export function changeVolume(delta: number): void {
@@ -375,6 +412,104 @@ export function previousChapter(): void {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Sleep timer
+
+let sleepTicker: unknown = null;
+let sleepLastTick = 0;
+
+/** Where the chapter playing at `position` ends (the book's end when there are no chapters). */
+function chapterEndAt(position: number): number {
+  const chapters = chaptersOf(state.metadata);
+  const chapter = chapterAt(chapters, position);
+  if (!chapter) return state.duration;
+  const next = chapters.find((c) => c.start > chapter.start);
+  const end = chapter.duration > 0 ? chapter.start + chapter.duration : (next?.start ?? state.duration);
+  return Math.min(end, state.duration || end);
+}
+
+/** The volume factor of the fade: 1, then down to 0 over the last SLEEP_FADE_SECONDS. */
+function sleepFade(): number {
+  const timer = state.sleepTimer;
+  if (!timer || timer.remaining >= SLEEP_FADE_SECONDS) return 1;
+  return clamp(timer.remaining / SLEEP_FADE_SECONDS, 0, 1);
+}
+
+function applyVolume(): void {
+  if (runtime.media) runtime.media.volume = state.volume * sleepFade();
+}
+
+/**
+ * Starts the sleep timer: after `minutes` of playing, or at the end of the chapter playing now
+ * (`'chapterEnd'`). Replaces a running one.
+ */
+export function startSleepTimer(choice: number | 'chapterEnd'): void {
+  stopSleepTicker();
+  if (choice === 'chapterEnd') {
+    const endsAt = chapterEndAt(state.currentPosition);
+    // No known end ahead (no chapters, no duration yet): nothing to wait for.
+    if (!(endsAt > state.currentPosition)) return;
+    state.sleepTimer = { mode: 'chapterEnd', endsAt, remaining: Math.max(0, endsAt - state.currentPosition) };
+  } else {
+    if (!Number.isFinite(choice) || choice <= 0) return;
+    state.sleepTimer = { mode: 'minutes', minutes: choice, remaining: choice * 60 };
+  }
+  sleepLastTick = environment.now();
+  sleepTicker = environment.setInterval(sleepTick, SLEEP_TICK_MS);
+  applyVolume();
+}
+
+/** Turns the sleep timer off and gives the volume back. */
+export function cancelSleepTimer(): void {
+  stopSleepTicker();
+  if (!state.sleepTimer) return;
+  state.sleepTimer = null;
+  applyVolume();
+}
+
+function stopSleepTicker(): void {
+  if (sleepTicker !== null) environment.clearInterval(sleepTicker);
+  sleepTicker = null;
+}
+
+function sleepTick(): void {
+  const now = environment.now();
+  const elapsed = Math.max(0, now - sleepLastTick) / 1000;
+  sleepLastTick = now;
+  const timer = state.sleepTimer;
+  if (!timer) return stopSleepTicker();
+  // Minutes count playing time only: a paused book does not fall asleep.
+  if (timer.mode === 'minutes' && state.isPlaying) timer.remaining = Math.max(0, timer.remaining - elapsed);
+  sleepCheck();
+}
+
+/** Updates the chapter countdown, fades, and pauses when the time is up. */
+function sleepCheck(): void {
+  const timer = state.sleepTimer;
+  if (!timer) return;
+  if (timer.mode === 'chapterEnd') {
+    // Seconds of listening left, at the current speed.
+    timer.remaining = Math.max(0, (timer.endsAt - state.currentPosition) / (state.playbackRate || 1));
+    if (state.currentPosition >= timer.endsAt - 0.05) {
+      // The element may have run a little past the end: back to the chapter's end.
+      if (state.currentPosition > timer.endsAt) seekQuietly(timer.endsAt);
+      timer.remaining = 0;
+    }
+  }
+  if (timer.remaining <= 0) {
+    pause();
+    cancelSleepTimer();
+    return;
+  }
+  applyVolume();
+}
+
+function seekQuietly(position: number): void {
+  state.currentPosition = clamp(position, 0, state.duration);
+  followChapter();
+  syncMediaPosition();
+}
+
+// ---------------------------------------------------------------------------------------------
 // Loading and progress
 
 /**
@@ -388,6 +523,8 @@ export async function loadJob(jobId: string): Promise<boolean> {
     setPaused();
   }
   stopSaveTimer();
+  // The end of a chapter of another book means nothing for this one.
+  if (state.sleepTimer?.mode === 'chapterEnd') cancelSleepTimer();
   Object.assign(state, {
     currentJobId: jobId,
     isPlaying: false,
@@ -500,6 +637,7 @@ export async function resetProgress(): Promise<void> {
 export function clearAudio(): void {
   loadToken += 1;
   stopSaveTimer();
+  cancelSleepTimer();
   const media = runtime.media;
   Object.assign(state, structuredClone(initialState));
   lastSavedPosition = null;
