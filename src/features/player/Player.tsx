@@ -122,6 +122,11 @@ const ErrorText = styled.p`
   color: ${({ theme }) => theme.colors.danger};
 `;
 
+const Notice = styled.p`
+  margin: 0;
+  color: ${({ theme }) => theme.colors.textMuted};
+`;
+
 const Shortcuts = styled.details`
   font-size: 0.875rem;
   color: ${({ theme }) => theme.colors.textMuted};
@@ -174,6 +179,7 @@ export function Player({ title = 'Audio player' }: { title?: string }) {
     <Region aria-label={title} tabIndex={0} {...{ [PLAYER_REGION_ATTRIBUTE]: '' }}>
       {player.isLoading && <Spinner label="Loading audio..." />}
       {player.error && <ErrorText role="alert">{`Error: ${player.error}`}</ErrorText>}
+      {player.notice && <Notice role="status">{player.notice}</Notice>}
       <Row>
         <Clock role="timer" aria-label="Elapsed time">{formatClock(shownPosition)}</Clock>
         <SeekBar

@@ -476,6 +476,64 @@ describe('player store', () => {
     expect(state.currentChapter).toBe(chapterJobIds[0]);
   });
 
+  describe('a book still converting plays chapter by chapter', () => {
+    // Chapters 1 and 2 converted (0-20 s, 20-40 s), chapter 3 still converting.
+    const converting = (readyCount: number) =>
+      chapterInfoFixtures().map((chapter, index) =>
+        index < readyCount ? { ...chapter, ready: true } : { ...chapter, start: 20 * readyCount, duration: 0, ready: false },
+      );
+    const metadataWith = (readyCount: number) =>
+      audioMetadataHandler({
+        metadata: { status: 'PROCESSING', completed_at: null, duration: 20 * readyCount, chapters: converting(readyCount), chapters_ready: readyCount },
+      });
+    const firstChapterFile = audioStreamHandler({ stream: { source_job_id: chapterJobIds[0], file_key: `audio/${chapterJobIds[0]}.mp3` } });
+
+    it('goes on to the next converted chapter when one ends, and says when the next is still converting', async () => {
+      server.use(metadataWith(2), firstChapterFile);
+      await loadJob(bookJobId);
+      expect(state).toMatchObject({ streamChapterId: chapterJobIds[0], streamStart: 0 });
+      play();
+      media.advanceTo(19.9);
+      paths.length = 0;
+      media.dispatchEvent(new Event('ended'));
+      await vi.waitFor(() => expect(state.streamChapterId).toBe(chapterJobIds[1]));
+      expect(paths).toContain(`GET /api/v1/audio/${chapterJobIds[1]}/stream`);
+      expect(state).toMatchObject({ streamStart: 20, currentPosition: 20, currentChapter: chapterJobIds[1], isPlaying: true });
+      expect(media.seeks.at(-1)).toBe(0);
+      // The chapter's own file counts from 0; the book's position from the chapter's start.
+      media.advanceTo(5);
+      expect(state.currentPosition).toBe(25);
+
+      media.dispatchEvent(new Event('ended'));
+      await vi.waitFor(() => expect(state.notice).toBe('The Confession is still converting: it plays as soon as it is ready.'));
+      expect(state).toMatchObject({ isPlaying: false, streamChapterId: chapterJobIds[1] });
+    });
+
+    it('plays a chapter converted while the one before it played', async () => {
+      server.use(metadataWith(1), firstChapterFile);
+      await loadJob(bookJobId);
+      play();
+      media.advanceTo(19.9);
+      // Chapter 2 finished converting meanwhile: the metadata asked at the end says so.
+      server.use(metadataWith(2));
+      media.dispatchEvent(new Event('ended'));
+      await vi.waitFor(() => expect(state.streamChapterId).toBe(chapterJobIds[1]));
+      expect(state).toMatchObject({ currentPosition: 20, isPlaying: true, notice: null });
+    });
+
+    it('seeks across chapters by switching files, and resumes a saved place in a later chapter', async () => {
+      server.use(metadataWith(2), firstChapterFile, progressHandler({ progress: progressFixture({ position_seconds: 27, current_chapter_id: chapterJobIds[1] }) }));
+      await loadJob(bookJobId);
+      await vi.waitFor(() => expect(state.streamChapterId).toBe(chapterJobIds[1]));
+      expect(state).toMatchObject({ currentPosition: 27, streamStart: 20 });
+      expect(media.seeks.at(-1)).toBe(7);
+      seek(5);
+      await vi.waitFor(() => expect(state.streamChapterId).toBe(chapterJobIds[0]));
+      expect(state).toMatchObject({ currentPosition: 5, streamStart: 0 });
+      expect(media.seeks.at(-1)).toBe(5);
+    });
+  });
+
   describe('the library play button', () => {
     it('loads and plays a book that is not loaded', async () => {
       await togglePlayback(bookJobId);

@@ -58,6 +58,15 @@ export interface PlayerState {
   error: string | null;
   /** The running sleep timer, or null when it is off. */
   sleepTimer: SleepTimer | null;
+  /**
+   * Where the loaded audio file starts in the book (seconds) and, for a book still converting,
+   * the chapter whose own file it is (null: the whole book's file, or a single text). A converting
+   * book plays chapter by chapter (docs/listening.md#listening-while-a-book-converts).
+   */
+  streamStart: number;
+  streamChapterId: string | null;
+  /** Something to tell the reader that is not an error ("Chapter 3 is still converting"). */
+  notice: string | null;
 }
 
 /**
@@ -82,6 +91,9 @@ const initialState: PlayerState = {
   isLoading: false,
   error: null,
   sleepTimer: null,
+  streamStart: 0,
+  streamChapterId: null,
+  notice: null,
 };
 
 export const state = proxy<PlayerState>(structuredClone(initialState));
@@ -168,9 +180,76 @@ function followChapter(): void {
 function syncMediaPosition(): void {
   const media = runtime.media;
   if (!media || !state.streamingUrl) return;
-  if (Math.abs(media.currentTime - state.currentPosition) > SEEK_THRESHOLD_SECONDS) {
-    media.currentTime = state.currentPosition;
+  if (state.streamChapterId) {
+    // A book played chapter by chapter: a position in another chapter plays that chapter's file.
+    const chapter = chapterAt(chaptersOf(state.metadata), state.currentPosition);
+    if (chapter && chapter.id !== state.streamChapterId) {
+      void switchStream(chapter, state.currentPosition, state.isPlaying);
+      return;
+    }
   }
+  const local = state.currentPosition - state.streamStart;
+  if (Math.abs(media.currentTime - local) > SEEK_THRESHOLD_SECONDS) {
+    media.currentTime = Math.max(0, local);
+  }
+}
+
+/**
+ * Plays a chapter's own file from `position` (book seconds): how a book still converting goes on
+ * past its first chapter. Resumes playing when `resume`.
+ */
+async function switchStream(chapter: ChapterInfo, position: number, resume: boolean): Promise<void> {
+  const jobId = state.currentJobId;
+  const token = loadToken;
+  try {
+    const stream = await getAudioStream(chapter.id);
+    if (token !== loadToken || state.currentJobId !== jobId || !stream.streaming_url) return;
+    Object.assign(state, {
+      streamingUrl: stream.streaming_url,
+      streamStart: chapter.start,
+      streamChapterId: chapter.id,
+      currentPosition: position,
+      currentChapter: chapter.id,
+      notice: null,
+    });
+    const media = runtime.media;
+    if (!media) return;
+    applySource(media);
+    if (resume) play();
+  } catch (error) {
+    if (token !== loadToken) return;
+    state.error = errorMessage(error, 'Failed to load audio');
+  }
+}
+
+/**
+ * The end of a chapter's own file (a book still converting): on to the next chapter when it is
+ * ready by now (the metadata is asked again), else pause and say it is still converting.
+ */
+async function continueAfterChapter(): Promise<void> {
+  const jobId = state.currentJobId;
+  const finished = state.streamChapterId;
+  if (!jobId || !finished) return;
+  const token = loadToken;
+  // Asked again: chapters become ready while one plays. On failure, what is known stands.
+  const fresh = await getAudioMetadata(jobId).catch(() => null);
+  if (token !== loadToken || state.currentJobId !== jobId) return;
+  if (fresh) Object.assign(state, { metadata: fresh });
+  const metadata = state.metadata;
+  if (!metadata) return;
+  if (metadata.duration > state.duration) state.duration = metadata.duration;
+  const chapters = chaptersOf(metadata);
+  const next = chapters[chapters.findIndex((c) => c.id === finished) + 1];
+  if (next && isChapterReady(next)) {
+    await switchStream(next, next.start, true);
+  } else if (next) {
+    state.notice = `${next.title} is still converting: it plays as soon as it is ready.`;
+  }
+}
+
+function onMediaEnded(): void {
+  setPaused();
+  if (state.streamChapterId) void continueAfterChapter();
 }
 
 function applySource(media: MediaElement): void {
@@ -179,13 +258,13 @@ function applySource(media: MediaElement): void {
   media.volume = state.volume * sleepFade();
   media.playbackRate = state.playbackRate;
   // Before the metadata arrives this sets the start position, which is how a book resumes.
-  media.currentTime = state.currentPosition;
+  media.currentTime = Math.max(0, state.currentPosition - state.streamStart);
 }
 
 function onTimeUpdate(): void {
   const media = runtime.media;
   if (!media || !state.streamingUrl || state.isLoading) return;
-  state.currentPosition = media.currentTime;
+  state.currentPosition = state.streamStart + media.currentTime;
   followChapter();
   sleepCheck();
 }
@@ -221,7 +300,7 @@ const mediaListeners: [string, () => void][] = [
   ['loadedmetadata', onDurationChange],
   ['play', onMediaPlay],
   ['pause', onMediaPause],
-  ['ended', onMediaPause],
+  ['ended', onMediaEnded],
   ['error', onMediaError],
 ];
 
@@ -535,6 +614,9 @@ export async function loadJob(jobId: string): Promise<boolean> {
     currentPosition: 0,
     currentChapter: null,
     duration: 0,
+    streamStart: 0,
+    streamChapterId: null,
+    notice: null,
   });
   try {
     const [stream, metadata, progress] = await Promise.all([
@@ -552,8 +634,12 @@ export async function loadJob(jobId: string): Promise<boolean> {
     }
     const duration = metadata.duration > 0 ? metadata.duration : 0;
     const position = progress ? clamp(progress.position_seconds, 0, duration || progress.position_seconds) : 0;
+    // A book still converting answers its first ready chapter's own file (source_job_id).
+    const source = stream.source_job_id ? chaptersOf(metadata).find((c) => c.id === stream.source_job_id) : undefined;
     Object.assign(state, {
       streamingUrl: url,
+      streamStart: source?.start ?? 0,
+      streamChapterId: source?.id ?? null,
       metadata,
       duration,
       currentPosition: position,
@@ -564,6 +650,8 @@ export async function loadJob(jobId: string): Promise<boolean> {
     lastSavedPosition = position;
     if (!state.currentChapter) followChapter();
     if (runtime.media) applySource(runtime.media);
+    // The saved place may be in a later chapter than the file answered.
+    if (source) syncMediaPosition();
     return true;
   } catch (error) {
     if (token !== loadToken) return false;
