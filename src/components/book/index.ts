@@ -1,2 +1,2 @@
-export { BookCover, type CoverSize } from './BookCover';
+export { BookCover } from './BookCover';
 export { VoiceBadge } from './VoiceBadge';
