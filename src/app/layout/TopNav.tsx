@@ -6,7 +6,6 @@ import { useListJobs } from '../../api/gen/endpoints/jobs/jobs';
 import { Badge, Button } from '../../components/ui';
 import { paths } from '../../lib/paths';
 import { logout, useAuth } from '../../features/auth';
-import { clearAudio, pause, saveNow } from '../../features/player';
 
 const links = [
   { label: 'Dashboard', href: paths.dashboard() },
@@ -140,7 +139,9 @@ export function TopNav() {
   const menuId = useId();
 
   const signOut = async () => {
-    // The listening position is saved while the token is still valid; then playback stops.
+    // The listening position is saved while the token is still valid; then playback stops. The
+    // player's store is loaded with the player (after the first screen), not with the top bar.
+    const { clearAudio, pause, saveNow } = await import('../../features/player/store');
     pause();
     await saveNow({ keepalive: true });
     clearAudio();
