@@ -14,3 +14,4 @@ export { Pagination } from './Pagination';
 export { ProgressBar } from './ProgressBar';
 export { SelectField } from './SelectField';
 export { IconButton } from './IconButton';
+export { Disclosure } from './Disclosure';

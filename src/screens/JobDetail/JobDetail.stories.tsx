@@ -134,6 +134,10 @@ export const Completed: Story = {
     await expect(canvas.queryByRole('button', { name: 'Cancel Job' })).toBeNull();
     await expect(canvas.queryByRole('button', { name: 'Retry' })).toBeNull();
     await expect(canvas.getByRole('link', { name: 'Play Audiobook' })).toHaveAttribute('href', `/library/${completed.id}`);
+    // Ids are kept under a closed Technical details disclosure.
+    const details = canvas.getByText('Technical details').closest('details')!;
+    await expect(details).not.toHaveAttribute('open');
+    await expect(details).toHaveTextContent(`Job ID: ${completed.id}`);
   },
 };
 

@@ -2,7 +2,7 @@ import styled from 'styled-components';
 import { Link } from 'wouter';
 import type { Job } from '../../api/gen/model';
 import { ApiError, errorMessage } from '../../api/errors';
-import { Alert, Button, ButtonLink, Card, Page, ProgressBar, Spinner, StatusBadge } from '../../components/ui';
+import { Alert, Button, ButtonLink, Card, Disclosure, Page, ProgressBar, Spinner, StatusBadge } from '../../components/ui';
 import { paths } from '../../lib/paths';
 import { VoiceBadge } from '../../components/book';
 import { useEnvironment } from '../../features/environment';
@@ -229,6 +229,11 @@ export function JobDetail({ jobId }: { jobId: string }) {
           <p>{formatDateTime(job.created_at)}</p>
         </Fact>
       </Grid>
+      <Disclosure summary="Technical details">
+        <p>{`Job ID: ${job.id}`}</p>
+        {job.parent_job_id && <p>{`Book job ID: ${job.parent_job_id}`}</p>}
+        <p>{`Type: ${job.job_type}`}</p>
+      </Disclosure>
 
       <Stack>
         <Card aria-labelledby="overall-progress-heading">

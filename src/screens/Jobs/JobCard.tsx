@@ -6,7 +6,7 @@ import { paths } from '../../lib/paths';
 import { VoiceBadge } from '../../components/book';
 import { useEnvironment } from '../../features/environment';
 import { formatDate } from '../../entities/time';
-import { chaptersDoneLabel, countLabel, isActiveStatus, isBook, jobTitle, shortId } from '../../entities/job';
+import { chaptersDoneLabel, countLabel, isActiveStatus, isBook, jobTitle } from '../../entities/job';
 import { BookChapters } from './BookChapters';
 import { JobStatusIcon } from '../../features/jobs';
 
@@ -87,10 +87,6 @@ export function JobCard({ job, onCancel, cancelling, onDelete }: JobCardProps) {
       {done && <Muted>{done}</Muted>}
       {job.parent_job_id && <Muted>Part of parent book job</Muted>}
       <Facts>
-        <div>
-          <dt>ID</dt>
-          <dd>{shortId(job.id)}</dd>
-        </div>
         <div>
           <dt>Created</dt>
           <dd>{formatDate(job.created_at)}</dd>

@@ -100,7 +100,8 @@ export const Populated: Story = {
     const card = canvas.getByRole('article', { name: 'The Raven' });
     const inCard = within(card);
     await expect(inCard.getByText('COMPLETED')).toBeVisible();
-    await expect(inCard.getByText(raven.id.slice(0, 8))).toBeVisible();
+    // No raw ids at first glance: the job page keeps them under Technical details.
+    await expect(inCard.queryByText(raven.id.slice(0, 8))).toBeNull();
     // People read the voice's name, not the wire value.
     await expect(inCard.getByText('ElevenLabs')).toBeVisible();
     await expect(inCard.queryByRole('button', { name: /^Cancel/ })).toBeNull();

@@ -89,7 +89,9 @@ export const Details: Story = {
     await expect(audio).toHaveTextContent('58.8 KB');
     await expect(audio).toHaveTextContent('espeak-ng');
     await expect(audio).toHaveTextContent('16 kHz');
-    const tech = canvas.getByRole('region', { name: 'Technical Info' });
+    // The id waits under a closed disclosure, not in the first glance.
+    const tech = canvas.getByText('Technical details').closest('details')!;
+    await expect(tech).not.toHaveAttribute('open');
     await expect(tech).toHaveTextContent(bookJobId.slice(0, 8));
     await expect(canvas.getByText('3 chapters')).toBeVisible();
     // The offline voice read it, standing in for the OpenAI voice that was asked for.

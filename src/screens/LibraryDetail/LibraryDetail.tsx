@@ -3,7 +3,7 @@ import styled from 'styled-components';
 import { Link } from 'wouter';
 import { useGetJob } from '../../api/gen/endpoints/jobs/jobs';
 import { ApiError, errorMessage } from '../../api/errors';
-import { Alert, Badge, Button, ButtonLink, Card, Page, Spinner } from '../../components/ui';
+import { Alert, Badge, Button, ButtonLink, Card, Disclosure, Page, Spinner } from '../../components/ui';
 import { paths } from '../../lib/paths';
 import { formatBytes, formatClock, formatDate, formatDateTime, formatDuration } from '../../entities/time';
 import { jobProvider, providerLabel } from '../../entities/provider';
@@ -178,8 +178,7 @@ export function LibraryDetail({ jobId }: { jobId: string }) {
               <dd>{metadata?.sample_rate ? `${(metadata.sample_rate / 1000).toFixed(metadata.sample_rate % 1000 ? 2 : 0)} kHz` : '—'}</dd>
             </Details>
           </Card>
-          <Card aria-labelledby="technical-info">
-            <CardTitle id="technical-info">Technical Info</CardTitle>
+          <Disclosure summary="Technical details">
             <Details>
               <dt>Job ID</dt>
               <dd>{shortId(book.id)}</dd>
@@ -188,7 +187,7 @@ export function LibraryDetail({ jobId }: { jobId: string }) {
               <dt>Completed</dt>
               <dd>{formatDateTime(book.completed_at)}</dd>
             </Details>
-          </Card>
+          </Disclosure>
         </Column>
       </Layout>
     </Page>
