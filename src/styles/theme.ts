@@ -24,11 +24,31 @@ export const theme = {
   fonts: {
     body: "system-ui, -apple-system, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, sans-serif",
   },
+  /**
+   * The type scale: every text size in the app is one of these (tests/unit/theme.test.ts checks
+   * that no component spells its own). xs badges; sm secondary text; md body; lg card and section
+   * titles and reading text; xl section headings; xxl big figures and sign-in titles; title page
+   * titles; display the dashboard's counters.
+   */
+  fontSizes: {
+    xs: '0.75rem',
+    sm: '0.875rem',
+    md: '1rem',
+    lg: '1.125rem',
+    xl: '1.25rem',
+    xxl: '1.5rem',
+    title: '1.75rem',
+    display: '2rem',
+  },
   radii: { sm: '4px', md: '8px', pill: '999px' },
   space: (n: number) => `${n * 4}px`,
   /** The top bar collapses into a menu below this width. */
   breakpoints: { nav: '768px' },
   shadow: '0 1px 3px rgba(15, 23, 42, 0.12)',
+  /** Raised surfaces: menus and the mini-player's bar. */
+  shadowRaised: '0 6px 20px rgba(15, 23, 42, 0.15)',
+  /** Behind a modal dialog. */
+  backdrop: 'rgba(15, 23, 42, 0.55)',
 } as const;
 
 export type Theme = typeof theme;

@@ -37,7 +37,7 @@ const Bar = styled.nav`
 
 const Brand = styled(Link)`
   font-weight: 800;
-  font-size: 1.25rem;
+  font-size: ${({ theme }) => theme.fontSizes.xl};
   text-decoration: none;
   color: ${({ theme }) => theme.colors.primary};
 `;

@@ -4,7 +4,7 @@ import { Badge } from '../ui';
 
 const Requested = styled.span`
   color: ${({ theme }) => theme.colors.textMuted};
-  font-size: 0.875rem;
+  font-size: ${({ theme }) => theme.fontSizes.sm};
 `;
 
 const Both = styled.span`

@@ -6,7 +6,7 @@ const Pill = styled.span<{ $tone: Tone }>`
   display: inline-block;
   padding: 0 ${({ theme }) => theme.space(2)};
   border-radius: ${({ theme }) => theme.radii.pill};
-  font-size: 0.75rem;
+  font-size: ${({ theme }) => theme.fontSizes.xs};
   font-weight: 700;
   line-height: 1.6;
   background: ${({ theme, $tone }) => theme.tone[$tone].background};

@@ -10,7 +10,7 @@ const Backdrop = styled.div`
   display: grid;
   place-items: center;
   padding: ${({ theme }) => theme.space(4)};
-  background: rgba(15, 23, 42, 0.55);
+  background: ${({ theme }) => theme.backdrop};
 `;
 
 const Panel = styled.div`
@@ -22,7 +22,7 @@ const Panel = styled.div`
   background: ${({ theme }) => theme.colors.surface};
   border-radius: ${({ theme }) => theme.radii.md};
   box-shadow: ${({ theme }) => theme.shadow};
-  h2 { margin: 0; font-size: 1.25rem; overflow-wrap: anywhere; }
+  h2 { margin: 0; font-size: ${({ theme }) => theme.fontSizes.xl}; overflow-wrap: anywhere; }
   p { margin: 0; color: ${({ theme }) => theme.colors.textMuted}; }
 `;
 

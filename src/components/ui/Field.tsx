@@ -14,6 +14,6 @@ export const FieldLabel = styled.label`
 /** A hint or, with `$error`, a validation message under a field. */
 export const FieldMessage = styled.p<{ $error?: boolean }>`
   margin: 0;
-  font-size: 0.875rem;
+  font-size: ${({ theme }) => theme.fontSizes.sm};
   color: ${({ theme, $error }) => ($error ? theme.colors.danger : theme.colors.textMuted)};
 `;

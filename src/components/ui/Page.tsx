@@ -9,7 +9,7 @@ const Wrapper = styled.div`
 
 const Title = styled.h1`
   margin: 0 0 ${({ theme }) => theme.space(2)};
-  font-size: 1.75rem;
+  font-size: ${({ theme }) => theme.fontSizes.title};
 `;
 
 export const Lead = styled.p`

@@ -21,13 +21,13 @@ const Panel = styled(Card)`
 const Brand = styled.p`
   margin: 0;
   font-weight: 800;
-  font-size: 1.25rem;
+  font-size: ${({ theme }) => theme.fontSizes.xl};
   color: ${({ theme }) => theme.colors.primary};
 `;
 
 const Title = styled.h1`
   margin: 0;
-  font-size: 1.5rem;
+  font-size: ${({ theme }) => theme.fontSizes.xxl};
 `;
 
 export const FormStack = styled.form`

@@ -8,7 +8,7 @@ const Meter = styled.div`
   display: flex;
   flex-direction: column;
   gap: ${({ theme }) => theme.space(1)};
-  font-size: 0.875rem;
+  font-size: ${({ theme }) => theme.fontSizes.sm};
 `;
 
 const Track = styled.div`

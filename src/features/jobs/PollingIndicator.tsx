@@ -3,7 +3,7 @@ import styled from 'styled-components';
 const Live = styled.span`
   display: inline-block;
   min-width: 7ch;
-  font-size: 0.875rem;
+  font-size: ${({ theme }) => theme.fontSizes.sm};
   color: ${({ theme }) => theme.colors.textMuted};
 `;
 

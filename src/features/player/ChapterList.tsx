@@ -28,19 +28,19 @@ const Meta = styled.span`
 `;
 
 const NotReady = styled.span`
-  font-size: 0.875rem;
+  font-size: ${({ theme }) => theme.fontSizes.sm};
   color: ${({ theme }) => theme.colors.textMuted};
 `;
 
 const Reason = styled.p`
   margin: 0 0 ${({ theme }) => theme.space(3)};
   color: ${({ theme }) => theme.colors.textMuted};
-  font-size: 0.875rem;
+  font-size: ${({ theme }) => theme.fontSizes.sm};
 `;
 
 const Heading = styled.h2`
   margin: 0 0 ${({ theme }) => theme.space(3)};
-  font-size: 1.125rem;
+  font-size: ${({ theme }) => theme.fontSizes.lg};
 `;
 
 const REASON_ID = 'chapters-not-ready-reason';

@@ -50,7 +50,7 @@ const List = styled.ul`
   background: ${({ theme }) => theme.colors.surface};
   border: 1px solid ${({ theme }) => theme.colors.border};
   border-radius: ${({ theme }) => theme.radii.md};
-  box-shadow: 0 6px 20px rgb(0 0 0 / 15%);
+  box-shadow: ${({ theme }) => theme.shadowRaised};
   white-space: nowrap;
 `;
 

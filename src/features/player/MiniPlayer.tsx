@@ -26,7 +26,7 @@ const Bar = styled.section`
   z-index: 20;
   background: ${({ theme }) => theme.colors.surface};
   border-top: 1px solid ${({ theme }) => theme.colors.border};
-  box-shadow: 0 -2px 12px rgb(15 23 42 / 0.08);
+  box-shadow: ${({ theme }) => theme.shadowRaised};
 `;
 
 const Track = styled.div`
@@ -63,13 +63,13 @@ const Titles = styled.div`
     text-decoration: none;
     &:hover { text-decoration: underline; }
   }
-  span { color: ${({ theme }) => theme.colors.textMuted}; font-size: 0.875rem; }
+  span { color: ${({ theme }) => theme.colors.textMuted}; font-size: ${({ theme }) => theme.fontSizes.sm}; }
 `;
 
 const Time = styled.span`
   font-variant-numeric: tabular-nums;
   color: ${({ theme }) => theme.colors.textMuted};
-  font-size: 0.875rem;
+  font-size: ${({ theme }) => theme.fontSizes.sm};
   @container (max-width: 560px) { display: none; }
 `;
 

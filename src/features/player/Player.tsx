@@ -128,7 +128,7 @@ const Notice = styled.p`
 `;
 
 const Shortcuts = styled.details`
-  font-size: 0.875rem;
+  font-size: ${({ theme }) => theme.fontSizes.sm};
   color: ${({ theme }) => theme.colors.textMuted};
   summary {
     cursor: pointer;

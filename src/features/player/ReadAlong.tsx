@@ -13,7 +13,7 @@ const Header = styled.div`
   justify-content: space-between;
   gap: ${({ theme }) => theme.space(3)};
   margin-bottom: ${({ theme }) => theme.space(3)};
-  h2 { margin: 0; font-size: 1.125rem; }
+  h2 { margin: 0; font-size: ${({ theme }) => theme.fontSizes.lg}; }
 `;
 
 const Box = styled.div`
@@ -22,7 +22,7 @@ const Box = styled.div`
   overflow-y: auto;
   padding-right: ${({ theme }) => theme.space(2)};
   line-height: 1.7;
-  font-size: 1.0625rem;
+  font-size: ${({ theme }) => theme.fontSizes.lg};
   p { margin: 0 0 ${({ theme }) => theme.space(3)}; }
 `;
 

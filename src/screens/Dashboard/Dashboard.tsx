@@ -39,7 +39,7 @@ const Counter = styled.div`
   box-shadow: ${({ theme }) => theme.shadow};
   padding: ${({ theme }) => theme.space(4)};
   dt { color: ${({ theme }) => theme.colors.textMuted}; font-weight: 600; }
-  dd { margin: 0; font-size: 2rem; font-weight: 800; font-variant-numeric: tabular-nums; }
+  dd { margin: 0; font-size: ${({ theme }) => theme.fontSizes.display}; font-weight: 800; font-variant-numeric: tabular-nums; }
 `;
 
 const Columns = styled.div`
@@ -55,7 +55,7 @@ const SectionHead = styled.div`
   justify-content: space-between;
   gap: ${({ theme }) => theme.space(3)};
   margin-bottom: ${({ theme }) => theme.space(3)};
-  h2 { margin: 0; font-size: 1.25rem; }
+  h2 { margin: 0; font-size: ${({ theme }) => theme.fontSizes.xl}; }
 `;
 
 const Rows = styled.ul`
@@ -74,7 +74,7 @@ const RowLink = styled(Link)`
   text-decoration: none;
   &:hover strong { text-decoration: underline; }
   strong { flex: 1; overflow-wrap: anywhere; }
-  small { color: ${({ theme }) => theme.colors.textMuted}; font-size: 0.875rem; }
+  small { color: ${({ theme }) => theme.colors.textMuted}; font-size: ${({ theme }) => theme.fontSizes.sm}; }
 `;
 
 const Listening = styled.li`
@@ -82,7 +82,7 @@ const Listening = styled.li`
   display: flex;
   flex-direction: column;
   gap: ${({ theme }) => theme.space(1)};
-  small { color: ${({ theme }) => theme.colors.textMuted}; font-size: 0.875rem; }
+  small { color: ${({ theme }) => theme.colors.textMuted}; font-size: ${({ theme }) => theme.fontSizes.sm}; }
 `;
 
 const Muted = styled.p`

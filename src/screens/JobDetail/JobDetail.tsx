@@ -59,13 +59,13 @@ const Stack = styled.div`
 
 const Fact = styled(Card)`
   padding: ${({ theme }) => theme.space(4)};
-  h2 { margin: 0 0 ${({ theme }) => theme.space(2)}; font-size: 0.875rem; color: ${({ theme }) => theme.colors.textMuted}; }
+  h2 { margin: 0 0 ${({ theme }) => theme.space(2)}; font-size: ${({ theme }) => theme.fontSizes.sm}; color: ${({ theme }) => theme.colors.textMuted}; }
   p { margin: 0; font-weight: 600; }
 `;
 
 const SectionTitle = styled.h2`
   margin: 0 0 ${({ theme }) => theme.space(3)};
-  font-size: 1.25rem;
+  font-size: ${({ theme }) => theme.fontSizes.xl};
 `;
 
 const Chapters = styled.ul`

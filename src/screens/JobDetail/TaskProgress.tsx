@@ -12,7 +12,7 @@ const Head = styled.div`
   justify-content: space-between;
   gap: ${({ theme }) => theme.space(3)};
   margin-bottom: ${({ theme }) => theme.space(3)};
-  h2 { margin: 0; font-size: 1.25rem; }
+  h2 { margin: 0; font-size: ${({ theme }) => theme.fontSizes.xl}; }
   div { display: flex; gap: ${({ theme }) => theme.space(2)}; }
 `;
 
@@ -51,7 +51,7 @@ const Details = styled.dl`
   flex-wrap: wrap;
   gap: ${({ theme }) => `${theme.space(1)} ${theme.space(6)}`};
   margin: 0 0 0 calc(1ch + ${({ theme }) => theme.space(3)});
-  font-size: 0.875rem;
+  font-size: ${({ theme }) => theme.fontSizes.sm};
   color: ${({ theme }) => theme.colors.textMuted};
   div { display: flex; gap: ${({ theme }) => theme.space(1)}; }
   dt { font-weight: 600; }
@@ -63,7 +63,7 @@ const Details = styled.dl`
 const StepError = styled.p`
   margin: 0;
   color: ${({ theme }) => theme.colors.danger};
-  font-size: 0.875rem;
+  font-size: ${({ theme }) => theme.fontSizes.sm};
 `;
 
 /** The current time, ticking every second while `live` (a running step's elapsed time). */

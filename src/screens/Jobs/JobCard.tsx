@@ -26,14 +26,14 @@ const Head = styled.div`
 
 const Title = styled.h2`
   margin: 0;
-  font-size: 1.125rem;
+  font-size: ${({ theme }) => theme.fontSizes.lg};
   overflow-wrap: anywhere;
 `;
 
 const Muted = styled.p`
   margin: 0;
   color: ${({ theme }) => theme.colors.textMuted};
-  font-size: 0.875rem;
+  font-size: ${({ theme }) => theme.fontSizes.sm};
 `;
 
 const Facts = styled.dl`
@@ -41,7 +41,7 @@ const Facts = styled.dl`
   flex-wrap: wrap;
   gap: ${({ theme }) => `${theme.space(1)} ${theme.space(6)}`};
   margin: 0;
-  font-size: 0.875rem;
+  font-size: ${({ theme }) => theme.fontSizes.sm};
   color: ${({ theme }) => theme.colors.textMuted};
   div { display: flex; gap: ${({ theme }) => theme.space(1)}; }
   dt { font-weight: 600; }

@@ -54,7 +54,7 @@ const List = styled.ul`
 
 const Empty = styled(Card)`
   text-align: center;
-  h2 { margin: 0 0 ${({ theme }) => theme.space(2)}; font-size: 1.25rem; }
+  h2 { margin: 0 0 ${({ theme }) => theme.space(2)}; font-size: ${({ theme }) => theme.fontSizes.xl}; }
   p { margin: 0 0 ${({ theme }) => theme.space(4)}; color: ${({ theme }) => theme.colors.textMuted}; }
 `;
 

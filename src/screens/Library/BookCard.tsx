@@ -30,7 +30,7 @@ const Main = styled.div`
 
 const Title = styled.h2`
   margin: 0;
-  font-size: 1.0625rem;
+  font-size: ${({ theme }) => theme.fontSizes.lg};
   a { color: ${({ theme }) => theme.colors.text}; }
 `;
 
@@ -40,7 +40,7 @@ const Facts = styled.p`
   flex-wrap: wrap;
   gap: ${({ theme }) => theme.space(3)};
   color: ${({ theme }) => theme.colors.textMuted};
-  font-size: 0.875rem;
+  font-size: ${({ theme }) => theme.fontSizes.sm};
 `;
 
 export type PlayState = 'playing' | 'paused' | 'idle';

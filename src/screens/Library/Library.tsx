@@ -30,8 +30,8 @@ const Summary = styled.div`
 
 const Stat = styled(Card)`
   padding: ${({ theme }) => theme.space(4)};
-  h2 { margin: 0; font-size: 0.875rem; color: ${({ theme }) => theme.colors.textMuted}; font-weight: 600; }
-  p { margin: ${({ theme }) => theme.space(1)} 0 0; font-size: 1.5rem; font-weight: 700; }
+  h2 { margin: 0; font-size: ${({ theme }) => theme.fontSizes.sm}; color: ${({ theme }) => theme.colors.textMuted}; font-weight: 600; }
+  p { margin: ${({ theme }) => theme.space(1)} 0 0; font-size: ${({ theme }) => theme.fontSizes.xxl}; font-weight: 700; }
 `;
 
 const Toolbar = styled.div`
@@ -63,7 +63,7 @@ const Empty = styled(Card)`
   flex-direction: column;
   align-items: center;
   gap: ${({ theme }) => theme.space(3)};
-  h2 { margin: 0; font-size: 1.25rem; }
+  h2 { margin: 0; font-size: ${({ theme }) => theme.fontSizes.xl}; }
   p { margin: 0; color: ${({ theme }) => theme.colors.textMuted}; }
 `;
 

@@ -50,7 +50,7 @@ const Details = styled.dl`
 
 const CardTitle = styled.h2`
   margin: 0 0 ${({ theme }) => theme.space(3)};
-  font-size: 1.125rem;
+  font-size: ${({ theme }) => theme.fontSizes.lg};
 `;
 
 const Resume = styled.p`

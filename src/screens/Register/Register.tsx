@@ -21,7 +21,7 @@ import { useEnvironment } from '../../features/environment';
 
 const Policies = styled.p`
   margin: 0;
-  font-size: 0.875rem;
+  font-size: ${({ theme }) => theme.fontSizes.sm};
   color: ${({ theme }) => theme.colors.textMuted};
   display: flex;
   gap: ${({ theme }) => theme.space(1)};

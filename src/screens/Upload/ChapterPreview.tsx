@@ -14,7 +14,7 @@ const Section = styled.section`
 
 const Heading = styled.h2`
   margin: 0;
-  font-size: 1rem;
+  font-size: ${({ theme }) => theme.fontSizes.md};
 `;
 
 const List = styled(ListStack)`
@@ -41,7 +41,7 @@ const TitleInput = styled.input`
 
 const Muted = styled.span`
   color: ${({ theme }) => theme.colors.textMuted};
-  font-size: 0.875rem;
+  font-size: ${({ theme }) => theme.fontSizes.sm};
   white-space: nowrap;
   text-align: right;
 `;

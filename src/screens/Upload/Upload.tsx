@@ -50,7 +50,7 @@ const TextArea = styled.textarea<{ $invalid: boolean }>`
 
 const Legend = styled.h2`
   margin: 0;
-  font-size: 1rem;
+  font-size: ${({ theme }) => theme.fontSizes.md};
 `;
 
 const Actions = styled.div`

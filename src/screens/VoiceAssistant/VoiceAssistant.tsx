@@ -125,7 +125,7 @@ const BookLine = styled.section`
   min-width: 0;
   h2 {
     margin: 0;
-    font-size: 1.125rem;
+    font-size: ${({ theme }) => theme.fontSizes.lg};
     overflow-wrap: anywhere;
   }
   p {
@@ -146,7 +146,7 @@ const Layout = styled.div`
 
 const CardTitle = styled.h2`
   margin: 0 0 ${({ theme }) => theme.space(3)};
-  font-size: 1.125rem;
+  font-size: ${({ theme }) => theme.fontSizes.lg};
 `;
 
 const Transcript = styled.ol`
@@ -180,7 +180,7 @@ const TurnHead = styled.p`
   flex-wrap: wrap;
   align-items: center;
   gap: ${({ theme }) => theme.space(2)};
-  font-size: 0.875rem;
+  font-size: ${({ theme }) => theme.fontSizes.sm};
   time {
     color: ${({ theme }) => theme.colors.textMuted};
   }
@@ -276,14 +276,14 @@ const TalkButton = styled.button<{ $state: TalkState }>`
 
 const TalkStatus = styled.p<{ $tone: Tone }>`
   margin: 0;
-  font-size: 1.25rem;
+  font-size: ${({ theme }) => theme.fontSizes.xl};
   font-weight: 700;
   color: ${({ theme, $tone }) => theme.tone[$tone].text};
 `;
 
 const Small = styled.p`
   margin: 0;
-  font-size: 0.875rem;
+  font-size: ${({ theme }) => theme.fontSizes.sm};
   color: ${({ theme }) => theme.colors.textMuted};
   overflow-wrap: anywhere;
 `;
@@ -293,7 +293,7 @@ const Meters = styled.div`
   flex-wrap: wrap;
   justify-content: center;
   gap: ${({ theme }) => theme.space(3)};
-  font-size: 0.875rem;
+  font-size: ${({ theme }) => theme.fontSizes.sm};
   color: ${({ theme }) => theme.colors.textMuted};
 `;
 
