@@ -92,6 +92,7 @@ export const Collapsed: Story = {
 const savedOnSignOut: { authorization: string | null; position: number | null }[] = [];
 
 export const SignOutKeepsThePlace: Story = {
+  tags: ['navigates'],
   name: 'Sign out while listening keeps the place',
   parameters: {
     msw: {
@@ -120,6 +121,7 @@ export const SignOutKeepsThePlace: Story = {
 };
 
 export const SignOut: Story = {
+  tags: ['navigates'],
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
     await userEvent.click(canvas.getByRole('button', { name: 'Sign out' }));

@@ -15,6 +15,15 @@ type Story = StoryObj<typeof meta>;
 export const Secondary: Story = {
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
+    await expect(canvas.getByRole('link', { name: 'Upload Story' })).toHaveAttribute('href', '/upload');
+  },
+};
+
+export const SecondaryNavigates: Story = {
+  tags: ['navigates'],
+  name: 'Secondary: following it navigates',
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
     await userEvent.click(canvas.getByRole('link', { name: 'Upload Story' }));
     await expect(await canvas.findByRole('heading', { name: 'Navigated to /upload' })).toBeVisible();
   },

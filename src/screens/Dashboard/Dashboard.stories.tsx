@@ -84,6 +84,7 @@ export const Empty: Story = {
 };
 
 export const EmptyCtaNavigates: Story = {
+  tags: ['navigates'],
   name: 'Empty: Upload Story opens the upload page',
   parameters: Empty.parameters,
   play: async ({ canvasElement }) => {
@@ -120,6 +121,7 @@ export const Populated: Story = {
 };
 
 export const ContinueListeningOpensTheBook: Story = {
+  tags: ['navigates'],
   name: 'Populated: Continue Listening opens the book page',
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
@@ -130,6 +132,7 @@ export const ContinueListeningOpensTheBook: Story = {
 };
 
 export const OpensARecentJob: Story = {
+  tags: ['navigates'],
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
     await userEvent.click(await canvas.findByRole('link', { name: /The Tell-Tale Heart/ }));
@@ -147,6 +150,7 @@ export const Actions: Story = {
 };
 
 export const ViewAllJobsNavigates: Story = {
+  tags: ['navigates'],
   name: 'Actions: View All Jobs opens the jobs list',
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);

@@ -142,6 +142,7 @@ export const Completed: Story = {
 };
 
 export const CompletedPlayNavigates: Story = {
+  tags: ['navigates'],
   name: 'Completed: Play Audiobook opens the book page',
   args: { jobId: completed.id },
   play: async ({ canvasElement }) => {
@@ -212,6 +213,7 @@ export const BookWithChapters: Story = {
 };
 
 export const PlayChapterNavigates: Story = {
+  tags: ['navigates'],
   name: 'Book with chapters: Play on a chapter opens it',
   args: { jobId: book.id },
   play: async ({ canvasElement }) => {
@@ -235,6 +237,7 @@ export const ChapterOfBook: Story = {
 };
 
 export const ParentBookNavigates: Story = {
+  tags: ['navigates'],
   name: 'Chapter of a book: Go to Parent Book opens the book',
   args: { jobId: runningChapter.id },
   play: async ({ canvasElement }) => {
@@ -307,6 +310,7 @@ export const NotFound: Story = {
 };
 
 export const NotFoundBackNavigates: Story = {
+  tags: ['navigates'],
   name: 'Not found: Back to Jobs opens the jobs list',
   args: { jobId: jobUuid(999) },
   play: async ({ canvasElement }) => {

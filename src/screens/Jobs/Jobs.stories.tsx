@@ -66,6 +66,7 @@ export const Empty: Story = {
 };
 
 export const EmptyCtaNavigates: Story = {
+  tags: ['navigates'],
   name: 'Empty: Upload Story opens the upload page',
   parameters: Empty.parameters,
   play: async ({ canvasElement }) => {
@@ -116,6 +117,7 @@ export const Populated: Story = {
 };
 
 export const PlayOpensTheBook: Story = {
+  tags: ['navigates'],
   name: 'Populated: Play on a finished job opens its book page',
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);

@@ -59,6 +59,7 @@ export const Empty: Story = {
 };
 
 export const EmptyCtaNavigates: Story = {
+  tags: ['navigates'],
   name: 'Empty: the call to action opens the upload page',
   parameters: Empty.parameters,
   play: async ({ canvasElement }) => {

@@ -242,6 +242,7 @@ export const XrayLink: Story = {
 };
 
 export const AskAboutThisBookShortcut: Story = {
+  tags: ['navigates'],
   name: 'Ask about this book (X key)',
   parameters: {
     routeStubs: ['/voice-assistant'],

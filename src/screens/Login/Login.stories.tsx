@@ -103,6 +103,7 @@ export const ForgotPassword: Story = {
 };
 
 export const RememberMe: Story = {
+  tags: ['navigates'],
   play: async ({ canvasElement, step }) => {
     await step('checked: the session is kept in localStorage', async () => {
       const canvas = await fillIn(canvasElement, 'reader@example.com', 'secret123');
@@ -117,6 +118,7 @@ export const RememberMe: Story = {
 };
 
 export const NotRemembered: Story = {
+  tags: ['navigates'],
   play: async ({ canvasElement }) => {
     const canvas = await fillIn(canvasElement, 'reader@example.com', 'secret123');
     await userEvent.click(canvas.getByRole('button', { name: 'Sign in' }));
@@ -128,6 +130,7 @@ export const NotRemembered: Story = {
 };
 
 export const Success: Story = {
+  tags: ['navigates'],
   play: async ({ canvasElement }) => {
     const canvas = await fillIn(canvasElement, 'reader@example.com', 'secret123');
     await userEvent.click(canvas.getByRole('button', { name: 'Sign in' }));

@@ -91,6 +91,8 @@ export const ServerErrorDefaultMessage: Story = {
 };
 
 export const SignupDisabled: Story = {
+  tags: ['navigates'],
+  name: 'Sign-up disabled: the page sends the visitor to sign in',
   parameters: { msw: { handlers: { environment: environmentHandler({ features: { signup_enabled: false } }) } } },
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
@@ -99,6 +101,7 @@ export const SignupDisabled: Story = {
 };
 
 export const Success: Story = {
+  tags: ['navigates'],
   play: async ({ canvasElement }) => {
     const canvas = await fillIn(canvasElement, valid);
     await userEvent.click(canvas.getByRole('button', { name: 'Create account' }));

@@ -204,6 +204,7 @@ export const ServerErrorDefaultMessage: Story = {
 };
 
 export const Cancel: Story = {
+  tags: ['navigates'],
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
     await userEvent.click(canvas.getByRole('button', { name: 'Cancel' }));
@@ -212,6 +213,7 @@ export const Cancel: Story = {
 };
 
 export const Success: Story = {
+  tags: ['navigates'],
   play: async ({ canvasElement }) => {
     const canvas = await fillText(canvasElement);
     await userEvent.selectOptions(canvas.getByLabelText('Voice Provider'), 'elevenlabs');
@@ -225,6 +227,7 @@ export const Success: Story = {
 };
 
 export const SuccessFromFile: Story = {
+  tags: ['navigates'],
   parameters: {
     msw: { handlers: { uploadFile: uploadFileHandler({ fileKey: 'uploads/reader/the-raven.txt', onFile: recordFile }), previewJob: txtPreview } },
   },
@@ -246,6 +249,7 @@ export const SuccessFromFile: Story = {
 };
 
 export const SuccessFromUrl: Story = {
+  tags: ['navigates'],
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
     await userEvent.type(canvas.getByLabelText('Job Title'), 'Web story');
@@ -319,6 +323,7 @@ export const PreviewChapters: Story = {
 };
 
 export const ConvertChosenChapters: Story = {
+  tags: ['navigates'],
   play: async ({ canvasElement }) => {
     const canvas = await dropBook(canvasElement);
     await userEvent.click(canvas.getByRole('checkbox', { name: 'Convert chapter 1' }));
