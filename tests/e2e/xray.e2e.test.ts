@@ -71,7 +71,7 @@ describe('X-ray in the real app', () => {
       page.waitForFunction(
         (name) => Number(document.querySelector<HTMLMeterElement>(`meter[aria-label="${name}"]`)?.value ?? 0) > 0,
         label,
-        { timeout: 15_000 },
+        { timeout: 30_000 },
       );
     await levelMoves('Your microphone level');
 
