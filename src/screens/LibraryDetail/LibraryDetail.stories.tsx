@@ -57,14 +57,26 @@ export const Loading: Story = {
 };
 
 export const NotReady: Story = {
+  name: 'Not ready: still converting, the page says the first chapter plays here when ready',
   parameters: { msw: { handlers: { job: jobHandler(completedJobFixture({ status: 'PROCESSING', progress: 60 })) } } },
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
-    await expect(await canvas.findByRole('alert')).toHaveTextContent('Book not found or not ready for playback');
+    await expect(await canvas.findByText('Converting (60%): the first chapter plays here as soon as it is ready.')).toBeVisible();
     // A book that exists keeps its own title, even when it cannot be played yet.
     await expect(canvas.getByRole('heading', { level: 1, name: 'The Tell-Tale Heart' })).toBeVisible();
-    await expect(canvas.getByRole('link', { name: 'Back to Library' })).toHaveAttribute('href', '/library');
+    await expect(canvas.getByRole('link', { name: 'See the conversion' })).toHaveAttribute('href', `/jobs/${bookJobId}`);
     await expect(canvas.queryByRole('button', { name: 'Play' })).toBeNull();
+  },
+};
+
+export const FailedBook: Story = {
+  name: 'Failed book: its own title, and why it cannot be played',
+  parameters: { msw: { handlers: { job: jobHandler(completedJobFixture({ status: 'FAILED', progress: 40, error_message: 'Chapter 2 failed' })) } } },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await expect(await canvas.findByRole('alert')).toHaveTextContent('Book not found or not ready for playback');
+    await expect(canvas.getByRole('heading', { level: 1, name: 'The Tell-Tale Heart' })).toBeVisible();
+    await expect(canvas.getByRole('link', { name: 'Back to Library' })).toHaveAttribute('href', '/library');
   },
 };
 

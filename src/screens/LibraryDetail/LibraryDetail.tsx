@@ -1,14 +1,14 @@
 import { useEffect, useState } from 'react';
 import styled from 'styled-components';
 import { Link } from 'wouter';
-import { useGetJob } from '../../api/gen/endpoints/jobs/jobs';
 import { ApiError, errorMessage } from '../../api/errors';
 import { Alert, Badge, Button, ButtonLink, Card, Disclosure, Page, Spinner } from '../../components/ui';
 import { paths } from '../../lib/paths';
 import { formatBytes, formatClock, formatDate, formatDateTime, formatDuration } from '../../entities/time';
 import { jobProvider, providerLabel } from '../../entities/provider';
 import { useEnvironment } from '../../features/environment';
-import { bookTitle, chapterCount, isListenable, jobDuration, shortId } from '../../entities/job';
+import { bookTitle, chapterCount, isActiveStatus, isListenable, jobDuration, shortId } from '../../entities/job';
+import { usePolledJob } from '../../features/jobs';
 import { isFinished } from '../../entities/progress';
 import { ChapterList, listenAgain, loadJob, Player, playerState, ReadAlong, usePlayer, useSavedProgress } from '../../features/player';
 import { AskAboutBook } from '../../features/voice-assistant';
@@ -78,7 +78,8 @@ const Back = styled.p`
 
 /** The book page: details, the player (loaded on arrival, resuming the saved place) and chapters. */
 export function LibraryDetail({ jobId }: { jobId: string }) {
-  const job = useGetJob(jobId);
+  // Polled while the book converts: its page turns into the player as soon as chapter 1 is ready.
+  const job = usePolledJob(jobId);
   const player = usePlayer();
   const environment = useEnvironment();
   // A finished book, or one still converting whose first chapters can be played already.
@@ -96,7 +97,17 @@ export function LibraryDetail({ jobId }: { jobId: string }) {
     if (ready && playerState.currentJobId !== jobId) void loadJob(jobId);
   }, [ready, jobId]);
 
-  if (job.isPending) return <Spinner label="Loading..." />;
+  if (job.isLoading) return <Spinner label="Loading..." />;
+  if (job.data && !ready && isActiveStatus(job.data.status)) {
+    return (
+      <Page title={bookTitle(job.data)}>
+        <Alert tone="info">{`Converting (${Math.round(job.data.progress)}%): the first chapter plays here as soon as it is ready.`}</Alert>
+        <Back>
+          <ButtonLink href={paths.job(jobId)}>See the conversion</ButtonLink>
+        </Back>
+      </Page>
+    );
+  }
   if (!job.data || !ready) {
     // No such book (404, or 422 for an address that is not a job id) reads as docs/product.md#library-detail says,
     // never as a validation message; a known job keeps its own title.
