@@ -1,7 +1,7 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { useEffect } from 'react';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
-import { audioMetadataHandler, bookJobId, progressHandler, progressFixture } from '../../mocks/audio';
+import { audioMetadataHandler, audioStreamHandler, bookJobId, chapterInfoFixtures, chapterJobIds, progressHandler, progressFixture } from '../../mocks/audio';
 import { MiniPlayer } from './MiniPlayer';
 import { PlayerAudio } from './PlayerAudio';
 import { loadJob, resetPlayer, state } from './store';
@@ -127,5 +127,30 @@ export const Phone: Story = {
     const bar = await nowPlaying(within(canvasElement));
     await expect(bar.getByRole('button', { name: 'Play' })).toBeVisible();
     await expect(bar.queryByRole('button', { name: 'Forward 10 seconds' })).toBeNull();
+  },
+};
+
+/** A book still converting: chapter 1 converted, chapters 2 and 3 not yet. */
+const convertingChapters = chapterInfoFixtures().map((chapter, index) =>
+  index === 0 ? { ...chapter, ready: true } : { ...chapter, start: 20, duration: 0, ready: false },
+);
+
+export const ConvertingBook: Story = {
+  name: 'Converting book: chapter 1 plays from its own file while the rest converts',
+  parameters: {
+    msw: {
+      handlers: {
+        audioMetadata: audioMetadataHandler({
+          metadata: { status: 'PROCESSING', completed_at: null, duration: 20, chapters: convertingChapters, chapters_ready: 1 },
+        }),
+        audioStream: audioStreamHandler({ stream: { source_job_id: chapterJobIds[0], file_key: `audio/${chapterJobIds[0]}.mp3` } }),
+      },
+    },
+  },
+  play: async ({ canvasElement }) => {
+    const bar = await nowPlaying(within(canvasElement));
+    await expect(bar.getByText('The Visitor')).toBeVisible();
+    await expect(bar.getByRole('progressbar', { name: 'Listening progress' })).toHaveAttribute('aria-valuetext', '0:00 of 0:20');
+    await expect(state.streamChapterId).toBe(chapterJobIds[0]);
   },
 };
