@@ -87,13 +87,17 @@ describe('listening on a phone', () => {
     await page.getByRole('button', { name: 'Pause' }).click();
     await expect.poll(async () => (await page.request.get(`${app.url}/api/v1/jobs/${id}`, { headers: await authHeaders() })).json().then((j) => j.status), { timeout: 180_000, interval: 2000 }).toBe('COMPLETED');
     await page.reload();
-    await page.getByRole('button', { name: 'Play', exact: true }).waitFor();
+    const playButton = page.getByRole('button', { name: 'Play', exact: true });
+    // Ready to play (the whole book's file and its metadata loaded), not just shown.
+    await expect.poll(() => playButton.isEnabled(), { timeout: 30_000 }).toBe(true);
     const seek = page.getByRole('slider', { name: 'Seek' });
+    const total = Number(await seek.getAttribute('aria-valuemax'));
     await seek.focus();
     await page.keyboard.press('End');
     for (let i = 0; i < 2; i += 1) await page.keyboard.press('ArrowLeft');
-    await page.getByRole('button', { name: 'Play', exact: true }).click();
-    await page.getByRole('button', { name: 'Listen again' }).waitFor({ timeout: 30_000 });
+    await expect.poll(async () => Number(await seek.getAttribute('aria-valuenow'))).toBeGreaterThan(total - 15);
+    await playButton.click();
+    await page.getByRole('button', { name: 'Listen again' }).waitFor({ timeout: 60_000 });
     await page.getByText('You finished this book.').waitFor();
 
     await page.getByRole('button', { name: 'Listen again' }).click();
