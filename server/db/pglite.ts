@@ -1,8 +1,9 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite, type PGliteOptions } from '@electric-sql/pglite';
+import { x as extractTar } from 'tar';
 import type { Db, DbExecutor } from './types';
 
 /**
@@ -15,9 +16,11 @@ const EMBEDDED_SETTINGS = ['shared_buffers=8MB', 'work_mem=2MB', 'maintenance_wo
  * A new embedded database starts from a template: an empty, freshly initialised data directory
  * made once by `npm run generate:db-template` (scripts/gen-db-template.mjs) and committed beside
  * this file. Creating one from scratch runs Postgres' initdb inside WASM, which takes about 12 s
- * and peaks near 800 MB of memory; unpacking the template takes under 2 s and about 300 MB. The
- * template is only used with the PGlite version it was made with (its stamp says which); with any
- * other, or when it is missing, the database is initialised from scratch as before.
+ * and peaks near 800 MB of memory. The template is unpacked straight onto disk as a stream (a few MB
+ * of memory, under a second) and then opened like any existing database, so the first start costs
+ * no more memory than every later one. The template is only used with the PGlite version it was
+ * made with (its stamp says which); with any other, or when it is missing or cannot be opened, the
+ * database is initialised from scratch as before.
  * (In the compiled server the two files sit beside the bundle, see scripts/build-server.mjs.)
  */
 const fromSource = import.meta.url.endsWith('.ts');
@@ -31,22 +34,52 @@ export function installedPgliteVersion(): string {
   return (JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as { version: string }).version;
 }
 
-/** The template's bytes when it fits the installed PGlite, else undefined. */
-function usableTemplate(templateFile: string | null): Blob | undefined {
-  if (templateFile === null || !existsSync(templateFile)) return undefined;
+/** Whether the template exists and was made with the installed PGlite. */
+function isUsableTemplate(templateFile: string | null): templateFile is string {
+  if (templateFile === null || !existsSync(templateFile)) return false;
   const stampFile = templateFile === DB_TEMPLATE_FILE ? DB_TEMPLATE_STAMP : templateFile.replace(/\.tar\.gz$/, '.json');
   try {
     const stamp = JSON.parse(readFileSync(stampFile, 'utf8')) as { pglite?: unknown };
-    if (stamp.pglite !== installedPgliteVersion()) return undefined;
+    return stamp.pglite === installedPgliteVersion();
   } catch {
-    return undefined;
+    return false;
   }
-  return new Blob([readFileSync(templateFile)]);
 }
 
 /** A directory that holds no database yet (missing or empty). */
 function isEmptyDir(dir: string): boolean {
   return !existsSync(dir) || readdirSync(dir).length === 0;
+}
+
+/**
+ * Unpacks the template into `dataDir` (missing or empty): into a sibling directory first, renamed
+ * into place once complete, so a start interrupted half-way never leaves a half database behind
+ * that the next start would take for a real one. The lock file a running Postgres leaves in its
+ * directory is not unpacked.
+ */
+async function unpackTemplate(templateFile: string, dataDir: string): Promise<void> {
+  const unpacking = `${dataDir}.unpacking-${process.pid}`;
+  rmSync(unpacking, { recursive: true, force: true });
+  mkdirSync(unpacking, { recursive: true });
+  try {
+    // The archive's paths start at the data directory's root ("/base/..."); the leading "/" is
+    // dropped (TAR_ENTRY_INFO says so). Any other warning means a damaged archive.
+    const problems: string[] = [];
+    await extractTar({
+      file: templateFile,
+      cwd: unpacking,
+      filter: (entry) => path.basename(entry) !== 'postmaster.pid',
+      onwarn: (code, message) => {
+        if (code !== 'TAR_ENTRY_INFO') problems.push(`${code}: ${String(message)}`);
+      },
+    });
+    if (problems.length > 0) throw new Error(problems[0]);
+    if (!existsSync(path.join(unpacking, 'PG_VERSION'))) throw new Error('the template holds no PG_VERSION');
+    rmSync(dataDir, { recursive: true, force: true });
+    renameSync(unpacking, dataDir);
+  } finally {
+    rmSync(unpacking, { recursive: true, force: true });
+  }
 }
 
 export interface OpenPgliteOptions {
@@ -58,13 +91,17 @@ export interface OpenPgliteOptions {
 async function createPglite(dataDir: string | undefined, templateFile: string | null): Promise<PGlite> {
   const options: PGliteOptions = { postgresqlconf: EMBEDDED_SETTINGS };
   const isNew = dataDir === undefined || isEmptyDir(dataDir);
-  const template = isNew ? usableTemplate(templateFile) : undefined;
-  if (dataDir !== undefined) mkdirSync(dataDir, { recursive: true });
-  if (template === undefined) return dataDir === undefined ? PGlite.create(options) : PGlite.create(dataDir, options);
+  const fromTemplate = isNew && isUsableTemplate(templateFile);
+  if (!fromTemplate) {
+    if (dataDir === undefined) return PGlite.create(options);
+    mkdirSync(dataDir, { recursive: true });
+    return PGlite.create(dataDir, options);
+  }
   try {
-    return dataDir === undefined
-      ? await PGlite.create({ ...options, loadDataDir: template })
-      : await PGlite.create(dataDir, { ...options, loadDataDir: template });
+    // In memory (tests) PGlite loads the archive itself; on disk it is unpacked first.
+    if (dataDir === undefined) return await PGlite.create({ ...options, loadDataDir: new Blob([readFileSync(templateFile)]) });
+    await unpackTemplate(templateFile, dataDir);
+    return await PGlite.create(dataDir, options);
   } catch (error) {
     // A template this PGlite cannot start from: forget what it unpacked and initialise instead.
     console.warn(`The embedded database template could not be used (${error instanceof Error ? error.message : String(error)}); initialising a new database.`);
