@@ -9,7 +9,8 @@ COPY . .
 RUN npm run build && node scripts/build-server.mjs && npm prune --omit=dev
 
 FROM node:22-bookworm-slim
-ENV NODE_ENV=production APP_ENV=production HOST=0.0.0.0 PORT=8080 SKIP_BUILD=1
+# MALLOC_ARENA_MAX and the node flags below: scripts/build-server.mjs (SERVER_ENV, SERVER_NODE_FLAGS).
+ENV NODE_ENV=production APP_ENV=production HOST=0.0.0.0 PORT=8080 SKIP_BUILD=1 MALLOC_ARENA_MAX=2
 WORKDIR /app
 COPY --from=build /app/package.json /app/package-lock.json ./
 COPY --from=build /app/node_modules ./node_modules
@@ -20,4 +21,4 @@ EXPOSE 8080
 # The compiled server, started directly (npm start would need the build tools, pruned above), so
 # SIGTERM reaches it and it drains (SHUTDOWN_GRACE_SECONDS). Workers: dist-server/worker.mjs.
 STOPSIGNAL SIGTERM
-CMD ["node", "--max-semi-space-size=4", "dist-server/main.mjs"]
+CMD ["node", "--max-semi-space-size=4", "--wasm-num-compilation-tasks=1", "dist-server/main.mjs"]

@@ -23,7 +23,7 @@
 // Run one with e.g. `npm run bench -- voice`. Set BENCH_BOOK_CHARS=1000000 for the 1 MB book figure.
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { buildServerIfStale, SERVER_NODE_FLAGS } from './build-server.mjs';
+import { buildServerIfStale, SERVER_ENV, SERVER_NODE_FLAGS } from './build-server.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const benches = [
@@ -46,7 +46,8 @@ for (const bench of benches) {
   if (only.length && !only.includes(bench.name)) continue;
   console.log(`\n=== bench: ${bench.name} ===`);
   await bench.before?.();
-  const env = { ...process.env, LECTIO_SERVER_NODE_FLAGS: SERVER_NODE_FLAGS.join(' ') };
+  // The benches start the compiled server as `npm start` does: its flags, and its environment (inherited).
+  const env = { ...process.env, ...SERVER_ENV, LECTIO_SERVER_NODE_FLAGS: SERVER_NODE_FLAGS.join(' ') };
   const run = spawnSync(process.execPath, bench.args, { cwd: root, stdio: 'inherit', env });
   if (run.status !== 0) failed += 1;
 }

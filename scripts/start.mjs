@@ -5,7 +5,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildServerIfStale, newestMtime, SERVER_ENTRY, SERVER_NODE_FLAGS } from './build-server.mjs';
+import { buildServerIfStale, newestMtime, SERVER_ENTRY, SERVER_ENV, SERVER_NODE_FLAGS } from './build-server.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const distIndex = path.join(root, 'dist', 'index.html');
@@ -36,6 +36,7 @@ if (process.env.SKIP_BUILD !== '1' && (await buildServerIfStale())) console.log(
 
 const server = spawn(process.execPath, [...SERVER_NODE_FLAGS, SERVER_ENTRY], {
   cwd: root,
+  env: { ...process.env, ...SERVER_ENV },
   stdio: 'inherit',
 });
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {

@@ -5,7 +5,7 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildServerIfStale, SERVER_NODE_FLAGS, SERVER_OUT } from './build-server.mjs';
+import { buildServerIfStale, SERVER_ENV, SERVER_NODE_FLAGS, SERVER_OUT } from './build-server.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -13,6 +13,7 @@ if (process.env.SKIP_BUILD !== '1' && (await buildServerIfStale())) console.log(
 
 const worker = spawn(process.execPath, [...SERVER_NODE_FLAGS, path.join(SERVER_OUT, 'worker.mjs')], {
   cwd: root,
+  env: { ...process.env, ...SERVER_ENV },
   stdio: 'inherit',
 });
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {

@@ -1,6 +1,7 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { createPasswordHasher, type ScryptCost } from './auth/passwords';
 import { createHashingQueue } from './auth/hashing-queue';
+import { createPasswordChecker } from './auth/password-check';
 import { createAuthService } from './auth/service';
 import { createLoginThrottle } from './auth/throttle';
 import { createTokenService } from './auth/tokens';
@@ -84,8 +85,11 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Fas
     throw error;
   }
 
+  const passwordChecker = createPasswordChecker();
+  app.addHook('onClose', () => passwordChecker.close());
   const auth = createAuthService({
     users: cachedUserLookups(createUserRepository(db)),
+    passwordChecker,
     passwords: createPasswordHasher(deps.passwordCost),
     tokens: createTokenService({ secret: config.jwtSecret, ttlSeconds: config.tokenTtlSeconds, now }),
     throttle: createLoginThrottle({ windowSeconds: config.loginWindowSeconds, maxAttempts: config.loginMaxAttempts, now }),
@@ -99,7 +103,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Fas
   });
 
   // One storage for every route: uploads, the pipeline's audio and the media URLs that serve it.
-  const storage = deps.storage ?? openStorage(config);
+  const storage = deps.storage ?? (await openStorage(config));
   // Cached job-list pages, trusted while the database announces job changes (jobs/list-cache.ts).
   const listCache = createListCache();
   const stopListening = config.jobListCache ? await listenForJobChanges(db, listCache) : async () => undefined;

@@ -41,7 +41,7 @@ async function main(): Promise<void> {
   const db = await openDatabase(config);
   await migrate(db);
   const metrics = createMetrics();
-  const storage = openStorage(config);
+  const storage = (await openStorage(config));
   const conversion = await createConversion(config, db, log, { storage }, conversionMetricsHook(metrics));
   let opsUrl: string | undefined;
   if (config.opsPort !== undefined) {

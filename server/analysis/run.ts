@@ -13,7 +13,12 @@ const WORKER_URL = new URL('./analysis-worker.mjs', import.meta.url);
 export function analyseInWorker(text: string, signal?: AbortSignal, now = new Date()): Promise<TutoringAnalysis> {
   signal?.throwIfAborted();
   return new Promise<TutoringAnalysis>((resolve, reject) => {
-    const worker = new Worker(WORKER_URL, { workerData: { moduleUrl: MODULE_URL, text, now: now.toISOString() } });
+    const worker = new Worker(WORKER_URL, {
+      workerData: { moduleUrl: MODULE_URL, text, now: now.toISOString() },
+      // A small young generation: the models are long-lived, so a big nursery only holds garbage
+      // (about 20 MB less at the analysis's peak).
+      resourceLimits: { maxYoungGenerationSizeMb: 4 },
+    });
     let settled = false;
     const settle = (fn: () => void): void => {
       if (settled) return;

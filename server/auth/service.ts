@@ -1,6 +1,6 @@
 import { DomainError } from '../errors';
 import type { HashingPlace, HashingQueue } from './hashing-queue';
-import { weakPasswordReason } from './password-policy';
+import type { PasswordChecker } from './password-check';
 import type { PasswordHasher } from './passwords';
 import type { LoginThrottle } from './throttle';
 import type { IssuedToken, TokenService } from './tokens';
@@ -27,6 +27,8 @@ export function describeWait(seconds: number): string {
 
 export function createAuthService(deps: {
   users: UserRepository;
+  /** The strength rule for new passwords (password-policy.ts, in a thread of its own). */
+  passwordChecker: Pick<PasswordChecker, 'weakReason'>;
   passwords: PasswordHasher;
   tokens: TokenService;
   throttle: LoginThrottle;
@@ -44,7 +46,7 @@ export function createAuthService(deps: {
       const email = normalizeEmail(rawEmail);
       // The strength estimate costs CPU too (up to tens of milliseconds): it takes a hashing place.
       const passwordHash = await hashing.admit(clientIp).run(async () => {
-        const weakness = weakPasswordReason(password, email);
+        const weakness = await deps.passwordChecker.weakReason(password, email);
         if (weakness !== null) throw new DomainError('invalid', weakness);
         return passwords.hash(password);
       });

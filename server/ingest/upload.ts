@@ -2,11 +2,8 @@
  * Reads an uploaded file by its extension: .txt, .epub, .pdf, .md/.markdown, .html/.htm. Every
  * refusal is an IngestError whose message says why in a reader's words. See docs/formats.md.
  */
-import { extractArticle } from './extract';
 import type { ParsedDocument } from './document';
-import { readEpub } from './epub';
 import { IngestError, formatMegabytes } from './errors';
-import { readMarkdown } from './markdown';
 import { readPdf } from './pdf';
 import { DEFAULT_MAX_UPLOAD_BYTES, readTextUpload } from './text-file';
 
@@ -32,7 +29,7 @@ export function formatOf(filename: string): UploadFormat | null {
   return dot > 0 ? (EXTENSIONS[base.slice(dot + 1)] ?? null) : null;
 }
 
-function readHtml(bytes: Uint8Array): ParsedDocument {
+async function readHtml(bytes: Uint8Array): Promise<ParsedDocument> {
   let source: string;
   try {
     source = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
@@ -40,6 +37,7 @@ function readHtml(bytes: Uint8Array): ParsedDocument {
     throw new IngestError('unsupported', 'The HTML file is not UTF-8 text. Save it with UTF-8 encoding and upload it again');
   }
   if (source.includes('\u0000')) throw new IngestError('unsupported', 'The file does not look like an HTML page');
+  const { extractArticle } = await import('./extract');
   let article;
   try {
     article = extractArticle(source, 'file:///upload.html');
@@ -53,7 +51,10 @@ function readHtml(bytes: Uint8Array): ParsedDocument {
   return { format: 'html', text: article.text, title };
 }
 
-/** Validates and reads an upload of any accepted format. */
+/**
+ * Validates and reads an upload of any accepted format. The readers of EPUB, Markdown and HTML
+ * (and the DOM and Markdown parsers they use) are loaded with the first file that needs them.
+ */
 export async function readUpload(bytes: Uint8Array, filename: string, maxBytes = DEFAULT_MAX_UPLOAD_BYTES): Promise<ParsedDocument> {
   const format = formatOf(filename);
   if (format === null) {
@@ -65,9 +66,9 @@ export async function readUpload(bytes: Uint8Array, filename: string, maxBytes =
     case 'txt':
       return { format, text: readTextUpload(bytes, filename, maxBytes) };
     case 'epub':
-      return readEpub(bytes);
+      return (await import('./epub')).readEpub(bytes);
     case 'markdown':
-      return readMarkdown(bytes);
+      return (await import('./markdown')).readMarkdown(bytes);
     case 'html':
       return readHtml(bytes);
     case 'pdf':

@@ -46,7 +46,7 @@ export async function createConversion(
   hooks: { onJobEvent?: (event: JobEvent) => void } = {},
   now: () => Date = () => new Date(),
 ): Promise<Conversion> {
-  const storage = overrides.storage ?? openStorage(config);
+  const storage = overrides.storage ?? (await openStorage(config));
   // Half-written files of a process that died (a crash, kill -9) are removed at start.
   // A storage that cannot be read does not stop the start: /readyz reports it.
   if (storage instanceof LocalFileStorage) {

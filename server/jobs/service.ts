@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { DomainError } from '../errors';
 import type { StoredDocumentInfo } from '../ingest/document';
-import { extractArticle } from '../ingest/extract';
 import { fetchPage } from '../ingest/fetch-page';
 import { normaliseText } from '../ingest/text-file';
 import { readUpload } from '../ingest/upload';
@@ -296,6 +295,7 @@ export function createJobService(deps: JobServiceDeps) {
       if (input.url !== undefined && input.content === undefined && input.file_key === undefined) {
         if (deps.fetch === undefined) throw new DomainError('invalid', 'Web pages cannot be previewed on this server');
         const page = await fetchPage(input.url, { allowLoopback: deps.fetch.allowLoopback, timeoutMs: deps.fetch.timeoutMs });
+        const { extractArticle } = await import('../ingest/extract'); // the DOM parser loads with the first web page
         const article = extractArticle(page.body, page.finalUrl, page.contentType);
         text = normaliseText(article.text);
         if (article.title.trim() !== '') title = article.title.trim().slice(0, 200);

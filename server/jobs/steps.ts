@@ -3,7 +3,6 @@ import { analyseInWorker } from '../analysis/run';
 import { concatMp3 } from '../audio/concat';
 import { DomainError, type DomainErrorKind } from '../errors';
 import type { EncoderPool } from '../audio/encoder-pool';
-import { extractArticle } from '../ingest/extract';
 import { fetchPage } from '../ingest/fetch-page';
 import { planBook, type BookPlan, type PlannedChapter } from '../ingest/chapters';
 import { normaliseText } from '../ingest/text-file';
@@ -148,6 +147,7 @@ export function createSteps(deps: StepDeps): Record<string, (ctx: StepContext) =
         } finally {
           release();
         }
+        const { extractArticle } = await import('../ingest/extract'); // the DOM parser loads with the first web page
         const article = extractArticle(page.body, page.finalUrl, page.contentType);
         const text = normaliseText(article.text);
         const key = sourceKey(job.id);
