@@ -1,11 +1,12 @@
-import type { ButtonHTMLAttributes, ComponentType } from 'react';
+import type { LucideIcon } from 'lucide-react';
+import type { ButtonHTMLAttributes } from 'react';
 import styled from 'styled-components';
 
 export interface IconButtonProps extends Omit<ButtonHTMLAttributes<HTMLButtonElement>, 'children' | 'aria-label'> {
   /** The button's accessible name (also its tooltip): "Play", "Back 10 seconds". */
   label: string;
   /** An icon component (lucide-react, imported one by one): decoration, the label names the button. */
-  icon: ComponentType<{ size?: number; 'aria-hidden'?: boolean }>;
+  icon: LucideIcon;
   /** The main action of a group (play/pause): filled and larger. */
   main?: boolean;
   /** Without a border, for dense bars (the mini-player). */
