@@ -16,8 +16,9 @@ export type Entry = 'api' | 'compiled-api' | 'worker' | 'compiled-worker';
 
 const ARGS: Record<Entry, string[]> = {
   api: ['--import', 'tsx', 'server/main.ts'],
-  // As `npm start` runs it, once dist-server/ is built.
-  'compiled-api': ['--max-semi-space-size=4', 'dist-server/main.mjs'],
+  // As `npm start` runs it, once dist-server/ is built: with its Node flags (scripts/bench.mjs passes
+  // them on; its environment is inherited).
+  'compiled-api': [...(process.env.LECTIO_SERVER_NODE_FLAGS ?? '--max-semi-space-size=4').split(' ').filter(Boolean), 'dist-server/main.mjs'],
   worker: ['--import', 'tsx', 'server/worker.ts'],
   'compiled-worker': ['scripts/worker.mjs'],
 };
