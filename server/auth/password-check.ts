@@ -22,8 +22,8 @@ interface Pending {
  * and ended after `idleMs` without one: sign-ups and password changes are rare, and the estimator's
  * dictionaries (about 60 MB with the thread) would otherwise stay in the server's memory for good.
  * A cold check takes about half a second more (starting the thread, unpacking the dictionaries);
- * a burst of sign-ups keeps the thread warm. Checks queue in the one
- * thread, in order; if it fails, the waiting checks are rejected and the next check starts a new one.
+ * a burst of sign-ups keeps the thread warm. Checks queue in the one thread, in order; if it fails,
+ * the waiting checks are rejected and the next check starts a new one.
  */
 export function createPasswordChecker({ idleMs = 5_000 }: { idleMs?: number } = {}): PasswordChecker {
   let worker: Worker | null = null;
@@ -41,7 +41,7 @@ export function createPasswordChecker({ idleMs = 5_000 }: { idleMs?: number } = 
     idleTimer = null;
     const current = worker;
     worker = null;
-    failAll(new Error('The password check was stopped (the server is shutting down)'));
+    failAll(new Error('The password check was stopped (the server is shutting down)')); // none wait when idle
     if (current) await current.terminate();
   };
 

@@ -1,5 +1,5 @@
 // Rates new passwords in a thread of its own (plain ESM so it starts under node, tsx and vitest
-// alike): zxcvbn's dictionaries cost about 40 MB while loaded, so they live here, and the thread
+// alike): zxcvbn's dictionaries cost about 60 MB with this thread, so they live here, and the thread
 // ends after a quiet spell (server/auth/password-check.ts) instead of keeping them in the server.
 // Messages in: { id, password, email }; out: { id, reason } or { id, error }.
 import { parentPort, workerData } from 'node:worker_threads';
