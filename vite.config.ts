@@ -9,7 +9,10 @@ import { lazyModelChunks, lazyZodModels } from './scripts/vite-lazy-models.mjs';
 const apiTarget = `http://127.0.0.1:${process.env.API_PORT ?? '8080'}`;
 
 export default defineConfig({
-  plugins: [react(), lazyZodModels({ lazySchemaModule: fileURLToPath(new URL('./src/api/lazySchema.ts', import.meta.url)) })],
+  plugins: [
+    react(),
+    lazyZodModels({ lazySchemaModule: fileURLToPath(new URL('./src/api/lazySchema.ts', import.meta.url)) }),
+  ],
   server: {
     port: Number(process.env.VITE_PORT ?? 5173),
     proxy: {

@@ -36,7 +36,11 @@ const preview: Preview = {
   },
   decorators: [
     (Story, { parameters, id }) => (
-      <StoryShell key={id} route={(parameters.route as string | undefined) ?? '/'} stubs={(parameters.routeStubs as string[] | undefined) ?? []}>
+      <StoryShell
+        key={id}
+        route={(parameters.route as string | undefined) ?? '/'}
+        stubs={(parameters.routeStubs as string[] | undefined) ?? []}
+      >
         {typeof parameters.width === 'number' ? (
           <div style={{ width: parameters.width }}>
             <Story />

@@ -18,7 +18,13 @@ export function startCompiledServer(env: Record<string, string>): ChildProcess {
 export async function untilServing(base: string, timeoutMs = 60_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    if (await fetch(`${base}/api/v1/environment`).then((r) => r.ok, () => false)) return;
+    if (
+      await fetch(`${base}/api/v1/environment`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      return;
     if (Date.now() > deadline) throw new Error(`The server did not start within ${timeoutMs / 1000} s`);
     await new Promise((r) => setTimeout(r, 100));
   }
@@ -26,6 +32,8 @@ export async function untilServing(base: string, timeoutMs = 60_000): Promise<vo
 
 /** Peak resident memory of a process, from Linux's /proc (VmHWM), in MB. */
 export function peakRssMb(pid: number): number {
-  const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmHWM:'));
+  const line = readFileSync(`/proc/${pid}/status`, 'utf8')
+    .split('\n')
+    .find((l) => l.startsWith('VmHWM:'));
   return Number(line?.replace(/\D+/g, '') ?? 0) / 1024;
 }

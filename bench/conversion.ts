@@ -65,10 +65,16 @@ async function nativeReference(text: string): Promise<NativeRun | null> {
       pieces.map(
         (_, i) =>
           new Promise<void>((resolve, reject) => {
-            const voice = spawn(espeak, ['--stdout', '-b', '1', '-v', VOICE, '-s', String(RATE_WPM), '-f', join(dir, `${i}.txt`)], {
-              stdio: ['ignore', 'pipe', 'ignore'],
+            const voice = spawn(
+              espeak,
+              ['--stdout', '-b', '1', '-v', VOICE, '-s', String(RATE_WPM), '-f', join(dir, `${i}.txt`)],
+              {
+                stdio: ['ignore', 'pipe', 'ignore'],
+              },
+            );
+            const encoder = spawn(lame, [...lameArgs, '-', join(dir, `${i}.mp3`)], {
+              stdio: ['pipe', 'ignore', 'ignore'],
             });
-            const encoder = spawn(lame, [...lameArgs, '-', join(dir, `${i}.mp3`)], { stdio: ['pipe', 'ignore', 'ignore'] });
             let header = 44;
             voice.stdout.on('data', (chunk: Buffer) => {
               const body = header > 0 ? chunk.subarray(Math.min(header, chunk.length)) : chunk;
@@ -204,7 +210,9 @@ async function main(): Promise<void> {
   // characters (the 1 MB book's would otherwise take longer than the conversion itself).
   const native = await nativeReference(text.length > NATIVE_SAMPLE_CHARS ? sampleText(NATIVE_SAMPLE_CHARS) : text);
   if (native === null) {
-    console.log('native reference: not measured (espeak-ng and lame must both be on PATH: apt-get install espeak-ng lame)');
+    console.log(
+      'native reference: not measured (espeak-ng and lame must both be on PATH: apt-get install espeak-ng lame)',
+    );
   } else {
     console.log(
       `native reference (espeak-ng | lame, ${native.processes} pipelines at once${text.length > NATIVE_SAMPLE_CHARS ? `, on the first ${NATIVE_SAMPLE_CHARS} characters` : ''}): ` +
@@ -214,19 +222,25 @@ async function main(): Promise<void> {
 
   const run = await serverRun(text);
   const speed = run.audio / run.wall;
-  console.log(`first start (creates the embedded database): peak RSS ${fmt(run.firstStartRssMb, 0)} MB (target under 400 MB: ${verdict(run.firstStartRssMb < 400)})`);
+  console.log(
+    `first start (creates the embedded database): peak RSS ${fmt(run.firstStartRssMb, 0)} MB (target under 400 MB: ${verdict(run.firstStartRssMb < 400)})`,
+  );
   console.log(
     `Lectio end to end (npm start's server, job created -> ${run.status}), ${text.length} characters as ${run.kind}: ` +
       `${fmt(run.audio)} s of audio in ${fmt(run.wall)} s = ${fmt(speed)}x real time (${run.bytes} bytes)`,
   );
   if (native !== null) {
     const ratio = speed / (native.audio / native.wall);
-    console.log(`Lectio / native pipeline, same run: ${fmt(ratio * 100, 0)} % (target at least 50 %: ${verdict(ratio >= 0.5)})`);
+    console.log(
+      `Lectio / native pipeline, same run: ${fmt(ratio * 100, 0)} % (target at least 50 %: ${verdict(ratio >= 0.5)})`,
+    );
   }
   const limit = CHARS >= 1_000_000 ? 300 : null;
   console.log(
     `peak server RSS during the conversion: ${fmt(run.rssMb, 0)} MB` +
-      (limit !== null ? ` (target under ${limit} MB for a 1 MB book: ${verdict(run.rssMb < limit)})` : ' (the 1 MB book target: BENCH_BOOK_CHARS=1000000)'),
+      (limit !== null
+        ? ` (target under ${limit} MB for a 1 MB book: ${verdict(run.rssMb < limit)})`
+        : ' (the 1 MB book target: BENCH_BOOK_CHARS=1000000)'),
   );
   const p99 = percentile(run.latencies, 99);
   console.log(

@@ -70,10 +70,17 @@ async function main(): Promise<void> {
   const pool = new EncoderPool(WORKERS, { encoder: 'wasm' });
   try {
     const part = Math.ceil(pcm.length / STREAMS / 1152) * 1152;
-    const slices = Array.from({ length: STREAMS }, (_, i) => pcm.subarray(i * part, Math.min(pcm.length, (i + 1) * part)));
+    const slices = Array.from({ length: STREAMS }, (_, i) =>
+      pcm.subarray(i * part, Math.min(pcm.length, (i + 1) * part)),
+    );
     const t = startTimer();
     const sizes = await Promise.all(slices.map((slice) => encodeStream(slice, pool)));
-    report(`pool (${WORKERS} workers, ${STREAMS} streams)`, audioSeconds, (performance.now() - t) / 1000, sizes.reduce((a, b) => a + b, 0));
+    report(
+      `pool (${WORKERS} workers, ${STREAMS} streams)`,
+      audioSeconds,
+      (performance.now() - t) / 1000,
+      sizes.reduce((a, b) => a + b, 0),
+    );
   } finally {
     await pool.close();
   }

@@ -33,7 +33,8 @@ const cases: Case[] = [
   { label: 'offline adam (en-gb+m3)', provider: 'elevenlabs', voice: 'adam', voices: {} },
 ];
 if (keys.openaiApiKey) cases.push({ label: 'OpenAI alloy', provider: 'openai', voice: 'alloy', voices: keys });
-if (keys.elevenlabsApiKey) cases.push({ label: 'ElevenLabs adam', provider: 'elevenlabs', voice: 'adam', voices: keys });
+if (keys.elevenlabsApiKey)
+  cases.push({ label: 'ElevenLabs adam', provider: 'elevenlabs', voice: 'adam', voices: keys });
 
 async function spokenSeconds(c: Case, text: string): Promise<number> {
   const { engine, voiceId } = selectEngine(c.voices, c.provider, c.voice);

@@ -63,7 +63,8 @@ async function main(): Promise<void> {
 
     const started = performance.now();
     const created = await call('POST', '/api/v1/jobs', { title: 'Bench Book', content: text }, token);
-    if (created.status !== 201) throw new Error(`job creation answered ${created.status}: ${JSON.stringify(created.body)}`);
+    if (created.status !== 201)
+      throw new Error(`job creation answered ${created.status}: ${JSON.stringify(created.body)}`);
     const id = String(created.body.id);
     let firstReady: number | null = null;
     let chapterOne: number | null = null;
@@ -85,7 +86,8 @@ async function main(): Promise<void> {
         throw new Error(`metadata answered ${meta.status}: ${JSON.stringify(meta.body)}`);
       } else {
         const job = await call('GET', `/api/v1/jobs/${id}`, undefined, token);
-        if (job.body.status === 'FAILED' || job.body.status === 'CANCELLED') throw new Error(`the book ${String(job.body.status)}: ${String(job.body.error_message)}`);
+        if (job.body.status === 'FAILED' || job.body.status === 'CANCELLED')
+          throw new Error(`the book ${String(job.body.status)}: ${String(job.body.error_message)}`);
       }
       if (elapsed > 1800) throw new Error('no chapter was playable after 30 minutes');
       await new Promise((r) => setTimeout(r, 200));
@@ -96,7 +98,9 @@ async function main(): Promise<void> {
     for (const s of steps.filter((s) => ['acquire_content', 'analyze', 'split_chapters'].includes(s.step_name))) {
       console.log(`  ${s.step_name.padEnd(16)} ${(s.duration ?? 0).toFixed(1)} s`);
     }
-    console.log(`first playable chapter after  ${firstReady!.toFixed(1)} s (target under ${TARGET_SECONDS} s: ${firstReady! < TARGET_SECONDS ? 'MET' : 'NOT MET'})`);
+    console.log(
+      `first playable chapter after  ${firstReady!.toFixed(1)} s (target under ${TARGET_SECONDS} s: ${firstReady! < TARGET_SECONDS ? 'MET' : 'NOT MET'})`,
+    );
     console.log(`chapter 1 playable after      ${chapterOne!.toFixed(1)} s`);
   } finally {
     server.kill('SIGKILL');

@@ -42,9 +42,15 @@ const LIST_PATH = '/api/v1/jobs?page=1&page_size=20';
 
 const analysis = {
   themes: ['memory', 'the sea', 'solitude', 'duty'],
-  characters: Array.from({ length: 12 }, (_, i) => ({ name: `Character ${i + 1}`, role: i === 0 ? 'protagonist' : 'supporting' })),
+  characters: Array.from({ length: 12 }, (_, i) => ({
+    name: `Character ${i + 1}`,
+    role: i === 0 ? 'protagonist' : 'supporting',
+  })),
   setting: { time: 'the 1890s', place: 'a lighthouse on a northern coast' },
-  discussion_questions: Array.from({ length: 8 }, (_, i) => `Question ${i + 1}: what does the keeper learn about himself in this part of the story?`),
+  discussion_questions: Array.from(
+    { length: 8 },
+    (_, i) => `Question ${i + 1}: what does the keeper learn about himself in this part of the story?`,
+  ),
   content_type: 'novel',
   analyzed_at: '2025-02-01T10:05:00Z',
 };
@@ -56,8 +62,16 @@ async function seed(db: Db): Promise<void> {
   const hash = await createPasswordHasher().hash(PASSWORD);
   await db.query('INSERT INTO users (id, email, password_hash) VALUES ($1, $2, $3)', [userId, EMAIL, hash]);
   const insert = async (job: {
-    id: string; parent: string | null; order: number | null; type: string; title: string; status: string;
-    progress: number; config: object; result: object; created: Date;
+    id: string;
+    parent: string | null;
+    order: number | null;
+    type: string;
+    title: string;
+    status: string;
+    progress: number;
+    config: object;
+    result: object;
+    created: Date;
   }) =>
     db.query(
       `INSERT INTO jobs (id, user_id, parent_job_id, chapter_order, job_type, title, status, progress, config, result_data,
@@ -65,9 +79,20 @@ async function seed(db: Db): Promise<void> {
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb, $10::jsonb, $11, $12, $13, $14, $14, $14,
          CASE WHEN $7 = 'COMPLETED' THEN $14::timestamptz END)`,
       [
-        job.id, userId, job.parent, job.order, job.type, job.title, job.status, job.progress, JSON.stringify(job.config),
-        JSON.stringify(job.result), `jobs/${job.id}/source.txt`, job.status === 'COMPLETED' ? `jobs/${job.id}/audio.mp3` : null,
-        job.status === 'COMPLETED' ? 600 : null, job.created.toISOString(),
+        job.id,
+        userId,
+        job.parent,
+        job.order,
+        job.type,
+        job.title,
+        job.status,
+        job.progress,
+        JSON.stringify(job.config),
+        JSON.stringify(job.result),
+        `jobs/${job.id}/source.txt`,
+        job.status === 'COMPLETED' ? `jobs/${job.id}/audio.mp3` : null,
+        job.status === 'COMPLETED' ? 600 : null,
+        job.created.toISOString(),
       ],
     );
   const voice = { voice_config: { provider: 'openai', voice_id: 'alloy' }, provider: 'openai', source: 'content' };
@@ -79,15 +104,31 @@ async function seed(db: Db): Promise<void> {
     const chapterIds = book ? Array.from({ length: CHAPTERS }, () => randomUUID()) : [];
     const done = status === 'COMPLETED';
     await insert({
-      id, parent: null, order: null, type: book ? 'book_processing' : 'text_to_audio', title: `Story number ${i + 1}: the lighthouse keeper`,
-      status, progress: done ? 100 : 40,
+      id,
+      parent: null,
+      order: null,
+      type: book ? 'book_processing' : 'text_to_audio',
+      title: `Story number ${i + 1}: the lighthouse keeper`,
+      status,
+      progress: done ? 100 : 40,
       config: { ...voice, tutoring_analysis: analysis },
       result: done
         ? {
-            duration: 600, duration_seconds: 600, file_size_bytes: 4_800_000, format: 'mp3', tts_engine: 'espeak-ng',
-            output_file_key: `jobs/${id}/audio.mp3`, timing_file_key: `jobs/${id}/audio.mp3.timing.json`,
+            duration: 600,
+            duration_seconds: 600,
+            file_size_bytes: 4_800_000,
+            format: 'mp3',
+            tts_engine: 'espeak-ng',
+            output_file_key: `jobs/${id}/audio.mp3`,
+            timing_file_key: `jobs/${id}/audio.mp3.timing.json`,
             ...(book && {
-              chapters: chapterIds.map((cid, n) => ({ title: `Chapter ${n + 1}`, order: n + 1, duration: 120, file_key: `jobs/${cid}/audio.mp3`, job_id: cid })),
+              chapters: chapterIds.map((cid, n) => ({
+                title: `Chapter ${n + 1}`,
+                order: n + 1,
+                duration: 120,
+                file_key: `jobs/${cid}/audio.mp3`,
+                job_id: cid,
+              })),
               child_job_ids: chapterIds,
             }),
           }
@@ -96,8 +137,14 @@ async function seed(db: Db): Promise<void> {
     });
     for (const [n, cid] of chapterIds.entries()) {
       await insert({
-        id: cid, parent: id, order: n + 1, type: 'text_to_audio', title: `Story number ${i + 1} - Chapter ${n + 1}`,
-        status: done ? 'COMPLETED' : 'PENDING', progress: done ? 100 : 0, config: voice,
+        id: cid,
+        parent: id,
+        order: n + 1,
+        type: 'text_to_audio',
+        title: `Story number ${i + 1} - Chapter ${n + 1}`,
+        status: done ? 'COMPLETED' : 'PENDING',
+        progress: done ? 100 : 0,
+        config: voice,
         result: done ? { duration: 120, duration_seconds: 120, file_size_bytes: 960_000, format: 'mp3' } : {},
         created: new Date(start + i * 60_000 - 1000),
       });
@@ -129,7 +176,14 @@ async function probe(base: string, during: Promise<unknown>): Promise<{ median: 
 async function measure(label: string, env: Record<string, string>): Promise<void> {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  const server = startCompiledServer({ APP_ENV: 'production', SIGNUP_ENABLED: 'true', WORKERS: 'none', ...env, PORT: String(port), HOST: '127.0.0.1' });
+  const server = startCompiledServer({
+    APP_ENV: 'production',
+    SIGNUP_ENABLED: 'true',
+    WORKERS: 'none',
+    ...env,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+  });
   try {
     await untilServing(base);
     const login = await fetch(`${base}/api/v1/auth/login`, {
@@ -152,13 +206,22 @@ async function measure(label: string, env: Record<string, string>): Promise<void
     const jobs = await jobsRun;
     const unchanged = await load(`${base}${LIST_PATH}`, { ...auth, 'if-none-match': etag });
 
-
     const ratio = (jobs.requests.average / environment.requests.average) * 100;
-    console.log(`\n${label}: account with ${page.total} jobs (${JOBS} top-level), page of ${page.jobs.length}, ${(body.length / 1024).toFixed(1)} KB`);
-    console.log(`  GET /environment            ${environment.requests.average.toFixed(0).padStart(6)} req/s   p99 ${environment.latency.p99} ms`);
-    console.log(`  GET /jobs (page of 20)      ${jobs.requests.average.toFixed(0).padStart(6)} req/s   p99 ${jobs.latency.p99} ms`);
-    console.log(`  GET /jobs, unchanged (304)  ${unchanged.requests.average.toFixed(0).padStart(6)} req/s   (${unchanged['3xx'] ?? 0} answered 304)`);
-    console.log(`  a lone /environment while /jobs is loaded: median ${lone.median.toFixed(1)} ms, worst ${lone.max.toFixed(1)} ms`);
+    console.log(
+      `\n${label}: account with ${page.total} jobs (${JOBS} top-level), page of ${page.jobs.length}, ${(body.length / 1024).toFixed(1)} KB`,
+    );
+    console.log(
+      `  GET /environment            ${environment.requests.average.toFixed(0).padStart(6)} req/s   p99 ${environment.latency.p99} ms`,
+    );
+    console.log(
+      `  GET /jobs (page of 20)      ${jobs.requests.average.toFixed(0).padStart(6)} req/s   p99 ${jobs.latency.p99} ms`,
+    );
+    console.log(
+      `  GET /jobs, unchanged (304)  ${unchanged.requests.average.toFixed(0).padStart(6)} req/s   (${unchanged['3xx'] ?? 0} answered 304)`,
+    );
+    console.log(
+      `  a lone /environment while /jobs is loaded: median ${lone.median.toFixed(1)} ms, worst ${lone.max.toFixed(1)} ms`,
+    );
     console.log(`  => /jobs is ${ratio.toFixed(1)} % of /environment (target >= 25 %)`);
   } finally {
     server.kill('SIGTERM');
@@ -166,7 +229,9 @@ async function measure(label: string, env: Record<string, string>): Promise<void
   }
 }
 
-console.log(`${CONNECTIONS} connections, ${SECONDS} s per measurement; server: dist-server (APP_ENV=production, WORKERS=none)`);
+console.log(
+  `${CONNECTIONS} connections, ${SECONDS} s per measurement; server: dist-server (APP_ENV=production, WORKERS=none)`,
+);
 
 // The embedded database: seeded, closed, then opened by the server (it has one owner).
 const dataDir = mkdtempSync(join(tmpdir(), 'lectio-bench-joblist-'));
@@ -193,7 +258,11 @@ if (postgres !== undefined) {
     await seed(db);
     await db.close();
     await measure('PostgreSQL', { DATABASE_URL: postgres.url, DATA_DIR: pgData });
-    await measure('PostgreSQL, JOB_LIST_CACHE=off', { DATABASE_URL: postgres.url, DATA_DIR: pgData, JOB_LIST_CACHE: 'off' });
+    await measure('PostgreSQL, JOB_LIST_CACHE=off', {
+      DATABASE_URL: postgres.url,
+      DATA_DIR: pgData,
+      JOB_LIST_CACHE: 'off',
+    });
   } finally {
     postgres.stop();
     rmSync(pgData, { recursive: true, force: true });

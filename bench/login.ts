@@ -36,7 +36,9 @@ function post(port: number, pathname: string, body: object, localAddress: string
       },
       (res) => {
         res.resume();
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, retryAfter: Number(res.headers['retry-after'] ?? 0) }));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, retryAfter: Number(res.headers['retry-after'] ?? 0) }),
+        );
       },
     );
     req.on('error', reject);
@@ -59,7 +61,9 @@ async function realSignIn(port: number, email: string, from: string): Promise<{ 
 }
 
 async function flooded(port: number, email: string, addressOf: (i: number) => string) {
-  const flood = Array.from({ length: FLOOD }, (_, i) => login(port, `flood${i}@example.com`, 'a wrong guess', addressOf(i)));
+  const flood = Array.from({ length: FLOOD }, (_, i) =>
+    login(port, `flood${i}@example.com`, 'a wrong guess', addressOf(i)),
+  );
   const real = realSignIn(port, email, '127.0.0.9');
   const answers = await Promise.all(flood);
   const { seconds, waits } = await real;

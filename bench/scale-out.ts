@@ -54,7 +54,10 @@ async function stop(proc: Proc): Promise<void> {
 
 async function startApi(): Promise<string> {
   const port = await freePort();
-  const api = startProcess('compiled-api', env({ PORT: String(port), HOST: '127.0.0.1', WORKERS: 'none', STATIC_DIR: '' }));
+  const api = startProcess(
+    'compiled-api',
+    env({ PORT: String(port), HOST: '127.0.0.1', WORKERS: 'none', STATIC_DIR: '' }),
+  );
   procs.push(api);
   const url = `http://127.0.0.1:${port}`;
   await until('the API', async () => ((await fetch(`${url}/healthz`)).ok ? true : undefined), 120_000, api.log);
@@ -64,7 +67,8 @@ async function startApi(): Promise<string> {
 async function startWorkers(n: number): Promise<{ procs: Proc[]; ids: string[] }> {
   const started: Proc[] = [];
   // LOG_LEVEL=info: a worker says it is ready (with its id) at info.
-  for (let i = 0; i < n; i += 1) started.push(startProcess('compiled-worker', env({ WORKER_CONCURRENCY: '2', LOG_LEVEL: 'info' })));
+  for (let i = 0; i < n; i += 1)
+    started.push(startProcess('compiled-worker', env({ WORKER_CONCURRENCY: '2', LOG_LEVEL: 'info' })));
   procs.push(...started);
   const ids = await Promise.all(started.map((p) => workerIdOf(p, 120_000)));
   return { procs: started, ids };
@@ -78,12 +82,16 @@ async function topLevelDone(ids: string[]): Promise<boolean> {
 }
 
 /** Figure 1: a book and 20 short jobs from 10 users; wall time until all are COMPLETED. */
-async function workload(apiUrl: string, tag: string): Promise<{ seconds: number; clients: ReturnType<typeof apiClient>[]; ids: string[] }> {
+async function workload(
+  apiUrl: string,
+  tag: string,
+): Promise<{ seconds: number; clients: ReturnType<typeof apiClient>[]; ids: string[] }> {
   const clients = Array.from({ length: 10 }, () => apiClient(apiUrl));
   await Promise.all(clients.map((c, i) => c.signUp(`${tag}-user${i}@example.com`)));
   const began = performance.now();
   const ids = [await clients[0]!.createJob(`${tag} book`, book(3, 8))];
-  for (let i = 0; i < 20; i += 1) ids.push(await clients[i % 10]!.createJob(`${tag} short ${i + 1}`, sentences(3, `brook ${i + 1}`)));
+  for (let i = 0; i < 20; i += 1)
+    ids.push(await clients[i % 10]!.createJob(`${tag} short ${i + 1}`, sentences(3, `brook ${i + 1}`)));
   await until('every job to complete', async () => ((await topLevelDone(ids)) ? true : undefined), 900_000);
   return { seconds: (performance.now() - began) / 1000, clients, ids };
 }
@@ -96,11 +104,15 @@ try {
   const one = await startWorkers(1);
   const single = await workload(apiUrl, 'w1');
   for (const p of one.procs) await stop(p);
-  console.log(`1 worker : 3-chapter book + 20 short jobs from 10 users, all COMPLETED in ${single.seconds.toFixed(1)} s`);
+  console.log(
+    `1 worker : 3-chapter book + 20 short jobs from 10 users, all COMPLETED in ${single.seconds.toFixed(1)} s`,
+  );
 
   const two = await startWorkers(2);
   const double = await workload(apiUrl, 'w2');
-  console.log(`2 workers: 3-chapter book + 20 short jobs from 10 users, all COMPLETED in ${double.seconds.toFixed(1)} s (${(single.seconds / double.seconds).toFixed(2)}x the 1-worker speed)`);
+  console.log(
+    `2 workers: 3-chapter book + 20 short jobs from 10 users, all COMPLETED in ${double.seconds.toFixed(1)} s (${(single.seconds / double.seconds).toFixed(2)}x the 1-worker speed)`,
+  );
 
   // Figure 2: takeover after SIGTERM.
   const taker = apiClient(apiUrl);
@@ -125,21 +137,26 @@ try {
   await until(
     'the other worker to take the chapter',
     async () => {
-      const { rows } = await db.query<{ lease_owner: string | null }>('SELECT lease_owner FROM jobs WHERE id = $1', [running.id]);
+      const { rows } = await db.query<{ lease_owner: string | null }>('SELECT lease_owner FROM jobs WHERE id = $1', [
+        running.id,
+      ]);
       return rows[0]?.lease_owner === other ? true : undefined;
     },
     120_000,
   );
   const takeoverMs = performance.now() - killedAt;
   await until('the book to complete', async () => ((await topLevelDone([bookId])) ? true : undefined), 600_000);
-  console.log(`takeover : SIGTERM to the other worker holding the chapter in ${takeoverMs.toFixed(0)} ms (lease 20 s); the book completed`);
+  console.log(
+    `takeover : SIGTERM to the other worker holding the chapter in ${takeoverMs.toFixed(0)} ms (lease 20 s); the book completed`,
+  );
   await victim.exited;
   await startWorkers(1); // back to two workers for the conversions below
 
   // Figure 3: 200 listeners saving progress every 10 s while 5 conversions run.
   const owners = double.clients.map((c, i) => ({ client: c, jobId: double.ids[i + 1]! }));
   const conversions: string[] = [];
-  for (let i = 0; i < 5; i += 1) conversions.push(await owners[i]!.client.createJob(`During listening ${i + 1}`, sentences(20, `creek ${i + 1}`)));
+  for (let i = 0; i < 5; i += 1)
+    conversions.push(await owners[i]!.client.createJob(`During listening ${i + 1}`, sentences(20, `creek ${i + 1}`)));
   const latencies: number[] = [];
   let errors = 0;
   const end = Date.now() + LISTEN_FOR_MS;
@@ -150,7 +167,10 @@ try {
       for (let position = 10; Date.now() < end; position += 10) {
         const t0 = performance.now();
         try {
-          const res = await client.call('PUT', `/api/v1/progress/${jobId}`, { position_seconds: (position % 100) / 100, duration_seconds: 2 });
+          const res = await client.call('PUT', `/api/v1/progress/${jobId}`, {
+            position_seconds: (position % 100) / 100,
+            duration_seconds: 2,
+          });
           if (res.status !== 200) errors += 1;
         } catch {
           errors += 1;
@@ -161,7 +181,10 @@ try {
     }),
   );
   latencies.sort((a, b) => a - b);
-  const { rows } = await db.query<{ n: number }>("SELECT count(*)::int AS n FROM jobs WHERE id = ANY($1::uuid[]) AND status = 'COMPLETED'", [conversions]);
+  const { rows } = await db.query<{ n: number }>(
+    "SELECT count(*)::int AS n FROM jobs WHERE id = ANY($1::uuid[]) AND status = 'COMPLETED'",
+    [conversions],
+  );
   console.log(
     `listeners: ${LISTENERS} saving every ${SAVE_EVERY_MS / 1000} s for ${LISTEN_FOR_MS / 1000} s + 5 conversions (${rows[0]?.n ?? 0} finished meanwhile): ` +
       `${latencies.length} saves, p50 ${percentile(latencies, 50).toFixed(1)} ms, p99 ${percentile(latencies, 99).toFixed(1)} ms, ${errors} errors (target: p99 < 100 ms, 0 errors)`,

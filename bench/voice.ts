@@ -25,11 +25,18 @@ import { TestVoiceClient } from '../server/testing/voice-client';
 
 const RUNS = 40;
 /** The p-th percentile (nearest rank). */
-const percentile = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.ceil((p / 100) * xs.length) - 1)]!;
+const percentile = (xs: number[], p: number) =>
+  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.ceil((p / 100) * xs.length) - 1)]!;
 const fmt = (xs: number[]) =>
   `p50 ${percentile(xs, 50).toFixed(1)} ms, p95 ${percentile(xs, 95).toFixed(1)} ms (min ${Math.min(...xs).toFixed(1)}, max ${Math.max(...xs).toFixed(1)}, n=${xs.length})`;
 /** Typed questions of every kind the offline brain answers (X-ray, setting, library, not yet heard). */
-const QUESTIONS = ['Who is Helen Burns?', 'Where does the story take place?', 'What books are in my library?', 'Who is Mr. Rochester?', 'What happened at Lowood?'];
+const QUESTIONS = [
+  'Who is Helen Burns?',
+  'Where does the story take place?',
+  'What books are in my library?',
+  'Who is Mr. Rochester?',
+  'What happened at Lowood?',
+];
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 if (process.argv.includes('--serve')) {
@@ -43,11 +50,17 @@ if (process.argv.includes('--serve')) {
 
 /** Indexing a long book (about 1 MB, 10,000 sentences) heard to 80 %: time, and the longest event-loop stall. */
 async function benchIndex(): Promise<void> {
-  const vocabulary = 'keeper climbed stairs lamp island storm brother bread night ship harbour wind rain letter mother village church tide rope stone'.split(' ');
+  const vocabulary =
+    'keeper climbed stairs lamp island storm brother bread night ship harbour wind rain letter mother village church tide rope stone'.split(
+      ' ',
+    );
   const timing: { start: number; end: number; char_start: number; char_end: number }[] = [];
   let text = '';
   for (let i = 0; i < 10_000; i += 1) {
-    const words = Array.from({ length: 8 + (i % 15) }, (_, j) => `${vocabulary[(i * 7 + j * 3) % vocabulary.length]}${i % 97}`);
+    const words = Array.from(
+      { length: 8 + (i % 15) },
+      (_, j) => `${vocabulary[(i * 7 + j * 3) % vocabulary.length]}${i % 97}`,
+    );
     const sentence = `The ${words.join(' ')}.`;
     if (i > 0) text += ' ';
     timing.push({ start: i * 5, end: i * 5 + 5, char_start: text.length, char_end: text.length + sentence.length });
@@ -104,78 +117,86 @@ async function serve(wasm: boolean): Promise<void> {
 }
 
 async function bench(wasm: boolean): Promise<void> {
-console.log(`--- offline voice: ${wasm ? 'eSpeak WebAssembly (worker thread)' : detectNativeEspeak() !== null ? 'native espeak-ng' : 'eSpeak WebAssembly (worker thread)'}`);
-const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), '--serve', ...(wasm ? ['--wasm'] : [])], { stdio: ['pipe', 'pipe', 'inherit'] });
-const port = await new Promise<number>((resolve, reject) => {
-  let out = '';
-  child.stdout.on('data', (d: Buffer) => {
-    out += d.toString();
-    const m = /PORT (\d+)/.exec(out);
-    if (m) resolve(Number(m[1]));
+  console.log(
+    `--- offline voice: ${wasm ? 'eSpeak WebAssembly (worker thread)' : detectNativeEspeak() !== null ? 'native espeak-ng' : 'eSpeak WebAssembly (worker thread)'}`,
+  );
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', fileURLToPath(import.meta.url), '--serve', ...(wasm ? ['--wasm'] : [])],
+    { stdio: ['pipe', 'pipe', 'inherit'] },
+  );
+  const port = await new Promise<number>((resolve, reject) => {
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => {
+      out += d.toString();
+      const m = /PORT (\d+)/.exec(out);
+      if (m) resolve(Number(m[1]));
+    });
+    child.on('exit', () => reject(new Error('the server process exited')));
   });
-  child.on('exit', () => reject(new Error('the server process exited')));
-});
-const url = `ws://127.0.0.1:${port}${VOICE_WS_PATH}?token=bench`;
+  const url = `ws://127.0.0.1:${port}${VOICE_WS_PATH}?token=bench`;
 
-// Cold: the first answer of the process pays for loading the eSpeak WASM voice.
-{
-  const c = await TestVoiceClient.connect(url);
-  await c.handshake();
-  const t = performance.now();
-  c.sendMessage('send-text', { content: 'Who is Helen Burns?' });
-  const first = await c.waitFor((f) => f.kind === 'audio', 30_000);
-  console.log(`cold  typed question -> first bot audio: ${(first.at - t).toFixed(1)} ms (includes loading the offline voice)`);
-  c.close();
-  await c.closed;
-}
-
-const handshake: number[] = [];
-const typed: number[] = [];
-for (let i = 0; i < RUNS; i += 1) {
-  const t0 = performance.now();
-  const c = await TestVoiceClient.connect(url);
-  const ready = await c.handshake(`r${i}`);
-  handshake.push(ready.at - t0);
-  const t1 = performance.now();
-  c.sendMessage('send-text', { content: QUESTIONS[i % QUESTIONS.length] });
-  const first = await c.waitFor((f) => f.kind === 'audio', 10_000);
-  typed.push(first.at - t1);
-  c.close();
-  await c.closed;
-  await sleep(100);
-}
-console.log(`handshake (socket open + client-ready -> bot-ready): ${fmt(handshake)}`);
-console.log(`typed question -> first bot audio frame (offline, warm; target p95 < 1000 ms): ${fmt(typed)}`);
-
-// Speech then silence, streamed at real time in 20 ms chunks as a microphone would.
-const stopped: number[] = [];
-const reply: number[] = [];
-for (let i = 0; i < 3; i += 1) {
-  const c = await TestVoiceClient.connect(url);
-  await c.handshake();
-  const speech = speechLikePcm(1.5, 16000, i + 1);
-  const chunk = 320;
-  const start = performance.now();
-  let sent = 0;
-  let speechEnd = 0;
-  const total = speech.length + 16000 * 2;
-  while (sent < total) {
-    await sleep(Math.max(0, start + (sent / 16000) * 1000 - performance.now()));
-    const pcm = sent < speech.length ? speech.subarray(sent, sent + chunk) : new Int16Array(chunk);
-    c.sendAudio(pcm);
-    sent += chunk;
-    if (sent >= speech.length && speechEnd === 0) speechEnd = performance.now();
-    if (c.messages('user-stopped-speaking').length > 0 && c.frames.some((f) => f.kind === 'audio')) break;
+  // Cold: the first answer of the process pays for loading the eSpeak WASM voice.
+  {
+    const c = await TestVoiceClient.connect(url);
+    await c.handshake();
+    const t = performance.now();
+    c.sendMessage('send-text', { content: 'Who is Helen Burns?' });
+    const first = await c.waitFor((f) => f.kind === 'audio', 30_000);
+    console.log(
+      `cold  typed question -> first bot audio: ${(first.at - t).toFixed(1)} ms (includes loading the offline voice)`,
+    );
+    c.close();
+    await c.closed;
   }
-  const stop = await c.waitForMessage('user-stopped-speaking', 5000);
-  const audio = await c.waitFor((f) => f.kind === 'audio', 5000);
-  stopped.push(stop.at - speechEnd);
-  reply.push(audio.at - speechEnd);
-  c.close();
-  await c.closed;
-}
-console.log(`end of user speech -> user-stopped-speaking: ${fmt(stopped)} (VAD stop threshold 600 ms)`);
-console.log(`end of user speech -> first audio of the offline reply: ${fmt(reply)}`);
 
-child.stdin.end();
+  const handshake: number[] = [];
+  const typed: number[] = [];
+  for (let i = 0; i < RUNS; i += 1) {
+    const t0 = performance.now();
+    const c = await TestVoiceClient.connect(url);
+    const ready = await c.handshake(`r${i}`);
+    handshake.push(ready.at - t0);
+    const t1 = performance.now();
+    c.sendMessage('send-text', { content: QUESTIONS[i % QUESTIONS.length] });
+    const first = await c.waitFor((f) => f.kind === 'audio', 10_000);
+    typed.push(first.at - t1);
+    c.close();
+    await c.closed;
+    await sleep(100);
+  }
+  console.log(`handshake (socket open + client-ready -> bot-ready): ${fmt(handshake)}`);
+  console.log(`typed question -> first bot audio frame (offline, warm; target p95 < 1000 ms): ${fmt(typed)}`);
+
+  // Speech then silence, streamed at real time in 20 ms chunks as a microphone would.
+  const stopped: number[] = [];
+  const reply: number[] = [];
+  for (let i = 0; i < 3; i += 1) {
+    const c = await TestVoiceClient.connect(url);
+    await c.handshake();
+    const speech = speechLikePcm(1.5, 16000, i + 1);
+    const chunk = 320;
+    const start = performance.now();
+    let sent = 0;
+    let speechEnd = 0;
+    const total = speech.length + 16000 * 2;
+    while (sent < total) {
+      await sleep(Math.max(0, start + (sent / 16000) * 1000 - performance.now()));
+      const pcm = sent < speech.length ? speech.subarray(sent, sent + chunk) : new Int16Array(chunk);
+      c.sendAudio(pcm);
+      sent += chunk;
+      if (sent >= speech.length && speechEnd === 0) speechEnd = performance.now();
+      if (c.messages('user-stopped-speaking').length > 0 && c.frames.some((f) => f.kind === 'audio')) break;
+    }
+    const stop = await c.waitForMessage('user-stopped-speaking', 5000);
+    const audio = await c.waitFor((f) => f.kind === 'audio', 5000);
+    stopped.push(stop.at - speechEnd);
+    reply.push(audio.at - speechEnd);
+    c.close();
+    await c.closed;
+  }
+  console.log(`end of user speech -> user-stopped-speaking: ${fmt(stopped)} (VAD stop threshold 600 ms)`);
+  console.log(`end of user speech -> first audio of the offline reply: ${fmt(reply)}`);
+
+  child.stdin.end();
 }

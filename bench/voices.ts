@@ -19,7 +19,9 @@ async function main() {
   while (text.length < 5000) text += PARAGRAPH;
   text = text.slice(0, text.lastIndexOf('.', 5000) + 1);
   const backendArg = process.argv.find((a) => a === '--native' || a === '--wasm');
-  const engine = createEspeakEngine(backendArg === '--native' ? { backend: 'native' } : backendArg === '--wasm' ? { backend: 'wasm' } : {});
+  const engine = createEspeakEngine(
+    backendArg === '--native' ? { backend: 'native' } : backendArg === '--wasm' ? { backend: 'wasm' } : {},
+  );
   const voice = offlineVoiceFor('openai', 'alloy');
   console.log(`backend: ${engine.backend}, voice ${voice}, text ${text.length} chars`);
 
@@ -27,7 +29,9 @@ async function main() {
   await engine.synthesize('Warm up.', voice);
   const first = performance.now() - t;
   if (engine.backend === 'wasm') {
-    console.log(`first call ${first.toFixed(0)} ms (WASM init ${(await getWasmRuntime()).initMs.toFixed(0)} ms, once per process)`);
+    console.log(
+      `first call ${first.toFixed(0)} ms (WASM init ${(await getWasmRuntime()).initMs.toFixed(0)} ms, once per process)`,
+    );
   } else {
     console.log(`first call ${first.toFixed(0)} ms`);
   }

@@ -42,7 +42,12 @@ function locate(file) {
   if (kit) return { area: 'src', layer: 0, unit: 'testing', kit, production };
   if (shared.has(second)) return { area: 'src', layer: 0, unit: second, production };
   if (second in rank) {
-    return { area: 'src', layer: rank[second], unit: unitsAreFolders.has(second) ? `${second}/${parts[2] ?? ''}` : second, production };
+    return {
+      area: 'src',
+      layer: rank[second],
+      unit: unitsAreFolders.has(second) ? `${second}/${parts[2] ?? ''}` : second,
+      production,
+    };
   }
   return { area: 'src', layer: 0, unit: second, production };
 }
@@ -61,26 +66,38 @@ export default {
       const to = locate(resolve(dirname(context.filename), source));
       const report = (message) => context.report({ node, message });
       if (from.production && to.kit) {
-        return report(`Production code must not import the test kit or benches (${source}); only tests, stories and benches may.`);
+        return report(
+          `Production code must not import the test kit or benches (${source}); only tests, stories and benches may.`,
+        );
       }
       const mocks = to.unit === 'mocks' || /\.msw(\.[cm]?[jt]sx?)?$/.test(source);
       if (from.production && from.unit !== 'mocks' && mocks && node.type !== 'ImportExpression') {
-        return report(`Production code must not import the msw mocks (${source}) statically; load them with import() for the demo mode.`);
+        return report(
+          `Production code must not import the msw mocks (${source}) statically; load them with import() for the demo mode.`,
+        );
       }
       if (from.area === 'protocol' && to.area !== 'protocol' && to.area !== 'other') {
         return report(`protocol/ is shared by the SPA and the server and imports neither (${source}).`);
       }
-      if ((from.area === 'src' || from.area === 'server') && (to.area === 'src' || to.area === 'server') && from.area !== to.area) {
+      if (
+        (from.area === 'src' || from.area === 'server') &&
+        (to.area === 'src' || to.area === 'server') &&
+        from.area !== to.area
+      ) {
         return report(`${from.area}/ must not import from ${to.area}/ (${source}).`);
       }
       if (from.area === 'server' && to.area === 'server' && from.production && !from.edge && to.edge) {
-        return report(`Server domains must not import the HTTP edge or the composition root: ${from.room} must not import ${to.room} (${source}).`);
+        return report(
+          `Server domains must not import the HTTP edge or the composition root: ${from.room} must not import ${to.room} (${source}).`,
+        );
       }
       if (from.area !== 'src' || to.area !== 'src') return;
       if (to.layer > from.layer) {
         report(`Imports flow shared -> features -> screens -> app: ${from.unit} must not import ${to.unit}.`);
       } else if (to.layer === from.layer && from.layer > 0 && to.unit !== from.unit) {
-        report(`${from.unit} must not import another ${from.unit.split('/')[0].replace(/s$/, '')} (${to.unit}); move the shared part down a layer.`);
+        report(
+          `${from.unit} must not import another ${from.unit.split('/')[0].replace(/s$/, '')} (${to.unit}); move the shared part down a layer.`,
+        );
       }
     };
     return {

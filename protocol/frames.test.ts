@@ -12,9 +12,19 @@ const samples = {
   audioWithPts: { audio: { id: 3, name: 'audio', audio: pcm, sampleRate: 24000, numChannels: 1, pts: 1_500_000 } },
   micAudio: { audio: { id: 0, name: 'audio', audio: pcm, sampleRate: 16000, numChannels: 1 } },
   transcription: {
-    transcription: { id: 11, name: 'TranscriptionFrame#11', text: 'who is jane', userId: 'u-1', timestamp: '2026-11-22T16:00:00.000Z' },
+    transcription: {
+      id: 11,
+      name: 'TranscriptionFrame#11',
+      text: 'who is jane',
+      userId: 'u-1',
+      timestamp: '2026-11-22T16:00:00.000Z',
+    },
   },
-  message: { message: { data: JSON.stringify({ label: 'rtvi-ai', type: 'client-ready', id: 'abc123', data: { version: '2.1.0' } }) } },
+  message: {
+    message: {
+      data: JSON.stringify({ label: 'rtvi-ai', type: 'client-ready', id: 'abc123', data: { version: '2.1.0' } }),
+    },
+  },
   interruption: { interruption: { id: 12, name: 'InterruptionFrame#12' } },
 } as const;
 
@@ -52,9 +62,13 @@ describe('realtime frames (protocol/frames.proto)', () => {
 
   it('lets a client that predates interruption frames skip them without failing', () => {
     // An older schema: the same Frame without field 5.
-    const legacy = protobuf.parse(`syntax = "proto3"; package old;
+    const legacy = protobuf
+      .parse(
+        `syntax = "proto3"; package old;
       message TextFrame { uint64 id = 1; string name = 2; string text = 3; }
-      message Frame { oneof frame { TextFrame text = 1; } }`).root.lookupType('old.Frame');
+      message Frame { oneof frame { TextFrame text = 1; } }`,
+      )
+      .root.lookupType('old.Frame');
     const bytes = Frame.encode(Frame.create(samples.interruption)).finish();
     const decoded = legacy.decode(bytes) as unknown as { frame?: string };
     expect(decoded.frame).toBeUndefined();

@@ -31,7 +31,13 @@ export const SERVER_NODE_FLAGS = ['--max-semi-space-size=4', '--wasm-num-compila
 export const SERVER_ENV = { MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? '2' };
 
 /** Entry points: each becomes dist-server/<name>.mjs (the directory is one level below the root, like server/). */
-const ENTRIES = ['server/main.ts', 'server/worker.ts', 'server/analysis/tutoring.ts', 'server/auth/password-policy.ts', 'server/tts/espeak-wasm.ts'];
+const ENTRIES = [
+  'server/main.ts',
+  'server/worker.ts',
+  'server/analysis/tutoring.ts',
+  'server/auth/password-policy.ts',
+  'server/tts/espeak-wasm.ts',
+];
 /** Files loaded by URL beside the bundle: worker-thread scripts (plain ESM already) and data. */
 const FILES_BESIDE_BUNDLE = [
   'server/audio/mp3-worker.mjs',
@@ -60,7 +66,9 @@ export function newestMtime(target) {
 
 export function serverIsStale() {
   if (!existsSync(SERVER_ENTRY)) return true;
-  const sources = ['server', 'protocol', 'package.json', 'package-lock.json', 'scripts/build-server.mjs'].map((p) => newestMtime(path.join(root, p)));
+  const sources = ['server', 'protocol', 'package.json', 'package-lock.json', 'scripts/build-server.mjs'].map((p) =>
+    newestMtime(path.join(root, p)),
+  );
   return Math.max(...sources) > statSync(SERVER_ENTRY).mtimeMs;
 }
 

@@ -61,8 +61,24 @@ function codegenNode() {
   const pkg = `node-${windows ? 'win' : process.platform}-${process.arch}`;
   const bin = join(runtimeDir, 'node_modules', pkg, 'bin', windows ? 'node.exe' : 'node');
   if (!existsSync(bin)) {
-    console.error(`codegen: Orval needs Node ${MINIMUM.join('.')} or later; installing Node ${RUNTIME_MAJOR} (${pkg}) into tools/codegen/.runtime once...`);
-    runNpm(process.execPath, ['install', '--prefix', runtimeDir, '--no-save', '--no-package-lock', '--no-audit', '--no-fund', '--ignore-scripts', `${pkg}@${RUNTIME_MAJOR}`], toolDir);
+    console.error(
+      `codegen: Orval needs Node ${MINIMUM.join('.')} or later; installing Node ${RUNTIME_MAJOR} (${pkg}) into tools/codegen/.runtime once...`,
+    );
+    runNpm(
+      process.execPath,
+      [
+        'install',
+        '--prefix',
+        runtimeDir,
+        '--no-save',
+        '--no-package-lock',
+        '--no-audit',
+        '--no-fund',
+        '--ignore-scripts',
+        `${pkg}@${RUNTIME_MAJOR}`,
+      ],
+      toolDir,
+    );
     if (!existsSync(bin)) fail(`${pkg}@${RUNTIME_MAJOR} did not provide ${bin}`);
   }
   return bin;
@@ -81,5 +97,8 @@ function installTool(node) {
 const node = codegenNode();
 installTool(node);
 const orval = join(toolDir, 'node_modules', 'orval', 'dist', 'bin', 'orval.mjs');
-const run = spawnSync(node, [orval, '--config', 'orval.config.ts', ...process.argv.slice(2)], { cwd: toolDir, stdio: 'inherit' });
+const run = spawnSync(node, [orval, '--config', 'orval.config.ts', ...process.argv.slice(2)], {
+  cwd: toolDir,
+  stdio: 'inherit',
+});
 process.exit(run.status ?? 1);

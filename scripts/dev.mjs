@@ -28,7 +28,14 @@ function stopAll(code) {
     for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
     process.exit(code);
   }, 3000).unref();
-  Promise.all(children.map((child) => new Promise((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve() : child.once('exit', resolve))))).then(() => process.exit(code));
+  Promise.all(
+    children.map(
+      (child) =>
+        new Promise((resolve) =>
+          child.exitCode !== null || child.signalCode !== null ? resolve() : child.once('exit', resolve),
+        ),
+    ),
+  ).then(() => process.exit(code));
 }
 
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => stopAll(0));

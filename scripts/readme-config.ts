@@ -7,7 +7,9 @@ const start = '<!-- config-table:start -->';
 const end = '<!-- config-table:end -->';
 
 export function configTable(): string {
-  const rows = CONFIG_VARIABLES.map((v) => `| \`${v.name}\` | ${v.default} | ${v.description.replaceAll('|', '\\|')} |`);
+  const rows = CONFIG_VARIABLES.map(
+    (v) => `| \`${v.name}\` | ${v.default} | ${v.description.replaceAll('|', '\\|')} |`,
+  );
   return [start, '| Variable | Default | Meaning |', '|---|---|---|', ...rows, end].join('\n');
 }
 

@@ -24,7 +24,11 @@ if (process.env.SKIP_BUILD !== '1' && spaIsStale()) {
   console.log('Building the web app (dist/ is missing or out of date)...');
   const vite = path.join(root, 'node_modules', '.bin', process.platform === 'win32' ? 'vite.cmd' : 'vite');
   // Always a production build, also when started from a test runner that sets NODE_ENV=test.
-  const build = spawnSync(vite, ['build'], { cwd: root, stdio: 'inherit', env: { ...process.env, NODE_ENV: 'production' } });
+  const build = spawnSync(vite, ['build'], {
+    cwd: root,
+    stdio: 'inherit',
+    env: { ...process.env, NODE_ENV: 'production' },
+  });
   if (build.status !== 0) {
     console.error('The web app failed to build; fix the errors above and run npm start again.');
     process.exit(build.status ?? 1);

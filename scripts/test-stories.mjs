@@ -90,6 +90,14 @@ const url = `http://127.0.0.1:${port}`;
 console.log(`Serving storybook-static at ${url}`);
 
 // 60 s per story: the flow stories (src/app/Flow.stories.tsx) wait for real polling and playback.
-const code = await run(bin('test-storybook'), ['--url', url, '--browsers', 'chromium', '--maxWorkers=2', '--testTimeout=60000', ...extra]);
+const code = await run(bin('test-storybook'), [
+  '--url',
+  url,
+  '--browsers',
+  'chromium',
+  '--maxWorkers=2',
+  '--testTimeout=60000',
+  ...extra,
+]);
 server.close();
 process.exit(code);

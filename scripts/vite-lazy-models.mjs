@@ -11,7 +11,10 @@ const MODEL_FILE = /[\\/]src[\\/]api[\\/]gen[\\/]model[\\/](?!index\.ts$)[^\\/]+
 
 /** Chunk groups: zod and every real model module in one lazily loaded chunk. */
 export const lazyModelChunks = [
-  { name: 'api-schemas', test: /[\\/]node_modules[\\/]zod[\\/]v4[\\/](?:classic|locales)[\\/]|[\\/]src[\\/]api[\\/]gen[\\/]model[\\/].*lazy-real/ },
+  {
+    name: 'api-schemas',
+    test: /[\\/]node_modules[\\/]zod[\\/]v4[\\/](?:classic|locales)[\\/]|[\\/]src[\\/]api[\\/]gen[\\/]model[\\/].*lazy-real/,
+  },
 ];
 
 export function lazyZodModels({ lazySchemaModule }) {
@@ -31,7 +34,9 @@ export function lazyZodModels({ lazySchemaModule }) {
       return [
         `import { lazySchema } from ${JSON.stringify(lazySchemaModule)};`,
         `const load = () => import(${real});`,
-        ...names.map((name) => `export const ${name} = /* @__PURE__ */ lazySchema(() => load().then((m) => m.${name}));`),
+        ...names.map(
+          (name) => `export const ${name} = /* @__PURE__ */ lazySchema(() => load().then((m) => m.${name}));`,
+        ),
       ].join('\n');
     },
   };

@@ -92,7 +92,11 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Fas
     passwordChecker,
     passwords: createPasswordHasher(deps.passwordCost),
     tokens: createTokenService({ secret: config.jwtSecret, ttlSeconds: config.tokenTtlSeconds, now }),
-    throttle: createLoginThrottle({ windowSeconds: config.loginWindowSeconds, maxAttempts: config.loginMaxAttempts, now }),
+    throttle: createLoginThrottle({
+      windowSeconds: config.loginWindowSeconds,
+      maxAttempts: config.loginMaxAttempts,
+      now,
+    }),
     hashing: createHashingQueue({
       concurrency: config.passwordHashConcurrency,
       maxQueued: config.passwordHashQueue,
@@ -112,7 +116,14 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Fas
   // The conversion engine (queue + in-process workers). preClose: running jobs stop (and resume
   // later) before the database closes.
   const metrics = createMetrics();
-  const conversion = await createConversion(config, db, app.log, { ...deps.conversion, storage }, conversionMetricsHook(metrics), now);
+  const conversion = await createConversion(
+    config,
+    db,
+    app.log,
+    { ...deps.conversion, storage },
+    conversionMetricsHook(metrics),
+    now,
+  );
   app.addHook('preClose', () => conversion.close());
 
   // Listening and progress read jobs through the jobs module's repository (the tables' one owner).
@@ -150,7 +161,12 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Fas
   installNotFound(app, config.staticDir);
   await installCors(app, config);
   metrics.setSources({ voiceSessions: () => voiceAssistant.openConnections() });
-  installOps(app, { metrics, metricsPublic: config.metricsPublic, ...(config.metricsToken !== undefined && { metricsToken: config.metricsToken }), ...readinessChecks(metrics, db, storage, conversion) });
+  installOps(app, {
+    metrics,
+    metricsPublic: config.metricsPublic,
+    ...(config.metricsToken !== undefined && { metricsToken: config.metricsToken }),
+    ...readinessChecks(metrics, db, storage, conversion),
+  });
 
   await installRateLimit(app);
   await app.register(
@@ -184,10 +200,16 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Fas
 function assistantEngines(config: Config): AssistantEngines {
   const base =
     config.openaiApiKey !== undefined && config.openaiApiKey !== ''
-      ? openAiEngines({ apiKey: config.openaiApiKey, ...(config.openaiBaseUrl !== undefined && { baseURL: config.openaiBaseUrl }) })
+      ? openAiEngines({
+          apiKey: config.openaiApiKey,
+          ...(config.openaiBaseUrl !== undefined && { baseURL: config.openaiBaseUrl }),
+        })
       : offlineEngines();
   if (config.assistantModel === undefined) return base;
   const { url, model, key, timeoutSeconds } = config.assistantModel;
   // The fallback is always the offline brain, whatever answers normally.
-  return withModel({ ...base, brain: offlineEngines().brain }, { url, model, ...(key !== undefined && { key }), timeoutMs: timeoutSeconds * 1000 });
+  return withModel(
+    { ...base, brain: offlineEngines().brain },
+    { url, model, ...(key !== undefined && { key }), timeoutMs: timeoutSeconds * 1000 },
+  );
 }

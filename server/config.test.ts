@@ -55,7 +55,9 @@ describe('loadConfig', () => {
   it('chooses the MP3 encoder: auto by default, native or wasm on request, nothing else', () => {
     expect(loadConfig(env({})).mp3Encoder).toBe('auto');
     expect(loadConfig(env({ MP3_ENCODER: 'wasm' })).mp3Encoder).toBe('wasm');
-    expect(configError({ MP3_ENCODER: 'fast' })).toBe("MP3_ENCODER must be one of 'auto', 'native', 'wasm' (got \"fast\")");
+    expect(configError({ MP3_ENCODER: 'fast' })).toBe(
+      "MP3_ENCODER must be one of 'auto', 'native', 'wasm' (got \"fast\")",
+    );
   });
 
   it('reports every bad variable at once', () => {

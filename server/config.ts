@@ -76,7 +76,14 @@ export interface Config {
   /** A worker's port for /healthz, /readyz and /metrics (the API uses PORT). */
   opsPort?: number;
   /** Object storage instead of STORAGE_DIR: `s3://bucket/prefix` and how to reach the store. */
-  s3?: { bucket: string; prefix: string; endpoint?: string; region?: string; forcePathStyle: boolean; presign: boolean };
+  s3?: {
+    bucket: string;
+    prefix: string;
+    endpoint?: string;
+    region?: string;
+    forcePathStyle: boolean;
+    presign: boolean;
+  };
   /** Per-user limits (server/jobs/quotas.ts). */
   quotaStorageBytes: number;
   quotaActiveJobs: number;
@@ -100,60 +107,290 @@ export class ConfigError extends Error {
 /** Every environment variable the server reads, for the README and `--help`-style output. */
 export const CONFIG_VARIABLES = [
   { name: 'PORT', default: '8080', description: 'TCP port the server listens on (1-65535).' },
-  { name: 'HOST', default: 'localhost', description: "Interface to bind; set 0.0.0.0 to accept connections from other machines." },
-  { name: 'DATA_DIR', default: './data', description: 'Directory for the embedded database (DATA_DIR/db), the generated JWT secret and stored files.' },
-  { name: 'DATABASE_URL', default: '(unset)', description: 'postgres:// URL of a real PostgreSQL server; when unset the embedded PGlite database in DATA_DIR/db is used.' },
-  { name: 'APP_ENV', default: 'dev', description: "'dev' or 'production'. Production turns off debug mode and, unless SIGNUP_ENABLED says otherwise, sign-up." },
-  { name: 'SIGNUP_ENABLED', default: '(true outside production)', description: "'true' or 'false': whether new accounts can register." },
-  { name: 'JWT_SECRET', default: '(generated)', description: 'Secret (at least 32 characters) that signs access tokens. When unset, 48 random bytes are generated once and kept in DATA_DIR/jwt-secret (mode 0600).' },
-  { name: 'TOKEN_TTL_SECONDS', default: '28800', description: 'Lifetime of an access token in seconds (60-604800; default 8 hours).' },
-  { name: 'LOGIN_MAX_ATTEMPTS', default: '5', description: 'Sign-in attempts that may fail for one email from one client address within the window; the next attempt from that address gets 429. A client address may fail 4 times as often across emails. An account that fails twice this often, from any addresses, answers only after a delay that doubles with each further failure (1 s up to 60 s), so guessing from many addresses slows down without locking the owner out.' },
+  {
+    name: 'HOST',
+    default: 'localhost',
+    description: 'Interface to bind; set 0.0.0.0 to accept connections from other machines.',
+  },
+  {
+    name: 'DATA_DIR',
+    default: './data',
+    description: 'Directory for the embedded database (DATA_DIR/db), the generated JWT secret and stored files.',
+  },
+  {
+    name: 'DATABASE_URL',
+    default: '(unset)',
+    description:
+      'postgres:// URL of a real PostgreSQL server; when unset the embedded PGlite database in DATA_DIR/db is used.',
+  },
+  {
+    name: 'APP_ENV',
+    default: 'dev',
+    description:
+      "'dev' or 'production'. Production turns off debug mode and, unless SIGNUP_ENABLED says otherwise, sign-up.",
+  },
+  {
+    name: 'SIGNUP_ENABLED',
+    default: '(true outside production)',
+    description: "'true' or 'false': whether new accounts can register.",
+  },
+  {
+    name: 'JWT_SECRET',
+    default: '(generated)',
+    description:
+      'Secret (at least 32 characters) that signs access tokens. When unset, 48 random bytes are generated once and kept in DATA_DIR/jwt-secret (mode 0600).',
+  },
+  {
+    name: 'TOKEN_TTL_SECONDS',
+    default: '28800',
+    description: 'Lifetime of an access token in seconds (60-604800; default 8 hours).',
+  },
+  {
+    name: 'LOGIN_MAX_ATTEMPTS',
+    default: '5',
+    description:
+      'Sign-in attempts that may fail for one email from one client address within the window; the next attempt from that address gets 429. A client address may fail 4 times as often across emails. An account that fails twice this often, from any addresses, answers only after a delay that doubles with each further failure (1 s up to 60 s), so guessing from many addresses slows down without locking the owner out.',
+  },
   { name: 'LOGIN_WINDOW_SECONDS', default: '900', description: 'Length of the sign-in throttling window in seconds.' },
-  { name: 'PASSWORD_HASH_CONCURRENCY', default: '2', description: 'Password hashes (sign-in, sign-up) computed at the same time (1-32). Each takes about 0.3 s of one core and 32 MB.' },
-  { name: 'PASSWORD_HASH_QUEUE', default: '8', description: 'Sign-ins and sign-ups that may wait for a hashing slot (0-1000); further ones get 429 with Retry-After. One client address holds at most 2 places.' },
-  { name: 'AUTH_RATE_LIMIT_PER_MINUTE', default: '30', description: 'Requests per minute one client address may send to the sign-in and the sign-up route each (1-100000); more get 429 with Retry-After.' },
-  { name: 'SIGNUP_RATE_LIMIT_PER_HOUR', default: '10', description: 'Sign-up requests per hour one client address may send (1-100000).' },
-  { name: 'TRUST_PROXY', default: '(off)', description: "Comma-separated addresses or CIDRs of reverse proxies (e.g. '127.0.0.1,10.0.0.0/8'). Requests from them are attributed to the client address in X-Forwarded-For, so throttles and rate limits apply per real client; anyone else's X-Forwarded-For is ignored." },
-  { name: 'HTTP_HEADERS_TIMEOUT_SECONDS', default: '20', description: 'A client must send its complete request headers within this many seconds (1-600, at most HTTP_REQUEST_TIMEOUT_SECONDS).' },
-  { name: 'HTTP_REQUEST_TIMEOUT_SECONDS', default: '120', description: 'A client must send its whole request, body included, within this many seconds (1-3600); slower ones get 408 and are disconnected. Bounds slow uploads.' },
-  { name: 'HTTP_IDLE_TIMEOUT_SECONDS', default: '20', description: 'A connection on which nothing is sent or received for this many seconds is closed (1-3600): a stalled request body, or an idle keep-alive connection. Websockets are not affected.' },
+  {
+    name: 'PASSWORD_HASH_CONCURRENCY',
+    default: '2',
+    description:
+      'Password hashes (sign-in, sign-up) computed at the same time (1-32). Each takes about 0.3 s of one core and 32 MB.',
+  },
+  {
+    name: 'PASSWORD_HASH_QUEUE',
+    default: '8',
+    description:
+      'Sign-ins and sign-ups that may wait for a hashing slot (0-1000); further ones get 429 with Retry-After. One client address holds at most 2 places.',
+  },
+  {
+    name: 'AUTH_RATE_LIMIT_PER_MINUTE',
+    default: '30',
+    description:
+      'Requests per minute one client address may send to the sign-in and the sign-up route each (1-100000); more get 429 with Retry-After.',
+  },
+  {
+    name: 'SIGNUP_RATE_LIMIT_PER_HOUR',
+    default: '10',
+    description: 'Sign-up requests per hour one client address may send (1-100000).',
+  },
+  {
+    name: 'TRUST_PROXY',
+    default: '(off)',
+    description:
+      "Comma-separated addresses or CIDRs of reverse proxies (e.g. '127.0.0.1,10.0.0.0/8'). Requests from them are attributed to the client address in X-Forwarded-For, so throttles and rate limits apply per real client; anyone else's X-Forwarded-For is ignored.",
+  },
+  {
+    name: 'HTTP_HEADERS_TIMEOUT_SECONDS',
+    default: '20',
+    description:
+      'A client must send its complete request headers within this many seconds (1-600, at most HTTP_REQUEST_TIMEOUT_SECONDS).',
+  },
+  {
+    name: 'HTTP_REQUEST_TIMEOUT_SECONDS',
+    default: '120',
+    description:
+      'A client must send its whole request, body included, within this many seconds (1-3600); slower ones get 408 and are disconnected. Bounds slow uploads.',
+  },
+  {
+    name: 'HTTP_IDLE_TIMEOUT_SECONDS',
+    default: '20',
+    description:
+      'A connection on which nothing is sent or received for this many seconds is closed (1-3600): a stalled request body, or an idle keep-alive connection. Websockets are not affected.',
+  },
   { name: 'LOG_LEVEL', default: 'info', description: 'fatal, error, warn, info, debug, trace or silent.' },
-  { name: 'STATIC_DIR', default: '<repo>/dist when it exists', description: 'Directory of the built SPA to serve; unset and no dist/ means API only.' },
-  { name: 'OPENAI_API_KEY', default: '(unset)', description: 'OpenAI key for cloud voices. Without it (and without ELEVENLABS_API_KEY) the server runs in demo mode.' },
+  {
+    name: 'STATIC_DIR',
+    default: '<repo>/dist when it exists',
+    description: 'Directory of the built SPA to serve; unset and no dist/ means API only.',
+  },
+  {
+    name: 'OPENAI_API_KEY',
+    default: '(unset)',
+    description:
+      'OpenAI key for cloud voices. Without it (and without ELEVENLABS_API_KEY) the server runs in demo mode.',
+  },
   { name: 'ELEVENLABS_API_KEY', default: '(unset)', description: 'ElevenLabs key for cloud voices.' },
-  { name: 'OPENAI_BASE_URL', default: '(OpenAI)', description: 'Base URL of an OpenAI-compatible speech API (for a proxy or a local server).' },
-  { name: 'ELEVENLABS_BASE_URL', default: '(ElevenLabs)', description: 'Base URL of the ElevenLabs API (for a proxy).' },
-  { name: 'WORKERS', default: 'in-process', description: "'in-process': this server also converts jobs. 'none': it only queues them, for separate `npm run worker` processes (which need DATABASE_URL: the embedded database has one owner)." },
+  {
+    name: 'OPENAI_BASE_URL',
+    default: '(OpenAI)',
+    description: 'Base URL of an OpenAI-compatible speech API (for a proxy or a local server).',
+  },
+  {
+    name: 'ELEVENLABS_BASE_URL',
+    default: '(ElevenLabs)',
+    description: 'Base URL of the ElevenLabs API (for a proxy).',
+  },
+  {
+    name: 'WORKERS',
+    default: 'in-process',
+    description:
+      "'in-process': this server also converts jobs. 'none': it only queues them, for separate `npm run worker` processes (which need DATABASE_URL: the embedded database has one owner).",
+  },
   { name: 'WORKER_CONCURRENCY', default: '2', description: 'Jobs (or chapters) one process converts at once (1-32).' },
   { name: 'CHAPTER_CONCURRENCY', default: '2', description: 'Chapters of one book converted at the same time (1-32).' },
-  { name: 'JOB_LEASE_SECONDS', default: '60', description: "How long a worker's claim on a job lasts without renewal (3-3600). Workers renew it every third of that; when a worker dies, another takes its job over once the claim lapses." },
-  { name: 'JOB_STEP_TIMEOUT_SECONDS', default: '1800', description: "Longest a conversion step may run (30-86400). A worker stops a step at this limit; the queue hands a dead worker's job to another worker after it." },
-  { name: 'STORAGE_DIR', default: 'DATA_DIR/files', description: 'Directory for uploaded files, job sources and generated audio (when STORAGE_URL is unset).' },
-  { name: 'STORAGE_URL', default: '(unset: STORAGE_DIR)', description: 's3://bucket/prefix: keep files in an S3-compatible object store (AWS S3, MinIO, R2, Garage) instead of STORAGE_DIR. Credentials come from the AWS SDK\'s standard chain (AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY, AWS_PROFILE, instance or task roles).' },
-  { name: 'S3_ENDPOINT', default: '(AWS S3)', description: 'http(s) URL of an S3-compatible store (MinIO, R2, Garage); unset for AWS S3.' },
-  { name: 'S3_REGION', default: '(SDK default, else us-east-1)', description: "The store's region (AWS_REGION also works; R2 uses 'auto')." },
-  { name: 'S3_FORCE_PATH_STYLE', default: 'false', description: "'true' addresses objects as endpoint/bucket/key (MinIO and most self-hosted stores) instead of bucket.endpoint/key." },
-  { name: 'S3_PRESIGN', default: 'false', description: "'true' redirects signed media links to the store's presigned GET URLs (players then fetch, with Range, from the store directly, until the link's own expiry); 'false' streams the bytes through this server with Range passthrough." },
-  { name: 'ENCODER_THREADS', default: '(CPU count - 1, at least 1)', description: 'Worker threads that encode MP3 (0-64); 0 encodes on the main thread. The default leaves one core to the main thread, which synthesises the offline voice and answers the API; each thread costs about 25 MB.' },
-  { name: 'MP3_ENCODER', default: 'auto', description: "'auto': a native `lame` binary on PATH encodes MP3 (a process per stream, about 2.5x faster than WebAssembly) when there is one, else LAME WebAssembly in the ENCODER_THREADS worker threads. 'native' requires the binary; 'wasm' never uses it." },
-  { name: 'ALLOW_PRIVATE_FETCH_FOR_TESTS', default: 'false', description: "TESTS ONLY. 'true' lets web-page jobs fetch loopback addresses (127.0.0.1, ::1). Never set it on a server: it weakens the protection against requests to internal networks." },
-  { name: 'MEDIA_URL_TTL_SECONDS', default: '3600', description: 'How long a signed audio streaming URL stays valid, in seconds (60-86400).' },
-  { name: 'PUBLIC_URL', default: '(the request\'s own)', description: 'The address browsers reach this server at, e.g. https://listen.example.org (http or https, no path). Streaming and websocket URLs in answers are built from it; when unset, from the scheme and Host of each request.' },
-  { name: 'CORS_ORIGINS', default: '(none: same origin only)', description: "Comma-separated exact origins (e.g. https://app.example.org) whose pages may call the API and open the voice websocket from another origin. '*' allows any origin and is refused when APP_ENV=production." },
-  { name: 'SHUTDOWN_GRACE_SECONDS', default: '10', description: 'On SIGTERM/SIGINT, how long (1-300 s) in-flight requests and running steps get to finish; running jobs are then handed back to the queue for another worker and the process exits.' },
-  { name: 'METRICS_TOKEN', default: '(unset)', description: 'Bearer token (at least 16 characters) that GET /metrics requires. Without it (and without METRICS_PUBLIC=true) /metrics answers 404.' },
-  { name: 'METRICS_PUBLIC', default: 'false', description: "'true' serves GET /metrics without a token (only for a scraper on a private network)." },
-  { name: 'OPS_PORT', default: '(unset)', description: 'Workers only: the port on which `npm run worker` serves /healthz, /readyz and /metrics (0-65535, 0 picks a free one; bound to HOST). Unset: a worker serves nothing.' },
-  { name: 'QUOTA_STORAGE_BYTES', default: '524288000', description: "Storage one user may fill with uploads, texts and audio, in bytes (1048576-1099511627776; default 500 MB). An upload or a new job past it gets 413; deleting books or files frees space." },
-  { name: 'QUOTA_ACTIVE_JOBS', default: '3', description: 'Jobs one user may have PENDING or PROCESSING at once (1-1000); one more gets 429 until one finishes.' },
-  { name: 'QUOTA_UPLOADS_PER_HOUR', default: '30', description: 'Files one user may upload within an hour (1-100000); one more gets 429 with Retry-After.' },
-  { name: 'URL_FETCH_CONCURRENCY', default: '1', description: "Web pages one process downloads at once (1-32). A web-page job that finds every download slot busy gives its worker slot back and waits in the queue, so slow sites never hold all of WORKER_CONCURRENCY." },
-  { name: 'JOB_LIST_CACHE', default: 'on', description: "'on' or 'off'. On: pages of the job list are kept in memory until their owner's jobs change (each process LISTENs for the changes a database trigger announces), so unchanged polls read no database. Turn it off where LISTEN does not work, e.g. behind PgBouncer in transaction mode." },
-  { name: 'ASSISTANT_MODEL_URL', default: '(unset: offline answers)', description: "Base URL of an OpenAI-compatible chat-completions API for the voice assistant's answers, e.g. http://localhost:11434/v1 (Ollama), http://localhost:8080/v1 (llama.cpp server), a vLLM server or https://api.openai.com/v1. The model calls the assistant's tools, which only read what the listener has heard; when it fails or times out, the offline answers take over and the client is told. Needs ASSISTANT_MODEL." },
-  { name: 'ASSISTANT_MODEL', default: '(unset)', description: 'The model name sent to ASSISTANT_MODEL_URL (e.g. llama3.1:8b, qwen2.5:7b-instruct, gpt-4o-mini); it must support tool calls. Required with ASSISTANT_MODEL_URL.' },
-  { name: 'ASSISTANT_MODEL_KEY', default: '(unset)', description: 'Bearer key for ASSISTANT_MODEL_URL, when the server needs one (OpenAI, a hosted vLLM); local servers usually do not.' },
-  { name: 'ASSISTANT_MODEL_TIMEOUT_SECONDS', default: '20', description: "Longest the voice assistant waits for one reply of ASSISTANT_MODEL (1-300 s) before the offline answer is given instead." },
-  { name: 'URL_FETCH_TIMEOUT_SECONDS', default: '15', description: 'Longest a web-page download may take, in seconds (1-300), from the request to the last byte; the job then fails with a message saying so.' },
+  {
+    name: 'JOB_LEASE_SECONDS',
+    default: '60',
+    description:
+      "How long a worker's claim on a job lasts without renewal (3-3600). Workers renew it every third of that; when a worker dies, another takes its job over once the claim lapses.",
+  },
+  {
+    name: 'JOB_STEP_TIMEOUT_SECONDS',
+    default: '1800',
+    description:
+      "Longest a conversion step may run (30-86400). A worker stops a step at this limit; the queue hands a dead worker's job to another worker after it.",
+  },
+  {
+    name: 'STORAGE_DIR',
+    default: 'DATA_DIR/files',
+    description: 'Directory for uploaded files, job sources and generated audio (when STORAGE_URL is unset).',
+  },
+  {
+    name: 'STORAGE_URL',
+    default: '(unset: STORAGE_DIR)',
+    description:
+      "s3://bucket/prefix: keep files in an S3-compatible object store (AWS S3, MinIO, R2, Garage) instead of STORAGE_DIR. Credentials come from the AWS SDK's standard chain (AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY, AWS_PROFILE, instance or task roles).",
+  },
+  {
+    name: 'S3_ENDPOINT',
+    default: '(AWS S3)',
+    description: 'http(s) URL of an S3-compatible store (MinIO, R2, Garage); unset for AWS S3.',
+  },
+  {
+    name: 'S3_REGION',
+    default: '(SDK default, else us-east-1)',
+    description: "The store's region (AWS_REGION also works; R2 uses 'auto').",
+  },
+  {
+    name: 'S3_FORCE_PATH_STYLE',
+    default: 'false',
+    description:
+      "'true' addresses objects as endpoint/bucket/key (MinIO and most self-hosted stores) instead of bucket.endpoint/key.",
+  },
+  {
+    name: 'S3_PRESIGN',
+    default: 'false',
+    description:
+      "'true' redirects signed media links to the store's presigned GET URLs (players then fetch, with Range, from the store directly, until the link's own expiry); 'false' streams the bytes through this server with Range passthrough.",
+  },
+  {
+    name: 'ENCODER_THREADS',
+    default: '(CPU count - 1, at least 1)',
+    description:
+      'Worker threads that encode MP3 (0-64); 0 encodes on the main thread. The default leaves one core to the main thread, which synthesises the offline voice and answers the API; each thread costs about 25 MB.',
+  },
+  {
+    name: 'MP3_ENCODER',
+    default: 'auto',
+    description:
+      "'auto': a native `lame` binary on PATH encodes MP3 (a process per stream, about 2.5x faster than WebAssembly) when there is one, else LAME WebAssembly in the ENCODER_THREADS worker threads. 'native' requires the binary; 'wasm' never uses it.",
+  },
+  {
+    name: 'ALLOW_PRIVATE_FETCH_FOR_TESTS',
+    default: 'false',
+    description:
+      "TESTS ONLY. 'true' lets web-page jobs fetch loopback addresses (127.0.0.1, ::1). Never set it on a server: it weakens the protection against requests to internal networks.",
+  },
+  {
+    name: 'MEDIA_URL_TTL_SECONDS',
+    default: '3600',
+    description: 'How long a signed audio streaming URL stays valid, in seconds (60-86400).',
+  },
+  {
+    name: 'PUBLIC_URL',
+    default: "(the request's own)",
+    description:
+      'The address browsers reach this server at, e.g. https://listen.example.org (http or https, no path). Streaming and websocket URLs in answers are built from it; when unset, from the scheme and Host of each request.',
+  },
+  {
+    name: 'CORS_ORIGINS',
+    default: '(none: same origin only)',
+    description:
+      "Comma-separated exact origins (e.g. https://app.example.org) whose pages may call the API and open the voice websocket from another origin. '*' allows any origin and is refused when APP_ENV=production.",
+  },
+  {
+    name: 'SHUTDOWN_GRACE_SECONDS',
+    default: '10',
+    description:
+      'On SIGTERM/SIGINT, how long (1-300 s) in-flight requests and running steps get to finish; running jobs are then handed back to the queue for another worker and the process exits.',
+  },
+  {
+    name: 'METRICS_TOKEN',
+    default: '(unset)',
+    description:
+      'Bearer token (at least 16 characters) that GET /metrics requires. Without it (and without METRICS_PUBLIC=true) /metrics answers 404.',
+  },
+  {
+    name: 'METRICS_PUBLIC',
+    default: 'false',
+    description: "'true' serves GET /metrics without a token (only for a scraper on a private network).",
+  },
+  {
+    name: 'OPS_PORT',
+    default: '(unset)',
+    description:
+      'Workers only: the port on which `npm run worker` serves /healthz, /readyz and /metrics (0-65535, 0 picks a free one; bound to HOST). Unset: a worker serves nothing.',
+  },
+  {
+    name: 'QUOTA_STORAGE_BYTES',
+    default: '524288000',
+    description:
+      'Storage one user may fill with uploads, texts and audio, in bytes (1048576-1099511627776; default 500 MB). An upload or a new job past it gets 413; deleting books or files frees space.',
+  },
+  {
+    name: 'QUOTA_ACTIVE_JOBS',
+    default: '3',
+    description: 'Jobs one user may have PENDING or PROCESSING at once (1-1000); one more gets 429 until one finishes.',
+  },
+  {
+    name: 'QUOTA_UPLOADS_PER_HOUR',
+    default: '30',
+    description: 'Files one user may upload within an hour (1-100000); one more gets 429 with Retry-After.',
+  },
+  {
+    name: 'URL_FETCH_CONCURRENCY',
+    default: '1',
+    description:
+      'Web pages one process downloads at once (1-32). A web-page job that finds every download slot busy gives its worker slot back and waits in the queue, so slow sites never hold all of WORKER_CONCURRENCY.',
+  },
+  {
+    name: 'JOB_LIST_CACHE',
+    default: 'on',
+    description:
+      "'on' or 'off'. On: pages of the job list are kept in memory until their owner's jobs change (each process LISTENs for the changes a database trigger announces), so unchanged polls read no database. Turn it off where LISTEN does not work, e.g. behind PgBouncer in transaction mode.",
+  },
+  {
+    name: 'ASSISTANT_MODEL_URL',
+    default: '(unset: offline answers)',
+    description:
+      "Base URL of an OpenAI-compatible chat-completions API for the voice assistant's answers, e.g. http://localhost:11434/v1 (Ollama), http://localhost:8080/v1 (llama.cpp server), a vLLM server or https://api.openai.com/v1. The model calls the assistant's tools, which only read what the listener has heard; when it fails or times out, the offline answers take over and the client is told. Needs ASSISTANT_MODEL.",
+  },
+  {
+    name: 'ASSISTANT_MODEL',
+    default: '(unset)',
+    description:
+      'The model name sent to ASSISTANT_MODEL_URL (e.g. llama3.1:8b, qwen2.5:7b-instruct, gpt-4o-mini); it must support tool calls. Required with ASSISTANT_MODEL_URL.',
+  },
+  {
+    name: 'ASSISTANT_MODEL_KEY',
+    default: '(unset)',
+    description:
+      'Bearer key for ASSISTANT_MODEL_URL, when the server needs one (OpenAI, a hosted vLLM); local servers usually do not.',
+  },
+  {
+    name: 'ASSISTANT_MODEL_TIMEOUT_SECONDS',
+    default: '20',
+    description:
+      'Longest the voice assistant waits for one reply of ASSISTANT_MODEL (1-300 s) before the offline answer is given instead.',
+  },
+  {
+    name: 'URL_FETCH_TIMEOUT_SECONDS',
+    default: '15',
+    description:
+      'Longest a web-page download may take, in seconds (1-300), from the request to the last byte; the job then fails with a message saying so.',
+  },
 ] as const satisfies readonly { name: string; default: string; description: string }[];
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -218,7 +455,10 @@ function isAddressOrCidr(entry: string): boolean {
 
 const trustProxyVar = optionalString.transform((raw, ctx): string[] => {
   if (raw === undefined) return [];
-  const entries = raw.split(',').map((entry) => entry.trim()).filter((entry) => entry !== '');
+  const entries = raw
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '');
   const bad = entries.filter((entry) => !isAddressOrCidr(entry));
   if (bad.length > 0) {
     ctx.addIssue({
@@ -236,7 +476,8 @@ const envSchema = z.object({
   DATA_DIR: optionalString,
   DATABASE_URL: checkedString(
     (url) => /^postgres(ql)?:\/\/./.test(url),
-    (url) => `DATABASE_URL must be a postgres:// or postgresql:// URL (got one starting with ${JSON.stringify(url.split(":")[0] + ":")})`,
+    (url) =>
+      `DATABASE_URL must be a postgres:// or postgresql:// URL (got one starting with ${JSON.stringify(url.split(':')[0] + ':')})`,
   ),
   APP_ENV: enumVar('APP_ENV', ['dev', 'production'] as const),
   SIGNUP_ENABLED: enumVar('SIGNUP_ENABLED', ['true', 'false'] as const),
@@ -259,8 +500,14 @@ const envSchema = z.object({
   STATIC_DIR: optionalString,
   OPENAI_API_KEY: optionalString,
   ELEVENLABS_API_KEY: optionalString,
-  OPENAI_BASE_URL: checkedString((url) => /^https?:\/\/./.test(url), () => 'OPENAI_BASE_URL must be an http:// or https:// URL'),
-  ELEVENLABS_BASE_URL: checkedString((url) => /^https?:\/\/./.test(url), () => 'ELEVENLABS_BASE_URL must be an http:// or https:// URL'),
+  OPENAI_BASE_URL: checkedString(
+    (url) => /^https?:\/\/./.test(url),
+    () => 'OPENAI_BASE_URL must be an http:// or https:// URL',
+  ),
+  ELEVENLABS_BASE_URL: checkedString(
+    (url) => /^https?:\/\/./.test(url),
+    () => 'ELEVENLABS_BASE_URL must be an http:// or https:// URL',
+  ),
   WORKERS: enumVar('WORKERS', ['in-process', 'none'] as const),
   WORKER_CONCURRENCY: intVar('WORKER_CONCURRENCY', 1, 32, 2),
   CHAPTER_CONCURRENCY: intVar('CHAPTER_CONCURRENCY', 1, 32, 2),
@@ -273,10 +520,14 @@ const envSchema = z.object({
   MEDIA_URL_TTL_SECONDS: intVar('MEDIA_URL_TTL_SECONDS', 60, 86_400, 3600),
   PUBLIC_URL: checkedString(
     (url) => originOf(url) !== null,
-    (url) => `PUBLIC_URL must be an http:// or https:// address with no path, query or fragment (got ${JSON.stringify(url)})`,
+    (url) =>
+      `PUBLIC_URL must be an http:// or https:// address with no path, query or fragment (got ${JSON.stringify(url)})`,
   ).transform((url) => (url === undefined ? undefined : originOf(url)!)),
   CORS_ORIGINS: optionalString.transform((raw, ctx) => {
-    const origins = (raw ?? '').split(',').map((origin) => origin.trim()).filter((origin) => origin !== '');
+    const origins = (raw ?? '')
+      .split(',')
+      .map((origin) => origin.trim())
+      .filter((origin) => origin !== '');
     const bad = origins.filter((origin) => origin !== '*' && originOf(origin) !== origin.replace(/\/$/, ''));
     if (bad.length > 0) {
       ctx.addIssue({
@@ -296,9 +547,13 @@ const envSchema = z.object({
   OPS_PORT: intVar('OPS_PORT', 0, 65535, -1),
   STORAGE_URL: checkedString(
     (url) => /^s3:\/\/[a-z0-9][a-z0-9.-]{1,61}[a-z0-9](\/[A-Za-z0-9._/-]*)?$/.test(url) && !url.includes('..'),
-    (url) => `STORAGE_URL must look like s3://bucket or s3://bucket/prefix with a valid bucket name (got one starting with ${JSON.stringify(url.slice(0, 5))})`,
+    (url) =>
+      `STORAGE_URL must look like s3://bucket or s3://bucket/prefix with a valid bucket name (got one starting with ${JSON.stringify(url.slice(0, 5))})`,
   ),
-  S3_ENDPOINT: checkedString((url) => /^https?:\/\/./.test(url), () => 'S3_ENDPOINT must be an http:// or https:// URL'),
+  S3_ENDPOINT: checkedString(
+    (url) => /^https?:\/\/./.test(url),
+    () => 'S3_ENDPOINT must be an http:// or https:// URL',
+  ),
   S3_REGION: optionalString,
   S3_FORCE_PATH_STYLE: enumVar('S3_FORCE_PATH_STYLE', ['true', 'false'] as const),
   S3_PRESIGN: enumVar('S3_PRESIGN', ['true', 'false'] as const),
@@ -308,7 +563,10 @@ const envSchema = z.object({
   URL_FETCH_CONCURRENCY: intVar('URL_FETCH_CONCURRENCY', 1, 32, 1),
   URL_FETCH_TIMEOUT_SECONDS: intVar('URL_FETCH_TIMEOUT_SECONDS', 1, 300, 15),
   JOB_LIST_CACHE: enumVar('JOB_LIST_CACHE', ['on', 'off'] as const),
-  ASSISTANT_MODEL_URL: checkedString((url) => /^https?:\/\/./.test(url), () => 'ASSISTANT_MODEL_URL must be an http:// or https:// URL'),
+  ASSISTANT_MODEL_URL: checkedString(
+    (url) => /^https?:\/\/./.test(url),
+    () => 'ASSISTANT_MODEL_URL must be an http:// or https:// URL',
+  ),
   ASSISTANT_MODEL: optionalString,
   ASSISTANT_MODEL_KEY: optionalString,
   ASSISTANT_MODEL_TIMEOUT_SECONDS: intVar('ASSISTANT_MODEL_TIMEOUT_SECONDS', 1, 300, 20),
@@ -319,7 +577,14 @@ function originOf(value: string): string | null {
   try {
     const url = new URL(value);
     if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
-    if ((url.pathname !== '/' && url.pathname !== '') || url.search !== '' || url.hash !== '' || url.username !== '' || url.password !== '') return null;
+    if (
+      (url.pathname !== '/' && url.pathname !== '') ||
+      url.search !== '' ||
+      url.hash !== '' ||
+      url.username !== '' ||
+      url.password !== ''
+    )
+      return null;
     return url.origin;
   } catch {
     return null;
@@ -350,7 +615,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const appEnv: AppEnv = vars.APP_ENV ?? 'dev';
   if (appEnv === 'production' && vars.CORS_ORIGINS.includes('*')) {
-    throw new ConfigError("CORS_ORIGINS may not be '*' when APP_ENV=production: list the origins of the sites that use this API");
+    throw new ConfigError(
+      "CORS_ORIGINS may not be '*' when APP_ENV=production: list the origins of the sites that use this API",
+    );
   }
   const dataDir = path.resolve(vars.DATA_DIR ?? './data');
   const defaultStatic = path.join(repoRoot, 'dist');
@@ -360,7 +627,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       ? defaultStatic
       : undefined;
   if (staticDir !== undefined && !existsSync(path.join(staticDir, 'index.html'))) {
-    throw new ConfigError(`STATIC_DIR must be a directory containing index.html (got ${JSON.stringify(vars.STATIC_DIR)})`);
+    throw new ConfigError(
+      `STATIC_DIR must be a directory containing index.html (got ${JSON.stringify(vars.STATIC_DIR)})`,
+    );
   }
 
   return {
@@ -408,7 +677,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ...(vars.STORAGE_URL !== undefined && {
       s3: {
         bucket: vars.STORAGE_URL.slice(5).split('/')[0]!,
-        prefix: vars.STORAGE_URL.slice(5).split('/').slice(1).filter((s) => s !== '').join('/'),
+        prefix: vars.STORAGE_URL.slice(5)
+          .split('/')
+          .slice(1)
+          .filter((s) => s !== '')
+          .join('/'),
         ...(vars.S3_ENDPOINT !== undefined && { endpoint: vars.S3_ENDPOINT }),
         ...((vars.S3_REGION ?? env.AWS_REGION) !== undefined && { region: vars.S3_REGION ?? env.AWS_REGION }),
         forcePathStyle: vars.S3_FORCE_PATH_STYLE === 'true',

@@ -27,7 +27,7 @@ async function main(): Promise<void> {
   }
   if (config.databaseUrl === undefined) {
     console.error(
-      'Lectio worker cannot start: set DATABASE_URL to the server\'s PostgreSQL database. The embedded database (DATA_DIR/db) can only be opened by one process; without DATABASE_URL the server converts jobs itself (WORKERS=in-process).',
+      "Lectio worker cannot start: set DATABASE_URL to the server's PostgreSQL database. The embedded database (DATA_DIR/db) can only be opened by one process; without DATABASE_URL the server converts jobs itself (WORKERS=in-process).",
     );
     process.exit(1);
   }
@@ -41,7 +41,7 @@ async function main(): Promise<void> {
   const db = await openDatabase(config);
   await migrate(db);
   const metrics = createMetrics();
-  const storage = (await openStorage(config));
+  const storage = await openStorage(config);
   const conversion = await createConversion(config, db, log, { storage }, conversionMetricsHook(metrics));
   let opsUrl: string | undefined;
   if (config.opsPort !== undefined) {
@@ -53,12 +53,19 @@ async function main(): Promise<void> {
     });
     opsUrl = await ops.listen({ port: config.opsPort, host: config.host });
   }
-  log.info({ concurrency: config.workerConcurrency, workerId: conversion.runner?.workerId, opsUrl }, 'Lectio worker is running');
+  log.info(
+    { concurrency: config.workerConcurrency, workerId: conversion.runner?.workerId, opsUrl },
+    'Lectio worker is running',
+  );
 
   exitOnSignals(
     log,
     'worker shutting down: handing running jobs back to the queue',
-    () => ops.close().then(() => conversion.close()).then(() => db.close()),
+    () =>
+      ops
+        .close()
+        .then(() => conversion.close())
+        .then(() => db.close()),
     config.shutdownGraceSeconds,
   );
 }

@@ -5,7 +5,9 @@ const TEXT = [
   'Elizabeth Bennet walked from Longbourn to Netherfield in the rain.',
   'Mr. Darcy watched her arrive, and Elizabeth smiled at his surprise.',
   'That evening Jane and Elizabeth talked about pride, letters and marriage in the quiet house.',
-].join(' ').repeat(6);
+]
+  .join(' ')
+  .repeat(6);
 
 describe('analyseInWorker', () => {
   it('gives the same analysis as running it in the server thread', async () => {

@@ -31,6 +31,8 @@ export function analyseInWorker(text: string, signal?: AbortSignal, now = new Da
     signal?.addEventListener('abort', onAbort, { once: true });
     worker.once('message', (analysis: TutoringAnalysis) => settle(() => resolve(analysis)));
     worker.once('error', (error) => settle(() => reject(new Error(`The text analysis failed: ${error.message}`))));
-    worker.once('exit', (code) => settle(() => reject(new Error(`The text analysis stopped unexpectedly (exit code ${code})`))));
+    worker.once('exit', (code) =>
+      settle(() => reject(new Error(`The text analysis stopped unexpectedly (exit code ${code})`))),
+    );
   });
 }

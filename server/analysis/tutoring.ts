@@ -63,16 +63,56 @@ export function sampleText(text: string, head: number, slices: number, sliceSize
 // ---------------------------------------------------------------------------------------------
 
 const HONORIFICS = [
-  'Mr', 'Mrs', 'Miss', 'Ms', 'Dr', 'Sir', 'Lady', 'Lord', 'Madam', 'Madame', 'Mme', 'Mlle',
-  'Captain', 'Colonel', 'Major', 'General', 'Professor', 'Prof', 'Aunt', 'Uncle', 'Father',
-  'Mother', 'Sister', 'Brother', 'King', 'Queen', 'Prince', 'Princess', 'Duke', 'Duchess',
-  'Count', 'Countess', 'Baron', 'Lieutenant', 'Sergeant', 'Inspector', 'Detective', 'Rev',
-  'Reverend', 'Saint', 'St',
+  'Mr',
+  'Mrs',
+  'Miss',
+  'Ms',
+  'Dr',
+  'Sir',
+  'Lady',
+  'Lord',
+  'Madam',
+  'Madame',
+  'Mme',
+  'Mlle',
+  'Captain',
+  'Colonel',
+  'Major',
+  'General',
+  'Professor',
+  'Prof',
+  'Aunt',
+  'Uncle',
+  'Father',
+  'Mother',
+  'Sister',
+  'Brother',
+  'King',
+  'Queen',
+  'Prince',
+  'Princess',
+  'Duke',
+  'Duchess',
+  'Count',
+  'Countess',
+  'Baron',
+  'Lieutenant',
+  'Sergeant',
+  'Inspector',
+  'Detective',
+  'Rev',
+  'Reverend',
+  'Saint',
+  'St',
 ];
 const HONORIFIC_SET = new Set(HONORIFICS.map((h) => h.toLowerCase()));
-const HONORIFIC_RE = new RegExp(String.raw`\b(${HONORIFICS.join('|')})\.?\s+((?:[A-Z][\p{Ll}'’-]+)(?:\s+[A-Z][\p{Ll}'’-]+)?)`, 'gu');
+const HONORIFIC_RE = new RegExp(
+  String.raw`\b(${HONORIFICS.join('|')})\.?\s+((?:[A-Z][\p{Ll}'’-]+)(?:\s+[A-Z][\p{Ll}'’-]+)?)`,
+  'gu',
+);
 
-const SPEECH_VERBS = 'said|asked|replied|cried|answered|whispered|shouted|exclaimed|muttered|returned|continued|added|called|thought|smiled|laughed|sighed|nodded';
+const SPEECH_VERBS =
+  'said|asked|replied|cried|answered|whispered|shouted|exclaimed|muttered|returned|continued|added|called|thought|smiled|laughed|sighed|nodded';
 const SPEECH_AFTER_RE = new RegExp(String.raw`\b(?:${SPEECH_VERBS})\s+([A-Z][\p{Ll}'’-]+)`, 'gu');
 const SPEECH_BEFORE_RE = new RegExp(String.raw`\b([A-Z][\p{Ll}'’-]+)\s+(?:${SPEECH_VERBS})\b`, 'gu');
 
@@ -127,9 +167,11 @@ const HISTORIC: [RegExp, string][] = [
   [/\bprehistoric\b/gi, 'prehistoric times'],
   [/\bin the future\b/gi, 'the future'],
 ];
-const ORDINAL_WORDS = 'first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth|thirteenth|fourteenth|fifteenth|sixteenth|seventeenth|eighteenth|nineteenth|twentieth|twenty-first';
+const ORDINAL_WORDS =
+  'first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth|thirteenth|fourteenth|fifteenth|sixteenth|seventeenth|eighteenth|nineteenth|twentieth|twenty-first';
 const CENTURY_RE = new RegExp(String.raw`\b((?:${ORDINAL_WORDS})|\d{1,2}(?:st|nd|rd|th))[- ]century\b`, 'gi');
-const YEAR_RE = /\b(?:in|of|since|during|until|by|year|summer|winter|spring|autumn|about|around|circa|c\.)\s+(1[0-9]{3}|20[0-9]{2})\b/gi;
+const YEAR_RE =
+  /\b(?:in|of|since|during|until|by|year|summer|winter|spring|autumn|about|around|circa|c\.)\s+(1[0-9]{3}|20[0-9]{2})\b/gi;
 
 // ---------------------------------------------------------------------------------------------
 // Helpers
@@ -168,13 +210,23 @@ function splitName(name: string): NameParts {
   return { honorific, tokens };
 }
 
-type Entity = { variants: Set<string>; display: string; honorific: string | null; first: string | null; last: string | null; count: number };
+type Entity = {
+  variants: Set<string>;
+  display: string;
+  honorific: string | null;
+  first: string | null;
+  last: string | null;
+  count: number;
+};
 
 function variantPattern(v: string): string {
   // "Mr. Bennet" matches "Mr Bennet" and "Mr.  Bennet"
   return v
     .split(/\s+/)
-    .map((w) => escapeRe(w.replace(/\.$/, '')) + (w.endsWith('.') || HONORIFIC_SET.has(w.toLowerCase()) ? String.raw`\.?` : ''))
+    .map(
+      (w) =>
+        escapeRe(w.replace(/\.$/, '')) + (w.endsWith('.') || HONORIFIC_SET.has(w.toLowerCase()) ? String.raw`\.?` : ''),
+    )
     .join(String.raw`\s+`);
 }
 
@@ -204,7 +256,8 @@ function addNameCues(people: string[], scan: string): string[] {
   for (const re of [SPEECH_AFTER_RE, SPEECH_BEFORE_RE]) {
     for (const m of scan.matchAll(re)) {
       const n = m[1] ?? '';
-      if (!NOT_NAMES.has(n.toLowerCase()) && !HONORIFIC_SET.has(n.toLowerCase())) speech.set(n, (speech.get(n) ?? 0) + 1);
+      if (!NOT_NAMES.has(n.toLowerCase()) && !HONORIFIC_SET.has(n.toLowerCase()))
+        speech.set(n, (speech.get(n) ?? 0) + 1);
     }
   }
   for (const [n, c] of speech) if (c >= 2) people.push(n);
@@ -217,7 +270,10 @@ function buildEntities(names: string[], placeTokens: Set<string>, strongPeople: 
     .map((n) => ({ raw: n, ...splitName(n) }))
     // A speech-verb cue alone ("said Meryton") is not enough for a known place name.
     .filter((p) => p.tokens.length > 0 && p.tokens.length <= 3)
-    .filter((p) => p.honorific !== null || p.tokens.length > 1 || !placeTokens.has(p.tokens[0] ?? '') || strongPeople.has(p.raw));
+    .filter(
+      (p) =>
+        p.honorific !== null || p.tokens.length > 1 || !placeTokens.has(p.tokens[0] ?? '') || strongPeople.has(p.raw),
+    );
 
   // Full names first (first + last), then honorific + surname, then single names.
   parsed.sort((a, b) => b.tokens.length - a.tokens.length || (a.honorific ? -1 : 1) - (b.honorific ? -1 : 1));
@@ -228,17 +284,35 @@ function buildEntities(names: string[], placeTokens: Set<string>, strongPeople: 
     if (p.tokens.length >= 2) {
       const existing = entities.find((e) => e.first === first && e.last === last);
       if (existing) existing.variants.add(variant);
-      else entities.push({ variants: new Set([variant, p.tokens.join(' ')]), display: p.tokens.join(' '), honorific: p.honorific, first, last, count: 0 });
+      else
+        entities.push({
+          variants: new Set([variant, p.tokens.join(' ')]),
+          display: p.tokens.join(' '),
+          honorific: p.honorific,
+          first,
+          last,
+          count: 0,
+        });
       continue;
     }
     const single = p.tokens[0] as string;
     if (p.honorific) {
       // "Mr. Bennet": same person as a full-name entity only when the honorific was seen with it.
-      const same = entities.find((e) => e.last === single && e.honorific !== null && e.honorific.toLowerCase() === p.honorific?.toLowerCase());
+      const same = entities.find(
+        (e) => e.last === single && e.honorific !== null && e.honorific.toLowerCase() === p.honorific?.toLowerCase(),
+      );
       const sameKey = entities.find((e) => e.variants.has(variant));
       const target = same ?? sameKey;
       if (target) target.variants.add(variant);
-      else entities.push({ variants: new Set([variant]), display: variant, honorific: p.honorific, first: null, last: single, count: 0 });
+      else
+        entities.push({
+          variants: new Set([variant]),
+          display: variant,
+          honorific: p.honorific,
+          first: null,
+          last: single,
+          count: 0,
+        });
       continue;
     }
     // A single name: merge with the unique entity whose first name (or surname) it is.
@@ -248,7 +322,14 @@ function buildEntities(names: string[], placeTokens: Set<string>, strongPeople: 
     if (byFirst.length === 1) (byFirst[0] as Entity).variants.add(single);
     else if (byFirst.length === 0 && byLast.length === 1) (byLast[0] as Entity).variants.add(single);
     else if (byFirst.length === 0 && byLast.length === 0) {
-      entities.push({ variants: new Set([single]), display: single, honorific: null, first: single, last: null, count: 0 });
+      entities.push({
+        variants: new Set([single]),
+        display: single,
+        honorific: null,
+        first: single,
+        last: null,
+        count: 0,
+      });
     }
   }
   // A single-name entity that is the first name of exactly one full name merges into it.
@@ -277,7 +358,10 @@ function countMentions(entities: Entity[], scan: string): void {
   }
   if (patterns.length === 0) return;
   patterns.sort((a, b) => b.len - a.len);
-  const re = new RegExp(String.raw`(?<![\p{L}\p{M}])(?:${patterns.map((p) => `(${p.pattern})`).join('|')})(?![\p{L}\p{M}])`, 'gu');
+  const re = new RegExp(
+    String.raw`(?<![\p{L}\p{M}])(?:${patterns.map((p) => `(${p.pattern})`).join('|')})(?![\p{L}\p{M}])`,
+    'gu',
+  );
   for (const m of scan.matchAll(re)) {
     const idx = m.slice(1).findIndex((g) => g !== undefined);
     const p = patterns[idx];
@@ -291,7 +375,11 @@ function pickDisplay(e: Entity): string {
   return e.display;
 }
 
-function findCharacters(nlpPeople: string[], scan: string, placeTokens: Set<string>): { name: string; role: CharacterRole }[] {
+function findCharacters(
+  nlpPeople: string[],
+  scan: string,
+  placeTokens: Set<string>,
+): { name: string; role: CharacterRole }[] {
   const entities = buildEntities(addNameCues(nlpPeople, scan), placeTokens, new Set(nlpPeople));
   countMentions(entities, scan);
   const minMentions = countWords(scan) > 2000 ? 3 : 1;
@@ -381,7 +469,11 @@ function findTime(scan: string): string {
   if (season) phrases.push(`in ${season}`);
   const dayTime = mostFrequent(DAY_TIMES, scan, min);
   if (dayTime) {
-    phrases.push(dayTime === 'night' || dayTime === 'midnight' || dayTime === 'noon' || dayTime === 'dawn' || dayTime === 'dusk' ? `often at ${dayTime}` : `often in the ${dayTime}`);
+    phrases.push(
+      dayTime === 'night' || dayTime === 'midnight' || dayTime === 'noon' || dayTime === 'dawn' || dayTime === 'dusk'
+        ? `often at ${dayTime}`
+        : `often in the ${dayTime}`,
+    );
   }
   if (phrases.length === 0) return NOT_STATED;
   const joined = phrases.join(', ');
@@ -430,10 +522,13 @@ function findThemes(sample: string, scan: string, nameTokens: Set<string>): stri
   };
 
   const phrases = (data.keyphrases ?? [])
-    .map((p) => ({ text: (p.matches[0]?.nodes ?? []).map((n) => nlcstToString(n)).join(''), score: p.score * p.weight }))
+    .map((p) => ({
+      text: (p.matches[0]?.nodes ?? []).map((n) => nlcstToString(n)).join(''),
+      score: p.score * p.weight,
+    }))
     .filter((p) => p.text.includes(' '))
     .slice(0, 3);
-  const keywords = (data.keywords ?? []).map((k) => k.matches[0] ? nlcstToString(k.matches[0].node) : '');
+  const keywords = (data.keywords ?? []).map((k) => (k.matches[0] ? nlcstToString(k.matches[0].node) : ''));
   for (const k of keywords.slice(0, 4)) add(k);
   for (const p of phrases) add(p.text);
   for (const k of keywords.slice(4)) add(k);
@@ -447,14 +542,27 @@ function findThemes(sample: string, scan: string, nameTokens: Set<string>): stri
 function classify(scan: string, characterMentions: number): 'fiction' | 'non-fiction' {
   const words = Math.max(1, countWords(scan));
   const per1k = (n: number) => (n * 1000) / words;
-  const quotes = per1k((scan.match(/[“"][^“”"\n]{2,400}[”"]/g) ?? []).length + (scan.match(/(?:^|\s)‘[^‘’\n]{2,400}’(?=\s|[.,;:!?]|$)/gm) ?? []).length);
+  const quotes = per1k(
+    (scan.match(/[“"][^“”"\n]{2,400}[”"]/g) ?? []).length +
+      (scan.match(/(?:^|\s)‘[^‘’\n]{2,400}’(?=\s|[.,;:!?]|$)/gm) ?? []).length,
+  );
   const speech = per1k((scan.match(new RegExp(String.raw`\b(?:${SPEECH_VERBS})\b`, 'g')) ?? []).length);
   const pronouns = per1k((scan.match(/\b(?:he|she|him|her|his)\b/gi) ?? []).length);
   const people = per1k(characterMentions);
   const digits = per1k((scan.match(/\b\d[\d,.]*%?/g) ?? []).length);
-  const headings = per1k(scan.split('\n').filter((l) => /^\s*(?:#{1,6}\s|\d+(?:\.\d+)*\s+[A-Z]|[A-Z][^.!?]{2,60}$)/.test(l) && l.trim().split(/\s+/).length <= 8).length);
+  const headings = per1k(
+    scan
+      .split('\n')
+      .filter(
+        (l) => /^\s*(?:#{1,6}\s|\d+(?:\.\d+)*\s+[A-Z]|[A-Z][^.!?]{2,60}$)/.test(l) && l.trim().split(/\s+/).length <= 8,
+      ).length,
+  );
   const academic = per1k(
-    (scan.match(/\b(?:research|study|studies|data|evidence|analysis|according|percent|however|therefore|furthermore|example|results?|method|system|process|economy|government|population|theory|significant|include|including|such as)\b/gi) ?? []).length,
+    (
+      scan.match(
+        /\b(?:research|study|studies|data|evidence|analysis|according|percent|however|therefore|furthermore|example|results?|method|system|process|economy|government|population|theory|significant|include|including|such as)\b/gi,
+      ) ?? []
+    ).length,
   );
   const fictionScore = quotes * 1.5 + speech * 2 + pronouns * 0.3 + people * 0.5;
   const factScore = digits * 1.0 + headings * 1.0 + academic * 1.2;
@@ -498,7 +606,8 @@ function buildQuestions(
         : `What role does ${a.name} play in this text, and why does it matter?`,
     );
   }
-  if (a && b && type === 'fiction') qs.push(`How does the relationship between ${a.name} and ${b.name} change over the course of the story?`);
+  if (a && b && type === 'fiction')
+    qs.push(`How does the relationship between ${a.name} and ${b.name} change over the course of the story?`);
   if (place !== NOT_STATED) {
     qs.push(
       type === 'fiction'

@@ -15,7 +15,14 @@ interface WasmHeap {
 
 interface SpeexModule extends WasmHeap {
   _speex_resampler_init(channels: number, inRate: number, outRate: number, quality: number, errPtr: number): number;
-  _speex_resampler_process_int(st: number, channel: number, inPtr: number, inLenPtr: number, outPtr: number, outLenPtr: number): number;
+  _speex_resampler_process_int(
+    st: number,
+    channel: number,
+    inPtr: number,
+    inLenPtr: number,
+    outPtr: number,
+    outLenPtr: number,
+  ): number;
   _speex_resampler_get_input_latency(st: number): number;
   _speex_resampler_skip_zeros(st: number): number;
   _speex_resampler_destroy(st: number): void;

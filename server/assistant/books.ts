@@ -60,11 +60,15 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function record(value: unknown): Record<string, unknown> {
   const parsed = typeof value === 'string' ? (JSON.parse(value) as unknown) : value;
-  return parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : {};
+  return parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)
+    ? (parsed as Record<string, unknown>)
+    : {};
 }
 
-const strings = (value: unknown): string[] => (Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : []);
-const num = (value: unknown): number | null => (typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : null);
+const strings = (value: unknown): string[] =>
+  Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
+const num = (value: unknown): number | null =>
+  typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : null;
 
 export function parseAnalysis(value: unknown): BookAnalysis | null {
   if (value === null || value === undefined) return null;
@@ -91,7 +95,11 @@ export function parseAnalysis(value: unknown): BookAnalysis | null {
 
 export function parseTiming(value: unknown): TimingEntry[] {
   // The pipeline writes an array; older fixtures wrote {sentences: [...]}.
-  const list = Array.isArray(value) ? value : Array.isArray(record(value).sentences) ? (record(value).sentences as unknown[]) : [];
+  const list = Array.isArray(value)
+    ? value
+    : Array.isArray(record(value).sentences)
+      ? (record(value).sentences as unknown[])
+      : [];
   return list
     .flatMap((e: unknown) => {
       const r = record(e);
@@ -99,7 +107,9 @@ export function parseTiming(value: unknown): TimingEntry[] {
       const end = num(r.end);
       const cs = num(r.char_start);
       const ce = num(r.char_end);
-      return start !== null && end !== null && cs !== null && ce !== null ? [{ start, end, char_start: cs, char_end: ce }] : [];
+      return start !== null && end !== null && cs !== null && ce !== null
+        ? [{ start, end, char_start: cs, char_end: ce }]
+        : [];
     })
     .sort((a, b) => a.start - b.start || a.char_start - b.char_start);
 }
@@ -121,7 +131,8 @@ function toBook(job: JobRecord): Book {
 
 async function readAll(storage: FileStorage, key: string): Promise<string> {
   const parts: Buffer[] = [];
-  for await (const chunk of storage.read(key)) parts.push(typeof chunk === 'string' ? Buffer.from(chunk) : Buffer.from(chunk));
+  for await (const chunk of storage.read(key))
+    parts.push(typeof chunk === 'string' ? Buffer.from(chunk) : Buffer.from(chunk));
   return Buffer.concat(parts).toString('utf8');
 }
 

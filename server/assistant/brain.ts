@@ -55,7 +55,10 @@ export function parseXray(text: string): { entity: string; kind: XrayKind } | nu
       .replace(/\s+(?:again|in this book|in the book|in the story)$/iu, '')
       .trim();
     if (entity !== undefined && entity !== '' && entity.split(' ').length <= 6) {
-      const word = trimmed.split(' ')[0]!.toLowerCase().replace(/['’]s$/u, '');
+      const word = trimmed
+        .split(' ')[0]!
+        .toLowerCase()
+        .replace(/['’]s$/u, '');
       const kind: XrayKind = word === 'where' ? 'where' : word === 'what' ? 'what' : 'who';
       return { entity, kind };
     }
@@ -72,10 +75,12 @@ const LIBRARY_LIST =
   /(?:^(?:so\s+|and\s+)?(?:what|which)\s+(?:books|audiobooks|titles|stories)\b|\bwhat(?:'s|’s|\s+is)\s+in\s+my\s+library|\b(?:list|show)\s+(?:me\s+)?(?:all\s+)?(?:my\s+)?(?:books|library)\b|\bwhat\s+(?:books\s+)?do\s+i\s+have\b|\bhow\s+many\s+books\b)/iu;
 const RECENT =
   /\b(?:what\s+(?:was|were|am|have)\s+i\s+(?:been\s+)?(?:listening|reading)|what\s+did\s+i\s+(?:last\s+)?(?:listen|play)|(?:last|recently)\s+(?:listened|played)|where\s+did\s+i\s+(?:leave\s+off|stop))\b/iu;
-const HOW_FAR = /\bhow\s+far\s+(?:along\s+)?(?:am\s+i|have\s+i\s+(?:got|gotten|come|listened|read)|did\s+i\s+get)\s+(?:in|into|with|through)\s+(.+)$/iu;
+const HOW_FAR =
+  /\bhow\s+far\s+(?:along\s+)?(?:am\s+i|have\s+i\s+(?:got|gotten|come|listened|read)|did\s+i\s+get)\s+(?:in|into|with|through)\s+(.+)$/iu;
 const CONTINUE =
   /^(?:please\s+|can\s+you\s+|could\s+you\s+|let's\s+|let’s\s+)?(?:continue|resume|keep\s+listening\s+to|carry\s+on\s+with|go\s+back\s+to|pick\s+up)(?:\s+(?:listening\s+to|playing|with))?(?:\s+(.+?))?[\s.!?]*$/iu;
-const THIS_BOOK = /^(?:it|this|that|this\s+book|the\s+book|my\s+book|where\s+i\s+left\s+off|from\s+where\s+i\s+(?:left\s+off|stopped))$/iu;
+const THIS_BOOK =
+  /^(?:it|this|that|this\s+book|the\s+book|my\s+book|where\s+i\s+left\s+off|from\s+where\s+i\s+(?:left\s+off|stopped))$/iu;
 
 function cleanTitle(raw: string): string {
   return raw
@@ -135,14 +140,21 @@ export function createOfflineBrain(ctx: BrainContext): Brain {
     if (OUTLINE_QUESTION.test(text)) return (await callTool('book_outline', { job_id: id })).answer;
     const xray = parseXray(text);
     if (xray !== null) {
-      return (await callTool('xray_lookup', { job_id: id, ...(xray.entity !== '' && { query: xray.entity }), kind: xray.kind })).answer;
+      return (
+        await callTool('xray_lookup', {
+          job_id: id,
+          ...(xray.entity !== '' && { query: xray.entity }),
+          kind: xray.kind,
+        })
+      ).answer;
     }
     return (await callTool('search_book', { job_id: id, query: text })).answer;
   }
 
   return {
     async opening() {
-      if (mode === 'tutor' && jobId !== null) return (await callTool('tutor_turn', { job_id: jobId, user_message: '' })).answer;
+      if (mode === 'tutor' && jobId !== null)
+        return (await callTool('tutor_turn', { job_id: jobId, user_message: '' })).answer;
       return null;
     },
     async respond(raw) {

@@ -12,7 +12,8 @@ import { Speaker, type Synthesizer } from './speaker';
 import type { VoiceSession } from './sessions';
 import { TOOL_NAMES, ToolError, type ToolName, type Toolbox } from './tools';
 
-export const OFFLINE_SPEECH_REPLY = "I can't understand speech offline yet. Please type your question in the box below.";
+export const OFFLINE_SPEECH_REPLY =
+  "I can't understand speech offline yet. Please type your question in the box below.";
 
 /** Speech-to-text of one utterance (16 kHz mono PCM); null when nothing was recognised. */
 export type SpeechToText = (pcm: Int16Array, sampleRate: number, signal: AbortSignal) => Promise<string | null>;
@@ -123,7 +124,9 @@ export class VoiceConnection {
         if (!isCompatibleVersion(version)) {
           this.message(
             'error-response',
-            { error: `RTVI version ${String(version)} is not compatible with server protocol ${RTVI_PROTOCOL_VERSION}. Please update your client.` },
+            {
+              error: `RTVI version ${String(version)} is not compatible with server protocol ${RTVI_PROTOCOL_VERSION}. Please update your client.`,
+            },
             m.id,
           );
           return;
@@ -133,7 +136,13 @@ export class VoiceConnection {
           'bot-ready',
           {
             version: RTVI_PROTOCOL_VERSION,
-            about: { library: 'lectio', library_version: '1.0.0', mode: session.mode, job_id: session.jobId, functions: TOOL_NAMES },
+            about: {
+              library: 'lectio',
+              library_version: '1.0.0',
+              mode: session.mode,
+              job_id: session.jobId,
+              functions: TOOL_NAMES,
+            },
           },
           m.id,
         );
@@ -156,7 +165,8 @@ export class VoiceConnection {
           this.message('error-response', { error: 'send-text needs a non-empty string content' }, m.id);
           return;
         }
-        const options = data.options !== null && typeof data.options === 'object' ? (data.options as Record<string, unknown>) : {};
+        const options =
+          data.options !== null && typeof data.options === 'object' ? (data.options as Record<string, unknown>) : {};
         void this.respond(content, options.audio_response !== false);
         return;
       }
@@ -188,10 +198,18 @@ export class VoiceConnection {
     }
     if (t === 'get-session') {
       const { session } = this.deps;
-      this.message('server-response', { t, d: { mode: session.mode, job_id: session.jobId, functions: TOOL_NAMES } }, id);
+      this.message(
+        'server-response',
+        { t, d: { mode: session.mode, job_id: session.jobId, functions: TOOL_NAMES } },
+        id,
+      );
       return;
     }
-    this.message('error-response', { error: `Unsupported client message ${typeof t === 'string' ? t : JSON.stringify(t)}` }, id);
+    this.message(
+      'error-response',
+      { error: `Unsupported client message ${typeof t === 'string' ? t : JSON.stringify(t)}` },
+      id,
+    );
   }
 
   // -------------------------------------------------------------------------------------------
@@ -203,7 +221,12 @@ export class VoiceConnection {
     this.message('llm-function-call-in-progress', { tool_call_id: toolCallId, function_name: name, arguments: args });
     try {
       const result = await this.deps.toolbox.call(name, args);
-      this.message('llm-function-call-stopped', { tool_call_id: toolCallId, function_name: name, cancelled: false, result: result.data });
+      this.message('llm-function-call-stopped', {
+        tool_call_id: toolCallId,
+        function_name: name,
+        cancelled: false,
+        result: result.data,
+      });
       // "Continue X": the client opens the player at the book's position.
       if (result.data.open_book !== undefined) this.serverMessage('open-book', result.data.open_book);
       return result;
@@ -386,7 +409,12 @@ export class VoiceConnection {
       return;
     }
     if (controller.signal.aborted || this.closed || text === null || text.trim() === '') return;
-    this.message('user-transcription', { text, user_id: this.deps.session.userId, timestamp: new Date().toISOString(), final: true });
+    this.message('user-transcription', {
+      text,
+      user_id: this.deps.session.userId,
+      timestamp: new Date().toISOString(),
+      final: true,
+    });
     await this.respond(text);
   }
 }

@@ -62,7 +62,10 @@ const STOPWORDS = new Set(
 
 /** A word as the index stores it: lower case, no possessive, stemmed; null for a stopword. */
 export function indexTerm(word: string): string | null {
-  const w = word.toLowerCase().replace(/['’]s$/u, '').replace(/['’]/gu, '');
+  const w = word
+    .toLowerCase()
+    .replace(/['’]s$/u, '')
+    .replace(/['’]/gu, '');
   if (w.length < 2 || STOPWORDS.has(w)) return null;
   return /^\p{L}+$/u.test(w) ? stemmer(w) : w;
 }
@@ -111,7 +114,10 @@ async function sentencesOf(source: BookText, chapters: readonly BookChapter[]): 
         start,
         entryStart: entry.start,
         // The timing entry's start decides the chapter (a sentence never spans two chapters).
-        place: chapter === undefined ? { chapter: null, chapterTitle: null, secondsIn: start } : { chapter: chapter.order, chapterTitle: chapter.title, secondsIn: start - chapter.start },
+        place:
+          chapter === undefined
+            ? { chapter: null, chapterTitle: null, secondsIn: start }
+            : { chapter: chapter.order, chapterTitle: chapter.title, secondsIn: start - chapter.start },
       });
     }
   }
@@ -221,7 +227,12 @@ export class BookIndexCache {
 
   constructor(private readonly max = 4) {}
 
-  get(userId: string, jobId: string, chapters: readonly BookChapter[], load: () => Promise<BookText | null>): Promise<{ source: BookText; index: HeardIndex } | null> {
+  get(
+    userId: string,
+    jobId: string,
+    chapters: readonly BookChapter[],
+    load: () => Promise<BookText | null>,
+  ): Promise<{ source: BookText; index: HeardIndex } | null> {
     const key = `${userId}\n${jobId}`;
     let entry = this.entries.get(key);
     if (entry !== undefined) {
@@ -229,7 +240,9 @@ export class BookIndexCache {
       this.entries.set(key, entry);
       return entry;
     }
-    entry = load().then(async (source) => (source === null ? null : { source, index: await HeardIndex.build(source, chapters) }));
+    entry = load().then(async (source) =>
+      source === null ? null : { source, index: await HeardIndex.build(source, chapters) },
+    );
     entry.catch(() => this.entries.delete(key));
     this.entries.set(key, entry);
     while (this.entries.size > this.max) this.entries.delete(this.entries.keys().next().value!);
@@ -241,9 +254,20 @@ export class BookIndexCache {
 export function describePlace(place: SentencePlace): string {
   const s = Math.max(0, Math.round(place.secondsIn));
   const when =
-    s < 5 ? 'at the very start' : s < 60 ? `about ${s} seconds in` : s < 90 ? 'about a minute in' : s < 3600 ? `about ${Math.round(s / 60)} minutes in` : `about ${(s / 3600).toFixed(1).replace(/\.0$/, '')} hours in`;
+    s < 5
+      ? 'at the very start'
+      : s < 60
+        ? `about ${s} seconds in`
+        : s < 90
+          ? 'about a minute in'
+          : s < 3600
+            ? `about ${Math.round(s / 60)} minutes in`
+            : `about ${(s / 3600).toFixed(1).replace(/\.0$/, '')} hours in`;
   if (place.chapter === null) return when;
   const title = place.chapterTitle ?? '';
-  const named = title === '' || /^(?:chapter|part|section)\b/iu.test(title) ? `chapter ${place.chapter}` : `chapter ${place.chapter}, “${title}”`;
+  const named =
+    title === '' || /^(?:chapter|part|section)\b/iu.test(title)
+      ? `chapter ${place.chapter}`
+      : `chapter ${place.chapter}, “${title}”`;
   return `in ${named}, ${when}`;
 }

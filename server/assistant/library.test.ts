@@ -29,7 +29,12 @@ beforeAll(async () => {
   ann = await signedInUser(t.app, 'ann-library@example.com');
   bob = await signedInUser(t.app, 'bob-library@example.com');
   janeEyre = await seedRochesterBook(t.db, storage, ann.id);
-  keeper = await insertJob(t.db, { userId: ann.id, title: 'The Keeper', duration: 600, createdAt: new Date('2030-01-02T00:00:00Z') });
+  keeper = await insertJob(t.db, {
+    userId: ann.id,
+    title: 'The Keeper',
+    duration: 600,
+    createdAt: new Date('2030-01-02T00:00:00Z'),
+  });
   await insertJob(t.db, { userId: ann.id, title: 'Unfinished Draft', status: 'PROCESSING' });
   whale = await insertJob(t.db, { userId: bob.id, title: 'Moby Dick', duration: 900 });
   await progress(ann.id, janeEyre, HEARD_POSITION, '2030-01-05T10:00:00Z');
@@ -46,7 +51,9 @@ afterEach(() => {
 async function session(user: { token: string }, payload: object): Promise<TestVoiceClient> {
   const headers = { authorization: `Bearer ${user.token}` };
   await t.app.inject({ method: 'POST', url: '/api/v1/voice-assistant/stop', headers });
-  expect((await t.app.inject({ method: 'POST', url: '/api/v1/voice-assistant/start', headers, payload })).statusCode).toBe(200);
+  expect(
+    (await t.app.inject({ method: 'POST', url: '/api/v1/voice-assistant/start', headers, payload })).statusCode,
+  ).toBe(200);
   const c = await TestVoiceClient.connect(`${base}?token=${user.token}`);
   open.push(c);
   await c.handshake();
@@ -71,7 +78,9 @@ describe('library questions', () => {
   it('what was I listening to: the most recently played book first, with its position', async () => {
     const c = await session(ann, {});
     const answer = await ask(c, 'What was I listening to?');
-    expect(answer).toBe('You were last listening to Jane Eyre, at 0:13 of 0:24 — 54% in. Before that: The Keeper (75% in). Say "continue Jane Eyre" to pick it up.');
+    expect(answer).toBe(
+      'You were last listening to Jane Eyre, at 0:13 of 0:24 — 54% in. Before that: The Keeper (75% in). Say "continue Jane Eyre" to pick it up.',
+    );
   }, 30_000);
 
   it('how far am I in a book, by a loosely said title, in any mode', async () => {
@@ -79,7 +88,9 @@ describe('library questions', () => {
     const answer = await ask(c, 'How far am I in the keeper?');
     expect(answer).toBe("You're at 7:30 of 10:00 in The Keeper, 75% of the way through.");
     const own = await ask(c, 'how far have I got in jane eyr');
-    expect(own).toBe(`You're at 0:13 of 0:24 in Jane Eyre, 54% of the way through. The last thing you heard: "${ROCHESTER_SENTENCES[4]}"`);
+    expect(own).toBe(
+      `You're at 0:13 of 0:24 in Jane Eyre, 54% of the way through. The last thing you heard: "${ROCHESTER_SENTENCES[4]}"`,
+    );
   }, 30_000);
 
   it('continue X opens the player there (a server message); another user’s book is not found', async () => {
@@ -88,20 +99,30 @@ describe('library questions', () => {
     const answer = await ask(c, 'Continue Jane Eyre');
     expect(answer).toBe(`Continuing Jane Eyre from 0:13. You last heard: "${ROCHESTER_SENTENCES[4]}"`);
     const opened = c.messages('server-message').filter((m) => c.frames.indexOf(m) >= from);
-    expect(opened.map((m) => m.data)).toEqual([{ t: 'open-book', d: { job_id: janeEyre, title: 'Jane Eyre', position_seconds: HEARD_POSITION } }]);
+    expect(opened.map((m) => m.data)).toEqual([
+      { t: 'open-book', d: { job_id: janeEyre, title: 'Jane Eyre', position_seconds: HEARD_POSITION } },
+    ]);
     // "Resume" alone picks up the most recently played book.
     expect(await ask(c, 'resume')).toMatch(/^Continuing Jane Eyre from 0:13\./);
     const theirs = await ask(c, 'Continue Moby Dick');
     expect(theirs).toBe('I couldn\'t find a book called "Moby Dick" in your library.');
     const bobs = await session(bob, {});
-    expect(await ask(bobs, 'What books are in my library?')).toBe('You have 1 book in your library: Moby Dick (33% in).');
+    expect(await ask(bobs, 'What books are in my library?')).toBe(
+      'You have 1 book in your library: Moby Dick (33% in).',
+    );
   }, 30_000);
 
   it('book questions read the stored text and timing map, bounded by the saved position', async () => {
     const c = await session(ann, { mode: 'xray', jobId: janeEyre });
     const setting = await ask(c, 'Where does the story take place?');
-    expect(setting).toMatch(/^From what you've heard, the story moves from Gateshead to Lowood school to Thornfield Hall\./);
-    expect(setting).toContain(`It begins around Gateshead, in chapter 1, “Gateshead”, at the very start: "${ROCHESTER_SENTENCES[0]}"`);
-    expect(await ask(c, 'Who is Mr. Rochester?')).toBe("Mr. Rochester hasn't appeared in what you've heard so far — keep listening!");
+    expect(setting).toMatch(
+      /^From what you've heard, the story moves from Gateshead to Lowood school to Thornfield Hall\./,
+    );
+    expect(setting).toContain(
+      `It begins around Gateshead, in chapter 1, “Gateshead”, at the very start: "${ROCHESTER_SENTENCES[0]}"`,
+    );
+    expect(await ask(c, 'Who is Mr. Rochester?')).toBe(
+      "Mr. Rochester hasn't appeared in what you've heard so far — keep listening!",
+    );
   }, 30_000);
 });

@@ -36,12 +36,19 @@ export function createListeningHistory(
       // Places on books that are not finished (yet) are skipped, so read a few more than asked.
       const saved = await progress.recent(userId, limit + 20);
       const finished = new Set(
-        (await jobs.byIds(saved.map((p) => p.jobId))).filter((j) => j.userId === userId && j.status === 'COMPLETED').map((j) => j.id),
+        (await jobs.byIds(saved.map((p) => p.jobId)))
+          .filter((j) => j.userId === userId && j.status === 'COMPLETED')
+          .map((j) => j.id),
       );
       return saved
         .filter((p) => finished.has(p.jobId))
         .slice(0, limit)
-        .map((p) => ({ jobId: p.jobId, positionSeconds: p.positionSeconds, lastPlayedAt: p.lastPlayedAt, completed: p.isCompleted }));
+        .map((p) => ({
+          jobId: p.jobId,
+          positionSeconds: p.positionSeconds,
+          lastPlayedAt: p.lastPlayedAt,
+          completed: p.isCompleted,
+        }));
     },
   };
 }
@@ -54,7 +61,8 @@ export function historyFromBooks(books: BookSource): ListeningHistory {
       const entries: ListeningEntry[] = [];
       for (const b of all) {
         const position = await books.savedPosition(userId, b.id);
-        if (position !== null) entries.push({ jobId: b.id, positionSeconds: position, lastPlayedAt: null, completed: false });
+        if (position !== null)
+          entries.push({ jobId: b.id, positionSeconds: position, lastPlayedAt: null, completed: false });
         if (entries.length >= limit) break;
       }
       return entries;
@@ -92,9 +100,20 @@ export function matchBooks(books: readonly Book[], query: string): Book[] {
   const search = new MiniSearch<{ id: number; title: string; description: string; themes: string }>({
     fields: ['title', 'description', 'themes'],
     processTerm: (term) => indexTerm(term) ?? null,
-    searchOptions: { boost: { title: 3 }, fuzzy: (term) => (term.length >= 5 ? 0.2 : false), prefix: (term) => term.length >= 4 },
+    searchOptions: {
+      boost: { title: 3 },
+      fuzzy: (term) => (term.length >= 5 ? 0.2 : false),
+      prefix: (term) => term.length >= 4,
+    },
   });
-  search.addAll(books.map((b, id) => ({ id, title: b.title, description: b.description ?? '', themes: (b.analysis?.themes ?? []).join(' ') })));
+  search.addAll(
+    books.map((b, id) => ({
+      id,
+      title: b.title,
+      description: b.description ?? '',
+      themes: (b.analysis?.themes ?? []).join(' '),
+    })),
+  );
   return search.search(query).map((r) => books[r.id as number]!);
 }
 
@@ -130,7 +149,10 @@ export async function searchLibrary(
   const { all, entries } = await libraryBooks(q);
   const total = all.length;
   if (total === 0) {
-    return { answer: 'Your library has no finished audiobooks yet. Convert a story first, then ask me about it.', data: { results: [], total_books: 0 } };
+    return {
+      answer: 'Your library has no finished audiobooks yet. Convert a story first, then ask me about it.',
+      data: { results: [], total_books: 0 },
+    };
   }
   const query = args.query.trim();
   if (args.recent) {
@@ -162,7 +184,10 @@ export async function searchLibrary(
     const listed = results.map((b) => `${b.title} (${progressPhrase(b)})`);
     answer =
       `You have ${total} book${total === 1 ? '' : 's'} in your library` +
-      (results.length < total ? `; the newest are ${spokenList(listed)}, and ${total - results.length} more.` : `: ${spokenList(listed)}.`);
-  } else answer = `I found ${results.length} book${results.length === 1 ? '' : 's'} for "${query}": ${spokenList(results.map((r) => r.title))}.`;
+      (results.length < total
+        ? `; the newest are ${spokenList(listed)}, and ${total - results.length} more.`
+        : `: ${spokenList(listed)}.`);
+  } else
+    answer = `I found ${results.length} book${results.length === 1 ? '' : 's'} for "${query}": ${spokenList(results.map((r) => r.title))}.`;
   return { answer, data: { results, total_books: total } };
 }

@@ -34,7 +34,10 @@ function fakeModelServer() {
       const request = { ...body, authorization: req.headers.authorization };
       requests.push(request);
       const step = script.shift();
-      if (step === undefined) return void res.writeHead(500, { 'content-type': 'application/json' }).end('{"error":{"message":"no scripted step"}}');
+      if (step === undefined)
+        return void res
+          .writeHead(500, { 'content-type': 'application/json' })
+          .end('{"error":{"message":"no scripted step"}}');
       step(request, res);
     });
   });
@@ -42,11 +45,21 @@ function fakeModelServer() {
 }
 
 const completion = (message: object) => (_req: ChatRequest, res: ServerResponse) =>
-  res
-    .writeHead(200, { 'content-type': 'application/json' })
-    .end(JSON.stringify({ id: 'c1', object: 'chat.completion', created: 0, model: 'fake', choices: [{ index: 0, message, finish_reason: 'stop' }] }));
+  res.writeHead(200, { 'content-type': 'application/json' }).end(
+    JSON.stringify({
+      id: 'c1',
+      object: 'chat.completion',
+      created: 0,
+      model: 'fake',
+      choices: [{ index: 0, message, finish_reason: 'stop' }],
+    }),
+  );
 const toolCall = (name: string, args: object) =>
-  completion({ role: 'assistant', content: null, tool_calls: [{ id: `call_${name}`, type: 'function', function: { name, arguments: JSON.stringify(args) } }] });
+  completion({
+    role: 'assistant',
+    content: null,
+    tool_calls: [{ id: `call_${name}`, type: 'function', function: { name, arguments: JSON.stringify(args) } }],
+  });
 const say = (content: string) => completion({ role: 'assistant', content });
 
 const { book, text } = lighthouse();
@@ -73,7 +86,10 @@ afterEach(async () => {
 afterAll(() => new Promise((r) => fake.server.close(r)));
 
 /** The assistant with the model option over a text-only voice, a session in `mode` on the lighthouse book. */
-async function connect(mode: 'xray' | 'tutor' | null, options: { timeoutMs?: number; coolDownMs?: number } = {}): Promise<TestVoiceClient> {
+async function connect(
+  mode: 'xray' | 'tutor' | null,
+  options: { timeoutMs?: number; coolDownMs?: number } = {},
+): Promise<TestVoiceClient> {
   const offline: AssistantEngines = {
     synthesize: async () => new Int16Array(0),
     speechToText: null,
@@ -88,14 +104,22 @@ async function connect(mode: 'xray' | 'tutor' | null, options: { timeoutMs?: num
       { userId: 'ann', book, text, position: POSITION },
       { userId: 'bob', book: other, text: rochesterText(), position: 100 },
     ]),
-    engines: withModel(offline, { url: baseURL, model: 'llama3.1:8b', key: 'local-key', timeoutMs: options.timeoutMs ?? 5000, coolDownMs: options.coolDownMs ?? 0 }),
+    engines: withModel(offline, {
+      url: baseURL,
+      model: 'llama3.1:8b',
+      key: 'local-key',
+      timeoutMs: options.timeoutMs ?? 5000,
+      coolDownMs: options.coolDownMs ?? 0,
+    }),
   });
   const http = createServer((_req, res) => res.writeHead(404).end());
   assistant.attach(http);
   await new Promise<void>((r) => http.listen(0, '127.0.0.1', r));
   running.push({ http, assistant });
   await assistant.sessions.start('ann', { ...(mode !== null && { mode, jobId: book.id }) });
-  const c = await TestVoiceClient.connect(`ws://127.0.0.1:${(http.address() as AddressInfo).port}${VOICE_WS_PATH}?token=ann`);
+  const c = await TestVoiceClient.connect(
+    `ws://127.0.0.1:${(http.address() as AddressInfo).port}${VOICE_WS_PATH}?token=ann`,
+  );
   clients.push(c);
   await c.handshake();
   return c;
@@ -108,19 +132,30 @@ async function ask(c: TestVoiceClient, question: string, timeoutMs = 5000): Prom
   return { answer, from };
 }
 
-const after = (c: TestVoiceClient, type: string, from: number) => c.messages(type).filter((m) => c.frames.indexOf(m) >= from);
+const after = (c: TestVoiceClient, type: string, from: number) =>
+  c.messages(type).filter((m) => c.frames.indexOf(m) >= from);
 
 describe('the assistant with a chat model (ASSISTANT_MODEL_URL)', () => {
   it('answers from the model, which calls the same position-bounded tools', async () => {
     const c = await connect('xray');
-    fake.script.push(toolCall('xray_lookup', { job_id: book.id, kind: 'setting' }), say('It is set on Gull Island, off the coast of Cornwall, in the winter of 1893.'));
+    fake.script.push(
+      toolCall('xray_lookup', { job_id: book.id, kind: 'setting' }),
+      say('It is set on Gull Island, off the coast of Cornwall, in the winter of 1893.'),
+    );
     const { answer, from } = await ask(c, 'Where does the story take place?');
     expect(answer).toBe('It is set on Gull Island, off the coast of Cornwall, in the winter of 1893.');
 
     const [first, second] = fake.requests;
     expect(first!.model).toBe('llama3.1:8b');
     expect(first!.authorization).toBe('Bearer local-key');
-    expect(first!.tools?.map((t) => t.function.name)).toEqual(['search_library', 'search_book', 'xray_lookup', 'tutor_turn', 'book_outline', 'current_position']);
+    expect(first!.tools?.map((t) => t.function.name)).toEqual([
+      'search_library',
+      'search_book',
+      'xray_lookup',
+      'tutor_turn',
+      'book_outline',
+      'current_position',
+    ]);
     expect(first!.messages[0]!.content).toContain(`job_id ${book.id}`);
     expect(first!.messages.at(-1)).toEqual({ role: 'user', content: 'Where does the story take place?' });
     // The model saw the tool's answer: heard places and their passage, nothing past the position.
@@ -141,27 +176,34 @@ describe('the assistant with a chat model (ASSISTANT_MODEL_URL)', () => {
       say('I cannot tell you that yet.'),
     );
     expect((await ask(c, 'Tell me everything about Thorne.')).answer).toBe('I cannot tell you that yet.');
-    const toolMessages = fake.requests.flatMap((r) => r.messages.filter((m) => m.role === 'tool').map((m) => m.content ?? ''));
+    const toolMessages = fake.requests.flatMap((r) =>
+      r.messages.filter((m) => m.role === 'tool').map((m) => m.content ?? ''),
+    );
     // The tool repeats the model's own query, and finds nothing of the text past the position.
     expect(JSON.parse(toolMessages[0]!)).toEqual({
       answer: `I couldn't find "Elias Thorne map Lundy gold" in what you've heard of The Keeper so far.`,
       data: { matches: [] },
     });
     for (const sentence of UNHEARD) expect(toolMessages.join(' ')).not.toContain(sentence);
-    for (const word of ['stranger', 'washed ashore', 'red ink', 'smuggled', 'fortune']) expect(toolMessages.join(' ')).not.toContain(word);
+    for (const word of ['stranger', 'washed ashore', 'red ink', 'smuggled', 'fortune'])
+      expect(toolMessages.join(' ')).not.toContain(word);
     expect(JSON.parse(toolMessages.at(-1)!)).toEqual({ error: 'Book not found' });
   });
 
   it('when the model fails, the offline brain answers and the client is told; the model is tried again later', async () => {
     const c = await connect('xray');
-    fake.script.push((_req, res) => res.writeHead(500, { 'content-type': 'application/json' }).end('{"error":{"message":"model crashed"}}'));
+    fake.script.push((_req, res) =>
+      res.writeHead(500, { 'content-type': 'application/json' }).end('{"error":{"message":"model crashed"}}'),
+    );
     const { answer, from } = await ask(c, 'Who is Tobias?');
     expect(answer).toContain(`Tobias first appears in chapter 1, about 28 seconds in: "${CHAPTER_1[2]}"`);
     const [notice] = after(c, 'server-message', from);
     expect(notice!.data.t).toBe(FALLBACK_MESSAGE);
     expect(notice!.data.d).toEqual({
       reason: expect.stringContaining('500'),
-      message: expect.stringMatching(/^The language model did not answer \(.*500.*\); this answer comes from the offline assistant\.$/),
+      message: expect.stringMatching(
+        /^The language model did not answer \(.*500.*\); this answer comes from the offline assistant\.$/,
+      ),
     });
     // The next turn goes to the model again (no cool-down here) with the offline turn in its context.
     fake.script.push(say('Tobias is her brother.'));
@@ -178,7 +220,9 @@ describe('the assistant with a chat model (ASSISTANT_MODEL_URL)', () => {
     expect(performance.now() - started).toBeLessThan(2500);
     // 65 s of 112 s heard.
     expect(answer).toBe('You have 1 book in your library: The Keeper (58% in).');
-    expect(after(c, 'server-message', from)[0]!.data.d).toMatchObject({ reason: 'The language model did not answer within 300 ms' });
+    expect(after(c, 'server-message', from)[0]!.data.d).toMatchObject({
+      reason: 'The language model did not answer within 300 ms',
+    });
     const requests = fake.requests.length;
     const second = await ask(c, 'What was I listening to?');
     expect(second.answer).toMatch(/^You were last listening to The Keeper/);
@@ -191,7 +235,10 @@ describe('the assistant with a chat model (ASSISTANT_MODEL_URL)', () => {
 });
 
 describe('ASSISTANT_MODEL_* configuration', () => {
-  const base = () => ({ DATA_DIR: mkdtempSync(path.join(tmpdir(), 'lectio-model-config-')), JWT_SECRET: 'x'.repeat(32) });
+  const base = () => ({
+    DATA_DIR: mkdtempSync(path.join(tmpdir(), 'lectio-model-config-')),
+    JWT_SECRET: 'x'.repeat(32),
+  });
   const refused = (vars: Record<string, string>) => {
     try {
       loadConfig({ ...base(), ...vars });
@@ -204,14 +251,22 @@ describe('ASSISTANT_MODEL_* configuration', () => {
 
   it('is off by default, reads URL, model, key and timeout, and refuses half a setting or a bad URL', () => {
     expect(loadConfig(base()).assistantModel).toBeUndefined();
-    expect(loadConfig({ ...base(), ASSISTANT_MODEL_URL: 'http://localhost:11434/v1', ASSISTANT_MODEL: 'llama3.1:8b' }).assistantModel).toEqual({
+    expect(
+      loadConfig({ ...base(), ASSISTANT_MODEL_URL: 'http://localhost:11434/v1', ASSISTANT_MODEL: 'llama3.1:8b' })
+        .assistantModel,
+    ).toEqual({
       url: 'http://localhost:11434/v1',
       model: 'llama3.1:8b',
       timeoutSeconds: 20,
     });
     expect(
-      loadConfig({ ...base(), ASSISTANT_MODEL_URL: 'https://api.openai.com/v1', ASSISTANT_MODEL: 'gpt-4o-mini', ASSISTANT_MODEL_KEY: 'sk-test', ASSISTANT_MODEL_TIMEOUT_SECONDS: '8' })
-        .assistantModel,
+      loadConfig({
+        ...base(),
+        ASSISTANT_MODEL_URL: 'https://api.openai.com/v1',
+        ASSISTANT_MODEL: 'gpt-4o-mini',
+        ASSISTANT_MODEL_KEY: 'sk-test',
+        ASSISTANT_MODEL_TIMEOUT_SECONDS: '8',
+      }).assistantModel,
     ).toEqual({ url: 'https://api.openai.com/v1', model: 'gpt-4o-mini', key: 'sk-test', timeoutSeconds: 8 });
     expect(refused({ ASSISTANT_MODEL_URL: 'http://localhost:11434/v1' })).toBe(
       'ASSISTANT_MODEL_URL is set but ASSISTANT_MODEL is not: name the model to use (e.g. llama3.1:8b)',
@@ -219,9 +274,15 @@ describe('ASSISTANT_MODEL_* configuration', () => {
     expect(refused({ ASSISTANT_MODEL: 'llama3.1:8b' })).toBe(
       'ASSISTANT_MODEL is set but ASSISTANT_MODEL_URL is not: set both to use a chat model, or neither for offline answers',
     );
-    expect(refused({ ASSISTANT_MODEL_URL: 'localhost:11434', ASSISTANT_MODEL: 'x' })).toBe('ASSISTANT_MODEL_URL must be an http:// or https:// URL');
-    expect(refused({ ASSISTANT_MODEL_URL: 'http://localhost:1/v1', ASSISTANT_MODEL: 'x', ASSISTANT_MODEL_TIMEOUT_SECONDS: '0' })).toBe(
-      'ASSISTANT_MODEL_TIMEOUT_SECONDS must be an integer from 1 to 300 (got "0")',
+    expect(refused({ ASSISTANT_MODEL_URL: 'localhost:11434', ASSISTANT_MODEL: 'x' })).toBe(
+      'ASSISTANT_MODEL_URL must be an http:// or https:// URL',
     );
+    expect(
+      refused({
+        ASSISTANT_MODEL_URL: 'http://localhost:1/v1',
+        ASSISTANT_MODEL: 'x',
+        ASSISTANT_MODEL_TIMEOUT_SECONDS: '0',
+      }),
+    ).toBe('ASSISTANT_MODEL_TIMEOUT_SECONDS must be an integer from 1 to 300 (got "0")');
   });
 });

@@ -85,7 +85,12 @@ export function createFallbackBrain(
 
 /** `base` engines whose answers come from the model, with the offline brain of `base` as the fallback. */
 export function withModel(base: AssistantEngines, options: ModelOptions): AssistantEngines {
-  const client = new OpenAI({ baseURL: options.url, apiKey: options.key ?? 'no-key', maxRetries: 0, timeout: options.timeoutMs });
+  const client = new OpenAI({
+    baseURL: options.url,
+    apiKey: options.key ?? 'no-key',
+    maxRetries: 0,
+    timeout: options.timeoutMs,
+  });
   return {
     ...base,
     brain(context) {

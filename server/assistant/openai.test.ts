@@ -2,7 +2,13 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { speechLikePcm } from '../testing/synthetic-pcm';
 import { memoryBookSource } from './books';
-import { HEARD_POSITION, ROCHESTER_SENTENCES, HEARD_SENTENCES, rochesterBook, rochesterText } from '../testing/assistant-fixtures';
+import {
+  HEARD_POSITION,
+  ROCHESTER_SENTENCES,
+  HEARD_SENTENCES,
+  rochesterBook,
+  rochesterText,
+} from '../testing/assistant-fixtures';
 import { openAiEngines } from './openai';
 import { createVoiceAssistant, VOICE_WS_PATH, type VoiceAssistant } from './service';
 import { TestVoiceClient } from '../testing/voice-client';
@@ -19,7 +25,8 @@ function fakeOpenAi() {
   const server = createServer(async (req, res) => {
     const body = await read(req);
     requests.push({ path: req.url ?? '', body, contentType: String(req.headers['content-type'] ?? '') });
-    const json = (value: unknown) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(value));
+    const json = (value: unknown) =>
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(value));
     if (req.url === '/v1/audio/transcriptions') return json({ text: 'Who is Mr. Rochester?' });
     if (req.url === '/v1/audio/speech') {
       const pcm = new Int16Array(4800).map((_, i) => Math.round(8000 * Math.sin(i / 5)));
@@ -30,13 +37,31 @@ function fakeOpenAi() {
       const last = messages[messages.length - 1]!;
       const message =
         last.role === 'tool'
-          ? { role: 'assistant', content: `Here is what I know. ${(JSON.parse(last.content) as { answer: string }).answer}` }
+          ? {
+              role: 'assistant',
+              content: `Here is what I know. ${(JSON.parse(last.content) as { answer: string }).answer}`,
+            }
           : {
               role: 'assistant',
               content: null,
-              tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'xray_lookup', arguments: JSON.stringify({ job_id: bookId, query: 'Mr. Rochester' }) } }],
+              tool_calls: [
+                {
+                  id: 'call_1',
+                  type: 'function',
+                  function: {
+                    name: 'xray_lookup',
+                    arguments: JSON.stringify({ job_id: bookId, query: 'Mr. Rochester' }),
+                  },
+                },
+              ],
             };
-      return json({ id: 'c', object: 'chat.completion', created: 0, model: 'fake', choices: [{ index: 0, message, finish_reason: 'stop' }] });
+      return json({
+        id: 'c',
+        object: 'chat.completion',
+        created: 0,
+        model: 'fake',
+        choices: [{ index: 0, message, finish_reason: 'stop' }],
+      });
     }
     res.writeHead(404).end();
   });
@@ -86,8 +111,13 @@ describe('the OpenAI engines (fake API over HTTP)', () => {
     const transcription = await c.waitForMessage('user-transcription', 10_000);
     expect(transcription.data).toMatchObject({ text: 'Who is Mr. Rochester?', user_id: 'ann', final: true });
     const answer = await c.waitForMessage('bot-llm-text', 10_000);
-    expect(answer.data.text).toBe("Here is what I know. Mr. Rochester hasn't appeared in what you've heard so far — keep listening!");
-    expect(c.messages('llm-function-call-in-progress')[0]!.data).toMatchObject({ function_name: 'xray_lookup', arguments: { job_id: bookId, query: 'Mr. Rochester' } });
+    expect(answer.data.text).toBe(
+      "Here is what I know. Mr. Rochester hasn't appeared in what you've heard so far — keep listening!",
+    );
+    expect(c.messages('llm-function-call-in-progress')[0]!.data).toMatchObject({
+      function_name: 'xray_lookup',
+      arguments: { job_id: bookId, query: 'Mr. Rochester' },
+    });
     await c.waitFor((f) => f.kind === 'audio', 10_000);
     c.close();
 

@@ -35,24 +35,33 @@ export function systemPrompt(session: VoiceSession): string {
     'You are the voice assistant of Lectio, an audiobook app. Answers are spoken: keep them short (one to three sentences), plain text, no lists or markdown.',
     'You know nothing about the books except what the tools return. The tools only show text the listener has already heard; never guess or reveal anything beyond it, even if you know the book.',
     'When you quote the book, say where the quote comes from as the tool says it (for example "in chapter 1, about 2 minutes in").',
-    "Questions about the user's library (what books they have, what they were listening to, how far they are in a book) go to search_library and current_position; \"continue X\" is current_position with resume=true.",
+    'Questions about the user\'s library (what books they have, what they were listening to, how far they are in a book) go to search_library and current_position; "continue X" is current_position with resume=true.',
   ];
   if (session.jobId !== null) lines.push(`The current book has job_id ${session.jobId}.`);
   if (session.mode === 'xray') {
-    lines.push('X-ray mode: answer who/what/where questions with xray_lookup (kind "setting" for where the story takes place, "when" for its time), other questions with search_book.');
+    lines.push(
+      'X-ray mode: answer who/what/where questions with xray_lookup (kind "setting" for where the story takes place, "when" for its time), other questions with search_book.',
+    );
   }
   if (session.mode === 'tutor') {
     lines.push(
       "Tutor mode: a Socratic tutor. Never lecture and never repeat the learner's words back. Call tutor_turn with the learner's answer: it returns a follow-up grounded in a heard passage (agree and probe, counter, or ask for more) or the next discussion question. Say it in your own words, keep its quote, and end with exactly one open question.",
     );
   }
-  if (session.mode === null) lines.push('No book is selected: help the user with their library (search_library, current_position).');
+  if (session.mode === null)
+    lines.push('No book is selected: help the user with their library (search_library, current_position).');
   return lines.join('\n');
 }
 
 export function createOpenAiBrain(
   client: OpenAI,
-  options: { model: string; maxToolRounds: number; session: VoiceSession; callTool: CallTool; /** Longest one answer may take, all rounds. */ timeoutMs?: number },
+  options: {
+    model: string;
+    maxToolRounds: number;
+    session: VoiceSession;
+    callTool: CallTool;
+    /** Longest one answer may take, all rounds. */ timeoutMs?: number;
+  },
 ): Brain {
   const { session, callTool } = options;
   const history: ChatCompletionMessageParam[] = [{ role: 'system', content: systemPrompt(session) }];
@@ -73,7 +82,8 @@ export function createOpenAiBrain(
       } catch (error) {
         // A failed answer leaves no half turn in the history (the next question starts clean).
         history.length = start;
-        if (signal?.aborted === true) throw new Error(`The language model did not answer within ${options.timeoutMs} ms`, { cause: error });
+        if (signal?.aborted === true)
+          throw new Error(`The language model did not answer within ${options.timeoutMs} ms`, { cause: error });
         throw error;
       }
     },
@@ -135,11 +145,19 @@ export function openAiEngines(options: OpenAiAssistantOptions): AssistantEngines
     async speechToText(pcm, sampleRate, signal) {
       const wav = encodeWav({ samples: pcm, sampleRate });
       const file = await toFile(Buffer.from(wav), 'speech.wav', { type: 'audio/wav' });
-      const result = await client.audio.transcriptions.create({ file, model: options.transcriptionModel ?? 'gpt-4o-mini-transcribe' }, { signal });
+      const result = await client.audio.transcriptions.create(
+        { file, model: options.transcriptionModel ?? 'gpt-4o-mini-transcribe' },
+        { signal },
+      );
       const text = typeof result === 'string' ? result : result.text;
       return text.trim() === '' ? null : text.trim();
     },
     brain: ({ session, callTool }) =>
-      createOpenAiBrain(client, { model: options.chatModel ?? 'gpt-4o-mini', maxToolRounds: options.maxToolRounds ?? 4, session, callTool }),
+      createOpenAiBrain(client, {
+        model: options.chatModel ?? 'gpt-4o-mini',
+        maxToolRounds: options.maxToolRounds ?? 4,
+        session,
+        callTool,
+      }),
   };
 }

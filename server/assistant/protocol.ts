@@ -42,7 +42,8 @@ function parseRtvi(json: string): RTVIMessage | { ignored: string } {
   const m = parsed as Record<string, unknown>;
   if (m.label !== RTVI_LABEL) return { ignored: `label ${JSON.stringify(m.label)}` };
   if (typeof m.type !== 'string' || m.type === '') throw new MalformedFrameError('the RTVI message has no type');
-  if (m.id !== undefined && typeof m.id !== 'string') throw new MalformedFrameError('the RTVI message id is not a string');
+  if (m.id !== undefined && typeof m.id !== 'string')
+    throw new MalformedFrameError('the RTVI message id is not a string');
   return {
     label: RTVI_LABEL,
     type: m.type,
@@ -62,7 +63,12 @@ export function decodeFrame(bytes: Uint8Array): DecodedFrame {
   switch (frame.frame) {
     case 'audio': {
       const a = frame.audio;
-      return { kind: 'audio', audio: a.audio ?? new Uint8Array(), sampleRate: a.sampleRate ?? 0, numChannels: a.numChannels ?? 0 };
+      return {
+        kind: 'audio',
+        audio: a.audio ?? new Uint8Array(),
+        sampleRate: a.sampleRate ?? 0,
+        numChannels: a.numChannels ?? 0,
+      };
     }
     case 'message': {
       const parsed = parseRtvi(frame.message.data ?? '');
@@ -80,7 +86,12 @@ export function decodeFrame(bytes: Uint8Array): DecodedFrame {
 }
 
 export function encodeMessage(type: string, data?: unknown, id?: string): Uint8Array {
-  const message: RTVIMessage = { label: RTVI_LABEL, type, ...(id !== undefined && { id }), ...(data !== undefined && { data }) };
+  const message: RTVIMessage = {
+    label: RTVI_LABEL,
+    type,
+    ...(id !== undefined && { id }),
+    ...(data !== undefined && { data }),
+  };
   return pipecat.Frame.encode({ message: { data: JSON.stringify(message) } }).finish();
 }
 

@@ -23,7 +23,10 @@ export const VOICE_WS_PATH = '/api/v1/voice-assistant/ws';
 export const MAX_FRAME_BYTES = 1024 * 1024;
 
 export const CLOSE_UNAUTHORIZED = { code: 4003, reason: 'Unauthorized: invalid or expired token' } as const;
-export const CLOSE_ORIGIN_REFUSED = { code: 4003, reason: 'Forbidden: this page\'s origin may not use the voice assistant' } as const;
+export const CLOSE_ORIGIN_REFUSED = {
+  code: 4003,
+  reason: "Forbidden: this page's origin may not use the voice assistant",
+} as const;
 export const CLOSE_NOT_RUNNING = { code: 1008, reason: 'Voice assistant is not running' } as const;
 export const CLOSE_TOO_LARGE = { code: 1009, reason: 'Frame too large: the limit is 1 MB' } as const;
 export const CLOSE_STOPPED = { code: 1000, reason: 'Voice assistant stopped' } as const;
@@ -133,7 +136,9 @@ export function createVoiceAssistant(deps: VoiceAssistantDeps): VoiceAssistant {
     // ws closes oversized messages with 1009 but no reason; give the client one.
     const close = ws.close.bind(ws);
     ws.close = (code?: number, reason?: string | Buffer) =>
-      code === CLOSE_TOO_LARGE.code && (reason === undefined || reason.length === 0) ? close(code, CLOSE_TOO_LARGE.reason) : close(code, reason);
+      code === CLOSE_TOO_LARGE.code && (reason === undefined || reason.length === 0)
+        ? close(code, CLOSE_TOO_LARGE.reason)
+        : close(code, reason);
     ws.on('error', () => undefined);
 
     // Messages that arrive while the token is checked are handled afterwards, in order.
@@ -192,7 +197,10 @@ export function createVoiceAssistant(deps: VoiceAssistantDeps): VoiceAssistant {
     });
     void warmUp();
     // Index the session's book up to the listener's position before the first question arrives.
-    if (session.jobId !== null) toolbox.prepare(session.jobId).catch((error: unknown) => deps.log?.warn({ err: error }, 'voice assistant could not index the book'));
+    if (session.jobId !== null)
+      toolbox
+        .prepare(session.jobId)
+        .catch((error: unknown) => deps.log?.warn({ err: error }, 'voice assistant could not index the book'));
 
     const toBytes = (data: RawData): Uint8Array =>
       Array.isArray(data) ? Buffer.concat(data) : data instanceof ArrayBuffer ? new Uint8Array(data) : data;
@@ -234,7 +242,9 @@ export function createVoiceAssistant(deps: VoiceAssistantDeps): VoiceAssistant {
         entry.ws.close(CLOSE_RESTARTING.code, CLOSE_RESTARTING.reason);
       }
       const closed = sockets.map((entry) =>
-        entry.ws.readyState === entry.ws.CLOSED ? Promise.resolve() : new Promise<void>((resolve) => entry.ws.once('close', () => resolve())),
+        entry.ws.readyState === entry.ws.CLOSED
+          ? Promise.resolve()
+          : new Promise<void>((resolve) => entry.ws.once('close', () => resolve())),
       );
       const limit = new Promise<void>((resolve) => setTimeout(resolve, 1000).unref());
       await Promise.race([Promise.all(closed), limit]);

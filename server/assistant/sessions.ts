@@ -22,7 +22,10 @@ export interface VoiceSessions {
    * sockets close, onStop with 'switched') and the new one starts, so no page ever talks to a
    * stale mode. Concurrent starts of one user are refused (conflict) while the first is checked.
    */
-  start(userId: string, options: { mode?: AssistantMode | undefined; jobId?: string | undefined }): Promise<VoiceSession>;
+  start(
+    userId: string,
+    options: { mode?: AssistantMode | undefined; jobId?: string | undefined },
+  ): Promise<VoiceSession>;
   /** Stops the user's session; conflict when it is not running. Closes the user's connections. */
   stop(userId: string): VoiceSession;
   /** Called after a user's session stops or is switched (the websocket layer closes that user's sockets). */

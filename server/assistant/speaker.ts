@@ -105,7 +105,10 @@ export class Speaker {
     let sent = 0;
     try {
       for (const [i, sentence] of sentences.entries()) {
-        const pcm = await Promise.race([audio[i]!.promise, new Promise<null>((r) => signal.addEventListener('abort', () => r(null)))]);
+        const pcm = await Promise.race([
+          audio[i]!.promise,
+          new Promise<null>((r) => signal.addEventListener('abort', () => r(null))),
+        ]);
         if (pcm === null || signal.aborted) return 'interrupted';
         if (t0 < 0) {
           t0 = this.clock();

@@ -1,6 +1,12 @@
 import { createOfflineBrain, parseXrayQuestion } from './brain';
 import { memoryBookSource } from './books';
-import { HEARD_POSITION, HEARD_SENTENCES, ROCHESTER_SENTENCES, rochesterBook, rochesterText } from '../testing/assistant-fixtures';
+import {
+  HEARD_POSITION,
+  HEARD_SENTENCES,
+  ROCHESTER_SENTENCES,
+  rochesterBook,
+  rochesterText,
+} from '../testing/assistant-fixtures';
 import { createToolbox, spoilerBound, TOOL_NAMES } from './tools';
 
 const USER = 'user-ann';
@@ -86,7 +92,10 @@ describe('the spoiler bound', () => {
     const { toolbox, book } = setup();
     const opening = await toolbox.call('tutor_turn', { job_id: book.id });
     expect(opening.answer).toBe("How does Helen Burns shape Jane's view of suffering?");
-    const reply = await toolbox.call('tutor_turn', { job_id: book.id, user_message: 'Helen teaches her patience and faith' });
+    const reply = await toolbox.call('tutor_turn', {
+      job_id: book.id,
+      user_message: 'Helen teaches her patience and faith',
+    });
     // Agrees with the heard passage that supports the answer, without repeating the reader's words.
     expect(reply.answer).not.toContain('Helen teaches');
     expect(reply.data.kind).toBe('agree');
@@ -98,21 +107,34 @@ describe('the spoiler bound', () => {
   it('book_outline lists only the chapters reached; current_position quotes the last heard sentence', async () => {
     const { toolbox, book } = setup();
     const outline = await toolbox.call('book_outline', { job_id: book.id });
-    expect(outline.answer).toBe("So far you've reached 3 of 3 chapters: Gateshead, Lowood, Thornfield. You're in Thornfield.");
+    expect(outline.answer).toBe(
+      "So far you've reached 3 of 3 chapters: Gateshead, Lowood, Thornfield. You're in Thornfield.",
+    );
     const early = setup(5);
     const earlyOutline = await early.toolbox.call('book_outline', { job_id: early.book.id });
     expect(earlyOutline.data.chapters).toEqual([{ title: 'Gateshead', order: 1, start_seconds: 0 }]);
     const position = await toolbox.call('current_position', { job_id: book.id });
-    expect(position.answer).toBe(`You're at 0:13 of 0:24 in Jane Eyre, 54% of the way through. The last thing you heard: "${ROCHESTER_SENTENCES[4]}"`);
+    expect(position.answer).toBe(
+      `You're at 0:13 of 0:24 in Jane Eyre, 54% of the way through. The last thing you heard: "${ROCHESTER_SENTENCES[4]}"`,
+    );
   });
 
   it("search_library searches only the user's books; other users' books are not found", async () => {
     const { toolbox, other } = setup();
-    expect((await toolbox.call('search_library', { query: 'governess independence' })).answer).toBe('I found 1 book for "governess independence": Jane Eyre.');
+    expect((await toolbox.call('search_library', { query: 'governess independence' })).answer).toBe(
+      'I found 1 book for "governess independence": Jane Eyre.',
+    );
     expect((await toolbox.call('search_library', { query: 'whale' })).answer).toContain("couldn't find");
     await expect(toolbox.call('xray_lookup', { job_id: other.id, query: 'Jane' })).rejects.toThrow('Book not found');
     await expect(toolbox.call('nope', {})).rejects.toThrow('Unknown tool nope');
-    expect(TOOL_NAMES).toEqual(['search_library', 'search_book', 'xray_lookup', 'tutor_turn', 'book_outline', 'current_position']);
+    expect(TOOL_NAMES).toEqual([
+      'search_library',
+      'search_book',
+      'xray_lookup',
+      'tutor_turn',
+      'book_outline',
+      'current_position',
+    ]);
   });
 });
 

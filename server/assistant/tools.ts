@@ -18,7 +18,14 @@ import { XRAY_KINDS, xrayLookup as xrayAnswer, type XrayKind } from './xray';
 
 export { shorten };
 
-export const TOOL_NAMES = ['search_library', 'search_book', 'xray_lookup', 'tutor_turn', 'book_outline', 'current_position'] as const;
+export const TOOL_NAMES = [
+  'search_library',
+  'search_book',
+  'xray_lookup',
+  'tutor_turn',
+  'book_outline',
+  'current_position',
+] as const;
 export type ToolName = (typeof TOOL_NAMES)[number];
 
 /** What a tool answers: a short spoken answer plus structured data for a model or a client. */
@@ -46,15 +53,23 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
       properties: {
         query: { type: 'string' },
         max_results: { type: 'integer', minimum: 1, maximum: 20 },
-        recent: { type: 'boolean', description: 'List the most recently played books first (what was I listening to?).' },
+        recent: {
+          type: 'boolean',
+          description: 'List the most recently played books first (what was I listening to?).',
+        },
       },
       required: [],
     },
   },
   {
     name: 'search_book',
-    description: 'Find passages the listener has already heard that match a query. Never returns text past their position.',
-    parameters: { type: 'object', properties: { job_id: jobId, query: { type: 'string' } }, required: ['job_id', 'query'] },
+    description:
+      'Find passages the listener has already heard that match a query. Never returns text past their position.',
+    parameters: {
+      type: 'object',
+      properties: { job_id: jobId, query: { type: 'string' } },
+      required: ['job_id', 'query'],
+    },
   },
   {
     name: 'xray_lookup',
@@ -74,7 +89,11 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
     name: 'tutor_turn',
     description:
       "One Socratic tutoring turn grounded in the heard text: with the learner's answer, a follow-up that agrees and probes, counters with a passage or asks for more, moving through the discussion questions; without one, the open question. The session remembers the dialogue.",
-    parameters: { type: 'object', properties: { job_id: jobId, user_message: { type: 'string' } }, required: ['job_id'] },
+    parameters: {
+      type: 'object',
+      properties: { job_id: jobId, user_message: { type: 'string' } },
+      required: ['job_id'],
+    },
   },
   {
     name: 'book_outline',
@@ -83,7 +102,8 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
   },
   {
     name: 'current_position',
-    description: 'Where the listener is in a book (how far, what they heard last). resume=true also opens the book in the player at that position.',
+    description:
+      'Where the listener is in a book (how far, what they heard last). resume=true also opens the book in the player at that position.',
     parameters: { type: 'object', properties: { job_id: jobId, resume: { type: 'boolean' } }, required: ['job_id'] },
   },
 ];
@@ -201,15 +221,28 @@ export function createToolbox(ctx: ToolContext): Toolbox {
     const bound = none ? 0 : spoilerBound(found.source.timing, pos.seconds);
     const heardCount = none ? 0 : index.heardCount(pos.seconds);
     const text = none ? '' : found.source.text.slice(0, bound);
-    return { book: b, text, sentences: index.heard(heardCount), index, heardCount, positionSeconds: pos.seconds, positionSource: pos.source };
+    return {
+      book: b,
+      text,
+      sentences: index.heard(heardCount),
+      index,
+      heardCount,
+      positionSeconds: pos.seconds,
+      positionSource: pos.source,
+    };
   }
 
   async function searchLibrary(args: Record<string, unknown>): Promise<ToolResult> {
     const query = argString(args, 'query', false);
     const maxRaw = args.max_results;
-    const max = typeof maxRaw === 'number' && Number.isFinite(maxRaw) ? Math.min(20, Math.max(1, Math.round(maxRaw))) : 5;
-    if (args.recent !== undefined && typeof args.recent !== 'boolean') throw new ToolError('Argument recent must be a boolean');
-    return librarySearch({ userId: ctx.userId, books: ctx.books, history }, { query, max, recent: args.recent === true });
+    const max =
+      typeof maxRaw === 'number' && Number.isFinite(maxRaw) ? Math.min(20, Math.max(1, Math.round(maxRaw))) : 5;
+    if (args.recent !== undefined && typeof args.recent !== 'boolean')
+      throw new ToolError('Argument recent must be a boolean');
+    return librarySearch(
+      { userId: ctx.userId, books: ctx.books, history },
+      { query, max, recent: args.recent === true },
+    );
   }
 
   async function searchBook(args: Record<string, unknown>): Promise<ToolResult> {
@@ -217,12 +250,19 @@ export function createToolbox(ctx: ToolContext): Toolbox {
     const query = argString(args, 'query', true);
     const h = await heard(id);
     if (h.heardCount === 0) {
-      return { answer: `You haven't heard any of ${h.book.title} yet, so there's nothing I can search without spoiling it.`, data: { matches: [] } };
+      return {
+        answer: `You haven't heard any of ${h.book.title} yet, so there's nothing I can search without spoiling it.`,
+        data: { matches: [] },
+      };
     }
-    if (indexTerms(query).length === 0) return { answer: 'What should I look for? Give me a word or a name.', data: { matches: [] } };
+    if (indexTerms(query).length === 0)
+      return { answer: 'What should I look for? Give me a word or a name.', data: { matches: [] } };
     const found = await h.index.find(query, h.heardCount, { limit: 3 });
     if (found.length === 0) {
-      return { answer: `I couldn't find "${cleanEntity(query)}" in what you've heard of ${h.book.title} so far.`, data: { matches: [] } };
+      return {
+        answer: `I couldn't find "${cleanEntity(query)}" in what you've heard of ${h.book.title} so far.`,
+        data: { matches: [] },
+      };
     }
     // Best first, but read in story order.
     const matches = [...found].sort((a, b) => a.sentence.index - b.sentence.index);
@@ -230,7 +270,12 @@ export function createToolbox(ctx: ToolContext): Toolbox {
     return {
       answer: `From what you've heard, ${quotes.join(' And ')}`,
       data: {
-        matches: matches.map((m) => ({ text: m.sentence.text, char_start: m.sentence.charStart, where: describePlace(m.sentence.place), score: m.score })),
+        matches: matches.map((m) => ({
+          text: m.sentence.text,
+          char_start: m.sentence.charStart,
+          where: describePlace(m.sentence.place),
+          score: m.score,
+        })),
       },
     };
   }
@@ -238,12 +283,17 @@ export function createToolbox(ctx: ToolContext): Toolbox {
   async function xrayLookup(args: Record<string, unknown>): Promise<ToolResult> {
     const id = argString(args, 'job_id', true);
     const kindArg = argString(args, 'kind', false);
-    if (kindArg !== '' && !(XRAY_KINDS as readonly string[]).includes(kindArg)) throw new ToolError(`Argument kind must be one of ${XRAY_KINDS.join(', ')}`);
+    if (kindArg !== '' && !(XRAY_KINDS as readonly string[]).includes(kindArg))
+      throw new ToolError(`Argument kind must be one of ${XRAY_KINDS.join(', ')}`);
     const kind = kindArg === '' ? null : (kindArg as XrayKind);
     const entity = cleanEntity(argString(args, 'query', false));
     if (entity === '' && kind !== 'setting' && kind !== 'when') throw new ToolError('Missing argument query');
     const h = await heard(id);
-    return xrayAnswer({ title: h.book.title, analysis: h.book.analysis, index: h.index, heardCount: h.heardCount }, entity, kind);
+    return xrayAnswer(
+      { title: h.book.title, analysis: h.book.analysis, index: h.index, heardCount: h.heardCount },
+      entity,
+      kind,
+    );
   }
 
   async function tutorTurn(args: Record<string, unknown>): Promise<ToolResult> {
@@ -255,7 +305,11 @@ export function createToolbox(ctx: ToolContext): Toolbox {
       state = newTutorState();
       tutorMemory.set(id, state);
     }
-    const result = await tutorReply({ title: h.book.title, bookId: h.book.id, analysis: h.book.analysis, index: h.index, heardCount: h.heardCount }, state, message);
+    const result = await tutorReply(
+      { title: h.book.title, bookId: h.book.id, analysis: h.book.analysis, index: h.index, heardCount: h.heardCount },
+      state,
+      message,
+    );
     return { answer: result.answer, data: result.data };
   }
 
@@ -264,7 +318,10 @@ export function createToolbox(ctx: ToolContext): Toolbox {
     const b = await book(id);
     const pos = await position(id);
     if (b.chapters.length === 0) {
-      return { answer: `${b.title} is a single part; you're at ${formatTime(pos.seconds)}.`, data: { chapters: [], total_chapters: 0 } };
+      return {
+        answer: `${b.title} is a single part; you're at ${formatTime(pos.seconds)}.`,
+        data: { chapters: [], total_chapters: 0 },
+      };
     }
     let t = 0;
     const reached: { title: string; order: number; start_seconds: number }[] = [];
@@ -282,7 +339,8 @@ export function createToolbox(ctx: ToolContext): Toolbox {
 
   async function currentPosition(args: Record<string, unknown>): Promise<ToolResult> {
     const id = argString(args, 'job_id', true);
-    if (args.resume !== undefined && typeof args.resume !== 'boolean') throw new ToolError('Argument resume must be a boolean');
+    if (args.resume !== undefined && typeof args.resume !== 'boolean')
+      throw new ToolError('Argument resume must be a boolean');
     const h = await heard(id);
     const duration = h.book.durationSeconds;
     const pct = duration ? Math.min(100, Math.round((h.positionSeconds / duration) * 100)) : null;
@@ -327,7 +385,8 @@ export function createToolbox(ctx: ToolContext): Toolbox {
     },
     async call(name, args) {
       if (!(TOOL_NAMES as readonly string[]).includes(name)) throw new ToolError(`Unknown tool ${name}`);
-      const record = args !== null && typeof args === 'object' && !Array.isArray(args) ? (args as Record<string, unknown>) : {};
+      const record =
+        args !== null && typeof args === 'object' && !Array.isArray(args) ? (args as Record<string, unknown>) : {};
       return handlers[name as ToolName](record);
     },
   };

@@ -26,7 +26,8 @@ function echoes(reply: string, said: string): boolean {
 
 function expectGrounded(reply: string) {
   for (const word of SPOILERS) expect(reply).not.toContain(word);
-  for (const [, q] of reply.matchAll(/"([^"]+)"/g)) expect(HEARD.some((s) => s.startsWith(q!.replace(/…$/, '')))).toBe(true);
+  for (const [, q] of reply.matchAll(/"([^"]+)"/g))
+    expect(HEARD.some((s) => s.startsWith(q!.replace(/…$/, '')))).toBe(true);
 }
 
 function tutor() {
@@ -69,9 +70,15 @@ describe('the Socratic tutor (offline)', () => {
     }
     expect(kinds).toEqual(['opening', 'agree', 'elaborate', 'counter', 'next_question']);
     // Agrees, quoting the heard passage that supports the answer, with where it was heard.
-    expect(replies[0]).toMatch(new RegExp(`^(?:That fits what you heard|The text backs you up|You can see that) in chapter 1, about 14 seconds in: "${CHAPTER_1[1]}" `));
+    expect(replies[0]).toMatch(
+      new RegExp(
+        `^(?:That fits what you heard|The text backs you up|You can see that) in chapter 1, about 14 seconds in: "${CHAPTER_1[1]}" `,
+      ),
+    );
     // Counters with a passage about the open question that the answer leaves out.
-    expect(replies[2]).toContain(`Does the text bear that out? In chapter 1, at the very start, you heard: "${CHAPTER_1[0]}"`);
+    expect(replies[2]).toContain(
+      `Does the text bear that out? In chapter 1, at the very start, you heard: "${CHAPTER_1[0]}"`,
+    );
     // Moves on to the next discussion question.
     expect(replies[3]).toMatch(/How does the sea shape the lives of Mara and Tobias\?$/);
     // No two follow-ups are worded the same.
@@ -90,9 +97,13 @@ describe('the Socratic tutor (offline)', () => {
     const { brain } = tutor();
     await brain.opening();
     const reply = await brain.respond("I don't know");
-    expect(reply).toMatch(/^That's fine — let's look at the text together\. In chapter 1, at the very start, you heard: ".+" (?:What does that moment suggest to you|What do you notice in that line|Why might the story show us that here)\?$/);
+    expect(reply).toMatch(
+      /^That's fine — let's look at the text together\. In chapter 1, at the very start, you heard: ".+" (?:What does that moment suggest to you|What do you notice in that line|Why might the story show us that here)\?$/,
+    );
     expect(reply).toContain(CHAPTER_1[0]);
-    expect(await brain.respond('next question please')).toBe('Sure, a different one. How does the sea shape the lives of Mara and Tobias?');
+    expect(await brain.respond('next question please')).toBe(
+      'Sure, a different one. How does the sea shape the lives of Mara and Tobias?',
+    );
   });
 });
 
@@ -137,15 +148,23 @@ describe('the tutor over the websocket', () => {
     const first = await connect();
     expect((await first.waitForMessage('bot-llm-text')).data.text).toBe('What keeps Mara Quill on Gull Island?');
     const from = first.frames.length;
-    first.sendMessage('send-text', { content: 'She stays because she promised to keep the lamp burning every night.', options: { audio_response: false } });
+    first.sendMessage('send-text', {
+      content: 'She stays because she promised to keep the lamp burning every night.',
+      options: { audio_response: false },
+    });
     expect(String((await first.waitForMessage('bot-output', 5000, from)).data.text)).toContain(CHAPTER_1[1]);
     first.close();
     await first.closed;
 
     const again = await connect();
-    expect((await again.waitForMessage('bot-llm-text')).data.text).toBe("Let's pick up where we were. What keeps Mara Quill on Gull Island?");
+    expect((await again.waitForMessage('bot-llm-text')).data.text).toBe(
+      "Let's pick up where we were. What keeps Mara Quill on Gull Island?",
+    );
     const next = again.frames.length;
-    again.sendMessage('send-text', { content: 'Her brother forces her to stay out there.', options: { audio_response: false } });
+    again.sendMessage('send-text', {
+      content: 'Her brother forces her to stay out there.',
+      options: { audio_response: false },
+    });
     const reply = String((await again.waitForMessage('bot-output', 5000, next)).data.text);
     // The dialogue carried on: the passage already quoted is not quoted again.
     expect(reply).not.toContain(CHAPTER_1[1]);

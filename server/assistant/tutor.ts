@@ -39,7 +39,8 @@ export interface TutorInput {
   heardCount: number;
 }
 
-export type TutorMove = 'opening' | 'resume' | 'agree' | 'counter' | 'elaborate' | 'scaffold' | 'next_question' | 'wrap_up' | 'not_started';
+export type TutorMove =
+  'opening' | 'resume' | 'agree' | 'counter' | 'elaborate' | 'scaffold' | 'next_question' | 'wrap_up' | 'not_started';
 
 export interface TutorReply {
   answer: string;
@@ -49,7 +50,8 @@ export interface TutorReply {
 /** Follow-ups after a reader turn: how many before moving to the next question. */
 const FOLLOW_UPS_PER_QUESTION = 3;
 
-const DONT_KNOW = /\b(?:(?:i\s+)?(?:don'?t|do\s+not|dunno)\s+know|not\s+sure|no\s+idea|can'?t\s+say|no\s+clue|i'?m\s+stuck)\b/iu;
+const DONT_KNOW =
+  /\b(?:(?:i\s+)?(?:don'?t|do\s+not|dunno)\s+know|not\s+sure|no\s+idea|can'?t\s+say|no\s+clue|i'?m\s+stuck)\b/iu;
 const NEXT = /\b(?:next|another|different|new)\s+question\b|\bmove\s+on\b|\bskip\b|\bask\s+me\s+something\s+else\b/iu;
 
 /** Names (capitalised words not opening the sentence) a question mentions. */
@@ -65,10 +67,13 @@ export function tutorQuestions(input: TutorInput, sentences: readonly IndexedSen
   for (const q of input.analysis?.discussionQuestions ?? []) if (namesIn(q).every(heard)) out.push(q);
   const characters = (input.analysis?.characters ?? []).filter((c) => heard(c.name));
   const [first, second] = characters;
-  if (first !== undefined) out.push(`What do you make of ${first.name} so far, and what in the story has shaped that view?`);
-  if (first !== undefined && second !== undefined) out.push(`How would you describe what ${first.name} and ${second.name} mean to each other?`);
+  if (first !== undefined)
+    out.push(`What do you make of ${first.name} so far, and what in the story has shaped that view?`);
+  if (first !== undefined && second !== undefined)
+    out.push(`How would you describe what ${first.name} and ${second.name} mean to each other?`);
   const place = heardPlaces(sentences, input.analysis)[0];
-  if (place !== undefined) out.push(`Why do you think the story places its people in ${place.name}? What would change somewhere else?`);
+  if (place !== undefined)
+    out.push(`Why do you think the story places its people in ${place.name}? What would change somewhere else?`);
   const heardTerms = new Set(indexTerms(heardText));
   for (const theme of input.analysis?.themes ?? []) {
     if (indexTerms(theme).some((t) => heardTerms.has(t))) {
@@ -83,7 +88,9 @@ export function tutorQuestions(input: TutorInput, sentences: readonly IndexedSen
 
 /** Characters the analysis names that a sentence mentions (only heard ones are ever passed in). */
 function characterIn(input: TutorInput, sentence: IndexedSentence, heardText: string): string | undefined {
-  return (input.analysis?.characters ?? []).find((c) => entityPattern(c.name).test(heardText) && entityPattern(c.name.split(/\s+/)[0]!).test(sentence.text))?.name.split(/\s+/)[0];
+  return (input.analysis?.characters ?? [])
+    .find((c) => entityPattern(c.name).test(heardText) && entityPattern(c.name.split(/\s+/)[0]!).test(sentence.text))
+    ?.name.split(/\s+/)[0];
 }
 
 function choose(state: TutorState, seed: string, options: readonly string[]): string {
@@ -101,7 +108,10 @@ export async function tutorTurn(input: TutorInput, state: TutorState, rawMessage
   const reply = (kind: TutorMove, answer: string, question: string, passage: IndexedSentence | null): TutorReply => {
     state.turns.push({ role: 'tutor', text: answer });
     if (passage !== null) state.quoted.add(passage.index);
-    return { answer, data: { kind, question, passage: passage && { text: passage.text, where: describePlace(passage.place) }, turn } };
+    return {
+      answer,
+      data: { kind, question, passage: passage && { text: passage.text, where: describePlace(passage.place) }, turn },
+    };
   };
 
   if (sentences.length === 0) {
@@ -133,14 +143,19 @@ export async function tutorTurn(input: TutorInput, state: TutorState, rawMessage
   if (open === undefined) return ask('opening', '');
 
   const heardText = sentences.map((s) => s.text).join(' ');
-  const fresh = (found: { sentence: IndexedSentence; terms: string[] }[]) => found.find((p) => !state.quoted.has(p.sentence.index));
+  const fresh = (found: { sentence: IndexedSentence; terms: string[] }[]) =>
+    found.find((p) => !state.quoted.has(p.sentence.index));
   // A passage for the open question, to scaffold or to counter with.
   const forQuestion = fresh(await input.index.find(open, input.heardCount, { limit: 8 }));
 
   if (NEXT.test(message) || state.followUps >= FOLLOW_UPS_PER_QUESTION) {
     const lead = NEXT.test(message)
       ? 'Sure, a different one. '
-      : choose(state, message, ['Good — that gives us plenty to think about. Let’s turn to another question. ', 'Let’s leave that there and look at something else. ', 'That’s a reading worth holding on to. Here’s a new question. ']);
+      : choose(state, message, [
+          'Good — that gives us plenty to think about. Let’s turn to another question. ',
+          'Let’s leave that there and look at something else. ',
+          'That’s a reading worth holding on to. Here’s a new question. ',
+        ]);
     return ask('next_question', lead);
   }
   state.followUps += 1;
@@ -149,12 +164,23 @@ export async function tutorTurn(input: TutorInput, state: TutorState, rawMessage
   if (DONT_KNOW.test(message) || answerTerms.length === 0) {
     if (forQuestion === undefined) return ask('next_question', 'That one is hard to pin down. Let’s try another. ');
     const s = forQuestion.sentence;
-    const probe = choose(state, message, ['What does that moment suggest to you?', 'What do you notice in that line?', 'Why might the story show us that here?']);
-    return reply('scaffold', `That's fine — let's look at the text together. ${capitalise(describePlace(s.place))}, you heard: "${shorten(s.text, 150)}" ${probe}`, probe, s);
+    const probe = choose(state, message, [
+      'What does that moment suggest to you?',
+      'What do you notice in that line?',
+      'Why might the story show us that here?',
+    ]);
+    return reply(
+      'scaffold',
+      `That's fine — let's look at the text together. ${capitalise(describePlace(s.place))}, you heard: "${shorten(s.text, 150)}" ${probe}`,
+      probe,
+      s,
+    );
   }
 
   // Heard passages that share the reader's words (BM25 over the heard sentences only).
-  const supporting = (await input.index.find(message, input.heardCount, { limit: 8 })).filter((p) => p.terms.length >= Math.min(2, answerTerms.length));
+  const supporting = (await input.index.find(message, input.heardCount, { limit: 8 })).filter(
+    (p) => p.terms.length >= Math.min(2, answerTerms.length),
+  );
   const support = fresh(supporting);
 
   if (answerTerms.length < 3) {
@@ -175,13 +201,21 @@ export async function tutorTurn(input: TutorInput, state: TutorState, rawMessage
       'How might that shape what happens next?',
       'What would change if that moment were missing?',
     ]);
-    const lead = choose(state, `${message}:lead`, ['That fits what you heard', 'The text backs you up', 'You can see that']);
+    const lead = choose(state, `${message}:lead`, [
+      'That fits what you heard',
+      'The text backs you up',
+      'You can see that',
+    ]);
     return reply('agree', `${lead} ${describePlace(s.place)}: "${shorten(s.text, 150)}" ${probe}`, probe, s);
   }
 
   if (supporting.length > 0) {
     // Backed by a passage already discussed: agree without quoting it again.
-    const probe = choose(state, message, ['What else in the story points the same way?', 'Where else have you seen that?', 'Why do you think the story shows it that way?']);
+    const probe = choose(state, message, [
+      'What else in the story points the same way?',
+      'Where else have you seen that?',
+      'Why do you think the story shows it that way?',
+    ]);
     return reply('agree', `That matches the line we looked at earlier. ${probe}`, probe, null);
   }
 
@@ -191,8 +225,17 @@ export async function tutorTurn(input: TutorInput, state: TutorState, rawMessage
     return reply('elaborate', `I'm not sure the text says that yet. ${probe}`, probe, null);
   }
   const s = counter.sentence;
-  const probe = choose(state, message, ['How does that fit with your reading?', 'Does that change your view, or does it still hold?', 'How would you square that with your answer?']);
-  return reply('counter', `Does the text bear that out? ${capitalise(describePlace(s.place))}, you heard: "${shorten(s.text, 150)}" ${probe}`, probe, s);
+  const probe = choose(state, message, [
+    'How does that fit with your reading?',
+    'Does that change your view, or does it still hold?',
+    'How would you square that with your answer?',
+  ]);
+  return reply(
+    'counter',
+    `Does the text bear that out? ${capitalise(describePlace(s.place))}, you heard: "${shorten(s.text, 150)}" ${probe}`,
+    probe,
+    s,
+  );
 }
 
 function capitalise(text: string): string {

@@ -35,7 +35,12 @@ afterEach(() => {
 
 const auth = (user: { token: string }) => ({ authorization: `Bearer ${user.token}` });
 const call = (method: 'GET' | 'POST', path: string, user: { token: string }, payload?: object) =>
-  t.app.inject({ method, url: `/api/v1/voice-assistant/${path}`, headers: auth(user), ...(payload !== undefined && { payload }) });
+  t.app.inject({
+    method,
+    url: `/api/v1/voice-assistant/${path}`,
+    headers: auth(user),
+    ...(payload !== undefined && { payload }),
+  });
 
 async function connect(user: { token: string } | null, query = ''): Promise<TestVoiceClient> {
   const client = await TestVoiceClient.connect(`${base}?${user === null ? '' : `token=${user.token}`}${query}`);
@@ -50,13 +55,20 @@ async function ensureStarted(user: { token: string }, payload: object) {
 }
 
 const texts = (c: TestVoiceClient, type: string) => c.messages(type).map((m) => m.data.text);
-const audioFrames = (c: TestVoiceClient) => c.frames.filter((f): f is Extract<ServerFrame, { kind: 'audio' }> => f.kind === 'audio');
+const audioFrames = (c: TestVoiceClient) =>
+  c.frames.filter((f): f is Extract<ServerFrame, { kind: 'audio' }> => f.kind === 'audio');
 
 describe('voice assistant routes (per user)', () => {
   it('start, status, connect and stop are per user, each with its own mode and book', async () => {
     const stopped = await call('GET', 'status', ann);
     expect(stopped.statusCode).toBe(200);
-    expect(stopped.json()).toEqual({ status: 'stopped', websocket_url: null, mcp_functions: [], mode: null, job_id: null });
+    expect(stopped.json()).toEqual({
+      status: 'stopped',
+      websocket_url: null,
+      mcp_functions: [],
+      mode: null,
+      job_id: null,
+    });
 
     const started = await t.app.inject({
       method: 'POST',
@@ -75,8 +87,15 @@ describe('voice assistant routes (per user)', () => {
     // Bob's session is untouched by Ann's, and starts with his own mode and book.
     expect((await call('GET', 'status', bob)).json().status).toBe('stopped');
     expect((await call('POST', 'connect', bob)).statusCode).toBe(503);
-    expect((await call('POST', 'start', bob, { mode: 'tutor', jobId: bobBook })).json()).toMatchObject({ mode: 'tutor', job_id: bobBook });
-    expect((await call('GET', 'status', ann)).json()).toMatchObject({ status: 'running', mode: 'xray', job_id: annBook });
+    expect((await call('POST', 'start', bob, { mode: 'tutor', jobId: bobBook })).json()).toMatchObject({
+      mode: 'tutor',
+      job_id: bobBook,
+    });
+    expect((await call('GET', 'status', ann)).json()).toMatchObject({
+      status: 'running',
+      mode: 'xray',
+      job_id: annBook,
+    });
 
     const connected = await call('POST', 'connect', ann);
     expect(connected.statusCode).toBe(200);
@@ -84,15 +103,29 @@ describe('voice assistant routes (per user)', () => {
 
     const stop = await call('POST', 'stop', ann);
     expect(stop.statusCode).toBe(200);
-    expect(stop.json()).toEqual({ status: 'stopped', websocket_url: null, mcp_functions: [], mode: null, job_id: null });
-    expect((await call('GET', 'status', bob)).json()).toMatchObject({ status: 'running', mode: 'tutor', job_id: bobBook });
+    expect(stop.json()).toEqual({
+      status: 'stopped',
+      websocket_url: null,
+      mcp_functions: [],
+      mode: null,
+      job_id: null,
+    });
+    expect((await call('GET', 'status', bob)).json()).toMatchObject({
+      status: 'running',
+      mode: 'tutor',
+      job_id: bobBook,
+    });
     await call('POST', 'stop', bob);
   });
 
   it('refuses a book that is not the user’s or not finished (404), stop or connect when stopped', async () => {
     const notTheirs = await call('POST', 'start', bob, { mode: 'xray', jobId: annBook });
     expect(notTheirs.statusCode).toBe(404);
-    expect(notTheirs.json()).toEqual({ detail: 'Book not found', message: 'Book not found', request_id: expect.any(String) });
+    expect(notTheirs.json()).toEqual({
+      detail: 'Book not found',
+      message: 'Book not found',
+      request_id: expect.any(String),
+    });
     const pending = await insertJob(t.db, { userId: bob.id, title: 'Unfinished', status: 'PROCESSING' });
     expect((await call('POST', 'start', bob, { jobId: pending })).statusCode).toBe(404);
     expect((await call('GET', 'status', bob)).json().status).toBe('stopped');
@@ -118,8 +151,15 @@ describe('voice assistant routes (per user)', () => {
 describe('voice assistant websocket', () => {
   it('closes with 4003 for a missing, invalid or expired token and 1008 when the session is not started', async () => {
     await call('POST', 'stop', bob);
-    expect(await (await connect(null)).closed).toEqual({ code: 4003, reason: 'Unauthorized: invalid or expired token' });
-    const expired = await createTokenService({ secret: t.config.jwtSecret, ttlSeconds: 60, now: () => new Date(Date.now() - 3_600_000) }).issue(ann.id);
+    expect(await (await connect(null)).closed).toEqual({
+      code: 4003,
+      reason: 'Unauthorized: invalid or expired token',
+    });
+    const expired = await createTokenService({
+      secret: t.config.jwtSecret,
+      ttlSeconds: 60,
+      now: () => new Date(Date.now() - 3_600_000),
+    }).issue(ann.id);
     expect((await (await connect({ token: expired.token })).closed).code).toBe(4003);
     expect(await (await connect(bob)).closed).toEqual({ code: 1008, reason: 'Voice assistant is not running' });
   });
@@ -137,10 +177,15 @@ describe('voice assistant websocket', () => {
     c.sendMessage('client-ready', { version: '9.0.0', about: { library: 'x' } }, 'old');
     const incompatible = await c.waitForMessage('error-response');
     expect(incompatible.id).toBe('old');
-    expect(String(incompatible.data.error)).toContain('RTVI version 9.0.0 is not compatible with server protocol 2.1.0');
+    expect(String(incompatible.data.error)).toContain(
+      'RTVI version 9.0.0 is not compatible with server protocol 2.1.0',
+    );
 
     const ready = await c.handshake('abc123');
-    expect(ready).toMatchObject({ id: 'abc123', data: { version: '2.1.0', about: { library: 'lectio', mode: 'xray', job_id: annBook } } });
+    expect(ready).toMatchObject({
+      id: 'abc123',
+      data: { version: '2.1.0', about: { library: 'lectio', mode: 'xray', job_id: annBook } },
+    });
 
     c.sendMessage('frobnicate', {}, 'u1');
     expect(await c.waitFor((f) => f.kind === 'message' && f.type === 'error-response' && f.id === 'u1')).toMatchObject({
@@ -155,8 +200,12 @@ describe('voice assistant websocket', () => {
     expect(await c.waitFor((f) => f.kind === 'message' && f.id === 'p2')).toMatchObject({ type: 'error-response' });
 
     c.sendAudio(new Int16Array(441), 44100);
-    const wrongRate = await c.waitFor((f) => f.kind === 'message' && f.type === 'error' && String(f.data.error).startsWith('Audio'));
-    expect(wrongRate).toMatchObject({ data: { error: 'Audio must be 16000 Hz mono 16-bit PCM (got 44100 Hz)', fatal: false } });
+    const wrongRate = await c.waitFor(
+      (f) => f.kind === 'message' && f.type === 'error' && String(f.data.error).startsWith('Audio'),
+    );
+    expect(wrongRate).toMatchObject({
+      data: { error: 'Audio must be 16000 Hz mono 16-bit PCM (got 44100 Hz)', fatal: false },
+    });
 
     c.sendMessage('disconnect-bot', {});
     expect((await c.closed).code).toBe(1000);
@@ -180,7 +229,9 @@ describe('voice assistant websocket', () => {
 
     const answer = "Mr. Rochester hasn't appeared in what you've heard so far — keep listening!";
     expect(texts(c, 'bot-llm-text')).toEqual([answer]);
-    expect(c.messages('bot-output').map((m) => m.data)).toEqual([{ text: answer, aggregated_by: 'sentence', will_be_spoken: true }]);
+    expect(c.messages('bot-output').map((m) => m.data)).toEqual([
+      { text: answer, aggregated_by: 'sentence', will_be_spoken: true },
+    ]);
     expect(texts(c, 'bot-tts-text')).toEqual([answer]);
     const order = c.frames
       .map((f) => (f.kind === 'message' ? f.type : f.kind))
@@ -209,7 +260,8 @@ describe('voice assistant websocket', () => {
 
     const audio = audioFrames(c);
     expect(audio.length).toBeGreaterThan(20);
-    for (const frame of audio) expect(frame).toMatchObject({ bytes: 1920, sampleRate: 24000, numChannels: 1, name: 'audio' });
+    for (const frame of audio)
+      expect(frame).toMatchObject({ bytes: 1920, sampleRate: 24000, numChannels: 1, name: 'audio' });
     // Paced at real time, not sent in a burst: frame k is scheduled at t0 + 40k ms, so the frames
     // can arrive late on a busy machine but never ahead of real time. (How fast the first audio
     // comes and how closely the frames keep time are figures for `npm run bench -- voice`.)
@@ -268,7 +320,9 @@ describe('voice assistant websocket', () => {
     await call('POST', 'stop', bob);
     expect(await b.closed).toEqual({ code: 1000, reason: 'Voice assistant stopped' });
     a.sendMessage('client-message', { t: 'get-session' }, 's');
-    expect(await a.waitFor((f) => f.kind === 'message' && f.id === 's')).toMatchObject({ data: { d: { mode: 'xray', job_id: annBook } } });
+    expect(await a.waitFor((f) => f.kind === 'message' && f.id === 's')).toMatchObject({
+      data: { d: { mode: 'xray', job_id: annBook } },
+    });
   }, 20_000);
 
   it('switches the session when started with another mode: the old socket closes, the new one is in the new mode', async () => {
@@ -285,7 +339,9 @@ describe('voice assistant websocket', () => {
     const tutor = await connect(ann);
     await tutor.handshake();
     tutor.sendMessage('client-message', { t: 'get-session' }, 's');
-    expect(await tutor.waitFor((f) => f.kind === 'message' && f.id === 's')).toMatchObject({ data: { d: { mode: 'tutor', job_id: annBook } } });
+    expect(await tutor.waitFor((f) => f.kind === 'message' && f.id === 's')).toMatchObject({
+      data: { d: { mode: 'tutor', job_id: annBook } },
+    });
     // The tutor opens with a question, not an X-ray answer.
     expect((await tutor.waitForMessage('bot-llm-text')).data.text).toMatch(/\?$/);
   }, 20_000);
@@ -298,7 +354,16 @@ describe('a server shutting down', () => {
     const carlBook = await seedRochesterBook(s.db, appStorage(s.config), carl.id, { positionSeconds: HEARD_POSITION });
     await s.app.listen({ port: 0, host: '127.0.0.1' });
     const url = `ws://127.0.0.1:${(s.app.server.address() as AddressInfo).port}/api/v1/voice-assistant/ws`;
-    expect((await s.app.inject({ method: 'POST', url: '/api/v1/voice-assistant/start', headers: auth(carl), payload: { mode: 'xray', jobId: carlBook } })).statusCode).toBe(200);
+    expect(
+      (
+        await s.app.inject({
+          method: 'POST',
+          url: '/api/v1/voice-assistant/start',
+          headers: auth(carl),
+          payload: { mode: 'xray', jobId: carlBook },
+        })
+      ).statusCode,
+    ).toBe(200);
     const c = await TestVoiceClient.connect(`${url}?token=${carl.token}`);
     await c.handshake();
     await s.close();

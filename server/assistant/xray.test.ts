@@ -8,7 +8,11 @@ function setup(position: number = POSITION) {
   const { book, text } = lighthouse();
   const books = memoryBookSource([{ userId: 'ann', book, text, position }]);
   const toolbox = createToolbox({ userId: 'ann', books, clientPosition: () => undefined });
-  const brain = createOfflineBrain({ mode: 'xray', jobId: book.id, callTool: (name, args) => toolbox.call(name, args) });
+  const brain = createOfflineBrain({
+    mode: 'xray',
+    jobId: book.id,
+    callTool: (name, args) => toolbox.call(name, args),
+  });
   return { book, books, toolbox, brain };
 }
 
@@ -48,7 +52,9 @@ describe('X-ray over the heard text', () => {
   it('who are the characters / who is the main character: only the characters heard so far', async () => {
     const { brain } = setup();
     const cast = await brain.respond('Who are the characters?');
-    expect(cast).toBe(`So far you've met Mara Quill (the protagonist) and Tobias. Mara Quill comes first, in chapter 1, at the very start: "${CHAPTER_1[0]}"`);
+    expect(cast).toBe(
+      `So far you've met Mara Quill (the protagonist) and Tobias. Mara Quill comes first, in chapter 1, at the very start: "${CHAPTER_1[0]}"`,
+    );
     expectHeardOnly(cast);
     const lead = await brain.respond('Who is the main character?');
     expect(lead).toMatch(/^Mara Quill is the protagonist\. Mara Quill first appears in chapter 1, at the very start/);
@@ -73,16 +79,40 @@ describe('X-ray over the heard text', () => {
     expectHeardOnly(answer);
     // Asked as "when", the time and its passage.
     const when = await brain.respond('When is the story set?');
-    expect(when).toBe(`As for when, it is the winter of 1893: you heard in chapter 1, at the very start, "${CHAPTER_1[0]}"`);
+    expect(when).toBe(
+      `As for when, it is the winter of 1893: you heard in chapter 1, at the very start, "${CHAPTER_1[0]}"`,
+    );
   });
 
   it('the setting before any place is named says so and quotes the opening, never the analysis', async () => {
     const { book, text } = lighthouse();
     const opening = 'The wind had not stopped for three days.';
-    const plain = { ...text, text: `${opening} ${text.text}`, timing: [{ start: 0, end: 5, char_start: 0, char_end: opening.length }, ...text.timing.map((t) => ({ ...t, start: t.start + 5, end: t.end + 5, char_start: t.char_start + opening.length + 1, char_end: t.char_end + opening.length + 1 }))] };
-    const toolbox = createToolbox({ userId: 'ann', books: memoryBookSource([{ userId: 'ann', book, text: plain, position: 2 }]), clientPosition: () => undefined });
+    const plain = {
+      ...text,
+      text: `${opening} ${text.text}`,
+      timing: [
+        { start: 0, end: 5, char_start: 0, char_end: opening.length },
+        ...text.timing.map((t) => ({
+          ...t,
+          start: t.start + 5,
+          end: t.end + 5,
+          char_start: t.char_start + opening.length + 1,
+          char_end: t.char_end + opening.length + 1,
+        })),
+      ],
+    };
+    const toolbox = createToolbox({
+      userId: 'ann',
+      books: memoryBookSource([{ userId: 'ann', book, text: plain, position: 2 }]),
+      clientPosition: () => undefined,
+    });
     const result = await toolbox.call('xray_lookup', { job_id: book.id, kind: 'setting' });
-    expect(result.answer).toBe(`So far The Keeper hasn't named where it takes place. It opens at the very start: "${opening}"`.replace('opens at', 'opens in chapter 1, at'));
+    expect(result.answer).toBe(
+      `So far The Keeper hasn't named where it takes place. It opens at the very start: "${opening}"`.replace(
+        'opens at',
+        'opens in chapter 1, at',
+      ),
+    );
     expect(result.answer).not.toContain('Gull Island');
   });
 
@@ -90,8 +120,12 @@ describe('X-ray over the heard text', () => {
     const { book, books, toolbox } = setup();
     expect((await toolbox.call('search_book', { job_id: book.id, query: 'fisherman' })).answer).toContain(CHAPTER_2[0]);
     books.setPosition('ann', book.id, 20);
-    expect((await toolbox.call('search_book', { job_id: book.id, query: 'fisherman' })).answer).toContain("couldn't find");
-    expect((await toolbox.call('xray_lookup', { job_id: book.id, query: 'Tobias' })).answer).toContain("hasn't appeared");
+    expect((await toolbox.call('search_book', { job_id: book.id, query: 'fisherman' })).answer).toContain(
+      "couldn't find",
+    );
+    expect((await toolbox.call('xray_lookup', { job_id: book.id, query: 'Tobias' })).answer).toContain(
+      "hasn't appeared",
+    );
     books.setPosition('ann', book.id, 100);
     const later = await toolbox.call('xray_lookup', { job_id: book.id, query: 'Elias Thorne' });
     expect(later.answer).toContain('Elias Thorne is a major character.');
@@ -110,7 +144,7 @@ describe('X-ray over the heard text', () => {
 });
 
 describe('X-ray on dialogue', () => {
-  it("quotes a line of dialogue with its own quotes made single, and a bare first mention with a fuller one", async () => {
+  it('quotes a line of dialogue with its own quotes made single, and a bare first mention with a fuller one', async () => {
     const lines = [
       '"Have you heard that Netherfield Park is let at last?" asked his wife.',
       '"Bingley."',
@@ -125,9 +159,17 @@ describe('X-ray on dialogue', () => {
       return entry;
     });
     const { book } = lighthouse();
-    const toolbox = createToolbox({ userId: 'ann', books: memoryBookSource([{ userId: 'ann', book: { ...book, chapters: [], analysis: null }, text: { text, timing }, position: 9 }]), clientPosition: () => undefined });
+    const toolbox = createToolbox({
+      userId: 'ann',
+      books: memoryBookSource([
+        { userId: 'ann', book: { ...book, chapters: [], analysis: null }, text: { text, timing }, position: 9 },
+      ]),
+      clientPosition: () => undefined,
+    });
     const place = await toolbox.call('xray_lookup', { job_id: book.id, query: 'Netherfield Park', kind: 'what' });
-    expect(place.answer).toContain(`Netherfield Park first appears at the very start: "'Have you heard that Netherfield Park is let at last?' asked his wife."`);
+    expect(place.answer).toContain(
+      `Netherfield Park first appears at the very start: "'Have you heard that Netherfield Park is let at last?' asked his wife."`,
+    );
     const who = await toolbox.call('xray_lookup', { job_id: book.id, query: 'Bingley' });
     expect(who.answer).toBe(
       `Bingley first appears at the very start: "'Bingley.'" You also heard, about 6 seconds in: "Bingley was a young man of large fortune from the north of England." Mentioned 3 times so far. Most recently, about 9 seconds in: "Everyone at the ball liked Bingley at once."`,
@@ -138,7 +180,16 @@ describe('X-ray on dialogue', () => {
 describe('HeardIndex', () => {
   it('counts heard sentences by the timing entry playing and splits long entries into sentences', async () => {
     const text = 'One fine day. Two birds sang. Then rain came.';
-    const index = await HeardIndex.build({ text, timing: [{ start: 0, end: 6, char_start: 0, char_end: 29 }, { start: 6, end: 9, char_start: 30, char_end: 45 }] }, []);
+    const index = await HeardIndex.build(
+      {
+        text,
+        timing: [
+          { start: 0, end: 6, char_start: 0, char_end: 29 },
+          { start: 6, end: 9, char_start: 30, char_end: 45 },
+        ],
+      },
+      [],
+    );
     expect(index.heardCount(0)).toBe(2);
     expect(index.heardCount(5.9)).toBe(2);
     expect(index.heardCount(6)).toBe(3);

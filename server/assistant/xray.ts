@@ -44,7 +44,8 @@ const PLACE_RE = new RegExp(
   String.raw`(?<![\p{L}])(?:at|in|on|to|from|near|into|towards?|reached|left|visited|outside|inside|across|through|(?:coast|city|town|village|county|country|kingdom|land|streets?|outskirts|shores?|island|isle)\s+of)\s+(?:the\s+)?(${NAME}(?:\s+(?:of\s+)?${NAME}){0,3}(?:\s+(?:${PLACE_NOUNS}))?)(?![\p{L}])`,
   'gu',
 );
-const PERSON_CUE = /^(?:said|asked|replied|cried|answered|whispered|shouted|exclaimed|muttered|thought|smiled|laughed|sighed|nodded|told|felt|wanted|knew|looked|wrote|rowed|walked|ran|came|went)\b/iu;
+const PERSON_CUE =
+  /^(?:said|asked|replied|cried|answered|whispered|shouted|exclaimed|muttered|thought|smiled|laughed|sighed|nodded|told|felt|wanted|knew|looked|wrote|rowed|walked|ran|came|went)\b/iu;
 const TIME_RE =
   /(?<![\p{L}])(?:(?:(?:in|of|during|since|by)\s+)?(?:the\s+)?(?:year|summer|winter|spring|autumn)\s+of\s+(?:1[0-9]{3}|20[0-9]{2})|(?:in|of|during|since|by|that)\s+(?:the\s+)?(?:(?:early|late|mid)[\s-]+)?(?:(?:year\s+)?1[0-9]{3}|20[0-9]{2}|(?:\p{L}+teenth|[0-9]{1,2}(?:st|nd|rd|th))\s+century|spring|summer|autumn|fall|winter|January|February|March|April|June|July|August|September|October|November|December))(?![\p{L}])/iu;
 
@@ -67,7 +68,8 @@ export function heardPlaces(
       const name = m[1]!.replace(/['’]s$/u, '');
       const tokens = name.split(/\s+/).filter((w) => w.toLowerCase() !== 'of');
       const first = tokens[0]!.toLowerCase();
-      if (HONORIFICS.has(first) || NOT_PLACES.has(first) || tokens.some((w) => personTokens.has(w.toLowerCase()))) continue;
+      if (HONORIFICS.has(first) || NOT_PLACES.has(first) || tokens.some((w) => personTokens.has(w.toLowerCase())))
+        continue;
       if (!candidates.has(name)) candidates.set(name, s);
     }
   }
@@ -83,18 +85,26 @@ export function heardPlaces(
     const pattern = entityPattern(name);
     const global = new RegExp(pattern.source, 'giu');
     // A name used like a person ("Bessie said", "told Bessie") is not a place.
-    const usedAsPerson = [...text.matchAll(global)].some((m) => PERSON_CUE.test(text.slice(m.index + m[0].length).trimStart()));
+    const usedAsPerson = [...text.matchAll(global)].some((m) =>
+      PERSON_CUE.test(text.slice(m.index + m[0].length).trimStart()),
+    );
     if (usedAsPerson) continue;
     const mentions = sentences.filter((s) => pattern.test(s.text));
     if (mentions.length === 0) continue;
     out.push({ name, count: mentions.length, first: mentions[0]!, last: mentions[mentions.length - 1]! });
   }
   // A shorter name inside a longer one ("Thornfield" in "Thornfield Hall") is the same place.
-  const merged = out.filter((p) => !out.some((q) => q !== p && q.name.length > p.name.length && entityPattern(p.name).test(q.name)));
+  const merged = out.filter(
+    (p) => !out.some((q) => q !== p && q.name.length > p.name.length && entityPattern(p.name).test(q.name)),
+  );
   return merged.sort((a, b) => a.first.index - b.first.index);
 }
 
-function settingAnswer(input: XrayInput, sentences: readonly IndexedSentence[], only: 'place' | 'time' | 'both'): XrayResult {
+function settingAnswer(
+  input: XrayInput,
+  sentences: readonly IndexedSentence[],
+  only: 'place' | 'time' | 'both',
+): XrayResult {
   const places = heardPlaces(sentences, input.analysis);
   const timeSentence = sentences.find((s) => TIME_RE.test(s.text));
   const timePhrase = timeSentence?.text.match(TIME_RE)?.[0].replace(/^(?:in|of|during|since|by|that)\s+/iu, '') ?? null;
@@ -102,9 +112,17 @@ function settingAnswer(input: XrayInput, sentences: readonly IndexedSentence[], 
   if (only !== 'time') {
     if (places.length === 0) {
       const opening = sentences[0]!;
-      parts.push(`So far ${input.title} hasn't named where it takes place. It opens ${describePlace(opening.place)}: ${quote(opening)}`);
+      parts.push(
+        `So far ${input.title} hasn't named where it takes place. It opens ${describePlace(opening.place)}: ${quote(opening)}`,
+      );
     } else {
-      const main = places.length > 4 ? [...places].sort((a, b) => b.count - a.count).slice(0, 4).sort((a, b) => a.first.index - b.first.index) : places;
+      const main =
+        places.length > 4
+          ? [...places]
+              .sort((a, b) => b.count - a.count)
+              .slice(0, 4)
+              .sort((a, b) => a.first.index - b.first.index)
+          : places;
       const first = main[0]!;
       if (main.length === 1) {
         parts.push(`From what you've heard, the story takes place around ${first.name}.`);
@@ -113,7 +131,8 @@ function settingAnswer(input: XrayInput, sentences: readonly IndexedSentence[], 
         parts.push(`From what you've heard, the story moves from ${main.map((p) => p.name).join(' to ')}.`);
         parts.push(`It begins around ${first.name}, ${describePlace(first.first.place)}: ${quote(first.first)}`);
         const latest = [...main].sort((a, b) => b.last.index - a.last.index)[0]!;
-        if (latest.last.index !== first.first.index) parts.push(`Most recently, ${describePlace(latest.last.place)}: ${quote(latest.last)}`);
+        if (latest.last.index !== first.first.index)
+          parts.push(`Most recently, ${describePlace(latest.last.place)}: ${quote(latest.last)}`);
       }
     }
   }
@@ -133,7 +152,12 @@ function settingAnswer(input: XrayInput, sentences: readonly IndexedSentence[], 
     answer: parts.join(' '),
     data: {
       kind: 'setting',
-      places: places.map((p) => ({ name: p.name, mentions: p.count, first_mention: p.first.text, where: describePlace(p.first.place) })),
+      places: places.map((p) => ({
+        name: p.name,
+        mentions: p.count,
+        first_mention: p.first.text,
+        where: describePlace(p.first.place),
+      })),
       time: timePhrase,
       time_passage: timeSentence?.text ?? null,
     },
@@ -141,11 +165,17 @@ function settingAnswer(input: XrayInput, sentences: readonly IndexedSentence[], 
 }
 
 /** Sentences naming `entity` (or, for "Mr. Rochester", just "Rochester"). */
-function mentionsOf(sentences: readonly IndexedSentence[], entity: string): { pattern: RegExp; mentions: IndexedSentence[] } {
+function mentionsOf(
+  sentences: readonly IndexedSentence[],
+  entity: string,
+): { pattern: RegExp; mentions: IndexedSentence[] } {
   let pattern = entityPattern(entity);
   let mentions = sentences.filter((s) => pattern.test(s.text));
   if (mentions.length === 0) {
-    const last = entity.split(/\s+/).filter((w) => /^\p{Lu}[\p{L}'’-]{2,}$/u.test(w) && !HONORIFICS.has(w.toLowerCase())).pop();
+    const last = entity
+      .split(/\s+/)
+      .filter((w) => /^\p{Lu}[\p{L}'’-]{2,}$/u.test(w) && !HONORIFICS.has(w.toLowerCase()))
+      .pop();
     if (last !== undefined && last !== entity) {
       pattern = entityPattern(last);
       mentions = sentences.filter((s) => pattern.test(s.text));
@@ -157,7 +187,10 @@ function mentionsOf(sentences: readonly IndexedSentence[], entity: string): { pa
 /** A mention that says what the name is ("X, a ...", "X was ...", "a ... named X"). */
 function describing(mentions: readonly IndexedSentence[], pattern: RegExp): IndexedSentence | undefined {
   const src = pattern.source;
-  const copula = new RegExp(`${src}(?:\\s*,\\s*(?:a|an|the|her|his|their|my)\\s|\\s+(?:was|is|had been|seemed|looked|kept|lived|worked)\\b)|\\b(?:named|called)\\s+${src}`, 'iu');
+  const copula = new RegExp(
+    `${src}(?:\\s*,\\s*(?:a|an|the|her|his|their|my)\\s|\\s+(?:was|is|had been|seemed|looked|kept|lived|worked)\\b)|\\b(?:named|called)\\s+${src}`,
+    'iu',
+  );
   return mentions.find((s) => copula.test(s.text));
 }
 
@@ -165,19 +198,34 @@ const CAST = /^(?:all\s+)?(?:the\s+)?(?:characters|cast|people(?:\s+in\s+it)?|ma
 const LEAD = /^(?:the\s+)?(?:main\s+character|protagonist|hero|heroine|lead)$/iu;
 
 /** "Who are the characters?": the analysis's characters heard so far, each with where they first appeared. */
-function castAnswer(input: XrayInput, sentences: readonly IndexedSentence[], heard: { name: string; role: string }[]): XrayResult {
+function castAnswer(
+  input: XrayInput,
+  sentences: readonly IndexedSentence[],
+  heard: { name: string; role: string }[],
+): XrayResult {
   const firsts = heard
     .map((c) => ({ c, first: sentences.find((s) => entityPattern(c.name).test(s.text)) }))
     .filter((x): x is { c: { name: string; role: string }; first: IndexedSentence } => x.first !== undefined)
     .sort((a, b) => a.first.index - b.first.index);
   if (firsts.length === 0) {
-    return { answer: `I can't name the characters of ${input.title} from what you've heard yet. Ask me about a name you heard.`, data: { kind: 'cast', characters: [] } };
+    return {
+      answer: `I can't name the characters of ${input.title} from what you've heard yet. Ask me about a name you heard.`,
+      data: { kind: 'cast', characters: [] },
+    };
   }
   const list = firsts.map(({ c }) => (c.role === 'protagonist' ? `${c.name} (the protagonist)` : c.name));
   const lead = firsts[0]!;
   return {
     answer: `So far you've met ${spokenList(list)}. ${lead.c.name} comes first, ${describePlace(lead.first.place)}: ${quote(lead.first)}`,
-    data: { kind: 'cast', characters: firsts.map(({ c, first }) => ({ name: c.name, role: c.role, first_mention: first.text, where: describePlace(first.place) })) },
+    data: {
+      kind: 'cast',
+      characters: firsts.map(({ c, first }) => ({
+        name: c.name,
+        role: c.role,
+        first_mention: first.text,
+        where: describePlace(first.place),
+      })),
+    },
   };
 }
 
@@ -191,7 +239,11 @@ export async function xrayLookup(input: XrayInput, rawQuery: string, kind: XrayK
     };
   }
   if (kind === 'setting' || kind === 'when' || entity === '') {
-    return settingAnswer(input, sentences, kind === 'when' ? 'time' : kind === 'setting' || entity === '' ? 'both' : 'place');
+    return settingAnswer(
+      input,
+      sentences,
+      kind === 'when' ? 'time' : kind === 'setting' || entity === '' ? 'both' : 'place',
+    );
   }
 
   const heardText = sentences.map((s) => s.text).join(' ');
@@ -216,14 +268,20 @@ export async function xrayLookup(input: XrayInput, rawQuery: string, kind: XrayK
       }
     }
     const name = titleCase(entity);
-    return { answer: `${name} hasn't appeared in what you've heard so far — keep listening!`, data: { revealed: false, name } };
+    return {
+      answer: `${name} hasn't appeared in what you've heard so far — keep listening!`,
+      data: { revealed: false, name },
+    };
   }
 
   const first = mentions[0]!;
   const latest = mentions[mentions.length - 1]!;
   const display = first.text.match(pattern)?.[0] ?? titleCase(entity);
   const character = heardCharacters.find((c) => entityPattern(c.name).test(display) || pattern.test(c.name));
-  const place = character === undefined ? heardPlaces(sentences, input.analysis).find((p) => pattern.test(p.name) || entityPattern(p.name).test(display)) : undefined;
+  const place =
+    character === undefined
+      ? heardPlaces(sentences, input.analysis).find((p) => pattern.test(p.name) || entityPattern(p.name).test(display))
+      : undefined;
   const parts: string[] = [];
   if (character !== undefined) {
     const role = character.role.toLowerCase();
@@ -238,11 +296,16 @@ export async function xrayLookup(input: XrayInput, rawQuery: string, kind: XrayK
   } else {
     // A bare mention ("Bingley.") says little: quote the first one with some substance as well.
     const substantive = mentions.find((s) => s.text.split(/\s+/).length >= 6) ?? first;
-    parts.push(`${display} first ${place !== undefined ? 'comes up' : 'appears'} ${describePlace(first.place)}: ${quote(first)}`);
-    if (substantive !== first && substantive !== description) parts.push(`Then, ${describePlace(substantive.place)}: ${quote(substantive)}`);
-    if (description !== undefined && description !== first) parts.push(`You also heard, ${describePlace(description.place)}: ${quote(description)}`);
+    parts.push(
+      `${display} first ${place !== undefined ? 'comes up' : 'appears'} ${describePlace(first.place)}: ${quote(first)}`,
+    );
+    if (substantive !== first && substantive !== description)
+      parts.push(`Then, ${describePlace(substantive.place)}: ${quote(substantive)}`);
+    if (description !== undefined && description !== first)
+      parts.push(`You also heard, ${describePlace(description.place)}: ${quote(description)}`);
     parts.push(`Mentioned ${mentions.length === 1 ? 'once' : `${mentions.length} times`} so far.`);
-    if (latest !== first && latest !== description) parts.push(`Most recently, ${describePlace(latest.place)}: ${quote(latest)}`);
+    if (latest !== first && latest !== description)
+      parts.push(`Most recently, ${describePlace(latest.place)}: ${quote(latest)}`);
   }
   return {
     answer: parts.join(' '),
@@ -256,8 +319,9 @@ export async function xrayLookup(input: XrayInput, rawQuery: string, kind: XrayK
       first_mention_where: describePlace(first.place),
       latest_mention: latest.text,
       latest_mention_where: describePlace(latest.place),
-      key_sentences: [...new Set([first, description, latest].filter((s): s is IndexedSentence => s !== undefined))].map((s) => s.text),
+      key_sentences: [
+        ...new Set([first, description, latest].filter((s): s is IndexedSentence => s !== undefined)),
+      ].map((s) => s.text),
     },
   };
 }
-

@@ -56,7 +56,9 @@ describe('concatMp3', () => {
 
   it('leaves no target file when a source is missing', async () => {
     await chapter('b/ch-1.mp3', 1);
-    await expect(concatMp3(env.storage, ['b/ch-1.mp3', 'b/ch-404.mp3'], 'b/book.mp3')).rejects.toThrow(/does not exist/);
+    await expect(concatMp3(env.storage, ['b/ch-1.mp3', 'b/ch-404.mp3'], 'b/book.mp3')).rejects.toThrow(
+      /does not exist/,
+    );
     expect(await env.storage.stat('b/book.mp3')).toBeNull();
   });
 

@@ -13,7 +13,12 @@ export interface ConcatOptions {
   onSource?(index: number, info: { frames: number; samples: number }): void;
 }
 
-export async function concatMp3(storage: FileStorage, sourceKeys: string[], targetKey: string, options: ConcatOptions = {}): Promise<number> {
+export async function concatMp3(
+  storage: FileStorage,
+  sourceKeys: string[],
+  targetKey: string,
+  options: ConcatOptions = {},
+): Promise<number> {
   if (sourceKeys.length === 0) throw new Error('concatMp3 needs at least one source file');
   if (sourceKeys.includes(targetKey)) throw new Error(`concatMp3 target ${targetKey} is also a source`);
   const writer = await storage.createWriter(targetKey);
@@ -27,7 +32,11 @@ export async function concatMp3(storage: FileStorage, sourceKeys: string[], targ
         onFrame(frame: Uint8Array, header: Mp3FrameHeader) {
           if (format === null) {
             format = { sampleRate: header.sampleRate, version: header.version, channels: header.channels };
-          } else if (header.sampleRate !== format.sampleRate || header.version !== format.version || header.channels !== format.channels) {
+          } else if (
+            header.sampleRate !== format.sampleRate ||
+            header.version !== format.version ||
+            header.channels !== format.channels
+          ) {
             throw new Error(
               `Cannot join audio: ${key} is ${header.sampleRate} Hz/${header.channels} ch but earlier files are ${format.sampleRate} Hz/${format.channels} ch`,
             );

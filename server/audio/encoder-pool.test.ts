@@ -47,7 +47,7 @@ describe('EncoderPool', () => {
     expect(pool.loads()).toEqual([0, 0]);
   });
 
-  it('does not detach or change the caller\'s PCM even though blocks are transferred', async () => {
+  it("does not detach or change the caller's PCM even though blocks are transferred", async () => {
     const pcm = speechLikePcm(2, 22050, 9);
     const copy = pcm.slice();
     const writer = createMp3Writer({ sampleRate: 22050, pool, sink: async () => undefined });
@@ -80,7 +80,11 @@ describe('EncoderPool', () => {
     const env = await tempStorage();
     try {
       const temp = new EncoderPool(1, { encoder: 'wasm' });
-      const writer = createMp3Writer({ sampleRate: 22050, pool: temp, sink: await env.storage.createWriter('b/ch.mp3') });
+      const writer = createMp3Writer({
+        sampleRate: 22050,
+        pool: temp,
+        sink: await env.storage.createWriter('b/ch.mp3'),
+      });
       await writer.write(speechLikePcm(1, 22050));
       await temp.close();
       await expect(

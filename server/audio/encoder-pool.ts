@@ -80,9 +80,10 @@ class WorkerEncoderSession implements EncoderSession {
   encode(pcm: Int16Array): Promise<Uint8Array> {
     if (this.finished) return Promise.reject(new Error('MP3 stream is already finished'));
     // Transfer requires the array to own its whole (non-shared) buffer; otherwise send a copy.
-    const own = pcm.byteOffset === 0 && pcm.byteLength === pcm.buffer.byteLength && pcm.buffer instanceof ArrayBuffer
-      ? pcm
-      : pcm.slice();
+    const own =
+      pcm.byteOffset === 0 && pcm.byteLength === pcm.buffer.byteLength && pcm.buffer instanceof ArrayBuffer
+        ? pcm
+        : pcm.slice();
     const seq = this.seq++;
     return this.owner.request(this.id, seq, { op: 'encode', id: this.id, seq, pcm: own }, [own.buffer as ArrayBuffer]);
   }

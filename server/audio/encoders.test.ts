@@ -10,7 +10,15 @@ import { detectNativeLame, lameArguments } from './lame-native';
 import { parseFrameHeader, parseMp3 } from './mp3-frames';
 import { createMp3Writer } from './mp3';
 import { speechLikePcm } from '../testing/synthetic-pcm';
-import { correlationAt, decodeMp3, LAME_DELAY_SAMPLES, listFiles, readAll, tempStorage, writeInPieces } from '../testing/audio';
+import {
+  correlationAt,
+  decodeMp3,
+  LAME_DELAY_SAMPLES,
+  listFiles,
+  readAll,
+  tempStorage,
+  writeInPieces,
+} from '../testing/audio';
 
 /** The real LAME binary: these tests prove the native path, so it must be installed (CI installs it). */
 function requireLame(): string {
@@ -25,11 +33,26 @@ const emptyDir = mkdtempSync(path.join(tmpdir(), 'lectio-nolame-'));
 afterAll(() => rmSync(emptyDir, { recursive: true, force: true }));
 
 const paths: { name: string; size: number; options: () => EncoderPoolOptions; describes: RegExp }[] = [
-  { name: 'native lame', size: 1, options: () => ({ encoder: 'native', lameBinary: requireLame() }), describes: /^native lame$/ },
-  { name: 'WebAssembly worker threads', size: 2, options: () => ({ encoder: 'wasm' }), describes: /worker threads \(2\)/ },
+  {
+    name: 'native lame',
+    size: 1,
+    options: () => ({ encoder: 'native', lameBinary: requireLame() }),
+    describes: /^native lame$/,
+  },
+  {
+    name: 'WebAssembly worker threads',
+    size: 2,
+    options: () => ({ encoder: 'wasm' }),
+    describes: /worker threads \(2\)/,
+  },
   { name: 'WebAssembly in-process', size: 0, options: () => ({ encoder: 'wasm' }), describes: /in-process/ },
   // A machine without lame: 'auto' falls back to WebAssembly.
-  { name: 'auto without lame on PATH', size: 1, options: () => ({ encoder: 'auto', searchPath: emptyDir }), describes: /WebAssembly, worker threads \(1\)/ },
+  {
+    name: 'auto without lame on PATH',
+    size: 1,
+    options: () => ({ encoder: 'auto', searchPath: emptyDir }),
+    describes: /WebAssembly, worker threads \(1\)/,
+  },
 ];
 
 async function encodeWith(pool: EncoderPool, pcm: Int16Array, sampleRate: number): Promise<Buffer> {
@@ -80,7 +103,7 @@ describe.each(paths)('MP3 encoding: $name', ({ size, options, describes }) => {
     expect(correlationAt(pcm, decoded.samples, LAME_DELAY_SAMPLES + 40)).toBeLessThan(0.9);
   });
 
-  it('chapters joined by concatMp3 start exactly at the sum of the earlier chapters\' frames', async () => {
+  it("chapters joined by concatMp3 start exactly at the sum of the earlier chapters' frames", async () => {
     const env = await tempStorage();
     try {
       const chapters = [3.1, 0.4, 5.05].map((seconds, i) => speechLikePcm(seconds, 22050, 20 + i));
@@ -114,7 +137,11 @@ describe('native lame and WebAssembly', () => {
   it('produce files of the same frames, so durations and chapter offsets do not depend on the encoder', async () => {
     const native = new EncoderPool(0, { encoder: 'native', lameBinary: requireLame() });
     const wasm = new EncoderPool(0, { encoder: 'wasm' });
-    for (const [seconds, rate] of [[7.3, 22050], [0.01, 22050], [4.2, 24000]] as const) {
+    for (const [seconds, rate] of [
+      [7.3, 22050],
+      [0.01, 22050],
+      [4.2, 24000],
+    ] as const) {
       const pcm = speechLikePcm(seconds, rate, 9);
       const a = parseMp3(await encodeWith(native, pcm, rate));
       const b = parseMp3(await encodeWith(wasm, pcm, rate));
@@ -126,8 +153,24 @@ describe('native lame and WebAssembly', () => {
 
   it('native lame is asked for mono CBR at the input rate with no Info frame', () => {
     expect(lameArguments(22050, 48)).toEqual([
-      '-r', '-s', '22.05', '--bitwidth', '16', '--signed', '--little-endian',
-      '-m', 'm', '--cbr', '-b', '48', '--resample', '22.05', '-t', '--quiet', '-', '-',
+      '-r',
+      '-s',
+      '22.05',
+      '--bitwidth',
+      '16',
+      '--signed',
+      '--little-endian',
+      '-m',
+      'm',
+      '--cbr',
+      '-b',
+      '48',
+      '--resample',
+      '22.05',
+      '-t',
+      '--quiet',
+      '-',
+      '-',
     ]);
   });
 });
@@ -145,17 +188,26 @@ describe('when the native encoder is missing or fails', () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'lectio-badlame-'));
     const bin = path.join(dir, 'lame');
     // Reads a little, then fails like a broken install would.
-    writeFileSync(bin, `#!/bin/sh\nhead -c 1000 >/dev/null\necho "lame: fatal: cannot initialise encoder" >&2\nexit 3\n`);
+    writeFileSync(
+      bin,
+      `#!/bin/sh\nhead -c 1000 >/dev/null\necho "lame: fatal: cannot initialise encoder" >&2\nexit 3\n`,
+    );
     chmodSync(bin, 0o755);
     const env = await tempStorage();
     try {
       const pool = new EncoderPool(0, { encoder: 'native', lameBinary: bin });
-      const writer = createMp3Writer({ sampleRate: 22050, pool, sink: await env.storage.createWriter('books/x/ch.mp3') });
+      const writer = createMp3Writer({
+        sampleRate: 22050,
+        pool,
+        sink: await env.storage.createWriter('books/x/ch.mp3'),
+      });
       const failed = (async () => {
         await writeInPieces(speechLikePcm(6, 22050, 2), (s) => writer.write(s));
         await writer.finish();
       })();
-      await expect(failed).rejects.toThrow('MP3 encoding failed: lame exited with status 3: lame: fatal: cannot initialise encoder');
+      await expect(failed).rejects.toThrow(
+        'MP3 encoding failed: lame exited with status 3: lame: fatal: cannot initialise encoder',
+      );
       expect(await env.storage.stat('books/x/ch.mp3')).toBeNull();
       expect(await listFiles(env.root)).toEqual([]);
     } finally {
@@ -168,7 +220,11 @@ describe('when the native encoder is missing or fails', () => {
     const env = await tempStorage();
     try {
       const pool = new EncoderPool(0, { encoder: 'native', lameBinary: requireLame() });
-      const writer = createMp3Writer({ sampleRate: 22050, pool, sink: await env.storage.createWriter('books/y/ch.mp3') });
+      const writer = createMp3Writer({
+        sampleRate: 22050,
+        pool,
+        sink: await env.storage.createWriter('books/y/ch.mp3'),
+      });
       await writer.write(speechLikePcm(3, 22050, 5));
       await writer.abort();
       expect(await env.storage.stat('books/y/ch.mp3')).toBeNull();

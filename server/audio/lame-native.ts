@@ -17,7 +17,6 @@ import { assertEncodable, type EncoderSession } from './encoder-session';
 
 let detected: string | null | undefined;
 
-
 /** Path of a `lame` binary in the directories of `searchPath` (default PATH, looked up once per process), or null. */
 export function detectNativeLame(searchPath?: string): string | null {
   if (searchPath !== undefined) return findExecutable('lame', searchPath);
@@ -45,9 +44,24 @@ export function lowerPriority(pid: number | undefined): void {
 export function lameArguments(sampleRate: number, kbps: number): string[] {
   const khz = String(sampleRate / 1000); // 22050 -> "22.05", 24000 -> "24"
   return [
-    '-r', '-s', khz, '--bitwidth', '16', '--signed', '--little-endian',
-    '-m', 'm', '--cbr', '-b', String(kbps), '--resample', khz, '-t', '--quiet',
-    '-', '-',
+    '-r',
+    '-s',
+    khz,
+    '--bitwidth',
+    '16',
+    '--signed',
+    '--little-endian',
+    '-m',
+    'm',
+    '--cbr',
+    '-b',
+    String(kbps),
+    '--resample',
+    khz,
+    '-t',
+    '--quiet',
+    '-',
+    '-',
   ];
 }
 
@@ -94,7 +108,11 @@ export class NativeLameSession implements EncoderSession {
             .map((l) => l.trim())
             .filter((l) => l && !/libsndfile|fseek|Compile without/.test(l))
             .join(' ');
-          this.fail(new Error(`MP3 encoding failed: lame exited with ${signal ?? `status ${code}`}${detail ? `: ${detail}` : ''}`));
+          this.fail(
+            new Error(
+              `MP3 encoding failed: lame exited with ${signal ?? `status ${code}`}${detail ? `: ${detail}` : ''}`,
+            ),
+          );
         }
         resolve();
       });
@@ -114,7 +132,9 @@ export class NativeLameSession implements EncoderSession {
         }
         // lame stopped reading: its exit status and message say why.
         void this.exited.then(() =>
-          reject(this.failure ?? new Error(`MP3 encoding failed: lame stopped reading (${error?.message ?? 'closed'})`)),
+          reject(
+            this.failure ?? new Error(`MP3 encoding failed: lame stopped reading (${error?.message ?? 'closed'})`),
+          ),
         );
       });
     });

@@ -29,12 +29,12 @@ function fail(id, seq, error) {
 function withEncoder(id, seq, work) {
   const encoder = encoders.get(id);
   if (!encoder) return fail(id, seq, new Error(`no open MP3 stream ${id}`));
-  encoder.then(
-    (e) => {
+  encoder
+    .then((e) => {
       const data = work(e);
       port.postMessage({ id, seq, data }, [data.buffer]);
-    },
-  ).catch((error) => fail(id, seq, error));
+    })
+    .catch((error) => fail(id, seq, error));
 }
 
 port.on('message', (msg) => {

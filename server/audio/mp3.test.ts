@@ -23,34 +23,39 @@ describe('createMp3Writer', () => {
   it.each([
     [22050, 48],
     [24000, 64],
-  ])('writes a playable %i Hz MP3 (%i kbps default) whose frames add up to the exact PCM duration', async (rate, kbps) => {
-    const pcm = speechLikePcm(20.3, rate, 3);
-    const sink = await env.storage.createWriter('books/1/ch-001.mp3');
-    const writer = createMp3Writer({ sampleRate: rate, sink });
-    expect(writer.kbps).toBe(kbps);
-    await writeInPieces(pcm, (s) => writer.write(s));
-    const result = await writer.finish();
+  ])(
+    'writes a playable %i Hz MP3 (%i kbps default) whose frames add up to the exact PCM duration',
+    async (rate, kbps) => {
+      const pcm = speechLikePcm(20.3, rate, 3);
+      const sink = await env.storage.createWriter('books/1/ch-001.mp3');
+      const writer = createMp3Writer({ sampleRate: rate, sink });
+      expect(writer.kbps).toBe(kbps);
+      await writeInPieces(pcm, (s) => writer.write(s));
+      const result = await writer.finish();
 
-    expect(result.sampleCount).toBe(pcm.length);
-    expect(result.durationSeconds).toBe(pcm.length / rate);
-    const file = await readAll(env.storage.read('books/1/ch-001.mp3'));
-    expect(result.bytes).toBe(file.length);
-    // Roughly the constant bitrate: bytes ≈ kbps × duration.
-    expect(file.length).toBeGreaterThan(((kbps * 1000) / 8) * result.durationSeconds * 0.95);
-    expect(file.length).toBeLessThan(((kbps * 1000) / 8) * result.durationSeconds * 1.05 + 2000);
+      expect(result.sampleCount).toBe(pcm.length);
+      expect(result.durationSeconds).toBe(pcm.length / rate);
+      const file = await readAll(env.storage.read('books/1/ch-001.mp3'));
+      expect(result.bytes).toBe(file.length);
+      // Roughly the constant bitrate: bytes ≈ kbps × duration.
+      expect(file.length).toBeGreaterThan(((kbps * 1000) / 8) * result.durationSeconds * 0.95);
+      expect(file.length).toBeLessThan(((kbps * 1000) / 8) * result.durationSeconds * 1.05 + 2000);
 
-    const info = parseMp3(file);
-    expect(info.skippedBytes).toBe(0); // every byte belongs to a valid frame
-    expect(info.audioBytes).toBe(file.length);
-    expect(info.sampleRate).toBe(rate);
-    const frame = 576 / rate; // MPEG-2 Layer III
-    // LAME primes 1105 samples of encoder/decoder delay and pads the tail to a whole frame, so the
-    // frame sum is 2–3 frames (≤ 78 ms) longer than the PCM; after removing the standard delay it
-    // is within one frame (+ the 529-sample decoder part of the delay).
-    expect(info.durationSeconds).toBeGreaterThanOrEqual(result.durationSeconds);
-    expect(info.durationSeconds - result.durationSeconds).toBeLessThanOrEqual(3 * frame + 1e-9);
-    expect(Math.abs(info.durationSeconds - 1105 / rate - result.durationSeconds)).toBeLessThanOrEqual(frame + 529 / rate);
-  });
+      const info = parseMp3(file);
+      expect(info.skippedBytes).toBe(0); // every byte belongs to a valid frame
+      expect(info.audioBytes).toBe(file.length);
+      expect(info.sampleRate).toBe(rate);
+      const frame = 576 / rate; // MPEG-2 Layer III
+      // LAME primes 1105 samples of encoder/decoder delay and pads the tail to a whole frame, so the
+      // frame sum is 2–3 frames (≤ 78 ms) longer than the PCM; after removing the standard delay it
+      // is within one frame (+ the 529-sample decoder part of the delay).
+      expect(info.durationSeconds).toBeGreaterThanOrEqual(result.durationSeconds);
+      expect(info.durationSeconds - result.durationSeconds).toBeLessThanOrEqual(3 * frame + 1e-9);
+      expect(Math.abs(info.durationSeconds - 1105 / rate - result.durationSeconds)).toBeLessThanOrEqual(
+        frame + 529 / rate,
+      );
+    },
+  );
 
   it('produces the same bytes however the PCM is split into writes', async () => {
     const pcm = speechLikePcm(8, 22050, 5);
@@ -78,7 +83,7 @@ describe('createMp3Writer', () => {
     expect(Buffer.concat(chunks).equals(Buffer.from(expected))).toBe(true);
   });
 
-  it('leaves the caller\'s sample arrays untouched', async () => {
+  it("leaves the caller's sample arrays untouched", async () => {
     const pcm = speechLikePcm(3, 24000, 2);
     const copy = pcm.slice();
     const writer = createMp3Writer({ sampleRate: 24000, sink: async () => undefined });

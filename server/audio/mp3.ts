@@ -64,9 +64,7 @@ export function createMp3Writer(opts: Mp3WriterOptions): Mp3Writer {
   const blockSamples = FRAME_ALIGN * (opts.blockFrames ?? DEFAULT_BLOCK_FRAMES);
   const maxInFlight = Math.max(1, opts.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT);
   const sink = opts.sink;
-  const sinkWrite: (chunk: Uint8Array) => Promise<void> = isStorageWriter(sink)
-    ? (chunk) => sink.write(chunk)
-    : sink;
+  const sinkWrite: (chunk: Uint8Array) => Promise<void> = isStorageWriter(sink) ? (chunk) => sink.write(chunk) : sink;
   const session: EncoderSession = opts.pool
     ? opts.pool.openSession(sampleRate, kbps)
     : new InProcessEncoderSession(sampleRate, kbps);

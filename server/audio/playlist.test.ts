@@ -13,7 +13,11 @@ describe('buildM3u', () => {
 
   it('keeps every entry on its own lines whatever the title contains', () => {
     const m3u = buildM3u([
-      { title: 'Part One,\nIn Which\r\nThings, Happen\u2028#EXTINF:1,evil', durationSeconds: 10, url: 'https://x/a.mp3' },
+      {
+        title: 'Part One,\nIn Which\r\nThings, Happen\u2028#EXTINF:1,evil',
+        durationSeconds: 10,
+        url: 'https://x/a.mp3',
+      },
       { title: '  \n ', durationSeconds: Number.NaN, url: 'https://x/b.mp3' },
     ]);
     const lines = m3u.trimEnd().split('\n');

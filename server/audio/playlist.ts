@@ -23,7 +23,8 @@ export function buildM3u(entries: PlaylistEntry[]): string {
     if (/[\u0000-\u001f\u007f\s]/.test(entry.url) || entry.url === '') {
       throw new Error(`Playlist URL must be a single line without spaces: ${JSON.stringify(entry.url)}`);
     }
-    const seconds = Number.isFinite(entry.durationSeconds) && entry.durationSeconds >= 0 ? Math.round(entry.durationSeconds) : -1;
+    const seconds =
+      Number.isFinite(entry.durationSeconds) && entry.durationSeconds >= 0 ? Math.round(entry.durationSeconds) : -1;
     lines.push(`#EXTINF:${seconds},${sanitizeTitle(entry.title)}`, entry.url);
   }
   return `${lines.join('\n')}\n`;

@@ -83,7 +83,10 @@ describe('sendMedia', () => {
     const res = await app.inject({ url: '/media/books/1/ch-1.mp3', headers: { range: 'bytes=1000-' } });
     expect(res.statusCode).toBe(416);
     expect(res.headers['content-range']).toBe('bytes */1000');
-    expect(res.json()).toEqual({ detail: 'Requested range not satisfiable', message: 'Requested range not satisfiable' });
+    expect(res.json()).toEqual({
+      detail: 'Requested range not satisfiable',
+      message: 'Requested range not satisfiable',
+    });
   });
 
   it('ignores malformed and multi-range headers and sends the whole file', async () => {

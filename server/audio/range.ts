@@ -2,9 +2,7 @@ import type { FastifyReply } from 'fastify';
 import type { FileStorage } from '../storage/types';
 
 export type RangeResult =
-  | { kind: 'full' }
-  | { kind: 'partial'; start: number; end: number }
-  | { kind: 'unsatisfiable' };
+  { kind: 'full' } | { kind: 'partial'; start: number; end: number } | { kind: 'unsatisfiable' };
 
 /**
  * Interprets a Range header (RFC 9110 §14) for a representation of `size` bytes.

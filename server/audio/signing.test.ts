@@ -27,7 +27,15 @@ describe('media URL signing', () => {
     expect(verifyMediaSignature('books/42/ch-2.mp3', expires, sig, SECRET, now)).toBe('invalid');
     expect(verifyMediaSignature('books/42/ch-1.mp3', '2001', sig, SECRET, now)).toBe('invalid');
     expect(verifyMediaSignature('books/42/ch-1.mp3', '02000', sig, SECRET, now)).toBe('invalid');
-    expect(verifyMediaSignature('books/42/ch-1.mp3', expires, `${sig.slice(0, -1)}${sig.endsWith("A") ? "B" : "A"}`, SECRET, now)).toBe('invalid');
+    expect(
+      verifyMediaSignature(
+        'books/42/ch-1.mp3',
+        expires,
+        `${sig.slice(0, -1)}${sig.endsWith('A') ? 'B' : 'A'}`,
+        SECRET,
+        now,
+      ),
+    ).toBe('invalid');
     expect(verifyMediaSignature('books/42/ch-1.mp3', expires, sig.slice(0, 10), SECRET, now)).toBe('invalid');
     expect(verifyMediaSignature('books/42/ch-1.mp3', expires, sig, 'other-secret', now)).toBe('invalid');
     expect(verifyMediaSignature('books/42/ch-1.mp3', undefined, sig, SECRET, now)).toBe('invalid');

@@ -20,15 +20,34 @@ afterAll(async () => {
 });
 
 function register(t: TestApp, email: string, remoteAddress = '10.0.0.1', headers: Record<string, string> = {}) {
-  return t.app.inject({ method: 'POST', url: '/api/v1/auth/register', payload: { email, password: PASSWORD }, remoteAddress, headers });
+  return t.app.inject({
+    method: 'POST',
+    url: '/api/v1/auth/register',
+    payload: { email, password: PASSWORD },
+    remoteAddress,
+    headers,
+  });
 }
 
-function login(t: TestApp, email: string, password: string, remoteAddress: string, headers: Record<string, string> = {}) {
-  return t.app.inject({ method: 'POST', url: '/api/v1/auth/login', payload: { email, password }, remoteAddress, headers });
+function login(
+  t: TestApp,
+  email: string,
+  password: string,
+  remoteAddress: string,
+  headers: Record<string, string> = {},
+) {
+  return t.app.inject({
+    method: 'POST',
+    url: '/api/v1/auth/login',
+    payload: { email, password },
+    remoteAddress,
+    headers,
+  });
 }
 
 const statuses = (responses: LightMyRequestResponse[]) => responses.map((res) => res.statusCode);
-const count = (responses: LightMyRequestResponse[], status: number) => responses.filter((res) => res.statusCode === status).length;
+const count = (responses: LightMyRequestResponse[], status: number) =>
+  responses.filter((res) => res.statusCode === status).length;
 
 describe('concurrent guesses', () => {
   let t: TestApp;
@@ -124,7 +143,9 @@ describe('behind a reverse proxy (TRUST_PROXY)', () => {
     const email = uniqueEmail();
     await register(t, email);
     for (let i = 0; i < 3; i++) {
-      expect((await login(t, email, 'a wrong guess', '198.51.100.20', via(`203.0.113.${50 + i}`))).statusCode).toBe(401);
+      expect((await login(t, email, 'a wrong guess', '198.51.100.20', via(`203.0.113.${50 + i}`))).statusCode).toBe(
+        401,
+      );
     }
     const spoofed = await login(t, email, PASSWORD, '198.51.100.20', via('203.0.113.99'));
     expect(spoofed.statusCode).toBe(429);
@@ -135,7 +156,9 @@ describe('behind a reverse proxy (TRUST_PROXY)', () => {
     try {
       const email = uniqueEmail();
       for (let i = 0; i < 3; i++) {
-        expect((await login(limited, email, 'a wrong guess', '127.0.0.1', via(`203.0.113.${60 + i}`))).statusCode).toBe(401);
+        expect((await login(limited, email, 'a wrong guess', '127.0.0.1', via(`203.0.113.${60 + i}`))).statusCode).toBe(
+          401,
+        );
       }
       for (let i = 0; i < 3; i++) {
         expect((await login(limited, email, 'a wrong guess', '127.0.0.1', via('203.0.113.70'))).statusCode).toBe(401);
@@ -187,7 +210,11 @@ describe('the password hashing queue', () => {
   // Real OWASP-cost hashing (about 0.3 s each), one at a time with two waiting places.
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp({ db, passwordCost: OWASP_SCRYPT, env: { PASSWORD_HASH_CONCURRENCY: '1', PASSWORD_HASH_QUEUE: '2' } });
+    t = await createTestApp({
+      db,
+      passwordCost: OWASP_SCRYPT,
+      env: { PASSWORD_HASH_CONCURRENCY: '1', PASSWORD_HASH_QUEUE: '2' },
+    });
   });
   afterAll(() => t.close());
 

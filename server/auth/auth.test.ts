@@ -52,7 +52,11 @@ describe('register', () => {
     expect((await register(t, email)).statusCode).toBe(201);
     const res = await register(t, email.toUpperCase());
     expect(res.statusCode).toBe(409);
-    expect(res.json()).toEqual({ detail: 'Email already registered', message: 'Email already registered', request_id: expect.any(String) });
+    expect(res.json()).toEqual({
+      detail: 'Email already registered',
+      message: 'Email already registered',
+      request_id: expect.any(String),
+    });
   });
 
   it('names the invalid field when the email is not an address', async () => {
@@ -112,7 +116,9 @@ describe('register', () => {
   it('stores an scrypt hash, never the password', async () => {
     const email = uniqueEmail();
     await register(t, email, 'my secret password');
-    const { rows } = await db.query<{ password_hash: string }>('SELECT password_hash FROM users WHERE email = $1', [email]);
+    const { rows } = await db.query<{ password_hash: string }>('SELECT password_hash FROM users WHERE email = $1', [
+      email,
+    ]);
     const hash = rows[0]?.password_hash ?? '';
     expect(hash).toMatch(/^scrypt\$\d+\$\d+\$\d+\$[A-Za-z0-9+/=]+\$[A-Za-z0-9+/=]+$/);
     expect(hash).not.toContain('my secret password');
@@ -164,7 +170,11 @@ describe('login and the current user', () => {
     const unknown = await login(t, uniqueEmail());
     for (const res of [wrong, unknown]) {
       expect(res.statusCode).toBe(401);
-      expect(res.json()).toEqual({ detail: 'Incorrect email or password', message: 'Incorrect email or password', request_id: expect.any(String) });
+      expect(res.json()).toEqual({
+        detail: 'Incorrect email or password',
+        message: 'Incorrect email or password',
+        request_id: expect.any(String),
+      });
     }
   });
 
@@ -201,7 +211,11 @@ describe('tokens that do not open /auth/me', () => {
 
   it('rejects garbage and a header without the Bearer scheme', async () => {
     expectRejected(await me(t, 'garbage'), 'Invalid token');
-    const basic = await t.app.inject({ method: 'GET', url: '/api/v1/auth/me', headers: { authorization: `Basic ${token}` } });
+    const basic = await t.app.inject({
+      method: 'GET',
+      url: '/api/v1/auth/me',
+      headers: { authorization: `Basic ${token}` },
+    });
     expect(basic.statusCode).toBe(401);
     expect(basic.json().detail).toMatch(/^Invalid token/);
   });

@@ -10,7 +10,9 @@ afterEach(async () => {
 describe('the password strength check in its own thread', () => {
   it('refuses an easy password with advice and accepts a strong one, one after the other and at once', async () => {
     checker = createPasswordChecker();
-    expect(await checker.weakReason('password123', 'reader@example.com')).toMatch(/^This password is too easy to guess\. /);
+    expect(await checker.weakReason('password123', 'reader@example.com')).toMatch(
+      /^This password is too easy to guess\. /,
+    );
     expect(await checker.weakReason('correct horse battery staple lighthouse', 'reader@example.com')).toBeNull();
     // The reader's own address is no help to a password.
     expect(await checker.weakReason('reader@example.com', 'reader@example.com')).not.toBeNull();

@@ -1,7 +1,10 @@
 import { Worker } from 'node:worker_threads';
 
 /** password-policy.ts beside this file when run from source, password-policy.mjs beside the compiled server. */
-const MODULE_URL = new URL(import.meta.url.endsWith('.ts') ? './password-policy.ts' : './password-policy.mjs', import.meta.url).href;
+const MODULE_URL = new URL(
+  import.meta.url.endsWith('.ts') ? './password-policy.ts' : './password-policy.mjs',
+  import.meta.url,
+).href;
 const WORKER_URL = new URL('./password-policy-worker.mjs', import.meta.url);
 
 export interface PasswordChecker {
@@ -46,7 +49,10 @@ export function createPasswordChecker({ idleMs = 5_000 }: { idleMs?: number } = 
   };
 
   const start = (): Worker => {
-    const thread = new Worker(WORKER_URL, { workerData: { moduleUrl: MODULE_URL }, resourceLimits: { maxYoungGenerationSizeMb: 4 } });
+    const thread = new Worker(WORKER_URL, {
+      workerData: { moduleUrl: MODULE_URL },
+      resourceLimits: { maxYoungGenerationSizeMb: 4 },
+    });
     thread.unref();
     thread.on('message', (message: { id: number; reason?: string | null; error?: string }) => {
       const waiting = pending.get(message.id);

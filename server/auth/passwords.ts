@@ -50,9 +50,16 @@ function parseStored(stored: string): { cost: ScryptCost; salt: Buffer; hash: Bu
   if (parts.length !== 6 || parts[0] !== 'scrypt') return null;
   const [N, r, p] = [Number(parts[1]), Number(parts[2]), Number(parts[3])];
   const valid =
-    Number.isInteger(N) && N > 1 && N <= MAX_N && (N & (N - 1)) === 0 &&
-    Number.isInteger(r) && r >= 1 && r <= MAX_R &&
-    Number.isInteger(p) && p >= 1 && p <= MAX_P;
+    Number.isInteger(N) &&
+    N > 1 &&
+    N <= MAX_N &&
+    (N & (N - 1)) === 0 &&
+    Number.isInteger(r) &&
+    r >= 1 &&
+    r <= MAX_R &&
+    Number.isInteger(p) &&
+    p >= 1 &&
+    p <= MAX_P;
   if (!valid) return null;
   const salt = Buffer.from(parts[4] ?? '', 'base64');
   const hash = Buffer.from(parts[5] ?? '', 'base64');

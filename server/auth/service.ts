@@ -78,7 +78,10 @@ export function createAuthService(deps: {
         checked = await place.run(async () => {
           const found = await users.findByEmail(email);
           // Unknown emails cost a full verify too, so response time does not reveal which accounts exist.
-          const ok = found === null ? await passwords.verifyDummy(password) : await passwords.verify(password, found.passwordHash);
+          const ok =
+            found === null
+              ? await passwords.verifyDummy(password)
+              : await passwords.verify(password, found.passwordHash);
           return { user: found, ok };
         });
       } catch (error) {

@@ -55,7 +55,11 @@ interface Counter {
 /** Prune expired windows once the map grows past this, so the store cannot grow without bound. */
 const PRUNE_THRESHOLD = 10_000;
 
-export function createLoginThrottle(options: { windowSeconds: number; maxAttempts: number; now: () => Date }): LoginThrottle {
+export function createLoginThrottle(options: {
+  windowSeconds: number;
+  maxAttempts: number;
+  now: () => Date;
+}): LoginThrottle {
   const windowMs = options.windowSeconds * 1000;
   const counters = new Map<string, Counter>();
   const nowMs = () => options.now().getTime();
@@ -105,7 +109,8 @@ export function createLoginThrottle(options: { windowSeconds: number; maxAttempt
       const pair = live(pairKey, at);
       if (pair !== undefined && pair.attempts >= pairLimit) waitMs = Math.max(waitMs, pair.endsAt - at);
       const byAddress = live(addressKey, at);
-      if (byAddress !== undefined && byAddress.attempts >= addressLimit) waitMs = Math.max(waitMs, byAddress.endsAt - at);
+      if (byAddress !== undefined && byAddress.attempts >= addressLimit)
+        waitMs = Math.max(waitMs, byAddress.endsAt - at);
       const byAccount = live(accountKey, at);
       if (byAccount !== undefined && byAccount.nextAt > at) waitMs = Math.max(waitMs, byAccount.nextAt - at);
       if (waitMs > 0) return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(waitMs / 1000)) };
@@ -115,7 +120,8 @@ export function createLoginThrottle(options: { windowSeconds: number; maxAttempt
       const accountCounter = count(accountKey, at);
       const previousNextAt = accountCounter.nextAt;
       // Past the free failures, this attempt holds the account's next slot while it is checked.
-      if (accountCounter.attempts > accountFree) accountCounter.nextAt = at + accountDelayMs(accountCounter.attempts - accountFree);
+      if (accountCounter.attempts > accountFree)
+        accountCounter.nextAt = at + accountDelayMs(accountCounter.attempts - accountFree);
 
       let settled = false;
       const settle = (action: () => void) => {

@@ -14,11 +14,7 @@ export interface TokenService {
   verify(token: string): Promise<string>;
 }
 
-export function createTokenService(options: {
-  secret: Uint8Array;
-  ttlSeconds: number;
-  now: () => Date;
-}): TokenService {
+export function createTokenService(options: { secret: Uint8Array; ttlSeconds: number; now: () => Date }): TokenService {
   const { secret, ttlSeconds, now } = options;
   return {
     async issue(userId) {
@@ -40,7 +36,8 @@ export function createTokenService(options: {
           requiredClaims: ['sub', 'iat', 'exp'],
           currentDate: now(),
         });
-        if (typeof payload.sub !== 'string' || payload.sub === '') throw new DomainError('unauthenticated', 'Invalid token');
+        if (typeof payload.sub !== 'string' || payload.sub === '')
+          throw new DomainError('unauthenticated', 'Invalid token');
         return payload.sub;
       } catch (error) {
         if (error instanceof DomainError) throw error;

@@ -13,7 +13,11 @@ function repository(users: Map<string, User>) {
   return { repo, lookups: () => lookups };
 }
 
-const reader: User = { id: 'u1', email: 'reader@example.com', createdAt: new Date('2030-01-01T00:00:00Z') } as unknown as User;
+const reader: User = {
+  id: 'u1',
+  email: 'reader@example.com',
+  createdAt: new Date('2030-01-01T00:00:00Z'),
+} as unknown as User;
 
 describe('cachedUserLookups', () => {
   it('answers a found account from memory for the TTL, then reads it again', async () => {

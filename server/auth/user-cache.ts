@@ -8,7 +8,11 @@ import type { User, UserRepository } from './users';
  */
 export function cachedUserLookups(
   users: UserRepository,
-  { ttlMs = 5000, maxEntries = 10_000, now = () => Date.now() }: { ttlMs?: number; maxEntries?: number; now?: () => number } = {},
+  {
+    ttlMs = 5000,
+    maxEntries = 10_000,
+    now = () => Date.now(),
+  }: { ttlMs?: number; maxEntries?: number; now?: () => number } = {},
 ): UserRepository {
   const found = new Map<string, { user: User; until: number }>();
   return {

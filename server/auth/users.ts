@@ -66,10 +66,9 @@ export function createUserRepository(db: DbExecutor): UserRepository {
     async findById(id) {
       // A token from another system could carry any subject; only a UUID can match a row.
       if (!UUID.test(id)) return null;
-      const { rows } = await db.query<UserRow>(
-        'SELECT id, email, password_hash, created_at FROM users WHERE id = $1',
-        [id],
-      );
+      const { rows } = await db.query<UserRow>('SELECT id, email, password_hash, created_at FROM users WHERE id = $1', [
+        id,
+      ]);
       return rows[0] ? withoutPassword(toUser(rows[0])) : null;
     },
   };

@@ -22,7 +22,9 @@ describe('the embedded database template', () => {
     expect(warn).not.toHaveBeenCalled();
     warn.mockRestore();
     await migrate(db);
-    await db.exec(`INSERT INTO users (id, email, password_hash) VALUES ('00000000-0000-4000-8000-000000000001', 'reader@example.com', 'x')`);
+    await db.exec(
+      `INSERT INTO users (id, email, password_hash) VALUES ('00000000-0000-4000-8000-000000000001', 'reader@example.com', 'x')`,
+    );
     await db.close();
     const reopened = await openPglite(dir);
     const { rows } = await reopened.query<{ email: string }>('SELECT email FROM users');

@@ -24,8 +24,12 @@ const EMBEDDED_SETTINGS = ['shared_buffers=8MB', 'work_mem=2MB', 'maintenance_wo
  * (In the compiled server the two files sit beside the bundle, see scripts/build-server.mjs.)
  */
 const fromSource = import.meta.url.endsWith('.ts');
-export const DB_TEMPLATE_FILE = fileURLToPath(new URL(fromSource ? './template/pglite-data.tar.gz' : './pglite-data.tar.gz', import.meta.url));
-export const DB_TEMPLATE_STAMP = fileURLToPath(new URL(fromSource ? './template/pglite-data.json' : './pglite-data.json', import.meta.url));
+export const DB_TEMPLATE_FILE = fileURLToPath(
+  new URL(fromSource ? './template/pglite-data.tar.gz' : './pglite-data.tar.gz', import.meta.url),
+);
+export const DB_TEMPLATE_STAMP = fileURLToPath(
+  new URL(fromSource ? './template/pglite-data.json' : './pglite-data.json', import.meta.url),
+);
 
 /** The installed PGlite's version (its package.json), which a template must have been made with. */
 export function installedPgliteVersion(): string {
@@ -99,12 +103,15 @@ async function createPglite(dataDir: string | undefined, templateFile: string | 
   }
   try {
     // In memory (tests) PGlite loads the archive itself; on disk it is unpacked first.
-    if (dataDir === undefined) return await PGlite.create({ ...options, loadDataDir: new Blob([readFileSync(templateFile)]) });
+    if (dataDir === undefined)
+      return await PGlite.create({ ...options, loadDataDir: new Blob([readFileSync(templateFile)]) });
     await unpackTemplate(templateFile, dataDir);
     return await PGlite.create(dataDir, options);
   } catch (error) {
     // A template this PGlite cannot start from: forget what it unpacked and initialise instead.
-    console.warn(`The embedded database template could not be used (${error instanceof Error ? error.message : String(error)}); initialising a new database.`);
+    console.warn(
+      `The embedded database template could not be used (${error instanceof Error ? error.message : String(error)}); initialising a new database.`,
+    );
     if (dataDir === undefined) return PGlite.create(options);
     rmSync(dataDir, { recursive: true, force: true });
     mkdirSync(dataDir, { recursive: true });
@@ -113,7 +120,10 @@ async function createPglite(dataDir: string | undefined, templateFile: string | 
 }
 
 /** Embedded Postgres (WASM). dataDir undefined = in memory (tests). */
-export async function openPglite(dataDir?: string, { template = DB_TEMPLATE_FILE }: OpenPgliteOptions = {}): Promise<Db> {
+export async function openPglite(
+  dataDir?: string,
+  { template = DB_TEMPLATE_FILE }: OpenPgliteOptions = {},
+): Promise<Db> {
   const pg = await createPglite(dataDir, template);
   return {
     async query<T>(sql: string, params?: unknown[]) {

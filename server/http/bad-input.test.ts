@@ -48,7 +48,8 @@ function contractStringFields(): string[] {
       if (method === 'parameters') continue;
       const op = (operation as Schema).operationId as string;
       for (const p of [...shared, ...(((operation as Schema).parameters as Schema[] | undefined) ?? [])].map(resolve)) {
-        if (p.in !== 'header' && resolve(p.schema as Schema).type === 'string') out.push(`${op} ${p.in} ${p.name as string}`);
+        if (p.in !== 'header' && resolve(p.schema as Schema).type === 'string')
+          out.push(`${op} ${p.in} ${p.name as string}`);
       }
       const body = (operation as Schema).requestBody as Schema | undefined;
       const content = body === undefined ? undefined : (resolve(body).content as Record<string, { schema: Schema }>);
@@ -77,35 +78,149 @@ const bad = `a${NUL}b`;
 const job = (patch: Record<string, unknown>) => ({ title: 'Nul test', content: SHORT_TEXT, ...patch });
 
 const CASES: Record<string, Case> = {
-  'register body email': { method: 'POST', url: '/api/v1/auth/register', body: { email: `a${NUL}@example.com`, password: 'long enough' }, public: true, expect: 'refuse' },
-  'register body password': { method: 'POST', url: '/api/v1/auth/register', body: { email: 'nul@example.com', password: `long${NUL}enough` }, public: true, expect: 'refuse' },
-  'login body email': { method: 'POST', url: '/api/v1/auth/login', body: { email: `a${NUL}@example.com`, password: 'x' }, public: true, expect: 'refuse' },
-  'login body password': { method: 'POST', url: '/api/v1/auth/login', body: { email: 'nul@example.com', password: bad }, public: true, expect: 'refuse' },
+  'register body email': {
+    method: 'POST',
+    url: '/api/v1/auth/register',
+    body: { email: `a${NUL}@example.com`, password: 'long enough' },
+    public: true,
+    expect: 'refuse',
+  },
+  'register body password': {
+    method: 'POST',
+    url: '/api/v1/auth/register',
+    body: { email: 'nul@example.com', password: `long${NUL}enough` },
+    public: true,
+    expect: 'refuse',
+  },
+  'login body email': {
+    method: 'POST',
+    url: '/api/v1/auth/login',
+    body: { email: `a${NUL}@example.com`, password: 'x' },
+    public: true,
+    expect: 'refuse',
+  },
+  'login body password': {
+    method: 'POST',
+    url: '/api/v1/auth/login',
+    body: { email: 'nul@example.com', password: bad },
+    public: true,
+    expect: 'refuse',
+  },
   'deleteFile path fileKey': { method: 'DELETE', url: `/api/v1/files/uploads/${q(bad)}.txt`, expect: 'refuse' },
   'listJobs query q': { method: 'GET', url: `/api/v1/jobs?q=${q(bad)}`, expect: 'refuse' },
   'listJobs query status': { method: 'GET', url: `/api/v1/jobs?status=${q(`running${NUL}`)}`, expect: 'refuse' },
   'listJobs query sort': { method: 'GET', url: `/api/v1/jobs?sort=${q(`title${NUL}`)}`, expect: 'refuse' },
   'listJobs query order': { method: 'GET', url: `/api/v1/jobs?order=${q(`asc${NUL}`)}`, expect: 'refuse' },
   'createJob body title': { method: 'POST', url: '/api/v1/jobs', body: job({ title: bad }), expect: 'refuse' },
-  'createJob body description': { method: 'POST', url: '/api/v1/jobs', body: job({ description: `A${NUL} story` }), expect: 'strip' },
-  'createJob body content': { method: 'POST', url: '/api/v1/jobs', body: job({ content: `${SHORT_TEXT}${NUL}${SHORT_TEXT}` }), expect: 'strip' },
-  'createJob body file_key': { method: 'POST', url: '/api/v1/jobs', body: job({ content: undefined, file_key: `uploads/${bad}.txt` }), expect: 'refuse' },
-  'createJob body url': { method: 'POST', url: '/api/v1/jobs', body: job({ content: undefined, url: `https://example.com/${bad}` }), expect: 'refuse' },
-  'createJob body job_type': { method: 'POST', url: '/api/v1/jobs', body: job({ job_type: `book_processing${NUL}` }), expect: 'refuse' },
-  'createJob body voice_config.provider': { method: 'POST', url: '/api/v1/jobs', body: job({ voice_config: { provider: `openai${NUL}` } }), expect: 'refuse' },
-  'createJob body voice_config.voice_id': { method: 'POST', url: '/api/v1/jobs', body: job({ voice_config: { provider: 'openai', voice_id: `alloy${NUL}` } }), expect: 'refuse' },
-  'createJob body voice_config.voice_settings.<key>': { method: 'POST', url: '/api/v1/jobs', body: job({ voice_config: { provider: 'openai', voice_settings: { [`sp${NUL}eed`]: '1' } } }), expect: 'refuse' },
-  'createJob body voice_config.voice_settings.<value>': { method: 'POST', url: '/api/v1/jobs', body: job({ voice_config: { provider: 'openai', voice_settings: { speed: `1${NUL}` } } }), expect: 'refuse' },
+  'createJob body description': {
+    method: 'POST',
+    url: '/api/v1/jobs',
+    body: job({ description: `A${NUL} story` }),
+    expect: 'strip',
+  },
+  'createJob body content': {
+    method: 'POST',
+    url: '/api/v1/jobs',
+    body: job({ content: `${SHORT_TEXT}${NUL}${SHORT_TEXT}` }),
+    expect: 'strip',
+  },
+  'createJob body file_key': {
+    method: 'POST',
+    url: '/api/v1/jobs',
+    body: job({ content: undefined, file_key: `uploads/${bad}.txt` }),
+    expect: 'refuse',
+  },
+  'createJob body url': {
+    method: 'POST',
+    url: '/api/v1/jobs',
+    body: job({ content: undefined, url: `https://example.com/${bad}` }),
+    expect: 'refuse',
+  },
+  'createJob body job_type': {
+    method: 'POST',
+    url: '/api/v1/jobs',
+    body: job({ job_type: `book_processing${NUL}` }),
+    expect: 'refuse',
+  },
+  'createJob body voice_config.provider': {
+    method: 'POST',
+    url: '/api/v1/jobs',
+    body: job({ voice_config: { provider: `openai${NUL}` } }),
+    expect: 'refuse',
+  },
+  'createJob body voice_config.voice_id': {
+    method: 'POST',
+    url: '/api/v1/jobs',
+    body: job({ voice_config: { provider: 'openai', voice_id: `alloy${NUL}` } }),
+    expect: 'refuse',
+  },
+  'createJob body voice_config.voice_settings.<key>': {
+    method: 'POST',
+    url: '/api/v1/jobs',
+    body: job({ voice_config: { provider: 'openai', voice_settings: { [`sp${NUL}eed`]: '1' } } }),
+    expect: 'refuse',
+  },
+  'createJob body voice_config.voice_settings.<value>': {
+    method: 'POST',
+    url: '/api/v1/jobs',
+    body: job({ voice_config: { provider: 'openai', voice_settings: { speed: `1${NUL}` } } }),
+    expect: 'refuse',
+  },
   'previewJob body title': { method: 'POST', url: '/api/v1/jobs/preview', body: job({ title: bad }), expect: 'refuse' },
-  'previewJob body description': { method: 'POST', url: '/api/v1/jobs/preview', body: job({ description: `A${NUL} story` }), expect: 'strip' },
-  'previewJob body content': { method: 'POST', url: '/api/v1/jobs/preview', body: job({ content: `${SHORT_TEXT}${NUL}${SHORT_TEXT}` }), expect: 'strip' },
-  'previewJob body file_key': { method: 'POST', url: '/api/v1/jobs/preview', body: job({ content: undefined, file_key: `uploads/${bad}.txt` }), expect: 'refuse' },
-  'previewJob body url': { method: 'POST', url: '/api/v1/jobs/preview', body: job({ content: undefined, url: `https://example.com/${bad}` }), expect: 'refuse' },
-  'previewJob body job_type': { method: 'POST', url: '/api/v1/jobs/preview', body: job({ job_type: `book_processing${NUL}` }), expect: 'refuse' },
-  'previewJob body voice_config.provider': { method: 'POST', url: '/api/v1/jobs/preview', body: job({ voice_config: { provider: `openai${NUL}` } }), expect: 'refuse' },
-  'previewJob body voice_config.voice_id': { method: 'POST', url: '/api/v1/jobs/preview', body: job({ voice_config: { provider: 'openai', voice_id: `alloy${NUL}` } }), expect: 'refuse' },
-  'previewJob body voice_config.voice_settings.<key>': { method: 'POST', url: '/api/v1/jobs/preview', body: job({ voice_config: { provider: 'openai', voice_settings: { [`sp${NUL}eed`]: '1' } } }), expect: 'refuse' },
-  'previewJob body voice_config.voice_settings.<value>': { method: 'POST', url: '/api/v1/jobs/preview', body: job({ voice_config: { provider: 'openai', voice_settings: { speed: `1${NUL}` } } }), expect: 'refuse' },
+  'previewJob body description': {
+    method: 'POST',
+    url: '/api/v1/jobs/preview',
+    body: job({ description: `A${NUL} story` }),
+    expect: 'strip',
+  },
+  'previewJob body content': {
+    method: 'POST',
+    url: '/api/v1/jobs/preview',
+    body: job({ content: `${SHORT_TEXT}${NUL}${SHORT_TEXT}` }),
+    expect: 'strip',
+  },
+  'previewJob body file_key': {
+    method: 'POST',
+    url: '/api/v1/jobs/preview',
+    body: job({ content: undefined, file_key: `uploads/${bad}.txt` }),
+    expect: 'refuse',
+  },
+  'previewJob body url': {
+    method: 'POST',
+    url: '/api/v1/jobs/preview',
+    body: job({ content: undefined, url: `https://example.com/${bad}` }),
+    expect: 'refuse',
+  },
+  'previewJob body job_type': {
+    method: 'POST',
+    url: '/api/v1/jobs/preview',
+    body: job({ job_type: `book_processing${NUL}` }),
+    expect: 'refuse',
+  },
+  'previewJob body voice_config.provider': {
+    method: 'POST',
+    url: '/api/v1/jobs/preview',
+    body: job({ voice_config: { provider: `openai${NUL}` } }),
+    expect: 'refuse',
+  },
+  'previewJob body voice_config.voice_id': {
+    method: 'POST',
+    url: '/api/v1/jobs/preview',
+    body: job({ voice_config: { provider: 'openai', voice_id: `alloy${NUL}` } }),
+    expect: 'refuse',
+  },
+  'previewJob body voice_config.voice_settings.<key>': {
+    method: 'POST',
+    url: '/api/v1/jobs/preview',
+    body: job({ voice_config: { provider: 'openai', voice_settings: { [`sp${NUL}eed`]: '1' } } }),
+    expect: 'refuse',
+  },
+  'previewJob body voice_config.voice_settings.<value>': {
+    method: 'POST',
+    url: '/api/v1/jobs/preview',
+    body: job({ voice_config: { provider: 'openai', voice_settings: { speed: `1${NUL}` } } }),
+    expect: 'refuse',
+  },
   'getAudioCover path jobId': { method: 'GET', url: `/api/v1/audio/${q(`${ID}${NUL}`)}/cover`, expect: 'refuse' },
   'getJob path jobId': { method: 'GET', url: `/api/v1/jobs/${q(`${ID}${NUL}`)}`, expect: 'refuse' },
   'cancelJob path jobId': { method: 'DELETE', url: `/api/v1/jobs/${q(`${ID}${NUL}`)}`, expect: 'refuse' },
@@ -113,17 +228,51 @@ const CASES: Record<string, Case> = {
   'retryJob path jobId': { method: 'POST', url: `/api/v1/jobs/${q(`${ID}${NUL}`)}/retry`, expect: 'refuse' },
   'getAudioStream path jobId': { method: 'GET', url: `/api/v1/audio/${q(`${ID}${NUL}`)}/stream`, expect: 'refuse' },
   'getAudioMetadata path jobId': { method: 'GET', url: `/api/v1/audio/${q(`${ID}${NUL}`)}/metadata`, expect: 'refuse' },
-  'getAudioTranscript path jobId': { method: 'GET', url: `/api/v1/audio/${q(`${ID}${NUL}`)}/transcript`, expect: 'refuse' },
+  'getAudioTranscript path jobId': {
+    method: 'GET',
+    url: `/api/v1/audio/${q(`${ID}${NUL}`)}/transcript`,
+    expect: 'refuse',
+  },
   'getAudioPlaylist path jobId': { method: 'GET', url: `/api/v1/audio/${q(`${ID}${NUL}`)}/playlist`, expect: 'refuse' },
   // The media route checks its own link (a signed URL): a key or signature with NUL is not a valid link.
-  'getMedia path fileKey': { method: 'GET', url: `/api/v1/media/audio/${q(bad)}.mp3?expires=9999999999&sig=x`, public: true, expect: 403 },
-  'getMedia query sig': { method: 'GET', url: `/api/v1/media/audio/a.mp3?expires=9999999999&sig=${q(bad)}`, public: true, expect: 403 },
+  'getMedia path fileKey': {
+    method: 'GET',
+    url: `/api/v1/media/audio/${q(bad)}.mp3?expires=9999999999&sig=x`,
+    public: true,
+    expect: 403,
+  },
+  'getMedia query sig': {
+    method: 'GET',
+    url: `/api/v1/media/audio/a.mp3?expires=9999999999&sig=${q(bad)}`,
+    public: true,
+    expect: 403,
+  },
   'getProgress path jobId': { method: 'GET', url: `/api/v1/progress/${q(`${ID}${NUL}`)}`, expect: 'refuse' },
-  'saveProgress path jobId': { method: 'PUT', url: `/api/v1/progress/${q(`${ID}${NUL}`)}`, body: { position_seconds: 1 }, expect: 'refuse' },
-  'saveProgress body current_chapter_id': { method: 'PUT', url: `/api/v1/progress/${ID}`, body: { position_seconds: 1, current_chapter_id: bad }, expect: 'refuse' },
+  'saveProgress path jobId': {
+    method: 'PUT',
+    url: `/api/v1/progress/${q(`${ID}${NUL}`)}`,
+    body: { position_seconds: 1 },
+    expect: 'refuse',
+  },
+  'saveProgress body current_chapter_id': {
+    method: 'PUT',
+    url: `/api/v1/progress/${ID}`,
+    body: { position_seconds: 1, current_chapter_id: bad },
+    expect: 'refuse',
+  },
   'deleteProgress path jobId': { method: 'DELETE', url: `/api/v1/progress/${q(`${ID}${NUL}`)}`, expect: 'refuse' },
-  'startVoiceAssistant body mode': { method: 'POST', url: '/api/v1/voice-assistant/start', body: { mode: `tutor${NUL}` }, expect: 'refuse' },
-  'startVoiceAssistant body jobId': { method: 'POST', url: '/api/v1/voice-assistant/start', body: { mode: 'tutor', jobId: `${ID}${NUL}` }, expect: 'refuse' },
+  'startVoiceAssistant body mode': {
+    method: 'POST',
+    url: '/api/v1/voice-assistant/start',
+    body: { mode: `tutor${NUL}` },
+    expect: 'refuse',
+  },
+  'startVoiceAssistant body jobId': {
+    method: 'POST',
+    url: '/api/v1/voice-assistant/start',
+    body: { mode: 'tutor', jobId: `${ID}${NUL}` },
+    expect: 'refuse',
+  },
 };
 
 let t: TestApp;
@@ -186,7 +335,9 @@ describe('NUL (U+0000) in every string field of the contract', () => {
   it('drops control characters from an uploaded file name', async () => {
     const boundary = 'nul-boundary';
     const payload = Buffer.concat([
-      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="st${NUL}ory.txt"\r\nContent-Type: text/plain\r\n\r\n`),
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="st${NUL}ory.txt"\r\nContent-Type: text/plain\r\n\r\n`,
+      ),
       Buffer.from(SHORT_TEXT),
       Buffer.from(`\r\n--${boundary}--\r\n`),
     ]);
@@ -203,7 +354,12 @@ describe('NUL (U+0000) in every string field of the contract', () => {
 
 describe('malformed multipart uploads', () => {
   const post = (contentType: string, payload: string | Buffer) =>
-    t.app.inject({ method: 'POST', url: '/api/v1/files', headers: { ...headers, 'content-type': contentType }, payload });
+    t.app.inject({
+      method: 'POST',
+      url: '/api/v1/files',
+      headers: { ...headers, 'content-type': contentType },
+      payload,
+    });
   const part = (boundary: string, disposition: string, body: string) =>
     `--${boundary}\r\nContent-Disposition: ${disposition}\r\nContent-Type: text/plain\r\n\r\n${body}`;
 
@@ -214,7 +370,10 @@ describe('malformed multipart uploads', () => {
   });
 
   it('answers 400 for a body cut off in the middle of the file part, and stores nothing', async () => {
-    const res = await post('multipart/form-data; boundary=cut', part('cut', 'form-data; name="file"; filename="a.txt"', SHORT_TEXT));
+    const res = await post(
+      'multipart/form-data; boundary=cut',
+      part('cut', 'form-data; name="file"; filename="a.txt"', SHORT_TEXT),
+    );
     expect(res.statusCode).toBe(400);
     expect(res.json().detail).toMatch(/^The multipart body is malformed or cut off/);
     const { rows } = await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM uploaded_files');
@@ -227,10 +386,16 @@ describe('malformed multipart uploads', () => {
   });
 
   it('answers 422 when there is no file part (only a field, or a file in another field, or nothing)', async () => {
-    const field = await post('multipart/form-data; boundary=b', `${part('b', 'form-data; name="title"', 'hello')}\r\n--b--\r\n`);
+    const field = await post(
+      'multipart/form-data; boundary=b',
+      `${part('b', 'form-data; name="title"', 'hello')}\r\n--b--\r\n`,
+    );
     expect(field.statusCode).toBe(422);
     expect(field.json().detail).toBe('File is required: send it in a multipart field named "file"');
-    const other = await post('multipart/form-data; boundary=b', `${part('b', 'form-data; name="doc"; filename="a.txt"', SHORT_TEXT)}\r\n--b--\r\n`);
+    const other = await post(
+      'multipart/form-data; boundary=b',
+      `${part('b', 'form-data; name="doc"; filename="a.txt"', SHORT_TEXT)}\r\n--b--\r\n`,
+    );
     expect(other.statusCode).toBe(422);
     const empty = await post('multipart/form-data; boundary=b', '--b--\r\n');
     expect(empty.statusCode).toBe(422);

@@ -48,7 +48,8 @@ export function checkedSerializer(schema: z.ZodType, strict: boolean): (data: un
   return (data: unknown) => {
     if (strict) {
       const result = schema.safeParse(data);
-      if (!result.success) throw new Error(`An answer does not match the API contract: ${z.prettifyError(result.error)}`);
+      if (!result.success)
+        throw new Error(`An answer does not match the API contract: ${z.prettifyError(result.error)}`);
     }
     return write(data);
   };

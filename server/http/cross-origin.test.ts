@@ -19,18 +19,26 @@ describe('CORS_ORIGINS and PUBLIC_URL settings', () => {
   });
 
   it('take exact origins and normalise a trailing slash', () => {
-    const config = loadConfig({ ...base, CORS_ORIGINS: `${CLIENT}/, http://localhost:5173`, PUBLIC_URL: 'https://api.example.org/' });
+    const config = loadConfig({
+      ...base,
+      CORS_ORIGINS: `${CLIENT}/, http://localhost:5173`,
+      PUBLIC_URL: 'https://api.example.org/',
+    });
     expect(config.corsOrigins).toEqual([CLIENT, 'http://localhost:5173']);
     expect(config.publicUrl).toBe('https://api.example.org');
   });
 
   it('refuse paths, other schemes, and * in production, naming the variable', () => {
-    expect(() => loadConfig({ ...base, CORS_ORIGINS: 'https://reader.example.org/app' })).toThrow(/CORS_ORIGINS must list exact origins/);
+    expect(() => loadConfig({ ...base, CORS_ORIGINS: 'https://reader.example.org/app' })).toThrow(
+      /CORS_ORIGINS must list exact origins/,
+    );
     expect(() => loadConfig({ ...base, CORS_ORIGINS: 'reader.example.org' })).toThrow(/CORS_ORIGINS/);
     expect(() => loadConfig({ ...base, PUBLIC_URL: 'ftp://api.example.org' })).toThrow(/PUBLIC_URL must be an http/);
     expect(() => loadConfig({ ...base, PUBLIC_URL: 'https://api.example.org/v1' })).toThrow(/PUBLIC_URL/);
     expect(loadConfig({ ...base, CORS_ORIGINS: '*' }).corsOrigins).toEqual(['*']);
-    expect(() => loadConfig({ ...base, APP_ENV: 'production', CORS_ORIGINS: '*' })).toThrow(/CORS_ORIGINS may not be '\*' when APP_ENV=production/);
+    expect(() => loadConfig({ ...base, APP_ENV: 'production', CORS_ORIGINS: '*' })).toThrow(
+      /CORS_ORIGINS may not be '\*' when APP_ENV=production/,
+    );
   });
 });
 
@@ -63,7 +71,11 @@ describe('a client on another origin', () => {
   });
 
   it('reads answers with its bearer token, and sees errors as the API words them', async () => {
-    const ok = await t.app.inject({ method: 'GET', url: '/api/v1/jobs', headers: { origin: CLIENT, authorization: `Bearer ${reader.token}` } });
+    const ok = await t.app.inject({
+      method: 'GET',
+      url: '/api/v1/jobs',
+      headers: { origin: CLIENT, authorization: `Bearer ${reader.token}` },
+    });
     expect(ok.statusCode).toBe(200);
     expect(ok.headers['access-control-allow-origin']).toBe(CLIENT);
     const denied = await t.app.inject({ method: 'GET', url: '/api/v1/jobs', headers: { origin: CLIENT } });
@@ -79,7 +91,11 @@ describe('a client on another origin', () => {
   it('is told nothing when its origin is not listed', async () => {
     const res = await preflight('https://elsewhere.example.net');
     expect(res.headers['access-control-allow-origin']).toBeUndefined();
-    const get = await t.app.inject({ method: 'GET', url: '/api/v1/environment', headers: { origin: 'https://elsewhere.example.net' } });
+    const get = await t.app.inject({
+      method: 'GET',
+      url: '/api/v1/environment',
+      headers: { origin: 'https://elsewhere.example.net' },
+    });
     expect(get.headers['access-control-allow-origin']).toBeUndefined();
   });
 
@@ -87,13 +103,22 @@ describe('a client on another origin', () => {
     const book = await seedCompletedAudiobook(t.db, appStorage(t.config), { userId: reader.id, seconds: 1 });
     const headers = { authorization: `Bearer ${reader.token}`, host: 'api.example.org' };
     const stream = await t.app.inject({ method: 'GET', url: `/api/v1/audio/${book.jobId}/stream`, headers });
-    expect((stream.json() as { streaming_url: string }).streaming_url).toMatch(/^http:\/\/api\.example\.org\/api\/v1\/media\/audio\//);
+    expect((stream.json() as { streaming_url: string }).streaming_url).toMatch(
+      /^http:\/\/api\.example\.org\/api\/v1\/media\/audio\//,
+    );
     const start = await t.app.inject({ method: 'POST', url: '/api/v1/voice-assistant/start', headers, payload: {} });
-    expect((start.json() as { websocket_url: string }).websocket_url).toBe('ws://api.example.org/api/v1/voice-assistant/ws');
+    expect((start.json() as { websocket_url: string }).websocket_url).toBe(
+      'ws://api.example.org/api/v1/voice-assistant/ws',
+    );
   });
 
   async function openSocket(origin: string | undefined): Promise<{ code: number; reason: string } | 'open'> {
-    await t.app.inject({ method: 'POST', url: '/api/v1/voice-assistant/start', headers: { authorization: `Bearer ${reader.token}` }, payload: {} });
+    await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/voice-assistant/start',
+      headers: { authorization: `Bearer ${reader.token}` },
+      payload: {},
+    });
     const ws = new WebSocket(`ws://127.0.0.1:${port}/api/v1/voice-assistant/ws?token=${reader.token}`, {
       ...(origin !== undefined && { origin }),
     });
@@ -101,7 +126,9 @@ describe('a client on another origin', () => {
       ws.on('error', () => undefined);
       ws.on('close', (code, reason) => resolve({ code, reason: reason.toString() }));
       // A refused origin is closed right after the upgrade; an accepted one stays open.
-      ws.on('open', () => setTimeout(() => (ws.readyState === WebSocket.OPEN ? (ws.close(), resolve('open')) : undefined), 300));
+      ws.on('open', () =>
+        setTimeout(() => (ws.readyState === WebSocket.OPEN ? (ws.close(), resolve('open')) : undefined), 300),
+      );
     });
   }
 
@@ -112,7 +139,10 @@ describe('a client on another origin', () => {
   });
 
   it('closes the voice websocket of a page from an origin it does not know with 4003', async () => {
-    expect(await openSocket('https://evil.example.net')).toEqual({ code: 4003, reason: "Forbidden: this page's origin may not use the voice assistant" });
+    expect(await openSocket('https://evil.example.net')).toEqual({
+      code: 4003,
+      reason: "Forbidden: this page's origin may not use the voice assistant",
+    });
   });
 });
 
@@ -124,7 +154,9 @@ describe('PUBLIC_URL', () => {
       const headers = { authorization: `Bearer ${reader.token}`, host: 'internal-host:8080' };
       const book = await seedCompletedAudiobook(t.db, appStorage(t.config), { userId: reader.id, seconds: 1 });
       const stream = await t.app.inject({ method: 'GET', url: `/api/v1/audio/${book.jobId}/stream`, headers });
-      expect((stream.json() as { streaming_url: string }).streaming_url).toMatch(/^https:\/\/listen\.example\.org\/api\/v1\/media\//);
+      expect((stream.json() as { streaming_url: string }).streaming_url).toMatch(
+        /^https:\/\/listen\.example\.org\/api\/v1\/media\//,
+      );
       await t.app.inject({ method: 'POST', url: '/api/v1/voice-assistant/start', headers, payload: {} });
       const connect = await t.app.inject({ method: 'POST', url: '/api/v1/voice-assistant/connect', headers });
       expect(connect.json()).toEqual({ connectionUrl: 'wss://listen.example.org/api/v1/voice-assistant/ws' });
@@ -159,7 +191,12 @@ describe('POSTs that take no body', () => {
     expect((empty.json() as { detail: string }).detail).toBeTruthy();
     const broken = await t.app.inject({ method: 'POST', url: '/api/v1/jobs', headers, payload: '{"title":' });
     expect(broken.statusCode).toBe(400);
-    const poisoned = await t.app.inject({ method: 'POST', url: '/api/v1/jobs', headers, payload: '{"__proto__":{"x":1},"title":"t"}' });
+    const poisoned = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/jobs',
+      headers,
+      payload: '{"__proto__":{"x":1},"title":"t"}',
+    });
     expect(poisoned.statusCode).toBe(400);
   });
 });

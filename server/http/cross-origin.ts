@@ -33,7 +33,11 @@ export function websocketUrl(request: FastifyRequest, settings: Pick<CrossOrigin
  * (PUBLIC_URL, or the Host the request was sent to) or one in CORS_ORIGINS. Clients that are not
  * browsers send none and are judged by their token alone.
  */
-export function allowsSocketOrigin(origin: string | undefined, host: string | undefined, settings: CrossOrigin): boolean {
+export function allowsSocketOrigin(
+  origin: string | undefined,
+  host: string | undefined,
+  settings: CrossOrigin,
+): boolean {
   if (origin === undefined) return true;
   if (settings.corsOrigins.includes('*') || settings.corsOrigins.includes(origin)) return true;
   if (settings.publicUrl !== undefined) return origin === settings.publicUrl;

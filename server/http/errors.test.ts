@@ -37,7 +37,11 @@ describe('the one error model', () => {
   it.each(expected)('answers a %s error with %i and {detail, message, request_id}', async (kind, status) => {
     const res = await answerTo(new DomainError(kind, `Something ${kind}`));
     expect(res.statusCode).toBe(status);
-    expect(res.json()).toEqual({ detail: `Something ${kind}`, message: `Something ${kind}`, request_id: expect.any(String) });
+    expect(res.json()).toEqual({
+      detail: `Something ${kind}`,
+      message: `Something ${kind}`,
+      request_id: expect.any(String),
+    });
   });
 
   it('has a status for every kind and no other', () => {
@@ -48,8 +52,14 @@ describe('the one error model', () => {
     const limited = await answerTo(new DomainError('rate_limited', 'Slow down', { retryAfterSeconds: 30 }));
     expect(limited.headers['retry-after']).toBe('30');
     const down = await answerTo(new StorageUnavailableError(new Error('ECONNREFUSED')));
-    expect([down.statusCode, down.headers['retry-after'], down.json().detail]).toEqual([503, '5', 'The file store is unavailable; try again shortly']);
-    expect((await answerTo(new DomainError('unauthenticated', 'Token expired'))).headers['www-authenticate']).toBe('Bearer');
+    expect([down.statusCode, down.headers['retry-after'], down.json().detail]).toEqual([
+      503,
+      '5',
+      'The file store is unavailable; try again shortly',
+    ]);
+    expect((await answerTo(new DomainError('unauthenticated', 'Token expired'))).headers['www-authenticate']).toBe(
+      'Bearer',
+    );
   });
 
   it('answers an error it does not know with 500 and no internals', async () => {
@@ -69,6 +79,11 @@ describe('the one error model', () => {
     // A voice engine decides for itself: a 5xx after its retries may pass, a refused key will not.
     const server = new TtsError('OpenAI failed', { retryable: true, code: 'server', engine: 'openai', status: 500 });
     const auth = new TtsError('The key was refused', { retryable: false, code: 'auth', engine: 'openai', status: 401 });
-    expect([server.kind, server.retryable, auth.kind, auth.retryable]).toEqual(['upstream_failed', true, 'upstream_failed', false]);
+    expect([server.kind, server.retryable, auth.kind, auth.retryable]).toEqual([
+      'upstream_failed',
+      true,
+      'upstream_failed',
+      false,
+    ]);
   });
 });

@@ -73,7 +73,11 @@ describe('error answers', () => {
       payload: '{"email": "a@example.com",',
     });
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toEqual({ detail: 'Request body is not valid JSON', message: 'Request body is not valid JSON', request_id: expect.any(String) });
+    expect(res.json()).toEqual({
+      detail: 'Request body is not valid JSON',
+      message: 'Request body is not valid JSON',
+      request_id: expect.any(String),
+    });
   });
 
   it('answers a body that is not JSON with 415', async () => {
@@ -100,7 +104,11 @@ describe('error answers', () => {
   it('asks for a token before looking at the request on protected routes', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/api/v1/auth/me', headers: { authorization: '' } });
     expect(res.statusCode).toBe(401);
-    expect(res.json()).toEqual({ detail: 'Not authenticated', message: 'Not authenticated', request_id: expect.any(String) });
+    expect(res.json()).toEqual({
+      detail: 'Not authenticated',
+      message: 'Not authenticated',
+      request_id: expect.any(String),
+    });
   });
 });
 

@@ -126,7 +126,11 @@ describe('the API', () => {
 
   it('still streams audio by byte range under these headers', async () => {
     const user = await signedInUser(t.app, 'listener@example.com');
-    const book = await seedCompletedAudiobook(t.db, appStorage(t.config), { userId: user.id, title: 'Headers', seconds: 2 });
+    const book = await seedCompletedAudiobook(t.db, appStorage(t.config), {
+      userId: user.id,
+      title: 'Headers',
+      seconds: 2,
+    });
     const stream = await t.app.inject({
       method: 'GET',
       url: `/api/v1/audio/${book.jobId}/stream`,

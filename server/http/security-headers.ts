@@ -41,7 +41,10 @@ const HSTS = 'max-age=31536000; includeSubDomains';
  *   TRUST_PROXY proxy that says so in X-Forwarded-Proto); a plain-http server on a LAN must not
  *   tell browsers to insist on https. upgrade-insecure-requests is left out for the same reason.
  */
-export async function installSecurityHeaders(app: FastifyInstance, options: { otherOriginsAllowed?: boolean } = {}): Promise<void> {
+export async function installSecurityHeaders(
+  app: FastifyInstance,
+  options: { otherOriginsAllowed?: boolean } = {},
+): Promise<void> {
   await app.register(fastifyHelmet, {
     contentSecurityPolicy: {
       useDefaults: false,

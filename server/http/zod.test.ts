@@ -30,7 +30,11 @@ describe('contract checks on the wire', () => {
     const app = await appWith(true, { ...good, created_at: '2030-01-01 00:00:00' });
     const res = await app.inject({ method: 'GET', url: '/item' });
     expect(res.statusCode).toBe(500);
-    expect(res.json()).toEqual({ detail: 'Internal server error', message: 'Internal server error', request_id: expect.any(String) });
+    expect(res.json()).toEqual({
+      detail: 'Internal server error',
+      message: 'Internal server error',
+      request_id: expect.any(String),
+    });
   });
 
   it('still answers in production when a response drifts', async () => {

@@ -37,7 +37,9 @@ function describeIssue(issue: z.core.$ZodIssue, data: unknown, part: HttpPart): 
       if (issue.path.length === 0) {
         return part === 'body' ? 'Request body must be a JSON object' : `Invalid ${part}`;
       }
-      return valueAt(data, issue.path) === undefined ? `${name} is required` : `${name} must be ${issue.expected === 'int' ? 'an integer' : `a ${issue.expected}`}`;
+      return valueAt(data, issue.path) === undefined
+        ? `${name} is required`
+        : `${name} must be ${issue.expected === 'int' ? 'an integer' : `a ${issue.expected}`}`;
     case 'too_small':
       if (issue.origin === 'string') return `${name} must be at least ${issue.minimum} characters`;
       if (issue.origin === 'array') return `${name} must have at least ${issue.minimum} items`;
@@ -71,7 +73,8 @@ function unwrap(schema: z.core.$ZodType): z.core.$ZodType {
   let current = schema;
   for (;;) {
     const def = current._zod.def as { type: string; innerType?: z.core.$ZodType };
-    if (def.innerType === undefined || !['optional', 'default', 'nullable', 'prefault'].includes(def.type)) return current;
+    if (def.innerType === undefined || !['optional', 'default', 'nullable', 'prefault'].includes(def.type))
+      return current;
     current = def.innerType;
   }
 }
@@ -144,7 +147,11 @@ export const zodValidatorCompiler: FastifySchemaCompiler<z.ZodType> = ({ schema,
     // Fastify hands an absent body (see json-body.ts) to validation as null: treat it as absent, so
     // a route whose body is optional accepts it and one that needs a body names what is missing.
     const input =
-      part === 'querystring' || part === 'params' ? coerceStrings(schema, clean) : part === 'body' && clean === null ? undefined : clean;
+      part === 'querystring' || part === 'params'
+        ? coerceStrings(schema, clean)
+        : part === 'body' && clean === null
+          ? undefined
+          : clean;
     const result = schema.safeParse(input);
     return result.success ? { value: result.data } : { error: validationError(result.error, input, part) };
   };

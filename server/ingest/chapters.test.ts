@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { planBook, type PlannedChapter } from './chapters';
 
-const sentence = (i: number) => `The traveller walked on through the valley and thought about the road ahead number ${i}.`;
+const sentence = (i: number) =>
+  `The traveller walked on through the valley and thought about the road ahead number ${i}.`;
 const prose = (words: number, seed = 0) => {
   const out: string[] = [];
   let count = 0;
@@ -38,11 +39,11 @@ describe('planBook', () => {
       'Chapter I: The Beginning',
       'Chapter II: The Middle',
     ]);
-    expect(titles(`CHAPTER I. THE OLD HOUSE\n\n${prose(40)}\n\nCHAPTER II. A Letter Arrives\n\n${prose(40)}\n\nChapter III\n\n${prose(40)}`)).toEqual([
-      'Chapter I: The Old House',
-      'Chapter II: A Letter Arrives',
-      'Chapter III',
-    ]);
+    expect(
+      titles(
+        `CHAPTER I. THE OLD HOUSE\n\n${prose(40)}\n\nCHAPTER II. A Letter Arrives\n\n${prose(40)}\n\nChapter III\n\n${prose(40)}`,
+      ),
+    ).toEqual(['Chapter I: The Old House', 'Chapter II: A Letter Arrives', 'Chapter III']);
   });
 
   it('keeps a Prologue and an Epilogue around the chapters, and front matter as an Opening', () => {
@@ -51,12 +52,13 @@ describe('planBook', () => {
   });
 
   it('recognises "Part One" and "Chapter Three" headings', () => {
-    expect(titles(`Part One\n\n${prose(40)}\n\nPart Two — The Return\n\n${prose(40)}`)).toEqual(['Part One', 'Part Two: The Return']);
-    expect(titles(`Chapter One\n\n${prose(40)}\n\nChapter Two\n\n${prose(40)}\n\nChapter Three\n\n${prose(40)}`)).toEqual([
-      'Chapter One',
-      'Chapter Two',
-      'Chapter Three',
+    expect(titles(`Part One\n\n${prose(40)}\n\nPart Two — The Return\n\n${prose(40)}`)).toEqual([
+      'Part One',
+      'Part Two: The Return',
     ]);
+    expect(
+      titles(`Chapter One\n\n${prose(40)}\n\nChapter Two\n\n${prose(40)}\n\nChapter Three\n\n${prose(40)}`),
+    ).toEqual(['Chapter One', 'Chapter Two', 'Chapter Three']);
   });
 
   it('merges a heading with almost no text into the next chapter', () => {

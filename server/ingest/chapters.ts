@@ -61,12 +61,42 @@ type Line = { start: number; end: number; text: string };
 const ROMAN = /^(?=[MDCLXVI])M{0,3}(?:C[MD]|D?C{0,3})(?:X[CL]|L?X{0,3})(?:I[XV]|V?I{0,3})$/i;
 
 const UNITS = ['one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine'];
-const TEENS = ['ten', 'eleven', 'twelve', 'thirteen', 'fourteen', 'fifteen', 'sixteen', 'seventeen', 'eighteen', 'nineteen'];
+const TEENS = [
+  'ten',
+  'eleven',
+  'twelve',
+  'thirteen',
+  'fourteen',
+  'fifteen',
+  'sixteen',
+  'seventeen',
+  'eighteen',
+  'nineteen',
+];
 const TENS = ['twenty', 'thirty', 'forty', 'fifty', 'sixty', 'seventy', 'eighty', 'ninety'];
 const ORDINALS = [
-  'first', 'second', 'third', 'fourth', 'fifth', 'sixth', 'seventh', 'eighth', 'ninth', 'tenth',
-  'eleventh', 'twelfth', 'thirteenth', 'fourteenth', 'fifteenth', 'sixteenth', 'seventeenth',
-  'eighteenth', 'nineteenth', 'twentieth', 'last', 'final',
+  'first',
+  'second',
+  'third',
+  'fourth',
+  'fifth',
+  'sixth',
+  'seventh',
+  'eighth',
+  'ninth',
+  'tenth',
+  'eleventh',
+  'twelfth',
+  'thirteenth',
+  'fourteenth',
+  'fifteenth',
+  'sixteenth',
+  'seventeenth',
+  'eighteenth',
+  'nineteenth',
+  'twentieth',
+  'last',
+  'final',
 ];
 const NUMBER_WORD = `(?:(?:${TENS.join('|')})(?:[- ](?:${UNITS.join('|')}))?|${TEENS.join('|')}|${UNITS.join('|')}|${ORDINALS.join('|')}|hundred)`;
 
@@ -86,14 +116,15 @@ const RE_PART = new RegExp(
 const RE_WORD = new RegExp(String.raw`^(Chapter|CHAPTER)\s+(${NUMBER_WORD})${TITLE_TAIL}\s*$`, 'i');
 
 function titleCase(word: string): string {
-  return word
-    .toLowerCase()
-    .replace(/(^|[\s-])([a-z])/g, (_m, pre: string, c: string) => pre + c.toUpperCase());
+  return word.toLowerCase().replace(/(^|[\s-])([a-z])/g, (_m, pre: string, c: string) => pre + c.toUpperCase());
 }
 
 /** ALL-CAPS titles become Title Case; others keep the author's casing. */
 function tidyTitle(raw: string): string {
-  const t = raw.replace(/\s+/g, ' ').replace(/^[\s.:—–-]+|[\s.:—–-]+$/g, '').trim();
+  const t = raw
+    .replace(/\s+/g, ' ')
+    .replace(/^[\s.:—–-]+|[\s.:—–-]+$/g, '')
+    .trim();
   if (t === '') return '';
   if (/[A-Z]/.test(t) && t === t.toUpperCase()) {
     return t.toLowerCase().replace(/(^|[\s"“(])([a-z])/g, (_m, pre: string, c: string) => pre + c.toUpperCase());
@@ -107,26 +138,48 @@ function matchLine(line: string): LineMatch | null {
   if (line.length === 0 || line.length > 120) return null;
   let m = RE_ROMAN.exec(line);
   if (m && ROMAN.test(m[2] ?? '')) {
-    return { family: 'roman', label: `Chapter ${(m[2] ?? '').toUpperCase()}`, title: tidyTitle(m[3] ?? m[4] ?? ''), value: null };
+    return {
+      family: 'roman',
+      label: `Chapter ${(m[2] ?? '').toUpperCase()}`,
+      title: tidyTitle(m[3] ?? m[4] ?? ''),
+      value: null,
+    };
   }
   m = RE_NUMBER.exec(line);
-  if (m) return { family: 'number', label: `Chapter ${Number(m[2])}`, title: tidyTitle(m[3] ?? m[4] ?? ''), value: null };
+  if (m)
+    return { family: 'number', label: `Chapter ${Number(m[2])}`, title: tidyTitle(m[3] ?? m[4] ?? ''), value: null };
   m = RE_LONE.exec(line);
   if (m) return { family: 'lone', label: `Chapter ${Number(m[1])}`, title: '', value: Number(m[1]) };
   m = RE_SPECIAL.exec(line);
   if (m) {
     const suffix = m[2] ? ` ${m[2]}` : '';
-    return { family: 'special', label: `${titleCase(m[1] ?? '')}${suffix}`, title: tidyTitle(m[3] ?? m[4] ?? ''), value: null };
+    return {
+      family: 'special',
+      label: `${titleCase(m[1] ?? '')}${suffix}`,
+      title: tidyTitle(m[3] ?? m[4] ?? ''),
+      value: null,
+    };
   }
   m = RE_PART.exec(line);
   if (m && /^[PB]/.test(line)) {
     const n = m[2] ?? '';
     const num = /^[ivxlc]+$/i.test(n) ? (ROMAN.test(n) ? n.toUpperCase() : null) : /^\d+$/.test(n) ? n : titleCase(n);
-    if (num !== null) return { family: 'part', label: `${titleCase(m[1] ?? '')} ${num}`, title: tidyTitle(m[3] ?? m[4] ?? ''), value: null };
+    if (num !== null)
+      return {
+        family: 'part',
+        label: `${titleCase(m[1] ?? '')} ${num}`,
+        title: tidyTitle(m[3] ?? m[4] ?? ''),
+        value: null,
+      };
   }
   m = RE_WORD.exec(line);
   if (m && /^C/.test(line)) {
-    return { family: 'word', label: `Chapter ${titleCase(m[2] ?? '')}`, title: tidyTitle(m[3] ?? m[4] ?? ''), value: null };
+    return {
+      family: 'word',
+      label: `Chapter ${titleCase(m[2] ?? '')}`,
+      title: tidyTitle(m[3] ?? m[4] ?? ''),
+      value: null,
+    };
   }
   return null;
 }
@@ -199,7 +252,15 @@ function findHeadings(text: string, lines: Line[]): Heading[] {
       }
     }
     const indent = text.slice(line.start, line.end).length - text.slice(line.start, line.end).trimStart().length;
-    found.push({ family: m.family, line: i, start: line.start + indent, bodyStart, label: m.label, title, value: m.value });
+    found.push({
+      family: m.family,
+      line: i,
+      start: line.start + indent,
+      bodyStart,
+      label: m.label,
+      title,
+      value: m.value,
+    });
   }
   return found;
 }
@@ -402,7 +463,8 @@ function planWithoutMarkers(text: string): PlannedChapter[] {
   const pushSection = (s: number, e: number) => {
     const [ts, te] = trimRange(text, s, e);
     if (te <= ts) return;
-    if (countWords(text, ts, te) > TARGET_CHUNK_WORDS * 1.5) segments.push(...cutIntoPieces(text, ts, te, TARGET_CHUNK_WORDS));
+    if (countWords(text, ts, te) > TARGET_CHUNK_WORDS * 1.5)
+      segments.push(...cutIntoPieces(text, ts, te, TARGET_CHUNK_WORDS));
     else segments.push([ts, te]);
   };
   while ((m = re.exec(text)) !== null) {

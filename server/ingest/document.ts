@@ -46,7 +46,10 @@ const SECTION = '\n\n\n\n';
  * Joins sections into one text with chapter offsets. Empty sections are left out; a section's
  * range covers its own text only (separators are outside).
  */
-export function joinSections(sections: { title: string; paragraphs: string[] }[]): { text: string; chapters: DocumentChapter[] } {
+export function joinSections(sections: { title: string; paragraphs: string[] }[]): {
+  text: string;
+  chapters: DocumentChapter[];
+} {
   let text = '';
   const chapters: DocumentChapter[] = [];
   // A first section of a few words (a title page) joins the chapter after it.
@@ -55,7 +58,10 @@ export function joinSections(sections: { title: string; paragraphs: string[] }[]
     sections = [{ title: second.title, paragraphs: [...first.paragraphs, ...second.paragraphs] }, ...rest];
   }
   for (const s of sections) {
-    const body = s.paragraphs.map((p) => normaliseText(p).trim()).filter((p) => p !== '').join(PARAGRAPH);
+    const body = s.paragraphs
+      .map((p) => normaliseText(p).trim())
+      .filter((p) => p !== '')
+      .join(PARAGRAPH);
     if (body === '') continue;
     if (text !== '') text += SECTION;
     chapters.push({ title: s.title, start: text.length, end: text.length + body.length });
@@ -68,7 +74,10 @@ const IMAGE_SIGNATURES: [DocumentCover['contentType'], (b: Uint8Array) => boolea
   ['image/jpeg', (b) => b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff],
   ['image/png', (b) => b[0] === 0x89 && b[1] === 0x50 && b[2] === 0x4e && b[3] === 0x47],
   ['image/gif', (b) => b[0] === 0x47 && b[1] === 0x49 && b[2] === 0x46],
-  ['image/webp', (b) => b[0] === 0x52 && b[1] === 0x49 && b[2] === 0x46 && b[3] === 0x46 && b[8] === 0x57 && b[9] === 0x45],
+  [
+    'image/webp',
+    (b) => b[0] === 0x52 && b[1] === 0x49 && b[2] === 0x46 && b[3] === 0x46 && b[8] === 0x57 && b[9] === 0x45,
+  ],
 ];
 
 /** Largest cover image kept (bytes). */

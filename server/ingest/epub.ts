@@ -52,7 +52,9 @@ function elements(root: XmlEl, name: string): XmlEl[] {
 
 function children(el: XmlEl, name: string): XmlEl[] {
   const lower = name.toLowerCase();
-  return Array.from(el.childNodes).filter((c) => c.nodeType === 1 && c.tagName.toLowerCase().replace(/^[a-z0-9]+:/, '') === lower);
+  return Array.from(el.childNodes).filter(
+    (c) => c.nodeType === 1 && c.tagName.toLowerCase().replace(/^[a-z0-9]+:/, '') === lower,
+  );
 }
 
 function clean(text: string | null | undefined): string {
@@ -93,10 +95,16 @@ function openArchive(bytes: Uint8Array): Archive {
         names.push(file.name);
         total += file.originalSize;
         if (names.length > MAX_EPUB_ENTRIES) {
-          throw new IngestError('invalid', `The EPUB holds more than ${MAX_EPUB_ENTRIES.toLocaleString('en-US')} files, more than a book needs; it was not opened`);
+          throw new IngestError(
+            'invalid',
+            `The EPUB holds more than ${MAX_EPUB_ENTRIES.toLocaleString('en-US')} files, more than a book needs; it was not opened`,
+          );
         }
         if (total > MAX_EPUB_UNCOMPRESSED_BYTES) {
-          throw new IngestError('invalid', `The EPUB expands to more than ${formatMegabytes(MAX_EPUB_UNCOMPRESSED_BYTES)}, more than a book needs; it was not opened`);
+          throw new IngestError(
+            'invalid',
+            `The EPUB expands to more than ${formatMegabytes(MAX_EPUB_UNCOMPRESSED_BYTES)}, more than a book needs; it was not opened`,
+          );
         }
         return false;
       },
@@ -142,7 +150,9 @@ interface TocEntry {
 function navEntries(navXml: string, navPath: string): TocEntry[] {
   const root = parseXml(navXml);
   const navs = elements(root, 'nav');
-  const toc = navs.find((n) => /\btoc\b/.test(n.getAttribute('epub:type') ?? '') || n.getAttribute('role') === 'doc-toc') ?? navs[0];
+  const toc =
+    navs.find((n) => /\btoc\b/.test(n.getAttribute('epub:type') ?? '') || n.getAttribute('role') === 'doc-toc') ??
+    navs[0];
   if (!toc) return [];
   return elements(toc, 'a')
     .map((a) => ({ title: clean(a.textContent), ...resolve(navPath, a.getAttribute('href') ?? '') }))
@@ -151,11 +161,16 @@ function navEntries(navXml: string, navPath: string): TocEntry[] {
 
 function ncxEntries(ncxXml: string, ncxPath: string): TocEntry[] {
   const root = parseXml(ncxXml);
-  return elements(root, 'navPoint').map((point) => {
-    const label = children(point, 'navLabel')[0];
-    const content = children(point, 'content')[0];
-    return { title: clean(label ? elements(label, 'text')[0]?.textContent ?? label.textContent : ''), ...resolve(ncxPath, content?.getAttribute('src') ?? '') };
-  }).filter((e) => e.title !== '');
+  return elements(root, 'navPoint')
+    .map((point) => {
+      const label = children(point, 'navLabel')[0];
+      const content = children(point, 'content')[0];
+      return {
+        title: clean(label ? (elements(label, 'text')[0]?.textContent ?? label.textContent) : ''),
+        ...resolve(ncxPath, content?.getAttribute('src') ?? ''),
+      };
+    })
+    .filter((e) => e.title !== '');
 }
 
 export function readEpub(bytes: Uint8Array): ParsedDocument {
@@ -196,13 +211,20 @@ export function readEpub(bytes: Uint8Array): ParsedDocument {
   const spine = (spineEl ? children(spineEl, 'itemref') : [])
     .map((ref) => manifest.get(ref.getAttribute('idref') ?? ''))
     .filter((i): i is Item => i !== undefined && /html|xml/.test(i.mediaType) && has.has(i.path));
-  if (spine.length === 0) throw new IngestError('invalid', 'The EPUB lists no readable chapters in its reading order (spine)');
+  if (spine.length === 0)
+    throw new IngestError('invalid', 'The EPUB lists no readable chapters in its reading order (spine)');
 
   const navItem = [...manifest.values()].find((i) => /\bnav\b/.test(i.properties));
-  const ncxItem = manifest.get(spineEl?.getAttribute('toc') ?? '') ?? [...manifest.values()].find((i) => i.mediaType === 'application/x-dtbncx+xml');
+  const ncxItem =
+    manifest.get(spineEl?.getAttribute('toc') ?? '') ??
+    [...manifest.values()].find((i) => i.mediaType === 'application/x-dtbncx+xml');
   const coverItem =
     [...manifest.values()].find((i) => /\bcover-image\b/.test(i.properties)) ??
-    manifest.get(elements(opf, 'meta').find((m) => m.getAttribute('name') === 'cover')?.getAttribute('content') ?? '');
+    manifest.get(
+      elements(opf, 'meta')
+        .find((m) => m.getAttribute('name') === 'cover')
+        ?.getAttribute('content') ?? '',
+    );
 
   const wanted = new Set(spine.map((i) => i.path));
   for (const extra of [navItem, ncxItem, coverItem]) if (extra && has.has(extra.path)) wanted.add(extra.path);
@@ -210,7 +232,8 @@ export function readEpub(bytes: Uint8Array): ParsedDocument {
 
   let toc: TocEntry[] = [];
   if (navItem && files[navItem.path]) toc = navEntries(utf8.decode(files[navItem.path]!), navItem.path);
-  if (toc.length === 0 && ncxItem && files[ncxItem.path]) toc = ncxEntries(utf8.decode(files[ncxItem.path]!), ncxItem.path);
+  if (toc.length === 0 && ncxItem && files[ncxItem.path])
+    toc = ncxEntries(utf8.decode(files[ncxItem.path]!), ncxItem.path);
   const spineIndex = new Map(spine.map((item, i) => [item.path, i]));
   toc = toc.filter((e) => spineIndex.has(e.path));
 
@@ -219,7 +242,9 @@ export function readEpub(bytes: Uint8Array): ParsedDocument {
   for (const e of toc) if (e.fragment) wantedIds.set(e.path, (wantedIds.get(e.path) ?? new Set()).add(e.fragment));
   const docs = spine.map((item) => {
     const source = files[item.path];
-    return source ? xhtmlToText(utf8.decode(source), wantedIds.get(item.path)) : { paragraphs: [], anchors: new Map<string, number>(), firstHeading: null };
+    return source
+      ? xhtmlToText(utf8.decode(source), wantedIds.get(item.path))
+      : { paragraphs: [], anchors: new Map<string, number>(), firstHeading: null };
   });
 
   const sections: { title: string; paragraphs: string[] }[] = [];
@@ -228,7 +253,11 @@ export function readEpub(bytes: Uint8Array): ParsedDocument {
   } else {
     // Each TOC entry starts at (spine document, paragraph); entries are taken in reading order.
     const starts = toc
-      .map((e) => ({ title: e.title, doc: spineIndex.get(e.path)!, para: e.fragment ? (docs[spineIndex.get(e.path)!]!.anchors.get(e.fragment) ?? 0) : 0 }))
+      .map((e) => ({
+        title: e.title,
+        doc: spineIndex.get(e.path)!,
+        para: e.fragment ? (docs[spineIndex.get(e.path)!]!.anchors.get(e.fragment) ?? 0) : 0,
+      }))
       .sort((a, b) => a.doc - b.doc || a.para - b.para)
       .filter((s, i, all) => i === 0 || s.doc !== all[i - 1]!.doc || s.para !== all[i - 1]!.para);
     const slice = (fromDoc: number, fromPara: number, toDoc: number, toPara: number) => {
@@ -243,11 +272,15 @@ export function readEpub(bytes: Uint8Array): ParsedDocument {
     sections.push({ title: 'Opening', paragraphs: slice(0, 0, first.doc, first.para) });
     starts.forEach((s, i) => {
       const next = starts[i + 1];
-      sections.push({ title: s.title, paragraphs: next ? slice(s.doc, s.para, next.doc, next.para) : slice(s.doc, s.para, docs.length - 1, Infinity) });
+      sections.push({
+        title: s.title,
+        paragraphs: next ? slice(s.doc, s.para, next.doc, next.para) : slice(s.doc, s.para, docs.length - 1, Infinity),
+      });
     });
   }
   const { text, chapters } = joinSections(sections);
-  if (text.trim() === '') throw new IngestError('invalid', 'The EPUB has no text to read aloud (it may hold only images)');
+  if (text.trim() === '')
+    throw new IngestError('invalid', 'The EPUB has no text to read aloud (it may hold only images)');
 
   let cover: DocumentCover | undefined;
   const coverBytes = coverItem ? files[coverItem.path] : undefined;

@@ -6,7 +6,10 @@ import { DomainError, type DomainErrorKind } from '../errors';
  * body. Its kind is one of the domain's (server/errors.ts); a page that did not answer in time
  * (upstream_timeout) is the only one the job runner tries again.
  */
-type IngestErrorKind = Extract<DomainErrorKind, 'malformed' | 'too_large' | 'unsupported' | 'invalid' | 'upstream_failed' | 'upstream_timeout'>;
+type IngestErrorKind = Extract<
+  DomainErrorKind,
+  'malformed' | 'too_large' | 'unsupported' | 'invalid' | 'upstream_failed' | 'upstream_timeout'
+>;
 
 export class IngestError extends DomainError {
   declare readonly kind: IngestErrorKind;

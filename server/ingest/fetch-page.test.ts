@@ -38,10 +38,12 @@ async function failure(p: Promise<unknown>): Promise<IngestError> {
   throw new Error('expected the fetch to fail');
 }
 
-const page = (body: string, type = 'text/html; charset=utf-8'): Handler => (_req, res) => {
-  res.writeHead(200, { 'Content-Type': type });
-  res.end(body);
-};
+const page =
+  (body: string, type = 'text/html; charset=utf-8'): Handler =>
+  (_req, res) => {
+    res.writeHead(200, { 'Content-Type': type });
+    res.end(body);
+  };
 
 describe('fetchPage: the SSRF guard', () => {
   it.each([
@@ -131,8 +133,27 @@ describe('fetchPage: the SSRF guard', () => {
   });
 
   it('classifies addresses', () => {
-    for (const ip of ['8.8.8.8', '1.1.1.1', '2606:4700:4700::1111', '::ffff:8.8.8.8']) expect(isForbiddenAddress(ip)).toBe(false);
-    for (const ip of ['127.0.0.1', '::1', '10.0.0.1', '172.31.255.255', '192.168.1.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', '::', '224.0.0.1', '255.255.255.255', 'fc00::1', 'fe80::1', 'ff02::1', '::ffff:10.0.0.1', '::ffff:169.254.169.254', 'not-an-ip']) {
+    for (const ip of ['8.8.8.8', '1.1.1.1', '2606:4700:4700::1111', '::ffff:8.8.8.8'])
+      expect(isForbiddenAddress(ip)).toBe(false);
+    for (const ip of [
+      '127.0.0.1',
+      '::1',
+      '10.0.0.1',
+      '172.31.255.255',
+      '192.168.1.1',
+      '169.254.169.254',
+      '100.64.0.1',
+      '0.0.0.0',
+      '::',
+      '224.0.0.1',
+      '255.255.255.255',
+      'fc00::1',
+      'fe80::1',
+      'ff02::1',
+      '::ffff:10.0.0.1',
+      '::ffff:169.254.169.254',
+      'not-an-ip',
+    ]) {
       expect(isForbiddenAddress(ip)).toBe(true);
     }
     expect(isForbiddenAddress('127.0.0.1', { allowLoopback: true })).toBe(false);
@@ -148,7 +169,11 @@ describe('fetchPage: the page server answers', () => {
       res.end();
     });
     const result = await fetchPage(`${base}/moved`, { allowLoopback: true });
-    expect(result).toEqual({ finalUrl: `${base}/article`, contentType: 'text/html', body: '<html><title>Hi</title><p>Hello ünïcode</p></html>' });
+    expect(result).toEqual({
+      finalUrl: `${base}/article`,
+      contentType: 'text/html',
+      body: '<html><title>Hi</title><p>Hello ünïcode</p></html>',
+    });
   });
 
   it('decodes windows-1252 / latin1 pages using the charset', async () => {

@@ -206,15 +206,20 @@ function describeNetworkError(err: unknown, host: string): IngestError {
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EAI_NODATA' || code === 'EAI_NONAME') {
     return new IngestError('upstream_failed', `The site ${host} could not be found`, { cause: err });
   }
-  if (code === 'ECONNREFUSED') return new IngestError('upstream_failed', `The site ${host} refused the connection`, { cause: err });
+  if (code === 'ECONNREFUSED')
+    return new IngestError('upstream_failed', `The site ${host} refused the connection`, { cause: err });
   if (code === 'ECONNRESET' || code === 'EPIPE' || code === 'ERR_STREAM_PREMATURE_CLOSE') {
-    return new IngestError('upstream_failed', `The site ${host} closed the connection before the page was complete`, { cause: err });
+    return new IngestError('upstream_failed', `The site ${host} closed the connection before the page was complete`, {
+      cause: err,
+    });
   }
   if (code.startsWith('ERR_TLS') || code.includes('CERT') || code === 'DEPTH_ZERO_SELF_SIGNED_CERT') {
     return new IngestError('upstream_failed', `The secure connection to ${host} could not be verified`, { cause: err });
   }
   if (code.startsWith('Z_') || code === 'ERR_HTTP_INVALID_HEADER_VALUE' || code.startsWith('HPE_')) {
-    return new IngestError('upstream_failed', `The site ${host} sent a response that could not be read`, { cause: err });
+    return new IngestError('upstream_failed', `The site ${host} sent a response that could not be read`, {
+      cause: err,
+    });
   }
   return new IngestError('upstream_failed', `The page at ${host} could not be downloaded`, { cause: err });
 }
@@ -323,14 +328,17 @@ function parseContentType(header: string | undefined): { mime: string; charset: 
 
 // 0x80-0x9F of windows-1252 (Node 20's TextDecoder treats windows-1252 as ISO-8859-1 there).
 const CP1252_HIGH = [
-  0x20ac, 0x81, 0x201a, 0x0192, 0x201e, 0x2026, 0x2020, 0x2021, 0x02c6, 0x2030, 0x0160, 0x2039, 0x0152, 0x8d, 0x017d, 0x8f,
-  0x90, 0x2018, 0x2019, 0x201c, 0x201d, 0x2022, 0x2013, 0x2014, 0x02dc, 0x2122, 0x0161, 0x203a, 0x0153, 0x9d, 0x017e, 0x0178,
+  0x20ac, 0x81, 0x201a, 0x0192, 0x201e, 0x2026, 0x2020, 0x2021, 0x02c6, 0x2030, 0x0160, 0x2039, 0x0152, 0x8d, 0x017d,
+  0x8f, 0x90, 0x2018, 0x2019, 0x201c, 0x201d, 0x2022, 0x2013, 0x2014, 0x02dc, 0x2122, 0x0161, 0x203a, 0x0153, 0x9d,
+  0x017e, 0x0178,
 ];
 
 export function decodeWindows1252(bytes: Uint8Array): string {
   let out = '';
   for (let i = 0; i < bytes.length; i += 8192) {
-    const codes = Array.from(bytes.subarray(i, i + 8192), (b) => (b >= 0x80 && b <= 0x9f ? (CP1252_HIGH[b - 0x80] ?? b) : b));
+    const codes = Array.from(bytes.subarray(i, i + 8192), (b) =>
+      b >= 0x80 && b <= 0x9f ? (CP1252_HIGH[b - 0x80] ?? b) : b,
+    );
     out += String.fromCharCode(...codes);
   }
   return out;
@@ -338,7 +346,11 @@ export function decodeWindows1252(bytes: Uint8Array): string {
 
 function decoderFor(label: string | null): { decode(input: Uint8Array): string } {
   // WHATWG: latin1/ISO-8859-1/ASCII labels mean windows-1252 (Node's fast path would not map 0x80-0x9F).
-  const name = label !== null && /^(?:latin1|l1|iso-?8859-1|iso_8859-1(?::1987)?|us-ascii|ascii|cp1252|cp819|ibm819|x-cp1252)$/i.test(label) ? 'windows-1252' : label;
+  const name =
+    label !== null &&
+    /^(?:latin1|l1|iso-?8859-1|iso_8859-1(?::1987)?|us-ascii|ascii|cp1252|cp819|ibm819|x-cp1252)$/i.test(label)
+      ? 'windows-1252'
+      : label;
   if (name === 'windows-1252') return { decode: decodeWindows1252 };
   try {
     return new TextDecoder(name ?? 'utf-8');
@@ -348,7 +360,9 @@ function decoderFor(label: string | null): { decode(input: Uint8Array): string }
 }
 
 function readBody(res: http.IncomingMessage, maxBytes: number, tooLarge: () => IngestError): Promise<Buffer> {
-  const encoding = String(res.headers['content-encoding'] ?? 'identity').trim().toLowerCase();
+  const encoding = String(res.headers['content-encoding'] ?? 'identity')
+    .trim()
+    .toLowerCase();
   let stream: Readable = res;
   if (encoding === 'gzip' || encoding === 'x-gzip') stream = res.pipe(zlib.createGunzip());
   else if (encoding === 'deflate') stream = res.pipe(zlib.createInflate());
@@ -397,7 +411,8 @@ export async function fetchPage(url: string, opts: FetchPageOptions = {}): Promi
   const maxRedirects = opts.maxRedirects ?? DEFAULT_MAX_REDIRECTS;
   const resolve = opts.resolve ?? defaultResolver;
   const tooLarge = () => new IngestError('too_large', `The page is larger than ${formatMegabytes(maxBytes)}`);
-  const timedOut = () => new IngestError('upstream_timeout', `The page did not answer within ${formatSeconds(timeoutMs)}`);
+  const timedOut = () =>
+    new IngestError('upstream_timeout', `The page did not answer within ${formatSeconds(timeoutMs)}`);
 
   opts.signal?.throwIfAborted();
   const controller = new AbortController();
@@ -436,7 +451,10 @@ export async function fetchPage(url: string, opts: FetchPageOptions = {}): Promi
         res.resume();
         const location = res.headers.location;
         if (location === undefined || location === '') {
-          throw new IngestError('upstream_failed', `The page answered ${status} ${res.statusMessage ?? ''} without saying where to go`.replace(/\s+/g, ' '));
+          throw new IngestError(
+            'upstream_failed',
+            `The page answered ${status} ${res.statusMessage ?? ''} without saying where to go`.replace(/\s+/g, ' '),
+          );
         }
         if (hop >= maxRedirects) throw new IngestError('invalid', 'Too many redirects');
         let next: URL;
@@ -479,7 +497,10 @@ export async function fetchPage(url: string, opts: FetchPageOptions = {}): Promi
       let kind: FetchedPage['contentType'];
       if (mime === '') {
         if (bytes.includes(0)) {
-          throw new IngestError('unsupported', 'Only web pages (HTML) and plain text can be converted (got an unknown type)');
+          throw new IngestError(
+            'unsupported',
+            'Only web pages (HTML) and plain text can be converted (got an unknown type)',
+          );
         }
         kind = looksLikeHtml(bytes) ? 'text/html' : 'text/plain';
       } else {

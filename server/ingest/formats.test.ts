@@ -6,7 +6,8 @@ import { IngestError } from './errors';
 import { readMarkdown } from './markdown';
 import { dropRunningLines, toParagraphs, type PdfLine } from './pdf';
 
-const chapterText = (doc: ReturnType<typeof readEpub>) => doc.chapters!.map((c) => [c.title, doc.text.slice(c.start, c.end)]);
+const chapterText = (doc: ReturnType<typeof readEpub>) =>
+  doc.chapters!.map((c) => [c.title, doc.text.slice(c.start, c.end)]);
 
 function refusal(fn: () => unknown): IngestError {
   try {
@@ -26,16 +27,27 @@ describe('EPUB', () => {
   });
 
   it('refuses an archive with more entries than a book needs', () => {
-    const extra = Object.fromEntries(Array.from({ length: MAX_EPUB_ENTRIES }, (_v, i) => [`OEBPS/x/${i}.txt`, strToU8('x')]));
+    const extra = Object.fromEntries(
+      Array.from({ length: MAX_EPUB_ENTRIES }, (_v, i) => [`OEBPS/x/${i}.txt`, strToU8('x')]),
+    );
     const error = refusal(() => readEpub(makeEpub3({ extra })));
-    expect([error.kind, error.message]).toEqual(['invalid', 'The EPUB holds more than 5,000 files, more than a book needs; it was not opened']);
+    expect([error.kind, error.message]).toEqual([
+      'invalid',
+      'The EPUB holds more than 5,000 files, more than a book needs; it was not opened',
+    ]);
   });
 
   it('refuses a damaged archive and one without an EPUB package', () => {
     const damaged = refusal(() => readEpub(new Uint8Array([0x50, 0x4b, 0x03, 0x04, 1, 2, 3, 4, 5])));
-    expect([damaged.kind, damaged.message]).toEqual(['unsupported', 'The file is not an EPUB book: the ZIP archive is damaged or incomplete']);
+    expect([damaged.kind, damaged.message]).toEqual([
+      'unsupported',
+      'The file is not an EPUB book: the ZIP archive is damaged or incomplete',
+    ]);
     const plainZip = refusal(() => readEpub(zipSync({ 'notes.txt': strToU8('hello') })));
-    expect([plainZip.kind, plainZip.message]).toEqual(['unsupported', 'The file is not an EPUB book: it has no META-INF/container.xml']);
+    expect([plainZip.kind, plainZip.message]).toEqual([
+      'unsupported',
+      'The file is not an EPUB book: it has no META-INF/container.xml',
+    ]);
   });
 
   it('starts a chapter at the element a TOC entry points to inside a file', () => {
@@ -45,7 +57,9 @@ describe('EPUB', () => {
     const doc = readEpub(
       zipSync({
         mimetype: strToU8('application/epub+zip'),
-        'META-INF/container.xml': strToU8(`<container><rootfiles><rootfile full-path="content.opf"/></rootfiles></container>`),
+        'META-INF/container.xml': strToU8(
+          `<container><rootfiles><rootfile full-path="content.opf"/></rootfiles></container>`,
+        ),
         'content.opf': strToU8(opf),
         'nav.xhtml': strToU8(nav),
         'one.xhtml': strToU8(page),
@@ -64,14 +78,20 @@ describe('EPUB', () => {
 
 describe('Markdown', () => {
   it('without headings has no chapters of its own, and reads no code or images', () => {
-    const doc = readMarkdown(strToU8('Just *one* piece of text with `inline code`.\n\n    indented code\n\n![alt words](x.png)\n\n> A quoted line.\n'));
+    const doc = readMarkdown(
+      strToU8(
+        'Just *one* piece of text with `inline code`.\n\n    indented code\n\n![alt words](x.png)\n\n> A quoted line.\n',
+      ),
+    );
     expect(doc.chapters).toBeUndefined();
     expect(doc.title).toBeUndefined();
     expect(doc.text).toBe('Just one piece of text with inline code.\n\nA quoted line.');
   });
 
   it('keeps deeper headings inside their chapter', () => {
-    const doc = readMarkdown(strToU8('# One\n\nAlpha words here now.\n\n### Aside\n\nMore words.\n\n# Two\n\nBeta words here now.\n'));
+    const doc = readMarkdown(
+      strToU8('# One\n\nAlpha words here now.\n\n### Aside\n\nMore words.\n\n# Two\n\nBeta words here now.\n'),
+    );
     expect(doc.chapters?.map((c) => [c.title, doc.text.slice(c.start, c.end)])).toEqual([
       ['One', 'One\n\nAlpha words here now.\n\nAside\n\nMore words.'],
       ['Two', 'Two\n\nBeta words here now.'],
@@ -93,7 +113,13 @@ describe('PDF text', () => {
 
   it('drops running headers and page numbers, keeps repeated lines in the body', () => {
     const words = ['river', 'mill', 'bridge', 'orchard'];
-    const body = (w: string) => [`The ${w} came into view.`, `Nobody spoke of the ${w}.`, 'A refrain.', `They left the ${w} behind.`, `Night fell over the ${w}.`];
+    const body = (w: string) => [
+      `The ${w} came into view.`,
+      `Nobody spoke of the ${w}.`,
+      'A refrain.',
+      `They left the ${w} behind.`,
+      `Night fell over the ${w}.`,
+    ];
     const pages = [1, 2, 3, 4].map((n) => page(n, body(words[n - 1]!)));
     const kept = dropRunningLines(pages);
     expect(kept.map((p) => p.map((l) => l.text))).toEqual(words.map(body));

@@ -13,7 +13,17 @@ import { fromMarkdown } from 'mdast-util-from-markdown';
 import { joinSections, type ParsedDocument } from './document';
 import { IngestError } from './errors';
 
-const SKIP = new Set(['code', 'html', 'image', 'imageReference', 'thematicBreak', 'definition', 'footnoteDefinition', 'footnoteReference', 'yaml']);
+const SKIP = new Set([
+  'code',
+  'html',
+  'image',
+  'imageReference',
+  'thematicBreak',
+  'definition',
+  'footnoteDefinition',
+  'footnoteReference',
+  'yaml',
+]);
 
 /** The spoken words of an inline subtree. */
 function inlineText(node: Nodes): string {
@@ -52,7 +62,10 @@ export function readMarkdown(bytes: Uint8Array): ParsedDocument {
   try {
     source = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch {
-    throw new IngestError('unsupported', 'The Markdown file is not UTF-8 text. Save it with UTF-8 encoding and upload it again');
+    throw new IngestError(
+      'unsupported',
+      'The Markdown file is not UTF-8 text. Save it with UTF-8 encoding and upload it again',
+    );
   }
   if (source.includes('\u0000')) throw new IngestError('unsupported', 'The file does not look like Markdown text');
   if (source.trim() === '') throw new IngestError('invalid', 'The file is empty');

@@ -41,7 +41,12 @@ async function outlineOf(pdf) {
       const dest = typeof entry.dest === 'string' ? await pdf.getDestination(entry.dest) : entry.dest;
       if (!Array.isArray(dest) || dest[0] == null) continue;
       const page = typeof dest[0] === 'number' ? dest[0] : await pdf.getPageIndex(dest[0]);
-      out.push({ title: String(entry.title ?? '').replace(/\s+/g, ' ').trim(), page });
+      out.push({
+        title: String(entry.title ?? '')
+          .replace(/\s+/g, ' ')
+          .trim(),
+        page,
+      });
     } catch {
       // An entry pointing nowhere is skipped.
     }
@@ -51,7 +56,14 @@ async function outlineOf(pdf) {
 
 try {
   const data = new Uint8Array(workerData.bytes);
-  const pdf = await getDocument({ data, isEvalSupported: false, disableFontFace: true, useSystemFonts: false, verbosity: 0, stopAtErrors: true }).promise;
+  const pdf = await getDocument({
+    data,
+    isEvalSupported: false,
+    disableFontFace: true,
+    useSystemFonts: false,
+    verbosity: 0,
+    stopAtErrors: true,
+  }).promise;
   if (pdf.numPages > workerData.maxPages) {
     parentPort.postMessage({ ok: false, reason: 'too_many_pages', pages: pdf.numPages });
   } else {
@@ -68,11 +80,18 @@ try {
       ok: true,
       pages,
       outline: await outlineOf(pdf),
-      info: { title: typeof info.Title === 'string' ? info.Title : '', author: typeof info.Author === 'string' ? info.Author : '' },
+      info: {
+        title: typeof info.Title === 'string' ? info.Title : '',
+        author: typeof info.Author === 'string' ? info.Author : '',
+      },
     });
     await pdf.destroy();
   }
 } catch (error) {
   const name = error?.name ?? '';
-  parentPort.postMessage({ ok: false, reason: name === 'PasswordException' ? 'password' : 'invalid', detail: String(error?.message ?? error) });
+  parentPort.postMessage({
+    ok: false,
+    reason: name === 'PasswordException' ? 'password' : 'invalid',
+    detail: String(error?.message ?? error),
+  });
 }

@@ -33,14 +33,22 @@ export interface PdfLine {
 }
 
 type WorkerAnswer =
-  | { ok: true; pages: PdfLine[][]; outline: { title: string; page: number }[]; info: { title: string; author: string } }
+  | {
+      ok: true;
+      pages: PdfLine[][];
+      outline: { title: string; page: number }[];
+      info: { title: string; author: string };
+    }
   | { ok: false; reason: 'password' | 'invalid' | 'too_many_pages'; pages?: number };
 
 function readInWorker(bytes: Uint8Array): Promise<WorkerAnswer> {
   return new Promise((resolve, reject) => {
     // A copy of exactly these bytes (a small Buffer's .buffer is a shared pool), handed over to the thread.
     const copy = new Uint8Array(bytes).buffer;
-    const worker = new Worker(WORKER_URL, { workerData: { bytes: copy, maxPages: MAX_PDF_PAGES }, transferList: [copy] });
+    const worker = new Worker(WORKER_URL, {
+      workerData: { bytes: copy, maxPages: MAX_PDF_PAGES },
+      transferList: [copy],
+    });
     let settled = false;
     const settle = (fn: () => void) => {
       if (settled) return;
@@ -50,7 +58,9 @@ function readInWorker(bytes: Uint8Array): Promise<WorkerAnswer> {
     };
     worker.once('message', (answer: WorkerAnswer) => settle(() => resolve(answer)));
     worker.once('error', (error) => settle(() => reject(new Error(`Reading the PDF failed: ${error.message}`))));
-    worker.once('exit', (code) => settle(() => reject(new Error(`Reading the PDF stopped unexpectedly (exit code ${code})`))));
+    worker.once('exit', (code) =>
+      settle(() => reject(new Error(`Reading the PDF stopped unexpectedly (exit code ${code})`))),
+    );
   });
 }
 
@@ -74,7 +84,9 @@ export function dropRunningLines(pages: PdfLine[][]): PdfLine[][] {
   const threshold = Math.max(3, Math.ceil(pages.length / 2));
   return pages.map((page) => {
     const edge = edges(page);
-    return page.filter((l) => !(edge.has(l) && (PAGE_NUMBER.test(l.text) || (counts.get(shape(l.text)) ?? 0) >= threshold)));
+    return page.filter(
+      (l) => !(edge.has(l) && (PAGE_NUMBER.test(l.text) || (counts.get(shape(l.text)) ?? 0) >= threshold)),
+    );
   });
 }
 
@@ -101,7 +113,10 @@ export function toParagraphs(pages: PdfLine[][]): { text: string; page: number }
   };
   pages.forEach((lines, pageIndex) => {
     const sorted = [...lines].sort((a, b) => b.y - a.y);
-    const gaps = sorted.slice(1).map((l, i) => sorted[i]!.y - l.y).filter((g) => g > 0);
+    const gaps = sorted
+      .slice(1)
+      .map((l, i) => sorted[i]!.y - l.y)
+      .filter((g) => g > 0);
     const usual = median(gaps) || bodySize * 1.2;
     // A page break ends the paragraph unless its last line runs on (no sentence end).
     if (current !== null && /[.!?:"”’)]$/.test((current as { text: string }).text)) flush();
@@ -121,14 +136,28 @@ export function toParagraphs(pages: PdfLine[][]): { text: string; page: number }
 
 export async function readPdf(bytes: Uint8Array): Promise<ParsedDocument> {
   const head = Buffer.from(bytes.subarray(0, 1024)).toString('latin1');
-  if (!head.includes('%PDF-')) throw new IngestError('unsupported', 'The file is not a PDF: it does not start like one. Choose the .pdf file itself');
+  if (!head.includes('%PDF-'))
+    throw new IngestError(
+      'unsupported',
+      'The file is not a PDF: it does not start like one. Choose the .pdf file itself',
+    );
   const answer = await readInWorker(bytes);
   if (!answer.ok) {
-    if (answer.reason === 'password') throw new IngestError('invalid', 'This PDF is protected by a password, so it cannot be read. Use a copy without a password');
+    if (answer.reason === 'password')
+      throw new IngestError(
+        'invalid',
+        'This PDF is protected by a password, so it cannot be read. Use a copy without a password',
+      );
     if (answer.reason === 'too_many_pages') {
-      throw new IngestError('invalid', `The PDF has ${answer.pages} pages; at most ${MAX_PDF_PAGES.toLocaleString('en-US')} can be read`);
+      throw new IngestError(
+        'invalid',
+        `The PDF has ${answer.pages} pages; at most ${MAX_PDF_PAGES.toLocaleString('en-US')} can be read`,
+      );
     }
-    throw new IngestError('invalid', 'The PDF is damaged or incomplete, so it cannot be read. Download it again and upload the whole file');
+    throw new IngestError(
+      'invalid',
+      'The PDF is damaged or incomplete, so it cannot be read. Download it again and upload the whole file',
+    );
   }
   const letters = answer.pages.flat().reduce((n, l) => n + (l.text.match(/\p{L}/gu)?.length ?? 0), 0);
   if (letters < Math.max(1, answer.pages.length) * MIN_LETTERS_PER_PAGE) {
@@ -138,7 +167,9 @@ export async function readPdf(bytes: Uint8Array): Promise<ParsedDocument> {
     );
   }
   const paragraphs = toParagraphs(dropRunningLines(answer.pages));
-  const outline = answer.outline.filter((e) => e.page >= 0 && e.page < answer.pages.length).sort((a, b) => a.page - b.page);
+  const outline = answer.outline
+    .filter((e) => e.page >= 0 && e.page < answer.pages.length)
+    .sort((a, b) => a.page - b.page);
 
   let chapters: ParsedDocument['chapters'];
   let text: string;
@@ -151,7 +182,12 @@ export async function readPdf(bytes: Uint8Array): Promise<ParsedDocument> {
       return { title: e.title, at: onPage >= 0 ? onPage : first === -1 ? paragraphs.length : first };
     });
     const sections = [{ title: 'Opening', paragraphs: paragraphs.slice(0, starts[0]!.at).map((p) => p.text) }];
-    starts.forEach((s, i) => sections.push({ title: s.title, paragraphs: paragraphs.slice(s.at, starts[i + 1]?.at ?? paragraphs.length).map((p) => p.text) }));
+    starts.forEach((s, i) =>
+      sections.push({
+        title: s.title,
+        paragraphs: paragraphs.slice(s.at, starts[i + 1]?.at ?? paragraphs.length).map((p) => p.text),
+      }),
+    );
     ({ text, chapters } = joinSections(sections));
   } else {
     ({ text } = joinSections([{ title: 'Text', paragraphs: paragraphs.map((p) => p.text) }]));

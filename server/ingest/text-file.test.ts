@@ -16,7 +16,9 @@ function failure(fn: () => unknown): IngestError {
 
 describe('readTextUpload', () => {
   it('reads a UTF-8 .txt file (any case of the extension) and normalises line endings', () => {
-    expect(readTextUpload(enc('Once upon a time,\r\nthere was a café.\r\n'), 'Story.TXT')).toBe('Once upon a time,\nthere was a café.');
+    expect(readTextUpload(enc('Once upon a time,\r\nthere was a café.\r\n'), 'Story.TXT')).toBe(
+      'Once upon a time,\nthere was a café.',
+    );
   });
 
   it('strips a UTF-8 byte-order mark', () => {

@@ -65,7 +65,8 @@ function decode(bytes: Uint8Array): string {
 export function readTextUpload(bytes: Uint8Array, filename: string, maxBytes = DEFAULT_MAX_UPLOAD_BYTES): string {
   const base = filename.split(/[\\/]/).pop() ?? '';
   if (!/\.txt$/i.test(base.trim())) throw new IngestError('unsupported', 'Only .txt files can be uploaded');
-  if (bytes.byteLength > maxBytes) throw new IngestError('too_large', `The file is larger than ${formatMegabytes(maxBytes)}`);
+  if (bytes.byteLength > maxBytes)
+    throw new IngestError('too_large', `The file is larger than ${formatMegabytes(maxBytes)}`);
 
   const decoded = decode(bytes);
 

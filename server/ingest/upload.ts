@@ -34,7 +34,10 @@ async function readHtml(bytes: Uint8Array): Promise<ParsedDocument> {
   try {
     source = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch {
-    throw new IngestError('unsupported', 'The HTML file is not UTF-8 text. Save it with UTF-8 encoding and upload it again');
+    throw new IngestError(
+      'unsupported',
+      'The HTML file is not UTF-8 text. Save it with UTF-8 encoding and upload it again',
+    );
   }
   if (source.includes('\u0000')) throw new IngestError('unsupported', 'The file does not look like an HTML page');
   const { extractArticle } = await import('./extract');
@@ -55,12 +58,20 @@ async function readHtml(bytes: Uint8Array): Promise<ParsedDocument> {
  * Validates and reads an upload of any accepted format. The readers of EPUB, Markdown and HTML
  * (and the DOM and Markdown parsers they use) are loaded with the first file that needs them.
  */
-export async function readUpload(bytes: Uint8Array, filename: string, maxBytes = DEFAULT_MAX_UPLOAD_BYTES): Promise<ParsedDocument> {
+export async function readUpload(
+  bytes: Uint8Array,
+  filename: string,
+  maxBytes = DEFAULT_MAX_UPLOAD_BYTES,
+): Promise<ParsedDocument> {
   const format = formatOf(filename);
   if (format === null) {
-    throw new IngestError('unsupported', `Only ${ACCEPTED_EXTENSIONS.slice(0, -1).join(', ')} and ${ACCEPTED_EXTENSIONS.at(-1)} files can be uploaded`);
+    throw new IngestError(
+      'unsupported',
+      `Only ${ACCEPTED_EXTENSIONS.slice(0, -1).join(', ')} and ${ACCEPTED_EXTENSIONS.at(-1)} files can be uploaded`,
+    );
   }
-  if (bytes.byteLength > maxBytes) throw new IngestError('too_large', `The file is larger than ${formatMegabytes(maxBytes)}`);
+  if (bytes.byteLength > maxBytes)
+    throw new IngestError('too_large', `The file is larger than ${formatMegabytes(maxBytes)}`);
   if (bytes.byteLength === 0) throw new IngestError('invalid', 'The file is empty');
   switch (format) {
     case 'txt':

@@ -16,12 +16,62 @@ import { DOMParser } from 'linkedom';
 import { tidyParagraph } from './extract';
 
 const BLOCK = new Set([
-  'address', 'article', 'aside', 'blockquote', 'caption', 'dd', 'details', 'div', 'dl', 'dt',
-  'figcaption', 'figure', 'footer', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'header', 'hr', 'li',
-  'main', 'nav', 'ol', 'p', 'pre', 'section', 'summary', 'table', 'tbody', 'td', 'th', 'thead',
-  'tfoot', 'tr', 'ul', 'body',
+  'address',
+  'article',
+  'aside',
+  'blockquote',
+  'caption',
+  'dd',
+  'details',
+  'div',
+  'dl',
+  'dt',
+  'figcaption',
+  'figure',
+  'footer',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'header',
+  'hr',
+  'li',
+  'main',
+  'nav',
+  'ol',
+  'p',
+  'pre',
+  'section',
+  'summary',
+  'table',
+  'tbody',
+  'td',
+  'th',
+  'thead',
+  'tfoot',
+  'tr',
+  'ul',
+  'body',
 ]);
-const SKIP = new Set(['script', 'style', 'noscript', 'template', 'svg', 'math', 'img', 'image', 'head', 'object', 'audio', 'video', 'iframe', 'rt', 'rp']);
+const SKIP = new Set([
+  'script',
+  'style',
+  'noscript',
+  'template',
+  'svg',
+  'math',
+  'img',
+  'image',
+  'head',
+  'object',
+  'audio',
+  'video',
+  'iframe',
+  'rt',
+  'rp',
+]);
 const DROP_TYPES = /\b(noteref|footnote|endnote|endnotes|rearnote|rearnotes|pagebreak|page-list)\b/;
 const DROP_ROLES = /\bdoc-(noteref|footnote|endnote|endnotes|pagebreak|backlink)\b/;
 const PAGE_CLASS = /\b(page-?num(ber)?|pagenum|page-?break|page-?marker)\b/i;
@@ -47,7 +97,9 @@ export interface XhtmlText {
 const ENTITY = /&([A-Za-z][A-Za-z0-9]{1,31});/g;
 
 function decodeEntities(text: string): string {
-  return text.includes('&') ? text.replace(ENTITY, (m, name: string) => decodeNamedCharacterReference(name) || m) : text;
+  return text.includes('&')
+    ? text.replace(ENTITY, (m, name: string) => decodeNamedCharacterReference(name) || m)
+    : text;
 }
 
 function dropped(el: El, tag: string): boolean {
@@ -63,7 +115,12 @@ function dropped(el: El, tag: string): boolean {
     const onlyLink = tag === 'a' ? el : singleElementChild(el);
     const href = onlyLink?.getAttribute?.('href') ?? '';
     const text = (el.textContent ?? '').trim();
-    if (href.includes('#') && /^[[(]?[\d*†‡§a-z]{1,4}[\])]?$/i.test(text) && (tag === 'sup' || /\b(fn|note|footnote|endnote)/i.test(href))) return true;
+    if (
+      href.includes('#') &&
+      /^[[(]?[\d*†‡§a-z]{1,4}[\])]?$/i.test(text) &&
+      (tag === 'sup' || /\b(fn|note|footnote|endnote)/i.test(href))
+    )
+      return true;
   }
   return false;
 }
@@ -81,7 +138,10 @@ function singleElementChild(el: El): El | null {
 }
 
 export function xhtmlToText(source: string, wantedIds: ReadonlySet<string> = new Set()): XhtmlText {
-  const doc = new DOMParser().parseFromString(source, 'text/xml') as unknown as { querySelector(s: string): El | null; childNodes: ArrayLike<El> };
+  const doc = new DOMParser().parseFromString(source, 'text/xml') as unknown as {
+    querySelector(s: string): El | null;
+    childNodes: ArrayLike<El>;
+  };
   const root = doc.querySelector('body') ?? (doc as unknown as El);
   const paragraphs: string[] = [];
   const anchors = new Map<string, number>();
@@ -116,7 +176,8 @@ export function xhtmlToText(source: string, wantedIds: ReadonlySet<string> = new
     for (let i = 0; i < node.childNodes.length; i++) walk(node.childNodes[i]!);
     if (block) flush();
     else if (tag === 'td' || tag === 'th') current += ' ';
-    if (firstHeading === null && HEADING.test(tag) && paragraphs.length > before) firstHeading = paragraphs[before] ?? null;
+    if (firstHeading === null && HEADING.test(tag) && paragraphs.length > before)
+      firstHeading = paragraphs[before] ?? null;
   };
   walk(root);
   flush();

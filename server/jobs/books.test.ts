@@ -23,7 +23,10 @@ let headers: { authorization: string };
 let storage: LocalFileStorage;
 
 beforeAll(async () => {
-  t = await createTestApp({ env: { ENCODER_THREADS: '0', CHAPTER_CONCURRENCY: '1' }, conversion: { stepRetryDelayMs: 10 } });
+  t = await createTestApp({
+    env: { ENCODER_THREADS: '0', CHAPTER_CONCURRENCY: '1' },
+    conversion: { stepRetryDelayMs: 10 },
+  });
   headers = await signIn(t, 'books@example.com');
   storage = new LocalFileStorage(t.config.storageDir);
 });
@@ -45,7 +48,11 @@ describe('a book', () => {
       ['combine_audio', 'COMPLETED'],
       ['finalize', 'COMPLETED'],
     ]);
-    expect(book.children.map((c) => c.title)).toEqual(['Fox Tales - Chapter 1', 'Fox Tales - Chapter 2', 'Fox Tales - Chapter 3']);
+    expect(book.children.map((c) => c.title)).toEqual([
+      'Fox Tales - Chapter 1',
+      'Fox Tales - Chapter 2',
+      'Fox Tales - Chapter 3',
+    ]);
     expect(book.children.every((c) => c.status === 'COMPLETED')).toBe(true);
     expect(book.progress).toBe(100);
 
@@ -60,7 +67,13 @@ describe('a book', () => {
 
     const chapter = await getJob(t, headers, book.children[1]!.id);
     // The chapter names its whole book (every field but steps, children and parent).
-    expect(chapter.parent).toMatchObject({ id: book.id, title: 'Fox Tales', user_id: book.user_id, status: 'COMPLETED', progress: 100 });
+    expect(chapter.parent).toMatchObject({
+      id: book.id,
+      title: 'Fox Tales',
+      user_id: book.user_id,
+      status: 'COMPLETED',
+      progress: 100,
+    });
     expect(chapter.parent).not.toHaveProperty('children');
     expect(chapter.steps.map((s) => s.step_name)).toEqual(['acquire_content', 'synthesize', 'finalize']);
     const { rows } = await t.db.query<{ n: number }>(
@@ -70,7 +83,11 @@ describe('a book', () => {
     expect(rows).toEqual([]);
 
     // The book's timing map covers every chapter's sentences, in the book's character offsets.
-    const timing = JSON.parse(await readAll(`${book.output_file_key}.timing.json`)) as { start: number; char_start: number; char_end: number }[];
+    const timing = JSON.parse(await readAll(`${book.output_file_key}.timing.json`)) as {
+      start: number;
+      char_start: number;
+      char_end: number;
+    }[];
     expect(timing.length).toBeGreaterThanOrEqual(6);
     const last = timing[timing.length - 1]!;
     expect(BOOK.slice(last.char_start, last.char_end)).toBe('The chickens were safe for one more day on the farm.');
@@ -89,7 +106,11 @@ describe('a book', () => {
     expect(failed.error_message).toBe('Chapter 2 failed: The text of this job is missing from storage');
     const failedChapter = await getJob(t, headers, second.id);
     expect(failedChapter.status).toBe('FAILED');
-    expect(failedChapter.steps[0]).toMatchObject({ step_name: 'acquire_content', status: 'FAILED', error_message: 'The text of this job is missing from storage' });
+    expect(failedChapter.steps[0]).toMatchObject({
+      step_name: 'acquire_content',
+      status: 'FAILED',
+      error_message: 'The text of this job is missing from storage',
+    });
     const firstBefore = await getJob(t, headers, withChildren.children[0]!.id);
     expect(firstBefore.status).toBe('COMPLETED');
 

@@ -25,11 +25,12 @@ import type { Provider } from './types';
 export type CostProvider = 'offline' | Provider;
 
 /** Characters per second, by engine and voice ('*' = any other voice of that engine). */
-export const SPEAKING_RATES: Readonly<Record<'espeak-ng' | 'openai' | 'elevenlabs', Readonly<Record<string, number>>>> = {
-  'espeak-ng': { 'en-us+f3': 17.8, 'en-us+m3': 18.0, 'en-gb+f4': 18.0, 'en-gb+m3': 18.0, '*': 17.9 },
-  openai: { '*': 15.0 },
-  elevenlabs: { '*': 14.8 },
-};
+export const SPEAKING_RATES: Readonly<Record<'espeak-ng' | 'openai' | 'elevenlabs', Readonly<Record<string, number>>>> =
+  {
+    'espeak-ng': { 'en-us+f3': 17.8, 'en-us+m3': 18.0, 'en-gb+f4': 18.0, 'en-gb+m3': 18.0, '*': 17.9 },
+    openai: { '*': 15.0 },
+    elevenlabs: { '*': 14.8 },
+  };
 
 /** US dollars per million characters, by provider and model ('*' = a model not listed). */
 export const PRICES_PER_MILLION_CHARACTERS: Readonly<Record<CostProvider, Readonly<Record<string, number>>>> = {

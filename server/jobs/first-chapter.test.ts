@@ -7,7 +7,7 @@ import { MIN_SEGMENT_CHARS } from './synthesis';
 const SENTENCES = [
   'The lamplighter walked the length of the harbour wall before the evening bells.',
   'Nobody in the village remembered who had first planted the orchard on the hill.',
-  'She folded the letter twice and hid it in the binding of her grandmother\'s atlas.',
+  "She folded the letter twice and hid it in the binding of her grandmother's atlas.",
   'Rain came in from the west and the fishing boats stayed tied up for three days.',
 ];
 
@@ -32,23 +32,31 @@ afterAll(async () => {
 });
 
 describe('the first chapter first', () => {
-  it('converts a book\'s first chapter alone, on every encoder stream, then the rest together', { timeout: 240_000 }, async () => {
-    const created = (await createJob(t, headers, { title: 'The Harbour', content: BOOK })).json() as { id: string };
-    const book = await waitForJob(t, headers, created.id, undefined, 220_000);
-    expect(book.status, book.error_message ?? '').toBe('COMPLETED');
-    const chapters = await Promise.all(book.children.map((c) => getJob(t, headers, c.id)));
-    expect(chapters.map((c) => c.title)).toEqual(['The Harbour - Chapter 1', 'The Harbour - Chapter 2', 'The Harbour - Chapter 3']);
-    const synthesis = chapters.map((c) => c.steps.find((s) => s.step_name === 'synthesize')!);
-    const first = synthesis[0]!;
+  it(
+    "converts a book's first chapter alone, on every encoder stream, then the rest together",
+    { timeout: 240_000 },
+    async () => {
+      const created = (await createJob(t, headers, { title: 'The Harbour', content: BOOK })).json() as { id: string };
+      const book = await waitForJob(t, headers, created.id, undefined, 220_000);
+      expect(book.status, book.error_message ?? '').toBe('COMPLETED');
+      const chapters = await Promise.all(book.children.map((c) => getJob(t, headers, c.id)));
+      expect(chapters.map((c) => c.title)).toEqual([
+        'The Harbour - Chapter 1',
+        'The Harbour - Chapter 2',
+        'The Harbour - Chapter 3',
+      ]);
+      const synthesis = chapters.map((c) => c.steps.find((s) => s.step_name === 'synthesize')!);
+      const first = synthesis[0]!;
 
-    // Nothing else of the book was synthesised while chapter 1 was.
-    for (const later of synthesis.slice(1)) {
-      expect(Date.parse(later.started_at!)).toBeGreaterThanOrEqual(Date.parse(first.completed_at!));
-    }
-    // Chapter 1 used both streams; the others one each, converting side by side.
-    expect(first.step_metadata).toMatchObject({ encoder_streams: 2 });
-    for (const later of synthesis.slice(1)) expect(later.step_metadata).toMatchObject({ encoder_streams: 1 });
-    const [second, third] = synthesis.slice(1);
-    expect(Date.parse(third!.started_at!)).toBeLessThan(Date.parse(second!.completed_at!));
-  });
+      // Nothing else of the book was synthesised while chapter 1 was.
+      for (const later of synthesis.slice(1)) {
+        expect(Date.parse(later.started_at!)).toBeGreaterThanOrEqual(Date.parse(first.completed_at!));
+      }
+      // Chapter 1 used both streams; the others one each, converting side by side.
+      expect(first.step_metadata).toMatchObject({ encoder_streams: 2 });
+      for (const later of synthesis.slice(1)) expect(later.step_metadata).toMatchObject({ encoder_streams: 1 });
+      const [second, third] = synthesis.slice(1);
+      expect(Date.parse(third!.started_at!)).toBeLessThan(Date.parse(second!.completed_at!));
+    },
+  );
 });

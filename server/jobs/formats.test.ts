@@ -35,7 +35,10 @@ interface Preview {
 }
 
 beforeAll(async () => {
-  t = await createTestApp({ env: { ENCODER_THREADS: '0', CHAPTER_CONCURRENCY: '1' }, conversion: { stepRetryDelayMs: 10 } });
+  t = await createTestApp({
+    env: { ENCODER_THREADS: '0', CHAPTER_CONCURRENCY: '1' },
+    conversion: { stepRetryDelayMs: 10 },
+  });
   headers = await signIn(t, 'reader@example.com');
   storage = new LocalFileStorage(t.config.storageDir);
 });
@@ -45,7 +48,12 @@ afterAll(async () => {
 
 async function upload(filename: string, bytes: Uint8Array | string) {
   const body = multipartFile(filename, bytes);
-  return t.app.inject({ method: 'POST', url: '/api/v1/files', headers: { ...headers, ...body.headers }, payload: body.payload });
+  return t.app.inject({
+    method: 'POST',
+    url: '/api/v1/files',
+    headers: { ...headers, ...body.headers },
+    payload: body.payload,
+  });
 }
 
 async function uploadKey(filename: string, bytes: Uint8Array | string): Promise<string> {
@@ -66,14 +74,20 @@ async function readAll(key: string): Promise<Buffer> {
 
 /** The spoken sentences of a finished job, from its timing map and its source text. */
 async function transcript(job: JobBody): Promise<string> {
-  const timing = JSON.parse((await readAll(`${job.output_file_key}.timing.json`)).toString('utf8')) as { char_start: number; char_end: number }[];
+  const timing = JSON.parse((await readAll(`${job.output_file_key}.timing.json`)).toString('utf8')) as {
+    char_start: number;
+    char_end: number;
+  }[];
   const source = (await readAll(job.input_file_key!)).toString('utf8');
   return timing.map((e) => source.slice(e.char_start, e.char_end)).join(' ');
 }
 
 function expectWithinEstimate(job: JobBody, estimatedSeconds: number) {
   const real = job.result_data.duration_seconds ?? 0;
-  expect(Math.abs(real - estimatedSeconds) / real, `real ${real} s, estimated ${estimatedSeconds} s`).toBeLessThanOrEqual(0.15);
+  expect(
+    Math.abs(real - estimatedSeconds) / real,
+    `real ${real} s, estimated ${estimatedSeconds} s`,
+  ).toBeLessThanOrEqual(0.15);
 }
 
 function storedFiles(): string[] {
@@ -92,39 +106,52 @@ function storedFiles(): string[] {
 }
 
 describe('an EPUB 3 book', () => {
-  it('previews with its title, author, cover and TOC chapters, converts, and serves its cover', { timeout: 120_000 }, async () => {
-    const fileKey = await uploadKey('lighthouse.epub', makeEpub3());
-    const res = await preview({ title: 'lighthouse', file_key: fileKey, voice_config: { provider: 'openai' } });
-    expect(res.statusCode, res.body).toBe(200);
-    const p = res.json() as Preview;
-    expect(p).toMatchObject({ job_type: 'book_processing', title: 'The Lighthouse', author: 'Ada Marlow', has_cover: true });
-    expect(p.chapters.map((c) => c.title)).toEqual(SAMPLE_CHAPTERS.map((c) => c.title));
-    expect(p.chapters.every((c) => c.words > 10 && c.estimated_seconds > 0)).toBe(true);
-    expect(p.estimated_cost).toEqual([{ provider: 'offline', model: 'espeak-ng', usd: 0 }]);
+  it(
+    'previews with its title, author, cover and TOC chapters, converts, and serves its cover',
+    { timeout: 120_000 },
+    async () => {
+      const fileKey = await uploadKey('lighthouse.epub', makeEpub3());
+      const res = await preview({ title: 'lighthouse', file_key: fileKey, voice_config: { provider: 'openai' } });
+      expect(res.statusCode, res.body).toBe(200);
+      const p = res.json() as Preview;
+      expect(p).toMatchObject({
+        job_type: 'book_processing',
+        title: 'The Lighthouse',
+        author: 'Ada Marlow',
+        has_cover: true,
+      });
+      expect(p.chapters.map((c) => c.title)).toEqual(SAMPLE_CHAPTERS.map((c) => c.title));
+      expect(p.chapters.every((c) => c.words > 10 && c.estimated_seconds > 0)).toBe(true);
+      expect(p.estimated_cost).toEqual([{ provider: 'offline', model: 'espeak-ng', usd: 0 }]);
 
-    const created = await createJob(t, headers, { title: p.title, file_key: fileKey, voice_config: { provider: 'openai' } });
-    expect(created.statusCode, created.body).toBe(201);
-    const job = await waitForJob(t, headers, (created.json() as { id: string }).id, undefined, 90_000);
-    expect(job.status, job.error_message ?? '').toBe('COMPLETED');
-    expect(job.title).toBe('The Lighthouse');
-    expect(job.config.author).toBe('Ada Marlow');
-    expect(job.result_data.chapters?.map((c) => c.title)).toEqual(SAMPLE_CHAPTERS.map((c) => c.title));
+      const created = await createJob(t, headers, {
+        title: p.title,
+        file_key: fileKey,
+        voice_config: { provider: 'openai' },
+      });
+      expect(created.statusCode, created.body).toBe(201);
+      const job = await waitForJob(t, headers, (created.json() as { id: string }).id, undefined, 90_000);
+      expect(job.status, job.error_message ?? '').toBe('COMPLETED');
+      expect(job.title).toBe('The Lighthouse');
+      expect(job.config.author).toBe('Ada Marlow');
+      expect(job.result_data.chapters?.map((c) => c.title)).toEqual(SAMPLE_CHAPTERS.map((c) => c.title));
 
-    const spoken = await transcript(job);
-    expect(spoken).toContain('The lighthouse keeper climbed the stairs at dusk.');
-    expect(spoken).toContain('slept until the afternoon sun reached his window.');
-    expect(spoken).not.toMatch(/Footnote text|drawing of a gull|\b1[0-2]\b/);
-    expectWithinEstimate(job, p.estimated_seconds);
+      const spoken = await transcript(job);
+      expect(spoken).toContain('The lighthouse keeper climbed the stairs at dusk.');
+      expect(spoken).toContain('slept until the afternoon sun reached his window.');
+      expect(spoken).not.toMatch(/Footnote text|drawing of a gull|\b1[0-2]\b/);
+      expectWithinEstimate(job, p.estimated_seconds);
 
-    const cover = await t.app.inject({ method: 'GET', url: `/api/v1/audio/${job.id}/cover`, headers });
-    expect(cover.statusCode).toBe(200);
-    expect(cover.headers['content-type']).toBe('image/png');
-    expect(cover.headers['cache-control']).toBe('private, max-age=86400');
-    expect(Buffer.compare(cover.rawPayload, PNG_1X1)).toBe(0);
-    const other = await signIn(t, 'someone-else@example.com');
-    const stolen = await t.app.inject({ method: 'GET', url: `/api/v1/audio/${job.id}/cover`, headers: other });
-    expect(stolen.statusCode).toBe(404);
-  });
+      const cover = await t.app.inject({ method: 'GET', url: `/api/v1/audio/${job.id}/cover`, headers });
+      expect(cover.statusCode).toBe(200);
+      expect(cover.headers['content-type']).toBe('image/png');
+      expect(cover.headers['cache-control']).toBe('private, max-age=86400');
+      expect(Buffer.compare(cover.rawPayload, PNG_1X1)).toBe(0);
+      const other = await signIn(t, 'someone-else@example.com');
+      const stolen = await t.app.inject({ method: 'GET', url: `/api/v1/audio/${job.id}/cover`, headers: other });
+      expect(stolen.statusCode).toBe(404);
+    },
+  );
 });
 
 describe('an EPUB 2 book', () => {
@@ -169,7 +196,12 @@ describe('a Markdown book', () => {
   it('makes its headings chapters and never reads its markup aloud', { timeout: 120_000 }, async () => {
     const fileKey = await uploadKey('notes.md', makeMarkdown());
     const p = (await preview({ title: 'notes', file_key: fileKey })).json() as Preview;
-    expect(p).toMatchObject({ title: 'Notes from the Coast', author: null, has_cover: false, job_type: 'book_processing' });
+    expect(p).toMatchObject({
+      title: 'Notes from the Coast',
+      author: null,
+      has_cover: false,
+      job_type: 'book_processing',
+    });
     expect(p.chapters.map((c) => c.title)).toEqual(SAMPLE_CHAPTERS.map((c) => c.title));
 
     const created = await createJob(t, headers, { title: p.title, file_key: fileKey });
@@ -200,28 +232,40 @@ const PDF_BOOK = () =>
   });
 
 describe('a PDF book', () => {
-  it('takes its chapters from the outline and leaves out the running header and page numbers', { timeout: 120_000 }, async () => {
-    const fileKey = await uploadKey('tales.pdf', PDF_BOOK());
-    const p = (await preview({ title: 'tales', file_key: fileKey })).json() as Preview;
-    expect(p).toMatchObject({ title: 'Lighthouse Tales', author: 'Ada Marlow', has_cover: false, job_type: 'book_processing' });
-    expect(p.chapters.map((c) => c.title)).toEqual(SAMPLE_CHAPTERS.map((c) => c.title));
+  it(
+    'takes its chapters from the outline and leaves out the running header and page numbers',
+    { timeout: 120_000 },
+    async () => {
+      const fileKey = await uploadKey('tales.pdf', PDF_BOOK());
+      const p = (await preview({ title: 'tales', file_key: fileKey })).json() as Preview;
+      expect(p).toMatchObject({
+        title: 'Lighthouse Tales',
+        author: 'Ada Marlow',
+        has_cover: false,
+        job_type: 'book_processing',
+      });
+      expect(p.chapters.map((c) => c.title)).toEqual(SAMPLE_CHAPTERS.map((c) => c.title));
 
-    const created = await createJob(t, headers, { title: p.title, file_key: fileKey });
-    const job = await waitForJob(t, headers, (created.json() as { id: string }).id, undefined, 90_000);
-    expect(job.status, job.error_message ?? '').toBe('COMPLETED');
-    expect(job.config.author).toBe('Ada Marlow');
-    expect(job.result_data.chapters?.map((c) => c.title)).toEqual(SAMPLE_CHAPTERS.map((c) => c.title));
-    const spoken = await transcript(job);
-    // "after-" / "noon" was cut at a line end; it is read as one word.
-    expect(spoken).toContain('slept until the afternoon sun reached his window.');
-    expect(spoken).toContain('The lighthouse keeper climbed the stairs at dusk. He lit the great lamp');
-    expect(spoken).not.toMatch(/Lighthouse Tales|\d/);
-    expectWithinEstimate(job, p.estimated_seconds);
-  });
+      const created = await createJob(t, headers, { title: p.title, file_key: fileKey });
+      const job = await waitForJob(t, headers, (created.json() as { id: string }).id, undefined, 90_000);
+      expect(job.status, job.error_message ?? '').toBe('COMPLETED');
+      expect(job.config.author).toBe('Ada Marlow');
+      expect(job.result_data.chapters?.map((c) => c.title)).toEqual(SAMPLE_CHAPTERS.map((c) => c.title));
+      const spoken = await transcript(job);
+      // "after-" / "noon" was cut at a line end; it is read as one word.
+      expect(spoken).toContain('slept until the afternoon sun reached his window.');
+      expect(spoken).toContain('The lighthouse keeper climbed the stairs at dusk. He lit the great lamp');
+      expect(spoken).not.toMatch(/Lighthouse Tales|\d/);
+      expectWithinEstimate(job, p.estimated_seconds);
+    },
+  );
 
   it('without an outline, finds chapters by their headings', async () => {
     const chapters = SAMPLE_CHAPTERS.map((c, i) => ({ ...c, title: `Chapter ${i + 1}` }));
-    const fileKey = await uploadKey('plain.pdf', makePdf({ chapters, runningHeader: 'Lighthouse Tales', pageNumbers: true }));
+    const fileKey = await uploadKey(
+      'plain.pdf',
+      makePdf({ chapters, runningHeader: 'Lighthouse Tales', pageNumbers: true }),
+    );
     const p = (await preview({ title: 'plain', file_key: fileKey })).json() as Preview;
     expect(p.title).toBe('plain');
     expect(p.chapters.map((c) => c.title)).toEqual(['Chapter 1', 'Chapter 2', 'Chapter 3']);
@@ -247,7 +291,9 @@ describe('pasted text', () => {
     const p = res.json() as Preview;
     expect(p.chapters.map((c) => c.title)).toEqual(['Chapter 1', 'Chapter 2', 'Chapter 3']);
     expect(p.estimated_seconds).toBeCloseTo(p.total_characters / p.characters_per_second, 0);
-    const { rows } = await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM jobs WHERE title = $1', ['Pasted']);
+    const { rows } = await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM jobs WHERE title = $1', [
+      'Pasted',
+    ]);
     expect(rows[0]!.n).toBe(0);
   });
 });
@@ -258,13 +304,49 @@ describe('files that are refused', () => {
   });
 
   const cases: [string, string, () => Uint8Array | string, number, string][] = [
-    ['a program renamed to .epub', 'book.epub', () => EXE_BYTES, 415, 'The file is not an EPUB book: it is not a ZIP archive. Choose the .epub file itself, not a file renamed to .epub'],
-    ['a zip bomb', 'bomb.epub', () => makeZipBomb(MAX_EPUB_UNCOMPRESSED_BYTES + 1024), 422, 'The EPUB expands to more than 100 MB, more than a book needs; it was not opened'],
-    ['an encrypted EPUB', 'locked.epub', () => makeEncryptedEpub(), 422, 'This EPUB is protected by DRM (its text is encrypted), so it cannot be read aloud. Use a DRM-free copy of the book'],
+    [
+      'a program renamed to .epub',
+      'book.epub',
+      () => EXE_BYTES,
+      415,
+      'The file is not an EPUB book: it is not a ZIP archive. Choose the .epub file itself, not a file renamed to .epub',
+    ],
+    [
+      'a zip bomb',
+      'bomb.epub',
+      () => makeZipBomb(MAX_EPUB_UNCOMPRESSED_BYTES + 1024),
+      422,
+      'The EPUB expands to more than 100 MB, more than a book needs; it was not opened',
+    ],
+    [
+      'an encrypted EPUB',
+      'locked.epub',
+      () => makeEncryptedEpub(),
+      422,
+      'This EPUB is protected by DRM (its text is encrypted), so it cannot be read aloud. Use a DRM-free copy of the book',
+    ],
     ['an empty Markdown file', 'empty.md', () => '', 422, 'The file is empty'],
-    ['a scanned PDF with no text layer', 'scan.pdf', () => makeScannedPdf(), 422, 'This PDF has no text layer: its pages are pictures (a scan), and Lectio does not recognise text in images. Use a PDF with selectable text, or an EPUB'],
-    ['a truncated PDF', 'cut.pdf', () => PDF_BOOK().subarray(0, 900), 422, 'The PDF is damaged or incomplete, so it cannot be read. Download it again and upload the whole file'],
-    ['a program renamed to .pdf', 'book.pdf', () => EXE_BYTES, 415, 'The file is not a PDF: it does not start like one. Choose the .pdf file itself'],
+    [
+      'a scanned PDF with no text layer',
+      'scan.pdf',
+      () => makeScannedPdf(),
+      422,
+      'This PDF has no text layer: its pages are pictures (a scan), and Lectio does not recognise text in images. Use a PDF with selectable text, or an EPUB',
+    ],
+    [
+      'a truncated PDF',
+      'cut.pdf',
+      () => PDF_BOOK().subarray(0, 900),
+      422,
+      'The PDF is damaged or incomplete, so it cannot be read. Download it again and upload the whole file',
+    ],
+    [
+      'a program renamed to .pdf',
+      'book.pdf',
+      () => EXE_BYTES,
+      415,
+      'The file is not a PDF: it does not start like one. Choose the .pdf file itself',
+    ],
   ];
   for (const [name, filename, make, status, message] of cases) {
     it(`refuses ${name} with ${status} and keeps nothing`, { timeout: 30_000 }, async () => {

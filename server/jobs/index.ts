@@ -115,7 +115,11 @@ export async function createConversion(
 
   const quotas = createQuotas(
     repo,
-    { storageBytes: config.quotaStorageBytes, activeJobs: config.quotaActiveJobs, uploadsPerHour: config.quotaUploadsPerHour },
+    {
+      storageBytes: config.quotaStorageBytes,
+      activeJobs: config.quotaActiveJobs,
+      uploadsPerHour: config.quotaUploadsPerHour,
+    },
     now,
   );
   const service = createJobService({

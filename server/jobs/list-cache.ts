@@ -85,5 +85,9 @@ export type ListCache = ReturnType<typeof createListCache>;
 /** Feeds the cache from the database's change notifications; without LISTEN support it stays off. */
 export async function listenForJobChanges(db: Db, cache: ListCache): Promise<() => Promise<void>> {
   if (db.listen === undefined) return async () => undefined;
-  return db.listen(JOB_CHANGES_CHANNEL, (userId) => cache.changed(userId), (on) => cache.setListening(on));
+  return db.listen(
+    JOB_CHANGES_CHANNEL,
+    (userId) => cache.changed(userId),
+    (on) => cache.setListening(on),
+  );
 }

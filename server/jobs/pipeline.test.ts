@@ -32,9 +32,17 @@ describe('a text job', () => {
     expect(job.status).toBe('COMPLETED');
     expect(job.error_message).toBeNull();
     expect(job.progress).toBe(100);
-    expect(job.steps.map((s) => s.step_name)).toEqual(['acquire_content', 'analyze', 'split_chapters', 'synthesize', 'finalize']);
+    expect(job.steps.map((s) => s.step_name)).toEqual([
+      'acquire_content',
+      'analyze',
+      'split_chapters',
+      'synthesize',
+      'finalize',
+    ]);
     expect(job.steps.every((s) => s.status === 'COMPLETED')).toBe(true);
-    const { rows } = await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM job_steps WHERE job_id = $1', [job.id]);
+    const { rows } = await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM job_steps WHERE job_id = $1', [
+      job.id,
+    ]);
     expect(rows[0]?.n).toBe(5);
 
     expect(job.result_data.format).toBe('mp3');
@@ -50,7 +58,9 @@ describe('a text job', () => {
     const stat = await t.app.inject({ method: 'GET', url: '/api/v1/jobs', headers });
     expect(stat.statusCode).toBe(200);
     // The list says what really spoke, so the library can label the offline voice honestly.
-    const listed = (stat.json() as { jobs: { id: string; result_data: Record<string, unknown> }[] }).jobs.find((j) => j.id === job.id);
+    const listed = (stat.json() as { jobs: { id: string; result_data: Record<string, unknown> }[] }).jobs.find(
+      (j) => j.id === job.id,
+    );
     expect(listed?.result_data.tts_engine).toBe('espeak-ng');
     const { LocalFileStorage } = await import('../storage/local');
     const storage = new LocalFileStorage(t.config.storageDir);
@@ -60,7 +70,11 @@ describe('a text job', () => {
     const timing = JSON.parse(
       await new Promise<string>((resolve, reject) => {
         let s = '';
-        storage.read(`${key}.timing.json`).on('data', (c) => (s += String(c))).on('end', () => resolve(s)).on('error', reject);
+        storage
+          .read(`${key}.timing.json`)
+          .on('data', (c) => (s += String(c)))
+          .on('end', () => resolve(s))
+          .on('error', reject);
       }),
     ) as { start: number; end: number; char_start: number; char_end: number }[];
     expect(timing.length).toBe(3);

@@ -16,7 +16,12 @@ export interface SourcePlan {
   chapters: DocumentChapter[];
 }
 
-export function planSource(text: string, title: string, info: StoredDocumentInfo | null, requested: JobType | undefined): SourcePlan {
+export function planSource(
+  text: string,
+  title: string,
+  info: StoredDocumentInfo | null,
+  requested: JobType | undefined,
+): SourcePlan {
   const whole = (t: string): SourcePlan => ({ kind: 'text', chapters: [{ title: t, start: 0, end: text.length }] });
   if (requested === 'text_to_audio') return whole(title);
   let plan: SourcePlan;
@@ -24,7 +29,10 @@ export function planSource(text: string, title: string, info: StoredDocumentInfo
     plan = info.chapters.length >= 2 ? { kind: 'book', chapters: info.chapters } : whole(info.chapters[0]!.title);
   } else {
     const planned = planBook(title, text);
-    plan = planned.kind === 'book' ? { kind: 'book', chapters: planned.chapters.map(({ title: t, start, end }) => ({ title: t, start, end })) } : whole(title);
+    plan =
+      planned.kind === 'book'
+        ? { kind: 'book', chapters: planned.chapters.map(({ title: t, start, end }) => ({ title: t, start, end })) }
+        : whole(title);
   }
   if (requested === 'book_processing' && plan.kind === 'text') {
     return { kind: 'book', chapters: [{ title: 'Chapter 1', start: 0, end: text.length }] };
@@ -48,7 +56,8 @@ export function chooseChapters(plan: SourcePlan, choice: ChapterChoice): (Docume
   const outside = (i: number) => !Number.isInteger(i) || i < 0 || i >= count;
   const describe = count === 1 ? 'this text has one chapter (0)' : `this text has ${count} chapters (0-${count - 1})`;
   for (const i of choice.chapters ?? []) if (outside(i)) throw new ChoiceError(`There is no chapter ${i}: ${describe}`);
-  for (const o of choice.chapter_titles ?? []) if (outside(o.index)) throw new ChoiceError(`There is no chapter ${o.index} to rename: ${describe}`);
+  for (const o of choice.chapter_titles ?? [])
+    if (outside(o.index)) throw new ChoiceError(`There is no chapter ${o.index} to rename: ${describe}`);
   const wanted = choice.chapters === undefined ? null : new Set(choice.chapters);
   const titles = new Map((choice.chapter_titles ?? []).map((o) => [o.index, o.title.replace(/\s+/g, ' ').trim()]));
   return plan.chapters

@@ -56,7 +56,9 @@ export async function createPgBossQueue(
   options: QueueOptions,
 ): Promise<JobQueue> {
   const boss = new PgBoss({
-    ...('db' in connection ? { db: executeSqlOver(connection.db) } : { connectionString: connection.connectionString, max: 4 }),
+    ...('db' in connection
+      ? { db: executeSqlOver(connection.db) }
+      : { connectionString: connection.connectionString, max: 4 }),
     schedule: false,
     supervise: true,
     maintenanceIntervalSeconds: options.maintenanceIntervalSeconds ?? 30,
@@ -78,17 +80,25 @@ export async function createPgBossQueue(
 
   return {
     async send(jobId, sendOptions) {
-      await boss.send(QUEUE_NAME, { jobId }, {
-        expireInSeconds: options.expireInSeconds,
-        ...(sendOptions?.delaySeconds !== undefined && { startAfter: sendOptions.delaySeconds }),
-      });
+      await boss.send(
+        QUEUE_NAME,
+        { jobId },
+        {
+          expireInSeconds: options.expireInSeconds,
+          ...(sendOptions?.delaySeconds !== undefined && { startAfter: sendOptions.delaySeconds }),
+        },
+      );
     },
     async work(concurrency, handler) {
       // pg-boss 10 has no per-worker concurrency: each work() call is one poller running one job at a time.
       for (let i = 0; i < concurrency; i += 1) {
-        await boss.work<{ jobId: string }>(QUEUE_NAME, { pollingIntervalSeconds: polling, batchSize: 1 }, async (jobs) => {
-          for (const job of jobs) await handler(job.data.jobId);
-        });
+        await boss.work<{ jobId: string }>(
+          QUEUE_NAME,
+          { pollingIntervalSeconds: polling, batchSize: 1 },
+          async (jobs) => {
+            for (const job of jobs) await handler(job.data.jobId);
+          },
+        );
       }
     },
     async retryOrphans() {
@@ -100,7 +110,10 @@ export async function createPgBossQueue(
       );
       if (rows.length === 0) return 0;
       // fail() puts a message with retries left into 'retry'; then make it due now.
-      await boss.fail(QUEUE_NAME, rows.map((r) => r.id));
+      await boss.fail(
+        QUEUE_NAME,
+        rows.map((r) => r.id),
+      );
       await db.query("UPDATE pgboss.job SET start_after = now() WHERE name = $1 AND state = 'retry'", [QUEUE_NAME]);
       return rows.length;
     },

@@ -19,7 +19,9 @@ afterAll(async () => {
 function multipart(filename: string, content: Buffer | string) {
   const boundary = '----lectio-quota-boundary';
   const payload = Buffer.concat([
-    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\nContent-Type: text/plain\r\n\r\n`),
+    Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\nContent-Type: text/plain\r\n\r\n`,
+    ),
     Buffer.isBuffer(content) ? content : Buffer.from(content),
     Buffer.from(`\r\n--${boundary}--\r\n`),
   ]);
@@ -28,7 +30,12 @@ function multipart(filename: string, content: Buffer | string) {
 
 async function upload(t: TestApp, headers: Record<string, string>, content: Buffer | string, filename = 'story.txt') {
   const form = multipart(filename, content);
-  return t.app.inject({ method: 'POST', url: '/api/v1/files', headers: { ...headers, ...form.headers }, payload: form.payload });
+  return t.app.inject({
+    method: 'POST',
+    url: '/api/v1/files',
+    headers: { ...headers, ...form.headers },
+    payload: form.payload,
+  });
 }
 
 /** Every stored file's key under the app's storage root (temporary writes aside). */
@@ -167,7 +174,9 @@ describe('storage quota (QUOTA_STORAGE_BYTES) and DELETE /files/{fileKey}', () =
     const deleted = await t.app.inject({ method: 'DELETE', url: `/api/v1/files/${key}`, headers: alice });
     expect(deleted.statusCode).toBe(204);
     expect(storedKeys(t)).not.toContain(key);
-    expect((await t.app.inject({ method: 'DELETE', url: `/api/v1/files/${key}`, headers: alice })).statusCode).toBe(404);
+    expect((await t.app.inject({ method: 'DELETE', url: `/api/v1/files/${key}`, headers: alice })).statusCode).toBe(
+      404,
+    );
     expect((await upload(t, alice, prose(600 * 1024))).statusCode).toBe(201);
   });
 
@@ -203,8 +212,17 @@ describe('deleting a finished job (DELETE /jobs/{id} on COMPLETED, FAILED or CAN
     const book = await seedCompletedBook(db, storage, { userId: await userId(alice), chapters: 2 });
     const single = await seedCompletedAudiobook(db, storage, { userId: await userId(alice), title: 'Kept' });
     const bobs = await seedCompletedBook(db, storage, { userId: await userId(bob), chapters: 2 });
-    for (const [h, id] of [[alice, book.bookId], [alice, single.jobId], [bob, bobs.bookId]] as const) {
-      const saved = await t.app.inject({ method: 'PUT', url: `/api/v1/progress/${id}`, headers: h, payload: { position_seconds: 1 } });
+    for (const [h, id] of [
+      [alice, book.bookId],
+      [alice, single.jobId],
+      [bob, bobs.bookId],
+    ] as const) {
+      const saved = await t.app.inject({
+        method: 'PUT',
+        url: `/api/v1/progress/${id}`,
+        headers: h,
+        payload: { position_seconds: 1 },
+      });
       expect(saved.statusCode).toBe(200);
     }
     const before = storedKeys(t);
@@ -212,8 +230,15 @@ describe('deleting a finished job (DELETE /jobs/{id} on COMPLETED, FAILED or CAN
     expect(before).toContain(`audio/${book.chapterIds[0]}.mp3.timing.json`);
 
     // Bob cannot delete Alice's book; a chapter cannot be deleted on its own.
-    expect((await t.app.inject({ method: 'DELETE', url: `/api/v1/jobs/${book.bookId}?delete=true`, headers: bob })).statusCode).toBe(404);
-    const chapter = await t.app.inject({ method: 'DELETE', url: `/api/v1/jobs/${book.chapterIds[0]}?delete=true`, headers: alice });
+    expect(
+      (await t.app.inject({ method: 'DELETE', url: `/api/v1/jobs/${book.bookId}?delete=true`, headers: bob }))
+        .statusCode,
+    ).toBe(404);
+    const chapter = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/v1/jobs/${book.chapterIds[0]}?delete=true`,
+      headers: alice,
+    });
     expect(chapter.statusCode).toBe(409);
     expect(chapter.json().detail).toBe('This job is a chapter of a book: delete the book to remove it');
 
@@ -223,14 +248,20 @@ describe('deleting a finished job (DELETE /jobs/{id} on COMPLETED, FAILED or CAN
     expect(lateCancel.json().detail).toBe('Cannot cancel a job that is COMPLETED');
     expect(storedKeys(t)).toEqual(before);
 
-    const res = await t.app.inject({ method: 'DELETE', url: `/api/v1/jobs/${book.bookId}?delete=true`, headers: alice });
+    const res = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/v1/jobs/${book.bookId}?delete=true`,
+      headers: alice,
+    });
     expect(res.statusCode).toBe(204);
     expect(res.body).toBe('');
 
     for (const id of [book.bookId, ...book.chapterIds]) {
       expect((await t.app.inject({ method: 'GET', url: `/api/v1/jobs/${id}`, headers: alice })).statusCode).toBe(404);
     }
-    expect((await t.app.inject({ method: 'GET', url: `/api/v1/progress/${book.bookId}`, headers: alice })).statusCode).toBe(404);
+    expect(
+      (await t.app.inject({ method: 'GET', url: `/api/v1/progress/${book.bookId}`, headers: alice })).statusCode,
+    ).toBe(404);
     const { rows } = await db.query<{ job_id: string }>('SELECT job_id FROM playback_progress ORDER BY job_id');
     expect(rows.map((r) => r.job_id).sort()).toEqual([single.jobId, bobs.bookId].sort());
 
@@ -254,9 +285,14 @@ describe('deleting a finished job (DELETE /jobs/{id} on COMPLETED, FAILED or CAN
     const job = (await createJob(t, dave, { title: 'From file', file_key: key })).json() as { id: string };
     await db.query("UPDATE jobs SET status = 'FAILED', error_message = 'boom' WHERE id = $1", [job.id]);
     expect(storedKeys(t)).toContain(key);
-    expect((await t.app.inject({ method: 'DELETE', url: `/api/v1/jobs/${job.id}?delete=true`, headers: dave })).statusCode).toBe(204);
+    expect(
+      (await t.app.inject({ method: 'DELETE', url: `/api/v1/jobs/${job.id}?delete=true`, headers: dave })).statusCode,
+    ).toBe(204);
     expect(storedKeys(t)).not.toContain(key);
-    const { rows } = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM uploaded_files WHERE file_key = $1', [key]);
+    const { rows } = await db.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM uploaded_files WHERE file_key = $1',
+      [key],
+    );
     expect(rows[0]?.n).toBe(0);
   });
 });
@@ -275,7 +311,9 @@ describe('deleting a job the pipeline converted', () => {
     const done = await waitForJob(t, erin, id);
     expect(done.status, done.error_message ?? '').toBe('COMPLETED');
     expect(storedKeys(t).filter((k) => k.includes(id)).length).toBeGreaterThanOrEqual(3);
-    expect((await t.app.inject({ method: 'DELETE', url: `/api/v1/jobs/${id}?delete=true`, headers: erin })).statusCode).toBe(204);
+    expect(
+      (await t.app.inject({ method: 'DELETE', url: `/api/v1/jobs/${id}?delete=true`, headers: erin })).statusCode,
+    ).toBe(204);
     expect(storedKeys(t).filter((k) => k.includes(id))).toEqual([]);
   });
 });

@@ -59,7 +59,14 @@ export interface RunnerOptions {
 export type JobEvent =
   | { kind: 'handed_back'; jobId: string }
   | { kind: 'taken_over'; jobId: string }
-  | { kind: 'step_completed'; jobId: string; step: string; provider: string; wallSeconds: number; metadata: Record<string, unknown> }
+  | {
+      kind: 'step_completed';
+      jobId: string;
+      step: string;
+      provider: string;
+      wallSeconds: number;
+      metadata: Record<string, unknown>;
+    }
   | { kind: 'step_failed'; jobId: string; step: string; provider: string; error: unknown };
 
 function providerOf(job: JobRecord): string {
@@ -129,22 +136,29 @@ export function createRunner(options: RunnerOptions) {
     const { state, start } = await repo.transaction(async (tx) => {
       await tx.lockJob(parentId);
       const chapters = await tx.chapterStates(parentId);
-      if (chapters.length === 0) return { state: { state: 'failed', message: 'The book has no chapters' } as ChapterState, start: [] };
+      if (chapters.length === 0)
+        return { state: { state: 'failed', message: 'The book has no chapters' } as ChapterState, start: [] };
       await tx.setBookProgress(parentId, chapters.reduce((n, c) => n + c.progress, 0) / chapters.length);
       const bad = chapters.find((c) => c.status === 'FAILED' || c.status === 'CANCELLED');
       if (bad) {
         const n = bad.chapterOrder ?? chapters.indexOf(bad) + 1;
         const message =
-          bad.status === 'CANCELLED' ? `Chapter ${n} was cancelled` : `Chapter ${n} failed: ${bad.errorMessage ?? 'unknown error'}`;
+          bad.status === 'CANCELLED'
+            ? `Chapter ${n} was cancelled`
+            : `Chapter ${n} failed: ${bad.errorMessage ?? 'unknown error'}`;
         return { state: { state: 'failed', message } as ChapterState, start: [] };
       }
-      if (chapters.every((c) => c.status === 'COMPLETED')) return { state: { state: 'done' } as ChapterState, start: [] };
+      if (chapters.every((c) => c.status === 'COMPLETED'))
+        return { state: { state: 'done' } as ChapterState, start: [] };
       const running = chapters.filter((c) => isActive(c.status) && c.enqueued).length;
       // The first chapter first: until it is done it converts alone (on every encoder stream), so
       // the reader can start listening as soon as possible (docs/listening.md#the-first-chapter-first).
       const limit = chapters[0]?.status === 'COMPLETED' ? options.chapterConcurrency : 1;
       const slots = Math.max(0, limit - running);
-      const start = chapters.filter((c) => c.status === 'PENDING' && !c.enqueued).slice(0, slots).map((c) => c.id);
+      const start = chapters
+        .filter((c) => c.status === 'PENDING' && !c.enqueued)
+        .slice(0, slots)
+        .map((c) => c.id);
       await tx.markEnqueued(start);
       return { state: { state: 'waiting' } as ChapterState, start };
     });
@@ -158,7 +172,11 @@ export function createRunner(options: RunnerOptions) {
     if (!parent || !isActive(parent.status)) return;
     const state = await scheduleChapters(parentId);
     if (state.state === 'failed') {
-      await repo.updateStep(parentId, 'synthesize_chapters', { status: 'failed', errorMessage: state.message, complete: true });
+      await repo.updateStep(parentId, 'synthesize_chapters', {
+        status: 'failed',
+        errorMessage: state.message,
+        complete: true,
+      });
       await repo.patchJob(parentId, { status: 'FAILED', errorMessage: state.message }, { onlyIfActive: true });
     } else if (state.state === 'done') {
       await queue.send(parentId);
@@ -167,7 +185,10 @@ export function createRunner(options: RunnerOptions) {
 
   async function failJob(job: JobRecord, message: string): Promise<void> {
     await repo.patchJob(job.id, { status: 'FAILED', errorMessage: message }, { onlyIfActive: true });
-    options.log?.info({ jobId: job.id, userId: job.userId, parentJobId: job.parentJobId, status: 'FAILED', error: message }, 'job failed');
+    options.log?.info(
+      { jobId: job.id, userId: job.userId, parentJobId: job.parentJobId, status: 'FAILED', error: message },
+      'job failed',
+    );
     if (job.parentJobId !== null) await afterChapter(job.parentJobId);
   }
 
@@ -175,7 +196,12 @@ export function createRunner(options: RunnerOptions) {
     const impl = steps[step.stepName];
     if (impl === undefined) throw new StepFailed(`Unknown step ${step.stepName}`);
     for (let attempt = 1; ; attempt += 1) {
-      await repo.updateStep(job.id, step.stepName, { status: 'running', start: true, countAttempt: true, errorMessage: null });
+      await repo.updateStep(job.id, step.stepName, {
+        status: 'running',
+        start: true,
+        countAttempt: true,
+        errorMessage: null,
+      });
       const timeout = AbortSignal.timeout(options.stepTimeoutSeconds * 1000);
       const signal = AbortSignal.any([jobSignal, timeout]);
       let lastReport = 0;
@@ -219,7 +245,13 @@ export function createRunner(options: RunnerOptions) {
         return { wait: false };
       } catch (error) {
         if (jobSignal.aborted) throw error;
-        options.onJobEvent?.({ kind: 'step_failed', jobId: job.id, step: step.stepName, provider: providerOf(job), error });
+        options.onJobEvent?.({
+          kind: 'step_failed',
+          jobId: job.id,
+          step: step.stepName,
+          provider: providerOf(job),
+          error,
+        });
         const message = timeout.aborted
           ? `The ${step.stepName.replace('_', ' ')} step took longer than ${options.stepTimeoutSeconds} seconds`
           : userMessage(error);
@@ -251,16 +283,22 @@ export function createRunner(options: RunnerOptions) {
     // A live run (here or in another worker) has it: that run goes on, or its own message is retried.
     if (active.has(jobId) || !(await repo.claimLease(jobId, workerId, leaseSeconds))) return;
     const controller = new AbortController();
-    const heartbeat = setInterval(() => {
-      repo.renewLease(jobId, workerId, leaseSeconds).catch(() => undefined);
-    }, (leaseSeconds * 1000) / 3);
+    const heartbeat = setInterval(
+      () => {
+        repo.renewLease(jobId, workerId, leaseSeconds).catch(() => undefined);
+      },
+      (leaseSeconds * 1000) / 3,
+    );
     const entry = { controller, heartbeat, handedBack: false };
     active.set(jobId, entry);
     const began = Date.now();
     let storeDown = false;
     try {
       if (await repo.markProcessing(jobId)) {
-        options.log?.info({ jobId, userId: job.userId, parentJobId: job.parentJobId, status: 'PROCESSING', workerId }, 'job processing');
+        options.log?.info(
+          { jobId, userId: job.userId, parentJobId: job.parentJobId, status: 'PROCESSING', workerId },
+          'job processing',
+        );
       }
       for (;;) {
         if (controller.signal.aborted) throw controller.signal.reason;
@@ -280,7 +318,10 @@ export function createRunner(options: RunnerOptions) {
         if (wait) break;
       }
       if (job?.status === 'COMPLETED' || (await repo.get(jobId))?.status === 'COMPLETED') {
-        options.log?.info({ jobId, userId: job?.userId, parentJobId: job?.parentJobId, status: 'COMPLETED' }, 'job completed');
+        options.log?.info(
+          { jobId, userId: job?.userId, parentJobId: job?.parentJobId, status: 'COMPLETED' },
+          'job completed',
+        );
         if (job?.parentJobId) await afterChapter(job.parentJobId);
       }
     } catch (error) {
@@ -302,7 +343,10 @@ export function createRunner(options: RunnerOptions) {
       if (controller.signal.reason === SHUTDOWN) await handBack(jobId, entry);
       else await repo.releaseLease(jobId, workerId).catch(() => undefined);
       if (storeDown) {
-        options.log?.warn({ jobId, userId: job?.userId, retryInSeconds: STORE_RETRY_SECONDS }, 'file store unavailable; the job will run again');
+        options.log?.warn(
+          { jobId, userId: job?.userId, retryInSeconds: STORE_RETRY_SECONDS },
+          'file store unavailable; the job will run again',
+        );
         // If this send fails too (database down as well), the sweep of a live worker queues it.
         await queue.send(jobId, { delaySeconds: STORE_RETRY_SECONDS }).catch(() => undefined);
       }
@@ -378,9 +422,12 @@ export function createRunner(options: RunnerOptions) {
       watcher.unref();
       // A worker that died mid-job stops renewing its lease; once it lapses, wake the job up so a
       // live worker takes it over now instead of when the dead worker's queue message expires.
-      sweeper = setInterval(() => {
-        takeOverAbandoned().catch((err: unknown) => options.log?.warn({ err }, 'lease sweep failed'));
-      }, (leaseSeconds * 1000) / 2);
+      sweeper = setInterval(
+        () => {
+          takeOverAbandoned().catch((err: unknown) => options.log?.warn({ err }, 'lease sweep failed'));
+        },
+        (leaseSeconds * 1000) / 2,
+      );
       sweeper.unref();
     },
     /** The process that served a cancel stops the work at once (others notice within half a second). */
@@ -399,7 +446,10 @@ export function createRunner(options: RunnerOptions) {
       if (sweeper) clearInterval(sweeper);
       for (const { controller } of active.values()) controller.abort(SHUTDOWN);
       const grace = new AbortController();
-      await Promise.race([Promise.allSettled([...inFlight]), sleep(graceMs, undefined, { signal: grace.signal }).catch(() => undefined)]);
+      await Promise.race([
+        Promise.allSettled([...inFlight]),
+        sleep(graceMs, undefined, { signal: grace.signal }).catch(() => undefined),
+      ]);
       grace.abort();
       for (const [jobId, entry] of active) await handBack(jobId, entry);
     },

@@ -33,7 +33,9 @@ export interface CreateJobInput {
   file_key?: string | undefined;
   url?: string | undefined;
   job_type?: JobType | undefined;
-  voice_config?: { provider: Provider; voice_id?: string | undefined; voice_settings?: Record<string, string> | undefined } | undefined;
+  voice_config?:
+    | { provider: Provider; voice_id?: string | undefined; voice_settings?: Record<string, string> | undefined }
+    | undefined;
   /** Indices (from the preview) of the chapters to convert; all when absent. */
   chapters?: number[] | undefined;
   /** New titles for chapters, by index. */
@@ -169,7 +171,10 @@ export function createJobService(deps: JobServiceDeps) {
   }
 
   /** The text (and, for a structured upload, what its format said) of a content or file_key request. */
-  async function loadSource(userId: string, input: CreateJobInput): Promise<{ kind: 'content' | 'file'; text: string; info: StoredDocumentInfo | null }> {
+  async function loadSource(
+    userId: string,
+    input: CreateJobInput,
+  ): Promise<{ kind: 'content' | 'file'; text: string; info: StoredDocumentInfo | null }> {
     const sources = [input.content, input.file_key, input.url].filter((v) => v !== undefined);
     if (sources.length !== 1) {
       throw new DomainError('invalid', 'Exactly one of content, file_key, or url must be provided');
@@ -177,7 +182,10 @@ export function createJobService(deps: JobServiceDeps) {
     if (input.content !== undefined) {
       const text = normaliseText(input.content);
       if (text.trim().length < MIN_TEXT_CHARS) {
-        throw new DomainError('invalid', `Content must be at least ${MIN_TEXT_CHARS} characters (not counting surrounding blank space)`);
+        throw new DomainError(
+          'invalid',
+          `Content must be at least ${MIN_TEXT_CHARS} characters (not counting surrounding blank space)`,
+        );
       }
       return { kind: 'content', text, info: null };
     }
@@ -189,13 +197,17 @@ export function createJobService(deps: JobServiceDeps) {
     if (text.trim().length < MIN_TEXT_CHARS) {
       throw new DomainError('invalid', `The file must contain at least ${MIN_TEXT_CHARS} characters of text`);
     }
-    const info = (await storage.stat(uploadInfoKey(fileKey))) === null
-      ? null
-      : (JSON.parse(await readText(storage, uploadInfoKey(fileKey))) as StoredDocumentInfo);
+    const info =
+      (await storage.stat(uploadInfoKey(fileKey))) === null
+        ? null
+        : (JSON.parse(await readText(storage, uploadInfoKey(fileKey))) as StoredDocumentInfo);
     return { kind: 'file', text, info };
   }
 
-  function chosenChapters(plan: ReturnType<typeof planSource>, choice: Pick<CreateJobInput, 'chapters' | 'chapter_titles'>) {
+  function chosenChapters(
+    plan: ReturnType<typeof planSource>,
+    choice: Pick<CreateJobInput, 'chapters' | 'chapter_titles'>,
+  ) {
     try {
       return chooseChapters(plan, choice);
     } catch (error) {
@@ -233,11 +245,20 @@ export function createJobService(deps: JobServiceDeps) {
       let coverFrom: string | null = null;
 
       if (input.url !== undefined && input.content === undefined && input.file_key === undefined) {
-        if (choosing) throw new DomainError('invalid', 'Chapters can be chosen for pasted text and uploaded files; a web page is converted whole');
+        if (choosing)
+          throw new DomainError(
+            'invalid',
+            'Chapters can be chosen for pasted text and uploaded files; a web page is converted whole',
+          );
         config.source = 'url';
         config.source_url = input.url;
         // The SPA may send the address as the title; the page's own title replaces it then.
-        const bare = (u: string) => u.trim().replace(/^https?:\/\//i, '').replace(/\/+$/, '').toLowerCase();
+        const bare = (u: string) =>
+          u
+            .trim()
+            .replace(/^https?:\/\//i, '')
+            .replace(/\/+$/, '')
+            .toLowerCase();
         if (bare(title) === bare(input.url)) config.title_from_page = true;
       } else {
         const source = await loadSource(userId, input);
@@ -277,7 +298,16 @@ export function createJobService(deps: JobServiceDeps) {
         if (coverFrom !== null) await copy(coverFrom, coverKey(id));
         await repo.transaction(async (tx) => {
           await quotas.assertActiveJobs(tx, userId);
-          await tx.insertJob({ id, userId, jobType, title, description: input.description ?? null, config, inputFileKey, steps });
+          await tx.insertJob({
+            id,
+            userId,
+            jobType,
+            title,
+            description: input.description ?? null,
+            config,
+            inputFileKey,
+            steps,
+          });
         });
       } catch (error) {
         await storage.deletePrefix(`jobs/${id}/`).catch(() => undefined);
@@ -294,7 +324,10 @@ export function createJobService(deps: JobServiceDeps) {
       let title = input.title.trim() || 'Untitled';
       if (input.url !== undefined && input.content === undefined && input.file_key === undefined) {
         if (deps.fetch === undefined) throw new DomainError('invalid', 'Web pages cannot be previewed on this server');
-        const page = await fetchPage(input.url, { allowLoopback: deps.fetch.allowLoopback, timeoutMs: deps.fetch.timeoutMs });
+        const page = await fetchPage(input.url, {
+          allowLoopback: deps.fetch.allowLoopback,
+          timeoutMs: deps.fetch.timeoutMs,
+        });
         const { extractArticle } = await import('../ingest/extract'); // the DOM parser loads with the first web page
         const article = extractArticle(page.body, page.finalUrl, page.contentType);
         text = normaliseText(article.text);
@@ -314,7 +347,12 @@ export function createJobService(deps: JobServiceDeps) {
       const selected = new Set(input.chapters ?? plan.chapters.map((_c, i) => i));
       const chapters = plan.chapters.map((c, index) => {
         const stats = chapterStats(text, c);
-        return { index, title: titles.get(index) || c.title, ...stats, estimated_seconds: estimateSeconds(stats.characters, rate) };
+        return {
+          index,
+          title: titles.get(index) || c.title,
+          ...stats,
+          estimated_seconds: estimateSeconds(stats.characters, rate),
+        };
       });
       const chosenChars = chapters.filter((c) => selected.has(c.index)).reduce((n, c) => n + c.characters, 0);
       return {
@@ -398,7 +436,8 @@ export function createJobService(deps: JobServiceDeps) {
      */
     async remove(userId: string, jobId: string): Promise<void> {
       const job = await owned(userId, jobId);
-      if (isActive(job.status)) throw new DomainError('conflict', `Cannot delete a job that is ${job.status}; cancel it first`);
+      if (isActive(job.status))
+        throw new DomainError('conflict', `Cannot delete a job that is ${job.status}; cancel it first`);
       if (job.parentJobId !== null) {
         throw new DomainError('conflict', 'This job is a chapter of a book: delete the book to remove it');
       }
@@ -425,7 +464,10 @@ export function createJobService(deps: JobServiceDeps) {
       if ((await repo.uploadOwner(fileKey)) !== userId) throw new DomainError('not_found', 'File not found');
       const user = await repo.jobUsingUpload(fileKey);
       if (user !== null) {
-        throw new DomainError('conflict', `This file is the text of the job "${user.title}"; delete that job to remove it`);
+        throw new DomainError(
+          'conflict',
+          `This file is the text of the job "${user.title}"; delete that job to remove it`,
+        );
       }
       await repo.deleteUpload(fileKey);
       await deleteUploadFiles(fileKey);
@@ -443,11 +485,17 @@ export function createJobService(deps: JobServiceDeps) {
         await storage.write(key, data);
       };
       // Control characters (NUL among them) cannot be stored as text and mean nothing in a name.
-      const cleanName = (filename.split(/[\\/]/).pop() ?? 'upload.txt').replace(/\p{Cc}/gu, '').slice(0, 255) || 'upload.txt';
+      const cleanName =
+        (filename.split(/[\\/]/).pop() ?? 'upload.txt').replace(/\p{Cc}/gu, '').slice(0, 255) || 'upload.txt';
       try {
         await put(fileKey, Buffer.from(doc.text, 'utf8'));
         if (doc.format !== 'txt') {
-          const info: StoredDocumentInfo = { format: doc.format, title: doc.title, author: doc.author, chapters: doc.chapters };
+          const info: StoredDocumentInfo = {
+            format: doc.format,
+            title: doc.title,
+            author: doc.author,
+            chapters: doc.chapters,
+          };
           if (doc.cover !== undefined) {
             await put(uploadCoverKey(fileKey), doc.cover.bytes);
             info.cover = { key: uploadCoverKey(fileKey), content_type: doc.cover.contentType };

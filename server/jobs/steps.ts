@@ -75,10 +75,7 @@ export function createFetchSlots(size: number): FetchSlots {
 /** How long a web-page job that found every download slot busy waits before it asks again. */
 export const FETCH_RETRY_SECONDS = 2;
 
-export type ChapterState =
-  | { state: 'done' }
-  | { state: 'failed'; message: string }
-  | { state: 'waiting' };
+export type ChapterState = { state: 'done' } | { state: 'failed'; message: string } | { state: 'waiting' };
 
 export const sourceKey = (jobId: string) => `jobs/${jobId}/source.txt`;
 export const audioKey = (jobId: string) => `jobs/${jobId}/audio.mp3`;
@@ -101,7 +98,9 @@ export class MissingFileError extends DomainError {
   constructor(key: string) {
     super(
       'not_found',
-      key.startsWith('jobs/') && key.endsWith('source.txt') ? 'The text of this job is missing from storage' : 'A stored file is missing',
+      key.startsWith('jobs/') && key.endsWith('source.txt')
+        ? 'The text of this job is missing from storage'
+        : 'A stored file is missing',
       { retryable: true },
     );
     this.name = 'MissingFileError';
@@ -143,7 +142,11 @@ export function createSteps(deps: StepDeps): Record<string, (ctx: StepContext) =
         }
         let page;
         try {
-          page = await fetchPage(url, { allowLoopback: deps.allowLoopbackFetch, timeoutMs: deps.fetchTimeoutMs, signal });
+          page = await fetchPage(url, {
+            allowLoopback: deps.allowLoopbackFetch,
+            timeoutMs: deps.fetchTimeoutMs,
+            signal,
+          });
         } finally {
           release();
         }
@@ -154,10 +157,17 @@ export function createSteps(deps: StepDeps): Record<string, (ctx: StepContext) =
         const bytes = Buffer.from(text, 'utf8');
         await storage.write(key, bytes);
         await repo.mergeConfig(job.id, { source_bytes: bytes.byteLength });
-        const title = job.config.title_from_page && article.title.trim() !== '' ? article.title.trim().slice(0, 200) : undefined;
+        const title =
+          job.config.title_from_page && article.title.trim() !== '' ? article.title.trim().slice(0, 200) : undefined;
         await repo.patchJob(job.id, { inputFileKey: key, ...(title !== undefined && { title }) });
         return {
-          metadata: { source: 'url', url, final_url: page.finalUrl, page_title: article.title, characters: text.length },
+          metadata: {
+            source: 'url',
+            url,
+            final_url: page.finalUrl,
+            page_title: article.title,
+            characters: text.length,
+          },
         };
       }
       const text = await jobText(job);
@@ -223,7 +233,12 @@ export function createSteps(deps: StepDeps): Record<string, (ctx: StepContext) =
         })),
       );
       return {
-        metadata: { kind: 'book', chapters: chapters.length, chapter_titles: chapters.map((c) => c.title), characters: text.length },
+        metadata: {
+          kind: 'book',
+          chapters: chapters.length,
+          chapter_titles: chapters.map((c) => c.title),
+          characters: text.length,
+        },
       };
     },
 
@@ -308,7 +323,9 @@ export function createSteps(deps: StepDeps): Record<string, (ctx: StepContext) =
         offset += child.duration ?? 0;
       }
       await storage.write(timingKey(key), Buffer.from(JSON.stringify(concatTimings(parts))));
-      return { metadata: { chapters: children.length, duration_seconds: offset, file_size_bytes: size, output_file_key: key } };
+      return {
+        metadata: { chapters: children.length, duration_seconds: offset, file_size_bytes: size, output_file_key: key },
+      };
     },
 
     async finalize({ job }) {
@@ -348,7 +365,11 @@ export function createSteps(deps: StepDeps): Record<string, (ctx: StepContext) =
           timing_file_key: timingKey(audioKey(job.id)),
         };
       }
-      const metadata = { duration_seconds: result.duration, file_size_bytes: result.file_size_bytes, output_file_key: audioKey(job.id) };
+      const metadata = {
+        duration_seconds: result.duration,
+        file_size_bytes: result.file_size_bytes,
+        output_file_key: audioKey(job.id),
+      };
       // The step is recorded before the job turns COMPLETED, so a finished job never shows a running step.
       await repo.updateStep(job.id, 'finalize', { status: 'completed', progress: 100, complete: true, metadata });
       const done = await repo.patchJob(

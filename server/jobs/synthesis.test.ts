@@ -47,61 +47,65 @@ describe.each([
     await pool.close();
   });
 
-  it.each([1, 3])('with %i stream(s): the timing map points at each sentence group in the decoded audio', { timeout: 60_000 }, async (segments) => {
-    const env = await tempStorage();
-    try {
-      const engine = getOfflineEngine();
-      const pieces = splitIntoChunks(TEXT, 160).map((c) => ({ start: c.start, end: c.end, sentences: c.sentences }));
-      expect(pieces.length).toBeGreaterThanOrEqual(4);
-      const spoken = new Map<string, Int16Array>();
-      const fractions: number[] = [];
-      const result = await synthesizeToMp3({
-        text: TEXT,
-        pieces,
-        speak: async (text, signal) => {
-          const speech = await engine.synthesize(text, 'en-us+f3', signal);
-          spoken.set(text, speech.samples);
-          return speech;
-        },
-        storage: env.storage,
-        key: 'jobs/j/audio.mp3',
-        pool,
-        segments,
-        signal: new AbortController().signal,
-        report: async (f) => void fractions.push(f),
-      });
-      expect(result.segments).toBe(segments);
-      expect(fractions.at(-1)).toBe(1);
-      expect(await listFiles(env.root)).toEqual(['jobs/j/audio.mp3']); // no part files left
-      const mp3 = await readAll(env.storage.read('jobs/j/audio.mp3'));
-      expect(result.bytes).toBe(mp3.length);
-      const info = parseMp3(mp3);
-      expect(info.skippedBytes).toBe(0);
-      const decoded = await decodeMp3(mp3);
-      expect(decoded.errors).toBe(0);
+  it.each([1, 3])(
+    'with %i stream(s): the timing map points at each sentence group in the decoded audio',
+    { timeout: 60_000 },
+    async (segments) => {
+      const env = await tempStorage();
+      try {
+        const engine = getOfflineEngine();
+        const pieces = splitIntoChunks(TEXT, 160).map((c) => ({ start: c.start, end: c.end, sentences: c.sentences }));
+        expect(pieces.length).toBeGreaterThanOrEqual(4);
+        const spoken = new Map<string, Int16Array>();
+        const fractions: number[] = [];
+        const result = await synthesizeToMp3({
+          text: TEXT,
+          pieces,
+          speak: async (text, signal) => {
+            const speech = await engine.synthesize(text, 'en-us+f3', signal);
+            spoken.set(text, speech.samples);
+            return speech;
+          },
+          storage: env.storage,
+          key: 'jobs/j/audio.mp3',
+          pool,
+          segments,
+          signal: new AbortController().signal,
+          report: async (f) => void fractions.push(f),
+        });
+        expect(result.segments).toBe(segments);
+        expect(fractions.at(-1)).toBe(1);
+        expect(await listFiles(env.root)).toEqual(['jobs/j/audio.mp3']); // no part files left
+        const mp3 = await readAll(env.storage.read('jobs/j/audio.mp3'));
+        expect(result.bytes).toBe(mp3.length);
+        const info = parseMp3(mp3);
+        expect(info.skippedBytes).toBe(0);
+        const decoded = await decodeMp3(mp3);
+        expect(decoded.errors).toBe(0);
 
-      // Every sentence is in the map once, in order, and the map ends with the audio.
-      const sentences = pieces.flatMap((p) => p.sentences);
-      expect(result.timings.map((t) => [t.char_start, t.char_end])).toEqual(sentences.map((s) => [s.start, s.end]));
-      expect(result.timings.at(-1)!.end).toBeCloseTo(result.durationSeconds, 3);
-      // After the last stream's audio come its priming delay and end padding (earlier streams' are in the offsets).
-      const spare = info.samples - Math.round(result.durationSeconds * result.sampleRate);
-      expect(spare).toBeGreaterThanOrEqual(LAME_DELAY_SAMPLES);
-      expect(spare).toBeLessThanOrEqual(LAME_DELAY_SAMPLES + 2 * 576);
-      // Each piece's speech is where the map says its first sentence starts.
-      for (const piece of pieces) {
-        const pcm = spoken.get(TEXT.slice(piece.start, piece.end))!;
-        const entry = result.timings.find((t) => t.char_start === piece.sentences[0]!.start)!;
-        const at = Math.round(entry.start * result.sampleRate) + LAME_DELAY_SAMPLES;
-        // The map is rounded to milliseconds: look within half a millisecond (11 samples) of it.
-        let best = 0;
-        for (let lag = -11; lag <= 11; lag += 1) best = Math.max(best, correlationAt(pcm, decoded.samples, at + lag));
-        expect(best, `piece at ${piece.start}`).toBeGreaterThan(0.95);
+        // Every sentence is in the map once, in order, and the map ends with the audio.
+        const sentences = pieces.flatMap((p) => p.sentences);
+        expect(result.timings.map((t) => [t.char_start, t.char_end])).toEqual(sentences.map((s) => [s.start, s.end]));
+        expect(result.timings.at(-1)!.end).toBeCloseTo(result.durationSeconds, 3);
+        // After the last stream's audio come its priming delay and end padding (earlier streams' are in the offsets).
+        const spare = info.samples - Math.round(result.durationSeconds * result.sampleRate);
+        expect(spare).toBeGreaterThanOrEqual(LAME_DELAY_SAMPLES);
+        expect(spare).toBeLessThanOrEqual(LAME_DELAY_SAMPLES + 2 * 576);
+        // Each piece's speech is where the map says its first sentence starts.
+        for (const piece of pieces) {
+          const pcm = spoken.get(TEXT.slice(piece.start, piece.end))!;
+          const entry = result.timings.find((t) => t.char_start === piece.sentences[0]!.start)!;
+          const at = Math.round(entry.start * result.sampleRate) + LAME_DELAY_SAMPLES;
+          // The map is rounded to milliseconds: look within half a millisecond (11 samples) of it.
+          let best = 0;
+          for (let lag = -11; lag <= 11; lag += 1) best = Math.max(best, correlationAt(pcm, decoded.samples, at + lag));
+          expect(best, `piece at ${piece.start}`).toBeGreaterThan(0.95);
+        }
+      } finally {
+        await env.cleanup();
       }
-    } finally {
-      await env.cleanup();
-    }
-  });
+    },
+  );
 
   it('a failing request stops every stream and leaves no file', async () => {
     const env = await tempStorage();

@@ -139,13 +139,24 @@ export async function synthesizeToMp3(input: SynthesisInput): Promise<SynthesisR
     const rate = outcomes[0]!.sampleRate;
     if (outcomes.length === 1) {
       const only = outcomes[0]!;
-      return { durationSeconds: only.samples / rate, bytes: only.bytes, sampleRate: rate, timings: only.timings, segments: 1 };
+      return {
+        durationSeconds: only.samples / rate,
+        bytes: only.bytes,
+        sampleRate: rate,
+        timings: only.timings,
+        segments: 1,
+      };
     }
     // Join the runs; each starts where the frames of the runs before it end.
     const frameSamples: number[] = [];
     let bytes: number;
     try {
-      bytes = await concatMp3(storage, outcomes.map((o) => o.key), key, { onSource: (_, info) => frameSamples.push(info.samples) });
+      bytes = await concatMp3(
+        storage,
+        outcomes.map((o) => o.key),
+        key,
+        { onSource: (_, info) => frameSamples.push(info.samples) },
+      );
     } finally {
       await Promise.all(outcomes.map((o) => storage.delete(o.key).catch(() => undefined)));
     }
@@ -157,7 +168,13 @@ export async function synthesizeToMp3(input: SynthesisInput): Promise<SynthesisR
       if (i < outcomes.length - 1) offset += frameSamples[i]!;
     }
     const last = outcomes[outcomes.length - 1]!;
-    return { durationSeconds: (offset + last.samples) / rate, bytes, sampleRate: rate, timings, segments: outcomes.length };
+    return {
+      durationSeconds: (offset + last.samples) / rate,
+      bytes,
+      sampleRate: rate,
+      timings,
+      segments: outcomes.length,
+    };
   } finally {
     signal.removeEventListener('abort', onAbort);
   }

@@ -37,7 +37,9 @@ export function proportionalTimings(
 }
 
 /** Chapter maps joined into a book's: each chapter's times shifted by the audio before it, chars by its offset in the book's text. */
-export function concatTimings(parts: readonly { entries: readonly TimingEntry[]; timeOffset: number; charOffset: number }[]): TimingEntry[] {
+export function concatTimings(
+  parts: readonly { entries: readonly TimingEntry[]; timeOffset: number; charOffset: number }[],
+): TimingEntry[] {
   return parts.flatMap((p) =>
     p.entries.map((e) => ({
       start: round(e.start + p.timeOffset),

@@ -25,8 +25,10 @@ const seen = { flaky: 0, gone: 0 };
 beforeAll(async () => {
   server = http.createServer((req, res) => {
     if (req.url === '/article') res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(ARTICLE);
-    else if (req.url === '/empty') res.writeHead(200, { 'content-type': 'text/html' }).end('<html><body><p>Hi.</p></body></html>');
-    else if (req.url === '/hang') return; // never answers
+    else if (req.url === '/empty')
+      res.writeHead(200, { 'content-type': 'text/html' }).end('<html><body><p>Hi.</p></body></html>');
+    else if (req.url === '/hang')
+      return; // never answers
     else if (req.url === '/flaky') {
       seen.flaky += 1;
       if (seen.flaky > 1) res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(ARTICLE);
@@ -75,65 +77,83 @@ describe('web page jobs', () => {
     expect(job.result_data.duration_seconds).toBeGreaterThan(0);
   });
 
-  it('fails the acquire step with a readable message for 404, silence, no article and private addresses', { timeout: 60_000 }, async () => {
-    expect(await failure(t, headers, `${base}/missing`)).toBe('The page answered 404 Not Found');
-    expect(await failure(t, headers, `${base}/hang`)).toMatch(/did not answer within/);
-    expect(await failure(t, headers, `${base}/empty`)).toBe('No readable article was found on that page');
-    const ssrf = 'That address points to a private or internal network and cannot be converted';
-    expect(await failure(t, headers, 'http://10.1.2.3/page')).toBe(ssrf);
-    expect(await failure(t, headers, 'http://169.254.169.254/latest/meta-data')).toBe(ssrf);
-    // Without the test-only switch, loopback is refused too.
-    expect(await failure(strict, strictHeaders, `${base}/article`)).toBe(ssrf);
-  });
+  it(
+    'fails the acquire step with a readable message for 404, silence, no article and private addresses',
+    { timeout: 60_000 },
+    async () => {
+      expect(await failure(t, headers, `${base}/missing`)).toBe('The page answered 404 Not Found');
+      expect(await failure(t, headers, `${base}/hang`)).toMatch(/did not answer within/);
+      expect(await failure(t, headers, `${base}/empty`)).toBe('No readable article was found on that page');
+      const ssrf = 'That address points to a private or internal network and cannot be converted';
+      expect(await failure(t, headers, 'http://10.1.2.3/page')).toBe(ssrf);
+      expect(await failure(t, headers, 'http://169.254.169.254/latest/meta-data')).toBe(ssrf);
+      // Without the test-only switch, loopback is refused too.
+      expect(await failure(strict, strictHeaders, `${base}/article`)).toBe(ssrf);
+    },
+  );
 });
 
 describe('retrying a page: the runner follows each error as retryable or not', () => {
-  it('fetches a page that did not answer in time again, and a page that answered 404 only once', { timeout: 60_000 }, async () => {
-    const res = await createJob(t, headers, { title: 'Flaky', url: `${base}/flaky` });
-    const job = await waitForJob(t, headers, (res.json() as { id: string }).id);
-    expect(job.status, job.error_message ?? '').toBe('COMPLETED');
-    expect(seen.flaky).toBe(2);
-    const step = job.steps.find((s) => s.step_name === 'acquire_content')!;
-    expect(step.step_metadata.last_error).toMatch(/^The page did not answer within/);
+  it(
+    'fetches a page that did not answer in time again, and a page that answered 404 only once',
+    { timeout: 60_000 },
+    async () => {
+      const res = await createJob(t, headers, { title: 'Flaky', url: `${base}/flaky` });
+      const job = await waitForJob(t, headers, (res.json() as { id: string }).id);
+      expect(job.status, job.error_message ?? '').toBe('COMPLETED');
+      expect(seen.flaky).toBe(2);
+      const step = job.steps.find((s) => s.step_name === 'acquire_content')!;
+      expect(step.step_metadata.last_error).toMatch(/^The page did not answer within/);
 
-    expect(await failure(t, headers, `${base}/gone`)).toBe('The page answered 404 Not Found');
-    expect(seen.gone).toBe(1);
-  });
+      expect(await failure(t, headers, `${base}/gone`)).toBe('The page answered 404 Not Found');
+      expect(seen.gone).toBe(1);
+    },
+  );
 });
 
 describe('web page downloads have their own slots (URL_FETCH_CONCURRENCY) and deadline (URL_FETCH_TIMEOUT_SECONDS)', () => {
-  it('a slow site never holds every worker: a text job completes while two page jobs wait on it', { timeout: 90_000 }, async () => {
-    slots = await createTestApp({
-      env: { ENCODER_THREADS: '0', ALLOW_PRIVATE_FETCH_FOR_TESTS: 'true', WORKER_CONCURRENCY: '2', URL_FETCH_CONCURRENCY: '1', URL_FETCH_TIMEOUT_SECONDS: '60' },
-      conversion: { stepRetryDelayMs: 10 },
-    });
-    const h = await signIn(slots, 'slots@example.com');
-    const pages = [];
-    for (const n of [1, 2]) {
-      const res = await createJob(slots, h, { title: `Slow ${n}`, url: `${base}/slow/${n}` });
-      expect(res.statusCode).toBe(201);
-      pages.push((res.json() as { id: string }).id);
-    }
-    // Both worker slots could now be waiting on the slow site; the text job must still run.
-    await new Promise((r) => setTimeout(r, 1500));
-    const text = await createJob(slots, h, { title: 'Meanwhile', content: SHORT_TEXT });
-    const done = await waitForJob(slots, h, (text.json() as { id: string }).id);
-    expect(done.status, done.error_message ?? '').toBe('COMPLETED');
-    // One download at a time: the second page job has not even asked the site yet.
-    expect(held).toHaveLength(1);
-    for (const id of pages) expect((await getJob(slots, h, id)).status).toBe('PROCESSING');
+  it(
+    'a slow site never holds every worker: a text job completes while two page jobs wait on it',
+    { timeout: 90_000 },
+    async () => {
+      slots = await createTestApp({
+        env: {
+          ENCODER_THREADS: '0',
+          ALLOW_PRIVATE_FETCH_FOR_TESTS: 'true',
+          WORKER_CONCURRENCY: '2',
+          URL_FETCH_CONCURRENCY: '1',
+          URL_FETCH_TIMEOUT_SECONDS: '60',
+        },
+        conversion: { stepRetryDelayMs: 10 },
+      });
+      const h = await signIn(slots, 'slots@example.com');
+      const pages = [];
+      for (const n of [1, 2]) {
+        const res = await createJob(slots, h, { title: `Slow ${n}`, url: `${base}/slow/${n}` });
+        expect(res.statusCode).toBe(201);
+        pages.push((res.json() as { id: string }).id);
+      }
+      // Both worker slots could now be waiting on the slow site; the text job must still run.
+      await new Promise((r) => setTimeout(r, 1500));
+      const text = await createJob(slots, h, { title: 'Meanwhile', content: SHORT_TEXT });
+      const done = await waitForJob(slots, h, (text.json() as { id: string }).id);
+      expect(done.status, done.error_message ?? '').toBe('COMPLETED');
+      // One download at a time: the second page job has not even asked the site yet.
+      expect(held).toHaveLength(1);
+      for (const id of pages) expect((await getJob(slots, h, id)).status).toBe('PROCESSING');
 
-    // The site answers: each page job gets its turn and completes.
-    const answer = () => held.shift()?.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(ARTICLE);
-    answer();
-    const deadline = Date.now() + 30_000;
-    while (held.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
-    answer();
-    for (const id of pages) {
-      const job = await waitForJob(slots, h, id);
-      expect(job.status, job.error_message ?? '').toBe('COMPLETED');
-    }
-  });
+      // The site answers: each page job gets its turn and completes.
+      const answer = () => held.shift()?.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(ARTICLE);
+      answer();
+      const deadline = Date.now() + 30_000;
+      while (held.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+      answer();
+      for (const id of pages) {
+        const job = await waitForJob(slots, h, id);
+        expect(job.status, job.error_message ?? '').toBe('COMPLETED');
+      }
+    },
+  );
 
   it('stops a download at URL_FETCH_TIMEOUT_SECONDS with a message saying so', { timeout: 60_000 }, async () => {
     const app = await createTestApp({

@@ -46,7 +46,10 @@ function xmlSafe(text: string): string {
 
 /** Text content and attribute values: the five characters with a meaning in XML are escaped. */
 export function escapeXml(text: string): string {
-  return xmlSafe(text).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+  return xmlSafe(text).replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
+  );
 }
 
 /** A palette from the title's hash: a deep background, a lighter accent of a neighbouring hue, light ink. */
@@ -69,11 +72,15 @@ const MAX_LINES = 6;
 
 /** The title in at most MAX_LINES lines of about MAX_LINE_CHARS characters, broken between words. */
 export function titleLines(title: string): string[] {
-  const words = title.trim().split(/\s+/).filter((w) => w !== '');
+  const words = title
+    .trim()
+    .split(/\s+/)
+    .filter((w) => w !== '');
   const lines: string[] = [];
   for (const word of words.length > 0 ? words : ['Untitled']) {
     const last = lines[lines.length - 1];
-    if (last !== undefined && last.length + 1 + word.length <= MAX_LINE_CHARS) lines[lines.length - 1] = `${last} ${word}`;
+    if (last !== undefined && last.length + 1 + word.length <= MAX_LINE_CHARS)
+      lines[lines.length - 1] = `${last} ${word}`;
     else lines.push(word);
   }
   if (lines.length <= MAX_LINES) return lines;
@@ -127,7 +134,8 @@ export function etagMatches(header: string | undefined, etag: string): boolean {
   });
 }
 
-const etagOf = (material: string | Buffer) => `"${createHash('sha256').update(material).digest('base64url').slice(0, 27)}"`;
+const etagOf = (material: string | Buffer) =>
+  `"${createHash('sha256').update(material).digest('base64url').slice(0, 27)}"`;
 
 async function readAll(storage: FileStorage, key: string): Promise<Buffer> {
   const parts: Buffer[] = [];

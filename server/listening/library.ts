@@ -56,7 +56,8 @@ function positiveNumber(value: number | null | undefined): number | null {
   return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : null;
 }
 
-const text = (value: string | null | undefined): string | null => (typeof value === 'string' && value !== '' ? value : null);
+const text = (value: string | null | undefined): string | null =>
+  typeof value === 'string' && value !== '' ? value : null;
 
 function chaptersOf(result: ResultData): ResultChapter[] {
   return (result.chapters ?? [])
@@ -89,8 +90,12 @@ function toListenable(job: JobRecord, chaptersReady = 0): ListenableJob {
     chaptersReady,
     chapterTitle: text(job.config.chapter_title),
     author: text(job.config.author),
-    cover: job.config.cover_key === undefined ? null : { key: job.config.cover_key, contentType: job.config.cover_type ?? 'application/octet-stream' },
-    durationSeconds: positiveNumber(job.duration) ?? positiveNumber(result.duration) ?? positiveNumber(result.duration_seconds),
+    cover:
+      job.config.cover_key === undefined
+        ? null
+        : { key: job.config.cover_key, contentType: job.config.cover_type ?? 'application/octet-stream' },
+    durationSeconds:
+      positiveNumber(job.duration) ?? positiveNumber(result.duration) ?? positiveNumber(result.duration_seconds),
     fileSizeBytes: size === null ? null : Math.round(size),
     format: text(result.format),
     ttsEngine: text(result.tts_engine),
@@ -107,7 +112,10 @@ export function createJobLibrary(jobs: Pick<JobRepository, 'getForUser' | 'child
       const job = await jobs.getForUser(jobId, userId);
       if (job === null) return null;
       // A book's finished chapters are playable while the rest converts.
-      const ready = job.jobType === 'book_processing' ? (await jobs.childrenForUser(job.id, userId)).filter((c) => c.status === 'COMPLETED').length : 0;
+      const ready =
+        job.jobType === 'book_processing'
+          ? (await jobs.childrenForUser(job.id, userId)).filter((c) => c.status === 'COMPLETED').length
+          : 0;
       return toListenable(job, ready);
     },
     async children(userId, parentJobId) {

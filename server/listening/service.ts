@@ -141,7 +141,16 @@ export function createListeningService(deps: {
                 ready,
               };
             })
-          : [{ id: job.id, title: job.title, order: 1, duration: job.durationSeconds ?? 0, fileKey: job.outputFileKey, ready: true }];
+          : [
+              {
+                id: job.id,
+                title: job.title,
+                order: 1,
+                duration: job.durationSeconds ?? 0,
+                fileKey: job.outputFileKey,
+                ready: true,
+              },
+            ];
     }
     let start = 0;
     return listed.map((chapter) => {
@@ -152,7 +161,10 @@ export function createListeningService(deps: {
   }
 
   /** The file to play: the job's own (combined) file, else its first playable chapter. */
-  async function playableFile(userId: string, job: ListenableJob): Promise<{ fileKey: string; sourceJobId: string | null }> {
+  async function playableFile(
+    userId: string,
+    job: ListenableJob,
+  ): Promise<{ fileKey: string; sourceJobId: string | null }> {
     if (job.outputFileKey !== null) return { fileKey: job.outputFileKey, sourceJobId: null };
     const children = await library.children(userId, job.id);
     const child = children.find((c) => c.status === 'COMPLETED' && c.outputFileKey !== null);
@@ -172,7 +184,10 @@ export function createListeningService(deps: {
     if (size < 4) return null;
     try {
       const chunks: Buffer[] = [];
-      for await (const chunk of storage.read(fileKey, { start: 0, end: Math.min(size, PROBE_BYTES) - 1 }) as AsyncIterable<Buffer>) {
+      for await (const chunk of storage.read(fileKey, {
+        start: 0,
+        end: Math.min(size, PROBE_BYTES) - 1,
+      }) as AsyncIterable<Buffer>) {
         chunks.push(chunk);
       }
       const bytes = Buffer.concat(chunks);

@@ -16,24 +16,33 @@ afterAll(async () => {
 });
 
 describe('the transcript of a converted text', () => {
-  it('has each sentence of the text once, in order, spoken one after another within the audio', { timeout: 120_000 }, async () => {
-    const created = (await createJob(t, headers, { title: 'Lighthouse', content: SHORT_TEXT })).json() as { id: string };
-    const job = await waitForJob(t, headers, created.id, undefined, 90_000);
-    expect(job.status, job.error_message ?? '').toBe('COMPLETED');
-    const res = await t.app.inject({ method: 'GET', url: `/api/v1/audio/${job.id}/transcript`, headers });
-    expect(res.statusCode).toBe(200);
-    const body = res.json() as { chapter_count: number; sentences: { start: number; end: number; text: string; char_start: number; char_end: number }[] };
-    expect(body.chapter_count).toBe(1);
-    expect(body.sentences.map((s) => s.text)).toEqual([
-      'The lighthouse keeper climbed the stairs at dusk.',
-      'He lit the great lamp and watched the ships.',
-      'The sea was calm that night, and the stars were bright above the bay.',
-    ]);
-    for (const s of body.sentences) expect(SHORT_TEXT.slice(s.char_start, s.char_end)).toBe(s.text);
-    for (const [i, s] of body.sentences.entries()) {
-      expect(s.end).toBeGreaterThan(s.start);
-      if (i > 0) expect(s.start).toBeGreaterThanOrEqual(body.sentences[i - 1]!.end - 0.001);
-    }
-    expect(body.sentences.at(-1)!.end).toBeLessThanOrEqual((job.duration ?? 0) + 0.05);
-  });
+  it(
+    'has each sentence of the text once, in order, spoken one after another within the audio',
+    { timeout: 120_000 },
+    async () => {
+      const created = (await createJob(t, headers, { title: 'Lighthouse', content: SHORT_TEXT })).json() as {
+        id: string;
+      };
+      const job = await waitForJob(t, headers, created.id, undefined, 90_000);
+      expect(job.status, job.error_message ?? '').toBe('COMPLETED');
+      const res = await t.app.inject({ method: 'GET', url: `/api/v1/audio/${job.id}/transcript`, headers });
+      expect(res.statusCode).toBe(200);
+      const body = res.json() as {
+        chapter_count: number;
+        sentences: { start: number; end: number; text: string; char_start: number; char_end: number }[];
+      };
+      expect(body.chapter_count).toBe(1);
+      expect(body.sentences.map((s) => s.text)).toEqual([
+        'The lighthouse keeper climbed the stairs at dusk.',
+        'He lit the great lamp and watched the ships.',
+        'The sea was calm that night, and the stars were bright above the bay.',
+      ]);
+      for (const s of body.sentences) expect(SHORT_TEXT.slice(s.char_start, s.char_end)).toBe(s.text);
+      for (const [i, s] of body.sentences.entries()) {
+        expect(s.end).toBeGreaterThan(s.start);
+        if (i > 0) expect(s.start).toBeGreaterThanOrEqual(body.sentences[i - 1]!.end - 0.001);
+      }
+      expect(body.sentences.at(-1)!.end).toBeLessThanOrEqual((job.duration ?? 0) + 0.05);
+    },
+  );
 });

@@ -107,7 +107,8 @@ export function createTranscriptService(deps: { library: JobLibrary; storage: Fi
       if (job === null) throw new DomainError('not_found', JOB_NOT_FOUND);
       const children = job.parentJobId === null ? await library.children(userId, job.id) : [];
       if (children.length === 0) {
-        if (chapter !== 1) throw new DomainError('not_found', `There is no chapter ${chapter}: this audiobook has 1 chapter`);
+        if (chapter !== 1)
+          throw new DomainError('not_found', `There is no chapter ${chapter}: this audiobook has 1 chapter`);
         if (job.status !== 'COMPLETED') {
           throw new DomainError('conflict', `The audiobook is not ready yet (status ${job.status})`);
         }

@@ -11,7 +11,12 @@ export const READINESS_PROBE_PREFIX = 'ops/readyz-';
  * The readiness checks of a process (database, storage, queue) and the scrape-time metric
  * sources that read the same parts.
  */
-export function readinessChecks(metrics: Metrics, db: Db, storage: FileStorage, conversion: Pick<Conversion, 'queue' | 'runner' | 'repo'>) {
+export function readinessChecks(
+  metrics: Metrics,
+  db: Db,
+  storage: FileStorage,
+  conversion: Pick<Conversion, 'queue' | 'runner' | 'repo'>,
+) {
   metrics.setSources({
     jobsByState: () => conversion.repo.countByStatus(),
     queueDepth: () => conversion.queue.depth(),

@@ -63,7 +63,10 @@ describe('health and readiness', () => {
     try {
       const res = await app.app.inject({ method: 'GET', url: '/readyz' });
       expect(res.statusCode).toBe(503);
-      expect(res.json()).toMatchObject({ failing: ['database', 'queue'], checks: { database: 'unavailable', storage: 'ok', queue: 'unavailable' } });
+      expect(res.json()).toMatchObject({
+        failing: ['database', 'queue'],
+        checks: { database: 'unavailable', storage: 'ok', queue: 'unavailable' },
+      });
     } finally {
       await app.app.close().catch(() => undefined);
     }
@@ -73,7 +76,11 @@ describe('health and readiness', () => {
 describe('metrics', () => {
   it('needs the bearer token when METRICS_TOKEN is set', async () => {
     expect((await t.app.inject({ method: 'GET', url: '/metrics' })).statusCode).toBe(401);
-    const wrong = await t.app.inject({ method: 'GET', url: '/metrics', headers: { authorization: 'Bearer not-the-metrics-token' } });
+    const wrong = await t.app.inject({
+      method: 'GET',
+      url: '/metrics',
+      headers: { authorization: 'Bearer not-the-metrics-token' },
+    });
     expect(wrong.statusCode).toBe(401);
     expect(wrong.json().detail).toBe('A valid metrics bearer token is required');
     // The API's own tokens do not open it either.
@@ -85,8 +92,12 @@ describe('metrics', () => {
     const job = await waitForJob(t, headers, id, undefined, 60_000);
     expect(job.status).toBe('COMPLETED');
     const text = await scrape();
-    expect(text).toMatch(/lectio_http_request_duration_seconds_count\{method="GET",route="\/api\/v1\/jobs\/:jobId",status="200"\} [1-9]/);
-    expect(text).toMatch(/lectio_http_request_duration_seconds_count\{method="POST",route="\/api\/v1\/jobs",status="201"\} 1/);
+    expect(text).toMatch(
+      /lectio_http_request_duration_seconds_count\{method="GET",route="\/api\/v1\/jobs\/:jobId",status="200"\} [1-9]/,
+    );
+    expect(text).toMatch(
+      /lectio_http_request_duration_seconds_count\{method="POST",route="\/api\/v1\/jobs",status="201"\} 1/,
+    );
     expect(text).toContain('lectio_jobs{state="COMPLETED"} 1');
     expect(text).toContain('lectio_jobs{state="PROCESSING"} 0');
     expect(text).toMatch(/lectio_queue_depth \d+/);
@@ -123,7 +134,11 @@ describe('request ids', () => {
     expect(body.request_id).toMatch(/^[0-9a-f-]{36}$/);
     expect(res.headers['x-request-id']).toBe(body.request_id);
 
-    const given = await t.app.inject({ method: 'GET', url: '/api/v1/auth/me', headers: { 'x-request-id': 'proxy-req-12345678' } });
+    const given = await t.app.inject({
+      method: 'GET',
+      url: '/api/v1/auth/me',
+      headers: { 'x-request-id': 'proxy-req-12345678' },
+    });
     expect(given.statusCode).toBe(401);
     expect(given.json()).toMatchObject({ detail: 'Not authenticated', request_id: 'proxy-req-12345678' });
     expect(given.headers['x-request-id']).toBe('proxy-req-12345678');

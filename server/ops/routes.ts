@@ -105,7 +105,9 @@ export function installOps(app: FastifyInstance, deps: OpsDeps): void {
     const failing = results.filter(([, state]) => state !== 'ok').map(([name]) => name);
     if (failing.length === 0) return { status: 'ready', checks };
     const detail = `Not ready: ${failing.join(', ')} ${failing.length === 1 ? 'is' : 'are'} unavailable`;
-    return reply.code(503).send({ status: 'not_ready', failing, checks, detail, message: detail, request_id: request.id });
+    return reply
+      .code(503)
+      .send({ status: 'not_ready', failing, checks, detail, message: detail, request_id: request.id });
   });
 
   app.get('/metrics', async (request, reply) => {

@@ -95,7 +95,10 @@ export function createProgressService(deps: {
 
     async recent(userId, limit) {
       const records = await repository.recent(userId, limit);
-      const titles = await jobs.titles(userId, records.map((r) => r.jobId));
+      const titles = await jobs.titles(
+        userId,
+        records.map((r) => r.jobId),
+      );
       // A job deleted between the two reads takes its progress with it (foreign-key cascade).
       return records.flatMap((r) => {
         const jobTitle = titles.get(r.jobId);

@@ -1,6 +1,12 @@
 import { readAll } from '../testing/audio';
 import { parseMp3 } from '../audio/mp3-frames';
-import { appStorage, insertJob, seedCompletedAudiobook, seedCompletedBook, signedInUser } from '../testing/library-fixtures';
+import {
+  appStorage,
+  insertJob,
+  seedCompletedAudiobook,
+  seedCompletedBook,
+  signedInUser,
+} from '../testing/library-fixtures';
 import type { FileStorage } from '../storage/types';
 import { createTestApp, manualClock, type TestApp } from '../testing/app';
 
@@ -54,7 +60,9 @@ describe('GET /audio/{jobId}/stream', () => {
       },
     });
     // Absolute (from the request's own scheme and Host without PUBLIC_URL), so it plays from any origin.
-    expect(body.streaming_url).toMatch(new RegExp(`^http://localhost/api/v1/media/audio/${single.jobId}\\.mp3\\?expires=\\d+&sig=[\\w-]+$`));
+    expect(body.streaming_url).toMatch(
+      new RegExp(`^http://localhost/api/v1/media/audio/${single.jobId}\\.mp3\\?expires=\\d+&sig=[\\w-]+$`),
+    );
   });
 
   it('carries the saved position in resume_info', async () => {
@@ -144,9 +152,14 @@ describe('GET /media/{fileKey}', () => {
     const otherKey = url.replace(`${single.jobId}.mp3`, `${single.jobId}.mp3.timing.json`);
     expect((await get(otherKey, null)).statusCode).toBe(403);
     expect((await get(url.replace(/&sig=.*$/, ''), null)).statusCode).toBe(403);
-    expect((await get(url.replace(/expires=(\d+)/, (_m, e: string) => `expires=${Number(e) + 1}`), null)).json().detail).toBe(
-      'Invalid link',
-    );
+    expect(
+      (
+        await get(
+          url.replace(/expires=(\d+)/, (_m, e: string) => `expires=${Number(e) + 1}`),
+          null,
+        )
+      ).json().detail,
+    ).toBe('Invalid link');
   });
 
   it('refuses an expired link with 403 This link has expired', async () => {
@@ -187,7 +200,9 @@ describe('GET /audio/{jobId}/metadata', () => {
       last_played_at: null,
       current_chapter_id: null,
       current_chapter_position: 0,
-      chapters: [{ id: single.jobId, title: 'The Tell-Tale Heart', order: 1, start: 0, duration: single.durationSeconds }],
+      chapters: [
+        { id: single.jobId, title: 'The Tell-Tale Heart', order: 1, start: 0, duration: single.durationSeconds },
+      ],
     });
     expect(body.duration).toBeCloseTo(single.durationSeconds, 3);
     expect(body.completed_at).toMatch(/Z$/);
@@ -197,7 +212,13 @@ describe('GET /audio/{jobId}/metadata', () => {
     const book = await seedCompletedBook(t.db, storage, { userId: ann.id, chapters: 3, secondsPerChapter: 2 });
     const body = (await get(`/api/v1/audio/${book.bookId}/metadata`)).json();
     expect(body.chapters).toHaveLength(3);
-    const [first, second, third] = body.chapters as { id: string; title: string; order: number; start: number; duration: number }[];
+    const [first, second, third] = body.chapters as {
+      id: string;
+      title: string;
+      order: number;
+      start: number;
+      duration: number;
+    }[];
     expect(first).toMatchObject({ id: book.chapterIds[0], title: 'Stave 1', order: 1, start: 0 });
     expect(second!.start).toBeCloseTo(first!.duration, 6);
     expect(third!.start).toBeCloseTo(first!.duration + second!.duration, 6);
@@ -213,7 +234,9 @@ describe('GET /audio/{jobId}/playlist', () => {
     const lines = res.body.trimEnd().split('\n');
     expect(lines[0]).toBe('#EXTM3U');
     expect(lines[1]).toBe(`#EXTINF:${Math.round(single.durationSeconds)},The Tell-Tale Heart`);
-    expect(lines[2]).toMatch(new RegExp(`^http://localhost/api/v1/media/audio/${single.jobId}\\.mp3\\?expires=\\d+&sig=`));
+    expect(lines[2]).toMatch(
+      new RegExp(`^http://localhost/api/v1/media/audio/${single.jobId}\\.mp3\\?expires=\\d+&sig=`),
+    );
     expect((await get(lines[2]!, null)).statusCode).toBe(200);
   });
 
@@ -221,7 +244,11 @@ describe('GET /audio/{jobId}/playlist', () => {
     const book = await seedCompletedBook(t.db, storage, { userId: ann.id, chapters: 3 });
     const lines = (await get(`/api/v1/audio/${book.bookId}/playlist`)).body.trimEnd().split('\n');
     expect(lines).toHaveLength(7);
-    expect(lines.filter((l) => l.startsWith('#EXTINF')).map((l) => l.split(',')[1])).toEqual(['Stave 1', 'Stave 2', 'Stave 3']);
+    expect(lines.filter((l) => l.startsWith('#EXTINF')).map((l) => l.split(',')[1])).toEqual([
+      'Stave 1',
+      'Stave 2',
+      'Stave 3',
+    ]);
     expect(lines[2]).toContain(`/api/v1/media/audio/${book.chapterIds[0]}.mp3?`);
   });
 });

@@ -39,16 +39,20 @@ export const audioRoutes: RoutePlugin<{
   storage: FileStorage;
   covers: CoverService;
   urls: Pick<CrossOrigin, 'publicUrl'>;
-}> = async (
-  app,
-  { listening, storage, covers, urls },
-) => {
+}> = async (app, { listening, storage, covers, urls }) => {
   // Every book's cover: the one supplied with it (EPUB), else a generated SVG. Owner only, cacheable (ETag).
   app.get('/audio/:jobId/cover', { schema: { params: GetAudioCoverParams } }, async (request, reply) => {
     const cover = await covers.cover(requireUser(request).id, request.params.jobId);
-    void reply.header('etag', cover.etag).header('cache-control', cover.cacheControl).header('x-content-type-options', 'nosniff');
+    void reply
+      .header('etag', cover.etag)
+      .header('cache-control', cover.cacheControl)
+      .header('x-content-type-options', 'nosniff');
     // An SVG opened on its own is a document: it may load nothing and run nothing.
-    if (cover.generated) void reply.header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'");
+    if (cover.generated)
+      void reply.header(
+        'content-security-policy',
+        "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'",
+      );
     if (etagMatches(request.headers['if-none-match'], cover.etag)) {
       if (!Buffer.isBuffer(cover.body)) (cover.body as NodeJS.ReadableStream & { destroy?: () => void }).destroy?.();
       return reply.code(304).send();
@@ -88,7 +92,14 @@ export const audioRoutes: RoutePlugin<{
         file_size: meta.fileSize,
         created_at: meta.job.createdAt.toISOString(),
         completed_at: meta.job.completedAt?.toISOString() ?? null,
-        chapters: meta.chapters.map(({ id, title, order, start, duration, ready }) => ({ id, title, order, start, duration, ready })),
+        chapters: meta.chapters.map(({ id, title, order, start, duration, ready }) => ({
+          id,
+          title,
+          order,
+          start,
+          duration,
+          ready,
+        })),
         chapters_ready: meta.chaptersReady,
         ...(meta.job.provider !== null && { provider: meta.job.provider }),
         ...(meta.job.ttsEngine !== null && { tts_engine: meta.job.ttsEngine }),
@@ -104,7 +115,9 @@ export const audioRoutes: RoutePlugin<{
   );
 
   app.get('/audio/:jobId/playlist', { schema: { params: GetAudioPlaylistParams } }, async (request, reply) => {
-    const m3u = await listening.playlist(requireUser(request).id, request.params.jobId, (path) => absoluteUrl(request, urls, path));
+    const m3u = await listening.playlist(requireUser(request).id, request.params.jobId, (path) =>
+      absoluteUrl(request, urls, path),
+    );
     return reply.type('audio/x-mpegurl; charset=utf-8').header('cache-control', 'no-store').send(m3u);
   });
 

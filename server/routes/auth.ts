@@ -1,13 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { describeWait, type AuthService } from '../auth/service';
 import type { User } from '../auth/users';
-import {
-  GetCurrentUserResponse,
-  LoginBody,
-  LoginResponse,
-  RegisterBody,
-  RegisterResponse,
-} from '../gen/contract.zod';
+import { GetCurrentUserResponse, LoginBody, LoginResponse, RegisterBody, RegisterResponse } from '../gen/contract.zod';
 import { requireUser } from '../http/auth-guard';
 import { clientKey } from '../http/client-address';
 import { HttpError } from '../http/errors';
@@ -61,7 +55,11 @@ export const authRoutes: RoutePlugin<{ auth: AuthService; limits: AuthRateLimits
 
   app.post(
     '/auth/login',
-    { config: { public: true, rateLimit: perMinute }, preValidation: trimEmail, schema: { body: LoginBody, response: { 200: LoginResponse } } },
+    {
+      config: { public: true, rateLimit: perMinute },
+      preValidation: trimEmail,
+      schema: { body: LoginBody, response: { 200: LoginResponse } },
+    },
     async (request) => {
       const { token, expiresIn } = await auth.login(request.body.email, request.body.password, clientKey(request.ip));
       return { access_token: token, token_type: 'bearer' as const, expires_in: expiresIn };

@@ -17,7 +17,12 @@ beforeAll(async () => {
   storage = appStorage(t.config);
   reader = await signedInUser(t.app, 'chapter.order@example.com');
   await insertJob(t.db, { userId: reader.id, title: 'Alpha Stories', createdAt: new Date(Date.now() - 60_000) });
-  book = await seedConvertingBook(t.db, storage, { userId: reader.id, title: 'The Long Voyage', chapters: 12, ready: [2, 10] });
+  book = await seedConvertingBook(t.db, storage, {
+    userId: reader.id,
+    title: 'The Long Voyage',
+    chapters: 12,
+    ready: [2, 10],
+  });
   await insertJob(t.db, { userId: reader.id, title: 'Zulu Nights', createdAt: new Date(Date.now() + 60_000) });
 });
 afterAll(async () => {
@@ -25,7 +30,11 @@ afterAll(async () => {
 });
 
 async function titles(query: string): Promise<string[]> {
-  const res = await t.app.inject({ method: 'GET', url: `/api/v1/jobs?page_size=100${query}`, headers: { authorization: `Bearer ${reader.token}` } });
+  const res = await t.app.inject({
+    method: 'GET',
+    url: `/api/v1/jobs?page_size=100${query}`,
+    headers: { authorization: `Bearer ${reader.token}` },
+  });
   expect(res.statusCode).toBe(200);
   return (res.json() as { jobs: { title: string }[] }).jobs.map((j) => j.title);
 }
@@ -42,9 +51,23 @@ describe('GET /jobs lists a book’s chapters in chapter order', () => {
   });
 
   it('by title: the book, then its chapters by number, between the other titles', async () => {
-    expect(await titles('&sort=title&order=asc')).toEqual(['Alpha Stories', 'The Long Voyage', ...CHAPTERS, 'Zulu Nights']);
-    expect(await titles('&sort=title&order=desc')).toEqual(['Zulu Nights', 'The Long Voyage', ...CHAPTERS, 'Alpha Stories']);
-    expect(await titles('&sort=title&order=asc&top_level=true')).toEqual(['Alpha Stories', 'The Long Voyage', 'Zulu Nights']);
+    expect(await titles('&sort=title&order=asc')).toEqual([
+      'Alpha Stories',
+      'The Long Voyage',
+      ...CHAPTERS,
+      'Zulu Nights',
+    ]);
+    expect(await titles('&sort=title&order=desc')).toEqual([
+      'Zulu Nights',
+      'The Long Voyage',
+      ...CHAPTERS,
+      'Alpha Stories',
+    ]);
+    expect(await titles('&sort=title&order=asc&top_level=true')).toEqual([
+      'Alpha Stories',
+      'The Long Voyage',
+      'Zulu Nights',
+    ]);
   });
 
   it('page by page', async () => {
@@ -64,9 +87,13 @@ describe('GET /jobs lists a book’s chapters in chapter order', () => {
 describe('a book lists its chapters in chapter order', () => {
   it('in GET /jobs/{id} children and in the audio metadata', async () => {
     const headers = { authorization: `Bearer ${reader.token}` };
-    const job = (await t.app.inject({ method: 'GET', url: `/api/v1/jobs/${book.bookId}`, headers })).json() as { children: { id: string; title: string }[] };
+    const job = (await t.app.inject({ method: 'GET', url: `/api/v1/jobs/${book.bookId}`, headers })).json() as {
+      children: { id: string; title: string }[];
+    };
     expect(job.children.map((c) => c.title)).toEqual(CHAPTERS);
-    const meta = (await t.app.inject({ method: 'GET', url: `/api/v1/audio/${book.bookId}/metadata`, headers })).json() as { chapters: { id: string; order: number }[] };
+    const meta = (
+      await t.app.inject({ method: 'GET', url: `/api/v1/audio/${book.bookId}/metadata`, headers })
+    ).json() as { chapters: { id: string; order: number }[] };
     expect(meta.chapters.map((c) => c.order)).toEqual(CHAPTERS.map((_c, i) => i + 1));
     expect(meta.chapters.map((c) => c.id)).toEqual(book.chapterIds);
   });

@@ -6,7 +6,13 @@ import { createJobLibrary } from '../listening/library';
 import type { FileStorage } from '../storage/types';
 import { createTestApp, type TestApp } from '../testing/app';
 import { makeEpub3, multipartFile, PNG_1X1 } from '../testing/books';
-import { appStorage, insertJob, seedCompletedAudiobook, seedCompletedBook, signedInUser } from '../testing/library-fixtures';
+import {
+  appStorage,
+  insertJob,
+  seedCompletedAudiobook,
+  seedCompletedBook,
+  signedInUser,
+} from '../testing/library-fixtures';
 import { seedConvertingBook } from '../testing/listening-fixtures';
 
 // WORKERS=none: the rows these tests write are exactly what the routes read.
@@ -42,7 +48,9 @@ interface XmlDocument {
   querySelectorAll(selector: string): Iterable<XmlElement> & { length: number };
 }
 const { JSDOM } = createRequire(import.meta.url)('jsdom') as {
-  JSDOM: new (html: string) => { window: { DOMParser: new () => { parseFromString(text: string, type: string): XmlDocument } } };
+  JSDOM: new (html: string) => {
+    window: { DOMParser: new () => { parseFromString(text: string, type: string): XmlDocument } };
+  };
 };
 
 /** The SVG parsed as XML; a document that is not well-formed fails the test. */
@@ -60,7 +68,9 @@ describe('GET /audio/{jobId}/cover of a job without a cover of its own', () => {
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('image/svg+xml; charset=utf-8');
     expect(res.headers['cache-control']).toBe('private, max-age=86400');
-    expect(res.headers['content-security-policy']).toBe("default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'");
+    expect(res.headers['content-security-policy']).toBe(
+      "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'",
+    );
     expect(res.headers['x-content-type-options']).toBe('nosniff');
     expect(res.headers.etag).toMatch(/^"[\w-]{27}"$/);
     expect(res.body).not.toMatch(/<script|javascript:|href=|on\w+=/i);
@@ -112,7 +122,12 @@ describe('GET /audio/{jobId}/cover of a job without a cover of its own', () => {
     expect(chapter.body).toBe((await cover(book.bookId)).body);
     expect(chapter.body).toContain('<title>Cover of A Christmas Carol</title>');
 
-    const converting = await seedConvertingBook(t.db, storage, { userId: ann.id, title: 'The Long Voyage', chapters: 2, ready: [1] });
+    const converting = await seedConvertingBook(t.db, storage, {
+      userId: ann.id,
+      title: 'The Long Voyage',
+      chapters: 2,
+      ready: [1],
+    });
     const res = await cover(converting.bookId);
     expect(res.statusCode).toBe(200);
     expect(res.headers['cache-control']).toBe('private, no-cache');
@@ -124,7 +139,10 @@ describe('GET /audio/{jobId}/cover of a job without a cover of its own', () => {
     const job = await seedCompletedAudiobook(t.db, storage, { userId: ann.id, title: 'Read-only Shelf', seconds: 1 });
     const readOnly: FileStorage = Object.create(storage) as FileStorage;
     readOnly.write = () => Promise.reject(new Error('read-only file system'));
-    const cover = await createCoverService({ library: createJobLibrary(createJobRepository(t.db)), storage: readOnly }).cover(ann.id, job.jobId);
+    const cover = await createCoverService({
+      library: createJobLibrary(createJobRepository(t.db)),
+      storage: readOnly,
+    }).cover(ann.id, job.jobId);
     expect(String(cover.body)).toContain('<title>Cover of Read-only Shelf</title>');
     expect(await storage.stat(generatedCoverKey(job.jobId))).toBeNull();
   });
@@ -146,7 +164,12 @@ describe('GET /audio/{jobId}/cover of a job without a cover of its own', () => {
 describe('GET /audio/{jobId}/cover of a book whose file had a cover', () => {
   it('answers the EPUB’s own image, which wins over a generated one, with an ETag', async () => {
     const body = multipartFile('lighthouse.epub', makeEpub3({ title: 'The Lighthouse' }));
-    const up = await t.app.inject({ method: 'POST', url: '/api/v1/files', headers: { ...auth(ann), ...body.headers }, payload: body.payload });
+    const up = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/files',
+      headers: { ...auth(ann), ...body.headers },
+      payload: body.payload,
+    });
     expect(up.statusCode).toBe(201);
     const job = await t.app.inject({
       method: 'POST',
@@ -170,7 +193,11 @@ describe('GET /audio/{jobId}/cover of a book whose file had a cover', () => {
 
 describe('typographicCover', () => {
   it('breaks a long title between words into at most six lines, ending with an ellipsis when cut', () => {
-    expect(titleLines('The Strange Case of Dr Jekyll and Mr Hyde')).toEqual(['The Strange Case', 'of Dr Jekyll and', 'Mr Hyde']);
+    expect(titleLines('The Strange Case of Dr Jekyll and Mr Hyde')).toEqual([
+      'The Strange Case',
+      'of Dr Jekyll and',
+      'Mr Hyde',
+    ]);
     const long = titleLines(Array.from({ length: 40 }, (_v, i) => `word${i}`).join(' '));
     expect(long).toHaveLength(6);
     expect(long[5]).toMatch(/…$/);

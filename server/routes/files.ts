@@ -56,12 +56,17 @@ function uploadError(error: unknown): unknown {
   if (code === 'FST_INVALID_MULTIPART_CONTENT_TYPE') {
     return new HttpError(415, 'Send the file as multipart/form-data in a field named "file"');
   }
-  if (code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT') return new HttpError(413, `Too many form fields; ${MULTIPART_HINT}`);
-  if (code === 'FST_MP_PREMATURE_CLOSE') return new HttpError(400, `The upload was cut off before its end; ${MULTIPART_HINT}`);
+  if (code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT')
+    return new HttpError(413, `Too many form fields; ${MULTIPART_HINT}`);
+  if (code === 'FST_MP_PREMATURE_CLOSE')
+    return new HttpError(400, `The upload was cut off before its end; ${MULTIPART_HINT}`);
   // The multipart parser's own errors (busboy): no boundary, a body cut off mid-part, bad headers.
   const message = error instanceof Error ? error.message : '';
   if (/boundary/i.test(message)) {
-    return new HttpError(400, `The multipart body has no boundary (Content-Type must be multipart/form-data; boundary=...); ${MULTIPART_HINT}`);
+    return new HttpError(
+      400,
+      `The multipart body has no boundary (Content-Type must be multipart/form-data; boundary=...); ${MULTIPART_HINT}`,
+    );
   }
   if (/unexpected end|terminated early|malformed|multipart/i.test(message)) {
     return new HttpError(400, `The multipart body is malformed or cut off (${message}); ${MULTIPART_HINT}`);

@@ -44,11 +44,20 @@ export function apiRoutes(deps: ApiDeps) {
     installAuthGuard(app, deps.auth);
     await app.register(environmentRoutes, { info: deps.environment });
     await app.register(authRoutes, { auth: deps.auth, limits: deps.authLimits });
-    await app.register(audioRoutes, { listening: deps.listening, storage: deps.storage, covers: deps.covers, urls: deps.urls });
+    await app.register(audioRoutes, {
+      listening: deps.listening,
+      storage: deps.storage,
+      covers: deps.covers,
+      urls: deps.urls,
+    });
     await app.register(transcriptRoutes, { transcripts: deps.transcripts });
     await app.register(progressRoutes, { progress: deps.progress });
     await app.register(voiceAssistantRoutes, { assistant: deps.voiceAssistant, urls: deps.urls });
-    await app.register(jobRoutes, { jobs: deps.jobs, strictResponses: deps.strictResponses, listCache: deps.listCache });
+    await app.register(jobRoutes, {
+      jobs: deps.jobs,
+      strictResponses: deps.strictResponses,
+      listCache: deps.listCache,
+    });
     await app.register(fileRoutes, { jobs: deps.jobs });
   };
 }

@@ -23,7 +23,9 @@ beforeEach(async () => {
 function multipart(filename: string, content: Buffer | string, field = 'file') {
   const boundary = '----lectio-test-boundary';
   const body = Buffer.concat([
-    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${field}"; filename="${filename}"\r\nContent-Type: text/plain\r\n\r\n`),
+    Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="${field}"; filename="${filename}"\r\nContent-Type: text/plain\r\n\r\n`,
+    ),
     Buffer.isBuffer(content) ? content : Buffer.from(content),
     Buffer.from(`\r\n--${boundary}--\r\n`),
   ]);
@@ -32,9 +34,17 @@ function multipart(filename: string, content: Buffer | string, field = 'file') {
 
 describe('POST /jobs validation', () => {
   it('answers 201 with the job PENDING and its planned steps', async () => {
-    const res = await createJob(t, headers, { title: 'One', content: SHORT_TEXT, voice_config: { provider: 'elevenlabs' } });
+    const res = await createJob(t, headers, {
+      title: 'One',
+      content: SHORT_TEXT,
+      voice_config: { provider: 'elevenlabs' },
+    });
     expect(res.statusCode).toBe(201);
-    const job = res.json() as { status: string; config: { voice_config: { provider: string; voice_id: string }; provider: string }; input_file_key: string };
+    const job = res.json() as {
+      status: string;
+      config: { voice_config: { provider: string; voice_id: string }; provider: string };
+      input_file_key: string;
+    };
     expect(job.status).toBe('PENDING');
     expect(job.config.voice_config).toEqual({ provider: 'elevenlabs', voice_id: 'adam' });
     expect(job.config.provider).toBe('elevenlabs');
@@ -55,7 +65,11 @@ describe('POST /jobs validation', () => {
     expect(both.json().detail).toBe('Exactly one of content, file_key, or url must be provided');
     const none = await createJob(t, headers, { title: 'x' });
     expect(none.json().detail).toBe('Exactly one of content, file_key, or url must be provided');
-    const provider = await createJob(t, headers, { title: 'x', content: SHORT_TEXT, voice_config: { provider: 'acme' } });
+    const provider = await createJob(t, headers, {
+      title: 'x',
+      content: SHORT_TEXT,
+      voice_config: { provider: 'acme' },
+    });
     expect(provider.statusCode).toBe(422);
     expect(provider.json().detail).toMatch(/Provider must be one of "openai", "elevenlabs"/);
     const { rows } = await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM jobs');
@@ -71,7 +85,12 @@ describe('POST /jobs validation', () => {
 
 describe('POST /files', () => {
   it('stores a .txt upload under a server key, and a job can use it; another user cannot (404)', async () => {
-    const up = await t.app.inject({ method: 'POST', url: '/api/v1/files', headers: { ...headers, ...multipart('story.txt', SHORT_TEXT).headers }, payload: multipart('story.txt', SHORT_TEXT).payload });
+    const up = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/files',
+      headers: { ...headers, ...multipart('story.txt', SHORT_TEXT).headers },
+      payload: multipart('story.txt', SHORT_TEXT).payload,
+    });
     expect(up.statusCode).toBe(201);
     const body = up.json() as { file_key: string; filename: string; size_bytes: number };
     expect(body.file_key).toMatch(/^uploads\/[0-9a-f-]{36}\.txt$/);
@@ -86,14 +105,29 @@ describe('POST /files', () => {
 
   it('refuses a non-.txt file and a binary file with 415, and an 11 MB file with 413', async () => {
     const pdf = multipart('story.docx', SHORT_TEXT);
-    const r1 = await t.app.inject({ method: 'POST', url: '/api/v1/files', headers: { ...headers, ...pdf.headers }, payload: pdf.payload });
+    const r1 = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/files',
+      headers: { ...headers, ...pdf.headers },
+      payload: pdf.payload,
+    });
     expect(r1.statusCode).toBe(415);
     expect(r1.json().detail).toBe('Only .txt, .epub, .pdf, .md and .html files can be uploaded');
     const bin = multipart('story.txt', Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0, 0, 1, 2, 3, 0xff, 0xfe, 0]));
-    const r2 = await t.app.inject({ method: 'POST', url: '/api/v1/files', headers: { ...headers, ...bin.headers }, payload: bin.payload });
+    const r2 = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/files',
+      headers: { ...headers, ...bin.headers },
+      payload: bin.payload,
+    });
     expect(r2.statusCode).toBe(415);
     const big = multipart('big.txt', Buffer.alloc(11 * 1024 * 1024, 'a'));
-    const r3 = await t.app.inject({ method: 'POST', url: '/api/v1/files', headers: { ...headers, ...big.headers }, payload: big.payload });
+    const r3 = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/files',
+      headers: { ...headers, ...big.headers },
+      payload: big.payload,
+    });
     expect(r3.statusCode).toBe(413);
     expect(r3.json().detail).toBe('The file is larger than 10 MB');
     const json = await t.app.inject({ method: 'POST', url: '/api/v1/files', headers, payload: { file: 'x' } });
@@ -110,7 +144,10 @@ describe('GET /jobs', () => {
       const res = await createJob(t, headers, { title, content: SHORT_TEXT });
       const id = (res.json() as { id: string }).id;
       ids.push(id);
-      await t.db.query(`UPDATE jobs SET created_at = now() - make_interval(mins => $2), updated_at = now() + make_interval(mins => $2) WHERE id = $1`, [id, 10 - i]);
+      await t.db.query(
+        `UPDATE jobs SET created_at = now() - make_interval(mins => $2), updated_at = now() + make_interval(mins => $2) WHERE id = $1`,
+        [id, 10 - i],
+      );
     }
     await t.db.query(`UPDATE jobs SET status = 'COMPLETED' WHERE id = $1`, [ids[0]]);
     await t.db.query(`UPDATE jobs SET status = 'FAILED' WHERE id = $1`, [ids[1]]);
@@ -127,7 +164,22 @@ describe('GET /jobs', () => {
   const list = async (query: string) => {
     const res = await t.app.inject({ method: 'GET', url: `/api/v1/jobs?${query}`, headers });
     expect(res.statusCode, res.body).toBe(200);
-    return res.json() as { jobs: { id: string; title: string; status: string; parent_job_id: string | null; chapter_count: number; steps?: unknown; children?: unknown; parent?: unknown }[]; total: number; page: number; page_size: number; total_pages: number };
+    return res.json() as {
+      jobs: {
+        id: string;
+        title: string;
+        status: string;
+        parent_job_id: string | null;
+        chapter_count: number;
+        steps?: unknown;
+        children?: unknown;
+        parent?: unknown;
+      }[];
+      total: number;
+      page: number;
+      page_size: number;
+      total_pages: number;
+    };
   };
 
   it('pages newest first and filters, searches and sorts', async () => {
@@ -146,17 +198,35 @@ describe('GET /jobs', () => {
     expect(top.total).toBe(5);
     expect(top.jobs.find((j) => j.title === 'Alpha story')?.chapter_count).toBe(1);
     expect(top.jobs.find((j) => j.title === 'beta tale')?.chapter_count).toBe(0);
-    expect((await list('status=running')).jobs.map((j) => j.title).sort()).toEqual(['Alpha story - Chapter 1', 'Delta notes', 'Epsilon story', 'Gamma story']);
+    expect((await list('status=running')).jobs.map((j) => j.title).sort()).toEqual([
+      'Alpha story - Chapter 1',
+      'Delta notes',
+      'Epsilon story',
+      'Gamma story',
+    ]);
     // The job status values work as well as the lowercase aliases, in any case.
-    expect((await list('status=RUNNING')).jobs.map((j) => j.title).sort()).toEqual(['Alpha story - Chapter 1', 'Delta notes', 'Epsilon story', 'Gamma story']);
+    expect((await list('status=RUNNING')).jobs.map((j) => j.title).sort()).toEqual([
+      'Alpha story - Chapter 1',
+      'Delta notes',
+      'Epsilon story',
+      'Gamma story',
+    ]);
     expect((await list('status=Pending')).total).toBe((await list('status=PENDING')).total);
     expect((await list('status=completed')).jobs.map((j) => j.title)).toEqual(['Alpha story']);
     expect((await list('status=failed')).total).toBe(1);
-    expect((await list('q=STORY&top_level=true')).jobs.map((j) => j.title)).toEqual(['Epsilon story', 'Gamma story', 'Alpha story']);
+    expect((await list('q=STORY&top_level=true')).jobs.map((j) => j.title)).toEqual([
+      'Epsilon story',
+      'Gamma story',
+      'Alpha story',
+    ]);
     expect((await list(`q=${ids[3]!.slice(0, 8)}`)).jobs.map((j) => j.title)).toEqual(['Delta notes']);
     expect((await list('q=50%25')).total).toBe(0);
     expect((await list('sort=title&order=asc&top_level=true')).jobs.map((j) => j.title)).toEqual([
-      'Alpha story', 'beta tale', 'Delta notes', 'Epsilon story', 'Gamma story',
+      'Alpha story',
+      'beta tale',
+      'Delta notes',
+      'Epsilon story',
+      'Gamma story',
     ]);
     expect((await list('sort=updated_at&order=desc&top_level=true')).jobs[0]?.title).toBe('Alpha story');
     expect((await list('sort=status&order=asc&top_level=true')).jobs[0]?.status).toBe('COMPLETED');
@@ -192,7 +262,7 @@ describe('GET /jobs', () => {
     }
   });
 
-  it('a cached page goes stale the moment its owner\'s jobs change, whoever changes them', async () => {
+  it("a cached page goes stale the moment its owner's jobs change, whoever changes them", async () => {
     const ids = await seed();
     const before = await list('page=1&page_size=20&top_level=true');
     expect(before.jobs.find((j) => j.id === ids[2])?.status).toBe('PROCESSING');
@@ -208,7 +278,11 @@ describe('GET /jobs', () => {
     expect((await list('page=1&page_size=20&top_level=true')).total).toBe(5);
     // Another user's change leaves this user's cached page alone, and theirs is their own.
     await createJob(t, other, { title: 'Other again', content: SHORT_TEXT });
-    const theirs = await t.app.inject({ method: 'GET', url: '/api/v1/jobs?page=1&page_size=20&top_level=true', headers: other });
+    const theirs = await t.app.inject({
+      method: 'GET',
+      url: '/api/v1/jobs?page=1&page_size=20&top_level=true',
+      headers: other,
+    });
     expect((theirs.json() as { total: number }).total).toBe(2);
   });
 
@@ -250,11 +324,17 @@ describe('GET /jobs', () => {
     const changed = await t.app.inject({ method: 'GET', url, headers: { ...headers, 'if-none-match': tag } });
     expect(changed.statusCode).toBe(200);
     expect(changed.headers.etag).not.toBe(tag);
-    expect((changed.json() as { jobs: { id: string; progress: number }[] }).jobs.find((j) => j.id === ids[2])?.progress).toBe(42);
+    expect(
+      (changed.json() as { jobs: { id: string; progress: number }[] }).jobs.find((j) => j.id === ids[2])?.progress,
+    ).toBe(42);
   });
 
   it('answers 404 for an unknown id, 422 for a malformed one, and 409 when retrying a job that did not fail', async () => {
-    const unknown = await t.app.inject({ method: 'GET', url: '/api/v1/jobs/00000000-0000-4000-8000-000000000000', headers });
+    const unknown = await t.app.inject({
+      method: 'GET',
+      url: '/api/v1/jobs/00000000-0000-4000-8000-000000000000',
+      headers,
+    });
     expect(unknown.statusCode).toBe(404);
     const malformed = await t.app.inject({ method: 'GET', url: '/api/v1/jobs/not-a-uuid', headers });
     expect(malformed.statusCode).toBe(422);
@@ -267,7 +347,11 @@ describe('GET /jobs', () => {
     // Cancelling it again is refused; deleting the now finished (CANCELLED) job needs delete=true.
     const again = await t.app.inject({ method: 'DELETE', url: `/api/v1/jobs/${id}`, headers });
     expect(again.statusCode).toBe(409);
-    const activeDelete = await t.app.inject({ method: 'DELETE', url: `/api/v1/jobs/${(await createJob(t, headers, { title: 'Running', content: SHORT_TEXT })).json().id}?delete=true`, headers });
+    const activeDelete = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/v1/jobs/${(await createJob(t, headers, { title: 'Running', content: SHORT_TEXT })).json().id}?delete=true`,
+      headers,
+    });
     expect(activeDelete.statusCode).toBe(409);
     expect(activeDelete.json().detail).toMatch(/cancel it first/);
     const removed = await t.app.inject({ method: 'DELETE', url: `/api/v1/jobs/${id}?delete=true`, headers });

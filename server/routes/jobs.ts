@@ -106,10 +106,18 @@ export const jobRoutes: RoutePlugin<{ jobs: JobService; strictResponses: boolean
   // An unfinished job is cancelled (200, the job); a finished one is deleted (204). See docs/api.md.
   app.delete(
     '/jobs/:jobId',
-    { schema: { params: CancelJobParams, querystring: CancelJobQueryParams, response: { 200: CancelJobResponse, 204: z.undefined() } } },
+    {
+      schema: {
+        params: CancelJobParams,
+        querystring: CancelJobQueryParams,
+        response: { 200: CancelJobResponse, 204: z.undefined() },
+      },
+    },
     async (request, reply) => {
-    const cancelled = await jobs.cancelOrRemove(requireUser(request).id, request.params.jobId, { remove: request.query.delete });
-    return cancelled === null ? reply.code(204).send() : cancelled;
+      const cancelled = await jobs.cancelOrRemove(requireUser(request).id, request.params.jobId, {
+        remove: request.query.delete,
+      });
+      return cancelled === null ? reply.code(204).send() : cancelled;
     },
   );
 
@@ -119,7 +127,9 @@ export const jobRoutes: RoutePlugin<{ jobs: JobService; strictResponses: boolean
     async (request) => jobs.steps(requireUser(request).id, request.params.jobId),
   );
 
-  app.post('/jobs/:jobId/retry', { schema: { params: RetryJobParams, response: { 200: RetryJobResponse } } }, async (request) =>
-    jobs.retry(requireUser(request).id, request.params.jobId),
+  app.post(
+    '/jobs/:jobId/retry',
+    { schema: { params: RetryJobParams, response: { 200: RetryJobResponse } } },
+    async (request) => jobs.retry(requireUser(request).id, request.params.jobId),
   );
 };

@@ -1,7 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FileStorage } from '../storage/types';
 import { createTestApp, type TestApp } from '../testing/app';
-import { appStorage, insertJob, seedCompletedAudiobook, seedCompletedBook, signedInUser } from '../testing/library-fixtures';
+import {
+  appStorage,
+  insertJob,
+  seedCompletedAudiobook,
+  seedCompletedBook,
+  signedInUser,
+} from '../testing/library-fixtures';
 import { seedConvertingBook } from '../testing/listening-fixtures';
 
 // Listening to a book while it converts. WORKERS=none: the rows these tests write are what the routes read.
@@ -21,7 +27,11 @@ afterAll(async () => {
 const auth = () => ({ authorization: `Bearer ${ann.token}` });
 /** GETs a path of ours, or one of the absolute URLs the API answers. */
 const get = (url: string) =>
-  t.app.inject({ method: 'GET', url: url.startsWith('http://localhost/') ? url.slice('http://localhost'.length) : url, headers: auth() });
+  t.app.inject({
+    method: 'GET',
+    url: url.startsWith('http://localhost/') ? url.slice('http://localhost'.length) : url,
+    headers: auth(),
+  });
 
 interface Meta {
   status: string;
@@ -33,7 +43,13 @@ interface Meta {
 describe('a book still converting, with chapters 1 and 3 of 4 ready', () => {
   let book: { bookId: string; chapterIds: string[] };
   beforeAll(async () => {
-    book = await seedConvertingBook(t.db, storage, { userId: ann.id, title: 'The Long Voyage', chapters: 4, ready: [1, 3], notReadyStatus: 'PROCESSING' });
+    book = await seedConvertingBook(t.db, storage, {
+      userId: ann.id,
+      title: 'The Long Voyage',
+      chapters: 4,
+      ready: [1, 3],
+      notReadyStatus: 'PROCESSING',
+    });
   });
 
   it('has metadata that marks each chapter ready or not and counts what can be played', async () => {
@@ -73,7 +89,10 @@ describe('a book still converting, with chapters 1 and 3 of 4 ready', () => {
     const res = await get(`/api/v1/audio/${book.bookId}/playlist`);
     expect(res.statusCode).toBe(200);
     const lines = res.body.trimEnd().split('\n');
-    expect(lines.filter((l) => l.startsWith('#EXTINF')).map((l) => l.split(',')[1])).toEqual(['Chapter 1', 'Chapter 3']);
+    expect(lines.filter((l) => l.startsWith('#EXTINF')).map((l) => l.split(',')[1])).toEqual([
+      'Chapter 1',
+      'Chapter 3',
+    ]);
     expect(lines[2]).toContain(`/api/v1/media/audio/${book.chapterIds[0]}.mp3?`);
     expect(lines[4]).toContain(`/api/v1/media/audio/${book.chapterIds[2]}.mp3?`);
   });
@@ -86,7 +105,9 @@ describe('a book still converting, with chapters 1 and 3 of 4 ready', () => {
       payload: { position_seconds: 1, duration_seconds: 8, current_chapter_id: book.chapterIds[0] },
     });
     expect(put.statusCode).toBe(200);
-    const stream = (await get(`/api/v1/audio/${book.bookId}/stream`)).json() as { resume_info: { resume_position: number; current_chapter_id: string } };
+    const stream = (await get(`/api/v1/audio/${book.bookId}/stream`)).json() as {
+      resume_info: { resume_position: number; current_chapter_id: string };
+    };
     expect(stream.resume_info).toMatchObject({ resume_position: 1, current_chapter_id: book.chapterIds[0] });
   });
 });
@@ -109,7 +130,13 @@ describe('a book with nothing ready yet', () => {
   });
 
   it('stays refused once it failed, even with a chapter converted', async () => {
-    const book = await seedConvertingBook(t.db, storage, { userId: ann.id, chapters: 2, ready: [1], notReadyStatus: 'FAILED', bookStatus: 'FAILED' });
+    const book = await seedConvertingBook(t.db, storage, {
+      userId: ann.id,
+      chapters: 2,
+      ready: [1],
+      notReadyStatus: 'FAILED',
+      bookStatus: 'FAILED',
+    });
     expect((await get(`/api/v1/audio/${book.bookId}/metadata`)).statusCode).toBe(409);
   });
 });
@@ -129,9 +156,21 @@ describe('GET /jobs?status=listenable (the library)', () => {
     const bob = await signedInUser(t.app, 'library.reader@example.com');
     const single = await seedCompletedAudiobook(t.db, storage, { userId: bob.id, title: 'Finished Tale', seconds: 1 });
     const finished = await seedCompletedBook(t.db, storage, { userId: bob.id, title: 'Finished Book', chapters: 2 });
-    const converting = await seedConvertingBook(t.db, storage, { userId: bob.id, title: 'Converting Book', chapters: 12, ready: [1, 2, 3] });
+    const converting = await seedConvertingBook(t.db, storage, {
+      userId: bob.id,
+      title: 'Converting Book',
+      chapters: 12,
+      ready: [1, 2, 3],
+    });
     await seedConvertingBook(t.db, storage, { userId: bob.id, title: 'Nothing Ready Yet', chapters: 2, ready: [] });
-    await seedConvertingBook(t.db, storage, { userId: bob.id, title: 'Failed Book', chapters: 2, ready: [1], notReadyStatus: 'FAILED', bookStatus: 'FAILED' });
+    await seedConvertingBook(t.db, storage, {
+      userId: bob.id,
+      title: 'Failed Book',
+      chapters: 2,
+      ready: [1],
+      notReadyStatus: 'FAILED',
+      bookStatus: 'FAILED',
+    });
     await insertJob(t.db, { userId: bob.id, title: 'Queued Text', status: 'PENDING' });
 
     for (const status of ['listenable', 'LISTENABLE']) {
@@ -141,7 +180,10 @@ describe('GET /jobs?status=listenable (the library)', () => {
         headers: { authorization: `Bearer ${bob.token}` },
       });
       expect(res.statusCode).toBe(200);
-      const list = res.json() as { total: number; jobs: { id: string; title: string; status: string; chapter_count: number; chapters_ready: number }[] };
+      const list = res.json() as {
+        total: number;
+        jobs: { id: string; title: string; status: string; chapter_count: number; chapters_ready: number }[];
+      };
       expect(list.jobs.map((j) => [j.title, j.status, j.chapter_count, j.chapters_ready])).toEqual([
         ['Converting Book', 'PROCESSING', 12, 3],
         ['Finished Book', 'COMPLETED', 2, 2],

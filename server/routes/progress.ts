@@ -63,12 +63,8 @@ export const progressRoutes: RoutePlugin<{ progress: ProgressService }> = async 
     },
   );
 
-  app.delete(
-    '/progress/:jobId',
-    { schema: { params: DeleteProgressParams } },
-    async (request, reply) => {
-      await progress.reset(requireUser(request).id, request.params.jobId);
-      return reply.code(204).send();
-    },
-  );
+  app.delete('/progress/:jobId', { schema: { params: DeleteProgressParams } }, async (request, reply) => {
+    await progress.reset(requireUser(request).id, request.params.jobId);
+    return reply.code(204).send();
+  });
 };

@@ -21,14 +21,26 @@ afterAll(async () => {
 });
 
 async function transcript(jobId: string, query = '', user = ann) {
-  return t.app.inject({ method: 'GET', url: `/api/v1/audio/${jobId}/transcript${query}`, headers: { authorization: `Bearer ${user.token}` } });
+  return t.app.inject({
+    method: 'GET',
+    url: `/api/v1/audio/${jobId}/transcript${query}`,
+    headers: { authorization: `Bearer ${user.token}` },
+  });
 }
 
 interface Body {
   job_id: string;
   chapter: { id: string; order: number; title: string; start: number; duration: number };
   chapter_count: number;
-  sentences: { index: number; start: number; end: number; text: string; char_start: number; char_end: number; paragraph_start: boolean }[];
+  sentences: {
+    index: number;
+    start: number;
+    end: number;
+    text: string;
+    char_start: number;
+    char_end: number;
+    paragraph_start: boolean;
+  }[];
 }
 
 describe('GET /audio/{jobId}/transcript of a single text', () => {
@@ -103,7 +115,11 @@ describe('GET /audio/{jobId}/transcript of a single text', () => {
       expect(res.statusCode, query).toBe(422);
       expect(res.json().detail, query).toMatch(/chapter/i);
     }
-    const malformed = await t.app.inject({ method: 'GET', url: '/api/v1/audio/not-a-uuid/transcript', headers: { authorization: `Bearer ${ann.token}` } });
+    const malformed = await t.app.inject({
+      method: 'GET',
+      url: '/api/v1/audio/not-a-uuid/transcript',
+      headers: { authorization: `Bearer ${ann.token}` },
+    });
     expect(malformed.statusCode).toBe(422);
     expect((await t.app.inject({ method: 'GET', url: `/api/v1/audio/${job.jobId}/transcript` })).statusCode).toBe(401);
   });
@@ -135,7 +151,12 @@ describe('GET /audio/{jobId}/transcript of a book', () => {
   });
 
   it('serves a converted chapter while later ones still convert, and 409 for those', async () => {
-    const { bookId } = await seedConvertingBook(t.db, storage, { userId: ann.id, chapters: 3, ready: [1], notReadyStatus: 'PROCESSING' });
+    const { bookId } = await seedConvertingBook(t.db, storage, {
+      userId: ann.id,
+      chapters: 3,
+      ready: [1],
+      notReadyStatus: 'PROCESSING',
+    });
     const ready = await transcript(bookId, '?chapter=1');
     expect(ready.statusCode).toBe(200);
     expect((ready.json() as Body).sentences[0]!.text).toBe('Chapter 1 begins at the harbour.');

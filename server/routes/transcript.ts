@@ -1,4 +1,8 @@
-import { GetAudioTranscriptParams, GetAudioTranscriptQueryParams, GetAudioTranscriptResponse } from '../gen/contract.zod';
+import {
+  GetAudioTranscriptParams,
+  GetAudioTranscriptQueryParams,
+  GetAudioTranscriptResponse,
+} from '../gen/contract.zod';
 import { requireUser } from '../http/auth-guard';
 import type { TranscriptService } from '../listening/transcript';
 import type { RoutePlugin } from './types';

@@ -29,11 +29,18 @@ function statusDto(assistant: VoiceAssistant, session: VoiceSession | null, requ
 }
 
 /** The user's voice assistant session: status, start, stop, and where to connect. */
-export const voiceAssistantRoutes: RoutePlugin<{ assistant: VoiceAssistant; urls: Urls }> = async (app, { assistant, urls }) => {
-  app.get('/voice-assistant/status', { schema: { response: { 200: GetVoiceAssistantStatusResponse } } }, async (request) => {
-    const user = requireUser(request);
-    return statusDto(assistant, assistant.sessions.get(user.id), request, urls);
-  });
+export const voiceAssistantRoutes: RoutePlugin<{ assistant: VoiceAssistant; urls: Urls }> = async (
+  app,
+  { assistant, urls },
+) => {
+  app.get(
+    '/voice-assistant/status',
+    { schema: { response: { 200: GetVoiceAssistantStatusResponse } } },
+    async (request) => {
+      const user = requireUser(request);
+      return statusDto(assistant, assistant.sessions.get(user.id), request, urls);
+    },
+  );
 
   app.post(
     '/voice-assistant/start',
@@ -54,11 +61,15 @@ export const voiceAssistantRoutes: RoutePlugin<{ assistant: VoiceAssistant; urls
     return statusDto(assistant, null, request, urls);
   });
 
-  app.post('/voice-assistant/connect', { schema: { response: { 200: ConnectVoiceAssistantResponse } } }, async (request) => {
-    const user = requireUser(request);
-    if (assistant.sessions.get(user.id) === null) {
-      throw new HttpError(503, 'The voice assistant is not running. Start it first.');
-    }
-    return { connectionUrl: websocketUrl(request, urls, VOICE_WS_PATH) };
-  });
+  app.post(
+    '/voice-assistant/connect',
+    { schema: { response: { 200: ConnectVoiceAssistantResponse } } },
+    async (request) => {
+      const user = requireUser(request);
+      if (assistant.sessions.get(user.id) === null) {
+        throw new HttpError(503, 'The voice assistant is not running. Start it first.');
+      }
+      return { connectionUrl: websocketUrl(request, urls, VOICE_WS_PATH) };
+    },
+  );
 };

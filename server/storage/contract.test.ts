@@ -155,7 +155,9 @@ describe('S3FileStorage', () => {
     await s3.stop();
     try {
       await expect(storage.stat('books/10/a.mp3')).rejects.toBeInstanceOf(StorageUnavailableError);
-      await expect(storage.write('books/10/b.mp3', new Uint8Array([4]))).rejects.toBeInstanceOf(StorageUnavailableError);
+      await expect(storage.write('books/10/b.mp3', new Uint8Array([4]))).rejects.toBeInstanceOf(
+        StorageUnavailableError,
+      );
       await expect(readAll(storage.read('books/10/a.mp3'))).rejects.toBeInstanceOf(StorageUnavailableError);
     } finally {
       await s3.start();

@@ -107,7 +107,12 @@ export class LocalFileStorage implements FileStorage {
       return stream;
     }
     if (range) {
-      if (!Number.isSafeInteger(range.start) || !Number.isSafeInteger(range.end) || range.start < 0 || range.end < range.start) {
+      if (
+        !Number.isSafeInteger(range.start) ||
+        !Number.isSafeInteger(range.end) ||
+        range.start < 0 ||
+        range.end < range.start
+      ) {
         throw new RangeError(`Invalid byte range ${range.start}-${range.end}`);
       }
       return createReadStream(file, { start: range.start, end: range.end });

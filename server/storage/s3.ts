@@ -11,7 +11,15 @@ import {
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import { assertValidKey, serialisedWriter, StorageUnavailableError, writeThrough, type ByteRange, type FileStorage, type StorageWriter } from './types';
+import {
+  assertValidKey,
+  serialisedWriter,
+  StorageUnavailableError,
+  writeThrough,
+  type ByteRange,
+  type FileStorage,
+  type StorageWriter,
+} from './types';
 
 /** Parts of a multipart upload: S3's minimum, so a writer holds at most PART_SIZE * QUEUE_SIZE in memory. */
 const PART_SIZE = 5 * 1024 * 1024;
@@ -123,7 +131,13 @@ export class S3FileStorage implements FileStorage {
   }
 
   read(key: string, range?: ByteRange): NodeJS.ReadableStream {
-    if (range && (!Number.isSafeInteger(range.start) || !Number.isSafeInteger(range.end) || range.start < 0 || range.end < range.start)) {
+    if (
+      range &&
+      (!Number.isSafeInteger(range.start) ||
+        !Number.isSafeInteger(range.end) ||
+        range.start < 0 ||
+        range.end < range.start)
+    ) {
       throw new RangeError(`Invalid byte range ${range.start}-${range.end}`);
     }
     const out = new PassThrough();
@@ -139,7 +153,11 @@ export class S3FileStorage implements FileStorage {
       stream.on('error', (error) => out.destroy(unavailable(error) as Error));
       stream.pipe(out);
     })().catch((error: unknown) => {
-      out.destroy(isMissing(error) ? Object.assign(new Error(`No file under key ${key}`), { code: 'ENOENT' }) : (unavailable(error) as Error));
+      out.destroy(
+        isMissing(error)
+          ? Object.assign(new Error(`No file under key ${key}`), { code: 'ENOENT' })
+          : (unavailable(error) as Error),
+      );
     });
     return out;
   }
@@ -173,11 +191,17 @@ export class S3FileStorage implements FileStorage {
       let token: string | undefined;
       do {
         const page = await this.client.send(
-          new ListObjectsV2Command({ Bucket: this.bucket, Prefix: full, ...(token !== undefined && { ContinuationToken: token }) }),
+          new ListObjectsV2Command({
+            Bucket: this.bucket,
+            Prefix: full,
+            ...(token !== undefined && { ContinuationToken: token }),
+          }),
         );
         const keys = (page.Contents ?? []).flatMap((o) => (o.Key !== undefined ? [{ Key: o.Key }] : []));
         if (keys.length > 0) {
-          await this.client.send(new DeleteObjectsCommand({ Bucket: this.bucket, Delete: { Objects: keys, Quiet: true } }));
+          await this.client.send(
+            new DeleteObjectsCommand({ Bucket: this.bucket, Delete: { Objects: keys, Quiet: true } }),
+          );
         }
         token = page.IsTruncated === true ? page.NextContinuationToken : undefined;
       } while (token !== undefined);
@@ -189,7 +213,9 @@ export class S3FileStorage implements FileStorage {
   async directUrl(key: string, expiresInSeconds: number): Promise<string | null> {
     const objectKey = this.objectKey(key);
     if (!this.presign) return null;
-    return getSignedUrl(this.client, new GetObjectCommand({ Bucket: this.bucket, Key: objectKey }), { expiresIn: expiresInSeconds });
+    return getSignedUrl(this.client, new GetObjectCommand({ Bucket: this.bucket, Key: objectKey }), {
+      expiresIn: expiresInSeconds,
+    });
   }
 
   close(): void {

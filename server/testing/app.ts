@@ -43,9 +43,7 @@ export interface TestApp {
  * PGlite database (~4 s to create) that close() also closes; pass a `db` to share one between
  * apps with different settings (close() then leaves it open).
  */
-export async function createTestApp(
-  options: { env?: Record<string, string> } & AppDeps = {},
-): Promise<TestApp> {
+export async function createTestApp(options: { env?: Record<string, string> } & AppDeps = {}): Promise<TestApp> {
   const { env, db: given, ...deps } = options;
   const config = testConfig(env);
   const db = given ?? (await openPglite());

@@ -47,7 +47,12 @@ export function rochesterText(): BookText {
   let text = '';
   for (const [i, sentence] of ROCHESTER_SENTENCES.entries()) {
     if (i > 0) text += ' ';
-    timing.push({ start: i * SENTENCE_SECONDS, end: (i + 1) * SENTENCE_SECONDS, char_start: text.length, char_end: text.length + sentence.length });
+    timing.push({
+      start: i * SENTENCE_SECONDS,
+      end: (i + 1) * SENTENCE_SECONDS,
+      char_start: text.length,
+      char_end: text.length + sentence.length,
+    });
     text += sentence;
   }
   return { text, timing };
@@ -84,7 +89,11 @@ export async function seedRochesterBook(
     id,
     userId,
     title: book.title,
-    config: { provider: 'openai', voice_config: { provider: 'openai', voice_id: 'alloy' }, tutoring_analysis: ROCHESTER_ANALYSIS },
+    config: {
+      provider: 'openai',
+      voice_config: { provider: 'openai', voice_id: 'alloy' },
+      tutoring_analysis: ROCHESTER_ANALYSIS,
+    },
     // As finalize writes them; this book has one audio file, so its chapters name none of their own.
     resultData: { duration: book.durationSeconds, chapters: book.chapters.map((c) => ({ ...c, file_key: '' })) },
     inputFileKey: `sources/${id}.txt`,

@@ -3,7 +3,11 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { LocalFileStorage } from '../storage/local';
 
-export async function tempStorage(): Promise<{ root: string; storage: LocalFileStorage; cleanup: () => Promise<void> }> {
+export async function tempStorage(): Promise<{
+  root: string;
+  storage: LocalFileStorage;
+  cleanup: () => Promise<void>;
+}> {
   const root = await fs.mkdtemp(path.join(os.tmpdir(), 'lectio-audio-'));
   return { root, storage: new LocalFileStorage(root), cleanup: () => fs.rm(root, { recursive: true, force: true }) };
 }
@@ -41,13 +45,19 @@ export async function listFiles(dir: string): Promise<string[]> {
 }
 
 /** Decodes an MP3 with mpg123 (WebAssembly): mono samples in [-1, 1], and the decoder's error count. */
-export async function decodeMp3(mp3: Uint8Array): Promise<{ samples: Float32Array; sampleRate: number; errors: number }> {
+export async function decodeMp3(
+  mp3: Uint8Array,
+): Promise<{ samples: Float32Array; sampleRate: number; errors: number }> {
   const { MPEGDecoder } = await import('mpg123-decoder');
   const decoder = new MPEGDecoder();
   await decoder.ready;
   try {
     const out = decoder.decode(mp3);
-    return { samples: out.channelData[0] ?? new Float32Array(0), sampleRate: out.sampleRate, errors: out.errors.length };
+    return {
+      samples: out.channelData[0] ?? new Float32Array(0),
+      sampleRate: out.sampleRate,
+      errors: out.errors.length,
+    };
   } finally {
     decoder.free();
   }

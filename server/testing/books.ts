@@ -73,7 +73,9 @@ export interface EpubOptions {
 /** An EPUB 3 book: nav document, cover-image property, a title page before the first TOC entry. */
 export function makeEpub3(options: EpubOptions = {}): Uint8Array {
   const { title = 'The Lighthouse', author = 'Ada Marlow', chapters = SAMPLE_CHAPTERS, cover = true } = options;
-  const items = chapters.map((_c, i) => `<item id="ch${i + 1}" href="text/ch${i + 1}.xhtml" media-type="application/xhtml+xml"/>`).join('');
+  const items = chapters
+    .map((_c, i) => `<item id="ch${i + 1}" href="text/ch${i + 1}.xhtml" media-type="application/xhtml+xml"/>`)
+    .join('');
   const opf = `<?xml version="1.0" encoding="utf-8"?>
 <package xmlns="http://www.idpf.org/2007/opf" version="3.0" unique-identifier="id">
 <metadata xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:identifier id="id">urn:uuid:1</dc:identifier><dc:title>${title}</dc:title><dc:creator>${author}</dc:creator><dc:language>en</dc:language></metadata>
@@ -105,7 +107,10 @@ export function makeEpub2(options: EpubOptions = {}): Uint8Array {
 <manifest><item id="ncx" href="toc.ncx" media-type="application/x-dtbncx+xml"/>${chapters.map((_c, i) => `<item id="ch${i + 1}" href="ch${i + 1}.html" media-type="application/xhtml+xml"/>`).join('')}${cover ? '<item id="cover-img" href="cover.png" media-type="image/png"/>' : ''}</manifest>
 <spine toc="ncx">${chapters.map((_c, i) => `<itemref idref="ch${i + 1}"/>`).join('')}</spine></package>`;
   const ncx = `<?xml version="1.0" encoding="utf-8"?><ncx xmlns="http://www.daisy.org/z3986/2005/ncx/" version="2005-1"><navMap>${chapters
-    .map((c, i) => `<navPoint id="n${i + 1}" playOrder="${i + 1}"><navLabel><text>${c.title}</text></navLabel><content src="ch${i + 1}.html"/></navPoint>`)
+    .map(
+      (c, i) =>
+        `<navPoint id="n${i + 1}" playOrder="${i + 1}"><navLabel><text>${c.title}</text></navLabel><content src="ch${i + 1}.html"/></navPoint>`,
+    )
     .join('')}</navMap></ncx>`;
   return zipSync({
     mimetype: [strToU8('application/epub+zip'), { level: 0 }],
@@ -146,10 +151,16 @@ export function makeMarkdown(chapters: BookChapter[] = SAMPLE_CHAPTERS, title = 
 }
 
 /** A multipart/form-data body with one file in the field `file`. */
-export function multipartFile(filename: string, content: Uint8Array | string, contentType = 'application/octet-stream') {
+export function multipartFile(
+  filename: string,
+  content: Uint8Array | string,
+  contentType = 'application/octet-stream',
+) {
   const boundary = '----lectio-books-boundary';
   const payload = Buffer.concat([
-    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\nContent-Type: ${contentType}\r\n\r\n`),
+    Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\nContent-Type: ${contentType}\r\n\r\n`,
+    ),
     typeof content === 'string' ? Buffer.from(content) : Buffer.from(content),
     Buffer.from(`\r\n--${boundary}--\r\n`),
   ]);

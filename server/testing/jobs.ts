@@ -7,7 +7,11 @@ export const SHORT_TEXT =
 /** Registers and signs in a user; returns the bearer headers. */
 export async function signIn(t: TestApp, email: string): Promise<{ authorization: string }> {
   await t.app.inject({ method: 'POST', url: '/api/v1/auth/register', payload: { email, password: 'correct horse' } });
-  const res = await t.app.inject({ method: 'POST', url: '/api/v1/auth/login', payload: { email, password: 'correct horse' } });
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/api/v1/auth/login',
+    payload: { email, password: 'correct horse' },
+  });
   const token = (res.json() as { access_token: string }).access_token;
   return { authorization: `Bearer ${token}` };
 }
@@ -24,8 +28,20 @@ export interface JobBody {
   input_file_key: string | null;
   duration: number | null;
   config: Record<string, unknown>;
-  result_data: Record<string, unknown> & { duration_seconds?: number; chapters?: { title: string; order: number; duration: number; file_key: string; job_id?: string }[]; child_job_ids?: string[] };
-  steps: { step_name: string; status: string; step_order: number; error_message: string | null; step_metadata: Record<string, unknown>; started_at: string | null; completed_at: string | null }[];
+  result_data: Record<string, unknown> & {
+    duration_seconds?: number;
+    chapters?: { title: string; order: number; duration: number; file_key: string; job_id?: string }[];
+    child_job_ids?: string[];
+  };
+  steps: {
+    step_name: string;
+    status: string;
+    step_order: number;
+    error_message: string | null;
+    step_metadata: Record<string, unknown>;
+    started_at: string | null;
+    completed_at: string | null;
+  }[];
   children: { id: string; title: string; status: string; duration: number | null }[];
   parent: { id: string; title: string; user_id: string; status: string; progress: number } | null;
 }
@@ -52,7 +68,10 @@ export async function waitForJob(
   for (;;) {
     const job = await getJob(t, headers, id);
     if (until(job)) return job;
-    if (Date.now() > deadline) throw new Error(`Job ${id} still ${job.status} (${job.progress}%) after ${timeoutMs} ms: ${JSON.stringify(job.steps.map((s) => [s.step_name, s.status, s.error_message]))}`);
+    if (Date.now() > deadline)
+      throw new Error(
+        `Job ${id} still ${job.status} (${job.progress}%) after ${timeoutMs} ms: ${JSON.stringify(job.steps.map((s) => [s.step_name, s.status, s.error_message]))}`,
+      );
     await new Promise((r) => setTimeout(r, 150));
   }
 }
@@ -60,6 +79,7 @@ export async function waitForJob(
 /** A text of about `sentences` sentences (for jobs that must run a while). */
 export function longText(sentences: number): string {
   const out: string[] = [];
-  for (let i = 0; i < sentences; i += 1) out.push(`Sentence number ${i + 1} tells of the river that ran past the old mill in the valley.`);
+  for (let i = 0; i < sentences; i += 1)
+    out.push(`Sentence number ${i + 1} tells of the river that ran past the old mill in the valley.`);
   return out.join(' ');
 }

@@ -33,7 +33,12 @@ export function lighthouse(): { book: Book; text: BookText } {
   let text = '';
   for (const [i, sentence] of sentences.entries()) {
     if (i > 0) text += ' ';
-    timing.push({ start: i * SECONDS, end: (i + 1) * SECONDS, char_start: text.length, char_end: text.length + sentence.length });
+    timing.push({
+      start: i * SECONDS,
+      end: (i + 1) * SECONDS,
+      char_start: text.length,
+      char_end: text.length + sentence.length,
+    });
     text += sentence;
   }
   const book: Book = {
@@ -62,4 +67,3 @@ export function lighthouse(): { book: Book; text: BookText } {
   };
   return { book, text: { text, timing } };
 }
-

@@ -116,7 +116,15 @@ export async function insertSteps(
 export async function seedCompletedAudiobook(
   db: DbExecutor,
   storage: FileStorage,
-  options: { userId: string; title?: string; seconds?: number; id?: string; parentJobId?: string; chapterOrder?: number; seed?: number },
+  options: {
+    userId: string;
+    title?: string;
+    seconds?: number;
+    id?: string;
+    parentJobId?: string;
+    chapterOrder?: number;
+    seed?: number;
+  },
 ): Promise<{ jobId: string; fileKey: string; durationSeconds: number; bytes: number }> {
   const jobId = options.id ?? randomUUID();
   const fileKey = `audio/${jobId}.mp3`;
@@ -168,7 +176,13 @@ export async function seedCompletedBook(
       chapterOrder: order,
       seed: order,
     });
-    chapters.push({ title: chapterTitle, order, duration: chapter.durationSeconds, file_key: chapter.fileKey, job_id: chapter.jobId });
+    chapters.push({
+      title: chapterTitle,
+      order,
+      duration: chapter.durationSeconds,
+      file_key: chapter.fileKey,
+      job_id: chapter.jobId,
+    });
   }
   const durationSeconds = chapters.reduce((sum, c) => sum + c.duration, 0);
   let fileKey: string | null = null;

@@ -93,7 +93,11 @@ export async function seedConvertingBook(
   await insertSteps(db, bookId, BOOK_STEPS, 3);
   const chapterIds: string[] = [];
   for (let order = 1; order <= options.chapters; order += 1) {
-    const config = { provider: 'openai', voice_config: { provider: 'openai', voice_id: 'alloy' }, chapter_title: `Chapter ${order}` };
+    const config = {
+      provider: 'openai',
+      voice_config: { provider: 'openai', voice_id: 'alloy' },
+      chapter_title: `Chapter ${order}`,
+    };
     let id: string;
     if (options.ready.includes(order)) {
       const done = await seedCompletedAudiobook(db, storage, {
@@ -105,7 +109,11 @@ export async function seedConvertingBook(
         seed: order,
       });
       id = done.jobId;
-      await db.query('UPDATE jobs SET config = $2::jsonb, created_at = $3 WHERE id = $1', [id, JSON.stringify(config), createdAt.toISOString()]);
+      await db.query('UPDATE jobs SET config = $2::jsonb, created_at = $3 WHERE id = $1', [
+        id,
+        JSON.stringify(config),
+        createdAt.toISOString(),
+      ]);
       await writeTranscript(db, storage, done, chapterParagraphs(order));
     } else {
       id = await insertJob(db, {

@@ -79,7 +79,8 @@ export function makePdf(options: PdfOptions): Buffer {
   return writePdf(
     pages.map((p, i) => {
       const ops: string[] = [];
-      const text = (s: string, x: number, y: number, size: number) => ops.push(`BT /F1 ${size} Tf ${x} ${y} Td (${escape(s)}) Tj ET`);
+      const text = (s: string, x: number, y: number, size: number) =>
+        ops.push(`BT /F1 ${size} Tf ${x} ${y} Td (${escape(s)}) Tj ET`);
       if (options.runningHeader) text(options.runningHeader, 72, 760, 9);
       for (const line of p.lines) text(line.text, 72, line.y, line.size);
       if (options.pageNumbers) text(String(i + 1), 300, 40, 9);
@@ -95,10 +96,16 @@ export function makePdf(options: PdfOptions): Buffer {
 
 /** A PDF whose pages only hold drawn shapes: no text layer, like a scanned book. */
 export function makeScannedPdf(pages = 3): Buffer {
-  return writePdf(Array.from({ length: pages }, () => '0.5 g 72 100 450 600 re f'), {});
+  return writePdf(
+    Array.from({ length: pages }, () => '0.5 g 72 100 450 600 re f'),
+    {},
+  );
 }
 
-function writePdf(contents: string[], meta: { title?: string | undefined; author?: string | undefined; outline?: { title: string; page: number }[] }): Buffer {
+function writePdf(
+  contents: string[],
+  meta: { title?: string | undefined; author?: string | undefined; outline?: { title: string; page: number }[] },
+): Buffer {
   const objects: string[] = [];
   const add = (body: string) => objects.push(body) as number; // returns the object's number
   const catalog = add('');
@@ -108,10 +115,13 @@ function writePdf(contents: string[], meta: { title?: string | undefined; author
   for (const content of contents) {
     const stream = add(`<< /Length ${Buffer.byteLength(content, 'latin1')} >>\nstream\n${content}\nendstream`);
     pageNums.push(
-      add(`<< /Type /Page /Parent ${pagesObj} 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 ${font} 0 R >> >> /Contents ${stream} 0 R >>`),
+      add(
+        `<< /Type /Page /Parent ${pagesObj} 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 ${font} 0 R >> >> /Contents ${stream} 0 R >>`,
+      ),
     );
   }
-  objects[pagesObj - 1] = `<< /Type /Pages /Kids [${pageNums.map((n) => `${n} 0 R`).join(' ')}] /Count ${pageNums.length} >>`;
+  objects[pagesObj - 1] =
+    `<< /Type /Pages /Kids [${pageNums.map((n) => `${n} 0 R`).join(' ')}] /Count ${pageNums.length} >>`;
   let outlineRef = '';
   const entries = meta.outline ?? [];
   if (entries.length > 0) {
@@ -123,11 +133,15 @@ function writePdf(contents: string[], meta: { title?: string | undefined; author
         `<< /Title (${escape(e.title)}) /Parent ${root} 0 R /Dest [${pageNums[e.page]} 0 R /XYZ 0 792 0]` +
         `${i > 0 ? ` /Prev ${items[i - 1]} 0 R` : ''}${i < items.length - 1 ? ` /Next ${items[i + 1]} 0 R` : ''} >>`;
     });
-    objects[root - 1] = `<< /Type /Outlines /First ${items[0]} 0 R /Last ${items[items.length - 1]} 0 R /Count ${items.length} >>`;
+    objects[root - 1] =
+      `<< /Type /Outlines /First ${items[0]} 0 R /Last ${items[items.length - 1]} 0 R /Count ${items.length} >>`;
     outlineRef = ` /Outlines ${root} 0 R /PageMode /UseOutlines`;
   }
   objects[catalog - 1] = `<< /Type /Catalog /Pages ${pagesObj} 0 R${outlineRef} >>`;
-  const infoParts = [meta.title ? `/Title (${escape(meta.title)})` : '', meta.author ? `/Author (${escape(meta.author)})` : ''].filter(Boolean);
+  const infoParts = [
+    meta.title ? `/Title (${escape(meta.title)})` : '',
+    meta.author ? `/Author (${escape(meta.author)})` : '',
+  ].filter(Boolean);
   const info = infoParts.length > 0 ? add(`<< ${infoParts.join(' ')} >>`) : 0;
 
   let out = '%PDF-1.4\n%\xe2\xe3\xcf\xd3\n';

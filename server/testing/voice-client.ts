@@ -18,17 +18,36 @@ export class TestVoiceClient {
   private waiters: (() => void)[] = [];
 
   private constructor(readonly ws: WebSocket) {
-    this.closed = new Promise((resolve) => ws.on('close', (code, reason) => resolve({ code, reason: reason.toString() })));
+    this.closed = new Promise((resolve) =>
+      ws.on('close', (code, reason) => resolve({ code, reason: reason.toString() })),
+    );
     ws.on('error', () => undefined);
     ws.on('message', (data: Buffer) => {
       const frame = pipecat.Frame.decode(new Uint8Array(data));
       const at = performance.now();
       if (frame.frame === 'message') {
-        const m = JSON.parse(frame.message.data ?? '{}') as { type: string; id?: string; data?: Record<string, unknown> };
-        this.frames.push({ kind: 'message', type: m.type, ...(m.id !== undefined && { id: m.id }), data: m.data ?? {}, at });
+        const m = JSON.parse(frame.message.data ?? '{}') as {
+          type: string;
+          id?: string;
+          data?: Record<string, unknown>;
+        };
+        this.frames.push({
+          kind: 'message',
+          type: m.type,
+          ...(m.id !== undefined && { id: m.id }),
+          data: m.data ?? {},
+          at,
+        });
       } else if (frame.frame === 'audio') {
         const a = frame.audio;
-        this.frames.push({ kind: 'audio', bytes: a.audio?.byteLength ?? 0, sampleRate: a.sampleRate ?? 0, numChannels: a.numChannels ?? 0, name: a.name ?? '', at });
+        this.frames.push({
+          kind: 'audio',
+          bytes: a.audio?.byteLength ?? 0,
+          sampleRate: a.sampleRate ?? 0,
+          numChannels: a.numChannels ?? 0,
+          name: a.name ?? '',
+          at,
+        });
       } else if (frame.frame === 'interruption') {
         this.frames.push({ kind: 'interruption', at });
       } else {
@@ -53,7 +72,12 @@ export class TestVoiceClient {
   }
 
   sendMessage(type: string, data?: unknown, id?: string): void {
-    const json = JSON.stringify({ label: RTVI_LABEL, type, ...(id !== undefined && { id }), ...(data !== undefined && { data }) });
+    const json = JSON.stringify({
+      label: RTVI_LABEL,
+      type,
+      ...(id !== undefined && { id }),
+      ...(data !== undefined && { data }),
+    });
     this.ws.send(pipecat.Frame.encode({ message: { data: json } }).finish());
   }
 
@@ -69,7 +93,10 @@ export class TestVoiceClient {
   }
 
   messages(type?: string): Extract<ServerFrame, { kind: 'message' }>[] {
-    return this.frames.filter((f): f is Extract<ServerFrame, { kind: 'message' }> => f.kind === 'message' && (type === undefined || f.type === type));
+    return this.frames.filter(
+      (f): f is Extract<ServerFrame, { kind: 'message' }> =>
+        f.kind === 'message' && (type === undefined || f.type === type),
+    );
   }
 
   /** The first frame (from index `from`) matching `predicate`, waiting up to `timeoutMs`. */
@@ -93,7 +120,9 @@ export class TestVoiceClient {
   }
 
   waitForMessage(type: string, timeoutMs = 5000, from = 0): Promise<Extract<ServerFrame, { kind: 'message' }>> {
-    return this.waitFor((f) => f.kind === 'message' && f.type === type, timeoutMs, from) as Promise<Extract<ServerFrame, { kind: 'message' }>>;
+    return this.waitFor((f) => f.kind === 'message' && f.type === type, timeoutMs, from) as Promise<
+      Extract<ServerFrame, { kind: 'message' }>
+    >;
   }
 
   close(): void {

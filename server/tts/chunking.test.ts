@@ -14,9 +14,34 @@ function rng(seed: number) {
 }
 
 const WORDS = [
-  'the', 'a', 'Rochester', 'Jane', 'moor', 'said', 'governess', 'Thornfield', 'café', 'naïve',
-  'Zoë', 'fiancée', '東京', 'Москва', 'straße', 'déjà', 'vu', "don't", 'well-known', '3.14',
-  '1,000', 'e-mail', '😀', '👩‍👩‍👧', 'Ωmega', 'x', 'antidisestablishmentarianism', 'Pneumonoultramicroscopic',
+  'the',
+  'a',
+  'Rochester',
+  'Jane',
+  'moor',
+  'said',
+  'governess',
+  'Thornfield',
+  'café',
+  'naïve',
+  'Zoë',
+  'fiancée',
+  '東京',
+  'Москва',
+  'straße',
+  'déjà',
+  'vu',
+  "don't",
+  'well-known',
+  '3.14',
+  '1,000',
+  'e-mail',
+  '😀',
+  '👩‍👩‍👧',
+  'Ωmega',
+  'x',
+  'antidisestablishmentarianism',
+  'Pneumonoultramicroscopic',
 ];
 const OPENERS = ['', '', '', '"', '“', '(', '‘'];
 const CLOSERS = ['.', '.', '.', '!', '?', '…', '."', '?”', '.)', ';', ':', ',', '—'];
@@ -65,8 +90,11 @@ function checkInvariants(text: string, chunks: Chunk[], max: number) {
       expect(st.trim()).toBe(st);
       sPrev = s.end;
       // No boundary between two letters of one word (start and end of every speakable unit).
-      const inside = (pos: number) => pos > 0 && pos < text.length && WORDCHAR.test(text[pos - 1]!) && WORDCHAR.test(text[pos]!);
-      expect(inside(s.start), `start ${s.start} in ${JSON.stringify(text.slice(s.start - 5, s.start + 5))}`).toBe(false);
+      const inside = (pos: number) =>
+        pos > 0 && pos < text.length && WORDCHAR.test(text[pos - 1]!) && WORDCHAR.test(text[pos]!);
+      expect(inside(s.start), `start ${s.start} in ${JSON.stringify(text.slice(s.start - 5, s.start + 5))}`).toBe(
+        false,
+      );
       expect(inside(s.end), `end ${s.end} in ${JSON.stringify(text.slice(s.end - 5, s.end + 5))}`).toBe(false);
     }
   }
@@ -92,7 +120,10 @@ describe('splitIntoChunks', () => {
     expect(splitIntoChunks(text, 100).map((c) => c.text)).toEqual([text]);
     const two = splitIntoChunks(text, 25);
     expect(two.map((c) => c.text)).toEqual(['One two. Three four five.', 'Six.']);
-    expect(two[0]!.sentences).toEqual([{ start: 0, end: 8 }, { start: 9, end: 25 }]);
+    expect(two[0]!.sentences).toEqual([
+      { start: 0, end: 8 },
+      { start: 9, end: 25 },
+    ]);
   });
 
   it('keeps "Mr. Rochester" and quoted dialogue in one sentence', () => {

@@ -62,7 +62,10 @@ function endsWithAbbreviation(text: string, span: SentenceSpan): boolean {
 }
 
 function continuesInLowerCase(text: string, prev: SentenceSpan, next: SentenceSpan): boolean {
-  return /[?!…][”’"'»)\]]*$/u.test(text.slice(prev.start, prev.end)) && /^\p{Ll}/u.test(text.slice(next.start, next.start + 2));
+  return (
+    /[?!…][”’"'»)\]]*$/u.test(text.slice(prev.start, prev.end)) &&
+    /^\p{Ll}/u.test(text.slice(next.start, next.start + 2))
+  );
 }
 
 /** Sentences of `text` as trimmed spans (whitespace-only segments dropped). */

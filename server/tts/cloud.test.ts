@@ -5,7 +5,12 @@ import { createElevenLabsEngine } from './elevenlabs';
 import { createOpenAiEngine } from './openai';
 import { isDemoMode, selectEngine } from './select';
 
-interface Seen { method: string; url: string; headers: http.IncomingHttpHeaders; body: unknown }
+interface Seen {
+  method: string;
+  url: string;
+  headers: http.IncomingHttpHeaders;
+  body: unknown;
+}
 type Reply = { status: number; headers?: Record<string, string>; body?: string | Buffer };
 
 // A fake provider on 127.0.0.1: records every request and answers from a queue (last one repeats).
@@ -22,7 +27,11 @@ beforeAll(async () => {
     req.on('data', (d) => (raw += d));
     req.on('end', () => {
       let body: unknown = raw;
-      try { body = JSON.parse(raw); } catch { /* not JSON */ }
+      try {
+        body = JSON.parse(raw);
+      } catch {
+        /* not JSON */
+      }
       seen.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body });
       const r = (replies.length > 1 ? replies.shift() : replies[0]) ?? { status: 500 };
       res.writeHead(r.status, r.headers ?? {});
@@ -40,12 +49,15 @@ beforeEach(() => {
 
 const ok: Reply = { status: 200, headers: { 'content-type': 'audio/pcm' }, body: PCM };
 const json = (status: number, body: unknown, headers: Record<string, string> = {}): Reply => ({
-  status, headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body),
+  status,
+  headers: { 'content-type': 'application/json', ...headers },
+  body: JSON.stringify(body),
 });
 const fastRetry = { maxRetries: 3, baseDelayMs: 1, maxDelayMs: 5 };
 
 describe('OpenAI engine (real SDK, local HTTP)', () => {
-  const engine = () => createOpenAiEngine({ apiKey: 'sk-test', baseURL: `${base}/v1`, model: 'tts-1', retry: fastRetry });
+  const engine = () =>
+    createOpenAiEngine({ apiKey: 'sk-test', baseURL: `${base}/v1`, model: 'tts-1', retry: fastRetry });
 
   it('posts to /v1/audio/speech with bearer auth and reads 24 kHz PCM', async () => {
     replies = [ok];
@@ -68,7 +80,9 @@ describe('OpenAI engine (real SDK, local HTTP)', () => {
 
   it('gives up on a persistent 503 after the configured retries', async () => {
     replies = [json(503, { error: { message: 'overloaded' } })];
-    const err = await engine().synthesize('Hi.', 'alloy').catch((e: unknown) => e);
+    const err = await engine()
+      .synthesize('Hi.', 'alloy')
+      .catch((e: unknown) => e);
     expect(seen).toHaveLength(4);
     expect(err).toMatchObject({ name: 'TtsError', retryable: true, code: 'server', status: 503, attempts: 4 });
     expect((err as Error).message).toMatch(/^OpenAI is unavailable \(503\): retried 3 times, giving up/);
@@ -82,7 +96,9 @@ describe('OpenAI engine (real SDK, local HTTP)', () => {
 
   it('does not retry a 401', async () => {
     replies = [json(401, { error: { message: 'Incorrect API key provided', type: 'invalid_request_error' } })];
-    const err = await engine().synthesize('Hi.', 'alloy').catch((e: unknown) => e);
+    const err = await engine()
+      .synthesize('Hi.', 'alloy')
+      .catch((e: unknown) => e);
     expect(seen).toHaveLength(1);
     expect(err).toMatchObject({ retryable: false, code: 'auth', status: 401 });
     expect((err as Error).message).toBe('OpenAI rejected the request: 401 Incorrect API key provided');
@@ -95,7 +111,11 @@ describe('OpenAI engine (real SDK, local HTTP)', () => {
   });
 
   it('reports an unreachable server as retryable after retries', async () => {
-    const e = createOpenAiEngine({ apiKey: 'k', baseURL: 'http://127.0.0.1:1/v1', retry: { maxRetries: 1, baseDelayMs: 1 } });
+    const e = createOpenAiEngine({
+      apiKey: 'k',
+      baseURL: 'http://127.0.0.1:1/v1',
+      retry: { maxRetries: 1, baseDelayMs: 1 },
+    });
     await expect(e.synthesize('Hi.', 'alloy')).rejects.toMatchObject({ code: 'network', retryable: true, attempts: 2 });
   });
 });
@@ -118,14 +138,19 @@ describe('ElevenLabs engine (real SDK, local HTTP)', () => {
   });
 
   it('retries a 429 (Retry-After: 0) and succeeds', async () => {
-    replies = [json(429, { detail: { status: 'too_many_concurrent_requests', message: 'busy' } }, { 'retry-after': '0' }), ok];
+    replies = [
+      json(429, { detail: { status: 'too_many_concurrent_requests', message: 'busy' } }, { 'retry-after': '0' }),
+      ok,
+    ];
     await engine().synthesize('Hi.', 'adam');
     expect(seen).toHaveLength(2);
   });
 
   it('gives up on a persistent 503 after the configured retries', async () => {
     replies = [json(503, { detail: 'down' })];
-    const err = await engine().synthesize('Hi.', 'adam').catch((e: unknown) => e);
+    const err = await engine()
+      .synthesize('Hi.', 'adam')
+      .catch((e: unknown) => e);
     expect(seen).toHaveLength(4);
     expect(err).toMatchObject({ name: 'TtsError', retryable: true, code: 'server', status: 503 });
     expect((err as Error).message).toMatch(/^ElevenLabs is unavailable \(503\): retried 3 times, giving up/);
@@ -133,12 +158,16 @@ describe('ElevenLabs engine (real SDK, local HTTP)', () => {
 
   it('gives up on a persistent 429 with "ElevenLabs rate limit: retried N times, giving up"', async () => {
     replies = [json(429, { detail: { message: 'quota' } }, { 'retry-after': '0' })];
-    await expect(engine().synthesize('Hi.', 'adam')).rejects.toThrow(/^ElevenLabs rate limit: retried 3 times, giving up/);
+    await expect(engine().synthesize('Hi.', 'adam')).rejects.toThrow(
+      /^ElevenLabs rate limit: retried 3 times, giving up/,
+    );
   });
 
   it('does not retry a 401', async () => {
     replies = [json(401, { detail: { status: 'invalid_api_key', message: 'Invalid API key' } })];
-    const err = await engine().synthesize('Hi.', 'adam').catch((e: unknown) => e);
+    const err = await engine()
+      .synthesize('Hi.', 'adam')
+      .catch((e: unknown) => e);
     expect(seen).toHaveLength(1);
     expect(err).toMatchObject({ retryable: false, code: 'auth', status: 401 });
     expect((err as Error).message).toBe('ElevenLabs rejected the request: 401 Invalid API key');
@@ -151,7 +180,9 @@ describe('ElevenLabs engine (real SDK, local HTTP)', () => {
     await expect(engine().synthesize('a'.repeat(10_001), 'adam')).rejects.toThrow(/limit is 10000/);
     replies = [ok];
     await engine('eleven_flash_v2_5').synthesize('a'.repeat(10_001), 'adam');
-    await expect(engine('eleven_flash_v2_5').synthesize('a'.repeat(40_001), 'adam')).rejects.toMatchObject({ code: 'invalid_input' });
+    await expect(engine('eleven_flash_v2_5').synthesize('a'.repeat(40_001), 'adam')).rejects.toMatchObject({
+      code: 'invalid_input',
+    });
     expect(seen).toHaveLength(1);
   });
 

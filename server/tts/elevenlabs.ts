@@ -114,7 +114,9 @@ export function createElevenLabsEngine(options: ElevenLabsEngineOptions): Eleven
   async function synthesize(text: string, voiceId: string, signal?: AbortSignal): Promise<Speech> {
     if (text.trim() === '') {
       throw new TtsError('Nothing to synthesize: the text is empty', {
-        retryable: false, code: 'invalid_input', engine: 'elevenlabs',
+        retryable: false,
+        code: 'invalid_input',
+        engine: 'elevenlabs',
       });
     }
     if (text.length > maxChars) {

@@ -170,4 +170,3 @@ export async function createWasmRuntime(): Promise<WasmRuntime> {
 
   return { run, initMs };
 }
-

@@ -58,7 +58,10 @@ describe('offline engine (WASM)', () => {
 
   it('rejects empty text, over-long text and unknown voices with clear errors', async () => {
     await expect(engine.synthesize('   ', 'en-us')).rejects.toMatchObject({
-      name: 'TtsError', code: 'invalid_input', retryable: false, message: 'Nothing to synthesize: the text is empty',
+      name: 'TtsError',
+      code: 'invalid_input',
+      retryable: false,
+      message: 'Nothing to synthesize: the text is empty',
     });
     await expect(engine.synthesize('a '.repeat(200), 'en-us')).rejects.toThrow(/limit is 300/);
     await expect(engine.synthesize('Hello', 'xx-nope')).rejects.toThrow('eSpeak-NG has no voice "xx-nope"');

@@ -39,8 +39,19 @@ export const STAND_IN_VOICES = {
 
 const OPENAI_MALE = new Set(['echo', 'onyx', 'fable', 'ash', 'ballad', 'verse', 'cedar']);
 const ELEVENLABS_FEMALE = new Set([
-  'rachel', '21m00tcm4tlvdq8ikwam', 'bella', 'domi', 'elli', 'dorothy', 'charlotte', 'alice',
-  'matilda', 'sarah', 'laura', 'lily', 'jessica',
+  'rachel',
+  '21m00tcm4tlvdq8ikwam',
+  'bella',
+  'domi',
+  'elli',
+  'dorothy',
+  'charlotte',
+  'alice',
+  'matilda',
+  'sarah',
+  'laura',
+  'lily',
+  'jessica',
 ]);
 
 /**
@@ -86,9 +97,11 @@ export function getWasmRuntime(): Promise<WasmRuntime> {
   return wasmRuntime;
 }
 
-
 /** espeak-wasm.ts beside this file when run from source, espeak-wasm.mjs beside the compiled server. */
-const WASM_MODULE_URL = new URL(import.meta.url.endsWith('.ts') ? './espeak-wasm.ts' : './espeak-wasm.mjs', import.meta.url).href;
+const WASM_MODULE_URL = new URL(
+  import.meta.url.endsWith('.ts') ? './espeak-wasm.ts' : './espeak-wasm.mjs',
+  import.meta.url,
+).href;
 const WASM_WORKER_URL = new URL('./espeak-worker.mjs', import.meta.url);
 
 interface WorkerReply extends Partial<RunResult> {
@@ -158,7 +171,6 @@ let wasmWorker: WasmWorker | undefined;
 // Native backend
 
 let nativeDetected: string | null | undefined;
-
 
 /** Path of an `espeak-ng` binary on PATH, or null. Looked up once per process. */
 export function detectNativeEspeak(): string | null {

@@ -16,7 +16,11 @@ describe('Launcher (programs run through one long-lived shell)', () => {
     expect(echoed.status).toBe(0);
     expect(Buffer.from(echoed.stdout).toString('utf8')).toBe(text);
 
-    const failed = await launcher.run('sh', ['-c', 'echo "went wrong: $1" >&2; exit 7', 'sh', "it's a 'quoted' arg; $(nope)"], '');
+    const failed = await launcher.run(
+      'sh',
+      ['-c', 'echo "went wrong: $1" >&2; exit 7', 'sh', "it's a 'quoted' arg; $(nope)"],
+      '',
+    );
     expect(failed.status).toBe(7);
     expect(failed.stderr).toBe("went wrong: it's a 'quoted' arg; $(nope)\n");
     expect(failed.stdout.length).toBe(0);
@@ -24,9 +28,13 @@ describe('Launcher (programs run through one long-lived shell)', () => {
 
   it('runs calls at once and gives each its own output', async () => {
     const results = await Promise.all(
-      Array.from({ length: 12 }, (_, i) => launcher.run('sh', ['-c', `sleep 0.0${i % 3}; cat; echo " #${i}"`], `call ${i}`)),
+      Array.from({ length: 12 }, (_, i) =>
+        launcher.run('sh', ['-c', `sleep 0.0${i % 3}; cat; echo " #${i}"`], `call ${i}`),
+      ),
     );
-    expect(results.map((r) => Buffer.from(r.stdout).toString())).toEqual(Array.from({ length: 12 }, (_, i) => `call ${i} #${i}\n`));
+    expect(results.map((r) => Buffer.from(r.stdout).toString())).toEqual(
+      Array.from({ length: 12 }, (_, i) => `call ${i} #${i}\n`),
+    );
   });
 
   it('kills the program when the signal aborts, and keeps serving', async () => {

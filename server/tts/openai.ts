@@ -64,7 +64,9 @@ export function createOpenAiEngine(options: OpenAiEngineOptions): OpenAiEngine {
   async function synthesize(text: string, voiceId: string, signal?: AbortSignal): Promise<Speech> {
     if (text.trim() === '') {
       throw new TtsError('Nothing to synthesize: the text is empty', {
-        retryable: false, code: 'invalid_input', engine: 'openai',
+        retryable: false,
+        code: 'invalid_input',
+        engine: 'openai',
       });
     }
     if (text.length > OPENAI_MAX_CHARS) {

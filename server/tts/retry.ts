@@ -87,7 +87,11 @@ export async function withRetries<T>(
     }
     if (failure.kind === 'aborted' || signal?.aborted) {
       throw new TtsError(`${providerLabel} request was cancelled`, {
-        retryable: false, code: 'aborted', engine, attempts: n + 1, cause: failure.cause,
+        retryable: false,
+        code: 'aborted',
+        engine,
+        attempts: n + 1,
+        cause: failure.cause,
       });
     }
     if (!isRetryable(failure)) throw finalError(engine, providerLabel, failure, n + 1, false);
@@ -99,7 +103,11 @@ export async function withRetries<T>(
       await sleep(wait, signal);
     } catch (reason) {
       throw new TtsError(`${providerLabel} request was cancelled`, {
-        retryable: false, code: 'aborted', engine, attempts: n + 1, cause: reason,
+        retryable: false,
+        code: 'aborted',
+        engine,
+        attempts: n + 1,
+        cause: reason,
       });
     }
   }
@@ -113,9 +121,7 @@ function finalError(
   exhausted: boolean,
 ): TtsError {
   const retries = attempts - 1;
-  const giveUp = exhausted
-    ? `: retried ${retries} time${retries === 1 ? '' : 's'}, giving up`
-    : '';
+  const giveUp = exhausted ? `: retried ${retries} time${retries === 1 ? '' : 's'}, giving up` : '';
   const detail = f.detail ? ` ${f.detail}` : '';
   const base = { engine, attempts, cause: f.cause };
   if (f.kind === 'network' || f.kind === 'timeout') {
@@ -125,20 +131,35 @@ function finalError(
   const status = f.status ?? 0;
   if (status === 429) {
     return new TtsError(`${label} rate limit${giveUp}${detail ? ` (last answer:${detail})` : ''}`, {
-      ...base, status, retryable: true, code: 'rate_limited',
+      ...base,
+      status,
+      retryable: true,
+      code: 'rate_limited',
     });
   }
   if (status >= 500 || status === 408) {
     return new TtsError(`${label} is unavailable (${status})${giveUp}${detail ? ` (last answer:${detail})` : ''}`, {
-      ...base, status, retryable: true, code: 'server',
+      ...base,
+      status,
+      retryable: true,
+      code: 'server',
     });
   }
   if (status === 401 || status === 403) {
-    return new TtsError(`${label} rejected the request: ${status}${detail || (status === 401 ? ' invalid API key' : ' forbidden')}`, {
-      ...base, status, retryable: false, code: 'auth',
-    });
+    return new TtsError(
+      `${label} rejected the request: ${status}${detail || (status === 401 ? ' invalid API key' : ' forbidden')}`,
+      {
+        ...base,
+        status,
+        retryable: false,
+        code: 'auth',
+      },
+    );
   }
   return new TtsError(`${label} rejected the request: ${status}${detail}`, {
-    ...base, status, retryable: false, code: 'bad_request',
+    ...base,
+    status,
+    retryable: false,
+    code: 'bad_request',
   });
 }

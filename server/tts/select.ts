@@ -1,5 +1,11 @@
 import { createElevenLabsEngine, ELEVENLABS_DEFAULT_VOICE } from './elevenlabs';
-import { getOfflineEngine, offlineVoiceFor, type CloudProvider, type EspeakOptions, createEspeakEngine } from './espeak';
+import {
+  getOfflineEngine,
+  offlineVoiceFor,
+  type CloudProvider,
+  type EspeakOptions,
+  createEspeakEngine,
+} from './espeak';
 import { createOpenAiEngine, OPENAI_DEFAULT_VOICE } from './openai';
 import type { RetryOptions } from './retry';
 import type { TtsEngine } from './types';
@@ -69,7 +75,11 @@ export function selectEngine(settings: VoiceSettings, provider: Provider, voiceI
     return { engine, voiceId: requestedVoiceId, standIn: false, provider, requestedVoiceId };
   }
   if (provider === 'elevenlabs' && hasKey(settings.elevenlabsApiKey)) {
-    const opts = { apiKey: settings.elevenlabsApiKey, baseUrl: settings.elevenlabsBaseUrl, model: settings.elevenlabsModel };
+    const opts = {
+      apiKey: settings.elevenlabsApiKey,
+      baseUrl: settings.elevenlabsBaseUrl,
+      model: settings.elevenlabsModel,
+    };
     const engine = cached(JSON.stringify(['elevenlabs', opts, common]), () =>
       createElevenLabsEngine({
         apiKey: opts.apiKey,

@@ -66,7 +66,10 @@ export class TtsError extends DomainError {
       cause?: unknown;
     },
   ) {
-    super(KIND_BY_CODE[opts.code], message, { retryable: opts.retryable, ...(opts.cause !== undefined && { cause: opts.cause }) });
+    super(KIND_BY_CODE[opts.code], message, {
+      retryable: opts.retryable,
+      ...(opts.cause !== undefined && { cause: opts.cause }),
+    });
     this.code = opts.code;
     this.engine = opts.engine;
     if (opts.status !== undefined) this.status = opts.status;

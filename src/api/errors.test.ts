@@ -55,7 +55,10 @@ describe('the client error model (every generated call rejects with an ApiError)
 
   it('a 503 without a body is retryable, names its request from the header and shows the caller default', async () => {
     server.use(
-      http.get('*/api/v1/jobs/:jobId', () => new HttpResponse(null, { status: 503, headers: { 'x-request-id': 'req-7' } })),
+      http.get(
+        '*/api/v1/jobs/:jobId',
+        () => new HttpResponse(null, { status: 503, headers: { 'x-request-id': 'req-7' } }),
+      ),
     );
     const error = await failureOf(getJob(jobId));
     expect(error).toMatchObject({ status: 503, requestId: 'req-7', retryable: true, serverMessage: undefined });

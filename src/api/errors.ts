@@ -25,11 +25,17 @@ export class ApiError extends Error {
   readonly retryable: boolean;
   readonly body: unknown;
 
-  constructor(status: number, body: unknown, { requestId, cause }: { requestId?: string | null; cause?: unknown } = {}) {
+  constructor(
+    status: number,
+    body: unknown,
+    { requestId, cause }: { requestId?: string | null; cause?: unknown } = {},
+  ) {
     const fields = body && typeof body === 'object' ? (body as Record<string, unknown>) : {};
     const text = (value: unknown) => (typeof value === 'string' && value ? value : undefined);
     const serverMessage = text(fields.message) ?? text(fields.detail);
-    super(serverMessage ?? (status ? `Request failed with status ${status}` : 'The server could not be reached'), { cause });
+    super(serverMessage ?? (status ? `Request failed with status ${status}` : 'The server could not be reached'), {
+      cause,
+    });
     this.name = 'ApiError';
     this.status = status;
     this.detail = text(fields.detail);

@@ -21,7 +21,8 @@ const meta = {
   beforeEach: () => {
     backend.reset();
     resetPlayer();
-    for (const key of Object.keys(localStorage)) if (key.startsWith('lectio.playbackRate.')) localStorage.removeItem(key);
+    for (const key of Object.keys(localStorage))
+      if (key.startsWith('lectio.playbackRate.')) localStorage.removeItem(key);
   },
 } satisfies Meta<typeof AppRoutes>;
 
@@ -69,7 +70,10 @@ export const UploadToListening: Story = {
       await expect(await canvas.findByRole('button', { name: 'Pause' }, long)).toBeVisible();
       const audio = canvas.getByTestId('player-audio') as HTMLAudioElement;
       await waitFor(() => expect(audio.currentTime).toBeGreaterThan(0), long);
-      await waitFor(() => expect(canvas.getByRole('timer', { name: 'Elapsed time' })).toHaveTextContent(/^0:(0[1-9]|[1-5]\d)$/), long);
+      await waitFor(
+        () => expect(canvas.getByRole('timer', { name: 'Elapsed time' })).toHaveTextContent(/^0:(0[1-9]|[1-5]\d)$/),
+        long,
+      );
       await userEvent.click(canvas.getByRole('button', { name: 'Pause' }));
       await expect(await canvas.findByRole('button', { name: 'Play' })).toBeVisible();
       await expect(audio.paused).toBe(true);

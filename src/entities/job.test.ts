@@ -1,5 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { bookTitle, chaptersDoneLabel, convertingLabel, isListenable, chaptersInOrder, chapterTitle, countLabel, humanizeStepName, isBook, jobDuration, jobTitle, shortId } from './job';
+import {
+  bookTitle,
+  chaptersDoneLabel,
+  convertingLabel,
+  isListenable,
+  chaptersInOrder,
+  chapterTitle,
+  countLabel,
+  humanizeStepName,
+  isBook,
+  jobDuration,
+  jobTitle,
+  shortId,
+} from './job';
 
 describe('job text helpers', () => {
   it('shortId keeps the first 8 characters', () => {
@@ -16,7 +29,6 @@ describe('job text helpers', () => {
     expect(humanizeStepName('synthesize')).toBe('Synthesize');
     expect(humanizeStepName('split_chapters')).toBe('Split chapters');
   });
-
 
   it('counts', () => {
     expect(countLabel(1, 'job')).toBe('1 job');
@@ -48,8 +60,12 @@ describe('books in the jobs list', () => {
   });
 
   it('convertingLabel says how many chapters of a converting book are ready, nothing once it is finished', () => {
-    expect(convertingLabel({ status: 'PROCESSING', chapter_count: 12, chapters_ready: 3 })).toBe('Converting · 3 of 12 chapters ready');
-    expect(convertingLabel({ status: 'PENDING', chapter_count: 1, chapters_ready: 0 })).toBe('Converting · 0 of 1 chapter ready');
+    expect(convertingLabel({ status: 'PROCESSING', chapter_count: 12, chapters_ready: 3 })).toBe(
+      'Converting · 3 of 12 chapters ready',
+    );
+    expect(convertingLabel({ status: 'PENDING', chapter_count: 1, chapters_ready: 0 })).toBe(
+      'Converting · 0 of 1 chapter ready',
+    );
     expect(convertingLabel({ status: 'COMPLETED', chapter_count: 12, chapters_ready: 12 })).toBeNull();
     expect(convertingLabel({ status: 'PROCESSING', chapter_count: 12, chapters_ready: 12 })).toBeNull();
     expect(convertingLabel({ status: 'PROCESSING', chapter_count: 0, chapters_ready: 0 })).toBeNull();
@@ -78,11 +94,18 @@ describe('books in the jobs list', () => {
 
   it('chaptersInOrder uses child_job_ids, else keeps the order the server listed', () => {
     const children = [child(10), child(9)];
-    expect(chaptersInOrder({ children, result_data: { child_job_ids: ['id-9', 'id-10'] } }).map((c) => c.id)).toEqual(['id-9', 'id-10']);
+    expect(chaptersInOrder({ children, result_data: { child_job_ids: ['id-9', 'id-10'] } }).map((c) => c.id)).toEqual([
+      'id-9',
+      'id-10',
+    ]);
     const listed = [child(1), child(2), child(9), child(10), child(11)];
-    expect(chaptersInOrder({ children: listed, result_data: {} }).map((c) => c.title)).toEqual(listed.map((c) => c.title));
+    expect(chaptersInOrder({ children: listed, result_data: {} }).map((c) => c.title)).toEqual(
+      listed.map((c) => c.title),
+    );
     // A chapter the result does not name goes after those it does, in the server's order.
-    expect(chaptersInOrder({ children: [child(3), child(1)], result_data: { child_job_ids: ['id-1'] } }).map((c) => c.id)).toEqual(['id-1', 'id-3']);
+    expect(
+      chaptersInOrder({ children: [child(3), child(1)], result_data: { child_job_ids: ['id-1'] } }).map((c) => c.id),
+    ).toEqual(['id-1', 'id-3']);
   });
 
   it('chapterTitle drops the book title the server puts first', () => {

@@ -35,7 +35,9 @@ export function countLabel(count: number, singular: string, plural = `${singular
 
 /** A finished job's length in seconds: its result's figures, else the job's own; 0 when unknown. */
 export function jobDuration(
-  job: Pick<JobSummaryOutput, 'duration'> & { result_data: Pick<JobSummaryOutput['result_data'], 'duration' | 'duration_seconds'> },
+  job: Pick<JobSummaryOutput, 'duration'> & {
+    result_data: Pick<JobSummaryOutput['result_data'], 'duration' | 'duration_seconds'>;
+  },
 ): number {
   return job.result_data.duration ?? job.result_data.duration_seconds ?? job.duration ?? 0;
 }
@@ -65,9 +67,12 @@ export function chaptersDoneLabel(job: Pick<JobSummaryOutput, 'chapter_count' | 
  * 'Converting · 3 of 12 chapters ready' while its status is not COMPLETED and some of its chapters
  * are not ready yet; null for a finished job, or when the answer does not say how many are ready.
  */
-export function convertingLabel(job: Pick<JobSummaryOutput, 'status' | 'chapter_count' | 'chapters_ready'>): string | null {
+export function convertingLabel(
+  job: Pick<JobSummaryOutput, 'status' | 'chapter_count' | 'chapters_ready'>,
+): string | null {
   const ready = job.chapters_ready;
-  if (job.status === 'COMPLETED' || job.chapter_count <= 0 || ready === undefined || ready >= job.chapter_count) return null;
+  if (job.status === 'COMPLETED' || job.chapter_count <= 0 || ready === undefined || ready >= job.chapter_count)
+    return null;
   return `Converting · ${ready} of ${countLabel(job.chapter_count, 'chapter')} ready`;
 }
 

@@ -3,7 +3,9 @@ import { jobProvider, providerLabel, voiceLabel, voiceLabelText } from './provid
 
 describe('jobProvider', () => {
   it('takes the voice config first, as the server synthesises with it', () => {
-    expect(jobProvider({ config: { provider: 'openai', voice_config: { provider: 'elevenlabs' } } })).toBe('elevenlabs');
+    expect(jobProvider({ config: { provider: 'openai', voice_config: { provider: 'elevenlabs' } } })).toBe(
+      'elevenlabs',
+    );
   });
 
   it('falls back to the job provider, then to OpenAI', () => {
@@ -17,18 +19,27 @@ describe('jobProvider', () => {
 });
 
 describe('voiceLabel', () => {
-  const asked = (provider: 'openai' | 'elevenlabs', tts_engine?: string) => ({ config: { provider }, result_data: tts_engine ? { tts_engine } : {} });
+  const asked = (provider: 'openai' | 'elevenlabs', tts_engine?: string) => ({
+    config: { provider },
+    result_data: tts_engine ? { tts_engine } : {},
+  });
 
   it('says the offline voice spoke when it did, with the voice that was asked for', () => {
     const voice = voiceLabel(asked('openai', 'espeak-ng'));
     expect(voiceLabelText(voice)).toBe('Offline voice · requested OpenAI');
     expect(voice.tone).toBe('neutral');
-    expect(voiceLabelText(voiceLabel(asked('elevenlabs', 'espeak-ng'), false))).toBe('Offline voice · requested ElevenLabs');
+    expect(voiceLabelText(voiceLabel(asked('elevenlabs', 'espeak-ng'), false))).toBe(
+      'Offline voice · requested ElevenLabs',
+    );
   });
 
   it('names the cloud voice that spoke, with nothing more', () => {
     expect(voiceLabelText(voiceLabel(asked('openai', 'openai')))).toBe('OpenAI');
-    expect(voiceLabel(asked('elevenlabs', 'elevenlabs'))).toEqual({ label: 'ElevenLabs', requested: null, tone: 'success' });
+    expect(voiceLabel(asked('elevenlabs', 'elevenlabs'))).toEqual({
+      label: 'ElevenLabs',
+      requested: null,
+      tone: 'success',
+    });
   });
 
   it('before anything spoke: the offline voice in demo mode, else the provider asked for', () => {

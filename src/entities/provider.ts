@@ -33,7 +33,10 @@ const OFFLINE = 'Offline voice';
  * secondary text whenever the offline voice stood in for it.
  */
 export function voiceLabel(
-  job: { config: Pick<JobOutput['config'], 'provider' | 'voice_config'>; result_data?: { tts_engine?: string | null } | null },
+  job: {
+    config: Pick<JobOutput['config'], 'provider' | 'voice_config'>;
+    result_data?: { tts_engine?: string | null } | null;
+  },
   demoMode = false,
 ): VoiceLabel {
   const requested = jobProvider(job);

@@ -25,7 +25,10 @@ export function failWith(status: number, body?: JsonBodyType): never {
  * The override a generated handler takes: after `options.delay`, the error `options` names, else
  * `success` of the request (its params and body are in `info`).
  */
-export function answer<Info, T>(options: ReplyOptions, success: (info: Info) => T | Promise<T>): (info: Info) => Promise<T> {
+export function answer<Info, T>(
+  options: ReplyOptions,
+  success: (info: Info) => T | Promise<T>,
+): (info: Info) => Promise<T> {
   return async (info) => {
     if (options.delay !== undefined) await delay(options.delay);
     if (options.status && options.status >= 400) failWith(options.status, options.body);

@@ -185,7 +185,10 @@ const SAMPLE_TEXT: string[][][] = [
   ],
   [
     ['Every night, about midnight, I turned the latch of his door and opened it.', 'Oh, so gently!'],
-    ['And then, when I had made an opening sufficient for my head, I put in a dark lantern.', 'It took me an hour to place my whole head within the opening.'],
+    [
+      'And then, when I had made an opening sufficient for my head, I put in a dark lantern.',
+      'It took me an hour to place my whole head within the opening.',
+    ],
   ],
   [
     ['The officers were satisfied.', 'My manner had convinced them.'],

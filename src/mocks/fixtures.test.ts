@@ -9,7 +9,13 @@ import {
 } from '../api/gen/model';
 import { audioMetadataFixture, progressFixture, streamInfoFixture } from './audio';
 import { tutoringAnalysisFixture } from './jobs';
-import { cloudPreviewFixture, completedJobFixture, jobPreviewFixture, textPreviewFixture, libraryShelfFixture } from './library';
+import {
+  cloudPreviewFixture,
+  completedJobFixture,
+  jobPreviewFixture,
+  textPreviewFixture,
+  libraryShelfFixture,
+} from './library';
 import { describe, expect, it } from 'vitest';
 import { EnvironmentInfo, ErrorBody, Job, JobListResponse, TokenResponse, User } from '../api/gen/model';
 import {
@@ -27,7 +33,11 @@ describe('fixtures match the generated schemas', () => {
     ['user', User, userFixture()],
     ['token', TokenResponse, tokenFixture()],
     ['environment (dev)', EnvironmentInfo, environmentFixture()],
-    ['environment (production)', EnvironmentInfo, environmentFixture({ environment: 'production', features: { signup_enabled: false } })],
+    [
+      'environment (production)',
+      EnvironmentInfo,
+      environmentFixture({ environment: 'production', features: { signup_enabled: false } }),
+    ],
     ['error body', ErrorBody, errorBodyFixture('Email already registered')],
     ['job', Job, jobFixture()],
     ['job list', JobListResponse, jobListFixture([jobFixture(), jobFixture({ status: 'COMPLETED', progress: 100 })])],

@@ -1,4 +1,12 @@
-import type { EnvironmentInfo, ErrorBody, Job, JobListResponse, JobSummary, TokenResponse, User } from '../api/gen/model';
+import type {
+  EnvironmentInfo,
+  ErrorBody,
+  Job,
+  JobListResponse,
+  JobSummary,
+  TokenResponse,
+  User,
+} from '../api/gen/model';
 
 /**
  * Fake data shared by stories, unit tests and the dev worker. Every factory returns a value that
@@ -88,14 +96,18 @@ export function toJobSummary(job: Job | JobSummary): JobSummary {
     started_at: job.started_at,
     completed_at: job.completed_at,
     duration: job.duration,
-    chapter_count: job.children.length || job.result_data.child_job_ids?.length || job.result_data.chapters?.length || 0,
+    chapter_count:
+      job.children.length || job.result_data.child_job_ids?.length || job.result_data.chapters?.length || 0,
     // As the server counts it: the chapter jobs already converted (0 for a job that is not a book).
     chapters_ready: job.children.filter((child) => child.status === 'COMPLETED').length,
   };
 }
 
 /** A page of the list; whole jobs are listed as their summaries, as the server lists them. */
-export function jobListFixture(jobs: (Job | JobSummary)[] = [], overrides: Partial<JobListResponse> = {}): JobListResponse {
+export function jobListFixture(
+  jobs: (Job | JobSummary)[] = [],
+  overrides: Partial<JobListResponse> = {},
+): JobListResponse {
   return {
     jobs: jobs.map(toJobSummary),
     total: jobs.length,

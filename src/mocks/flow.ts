@@ -2,7 +2,13 @@ import { getGetAudioMetadataMockHandler, getGetAudioStreamMockHandler } from '..
 import { getCreateJobMockHandler, getGetJobMockHandler } from '../api/gen/endpoints/jobs/jobs.msw';
 import type { Job, JobCreateRequest } from '../api/gen/model';
 import { isActiveStatus } from '../entities/job';
-import { audioMetadataFixture, SAMPLE_AUDIO_SECONDS, SAMPLE_AUDIO_URL, sampleAudioResult, streamInfoFixture } from './audio';
+import {
+  audioMetadataFixture,
+  SAMPLE_AUDIO_SECONDS,
+  SAMPLE_AUDIO_URL,
+  sampleAudioResult,
+  streamInfoFixture,
+} from './audio';
 import { jobAtStatus, jobNotFound, jobsBackend, jobUuid, stepsFixture } from './jobs';
 
 /**

@@ -1,4 +1,8 @@
-import { getGetCurrentUserMockHandler, getLoginMockHandler, getRegisterMockHandler } from '../api/gen/endpoints/auth/auth.msw';
+import {
+  getGetCurrentUserMockHandler,
+  getLoginMockHandler,
+  getRegisterMockHandler,
+} from '../api/gen/endpoints/auth/auth.msw';
 import { getGetEnvironmentMockHandler } from '../api/gen/endpoints/environment/environment.msw';
 import { getListJobsMockHandler } from '../api/gen/endpoints/jobs/jobs.msw';
 import type { RegisterRequest, TokenResponse, User } from '../api/gen/model';
@@ -15,13 +19,7 @@ import {
 } from './audio';
 import { createJobHandler, previewJobHandler, uploadFileHandler } from './library';
 import { voiceConnectHandler, voiceStartHandler, voiceStatusHandler, voiceStopHandler } from './voice';
-import {
-  environmentFixture,
-  errorBodyFixture,
-  runningCountFixture,
-  tokenFixture,
-  userFixture,
-} from './fixtures';
+import { environmentFixture, errorBodyFixture, runningCountFixture, tokenFixture, userFixture } from './fixtures';
 
 export type { ReplyOptions } from './answer';
 
@@ -30,7 +28,10 @@ export type { ReplyOptions } from './answer';
  * (parameters.msw.handlers), unit tests (setupServer) and the demo mode (browser.ts). Paths match
  * any origin, so they work whatever base URL the API client is configured with.
  */
-export function environmentHandler(overrides: Parameters<typeof environmentFixture>[0] = {}, options: ReplyOptions = {}) {
+export function environmentHandler(
+  overrides: Parameters<typeof environmentFixture>[0] = {},
+  options: ReplyOptions = {},
+) {
   return getGetEnvironmentMockHandler(answer(options, () => environmentFixture(overrides)));
 }
 

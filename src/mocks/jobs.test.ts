@@ -20,14 +20,20 @@ describe('job fixtures (src/mocks/jobs.ts) match the generated schemas', () => {
   const { book, chapters } = bookWithChaptersFixture();
   const cases: [string, ZodType, unknown][] = [
     ['step', JobStep, stepFixture()],
-    ...(['pending', 'processing', 'completed', 'failed'] as const).map(
-      (stage): [string, ZodType, unknown] => [`steps ${stage}`, JobStepList, stepsFixture(stage)],
-    ),
+    ...(['pending', 'processing', 'completed', 'failed'] as const).map((stage): [string, ZodType, unknown] => [
+      `steps ${stage}`,
+      JobStepList,
+      stepsFixture(stage),
+    ]),
     ...(['PENDING', 'PROCESSING', 'COMPLETED', 'FAILED', 'CANCELLED'] as const).map(
       (status): [string, ZodType, unknown] => [`job ${status}`, Job, jobAtStatus(status)],
     ),
     ['tutoring analysis', TutoringAnalysis, tutoringAnalysisFixture()],
-    ['job with tutoring analysis', Job, jobAtStatus('COMPLETED', { config: { tutoring_analysis: tutoringAnalysisFixture() } })],
+    [
+      'job with tutoring analysis',
+      Job,
+      jobAtStatus('COMPLETED', { config: { tutoring_analysis: tutoringAnalysisFixture() } }),
+    ],
     ['book with chapters', Job, book],
     ['chapter job', Job, chapters[0]],
     ['many jobs page', JobListResponse, listJobsFrom(manyJobsFixture(23), new URL('http://x/api/v1/jobs?page=3'))],

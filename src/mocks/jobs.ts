@@ -25,7 +25,14 @@ export function jobUuid(n: number, kind = 0): string {
 }
 
 export const TEXT_STEP_NAMES = ['acquire_content', 'analyze', 'split_chapters', 'synthesize', 'finalize'] as const;
-export const BOOK_STEP_NAMES = ['acquire_content', 'analyze', 'split_chapters', 'synthesize_chapters', 'combine_audio', 'finalize'] as const;
+export const BOOK_STEP_NAMES = [
+  'acquire_content',
+  'analyze',
+  'split_chapters',
+  'synthesize_chapters',
+  'combine_audio',
+  'finalize',
+] as const;
 export const CHAPTER_STEP_NAMES = ['acquire_content', 'synthesize', 'finalize'] as const;
 
 export function stepFixture(overrides: Partial<JobStep> = {}): JobStep {
@@ -54,7 +61,11 @@ export type StepsStage = 'pending' | 'processing' | 'completed' | 'failed';
  */
 export function stepsFixture(
   stage: StepsStage,
-  { names = TEXT_STEP_NAMES, seed = 1, error = 'The voice engine stopped responding' }: {
+  {
+    names = TEXT_STEP_NAMES,
+    seed = 1,
+    error = 'The voice engine stopped responding',
+  }: {
     names?: readonly JobStep['step_name'][];
     seed?: number;
     error?: string;
@@ -184,7 +195,10 @@ export function convertingBookFixture({
   count = 12,
   done = 9,
   createdAt = '2025-02-08T10:00:00Z',
-}: { n?: number; title?: string; count?: number; done?: number; createdAt?: string } = {}): { book: Job; chapters: Job[] } {
+}: { n?: number; title?: string; count?: number; done?: number; createdAt?: string } = {}): {
+  book: Job;
+  chapters: Job[];
+} {
   const bookId = jobUuid(n);
   const book = jobAtStatus('PROCESSING', {
     id: bookId,
@@ -323,7 +337,14 @@ export function jobsBackend(initial: readonly Job[], options: JobsBackendOptions
         const deleting = new URL(request.url).searchParams.get('delete') === 'true';
         // As the server does: deleting needs ?delete=true and a finished job; cancelling an active one.
         if (deleting === active) {
-          failWith(409, errorBodyFixture(active ? `Cannot delete a job that is ${job.status}; cancel it first` : `Cannot cancel a job that is ${job.status}`));
+          failWith(
+            409,
+            errorBodyFixture(
+              active
+                ? `Cannot delete a job that is ${job.status}; cancel it first`
+                : `Cannot cancel a job that is ${job.status}`,
+            ),
+          );
         }
         if (deleting) {
           // A finished job is deleted, with its chapters; 204, no body.

@@ -5,7 +5,14 @@ import {
   getListJobsMockHandler,
   getPreviewJobMockHandler,
 } from '../api/gen/endpoints/jobs/jobs.msw';
-import type { FileUploadResponse, Job, JobCreateRequest, JobPreview, JobSummary, PlaybackProgress } from '../api/gen/model';
+import type {
+  FileUploadResponse,
+  Job,
+  JobCreateRequest,
+  JobPreview,
+  JobSummary,
+  PlaybackProgress,
+} from '../api/gen/model';
 import { answer, respond, type ReplyOptions } from './answer';
 import { bookJobId, chapterJobIds, progressFixture, SAMPLE_AUDIO_SECONDS, sampleAudioResult } from './audio';
 import { jobFixture, jobListFixture, toJobSummary } from './fixtures';
@@ -201,7 +208,12 @@ export function jobPreviewFixture(overrides: Partial<JobPreview> = {}): JobPrevi
     { title: 'The Storm', characters: 21_300 },
     { title: 'The Morning', characters: 16_900 },
     { title: 'Afterword', characters: 2_750 },
-  ].map((c, index) => ({ index, ...c, words: Math.round(c.characters / 5.6), estimated_seconds: Math.round((c.characters / 17.9) * 10) / 10 }));
+  ].map((c, index) => ({
+    index,
+    ...c,
+    words: Math.round(c.characters / 5.6),
+    estimated_seconds: Math.round((c.characters / 17.9) * 10) / 10,
+  }));
   const total = chapters.reduce((n, c) => n + c.characters, 0);
   return {
     job_type: 'book_processing',
@@ -252,7 +264,10 @@ export function textPreviewFixture(title: string, characters: number): JobPrevie
  * chapters the body names, as the server's do.
  */
 export function previewJobHandler(
-  options: ReplyOptions & { preview?: JobPreview | ((body: JobCreateRequest) => JobPreview); onBody?: (body: JobCreateRequest) => void } = {},
+  options: ReplyOptions & {
+    preview?: JobPreview | ((body: JobCreateRequest) => JobPreview);
+    onBody?: (body: JobCreateRequest) => void;
+  } = {},
 ) {
   return getPreviewJobMockHandler(async (info) => {
     const body = (await info.request.clone().json()) as JobCreateRequest;

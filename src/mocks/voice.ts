@@ -26,7 +26,9 @@ export function voiceStatusFixture(overrides: Partial<VoiceAssistantStatus> = {}
   };
 }
 
-export function voiceConnectFixture(overrides: Partial<VoiceAssistantConnectResponse> = {}): VoiceAssistantConnectResponse {
+export function voiceConnectFixture(
+  overrides: Partial<VoiceAssistantConnectResponse> = {},
+): VoiceAssistantConnectResponse {
   return { connectionUrl: VOICE_WS_URL, ...overrides };
 }
 
@@ -39,7 +41,12 @@ export function voiceStartHandler(overrides: Partial<VoiceAssistantStatus> = {},
   return getStartVoiceAssistantMockHandler(
     answer(options, async ({ request }) => {
       const asked = (await request.json().catch(() => ({}))) as VoiceAssistantStartRequest;
-      return voiceStatusFixture({ status: 'running', mode: asked.mode ?? null, job_id: asked.jobId ?? null, ...overrides });
+      return voiceStatusFixture({
+        status: 'running',
+        mode: asked.mode ?? null,
+        job_id: asked.jobId ?? null,
+        ...overrides,
+      });
     }),
   );
 }
@@ -48,6 +55,9 @@ export function voiceStopHandler(options: ReplyOptions = {}) {
   return getStopVoiceAssistantMockHandler(answer(options, () => voiceStatusFixture({ status: 'stopped' })));
 }
 
-export function voiceConnectHandler(overrides: Partial<VoiceAssistantConnectResponse> = {}, options: ReplyOptions = {}) {
+export function voiceConnectHandler(
+  overrides: Partial<VoiceAssistantConnectResponse> = {},
+  options: ReplyOptions = {},
+) {
   return getConnectVoiceAssistantMockHandler(answer(options, () => voiceConnectFixture(overrides)));
 }

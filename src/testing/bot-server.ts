@@ -24,7 +24,10 @@ export class BotServer {
   private waiters: Array<() => void> = [];
   answerReady: boolean;
 
-  private constructor(wss: WebSocketServer, private readonly options: BotServerOptions) {
+  private constructor(
+    wss: WebSocketServer,
+    private readonly options: BotServerOptions,
+  ) {
     this.wss = wss;
     this.answerReady = options.answerReady ?? true;
     wss.on('connection', (socket) => this.accept(socket));
@@ -32,7 +35,9 @@ export class BotServer {
 
   static start(options: BotServerOptions = {}): Promise<BotServer> {
     return new Promise((resolve) => {
-      const wss: WebSocketServer = new WebSocketServer({ host: '127.0.0.1', port: 0 }, (): void => resolve(new BotServer(wss, options)));
+      const wss: WebSocketServer = new WebSocketServer({ host: '127.0.0.1', port: 0 }, (): void =>
+        resolve(new BotServer(wss, options)),
+      );
     });
   }
 
@@ -91,7 +96,12 @@ export class BotServer {
       if (frame.message) {
         const msg = JSON.parse(frame.message.data ?? '') as RTVIMessage;
         if (msg.type === 'client-ready' && this.answerReady) {
-          this.sendMessage(conn, { label: 'rtvi-ai', type: 'bot-ready', id: msg.id, data: { version: '2.1.0', about: { library: 'test-bot' } } });
+          this.sendMessage(conn, {
+            label: 'rtvi-ai',
+            type: 'bot-ready',
+            id: msg.id,
+            data: { version: '2.1.0', about: { library: 'test-bot' } },
+          });
         }
         this.options.onMessage?.(conn, msg);
       }

@@ -1,6 +1,12 @@
 import type { AudioIO, AudioLevels } from '../voice-transport/audio';
 import { rtvi, type RTVIMessage } from '../voice-transport/rtvi';
-import { connectionCanceledError, connectionUrlFrom, Transport, TransportError, type BotAudio } from '../voice-transport/transport';
+import {
+  connectionCanceledError,
+  connectionUrlFrom,
+  Transport,
+  TransportError,
+  type BotAudio,
+} from '../voice-transport/transport';
 
 /**
  * In-memory stand-ins for the transport and the audio I/O, for stories and store tests: no socket,
@@ -82,7 +88,8 @@ export class FakeTransport extends Transport {
       const delay = this.options.answerDelayMs === undefined ? 50 : this.options.answerDelayMs;
       if (delay === null) return;
       setTimeout(() => {
-        for (const message of this.options.serverMessages?.(question) ?? []) this.serverSends(rtvi('server-message', message));
+        for (const message of this.options.serverMessages?.(question) ?? [])
+          this.serverSends(rtvi('server-message', message));
         this.botSays((this.options.answer ?? defaultAnswer)(question));
         this.botSpeaks(this.options.speakMs === undefined ? 0 : this.options.speakMs);
       }, delay);
@@ -127,7 +134,10 @@ export class FakeTransport extends Transport {
   }
 
   userSays(text: string, final = true): void {
-    this.emit('message', rtvi('user-transcription', { text, final, user_id: 'user', timestamp: new Date().toISOString() }));
+    this.emit(
+      'message',
+      rtvi('user-transcription', { text, final, user_id: 'user', timestamp: new Date().toISOString() }),
+    );
   }
 
   botAudio(audio: BotAudio): void {

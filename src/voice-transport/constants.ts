@@ -27,7 +27,10 @@ export const CLIENT_LIBRARY_VERSION = '0.1.0';
 
 /** Attempts outside 1..9 fall back to the default. */
 export function normalizeReconnectAttempts(attempts: number | undefined): number {
-  return attempts !== undefined && Number.isInteger(attempts) && attempts >= MIN_RECONNECT_ATTEMPTS && attempts <= MAX_RECONNECT_ATTEMPTS
+  return attempts !== undefined &&
+    Number.isInteger(attempts) &&
+    attempts >= MIN_RECONNECT_ATTEMPTS &&
+    attempts <= MAX_RECONNECT_ATTEMPTS
     ? attempts
     : DEFAULT_RECONNECT_ATTEMPTS;
 }

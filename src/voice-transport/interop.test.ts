@@ -18,7 +18,8 @@ const Frame = protobuf.parse(schema, { keepCase: true }).root.lookupType('pipeca
 type FrameObject = Record<string, Record<string, unknown> | undefined>;
 const decode = (data: Buffer) => Frame.toObject(Frame.decode(new Uint8Array(data)), { bytes: Array }) as FrameObject;
 const encode = (frame: FrameObject) => Frame.encode(Frame.fromObject(frame)).finish();
-const message = (msg: Record<string, unknown>) => encode({ message: { data: JSON.stringify({ label: 'rtvi-ai', ...msg }) } });
+const message = (msg: Record<string, unknown>) =>
+  encode({ message: { data: JSON.stringify({ label: 'rtvi-ai', ...msg }) } });
 
 let wss: WebSocketServer;
 const received: FrameObject[] = [];
@@ -32,11 +33,16 @@ beforeAll(async () => {
       received.push(frame);
       if (!frame.message) return;
       const msg = JSON.parse(String(frame.message.data)) as RTVIMessage<{ content?: string }>;
-      if (msg.type === 'client-ready') socket.send(message({ type: 'bot-ready', id: msg.id, data: { version: '2.1.0', about: { library: 'pipecat' } } }));
+      if (msg.type === 'client-ready')
+        socket.send(
+          message({ type: 'bot-ready', id: msg.id, data: { version: '2.1.0', about: { library: 'pipecat' } } }),
+        );
       if (msg.type === 'send-text') {
         socket.send(message({ type: 'bot-llm-text', data: { text: `echo: ${msg.data?.content}` } }));
         // 40 ms at 24 kHz mono, as Pipecat paces its output.
-        socket.send(encode({ audio: { id: 7, name: 'audio', audio: new Uint8Array(1920), sample_rate: 24000, num_channels: 1 } }));
+        socket.send(
+          encode({ audio: { id: 7, name: 'audio', audio: new Uint8Array(1920), sample_rate: 24000, num_channels: 1 } }),
+        );
       }
     });
   });
@@ -65,7 +71,9 @@ describe('interop with the published Pipecat frame schema', () => {
     expect(mic).toMatchObject({ name: 'audio', sample_rate: 16000, num_channels: 1 });
     expect(mic && 'pts' in mic).toBe(false);
     expect((mic?.audio as number[]).length).toBe(1024);
-    const sendText = received.map((f) => f.message && JSON.parse(String(f.message.data))).find((m) => m?.type === 'send-text');
+    const sendText = received
+      .map((f) => f.message && JSON.parse(String(f.message.data)))
+      .find((m) => m?.type === 'send-text');
     expect(sendText.data).toEqual({ content: 'hello bot', options: { run_immediately: true, audio_response: true } });
     await transport.disconnect();
   });

@@ -30,7 +30,11 @@ describe('ProtobufFrameSerializer', () => {
   });
 
   it('decodes bot audio (unaligned bytes), interruption, text and transcription frames', () => {
-    expect(serializer.deserialize(encode({ audio: { audio: bytesFromPcm(Int16Array.of(5, -5)), sampleRate: 24000, numChannels: 1 } }))).toMatchObject({
+    expect(
+      serializer.deserialize(
+        encode({ audio: { audio: bytesFromPcm(Int16Array.of(5, -5)), sampleRate: 24000, numChannels: 1 } }),
+      ),
+    ).toMatchObject({
       kind: 'audio',
       sampleRate: 24000,
       numChannels: 1,

@@ -53,7 +53,9 @@ export class ProtobufFrameSerializer implements FrameSerializer {
         } catch {
           throw new Error('Malformed RTVI message: not JSON');
         }
-        return isRTVIMessage(parsed) ? { kind: 'message', msg: parsed } : { kind: 'ignored', reason: 'not an rtvi-ai message' };
+        return isRTVIMessage(parsed)
+          ? { kind: 'message', msg: parsed }
+          : { kind: 'ignored', reason: 'not an rtvi-ai message' };
       }
       case 'interruption':
         return { kind: 'interruption' };

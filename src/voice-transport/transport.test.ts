@@ -88,7 +88,11 @@ describe('WebSocketTransport against a real ws server', () => {
     await transport.connect({ ws_url: server.url });
     expect(states).toEqual(['initializing', 'initialized', 'connecting', 'connected', 'ready']);
     const [ready] = server.messages(server.connections[0]!);
-    expect(ready).toMatchObject({ label: 'rtvi-ai', type: 'client-ready', data: { version: '2.1.0', about: { library: 'lectio-web' } } });
+    expect(ready).toMatchObject({
+      label: 'rtvi-ai',
+      type: 'client-ready',
+      data: { version: '2.1.0', about: { library: 'lectio-web' } },
+    });
     expect(messages[0]).toMatchObject({ type: 'bot-ready', id: ready!.id });
   });
 
@@ -105,9 +109,17 @@ describe('WebSocketTransport against a real ws server', () => {
     await server.until(() => conn.frames.filter((f) => f.audio).length === 4);
     expect(conn.frames[0]?.message).toBeTruthy();
     const audio = conn.frames.filter((f) => f.audio).map((f) => f.audio!);
-    expect(audio.map((a) => new DataView(a.audio!.buffer, a.audio!.byteOffset).getInt16(0, true))).toEqual([1, 2, 3, 4]);
-    expect(audio.map((a) => [a.name, a.sampleRate, a.numChannels, a.audio!.byteLength])).toEqual(Array(4).fill(["audio", 16000, 1, 1024]));
-    expect(audio.every((a) => a.name === 'audio' && a.sampleRate === 16000 && a.numChannels === 1 && a.audio!.byteLength === 1024)).toBe(true);
+    expect(audio.map((a) => new DataView(a.audio!.buffer, a.audio!.byteOffset).getInt16(0, true))).toEqual([
+      1, 2, 3, 4,
+    ]);
+    expect(audio.map((a) => [a.name, a.sampleRate, a.numChannels, a.audio!.byteLength])).toEqual(
+      Array(4).fill(['audio', 16000, 1, 1024]),
+    );
+    expect(
+      audio.every(
+        (a) => a.name === 'audio' && a.sampleRate === 16000 && a.numChannels === 1 && a.audio!.byteLength === 1024,
+      ),
+    ).toBe(true);
   });
 
   it('reconnects when the server drops the socket: a new socket and a new handshake', async () => {
@@ -180,7 +192,10 @@ describe('WebSocketTransport against a real ws server', () => {
     const { transport } = makeTransport();
     const first = transport.connect({ ws_url: server.url });
     const second = transport.connect({ ws_url: server.url });
-    await expect(first).rejects.toMatchObject({ name: SIG_CONNECTION_CANCELED, message: 'interrupted by disconnect or newer connection' });
+    await expect(first).rejects.toMatchObject({
+      name: SIG_CONNECTION_CANCELED,
+      message: 'interrupted by disconnect or newer connection',
+    });
     await transport.disconnect();
     await expect(second).rejects.toMatchObject({ name: SIG_CONNECTION_CANCELED });
     expect(transport.state).toBe('disconnected');
@@ -208,7 +223,9 @@ describe('WebSocketTransport against a real ws server', () => {
     server.send(conn, Uint8Array.of(0x0a, 0xff));
     server.send(conn, { message: { data: '{not json' } });
     server.sendMessage(conn, { label: 'other', type: 'bot-tts-text', data: { text: 'hidden' } });
-    server.send(conn, { audio: { id: 1, name: 'audio', audio: new Uint8Array([1, 0, 2, 0]), sampleRate: 24000, numChannels: 1 } });
+    server.send(conn, {
+      audio: { id: 1, name: 'audio', audio: new Uint8Array([1, 0, 2, 0]), sampleRate: 24000, numChannels: 1 },
+    });
     server.send(conn, { interruption: { id: 2, name: 'interruption' } });
     server.sendMessage(conn, { label: 'rtvi-ai', type: 'bot-tts-text', data: { text: 'shown' } });
     // Lectio's server signals barge-in the RTVI way; a Pipecat server may send the frame instead.
@@ -249,14 +266,21 @@ describe('WebSocketTransport against a real ws server', () => {
     await server.until(() => (server!.connections[1]?.frames.filter((f) => f.audio).length ?? 0) === 2);
     const frames = server.connections[1]!.frames;
     expect(frames[0]?.message).toBeTruthy();
-    expect(frames.slice(1).map((f) => new DataView(f.audio!.audio!.buffer, f.audio!.audio!.byteOffset).getInt16(0, true))).toEqual([7, 8]);
+    expect(
+      frames.slice(1).map((f) => new DataView(f.audio!.audio!.buffer, f.audio!.audio!.byteOffset).getInt16(0, true)),
+    ).toEqual([7, 8]);
   });
 
   it('client-message requests resolve with the server-response', async () => {
     server = await BotServer.start({
       onMessage: (conn, msg) => {
         if (msg.type === 'client-message') {
-          server!.sendMessage(conn, { label: 'rtvi-ai', type: 'server-response', id: msg.id, data: { t: 'echo', d: msg.data } });
+          server!.sendMessage(conn, {
+            label: 'rtvi-ai',
+            type: 'server-response',
+            id: msg.id,
+            data: { t: 'echo', d: msg.data },
+          });
         }
       },
     });

@@ -25,14 +25,7 @@ import { ProtobufFrameSerializer, type FrameSerializer } from './serializer';
 
 /** Transport states (docs/product.md#voice-connection). */
 export type TransportState =
-  | 'disconnected'
-  | 'initializing'
-  | 'initialized'
-  | 'connecting'
-  | 'connected'
-  | 'ready'
-  | 'disconnecting'
-  | 'error';
+  'disconnected' | 'initializing' | 'initialized' | 'connecting' | 'connected' | 'ready' | 'disconnecting' | 'error';
 
 export const SIG_CONNECTION_CANCELED = 'SIG_CONNECTION_CANCELED';
 export const WEBSOCKET_ERROR = 'WebSocket_ERROR';
@@ -51,7 +44,10 @@ export class TransportError extends Error {
 }
 
 export function connectionCanceledError(): TransportError {
-  return new TransportError('interrupted by disconnect or newer connection', { name: SIG_CONNECTION_CANCELED, fatal: false });
+  return new TransportError('interrupted by disconnect or newer connection', {
+    name: SIG_CONNECTION_CANCELED,
+    fatal: false,
+  });
 }
 
 /** Camera and screen share do not exist on the websocket transport (docs/product.md#voice-connection). */
@@ -93,7 +89,8 @@ const ALLOWED_URL_KEYS = ['ws_url', 'connectionUrl', 'wsUrl'] as const;
  * Returns the URL or throws with the documented message.
  */
 export function connectionUrlFrom(params: unknown): string {
-  if (params === undefined || params === null) throw new TransportError('No url provided for connection', { fatal: false });
+  if (params === undefined || params === null)
+    throw new TransportError('No url provided for connection', { fatal: false });
   if (typeof params !== 'object' || Array.isArray(params)) {
     throw new TransportError('Invalid connection parameters', { fatal: false });
   }
@@ -102,7 +99,8 @@ export function connectionUrlFrom(params: unknown): string {
     if (!(ALLOWED_URL_KEYS as readonly string[]).includes(key)) {
       throw new TransportError(`Unrecognized connection parameter: ${key}`, { fatal: false });
     }
-    if (typeof value !== 'string') throw new TransportError(`Invalid type for ${key}: ${typeof value}`, { fatal: false });
+    if (typeof value !== 'string')
+      throw new TransportError(`Invalid type for ${key}: ${typeof value}`, { fatal: false });
     url = value;
   }
   if (!url) throw new TransportError('No url provided for connection', { fatal: false });
@@ -368,7 +366,14 @@ export class WebSocketTransport extends Transport {
       return;
     }
     ws.binaryType = 'arraybuffer';
-    const conn: Connection = { ws, opened: false, handshakeDone: false, sawError: false, readyId: undefined, timer: null };
+    const conn: Connection = {
+      ws,
+      opened: false,
+      handshakeDone: false,
+      sawError: false,
+      readyId: undefined,
+      timer: null,
+    };
     this.conn = conn;
     if (this.connectionTimeoutMs > 0) {
       conn.timer = this.timers.setTimeout(() => this.onTimeout(conn), this.connectionTimeoutMs);
@@ -406,7 +411,8 @@ export class WebSocketTransport extends Transport {
       return;
     }
     if (data instanceof ArrayBuffer) return this.onBytes(conn, new Uint8Array(data));
-    if (ArrayBuffer.isView(data)) return this.onBytes(conn, new Uint8Array(data.buffer, data.byteOffset, data.byteLength));
+    if (ArrayBuffer.isView(data))
+      return this.onBytes(conn, new Uint8Array(data.buffer, data.byteOffset, data.byteLength));
     this.emit('error', new TransportError('Malformed frame: expected binary data', { fatal: false }));
   }
 
@@ -472,7 +478,8 @@ export class WebSocketTransport extends Transport {
     this.conn = null;
     if (!this.established) {
       // The first connection never reached bot-ready: report it rather than retry blindly.
-      const why = reason || (conn.sawError || code === 1006 ? 'websocket error' : `websocket connection closed. Code: ${code}`);
+      const why =
+        reason || (conn.sawError || code === 1006 ? 'websocket error' : `websocket connection closed. Code: ${code}`);
       this.fail(new TransportError(`Failed to connect to websocket: ${why}`, { code }));
       return;
     }

@@ -45,7 +45,10 @@ describe('what npm start built', () => {
   });
 
   it('leaves nothing the linter reads: dist/ and dist-server/ are ignored, so npm test passes after npm start', async () => {
-    const results = await new ESLint({ errorOnUnmatchedPattern: false }).lintFiles(['dist/**/*.js', 'dist-server/**/*.mjs']);
+    const results = await new ESLint({ errorOnUnmatchedPattern: false }).lintFiles([
+      'dist/**/*.js',
+      'dist-server/**/*.mjs',
+    ]);
     expect(results.map((r) => r.filePath)).toEqual([]);
   });
 });
@@ -67,7 +70,9 @@ describe('signing up and in against the real server', () => {
   it('signs out to the login page', async () => {
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.waitForURL(`${app.url}/login`);
-    expect(await page.evaluate(() => localStorage.getItem('access_token') ?? sessionStorage.getItem('access_token'))).toBeNull();
+    expect(
+      await page.evaluate(() => localStorage.getItem('access_token') ?? sessionStorage.getItem('access_token')),
+    ).toBeNull();
   });
 
   it('signs back in with the same password', async () => {

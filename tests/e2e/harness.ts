@@ -20,7 +20,10 @@ export interface RunningApp {
  * Starts the app exactly as `npm start` does (build if needed, then serve SPA + API on one port),
  * on a fresh data directory or on `dataDir` when given (to start again after a crash).
  */
-export async function startApp(env: Record<string, string> = {}, options: { dataDir?: string } = {}): Promise<RunningApp> {
+export async function startApp(
+  env: Record<string, string> = {},
+  options: { dataDir?: string } = {},
+): Promise<RunningApp> {
   const port = await freePort();
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'lectio-e2e-'));
   let log = '';

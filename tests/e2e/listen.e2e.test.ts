@@ -73,7 +73,10 @@ describe('listening in the real app', () => {
     for (const step of ['Acquire content', 'Synthesize', 'Finalize']) {
       await expect(page.getByText(step, { exact: false }).first().isVisible()).resolves.toBe(true);
       // Step statuses arrive uppercase on the wire; the page shows them lowercase.
-      const toggle = await page.getByRole('button', { name: new RegExp(step) }).first().textContent();
+      const toggle = await page
+        .getByRole('button', { name: new RegExp(step) })
+        .first()
+        .textContent();
       expect(toggle).toContain('completed');
       expect(toggle).not.toContain('COMPLETED');
     }
@@ -83,12 +86,16 @@ describe('listening in the real app', () => {
     await page.waitForURL(`${app.url}/library/${id}`);
     await page.getByRole('button', { name: 'Play', exact: true }).click();
     await page.getByRole('button', { name: 'Pause' }).waitFor();
-    await page.waitForFunction(() => (document.querySelector('audio')?.currentTime ?? 0) > 0.5, undefined, { timeout: 15_000 });
+    await page.waitForFunction(() => (document.querySelector('audio')?.currentTime ?? 0) > 0.5, undefined, {
+      timeout: 15_000,
+    });
   });
 
   it('resumes within a second of the saved position after a reload', async () => {
     await page.getByRole('button', { name: 'Forward 10 seconds' }).click();
-    const saving = page.waitForResponse((res) => res.url().includes('/api/v1/progress/') && res.request().method() === 'PUT');
+    const saving = page.waitForResponse(
+      (res) => res.url().includes('/api/v1/progress/') && res.request().method() === 'PUT',
+    );
     await page.getByRole('button', { name: 'Pause' }).click(); // pausing saves the position
     const saved = await audioTime();
     expect(saved).toBeGreaterThan(9);
@@ -96,29 +103,36 @@ describe('listening in the real app', () => {
 
     await page.reload();
     await page.getByRole('button', { name: 'Play', exact: true }).waitFor();
-    await page.waitForFunction(() => (document.querySelector('audio')?.currentTime ?? 0) > 1, undefined, { timeout: 15_000 });
+    await page.waitForFunction(() => (document.querySelector('audio')?.currentTime ?? 0) > 1, undefined, {
+      timeout: 15_000,
+    });
     expect(Math.abs((await audioTime()) - saved)).toBeLessThanOrEqual(1);
   });
 
   it('reads along: the sentence being spoken is highlighted, and a sentence plays from where it starts', async () => {
     await page.goto(`${app.url}/library/${letterId}`);
     const text = page.getByRole('group', { name: 'Text of The Letter on the Bridge' });
-    const spoken = () => page.evaluate(() => document.querySelector('[role="group"] [aria-current="true"]')?.textContent ?? '');
+    const spoken = () =>
+      page.evaluate(() => document.querySelector('[role="group"] [aria-current="true"]')?.textContent ?? '');
     await text.getByRole('button', { name: /^Elizabeth walked along the river/ }).click();
-    await page.waitForFunction(() => (document.querySelector('audio')?.currentTime ?? 99) < 1, undefined, { timeout: 10_000 });
+    await page.waitForFunction(() => (document.querySelector('audio')?.currentTime ?? 99) < 1, undefined, {
+      timeout: 10_000,
+    });
     expect(await spoken()).toMatch(/^Elizabeth walked along the river/);
 
     await page.getByRole('button', { name: 'Play', exact: true }).click();
     // As the voice reaches the second sentence, the highlight moves with it.
     await page.waitForFunction(
-      () => document.querySelector('[role="group"] [aria-current="true"]')?.textContent?.startsWith('She liked the quiet'),
+      () =>
+        document.querySelector('[role="group"] [aria-current="true"]')?.textContent?.startsWith('She liked the quiet'),
       undefined,
       { timeout: 20_000 },
     );
     const before = await audioTime();
     await text.getByRole('button', { name: /^She read it twice/ }).click();
     await page.waitForFunction(
-      () => document.querySelector('[role="group"] [aria-current="true"]')?.textContent?.startsWith('She read it twice'),
+      () =>
+        document.querySelector('[role="group"] [aria-current="true"]')?.textContent?.startsWith('She read it twice'),
       undefined,
       { timeout: 10_000 },
     );
@@ -144,13 +158,34 @@ describe('listening in the real app', () => {
     await page.getByRole('button', { name: 'Pause' }).waitFor();
 
     await page.getByRole('button', { name: /^2\. / }).click();
-    await page.waitForFunction(() => document.querySelector('[aria-labelledby="chapters-heading"] [aria-current="true"]')?.textContent?.startsWith('2.'), undefined, { timeout: 10_000 });
+    await page.waitForFunction(
+      () =>
+        document
+          .querySelector('[aria-labelledby="chapters-heading"] [aria-current="true"]')
+          ?.textContent?.startsWith('2.'),
+      undefined,
+      { timeout: 10_000 },
+    );
     const inChapter2 = await audioTime();
     await page.getByRole('button', { name: 'Next chapter' }).click();
-    await page.waitForFunction(() => document.querySelector('[aria-labelledby="chapters-heading"] [aria-current="true"]')?.textContent?.startsWith('3.'), undefined, { timeout: 10_000 });
+    await page.waitForFunction(
+      () =>
+        document
+          .querySelector('[aria-labelledby="chapters-heading"] [aria-current="true"]')
+          ?.textContent?.startsWith('3.'),
+      undefined,
+      { timeout: 10_000 },
+    );
     expect(await audioTime()).toBeGreaterThan(inChapter2);
     await page.getByRole('button', { name: 'Previous chapter' }).click();
-    await page.waitForFunction(() => document.querySelector('[aria-labelledby="chapters-heading"] [aria-current="true"]')?.textContent?.startsWith('2.'), undefined, { timeout: 10_000 });
+    await page.waitForFunction(
+      () =>
+        document
+          .querySelector('[aria-labelledby="chapters-heading"] [aria-current="true"]')
+          ?.textContent?.startsWith('2.'),
+      undefined,
+      { timeout: 10_000 },
+    );
   });
 
   it('keeps playing from page to page, with the mini-player to pause it', async () => {
@@ -168,7 +203,9 @@ describe('listening in the real app', () => {
       const bar = page.getByRole('region', { name: 'Now playing' });
       await bar.getByRole('link', { name: 'Open The Ferry' }).waitFor();
       // The same <audio> goes on: its time keeps growing across the navigation.
-      await page.waitForFunction((t) => (document.querySelector('audio')?.currentTime ?? 0) > t + 0.3, before, { timeout: 10_000 });
+      await page.waitForFunction((t) => (document.querySelector('audio')?.currentTime ?? 0) > t + 0.3, before, {
+        timeout: 10_000,
+      });
     }
 
     const bar = page.getByRole('region', { name: 'Now playing' });

@@ -17,7 +17,8 @@ const SENTENCES = [
 ];
 const prose = (chars: number) => {
   let text = '';
-  for (let i = 0; text.length < chars; i += 1) text += `${SENTENCES[i % SENTENCES.length]} ${i % 5 === 4 ? '\n\n' : ''}`;
+  for (let i = 0; text.length < chars; i += 1)
+    text += `${SENTENCES[i % SENTENCES.length]} ${i % 5 === 4 ? '\n\n' : ''}`;
   return text.trim();
 };
 // A short first chapter, then two long ones that are still converting when chapter 1 can be played.
@@ -62,7 +63,8 @@ describe('listening on a phone', () => {
 
     // The spoken sentence is highlighted in the text.
     await page.waitForFunction(
-      () => document.querySelector('[role="group"] [aria-current="true"]')?.textContent?.startsWith('The keeper climbed'),
+      () =>
+        document.querySelector('[role="group"] [aria-current="true"]')?.textContent?.startsWith('The keeper climbed'),
       undefined,
       { timeout: 15_000 },
     );
@@ -70,7 +72,9 @@ describe('listening on a phone', () => {
     // A sleep timer, from its menu.
     await page.getByRole('button', { name: /^Sleep timer/ }).click();
     await page.getByRole('menuitemradio', { name: '30 min' }).click();
-    await expect(page.getByRole('button', { name: /^Sleep timer/ }).textContent()).resolves.toMatch(/Sleep in (29|30):/);
+    await expect(page.getByRole('button', { name: /^Sleep timer/ }).textContent()).resolves.toMatch(
+      /Sleep in (29|30):/,
+    );
 
     // Moving around: the mini-player keeps the book going and can pause it.
     await page.getByRole('button', { name: 'Menu' }).click();
@@ -78,14 +82,24 @@ describe('listening on a phone', () => {
     const bar = page.getByRole('region', { name: 'Now playing' });
     await bar.getByRole('link', { name: 'Open The Keeper' }).waitFor();
     const before = await audioTime();
-    await page.waitForFunction((t) => (document.querySelector('audio')?.currentTime ?? 0) > t + 0.3, before, { timeout: 10_000 });
+    await page.waitForFunction((t) => (document.querySelector('audio')?.currentTime ?? 0) > t + 0.3, before, {
+      timeout: 10_000,
+    });
     expect(await pageFitsThePhone()).toBe(true);
     await bar.getByRole('link', { name: 'Open The Keeper' }).click();
     await page.waitForURL(`${app.url}/library/${id}`);
 
     // Finish the book: once it has converted, play its last seconds to the end.
     await page.getByRole('button', { name: 'Pause' }).click();
-    await expect.poll(async () => (await page.request.get(`${app.url}/api/v1/jobs/${id}`, { headers: await authHeaders() })).json().then((j) => j.status), { timeout: 180_000, interval: 2000 }).toBe('COMPLETED');
+    await expect
+      .poll(
+        async () =>
+          (await page.request.get(`${app.url}/api/v1/jobs/${id}`, { headers: await authHeaders() }))
+            .json()
+            .then((j) => j.status),
+        { timeout: 180_000, interval: 2000 },
+      )
+      .toBe('COMPLETED');
     await page.reload();
     const playButton = page.getByRole('button', { name: 'Play', exact: true });
     // Ready to play (the whole book's file and its metadata loaded), not just shown.
@@ -102,15 +116,21 @@ describe('listening on a phone', () => {
 
     await page.getByRole('button', { name: 'Listen again' }).click();
     await page.getByRole('button', { name: 'Pause' }).waitFor();
-    await page.waitForFunction(() => {
-      const t = document.querySelector('audio')?.currentTime ?? 99;
-      return t > 0 && t < 10;
-    }, undefined, { timeout: 10_000 });
+    await page.waitForFunction(
+      () => {
+        const t = document.querySelector('audio')?.currentTime ?? 99;
+        return t > 0 && t < 10;
+      },
+      undefined,
+      { timeout: 10_000 },
+    );
   });
 });
 
 /** The signed-in reader's bearer token, as the SPA keeps it. */
 async function authHeaders(): Promise<Record<string, string>> {
-  const token = await page.evaluate(() => localStorage.getItem('access_token') ?? sessionStorage.getItem('access_token'));
+  const token = await page.evaluate(
+    () => localStorage.getItem('access_token') ?? sessionStorage.getItem('access_token'),
+  );
   return token ? { authorization: `Bearer ${token}` } : {};
 }

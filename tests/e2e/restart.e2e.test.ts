@@ -66,7 +66,13 @@ describe('a crash in the middle of a conversion', () => {
     });
 
     const steps = done.steps as Step[];
-    expect(steps.map((s) => s.step_name)).toEqual(['acquire_content', 'analyze', 'split_chapters', 'synthesize', 'finalize']);
+    expect(steps.map((s) => s.step_name)).toEqual([
+      'acquire_content',
+      'analyze',
+      'split_chapters',
+      'synthesize',
+      'finalize',
+    ]);
     expect(steps.every((s) => s.status === 'COMPLETED')).toBe(true);
 
     const result = done.result_data as { duration_seconds: number; file_size_bytes: number };

@@ -55,7 +55,9 @@ describe('X-ray in the real app', () => {
     await page.getByRole('button', { name: 'Play', exact: true }).click();
     await page.getByRole('button', { name: 'Pause' }).waitFor();
     await page.getByRole('button', { name: 'Forward 10 seconds' }).click();
-    const saving = page.waitForResponse((res) => res.url().includes('/api/v1/progress/') && res.request().method() === 'PUT');
+    const saving = page.waitForResponse(
+      (res) => res.url().includes('/api/v1/progress/') && res.request().method() === 'PUT',
+    );
     await page.getByRole('button', { name: 'Pause' }).click();
     await saving;
 

@@ -41,7 +41,10 @@ function startWorker(entry: Entry = 'worker', extra: Record<string, string> = {}
 const logs = () => `API log:\n${api.log()}\nWorker logs:\n${workers.map((w) => w.log()).join('\n---\n')}`;
 
 async function jobRow(id: string) {
-  const { rows } = await db.query<{ status: string; lease_owner: string | null }>('SELECT status, lease_owner FROM jobs WHERE id = $1', [id]);
+  const { rows } = await db.query<{ status: string; lease_owner: string | null }>(
+    'SELECT status, lease_owner FROM jobs WHERE id = $1',
+    [id],
+  );
   return rows[0];
 }
 
@@ -82,7 +85,10 @@ describe('SIGTERM on a worker', () => {
   it('hands a job in its analyze step to the other worker at once', async () => {
     const a = startWorker();
     const b = startWorker();
-    const ids = new Map([[await workerIdOf(a), a], [await workerIdOf(b), b]]);
+    const ids = new Map([
+      [await workerIdOf(a), a],
+      [await workerIdOf(b), b],
+    ]);
     const id = await client.createJob('Short story', sentences(30, 'river'));
 
     const owner = await until(
@@ -100,16 +106,31 @@ describe('SIGTERM on a worker', () => {
     stopped.child.kill('SIGTERM');
 
     // The other worker holds the job next, and finishes it.
-    await until('the other worker to take the job', async () => ((await jobRow(id))?.lease_owner === other[0] ? true : undefined), 60_000, logs);
+    await until(
+      'the other worker to take the job',
+      async () => ((await jobRow(id))?.lease_owner === other[0] ? true : undefined),
+      60_000,
+      logs,
+    );
     expect(await stopped.exited).toBe(0);
     expect(stopped.log()).toContain('job handed back for another worker');
-    await until('the job to complete', async () => ((await client.status(id)) === 'COMPLETED' ? true : undefined), 120_000, logs);
+    await until(
+      'the job to complete',
+      async () => ((await client.status(id)) === 'COMPLETED' ? true : undefined),
+      120_000,
+      logs,
+    );
     const steps = await stepRows(id);
     expect(steps.every((s) => s.status === 'completed')).toBe(true);
     // The interrupted step ran again, once, in the other worker.
     expect(steps.find((s) => s.step_name === 'analyze')?.attempts).toBe(2);
     // The worker lets go of the finished job.
-    await until('the lease to be released', async () => ((await jobRow(id))?.lease_owner === null ? true : undefined), 10_000, logs);
+    await until(
+      'the lease to be released',
+      async () => ((await jobRow(id))?.lease_owner === null ? true : undefined),
+      10_000,
+      logs,
+    );
 
     // Logs at info: one line per state change with the job and its user; polling stays at debug.
     // Three processes' logs, in the order the lines were written.
@@ -162,7 +183,12 @@ describe('SIGTERM on a worker', () => {
     expect(await stopped.exited).toBe(0);
     expect(stopped.log()).toContain('job handed back for another worker');
 
-    await until('the book to complete', async () => ((await client.status(id)) === 'COMPLETED' ? true : undefined), 180_000, logs);
+    await until(
+      'the book to complete',
+      async () => ((await client.status(id)) === 'COMPLETED' ? true : undefined),
+      180_000,
+      logs,
+    );
     const { rows } = await db.query<{ status: string }>('SELECT status FROM jobs WHERE parent_job_id = $1', [id]);
     expect(rows.map((r) => r.status)).toEqual(['COMPLETED', 'COMPLETED', 'COMPLETED']);
     const synth = (await stepRows(chapter)).find((s) => s.step_name === 'synthesize');

@@ -21,7 +21,9 @@ let userId: string;
 beforeAll(async () => {
   t = await createTestApp();
   const credentials = { email: 'migrating@example.com', password: 'a long migration passphrase' };
-  expect((await t.app.inject({ method: 'POST', url: '/api/v1/auth/register', payload: credentials })).statusCode).toBe(201);
+  expect((await t.app.inject({ method: 'POST', url: '/api/v1/auth/register', payload: credentials })).statusCode).toBe(
+    201,
+  );
   const login = await t.app.inject({ method: 'POST', url: '/api/v1/auth/login', payload: credentials });
   headers = { authorization: `Bearer ${(login.json() as { access_token: string }).access_token}` };
   userId = (await get('/api/v1/auth/me')).id as string;
@@ -38,7 +40,11 @@ async function get(url: string): Promise<Record<string, unknown>> {
 
 describe("the earlier product's client reads every answer of its journey", () => {
   it('a job it created, with its steps, once completed', async () => {
-    const created = await createJob(t, headers, { title: 'Lighthouse', content: SHORT_TEXT, voice_config: { provider: 'openai' } });
+    const created = await createJob(t, headers, {
+      title: 'Lighthouse',
+      content: SHORT_TEXT,
+      voice_config: { provider: 'openai' },
+    });
     expect(created.statusCode).toBe(201);
     expect(originalJob.safeParse(created.json()).error).toBeUndefined();
 
@@ -47,7 +53,13 @@ describe("the earlier product's client reads every answer of its journey", () =>
     expect(done.status).toBe('COMPLETED');
     const job = await get(`/api/v1/jobs/${id}`);
     expect(originalJob.safeParse(job).error).toBeUndefined();
-    expect((job.steps as { status: string }[]).map((s) => s.status)).toEqual(['COMPLETED', 'COMPLETED', 'COMPLETED', 'COMPLETED', 'COMPLETED']);
+    expect((job.steps as { status: string }[]).map((s) => s.status)).toEqual([
+      'COMPLETED',
+      'COMPLETED',
+      'COMPLETED',
+      'COMPLETED',
+      'COMPLETED',
+    ]);
 
     const steps = await t.app.inject({ method: 'GET', url: `/api/v1/jobs/${id}/steps`, headers });
     expect(originalStep.array().safeParse(steps.json()).error).toBeUndefined();
@@ -66,14 +78,22 @@ describe("the earlier product's client reads every answer of its journey", () =>
   });
 
   it('a book with its chapters, and a chapter with its book, played and resumed', async () => {
-    const { bookId, chapterIds } = await seedCompletedBook(t.db, appStorage(t.config), { userId, title: 'A Christmas Carol' });
+    const { bookId, chapterIds } = await seedCompletedBook(t.db, appStorage(t.config), {
+      userId,
+      title: 'A Christmas Carol',
+    });
 
     const book = originalJob.parse(await get(`/api/v1/jobs/${bookId}`));
     expect(book.children?.map((child) => child.id)).toEqual(chapterIds);
     expect(book.children?.every((child) => child.user_id === userId && child.status === 'COMPLETED')).toBe(true);
 
     const chapter = originalJob.parse(await get(`/api/v1/jobs/${chapterIds[1]}`));
-    expect(chapter.parent).toMatchObject({ id: bookId, user_id: userId, status: 'COMPLETED', title: 'A Christmas Carol' });
+    expect(chapter.parent).toMatchObject({
+      id: bookId,
+      user_id: userId,
+      status: 'COMPLETED',
+      title: 'A Christmas Carol',
+    });
 
     for (const id of [bookId, chapterIds[1]!]) {
       expect(originalStreamInfo.safeParse(await get(`/api/v1/audio/${id}/stream`)).error).toBeUndefined();
@@ -89,6 +109,10 @@ describe("the earlier product's client reads every answer of its journey", () =>
     expect(originalProgress.safeParse(saved.json()).error).toBeUndefined();
     expect(originalProgress.parse(await get(`/api/v1/progress/${bookId}`)).position_seconds).toBe(4.5);
     const resumed = originalStreamInfo.parse(await get(`/api/v1/audio/${bookId}/stream`));
-    expect(resumed.resume_info).toMatchObject({ has_progress: true, resume_position: 4.5, current_chapter_id: chapterIds[1] });
+    expect(resumed.resume_info).toMatchObject({
+      has_progress: true,
+      resume_position: 4.5,
+      current_chapter_id: chapterIds[1],
+    });
   });
 });

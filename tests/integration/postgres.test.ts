@@ -28,7 +28,9 @@ afterAll(async () => {
 describe('the server on a PostgreSQL server', () => {
   it('migrates, registers, signs in and answers the current user', async () => {
     const credentials = { email: 'pg.reader@example.com', password: 'correct-horse' };
-    expect((await app.inject({ method: 'POST', url: '/api/v1/auth/register', payload: credentials })).statusCode).toBe(201);
+    expect((await app.inject({ method: 'POST', url: '/api/v1/auth/register', payload: credentials })).statusCode).toBe(
+      201,
+    );
     const login = await app.inject({ method: 'POST', url: '/api/v1/auth/login', payload: credentials });
     expect(login.statusCode).toBe(200);
     const me = await app.inject({
@@ -57,10 +59,17 @@ describe('the server on a PostgreSQL server', () => {
     const login = await app.inject({ method: 'POST', url: '/api/v1/auth/login', payload: credentials });
     const headers = { authorization: `Bearer ${login.json().access_token}` };
     const me = (await app.inject({ method: 'GET', url: '/api/v1/auth/me', headers })).json() as { id: string };
-    const text = 'The lighthouse keeper climbed the stairs at dusk. He lit the great lamp and watched the ships on the calm sea.';
-    const created = await app.inject({ method: 'POST', url: '/api/v1/jobs', headers, payload: { title: 'Cached', content: text } });
+    const text =
+      'The lighthouse keeper climbed the stairs at dusk. He lit the great lamp and watched the ships on the calm sea.';
+    const created = await app.inject({
+      method: 'POST',
+      url: '/api/v1/jobs',
+      headers,
+      payload: { title: 'Cached', content: text },
+    });
     expect(created.statusCode).toBe(201);
-    const list = async () => (await app.inject({ method: 'GET', url: '/api/v1/jobs', headers })).json() as { jobs: { title: string }[] };
+    const list = async () =>
+      (await app.inject({ method: 'GET', url: '/api/v1/jobs', headers })).json() as { jobs: { title: string }[] };
     expect((await list()).jobs.map((j) => j.title)).toEqual(['Cached']);
     await list(); // now served from the cache
 

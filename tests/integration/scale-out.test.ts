@@ -24,7 +24,10 @@ const workers: Proc[] = [];
 let headers: Record<string, string>;
 
 function sentences(n: number, topic: string): string {
-  return Array.from({ length: n }, (_, i) => `Sentence ${i + 1} tells of the ${topic} that ran past the old mill in the valley.`).join(' ');
+  return Array.from(
+    { length: n },
+    (_, i) => `Sentence ${i + 1} tells of the ${topic} that ran past the old mill in the valley.`,
+  ).join(' ');
 }
 
 function start(script: string, env: Record<string, string>): Proc {
@@ -52,7 +55,10 @@ async function until<T>(what: string, probe: () => Promise<T | undefined>, timeo
   for (;;) {
     const value = await probe().catch(() => undefined);
     if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}.\nAPI log:\n${api.log()}\nWorker logs:\n${workers.map((w) => w.log()).join('\n---\n')}`);
+    if (Date.now() > deadline)
+      throw new Error(
+        `Timed out waiting for ${what}.\nAPI log:\n${api.log()}\nWorker logs:\n${workers.map((w) => w.log()).join('\n---\n')}`,
+      );
     await new Promise((r) => setTimeout(r, 200));
   }
 }
@@ -90,7 +96,13 @@ beforeAll(async () => {
   const port = await freePort();
   apiUrl = `http://127.0.0.1:${port}`;
   // Six jobs at once: more than one reader's default limit of unfinished jobs (QUOTA_ACTIVE_JOBS).
-  api = start('server/main.ts', { PORT: String(port), HOST: '127.0.0.1', WORKERS: 'none', STATIC_DIR: '', QUOTA_ACTIVE_JOBS: '100' });
+  api = start('server/main.ts', {
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    WORKERS: 'none',
+    STATIC_DIR: '',
+    QUOTA_ACTIVE_JOBS: '100',
+  });
   await until('the API', async () => ((await fetch(`${apiUrl}/api/v1/environment`)).ok ? true : undefined));
   const credentials = { email: 'scale@example.com', password: 'correct-horse' };
   headers = {};
@@ -116,9 +128,19 @@ describe('separate worker processes on PostgreSQL', () => {
     workers.push(start('server/worker.ts', { WORKER_CONCURRENCY: '1' }));
     workers[0]!.child.kill('SIGKILL');
 
-    await until('the job to complete in the other worker', async () => ((await statusOf(id)) === 'COMPLETED' ? true : undefined), 120_000);
+    await until(
+      'the job to complete in the other worker',
+      async () => ((await statusOf(id)) === 'COMPLETED' ? true : undefined),
+      120_000,
+    );
     const steps = await stepRows(id);
-    expect(steps.map((s) => s.step_name)).toEqual(['acquire_content', 'analyze', 'split_chapters', 'synthesize', 'finalize']);
+    expect(steps.map((s) => s.step_name)).toEqual([
+      'acquire_content',
+      'analyze',
+      'split_chapters',
+      'synthesize',
+      'finalize',
+    ]);
     expect(steps.every((s) => s.status === 'completed')).toBe(true);
     // The interrupted step ran again from its start, once, in the surviving worker.
     expect(steps.find((s) => s.step_name === 'synthesize')?.attempts).toBe(2);

@@ -18,7 +18,10 @@ const ARGS: Record<Entry, string[]> = {
   api: ['--import', 'tsx', 'server/main.ts'],
   // As `npm start` runs it, once dist-server/ is built: with its Node flags (scripts/bench.mjs passes
   // them on; its environment is inherited).
-  'compiled-api': [...(process.env.LECTIO_SERVER_NODE_FLAGS ?? '--max-semi-space-size=4').split(' ').filter(Boolean), 'dist-server/main.mjs'],
+  'compiled-api': [
+    ...(process.env.LECTIO_SERVER_NODE_FLAGS ?? '--max-semi-space-size=4').split(' ').filter(Boolean),
+    'dist-server/main.mjs',
+  ],
   worker: ['--import', 'tsx', 'server/worker.ts'],
   'compiled-worker': ['scripts/worker.mjs'],
 };
@@ -37,7 +40,12 @@ export function startProcess(entry: Entry, env: Record<string, string>): Proc {
 }
 
 /** Polls `probe` until it returns a value (not undefined); errors count as "not yet". */
-export async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs: number, describe: () => string = () => ''): Promise<T> {
+export async function until<T>(
+  what: string,
+  probe: () => Promise<T | undefined>,
+  timeoutMs: number,
+  describe: () => string = () => '',
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe().catch(() => undefined);
@@ -69,7 +77,11 @@ export function apiClient(baseUrl: string) {
       headers: { 'content-type': 'application/json', ...headers },
       ...(body && { body: JSON.stringify(body) }),
     });
-    return { status: res.status, body: (await res.json()) as Record<string, unknown>, retryAfter: Number(res.headers.get('retry-after') ?? 1) };
+    return {
+      status: res.status,
+      body: (await res.json()) as Record<string, unknown>,
+      retryAfter: Number(res.headers.get('retry-after') ?? 1),
+    };
   }
   /** As a reader's browser does: a 429 ("busy with other sign-ins") is retried after Retry-After. */
   async function callPatiently(method: string, path: string, body?: object) {
@@ -99,10 +111,16 @@ export function apiClient(baseUrl: string) {
 }
 
 export function sentences(n: number, topic: string): string {
-  return Array.from({ length: n }, (_, i) => `Sentence ${i + 1} tells of the ${topic} that ran past the old mill in the valley.`).join(' ');
+  return Array.from(
+    { length: n },
+    (_, i) => `Sentence ${i + 1} tells of the ${topic} that ran past the old mill in the valley.`,
+  ).join(' ');
 }
 
 /** A book of `chapters` chapters with `perChapter` sentences each (split into chapter jobs). */
 export function book(chapters: number, perChapter: number): string {
-  return Array.from({ length: chapters }, (_, i) => `Chapter ${i + 1}\n\n${sentences(perChapter, `stream ${i + 1}`)}`).join('\n\n');
+  return Array.from(
+    { length: chapters },
+    (_, i) => `Chapter ${i + 1}\n\n${sentences(perChapter, `stream ${i + 1}`)}`,
+  ).join('\n\n');
 }

@@ -50,8 +50,16 @@ export async function startPostgres(): Promise<TestPostgres> {
   chmodSync(dir, 0o700);
   asServerUser(join(bin, 'initdb'), ['-D', data, '-U', 'lectio', '--auth=trust', '--no-sync', '-E', 'UTF8']);
   asServerUser(join(bin, 'pg_ctl'), [
-    '-D', data, '-l', join(dir, 'server.log'), '-w', '-t', '60', 'start',
-    '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=100`,
+    '-D',
+    data,
+    '-l',
+    join(dir, 'server.log'),
+    '-w',
+    '-t',
+    '60',
+    'start',
+    '-o',
+    `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=100`,
   ]);
   asServerUser(join(bin, 'createdb'), ['-h', '127.0.0.1', '-p', String(port), '-U', 'lectio', 'lectio']);
   return {

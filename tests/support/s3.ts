@@ -28,7 +28,13 @@ export async function startS3(bucket = 'lectio-test'): Promise<TestS3> {
   const port = await freePort();
   let server: S3rver | null = null;
   const start = async () => {
-    server = new S3rver({ port, address: '127.0.0.1', silent: true, directory, configureBuckets: [{ name: bucket, configs: [] }] });
+    server = new S3rver({
+      port,
+      address: '127.0.0.1',
+      silent: true,
+      directory,
+      configureBuckets: [{ name: bucket, configs: [] }],
+    });
     await server.run();
   };
   const stop = async () => {

@@ -26,12 +26,20 @@ const outsideCitations: { name: string; pattern: RegExp }[] = [
   { name: 'a numbered section of a specification', pattern: /\bspec(ification)?('s)?\s+(sections?|§)\s*\d/i },
   { name: 'a numbered section of a specification', pattern: /\bsections?\s+\d+(\s+and\s+\d+)?\s+of\s+the\s+spec/i },
   { name: 'a section sign', pattern: /\bspec\s*§/i },
-  ...[['api', 'facts'], ['stack', 'notes'], ['design', 'guide'], ['product', 'spec']].map((parts) => ({
+  ...[
+    ['api', 'facts'],
+    ['stack', 'notes'],
+    ['design', 'guide'],
+    ['product', 'spec'],
+  ].map((parts) => ({
     name: `the outside note "${parts.join('-')}"`,
     pattern: new RegExp(`\\b${parts.join('[-_ ]')}\\b`, 'i'),
   })),
   // The wire protocol's page is docs/voice-protocol.md; a bare name meant the outside copy.
-  { name: 'the wire protocol without its docs/ folder', pattern: new RegExp(`(?<![/[(])${['voice', 'protocol'].join('-')}\\.md`) },
+  {
+    name: 'the wire protocol without its docs/ folder',
+    pattern: new RegExp(`(?<![/[(])${['voice', 'protocol'].join('-')}\\.md`),
+  },
   { name: 'a shared folder outside the repository', pattern: new RegExp(['\\.\\.', 'shared'].join('/') + '\\b') },
   { name: 'a shared reference folder', pattern: new RegExp(`(^|[^\\w/.-])${['shared', 'reference'].join('/')}\\b`) },
   { name: 'the briefs folder', pattern: new RegExp(`\\b${['work', 'briefs'].join('/')}\\b`) },
@@ -83,30 +91,59 @@ describe('the repository stands alone', () => {
 
   it('recognises the citations it forbids, and the anchors GitHub makes', () => {
     const cites = (line: string) => outsideCitations.some(({ pattern }) => pattern.test(line));
-    const samples = ['Spec ' + 'section 4: badges', '(spec ' + 'sections 3 and 9)', "the spec's " + 'section 9 defect', 'section 2 ' + 'of the spec',
-      'see api-' + 'facts.md', 'stack' + '-notes', '..' + '/shared/reference', 'shared/' + 'reference/voice.md', 'see voice-' + 'protocol.md'];
+    const samples = [
+      'Spec ' + 'section 4: badges',
+      '(spec ' + 'sections 3 and 9)',
+      "the spec's " + 'section 9 defect',
+      'section 2 ' + 'of the spec',
+      'see api-' + 'facts.md',
+      'stack' + '-notes',
+      '..' + '/shared/reference',
+      'shared/' + 'reference/voice.md',
+      'see voice-' + 'protocol.md',
+    ];
     expect(samples.filter((line) => !cites(line))).toEqual([]);
-    expect(['(docs/voice-protocol.md)', '[the protocol](voice-protocol.md)', 'a specification of the format', 'section headings', 'shared/ui']).toSatisfy((lines: string[]) => !lines.some(cites));
+    expect([
+      '(docs/voice-protocol.md)',
+      '[the protocol](voice-protocol.md)',
+      'a specification of the format',
+      'section headings',
+      'shared/ui',
+    ]).toSatisfy((lines: string[]) => !lines.some(cites));
     expect(['`npm install` in CI', 'Every error is `{detail, message}`', 'Node 20.19', 'Jobs list'].map(slug)).toEqual([
-      'npm-install-in-ci', 'every-error-is-detail-message', 'node-2019', 'jobs-list',
+      'npm-install-in-ci',
+      'every-error-is-detail-message',
+      'node-2019',
+      'jobs-list',
     ]);
   });
 
   it('finds the documents a file names', () => {
-    const named = (file: string, text: string) => namedDocuments(file, text).map(({ target, anchor }) => `${target}#${anchor ?? ''}`);
-    expect(named('src/a.ts', '// see docs/product.md#library and docs/api.md, not notes.md or theme.radii.md')).toEqual(['docs/product.md#library', 'docs/api.md#']);
-    expect(named('docs/' + 'a.md', 'See [api](api.md#deleting), [site](https://x.org/a.md) and [root](../README.md).')).toEqual(['docs/api.md#deleting', 'README.md#']);
+    const named = (file: string, text: string) =>
+      namedDocuments(file, text).map(({ target, anchor }) => `${target}#${anchor ?? ''}`);
+    expect(named('src/a.ts', '// see docs/product.md#library and docs/api.md, not notes.md or theme.radii.md')).toEqual(
+      ['docs/product.md#library', 'docs/api.md#'],
+    );
+    expect(
+      named('docs/' + 'a.md', 'See [api](api.md#deleting), [site](https://x.org/a.md) and [root](../README.md).'),
+    ).toEqual(['docs/api.md#deleting', 'README.md#']);
   });
 
   it('reads the files it checks', () => {
-    expect(files.map(({ file }) => file)).toEqual(expect.arrayContaining(['README.md', 'docs/product.md', 'docs/architecture.md']));
+    expect(files.map(({ file }) => file)).toEqual(
+      expect.arrayContaining(['README.md', 'docs/product.md', 'docs/architecture.md']),
+    );
   });
 
   it('never cites a specification by section number or a document kept outside the repository', () => {
     const found = files.flatMap(({ file, text }) =>
-      text.split('\n').flatMap((line, index) =>
-        outsideCitations.filter(({ pattern }) => pattern.test(line)).map(({ name }) => `${file}:${index + 1} cites ${name}: ${line.trim()}`),
-      ),
+      text
+        .split('\n')
+        .flatMap((line, index) =>
+          outsideCitations
+            .filter(({ pattern }) => pattern.test(line))
+            .map(({ name }) => `${file}:${index + 1} cites ${name}: ${line.trim()}`),
+        ),
     );
     expect(found).toEqual([]);
   });
@@ -124,7 +161,8 @@ describe('the repository stands alone', () => {
         }
         if (anchor === undefined) continue;
         if (!anchors.has(resolved)) anchors.set(resolved, anchorsOf(readFileSync(path.join(root, resolved), 'utf8')));
-        if (!anchors.get(resolved)?.has(anchor)) broken.push(`${file}:${line} names ${target}#${anchor}, a heading ${resolved} does not have`);
+        if (!anchors.get(resolved)?.has(anchor))
+          broken.push(`${file}:${line} names ${target}#${anchor}, a heading ${resolved} does not have`);
       }
     }
     expect(broken).toEqual([]);

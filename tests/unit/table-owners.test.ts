@@ -12,7 +12,10 @@ const root = resolve(__dirname, '../..');
 
 /** Where `source` names `table` in SQL (FROM, JOIN, INTO, UPDATE, TABLE), as 1-based line numbers. */
 function sqlMentions(source: string, table: string): number[] {
-  const pattern = new RegExp(`\\b(?:FROM|JOIN|INTO|UPDATE|TABLE)\\s+(?:ONLY\\s+|IF\\s+(?:NOT\\s+)?EXISTS\\s+)?${table}\\b(?!\\.)`, 'g');
+  const pattern = new RegExp(
+    `\\b(?:FROM|JOIN|INTO|UPDATE|TABLE)\\s+(?:ONLY\\s+|IF\\s+(?:NOT\\s+)?EXISTS\\s+)?${table}\\b(?!\\.)`,
+    'g',
+  );
   const lines: number[] = [];
   for (const match of source.matchAll(pattern)) lines.push(source.slice(0, match.index).split('\n').length);
   return lines;
@@ -37,7 +40,8 @@ const owns = (owner: string, file: string) => file === owner || file.startsWith(
 
 describe('table owners', () => {
   it('finds a table named in SQL, and only in SQL', () => {
-    const source = "const a = 1;\nawait db.query('SELECT id FROM jobs WHERE id = $1');\n// jobs are listed\nUPDATE job_steps SET x = 1";
+    const source =
+      "const a = 1;\nawait db.query('SELECT id FROM jobs WHERE id = $1');\n// jobs are listed\nUPDATE job_steps SET x = 1";
     expect(sqlMentions(source, 'jobs')).toEqual([2]);
     expect(sqlMentions(source, 'job_steps')).toEqual([4]);
     expect(sqlMentions('INSERT INTO users (id) VALUES ($1)', 'users')).toEqual([1]);
@@ -49,7 +53,9 @@ describe('table owners', () => {
     expect(created.length).toBeGreaterThan(0);
     for (const table of created) expect(TABLE_OWNERS, `table ${table} has no owner`).toHaveProperty(table);
     for (const owner of Object.values(TABLE_OWNERS)) {
-      expect(existsSync(join(root, owner)) || existsSync(join(root, `${owner}.ts`)), `${owner} does not exist`).toBe(true);
+      expect(existsSync(join(root, owner)) || existsSync(join(root, `${owner}.ts`)), `${owner} does not exist`).toBe(
+        true,
+      );
     }
   });
 

@@ -15,7 +15,8 @@ function offenders(pattern: RegExp): string[] {
     readFileSync(file, 'utf8')
       .split('\n')
       .forEach((line, index) => {
-        if (!line.trim().startsWith('//') && !line.trim().startsWith('*') && pattern.test(line)) found.push(`${file}:${index + 1}: ${line.trim()}`);
+        if (!line.trim().startsWith('//') && !line.trim().startsWith('*') && pattern.test(line))
+          found.push(`${file}:${index + 1}: ${line.trim()}`);
       });
   }
   return found;

@@ -91,7 +91,6 @@ function escapeLike(text: string): string {
   return text.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
-
 interface StepFields {
   status?: StepStatus;
   progress?: number;
@@ -182,7 +181,10 @@ function store(x: DbExecutor) {
 
     /** Merges keys into jobs.config (e.g. tutoring_analysis). */
     async mergeConfig(jobId: string, patch: Partial<JobConfig>): Promise<void> {
-      await x.query('UPDATE jobs SET config = config || $2::jsonb, updated_at = now() WHERE id = $1', [jobId, JSON.stringify(patch)]);
+      await x.query('UPDATE jobs SET config = config || $2::jsonb, updated_at = now() WHERE id = $1', [
+        jobId,
+        JSON.stringify(patch),
+      ]);
     },
 
     async get(id: string): Promise<JobRecord | null> {
@@ -206,12 +208,18 @@ function store(x: DbExecutor) {
 
     /** A book's chapter jobs that belong to the user, in chapter order. */
     async childrenForUser(parentId: string, userId: string): Promise<JobRecord[]> {
-      return jobs('parent_job_id = $1 AND user_id = $2 ORDER BY chapter_order NULLS LAST, created_at', [parentId, userId]);
+      return jobs('parent_job_id = $1 AND user_id = $2 ORDER BY chapter_order NULLS LAST, created_at', [
+        parentId,
+        userId,
+      ]);
     },
 
     /** The user's COMPLETED top-level jobs (books and texts, not chapters), newest first. */
     async completedForUser(userId: string, limit: number): Promise<JobRecord[]> {
-      return jobs(`user_id = $1 AND status = 'COMPLETED' AND parent_job_id IS NULL ORDER BY created_at DESC LIMIT $2`, [userId, limit]);
+      return jobs(`user_id = $1 AND status = 'COMPLETED' AND parent_job_id IS NULL ORDER BY created_at DESC LIMIT $2`, [
+        userId,
+        limit,
+      ]);
     },
 
     /**
@@ -253,7 +261,8 @@ function store(x: DbExecutor) {
             `${column('chapter_order')} ASC NULLS FIRST, ${column('created_at')} ${dir}, ${column('id')} ${dir}`
           : `${column(filter.sort === 'title' ? 'sort_title' : filter.sort)} ${dir}, ${column('created_at')} ${dir}, ` +
             `${column('chapter_order')} ASC NULLS FIRST, ${column('id')} ${dir}`;
-      const inPage = (c: string) => (c === 'sort_title' ? sortTitle : c === 'book_id' ? 'COALESCE(parent_job_id, id)' : c);
+      const inPage = (c: string) =>
+        c === 'sort_title' ? sortTitle : c === 'book_id' ? 'COALESCE(parent_job_id, id)' : c;
       params.push(filter.pageSize, (filter.page - 1) * filter.pageSize);
       const { rows } = await x.query<SummaryRow>(
         `WITH page AS (
@@ -285,7 +294,9 @@ function store(x: DbExecutor) {
 
     /** Jobs by status, every user's (the metrics' gauge). */
     async countByStatus(): Promise<Record<string, number>> {
-      const { rows } = await x.query<{ status: string; n: number }>('SELECT status, count(*)::int AS n FROM jobs GROUP BY status');
+      const { rows } = await x.query<{ status: string; n: number }>(
+        'SELECT status, count(*)::int AS n FROM jobs GROUP BY status',
+      );
       return Object.fromEntries(rows.map((r) => [r.status, Number(r.n)]));
     },
 
@@ -310,7 +321,8 @@ function store(x: DbExecutor) {
       if (fields.status !== undefined) add('status = ?', fields.status);
       if (fields.progress !== undefined) add('progress = ?', Math.max(0, Math.min(100, fields.progress)));
       if (fields.errorMessage !== undefined) add('error_message = ?', fields.errorMessage);
-      if (fields.metadata !== undefined) add('step_metadata = step_metadata || ?::jsonb', JSON.stringify(fields.metadata));
+      if (fields.metadata !== undefined)
+        add('step_metadata = step_metadata || ?::jsonb', JSON.stringify(fields.metadata));
       if (fields.start) sets.push('started_at = now()', 'completed_at = NULL');
       if (fields.complete) sets.push('completed_at = now()');
       if (fields.countAttempt) sets.push('attempts = attempts + 1');
@@ -403,15 +415,17 @@ function store(x: DbExecutor) {
     },
 
     async renewLease(jobId: string, owner: string, seconds: number): Promise<void> {
-      await x.query('UPDATE jobs SET lease_until = now() + make_interval(secs => $3) WHERE id = $1 AND lease_owner = $2', [
-        jobId,
-        owner,
-        seconds,
-      ]);
+      await x.query(
+        'UPDATE jobs SET lease_until = now() + make_interval(secs => $3) WHERE id = $1 AND lease_owner = $2',
+        [jobId, owner, seconds],
+      );
     },
 
     async releaseLease(jobId: string, owner: string): Promise<void> {
-      await x.query('UPDATE jobs SET lease_owner = NULL, lease_until = NULL WHERE id = $1 AND lease_owner = $2', [jobId, owner]);
+      await x.query('UPDATE jobs SET lease_owner = NULL, lease_until = NULL WHERE id = $1 AND lease_owner = $2', [
+        jobId,
+        owner,
+      ]);
     },
 
     /** Jobs whose worker stopped renewing its lease (it died): another worker may take them over. */
@@ -453,7 +467,9 @@ function store(x: DbExecutor) {
     /** Of `jobIds`, the jobs that should stop: no longer active, or deleted. */
     async cancelledAmong(jobIds: string[]): Promise<string[]> {
       if (jobIds.length === 0) return [];
-      const { rows } = await x.query<{ id: string }>(`SELECT id FROM jobs WHERE id = ANY($1::uuid[]) AND ${ACTIVE}`, [jobIds]);
+      const { rows } = await x.query<{ id: string }>(`SELECT id FROM jobs WHERE id = ANY($1::uuid[]) AND ${ACTIVE}`, [
+        jobIds,
+      ]);
       const running = new Set(ids(rows));
       return jobIds.filter((id) => !running.has(id));
     },
@@ -576,7 +592,9 @@ function store(x: DbExecutor) {
     },
 
     async uploadOwner(fileKey: string): Promise<string | null> {
-      const { rows } = await x.query<{ user_id: string }>('SELECT user_id FROM uploaded_files WHERE file_key = $1', [fileKey]);
+      const { rows } = await x.query<{ user_id: string }>('SELECT user_id FROM uploaded_files WHERE file_key = $1', [
+        fileKey,
+      ]);
       return rows[0]?.user_id ?? null;
     },
   };

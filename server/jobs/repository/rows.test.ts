@@ -21,7 +21,9 @@ describe('decodeResultData', () => {
 
   it('names the job and the bad field when the stored JSON is not what the pipeline writes', () => {
     expect(() => decodeResultData(JOB, { duration: 'long' })).toThrow(MalformedJobRowError);
-    expect(() => decodeResultData(JOB, { duration: 'long' })).toThrow(`Job ${JOB} has a malformed result_data: duration:`);
+    expect(() => decodeResultData(JOB, { duration: 'long' })).toThrow(
+      `Job ${JOB} has a malformed result_data: duration:`,
+    );
     expect(() => decodeResultData(JOB, { chapters: [{ title: 'One', order: 1 }] })).toThrow(/chapters\.0\.duration/);
     expect(() => decodeResultData(JOB, '[1, 2]')).toThrow(`Job ${JOB} has a malformed result_data: not a JSON object`);
     expect(() => decodeResultData(JOB, '{"duration":')).toThrow(`Job ${JOB} has a malformed result_data: not JSON`);

@@ -60,7 +60,8 @@ function jsonObject(jobId: string, column: string, value: Json | null): Record<s
     }
   }
   if (parsed === null || parsed === undefined) return {};
-  if (typeof parsed !== 'object' || Array.isArray(parsed)) throw new MalformedJobRowError(jobId, column, 'not a JSON object');
+  if (typeof parsed !== 'object' || Array.isArray(parsed))
+    throw new MalformedJobRowError(jobId, column, 'not a JSON object');
   return parsed as Record<string, unknown>;
 }
 

@@ -107,7 +107,13 @@ export const SignOutKeepsThePlace: Story = {
   },
   beforeEach: () => {
     savedOnSignOut.length = 0;
-    resetPlayer({ currentJobId: bookJobId, streamingUrl: SAMPLE_AUDIO_URL, currentPosition: 754.2, duration: 1800, isLoading: false });
+    resetPlayer({
+      currentJobId: bookJobId,
+      streamingUrl: SAMPLE_AUDIO_URL,
+      currentPosition: 754.2,
+      duration: 1800,
+      isLoading: false,
+    });
     return () => resetPlayer();
   },
   play: async ({ canvasElement }) => {

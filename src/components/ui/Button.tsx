@@ -24,14 +24,18 @@ const StyledButton = styled.button<{ $variant: ButtonVariant; $fullWidth: boolea
           background: ${theme.colors.primary};
           color: ${theme.colors.primaryText};
           border: 1px solid ${theme.colors.primary};
-          &:hover:not(:disabled) { background: ${theme.colors.primaryHover}; }
+          &:hover:not(:disabled) {
+            background: ${theme.colors.primaryHover};
+          }
         `;
       case 'secondary':
         return css`
           background: ${theme.colors.surface};
           color: ${theme.colors.text};
           border: 1px solid ${theme.colors.border};
-          &:hover:not(:disabled) { border-color: ${theme.colors.textMuted}; }
+          &:hover:not(:disabled) {
+            border-color: ${theme.colors.textMuted};
+          }
           /* A toggle that is on (e.g. the active view) looks chosen, not only to screen readers. */
           &[aria-pressed='true'] {
             background: ${theme.colors.primary};
@@ -48,7 +52,9 @@ const StyledButton = styled.button<{ $variant: ButtonVariant; $fullWidth: boolea
           font-weight: 400;
           color: ${theme.colors.primary};
           text-decoration: underline;
-          &:hover:not(:disabled) { color: ${theme.colors.primaryHover}; }
+          &:hover:not(:disabled) {
+            color: ${theme.colors.primaryHover};
+          }
         `;
     }
   }}

@@ -12,7 +12,9 @@ const Box = styled.details`
     color: ${({ theme }) => theme.colors.textMuted};
     padding: ${({ theme }) => `${theme.space(1)} 0`};
   }
-  &[open] summary { margin-bottom: ${({ theme }) => theme.space(2)}; }
+  &[open] summary {
+    margin-bottom: ${({ theme }) => theme.space(2)};
+  }
   summary:focus-visible {
     outline: 3px solid ${({ theme }) => theme.colors.focus};
     outline-offset: 2px;

@@ -42,7 +42,14 @@ const RoundButton = styled.button<{ $main: boolean; $quiet: boolean }>`
 `;
 
 /** A round button showing only an icon; `label` is its accessible name (and tooltip). */
-export function IconButton({ label, icon: Icon, main = false, quiet = false, type = 'button', ...rest }: IconButtonProps) {
+export function IconButton({
+  label,
+  icon: Icon,
+  main = false,
+  quiet = false,
+  type = 'button',
+  ...rest
+}: IconButtonProps) {
   return (
     <RoundButton type={type} aria-label={label} title={label} $main={main} $quiet={quiet} {...rest}>
       <Icon size={main ? (quiet ? 22 : 28) : 20} aria-hidden />

@@ -20,7 +20,9 @@ const Fill = styled.div<{ $tone: 'primary' | 'danger' }>`
   height: 100%;
   background: ${({ theme, $tone }) => ($tone === 'danger' ? theme.colors.danger : theme.colors.primary)};
   transition: width 0.3s ease;
-  @media (prefers-reduced-motion: reduce) { transition: none; }
+  @media (prefers-reduced-motion: reduce) {
+    transition: none;
+  }
 `;
 
 const Value = styled.span`

@@ -11,7 +11,9 @@ const Wheel = styled.span`
   border-radius: 50%;
   animation: ${spin} 0.8s linear infinite;
   vertical-align: -0.125em;
-  @media (prefers-reduced-motion: reduce) { animation: none; }
+  @media (prefers-reduced-motion: reduce) {
+    animation: none;
+  }
 `;
 
 const Row = styled.div`

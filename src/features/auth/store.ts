@@ -1,9 +1,5 @@
 import { proxy } from 'valtio';
-import {
-  getCurrentUser,
-  login as postLogin,
-  register as postRegister,
-} from '../../api/gen/endpoints/auth/auth';
+import { getCurrentUser, login as postLogin, register as postRegister } from '../../api/gen/endpoints/auth/auth';
 import { User, type UserOutput } from '../../api/gen/model';
 import { loadedSchema, resolveSchema } from '../../api/lazySchema';
 import { errorMessage } from '../../api/errors';

@@ -27,7 +27,11 @@ describe('useAuthForm', () => {
     expect(result.current.text('password').error).toBe('Password must be at least 6 characters');
 
     act(() => result.current.text('email').onChange(typed('reader@example.com')));
-    expect(result.current.text('email')).toMatchObject({ name: 'email', value: 'reader@example.com', error: undefined });
+    expect(result.current.text('email')).toMatchObject({
+      name: 'email',
+      value: 'reader@example.com',
+      error: undefined,
+    });
     expect(result.current.text('password').error).toBe('Password must be at least 6 characters');
   });
 
@@ -54,12 +58,17 @@ describe('useAuthForm', () => {
     expect(result.current.text('password').error).toBe('Too easy to guess');
     expect(result.current.submitting).toBe(false);
 
-    const refusal = new ApiError(401, { detail: 'Incorrect email or password', message: 'Incorrect email or password' });
+    const refusal = new ApiError(401, {
+      detail: 'Incorrect email or password',
+      message: 'Incorrect email or password',
+    });
     await act(() => result.current.onSubmit(() => Promise.reject(refusal), 'Failed to login.')(submitEvent()));
     expect(result.current.serverError).toBe('Incorrect email or password');
     expect(result.current.submitting).toBe(false);
 
-    await act(() => result.current.onSubmit(() => Promise.reject(new Error('offline')), 'Failed to login.')(submitEvent()));
+    await act(() =>
+      result.current.onSubmit(() => Promise.reject(new Error('offline')), 'Failed to login.')(submitEvent()),
+    );
     expect(result.current.serverError).toBe('Failed to login.');
   });
 });

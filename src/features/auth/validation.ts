@@ -19,7 +19,8 @@ export interface RegisterForm {
 /** A form's rules: every broken rule as [field, message], in the order they should show. */
 export type FormRules<T> = (values: T) => [keyof T, string][];
 
-const emailRule = (email: string): ['email', string][] => (EMAIL.test(email) ? [] : [['email', 'Invalid email address']]);
+const emailRule = (email: string): ['email', string][] =>
+  EMAIL.test(email) ? [] : [['email', 'Invalid email address']];
 
 /**
  * The sign-in rules, with their exact messages. Signing in keeps the earlier 6-character minimum:
@@ -28,15 +29,23 @@ const emailRule = (email: string): ['email', string][] => (EMAIL.test(email) ? [
  */
 export const loginFormSchema: FormRules<LoginForm> = (values) => [
   ...emailRule(values.email),
-  ...(values.password.length >= 6 ? [] : [['password', 'Password must be at least 6 characters'] as [keyof LoginForm, string]]),
+  ...(values.password.length >= 6
+    ? []
+    : [['password', 'Password must be at least 6 characters'] as [keyof LoginForm, string]]),
 ];
 
 /** The sign-up rules: a new password has at least 8 characters; every message shows at once, the password match included. */
 export const registerFormSchema: FormRules<RegisterForm> = (values) => [
   ...emailRule(values.email),
-  ...(values.password.length >= 8 ? [] : [['password', 'Password must be at least 8 characters'] as [keyof RegisterForm, string]]),
-  ...(values.acceptTerms ? [] : [['acceptTerms', 'You must accept the terms and conditions'] as [keyof RegisterForm, string]]),
-  ...(values.password === values.confirmPassword ? [] : [['confirmPassword', "Passwords don't match"] as [keyof RegisterForm, string]]),
+  ...(values.password.length >= 8
+    ? []
+    : [['password', 'Password must be at least 8 characters'] as [keyof RegisterForm, string]]),
+  ...(values.acceptTerms
+    ? []
+    : [['acceptTerms', 'You must accept the terms and conditions'] as [keyof RegisterForm, string]]),
+  ...(values.password === values.confirmPassword
+    ? []
+    : [['confirmPassword', "Passwords don't match"] as [keyof RegisterForm, string]]),
 ];
 
 export type FieldErrors<T> = Partial<Record<keyof T, string>>;

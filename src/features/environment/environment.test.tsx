@@ -7,7 +7,9 @@ import { configureApi } from '../../api/http';
 import { environmentErrorHandler, environmentHandler } from '../../mocks/handlers';
 import { fallbackEnvironment, PRODUCTION_HOST, useEnvironment, type EnvironmentOptions } from './environment';
 
-const server = setupServer(environmentHandler({ environment: 'production', features: { signup_enabled: false, debug_mode: false } }));
+const server = setupServer(
+  environmentHandler({ environment: 'production', features: { signup_enabled: false, debug_mode: false } }),
+);
 let requests = 0;
 
 beforeAll(() => {
@@ -25,7 +27,9 @@ afterAll(() => server.close());
 
 /** Renders useEnvironment in a fresh cache (as a page load would); `client` shares one between renders. */
 function render(options: EnvironmentOptions = {}, client = new QueryClient()) {
-  const wrapper = ({ children }: { children: ReactNode }) => <QueryClientProvider client={client}>{children}</QueryClientProvider>;
+  const wrapper = ({ children }: { children: ReactNode }) => (
+    <QueryClientProvider client={client}>{children}</QueryClientProvider>
+  );
   return { ...renderHook(() => useEnvironment(options), { wrapper }), client };
 }
 
@@ -48,7 +52,10 @@ describe('useEnvironment', () => {
     const log = vi.fn();
     const { result } = render({ host: 'localhost', log });
     await waitFor(() => expect(result.current).not.toBeNull());
-    expect(result.current).toEqual({ environment: 'dev', features: { signup_enabled: true, debug_mode: true, demo_mode: false } });
+    expect(result.current).toEqual({
+      environment: 'dev',
+      features: { signup_enabled: true, debug_mode: true, demo_mode: false },
+    });
     expect(log).toHaveBeenCalledOnce();
   });
 

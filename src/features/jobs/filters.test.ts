@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { ListJobsParams } from '../../api/gen/model';
-import { defaultFilters, filtersFromSearch, hasActiveFilters, listParamsFromFilters, searchFromFilters } from './filters';
+import {
+  defaultFilters,
+  filtersFromSearch,
+  hasActiveFilters,
+  listParamsFromFilters,
+  searchFromFilters,
+} from './filters';
 
 describe('jobs filters in the URL', () => {
   it('reads defaults from an empty or unknown query', () => {

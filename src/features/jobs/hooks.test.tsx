@@ -21,7 +21,9 @@ describe('usePolledJob', () => {
   it('refreshes the job lists and counts (the top bar badge) as soon as the open job finishes', async () => {
     const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
     const invalidate = vi.spyOn(client, 'invalidateQueries');
-    const wrapper = ({ children }: { children: ReactNode }) => <QueryClientProvider client={client}>{children}</QueryClientProvider>;
+    const wrapper = ({ children }: { children: ReactNode }) => (
+      <QueryClientProvider client={client}>{children}</QueryClientProvider>
+    );
     const { result } = renderHook(() => usePolledJob(job.id, 50), { wrapper });
 
     await waitFor(() => expect(result.current.data?.status).toBe('PROCESSING'));

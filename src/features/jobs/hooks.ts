@@ -1,6 +1,12 @@
 import { keepPreviousData, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { getGetJobQueryKey, useCancelJob, useGetJob, useListJobs, useRetryJob } from '../../api/gen/endpoints/jobs/jobs';
+import {
+  getGetJobQueryKey,
+  useCancelJob,
+  useGetJob,
+  useListJobs,
+  useRetryJob,
+} from '../../api/gen/endpoints/jobs/jobs';
 import type { Job, JobCore, JobListResponse, ListJobsParams } from '../../api/gen/model';
 import { errorMessage } from '../../api/errors';
 import { invalidateJobLists, markCancelled, markDeleted } from './cache';
@@ -71,7 +77,12 @@ export function usePolledJob(jobId: string, intervalMs: number = POLL_MS.jobDeta
   const status = query.data?.status;
   const previous = useRef(status);
   useEffect(() => {
-    if (previous.current !== undefined && status !== undefined && isActiveStatus(previous.current) && !isActiveStatus(status)) {
+    if (
+      previous.current !== undefined &&
+      status !== undefined &&
+      isActiveStatus(previous.current) &&
+      !isActiveStatus(status)
+    ) {
       void invalidateJobLists(client);
     }
     previous.current = status;
@@ -89,7 +100,10 @@ export function usePolledJob(jobId: string, intervalMs: number = POLL_MS.jobDeta
  * A book's chapter jobs in chapter order, loaded from GET /jobs/{id} only while `enabled` (the
  * jobs list asks when the reader opens the book), refreshed while the book is active.
  */
-export function useBookChapters(bookId: string, { enabled, intervalMs = POLL_MS.jobsList }: { enabled: boolean; intervalMs?: number }) {
+export function useBookChapters(
+  bookId: string,
+  { enabled, intervalMs = POLL_MS.jobsList }: { enabled: boolean; intervalMs?: number },
+) {
   const query = useGetJob(bookId, {
     query: {
       enabled,
@@ -161,7 +175,10 @@ export function useDeleteJobAction() {
   });
   const { mutateAsync, reset } = mutation;
   // `delete: true`: the explicit intent the server needs to remove a finished job for good.
-  const remove = useCallback((jobId: string) => mutateAsync({ jobId, params: { delete: true } }).then(() => undefined), [mutateAsync]);
+  const remove = useCallback(
+    (jobId: string) => mutateAsync({ jobId, params: { delete: true } }).then(() => undefined),
+    [mutateAsync],
+  );
   return {
     remove,
     reset,

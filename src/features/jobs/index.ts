@@ -10,18 +10,10 @@ export {
   statusFilters,
   type JobsFilters,
 } from './filters';
-export {
-  useBookChapters,
-  useJobCounts,
-  usePolledJob,
-  usePolledJobs,
-  useRetryJobAction,
-} from './hooks';
+export { useBookChapters, useJobCounts, usePolledJob, usePolledJobs, useRetryJobAction } from './hooks';
 export { useJobsState } from './jobsState';
 export { JobStatusIcon } from './JobStatusIcon';
 export { PollingIndicator } from './PollingIndicator';
-export {
-  POLL_MS,
-} from './polling';
+export { POLL_MS } from './polling';
 export { useCancelJobFlow } from './useCancelJobFlow';
 export { useDeleteJobFlow } from './useDeleteJobFlow';

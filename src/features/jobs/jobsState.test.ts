@@ -42,7 +42,10 @@ describe('selectJobsState', () => {
   it('counts pages from the page asked for while the previous answer is still shown', () => {
     const state = selectJobsState({
       filters: { ...defaultFilters, page: 3 },
-      list: result({ data: jobListFixture([jobFixture()], { total: 23, page: 2, total_pages: 3 }), isPlaceholderData: true }),
+      list: result({
+        data: jobListFixture([jobFixture()], { total: 23, page: 2, total_pages: 3 }),
+        isPlaceholderData: true,
+      }),
     });
     expect(state.pagination).toEqual({ page: 3, limit: 10, total: 23, pages: 3 });
   });
@@ -57,7 +60,10 @@ describe('selectJobsState', () => {
       'Failed to fetch jobs',
     );
     expect(
-      selectJobsState({ filters: defaultFilters, list: result({ error: new ApiError(500, { detail: 'Database down', message: 'Database down' }) }) }).error,
+      selectJobsState({
+        filters: defaultFilters,
+        list: result({ error: new ApiError(500, { detail: 'Database down', message: 'Database down' }) }),
+      }).error,
     ).toBe('Database down');
     expect(selectJobsState({ filters: defaultFilters, job: result({ error: new ApiError(404, null) }) }).error).toBe(
       'Failed to fetch job',

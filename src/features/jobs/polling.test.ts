@@ -3,13 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { jobFixture, jobListFixture } from '../../mocks/fixtures';
 import { isActiveStatus } from '../../entities/job';
 import { stepFixture } from '../../mocks/jobs';
-import {
-  hasActiveJobs,
-  jobChanged,
-  jobListChanged,
-  keepJobListUnlessChanged,
-  keepJobUnlessChanged,
-} from './polling';
+import { hasActiveJobs, jobChanged, jobListChanged, keepJobListUnlessChanged, keepJobUnlessChanged } from './polling';
 
 const job = jobFixture({ steps: [stepFixture({ status: 'RUNNING', progress: 10 })] });
 
@@ -63,7 +57,9 @@ describe('the polling change guard', () => {
   it('works as a React Query structuralSharing function', () => {
     const client = new QueryClient();
     const first = jobListFixture([job]);
-    const query = client.getQueryCache().build(client, { queryKey: ['guarded'], structuralSharing: keepJobListUnlessChanged });
+    const query = client
+      .getQueryCache()
+      .build(client, { queryKey: ['guarded'], structuralSharing: keepJobListUnlessChanged });
     query.setData(first);
     const listed = first.jobs[0]!;
     query.setData({ ...structuredClone(first), jobs: [{ ...listed, title: 'polled again' }] });

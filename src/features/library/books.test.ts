@@ -11,14 +11,26 @@ const records = libraryProgressFixture().map((record) => PlaybackProgress.parse(
 
 const books = toLibraryBooks(jobs, records);
 const titles = (list: { title: string }[]) => list.map((book) => book.title);
-const select = (filter: Parameters<typeof selectBooks>[1]['filter'], sort: Parameters<typeof selectBooks>[1]['sort'] = 'title', search = '') =>
-  titles(selectBooks(books, { filter, sort, search }));
+const select = (
+  filter: Parameters<typeof selectBooks>[1]['filter'],
+  sort: Parameters<typeof selectBooks>[1]['sort'] = 'title',
+  search = '',
+) => titles(selectBooks(books, { filter, sort, search }));
 
 describe('library books', () => {
   it('takes progress from the real records, duration in seconds', () => {
     const heart = books.find((book) => book.id === libraryBookIds.heart);
-    expect(heart).toMatchObject({ progress: 25 / 60 * 100, position: 25, hasProgress: true, duration: 60, chapters: 3 });
-    expect(books.find((book) => book.id === libraryBookIds.amontillado)).toMatchObject({ progress: 0, hasProgress: false });
+    expect(heart).toMatchObject({
+      progress: (25 / 60) * 100,
+      position: 25,
+      hasProgress: true,
+      duration: 60,
+      chapters: 3,
+    });
+    expect(books.find((book) => book.id === libraryBookIds.amontillado)).toMatchObject({
+      progress: 0,
+      hasProgress: false,
+    });
     expect(books.find((book) => book.id === libraryBookIds.raven)).toMatchObject({ progress: 100, finished: true });
   });
 
@@ -30,8 +42,14 @@ describe('library books', () => {
   it('keeps finished jobs and converting books with a chapter ready, saying how many are ready', () => {
     expect(toLibraryBooks([summary(completedJobFixture({ status: 'PROCESSING' }))], [])).toEqual([]);
     expect(toLibraryBooks([summary(completedJobFixture({ status: 'FAILED' }))], [])).toEqual([]);
-    const converting = { ...summary(completedJobFixture({ status: 'PROCESSING', completed_at: null })), chapter_count: 12, chapters_ready: 3 };
-    expect(toLibraryBooks([converting], [])).toMatchObject([{ converting: 'Converting · 3 of 12 chapters ready', chapters: 12 }]);
+    const converting = {
+      ...summary(completedJobFixture({ status: 'PROCESSING', completed_at: null })),
+      chapter_count: 12,
+      chapters_ready: 3,
+    };
+    expect(toLibraryBooks([converting], [])).toMatchObject([
+      { converting: 'Converting · 3 of 12 chapters ready', chapters: 12 },
+    ]);
     expect(toLibraryBooks(jobs, []).every((book) => book.converting === null)).toBe(true);
   });
 
@@ -94,7 +112,12 @@ describe('chapterCount', () => {
   });
 
   it('counts a book by its chapter list', () => {
-    const chapters = [1, 2, 3].map((order) => ({ title: `Stave ${order}`, order, duration: 60, file_key: `audio/${order}.mp3` }));
+    const chapters = [1, 2, 3].map((order) => ({
+      title: `Stave ${order}`,
+      order,
+      duration: 60,
+      file_key: `audio/${order}.mp3`,
+    }));
     expect(chapterCount(completedJobFixture({ result_data: { chapters } }))).toBe(3);
   });
 });

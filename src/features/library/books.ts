@@ -134,7 +134,10 @@ export function readLibraryView(storage: Pick<Storage, 'getItem'> | null = safeL
   return storage?.getItem(VIEW_KEY) === 'list' ? 'list' : 'grid';
 }
 
-export function writeLibraryView(view: LibraryView, storage: Pick<Storage, 'setItem'> | null = safeLocalStorage()): void {
+export function writeLibraryView(
+  view: LibraryView,
+  storage: Pick<Storage, 'setItem'> | null = safeLocalStorage(),
+): void {
   storage?.setItem(VIEW_KEY, view);
 }
 

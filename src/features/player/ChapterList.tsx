@@ -18,8 +18,12 @@ const Item = styled.button<{ $current: boolean }>`
   background: ${({ theme, $current }) => ($current ? theme.tone.info.background : 'transparent')};
   color: ${({ theme, $current }) => ($current ? theme.tone.info.text : theme.colors.text)};
   font-weight: ${({ $current }) => ($current ? 700 : 400)};
-  &:hover:not(:disabled) { border-color: ${({ theme }) => theme.colors.border}; }
-  &:disabled { cursor: not-allowed; }
+  &:hover:not(:disabled) {
+    border-color: ${({ theme }) => theme.colors.border};
+  }
+  &:disabled {
+    cursor: not-allowed;
+  }
 `;
 
 const Meta = styled.span`

@@ -93,13 +93,24 @@ interface ChoiceMenuProps<T> {
  * ↑/↓/Home/End move, Enter or Space chooses, Escape or Tab closes, the focus goes back to the
  * button.
  */
-export function ChoiceMenu<T>({ label, valueText, children, choices, selected, onChoose, disabled }: ChoiceMenuProps<T>) {
+export function ChoiceMenu<T>({
+  label,
+  valueText,
+  children,
+  choices,
+  selected,
+  onChoose,
+  disabled,
+}: ChoiceMenuProps<T>) {
   const [open, setOpen] = useState(false);
   const button = useRef<HTMLButtonElement>(null);
   const list = useRef<HTMLUListElement>(null);
   const wrapper = useRef<HTMLDivElement>(null);
   const menuId = useId();
-  const selectedIndex = Math.max(0, choices.findIndex((choice) => Object.is(choice.value, selected)));
+  const selectedIndex = Math.max(
+    0,
+    choices.findIndex((choice) => Object.is(choice.value, selected)),
+  );
 
   const items = () => [...(list.current?.querySelectorAll<HTMLElement>('[role="menuitemradio"]') ?? [])];
   const focusItem = (index: number) => {

@@ -1,7 +1,15 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { useEffect } from 'react';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
-import { audioMetadataHandler, audioStreamHandler, bookJobId, chapterInfoFixtures, chapterJobIds, progressHandler, progressFixture } from '../../mocks/audio';
+import {
+  audioMetadataHandler,
+  audioStreamHandler,
+  bookJobId,
+  chapterInfoFixtures,
+  chapterJobIds,
+  progressHandler,
+  progressFixture,
+} from '../../mocks/audio';
 import { MiniPlayer } from './MiniPlayer';
 import { PlayerAudio } from './PlayerAudio';
 import { loadJob, resetPlayer, state } from './store';
@@ -56,13 +64,21 @@ export const Idle: Story = {
 
 export const Paused: Story = {
   name: 'Paused: the book resumes where the reader stopped',
-  parameters: { msw: { handlers: { progress: progressHandler({ progress: progressFixture({ position_seconds: 25 }) }) } } },
+  parameters: {
+    msw: { handlers: { progress: progressHandler({ progress: progressFixture({ position_seconds: 25 }) }) } },
+  },
   play: async ({ canvasElement }) => {
     const bar = await nowPlaying(within(canvasElement));
     await expect(bar.getByRole('img', { name: 'Cover of The Tell-Tale Heart' })).toBeVisible();
-    await expect(bar.getByRole('link', { name: 'Open The Tell-Tale Heart' })).toHaveAttribute('href', `/library/${bookJobId}`);
+    await expect(bar.getByRole('link', { name: 'Open The Tell-Tale Heart' })).toHaveAttribute(
+      'href',
+      `/library/${bookJobId}`,
+    );
     await expect(bar.getByText('The Night Watch')).toBeVisible();
-    await expect(bar.getByRole('progressbar', { name: 'Listening progress' })).toHaveAttribute('aria-valuetext', '0:25 of 1:00');
+    await expect(bar.getByRole('progressbar', { name: 'Listening progress' })).toHaveAttribute(
+      'aria-valuetext',
+      '0:25 of 1:00',
+    );
     await expect(bar.getByRole('button', { name: 'Back 10 seconds' })).toBeEnabled();
     await expect(bar.getByRole('button', { name: 'Forward 10 seconds' })).toBeEnabled();
   },
@@ -92,7 +108,9 @@ export const PausedFromTheBar: Story = {
 
 export const SkipsTenSeconds: Story = {
   name: 'Skips: forward and back 10 seconds',
-  parameters: { msw: { handlers: { progress: progressHandler({ progress: progressFixture({ position_seconds: 25 }) }) } } },
+  parameters: {
+    msw: { handlers: { progress: progressHandler({ progress: progressFixture({ position_seconds: 25 }) }) } },
+  },
   play: async ({ canvasElement }) => {
     const bar = await nowPlaying(within(canvasElement));
     await userEvent.click(bar.getByRole('button', { name: 'Forward 10 seconds' }));
@@ -108,7 +126,10 @@ export const LongTitle: Story = {
     msw: {
       handlers: {
         audioMetadata: audioMetadataHandler({
-          metadata: { title: 'The Extraordinary and Entirely Unabridged Adventures of a Lamplighter Who Walked the Harbour Wall Every Evening' },
+          metadata: {
+            title:
+              'The Extraordinary and Entirely Unabridged Adventures of a Lamplighter Who Walked the Harbour Wall Every Evening',
+          },
         }),
       },
     },
@@ -141,16 +162,27 @@ export const ConvertingBook: Story = {
     msw: {
       handlers: {
         audioMetadata: audioMetadataHandler({
-          metadata: { status: 'PROCESSING', completed_at: null, duration: 20, chapters: convertingChapters, chapters_ready: 1 },
+          metadata: {
+            status: 'PROCESSING',
+            completed_at: null,
+            duration: 20,
+            chapters: convertingChapters,
+            chapters_ready: 1,
+          },
         }),
-        audioStream: audioStreamHandler({ stream: { source_job_id: chapterJobIds[0], file_key: `audio/${chapterJobIds[0]}.mp3` } }),
+        audioStream: audioStreamHandler({
+          stream: { source_job_id: chapterJobIds[0], file_key: `audio/${chapterJobIds[0]}.mp3` },
+        }),
       },
     },
   },
   play: async ({ canvasElement }) => {
     const bar = await nowPlaying(within(canvasElement));
     await expect(bar.getByText('The Visitor')).toBeVisible();
-    await expect(bar.getByRole('progressbar', { name: 'Listening progress' })).toHaveAttribute('aria-valuetext', '0:00 of 0:20');
+    await expect(bar.getByRole('progressbar', { name: 'Listening progress' })).toHaveAttribute(
+      'aria-valuetext',
+      '0:00 of 0:20',
+    );
     await expect(state.streamChapterId).toBe(chapterJobIds[0]);
   },
 };

@@ -52,7 +52,8 @@ const Titles = styled.div`
   min-width: 0;
   display: flex;
   flex-direction: column;
-  a, span {
+  a,
+  span {
     overflow: hidden;
     white-space: nowrap;
     text-overflow: ellipsis;
@@ -61,22 +62,31 @@ const Titles = styled.div`
     font-weight: 600;
     color: ${({ theme }) => theme.colors.text};
     text-decoration: none;
-    &:hover { text-decoration: underline; }
+    &:hover {
+      text-decoration: underline;
+    }
   }
-  span { color: ${({ theme }) => theme.colors.textMuted}; font-size: ${({ theme }) => theme.fontSizes.sm}; }
+  span {
+    color: ${({ theme }) => theme.colors.textMuted};
+    font-size: ${({ theme }) => theme.fontSizes.sm};
+  }
 `;
 
 const Time = styled.span`
   font-variant-numeric: tabular-nums;
   color: ${({ theme }) => theme.colors.textMuted};
   font-size: ${({ theme }) => theme.fontSizes.sm};
-  @container (max-width: 560px) { display: none; }
+  @container (max-width: 560px) {
+    display: none;
+  }
 `;
 
 /** Back and forward 10 s: on a phone only play/pause stays, beside the cover and the title. */
 const Secondary = styled.span`
   display: contents;
-  @container (max-width: 560px) { display: none; }
+  @container (max-width: 560px) {
+    display: none;
+  }
 `;
 
 /**
@@ -99,43 +109,55 @@ export function MiniPlayer() {
 
   return (
     <>
-    <Spacer aria-hidden="true" />
-    <Bar aria-label="Now playing">
-      <Track
-        role="progressbar"
-        aria-label="Listening progress"
-        aria-valuemin={0}
-        aria-valuemax={Math.round(player.duration)}
-        aria-valuenow={Math.round(Math.min(player.currentPosition, player.duration))}
-        aria-valuetext={`${formatClock(player.currentPosition)} of ${formatClock(player.duration)}`}
-      >
-        <div style={{ width: `${(fraction * 100).toFixed(2)}%` }} />
-      </Track>
-      <Row>
-        <BookCover jobId={jobId} title={title} size="thumb" />
-        <Titles>
-          <Link href={paths.libraryBook(jobId)} aria-label={`Open ${title}`}>
-            {title}
-          </Link>
-          {chapterTitle && <span>{chapterTitle}</span>}
-        </Titles>
-        <Time aria-hidden="true">{`${formatClock(player.currentPosition)} / ${formatClock(player.duration)}`}</Time>
-        <Secondary>
-          <IconButton label="Back 10 seconds" icon={Undo2} quiet disabled={!ready} onClick={() => skip(-SKIP_SECONDS)} />
-        </Secondary>
-        <IconButton
-          main
-          quiet
-          label={player.isPlaying ? 'Pause' : 'Play'}
-          icon={player.isPlaying ? Pause : Play}
-          disabled={!ready}
-          onClick={togglePlay}
-        />
-        <Secondary>
-          <IconButton label="Forward 10 seconds" icon={Redo2} quiet disabled={!ready} onClick={() => skip(SKIP_SECONDS)} />
-        </Secondary>
-      </Row>
-    </Bar>
+      <Spacer aria-hidden="true" />
+      <Bar aria-label="Now playing">
+        <Track
+          role="progressbar"
+          aria-label="Listening progress"
+          aria-valuemin={0}
+          aria-valuemax={Math.round(player.duration)}
+          aria-valuenow={Math.round(Math.min(player.currentPosition, player.duration))}
+          aria-valuetext={`${formatClock(player.currentPosition)} of ${formatClock(player.duration)}`}
+        >
+          <div style={{ width: `${(fraction * 100).toFixed(2)}%` }} />
+        </Track>
+        <Row>
+          <BookCover jobId={jobId} title={title} size="thumb" />
+          <Titles>
+            <Link href={paths.libraryBook(jobId)} aria-label={`Open ${title}`}>
+              {title}
+            </Link>
+            {chapterTitle && <span>{chapterTitle}</span>}
+          </Titles>
+          <Time aria-hidden="true">{`${formatClock(player.currentPosition)} / ${formatClock(player.duration)}`}</Time>
+          <Secondary>
+            <IconButton
+              label="Back 10 seconds"
+              icon={Undo2}
+              quiet
+              disabled={!ready}
+              onClick={() => skip(-SKIP_SECONDS)}
+            />
+          </Secondary>
+          <IconButton
+            main
+            quiet
+            label={player.isPlaying ? 'Pause' : 'Play'}
+            icon={player.isPlaying ? Pause : Play}
+            disabled={!ready}
+            onClick={togglePlay}
+          />
+          <Secondary>
+            <IconButton
+              label="Forward 10 seconds"
+              icon={Redo2}
+              quiet
+              disabled={!ready}
+              onClick={() => skip(SKIP_SECONDS)}
+            />
+          </Secondary>
+        </Row>
+      </Bar>
     </>
   );
 }

@@ -44,7 +44,9 @@ async function ready(canvasElement: HTMLElement) {
   return canvas;
 }
 const menuItems = (canvas: Canvas, name: string) =>
-  within(canvas.getByRole('menu', { name })).getAllByRole('menuitemradio').map((item) => item.textContent);
+  within(canvas.getByRole('menu', { name }))
+    .getAllByRole('menuitemradio')
+    .map((item) => item.textContent);
 
 export const Playing: Story = {
   play: async ({ canvasElement }) => {
@@ -102,7 +104,12 @@ export const Seek: Story = {
     });
     await step('dragging shows the drag position and seeks on release', async () => {
       const rect = slider.getBoundingClientRect();
-      const at = (fraction: number) => ({ clientX: rect.left + rect.width * fraction, clientY: rect.top + rect.height / 2, button: 0, pointerId: 1 });
+      const at = (fraction: number) => ({
+        clientX: rect.left + rect.width * fraction,
+        clientY: rect.top + rect.height / 2,
+        button: 0,
+        pointerId: 1,
+      });
       fireEvent.pointerDown(slider, at(0.5));
       fireEvent.pointerMove(slider, at(0.75));
       await waitFor(() => expect(elapsed(canvas)).toHaveTextContent('0:45'));
@@ -187,7 +194,14 @@ export const SleepTimerRunning: Story = {
     await expect(button).toHaveTextContent('Sleep timer');
     await expect(button).toHaveAccessibleName('Sleep timer');
     await userEvent.click(button);
-    await expect(menuItems(canvas, 'Sleep timer')).toEqual(['15 min', '30 min', '45 min', '60 min', 'End of chapter', 'Off']);
+    await expect(menuItems(canvas, 'Sleep timer')).toEqual([
+      '15 min',
+      '30 min',
+      '45 min',
+      '60 min',
+      'End of chapter',
+      'Off',
+    ]);
     await userEvent.click(canvas.getByRole('menuitemradio', { name: '15 min' }));
     await expect(button).toHaveTextContent(/^Sleep in 15:00$/);
     await expect(button).toHaveAccessibleName('Sleep timer: Sleep in 15:00');

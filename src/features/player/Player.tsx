@@ -181,7 +181,9 @@ export function Player({ title = 'Audio player' }: { title?: string }) {
       {player.error && <ErrorText role="alert">{`Error: ${player.error}`}</ErrorText>}
       {player.notice && <Notice role="status">{player.notice}</Notice>}
       <Row>
-        <Clock role="timer" aria-label="Elapsed time">{formatClock(shownPosition)}</Clock>
+        <Clock role="timer" aria-label="Elapsed time">
+          {formatClock(shownPosition)}
+        </Clock>
         <SeekBar
           position={player.currentPosition}
           duration={Math.max(player.duration, 0)}
@@ -189,11 +191,23 @@ export function Player({ title = 'Audio player' }: { title?: string }) {
           disabled={!ready}
           onDrag={setDragValue}
         />
-        <Clock role="timer" aria-label="Total time">{formatClock(player.duration)}</Clock>
+        <Clock role="timer" aria-label="Total time">
+          {formatClock(player.duration)}
+        </Clock>
       </Row>
       <Transport>
-        <IconButton label="Previous chapter" icon={SkipBack} onClick={previousChapter} disabled={!ready || chapters.length === 0} />
-        <IconButton label={`Back ${SKIP_SECONDS} seconds`} icon={Undo2} onClick={() => skip(-SKIP_SECONDS)} disabled={!ready} />
+        <IconButton
+          label="Previous chapter"
+          icon={SkipBack}
+          onClick={previousChapter}
+          disabled={!ready || chapters.length === 0}
+        />
+        <IconButton
+          label={`Back ${SKIP_SECONDS} seconds`}
+          icon={Undo2}
+          onClick={() => skip(-SKIP_SECONDS)}
+          disabled={!ready}
+        />
         <IconButton
           main
           label={player.isPlaying ? 'Pause' : 'Play'}
@@ -201,7 +215,12 @@ export function Player({ title = 'Audio player' }: { title?: string }) {
           onClick={togglePlay}
           disabled={!ready}
         />
-        <IconButton label={`Forward ${SKIP_SECONDS} seconds`} icon={Redo2} onClick={() => skip(SKIP_SECONDS)} disabled={!ready} />
+        <IconButton
+          label={`Forward ${SKIP_SECONDS} seconds`}
+          icon={Redo2}
+          onClick={() => skip(SKIP_SECONDS)}
+          disabled={!ready}
+        />
         <IconButton label="Next chapter" icon={SkipForward} onClick={nextChapter} disabled={!ready || !hasNext} />
       </Transport>
       <Row>

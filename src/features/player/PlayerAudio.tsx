@@ -13,7 +13,12 @@ function coverArtwork(queryClient: QueryClient): { artworkFor: ArtworkSource; re
   const urls = new Map<string, string>();
   return {
     artworkFor: async (jobId) => {
-      const blob = await queryClient.fetchQuery({ ...getGetAudioCoverQueryOptions(jobId), staleTime: Infinity, gcTime: Infinity, retry: false });
+      const blob = await queryClient.fetchQuery({
+        ...getGetAudioCoverQueryOptions(jobId),
+        staleTime: Infinity,
+        gcTime: Infinity,
+        retry: false,
+      });
       if (!(blob instanceof Blob) || blob.size === 0) return null;
       const src = urls.get(jobId) ?? URL.createObjectURL(blob);
       urls.set(jobId, src);

@@ -46,14 +46,20 @@ type Canvas = ReturnType<typeof within>;
 const spoken = (canvas: Canvas) => canvas.getByRole('button', { current: true });
 
 /** The saved place 25 s in: chapter 2 ("The Night Watch", from 20 s), its second sentence (from 5 s). */
-const placeInChapter2 = { progress: progressHandler({ progress: progressFixture({ position_seconds: 25, current_chapter_id: chapterInfoFixtures()[1]!.id }) }) };
+const placeInChapter2 = {
+  progress: progressHandler({
+    progress: progressFixture({ position_seconds: 25, current_chapter_id: chapterInfoFixtures()[1]!.id }),
+  }),
+};
 
 export const Following: Story = {
   name: 'Following: the sentence being spoken is highlighted',
   parameters: { msw: { handlers: placeInChapter2 } },
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
-    await expect(await canvas.findByRole('group', { name: 'Text of The Night Watch' }, { timeout: 5000 })).toBeVisible();
+    await expect(
+      await canvas.findByRole('group', { name: 'Text of The Night Watch' }, { timeout: 5000 }),
+    ).toBeVisible();
     await waitFor(() => expect(spoken(canvas)).toHaveTextContent('Oh, so gently!'));
     await expect(spoken(canvas)).toHaveAttribute('aria-current', 'true');
     // Paragraphs of the text are kept.
@@ -103,20 +109,34 @@ export const ChapterNotReady: Story = {
   parameters: {
     msw: {
       handlers: {
-        audioTranscript: getGetAudioTranscriptMockHandler(() => failWith(409, errorBodyFixture('Chapter 1 is not ready yet (status PROCESSING)'))),
+        audioTranscript: getGetAudioTranscriptMockHandler(() =>
+          failWith(409, errorBodyFixture('Chapter 1 is not ready yet (status PROCESSING)')),
+        ),
         audioMetadata: audioMetadataHandler({ metadata: { status: 'PROCESSING', completed_at: null } }),
       },
     },
   },
   play: async ({ canvasElement }) => {
-    await expect(await within(canvasElement).findByText('This chapter is still converting: its text appears here when it is ready.', {}, { timeout: 5000 })).toBeVisible();
+    await expect(
+      await within(canvasElement).findByText(
+        'This chapter is still converting: its text appears here when it is ready.',
+        {},
+        { timeout: 5000 },
+      ),
+    ).toBeVisible();
   },
 };
 
 export const Error: Story = {
   name: 'Error: the reason is shown',
   parameters: {
-    msw: { handlers: { audioTranscript: getGetAudioTranscriptMockHandler(() => failWith(404, errorBodyFixture('This audiobook has no timing map'))) } },
+    msw: {
+      handlers: {
+        audioTranscript: getGetAudioTranscriptMockHandler(() =>
+          failWith(404, errorBodyFixture('This audiobook has no timing map')),
+        ),
+      },
+    },
   },
   play: async ({ canvasElement }) => {
     await expect(await within(canvasElement).findByRole('alert')).toHaveTextContent('This audiobook has no timing map');

@@ -13,7 +13,10 @@ const Header = styled.div`
   justify-content: space-between;
   gap: ${({ theme }) => theme.space(3)};
   margin-bottom: ${({ theme }) => theme.space(3)};
-  h2 { margin: 0; font-size: ${({ theme }) => theme.fontSizes.lg}; }
+  h2 {
+    margin: 0;
+    font-size: ${({ theme }) => theme.fontSizes.lg};
+  }
 `;
 
 const Box = styled.div`
@@ -23,14 +26,18 @@ const Box = styled.div`
   padding-right: ${({ theme }) => theme.space(2)};
   line-height: 1.7;
   font-size: ${({ theme }) => theme.fontSizes.lg};
-  p { margin: 0 0 ${({ theme }) => theme.space(3)}; }
+  p {
+    margin: 0 0 ${({ theme }) => theme.space(3)};
+  }
 `;
 
 const Sentence = styled.span`
   cursor: pointer;
   border-radius: ${({ theme }) => theme.radii.sm};
   padding: 1px 2px;
-  &:hover { background: ${({ theme }) => theme.tone.neutral.background}; }
+  &:hover {
+    background: ${({ theme }) => theme.tone.neutral.background};
+  }
   &[aria-current='true'] {
     background: ${({ theme }) => theme.tone.info.background};
     color: ${({ theme }) => theme.tone.info.text};
@@ -63,7 +70,11 @@ export function ReadAlong({ jobId }: { jobId: string }) {
   const loaded = player.currentJobId === jobId && Boolean(player.metadata);
   const chapterOrder = loaded && current ? current.order : 1;
   const chapterStart = loaded && current ? current.start : 0;
-  const transcript = useGetAudioTranscript(jobId, { chapter: chapterOrder }, { query: { retry: false, staleTime: Infinity } });
+  const transcript = useGetAudioTranscript(
+    jobId,
+    { chapter: chapterOrder },
+    { query: { retry: false, staleTime: Infinity } },
+  );
   const sentences = transcript.data?.sentences ?? [];
   const spoken = loaded ? sentenceAt(sentences, player.currentPosition - chapterStart) : -1;
   const [following, setFollowing] = useState(true);
@@ -75,7 +86,8 @@ export function ReadAlong({ jobId }: { jobId: string }) {
     const element = container.querySelector<HTMLElement>(`[data-index="${spoken}"]`);
     if (!element) return;
     const top = Math.max(0, element.offsetTop - container.clientHeight / 3);
-    if (typeof container.scrollTo === 'function') container.scrollTo({ top, behavior: reducedMotion() ? 'auto' : 'smooth' });
+    if (typeof container.scrollTo === 'function')
+      container.scrollTo({ top, behavior: reducedMotion() ? 'auto' : 'smooth' });
     else container.scrollTop = top;
   }, [spoken, following, transcript.data]);
 
@@ -92,7 +104,9 @@ export function ReadAlong({ jobId }: { jobId: string }) {
       playFrom(index);
     } else if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
       event.preventDefault();
-      const next = box.current?.querySelector<HTMLElement>(`[data-index="${index + (event.key === 'ArrowDown' ? 1 : -1)}"]`);
+      const next = box.current?.querySelector<HTMLElement>(
+        `[data-index="${index + (event.key === 'ArrowDown' ? 1 : -1)}"]`,
+      );
       if (next) {
         setFollowing(false);
         next.focus();
@@ -131,20 +145,22 @@ export function ReadAlong({ jobId }: { jobId: string }) {
         >
           {paragraphsOf(sentences).map((paragraph) => (
             <p key={paragraph[0]!.index}>
-              {paragraph.map((sentence) => (
-                <Sentence
-                  key={sentence.index}
-                  role="button"
-                  data-index={sentence.index}
-                  tabIndex={sentence.index === tabStop ? 0 : -1}
-                  aria-current={sentence.index === spoken ? 'true' : undefined}
-                  aria-disabled={loaded ? undefined : true}
-                  onClick={() => playFrom(sentence.index)}
-                  onKeyDown={(event) => onKeyDown(event, sentence.index)}
-                >
-                  {sentence.text}
-                </Sentence>
-              )).flatMap((node, i) => (i === 0 ? [node] : [' ', node]))}
+              {paragraph
+                .map((sentence) => (
+                  <Sentence
+                    key={sentence.index}
+                    role="button"
+                    data-index={sentence.index}
+                    tabIndex={sentence.index === tabStop ? 0 : -1}
+                    aria-current={sentence.index === spoken ? 'true' : undefined}
+                    aria-disabled={loaded ? undefined : true}
+                    onClick={() => playFrom(sentence.index)}
+                    onKeyDown={(event) => onKeyDown(event, sentence.index)}
+                  >
+                    {sentence.text}
+                  </Sentence>
+                ))
+                .flatMap((node, i) => (i === 0 ? [node] : [' ', node]))}
             </p>
           ))}
         </Box>

@@ -87,7 +87,8 @@ interface SeekBarProps {
   onDrag: (position: number | null) => void;
 }
 
-const percent = (value: number, duration: number) => `${duration > 0 ? (Math.min(Math.max(value, 0), duration) / duration) * 100 : 0}%`;
+const percent = (value: number, duration: number) =>
+  `${duration > 0 ? (Math.min(Math.max(value, 0), duration) / duration) * 100 : 0}%`;
 
 /**
  * The seek bar: a slider with a tick at each chapter start and the chapters that still convert
@@ -189,10 +190,19 @@ export function SeekBar({ position, duration, chapters, disabled, onDrag }: Seek
         <Fill style={{ width: percent(shown, duration) }} />
         {chapters.map((chapter, index) => {
           if (isChapterReady(chapter)) return null;
-          const end = chapter.duration > 0 ? chapter.start + chapter.duration : (chapters[index + 1]?.start ?? duration);
+          const end =
+            chapter.duration > 0 ? chapter.start + chapter.duration : (chapters[index + 1]?.start ?? duration);
           const left = percent(chapter.start, duration);
-          const width = duration > 0 ? `${(Math.max(Math.min(end, duration) - chapter.start, 0) / duration) * 100}%` : '0%';
-          return <NotReady key={chapter.id} data-testid="chapter-not-ready" title={`${chapter.title}: not ready yet`} style={{ left, width }} />;
+          const width =
+            duration > 0 ? `${(Math.max(Math.min(end, duration) - chapter.start, 0) / duration) * 100}%` : '0%';
+          return (
+            <NotReady
+              key={chapter.id}
+              data-testid="chapter-not-ready"
+              title={`${chapter.title}: not ready yet`}
+              style={{ left, width }}
+            />
+          );
         })}
       </Rail>
       {chapters

@@ -10,7 +10,6 @@ export function usePlayer() {
 export function useChapters() {
   const { metadata, currentPosition, currentChapter } = useSnapshot(state);
   const chapters = chaptersOf(metadata);
-  const current =
-    chapters.find((chapter) => chapter.id === currentChapter) ?? chapterAt(chapters, currentPosition);
+  const current = chapters.find((chapter) => chapter.id === currentChapter) ?? chapterAt(chapters, currentPosition);
   return { chapters, current };
 }

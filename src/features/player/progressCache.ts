@@ -49,5 +49,7 @@ export function writeSavedProgress(client: QueryClient, record: PlaybackProgress
 /** A record the server deleted: the book has no saved place and leaves every recent list. */
 export function forgetSavedProgress(client: QueryClient, jobId: string): void {
   client.setQueryData(getGetProgressQueryKey(jobId), null);
-  client.setQueriesData<PlaybackProgressOutput[]>({ queryKey: recentKey }, (list) => list?.filter((record) => record.job_id !== jobId));
+  client.setQueriesData<PlaybackProgressOutput[]>({ queryKey: recentKey }, (list) =>
+    list?.filter((record) => record.job_id !== jobId),
+  );
 }

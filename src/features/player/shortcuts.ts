@@ -93,7 +93,9 @@ export function handlePlayerShortcut(event: KeyboardEvent): boolean {
 }
 
 /** Listens for the shortcuts on the whole page (PlayerAudio, once); returns the function that stops. */
-export function installPlayerShortcuts(target: Pick<Window, 'addEventListener' | 'removeEventListener'> = window): () => void {
+export function installPlayerShortcuts(
+  target: Pick<Window, 'addEventListener' | 'removeEventListener'> = window,
+): () => void {
   const listener = (event: Event) => void handlePlayerShortcut(event as KeyboardEvent);
   target.addEventListener('keydown', listener);
   return () => target.removeEventListener('keydown', listener);

@@ -178,7 +178,9 @@ describe('player store', () => {
   });
 
   it('resumes from the saved position and chapter', async () => {
-    server.use(progressHandler({ progress: progressFixture({ position_seconds: 25, current_chapter_id: chapterJobIds[1] }) }));
+    server.use(
+      progressHandler({ progress: progressFixture({ position_seconds: 25, current_chapter_id: chapterJobIds[1] }) }),
+    );
     await loadJob(bookJobId);
     expect(state.currentPosition).toBe(25);
     expect(state.currentChapter).toBe(chapterJobIds[1]);
@@ -256,7 +258,11 @@ describe('player store', () => {
   });
 
   it('saves on pause and writes the record into the cache: its own entry and first in the recent lists', async () => {
-    const other = (n: number) => progressFixture({ id: `8a8a8a8a-000${n}-4222-8333-444455556666`, job_id: `2b3c4d5e-6f7a-4b8c-9d0e-1f2a3b4c5d6${n}` });
+    const other = (n: number) =>
+      progressFixture({
+        id: `8a8a8a8a-000${n}-4222-8333-444455556666`,
+        job_id: `2b3c4d5e-6f7a-4b8c-9d0e-1f2a3b4c5d6${n}`,
+      });
     cache.setQueryData(recentKey, [other(1), progressFixture({ position_seconds: 3 })]);
     cache.setQueryData(getGetRecentProgressQueryKey({ limit: 50 }), [other(1), other(2)]);
     await loadJob(bookJobId);
@@ -270,11 +276,9 @@ describe('player store', () => {
       [other(1).job_id, other(1).position_seconds],
     ]);
     // A list that did not hold the book gains it first and keeps its limit (the server's order).
-    expect(cache.getQueryData<PlaybackProgressOutput[]>(getGetRecentProgressQueryKey({ limit: 50 }))?.map((r) => r.job_id)).toEqual([
-      bookJobId,
-      other(1).job_id,
-      other(2).job_id,
-    ]);
+    expect(
+      cache.getQueryData<PlaybackProgressOutput[]>(getGetRecentProgressQueryKey({ limit: 50 }))?.map((r) => r.job_id),
+    ).toEqual([bookJobId, other(1).job_id, other(2).job_id]);
     expect(cache.getQueryData<PlaybackProgressOutput>(getGetProgressQueryKey(bookJobId))?.position_seconds).toBe(12);
   });
 
@@ -466,7 +470,11 @@ describe('player store', () => {
     const chapters = chapterInfoFixtures().map((chapter, index) =>
       index === 0 ? { ...chapter, ready: true } : { ...chapter, start: 20, duration: 0, ready: false },
     );
-    server.use(audioMetadataHandler({ metadata: { status: 'PROCESSING', completed_at: null, duration: 20, chapters, chapters_ready: 1 } }));
+    server.use(
+      audioMetadataHandler({
+        metadata: { status: 'PROCESSING', completed_at: null, duration: 20, chapters, chapters_ready: 1 },
+      }),
+    );
     await loadJob(bookJobId);
     jumpToChapter(chapterJobIds[1]);
     expect(state).toMatchObject({ currentPosition: 0, currentChapter: chapterJobIds[0] });
@@ -480,13 +488,23 @@ describe('player store', () => {
     // Chapters 1 and 2 converted (0-20 s, 20-40 s), chapter 3 still converting.
     const converting = (readyCount: number) =>
       chapterInfoFixtures().map((chapter, index) =>
-        index < readyCount ? { ...chapter, ready: true } : { ...chapter, start: 20 * readyCount, duration: 0, ready: false },
+        index < readyCount
+          ? { ...chapter, ready: true }
+          : { ...chapter, start: 20 * readyCount, duration: 0, ready: false },
       );
     const metadataWith = (readyCount: number) =>
       audioMetadataHandler({
-        metadata: { status: 'PROCESSING', completed_at: null, duration: 20 * readyCount, chapters: converting(readyCount), chapters_ready: readyCount },
+        metadata: {
+          status: 'PROCESSING',
+          completed_at: null,
+          duration: 20 * readyCount,
+          chapters: converting(readyCount),
+          chapters_ready: readyCount,
+        },
       });
-    const firstChapterFile = audioStreamHandler({ stream: { source_job_id: chapterJobIds[0], file_key: `audio/${chapterJobIds[0]}.mp3` } });
+    const firstChapterFile = audioStreamHandler({
+      stream: { source_job_id: chapterJobIds[0], file_key: `audio/${chapterJobIds[0]}.mp3` },
+    });
 
     it('goes on to the next converted chapter when one ends, and says when the next is still converting', async () => {
       server.use(metadataWith(2), firstChapterFile);
@@ -498,14 +516,21 @@ describe('player store', () => {
       media.dispatchEvent(new Event('ended'));
       await vi.waitFor(() => expect(state.streamChapterId).toBe(chapterJobIds[1]));
       expect(paths).toContain(`GET /api/v1/audio/${chapterJobIds[1]}/stream`);
-      expect(state).toMatchObject({ streamStart: 20, currentPosition: 20, currentChapter: chapterJobIds[1], isPlaying: true });
+      expect(state).toMatchObject({
+        streamStart: 20,
+        currentPosition: 20,
+        currentChapter: chapterJobIds[1],
+        isPlaying: true,
+      });
       expect(media.seeks.at(-1)).toBe(0);
       // The chapter's own file counts from 0; the book's position from the chapter's start.
       media.advanceTo(5);
       expect(state.currentPosition).toBe(25);
 
       media.dispatchEvent(new Event('ended'));
-      await vi.waitFor(() => expect(state.notice).toBe('The Confession is still converting: it plays as soon as it is ready.'));
+      await vi.waitFor(() =>
+        expect(state.notice).toBe('The Confession is still converting: it plays as soon as it is ready.'),
+      );
       expect(state).toMatchObject({ isPlaying: false, streamChapterId: chapterJobIds[1] });
     });
 
@@ -522,7 +547,11 @@ describe('player store', () => {
     });
 
     it('seeks across chapters by switching files, and resumes a saved place in a later chapter', async () => {
-      server.use(metadataWith(2), firstChapterFile, progressHandler({ progress: progressFixture({ position_seconds: 27, current_chapter_id: chapterJobIds[1] }) }));
+      server.use(
+        metadataWith(2),
+        firstChapterFile,
+        progressHandler({ progress: progressFixture({ position_seconds: 27, current_chapter_id: chapterJobIds[1] }) }),
+      );
       await loadJob(bookJobId);
       await vi.waitFor(() => expect(state.streamChapterId).toBe(chapterJobIds[1]));
       expect(state).toMatchObject({ currentPosition: 27, streamStart: 20 });
@@ -561,7 +590,11 @@ describe('player store', () => {
 
   describe('listen again', () => {
     it('starts a finished book over from 0:00 and the first chapter, plays and saves that place', async () => {
-      server.use(progressHandler({ progress: progressFixture({ position_seconds: 59, current_chapter_id: chapterJobIds[2], is_completed: true }) }));
+      server.use(
+        progressHandler({
+          progress: progressFixture({ position_seconds: 59, current_chapter_id: chapterJobIds[2], is_completed: true }),
+        }),
+      );
       await loadJob(bookJobId);
       expect(state.currentPosition).toBe(59);
       expect(await listenAgain(bookJobId)).toBe(true);
@@ -603,16 +636,26 @@ describe('player store', () => {
     play();
     setVolume(0.5);
     clearAudio();
-    expect(state).toMatchObject({ isPlaying: false, currentJobId: null, streamingUrl: null, volume: 1, metadata: null });
+    expect(state).toMatchObject({
+      isPlaying: false,
+      currentJobId: null,
+      streamingUrl: null,
+      volume: 1,
+      metadata: null,
+    });
     expect(media.removeAttribute).toHaveBeenCalledWith('src');
   });
 
   it('a slow, superseded load does not overwrite the newer one', async () => {
     server.use(
-      http.get('*/api/v1/audio/:id/stream', async () => {
-        await delay(50);
-        return HttpResponse.json({ bogus: true });
-      }, { once: true }),
+      http.get(
+        '*/api/v1/audio/:id/stream',
+        async () => {
+          await delay(50);
+          return HttpResponse.json({ bogus: true });
+        },
+        { once: true },
+      ),
     );
     const first = loadJob('2b3c4d5e-6f7a-4b8c-9d0e-1f2a3b4c5d6e');
     await loadJob(bookJobId);

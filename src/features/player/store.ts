@@ -75,8 +75,7 @@ export interface PlayerState {
  * playing when it was set, or after a seek, the chapter sought to).
  */
 type SleepTimer =
-  | { mode: 'minutes'; minutes: number; remaining: number }
-  | { mode: 'chapterEnd'; endsAt: number; remaining: number };
+  { mode: 'minutes'; minutes: number; remaining: number } | { mode: 'chapterEnd'; endsAt: number; remaining: number };
 
 const initialState: PlayerState = {
   isPlaying: false,

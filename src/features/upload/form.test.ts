@@ -39,7 +39,9 @@ describe('upload form schema', () => {
   });
 
   it('a blank title is no title', () => {
-    expect(validateUpload({ ...initialUploadForm, title: '   ', textContent: story })).toEqual({ title: 'Title is required' });
+    expect(validateUpload({ ...initialUploadForm, title: '   ', textContent: story })).toEqual({
+      title: 'Title is required',
+    });
   });
 });
 
@@ -66,7 +68,11 @@ describe('upload modes', () => {
 describe('job request', () => {
   const form = { ...initialUploadForm, title: ' Tale ', textContent: story };
   it('sends text as content with the provider voice', () => {
-    expect(jobRequest(form, {})).toEqual({ title: 'Tale', content: story, voice_config: { provider: 'openai', voice_id: 'alloy' } });
+    expect(jobRequest(form, {})).toEqual({
+      title: 'Tale',
+      content: story,
+      voice_config: { provider: 'openai', voice_id: 'alloy' },
+    });
   });
   it('sends a url as url', () => {
     expect(jobRequest({ ...form, textContent: '', url: 'https://x.org', ttsProvider: 'elevenlabs' }, {})).toEqual({
@@ -88,7 +94,8 @@ describe('files', () => {
   it('accepts .txt, .epub, .pdf, .md and .html by name, or text/plain by type', () => {
     expect(checkFile(new File(['x'], 'a.TXT'))).toBeNull();
     expect(checkFile(new File(['x'], 'notes', { type: 'text/plain' }))).toBeNull();
-    for (const name of ['book.epub', 'book.pdf', 'notes.md', 'page.html', 'page.HTM']) expect(checkFile(new File(['x'], name))).toBeNull();
+    for (const name of ['book.epub', 'book.pdf', 'notes.md', 'page.html', 'page.HTM'])
+      expect(checkFile(new File(['x'], name))).toBeNull();
     expect(checkFile(new File(['x'], 'a.docx'))).toBe('Please upload a .txt, .epub, .pdf, .md or .html file');
   });
 

@@ -79,9 +79,17 @@ export interface ChapterChoice {
 }
 
 /** The job payload: title, voice_config, exactly one source, and the chapter choice when there is one. */
-export function jobRequest(form: UploadForm, source: { fileKey?: string }, choice: ChapterChoice = {}): JobCreateRequest {
+export function jobRequest(
+  form: UploadForm,
+  source: { fileKey?: string },
+  choice: ChapterChoice = {},
+): JobCreateRequest {
   const provider = form.ttsProvider as TtsProvider;
-  const base = { title: form.title.trim() || 'Untitled', voice_config: { provider, voice_id: voiceFor(provider) }, ...choice };
+  const base = {
+    title: form.title.trim() || 'Untitled',
+    voice_config: { provider, voice_id: voiceFor(provider) },
+    ...choice,
+  };
   if (source.fileKey) return { ...base, file_key: source.fileKey };
   if (form.url.trim()) return { ...base, url: form.url.trim() };
   return { ...base, content: form.textContent };
@@ -91,7 +99,8 @@ export function jobRequest(form: UploadForm, source: { fileKey?: string }, choic
 // Files
 
 /** The kinds of file the server reads (see docs/formats.md). */
-export const ACCEPTED_FILE_TYPES = '.txt,.epub,.pdf,.md,.markdown,.html,.htm,text/plain,application/epub+zip,application/pdf,text/markdown,text/html';
+export const ACCEPTED_FILE_TYPES =
+  '.txt,.epub,.pdf,.md,.markdown,.html,.htm,text/plain,application/epub+zip,application/pdf,text/markdown,text/html';
 export const WRONG_FILE_TYPE = 'Please upload a .txt, .epub, .pdf, .md or .html file';
 
 /** null when the file is acceptable, else the message to show. */
@@ -115,7 +124,11 @@ export function isPlainText(file: File): boolean {
  * What to send with the job: chapters only when some are left out, titles only where the
  * reader changed them (an emptied title keeps the book's own).
  */
-export function chapterChoice(preview: JobPreview, selected: ReadonlySet<number>, titles: Readonly<Record<number, string>>): ChapterChoice {
+export function chapterChoice(
+  preview: JobPreview,
+  selected: ReadonlySet<number>,
+  titles: Readonly<Record<number, string>>,
+): ChapterChoice {
   const choice: ChapterChoice = {};
   if (preview.chapters.some((c) => !selected.has(c.index))) {
     choice.chapters = preview.chapters.filter((c) => selected.has(c.index)).map((c) => c.index);
@@ -129,10 +142,16 @@ export function chapterChoice(preview: JobPreview, selected: ReadonlySet<number>
 }
 
 /** Seconds and characters of the chosen chapters. */
-export function chosenTotals(preview: JobPreview, selected: ReadonlySet<number>): { seconds: number; characters: number } {
+export function chosenTotals(
+  preview: JobPreview,
+  selected: ReadonlySet<number>,
+): { seconds: number; characters: number } {
   return preview.chapters
     .filter((c) => selected.has(c.index))
-    .reduce((t, c) => ({ seconds: t.seconds + c.estimated_seconds, characters: t.characters + c.characters }), { seconds: 0, characters: 0 });
+    .reduce((t, c) => ({ seconds: t.seconds + c.estimated_seconds, characters: t.characters + c.characters }), {
+      seconds: 0,
+      characters: 0,
+    });
 }
 
 /** 42 -> "under a minute", 600 -> "about 10 min", 4500 -> "about 1 h 15 min". */

@@ -22,7 +22,8 @@ export function AskAboutBook({ jobId, position }: { jobId: string; position: num
   latest.current = position;
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
-      if (event.key.toLowerCase() !== ASK_SHORTCUT || event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
+      if (event.key.toLowerCase() !== ASK_SHORTCUT || event.altKey || event.ctrlKey || event.metaKey || event.shiftKey)
+        return;
       if (event.defaultPrevented || event.repeat || typingIn(event.target)) return;
       event.preventDefault();
       navigate(paths.voiceAssistant({ mode: 'xray', jobId, position: latest.current }));

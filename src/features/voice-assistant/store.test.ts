@@ -36,7 +36,12 @@ const server = setupServer(...handlers);
 let transport: FakeTransport;
 let audio: FakeAudioIO;
 
-function useFakes(options: FakeTransportOptions = {}, token: string | null = 'tok-1', micError: Error | null = null, secure = true) {
+function useFakes(
+  options: FakeTransportOptions = {},
+  token: string | null = 'tok-1',
+  micError: Error | null = null,
+  secure = true,
+) {
   configureVoiceAssistant({
     createTransport: () => (transport = new FakeTransport({ answerDelayMs: 1, ...options })),
     createAudio: () => (audio = new FakeAudioIO(micError)),
@@ -54,7 +59,8 @@ function requestsTo(path: string): Request[] {
   return seen;
 }
 
-const running = () => resetVoiceAssistant({ serviceStatus: 'running', websocketUrl: VOICE_WS_URL, mcpFunctions: [...VOICE_FUNCTIONS] });
+const running = () =>
+  resetVoiceAssistant({ serviceStatus: 'running', websocketUrl: VOICE_WS_URL, mcpFunctions: [...VOICE_FUNCTIONS] });
 
 beforeAll(() => {
   server.listen({ onUnhandledRequest: 'error' });
@@ -74,13 +80,23 @@ afterAll(() => server.close());
 
 describe('voice assistant store: service', () => {
   it('starts unknown and disconnected', () => {
-    expect(state).toMatchObject({ serviceStatus: 'unknown', clientStatus: 'disconnected', error: null, websocketUrl: null, mcpFunctions: [] });
+    expect(state).toMatchObject({
+      serviceStatus: 'unknown',
+      clientStatus: 'disconnected',
+      error: null,
+      websocketUrl: null,
+      mcpFunctions: [],
+    });
   });
 
   it('checkStatus reads status, websocket_url and mcp_functions', async () => {
     server.use(voiceStatusHandler({ status: 'running' }));
     await checkStatus();
-    expect(state).toMatchObject({ serviceStatus: 'running', websocketUrl: VOICE_WS_URL, mcpFunctions: VOICE_FUNCTIONS });
+    expect(state).toMatchObject({
+      serviceStatus: 'running',
+      websocketUrl: VOICE_WS_URL,
+      mcpFunctions: VOICE_FUNCTIONS,
+    });
   });
 
   it('status errors prefer the server detail, else "Failed to check status: {message}"', async () => {
@@ -98,11 +114,18 @@ describe('voice assistant store: service', () => {
     const starting = start();
     expect(state.serviceStatus).toBe('starting');
     await starting;
-    expect(state).toMatchObject({ serviceStatus: 'running', websocketUrl: VOICE_WS_URL, mcpFunctions: VOICE_FUNCTIONS });
+    expect(state).toMatchObject({
+      serviceStatus: 'running',
+      websocketUrl: VOICE_WS_URL,
+      mcpFunctions: VOICE_FUNCTIONS,
+    });
     expect(await seen[0]?.json()).toEqual({ mode: 'xray', jobId: '9b2e7c1a-4d5f-4e6a-8b9c-0d1e2f3a4b5c' });
     server.use(voiceStartHandler({}, { status: 500 }));
     await start();
-    expect(state).toMatchObject({ serviceStatus: 'error', error: 'Failed to start service: Request failed with status 500' });
+    expect(state).toMatchObject({
+      serviceStatus: 'error',
+      error: 'Failed to start service: Request failed with status 500',
+    });
   });
 
   it('stop clears the websocket URL and functions; failure gives "Failed to stop service"', async () => {
@@ -112,13 +135,19 @@ describe('voice assistant store: service', () => {
     running();
     server.use(voiceStopHandler({ status: 500 }));
     await stop();
-    expect(state).toMatchObject({ serviceStatus: 'error', error: 'Failed to stop service: Request failed with status 500' });
+    expect(state).toMatchObject({
+      serviceStatus: 'error',
+      error: 'Failed to stop service: Request failed with status 500',
+    });
   });
 
   it('switches a running session in another mode or book to the one the page asks for, and reconnects', async () => {
     const book = '9b2e7c1a-4d5f-4e6a-8b9c-0d1e2f3a4b5c';
     // X-ray runs and the reader is connected; then they choose "Ask Tutor" on the same book.
-    server.use(voiceStatusHandler({ status: 'running', mode: 'xray', job_id: book }), voiceStartHandler({ mode: 'tutor', job_id: book }));
+    server.use(
+      voiceStatusHandler({ status: 'running', mode: 'xray', job_id: book }),
+      voiceStartHandler({ mode: 'tutor', job_id: book }),
+    );
     resetVoiceAssistant({ mode: 'xray', jobId: book });
     await checkStatus();
     await connect();
@@ -192,7 +221,12 @@ describe('voice assistant store: client', () => {
     const connecting = connect();
     expect(state.clientStatus).toBe('connecting');
     await connecting;
-    expect(state).toMatchObject({ clientStatus: 'connected', micEnabled: true, camEnabled: false, remoteParticipant: { id: 'bot', name: 'Bot' } });
+    expect(state).toMatchObject({
+      clientStatus: 'connected',
+      micEnabled: true,
+      camEnabled: false,
+      remoteParticipant: { id: 'bot', name: 'Bot' },
+    });
     const url = new URL((transport.connectParams as { ws_url: string }).ws_url);
     expect(url.protocol).toBe('ws:');
     expect(Object.fromEntries(url.searchParams)).toEqual({ session: 's1', token: 'tok-1', position: '125.5' });
@@ -249,14 +283,20 @@ describe('voice assistant store: client', () => {
     transport.interrupt();
     expect(audio.played).toHaveLength(0);
     expect(audio.stops).toBeGreaterThan(0);
-    expect(state.transcript).toEqual([{ id: expect.any(Number), speaker: 'user', text: 'What just happened?', final: true, at: expect.any(Number) }]);
+    expect(state.transcript).toEqual([
+      { id: expect.any(Number), speaker: 'user', text: 'What just happened?', final: true, at: expect.any(Number) },
+    ]);
   });
 
   it('a fatal transport error sets client status error with its message; disconnect resets', async () => {
     running();
     await connect();
     transport.fail('websocket reconnect failed');
-    expect(state).toMatchObject({ clientStatus: 'error', error: 'websocket reconnect failed', remoteParticipant: null });
+    expect(state).toMatchObject({
+      clientStatus: 'error',
+      error: 'websocket reconnect failed',
+      remoteParticipant: null,
+    });
     expect(audio.closed).toBe(true);
     await connect();
     expect(state.clientStatus).toBe('connected');
@@ -290,7 +330,13 @@ describe('voice assistant store: the conversation page', () => {
     useFakes({ answer: () => 'Elizabeth keeps the lighthouse.' });
     expect(await ask('Who is Elizabeth?')).toBe(true);
     expect(transport.sent.filter((m) => m.type === 'send-text')).toHaveLength(1);
-    await vi.waitFor(() => expect(state.transcript.at(-1)).toMatchObject({ speaker: 'bot', text: 'Elizabeth keeps the lighthouse.', final: true }));
+    await vi.waitFor(() =>
+      expect(state.transcript.at(-1)).toMatchObject({
+        speaker: 'bot',
+        text: 'Elizabeth keeps the lighthouse.',
+        final: true,
+      }),
+    );
     expect(await ask('   ')).toBe(false);
   });
 
@@ -316,7 +362,14 @@ describe('voice assistant store: the conversation page', () => {
     useFakes({
       answer: (q) => `Answer to ${q}`,
       serverMessages: () =>
-        offline ? [{ t: 'assistant-fallback', d: { reason: 'timeout', message: 'The language model did not answer (timeout).' } }] : [],
+        offline
+          ? [
+              {
+                t: 'assistant-fallback',
+                d: { reason: 'timeout', message: 'The language model did not answer (timeout).' },
+              },
+            ]
+          : [],
     });
     running();
     await connect();
@@ -337,7 +390,9 @@ describe('voice assistant store: the conversation page', () => {
   it('open-book: the request is kept (numbered) and attached to the bot turn that answers', async () => {
     useFakes({
       answer: () => 'Continuing The Keeper of the Cape from 2:05.',
-      serverMessages: () => [{ t: 'open-book', d: { job_id: book, title: 'The Keeper of the Cape', position_seconds: 125 } }],
+      serverMessages: () => [
+        { t: 'open-book', d: { job_id: book, title: 'The Keeper of the Cape', position_seconds: 125 } },
+      ],
     });
     running();
     await connect();
@@ -380,7 +435,11 @@ describe('voice assistant store: the conversation page', () => {
     expect(talking()).toBe('typing');
     expect(sendText('Who is Elizabeth?')).toBe(true);
 
-    expect(micProblemOf(Object.assign(new Error('none'), { name: 'NotFoundError' }), true)).toMatch(/no microphone was found/);
-    expect(micProblemOf(new TypeError("Cannot read properties of undefined (reading 'getUserMedia')"), false)).toMatch(/not served over HTTPS/);
+    expect(micProblemOf(Object.assign(new Error('none'), { name: 'NotFoundError' }), true)).toMatch(
+      /no microphone was found/,
+    );
+    expect(micProblemOf(new TypeError("Cannot read properties of undefined (reading 'getUserMedia')"), false)).toMatch(
+      /not served over HTTPS/,
+    );
   });
 });

@@ -165,7 +165,11 @@ export function resetVoiceAssistant(patch: Partial<VoiceAssistantState> = {}): v
  * the session; a new position (whole seconds) is sent to a live conversation at once (set-position),
  * so X-ray follows the player while it plays.
  */
-export function setContext(context: { mode?: AssistantMode | null; jobId?: string | null; position?: number | null }): void {
+export function setContext(context: {
+  mode?: AssistantMode | null;
+  jobId?: string | null;
+  position?: number | null;
+}): void {
   const before = { mode: state.mode, jobId: state.jobId };
   if (context.mode !== undefined) state.mode = context.mode;
   if (context.jobId !== undefined) state.jobId = context.jobId;
@@ -308,7 +312,9 @@ export async function ask(text: string): Promise<boolean> {
 }
 
 /** The conversation's state for the talk button. */
-export function talkState(s: Pick<VoiceAssistantState, 'clientStatus' | 'botSpeaking' | 'thinking' | 'micEnabled'>): TalkState {
+export function talkState(
+  s: Pick<VoiceAssistantState, 'clientStatus' | 'botSpeaking' | 'thinking' | 'micEnabled'>,
+): TalkState {
   if (s.clientStatus === 'connecting') return 'connecting';
   if (s.clientStatus !== 'connected') return 'idle';
   if (s.botSpeaking) return 'speaking';
@@ -377,10 +383,12 @@ export async function connect(): Promise<void> {
     state.micEnabled = true;
     state.camEnabled = false;
     // The mic starts with the connection: chunks captured before ready are queued by the transport.
-    const mic = audio.startMic((pcm) => transport.sendAudio(pcm)).then(
-      () => null,
-      (error: unknown) => error,
-    );
+    const mic = audio
+      .startMic((pcm) => transport.sendAudio(pcm))
+      .then(
+        () => null,
+        (error: unknown) => error,
+      );
     await transport.connect({ ws_url: url });
     if (!live()) return;
     state.clientStatus = 'connected';
@@ -552,7 +560,14 @@ function onMessage(msg: RTVIMessage): void {
       finishTurn('user');
       const open = lastEntry('bot');
       if (open) open.text += text;
-      else state.transcript.push({ id: nextEntryId++, speaker: 'bot', text: text.trimStart(), final: false, at: Date.now() });
+      else
+        state.transcript.push({
+          id: nextEntryId++,
+          speaker: 'bot',
+          text: text.trimStart(),
+          final: false,
+          at: Date.now(),
+        });
       const entry = lastEntry('bot');
       if (entry && turnOffline) entry.offline = true;
       if (entry && pendingOpenBook) {
@@ -612,7 +627,8 @@ function onServerMessage(data: unknown): void {
   const { t, d } = (data ?? {}) as { t?: unknown; d?: unknown };
   const body = (d !== null && typeof d === 'object' ? d : {}) as Record<string, unknown>;
   if (t === 'assistant-fallback') {
-    const message = typeof body.message === 'string' && body.message.trim() ? body.message : 'The offline assistant is answering.';
+    const message =
+      typeof body.message === 'string' && body.message.trim() ? body.message : 'The offline assistant is answering.';
     state.fallback = { reason: typeof body.reason === 'string' ? body.reason : '', message };
     turnOffline = true;
     const open = lastEntry('bot');

@@ -34,13 +34,25 @@ const meta = {
   component: Dashboard,
   parameters: {
     route: '/dashboard',
-    routeStubs: ['/upload', '/jobs', '/library', `/jobs/${heart!.id}`, `/library/${raven!.id}`, `/library/${blackCat!.id}`],
+    routeStubs: [
+      '/upload',
+      '/jobs',
+      '/library',
+      `/jobs/${heart!.id}`,
+      `/library/${raven!.id}`,
+      `/library/${blackCat!.id}`,
+    ],
     auth: { user: { email: 'reader@example.com' } },
     msw: {
       handlers: {
         ...populatedApi.handlers,
         recentProgress: recentProgressHandler([
-          progressFixture({ job_id: raven!.id, job_title: 'The Raven', position_seconds: 1800, duration_seconds: 3600 }),
+          progressFixture({
+            job_id: raven!.id,
+            job_title: 'The Raven',
+            position_seconds: 1800,
+            duration_seconds: 3600,
+          }),
           progressFixture({ id: jobUuid(77, 3), job_id: blackCat!.id, job_title: 'The Black Cat', is_completed: true }),
         ]),
       },
@@ -161,7 +173,9 @@ export const ViewAllJobsNavigates: Story = {
 
 export const ContinueListeningFallback: Story = {
   name: 'Continue Listening without recent progress: the latest completed jobs',
-  parameters: { msw: { handlers: { ...completedOnly.handlers, recentProgress: recentProgressHandler([], { status: 500 }) } } },
+  parameters: {
+    msw: { handlers: { ...completedOnly.handlers, recentProgress: recentProgressHandler([], { status: 500 }) } },
+  },
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
     const listening = within(await canvas.findByRole('list', { name: 'Continue listening' }));

@@ -7,12 +7,7 @@ import { paths } from '../../lib/paths';
 import { useAuth } from '../../features/auth';
 import { formatDate, formatDuration } from '../../entities/time';
 import { bookTitle, jobTitle } from '../../entities/job';
-import {
-  PollingIndicator,
-  POLL_MS,
-  useJobCounts,
-  usePolledJobs,
-} from '../../features/jobs';
+import { PollingIndicator, POLL_MS, useJobCounts, usePolledJobs } from '../../features/jobs';
 
 /** Recent jobs 5; continue listening 3 (docs/product.md#dashboard). */
 const RECENT_JOBS = 5;
@@ -38,8 +33,16 @@ const Counter = styled.div`
   border-radius: ${({ theme }) => theme.radii.md};
   box-shadow: ${({ theme }) => theme.shadow};
   padding: ${({ theme }) => theme.space(4)};
-  dt { color: ${({ theme }) => theme.colors.textMuted}; font-weight: 600; }
-  dd { margin: 0; font-size: ${({ theme }) => theme.fontSizes.display}; font-weight: 800; font-variant-numeric: tabular-nums; }
+  dt {
+    color: ${({ theme }) => theme.colors.textMuted};
+    font-weight: 600;
+  }
+  dd {
+    margin: 0;
+    font-size: ${({ theme }) => theme.fontSizes.display};
+    font-weight: 800;
+    font-variant-numeric: tabular-nums;
+  }
 `;
 
 const Columns = styled.div`
@@ -55,14 +58,19 @@ const SectionHead = styled.div`
   justify-content: space-between;
   gap: ${({ theme }) => theme.space(3)};
   margin-bottom: ${({ theme }) => theme.space(3)};
-  h2 { margin: 0; font-size: ${({ theme }) => theme.fontSizes.xl}; }
+  h2 {
+    margin: 0;
+    font-size: ${({ theme }) => theme.fontSizes.xl};
+  }
 `;
 
 const Rows = styled.ul`
   list-style: none;
   margin: 0;
   padding: 0;
-  li + li { border-top: 1px solid ${({ theme }) => theme.colors.border}; }
+  li + li {
+    border-top: 1px solid ${({ theme }) => theme.colors.border};
+  }
 `;
 
 const RowLink = styled(Link)`
@@ -72,9 +80,17 @@ const RowLink = styled(Link)`
   padding: ${({ theme }) => `${theme.space(3)} ${theme.space(1)}`};
   color: ${({ theme }) => theme.colors.text};
   text-decoration: none;
-  &:hover strong { text-decoration: underline; }
-  strong { flex: 1; overflow-wrap: anywhere; }
-  small { color: ${({ theme }) => theme.colors.textMuted}; font-size: ${({ theme }) => theme.fontSizes.sm}; }
+  &:hover strong {
+    text-decoration: underline;
+  }
+  strong {
+    flex: 1;
+    overflow-wrap: anywhere;
+  }
+  small {
+    color: ${({ theme }) => theme.colors.textMuted};
+    font-size: ${({ theme }) => theme.fontSizes.sm};
+  }
 `;
 
 const Listening = styled.li`
@@ -82,7 +98,10 @@ const Listening = styled.li`
   display: flex;
   flex-direction: column;
   gap: ${({ theme }) => theme.space(1)};
-  small { color: ${({ theme }) => theme.colors.textMuted}; font-size: ${({ theme }) => theme.fontSizes.sm}; }
+  small {
+    color: ${({ theme }) => theme.colors.textMuted};
+    font-size: ${({ theme }) => theme.fontSizes.sm};
+  }
 `;
 
 const Muted = styled.p`
@@ -122,10 +141,7 @@ export function Dashboard() {
     { intervalMs: POLL_MS.dashboard, active: counts.active },
   );
   // Continue Listening prefers what the reader played last (with how far they got) ...
-  const progress = useGetRecentProgress(
-    { limit: 10 },
-    { query: { enabled: completedTotal > 0, retry: false } },
-  );
+  const progress = useGetRecentProgress({ limit: 10 }, { query: { enabled: completedTotal > 0, retry: false } });
   const started: ListeningItem[] = (progress.data ?? [])
     .filter((record) => !record.is_completed)
     .slice(0, CONTINUE_LISTENING)
@@ -141,10 +157,10 @@ export function Dashboard() {
     : progress.isLoading
       ? []
       : (latestBooks.data?.jobs ?? []).slice(0, CONTINUE_LISTENING).map((job) => ({
-        id: job.id,
-        title: jobTitle(job),
-        duration: job.duration ?? job.result_data.duration ?? null,
-      }));
+          id: job.id,
+          title: jobTitle(job),
+          duration: job.duration ?? job.result_data.duration ?? null,
+        }));
 
   const queries = [counts.total, counts.completed, counts.running, counts.failed, recent];
   const failed = queries.find((query) => query.error);

@@ -10,7 +10,11 @@ const failed = jobAtStatus('FAILED', { id: jobUuid(3), title: 'The Gold-Bug' });
 const analysed = jobAtStatus('COMPLETED', {
   id: jobUuid(4),
   title: 'The Black Cat',
-  config: { provider: 'openai', voice_config: { provider: 'openai', voice_id: 'alloy' }, tutoring_analysis: tutoringAnalysisFixture() },
+  config: {
+    provider: 'openai',
+    voice_config: { provider: 'openai', voice_id: 'alloy' },
+    tutoring_analysis: tutoringAnalysisFixture(),
+  },
 });
 const { book, chapters } = bookWithChaptersFixture();
 const runningChapter = chapters[2]!;
@@ -55,7 +59,10 @@ export const Processing: Story = {
     await expect(overall.getByText('60%')).toBeVisible();
     const steps = within(canvas.getByRole('list', { name: 'Steps' }));
     await expect(steps.getByRole('button', { name: /Synthesize/ })).toHaveTextContent('running');
-    await expect(steps.getByRole('progressbar', { name: 'Synthesize progress' })).toHaveAttribute('aria-valuenow', '60');
+    await expect(steps.getByRole('progressbar', { name: 'Synthesize progress' })).toHaveAttribute(
+      'aria-valuenow',
+      '60',
+    );
     await expect(steps.getByRole('button', { name: /Acquire content/ })).toHaveTextContent('completed');
     await expect(steps.getAllByRole('progressbar')).toHaveLength(1);
     await expect(canvas.getByRole('button', { name: 'Cancel Job' })).toBeVisible();
@@ -93,7 +100,10 @@ export const Polling: Story = {
     });
     // The detail page asks again every 3 s while the job is active.
     await waitFor(() => expect(bar).toHaveAttribute('aria-valuenow', '80'), { timeout: 5000 });
-    await expect(canvas.getByRole('progressbar', { name: 'Synthesize progress' })).toHaveAttribute('aria-valuenow', '90');
+    await expect(canvas.getByRole('progressbar', { name: 'Synthesize progress' })).toHaveAttribute(
+      'aria-valuenow',
+      '90',
+    );
     // Same elements: the page was updated in place, never replaced by a loading state.
     await expect(heading.isConnected).toBe(true);
     await expect(canvas.queryByText('Loading job...')).toBeNull();
@@ -108,7 +118,11 @@ export const ExpandCollapse: Story = {
     const toggles = () => steps.getAllByRole('button');
     // The running step starts open, the others closed.
     await expect(toggles().map((button) => button.getAttribute('aria-expanded'))).toEqual([
-      'false', 'false', 'false', 'true', 'false',
+      'false',
+      'false',
+      'false',
+      'true',
+      'false',
     ]);
     await userEvent.click(canvas.getByRole('button', { name: 'Expand All' }));
     await expect(toggles().every((button) => button.getAttribute('aria-expanded') === 'true')).toBe(true);
@@ -119,7 +133,8 @@ export const ExpandCollapse: Story = {
     await expect(toggles().every((button) => button.getAttribute('aria-expanded') === 'false')).toBe(true);
     for (const label of steps.getAllByText('Started')) await expect(label).not.toBeVisible();
     // Really out of sight, not only marked hidden: the details take no space on the page.
-    for (const label of steps.getAllByText('Started')) await expect(getComputedStyle(label.closest('dl')!).display).toBe('none');
+    for (const label of steps.getAllByText('Started'))
+      await expect(getComputedStyle(label.closest('dl')!).display).toBe('none');
     await userEvent.click(steps.getByRole('button', { name: /Analyze/ }));
     await expect(steps.getByRole('button', { name: /Analyze/ })).toHaveAttribute('aria-expanded', 'true');
   },
@@ -133,7 +148,10 @@ export const Completed: Story = {
     await expect(canvas.getByRole('progressbar', { name: 'Overall progress' })).toHaveAttribute('aria-valuenow', '100');
     await expect(canvas.queryByRole('button', { name: 'Cancel Job' })).toBeNull();
     await expect(canvas.queryByRole('button', { name: 'Retry' })).toBeNull();
-    await expect(canvas.getByRole('link', { name: 'Play Audiobook' })).toHaveAttribute('href', `/library/${completed.id}`);
+    await expect(canvas.getByRole('link', { name: 'Play Audiobook' })).toHaveAttribute(
+      'href',
+      `/library/${completed.id}`,
+    );
     // Ids are kept under a closed Technical details disclosure.
     const details = canvas.getByText('Technical details').closest('details')!;
     await expect(details).not.toHaveAttribute('open');
@@ -187,7 +205,11 @@ export const RetryFails: Story = {
   args: { jobId: failed.id },
   parameters: {
     msw: {
-      handlers: { retryJob: jobsBackend([failed], { retry: { status: 409, body: errorBodyFixture('Only failed jobs can be retried') } }).handlers.retryJob },
+      handlers: {
+        retryJob: jobsBackend([failed], {
+          retry: { status: 409, body: errorBodyFixture('Only failed jobs can be retried') },
+        }).handlers.retryJob,
+      },
     },
   },
   play: async ({ canvasElement }) => {
@@ -208,7 +230,10 @@ export const BookWithChapters: Story = {
     await expect(list.getAllByRole('link', { name: /^View/ })).toHaveLength(3);
     await expect(list.queryByRole('link', { name: `Play ${runningChapter.title}` })).toBeNull();
     await expect(canvas.queryByRole('link', { name: 'Go to Parent Book' })).toBeNull();
-    await expect(list.getByRole('link', { name: `Play ${chapters[0]!.title}` })).toHaveAttribute('href', `/library/${chapters[0]!.id}`);
+    await expect(list.getByRole('link', { name: `Play ${chapters[0]!.title}` })).toHaveAttribute(
+      'href',
+      `/library/${chapters[0]!.id}`,
+    );
   },
 };
 
@@ -220,7 +245,9 @@ export const PlayChapterNavigates: Story = {
     const canvas = within(canvasElement);
     const list = within(await canvas.findByRole('list', { name: 'Chapter jobs' }));
     await userEvent.click(list.getByRole('link', { name: `Play ${chapters[0]!.title}` }));
-    await expect(await canvas.findByRole('heading', { name: `Navigated to /library/${chapters[0]!.id}` })).toBeVisible();
+    await expect(
+      await canvas.findByRole('heading', { name: `Navigated to /library/${chapters[0]!.id}` }),
+    ).toBeVisible();
   },
 };
 
@@ -324,7 +351,9 @@ export const NotAJobAddress: Story = {
   name: 'Not found: an address that is not a job id',
   args: { jobId: 'not-a-job' },
   parameters: {
-    msw: { handlers: jobsBackend([], { job: { status: 422, body: errorBodyFixture('JobId must be a UUID') } }).handlers },
+    msw: {
+      handlers: jobsBackend([], { job: { status: 422, body: errorBodyFixture('JobId must be a UUID') } }).handlers,
+    },
   },
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
@@ -338,7 +367,10 @@ export const NotAJobAddress: Story = {
 export const LoadError: Story = {
   name: 'Load error: the error text',
   parameters: {
-    msw: { handlers: jobsBackend([], { job: { status: 500, body: errorBodyFixture('The database is restarting') } }).handlers },
+    msw: {
+      handlers: jobsBackend([], { job: { status: 500, body: errorBodyFixture('The database is restarting') } })
+        .handlers,
+    },
   },
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);

@@ -2,7 +2,17 @@ import styled from 'styled-components';
 import { Link } from 'wouter';
 import type { Job } from '../../api/gen/model';
 import { ApiError, errorMessage } from '../../api/errors';
-import { Alert, Button, ButtonLink, Card, Disclosure, Page, ProgressBar, Spinner, StatusBadge } from '../../components/ui';
+import {
+  Alert,
+  Button,
+  ButtonLink,
+  Card,
+  Disclosure,
+  Page,
+  ProgressBar,
+  Spinner,
+  StatusBadge,
+} from '../../components/ui';
 import { paths } from '../../lib/paths';
 import { VoiceBadge } from '../../components/book';
 import { useEnvironment } from '../../features/environment';
@@ -33,7 +43,9 @@ const Crumbs = styled.nav`
     margin-right: ${({ theme }) => theme.space(2)};
     color: ${({ theme }) => theme.colors.textMuted};
   }
-  [aria-current] { font-weight: 600; }
+  [aria-current] {
+    font-weight: 600;
+  }
 `;
 
 const Toolbar = styled.div`
@@ -59,8 +71,15 @@ const Stack = styled.div`
 
 const Fact = styled(Card)`
   padding: ${({ theme }) => theme.space(4)};
-  h2 { margin: 0 0 ${({ theme }) => theme.space(2)}; font-size: ${({ theme }) => theme.fontSizes.sm}; color: ${({ theme }) => theme.colors.textMuted}; }
-  p { margin: 0; font-weight: 600; }
+  h2 {
+    margin: 0 0 ${({ theme }) => theme.space(2)};
+    font-size: ${({ theme }) => theme.fontSizes.sm};
+    color: ${({ theme }) => theme.colors.textMuted};
+  }
+  p {
+    margin: 0;
+    font-weight: 600;
+  }
 `;
 
 const SectionTitle = styled.h2`
@@ -79,8 +98,13 @@ const Chapters = styled.ul`
     gap: ${({ theme }) => theme.space(3)};
     padding: ${({ theme }) => `${theme.space(3)} 0`};
   }
-  li + li { border-top: 1px solid ${({ theme }) => theme.colors.border}; }
-  strong { flex: 1; min-width: 12ch; }
+  li + li {
+    border-top: 1px solid ${({ theme }) => theme.colors.border};
+  }
+  strong {
+    flex: 1;
+    min-width: 12ch;
+  }
 `;
 
 function notFoundMessage(error: unknown): string {
@@ -196,7 +220,11 @@ export function JobDetail({ jobId }: { jobId: string }) {
           </>
         )}
         {active && (
-          <Button variant="secondary" disabled={isCancelling(job.id)} onClick={() => cancelFlow.ask({ id: job.id, title })}>
+          <Button
+            variant="secondary"
+            disabled={isCancelling(job.id)}
+            onClick={() => cancelFlow.ask({ id: job.id, title })}
+          >
             {isCancelling(job.id) ? 'Cancelling...' : 'Cancel Job'}
           </Button>
         )}
@@ -238,7 +266,11 @@ export function JobDetail({ jobId }: { jobId: string }) {
       <Stack>
         <Card aria-labelledby="overall-progress-heading">
           <SectionTitle id="overall-progress-heading">Overall Progress</SectionTitle>
-          <ProgressBar value={job.progress} label="Overall progress" tone={job.status === 'FAILED' ? 'danger' : 'primary'} />
+          <ProgressBar
+            value={job.progress}
+            label="Overall progress"
+            tone={job.status === 'FAILED' ? 'danger' : 'primary'}
+          />
         </Card>
         {isBook && <ChapterJobs job={job} />}
         <TaskProgress key={job.id} steps={job.steps} />

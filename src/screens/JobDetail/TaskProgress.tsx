@@ -12,15 +12,23 @@ const Head = styled.div`
   justify-content: space-between;
   gap: ${({ theme }) => theme.space(3)};
   margin-bottom: ${({ theme }) => theme.space(3)};
-  h2 { margin: 0; font-size: ${({ theme }) => theme.fontSizes.xl}; }
-  div { display: flex; gap: ${({ theme }) => theme.space(2)}; }
+  h2 {
+    margin: 0;
+    font-size: ${({ theme }) => theme.fontSizes.xl};
+  }
+  div {
+    display: flex;
+    gap: ${({ theme }) => theme.space(2)};
+  }
 `;
 
 const Steps = styled.ol`
   list-style: none;
   margin: 0;
   padding: 0;
-  > li + li { border-top: 1px solid ${({ theme }) => theme.colors.border}; }
+  > li + li {
+    border-top: 1px solid ${({ theme }) => theme.colors.border};
+  }
 `;
 
 const Step = styled.li`
@@ -42,8 +50,13 @@ const Toggle = styled.button`
   background: none;
   border: none;
   cursor: pointer;
-  span:first-child { width: 1ch; color: ${({ theme }) => theme.colors.textMuted}; }
-  strong { flex: 1; }
+  span:first-child {
+    width: 1ch;
+    color: ${({ theme }) => theme.colors.textMuted};
+  }
+  strong {
+    flex: 1;
+  }
 `;
 
 const Details = styled.dl`
@@ -53,11 +66,20 @@ const Details = styled.dl`
   margin: 0 0 0 calc(1ch + ${({ theme }) => theme.space(3)});
   font-size: ${({ theme }) => theme.fontSizes.sm};
   color: ${({ theme }) => theme.colors.textMuted};
-  div { display: flex; gap: ${({ theme }) => theme.space(1)}; }
-  dt { font-weight: 600; }
-  dd { margin: 0; }
+  div {
+    display: flex;
+    gap: ${({ theme }) => theme.space(1)};
+  }
+  dt {
+    font-weight: 600;
+  }
+  dd {
+    margin: 0;
+  }
   /* display: flex above would otherwise win over the hidden attribute. */
-  &[hidden] { display: none; }
+  &[hidden] {
+    display: none;
+  }
 `;
 
 const StepError = styled.p`

@@ -21,7 +21,11 @@ const Row = styled.li`
   align-items: center;
   flex-wrap: wrap;
   gap: ${({ theme }) => theme.space(3)};
-  span.title { flex: 1; min-width: 12rem; overflow-wrap: anywhere; }
+  span.title {
+    flex: 1;
+    min-width: 12rem;
+    overflow-wrap: anywhere;
+  }
 `;
 
 /**

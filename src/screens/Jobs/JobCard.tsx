@@ -43,9 +43,16 @@ const Facts = styled.dl`
   margin: 0;
   font-size: ${({ theme }) => theme.fontSizes.sm};
   color: ${({ theme }) => theme.colors.textMuted};
-  div { display: flex; gap: ${({ theme }) => theme.space(1)}; }
-  dt { font-weight: 600; }
-  dd { margin: 0; }
+  div {
+    display: flex;
+    gap: ${({ theme }) => theme.space(1)};
+  }
+  dt {
+    font-weight: 600;
+  }
+  dd {
+    margin: 0;
+  }
 `;
 
 const Actions = styled.div`

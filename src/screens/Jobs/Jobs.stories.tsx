@@ -3,7 +3,14 @@ import { expect, userEvent, waitFor, within } from 'storybook/test';
 import { convertingBookFixture, jobAtStatus, jobsBackend, jobUuid, manyJobsFixture } from '../../mocks/jobs';
 import { Jobs } from './Jobs';
 
-const titles = ['The Tell-Tale Heart', 'The Raven', 'The Gold-Bug', 'Annabel Lee', 'The Black Cat', 'The Oval Portrait'];
+const titles = [
+  'The Tell-Tale Heart',
+  'The Raven',
+  'The Gold-Bug',
+  'Annabel Lee',
+  'The Black Cat',
+  'The Oval Portrait',
+];
 const statuses = ['PROCESSING', 'COMPLETED', 'FAILED', 'PENDING', 'COMPLETED', 'CANCELLED'] as const;
 const populated = titles.map((title, index) =>
   jobAtStatus(statuses[index] ?? 'COMPLETED', {
@@ -33,7 +40,13 @@ const meta = {
   component: Jobs,
   parameters: {
     route: '/jobs',
-    routeStubs: ['/upload', `/library/${raven.id}`, `/jobs/${book.id}`, `/jobs/${heart.id}`, `/jobs/${chapters[9]!.id}`],
+    routeStubs: [
+      '/upload',
+      `/library/${raven.id}`,
+      `/jobs/${book.id}`,
+      `/jobs/${heart.id}`,
+      `/jobs/${chapters[9]!.id}`,
+    ],
     auth: { user: {} },
     msw: { handlers: populatedApi.handlers },
   },
@@ -45,7 +58,8 @@ const meta = {
 export default meta;
 type Story = StoryObj<typeof meta>;
 
-const lastList = (api: typeof populatedApi) => api.listRequests.filter((url) => url.searchParams.get('page_size') === '10').at(-1);
+const lastList = (api: typeof populatedApi) =>
+  api.listRequests.filter((url) => url.searchParams.get('page_size') === '10').at(-1);
 
 export const Loading: Story = {
   parameters: { msw: { handlers: jobsBackend([], { list: { delay: 'infinite' } }).handlers } },
@@ -300,7 +314,10 @@ export const BookExpanded: Story = {
     const tenth = within(rows[9]!);
     await expect(tenth.getByText('PROCESSING')).toBeVisible();
     await expect(tenth.queryByRole('link', { name: /^Play/ })).toBeNull();
-    await expect(tenth.getByRole('link', { name: 'View A Long Novel - Chapter 10' })).toHaveAttribute('href', `/jobs/${chapters[9]!.id}`);
+    await expect(tenth.getByRole('link', { name: 'View A Long Novel - Chapter 10' })).toHaveAttribute(
+      'href',
+      `/jobs/${chapters[9]!.id}`,
+    );
     await expect(within(rows[11]!).getByText('PENDING')).toBeVisible();
     // Still one row per book: the chapters are inside the book's card.
     await expect(canvas.getAllByRole('article')).toHaveLength(7);
@@ -374,7 +391,9 @@ export const CancelledAfterConfirming: Story = {
 
 export const CancelFails: Story = {
   name: 'Cancel fails: only logged',
-  parameters: { msw: { handlers: { cancelJob: jobsBackend(populated, { cancel: { status: 409 } }).handlers.cancelJob } } },
+  parameters: {
+    msw: { handlers: { cancelJob: jobsBackend(populated, { cancel: { status: 409 } }).handlers.cancelJob } },
+  },
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
     const card = within(await canvas.findByRole('article', { name: 'The Tell-Tale Heart' }));
@@ -388,7 +407,9 @@ export const CancelFails: Story = {
 };
 
 const deleteApi = jobsBackend(populated);
-const deleteFailsApi = jobsBackend(populated, { remove: { status: 404, body: { detail: 'Job not found', message: 'Job not found' } } });
+const deleteFailsApi = jobsBackend(populated, {
+  remove: { status: 404, body: { detail: 'Job not found', message: 'Job not found' } },
+});
 
 export const DeleteAsks: Story = {
   name: 'Delete a finished job: the confirmation dialog is open',

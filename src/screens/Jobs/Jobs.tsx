@@ -2,7 +2,17 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import styled from 'styled-components';
 import { useLocation, useSearch } from 'wouter';
 import type { JobSummary } from '../../api/gen/model';
-import { Alert, Button, ButtonLink, Card, Page, Pagination, SelectField, Spinner, TextField } from '../../components/ui';
+import {
+  Alert,
+  Button,
+  ButtonLink,
+  Card,
+  Page,
+  Pagination,
+  SelectField,
+  Spinner,
+  TextField,
+} from '../../components/ui';
 import { paths } from '../../lib/paths';
 import { countLabel, jobTitle } from '../../entities/job';
 import {
@@ -40,7 +50,10 @@ const Summary = styled.div`
   justify-content: space-between;
   gap: ${({ theme }) => theme.space(3)};
   margin-bottom: ${({ theme }) => theme.space(3)};
-  p { margin: 0; font-weight: 600; }
+  p {
+    margin: 0;
+    font-weight: 600;
+  }
 `;
 
 const List = styled.ul`
@@ -54,8 +67,14 @@ const List = styled.ul`
 
 const Empty = styled(Card)`
   text-align: center;
-  h2 { margin: 0 0 ${({ theme }) => theme.space(2)}; font-size: ${({ theme }) => theme.fontSizes.xl}; }
-  p { margin: 0 0 ${({ theme }) => theme.space(4)}; color: ${({ theme }) => theme.colors.textMuted}; }
+  h2 {
+    margin: 0 0 ${({ theme }) => theme.space(2)};
+    font-size: ${({ theme }) => theme.fontSizes.xl};
+  }
+  p {
+    margin: 0 0 ${({ theme }) => theme.space(4)};
+    color: ${({ theme }) => theme.colors.textMuted};
+  }
 `;
 
 /** Filters live in the URL query, so reload, links and Back keep them. */
@@ -79,7 +98,8 @@ export function Jobs() {
   const askCancel = (job: JobSummary) => cancelFlow.ask({ id: job.id, title: jobTitle(job) });
   const deleteFlow = useDeleteJobFlow();
   const { deleted } = deleteFlow;
-  const askDelete = (job: JobSummary) => deleteFlow.ask({ id: job.id, title: jobTitle(job), audiobook: job.status === 'COMPLETED' });
+  const askDelete = (job: JobSummary) =>
+    deleteFlow.ask({ id: job.id, title: jobTitle(job), audiobook: job.status === 'COMPLETED' });
 
   // The search box shows what is typed at once; the URL (and so the query) follows 300 ms later.
   const [text, setText] = useState(filters.q);
@@ -127,9 +147,7 @@ export function Jobs() {
           label="Status"
           options={statusFilters}
           value={filters.status}
-          onChange={(event) =>
-            setFilters({ ...filters, status: event.target.value as JobsFilters['status'], page: 1 })
-          }
+          onChange={(event) => setFilters({ ...filters, status: event.target.value as JobsFilters['status'], page: 1 })}
         />
         <SelectField
           label="Sort by"
@@ -179,7 +197,12 @@ export function Jobs() {
         <List aria-label="Jobs list" aria-busy={list.isPlaceholderData}>
           {jobs.map((job) => (
             <li key={job.id}>
-              <JobCard job={job} onCancel={askCancel} cancelling={cancelFlow.isCancelling(job.id)} onDelete={askDelete} />
+              <JobCard
+                job={job}
+                onCancel={askCancel}
+                cancelling={cancelFlow.isCancelling(job.id)}
+                onDelete={askDelete}
+              />
             </li>
           ))}
         </List>

@@ -31,7 +31,9 @@ const Main = styled.div`
 const Title = styled.h2`
   margin: 0;
   font-size: ${({ theme }) => theme.fontSizes.lg};
-  a { color: ${({ theme }) => theme.colors.text}; }
+  a {
+    color: ${({ theme }) => theme.colors.text};
+  }
 `;
 
 const Facts = styled.p`
@@ -81,7 +83,10 @@ export function BookCard({
           <Link href={paths.libraryBook(book.id)}>{book.title}</Link>
         </Title>
         <Facts>
-          <VoiceBadge job={{ config: { provider: book.ttsProvider }, result_data: { tts_engine: book.ttsEngine } }} demoMode={demoMode} />
+          <VoiceBadge
+            job={{ config: { provider: book.ttsProvider }, result_data: { tts_engine: book.ttsEngine } }}
+            demoMode={demoMode}
+          />
           <span>{formatDate(book.createdAt)}</span>
           <span>{formatDuration(book.duration)}</span>
           <span>{book.chapters === 1 ? '1 chapter' : `${book.chapters} chapters`}</span>

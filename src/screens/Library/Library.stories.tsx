@@ -4,7 +4,14 @@ import { PlayerAudio, resetPlayer } from '../../features/player';
 import { recentProgressHandler } from '../../mocks/audio';
 import { errorBodyFixture } from '../../mocks/fixtures';
 import { jobsBackend } from '../../mocks/jobs';
-import { convertingBookSummary, growingBookListHandler, jobsListHandler, libraryBookIds, libraryProgressFixture, libraryShelfFixture } from '../../mocks/library';
+import {
+  convertingBookSummary,
+  growingBookListHandler,
+  jobsListHandler,
+  libraryBookIds,
+  libraryProgressFixture,
+  libraryShelfFixture,
+} from '../../mocks/library';
 import { Library } from './Library';
 
 const records = libraryProgressFixture();
@@ -108,7 +115,10 @@ export const Populated: Story = {
     await expect(within(heart).getByRole('button', { name: 'Continue The Tell-Tale Heart' })).toBeVisible();
     await expect(canvas.getByRole('button', { name: 'Play The Cask of Amontillado' })).toBeVisible();
     await expect(canvas.getByRole('link', { name: 'Add New Book' })).toHaveAttribute('href', '/upload');
-    await expect(canvas.getByRole('link', { name: 'The Raven' })).toHaveAttribute('href', `/library/${libraryBookIds.raven}`);
+    await expect(canvas.getByRole('link', { name: 'The Raven' })).toHaveAttribute(
+      'href',
+      `/library/${libraryBookIds.raven}`,
+    );
     await expect(canvas.getByRole('button', { name: 'Grid' })).toHaveAttribute('aria-pressed', 'true');
   },
 };
@@ -201,7 +211,10 @@ export const ConvertingBook: Story = {
     await expect(await card.findByRole('img', { name: 'Cover of The Long Voyage' }, { timeout: 5000 })).toBeVisible();
     await expect(card.queryByText('Finished')).toBeNull();
     await expect(card.getByRole('button', { name: 'Play The Long Voyage' })).toBeEnabled();
-    await expect(card.getByRole('link', { name: 'The Long Voyage' })).toHaveAttribute('href', '/library/5e6f7a8b-9c0d-4e1f-8a2b-4c5d6e7f8091');
+    await expect(card.getByRole('link', { name: 'The Long Voyage' })).toHaveAttribute(
+      'href',
+      '/library/5e6f7a8b-9c0d-4e1f-8a2b-4c5d6e7f8091',
+    );
     // Finished books are listed beside it as before.
     await expect(titlesShown(canvas)).toHaveLength(5);
     await expect(canvas.getByRole('listitem', { name: 'The Raven' })).not.toHaveTextContent('Converting');
@@ -232,7 +245,15 @@ const shelfApi = jobsBackend(libraryShelfFixture());
 
 export const DeleteBook: Story = {
   name: 'Delete a book: confirmed, it leaves the library',
-  parameters: { msw: { handlers: { jobs: shelfApi.handlers.jobs, cancelJob: shelfApi.handlers.cancelJob, recentProgress: recentProgressHandler(records) } } },
+  parameters: {
+    msw: {
+      handlers: {
+        jobs: shelfApi.handlers.jobs,
+        cancelJob: shelfApi.handlers.cancelJob,
+        recentProgress: recentProgressHandler(records),
+      },
+    },
+  },
   beforeEach: () => shelfApi.reset(),
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
@@ -249,7 +270,15 @@ export const DeleteBook: Story = {
 
 export const DeleteBookAsks: Story = {
   name: 'Delete a book: the confirmation dialog is open',
-  parameters: { msw: { handlers: { jobs: shelfApi.handlers.jobs, cancelJob: shelfApi.handlers.cancelJob, recentProgress: recentProgressHandler(records) } } },
+  parameters: {
+    msw: {
+      handlers: {
+        jobs: shelfApi.handlers.jobs,
+        cancelJob: shelfApi.handlers.cancelJob,
+        recentProgress: recentProgressHandler(records),
+      },
+    },
+  },
   beforeEach: () => shelfApi.reset(),
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);

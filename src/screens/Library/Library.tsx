@@ -7,9 +7,16 @@ import { POLL_MS, useDeleteJobFlow, usePolledJobs } from '../../features/jobs';
 import { paths } from '../../lib/paths';
 import { formatDuration } from '../../entities/time';
 import {
-  toLibraryBooks, selectBooks, summarize,
-  filterOptions, sortOptions, type LibraryFilter, type LibrarySort,
-  readLibraryView, writeLibraryView, type LibraryView,
+  toLibraryBooks,
+  selectBooks,
+  summarize,
+  filterOptions,
+  sortOptions,
+  type LibraryFilter,
+  type LibrarySort,
+  readLibraryView,
+  writeLibraryView,
+  type LibraryView,
 } from '../../features/library';
 import { listenAgain, togglePlayback, usePlayer } from '../../features/player';
 import { BookCard, type PlayState } from './BookCard';
@@ -30,8 +37,17 @@ const Summary = styled.div`
 
 const Stat = styled(Card)`
   padding: ${({ theme }) => theme.space(4)};
-  h2 { margin: 0; font-size: ${({ theme }) => theme.fontSizes.sm}; color: ${({ theme }) => theme.colors.textMuted}; font-weight: 600; }
-  p { margin: ${({ theme }) => theme.space(1)} 0 0; font-size: ${({ theme }) => theme.fontSizes.xxl}; font-weight: 700; }
+  h2 {
+    margin: 0;
+    font-size: ${({ theme }) => theme.fontSizes.sm};
+    color: ${({ theme }) => theme.colors.textMuted};
+    font-weight: 600;
+  }
+  p {
+    margin: ${({ theme }) => theme.space(1)} 0 0;
+    font-size: ${({ theme }) => theme.fontSizes.xxl};
+    font-weight: 700;
+  }
 `;
 
 const Toolbar = styled.div`
@@ -40,7 +56,10 @@ const Toolbar = styled.div`
   align-items: flex-end;
   gap: ${({ theme }) => theme.space(3)};
   margin-bottom: ${({ theme }) => theme.space(5)};
-  > :first-child { flex: 1; min-width: 200px; }
+  > :first-child {
+    flex: 1;
+    min-width: 200px;
+  }
 `;
 
 const Toggle = styled.div`
@@ -63,8 +82,14 @@ const Empty = styled(Card)`
   flex-direction: column;
   align-items: center;
   gap: ${({ theme }) => theme.space(3)};
-  h2 { margin: 0; font-size: ${({ theme }) => theme.fontSizes.xl}; }
-  p { margin: 0; color: ${({ theme }) => theme.colors.textMuted}; }
+  h2 {
+    margin: 0;
+    font-size: ${({ theme }) => theme.fontSizes.xl};
+  }
+  p {
+    margin: 0;
+    color: ${({ theme }) => theme.colors.textMuted};
+  }
 `;
 
 const Count = styled.p`

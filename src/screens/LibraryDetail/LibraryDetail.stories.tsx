@@ -61,17 +61,28 @@ export const NotReady: Story = {
   parameters: { msw: { handlers: { job: jobHandler(completedJobFixture({ status: 'PROCESSING', progress: 60 })) } } },
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
-    await expect(await canvas.findByText('Converting (60%): the first chapter plays here as soon as it is ready.')).toBeVisible();
+    await expect(
+      await canvas.findByText('Converting (60%): the first chapter plays here as soon as it is ready.'),
+    ).toBeVisible();
     // A book that exists keeps its own title, even when it cannot be played yet.
     await expect(canvas.getByRole('heading', { level: 1, name: 'The Tell-Tale Heart' })).toBeVisible();
-    await expect(canvas.getByRole('link', { name: 'See the conversion' })).toHaveAttribute('href', `/jobs/${bookJobId}`);
+    await expect(canvas.getByRole('link', { name: 'See the conversion' })).toHaveAttribute(
+      'href',
+      `/jobs/${bookJobId}`,
+    );
     await expect(canvas.queryByRole('button', { name: 'Play' })).toBeNull();
   },
 };
 
 export const FailedBook: Story = {
   name: 'Failed book: its own title, and why it cannot be played',
-  parameters: { msw: { handlers: { job: jobHandler(completedJobFixture({ status: 'FAILED', progress: 40, error_message: 'Chapter 2 failed' })) } } },
+  parameters: {
+    msw: {
+      handlers: {
+        job: jobHandler(completedJobFixture({ status: 'FAILED', progress: 40, error_message: 'Chapter 2 failed' })),
+      },
+    },
+  },
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
     await expect(await canvas.findByRole('alert')).toHaveTextContent('Book not found or not ready for playback');
@@ -185,7 +196,10 @@ export const WithChapters: Story = {
     await expect(first).not.toHaveAttribute('aria-current');
     await expect(elapsed(canvas)).toHaveTextContent('0:20');
     await userEvent.click(canvas.getByRole('button', { name: 'Next chapter' }));
-    await expect(within(chapters).getByRole('button', { name: /The Confession/ })).toHaveAttribute('aria-current', 'true');
+    await expect(within(chapters).getByRole('button', { name: /The Confession/ })).toHaveAttribute(
+      'aria-current',
+      'true',
+    );
     await expect(canvas.getByRole('button', { name: 'Next chapter' })).toBeDisabled();
     await userEvent.click(canvas.getByRole('button', { name: 'Previous chapter' }));
     await expect(second).toHaveAttribute('aria-current', 'true');
@@ -206,9 +220,17 @@ export const ConvertingBook: Story = {
       handlers: {
         job: jobHandler(convertingBookFixture({ title: 'The Tell-Tale Heart', count: 3, done: 1 }).book),
         audioMetadata: audioMetadataHandler({
-          metadata: { status: 'PROCESSING', completed_at: null, duration: 20, chapters: convertingChapters, chapters_ready: 1 },
+          metadata: {
+            status: 'PROCESSING',
+            completed_at: null,
+            duration: 20,
+            chapters: convertingChapters,
+            chapters_ready: 1,
+          },
         }),
-        audioStream: audioStreamHandler({ stream: { source_job_id: chapterJobIds[0], file_key: `audio/${chapterJobIds[0]}.mp3` } }),
+        audioStream: audioStreamHandler({
+          stream: { source_job_id: chapterJobIds[0], file_key: `audio/${chapterJobIds[0]}.mp3` },
+        }),
       },
     },
   },
@@ -216,11 +238,11 @@ export const ConvertingBook: Story = {
     const canvas = within(canvasElement);
     await ready(canvas);
     const chapters = canvas.getByRole('region', { name: 'Chapters' });
-    await expect(within(chapters).getAllByRole('listitem').map((item) => item.textContent)).toEqual([
-      '1. The Visitor0:00 · 20s',
-      '2. The Night WatchNot ready yet',
-      '3. The ConfessionNot ready yet',
-    ]);
+    await expect(
+      within(chapters)
+        .getAllByRole('listitem')
+        .map((item) => item.textContent),
+    ).toEqual(['1. The Visitor0:00 · 20s', '2. The Night WatchNot ready yet', '3. The ConfessionNot ready yet']);
     const first = within(chapters).getByRole('button', { name: /The Visitor/ });
     await expect(first).toBeEnabled();
     await expect(first).toHaveAttribute('aria-current', 'true');
@@ -238,7 +260,9 @@ export const XrayLink: Story = {
   parameters: {
     msw: {
       handlers: {
-        job: jobHandler(completedJobFixture({ config: { provider: 'openai', tutoring_analysis: tutoringAnalysisFixture() } })),
+        job: jobHandler(
+          completedJobFixture({ config: { provider: 'openai', tutoring_analysis: tutoringAnalysisFixture() } }),
+        ),
         progress: progressHandler({ progress: progressFixture({ position_seconds: 25 }) }),
       },
     },
@@ -282,7 +306,11 @@ export const WithCover: Story = {
 };
 
 /** The reader's saved place at the end of the book: 58 of 60 s, in the last chapter. */
-const finishedPlace = progressFixture({ position_seconds: 58, current_chapter_id: chapterJobIds[2], is_completed: true });
+const finishedPlace = progressFixture({
+  position_seconds: 58,
+  current_chapter_id: chapterJobIds[2],
+  is_completed: true,
+});
 
 export const FinishedBook: Story = {
   parameters: { msw: { handlers: { progress: progressHandler({ progress: finishedPlace }) } } },
@@ -322,7 +350,9 @@ export const ListenAgainStartsOver: Story = {
     await expect(Number(canvas.getByRole('slider', { name: 'Seek' }).getAttribute('aria-valuenow'))).toBeLessThan(5);
     await expect(canvas.getByRole('button', { name: /The Visitor/ })).toHaveAttribute('aria-current', 'true');
     // Still the finished book's page, saying it is being listened to again.
-    await expect(canvas.getByRole('status')).toHaveTextContent('You finished this book: listening again from the start.');
+    await expect(canvas.getByRole('status')).toHaveTextContent(
+      'You finished this book: listening again from the start.',
+    );
     await expect(canvas.getByRole('heading', { level: 1, name: 'The Tell-Tale Heart' })).toBeVisible();
     await expect(canvas.queryByRole('button', { name: 'Listen again' })).toBeNull();
   },

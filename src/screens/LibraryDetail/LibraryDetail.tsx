@@ -10,7 +10,16 @@ import { useEnvironment } from '../../features/environment';
 import { bookTitle, chapterCount, isActiveStatus, isListenable, jobDuration, shortId } from '../../entities/job';
 import { usePolledJob } from '../../features/jobs';
 import { isFinished } from '../../entities/progress';
-import { ChapterList, listenAgain, loadJob, Player, playerState, ReadAlong, usePlayer, useSavedProgress } from '../../features/player';
+import {
+  ChapterList,
+  listenAgain,
+  loadJob,
+  Player,
+  playerState,
+  ReadAlong,
+  usePlayer,
+  useSavedProgress,
+} from '../../features/player';
 import { AskAboutBook } from '../../features/voice-assistant';
 import { BookCover, VoiceBadge } from '../../components/book';
 
@@ -30,7 +39,9 @@ const Layout = styled.div`
   grid-template-columns: minmax(0, 2fr) minmax(240px, 1fr);
   gap: ${({ theme }) => theme.space(6)};
   align-items: start;
-  @media (max-width: ${({ theme }) => theme.breakpoints.nav}) { grid-template-columns: 1fr; }
+  @media (max-width: ${({ theme }) => theme.breakpoints.nav}) {
+    grid-template-columns: 1fr;
+  }
 `;
 
 const Column = styled.div`
@@ -44,8 +55,14 @@ const Details = styled.dl`
   display: grid;
   grid-template-columns: auto 1fr;
   gap: ${({ theme }) => `${theme.space(2)} ${theme.space(4)}`};
-  dt { color: ${({ theme }) => theme.colors.textMuted}; }
-  dd { margin: 0; font-weight: 600; overflow-wrap: anywhere; }
+  dt {
+    color: ${({ theme }) => theme.colors.textMuted};
+  }
+  dd {
+    margin: 0;
+    font-weight: 600;
+    overflow-wrap: anywhere;
+  }
 `;
 
 const CardTitle = styled.h2`
@@ -84,7 +101,10 @@ export function LibraryDetail({ jobId }: { jobId: string }) {
   const environment = useEnvironment();
   // A finished book, or one still converting whose first chapters can be played already.
   const ready = job.data
-    ? isListenable({ status: job.data.status, chapters_ready: job.data.children.filter((c) => c.status === 'COMPLETED').length })
+    ? isListenable({
+        status: job.data.status,
+        chapters_ready: job.data.children.filter((c) => c.status === 'COMPLETED').length,
+      })
     : false;
   // The saved place comes from the data cache, which the player updates on every save.
   const savedPlace = useSavedProgress(jobId, { enabled: ready }).data;
@@ -186,7 +206,11 @@ export function LibraryDetail({ jobId }: { jobId: string }) {
               <dt>Engine</dt>
               <dd>{metadata?.tts_engine ?? book.result_data.tts_engine ?? providerLabel[provider]}</dd>
               <dt>Sample rate</dt>
-              <dd>{metadata?.sample_rate ? `${(metadata.sample_rate / 1000).toFixed(metadata.sample_rate % 1000 ? 2 : 0)} kHz` : '—'}</dd>
+              <dd>
+                {metadata?.sample_rate
+                  ? `${(metadata.sample_rate / 1000).toFixed(metadata.sample_rate % 1000 ? 2 : 0)} kHz`
+                  : '—'}
+              </dd>
             </Details>
           </Card>
           <Disclosure summary="Technical details">

@@ -81,7 +81,9 @@ export const WrongPasswordDefaultMessage: Story = {
 
 export const SignupDisabled: Story = {
   parameters: {
-    msw: { handlers: { environment: environmentHandler({ environment: 'production', features: { signup_enabled: false } }) } },
+    msw: {
+      handlers: { environment: environmentHandler({ environment: 'production', features: { signup_enabled: false } }) },
+    },
   },
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);

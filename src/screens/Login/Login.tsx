@@ -29,9 +29,7 @@ export function Login() {
 
   return (
     <AuthFrame title="Sign in">
-      {forgotPassword && (
-        <Alert tone="info">Password reset is not available yet. Contact your administrator.</Alert>
-      )}
+      {forgotPassword && <Alert tone="info">Password reset is not available yet. Contact your administrator.</Alert>}
       {form.serverError && <Alert tone="error">{form.serverError}</Alert>}
       <FormStack noValidate onSubmit={onSubmit} aria-label="Sign in">
         <TextField label="Email" type="email" autoComplete="email" {...form.text('email')} />

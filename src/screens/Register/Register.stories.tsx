@@ -72,7 +72,9 @@ export const Submitting: Story = {
 
 export const ServerError: Story = {
   parameters: {
-    msw: { handlers: { register: registerHandler({ status: 409, body: errorBodyFixture('Email already registered') }) } },
+    msw: {
+      handlers: { register: registerHandler({ status: 409, body: errorBodyFixture('Email already registered') }) },
+    },
   },
   play: async ({ canvasElement }) => {
     const canvas = await fillIn(canvasElement, valid);

@@ -80,7 +80,12 @@ export function Register() {
           {...form.text('password')}
         />
         <PasswordStrengthMeter strength={strength} />
-        <TextField label="Confirm password" type="password" autoComplete="new-password" {...form.text('confirmPassword')} />
+        <TextField
+          label="Confirm password"
+          type="password"
+          autoComplete="new-password"
+          {...form.text('confirmPassword')}
+        />
         <Checkbox
           label="I accept the Terms of Service and the Privacy Policy"
           required
@@ -95,8 +100,8 @@ export function Register() {
         <div id={noteId}>
           {openPolicy && (
             <Alert tone="info">
-              The {policyTitle[openPolicy]} is not published in the app yet. Ask your administrator for a copy
-              before you accept.
+              The {policyTitle[openPolicy]} is not published in the app yet. Ask your administrator for a copy before
+              you accept.
             </Alert>
           )}
         </div>

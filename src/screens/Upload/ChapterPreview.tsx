@@ -66,9 +66,7 @@ const Costs = styled.ul`
 `;
 
 export type PreviewState =
-  | { status: 'loading' }
-  | { status: 'ready'; preview: JobPreview }
-  | { status: 'error'; message: string };
+  { status: 'loading' } | { status: 'ready'; preview: JobPreview } | { status: 'error'; message: string };
 
 /**
  * What the job will be before it is created: the book's chapters (a checkbox and an editable
@@ -108,7 +106,9 @@ export function ChapterPreview({
   const totals = chosenTotals(preview, selected);
   return (
     <Section aria-labelledby="preview-heading">
-      <Heading id="preview-heading">{book ? `Chapters (${selected.size} of ${preview.chapters.length} chosen)` : 'Preview'}</Heading>
+      <Heading id="preview-heading">
+        {book ? `Chapters (${selected.size} of ${preview.chapters.length} chosen)` : 'Preview'}
+      </Heading>
       {book && (
         <List $gap={2} aria-label="Chapters">
           {preview.chapters.map((c) => {
@@ -138,26 +138,26 @@ export function ChapterPreview({
       )}
       {book && selected.size === 0 && <FieldMessage $error>Choose at least one chapter to convert.</FieldMessage>}
       <div role="group" aria-label="Estimate">
-      <Summary>
-        {preview.author && (
-          <>
-            <dt>Author</dt>
-            <dd>{preview.author}</dd>
-          </>
-        )}
-        <dt>Listening time</dt>
-        <dd>{formatListening(totals.seconds)}</dd>
-        <dt>Characters</dt>
-        <dd>{totals.characters.toLocaleString('en-US')}</dd>
-        <dt>Cost</dt>
-        <dd>
-          <Costs>
-            {costLines(preview, totals.characters).map((line) => (
-              <li key={line}>{line}</li>
-            ))}
-          </Costs>
-        </dd>
-      </Summary>
+        <Summary>
+          {preview.author && (
+            <>
+              <dt>Author</dt>
+              <dd>{preview.author}</dd>
+            </>
+          )}
+          <dt>Listening time</dt>
+          <dd>{formatListening(totals.seconds)}</dd>
+          <dt>Characters</dt>
+          <dd>{totals.characters.toLocaleString('en-US')}</dd>
+          <dt>Cost</dt>
+          <dd>
+            <Costs>
+              {costLines(preview, totals.characters).map((line) => (
+                <li key={line}>{line}</li>
+              ))}
+            </Costs>
+          </dd>
+        </Summary>
       </div>
     </Section>
   );

@@ -3,17 +3,29 @@ import { expect, userEvent, waitFor, within } from 'storybook/test';
 import type { JobCreateRequest } from '../../api/gen/model';
 import { errorBodyFixture } from '../../mocks/fixtures';
 import { environmentHandler } from '../../mocks/handlers';
-import { cloudPreviewFixture, createdJobId, createJobHandler, previewJobHandler, textPreviewFixture, uploadFileHandler } from '../../mocks/library';
+import {
+  cloudPreviewFixture,
+  createdJobId,
+  createJobHandler,
+  previewJobHandler,
+  textPreviewFixture,
+  uploadFileHandler,
+} from '../../mocks/library';
 import { Upload } from './Upload';
 
 /** What the screen sent, recorded by the handlers below (cleared before every story). */
-const sent: { jobs: JobCreateRequest[]; files: { name: string; text: string }[]; previews: JobCreateRequest[] } = { jobs: [], files: [], previews: [] };
+const sent: { jobs: JobCreateRequest[]; files: { name: string; text: string }[]; previews: JobCreateRequest[] } = {
+  jobs: [],
+  files: [],
+  previews: [],
+};
 
 const recordJob = (body: JobCreateRequest) => void sent.jobs.push(body);
 const recordPreview = (body: JobCreateRequest) => void sent.previews.push(body);
 const recordFile = async (file: File) => void sent.files.push({ name: file.name, text: await file.text() });
 
-const story = 'Once upon a midnight dreary, while I pondered, weak and weary, over many a quaint and curious volume of forgotten lore.';
+const story =
+  'Once upon a midnight dreary, while I pondered, weak and weary, over many a quaint and curious volume of forgotten lore.';
 
 const meta = {
   title: 'Screens/Upload',
@@ -50,7 +62,8 @@ async function dropFile(canvasElement: HTMLElement, file: File) {
   // A real DataTransfer carried by real drag events, as the browser sends them.
   const transfer = new DataTransfer();
   transfer.items.add(file);
-  const drag = (type: string) => zone.dispatchEvent(new DragEvent(type, { bubbles: true, cancelable: true, dataTransfer: transfer }));
+  const drag = (type: string) =>
+    zone.dispatchEvent(new DragEvent(type, { bubbles: true, cancelable: true, dataTransfer: transfer }));
   drag('dragenter');
   drag('dragover');
   await waitFor(() => expect(zone).toHaveAttribute('data-dragging', 'true'));
@@ -105,7 +118,10 @@ export const TextTabValidationErrors: Story = {
 };
 
 /** A .txt file previews as one piece of text. */
-const txtPreview = previewJobHandler({ preview: (body) => textPreviewFixture(body.title, story.length), onBody: recordPreview });
+const txtPreview = previewJobHandler({
+  preview: (body) => textPreviewFixture(body.title, story.length),
+  onBody: recordPreview,
+});
 
 export const FileTab: Story = {
   parameters: { msw: { handlers: { previewJob: txtPreview } } },
@@ -130,8 +146,15 @@ export const FileTab: Story = {
 
 export const WrongFileType: Story = {
   play: async ({ canvasElement }) => {
-    const canvas = await dropFile(canvasElement, new File(['PK'], 'letter.docx', { type: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document' }));
-    await expect(await canvas.findByRole('alert')).toHaveTextContent('Please upload a .txt, .epub, .pdf, .md or .html file');
+    const canvas = await dropFile(
+      canvasElement,
+      new File(['PK'], 'letter.docx', {
+        type: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+      }),
+    );
+    await expect(await canvas.findByRole('alert')).toHaveTextContent(
+      'Please upload a .txt, .epub, .pdf, .md or .html file',
+    );
     await waitFor(() => expect(canvas.getByTestId('file-drop')).toHaveAttribute('data-dragging', 'false'));
     await expect(canvas.getByLabelText('Job Title')).toHaveValue('');
   },
@@ -184,7 +207,11 @@ export const Submitting: Story = {
 
 export const ServerError: Story = {
   parameters: {
-    msw: { handlers: { createJob: createJobHandler({ status: 422, body: errorBodyFixture('Text is too long for one job') }) } },
+    msw: {
+      handlers: {
+        createJob: createJobHandler({ status: 422, body: errorBodyFixture('Text is too long for one job') }),
+      },
+    },
   },
   play: async ({ canvasElement }) => {
     const canvas = await fillText(canvasElement);
@@ -229,7 +256,12 @@ export const Success: Story = {
 export const SuccessFromFile: Story = {
   tags: ['navigates'],
   parameters: {
-    msw: { handlers: { uploadFile: uploadFileHandler({ fileKey: 'uploads/reader/the-raven.txt', onFile: recordFile }), previewJob: txtPreview } },
+    msw: {
+      handlers: {
+        uploadFile: uploadFileHandler({ fileKey: 'uploads/reader/the-raven.txt', onFile: recordFile }),
+        previewJob: txtPreview,
+      },
+    },
   },
   play: async ({ canvasElement }) => {
     const canvas = await dropFile(canvasElement, new File([story], 'the-raven.txt', { type: 'text/plain' }));
@@ -242,7 +274,11 @@ export const SuccessFromFile: Story = {
     await expect(sent.files).toEqual([{ name: 'the-raven.txt', text: story }]);
     await waitFor(() =>
       expect(sent.jobs).toEqual([
-        { title: 'the-raven', file_key: 'uploads/reader/the-raven.txt', voice_config: { provider: 'openai', voice_id: 'alloy' } },
+        {
+          title: 'the-raven',
+          file_key: 'uploads/reader/the-raven.txt',
+          voice_config: { provider: 'openai', voice_id: 'alloy' },
+        },
       ]),
     );
   },
@@ -266,7 +302,8 @@ export const SuccessFromUrl: Story = {
 // -------------------------------------------------------------------------------------------
 // Preview: chapters, listening time and cost before converting
 
-const epub = () => new File([new Uint8Array([0x50, 0x4b, 0x03, 0x04, 1, 2, 3])], 'lighthouse.epub', { type: 'application/epub+zip' });
+const epub = () =>
+  new File([new Uint8Array([0x50, 0x4b, 0x03, 0x04, 1, 2, 3])], 'lighthouse.epub', { type: 'application/epub+zip' });
 
 async function dropBook(canvasElement: HTMLElement) {
   const canvas = await dropFile(canvasElement, epub());
@@ -278,7 +315,9 @@ export const PreviewLoading: Story = {
   parameters: { msw: { handlers: { previewJob: previewJobHandler({ delay: 'infinite' }) } } },
   play: async ({ canvasElement }) => {
     const canvas = await fillText(canvasElement);
-    await expect(await canvas.findByRole('status')).toHaveTextContent('Reading the chapters and estimating the listening time...');
+    await expect(await canvas.findByRole('status')).toHaveTextContent(
+      'Reading the chapters and estimating the listening time...',
+    );
     await expect(canvas.getByRole('button', { name: 'Create Audiobook' })).toBeEnabled();
   },
 };
@@ -291,7 +330,9 @@ export const PreviewOfPastedText: Story = {
     // One piece of text: nothing to choose, the button stays as it was.
     await expect(canvas.queryByRole('list', { name: 'Chapters' })).toBeNull();
     await expect(canvas.getByRole('button', { name: 'Create Audiobook' })).toBeEnabled();
-    await expect(sent.previews).toEqual([{ title: 'Untitled', content: story, voice_config: { provider: 'openai', voice_id: 'alloy' } }]);
+    await expect(sent.previews).toEqual([
+      { title: 'Untitled', content: story, voice_config: { provider: 'openai', voice_id: 'alloy' } },
+    ]);
   },
 };
 
@@ -347,7 +388,8 @@ export const ConvertChosenChapters: Story = {
 export const NothingSelected: Story = {
   play: async ({ canvasElement }) => {
     const canvas = await dropBook(canvasElement);
-    for (let n = 1; n <= 5; n += 1) await userEvent.click(canvas.getByRole('checkbox', { name: `Convert chapter ${n}` }));
+    for (let n = 1; n <= 5; n += 1)
+      await userEvent.click(canvas.getByRole('checkbox', { name: `Convert chapter ${n}` }));
     await expect(canvas.getByRole('button', { name: 'Convert 0 chapters' })).toBeDisabled();
     await expect(canvas.getByText('Choose at least one chapter to convert.')).toBeVisible();
     await expect(within(canvas.getByRole('group', { name: 'Estimate' })).getByText('under a minute')).toBeVisible();
@@ -372,7 +414,9 @@ export const RefusedFile: Story = {
       handlers: {
         uploadFile: uploadFileHandler({
           status: 422,
-          body: errorBodyFixture('This EPUB is protected by DRM (its text is encrypted), so it cannot be read aloud. Use a DRM-free copy of the book'),
+          body: errorBodyFixture(
+            'This EPUB is protected by DRM (its text is encrypted), so it cannot be read aloud. Use a DRM-free copy of the book',
+          ),
         }),
       },
     },
@@ -393,8 +437,12 @@ export const DemoModeVoices: Story = {
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
     const picker = canvas.getByLabelText('Voice Provider');
-    await waitFor(() => expect(within(picker).getByRole('option', { name: 'Offline voice (in place of OpenAI)' })).toBeInTheDocument());
-    await expect(within(picker).getByRole('option', { name: 'Offline voice (in place of ElevenLabs)' })).toBeInTheDocument();
+    await waitFor(() =>
+      expect(within(picker).getByRole('option', { name: 'Offline voice (in place of OpenAI)' })).toBeInTheDocument(),
+    );
+    await expect(
+      within(picker).getByRole('option', { name: 'Offline voice (in place of ElevenLabs)' }),
+    ).toBeInTheDocument();
     await expect(picker).toHaveAccessibleDescription('Offline voice — add an API key for OpenAI or ElevenLabs voices.');
   },
 };

@@ -11,10 +11,21 @@ import { useEnvironment } from '../../features/environment';
 import { paths } from '../../lib/paths';
 import { invalidateJobLists } from '../../features/jobs';
 import {
-  initialUploadForm, providerOptions, switchMode, MIN_TEXT_LENGTH, type UploadForm, type UploadMode,
-  validateUpload, canSubmit, type FieldErrors,
-  checkFile, isPlainText, readFileText, titleFromFileName,
-  chapterChoice, jobRequest,
+  initialUploadForm,
+  providerOptions,
+  switchMode,
+  MIN_TEXT_LENGTH,
+  type UploadForm,
+  type UploadMode,
+  validateUpload,
+  canSubmit,
+  type FieldErrors,
+  checkFile,
+  isPlainText,
+  readFileText,
+  titleFromFileName,
+  chapterChoice,
+  jobRequest,
 } from '../../features/upload';
 import { ChapterPreview, type PreviewState } from './ChapterPreview';
 import { FileDrop } from './FileDrop';
@@ -68,7 +79,12 @@ interface Draft {
 export const PREVIEW_DEBOUNCE_MS = 500;
 
 /** The preview request for what is entered now, or null when there is nothing to preview yet. */
-function previewRequest(mode: UploadMode, form: UploadForm, fileKey: string | null, fileTitle: string): JobCreateRequest | null {
+function previewRequest(
+  mode: UploadMode,
+  form: UploadForm,
+  fileKey: string | null,
+  fileTitle: string,
+): JobCreateRequest | null {
   if (form.ttsProvider !== 'openai' && form.ttsProvider !== 'elevenlabs') return null;
   const base = { ...form, title: mode === 'file' ? fileTitle || 'Untitled' : 'Untitled' };
   if (mode === 'file' && fileKey) return jobRequest(base, { fileKey });
@@ -81,7 +97,14 @@ export function Upload() {
   const queryClient = useQueryClient();
   const uploadFile = useUploadFile();
   const createJob = useCreateJob();
-  const ids = { provider: useId(), text: useId(), counter: useId(), textError: useId(), providerError: useId(), providerHint: useId() };
+  const ids = {
+    provider: useId(),
+    text: useId(),
+    counter: useId(),
+    textError: useId(),
+    providerError: useId(),
+    providerHint: useId(),
+  };
   const demoMode = useEnvironment()?.features.demo_mode ?? false;
   const [mode, setMode] = useState<UploadMode>('text');
   const [draft, setDraft] = useState<Draft>({ form: initialUploadForm, file: null });
@@ -133,7 +156,10 @@ export function Upload() {
         })
         .catch((error: unknown) => {
           if (seq !== previewSeq.current) return;
-          setPreview({ status: 'error', message: errorMessage(error, 'The preview could not be made. You can still create the audiobook.') });
+          setPreview({
+            status: 'error',
+            message: errorMessage(error, 'The preview could not be made. You can still create the audiobook.'),
+          });
         });
     }, PREVIEW_DEBOUNCE_MS);
     return () => clearTimeout(timer);
@@ -248,7 +274,8 @@ export function Upload() {
       else next.delete(index);
       return next;
     });
-  const onChapterTitle = (index: number, title: string) => setChapterTitles((current) => ({ ...current, [index]: title }));
+  const onChapterTitle = (index: number, title: string) =>
+    setChapterTitles((current) => ({ ...current, [index]: title }));
 
   const submitting = step !== 'idle' || fileUploading;
   const submitLabel =
@@ -263,7 +290,10 @@ export function Upload() {
   const textError = errors.textContent;
 
   return (
-    <Page title="Upload Story" lead="Create an audiobook from text, a book file (.txt, .epub, .pdf, .md, .html) or a web page address.">
+    <Page
+      title="Upload Story"
+      lead="Create an audiobook from text, a book file (.txt, .epub, .pdf, .md, .html) or a web page address."
+    >
       <Card>
         <Form noValidate onSubmit={onSubmit} aria-label="Upload Story">
           {serverError && <Alert tone="error">{serverError}</Alert>}
@@ -358,7 +388,13 @@ export function Upload() {
             </SourceTabs>
           </Field>
           {preview && (
-            <ChapterPreview state={preview} selected={selected} titles={chapterTitles} onToggle={onToggle} onTitle={onChapterTitle} />
+            <ChapterPreview
+              state={preview}
+              selected={selected}
+              titles={chapterTitles}
+              onToggle={onToggle}
+              onTitle={onChapterTitle}
+            />
           )}
           <Actions>
             <Button variant="secondary" onClick={() => navigate(paths.dashboard())}>

@@ -5,7 +5,13 @@ import { configureVoiceAssistant, resetVoiceAssistant } from '../../features/voi
 import { bookJobId } from '../../mocks/audio';
 import { errorBodyFixture } from '../../mocks/fixtures';
 import { jobsListHandler, libraryShelfFixture } from '../../mocks/library';
-import { VOICE_FUNCTIONS, VOICE_WS_URL, voiceConnectHandler, voiceStartHandler, voiceStatusHandler } from '../../mocks/voice';
+import {
+  VOICE_FUNCTIONS,
+  VOICE_WS_URL,
+  voiceConnectHandler,
+  voiceStartHandler,
+  voiceStatusHandler,
+} from '../../mocks/voice';
 import { FakeAudioIO, FakeTransport, type FakeTransportOptions } from '../../testing/voice-fakes';
 import { LIBRARY_EXAMPLES, VoiceAssistant, XRAY_EXAMPLES } from './VoiceAssistant';
 
@@ -19,10 +25,15 @@ const meta = {
   component: VoiceAssistant,
   parameters: { auth: { user: {} }, route: '/voice-assistant' },
   beforeEach: ({ parameters }) => {
-    const voice = (parameters.voice ?? {}) as { transport?: FakeTransportOptions; micError?: { name: string; message: string } };
+    const voice = (parameters.voice ?? {}) as {
+      transport?: FakeTransportOptions;
+      micError?: { name: string; message: string };
+    };
     resetVoiceAssistant();
     resetPlayer();
-    const micError = voice.micError ? Object.assign(new Error(voice.micError.message), { name: voice.micError.name }) : null;
+    const micError = voice.micError
+      ? Object.assign(new Error(voice.micError.message), { name: voice.micError.name })
+      : null;
     configureVoiceAssistant({
       createTransport: () => new FakeTransport({ answerDelayMs: 150, ...voice.transport }),
       createAudio: () => new FakeAudioIO(micError),
@@ -82,7 +93,8 @@ export const Idle: Story = {
     await expect(canvas.getByRole('combobox', { name: 'Book' })).toHaveValue('');
     await expect(await canvas.findByRole('button', { name: 'Start talking' })).toBeEnabled();
     await expectTalkState(canvas, 'Ready');
-    for (const example of LIBRARY_EXAMPLES) await expect(within(transcriptOf(canvas)).getByText(`“${example}”`)).toBeVisible();
+    for (const example of LIBRARY_EXAMPLES)
+      await expect(within(transcriptOf(canvas)).getByText(`“${example}”`)).toBeVisible();
     // Typing is always there, even before a conversation runs.
     await expect(canvas.getByLabelText('Type a question')).toBeEnabled();
     // The workings stay folded away.
@@ -125,7 +137,9 @@ export const Thinking: Story = {
 
 export const Speaking: Story = {
   parameters: {
-    voice: { transport: { speakMs: null, answer: () => 'You have three books. You are halfway through The Tell-Tale Heart.' } },
+    voice: {
+      transport: { speakMs: null, answer: () => 'You have three books. You are halfway through The Tell-Tale Heart.' },
+    },
   },
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
@@ -159,7 +173,11 @@ export const XrayFromBook: Story = {
   name: 'X-ray from the book page',
   parameters: {
     route: xrayRoute,
-    voice: { transport: { answer: () => 'The narrator first appears in chapter 1, about 10 seconds in: "True! nervous, very nervous".' } },
+    voice: {
+      transport: {
+        answer: () => 'The narrator first appears in chapter 1, about 10 seconds in: "True! nervous, very nervous".',
+      },
+    },
   },
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
@@ -168,7 +186,8 @@ export const XrayFromBook: Story = {
     await expect(
       await canvas.findByText('You are at chapter 2, 0:05 — X-ray answers only from what you have heard.'),
     ).toBeVisible();
-    for (const example of XRAY_EXAMPLES) await expect(within(transcriptOf(canvas)).getByText(`“${example}”`)).toBeVisible();
+    for (const example of XRAY_EXAMPLES)
+      await expect(within(transcriptOf(canvas)).getByText(`“${example}”`)).toBeVisible();
     // Ask by typing, without pressing Start talking first: the conversation starts by itself.
     await typeQuestion(canvas, 'Who is the narrator?');
     await waitFor(() => expect(transcriptOf(canvas)).toHaveTextContent('The narrator first appears in chapter 1'));
@@ -187,13 +206,18 @@ export const XrayFollowsThePlayer: Story = {
     // not the position it was opened at.
     await loadJob(bookJobId);
     playerState.currentPosition = 47;
-    await expect(await canvas.findByText('You are at chapter 3, 0:07 — X-ray answers only from what you have heard.')).toBeVisible();
+    await expect(
+      await canvas.findByText('You are at chapter 3, 0:07 — X-ray answers only from what you have heard.'),
+    ).toBeVisible();
   },
 };
 
 export const ChooseBook: Story = {
   name: 'Choose the book',
-  parameters: { route: '/voice-assistant?mode=xray', msw: { handlers: { jobs: jobsListHandler(libraryShelfFixture()) } } },
+  parameters: {
+    route: '/voice-assistant?mode=xray',
+    msw: { handlers: { jobs: jobsListHandler(libraryShelfFixture()) } },
+  },
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
     const book = canvas.getByRole('combobox', { name: 'Book' });
@@ -236,7 +260,10 @@ export const AnsweringOffline: Story = {
         serverMessages: () => [
           {
             t: 'assistant-fallback',
-            d: { reason: 'timeout', message: 'The language model did not answer (timeout); this answer comes from the offline assistant.' },
+            d: {
+              reason: 'timeout',
+              message: 'The language model did not answer (timeout); this answer comes from the offline assistant.',
+            },
           },
         ],
       },
@@ -250,7 +277,9 @@ export const AnsweringOffline: Story = {
     const notice = await canvas.findByText('Answering offline.');
     await expect(notice.closest('[role="status"]')).toHaveTextContent('this answer comes from the offline assistant');
     // The turn is not lost: the answer is there, marked as offline.
-    await waitFor(() => expect(transcriptOf(canvas)).toHaveTextContent('The story takes place in an old house, at night.'));
+    await waitFor(() =>
+      expect(transcriptOf(canvas)).toHaveTextContent('The story takes place in an old house, at night.'),
+    );
     await expect(within(transcriptOf(canvas)).getByText('Answered offline')).toBeVisible();
     await expect(canvas.queryByRole('alert')).toBeNull();
   },
@@ -262,7 +291,9 @@ export const OpenBookAction: Story = {
     voice: {
       transport: {
         answer: () => 'Continuing The Tell-Tale Heart from 0:25.',
-        serverMessages: () => [{ t: 'open-book', d: { job_id: bookJobId, title: 'The Tell-Tale Heart', position_seconds: 25 } }],
+        serverMessages: () => [
+          { t: 'open-book', d: { job_id: bookJobId, title: 'The Tell-Tale Heart', position_seconds: 25 } },
+        ],
       },
     },
   },
@@ -285,7 +316,9 @@ export const ErrorState: Story = {
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
     await startTalking(canvas);
-    await expect(await canvas.findByRole('alert')).toHaveTextContent('Connection failed: websocket connection timed out');
+    await expect(await canvas.findByRole('alert')).toHaveTextContent(
+      'Connection failed: websocket connection timed out',
+    );
     await expect(canvas.getByRole('button', { name: 'Start talking' })).toBeEnabled();
     await expect(canvas.getByLabelText('Type a question')).toBeEnabled();
   },
@@ -293,7 +326,11 @@ export const ErrorState: Story = {
 
 export const ServiceUnavailable: Story = {
   parameters: {
-    msw: { handlers: { voiceStart: voiceStartHandler({}, { status: 503, body: errorBodyFixture('Voice service unavailable') }) } },
+    msw: {
+      handlers: {
+        voiceStart: voiceStartHandler({}, { status: 503, body: errorBodyFixture('Voice service unavailable') }),
+      },
+    },
   },
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
@@ -305,12 +342,21 @@ export const ServiceUnavailable: Story = {
 
 export const ConnectApiError: Story = {
   parameters: {
-    msw: { handlers: { voiceConnect: voiceConnectHandler({}, { status: 409, body: errorBodyFixture('Voice assistant is not running') }) } },
+    msw: {
+      handlers: {
+        voiceConnect: voiceConnectHandler(
+          {},
+          { status: 409, body: errorBodyFixture('Voice assistant is not running') },
+        ),
+      },
+    },
   },
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
     await startTalking(canvas);
-    await expect(await canvas.findByRole('alert')).toHaveTextContent('Connection failed: Voice assistant is not running');
+    await expect(await canvas.findByRole('alert')).toHaveTextContent(
+      'Connection failed: Voice assistant is not running',
+    );
   },
 };
 

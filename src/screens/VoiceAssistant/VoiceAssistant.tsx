@@ -248,7 +248,8 @@ const TalkButton = styled.button<{ $state: TalkState }>`
   height: 136px;
   padding: ${({ theme }) => theme.space(2)};
   border-radius: 50%;
-  border: 4px solid ${({ theme, $state }) => ($state === 'idle' ? theme.colors.primary : theme.tone[talkTone[$state]].border)};
+  border: 4px solid
+    ${({ theme, $state }) => ($state === 'idle' ? theme.colors.primary : theme.tone[talkTone[$state]].border)};
   background: ${({ theme, $state }) => ($state === 'idle' ? theme.colors.primary : theme.colors.surface)};
   color: ${({ theme, $state }) => ($state === 'idle' ? theme.colors.primaryText : theme.colors.text)};
   font: inherit;
@@ -338,7 +339,15 @@ const Row = styled.div`
 
 function Microphone() {
   return (
-    <svg viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round" aria-hidden="true">
+    <svg
+      viewBox="0 0 24 24"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth="2"
+      strokeLinecap="round"
+      strokeLinejoin="round"
+      aria-hidden="true"
+    >
       <rect x="9" y="2" width="6" height="12" rx="3" />
       <path d="M5 10a7 7 0 0 0 14 0M12 17v5M8 22h8" />
     </svg>
@@ -378,7 +387,8 @@ function readQuery(search: string): { mode: AssistantMode | null; jobId: string 
   const rawMode = query.get('mode');
   const mode = rawMode === 'tutor' || rawMode === 'xray' ? rawMode : null;
   const rawPosition = query.get('position');
-  const position = rawPosition !== null && rawPosition !== '' && Number.isFinite(Number(rawPosition)) ? Number(rawPosition) : null;
+  const position =
+    rawPosition !== null && rawPosition !== '' && Number.isFinite(Number(rawPosition)) ? Number(rawPosition) : null;
   return { mode, jobId: query.get('jobId') || null, position };
 }
 
@@ -454,9 +464,12 @@ export function VoiceAssistant() {
   // A converting book is not finished yet: the assistant talks about finished ones.
   const bookOptions = [
     { value: NO_BOOK, label: 'No book: your library' },
-    ...(books.data?.jobs ?? []).filter((job) => job.status === 'COMPLETED').map((job) => ({ value: job.id, label: bookTitle(job) })),
+    ...(books.data?.jobs ?? [])
+      .filter((job) => job.status === 'COMPLETED')
+      .map((job) => ({ value: job.id, label: bookTitle(job) })),
   ];
-  if (jobId && !bookOptions.some((option) => option.value === jobId)) bookOptions.push({ value: jobId, label: title ?? 'This book' });
+  if (jobId && !bookOptions.some((option) => option.value === jobId))
+    bookOptions.push({ value: jobId, label: title ?? 'This book' });
 
   function chooseBook(next: string) {
     // The position belonged to the previous book; the new one starts from its saved place.
@@ -464,9 +477,16 @@ export function VoiceAssistant() {
   }
 
   function chooseMode(next: AssistantMode) {
-    navigate(paths.voiceAssistant({ mode: next, ...(jobId ? { jobId } : {}), ...(askedPosition !== null ? { position: askedPosition } : {}) }), {
-      replace: true,
-    });
+    navigate(
+      paths.voiceAssistant({
+        mode: next,
+        ...(jobId ? { jobId } : {}),
+        ...(askedPosition !== null ? { position: askedPosition } : {}),
+      }),
+      {
+        replace: true,
+      },
+    );
   }
 
   async function send(event: FormEvent) {
@@ -477,7 +497,10 @@ export function VoiceAssistant() {
   }
 
   return (
-    <Page title="Voice Assistant" lead="Talk about your books: the tutor asks you questions, X-ray answers who, what and where without spoilers.">
+    <Page
+      title="Voice Assistant"
+      lead="Talk about your books: the tutor asks you questions, X-ray answers who, what and where without spoilers."
+    >
       <Top>
         <Segments role="radiogroup" aria-label="Mode">
           {(['tutor', 'xray'] as const).map((value) => (
@@ -495,7 +518,12 @@ export function VoiceAssistant() {
           ))}
         </Segments>
         <BookPicker>
-          <SelectField label="Book" options={bookOptions} value={jobId ?? NO_BOOK} onChange={(event) => chooseBook(event.target.value)} />
+          <SelectField
+            label="Book"
+            options={bookOptions}
+            value={jobId ?? NO_BOOK}
+            onChange={(event) => chooseBook(event.target.value)}
+          />
         </BookPicker>
         <BookLine aria-labelledby="va-book">
           {jobId ? (
@@ -511,9 +539,7 @@ export function VoiceAssistant() {
           ) : (
             <>
               <h2 id="va-book">Your library</h2>
-              <p>
-                No book chosen: ask about your library, or open a book and choose “Ask about this book”.
-              </p>
+              <p>No book chosen: ask about your library, or open a book and choose “Ask about this book”.</p>
             </>
           )}
         </BookLine>
@@ -532,7 +558,9 @@ export function VoiceAssistant() {
           <Transcript aria-labelledby="va-transcript" aria-live="polite">
             {voice.transcript.length === 0 && (
               <Hint>
-                {connected ? 'Say something, or type a question below. For example:' : 'Press Start talking, or type a question below. For example:'}
+                {connected
+                  ? 'Say something, or type a question below. For example:'
+                  : 'Press Start talking, or type a question below. For example:'}
                 <ul>
                   {examples.map((example) => (
                     <li key={example}>{`“${example}”`}</li>
@@ -545,7 +573,12 @@ export function VoiceAssistant() {
             ))}
           </Transcript>
           <AskForm onSubmit={(event) => void send(event)}>
-            <TextField label="Type a question" value={question} onChange={(event) => setQuestion(event.target.value)} autoComplete="off" />
+            <TextField
+              label="Type a question"
+              value={question}
+              onChange={(event) => setQuestion(event.target.value)}
+              autoComplete="off"
+            />
             <Button type="submit" disabled={!question.trim() || busy}>
               Send
             </Button>
@@ -567,7 +600,11 @@ export function VoiceAssistant() {
           <TalkStatus id="va-talk-state" role="status" $tone={talkTone[state]}>
             {talkLabel[state]}
           </TalkStatus>
-          {connected && <Small>{voice.sessionMode ? `Talking in ${modeNames[voice.sessionMode]} mode` : 'Talking about your library'}</Small>}
+          {connected && (
+            <Small>
+              {voice.sessionMode ? `Talking in ${modeNames[voice.sessionMode]} mode` : 'Talking about your library'}
+            </Small>
+          )}
           {voice.micProblem && connected && <Small>{`${voice.micProblem} You can still type your questions.`}</Small>}
           {connected && (
             <Meters>
@@ -590,7 +627,15 @@ export function VoiceAssistant() {
           <dt>Service</dt>
           <dd>{serviceLabel[voice.serviceStatus]}</dd>
           <dt>Connection</dt>
-          <dd>{voice.clientStatus === 'connected' ? 'Connected' : voice.clientStatus === 'connecting' ? 'Connecting' : voice.clientStatus === 'error' ? 'Error' : 'Disconnected'}</dd>
+          <dd>
+            {voice.clientStatus === 'connected'
+              ? 'Connected'
+              : voice.clientStatus === 'connecting'
+                ? 'Connecting'
+                : voice.clientStatus === 'error'
+                  ? 'Error'
+                  : 'Disconnected'}
+          </dd>
           {voice.websocketUrl && (
             <>
               <dt>WebSocket URL</dt>
@@ -618,7 +663,11 @@ export function VoiceAssistant() {
           <Button variant="secondary" onClick={() => void checkStatus()}>
             Refresh status
           </Button>
-          <Button variant="secondary" onClick={() => void start()} disabled={voice.serviceStatus === 'running' || voice.serviceStatus === 'starting'}>
+          <Button
+            variant="secondary"
+            onClick={() => void start()}
+            disabled={voice.serviceStatus === 'running' || voice.serviceStatus === 'starting'}
+          >
             Start the service
           </Button>
           <Button

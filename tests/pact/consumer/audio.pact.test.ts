@@ -149,8 +149,20 @@ describe('audio metadata', () => {
           completed_at: isoTimestamp(),
           chapters: [
             { id: uuid(EXAMPLE_CHAPTER_ID), title: string('Stave 1'), order: 1, start: 0, duration: number(2.0) },
-            { id: uuid(EXAMPLE_CHAPTER_ID), title: string('Stave 2'), order: 2, start: number(2.0), duration: number(2.0) },
-            { id: uuid(EXAMPLE_CHAPTER_ID), title: string('Stave 3'), order: 3, start: number(4.0), duration: number(2.0) },
+            {
+              id: uuid(EXAMPLE_CHAPTER_ID),
+              title: string('Stave 2'),
+              order: 2,
+              start: number(2.0),
+              duration: number(2.0),
+            },
+            {
+              id: uuid(EXAMPLE_CHAPTER_ID),
+              title: string('Stave 3'),
+              order: 3,
+              start: number(4.0),
+              duration: number(2.0),
+            },
           ],
           resume_position: 0,
           percentage_complete: 0,

@@ -57,7 +57,11 @@ describe('register', () => {
       .uponReceiving('a registration')
       .withRequest('POST', '/api/v1/auth/register', (req) => req.headers(json).jsonBody(newcomer))
       .willRespondWith(201, (res) =>
-        res.jsonBody({ id: uuid('5a0b8a7e-2f3c-4d5e-9f60-718293a4b5c6'), email: newcomer.email, created_at: isoTimestamp() }),
+        res.jsonBody({
+          id: uuid('5a0b8a7e-2f3c-4d5e-9f60-718293a4b5c6'),
+          email: newcomer.email,
+          created_at: isoTimestamp(),
+        }),
       )
       .executeTest(async (server) => {
         useMockServer(server.url);
@@ -110,7 +114,9 @@ describe('register', () => {
       )
       .willRespondWith(422, (res) =>
         res.jsonBody(
-          errorBody('This password is too easy to guess. This is a heavily used password. Add more words that are less common.'),
+          errorBody(
+            'This password is too easy to guess. This is a heavily used password. Add more words that are less common.',
+          ),
         ),
       )
       .executeTest(async (server) => {
@@ -143,7 +149,11 @@ describe('login', () => {
       .uponReceiving('a login with the right password')
       .withRequest('POST', '/api/v1/auth/login', (req) => req.headers(json).jsonBody(reader))
       .willRespondWith(200, (res) =>
-        res.jsonBody({ access_token: like('eyJhbGciOiJIUzI1NiJ9.e30.sig'), token_type: 'bearer', expires_in: integer(28800) }),
+        res.jsonBody({
+          access_token: like('eyJhbGciOiJIUzI1NiJ9.e30.sig'),
+          token_type: 'bearer',
+          expires_in: integer(28800),
+        }),
       )
       .executeTest(async (server) => {
         useMockServer(server.url);
@@ -181,7 +191,11 @@ describe('current user', () => {
         req.headers({ Authorization: fromProviderState('Bearer ${token}', 'Bearer eyJhbGciOiJIUzI1NiJ9.e30.sig') }),
       )
       .willRespondWith(200, (res) =>
-        res.jsonBody({ id: uuid('5a0b8a7e-2f3c-4d5e-9f60-718293a4b5c6'), email: reader.email, created_at: isoTimestamp() }),
+        res.jsonBody({
+          id: uuid('5a0b8a7e-2f3c-4d5e-9f60-718293a4b5c6'),
+          email: reader.email,
+          created_at: isoTimestamp(),
+        }),
       )
       .executeTest(async (server) => {
         useMockServer(server.url, 'eyJhbGciOiJIUzI1NiJ9.e30.sig');

@@ -43,7 +43,9 @@ describe('the jobs list groups chapter jobs under their book', () => {
       .addInteraction()
       .given(states.bookConverting, CONVERTING)
       .uponReceiving('a request for the number of running top-level jobs, as the top bar counts them')
-      .withRequest('GET', '/api/v1/jobs', (req) => req.headers(bearer()).query({ status: 'running', top_level: 'true', page_size: '1' }))
+      .withRequest('GET', '/api/v1/jobs', (req) =>
+        req.headers(bearer()).query({ status: 'running', top_level: 'true', page_size: '1' }),
+      )
       .willRespondWith(200, (res) =>
         res.jsonBody({ jobs: eachLike(convertingBook, 1), total: 1, page: 1, page_size: 1, total_pages: 1 }),
       )
@@ -60,8 +62,12 @@ describe('the jobs list groups chapter jobs under their book', () => {
       .addInteraction()
       .given(states.bookConverting, CONVERTING)
       .uponReceiving('a request for the number of completed top-level jobs, as the dashboard counts them')
-      .withRequest('GET', '/api/v1/jobs', (req) => req.headers(bearer()).query({ status: 'completed', top_level: 'true', page_size: '1' }))
-      .willRespondWith(200, (res) => res.jsonBody({ jobs: [], total: 0, page: 1, page_size: 1, total_pages: integer(0) }))
+      .withRequest('GET', '/api/v1/jobs', (req) =>
+        req.headers(bearer()).query({ status: 'completed', top_level: 'true', page_size: '1' }),
+      )
+      .willRespondWith(200, (res) =>
+        res.jsonBody({ jobs: [], total: 0, page: 1, page_size: 1, total_pages: integer(0) }),
+      )
       .executeTest(async (server) => {
         useMockServer(server.url, EXAMPLE_TOKEN);
         // Chapter 1 is COMPLETED, but it is part of a book still converting: nothing is completed yet.
@@ -75,7 +81,9 @@ describe('the jobs list groups chapter jobs under their book', () => {
       .given(states.bookConverting, CONVERTING)
       .uponReceiving('a request for the first page of top-level jobs, as the jobs screen asks')
       .withRequest('GET', '/api/v1/jobs', (req) =>
-        req.headers(bearer()).query({ page: '1', page_size: '10', top_level: 'true', sort: 'created_at', order: 'desc' }),
+        req
+          .headers(bearer())
+          .query({ page: '1', page_size: '10', top_level: 'true', sort: 'created_at', order: 'desc' }),
       )
       .willRespondWith(200, (res) =>
         res.jsonBody({ jobs: eachLike(convertingBook, 1), total: 1, page: 1, page_size: 10, total_pages: integer(1) }),

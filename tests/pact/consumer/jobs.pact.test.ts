@@ -119,7 +119,9 @@ describe('create a job', () => {
         }),
       )
       // The text is kept as the job's source file.
-      .willRespondWith(201, (res) => res.jsonBody(newJob({ input_file_key: string(`jobs/${EXAMPLE_JOB_ID}/source.txt`) })))
+      .willRespondWith(201, (res) =>
+        res.jsonBody(newJob({ input_file_key: string(`jobs/${EXAMPLE_JOB_ID}/source.txt`) })),
+      )
       .executeTest(async (server) => {
         useMockServer(server.url, EXAMPLE_TOKEN);
         const job = await createJob({
@@ -190,7 +192,9 @@ describe('upload a file', () => {
       .addInteraction()
       .given(states.signedIn, { email: 'reader@example.com', password: 'correct-horse-battery' })
       .uponReceiving('a .txt file upload')
-      .withRequest('POST', '/api/v1/files', (req) => req.headers(bearer()).multipartBody('text/plain', fixture, 'file', 'lectio-pact-boundary'))
+      .withRequest('POST', '/api/v1/files', (req) =>
+        req.headers(bearer()).multipartBody('text/plain', fixture, 'file', 'lectio-pact-boundary'),
+      )
       .willRespondWith(201, (res) =>
         res.jsonBody({ file_key: string(EXAMPLE_FILE_KEY), filename: 'the-raven.txt', size_bytes: integer(242) }),
       )
@@ -334,7 +338,9 @@ describe('job detail', () => {
         useMockServer(server.url, EXAMPLE_TOKEN);
         const job = await getJob(EXAMPLE_JOB_ID);
         expect(job.children).toHaveLength(3);
-        expect(job.children.every((chapter) => chapter.user_id === job.user_id && chapter.parent_job_id === job.id)).toBe(true);
+        expect(
+          job.children.every((chapter) => chapter.user_id === job.user_id && chapter.parent_job_id === job.id),
+        ).toBe(true);
         expect(job.parent).toBeNull();
         expect(job.status).toBe('COMPLETED');
       }));

@@ -19,7 +19,9 @@ describe('a book still converting', () => {
       .addInteraction()
       .given(states.bookConverting, CONVERTING)
       .uponReceiving('a request for the listenable top-level jobs, as the library asks')
-      .withRequest('GET', '/api/v1/jobs', (req) => req.headers(bearer()).query({ status: 'listenable', top_level: 'true', page_size: '100' }))
+      .withRequest('GET', '/api/v1/jobs', (req) =>
+        req.headers(bearer()).query({ status: 'listenable', top_level: 'true', page_size: '100' }),
+      )
       .willRespondWith(200, (res) =>
         res.jsonBody({
           jobs: eachLike({
@@ -73,9 +75,30 @@ describe('a book still converting', () => {
           created_at: isoTimestamp(),
           completed_at: null,
           chapters: [
-            { id: uuid(EXAMPLE_CHAPTER_ID), title: 'Chapter 1', order: 1, start: 0, duration: number(2.0), ready: true },
-            { id: uuid(EXAMPLE_CHAPTER_ID), title: 'Chapter 2', order: 2, start: number(2.0), duration: 0, ready: false },
-            { id: uuid(EXAMPLE_CHAPTER_ID), title: 'Chapter 3', order: 3, start: number(2.0), duration: 0, ready: false },
+            {
+              id: uuid(EXAMPLE_CHAPTER_ID),
+              title: 'Chapter 1',
+              order: 1,
+              start: 0,
+              duration: number(2.0),
+              ready: true,
+            },
+            {
+              id: uuid(EXAMPLE_CHAPTER_ID),
+              title: 'Chapter 2',
+              order: 2,
+              start: number(2.0),
+              duration: 0,
+              ready: false,
+            },
+            {
+              id: uuid(EXAMPLE_CHAPTER_ID),
+              title: 'Chapter 3',
+              order: 3,
+              start: number(2.0),
+              duration: 0,
+              ready: false,
+            },
           ],
           chapters_ready: 1,
           resume_position: 0,

@@ -47,7 +47,11 @@ describe('preview a job', () => {
           total_characters: integer(720),
           estimated_seconds: number(40.2),
           characters_per_second: number(17.9),
-          estimated_cost: eachLike({ provider: regex(/^(offline|openai|elevenlabs)$/, 'offline'), model: string('espeak-ng'), usd: number(0) }),
+          estimated_cost: eachLike({
+            provider: regex(/^(offline|openai|elevenlabs)$/, 'offline'),
+            model: string('espeak-ng'),
+            usd: number(0),
+          }),
         }),
       )
       .executeTest(async (server) => {
@@ -139,7 +143,9 @@ describe('book cover', () => {
       .given(states.bookWithCover, { title: 'The Lighthouse' })
       .uponReceiving("a request for a book's cover")
       .withRequest('GET', jobPath('/api/v1/audio/{id}/cover'), (req) => req.headers(bearer()))
-      .willRespondWith(200, (res) => res.headers({ 'Cache-Control': 'private, max-age=86400' }).binaryFile('image/png', cover))
+      .willRespondWith(200, (res) =>
+        res.headers({ 'Cache-Control': 'private, max-age=86400' }).binaryFile('image/png', cover),
+      )
       .executeTest(async (server) => {
         useMockServer(server.url, EXAMPLE_TOKEN);
         const image = await getAudioCover(EXAMPLE_JOB_ID);
@@ -150,7 +156,8 @@ describe('book cover', () => {
   // A book without a cover of its own gets a typographic SVG with its title.
   const SVG_EXAMPLE =
     '<?xml version="1.0" encoding="UTF-8"?>\n<svg xmlns="http://www.w3.org/2000/svg" width="600" height="900" viewBox="0 0 600 900" role="img" aria-label="Cover of The Tell-Tale Heart">\n<title>Cover of The Tell-Tale Heart</title>\n<rect width="600" height="900" fill="hsl(210, 40%, 25%)"/>\n</svg>';
-  const SVG_PATTERN = /^<\?xml version="1\.0" encoding="UTF-8"\?>\n<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg"[^>]*>\n<title>Cover of The Tell-Tale Heart<\/title>\n[\s\S]*<\/svg>$/;
+  const SVG_PATTERN =
+    /^<\?xml version="1\.0" encoding="UTF-8"\?>\n<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg"[^>]*>\n<title>Cover of The Tell-Tale Heart<\/title>\n[\s\S]*<\/svg>$/;
 
   it('answers a generated SVG cover with the title for a book without one of its own', () =>
     pact

@@ -93,7 +93,9 @@ describe('save progress', () => {
           (e: unknown) => e,
         );
         expect((error as ApiError).status).toBe(409);
-        expect(errorMessage(error, 'Failed to update progress')).toBe('Progress can only be saved for a completed audiobook');
+        expect(errorMessage(error, 'Failed to update progress')).toBe(
+          'Progress can only be saved for a completed audiobook',
+        );
       }));
 });
 

@@ -20,16 +20,48 @@ describe('audio transcript', () => {
       .addInteraction()
       .given(states.audiobookWithTranscript, { title: 'The Tell-Tale Heart', paragraphs: PARAGRAPHS })
       .uponReceiving('a request for the transcript of a completed audiobook')
-      .withRequest('GET', jobPath('/api/v1/audio/{id}/transcript'), (req) => req.headers(bearer()).query({ chapter: '1' }))
+      .withRequest('GET', jobPath('/api/v1/audio/{id}/transcript'), (req) =>
+        req.headers(bearer()).query({ chapter: '1' }),
+      )
       .willRespondWith(200, (res) =>
         res.jsonBody({
           job_id: uuid(EXAMPLE_JOB_ID),
-          chapter: { id: uuid(EXAMPLE_JOB_ID), order: 1, title: 'The Tell-Tale Heart', start: 0, duration: number(3.0) },
+          chapter: {
+            id: uuid(EXAMPLE_JOB_ID),
+            order: 1,
+            title: 'The Tell-Tale Heart',
+            start: 0,
+            duration: number(3.0),
+          },
           chapter_count: 1,
           sentences: [
-            { index: 0, start: 0, end: number(1.2), text: PARAGRAPHS[0]![0]!, char_start: 0, char_end: integer(57), paragraph_start: true },
-            { index: 1, start: number(1.2), end: number(1.9), text: PARAGRAPHS[0]![1]!, char_start: integer(58), char_end: integer(93), paragraph_start: false },
-            { index: 2, start: number(1.9), end: number(3.0), text: PARAGRAPHS[1]![0]!, char_start: integer(95), char_end: integer(157), paragraph_start: true },
+            {
+              index: 0,
+              start: 0,
+              end: number(1.2),
+              text: PARAGRAPHS[0]![0]!,
+              char_start: 0,
+              char_end: integer(57),
+              paragraph_start: true,
+            },
+            {
+              index: 1,
+              start: number(1.2),
+              end: number(1.9),
+              text: PARAGRAPHS[0]![1]!,
+              char_start: integer(58),
+              char_end: integer(93),
+              paragraph_start: false,
+            },
+            {
+              index: 2,
+              start: number(1.9),
+              end: number(3.0),
+              text: PARAGRAPHS[1]![0]!,
+              char_start: integer(95),
+              char_end: integer(157),
+              paragraph_start: true,
+            },
           ],
         }),
       )
@@ -46,7 +78,9 @@ describe('audio transcript', () => {
       .addInteraction()
       .given(states.bookConverting, { title: 'The Long Voyage', chapters: 3, ready: [1] })
       .uponReceiving('a request for the transcript of a chapter still converting')
-      .withRequest('GET', jobPath('/api/v1/audio/{id}/transcript'), (req) => req.headers(bearer()).query({ chapter: '2' }))
+      .withRequest('GET', jobPath('/api/v1/audio/{id}/transcript'), (req) =>
+        req.headers(bearer()).query({ chapter: '2' }),
+      )
       .willRespondWith(409, (res) => res.jsonBody(errorBody('Chapter 2 is not ready yet (status PENDING)')))
       .executeTest(async (server) => {
         useMockServer(server.url, EXAMPLE_TOKEN);
@@ -60,7 +94,9 @@ describe('audio transcript', () => {
       .addInteraction()
       .given(states.bookConverting, { title: 'The Long Voyage', chapters: 3, ready: [1] })
       .uponReceiving('a request for the transcript of the converted first chapter of a converting book')
-      .withRequest('GET', jobPath('/api/v1/audio/{id}/transcript'), (req) => req.headers(bearer()).query({ chapter: '1' }))
+      .withRequest('GET', jobPath('/api/v1/audio/{id}/transcript'), (req) =>
+        req.headers(bearer()).query({ chapter: '1' }),
+      )
       .willRespondWith(200, (res) =>
         res.jsonBody({
           job_id: uuid(EXAMPLE_JOB_ID),

@@ -135,12 +135,20 @@ const stateHandlers = {
   [states.bookWithChapters]: async (params: unknown) => {
     const user = await freshReader();
     const { title = 'A Christmas Carol' } = seedParams(params);
-    const book = await seedCompletedBook(dev.db, storage, { userId: user.id, title, chapters: 3, secondsPerChapter: 2 });
+    const book = await seedCompletedBook(dev.db, storage, {
+      userId: user.id,
+      title,
+      chapters: 3,
+      secondsPerChapter: 2,
+    });
     return { token: user.token, jobId: book.bookId, chapterId: book.chapterIds[0] };
   },
   [states.audiobookWithTranscript]: async (params: unknown) => {
     const user = await freshReader();
-    const { title = 'The Tell-Tale Heart', paragraphs = [['True! nervous, very dreadfully nervous I had been and am.']] } = seedParams(params);
+    const {
+      title = 'The Tell-Tale Heart',
+      paragraphs = [['True! nervous, very dreadfully nervous I had been and am.']],
+    } = seedParams(params);
     const job = await seedCompletedAudiobook(dev.db, storage, { userId: user.id, title, seconds: 3 });
     await writeTranscript(dev.db, storage, job, paragraphs);
     return { token: user.token, jobId: job.jobId };
@@ -177,7 +185,9 @@ const stateHandlers = {
     const { filename = 'the-raven.txt' } = seedParams(params);
     const fileKey = `uploads/${user.id}/${randomUUID()}.txt`;
     const text = new TextEncoder().encode(
-      'Once upon a midnight dreary, while I pondered, weak and weary, over many a quaint and curious volume of forgotten lore.\n'.repeat(3),
+      'Once upon a midnight dreary, while I pondered, weak and weary, over many a quaint and curious volume of forgotten lore.\n'.repeat(
+        3,
+      ),
     );
     await storage.write(fileKey, text);
     await dev.db.query('INSERT INTO uploaded_files (file_key, user_id, filename, size_bytes) VALUES ($1, $2, $3, $4)', [
@@ -206,10 +216,20 @@ const stateHandlers = {
     const { title = 'The Lighthouse' } = seedParams(params);
     const auth = { authorization: `Bearer ${user.token}` };
     const body = multipartFile('lighthouse.epub', makeEpub3({ title }));
-    const up = await devApp.inject({ method: 'POST', url: '/api/v1/files', headers: { ...auth, ...body.headers }, payload: body.payload });
+    const up = await devApp.inject({
+      method: 'POST',
+      url: '/api/v1/files',
+      headers: { ...auth, ...body.headers },
+      payload: body.payload,
+    });
     if (up.statusCode !== 201) throw new Error(`Could not upload the book: ${up.statusCode} ${up.body}`);
     const fileKey = (up.json() as { file_key: string }).file_key;
-    const job = await devApp.inject({ method: 'POST', url: '/api/v1/jobs', headers: auth, payload: { title, file_key: fileKey } });
+    const job = await devApp.inject({
+      method: 'POST',
+      url: '/api/v1/jobs',
+      headers: auth,
+      payload: { title, file_key: fileKey },
+    });
     if (job.statusCode !== 201) throw new Error(`Could not create the book: ${job.statusCode} ${job.body}`);
     const jobId = (job.json() as { id: string }).id;
     // The cover is the book's from creation on; the conversion itself is not needed here.
