@@ -1,4 +1,4 @@
-// `npm test`: every check, in the order the chain runs: lint -> types -> contract -> generated code
+// `npm test`: every check, in the order the chain runs: formatting -> lint -> types -> contract -> generated code
 // -> dependencies -> unit and server tests -> screens as stories -> Pact consumer -> Pact provider
 // against the real server -> the app in a real browser.
 // Each step is a package.json script, run by name: the scripts are the one list of commands, so
@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 const root = fileURLToPath(new URL('..', import.meta.url));
 
 const steps = [
+  { script: 'format:check', name: 'formatting (Prettier)' },
   { script: 'lint', name: 'lint (incl. import boundaries)' },
   { script: 'typecheck:spa', name: 'typecheck (SPA)' },
   { script: 'typecheck:server', name: 'typecheck (server)' },
@@ -39,7 +40,11 @@ if (missing.length) {
   process.exit(2);
 }
 const only = process.argv.slice(2);
-const chosen = steps.filter((step) => !only.length || only.some((word) => step.script === word || step.script.startsWith(`${word}:`) || step.name.includes(word)));
+const chosen = steps.filter(
+  (step) =>
+    !only.length ||
+    only.some((word) => step.script === word || step.script.startsWith(`${word}:`) || step.name.includes(word)),
+);
 if (only.length && !chosen.length) {
   console.error(`No step matches ${only.join(', ')}. Steps: ${steps.map((step) => step.script).join(', ')}`);
   process.exit(2);
@@ -53,7 +58,11 @@ const TAIL_LINES = 80;
  */
 function runScript(script) {
   return new Promise((resolve) => {
-    const child = spawn('npm', ['run', '-s', script], { cwd: root, stdio: ['inherit', 'pipe', 'pipe'], env: { ...process.env, FORCE_COLOR: '0' } });
+    const child = spawn('npm', ['run', '-s', script], {
+      cwd: root,
+      stdio: ['inherit', 'pipe', 'pipe'],
+      env: { ...process.env, FORCE_COLOR: '0' },
+    });
     let tail = [];
     let partial = '';
     const keep = (chunk) => {
@@ -92,8 +101,8 @@ for (const r of results.filter((result) => !result.ok && result.tail)) {
 }
 
 console.log('\n=== summary ===');
-for (const r of results) console.log(`${r.ok ? 'ok  ' : 'FAIL'}  ${r.name}  (${r.seconds.toFixed(1)} s)${r.note ? `  ${r.note}` : ''}`);
+for (const r of results)
+  console.log(`${r.ok ? 'ok  ' : 'FAIL'}  ${r.name}  (${r.seconds.toFixed(1)} s)${r.note ? `  ${r.note}` : ''}`);
 const failed = results.filter((r) => !r.ok).length;
 console.log(`Steps: ${results.length - failed} passed, ${failed} failed`);
 process.exit(failed ? 1 : 0);
-
