@@ -20,7 +20,7 @@ export default tseslint.config(
       // Generated code is never edited, so it is not linted either.
       'src/api/gen/**',
       'server/gen/**',
-      'protocol/gen/**',
+      'proto/gen/**',
     ],
   },
   js.configs.recommended,
@@ -47,7 +47,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['scripts/**', 'tests/**', 'server/**', 'protocol/**', 'bench/**', '.storybook/**', '*.config.*', '*.mjs'],
+    files: ['scripts/**', 'tests/**', 'server/**', 'proto/**', 'bench/**', '.storybook/**', '*.config.*', '*.mjs'],
     rules: { 'no-console': 'off' },
   },
 );

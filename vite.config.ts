@@ -45,7 +45,7 @@ export default defineConfig({
           name: 'server',
           environment: 'node',
           setupFiles: ['./tests/setup/temp-dir.ts'],
-          include: ['server/**/*.test.ts', 'protocol/**/*.test.ts', 'tests/integration/**/*.test.ts'],
+          include: ['server/**/*.test.ts', 'proto/**/*.test.ts', 'tests/integration/**/*.test.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },

@@ -19,7 +19,7 @@ import { memoryBookSource } from '../server/assistant/books';
 import { HEARD_POSITION, rochesterBook, rochesterText } from '../server/testing/assistant-fixtures';
 import { createVoiceAssistant, offlineEngines, VOICE_WS_PATH } from '../server/assistant/service';
 import { resample } from '../server/assistant/audio';
-import { BOT_SAMPLE_RATE } from '../protocol/audio';
+import { BOT_SAMPLE_RATE } from '../proto/audio';
 import { createEspeakEngine, detectNativeEspeak, offlineVoiceFor } from '../server/tts/espeak';
 import { TestVoiceClient } from '../server/testing/voice-client';
 

@@ -1,8 +1,8 @@
 // The allowed arrows between the rooms of the repository (docs/architecture.md draws them):
 // - SPA (src/): shared (api, components, styles, voice-transport, mocks, lib, entities) -> features
 //   -> screens -> app. Features never import each other, screens never import each other.
-// - The SPA and the server never import each other's code; both may import protocol/, the voice
-//   wire format they share, and protocol/ imports neither.
+// - The SPA and the server never import each other's code; both may import proto/, the voice
+//   wire format they share, and proto/ imports neither.
 // - Server domains (jobs, tts, audio, ...) never import the HTTP edge (routes/, http/) or the
 //   composition root (app.ts, main.ts, worker.ts): the edge calls the domains, not the reverse.
 // - Production code never imports the test kit (src/testing, server/testing, tests/) or bench/.
@@ -24,7 +24,7 @@ const isTestFile = (parts) => /\.(test|stories|pact\.test|e2e\.test)\.[cm]?[jt]s
 function locate(file) {
   const parts = relative(root, file).split(sep);
   const top = parts[0];
-  if (top === 'protocol') return { area: 'protocol', production: !isTestFile(parts) };
+  if (top === 'proto') return { area: 'proto', production: !isTestFile(parts) };
   if (top === 'bench') return { area: 'bench', kit: true };
   if (top === 'tests' || top === '.storybook') return { area: 'tests', kit: true };
   if (top === 'server') {
@@ -76,8 +76,8 @@ export default {
           `Production code must not import the msw mocks (${source}) statically; load them with import() for the demo mode.`,
         );
       }
-      if (from.area === 'protocol' && to.area !== 'protocol' && to.area !== 'other') {
-        return report(`protocol/ is shared by the SPA and the server and imports neither (${source}).`);
+      if (from.area === 'proto' && to.area !== 'proto' && to.area !== 'other') {
+        return report(`proto/ is shared by the SPA and the server and imports neither (${source}).`);
       }
       if (
         (from.area === 'src' || from.area === 'server') &&

@@ -66,7 +66,7 @@ export function newestMtime(target) {
 
 export function serverIsStale() {
   if (!existsSync(SERVER_ENTRY)) return true;
-  const sources = ['server', 'protocol', 'package.json', 'package-lock.json', 'scripts/build-server.mjs'].map((p) =>
+  const sources = ['server', 'proto', 'package.json', 'package-lock.json', 'scripts/build-server.mjs'].map((p) =>
     newestMtime(path.join(root, p)),
   );
   return Math.max(...sources) > statSync(SERVER_ENTRY).mtimeMs;

@@ -8,7 +8,7 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const generatedDirs = ['src/api/gen', 'server/gen', 'protocol/gen'];
+const generatedDirs = ['src/api/gen', 'server/gen', 'proto/gen'];
 
 function snapshot() {
   const files = new Map();
@@ -36,7 +36,7 @@ for (const [file, hash] of after) {
 for (const file of before.keys()) if (!after.has(file)) changed.push(`removed:  ${file}`);
 
 if (changed.length) {
-  console.error('Generated code is out of date with contracts/openapi.yaml or protocol/frames.proto:');
+  console.error('Generated code is out of date with contracts/openapi.yaml or proto/frames.proto:');
   for (const line of changed) console.error(`  ${line}`);
   console.error('The regenerated files are now on disk: review and commit them (never edit them by hand).');
   process.exit(1);

@@ -1,4 +1,4 @@
-// `npm run generate:api`: runs Orval on contracts/openapi.yaml (tools/codegen/orval.config.ts) into
+// `npm run generate:api`: runs Orval on contracts/openapi.yaml (orval.config.ts at the root) into
 // src/api/gen (the SPA's zod-validated React Query hooks and msw handlers) and server/gen (the
 // server's schemas).
 //
@@ -97,7 +97,7 @@ function installTool(node) {
 const node = codegenNode();
 installTool(node);
 const orval = join(toolDir, 'node_modules', 'orval', 'dist', 'bin', 'orval.mjs');
-const run = spawnSync(node, [orval, '--config', 'orval.config.ts', ...process.argv.slice(2)], {
+const run = spawnSync(node, [orval, '--config', join(root, 'orval.config.ts'), ...process.argv.slice(2)], {
   cwd: toolDir,
   stdio: 'inherit',
 });

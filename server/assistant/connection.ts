@@ -5,8 +5,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Brain, CallTool } from './brain';
 import { VoiceActivityDetector } from './audio';
-import { MIC_SAMPLE_RATE, pcmFromBytes } from '../../protocol/audio';
-import { RTVI_PROTOCOL_VERSION, type RTVIMessage } from '../../protocol/rtvi';
+import { MIC_SAMPLE_RATE, pcmFromBytes } from '../../proto/audio';
+import { RTVI_PROTOCOL_VERSION, type RTVIMessage } from '../../proto/rtvi';
 import { MalformedFrameError, decodeFrame, encodeMessage, isCompatibleVersion } from './protocol';
 import { Speaker, type Synthesizer } from './speaker';
 import type { VoiceSession } from './sessions';

@@ -9,7 +9,7 @@ import { createOpenAiEngine } from '../tts/openai';
 import { encodeWav } from '../tts/wav';
 import { resample } from './audio';
 import type { Brain, CallTool } from './brain';
-import { BOT_SAMPLE_RATE } from '../../protocol/audio';
+import { BOT_SAMPLE_RATE } from '../../proto/audio';
 import type { AssistantEngines } from './service';
 import type { VoiceSession } from './sessions';
 import { TOOL_DEFINITIONS, ToolError, type ToolName } from './tools';

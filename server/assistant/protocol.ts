@@ -2,11 +2,11 @@
  * The server's side of the voice assistant's wire format (docs/voice-protocol.md): every websocket
  * message is one binary protobuf `pipecat.Frame`; RTVI messages travel as JSON inside a
  * MessageFrame. The frames, the RTVI envelope and the PCM helpers are shared with the SPA in
- * protocol/; this module adds the strict decoding a server needs for frames it cannot trust.
+ * proto/; this module adds the strict decoding a server needs for frames it cannot trust.
  */
-import { AUDIO_FRAME_NAME, BOT_SAMPLE_RATE } from '../../protocol/audio';
-import { pipecat } from '../../protocol/gen/frames.js';
-import { RTVI_LABEL, type RTVIMessage } from '../../protocol/rtvi';
+import { AUDIO_FRAME_NAME, BOT_SAMPLE_RATE } from '../../proto/audio';
+import { pipecat } from '../../proto/gen/frames.js';
+import { RTVI_LABEL, type RTVIMessage } from '../../proto/rtvi';
 /** Major versions of the RTVI protocol the server accepts (1 is the legacy one Pipecat still takes). */
 export const COMPATIBLE_MAJOR_VERSIONS = [1, 2] as const;
 

@@ -13,7 +13,7 @@ import type { TutorState } from './tutor';
 import { BookIndexCache } from './heard-index';
 import { createOfflineBrain, type Brain, type CallTool } from './brain';
 import { VoiceConnection, type SpeechToText } from './connection';
-import { BOT_SAMPLE_RATE } from '../../protocol/audio';
+import { BOT_SAMPLE_RATE } from '../../proto/audio';
 import { createVoiceSessions, type VoiceSession, type VoiceSessions } from './sessions';
 import type { Synthesizer } from './speaker';
 import { TOOL_NAMES, createToolbox, type Toolbox } from './tools';

@@ -4,7 +4,7 @@
  * Frames are scheduled by absolute time (t0 + n x 40 ms), so timer jitter never accumulates.
  */
 import { splitIntoChunks } from '../tts/chunking';
-import { BOT_SAMPLE_RATE } from '../../protocol/audio';
+import { BOT_SAMPLE_RATE } from '../../proto/audio';
 import { OUTPUT_FRAME_MS, OUTPUT_FRAME_SAMPLES, encodeAudio } from './protocol';
 
 /** Speech for one sentence, already at BOT_SAMPLE_RATE. */

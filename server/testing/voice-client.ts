@@ -1,10 +1,10 @@
 /**
  * FOR TESTS AND THE BENCHMARK: a raw `ws` client of the voice assistant speaking the published
- * frame schema (protocol/frames.proto) and RTVI, recording everything the server sends.
+ * frame schema (proto/frames.proto) and RTVI, recording everything the server sends.
  */
 import WebSocket from 'ws';
-import { pipecat } from '../../protocol/gen/frames.js';
-import { RTVI_LABEL, RTVI_PROTOCOL_VERSION } from '../../protocol/rtvi';
+import { pipecat } from '../../proto/gen/frames.js';
+import { RTVI_LABEL, RTVI_PROTOCOL_VERSION } from '../../proto/rtvi';
 
 export type ServerFrame =
   | { kind: 'message'; type: string; id?: string; data: Record<string, unknown>; at: number }

@@ -1,5 +1,5 @@
 import { WebSocketServer, type WebSocket } from 'ws';
-import { pipecat } from '../../protocol/gen/frames.js';
+import { pipecat } from '../../proto/gen/frames.js';
 import type { RTVIMessage } from '../voice-transport/rtvi';
 
 /**

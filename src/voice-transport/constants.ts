@@ -1,5 +1,5 @@
 /** Voice transport constants: the connection's timings and limits (docs/product.md#voice-connection). */
-export { BOT_SAMPLE_RATE, MIC_SAMPLE_RATE } from '../../protocol/audio';
+export { BOT_SAMPLE_RATE, MIC_SAMPLE_RATE } from '../../proto/audio';
 
 export const MIC_CHANNELS = 1;
 /** Microphone chunk size in samples (1024 bytes of Int16). */

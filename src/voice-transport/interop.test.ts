@@ -9,10 +9,10 @@ import { WebSocketTransport, type BotAudio, type WebSocketConstructor } from './
 
 /**
  * Interop: a minimal Pipecat-style server that knows only the published frame schema
- * (protocol/frames.proto, parsed at run time with snake_case fields, as Pipecat's Python side
+ * (proto/frames.proto, parsed at run time with snake_case fields, as Pipecat's Python side
  * names them) talks to our transport: handshake, send-text, bot audio back.
  */
-const schema = readFileSync(fileURLToPath(new URL('../../protocol/frames.proto', import.meta.url)), 'utf8');
+const schema = readFileSync(fileURLToPath(new URL('../../proto/frames.proto', import.meta.url)), 'utf8');
 const Frame = protobuf.parse(schema, { keepCase: true }).root.lookupType('pipecat.Frame');
 
 type FrameObject = Record<string, Record<string, unknown> | undefined>;

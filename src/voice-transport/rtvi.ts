@@ -1,11 +1,11 @@
 /**
  * The RTVI messages the client itself builds (docs/voice-protocol.md). The envelope is shared with
- * the server (protocol/rtvi.ts); everything the server sends is passed on as an RTVIMessage for
+ * the server (proto/rtvi.ts); everything the server sends is passed on as an RTVIMessage for
  * the caller to read by `type`.
  */
-import { RTVI_LABEL, RTVI_PROTOCOL_VERSION, type RTVIMessage } from '../../protocol/rtvi';
+import { RTVI_LABEL, RTVI_PROTOCOL_VERSION, type RTVIMessage } from '../../proto/rtvi';
 
-export type { RTVIMessage } from '../../protocol/rtvi';
+export type { RTVIMessage } from '../../proto/rtvi';
 
 export interface ClientAbout {
   library: string;

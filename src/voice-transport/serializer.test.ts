@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { bytesFromPcm, pcmFromBytes } from '../../protocol/audio';
-import { pipecat } from '../../protocol/gen/frames.js';
+import { bytesFromPcm, pcmFromBytes } from '../../proto/audio';
+import { pipecat } from '../../proto/gen/frames.js';
 import { ProtobufFrameSerializer } from './serializer';
 
 const serializer = new ProtobufFrameSerializer();

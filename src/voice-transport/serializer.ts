@@ -1,6 +1,6 @@
-import { AUDIO_FRAME_NAME, bytesFromPcm, pcmFromBytes } from '../../protocol/audio';
-import { pipecat } from '../../protocol/gen/frames.js';
-import { isRTVIMessage, type RTVIMessage } from '../../protocol/rtvi';
+import { AUDIO_FRAME_NAME, bytesFromPcm, pcmFromBytes } from '../../proto/audio';
+import { pipecat } from '../../proto/gen/frames.js';
+import { isRTVIMessage, type RTVIMessage } from '../../proto/rtvi';
 
 /**
  * The wire format behind an interface (Pipecat's habit): the transport only knows "message in,
@@ -22,7 +22,7 @@ export interface FrameSerializer {
   deserialize(data: Uint8Array): DeserializedFrame;
 }
 
-/** Pipecat's protobuf framing (protocol/frames.proto). Microphone audio goes out as an audio frame named 'audio', without pts. */
+/** Pipecat's protobuf framing (proto/frames.proto). Microphone audio goes out as an audio frame named 'audio', without pts. */
 export class ProtobufFrameSerializer implements FrameSerializer {
   serializeMessage(msg: RTVIMessage): Uint8Array {
     return pipecat.Frame.encode({ message: { data: JSON.stringify(msg) } }).finish();

@@ -23,9 +23,9 @@ tester.run('lectio/import-boundaries', rule, {
     { filename: file('tests/e2e/auth.e2e.test.ts'), code: "import { createApp } from '../../server/app';" },
     {
       filename: file('src/voice-transport/serializer.ts'),
-      code: "import { pipecat } from '../../protocol/gen/frames.js';",
+      code: "import { pipecat } from '../../proto/gen/frames.js';",
     },
-    { filename: file('server/assistant/protocol.ts'), code: "import { RTVI_LABEL } from '../../protocol/rtvi';" },
+    { filename: file('server/assistant/protocol.ts'), code: "import { RTVI_LABEL } from '../../proto/rtvi';" },
     { filename: file('server/jobs/pipeline.test.ts'), code: "import { makeApp } from '../testing/app';" },
     {
       filename: file('src/screens/VoiceAssistant/VoiceAssistant.stories.tsx'),
@@ -92,10 +92,10 @@ tester.run('lectio/import-boundaries', rule, {
       ],
     },
     {
-      filename: file('protocol/rtvi.ts'),
+      filename: file('proto/rtvi.ts'),
       code: "import { messageId } from '../src/voice-transport/rtvi';",
       errors: [
-        { message: 'protocol/ is shared by the SPA and the server and imports neither (../src/voice-transport/rtvi).' },
+        { message: 'proto/ is shared by the SPA and the server and imports neither (../src/voice-transport/rtvi).' },
       ],
     },
     {

@@ -1,20 +1,24 @@
-import { defineConfig } from 'orval';
-
+// Orval's configuration: contracts/openapi.yaml -> the SPA's zod-validated React Query hooks and msw
+// handlers (src/api/gen) and the server's request and response schemas (server/gen).
+// Orval itself is a tool of its own in tools/codegen (it needs Node 22.18 or later, the app runs on
+// 20.19: docs/decisions.md#the-code-generator-runs-on-its-own-node); `npm run generate:api`
+// (scripts/codegen.mjs) runs it with this file. So this file imports nothing from Orval: its paths
+// are relative to this folder, the repository root.
 // Generated code is never edited by hand: change contracts/openapi.yaml and run `npm run generate:api`.
 // `npm run check:generated` fails when the committed output differs from a fresh generation.
 const playlistBytes = () => new TextEncoder().encode('#EXTM3U\n').buffer;
 
-export default defineConfig({
+export default {
   // The SPA: React Query hooks whose responses are parsed by the generated zod schemas.
   client: {
-    input: { target: '../../contracts/openapi.yaml' },
+    input: { target: './contracts/openapi.yaml' },
     output: {
       mode: 'tags-split',
       // The app's package.json and tsconfig (not this folder's), whose versions decide what is emitted.
-      packageJson: '../../package.json',
-      tsconfig: '../../tsconfig.json',
-      target: '../../src/api/gen/endpoints',
-      schemas: { path: '../../src/api/gen/model', type: 'zod' },
+      packageJson: './package.json',
+      tsconfig: './tsconfig.json',
+      target: './src/api/gen/endpoints',
+      schemas: { path: './src/api/gen/model', type: 'zod' },
       client: 'react-query',
       httpClient: 'fetch',
       clean: true,
@@ -23,7 +27,7 @@ export default defineConfig({
       // tests and the VITE_MOCK_API demo mode import them, so faker never reaches the app's bundle.
       mock: { generators: [{ type: 'msw', delay: false, useExamples: true }] },
       override: {
-        mutator: { path: '../../src/api/http.ts', name: 'apiFetch' },
+        mutator: { path: './src/api/http.ts', name: 'apiFetch' },
         fetch: { runtimeValidation: true, includeHttpResponseReturnType: false },
         includeZodSchemaInArguments: true,
         // The model's enums are zod schemas, not objects of values: the mocks spell their values out.
@@ -40,14 +44,14 @@ export default defineConfig({
   },
   // The server: the same request and response schemas, per operation.
   server: {
-    input: { target: '../../contracts/openapi.yaml' },
+    input: { target: './contracts/openapi.yaml' },
     output: {
       mode: 'single',
-      packageJson: '../../package.json',
-      tsconfig: '../../server/tsconfig.json',
-      target: '../../server/gen/contract.zod.ts',
+      packageJson: './package.json',
+      tsconfig: './server/tsconfig.json',
+      target: './server/gen/contract.zod.ts',
       client: 'zod',
       clean: true,
     },
   },
-});
+};

@@ -32,7 +32,7 @@ function plain(frame: pipecat.Frame) {
   return Frame.toObject(frame, { longs: Number, bytes: Array, defaults: false, oneofs: true });
 }
 
-describe('realtime frames (protocol/frames.proto)', () => {
+describe('realtime frames (proto/frames.proto)', () => {
   for (const [kind, sample] of Object.entries(samples)) {
     it(`round-trips a ${kind} frame`, () => {
       const bytes = Frame.encode(Frame.create(sample)).finish();
