@@ -18,14 +18,30 @@ export const OFFLINE_SPEECH_REPLY =
 /** Speech-to-text of one utterance (16 kHz mono PCM); null when nothing was recognised. */
 export type SpeechToText = (pcm: Int16Array, sampleRate: number, signal: AbortSignal) => Promise<string | null>;
 
-/** The socket as the connection needs it (a `ws` WebSocket fits). */
-export interface ConnectionSocket {
+/**
+ * Why the assistant ends a connection; the HTTP edge turns each into a websocket close code
+ * (docs/voice-protocol.md#connection-rules).
+ */
+export type ConnectionEnd =
+  /** The user's session was stopped. */
+  | 'stopped'
+  /** The user's session was replaced by one of another mode or book. */
+  | 'switched'
+  /** The server is shutting down: the client should come back. */
+  | 'restarting'
+  /** The user has no session to join. */
+  | 'not-running'
+  /** The client asked to end it (disconnect-bot). */
+  | 'client';
+
+/** The socket as the connection needs it: the edge sends frames and closes it for a reason. */
+export interface VoiceSocket {
   send(data: Uint8Array): void;
-  close(code?: number, reason?: string): void;
+  end(why: ConnectionEnd): void;
 }
 
 export interface ConnectionDeps {
-  socket: ConnectionSocket;
+  socket: VoiceSocket;
   session: VoiceSession;
   toolbox: Toolbox;
   brain: (io: { callTool: CallTool; notify: (t: string, d: unknown) => void }) => Brain;
@@ -153,7 +169,7 @@ export class VoiceConnection {
         return;
       }
       case 'disconnect-bot':
-        this.deps.socket.close(1000, 'Disconnected by the client');
+        this.deps.socket.end('client');
         this.close();
         return;
       case 'client-message':

@@ -1,6 +1,5 @@
 import type { FastifyRequest } from 'fastify';
 import type { VoiceAssistant } from '../assistant/service';
-import { VOICE_WS_PATH } from '../assistant/service';
 import type { VoiceSession } from '../assistant/sessions';
 import {
   ConnectVoiceAssistantResponse,
@@ -13,6 +12,7 @@ import { requireUser } from '../http/auth-guard';
 import { websocketUrl, type CrossOrigin } from '../http/cross-origin';
 import { HttpError } from '../http/errors';
 import type { RoutePlugin } from './types';
+import { VOICE_WS_PATH } from './voice-socket';
 
 type Urls = Pick<CrossOrigin, 'publicUrl'>;
 
@@ -22,7 +22,7 @@ function statusDto(assistant: VoiceAssistant, session: VoiceSession | null, requ
     : {
         status: 'running' as const,
         websocket_url: websocketUrl(request, urls, VOICE_WS_PATH),
-        mcp_functions: [...assistant.functions],
+        mcp_functions: [...assistant.toolNames],
         mode: session.mode,
         job_id: session.jobId,
       };
