@@ -10,9 +10,6 @@ export {
   start,
   stop,
   talk,
-  talkState,
   watchStatus,
-  type ServiceStatus,
-  type TalkState,
-  type TranscriptEntry,
 } from './store';
+export { talkState, type ServiceStatus, type TalkState, type TranscriptEntry } from './state';

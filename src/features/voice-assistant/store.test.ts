@@ -6,7 +6,6 @@ import { handlers } from '../../mocks/handlers';
 import {
   VOICE_FUNCTIONS,
   VOICE_WS_URL,
-  voiceConnectHandler,
   voiceStartHandler,
   voiceStatusHandler,
   voiceStopHandler,
@@ -20,7 +19,6 @@ import {
   connect,
   connectionUrlWith,
   disconnect,
-  micProblemOf,
   resetVoiceAssistant,
   sendText,
   setContext,
@@ -28,9 +26,10 @@ import {
   state,
   stop,
   talk,
-  talkState,
   watchStatus,
 } from './store';
+import { micProblemOf } from './problems';
+import { talkState } from './state';
 
 const server = setupServer(...handlers);
 let transport: FakeTransport;
@@ -60,7 +59,7 @@ function requestsTo(path: string): Request[] {
 }
 
 const running = () =>
-  resetVoiceAssistant({ serviceStatus: 'running', websocketUrl: VOICE_WS_URL, mcpFunctions: [...VOICE_FUNCTIONS] });
+  resetVoiceAssistant({ serviceStatus: 'running', websocketUrl: VOICE_WS_URL, toolNames: [...VOICE_FUNCTIONS] });
 
 beforeAll(() => {
   server.listen({ onUnhandledRequest: 'error' });
@@ -85,7 +84,7 @@ describe('voice assistant store: service', () => {
       clientStatus: 'disconnected',
       error: null,
       websocketUrl: null,
-      mcpFunctions: [],
+      toolNames: [],
     });
   });
 
@@ -95,7 +94,7 @@ describe('voice assistant store: service', () => {
     expect(state).toMatchObject({
       serviceStatus: 'running',
       websocketUrl: VOICE_WS_URL,
-      mcpFunctions: VOICE_FUNCTIONS,
+      toolNames: VOICE_FUNCTIONS,
     });
   });
 
@@ -117,7 +116,7 @@ describe('voice assistant store: service', () => {
     expect(state).toMatchObject({
       serviceStatus: 'running',
       websocketUrl: VOICE_WS_URL,
-      mcpFunctions: VOICE_FUNCTIONS,
+      toolNames: VOICE_FUNCTIONS,
     });
     expect(await seen[0]?.json()).toEqual({ mode: 'xray', jobId: '9b2e7c1a-4d5f-4e6a-8b9c-0d1e2f3a4b5c' });
     server.use(voiceStartHandler({}, { status: 500 }));
@@ -131,7 +130,7 @@ describe('voice assistant store: service', () => {
   it('stop clears the websocket URL and functions; failure gives "Failed to stop service"', async () => {
     running();
     await stop();
-    expect(state).toMatchObject({ serviceStatus: 'stopped', websocketUrl: null, mcpFunctions: [] });
+    expect(state).toMatchObject({ serviceStatus: 'stopped', websocketUrl: null, toolNames: [] });
     running();
     server.use(voiceStopHandler({ status: 500 }));
     await stop();
@@ -214,10 +213,11 @@ describe('voice assistant store: client', () => {
     expect(state.clientStatus).toBe('disconnected');
   });
 
-  it('connects with token and position in the URL, mic on, camera off, remote speaker Bot', async () => {
+  it('connects to the URL the start answered (no second request), with token and position, mic on, camera off', async () => {
+    const seen = requestsTo('/api/v1/voice-assistant/connect');
     running();
+    state.websocketUrl = 'http://localhost:8080/api/v1/voice-assistant/ws?session=s1';
     state.position = 125.5;
-    server.use(voiceConnectHandler({ connectionUrl: 'http://localhost:8080/api/v1/voice-assistant/ws?session=s1' }));
     const connecting = connect();
     expect(state.clientStatus).toBe('connecting');
     await connecting;
@@ -233,15 +233,18 @@ describe('voice assistant store: client', () => {
     expect(audio.micOn).toBe(true);
     audio.speak(new Int16Array(512));
     expect(transport.audio).toHaveLength(1);
+    expect(seen).toHaveLength(0);
   });
 
   it("connect failures: 'Connection failed: {message}' and client status error", async () => {
+    useFakes({ connect: { fail: 'Failed to connect to websocket: Voice assistant is not running' } });
     running();
-    server.use(voiceConnectHandler({}, { status: 409, body: errorBodyFixture('Voice assistant is not running') }));
     await connect();
-    expect(state).toMatchObject({ clientStatus: 'error', error: 'Connection failed: Voice assistant is not running' });
+    expect(state).toMatchObject({
+      clientStatus: 'error',
+      error: 'Connection failed: Failed to connect to websocket: Voice assistant is not running',
+    });
     useFakes({ connect: { fail: 'websocket connection timed out' } });
-    server.resetHandlers();
     await connect();
     expect(state).toMatchObject({ clientStatus: 'error', error: 'Connection failed: websocket connection timed out' });
   });

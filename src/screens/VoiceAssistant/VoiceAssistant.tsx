@@ -644,12 +644,12 @@ export function VoiceAssistant() {
               </dd>
             </>
           )}
-          {voice.mcpFunctions.length > 0 && (
+          {voice.toolNames.length > 0 && (
             <>
               <dt id="va-functions">Functions</dt>
               <dd>
                 <ul aria-labelledby="va-functions">
-                  {voice.mcpFunctions.map((name) => (
+                  {voice.toolNames.map((name) => (
                     <li key={name}>
                       <Badge tone="info">{name}</Badge>
                     </li>
