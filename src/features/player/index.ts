@@ -1,4 +1,4 @@
-export { usePlayer } from './hooks';
+export { useListeningPosition, usePlayer } from './hooks';
 export { Player } from './Player';
 export { PlayerAudio } from './PlayerAudio';
 export { ChapterList } from './ChapterList';
