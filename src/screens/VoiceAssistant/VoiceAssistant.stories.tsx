@@ -5,19 +5,13 @@ import { configureVoiceAssistant, resetVoiceAssistant } from '../../features/voi
 import { bookJobId } from '../../mocks/audio';
 import { errorBodyFixture } from '../../mocks/fixtures';
 import { jobsListHandler, libraryShelfFixture } from '../../mocks/library';
-import {
-  VOICE_FUNCTIONS,
-  VOICE_WS_URL,
-  voiceConnectHandler,
-  voiceStartHandler,
-  voiceStatusHandler,
-} from '../../mocks/voice';
+import { VOICE_FUNCTIONS, VOICE_WS_URL, voiceStartHandler, voiceStatusHandler } from '../../mocks/voice';
 import { FakeAudioIO, FakeTransport, type FakeTransportOptions } from '../../testing/voice-fakes';
 import { LIBRARY_EXAMPLES, VoiceAssistant, XRAY_EXAMPLES } from './VoiceAssistant';
 
 /**
  * Story parameters: msw.handlers for the REST calls (voiceStatus, voiceStart, voiceStop,
- * voiceConnect, audioMetadata) and `voice: { transport, micError }` for the injected fake
+ * audioMetadata) and `voice: { transport, micError }` for the injected fake
  * transport (FakeTransportOptions) and a microphone that fails to open.
  */
 const meta = {
@@ -341,21 +335,15 @@ export const ServiceUnavailable: Story = {
 };
 
 export const ConnectApiError: Story = {
+  name: 'Connect error (the socket refuses: no running session)',
   parameters: {
-    msw: {
-      handlers: {
-        voiceConnect: voiceConnectHandler(
-          {},
-          { status: 409, body: errorBodyFixture('Voice assistant is not running') },
-        ),
-      },
-    },
+    voice: { transport: { connect: { fail: 'Failed to connect to websocket: Voice assistant is not running' } } },
   },
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
     await startTalking(canvas);
     await expect(await canvas.findByRole('alert')).toHaveTextContent(
-      'Connection failed: Voice assistant is not running',
+      'Connection failed: Failed to connect to websocket: Voice assistant is not running',
     );
   },
 };
