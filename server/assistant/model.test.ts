@@ -147,6 +147,7 @@ describe('the assistant with a chat model (ASSISTANT_MODEL_URL)', () => {
       'tutor_turn',
       'book_outline',
       'current_position',
+      'recent_events',
     ]);
     expect(first!.messages[0]!.content).toContain(`job_id ${book.id}`);
     expect(first!.messages.at(-1)).toEqual({ role: 'user', content: 'Where does the story take place?' });
