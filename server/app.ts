@@ -31,6 +31,7 @@ import { createListCache, listenForJobChanges } from './jobs/list-cache';
 import { apiRoutes } from './routes/index';
 import { createBookSource } from './assistant/books';
 import { createListeningHistory } from './assistant/library';
+import { createConversationRepository } from './assistant/conversations';
 import { openAiEngines } from './assistant/openai';
 import { createVoiceAssistant, offlineEngines, type AssistantEngines } from './assistant/service';
 import { withModel } from './assistant/model';
@@ -143,6 +144,8 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Fas
   const voiceAssistant = createVoiceAssistant({
     books: createBookSource(conversion.repo, progressRepository, storage),
     history: createListeningHistory(progressRepository, conversion.repo),
+    conversations: createConversationRepository(db),
+    recapAfterMinutes: config.recapAfterMinutes,
     log: app.log,
     engines: assistantEngines(config),
   });

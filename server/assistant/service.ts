@@ -11,11 +11,20 @@ import type { ListeningHistory } from './library';
 import type { TutorState } from './tutor';
 import { BookIndexCache } from './heard-index';
 import { createOfflineBrain, type Brain, type CallTool } from './brain';
-import { VoiceConnection, type ConnectionEnd, type SpeechToText, type VoiceSocket } from './connection';
+import {
+  VoiceConnection,
+  type ConnectionEnd,
+  type RecordedTurn,
+  type SpeechToText,
+  type VoiceSocket,
+} from './connection';
 import { BOT_SAMPLE_RATE } from '../../proto/audio';
 import { createVoiceSessions, type VoiceSession, type VoiceSessions } from './sessions';
 import type { Synthesizer } from './speaker';
 import { TOOL_NAMES, createToolbox, type Toolbox } from './tools';
+import { historyFromBooks } from './library';
+import { memoryConversations, type ConversationRepository, type ConversationTurn } from './conversations';
+import { DomainError } from '../errors';
 
 export type { ConnectionEnd, VoiceSocket };
 
@@ -40,6 +49,16 @@ export interface VoiceAssistantDeps {
   engines?: AssistantEngines;
   log?: { warn(obj: unknown, msg?: string): void };
   now?: () => Date;
+  /** Where conversations are kept (default: in memory, for tests). */
+  conversations?: ConversationRepository;
+  /** A book not played for this long is offered a recap (RECAP_AFTER_MINUTES; default 30). */
+  recapAfterMinutes?: number;
+}
+
+/** The kept conversation about a book, and the recap it offers after a break. */
+export interface KeptConversation {
+  turns: ConversationTurn[];
+  recap: { text: string; restedMinutes: number } | null;
 }
 
 /** One socket's conversation, as the edge drives it. */
@@ -62,6 +81,10 @@ export interface VoiceAssistant {
    * session: the socket was then ended with 'not-running'.
    */
   connect(userId: string, socket: VoiceSocket, options?: { position?: number | null }): VoiceLink | null;
+  /** The user's conversation about a book; DomainError not_found when it is not their finished book. */
+  conversation(userId: string, jobId: string): Promise<KeptConversation>;
+  /** Clears it (not_found as above). */
+  clearConversation(userId: string, jobId: string): Promise<void>;
   /** Open connections of a user (for tests). */
   connectionCount(userId: string): number;
   /** Open voice connections in this process, all users. */
@@ -90,6 +113,11 @@ export function offlineEngines(): AssistantEngines {
 export function createVoiceAssistant(deps: VoiceAssistantDeps): VoiceAssistant {
   const sessions = createVoiceSessions({ books: deps.books, ...(deps.now && { now: deps.now }) });
   const engines = deps.engines ?? offlineEngines();
+  const conversations = deps.conversations ?? memoryConversations();
+  const history = deps.history ?? historyFromBooks(deps.books);
+  const now = deps.now ?? (() => new Date());
+  const pastQuestions = async (userId: string, jobId: string): Promise<string[]> =>
+    (await conversations.list(userId, jobId)).flatMap((t) => (t.tutorQuestion === null ? [] : [t.tutorQuestion]));
   const open = new Map<string, Set<{ socket: VoiceSocket; connection: VoiceConnection }>>();
   // A session's tutoring dialogues outlive its sockets (a reconnect carries on), not the session.
   const tutorMemory = new WeakMap<VoiceSession, Map<string, TutorState>>();
@@ -138,11 +166,23 @@ export function createVoiceAssistant(deps: VoiceAssistantDeps): VoiceAssistant {
     const toolbox = createToolbox({
       userId,
       books: deps.books,
-      ...(deps.history && { history: deps.history }),
+      history,
       tutor: tutorFor(session),
       indexes,
       clientPosition: (jobId) => positions.get(jobId),
+      pastQuestions: (jobId) => pastQuestions(userId, jobId),
     });
+    // One conversation per user and book, each turn with its mode; kept in order, off the answer's path.
+    let saving = Promise.resolve();
+    const { jobId, mode } = session;
+    const record =
+      jobId === null || mode === null
+        ? undefined
+        : (turn: RecordedTurn) => {
+            saving = saving
+              .then(() => conversations.add({ userId, jobId, mode, ...turn }))
+              .catch((error: unknown) => deps.log?.warn({ err: error }, 'voice assistant could not keep a turn'));
+          };
     const connection = new VoiceConnection({
       socket,
       session,
@@ -151,6 +191,7 @@ export function createVoiceAssistant(deps: VoiceAssistantDeps): VoiceAssistant {
       synthesize: engines.synthesize,
       speechToText: engines.speechToText,
       positions,
+      ...(record && { record }),
       ...(deps.log && { log: deps.log }),
     });
     const entry = { socket, connection };
@@ -173,7 +214,35 @@ export function createVoiceAssistant(deps: VoiceAssistantDeps): VoiceAssistant {
     };
   }
 
+  async function ownBook(userId: string, jobId: string): Promise<void> {
+    if ((await deps.books.findCompleted(userId, jobId)) === null) throw new DomainError('not_found', 'Book not found');
+  }
+
+  /** "Previously…": offered when the book has rested long enough and something was heard before the stop. */
+  async function recapFor(userId: string, jobId: string): Promise<KeptConversation['recap']> {
+    const played = (await history.recent(userId, 100)).find((entry) => entry.jobId === jobId);
+    if (played === undefined || played.lastPlayedAt === null || played.positionSeconds <= 0) return null;
+    const restedMinutes = Math.floor((now().getTime() - played.lastPlayedAt.getTime()) / 60_000);
+    if (restedMinutes < (deps.recapAfterMinutes ?? 30)) return null;
+    // The saved place bounds it: the toolbox reads nothing past where the listener stopped.
+    const toolbox = createToolbox({ userId, books: deps.books, history, indexes, clientPosition: () => undefined });
+    const recap = await toolbox.call('recent_events', { job_id: jobId, span: 'recap' });
+    return (recap.data.summary as unknown[]).length === 0 ? null : { text: recap.answer, restedMinutes };
+  }
+
   return {
+    async conversation(userId, jobId) {
+      await ownBook(userId, jobId);
+      const [turns, recap] = await Promise.all([conversations.list(userId, jobId), recapFor(userId, jobId)]);
+      return { turns, recap };
+    },
+    async clearConversation(userId, jobId) {
+      await ownBook(userId, jobId);
+      await conversations.clear(userId, jobId);
+      // The tutor of a running session forgets the questions it asked about this book.
+      const session = sessions.get(userId);
+      if (session !== null) tutorMemory.get(session)?.delete(jobId);
+    },
     sessions,
     books: deps.books,
     toolNames: TOOL_NAMES,

@@ -179,6 +179,8 @@ export interface ToolContext {
   history?: ListeningHistory;
   /** A position the client sent for this book (seconds), preferred over the saved one. */
   clientPosition(jobId: string): number | undefined;
+  /** Questions the tutor already asked in the kept conversation about a book (never asked again). */
+  pastQuestions?: (jobId: string) => Promise<string[]>;
 }
 
 export interface Toolbox {
@@ -316,6 +318,8 @@ export function createToolbox(ctx: ToolContext): Toolbox {
     if (state === undefined) {
       state = newTutorState();
       tutorMemory.set(id, state);
+      // The conversation outlives sessions: a tutor that comes back carries on, never re-asks.
+      for (const q of (await ctx.pastQuestions?.(id)) ?? []) if (!state.asked.includes(q)) state.asked.push(q);
     }
     const result = await tutorReply(
       { title: h.book.title, bookId: h.book.id, analysis: h.book.analysis, index: h.index, heardCount: h.heardCount },

@@ -135,7 +135,7 @@ describe('the tutor over the websocket', () => {
     return c;
   }
 
-  it('a session remembers its dialogue across a reconnect; a new session starts afresh', async () => {
+  it('a session remembers its dialogue across a reconnect, and the kept conversation across a mode switch', async () => {
     await assistant.sessions.start('ann', { mode: 'tutor', jobId: book.id });
     const first = await connect();
     expect((await first.waitForMessage('bot-llm-text')).data.text).toBe('What keeps Mara Quill on Gull Island?');
@@ -164,11 +164,13 @@ describe('the tutor over the websocket', () => {
     again.close();
     await again.closed;
 
-    // Switching to X-ray and back is a new session: the tutor opens afresh.
+    // Switching to X-ray and back keeps the conversation: the tutor carries on, it does not ask afresh.
     await assistant.sessions.start('ann', { mode: 'xray', jobId: book.id });
     await assistant.sessions.start('ann', { mode: 'tutor', jobId: book.id });
-    const fresh = await connect();
-    expect((await fresh.waitForMessage('bot-llm-text')).data.text).toBe('What keeps Mara Quill on Gull Island?');
-    fresh.close();
+    const back = await connect();
+    expect((await back.waitForMessage('bot-llm-text')).data.text).toBe(
+      "Let's pick up where we were. What keeps Mara Quill on Gull Island?",
+    );
+    back.close();
   });
 });
