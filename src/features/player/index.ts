@@ -4,4 +4,4 @@ export { PlayerAudio } from './PlayerAudio';
 export { ChapterList } from './ChapterList';
 export { ReadAlong } from './ReadAlong';
 export { useSavedProgress } from './progressCache';
-export { listenAgain, loadJob, resetPlayer, state as playerState, togglePlayback } from './store';
+export { listenAgain, loadJob, playFrom, resetPlayer, state as playerState, togglePlayback } from './store';

@@ -25,6 +25,11 @@ let pendingOpenBook: OpenBookRequest | null = null;
 /** A new conversation: no turns, no notice, nothing pending. */
 export function clearConversation(): void {
   state.transcript = [];
+  resetTurn();
+}
+
+/** Nothing pending and no notice, the turns kept (a reconnect carries on the conversation). */
+export function resetTurn(): void {
   state.fallback = null;
   state.openBook = null;
   turnOffline = false;
@@ -42,7 +47,12 @@ export function newTurn(): void {
 export function addQuestion(text: string): void {
   finishTurn('bot');
   newTurn();
-  state.transcript.push({ id: nextEntryId++, speaker: 'user', text, final: true, at: Date.now() });
+  state.transcript.push({ id: nextEntryId++, speaker: 'user', text, final: true, at: Date.now(), mode: state.mode });
+}
+
+/** A fresh id for a transcript entry (kept turns loaded from the server get one too). */
+export function entryId(): number {
+  return nextEntryId++;
 }
 
 function lastEntry(speaker: 'user' | 'bot'): TranscriptEntry | undefined {
@@ -74,7 +84,14 @@ export function applyMessage(msg: RTVIMessage, io: ConversationIO): void {
         open.text = text;
         open.final = data.final === true;
       } else {
-        state.transcript.push({ id: nextEntryId++, speaker: 'user', text, final: data.final === true, at: Date.now() });
+        state.transcript.push({
+          id: nextEntryId++,
+          speaker: 'user',
+          text,
+          final: data.final === true,
+          at: Date.now(),
+          mode: state.mode,
+        });
       }
       return;
     }
@@ -91,6 +108,7 @@ export function applyMessage(msg: RTVIMessage, io: ConversationIO): void {
           text: text.trimStart(),
           final: false,
           at: Date.now(),
+          mode: state.mode,
         });
       const entry = lastEntry('bot');
       if (entry && turnOffline) entry.offline = true;
@@ -157,6 +175,14 @@ function onServerMessage(data: unknown): void {
     turnOffline = true;
     const open = lastEntry('bot');
     if (open) open.offline = true;
+    return;
+  }
+  if (t === 'evidence') {
+    // The passage the answer just given rests on.
+    const { text, where, position_seconds: position } = body;
+    const answer = [...state.transcript].reverse().find((entry) => entry.speaker === 'bot');
+    if (answer && typeof text === 'string' && typeof where === 'string' && typeof position === 'number')
+      answer.evidence = { text, where, positionSeconds: Math.max(0, position) };
     return;
   }
   if (t === 'open-book') {

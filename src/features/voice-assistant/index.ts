@@ -1,5 +1,6 @@
 export { AskAboutBook } from './AskAboutBook';
 export { useVoiceAssistant } from './hooks';
+export { clearKeptConversation, dismissRecap, loadConversation } from './history';
 export {
   ask,
   checkStatus,
@@ -12,4 +13,11 @@ export {
   talk,
   watchStatus,
 } from './store';
-export { talkState, type ServiceStatus, type TalkState, type TranscriptEntry } from './state';
+export {
+  talkState,
+  type Evidence,
+  type Recap,
+  type ServiceStatus,
+  type TalkState,
+  type TranscriptEntry,
+} from './state';

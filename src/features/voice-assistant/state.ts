@@ -12,6 +12,19 @@ export interface OpenBookRequest {
   positionSeconds: number;
 }
 
+/** The heard sentence an X-ray answer rests on, and where to play it from. */
+export interface Evidence {
+  text: string;
+  where: string;
+  positionSeconds: number;
+}
+
+/** "Previously…": offered when the book has rested a while (the server's recap). */
+export interface Recap {
+  text: string;
+  restedMinutes: number;
+}
+
 export interface TranscriptEntry {
   id: number;
   speaker: 'user' | 'bot';
@@ -23,6 +36,10 @@ export interface TranscriptEntry {
   offline?: boolean;
   /** A bot turn that asked the client to open a book. */
   openBook?: OpenBookRequest;
+  /** The mode the turn was said in. */
+  mode?: AssistantMode | null;
+  /** The passage an answer rests on. */
+  evidence?: Evidence;
 }
 
 /** The chat model did not answer: the server's `assistant-fallback` message. */
@@ -64,6 +81,10 @@ export interface VoiceAssistantState {
   sessionMode: AssistantMode | null;
   /** The latest book the assistant asked to open, with a sequence number per request. */
   openBook: (OpenBookRequest & { seq: number }) | null;
+  /** The book whose kept conversation the transcript holds (null: none loaded). */
+  keptFor: string | null;
+  /** "Previously…", when the server offers it for the book. */
+  recap: Recap | null;
 }
 
 const initialState: VoiceAssistantState = {
@@ -88,6 +109,8 @@ const initialState: VoiceAssistantState = {
   fallback: null,
   sessionMode: null,
   openBook: null,
+  keptFor: null,
+  recap: null,
 };
 
 export const state = proxy<VoiceAssistantState>(structuredClone(initialState));

@@ -287,7 +287,14 @@ describe('voice assistant store: client', () => {
     expect(audio.played).toHaveLength(0);
     expect(audio.stops).toBeGreaterThan(0);
     expect(state.transcript).toEqual([
-      { id: expect.any(Number), speaker: 'user', text: 'What just happened?', final: true, at: expect.any(Number) },
+      {
+        id: expect.any(Number),
+        speaker: 'user',
+        text: 'What just happened?',
+        final: true,
+        at: expect.any(Number),
+        mode: null,
+      },
     ]);
   });
 

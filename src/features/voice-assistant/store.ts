@@ -21,7 +21,7 @@ import {
   type Transport,
   type TransportError,
 } from '../../voice-transport/index';
-import { addQuestion, applyMessage, clearConversation, finishTurn } from './conversation';
+import { addQuestion, applyMessage, finishTurn, resetTurn } from './conversation';
 import { messageOf, micProblemOf, serviceError } from './problems';
 import { resetState, state, type VoiceAssistantState } from './state';
 
@@ -234,7 +234,9 @@ export async function connect(): Promise<void> {
   state.clientStatus = 'connecting';
   state.error = null;
   state.micProblem = null;
-  clearConversation();
+  // The conversation carries on across reconnects and mode switches: only the turn state resets.
+  finishTurn('bot');
+  resetTurn();
   const transport = deps.createTransport();
   const audio = deps.createAudio();
   const current: Session = { transport, audio, unsubscribe: [] };

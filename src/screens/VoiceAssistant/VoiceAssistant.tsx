@@ -6,7 +6,13 @@ import { useListJobs } from '../../api/gen/endpoints/jobs/jobs';
 import { Page } from '../../components/ui';
 import { bookTitle } from '../../entities/job';
 import { loadJob, playerState, useListeningPosition } from '../../features/player';
-import { disconnect, setContext, useVoiceAssistant, watchStatus } from '../../features/voice-assistant';
+import {
+  disconnect,
+  loadConversation,
+  setContext,
+  useVoiceAssistant,
+  watchStatus,
+} from '../../features/voice-assistant';
 import { paths, type AssistantMode } from '../../lib/paths';
 import { BookBar, NO_BOOK } from './BookBar';
 import { DetailsPanel } from './DetailsPanel';
@@ -57,6 +63,8 @@ export function VoiceAssistant() {
   const wholePosition = position === null ? null : Math.floor(position);
 
   useEffect(() => setContext({ mode, jobId, position: wholePosition }), [mode, jobId, wholePosition]);
+  // The kept conversation about the book (and its recap after a break).
+  useEffect(() => void loadConversation(jobId), [jobId]);
   useEffect(() => {
     const unwatch = watchStatus();
     return () => {
@@ -120,7 +128,7 @@ export function VoiceAssistant() {
         chooseBook={chooseBook}
       />
       <Layout>
-        <TranscriptPanel botName={botName} examples={examples} />
+        <TranscriptPanel botName={botName} examples={examples} jobId={jobId} />
         <TalkPanel botName={botName} />
       </Layout>
       <DetailsPanel />
