@@ -28,9 +28,14 @@ describe('the conversation from the assistant’s messages', () => {
     expect(state.transcript[1]!.final).toBe(true);
   });
 
-  it('speaking lasts from bot-started-speaking to bot-stopped-speaking; an interruption drops queued audio', () => {
+  it('"Speaking" is what really plays: the answer text ends "Thinking", the server saying it speaks is not enough', () => {
     addQuestion('Where are we?');
+    apply('bot-llm-text', { text: 'At Saltmarsh Cove.' });
+    expect(talkState(state)).toBe('listening');
     apply('bot-started-speaking');
+    expect(talkState(state)).toBe('listening');
+    // The audio reports it plays (store.ts wires AudioIO.onPlaying here).
+    state.botSpeaking = true;
     expect(talkState(state)).toBe('speaking');
     apply('bot-interrupted');
     expect(io.stopPlayback).toHaveBeenCalledTimes(1);

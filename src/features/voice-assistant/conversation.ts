@@ -99,6 +99,8 @@ export function applyMessage(msg: RTVIMessage, io: ConversationIO): void {
       const text = textOf(msg);
       if (!text) return;
       finishTurn('user');
+      // The answer exists: it is shown now, whether or when its audio follows.
+      state.thinking = false;
       const open = lastEntry('bot');
       if (open) open.text += text;
       else
@@ -131,11 +133,8 @@ export function applyMessage(msg: RTVIMessage, io: ConversationIO): void {
       newTurn();
       return;
     case 'bot-started-speaking':
-      state.botSpeaking = true;
+      // "Speaking" is what the page really plays (the audio's own report), not what the server sends.
       state.thinking = false;
-      return;
-    case 'bot-stopped-speaking':
-      state.botSpeaking = false;
       return;
     case 'bot-output':
     case 'bot-tts-stopped':

@@ -13,11 +13,4 @@ export {
   talk,
   watchStatus,
 } from './store';
-export {
-  talkState,
-  type Evidence,
-  type Recap,
-  type ServiceStatus,
-  type TalkState,
-  type TranscriptEntry,
-} from './state';
+export { talkState, type Recap, type ServiceStatus, type TalkState, type TranscriptEntry } from './state';

@@ -1,4 +1,5 @@
 import { setupServer } from 'msw/node';
+import { subscribe } from 'valtio';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { configureApi } from '../../api/http';
 import { errorBodyFixture } from '../../mocks/fixtures';
@@ -417,6 +418,29 @@ describe('voice assistant store: the conversation page', () => {
     // A malformed request is ignored.
     transport.serverSends(rtvi('server-message', { t: 'open-book', d: { title: 'no id' } }));
     expect(state.openBook!.title).toBe('The Keeper of the Cape');
+  });
+
+  it('a typed answer whose audio cannot play shows its text at once and never says "Speaking"', async () => {
+    configureVoiceAssistant({
+      createTransport: () => (transport = new FakeTransport({ answerDelayMs: 1, speakMs: 50 })),
+      createAudio: () => {
+        audio = new FakeAudioIO();
+        // The browser refused to start audio (autoplay): nothing plays.
+        audio.blocked = true;
+        return audio;
+      },
+    });
+    running();
+    await connect();
+    const seen: string[] = [];
+    const unwatch = subscribe(state, () => seen.push(talkState(state)));
+    sendText('Who is Nell?');
+    await vi.waitFor(() => expect(state.transcript[1]?.text).toBeTruthy());
+    await vi.waitFor(() => expect(transport.sent.length).toBeGreaterThan(0));
+    await new Promise((resolve) => setTimeout(resolve, 120));
+    unwatch();
+    expect(seen).not.toContain('speaking');
+    expect(talkState(state)).toBe('listening');
   });
 
   it('a moving position reaches the live conversation once per whole second (set-position)', async () => {

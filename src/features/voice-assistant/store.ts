@@ -382,5 +382,10 @@ function wire(current: Session): void {
         state.levels = levels;
       }),
     ),
+    audio.onPlaying(
+      guard((playing) => {
+        state.botSpeaking = playing;
+      }),
+    ),
   );
 }

@@ -253,7 +253,7 @@ export function TranscriptPanel({
         </Notice>
       )}
       <Scroller>
-        <Transcript ref={list} aria-labelledby="va-transcript" aria-live="polite">
+        <Transcript ref={list} tabIndex={0} aria-labelledby="va-transcript" aria-live="polite">
           {voice.transcript.length === 0 && (
             <Hint>
               {connected

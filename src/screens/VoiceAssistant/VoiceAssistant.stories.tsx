@@ -387,7 +387,7 @@ export const ConversationHistory: Story = {
     await expect(within(turns[2]!).getByText('Tutor')).toBeVisible();
     const evidence = within(turns[1]!).getByLabelText('Evidence');
     await expect(evidence).toHaveTextContent('“He had the eye of a vulture.”');
-    await expect(evidence).toHaveTextContent('Heard chapter 1, about 10 seconds in');
+    await expect(evidence).toHaveTextContent('Heard in chapter 1, about 10 seconds in');
     await expect(within(evidence).getByRole('button', { name: /^Play from here/ })).toBeEnabled();
     await expect(canvas.getByRole('button', { name: 'Clear conversation' })).toBeVisible();
   },
