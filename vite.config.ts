@@ -68,6 +68,8 @@ export default defineConfig({
           environment: 'node',
           setupFiles: ['./tests/setup/temp-dir.ts'],
           include: ['tests/pact/provider/**/*.test.ts'],
+          // One at a time: the broker tests run the verification in a process of its own.
+          fileParallelism: false,
           testTimeout: 120_000,
           hookTimeout: 120_000,
         },
