@@ -3,7 +3,7 @@ import { DomainError } from '../errors';
 import type { StoredDocumentInfo } from '../ingest/document';
 import { fetchPage } from '../ingest/fetch-page';
 import { normaliseText } from '../ingest/text-file';
-import { readUpload } from '../ingest/upload';
+import { documentReader } from '../ingest/reader';
 import type { FileStorage } from '../storage/types';
 import { DEFAULT_VOICES, type VoiceSettings } from '../tts/select';
 import { estimateCosts, estimateSeconds, speakingRate } from './estimate';
@@ -328,8 +328,7 @@ export function createJobService(deps: JobServiceDeps) {
           allowLoopback: deps.fetch.allowLoopback,
           timeoutMs: deps.fetch.timeoutMs,
         });
-        const { extractArticle } = await import('../ingest/extract'); // the DOM parser loads with the first web page
-        const article = extractArticle(page.body, page.finalUrl, page.contentType);
+        const article = await documentReader().extractArticle(page.body, page.finalUrl, page.contentType);
         text = normaliseText(article.text);
         if (article.title.trim() !== '') title = article.title.trim().slice(0, 200);
       } else {
@@ -475,7 +474,7 @@ export function createJobService(deps: JobServiceDeps) {
 
     /** Validates, reads and stores an uploaded book for the user; throws IngestError for files it refuses. */
     async upload(userId: string, filename: string, bytes: Uint8Array) {
-      const doc = await readUpload(bytes, filename);
+      const doc = await documentReader().readUpload(bytes, filename);
       await quotas.assertStorage(userId, bytes.byteLength);
       await quotas.takeUpload(userId);
       const fileKey = `uploads/${randomUUID()}.txt`;
