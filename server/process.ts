@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
+import { isConnectionFailure, isDatabaseUnavailable } from './db/errors';
 
 /**
  * How long after the first signal the same signal again is taken for a copy of it rather than a
@@ -61,4 +62,22 @@ export function exitOnSignals(
   };
   process.on('SIGINT', shutdown);
   process.on('SIGTERM', shutdown);
+}
+
+/**
+ * The queue library (pg-boss 10) writes a finished message's completion without awaiting it, so
+ * when the database goes away at that moment the failure surfaces as an unhandled rejection, which
+ * would end the process. A lost database connection is survivable (the message is delivered
+ * again later, and a job's own rows decide what runs), so such a rejection is logged; any other
+ * unhandled rejection still ends the process, as Node does by default.
+ */
+export function surviveDatabaseOutages(log: FastifyBaseLogger): void {
+  process.on('unhandledRejection', (reason) => {
+    if (isConnectionFailure(reason) || isDatabaseUnavailable(reason)) {
+      log.warn({ err: reason }, 'the database could not be reached for a background write; it is retried later');
+      return;
+    }
+    console.error('Unhandled promise rejection:', reason);
+    process.exit(1);
+  });
 }

@@ -1,4 +1,5 @@
 import PgBoss from 'pg-boss';
+import { DatabaseUnavailableError, isConnectionFailure } from '../db/errors';
 import type { Db } from '../db/types';
 
 /**
@@ -80,14 +81,19 @@ export async function createPgBossQueue(
 
   return {
     async send(jobId, sendOptions) {
-      await boss.send(
-        QUEUE_NAME,
-        { jobId },
-        {
-          expireInSeconds: options.expireInSeconds,
-          ...(sendOptions?.delaySeconds !== undefined && { startAfter: sendOptions.delaySeconds }),
-        },
-      );
+      try {
+        await boss.send(
+          QUEUE_NAME,
+          { jobId },
+          {
+            expireInSeconds: options.expireInSeconds,
+            ...(sendOptions?.delaySeconds !== undefined && { startAfter: sendOptions.delaySeconds }),
+          },
+        );
+      } catch (error) {
+        // The queue lives in the database: when it cannot be reached, neither can the queue.
+        throw isConnectionFailure(error) ? new DatabaseUnavailableError(error) : error;
+      }
     },
     async work(concurrency, handler) {
       // pg-boss 10 has no per-worker concurrency: each work() call is one poller running one job at a time.

@@ -22,6 +22,10 @@
  *   the abort is handed back the same way when the stop's grace period ends.
  * - A store that is down (StorageUnavailableError) never fails a job: after the step's attempts
  *   the job is let go and queued again STORE_RETRY_SECONDS later, as often as it takes.
+ * - A database that cannot be reached (DatabaseUnavailableError: restarting, failing over) never
+ *   fails a job either: the run stops where it is, the worker keeps its lease, probes the database
+ *   every DATABASE_PROBE_MS and runs the job again from its current step as soon as it answers
+ *   (the queue, in the same database, could not be told).
  * - Nothing waits on a single message or lease forever: every sweep (half a lease) queues jobs
  *   whose worker stopped renewing its lease (a killed process), and jobs that should be running but
  *   have neither a live lease nor a waiting message (a message lost in a crash, a book whose last
@@ -31,6 +35,7 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyBaseLogger } from 'fastify';
 import { DomainError } from '../errors';
+import { isDatabaseUnavailable } from '../db/errors';
 import { isStorageUnavailable, type FileStorage } from '../storage/types';
 import type { JobQueue } from './queue';
 import type { JobRepository } from './repository';
@@ -78,6 +83,8 @@ const SHUTDOWN = 'shutdown';
 /** How long a job whose store is down waits before it is tried again. */
 const STORE_RETRY_SECONDS = 15;
 const CANCELLED = 'cancelled';
+/** How often a worker whose database went away looks whether it is back. */
+const DATABASE_PROBE_MS = 2_000;
 
 /** Where the job's progress bar stands when a step ends (text jobs; books roll up their chapters). */
 const PROGRESS_AFTER: Record<string, number> = {
@@ -122,6 +129,9 @@ export function createRunner(options: RunnerOptions) {
   let sweeper: NodeJS.Timeout | undefined;
   const leaseSeconds = options.leaseSeconds ?? DEFAULT_LEASE_SECONDS;
   const inFlight = new Set<Promise<void>>();
+  /** Jobs this worker holds while its database does not answer (see resumeWhenDatabaseAnswers). */
+  const awaitingDatabase = new Set<string>();
+  let databaseProbe: NodeJS.Timeout | undefined;
 
   const steps = createSteps({
     ...options.steps,
@@ -245,6 +255,8 @@ export function createRunner(options: RunnerOptions) {
         return { wait: false };
       } catch (error) {
         if (jobSignal.aborted) throw error;
+        // Nothing is wrong with the step: run() waits for the database and runs it again.
+        if (isDatabaseUnavailable(error)) throw error;
         options.onJobEvent?.({
           kind: 'step_failed',
           jobId: job.id,
@@ -293,6 +305,7 @@ export function createRunner(options: RunnerOptions) {
     active.set(jobId, entry);
     const began = Date.now();
     let storeDown = false;
+    let databaseDown = false;
     try {
       if (await repo.markProcessing(jobId)) {
         options.log?.info(
@@ -335,12 +348,17 @@ export function createRunner(options: RunnerOptions) {
         storeDown = true;
         return;
       }
+      if (isDatabaseUnavailable(error)) {
+        databaseDown = true;
+        return;
+      }
       if (job !== null) await failJob(job, error instanceof StepFailed ? error.message : userMessage(error));
       if (!(error instanceof StepFailed)) options.log?.warn({ jobId, err: error }, 'job run failed outside a step');
     } finally {
       clearInterval(heartbeat);
       if (active.get(jobId) === entry) active.delete(jobId);
       if (controller.signal.reason === SHUTDOWN) await handBack(jobId, entry);
+      else if (databaseDown) resumeWhenDatabaseAnswers(jobId, job?.userId);
       else await repo.releaseLease(jobId, workerId).catch(() => undefined);
       if (storeDown) {
         options.log?.warn(
@@ -350,6 +368,52 @@ export function createRunner(options: RunnerOptions) {
         // If this send fails too (database down as well), the sweep of a live worker queues it.
         await queue.send(jobId, { delaySeconds: STORE_RETRY_SECONDS }).catch(() => undefined);
       }
+    }
+  }
+
+  /**
+   * The database went away while this worker ran (or was about to run) the job: keep it (its lease
+   * stays ours) and run it again from its current step once the database answers.
+   */
+  function resumeWhenDatabaseAnswers(jobId: string, userId?: string): void {
+    if (stopping) return; // another worker's sweep takes it once the lease lapses
+    if (!awaitingDatabase.has(jobId)) {
+      options.log?.warn({ jobId, userId }, 'database unavailable; the job resumes when it answers again');
+    }
+    awaitingDatabase.add(jobId);
+    if (databaseProbe !== undefined) return;
+    const probe = async () => {
+      databaseProbe = undefined;
+      if (stopping || awaitingDatabase.size === 0) return;
+      try {
+        await repo.countByStatus();
+      } catch {
+        databaseProbe = setTimeout(() => void probe(), DATABASE_PROBE_MS);
+        return;
+      }
+      const ids = [...awaitingDatabase];
+      awaitingDatabase.clear();
+      options.log?.info({ jobs: ids.length }, 'database answers again; resuming its jobs');
+      for (const id of ids) void runTracked(id).catch(() => undefined);
+    };
+    databaseProbe = setTimeout(() => void probe(), DATABASE_PROBE_MS);
+  }
+
+  /** Runs the job as the queue handler does, counted among the runs `stop` waits for. */
+  async function runTracked(jobId: string): Promise<void> {
+    const p = run(jobId).catch((error: unknown) => {
+      if (isDatabaseUnavailable(error)) {
+        resumeWhenDatabaseAnswers(jobId);
+        return;
+      }
+      options.log?.warn({ jobId, err: error }, 'job run interrupted; the queue will retry it');
+      throw error;
+    });
+    inFlight.add(p);
+    try {
+      await p;
+    } finally {
+      inFlight.delete(p);
     }
   }
 
@@ -404,20 +468,19 @@ export function createRunner(options: RunnerOptions) {
         await queue.send(jobId);
         return;
       }
-      const p = run(jobId).catch((error: unknown) => {
-        options.log?.warn({ jobId, err: error }, 'job run interrupted; the queue will retry it');
-        throw error;
-      });
-      inFlight.add(p);
-      try {
-        await p;
-      } finally {
-        inFlight.delete(p);
-      }
+      await runTracked(jobId);
     },
     start(): void {
+      // While the database is away these fail every time: said once, not twice a second.
+      let watchFailing = false;
       watcher = setInterval(() => {
-        watchCancellations().catch((err: unknown) => options.log?.warn({ err }, 'cancel watch failed'));
+        watchCancellations().then(
+          () => (watchFailing = false),
+          (err: unknown) => {
+            if (!watchFailing) options.log?.warn({ err }, 'cancel watch failed');
+            watchFailing = true;
+          },
+        );
       }, 500);
       watcher.unref();
       // A worker that died mid-job stops renewing its lease; once it lapses, wake the job up so a
@@ -444,6 +507,7 @@ export function createRunner(options: RunnerOptions) {
       stopping = true;
       if (watcher) clearInterval(watcher);
       if (sweeper) clearInterval(sweeper);
+      if (databaseProbe) clearTimeout(databaseProbe);
       for (const { controller } of active.values()) controller.abort(SHUTDOWN);
       const grace = new AbortController();
       await Promise.race([

@@ -88,6 +88,7 @@ export function apiClient(baseUrl: string) {
       status: res.status,
       body: (await res.json()) as Record<string, unknown>,
       retryAfter: Number(res.headers.get('retry-after') ?? 1),
+      retryAfterHeader: res.headers.get('retry-after'),
     };
   }
   /** As a reader's browser does: a 429 ("busy with other sign-ins") is retried after Retry-After. */

@@ -404,11 +404,15 @@ function store(x: DbExecutor) {
       if (jobIds.length > 0) await x.query('UPDATE jobs SET enqueued_at = now() WHERE id = ANY($1::uuid[])', [jobIds]);
     },
 
-    /** Takes the job's lease for `owner`; false while a live run (of any worker, this one included) holds it. */
+    /**
+     * Takes the job's lease for `owner`; false while another worker's live run holds it. The owner
+     * may take its own lease again (a job it kept while its database was away); its runner makes
+     * sure it never runs one job twice at once.
+     */
     async claimLease(jobId: string, owner: string, seconds: number): Promise<boolean> {
       const { rows } = await x.query<{ id: string }>(
         `UPDATE jobs SET lease_owner = $2, lease_until = now() + make_interval(secs => $3)
-         WHERE id = $1 AND (lease_owner IS NULL OR lease_until < now()) RETURNING id`,
+         WHERE id = $1 AND (lease_owner IS NULL OR lease_until < now() OR lease_owner = $2) RETURNING id`,
         [jobId, owner, seconds],
       );
       return rows.length > 0;
