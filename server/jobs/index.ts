@@ -3,6 +3,7 @@ import { EncoderPool } from '../audio/encoder-pool';
 import type { Config } from '../config';
 import type { Db } from '../db/types';
 import { LocalFileStorage, openStorage } from '../storage/index';
+import { createStorageHealth, type StorageHealth } from '../storage/health';
 import type { FileStorage } from '../storage/types';
 import type { VoiceSettings } from '../tts/select';
 import { createPgBossQueue, type JobQueue } from './queue';
@@ -29,6 +30,8 @@ export interface Conversion {
   repo: JobRepository;
   storage: FileStorage;
   queue: JobQueue;
+  /** The file store's free-space floor: readiness and the 507 of new uploads and jobs. */
+  storageHealth: StorageHealth;
   runner: Runner | null;
   /** Stops workers (running jobs are handed back to the queue for another worker), the queue and the encoder threads. */
   close(): Promise<void>;
@@ -57,6 +60,7 @@ export async function createConversion(
       log.warn({ err: error }, 'could not clean half-written files from storage');
     }
   }
+  const storageHealth = createStorageHealth(storage, config.storageMinFreeBytes);
   const repo = createJobRepository(db);
   const embedded = config.databaseUrl === undefined;
   // A message may take a step's full time plus the quick steps around it (see runner.ts).
@@ -129,6 +133,7 @@ export async function createConversion(
     voices,
     fetch: { allowLoopback: config.allowPrivateFetchForTests, timeoutMs: fetchTimeoutMs },
     quotas,
+    storageHealth,
     ...(runner !== null && { onCancelled: (ids: string[]) => runner.notifyCancelled(ids) }),
   });
 
@@ -138,6 +143,7 @@ export async function createConversion(
     repo,
     storage,
     queue,
+    storageHealth,
     runner,
     async close() {
       if (closed) return;

@@ -36,7 +36,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyBaseLogger } from 'fastify';
 import { DomainError } from '../errors';
 import { isDatabaseUnavailable } from '../db/errors';
-import { isStorageUnavailable, type FileStorage } from '../storage/types';
+import { isDiskFull, isStorageUnavailable, type FileStorage } from '../storage/types';
 import type { JobQueue } from './queue';
 import type { JobRepository } from './repository';
 import { audioKey, createSteps, type ChapterState, type StepDeps } from './steps';
@@ -109,11 +109,17 @@ export class StepFailed extends Error {
  * not yet visible); anything unexpected (a dropped connection) may pass on a later try.
  */
 function isRetryable(error: unknown): boolean {
+  if (isDiskFull(error)) return false; // not within seconds: once space is freed, the reader retries
   if (error instanceof DomainError) return error.retryable;
   return !(error instanceof StepFailed);
 }
 
+/** What a job that failed on a full disk says; nothing it half-wrote is kept. */
+export const DISK_FULL_MESSAGE =
+  "The server's storage was full, so the audio could not be stored. Retry the job once space has been freed";
+
 function userMessage(error: unknown): string {
+  if (isDiskFull(error)) return DISK_FULL_MESSAGE;
   if (error instanceof Error && error.message) return error.message;
   return 'The conversion failed for an unknown reason';
 }

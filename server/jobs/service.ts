@@ -4,6 +4,7 @@ import type { StoredDocumentInfo } from '../ingest/document';
 import { fetchPage } from '../ingest/fetch-page';
 import { normaliseText } from '../ingest/text-file';
 import { documentReader } from '../ingest/reader';
+import type { StorageHealth } from '../storage/health';
 import type { FileStorage } from '../storage/types';
 import { DEFAULT_VOICES, type VoiceSettings } from '../tts/select';
 import { estimateCosts, estimateSeconds, speakingRate } from './estimate';
@@ -132,6 +133,8 @@ export interface JobServiceDeps {
   fetch?: { allowLoopback: boolean; timeoutMs: number };
   /** Per-user limits (storage, unfinished jobs, uploads per hour). */
   quotas: Quotas;
+  /** Refuses new work (507) while the file store is full. */
+  storageHealth?: StorageHealth;
   /** Tells this process's runner to stop work at once (other processes poll the status). */
   onCancelled?: (jobIds: string[]) => void;
 }
@@ -227,6 +230,7 @@ export function createJobService(deps: JobServiceDeps) {
 
   return {
     async create(userId: string, input: CreateJobInput): Promise<JobView> {
+      await deps.storageHealth?.assertRoom();
       const id = randomUUID();
       const provider = input.voice_config?.provider ?? 'openai';
       const voiceConfig = {
@@ -419,6 +423,7 @@ export function createJobService(deps: JobServiceDeps) {
       // A chapter whose book failed because of it: retrying the book re-runs exactly the failed chapters.
       const parent = job.parentJobId === null ? null : await repo.get(job.parentJobId);
       const target = parent !== null && parent.status === 'FAILED' ? parent : job;
+      await deps.storageHealth?.assertRoom();
       await repo.transaction(async (tx) => {
         if (target.parentJobId === null) await quotas.assertActiveJobs(tx, userId);
         await tx.resetForRetry(target.id);
@@ -474,6 +479,7 @@ export function createJobService(deps: JobServiceDeps) {
 
     /** Validates, reads and stores an uploaded book for the user; throws IngestError for files it refuses. */
     async upload(userId: string, filename: string, bytes: Uint8Array) {
+      await deps.storageHealth?.assertRoom();
       const doc = await documentReader().readUpload(bytes, filename);
       await quotas.assertStorage(userId, bytes.byteLength);
       await quotas.takeUpload(userId);
