@@ -180,6 +180,28 @@ describe('storage quota (QUOTA_STORAGE_BYTES) and DELETE /files/{fileKey}', () =
     expect((await upload(t, alice, prose(600 * 1024))).statusCode).toBe(201);
   });
 
+  it('reserves space atomically: parallel uploads and jobs never take a user past the quota', async () => {
+    const dave = await signIn(t, 'dave@example.com');
+    // 20 uploads of 300 KB and 10 texts of 450 KB at once against 1 MB: at most 3 fit, whatever the order.
+    const answers = await Promise.all([
+      ...Array.from({ length: 20 }, (_v, i) => upload(t, dave, prose(300 * 1024 + i))),
+      ...Array.from({ length: 10 }, (_v, i) =>
+        createJob(t, dave, { title: `Text ${i}`, content: prose(450 * 1024 + i) }),
+      ),
+    ]);
+    const statuses = answers.map((a) => a.statusCode);
+    expect(statuses.filter((s) => s !== 201 && s !== 413 && s !== 429)).toEqual([]);
+    const accepted = statuses.filter((s) => s === 201).length;
+    expect(accepted).toBeGreaterThan(0);
+    expect(accepted).toBeLessThanOrEqual(3);
+    const { rows } = await db.query<{ used: string }>(
+      `SELECT (SELECT COALESCE(sum(size_bytes), 0) FROM uploaded_files u JOIN users ON users.id = u.user_id WHERE users.email = $1)
+            + (SELECT COALESCE(sum((config->>'source_bytes')::bigint), 0) FROM jobs j JOIN users ON users.id = j.user_id WHERE users.email = $1) AS used`,
+      ['dave@example.com'],
+    );
+    expect(Number(rows[0]!.used)).toBeLessThanOrEqual(1024 * 1024);
+  });
+
   it('refuses to delete the file a job was made from (409), and malformed keys (422)', async () => {
     const carol = await signIn(t, 'carol@example.com');
     const key = ((await upload(t, carol, SHORT_TEXT)).json() as { file_key: string }).file_key;

@@ -8,7 +8,8 @@ import type { JobRepository, JobStore } from './repository';
  * Storage counts what the user's data holds on disk: uploaded files, each job's own text
  * (`config.source_bytes`) and each finished job's audio (`result_data.file_size_bytes`, for a book
  * its joined audio plus every chapter's). Audio still being made counts once its job finishes; the
- * active-jobs limit bounds how much that can be.
+ * active-jobs limit bounds how much that can be. Space is reserved, not only checked: the row that
+ * counts new bytes is inserted in the same transaction, under the user's lock, as the check.
  */
 export interface QuotaLimits {
   storageBytes: number;
@@ -28,19 +29,28 @@ export function formatBytes(bytes: number): string {
 export function createQuotas(repo: JobRepository, limits: QuotaLimits, now: () => Date) {
   const storageUsed = (userId: string): Promise<number> => repo.storageUsed(userId);
 
+  function refuseStorage(used: number, extraBytes: number): void {
+    if (used + extraBytes <= limits.storageBytes) return;
+    const need = extraBytes > 0 ? ` and this needs ${formatBytes(extraBytes)} more` : '';
+    throw new DomainError(
+      'quota_exceeded',
+      `Storage limit reached: you use ${formatBytes(used)} of your ${formatBytes(limits.storageBytes)} storage limit${need}. Delete books or uploaded files to free space`,
+    );
+  }
+
   return {
     limits,
     storageUsed,
 
-    /** Refuses (413) when `extraBytes` more would take the user past the storage quota. */
-    async assertStorage(userId: string, extraBytes: number): Promise<void> {
-      const used = await storageUsed(userId);
-      if (used + extraBytes <= limits.storageBytes) return;
-      const need = extraBytes > 0 ? ` and this needs ${formatBytes(extraBytes)} more` : '';
-      throw new DomainError(
-        'quota_exceeded',
-        `Storage limit reached: you use ${formatBytes(used)} of your ${formatBytes(limits.storageBytes)} storage limit${need}. Delete books or uploaded files to free space`,
-      );
+    /**
+     * Reserves `extraBytes` of the user's storage quota, or refuses (413). Run it in the transaction
+     * that inserts the row counting those bytes (the upload, or the job with its `source_bytes`):
+     * it locks the user's quota until that transaction ends, so concurrent requests of one user are
+     * counted one after the other and the sum accepted never exceeds the quota.
+     */
+    async reserveStorage(tx: JobStore, userId: string, extraBytes: number): Promise<void> {
+      await tx.lockOwner(userId);
+      refuseStorage(await tx.storageUsed(userId), extraBytes);
     },
 
     /**
@@ -59,24 +69,22 @@ export function createQuotas(repo: JobRepository, limits: QuotaLimits, now: () =
       );
     },
 
-    /** Counts an upload, or refuses it (429 with Retry-After) past the hourly limit. */
-    async takeUpload(userId: string): Promise<void> {
+    /** Counts an upload, or refuses it (429 with Retry-After) past the hourly limit; in the upload's transaction. */
+    async takeUpload(tx: JobStore, userId: string): Promise<void> {
       const at = now();
       const since = new Date(at.getTime() - HOUR_MS);
-      await repo.transaction(async (tx) => {
-        await tx.lockOwner(userId);
-        const { count, oldest } = await tx.uploadsSince(userId, since);
-        if (count >= limits.uploadsPerHour) {
-          const wait = Math.max(1, Math.ceil(((oldest ?? at).getTime() + HOUR_MS - at.getTime()) / 1000));
-          const minutes = Math.ceil(wait / 60);
-          throw new DomainError(
-            'rate_limited',
-            `Upload limit reached: at most ${limits.uploadsPerHour} uploads per hour. Try again in ${minutes} ${minutes === 1 ? 'minute' : 'minutes'}`,
-            { retryAfterSeconds: wait },
-          );
-        }
-        await tx.recordUpload(userId, at);
-      });
+      await tx.lockOwner(userId);
+      const { count, oldest } = await tx.uploadsSince(userId, since);
+      if (count >= limits.uploadsPerHour) {
+        const wait = Math.max(1, Math.ceil(((oldest ?? at).getTime() + HOUR_MS - at.getTime()) / 1000));
+        const minutes = Math.ceil(wait / 60);
+        throw new DomainError(
+          'rate_limited',
+          `Upload limit reached: at most ${limits.uploadsPerHour} uploads per hour. Try again in ${minutes} ${minutes === 1 ? 'minute' : 'minutes'}`,
+          { retryAfterSeconds: wait },
+        );
+      }
+      await tx.recordUpload(userId, at);
     },
   };
 }

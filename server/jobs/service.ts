@@ -292,28 +292,31 @@ export function createJobService(deps: JobServiceDeps) {
         }
       }
 
-      // Quotas before anything is written: storage (a web page's text counts once fetched), then
-      // the unfinished-jobs limit, counted under a lock in the transaction that inserts the job.
+      // Quotas before anything is written, in the transaction that inserts the job: its text's
+      // bytes (a web page's count once fetched) are reserved against the storage quota, and the
+      // unfinished-jobs limit is counted, under the user's lock.
       if (sourceBytes !== null) config.source_bytes = sourceBytes.byteLength;
-      await quotas.assertStorage(userId, sourceBytes?.byteLength ?? 0);
       const steps = jobType === 'book_processing' ? BOOK_STEPS : TEXT_STEPS;
+      await repo.transaction(async (tx) => {
+        await quotas.reserveStorage(tx, userId, sourceBytes?.byteLength ?? 0);
+        await quotas.assertActiveJobs(tx, userId);
+        await tx.insertJob({
+          id,
+          userId,
+          jobType,
+          title,
+          description: input.description ?? null,
+          config,
+          inputFileKey,
+          steps,
+        });
+      });
       try {
         if (sourceBytes !== null && inputFileKey !== null) await storage.write(inputFileKey, sourceBytes);
         if (coverFrom !== null) await copy(coverFrom, coverKey(id));
-        await repo.transaction(async (tx) => {
-          await quotas.assertActiveJobs(tx, userId);
-          await tx.insertJob({
-            id,
-            userId,
-            jobType,
-            title,
-            description: input.description ?? null,
-            config,
-            inputFileKey,
-            steps,
-          });
-        });
       } catch (error) {
+        // The reservation goes with the job: nothing of it is left counted or stored.
+        await repo.deleteWithChapters(id, userId).catch(() => undefined);
         await storage.deletePrefix(`jobs/${id}/`).catch(() => undefined);
         throw error;
       }
@@ -481,17 +484,21 @@ export function createJobService(deps: JobServiceDeps) {
     async upload(userId: string, filename: string, bytes: Uint8Array) {
       await deps.storageHealth?.assertRoom();
       const doc = await documentReader().readUpload(bytes, filename);
-      await quotas.assertStorage(userId, bytes.byteLength);
-      await quotas.takeUpload(userId);
       const fileKey = `uploads/${randomUUID()}.txt`;
+      // Control characters (NUL among them) cannot be stored as text and mean nothing in a name.
+      const cleanName =
+        (filename.split(/[\\/]/).pop() ?? 'upload.txt').replace(/\p{Cc}/gu, '').slice(0, 255) || 'upload.txt';
+      // The upload's row reserves its bytes, in the transaction that checks the quotas.
+      await repo.transaction(async (tx) => {
+        await quotas.reserveStorage(tx, userId, bytes.byteLength);
+        await quotas.takeUpload(tx, userId);
+        await tx.insertUpload(fileKey, userId, cleanName, bytes.byteLength);
+      });
       const written: string[] = [];
       const put = async (key: string, data: Uint8Array) => {
         written.push(key);
         await storage.write(key, data);
       };
-      // Control characters (NUL among them) cannot be stored as text and mean nothing in a name.
-      const cleanName =
-        (filename.split(/[\\/]/).pop() ?? 'upload.txt').replace(/\p{Cc}/gu, '').slice(0, 255) || 'upload.txt';
       try {
         await put(fileKey, Buffer.from(doc.text, 'utf8'));
         if (doc.format !== 'txt') {
@@ -507,8 +514,8 @@ export function createJobService(deps: JobServiceDeps) {
           }
           await put(uploadInfoKey(fileKey), Buffer.from(JSON.stringify(info), 'utf8'));
         }
-        await repo.insertUpload(fileKey, userId, cleanName, bytes.byteLength);
       } catch (error) {
+        await repo.deleteUpload(fileKey).catch(() => undefined);
         await Promise.all(written.map((k) => storage.delete(k).catch(() => undefined)));
         throw error;
       }
