@@ -10,6 +10,7 @@ import { createPgBossQueue, type JobQueue } from './queue';
 import { createJobRepository, type JobRepository } from './repository';
 import { createRunner, type JobEvent, type Runner } from './runner';
 import { createQuotas } from './quotas';
+import { createScheduler } from './scheduler';
 import { createJobService, type JobService } from './service';
 import { createFetchSlots } from './steps';
 
@@ -70,6 +71,15 @@ export async function createConversion(
     onError: (err) => log.warn({ err }, 'job queue error'),
   });
 
+  // The fair queue in front of the workers: per-user running limit, users in turn (scheduler.ts).
+  const scheduler = createScheduler({ repo, queue, runningLimit: config.quotaRunningJobs, log });
+  if (config.quotaActiveJobsDeprecated) {
+    log.warn(
+      { QUOTA_ACTIVE_JOBS: config.quotaQueuedJobs },
+      'QUOTA_ACTIVE_JOBS is deprecated: it now sets QUOTA_QUEUED_JOBS (jobs a user may have waiting or converting); jobs past QUOTA_RUNNING_JOBS wait in the queue instead of being refused. Rename it to QUOTA_QUEUED_JOBS',
+    );
+  }
+
   const voices: VoiceSettings = {
     ...(config.openaiApiKey !== undefined && { openaiApiKey: config.openaiApiKey }),
     ...(config.openaiBaseUrl !== undefined && { openaiBaseUrl: config.openaiBaseUrl }),
@@ -98,6 +108,7 @@ export async function createConversion(
       stepTimeoutSeconds: config.jobStepTimeoutSeconds,
       leaseSeconds: config.jobLeaseSeconds,
       messageBudgetSeconds,
+      scheduler,
       ...(overrides.stepAttempts !== undefined && { stepAttempts: overrides.stepAttempts }),
       ...(overrides.stepRetryDelayMs !== undefined && { stepRetryDelayMs: overrides.stepRetryDelayMs }),
       log,
@@ -115,13 +126,14 @@ export async function createConversion(
     // Jobs that should be running but have no message (lost between a commit and a send) get one;
     // a duplicate message is harmless (the job's lease and step rows decide what runs).
     for (const id of await repo.runnableJobIds()) await queue.send(id);
+    await scheduler.dispatch();
   }
 
   const quotas = createQuotas(
     repo,
     {
       storageBytes: config.quotaStorageBytes,
-      activeJobs: config.quotaActiveJobs,
+      queuedJobs: config.quotaQueuedJobs,
       uploadsPerHour: config.quotaUploadsPerHour,
     },
     now,
@@ -133,6 +145,7 @@ export async function createConversion(
     voices,
     fetch: { allowLoopback: config.allowPrivateFetchForTests, timeoutMs: fetchTimeoutMs },
     quotas,
+    scheduler,
     storageHealth,
     ...(runner !== null && { onCancelled: (ids: string[]) => runner.notifyCancelled(ids) }),
   });

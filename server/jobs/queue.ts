@@ -8,8 +8,8 @@ import type { Db } from '../db/types';
  * twice, late, or after a crash does no harm (see runner.ts).
  */
 export interface JobQueue {
-  /** Queues a message for the job, due now or after `delaySeconds`. */
-  send(jobId: string, options?: { delaySeconds?: number }): Promise<void>;
+  /** Queues a message for the job, due now or after `delaySeconds`; a higher `priority` is delivered first. */
+  send(jobId: string, options?: { delaySeconds?: number; priority?: number }): Promise<void>;
   /** Calls handler for messages, `concurrency` at a time. A handler that throws gets the message retried later. */
   work(concurrency: number, handler: (jobId: string) => Promise<void>): Promise<void>;
   /** Embedded mode: messages left active by a dead process go back to the queue at once. */
@@ -88,6 +88,7 @@ export async function createPgBossQueue(
           {
             expireInSeconds: options.expireInSeconds,
             ...(sendOptions?.delaySeconds !== undefined && { startAfter: sendOptions.delaySeconds }),
+            ...(sendOptions?.priority !== undefined && { priority: sendOptions.priority }),
           },
         );
       } catch (error) {

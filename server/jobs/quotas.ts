@@ -2,7 +2,8 @@ import { DomainError } from '../errors';
 import type { JobRepository, JobStore } from './repository';
 
 /**
- * Per-user limits (QUOTA_* variables): storage, unfinished jobs and uploads per hour. A refused
+ * Per-user limits (QUOTA_* variables): storage, queued jobs and uploads per hour (the running
+ * limit, QUOTA_RUNNING_JOBS, is the scheduler's: further jobs wait rather than being refused). A refused
  * request is told which limit it met and how to get under it; other users are never affected.
  *
  * Storage counts what the user's data holds on disk: uploaded files, each job's own text
@@ -13,7 +14,8 @@ import type { JobRepository, JobStore } from './repository';
  */
 export interface QuotaLimits {
   storageBytes: number;
-  activeJobs: number;
+  /** Jobs one user may have waiting or converting (QUOTA_QUEUED_JOBS). */
+  queuedJobs: number;
   uploadsPerHour: number;
 }
 
@@ -54,17 +56,17 @@ export function createQuotas(repo: JobRepository, limits: QuotaLimits, now: () =
     },
 
     /**
-     * Refuses (429) a new or retried job while the user has `activeJobs` unfinished top-level jobs.
-     * Run it in the transaction that inserts the job: it locks the user's quota, so concurrent
-     * requests of one user are counted one after the other.
+     * Refuses (429) a new or retried job while the user has `queuedJobs` unfinished top-level jobs
+     * (waiting in the queue or converting). Run it in the transaction that inserts the job: it
+     * locks the user's quota, so concurrent requests of one user are counted one after the other.
      */
-    async assertActiveJobs(tx: JobStore, userId: string): Promise<void> {
+    async assertQueueRoom(tx: JobStore, userId: string): Promise<void> {
       await tx.lockOwner(userId);
-      if ((await tx.activeTopLevelCount(userId)) < limits.activeJobs) return;
-      const n = limits.activeJobs;
+      if ((await tx.activeTopLevelCount(userId)) < limits.queuedJobs) return;
+      const n = limits.queuedJobs;
       throw new DomainError(
         'rate_limited',
-        `Active job limit reached: you may have ${n} ${n === 1 ? 'job' : 'jobs'} pending or processing at once. Wait for one to finish or cancel one`,
+        `Queue limit reached: you may have ${n} ${n === 1 ? 'job' : 'jobs'} waiting or converting at once. Wait for one to finish or cancel one`,
         { retryAfterSeconds: 30 },
       );
     },

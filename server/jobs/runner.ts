@@ -38,6 +38,7 @@ import { DomainError } from '../errors';
 import { isDatabaseUnavailable } from '../db/errors';
 import { isDiskFull, isStorageUnavailable, type FileStorage } from '../storage/types';
 import type { JobQueue } from './queue';
+import type { Scheduler } from './scheduler';
 import type { JobRepository } from './repository';
 import { audioKey, createSteps, type ChapterState, type StepDeps } from './steps';
 import { timingKey } from './timing';
@@ -57,6 +58,8 @@ export interface RunnerOptions {
   stepAttempts?: number;
   stepRetryDelayMs?: number;
   log?: FastifyBaseLogger;
+  /** The fair queue: told when a top-level job ends here, and on every sweep. */
+  scheduler?: Scheduler;
   /** Told when a job changes state in this worker (logs and metrics). */
   onJobEvent?: (event: JobEvent) => void;
 }
@@ -366,6 +369,18 @@ export function createRunner(options: RunnerOptions) {
       if (controller.signal.reason === SHUTDOWN) await handBack(jobId, entry);
       else if (databaseDown) resumeWhenDatabaseAnswers(jobId, job?.userId);
       else await repo.releaseLease(jobId, workerId).catch(() => undefined);
+      // A book or text that ended frees its user's place: the next waiting job may start.
+      if (
+        job !== null &&
+        job.parentJobId === null &&
+        !storeDown &&
+        !databaseDown &&
+        controller.signal.reason !== SHUTDOWN
+      ) {
+        await options.scheduler
+          ?.dispatch()
+          .catch((err: unknown) => options.log?.warn({ err }, 'could not hand waiting jobs to the workers'));
+      }
       if (storeDown) {
         options.log?.warn(
           { jobId, userId: job?.userId, retryInSeconds: STORE_RETRY_SECONDS },
@@ -442,6 +457,7 @@ export function createRunner(options: RunnerOptions) {
   }
 
   async function takeOverAbandoned(): Promise<void> {
+    await options.scheduler?.dispatch();
     for (const id of await repo.abandonedJobIds()) {
       if (active.has(id)) continue;
       options.log?.info({ jobId: id }, 'taking over a job whose worker stopped');

@@ -11,6 +11,7 @@ import { estimateCosts, estimateSeconds, speakingRate } from './estimate';
 import { assemble, chapterStats, ChoiceError, chooseChapters, planSource } from './plan';
 import type { JobQueue } from './queue';
 import type { Quotas } from './quotas';
+import type { Scheduler } from './scheduler';
 import type { JobRepository, ListFilter } from './repository';
 import { readText, sourceKey } from './steps';
 import { timingKey } from './timing';
@@ -133,6 +134,8 @@ export interface JobServiceDeps {
   fetch?: { allowLoopback: boolean; timeoutMs: number };
   /** Per-user limits (storage, unfinished jobs, uploads per hour). */
   quotas: Quotas;
+  /** Hands waiting jobs to the workers, users in turn; without it each new job is sent at once (tests). */
+  scheduler?: Scheduler;
   /** Refuses new work (507) while the file store is full. */
   storageHealth?: StorageHealth;
   /** Tells this process's runner to stop work at once (other processes poll the status). */
@@ -168,9 +171,17 @@ export function createJobService(deps: JobServiceDeps) {
     return job;
   }
 
-  async function view(job: JobRecord): Promise<JobView> {
+  /** Hands the new or retried job to the workers when its turn has come (the scheduler decides). */
+  async function dispatch(jobId: string): Promise<void> {
+    if (deps.scheduler !== undefined) await deps.scheduler.dispatch();
+    else await queue.send(jobId);
+  }
+
+  async function view(job: JobRecord): Promise<JobView & { queue_position?: number }> {
     const [v] = await views([job]);
-    return v!;
+    if (job.status !== 'PENDING' || job.parentJobId !== null) return v!;
+    const ahead = (await repo.queuePositions([job.id])).get(job.id);
+    return ahead === undefined ? v! : { ...v!, queue_position: ahead };
   }
 
   /** The text (and, for a structured upload, what its format said) of a content or file_key request. */
@@ -299,7 +310,7 @@ export function createJobService(deps: JobServiceDeps) {
       const steps = jobType === 'book_processing' ? BOOK_STEPS : TEXT_STEPS;
       await repo.transaction(async (tx) => {
         await quotas.reserveStorage(tx, userId, sourceBytes?.byteLength ?? 0);
-        await quotas.assertActiveJobs(tx, userId);
+        await quotas.assertQueueRoom(tx, userId);
         await tx.insertJob({
           id,
           userId,
@@ -320,7 +331,7 @@ export function createJobService(deps: JobServiceDeps) {
         await storage.deletePrefix(`jobs/${id}/`).catch(() => undefined);
         throw error;
       }
-      await queue.send(id);
+      await dispatch(id);
       return view((await repo.get(id))!);
     },
 
@@ -376,7 +387,12 @@ export function createJobService(deps: JobServiceDeps) {
 
     /** One page of job summaries (the list's shape; `get` has the whole job). */
     async list(filter: ListFilter) {
-      const { jobs, total } = await repo.listSummaries(filter);
+      const { jobs: summaries, total } = await repo.listSummaries(filter);
+      // Waiting jobs say how many start before them ("queued, 3 ahead").
+      const positions = await repo.queuePositions(
+        summaries.filter((j) => j.status === 'PENDING' && j.parent_job_id === null).map((j) => j.id),
+      );
+      const jobs = summaries.map((j) => (positions.has(j.id) ? { ...j, queue_position: positions.get(j.id)! } : j));
       return {
         jobs,
         total,
@@ -403,6 +419,7 @@ export function createJobService(deps: JobServiceDeps) {
       deps.onCancelled?.(cancelled);
       // A chapter cancelled on its own fails its book (which can then be retried).
       if (job.parentJobId !== null) await queue.send(job.parentJobId);
+      else await deps.scheduler?.dispatch(); // its place among the user's running jobs is free
       return view((await repo.get(jobId))!);
     },
 
@@ -428,10 +445,12 @@ export function createJobService(deps: JobServiceDeps) {
       const target = parent !== null && parent.status === 'FAILED' ? parent : job;
       await deps.storageHealth?.assertRoom();
       await repo.transaction(async (tx) => {
-        if (target.parentJobId === null) await quotas.assertActiveJobs(tx, userId);
+        if (target.parentJobId === null) await quotas.assertQueueRoom(tx, userId);
         await tx.resetForRetry(target.id);
       });
-      await queue.send(target.id);
+      // A book or a text waits for its turn again; a chapter of a running book goes straight back to its book's work.
+      if (target.parentJobId === null) await dispatch(target.id);
+      else await queue.send(target.id);
       return view((await repo.get(jobId))!);
     },
 
