@@ -86,6 +86,11 @@ export async function createConversion(
     ...(config.elevenlabsApiKey !== undefined && { elevenlabsApiKey: config.elevenlabsApiKey }),
     ...(config.elevenlabsBaseUrl !== undefined && { elevenlabsBaseUrl: config.elevenlabsBaseUrl }),
     ...overrides.voices,
+    // Each retry of a voice request is logged with its cause (the one retry policy, server/retry-policy.ts).
+    retry: {
+      ...overrides.voices?.retry,
+      onRetry: (retry) => log.warn(retry, 'voice request failed; retrying'),
+    },
   };
   const fetchTimeoutMs = overrides.fetchTimeoutMs ?? config.urlFetchTimeoutSeconds * 1000;
   let runner: Runner | null = null;

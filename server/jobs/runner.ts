@@ -10,9 +10,11 @@
  * - Steps are rows keyed (job_id, step_name): a completed step is never run again; a step that was
  *   running when its process died simply runs again from its start. Files are written through
  *   atomic storage writers, so an interrupted write leaves nothing visible.
- * - A step's own failures are retried here (STEP_ATTEMPTS, growing delay) when they can succeed on
- *   a later try; a step that finally fails records its message, and so does the job. Each step
- *   is stopped at JOB_STEP_TIMEOUT_SECONDS.
+ * - A step's own failures are retried here, within the one retry policy's budget per step
+ *   (server/retry-policy.ts: attempts and total time, growing delay, Retry-After honoured, each
+ *   retry logged with its cause), when they can succeed on a later try and were not already
+ *   retried by the voice client; a step that finally fails records its last cause, and so does
+ *   the job. Each step is stopped at JOB_STEP_TIMEOUT_SECONDS.
  * - Cancelling sets the job CANCELLED in the database; every worker polls the status of the jobs it
  *   runs (twice a second, and at once in the process that served the cancel) and aborts them; the
  *   partial MP3 is discarded by its writer and any finished audio of the job is deleted.
@@ -36,6 +38,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyBaseLogger } from 'fastify';
 import { DomainError } from '../errors';
 import { isDatabaseUnavailable } from '../db/errors';
+import { nextRetryDelay, RETRY_BUDGET } from '../retry-policy';
+import { TtsError } from '../tts/types';
 import { isDiskFull, isStorageUnavailable, type FileStorage } from '../storage/types';
 import type { JobQueue } from './queue';
 import type { Scheduler } from './scheduler';
@@ -113,6 +117,8 @@ export class StepFailed extends Error {
  */
 function isRetryable(error: unknown): boolean {
   if (isDiskFull(error)) return false; // not within seconds: once space is freed, the reader retries
+  // A voice provider's request was already retried within this step's budget by the voice client.
+  if (error instanceof TtsError && error.attempts !== undefined) return false;
   if (error instanceof DomainError) return error.retryable;
   return !(error instanceof StepFailed);
 }
@@ -130,8 +136,11 @@ function userMessage(error: unknown): string {
 export function createRunner(options: RunnerOptions) {
   const { repo, storage, queue } = options;
   const workerId = randomUUID();
-  const attempts = options.stepAttempts ?? 3;
-  const retryDelayMs = options.stepRetryDelayMs ?? 1000;
+  const budget = {
+    ...RETRY_BUDGET,
+    attempts: options.stepAttempts ?? RETRY_BUDGET.attempts,
+    baseDelayMs: options.stepRetryDelayMs ?? RETRY_BUDGET.baseDelayMs,
+  };
   const active = new Map<string, { controller: AbortController; heartbeat: NodeJS.Timeout; handedBack: boolean }>();
   let stopping = false;
   let watcher: NodeJS.Timeout | undefined;
@@ -214,6 +223,7 @@ export function createRunner(options: RunnerOptions) {
   async function runStep(job: JobRecord, step: StepRecord, jobSignal: AbortSignal): Promise<{ wait: boolean }> {
     const impl = steps[step.stepName];
     if (impl === undefined) throw new StepFailed(`Unknown step ${step.stepName}`);
+    const firstAttempt = Date.now();
     for (let attempt = 1; ; attempt += 1) {
       await repo.updateStep(job.id, step.stepName, {
         status: 'running',
@@ -276,12 +286,22 @@ export function createRunner(options: RunnerOptions) {
         const message = timeout.aborted
           ? `The ${step.stepName.replace('_', ' ')} step took longer than ${options.stepTimeoutSeconds} seconds`
           : userMessage(error);
-        if (!timeout.aborted && isRetryable(error) && attempt < attempts) {
-          options.log?.warn({ jobId: job.id, step: step.stepName, attempt, err: error }, 'step failed; retrying');
+        const hintMs =
+          error instanceof DomainError && error.retryAfterSeconds !== undefined
+            ? error.retryAfterSeconds * 1000
+            : undefined;
+        const wait =
+          !timeout.aborted && isRetryable(error)
+            ? nextRetryDelay(budget, attempt, Date.now() - firstAttempt, hintMs)
+            : null;
+        const logged = { jobId: job.id, step: step.stepName, attempt, attempts: budget.attempts, cause: message };
+        if (wait !== null) {
+          options.log?.warn({ ...logged, retryInMs: Math.round(wait), err: error }, 'step failed; retrying');
           await repo.updateStep(job.id, step.stepName, { metadata: { last_error: message } });
-          await sleep(retryDelayMs * 2 ** (attempt - 1), undefined, { signal: jobSignal });
+          await sleep(wait, undefined, { signal: jobSignal });
           continue;
         }
+        if (!timeout.aborted && isRetryable(error)) options.log?.warn(logged, 'step failed; retry budget spent');
         if (isStorageUnavailable(error) && !timeout.aborted) {
           await repo.updateStep(job.id, step.stepName, { metadata: { last_error: message } }).catch(() => undefined);
           throw error; // run() queues the job again for later; it is not failed
