@@ -1,7 +1,7 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
 import { resetPlayer } from '../../features/player';
-import { bookJobId, progressFixture, SAMPLE_AUDIO_URL } from '../../mocks/audio';
+import { bookJobId, progressFixture } from '../../mocks/audio';
 import { jobsRunningCountHandler } from '../../mocks/handlers';
 import { convertingBookFixture, jobAtStatus, jobsBackend, jobUuid } from '../../mocks/jobs';
 import { getSaveProgressMockHandler } from '../../api/gen/endpoints/progress/progress.msw';
@@ -109,7 +109,7 @@ export const SignOutKeepsThePlace: Story = {
     savedOnSignOut.length = 0;
     resetPlayer({
       currentJobId: bookJobId,
-      streamingUrl: SAMPLE_AUDIO_URL,
+      streamFrom: bookJobId,
       currentPosition: 754.2,
       duration: 1800,
       isLoading: false,

@@ -141,10 +141,8 @@ export function TopNav() {
   const signOut = async () => {
     // The listening position is saved while the token is still valid; then playback stops. The
     // player's store is loaded with the player (after the first screen), not with the top bar.
-    const { clearAudio, pause, saveNow } = await import('../../features/player/store');
-    pause();
-    await saveNow({ keepalive: true });
-    clearAudio();
+    const { stopForSignOut } = await import('../../features/player/controls');
+    await stopForSignOut();
     logout();
     queryClient.clear();
     navigate(paths.login());

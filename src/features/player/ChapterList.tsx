@@ -2,7 +2,9 @@ import styled from 'styled-components';
 import { Card, ListStack } from '../../components/ui';
 import { formatClock, formatDuration } from '../../entities/time';
 import { useChapters, usePlayer } from './hooks';
-import { isChapterReady, jumpToChapter } from './store';
+import { isChapterReady } from './chapters';
+import { jumpToChapter } from './controls';
+import { isReady } from './store';
 
 const Item = styled.button<{ $current: boolean }>`
   font: inherit;
@@ -56,9 +58,8 @@ const REASON_ID = 'chapters-not-ready-reason';
  * them.
  */
 export function ChapterList() {
-  const { streamingUrl, isLoading } = usePlayer();
+  const ready = isReady(usePlayer());
   const { chapters, current } = useChapters();
-  const ready = Boolean(streamingUrl) && !isLoading;
   const waiting = chapters.filter((chapter) => !isChapterReady(chapter)).length;
   if (chapters.length === 0) return null;
   return (

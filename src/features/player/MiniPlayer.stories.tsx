@@ -12,7 +12,8 @@ import {
 } from '../../mocks/audio';
 import { MiniPlayer } from './MiniPlayer';
 import { PlayerAudio } from './PlayerAudio';
-import { loadJob, resetPlayer, state } from './store';
+import { loadJob, resetPlayer } from './controls';
+import { state } from './store';
 
 /** A signed-in page with the mini-player under it; `load` puts the sample book in the player. */
 function PageWithMiniPlayer({ load, width }: { load: boolean; width?: number }) {

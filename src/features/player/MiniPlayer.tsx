@@ -9,7 +9,11 @@ import { formatClock } from '../../entities/time';
 import { BookCover } from '../../components/book';
 import { paths, routePatterns } from '../../lib/paths';
 import { useChapters, usePlayer } from './hooks';
-import { skip, SKIP_SECONDS, togglePlay } from './store';
+import { skip } from './controls';
+import { usePlayerMetadata } from './data';
+import { togglePlay } from './media';
+import { SKIP_SECONDS } from './settings';
+import { isReady } from './store';
 
 /** The mini-player's height: the layout keeps this much room below the page (docs/listening.md#mini-player). */
 export const MINI_PLAYER_SPACE = '88px';
@@ -99,11 +103,12 @@ export function MiniPlayer() {
   const { current } = useChapters();
   const [onBookPage, params] = useRoute(routePatterns.libraryBook);
   const jobId = player.currentJobId;
-  if (!jobId || (!player.streamingUrl && !player.isLoading)) return null;
+  const metadata = usePlayerMetadata();
+  const ready = isReady(player);
+  if (!jobId || (!ready && !player.isLoading)) return null;
   if (onBookPage && params?.jobId === jobId) return null;
 
-  const title = player.metadata?.title ?? 'Loading…';
-  const ready = Boolean(player.streamingUrl) && !player.isLoading;
+  const title = metadata?.title ?? 'Loading…';
   const fraction = player.duration > 0 ? Math.min(1, player.currentPosition / player.duration) : 0;
   const chapterTitle = current && current.title !== title ? current.title : null;
 

@@ -5,7 +5,8 @@ import { audioMetadataHandler, audioStreamHandler, bookJobId, chapterInfoFixture
 import { ChapterList } from './ChapterList';
 import { Player } from './Player';
 import { PlayerAudio } from './PlayerAudio';
-import { loadJob, resetPlayer, state } from './store';
+import { loadJob, resetPlayer } from './controls';
+import { state } from './store';
 
 /** The player with the sample book loaded, as the book page shows it. */
 function LoadedPlayer() {

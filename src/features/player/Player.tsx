@@ -16,22 +16,12 @@ import { ChoiceMenu, type Choice } from './ChoiceMenu';
 import { useChapters, usePlayer } from './hooks';
 import { SeekBar } from './SeekBar';
 import { PLAYER_REGION_ATTRIBUTE, PLAYER_SHORTCUTS } from './shortcuts';
-import {
-  cancelSleepTimer,
-  isChapterReady,
-  nextChapter,
-  PLAYBACK_RATES,
-  previousChapter,
-  setPlaybackRate,
-  setVolume,
-  skip,
-  SKIP_SECONDS,
-  SLEEP_MINUTES,
-  startSleepTimer,
-  toggleMute,
-  togglePlay,
-  VOLUME_STEP,
-} from './store';
+import { isChapterReady } from './chapters';
+import { nextChapter, previousChapter, setPlaybackRate, setVolume, skip, toggleMute } from './controls';
+import { togglePlay } from './media';
+import { PLAYBACK_RATES, SKIP_SECONDS, SLEEP_MINUTES, VOLUME_STEP } from './settings';
+import { cancelSleepTimer, startSleepTimer } from './sleep';
+import { isReady } from './store';
 
 const Region = styled(Card)`
   display: flex;
@@ -168,7 +158,7 @@ export function Player({ title = 'Audio player' }: { title?: string }) {
   const currentIndex = current ? chapters.indexOf(current) : -1;
   const hasNext = chapters.slice(currentIndex + 1).some(isChapterReady);
   const [dragValue, setDragValue] = useState<number | null>(null);
-  const ready = Boolean(player.streamingUrl) && !player.isLoading;
+  const ready = isReady(player);
   const shownPosition = dragValue ?? player.currentPosition;
   const volumePercent = `${Math.round(player.volume * 100)}%`;
   const sleep = player.sleepTimer;

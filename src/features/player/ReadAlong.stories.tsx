@@ -15,7 +15,8 @@ import {
 import { errorBodyFixture } from '../../mocks/fixtures';
 import { PlayerAudio } from './PlayerAudio';
 import { ReadAlong } from './ReadAlong';
-import { loadJob, resetPlayer, state } from './store';
+import { loadJob, resetPlayer } from './controls';
+import { state } from './store';
 
 /** The read-along view of the sample book, loaded in the player as the book page does. */
 function BookText() {

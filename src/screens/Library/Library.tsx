@@ -18,7 +18,7 @@ import {
   writeLibraryView,
   type LibraryView,
 } from '../../features/library';
-import { listenAgain, togglePlayback, usePlayer } from '../../features/player';
+import { isReady, listenAgain, togglePlayback, usePlayer } from '../../features/player';
 import { BookCard, type PlayState } from './BookCard';
 
 /**
@@ -123,7 +123,7 @@ export function Library() {
     setFilter('all');
   };
   const playStateOf = (id: string): PlayState =>
-    player.currentJobId !== id ? 'idle' : player.isPlaying ? 'playing' : player.streamingUrl ? 'paused' : 'idle';
+    player.currentJobId !== id ? 'idle' : player.isPlaying ? 'playing' : isReady(player) ? 'paused' : 'idle';
 
   const error = jobs.error
     ? errorMessage(jobs.error, 'Failed to fetch jobs')

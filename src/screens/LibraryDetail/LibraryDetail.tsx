@@ -18,6 +18,7 @@ import {
   playerState,
   ReadAlong,
   usePlayer,
+  usePlayerMetadata,
   useSavedProgress,
 } from '../../features/player';
 import { AskAboutBook } from '../../features/voice-assistant';
@@ -98,6 +99,7 @@ export function LibraryDetail({ jobId }: { jobId: string }) {
   // Polled while the book converts: its page turns into the player as soon as chapter 1 is ready.
   const job = usePolledJob(jobId);
   const player = usePlayer();
+  const playerMetadata = usePlayerMetadata();
   const environment = useEnvironment();
   // A finished book, or one still converting whose first chapters can be played already.
   const ready = job.data
@@ -148,7 +150,7 @@ export function LibraryDetail({ jobId }: { jobId: string }) {
   const provider = jobProvider(book);
   const demoMode = environment?.features.demo_mode ?? false;
   const loaded = player.currentJobId === jobId ? player : null;
-  const metadata = loaded?.metadata ?? null;
+  const metadata = loaded ? playerMetadata : null;
   const chapters = metadata?.chapters.length || chapterCount(book);
   const duration = metadata?.duration || jobDuration(book);
   const position = loaded ? Math.floor(loaded.currentPosition) : 0;
