@@ -200,16 +200,18 @@ export function createJobHandler(
   });
 }
 
-/** A previewed book: five chapters of an EPUB, front matter first, with the offline voice's estimate. */
+/** A previewed book: six chapters of an EPUB, its front matter (two pages) first, with the offline voice's estimate. */
 export function jobPreviewFixture(overrides: Partial<JobPreview> = {}): JobPreview {
   const chapters = [
-    { title: 'Copyright and Dedication', characters: 640 },
+    { title: 'Copyright', characters: 420, front_matter: true },
+    { title: 'Dedication', characters: 220, front_matter: true },
     { title: 'The Keeper', characters: 18_400 },
     { title: 'The Storm', characters: 21_300 },
     { title: 'The Morning', characters: 16_900 },
     { title: 'Afterword', characters: 2_750 },
   ].map((c, index) => ({
     index,
+    front_matter: false,
     ...c,
     words: Math.round(c.characters / 5.6),
     estimated_seconds: Math.round((c.characters / 17.9) * 10) / 10,
@@ -252,7 +254,16 @@ export function textPreviewFixture(title: string, characters: number): JobPrevie
     title,
     author: null,
     has_cover: false,
-    chapters: [{ index: 0, title, characters, words: Math.round(characters / 5.6), estimated_seconds: seconds }],
+    chapters: [
+      {
+        index: 0,
+        title,
+        characters,
+        words: Math.round(characters / 5.6),
+        estimated_seconds: seconds,
+        front_matter: false,
+      },
+    ],
     total_characters: characters,
     estimated_seconds: seconds,
   });

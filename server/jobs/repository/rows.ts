@@ -175,6 +175,7 @@ export function toStep(row: StepRow): StepRecord {
 export interface SummaryRow extends Omit<JobRow, 'config' | 'result_data'> {
   voice_config: JobConfig['voice_config'] | string | null;
   provider: JobConfig['provider'] | null;
+  author: string | null;
   r_duration: number | null;
   r_duration_seconds: number | null;
   r_file_size_bytes: number | string | null;
@@ -207,6 +208,7 @@ export function toSummary(row: SummaryRow) {
     config: {
       ...(voiceConfig !== undefined && { voice_config: voiceConfig }),
       ...(row.provider !== null && { provider: row.provider }),
+      ...(row.author !== null && row.author !== '' && { author: row.author }),
     },
     result_data: {
       ...(duration !== undefined && { duration }),

@@ -125,9 +125,9 @@ describe('preview', () => {
     author: null,
     has_cover: false,
     chapters: [
-      { index: 0, title: 'Front', characters: 100, words: 20, estimated_seconds: 5 },
-      { index: 1, title: 'One', characters: 300, words: 60, estimated_seconds: 15 },
-      { index: 2, title: 'Two', characters: 600, words: 120, estimated_seconds: 30 },
+      { index: 0, title: 'Front', characters: 100, words: 20, estimated_seconds: 5, front_matter: true },
+      { index: 1, title: 'One', characters: 300, words: 60, estimated_seconds: 15, front_matter: false },
+      { index: 2, title: 'Two', characters: 600, words: 120, estimated_seconds: 30, front_matter: false },
     ],
     total_characters: 1000,
     estimated_seconds: 50,
