@@ -7,6 +7,7 @@ import type {
   TokenResponse,
   User,
 } from '../api/gen/model';
+import { nameCover } from './covers';
 
 /**
  * Fake data shared by stories, unit tests and the dev worker. Every factory returns a value that
@@ -39,7 +40,7 @@ export function errorBodyFixture(message: string, extra: Partial<ErrorBody> = {}
 }
 
 export function jobFixture(overrides: Partial<Job> = {}): Job {
-  return {
+  const job: Job = {
     id: '9b2e7c1a-4d5f-4e6a-8b9c-0d1e2f3a4b5c',
     user_id: userFixture().id,
     parent_job_id: null,
@@ -63,6 +64,9 @@ export function jobFixture(overrides: Partial<Job> = {}): Job {
     parent: null,
     ...overrides,
   };
+  // The book's cover in the stories carries its title, as the server's does.
+  if (job.parent_job_id === null) nameCover(job.id, job.title);
+  return job;
 }
 
 /**

@@ -1,3 +1,4 @@
+export { ActionMenu, type MenuAction } from './ActionMenu';
 export { Alert } from './Alert';
 export { Badge, StatusBadge, statusTone } from './Badge';
 export { Button } from './Button';

@@ -15,12 +15,9 @@ import { togglePlay } from './media';
 import { SKIP_SECONDS } from './settings';
 import { isReady } from './store';
 
-/** The mini-player's height: the layout keeps this much room below the page (docs/listening.md#mini-player). */
-export const MINI_PLAYER_SPACE = '88px';
-
-/** Room below the page, so the fixed bar never covers its end. */
+/** Room below the page, so the fixed bar never covers its end (docs/listening.md#mini-player). */
 const Spacer = styled.div`
-  height: ${MINI_PLAYER_SPACE};
+  height: ${({ theme }) => theme.layout.miniPlayer};
 `;
 
 const Bar = styled.section`
@@ -28,6 +25,10 @@ const Bar = styled.section`
   position: fixed;
   inset: auto 0 0 0;
   z-index: 20;
+  /* On a phone it sits right above the bottom navigation. */
+  @media (max-width: ${({ theme }) => theme.breakpoints.phone}) {
+    bottom: calc(${({ theme }) => theme.layout.bottomNav} + env(safe-area-inset-bottom, 0px));
+  }
   background: ${({ theme }) => theme.colors.surface};
   border-top: 1px solid ${({ theme }) => theme.colors.border};
   box-shadow: ${({ theme }) => theme.shadowRaised};
