@@ -75,8 +75,8 @@ export function jobFixture(overrides: Partial<Job> = {}): Job {
  */
 export function toJobSummary(job: Job | JobSummary): JobSummary {
   if (!('steps' in job)) return job;
-  const { voice_config, provider } = job.config;
-  const { duration, duration_seconds, file_size_bytes } = job.result_data;
+  const { voice_config, provider, author } = job.config;
+  const { duration, duration_seconds, file_size_bytes, tts_engine } = job.result_data;
   return {
     id: job.id,
     user_id: job.user_id,
@@ -87,11 +87,16 @@ export function toJobSummary(job: Job | JobSummary): JobSummary {
     status: job.status,
     progress: job.progress,
     error_message: job.error_message,
-    config: { ...(voice_config !== undefined && { voice_config }), ...(provider !== undefined && { provider }) },
+    config: {
+      ...(voice_config !== undefined && { voice_config }),
+      ...(provider !== undefined && { provider }),
+      ...(author !== undefined && { author }),
+    },
     result_data: {
       ...(duration !== undefined && { duration }),
       ...(duration_seconds !== undefined && { duration_seconds }),
       ...(file_size_bytes !== undefined && { file_size_bytes }),
+      ...(tts_engine !== undefined && { tts_engine }),
     },
     input_file_key: job.input_file_key,
     output_file_key: job.output_file_key,

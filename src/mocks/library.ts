@@ -32,6 +32,7 @@ export function completedJobFixture(overrides: Partial<Job> = {}): Job {
       voice_config: { provider: 'openai', voice_id: 'alloy' },
       provider: 'openai',
       source: 'content',
+      author: 'Edgar Allan Poe',
     },
     result_data: {
       ...sampleAudioResult(),
@@ -62,7 +63,10 @@ export const libraryBookIds = {
   amontillado: '4d5e6f7a-8b9c-4d0e-9f1a-3b4c5d6e7f80',
 } as const;
 
-/** Four finished books: both providers, short and long, with and without chapters. */
+/**
+ * Four finished books: both providers asked for, short and long, with and without chapters. Three
+ * were read by the offline voice (the Tell-Tale Heart, Usher, Amontillado), the Raven by ElevenLabs.
+ */
 export function libraryShelfFixture(): Job[] {
   const single = (id: string, title: string, seconds: number, provider: 'openai' | 'elevenlabs', created: string) =>
     completedJobFixture({
@@ -73,8 +77,15 @@ export function libraryShelfFixture(): Job[] {
         voice_config: { provider, voice_id: provider === 'openai' ? 'alloy' : 'adam' },
         provider,
         source: 'content',
+        author: 'Edgar Allan Poe',
       },
-      result_data: { duration: seconds, duration_seconds: seconds, file_size_bytes: seconds * 1000, format: 'mp3' },
+      result_data: {
+        duration: seconds,
+        duration_seconds: seconds,
+        file_size_bytes: seconds * 1000,
+        format: 'mp3',
+        tts_engine: id === libraryBookIds.raven ? 'elevenlabs' : 'espeak-ng',
+      },
       duration: seconds,
       created_at: created,
       completed_at: created,

@@ -4,6 +4,7 @@ export {
   selectBooks,
   sortOptions,
   summarize,
+  summaryLine,
   toLibraryBooks,
   writeLibraryView,
   type LibraryBook,

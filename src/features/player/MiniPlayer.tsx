@@ -128,7 +128,7 @@ export function MiniPlayer() {
           <div style={{ width: `${(fraction * 100).toFixed(2)}%` }} />
         </Track>
         <Row>
-          <BookCover jobId={jobId} title={title} size="thumb" />
+          <BookCover jobId={jobId} title={title} size="mini" />
           <Titles>
             <Link href={paths.libraryBook(jobId)} aria-label={`Open ${title}`}>
               {title}

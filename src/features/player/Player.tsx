@@ -117,7 +117,11 @@ const Notice = styled.p`
   color: ${({ theme }) => theme.colors.textMuted};
 `;
 
+/** Only where there is a keyboard: a touch screen (no hover, a coarse pointer) has no use for it. */
 const Shortcuts = styled.details`
+  @media (hover: none) and (pointer: coarse) {
+    display: none;
+  }
   font-size: ${({ theme }) => theme.fontSizes.sm};
   color: ${({ theme }) => theme.colors.textMuted};
   summary {
@@ -168,7 +172,7 @@ export function Player({ title = 'Audio player' }: { title?: string }) {
   return (
     <Region aria-label={title} tabIndex={0} {...{ [PLAYER_REGION_ATTRIBUTE]: '' }}>
       {player.isLoading && <Spinner label="Loading audio..." />}
-      {player.error && <ErrorText role="alert">{`Error: ${player.error}`}</ErrorText>}
+      {player.error && <ErrorText role="alert">{player.error}</ErrorText>}
       {player.notice && <Notice role="status">{player.notice}</Notice>}
       <Row>
         <Clock role="timer" aria-label="Elapsed time">
