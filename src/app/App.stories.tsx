@@ -43,7 +43,7 @@ export const RestoredSession: Story = {
   beforeEach: () => storeSession({ withUser: true }),
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
-    await expect(await canvas.findByRole('heading', { name: 'Dashboard' })).toBeVisible();
+    await expect(await canvas.findByRole('heading', { level: 1, name: 'Home' })).toBeVisible();
     await expect(canvas.getByText('Welcome, reader@example.com')).toBeVisible();
     await expect(await canvas.findByRole('link', { name: 'Jobs (1 running)' })).toBeVisible();
   },
@@ -55,7 +55,7 @@ export const SignedInVisitsLogin: Story = {
   beforeEach: () => storeSession({ withUser: true }),
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
-    await expect(await canvas.findByRole('heading', { name: 'Dashboard' })).toBeVisible();
+    await expect(await canvas.findByRole('heading', { level: 1, name: 'Home' })).toBeVisible();
   },
 };
 
@@ -77,6 +77,6 @@ export const UnknownPath: Story = {
   beforeEach: () => storeSession({ withUser: true }),
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
-    await expect(await canvas.findByRole('heading', { name: 'Dashboard' })).toBeVisible();
+    await expect(await canvas.findByRole('heading', { level: 1, name: 'Home' })).toBeVisible();
   },
 };

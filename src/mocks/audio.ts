@@ -85,6 +85,7 @@ export function audioMetadataFixture(overrides: Partial<AudioMetadata> = {}): Au
     created_at: '2025-02-01T10:00:00Z',
     completed_at: '2025-02-01T10:04:00Z',
     chapters: chapterInfoFixtures(),
+    estimated_duration: SAMPLE_AUDIO_SECONDS,
     provider: 'openai',
     tts_engine: 'espeak-ng',
     sample_rate: 16000,

@@ -3,7 +3,7 @@ import styled from 'styled-components';
 import { useGetRecentProgress } from '../../api/gen/endpoints/progress/progress';
 import type { JobSummaryOutput } from '../../api/gen/model';
 import { BookTile, type TileAction } from '../../components/book';
-import { ButtonLink, Spinner } from '../../components/ui';
+import { Spinner } from '../../components/ui';
 import { bookTitle, isListenable, jobDuration } from '../../entities/job';
 import { formatDuration, formatTimeLeft } from '../../entities/time';
 import { POLL_MS, usePolledJobs } from '../../features/jobs';
@@ -110,11 +110,7 @@ export function RecentlyAdded({ books, loading }: { books: readonly JobSummaryOu
   if (loading) return <Spinner label="Loading your books..." />;
   if (books.length === 0) return null;
   return (
-    <Shelf
-      id="recently-added"
-      title="Recently added"
-      more={<ButtonLink href={paths.library()}>Browse library</ButtonLink>}
-    >
+    <Shelf id="recently-added" title="Recently added">
       <Row aria-label="Recently added books">
         {books.slice(0, SHELF_SIZE).map((job) => {
           const title = bookTitle(job);
@@ -149,7 +145,7 @@ export function ConvertingNow({ active }: { active: boolean }) {
   const jobs = running.data?.jobs ?? [];
   if (jobs.length === 0) return null;
   return (
-    <Shelf id="converting-now" title="Converting now" more={<ButtonLink href={paths.jobs()}>View all jobs</ButtonLink>}>
+    <Shelf id="converting-now" title="Converting now">
       <Row aria-label="Books converting now">
         {jobs.map((job) => {
           const title = bookTitle(job);

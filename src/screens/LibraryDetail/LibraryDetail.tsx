@@ -24,7 +24,7 @@ import { AskAboutBook } from '../../features/voice-assistant';
 import { BookCover, VoiceBadge } from '../../components/book';
 import { BookDetails } from './BookDetails';
 
-const NOT_READY = 'This book cannot be played: it may have been deleted, or its conversion did not finish.';
+const NOT_READY = 'Book not found or not ready for playback';
 
 /** Cover and player side by side on wide screens; on a phone the cover sits above the player. */
 const Top = styled.div`
