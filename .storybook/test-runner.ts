@@ -16,6 +16,12 @@ const DEFAULT_SCREEN = { width: 1280, height: 720 };
  */
 const config: TestRunnerConfig = {
   async preVisit(page, context) {
+    // The preview may still be starting on a file's first story: its store answers once it has.
+    await page.waitForFunction(
+      () => Boolean((window as { __STORYBOOK_PREVIEW__?: { storyStore?: unknown } }).__STORYBOOK_PREVIEW__?.storyStore),
+      undefined,
+      { timeout: 30_000 },
+    );
     const story = await getStoryContext(page, context);
     const screen = story.parameters.screen as { width: number; height: number } | undefined;
     await page.setViewportSize(screen ?? DEFAULT_SCREEN);

@@ -189,7 +189,10 @@ describe('listening first, on a 390 x 844 phone', () => {
 
     await nav.getByRole('link', { name: 'Library' }).click();
     await mobile.getByRole('heading', { level: 1, name: 'Library' }).waitFor();
-    await mobile.getByRole('listitem', { name: 'The Tide Book' }).getByRole('link', { name: 'The Tide Book' }).click();
+    await mobile
+      .getByRole('listitem', { name: 'The Tide Book' })
+      .getByRole('link', { name: 'The Tide Book', exact: true })
+      .click();
     await mobile.getByRole('button', { name: 'Play', exact: true }).waitFor();
     const cover = await mobile.getByRole('img', { name: 'Cover of The Tide Book' }).boundingBox();
     const player = await mobile.getByRole('region', { name: 'Player: The Tide Book' }).boundingBox();

@@ -168,8 +168,8 @@ export function BookTile({
   return (
     <Tile $layout={layout} aria-labelledby={titleId}>
       <CoverBox>
-        {/* The title is the link for keyboards and screen readers; the cover is the same link for a pointer. */}
-        <Link href={href} tabIndex={-1} aria-hidden="true">
+        {/* The title is the link in the tab order; the cover (named by its image) is the same link for a pointer. */}
+        <Link href={href} tabIndex={-1}>
           <BookCover jobId={jobId} title={title} size={layout === 'row' ? 'thumb' : 'fill'} />
         </Link>
         {layout === 'column' && button}

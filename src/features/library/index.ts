@@ -3,7 +3,6 @@ export {
   readLibraryView,
   selectBooks,
   sortOptions,
-  summarize,
   summaryLine,
   toLibraryBooks,
   writeLibraryView,

@@ -194,7 +194,7 @@ export function Library() {
                     title={book.title}
                     author={book.author}
                     status={book.status}
-                    progress={book.converting ? undefined : book.progress}
+                    progress={book.converting || book.finished ? undefined : book.progress}
                     href={paths.libraryBook(book.id)}
                     action={primaryAction(book, playStateOf(book.id))}
                     menu={menuOf(book)}

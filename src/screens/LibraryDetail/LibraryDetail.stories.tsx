@@ -304,7 +304,7 @@ export const HundredChapters: Story = {
     const chapters = canvas.getByRole('region', { name: 'Chapters' });
     const current = within(chapters).getByRole('button', { name: /^76\. Chapter 76/ });
     await expect(current).toHaveAttribute('aria-current', 'true');
-    const box = current.closest('ul')!.parentElement!;
+    const box = current.closest('ol')!.parentElement!;
     // About eight rows, not a hundred: the page does not grow with the book.
     await expect(box.clientHeight).toBeLessThan(420);
     await expect(box.scrollHeight).toBeGreaterThan(box.clientHeight * 5);

@@ -133,12 +133,12 @@ export const FileTab: Story = {
       await expect(canvas.getByLabelText('Title')).toHaveValue('the-raven');
       await expect(canvas.getByText('TXT, EPUB, PDF, Markdown or HTML files up to 10MB')).toBeVisible();
     });
-    await step('Remove clears the file and the text, not the title', async () => {
+    await step('Remove clears the file, the text and the title its name gave', async () => {
       await userEvent.click(canvas.getByRole('button', { name: 'Remove the-raven.txt' }));
       await expect(canvas.queryByText('the-raven.txt')).toBeNull();
       await expect(canvas.getByText('0 characters (minimum 100)')).toBeVisible();
       await expect(canvas.getByText('TXT, EPUB, PDF, Markdown or HTML files up to 10MB')).toBeVisible();
-      await expect(canvas.getByLabelText('Title')).toHaveValue('the-raven');
+      await expect(canvas.getByLabelText('Title')).toHaveValue('');
       await expect(canvas.getByRole('button', { name: 'Create Audiobook' })).toBeDisabled();
     });
   },
@@ -404,9 +404,10 @@ export const EstimateWithCloudVoices: Story = {
     const canvas = await dropBook(canvasElement);
     const costs = within(canvas.getByRole('group', { name: 'Estimate' }));
     await expect(costs.getByText('Offline voice: free')).toBeVisible();
-    await expect(costs.getByText('OpenAI (gpt-4o-mini-tts): $1.00')).toBeVisible();
-    await expect(costs.getByText('ElevenLabs (eleven_multilingual_v2): $6.00')).toBeVisible();
-    await expect(costs.getByText('about 1 h 7 min')).toBeVisible();
+    // The front matter starts unticked: the cost and the time are the text's.
+    await expect(costs.getByText('OpenAI (gpt-4o-mini-tts): $0.99')).toBeVisible();
+    await expect(costs.getByText('ElevenLabs (eleven_multilingual_v2): $5.94')).toBeVisible();
+    await expect(costs.getByText('about 1 h 6 min')).toBeVisible();
   },
 };
 
