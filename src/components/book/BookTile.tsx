@@ -4,7 +4,8 @@ import RotateCcw from 'lucide-react/icons/rotate-ccw';
 import { useId } from 'react';
 import styled, { css } from 'styled-components';
 import { Link } from 'wouter';
-import { ActionMenu, type MenuAction } from '../ui';
+// By path, not the ui index: its icon stays out of every screen that imports the index.
+import { ActionMenu, type MenuAction } from '../ui/ActionMenu';
 import { BookCover } from './BookCover';
 
 /** The tile's one primary action: its words name the book ("Play The Raven"). */

@@ -1,4 +1,3 @@
-export { ActionMenu, type MenuAction } from './ActionMenu';
 export { Alert } from './Alert';
 export { Badge, StatusBadge, statusTone } from './Badge';
 export { Button } from './Button';

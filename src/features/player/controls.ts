@@ -46,8 +46,8 @@ export async function loadJob(jobId: string): Promise<boolean> {
     streamStart: 0,
     streamChapterId: null,
   } satisfies Partial<PlayerState>);
-  const cache = playerCache();
   try {
+    const cache = playerCache();
     const [stream, metadata, progress] = await Promise.all([
       fetchStream(jobId),
       fetchMetadata(jobId),

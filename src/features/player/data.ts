@@ -1,4 +1,4 @@
-import { QueryClient, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { useSnapshot } from 'valtio';
 import {
@@ -14,19 +14,16 @@ import { isReady, state } from './store';
  * The loaded book's server data, kept in React Query only: its metadata (chapters, duration, title)
  * and the stream answers (signed URLs) of the files the element plays. The player reads them from
  * the cache the app hands it (PlayerAudio, usePlayerCache); screens read the same entries through
- * usePlayerMetadata. A player used without the app (a test) gets a cache of its own.
+ * usePlayerMetadata. A test hands in its own (connectPlayerCache).
  */
 
 /** The book's metadata as the API answers it. */
 export type BookMetadata = Awaited<ReturnType<typeof getAudioMetadata>>;
 
-let ownCache: QueryClient | null = null;
-
 export function playerCache(): QueryClient {
   const connected = environment().queryClient;
-  if (connected) return connected;
-  ownCache ??= new QueryClient();
-  return ownCache;
+  if (!connected) throw new Error('The player has no data cache yet: PlayerAudio or usePlayer hands it one');
+  return connected;
 }
 
 /** The metadata query: asked once per load (and again when a converting book's chapter ends). */
@@ -47,7 +44,7 @@ export function fetchMetadata(jobId: string): Promise<BookMetadata> {
 export function loadedMetadata(): BookMetadata | null {
   const jobId = state.currentJobId;
   if (!jobId) return null;
-  return playerCache().getQueryData<BookMetadata>(getGetAudioMetadataQueryKey(jobId)) ?? null;
+  return environment().queryClient?.getQueryData<BookMetadata>(getGetAudioMetadataQueryKey(jobId)) ?? null;
 }
 
 /** Asks for a fresh signed URL of `id`'s audio (a book, or one of its chapters); cached for the element. */
@@ -72,7 +69,9 @@ function streamUrlOf(stream: StreamAnswer | undefined): string | null {
 /** The URL of the file the element plays (state.streamFrom), from the cache. */
 export function loadedStreamUrl(): string | null {
   if (!state.streamFrom) return null;
-  return streamUrlOf(playerCache().getQueryData<StreamAnswer>(getGetAudioStreamQueryKey(state.streamFrom)));
+  return streamUrlOf(
+    environment().queryClient?.getQueryData<StreamAnswer>(getGetAudioStreamQueryKey(state.streamFrom)),
+  );
 }
 
 /** Hands the player the app's data cache (every screen that shows the player does, through usePlayer). */

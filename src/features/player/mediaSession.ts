@@ -1,9 +1,9 @@
 import { subscribe } from 'valtio';
 import { chapterAt, chaptersOf } from './chapters';
 import { nextChapter, previousChapter, seek, skip } from './controls';
-import { loadedMetadata, playerCache } from './data';
+import { loadedMetadata } from './data';
 import { pause, play } from './media';
-import { SKIP_SECONDS } from './settings';
+import { environment, SKIP_SECONDS } from './settings';
 import { isReady, state } from './store';
 
 type MetadataConstructor = new (init: MediaMetadataInit) => MediaMetadata;
@@ -89,7 +89,7 @@ export function watchMediaSession(
   update();
   const unsubscribe = subscribe(state, update);
   // A converting book's metadata is asked again while it plays: its chapters change in the cache.
-  const unsubscribeCache = playerCache().getQueryCache().subscribe(update);
+  const unsubscribeCache = environment().queryClient?.getQueryCache().subscribe(update) ?? (() => {});
   return () => {
     stopped = true;
     unsubscribe();

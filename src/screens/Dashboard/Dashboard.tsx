@@ -1,3 +1,4 @@
+import { lazy, Suspense } from 'react';
 import styled from 'styled-components';
 import { Link } from 'wouter';
 import { errorMessage } from '../../api/errors';
@@ -7,7 +8,8 @@ import { useAuth } from '../../features/auth';
 import { formatDate } from '../../entities/time';
 import { jobTitle } from '../../entities/job';
 import { PollingIndicator, POLL_MS, useJobCounts, usePolledJobs } from '../../features/jobs';
-import { ContinueListening, ConvertingNow, RecentlyAdded, SHELF_SIZE } from './Shelves';
+// The shelves (covers, tiles, their icons) load beside their data, not before the page shows.
+const Shelves = lazy(() => import('./Shelves'));
 
 /** Recent jobs 5 (docs/product.md#dashboard). */
 const RECENT_JOBS = 5;
@@ -116,10 +118,6 @@ export function Dashboard() {
     { page: 1, page_size: RECENT_JOBS, sort: 'created_at', order: 'desc', top_level: true },
     { intervalMs: POLL_MS.dashboard, active: counts.active },
   );
-  const books = usePolledJobs(
-    { status: 'listenable', top_level: true, page_size: SHELF_SIZE, sort: 'created_at', order: 'desc' },
-    { intervalMs: POLL_MS.dashboard, active: counts.active },
-  );
 
   const queries = [counts.total, counts.completed, counts.running, counts.failed, counts.cancelled, recent];
   const failed = queries.find((query) => query.error);
@@ -159,11 +157,9 @@ export function Dashboard() {
           Paste a story, drop in an EPUB or PDF, or give a web page: its first chapter plays in seconds.
         </EmptyState>
       ) : (
-        <>
-          <ContinueListening intervalMs={POLL_MS.dashboard} />
-          <ConvertingNow active={counts.active} />
-          <RecentlyAdded books={books.data?.jobs ?? []} loading={books.isLoading} />
-        </>
+        <Suspense fallback={<Spinner label="Loading your books..." />}>
+          <Shelves active={counts.active} />
+        </Suspense>
       )}
 
       <Below>

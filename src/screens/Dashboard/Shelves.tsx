@@ -7,11 +7,12 @@ import { Spinner } from '../../components/ui';
 import { bookTitle, isListenable, jobDuration } from '../../entities/job';
 import { formatDuration, formatTimeLeft } from '../../entities/time';
 import { POLL_MS, usePolledJobs } from '../../features/jobs';
-import { isReady, togglePlayback, usePlayer } from '../../features/player';
+// Not the player's index: the home's first load carries the state only, the controls come on first use.
+import { playOrPause, usePlaybackState } from '../../features/player/remote';
 import { paths } from '../../lib/paths';
 
 /** How many books a shelf shows (docs/product.md#dashboard). */
-export const SHELF_SIZE = 8;
+const SHELF_SIZE = 8;
 
 const Section = styled.section`
   margin-bottom: ${({ theme }) => theme.space(8)};
@@ -60,14 +61,14 @@ function Shelf({ id, title, more, children }: { id: string; title: string; more?
 
 /** Play from the saved place, right here (the mini-player takes over); Pause while it plays. */
 function usePlayAction() {
-  const player = usePlayer();
+  const player = usePlaybackState();
   return (id: string, title: string, verb = 'Play'): TileAction =>
     player.currentJobId === id && player.isPlaying
-      ? { kind: 'pause', label: `Pause ${title}`, onClick: () => void togglePlayback(id) }
+      ? { kind: 'pause', label: `Pause ${title}`, onClick: () => void playOrPause(id) }
       : {
           kind: 'play',
-          label: `${player.currentJobId === id && isReady(player) ? 'Continue' : verb} ${title}`,
-          onClick: () => void togglePlayback(id),
+          label: `${player.currentJobId === id && player.ready ? 'Continue' : verb} ${title}`,
+          onClick: () => void playOrPause(id),
         };
 }
 
@@ -75,7 +76,7 @@ function usePlayAction() {
  * Continue listening: the books the reader started and has not finished, last played first, each
  * with a play button that resumes it from the saved place without leaving the page.
  */
-export function ContinueListening({ intervalMs }: { intervalMs: number }) {
+function ContinueListening({ intervalMs }: { intervalMs: number }) {
   const recent = useGetRecentProgress({ limit: 20 }, { query: { retry: false, refetchInterval: intervalMs * 6 } });
   const action = usePlayAction();
   const started = (recent.data ?? []).filter((record) => !record.is_completed).slice(0, SHELF_SIZE);
@@ -105,7 +106,7 @@ export function ContinueListening({ intervalMs }: { intervalMs: number }) {
 }
 
 /** Recently added: the newest books that can be played, finished or with chapters ready. */
-export function RecentlyAdded({ books, loading }: { books: readonly JobSummaryOutput[]; loading: boolean }) {
+function RecentlyAdded({ books, loading }: { books: readonly JobSummaryOutput[]; loading: boolean }) {
   const action = usePlayAction();
   if (loading) return <Spinner label="Loading your books..." />;
   if (books.length === 0) return null;
@@ -136,7 +137,7 @@ export function RecentlyAdded({ books, loading }: { books: readonly JobSummaryOu
  * Converting now: books and texts still being read aloud, with how many chapters are ready and,
  * once the first one is, a Listen button (a book plays while the rest converts).
  */
-export function ConvertingNow({ active }: { active: boolean }) {
+function ConvertingNow({ active }: { active: boolean }) {
   const running = usePolledJobs(
     { status: 'running', top_level: true, page_size: SHELF_SIZE, sort: 'created_at', order: 'desc' },
     { intervalMs: POLL_MS.dashboard, active },
@@ -169,5 +170,23 @@ export function ConvertingNow({ active }: { active: boolean }) {
         })}
       </Row>
     </Shelf>
+  );
+}
+
+/**
+ * The home's shelves, in their order: Continue listening, Converting now, Recently added. A chunk
+ * of its own (Dashboard loads it lazily): its code arrives while the shelves' data does.
+ */
+export default function Shelves({ active }: { active: boolean }) {
+  const books = usePolledJobs(
+    { status: 'listenable', top_level: true, page_size: SHELF_SIZE, sort: 'created_at', order: 'desc' },
+    { intervalMs: POLL_MS.dashboard, active },
+  );
+  return (
+    <>
+      <ContinueListening intervalMs={POLL_MS.dashboard} />
+      <ConvertingNow active={active} />
+      <RecentlyAdded books={books.data?.jobs ?? []} loading={books.isLoading} />
+    </>
   );
 }

@@ -5,7 +5,7 @@ import styled from 'styled-components';
 import { useGetRecentProgress } from '../../api/gen/endpoints/progress/progress';
 import { errorMessage } from '../../api/errors';
 import { Alert, Button, ButtonLink, EmptyState, Page, SelectField, Spinner, TextField } from '../../components/ui';
-import type { MenuAction } from '../../components/ui';
+import type { MenuAction } from '../../components/ui/ActionMenu';
 import { BookTile, type TileAction } from '../../components/book';
 import { POLL_MS, useDeleteJobFlow, usePolledJobs } from '../../features/jobs';
 import { useEnvironment } from '../../features/environment';
