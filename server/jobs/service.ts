@@ -8,6 +8,7 @@ import type { StorageHealth } from '../storage/health';
 import type { FileStorage } from '../storage/types';
 import { DEFAULT_VOICES, type VoiceSettings } from '../tts/select';
 import { estimateCosts, estimateSeconds, speakingRate } from './estimate';
+import { isFrontMatterTitle } from '../ingest/front-matter';
 import { assemble, chapterStats, ChoiceError, chooseChapters, planSource } from './plan';
 import type { JobQueue } from './queue';
 import type { Quotas } from './quotas';
@@ -369,6 +370,8 @@ export function createJobService(deps: JobServiceDeps) {
           title: titles.get(index) || c.title,
           ...stats,
           estimated_seconds: estimateSeconds(stats.characters, rate),
+          // A book's front matter is offered unticked (a single text has none).
+          front_matter: plan.kind === 'book' && (c.frontMatter === true || isFrontMatterTitle(c.title)),
         };
       });
       const chosenChars = chapters.filter((c) => selected.has(c.index)).reduce((n, c) => n + c.characters, 0);

@@ -286,7 +286,7 @@ function store(x: DbExecutor) {
       const { rows } = await x.query<SummaryRow>(
         `WITH page AS (
            SELECT id, user_id, parent_job_id, job_type, title, description, status, progress, error_message,
-                  config->'voice_config' AS voice_config, config->>'provider' AS provider,
+                  config->'voice_config' AS voice_config, config->>'provider' AS provider, config->>'author' AS author,
                   (result_data->>'duration')::double precision AS r_duration,
                   (result_data->>'duration_seconds')::double precision AS r_duration_seconds,
                   (result_data->>'file_size_bytes')::bigint AS r_file_size_bytes,

@@ -177,6 +177,7 @@ export interface SummaryRow extends Omit<JobRow, 'config' | 'result_data'> {
   waiting?: boolean;
   voice_config: JobConfig['voice_config'] | string | null;
   provider: JobConfig['provider'] | null;
+  author: string | null;
   r_duration: number | null;
   r_duration_seconds: number | null;
   r_file_size_bytes: number | string | null;
@@ -209,6 +210,7 @@ export function toSummary(row: SummaryRow) {
     config: {
       ...(voiceConfig !== undefined && { voice_config: voiceConfig }),
       ...(row.provider !== null && { provider: row.provider }),
+      ...(row.author !== null && row.author !== '' && { author: row.author }),
     },
     result_data: {
       ...(duration !== undefined && { duration }),
