@@ -1536,9 +1536,9 @@ export const ConnectVoiceAssistantResponse = zod.object({
  * request for a format starts its build; until the file is ready the answer is 202 with
  * `{status, progress}` and `Retry-After` (seconds). Then 200 with the file, `Content-Disposition:
  * attachment; filename="{Title}.{ext}"` (the title made safe for any file system; the UTF-8
- * name in `filename*`) and Range support (206, 416). A failed or cancelled build starts again.
+ * name in `filename*`) and Range support (206, 416).
  * Converting the book again (retry) makes the kept files stale: the next request builds them
- * again.
+ * again. A failed build starts again too.
  * - `m4b`: AAC in MP4 with a named chapter marker per chapter, the cover, title, author and album.
  * - `mp3`: the whole book in one MP3 with ID3 tags, the cover and a chapter frame per chapter.
  * - `zip`: every chapter as a tagged MP3, `cover.jpg` and an M3U playlist with relative paths.
@@ -1588,7 +1588,7 @@ export const listAudioExportsResponseExportsItemProgressMax = 100;
 export const ListAudioExportsResponse = zod.object({
   "exports": zod.array(zod.object({
   "format": zod.enum(['m4b', 'mp3', 'zip', 'epub']),
-  "status": zod.enum(['none', 'queued', 'building', 'ready', 'failed', 'cancelled']).describe('`none`: never asked for (or stale); `queued`: waiting for a worker; `building`; `ready`: kept and downloadable; `failed` (see `error_message`) and `cancelled` start again when asked.'),
+  "status": zod.enum(['none', 'queued', 'building', 'ready', 'failed']).describe('`none`: never asked for, cancelled, or stale (the book was converted again); `queued`: waiting for a worker; `building`; `ready`: kept and downloadable; `failed` (see `error_message`) starts again when asked.'),
   "progress": zod.int().min(listAudioExportsResponseExportsItemProgressMin).max(listAudioExportsResponseExportsItemProgressMax),
   "filename": zod.string().describe('The name the file downloads as ("{Title}.{ext}", made safe).'),
   "size_bytes": zod.int().nullable(),
@@ -1617,7 +1617,7 @@ export const startAudioExportResponseProgressMax = 100;
 
 export const StartAudioExportResponse = zod.object({
   "format": zod.enum(['m4b', 'mp3', 'zip', 'epub']),
-  "status": zod.enum(['none', 'queued', 'building', 'ready', 'failed', 'cancelled']).describe('`none`: never asked for (or stale); `queued`: waiting for a worker; `building`; `ready`: kept and downloadable; `failed` (see `error_message`) and `cancelled` start again when asked.'),
+  "status": zod.enum(['none', 'queued', 'building', 'ready', 'failed']).describe('`none`: never asked for, cancelled, or stale (the book was converted again); `queued`: waiting for a worker; `building`; `ready`: kept and downloadable; `failed` (see `error_message`) starts again when asked.'),
   "progress": zod.int().min(startAudioExportResponseProgressMin).max(startAudioExportResponseProgressMax),
   "filename": zod.string().describe('The name the file downloads as ("{Title}.{ext}", made safe).'),
   "size_bytes": zod.int().nullable(),

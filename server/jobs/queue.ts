@@ -25,6 +25,8 @@ export interface JobQueue {
 export const QUEUE_NAME = 'lectio-conversion';
 
 export interface QueueOptions {
+  /** The pg-boss queue; default QUEUE_NAME (the conversion). Other work (downloads) has its own. */
+  name?: string;
   /** A dead worker's message is handed to another worker after this long. */
   expireInSeconds: number;
   /** How often workers look for messages. */
@@ -65,8 +67,9 @@ export async function createPgBossQueue(
   });
   boss.on('error', (error: Error) => options.onError?.(error));
   await boss.start();
-  await boss.createQueue(QUEUE_NAME, {
-    name: QUEUE_NAME,
+  const queueName = options.name ?? QUEUE_NAME;
+  await boss.createQueue(queueName, {
+    name: queueName,
     // Retries here are for crashes and expiry only: a step's own failures are retried inside the
     // runner, and a job that finally fails completes its message normally.
     retryLimit: 5,
@@ -81,7 +84,7 @@ export async function createPgBossQueue(
   return {
     async send(jobId, sendOptions) {
       await boss.send(
-        QUEUE_NAME,
+        queueName,
         { jobId },
         {
           expireInSeconds: options.expireInSeconds,
@@ -93,7 +96,7 @@ export async function createPgBossQueue(
       // pg-boss 10 has no per-worker concurrency: each work() call is one poller running one job at a time.
       for (let i = 0; i < concurrency; i += 1) {
         await boss.work<{ jobId: string }>(
-          QUEUE_NAME,
+          queueName,
           { pollingIntervalSeconds: polling, batchSize: 1 },
           async (jobs) => {
             for (const job of jobs) await handler(job.data.jobId);
@@ -106,15 +109,15 @@ export async function createPgBossQueue(
       if (db === null) return 0;
       const { rows } = await db.query<{ id: string }>(
         "SELECT id FROM pgboss.job WHERE name = $1 AND state = 'active'",
-        [QUEUE_NAME],
+        [queueName],
       );
       if (rows.length === 0) return 0;
       // fail() puts a message with retries left into 'retry'; then make it due now.
       await boss.fail(
-        QUEUE_NAME,
+        queueName,
         rows.map((r) => r.id),
       );
-      await db.query("UPDATE pgboss.job SET start_after = now() WHERE name = $1 AND state = 'retry'", [QUEUE_NAME]);
+      await db.query("UPDATE pgboss.job SET start_after = now() WHERE name = $1 AND state = 'retry'", [queueName]);
       return rows.length;
     },
     async waitingAmong(jobIds) {
@@ -122,7 +125,7 @@ export async function createPgBossQueue(
       const { rows } = (await sql.executeSql(
         `SELECT DISTINCT data->>'jobId' AS job_id FROM pgboss.job
           WHERE name = $1 AND state IN ('created', 'retry') AND data->>'jobId' = ANY($2::text[])`,
-        [QUEUE_NAME, jobIds],
+        [queueName, jobIds],
       )) as { rows: { job_id: string }[] };
       return new Set(rows.map((r) => r.job_id));
     },
@@ -131,13 +134,13 @@ export async function createPgBossQueue(
         `SELECT count(*)::int AS waiting,
                 COALESCE(EXTRACT(EPOCH FROM now() - min(start_after)), 0)::double precision AS oldest
            FROM pgboss.job WHERE name = $1 AND state IN ('created', 'retry') AND start_after <= now()`,
-        [QUEUE_NAME],
+        [queueName],
       )) as { rows: { waiting: number; oldest: number }[] };
       return { waiting: Number(rows[0]?.waiting ?? 0), oldestWaitSeconds: Math.max(0, Number(rows[0]?.oldest ?? 0)) };
     },
     async stopFetching() {
       if (stopped) return;
-      await boss.offWork(QUEUE_NAME);
+      await boss.offWork(queueName);
     },
     async stop() {
       if (stopped) return;

@@ -19,6 +19,10 @@ import { transcriptRoutes } from './transcript';
 import { voiceAssistantRoutes } from './voice-assistant';
 import type { VoiceAssistant } from '../assistant/service';
 import type { ListCache } from '../jobs/list-cache';
+import type { ExportService } from '../exports/service';
+import type { FeedService } from '../feeds/service';
+import { exportRoutes } from './exports';
+import { feedRoutes } from './feeds';
 
 export interface ApiDeps {
   auth: AuthService;
@@ -28,6 +32,8 @@ export interface ApiDeps {
   progress: ProgressService;
   listening: ListeningService;
   transcripts: TranscriptService;
+  exports: ExportService;
+  feeds: FeedService;
   covers: CoverService;
   jobs: JobService;
   voiceAssistant: VoiceAssistant;
@@ -51,6 +57,13 @@ export function apiRoutes(deps: ApiDeps) {
       urls: deps.urls,
     });
     await app.register(transcriptRoutes, { transcripts: deps.transcripts });
+    await app.register(exportRoutes, {
+      exports: deps.exports,
+      auth: deps.auth,
+      storage: deps.storage,
+      urls: deps.urls,
+    });
+    await app.register(feedRoutes, { feeds: deps.feeds, urls: deps.urls });
     await app.register(progressRoutes, { progress: deps.progress });
     await app.register(voiceAssistantRoutes, { assistant: deps.voiceAssistant, urls: deps.urls });
     await app.register(jobRoutes, {

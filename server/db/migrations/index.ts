@@ -14,6 +14,8 @@ export const TABLE_OWNERS: Readonly<Record<string, string>> = {
   uploaded_files: 'server/jobs/repository',
   upload_events: 'server/jobs/repository',
   playback_progress: 'server/progress/repository.ts',
+  exports: 'server/exports/repository.ts',
+  feeds: 'server/feeds/repository.ts',
   /** Created by the migration runner itself. */
   schema_migrations: 'server/db/migrate.ts',
 };
@@ -151,6 +153,45 @@ export const migrations: readonly Migration[] = [
         AFTER INSERT OR DELETE OR UPDATE OF parent_job_id, job_type, title, description, status, progress, error_message,
           config, result_data, input_file_key, output_file_key, duration, created_at, updated_at, started_at, completed_at
         ON jobs FOR EACH ROW EXECUTE FUNCTION lectio_notify_job_change();
+    `,
+  },
+  {
+    // Downloads of a finished book (server/exports): one row per book and format, built once on the
+    // queue and kept; `source_version` is the book's completion time when it was built, so a book
+    // converted again makes its downloads stale. Private podcast feeds (server/feeds): the token is
+    // never stored, only its SHA-256; one feed per book and one for the library per user.
+    id: '0006_exports_and_feeds',
+    sql: `
+      CREATE TABLE exports (
+        id uuid PRIMARY KEY,
+        job_id uuid NOT NULL REFERENCES jobs(id) ON DELETE CASCADE,
+        user_id uuid NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+        format text NOT NULL CHECK (format IN ('m4b', 'mp3', 'zip', 'epub')),
+        status text NOT NULL CHECK (status IN ('queued', 'building', 'ready', 'failed')),
+        progress integer NOT NULL DEFAULT 0,
+        source_version text NOT NULL,
+        file_key text,
+        size_bytes bigint,
+        error_message text,
+        attempts integer NOT NULL DEFAULT 0,
+        lease_owner text,
+        lease_until timestamptz,
+        created_at timestamptz NOT NULL DEFAULT now(),
+        updated_at timestamptz NOT NULL DEFAULT now(),
+        completed_at timestamptz,
+        UNIQUE (job_id, format)
+      );
+      CREATE INDEX exports_unfinished_idx ON exports (status) WHERE status IN ('queued', 'building');
+
+      CREATE TABLE feeds (
+        id uuid PRIMARY KEY,
+        user_id uuid NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+        job_id uuid REFERENCES jobs(id) ON DELETE CASCADE,
+        token_hash text NOT NULL UNIQUE,
+        created_at timestamptz NOT NULL DEFAULT now()
+      );
+      CREATE UNIQUE INDEX feeds_book_idx ON feeds (user_id, job_id) WHERE job_id IS NOT NULL;
+      CREATE UNIQUE INDEX feeds_library_idx ON feeds (user_id) WHERE job_id IS NULL;
     `,
   },
 ];

@@ -18,7 +18,7 @@ export const exportProgressMax = 100;
 
 export const Export = zod.object({
   "format": zod.enum(['m4b', 'mp3', 'zip', 'epub']),
-  "status": zod.enum(['none', 'queued', 'building', 'ready', 'failed', 'cancelled']).describe('`none`: never asked for (or stale); `queued`: waiting for a worker; `building`; `ready`: kept and downloadable; `failed` (see `error_message`) and `cancelled` start again when asked.'),
+  "status": zod.enum(['none', 'queued', 'building', 'ready', 'failed']).describe('`none`: never asked for, cancelled, or stale (the book was converted again); `queued`: waiting for a worker; `building`; `ready`: kept and downloadable; `failed` (see `error_message`) starts again when asked.'),
   "progress": zod.int().min(exportProgressMin).max(exportProgressMax),
   "filename": zod.string().describe('The name the file downloads as ("{Title}.{ext}", made safe).'),
   "size_bytes": zod.int().nullable(),

@@ -17,7 +17,7 @@ export const exportProgressProgressMax = 100;
 
 
 export const ExportProgress = zod.object({
-  "status": zod.enum(['none', 'queued', 'building', 'ready', 'failed', 'cancelled']).describe('`none`: never asked for (or stale); `queued`: waiting for a worker; `building`; `ready`: kept and downloadable; `failed` (see `error_message`) and `cancelled` start again when asked.'),
+  "status": zod.enum(['none', 'queued', 'building', 'ready', 'failed']).describe('`none`: never asked for, cancelled, or stale (the book was converted again); `queued`: waiting for a worker; `building`; `ready`: kept and downloadable; `failed` (see `error_message`) starts again when asked.'),
   "progress": zod.int().min(exportProgressProgressMin).max(exportProgressProgressMax)
 })
 

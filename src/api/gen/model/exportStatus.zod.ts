@@ -12,7 +12,7 @@
  */
 import * as zod from 'zod';
 
-export const ExportStatus = zod.enum(['none', 'queued', 'building', 'ready', 'failed', 'cancelled']).describe('`none`: never asked for (or stale); `queued`: waiting for a worker; `building`; `ready`: kept and downloadable; `failed` (see `error_message`) and `cancelled` start again when asked.')
+export const ExportStatus = zod.enum(['none', 'queued', 'building', 'ready', 'failed']).describe('`none`: never asked for, cancelled, or stale (the book was converted again); `queued`: waiting for a worker; `building`; `ready`: kept and downloadable; `failed` (see `error_message`) starts again when asked.')
 
 export type ExportStatus = zod.input<typeof ExportStatus>;
 export type ExportStatusOutput = zod.output<typeof ExportStatus>;

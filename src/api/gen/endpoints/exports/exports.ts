@@ -85,9 +85,9 @@ export const getGetAudioDownloadUrl = (jobId: string,
  * request for a format starts its build; until the file is ready the answer is 202 with
  * `{status, progress}` and `Retry-After` (seconds). Then 200 with the file, `Content-Disposition:
  * attachment; filename="{Title}.{ext}"` (the title made safe for any file system; the UTF-8
- * name in `filename*`) and Range support (206, 416). A failed or cancelled build starts again.
+ * name in `filename*`) and Range support (206, 416).
  * Converting the book again (retry) makes the kept files stale: the next request builds them
- * again.
+ * again. A failed build starts again too.
  * - `m4b`: AAC in MP4 with a named chapter marker per chapter, the cover, title, author and album.
  * - `mp3`: the whole book in one MP3 with ID3 tags, the cover and a chapter frame per chapter.
  * - `zip`: every chapter as a tagged MP3, `cover.jpg` and an M3U playlist with relative paths.
