@@ -20,6 +20,8 @@
 //   9. voices: offline synthesis speed per sentence and per 1,000-character chunk  (bench/voices.ts)
 //  10. first-chapter: seconds from creating a 1 MB book (BENCH_BOOK_CHARS) to its first playable
 //      chapter, while the rest still converts  (bench/first-chapter.ts)
+//  11. exports: seconds to build each download (MP3, ZIP, M4B with the ffmpeg on PATH and the npm
+//      package's, EPUB) of a converted 1 MB book, and their sizes  (bench/exports.ts)
 // Run one with e.g. `npm run bench -- voice`. Set BENCH_BOOK_CHARS=1000000 for the 1 MB book figure.
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -38,6 +40,7 @@ const benches = [
   { name: 'encode', args: ['--import', 'tsx', 'bench/encode.ts'] },
   { name: 'voices', args: ['--import', 'tsx', 'bench/voices.ts'] },
   { name: 'first-chapter', args: ['--import', 'tsx', 'bench/first-chapter.ts'], before: buildServerIfStale },
+  { name: 'exports', args: ['--import', 'tsx', 'bench/exports.ts'], before: buildServerIfStale },
 ];
 
 const only = process.argv.slice(2);

@@ -165,6 +165,10 @@ async function buildM4b(ctx: BuildContext): Promise<void> {
         '1',
         '-c:a',
         'aac',
+        // The fast coder is about 2.5 times quicker than the default (twoloop); speech at 64 kbit/s
+        // sounds the same either way.
+        '-aac_coder',
+        'fast',
         '-b:a',
         `${AAC_KBPS}k`,
         '-c:v',

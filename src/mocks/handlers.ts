@@ -18,6 +18,13 @@ import {
   saveProgressHandler,
 } from './audio';
 import { createJobHandler, previewJobHandler, uploadFileHandler } from './library';
+import {
+  cancelExportHandler,
+  createFeedHandler,
+  deleteFeedHandler,
+  exportsHandler,
+  startExportHandler,
+} from './exports';
 import { voiceConnectHandler, voiceStartHandler, voiceStatusHandler, voiceStopHandler } from './voice';
 import { environmentFixture, errorBodyFixture, runningCountFixture, tokenFixture, userFixture } from './fixtures';
 
@@ -88,6 +95,11 @@ export const defaultHandlers = {
   voiceStart: voiceStartHandler(),
   voiceStop: voiceStopHandler(),
   voiceConnect: voiceConnectHandler(),
+  exports: exportsHandler(),
+  startExport: startExportHandler(),
+  cancelExport: cancelExportHandler(),
+  createFeed: createFeedHandler(),
+  deleteFeed: deleteFeedHandler(),
 };
 
 /** The same happy API as a list (demo mode, setupServer). */

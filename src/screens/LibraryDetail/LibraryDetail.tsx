@@ -21,6 +21,7 @@ import {
   useSavedProgress,
 } from '../../features/player';
 import { AskAboutBook } from '../../features/voice-assistant';
+import { DownloadMenu, PodcastFeedButton } from '../../features/exports';
 import { BookCover, VoiceBadge } from '../../components/book';
 
 const NOT_READY = 'Book not found or not ready for playback';
@@ -189,6 +190,12 @@ export function LibraryDetail({ jobId }: { jobId: string }) {
           <ReadAlong jobId={jobId} />
           <Actions>
             <AskAboutBook jobId={jobId} position={position} />
+            {book.status === 'COMPLETED' && (
+              <>
+                <DownloadMenu jobId={jobId} title={title} />
+                <PodcastFeedButton jobId={jobId} title={title} />
+              </>
+            )}
             <Link href={paths.library()}>Back to Library</Link>
           </Actions>
         </Column>

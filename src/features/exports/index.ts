@@ -1,0 +1,2 @@
+export { DownloadDialog, DownloadMenu } from './DownloadMenu';
+export { PodcastFeedButton, PodcastFeedDialog, type PodcastFeedDialogProps } from './PodcastFeedDialog';
