@@ -21,12 +21,13 @@ const dir = mkdtempSync(path.join(tmpdir(), 'lectio-exports-'));
 const HOSTILE = `"Quoted" ../../etc/passwd\nsecond line 🐋 ${'long '.repeat(60)}end`;
 
 beforeAll(async () => {
-  t = await createTestApp({ env: { JOB_LEASE_SECONDS: '3' } });
+  // The ffmpeg of the npm package, what a fresh machine has after `npm install` alone.
+  t = await createTestApp({ env: { JOB_LEASE_SECONDS: '3', EXPORT_FFMPEG: 'bundled' } });
   storage = appStorage(t.config);
   ann = await signedInUser(t.app, 'ann.exports@example.com');
   bob = await signedInUser(t.app, 'bob.exports@example.com');
   book = await seedBook('The Lighthouse Keeper');
-}, 60_000);
+}, 180_000);
 afterAll(async () => {
   await t?.close();
 });
@@ -78,7 +79,8 @@ async function chapterStarts(jobId: string): Promise<{ title: string; start: num
   return (res.json() as { chapters: { title: string; start: number }[] }).chapters;
 }
 
-describe('GET /audio/{jobId}/download', () => {
+// Building and reading files takes seconds each, more on a busy machine: generous limits, no timed assertion.
+describe('GET /audio/{jobId}/download', { timeout: 240_000 }, () => {
   it('answers 202 with status, progress and Retry-After until the MP3 is built, then the tagged file with its chapters', async () => {
     const first = await t.app.inject({
       method: 'GET',

@@ -23,7 +23,7 @@ beforeAll(async () => {
   storage = appStorage(t.config);
   ann = await signedInUser(t.app, 'ann.feeds@example.com');
   bob = await signedInUser(t.app, 'bob.feeds@example.com');
-}, 60_000);
+}, 180_000);
 afterAll(async () => {
   await t?.close();
 });
@@ -45,7 +45,7 @@ async function fetchPublic(url: string, headers: Record<string, string> = {}) {
   return t.app.inject({ method: 'GET', url: pathname, headers });
 }
 
-describe('private podcast feeds', () => {
+describe('private podcast feeds', { timeout: 120_000 }, () => {
   it('gives a book one feed whose RSS a podcast app reads: chapters in order with enclosures that play without signing in', async () => {
     const book = await seedCompletedBook(t.db, storage, { userId: ann.id, title: 'Harbour Songs', chapters: 3 });
     const created = await createFeed(ann, book.bookId);
