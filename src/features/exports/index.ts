@@ -1,2 +1,3 @@
-export { DownloadDialog, DownloadMenu } from './DownloadMenu';
-export { PodcastFeedButton, PodcastFeedDialog, type PodcastFeedDialogProps } from './PodcastFeedDialog';
+export { BookActionsMenu } from './BookActionsMenu';
+export { DownloadMenu } from './DownloadMenu';
+export { PodcastFeedButton } from './PodcastFeedDialog';

@@ -6,6 +6,7 @@ import { formatDate, formatDuration } from '../../entities/time';
 import { BookCover, VoiceBadge } from '../../components/book';
 import { useEnvironment } from '../../features/environment';
 import { type LibraryBook, type LibraryView } from '../../features/library';
+import { BookActionsMenu } from '../../features/exports';
 
 const Item = styled.li<{ $view: LibraryView }>`
   display: flex;
@@ -116,6 +117,7 @@ export function BookCard({
         <Button variant="secondary" onClick={onDelete} aria-label={`Delete ${book.title}`}>
           Delete
         </Button>
+        {!book.converting && <BookActionsMenu jobId={book.id} title={book.title} />}
       </Buttons>
     </Item>
   );
