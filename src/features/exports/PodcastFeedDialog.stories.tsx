@@ -121,3 +121,18 @@ export const FromTheBookPage: StoryObj<typeof PodcastFeedButton> = {
     await expect(canvas.getByRole('button', { name: 'Listen in a podcast app' })).toHaveFocus();
   },
 };
+
+export const FromTheLibrary: StoryObj<typeof PodcastFeedButton> = {
+  name: 'From the library: the whole library as a podcast',
+  render: () => <PodcastFeedButton title="Your library" label="Library as a podcast" />,
+  parameters: {
+    msw: { handlers: { createFeed: createFeedHandler(feedFixture({ job_id: null, title: 'Lectio library' })) } },
+  },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await userEvent.click(canvas.getByRole('button', { name: 'Library as a podcast' }));
+    const dialog = within(await canvas.findByRole('dialog', { name: 'Listen in a podcast app' }));
+    await expect(dialog.getByText('Your library')).toBeVisible();
+    await expect(await dialog.findByRole('textbox', { name: 'Feed address' })).toHaveValue(URL);
+  },
+};

@@ -154,13 +154,24 @@ export function PodcastFeedDialog({ jobId, title, onClose }: PodcastFeedDialogPr
   );
 }
 
-/** The book page's "Listen in a podcast app" button and its dialog. */
-export function PodcastFeedButton({ jobId, title }: { jobId?: string; title: string }) {
+/**
+ * "Listen in a podcast app" and its dialog: the book page's (with `jobId`), or the library's
+ * (without: the whole library's feed, `label` naming it).
+ */
+export function PodcastFeedButton({
+  jobId,
+  title,
+  label = 'Listen in a podcast app',
+}: {
+  jobId?: string;
+  title: string;
+  label?: string;
+}) {
   const [open, setOpen] = useState(false);
   return (
     <>
       <Button variant="secondary" onClick={() => setOpen(true)}>
-        Listen in a podcast app
+        {label}
       </Button>
       {open && (
         <PodcastFeedDialog {...(jobId !== undefined && { jobId })} title={title} onClose={() => setOpen(false)} />

@@ -20,6 +20,7 @@ import {
 } from '../../features/library';
 import { listenAgain, togglePlayback, usePlayer } from '../../features/player';
 import { BookCard, type PlayState } from './BookCard';
+import { PodcastFeedButton } from '../../features/exports';
 
 /**
  * The library asks for every top-level book that can be played now at once (the API's largest
@@ -181,6 +182,7 @@ export function Library() {
                 List
               </Button>
             </Toggle>
+            {books.length > 0 && <PodcastFeedButton title="Your library" label="Library as a podcast" />}
             <ButtonLink variant="primary" href={paths.upload()}>
               Add New Book
             </ButtonLink>
