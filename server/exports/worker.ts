@@ -19,7 +19,12 @@ import type { Ffmpeg } from './ffmpeg';
 import { BUILDERS, EXTENSIONS, type BuildContext } from './formats';
 import type { ExportFormat, ExportRecord, ExportRepository } from './repository';
 
-export const exportKey = (jobId: string, format: ExportFormat) => `jobs/${jobId}/exports/book.${EXTENSIONS[format]}`;
+/**
+ * Each build writes a file of its own: a build that lost its row (cancelled, or asked again after the
+ * book was converted again) deletes only its own file, never the one a newer build wrote.
+ */
+export const exportKey = (jobId: string, format: ExportFormat) =>
+  `jobs/${jobId}/exports/${format}-${randomUUID()}.${EXTENSIONS[format]}`;
 
 const SHUTDOWN = 'shutdown';
 const CANCELLED = 'cancelled';
