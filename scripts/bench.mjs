@@ -22,6 +22,9 @@
 //      chapter, while the rest still converts  (bench/first-chapter.ts)
 //  11. exports: seconds to build each download (MP3, ZIP, M4B with the ffmpeg on PATH and the npm
 //      package's, EPUB) of a converted 1 MB book, and their sizes  (bench/exports.ts)
+//  12. soak: hostile files beside a /healthz prober (the longest stall), then 20 MB of text through
+//      one server with its zombies, processes, open files and memory every minute  (bench/soak.ts;
+//      hours long, so only when named: `npm run bench -- soak`)
 // Run one with e.g. `npm run bench -- voice`. Set BENCH_BOOK_CHARS=1000000 for the 1 MB book figure.
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -41,12 +44,14 @@ const benches = [
   { name: 'voices', args: ['--import', 'tsx', 'bench/voices.ts'] },
   { name: 'first-chapter', args: ['--import', 'tsx', 'bench/first-chapter.ts'], before: buildServerIfStale },
   { name: 'exports', args: ['--import', 'tsx', 'bench/exports.ts'], before: buildServerIfStale },
+  // Hours long: run on its own (`npm run bench -- soak`), never with the others.
+  { name: 'soak', args: ['--import', 'tsx', 'bench/soak.ts'], before: buildServerIfStale, alone: true },
 ];
 
 const only = process.argv.slice(2);
 let failed = 0;
 for (const bench of benches) {
-  if (only.length && !only.includes(bench.name)) continue;
+  if (only.length ? !only.includes(bench.name) : bench.alone) continue;
   console.log(`\n=== bench: ${bench.name} ===`);
   await bench.before?.();
   // The benches start the compiled server as `npm start` does: its flags, and its environment (inherited).

@@ -11,7 +11,7 @@ import { createProgressRepository } from './progress/repository';
 import { conversionMetricsHook, readinessChecks } from './ops/checks';
 import { createMetrics } from './ops/metrics';
 import { installOps, requestId, requestLogController } from './ops/routes';
-import { exitOnSignals } from './process';
+import { exitOnSignals, surviveDatabaseOutages } from './process';
 import { openStorage } from './storage/index';
 
 /**
@@ -43,7 +43,8 @@ async function main(): Promise<void> {
     logController: requestLogController(),
   });
   const log = ops.log;
-  const db = await openDatabase(config);
+  surviveDatabaseOutages(log);
+  const db = await openDatabase(config, (message, err) => log.warn({ err }, message));
   await migrate(db);
   const metrics = createMetrics();
   const storage = await openStorage(config);

@@ -25,7 +25,14 @@ import {
   exportsHandler,
   startExportHandler,
 } from './exports';
-import { voiceConnectHandler, voiceStartHandler, voiceStatusHandler, voiceStopHandler } from './voice';
+import {
+  voiceClearConversationHandler,
+  voiceConnectHandler,
+  voiceConversationHandler,
+  voiceStartHandler,
+  voiceStatusHandler,
+  voiceStopHandler,
+} from './voice';
 import { environmentFixture, errorBodyFixture, runningCountFixture, tokenFixture, userFixture } from './fixtures';
 
 export type { ReplyOptions } from './answer';
@@ -100,6 +107,8 @@ export const defaultHandlers = {
   cancelExport: cancelExportHandler(),
   createFeed: createFeedHandler(),
   deleteFeed: deleteFeedHandler(),
+  voiceConversation: voiceConversationHandler(),
+  voiceClearConversation: voiceClearConversationHandler(),
 };
 
 /** The same happy API as a list (demo mode, setupServer). */
