@@ -62,7 +62,7 @@ async function sizeOf(ctx: BuildContext, key: string): Promise<number> {
 /** The whole book in one MP3: the book's tag with its chapter frames, then the combined audio. */
 async function buildMp3(ctx: BuildContext): Promise<void> {
   const total = await sizeOf(ctx, ctx.book.audioKey);
-  await ctx.writer.write(bookTag(ctx.book, ctx.cover));
+  await ctx.writer.write(await bookTag(ctx.book, ctx.cover));
   await copyStored(ctx, ctx.book.audioKey, (bytes) => ctx.report(bytes / Math.max(1, total)));
 }
 
@@ -83,7 +83,7 @@ async function buildZip(ctx: BuildContext): Promise<void> {
   let done = 0;
   for (const chapter of book.chapters) {
     const key = chapter.fileKey;
-    const tag = chapterTag(book, chapter, ctx.cover);
+    const tag = await chapterTag(book, chapter, ctx.cover);
     const storage = ctx.storage;
     async function* tagged(): AsyncIterable<Uint8Array> {
       yield tag;

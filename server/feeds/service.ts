@@ -92,7 +92,7 @@ export function createFeedService(deps: {
           description: `Chapter ${c.order} of ${book.chapters.length} of ${book.title}`,
           guid: `${book.id}:${c.order}:${book.version}`,
           url: `${base}/feeds/${token}/${book.id}/${c.order}.mp3`,
-          lengthBytes: chapterTag(book, c, cover).length + size,
+          lengthBytes: (await chapterTag(book, c, cover)).length + size,
           durationSeconds: c.duration,
           episode: c.order,
           ...(season !== undefined && { season }),
@@ -170,7 +170,7 @@ export function createFeedService(deps: {
       const book = await bookOf(await resolve(token), jobId);
       const c = book.chapters[chapter - 1];
       if (c === undefined) throw new DomainError('not_found', FEED_NOT_FOUND);
-      return { key: c.fileKey, tag: chapterTag(book, c, await deps.covers.jpeg(book)) };
+      return { key: c.fileKey, tag: await chapterTag(book, c, await deps.covers.jpeg(book)) };
     },
 
     async cover(token, jobId) {

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FileStorage } from '../storage/types';
 import { createTestApp, type TestApp } from '../testing/app';
 import { appStorage, seedCompletedBook, signedInUser } from '../testing/library-fixtures';
-import { ffprobe, tagsOf } from '../testing/readers';
+import { ffprobe, id3Version, tagsOf } from '../testing/readers';
 
 // WORKERS=none: feeds read finished books; nothing needs building.
 let t: TestApp;
@@ -82,6 +82,8 @@ describe('private podcast feeds', { timeout: 120_000 }, () => {
     writeFileSync(file, second.rawPayload);
     const probe = await ffprobe(file);
     expect(tagsOf(probe)).toMatchObject({ title: 'Stave 2', album: 'Harbour Songs', track: '2/3', genre: 'Audiobook' });
+    expect(probe.streams.find((s) => s.disposition?.attached_pic === 1)?.codec_name).toBe('mjpeg');
+    expect(id3Version(second.rawPayload)).toBe('2.4.0');
     const cover = await fetchPublic(rss.itunes!.image!);
     expect(cover.statusCode).toBe(200);
     expect(cover.rawPayload.subarray(0, 3)).toEqual(Buffer.from([0xff, 0xd8, 0xff]));

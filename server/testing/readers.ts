@@ -38,6 +38,12 @@ export function tagsOf(probe: Probe): Record<string, string> {
   return Object.fromEntries(Object.entries(probe.format.tags ?? {}).map(([k, v]) => [k.toLowerCase(), v]));
 }
 
+/** The version of the ID3v2 tag a file starts with ('2.4.0'), or null: ffprobe reads the tag but does not say which version it is. */
+export function id3Version(file: Buffer): string | null {
+  if (file.length < 10 || file.subarray(0, 3).toString('latin1') !== 'ID3') return null;
+  return `2.${file[3]}.${file[4]}`;
+}
+
 /** epubcheck's report: exit code and output (errors are lines starting with ERROR or FATAL). */
 export async function epubcheck(file: string): Promise<{ ok: boolean; output: string }> {
   const java = need('java', 'sudo apt-get install -y epubcheck, which brings a Java runtime');
