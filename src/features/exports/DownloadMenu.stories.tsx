@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
 import { Button } from '../../components/ui';
 import { bookJobId } from '../../mocks/audio';
-import { exportListFixture, exportsHandler } from '../../mocks/exports';
+import { cancelExportHandler, exportListFixture, exportsHandler, startExportHandler } from '../../mocks/exports';
 import { errorBodyFixture } from '../../mocks/fixtures';
 import { DownloadDialog, DownloadMenu } from './DownloadMenu';
 
@@ -89,6 +89,77 @@ export const StartPreparing: Story = {
     await userEvent.click(await menu.findByRole('button', { name: 'Prepare MP3' }));
     await expect(await menu.findByRole('progressbar', { name: 'Preparing MP3' })).toBeVisible();
     await expect(menu.queryByRole('button', { name: 'Prepare MP3' })).toBeNull();
+  },
+};
+
+export const Starting: Story = {
+  name: 'Starting: Prepare M4B waits for the server, and cannot be pressed twice',
+  parameters: { msw: { handlers: { startExport: startExportHandler({ delay: 'infinite' }) } } },
+  play: async ({ canvasElement }) => {
+    const menu = within(await openMenu(within(canvasElement)));
+    await userEvent.click(await menu.findByRole('button', { name: 'Prepare M4B' }));
+    await expect(await menu.findByRole('button', { name: 'Starting...' })).toBeDisabled();
+    await expect(menu.getByRole('button', { name: 'Prepare MP3' })).toBeEnabled();
+  },
+};
+
+export const PrepareRefused: Story = {
+  name: 'Prepare refused: the server says why, the format can be asked for again',
+  parameters: {
+    msw: {
+      handlers: {
+        startExport: startExportHandler({
+          status: 503,
+          body: errorBodyFixture('The database is unavailable for a moment; try again shortly'),
+        }),
+      },
+    },
+  },
+  play: async ({ canvasElement }) => {
+    const menu = within(await openMenu(within(canvasElement)));
+    await userEvent.click(await menu.findByRole('button', { name: 'Prepare ZIP' }));
+    await expect(await menu.findByRole('alert')).toHaveTextContent('The database is unavailable for a moment');
+    await expect(menu.getByRole('button', { name: 'Prepare ZIP' })).toBeEnabled();
+  },
+};
+
+export const Stopping: Story = {
+  name: 'Stopping: the build of the EPUB is being stopped',
+  parameters: {
+    msw: {
+      handlers: {
+        exports: exportsHandler(exportListFixture({ epub: { status: 'building', progress: 60 } })),
+        cancelExport: cancelExportHandler({ delay: 'infinite' }),
+      },
+    },
+  },
+  play: async ({ canvasElement }) => {
+    const menu = within(await openMenu(within(canvasElement)));
+    await userEvent.click(await menu.findByRole('button', { name: 'Stop preparing EPUB with read-along' }));
+    await expect(await menu.findByRole('button', { name: 'Stopping...' })).toBeDisabled();
+    await expect(menu.getByRole('progressbar', { name: 'Preparing EPUB with read-along' })).toBeVisible();
+  },
+};
+
+export const StopFailed: Story = {
+  name: 'Stop failed: the build goes on and the reader is told why',
+  parameters: {
+    msw: {
+      handlers: {
+        exports: exportsHandler(exportListFixture({ m4b: { status: 'building', progress: 30 } })),
+        cancelExport: cancelExportHandler({
+          status: 503,
+          body: errorBodyFixture('The database is unavailable for a moment; try again shortly'),
+        }),
+      },
+    },
+  },
+  play: async ({ canvasElement }) => {
+    const menu = within(await openMenu(within(canvasElement)));
+    await userEvent.click(await menu.findByRole('button', { name: 'Stop preparing M4B' }));
+    await expect(await menu.findByRole('alert')).toHaveTextContent('The database is unavailable for a moment');
+    await expect(menu.getByRole('progressbar', { name: 'Preparing M4B' })).toBeVisible();
+    await expect(menu.getByRole('button', { name: 'Stop preparing M4B' })).toBeEnabled();
   },
 };
 

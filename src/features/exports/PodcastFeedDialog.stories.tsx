@@ -1,7 +1,7 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, fn, userEvent, within } from 'storybook/test';
 import { bookJobId } from '../../mocks/audio';
-import { createFeedHandler, feedFixture } from '../../mocks/exports';
+import { createFeedHandler, deleteFeedHandler, feedFixture } from '../../mocks/exports';
 import { errorBodyFixture } from '../../mocks/fixtures';
 import { PodcastFeedButton, PodcastFeedDialog } from './PodcastFeedDialog';
 
@@ -75,6 +75,38 @@ export const Stopped: Story = {
     await expect(await dialog.findByRole('status')).toHaveTextContent('This feed is stopped');
     await expect(dialog.getByRole('button', { name: 'Make a new feed' })).toBeEnabled();
     await expect(dialog.queryByRole('textbox')).toBeNull();
+  },
+};
+
+export const Stopping: Story = {
+  name: 'Stopping: the feed is being stopped',
+  parameters: { msw: { handlers: { deleteFeed: deleteFeedHandler({ delay: 'infinite' }) } } },
+  play: async ({ canvasElement }) => {
+    const dialog = within(await within(canvasElement).findByRole('dialog', { name: 'Listen in a podcast app' }));
+    await userEvent.click(await dialog.findByRole('button', { name: 'Stop this feed' }));
+    await expect(await dialog.findByRole('button', { name: 'Stopping...' })).toBeDisabled();
+    await expect(dialog.getByRole('textbox', { name: 'Feed address' })).toHaveValue(URL);
+  },
+};
+
+export const StopFailed: Story = {
+  name: 'Stop failed: the feed still works and the reader is told why',
+  parameters: {
+    msw: {
+      handlers: {
+        deleteFeed: deleteFeedHandler({
+          status: 503,
+          body: errorBodyFixture('The database is unavailable for a moment; try again shortly'),
+        }),
+      },
+    },
+  },
+  play: async ({ canvasElement }) => {
+    const dialog = within(await within(canvasElement).findByRole('dialog', { name: 'Listen in a podcast app' }));
+    await userEvent.click(await dialog.findByRole('button', { name: 'Stop this feed' }));
+    await expect(await dialog.findByRole('alert')).toHaveTextContent('The database is unavailable for a moment');
+    await expect(dialog.getByRole('textbox', { name: 'Feed address' })).toHaveValue(URL);
+    await expect(dialog.getByRole('button', { name: 'Stop this feed' })).toBeEnabled();
   },
 };
 
