@@ -28,6 +28,7 @@ import { createProgressRepository } from './progress/repository';
 import { createProgressService } from './progress/service';
 import { createConversion, type ConversionOverrides } from './jobs/index';
 import { createExports } from './exports/index';
+import { createMediaTagger } from './exports/media-tags';
 import { createFeedRepository } from './feeds/repository';
 import { createFeedService, deriveFeedSecret } from './feeds/service';
 import { createListCache, listenForJobChanges } from './jobs/list-cache';
@@ -158,6 +159,13 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Fas
     titles: (userId, jobIds) => library.titles(userId, jobIds),
     secret: deriveFeedSecret(config.jwtSecret),
   });
+  // The streaming route's MP3s carry the same ID3 tags as the downloads once their book is finished.
+  const mediaTags = createMediaTagger({
+    jobs: conversion.repo,
+    books: exports.books,
+    covers: exports.covers,
+    onError: (err, key) => app.log.warn({ err, key }, 'no ID3 tag for a streamed file'),
+  });
 
   // The voice assistant: per-user sessions and their conversations (its websocket is a route).
   const voiceAssistant = createVoiceAssistant({
@@ -197,6 +205,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Fas
       listening,
       transcripts,
       exports: exports.service,
+      mediaTags,
       feeds,
       covers: createCoverService({ library, storage }),
       jobs: conversion.service,

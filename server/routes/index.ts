@@ -21,6 +21,7 @@ import { voiceSocketRoutes } from './voice-socket';
 import type { VoiceAssistant } from '../assistant/service';
 import type { ListCache } from '../jobs/list-cache';
 import type { ExportService } from '../exports/service';
+import type { MediaTagger } from '../exports/media-tags';
 import type { FeedService } from '../feeds/service';
 import { exportRoutes } from './exports';
 import { feedRoutes } from './feeds';
@@ -34,6 +35,7 @@ export interface ApiDeps {
   listening: ListeningService;
   transcripts: TranscriptService;
   exports: ExportService;
+  mediaTags: MediaTagger;
   feeds: FeedService;
   covers: CoverService;
   jobs: JobService;
@@ -56,6 +58,7 @@ export function apiRoutes(deps: ApiDeps) {
       storage: deps.storage,
       covers: deps.covers,
       urls: deps.urls,
+      mediaTags: deps.mediaTags,
     });
     await app.register(transcriptRoutes, { transcripts: deps.transcripts });
     await app.register(exportRoutes, {

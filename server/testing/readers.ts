@@ -44,6 +44,12 @@ export function id3Version(file: Buffer): string | null {
   return `2.${file[3]}.${file[4]}`;
 }
 
+/** Bytes of the ID3v2 tag a file starts with (header included; its size is four 7-bit bytes), 0 without one. */
+export function id3Length(file: Buffer): number {
+  if (id3Version(file) === null) return 0;
+  return 10 + ((file[6]! << 21) | (file[7]! << 14) | (file[8]! << 7) | file[9]!);
+}
+
 /** epubcheck's report: exit code and output (errors are lines starting with ERROR or FATAL). */
 export async function epubcheck(file: string): Promise<{ ok: boolean; output: string }> {
   const java = need('java', 'sudo apt-get install -y epubcheck, which brings a Java runtime');

@@ -190,7 +190,8 @@ export const migrations: readonly Migration[] = [
     // Downloads of a finished book (server/exports): one row per book and format, built once on the
     // queue and kept; `source_version` is the book's completion time when it was built, so a book
     // converted again makes its downloads stale. Private podcast feeds (server/feeds): the token is
-    // never stored, only its SHA-256; one feed per book and one for the library per user.
+    // never stored, only its SHA-256; one feed per book and one for the library per user. The
+    // streaming route finds the chapter a stored MP3 belongs to by its key, to tag it.
     id: '0008_exports_and_feeds',
     sql: `
       CREATE TABLE exports (
@@ -223,6 +224,8 @@ export const migrations: readonly Migration[] = [
       );
       CREATE UNIQUE INDEX feeds_book_idx ON feeds (user_id, job_id) WHERE job_id IS NOT NULL;
       CREATE UNIQUE INDEX feeds_library_idx ON feeds (user_id) WHERE job_id IS NULL;
+
+      CREATE INDEX jobs_output_file_key_idx ON jobs (output_file_key) WHERE output_file_key IS NOT NULL;
     `,
   },
 ];
