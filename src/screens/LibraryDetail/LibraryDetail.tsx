@@ -21,6 +21,7 @@ import {
   useSavedProgress,
 } from '../../features/player';
 import { AskAboutBook } from '../../features/voice-assistant';
+import { DownloadMenu, PodcastFeedButton } from '../../features/exports';
 import { BookCover, VoiceBadge } from '../../components/book';
 import { BookDetails, durationText } from './BookDetails';
 
@@ -222,6 +223,12 @@ export function LibraryDetail({ jobId }: { jobId: string }) {
           )}
           <Actions>
             <AskAboutBook jobId={jobId} position={position} />
+            {book.status === 'COMPLETED' && (
+              <>
+                <DownloadMenu jobId={jobId} title={title} />
+                <PodcastFeedButton jobId={jobId} title={title} />
+              </>
+            )}
             <Link href={paths.library()}>Back to Library</Link>
           </Actions>
         </Column>
