@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Browser, chromium, type Page } from 'playwright-core';
@@ -70,13 +70,47 @@ export async function startApp(
 }
 
 /**
+ * What the fake microphone hears: a quiet room (faint noise at about -60 dBFS, looped). Its level
+ * meter moves, and the assistant's voice detector hears nobody speaking. Chromium's own fake
+ * device plays a tone that the detector takes for a reader talking, which interrupts every answer
+ * (barge-in) as a reader talking over it would.
+ */
+function quietRoomWav(): string {
+  const rate = 48_000;
+  const samples = rate * 2;
+  const wav = Buffer.alloc(44 + samples * 2);
+  wav.write('RIFF', 0);
+  wav.writeUInt32LE(36 + samples * 2, 4);
+  wav.write('WAVEfmt ', 8);
+  wav.writeUInt32LE(16, 16);
+  wav.writeUInt16LE(1, 20); // PCM
+  wav.writeUInt16LE(1, 22); // mono
+  wav.writeUInt32LE(rate, 24);
+  wav.writeUInt32LE(rate * 2, 28);
+  wav.writeUInt16LE(2, 32);
+  wav.writeUInt16LE(16, 34);
+  wav.write('data', 36);
+  wav.writeUInt32LE(samples * 2, 40);
+  for (let i = 0; i < samples; i++) wav.writeInt16LE(Math.round((Math.random() * 2 - 1) * 32), 44 + i * 2);
+  const path = join(mkdtempSync(join(tmpdir(), 'lectio-mic-')), 'quiet-room.wav');
+  writeFileSync(path, wav);
+  return path;
+}
+
+/**
  * Debian Chromium with the closed-network flags; Playwright gives it a fresh temporary profile.
- * Media: autoplay after a click as usual, and a fake microphone so the voice page can open one.
+ * Media: autoplay after a click as usual, and a fake microphone in a quiet room so the voice page
+ * can open one.
  */
 export async function launchBrowser(): Promise<Browser> {
   return chromium.launch({
     executablePath: findChrome(),
-    args: [...chromeArgs, '--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream'],
+    args: [
+      ...chromeArgs,
+      '--use-fake-ui-for-media-stream',
+      '--use-fake-device-for-media-stream',
+      `--use-file-for-fake-audio-capture=${quietRoomWav()}`,
+    ],
     headless: true,
   });
 }

@@ -67,7 +67,7 @@ describe('X-ray in the real app', () => {
     await page.getByText(/You are at .* — X-ray answers only from what you have heard\./).waitFor();
     await page.getByRole('button', { name: 'Start talking' }).click();
     await page.getByRole('button', { name: 'End conversation' }).waitFor({ timeout: 30_000 });
-    // The microphone really runs (Chromium's fake device plays a tone): its level meter moves.
+    // The microphone really runs (the fake device hears a quiet room's faint noise): its level meter moves.
     // A function, not a string: the page's Content-Security-Policy forbids eval.
     const levelMoves = (label: string) =>
       page.waitForFunction(
@@ -123,27 +123,37 @@ describe('X-ray in the real app', () => {
 const turnSelector = '[aria-labelledby="va-transcript"] ol li:has(strong)';
 
 /**
- * Types a question, sends it, and returns the text of the finished answer (the last turn once the
- * question and a complete bot turn after it are in the transcript).
+ * Types a question, sends it, and returns the text of the finished answer: the turn right after
+ * the reader's question (the newest turn saying it). Kept turns that load late go before it, and
+ * an opening the tutor said while connecting goes before the question, so neither is taken for it.
  */
 async function ask(question: string): Promise<string> {
-  const before = await page.locator(turnSelector).count();
   await page.getByLabel('Type a question').fill(question);
   await page.getByRole('button', { name: 'Send' }).click();
-  await page.waitForFunction(
-    ({ selector, n }) => {
+  const answer = await page.waitForFunction(
+    ({ selector, text }) => {
       const turns = [...document.querySelectorAll(selector)];
-      const last = turns.at(-1);
-      return turns.length >= n + 2 && last !== undefined && !last.hasAttribute('aria-busy');
+      const asked = turns.findLastIndex(
+        (turn) =>
+          turn.querySelector('strong')?.textContent === 'You' && turn.querySelector('.text')?.textContent === text,
+      );
+      const next = asked < 0 ? undefined : turns[asked + 1];
+      if (next === undefined || next.hasAttribute('aria-busy')) return false;
+      return next.querySelector('.text')?.textContent ?? '';
     },
-    { selector: turnSelector, n: before },
+    { selector: turnSelector, text: question },
     { timeout: 30_000 },
   );
-  return (await page.locator(`${turnSelector} .text`).last().textContent()) ?? '';
+  return String(await answer.jsonValue());
 }
 
-/** Chooses a mode on the segmented control and waits until the new session is connected. */
+/**
+ * Chooses a mode on the segmented control and waits until the new session is connected (and, for
+ * the tutor, has said its opening question, so the next answer is the one to the next question).
+ */
 async function switchMode(name: 'Tutor' | 'X-ray', mode: 'tutor' | 'xray'): Promise<void> {
+  const tutorTurns = page.locator(turnSelector).filter({ has: page.locator('strong', { hasText: /^Tutor$/ }) });
+  const tutorBefore = await tutorTurns.count();
   const started = page.waitForResponse(
     (res) => res.url().endsWith('/api/v1/voice-assistant/start') && res.request().postDataJSON()?.mode === mode,
     { timeout: 30_000 },
@@ -154,4 +164,5 @@ async function switchMode(name: 'Tutor' | 'X-ray', mode: 'tutor' | 'xray'): Prom
   // Shown only while connected, in the session the server started last.
   await page.getByText(`Talking in ${name} mode`).waitFor({ timeout: 30_000 });
   await page.getByRole('button', { name: 'End conversation' }).waitFor({ timeout: 30_000 });
+  if (mode === 'tutor') await tutorTurns.nth(tutorBefore).waitFor({ timeout: 30_000 });
 }
