@@ -6,7 +6,7 @@ import { RTVI_LABEL, RTVI_PROTOCOL_VERSION } from '../../../proto/rtvi';
 import { BotServer } from '../../../src/testing/bot-server';
 import { CLIENT_LIBRARY } from '../../../src/voice-transport/constants';
 import type { RTVIMessage } from '../../../src/voice-transport/rtvi';
-import { WebSocketTransport, type WebSocketConstructor } from '../../../src/voice-transport/transport';
+import { WebSocketTransport, type WebSocketConstructor } from '../../../src/voice-transport/websocket-transport';
 import { states, voiceMessages } from '../states';
 import { lectioPact } from './pact';
 
