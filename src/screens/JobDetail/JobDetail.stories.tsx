@@ -16,10 +16,22 @@ const analysed = jobAtStatus('COMPLETED', {
     tutoring_analysis: tutoringAnalysisFixture(),
   },
 });
+/** Analysed, then the conversion failed or was cancelled: nothing finished to talk about. */
+const analysedFailed = jobAtStatus('FAILED', { id: jobUuid(5), title: 'Ligeia', config: analysed.config });
+const analysedCancelled = jobAtStatus('CANCELLED', { id: jobUuid(6), title: 'Berenice', config: analysed.config });
 const { book, chapters } = bookWithChaptersFixture();
 const runningChapter = chapters[2]!;
 
-const api = jobsBackend([processing, completed, failed, analysed, book, ...chapters]);
+const api = jobsBackend([
+  processing,
+  completed,
+  failed,
+  analysed,
+  analysedFailed,
+  analysedCancelled,
+  book,
+  ...chapters,
+]);
 
 const meta = {
   title: 'Screens/JobDetail',
@@ -299,6 +311,28 @@ export const WithoutTutoringAnalysis: Story = {
   },
 };
 
+export const AnalysedButFailed: Story = {
+  name: 'Analysed, then failed: no Ask Tutor or X-ray (nothing finished to talk about)',
+  args: { jobId: analysedFailed.id },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await expect(await canvas.findByRole('button', { name: 'Retry' })).toBeEnabled();
+    await expect(canvas.queryByRole('link', { name: 'Ask Tutor' })).toBeNull();
+    await expect(canvas.queryByRole('link', { name: 'X-ray Lookup' })).toBeNull();
+  },
+};
+
+export const AnalysedButCancelled: Story = {
+  name: 'Analysed, then cancelled: no Ask Tutor or X-ray',
+  args: { jobId: analysedCancelled.id },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await expect(await canvas.findByRole('heading', { level: 1, name: 'Berenice' })).toBeVisible();
+    await expect(canvas.queryByRole('link', { name: 'Ask Tutor' })).toBeNull();
+    await expect(canvas.queryByRole('link', { name: 'X-ray Lookup' })).toBeNull();
+  },
+};
+
 export const CancelAsksFirst: Story = {
   name: 'Cancel Job: the confirmation dialog is open',
   play: async ({ canvasElement }) => {
@@ -320,7 +354,7 @@ export const CancelledAfterConfirming: Story = {
     await userEvent.click(await canvas.findByRole('button', { name: 'Cancel Job' }));
     const dialog = await canvas.findByRole('alertdialog', { name: 'Cancel "The Tell-Tale Heart"?' });
     await userEvent.click(within(dialog).getByRole('button', { name: 'Cancel conversion' }));
-    await expect(await canvas.findByText('CANCELLED')).toBeVisible();
+    await expect(await canvas.findByRole('heading', { level: 1, name: 'Berenice' })).toBeVisible();
     await expect(canvas.queryByRole('alertdialog')).toBeNull();
     await expect(canvas.queryByRole('button', { name: 'Cancel Job' })).toBeNull();
     await expect(api.jobs().find((job) => job.id === processing.id)?.status).toBe('CANCELLED');

@@ -202,7 +202,8 @@ export function JobDetail({ jobId }: { jobId: string }) {
   const title = jobTitle(job);
   const active = isActiveStatus(job.status);
   const isBook = job.job_type === 'book_processing' || job.children.length > 0;
-  const hasAnalysis = job.config.tutoring_analysis !== undefined;
+  // Something to talk about: a finished book with its analysis (never a failed, cancelled or running job).
+  const canDiscuss = job.status === 'COMPLETED' && job.config.tutoring_analysis !== undefined;
 
   return (
     <Page title={title} lead={job.description ?? undefined}>
@@ -213,7 +214,7 @@ export function JobDetail({ jobId }: { jobId: string }) {
             Play Audiobook
           </ButtonLink>
         )}
-        {hasAnalysis && (
+        {canDiscuss && (
           <>
             <ButtonLink href={paths.voiceAssistant({ mode: 'tutor', jobId: job.id })}>Ask Tutor</ButtonLink>
             <ButtonLink href={paths.voiceAssistant({ mode: 'xray', jobId: job.id })}>X-ray Lookup</ButtonLink>

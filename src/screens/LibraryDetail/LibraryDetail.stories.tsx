@@ -214,7 +214,7 @@ const convertingChapters = chapterInfoFixtures().map((chapter, index) =>
 );
 
 export const ConvertingBook: Story = {
-  name: 'Converting book: the ready chapter plays, chapters not ready yet are marked',
+  name: 'Converting book: the ready chapter plays, chapters not ready yet are marked, nothing to ask about yet',
   parameters: {
     msw: {
       handlers: {
@@ -253,6 +253,8 @@ export const ConvertingBook: Story = {
     }
     // Nothing after the ready chapter can be played yet.
     await expect(canvas.getByRole('button', { name: 'Next chapter' })).toBeDisabled();
+    // The assistant talks about finished books only: nothing to ask about yet.
+    await expect(canvas.queryByRole('link', { name: 'Ask about this book' })).toBeNull();
   },
 };
 

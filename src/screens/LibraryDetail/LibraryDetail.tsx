@@ -188,7 +188,8 @@ export function LibraryDetail({ jobId }: { jobId: string }) {
           <ChapterList />
           <ReadAlong jobId={jobId} />
           <Actions>
-            <AskAboutBook jobId={jobId} position={position} />
+            {/* The assistant talks about finished books: not one still converting. */}
+            {book.status === 'COMPLETED' && <AskAboutBook jobId={jobId} position={position} />}
             <Link href={paths.library()}>Back to Library</Link>
           </Actions>
         </Column>
