@@ -6,6 +6,7 @@ export {
   checkStatus,
   configureVoiceAssistant,
   disconnect,
+  NOBODY_HEARS,
   resetVoiceAssistant,
   setContext,
   start,
