@@ -125,3 +125,60 @@ export async function registerThroughUi(page: Page, url: string, email: string, 
   await page.getByRole('button', { name: 'Create account' }).click();
   await page.waitForURL(`${url}/dashboard`);
 }
+
+/**
+ * The browser's speech service, scripted: Chromium sends what the Web Speech API hears to a speech
+ * service on the internet, which this closed network cannot reach. The page gets a SpeechRecognition
+ * that hears what the test says with `say(page, text)`; everything after it is the real app.
+ */
+export async function scriptSpeechRecognition(page: Page): Promise<void> {
+  await page.addInitScript(() => {
+    type Listener = (() => void) | null;
+    const listening: ScriptedRecognition[] = [];
+    class ScriptedRecognition {
+      continuous = false;
+      interimResults = false;
+      lang = '';
+      onresult: ((event: unknown) => void) | null = null;
+      onspeechstart: Listener = null;
+      onspeechend: Listener = null;
+      onerror: ((event: unknown) => void) | null = null;
+      onend: Listener = null;
+      start() {
+        if (listening.includes(this)) throw new DOMException('already started', 'InvalidStateError');
+        listening.push(this);
+      }
+      abort() {
+        const at = listening.indexOf(this);
+        if (at < 0) return;
+        listening.splice(at, 1);
+        setTimeout(() => this.onend?.(), 0);
+      }
+      stop() {
+        this.abort();
+      }
+    }
+    const w = window as unknown as Record<string, unknown>;
+    w.SpeechRecognition = ScriptedRecognition;
+    w.webkitSpeechRecognition = ScriptedRecognition;
+    /** The reader says `text`: true once a listening recognizer heard it. */
+    w.__lectioSay = (text: string) => {
+      const recognition = listening.at(-1);
+      if (recognition === undefined) return false;
+      recognition.onspeechstart?.();
+      recognition.onspeechend?.();
+      const result = Object.assign([{ transcript: text, confidence: 1 }], { isFinal: true });
+      recognition.onresult?.({ resultIndex: 0, results: [result] });
+      return true;
+    };
+  });
+}
+
+/** The reader says `text` to the scripted speech recognition, once it listens. */
+export async function say(page: Page, text: string): Promise<void> {
+  await page.waitForFunction(
+    (words) => (window as unknown as { __lectioSay: (t: string) => boolean }).__lectioSay(words),
+    text,
+    { timeout: 30_000 },
+  );
+}

@@ -1,11 +1,14 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, registerThroughUi, type RunningApp, startApp } from './harness';
+import { launchBrowser, registerThroughUi, type RunningApp, say, scriptSpeechRecognition, startApp } from './harness';
 
 // The feature none of our peers has: pause a book, open X-ray, type "who is ...?", and read an
 // answer drawn only from what was heard. A character first named later is "not revealed yet".
 // Then the mode switch on the voice page: Tutor -> X-ray -> Tutor in one conversation, each answer
-// from the mode chosen last (docs/voice-assistant.md#the-page).
+// from the mode chosen last (docs/voice-assistant.md#the-page). The server has no speech service
+// (no OPENAI_API_KEY), so the browser's speech recognition hears the reader; its service is
+// scripted (scriptSpeechRecognition), everything after it is the real app. Then eight questions,
+// and the newest turn is in view.
 let app: RunningApp;
 let browser: Browser;
 let page: Page;
@@ -31,6 +34,7 @@ beforeAll(async () => {
   app = await startApp();
   browser = await launchBrowser();
   page = await browser.newPage();
+  await scriptSpeechRecognition(page);
   await registerThroughUi(page, app.url, `xray.${Date.now()}@example.com`, 'correct-horse-battery');
 });
 
@@ -84,7 +88,10 @@ describe('X-ray in the real app', () => {
     expect(aboutElizabeth).toMatch(/lighthouse|logbook|lamp/);
     expect(aboutElizabeth).not.toMatch(/Marlowe|stranger|map/);
 
-    const aboutMarlowe = await ask('Who is Captain Marlowe?');
+    // Spoken, not typed: the browser hears it (the page says so), and the assistant answers it.
+    await page.getByText('Your browser’s speech service hears you', { exact: false }).waitFor();
+    await say(page, 'Who is Captain Marlowe?');
+    const aboutMarlowe = await answerTo('Who is Captain Marlowe?');
     expect(aboutMarlowe).toMatch(/hasn't appeared|not revealed/i);
     expect(aboutMarlowe).not.toMatch(/storm|secret|map of the cape/);
   });
@@ -117,6 +124,44 @@ describe('X-ray in the real app', () => {
     expect(tutor).not.toMatch(/first appears|Mentioned \d+ times/);
     expect(tutor).not.toMatch(/Marlowe|stranger|storm|map/);
   });
+
+  it('after eight questions the newest turn is in view', async () => {
+    expect(bookId).not.toBe('');
+    await page.goto(`${app.url}/voice-assistant?mode=xray&jobId=${bookId}`);
+    // A fresh conversation (the earlier tests' turns are kept for this book).
+    await page.getByRole('button', { name: 'Clear conversation' }).click();
+    await page.getByRole('button', { name: 'Clear conversation' }).waitFor({ state: 'detached', timeout: 30_000 });
+    await page.getByRole('button', { name: 'Start talking' }).click();
+    await page.getByRole('button', { name: 'End conversation' }).waitFor({ timeout: 30_000 });
+    const questions = [
+      'Who is Elizabeth Hart?',
+      'Where does the story take place?',
+      'What just happened?',
+      'What is the logbook?',
+      'Who is Captain Marlowe?',
+      'How does it end?',
+      'What is the lamp?',
+      'Where is Elizabeth?',
+    ];
+    for (const question of questions) await ask(question);
+    // The conversation is longer than its box, and the last answer (with its evidence) is in it.
+    await page.waitForFunction(
+      (selector) => {
+        const list = document.querySelector<HTMLElement>('ol[aria-labelledby="va-transcript"]');
+        const last = [...document.querySelectorAll(selector)].at(-1);
+        if (!list || !last || last.hasAttribute('aria-busy')) return false;
+        const box = list.getBoundingClientRect();
+        const turn = last.getBoundingClientRect();
+        return list.scrollHeight > list.clientHeight && turn.top >= box.top - 1 && turn.bottom <= box.bottom + 1;
+      },
+      turnSelector,
+      { timeout: 30_000 },
+    );
+    const turns = page.locator(turnSelector);
+    await expect(turns.count()).resolves.toBe(16);
+    await expect(turns.last().locator('.text').textContent()).resolves.toMatch(/Elizabeth/);
+    await expect(page.getByRole('button', { name: 'Jump to latest' }).count()).resolves.toBe(0);
+  });
 });
 
 /** The transcript's turns (each names its speaker in a <strong>). */
@@ -130,6 +175,11 @@ const turnSelector = '[aria-labelledby="va-transcript"] ol li:has(strong)';
 async function ask(question: string): Promise<string> {
   await page.getByLabel('Type a question').fill(question);
   await page.getByRole('button', { name: 'Send' }).click();
+  return answerTo(question);
+}
+
+/** The finished answer to `question` (typed or spoken): the turn right after the reader's. */
+async function answerTo(question: string): Promise<string> {
   const answer = await page.waitForFunction(
     ({ selector, text }) => {
       const turns = [...document.querySelectorAll(selector)];

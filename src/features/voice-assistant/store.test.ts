@@ -492,10 +492,13 @@ describe('voice assistant store: the conversation page', () => {
     setContext({ mode: 'xray', jobId: book });
     await talk();
     expect(state.hearing).toBe('browser');
-    // The browser listens; no microphone audio goes to a server that cannot hear it.
+    // The browser listens; the microphone runs for its level meter, and none of its audio goes to
+    // a server that cannot hear it.
     expect(recognizers).toHaveLength(1);
     expect(recognizers[0]!.started).toBe(true);
-    expect(audio.micOn).toBe(false);
+    expect(audio.micOn).toBe(true);
+    audio.speak(new Int16Array(320).fill(1000));
+    expect(transport.audio).toHaveLength(0);
     expect(transport.isMicEnabled).toBe(false);
     expect(talking()).toBe('listening');
 
@@ -523,6 +526,7 @@ describe('voice assistant store: the conversation page', () => {
     await talk();
     recognizers[0]!.deny();
     expect(state.micEnabled).toBe(false);
+    expect(audio.micOn).toBe(false);
     expect(state.micProblem).toMatch(/permission was denied/);
     expect(talking()).toBe('typing');
     expect(sendText('Who is Mara?')).toBe(true);

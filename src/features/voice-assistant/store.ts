@@ -274,15 +274,18 @@ export async function connect(): Promise<void> {
     state.camEnabled = false;
     if (hearing === 'none') state.micProblem = NOBODY_HEARS;
     // The mic starts with the connection: chunks captured before ready are queued by the transport.
+    // When the browser hears the reader, the microphone runs for its level meter only.
     const mic =
-      hearing === 'server'
-        ? audio
-            .startMic((pcm) => transport.sendAudio(pcm))
+      hearing === 'none'
+        ? Promise.resolve(null)
+        : audio
+            .startMic((pcm) => {
+              if (hearing === 'server') transport.sendAudio(pcm);
+            })
             .then(
               () => null,
               (error: unknown) => error,
-            )
-        : Promise.resolve(null);
+            );
     await transport.connect({ ws_url: url });
     if (!live()) return;
     state.clientStatus = 'connected';
@@ -293,6 +296,7 @@ export async function connect(): Promise<void> {
     if (micError && live()) {
       state.micEnabled = false;
       transport.enableMic(false);
+      current.recognizer?.stop();
       state.micProblem = micProblemOf(micError, deps.isSecureContext());
     }
   } catch (error) {
@@ -322,6 +326,7 @@ function listenInBrowser(current: Session): void {
     },
     onError: (problem, detail) => {
       if (!live()) return;
+      current.audio.stopMic();
       state.micEnabled = false;
       state.userSpeaking = false;
       state.micProblem =
