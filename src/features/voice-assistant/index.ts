@@ -1,5 +1,6 @@
 export { AskAboutBook } from './AskAboutBook';
-export { useVoiceAssistant } from './hooks';
+export { useRecap, useVoiceAssistant } from './hooks';
+export { Previously, restedFor } from './Previously';
 export { clearKeptConversation, dismissRecap, loadConversation } from './history';
 export {
   ask,

@@ -17,10 +17,11 @@ import {
   Player,
   playerState,
   ReadAlong,
+  togglePlayback,
   usePlayer,
   useSavedProgress,
 } from '../../features/player';
-import { AskAboutBook } from '../../features/voice-assistant';
+import { AskAboutBook, Previously, useRecap } from '../../features/voice-assistant';
 import { BookCover, VoiceBadge } from '../../components/book';
 
 const NOT_READY = 'Book not found or not ready for playback';
@@ -111,6 +112,15 @@ export function LibraryDetail({ jobId }: { jobId: string }) {
   // The book the reader started over on this page (its saved place is then 0:00).
   const [restartedId, setRestartedId] = useState<string | null>(null);
   const listeningAgain = restartedId === jobId;
+  // "Previously…" after a break: for a finished book, until the reader plays on.
+  const recap = useRecap(jobId, job.data?.status === 'COMPLETED');
+  const [recapDoneFor, setRecapDoneFor] = useState<string | null>(null);
+
+  // Once the book plays again, "Previously…" has done its job.
+  const playing = player.currentJobId === jobId && player.isPlaying;
+  useEffect(() => {
+    if (playing) setRecapDoneFor(jobId);
+  }, [playing, jobId]);
 
   useEffect(() => {
     // A book already loaded (say, playing from the library) keeps playing where it is.
@@ -171,6 +181,15 @@ export function LibraryDetail({ jobId }: { jobId: string }) {
       </Facts>
       <Layout>
         <Column>
+          {recap && settled && !finished && recapDoneFor !== jobId && (
+            <Previously
+              recap={recap}
+              onResume={() => {
+                setRecapDoneFor(jobId);
+                void togglePlayback(jobId);
+              }}
+            />
+          )}
           <Player title={`Player: ${title}`} />
           {settled && finished ? (
             <Finished>
