@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { chromeArgs, findChrome } from '../../scripts/find-chrome.mjs';
 import { freePort } from '../support/ports';
@@ -103,16 +103,20 @@ function quietRoomWav(): string {
  * can open one.
  */
 export async function launchBrowser(): Promise<Browser> {
-  return chromium.launch({
+  const quietRoom = quietRoomWav();
+  const browser = await chromium.launch({
     executablePath: findChrome(),
     args: [
       ...chromeArgs,
       '--use-fake-ui-for-media-stream',
       '--use-fake-device-for-media-stream',
-      `--use-file-for-fake-audio-capture=${quietRoomWav()}`,
+      `--use-file-for-fake-audio-capture=${quietRoom}`,
     ],
     headless: true,
   });
+  // The recording goes with the browser (a bench runs outside the tests' temporary directory).
+  browser.on('disconnected', () => rmSync(dirname(quietRoom), { recursive: true, force: true }));
+  return browser;
 }
 
 /** Creates an account through the Register screen and lands on the dashboard. */
