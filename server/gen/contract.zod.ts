@@ -165,8 +165,9 @@ export const ListJobsResponse = zod.object({
   "voice_id": zod.string().optional().describe('alloy for openai, adam for elevenlabs, or a provider voice id.'),
   "voice_settings": zod.record(zod.string(), zod.string()).optional()
 }).optional(),
-  "provider": zod.enum(['openai', 'elevenlabs']).optional()
-}).describe('The voice a job was made with (the list leaves the analysis out).'),
+  "provider": zod.enum(['openai', 'elevenlabs']).optional(),
+  "author": zod.string().optional().describe('The book\'s author, when its file named one (an EPUB\'s metadata).')
+}).describe('The voice a job was made with, and its author (the list leaves the analysis out).'),
   "result_data": zod.object({
   "duration": zod.number().optional().describe('Seconds.'),
   "duration_seconds": zod.number().optional(),
@@ -501,7 +502,8 @@ export const PreviewJobResponse = zod.object({
   "title": zod.string(),
   "characters": zod.int(),
   "words": zod.int(),
-  "estimated_seconds": zod.number()
+  "estimated_seconds": zod.number(),
+  "front_matter": zod.boolean().describe('The book\'s front matter (title page, copyright, contents, dedication, ...), as the file marks it or its title says: the SPA offers it unticked.')
 })),
   "total_characters": zod.int().describe('Characters of the chosen chapters (all when none are named).'),
   "estimated_seconds": zod.number().describe('Listening time of the chosen chapters with the requested voice.'),
@@ -1266,8 +1268,9 @@ export const GetAudioMetadataResponse = zod.object({
   "ready": zod.boolean().optional().describe('The chapter is converted and can be played (stream it with its id); false while it still converts. Always sent by the server.')
 })),
   "chapters_ready": zod.int().min(getAudioMetadataResponseChaptersReadyMin).optional().describe('How many of `chapters` are ready (all of them once the job is COMPLETED; for a book still converting, the chapters converted so far). Always sent by the server.'),
+  "estimated_duration": zod.number().optional().describe('Seconds the whole book will last: `duration` once it is finished; while it converts, the ready chapters\' audio plus an estimate of the rest from their length and the voice\'s pace so far. Always sent by the server.'),
   "provider": zod.enum(['openai', 'elevenlabs']).optional(),
-  "tts_engine": zod.string().optional(),
+  "tts_engine": zod.string().optional().describe('What spoke (espeak-ng, openai, elevenlabs): the job\'s engine, or for a book still converting, its converted chapters\'.'),
   "sample_rate": zod.int().optional(),
   "bitrate_kbps": zod.int().optional(),
   "resume_position": zod.number().default(getAudioMetadataResponseResumePositionDefault),

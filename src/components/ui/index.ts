@@ -15,3 +15,4 @@ export { ProgressBar } from './ProgressBar';
 export { SelectField } from './SelectField';
 export { IconButton } from './IconButton';
 export { Disclosure } from './Disclosure';
+export { EmptyState } from './EmptyState';

@@ -16,9 +16,14 @@ const analysed = jobAtStatus('COMPLETED', {
     tutoring_analysis: tutoringAnalysisFixture(),
   },
 });
-/** Analysed, then the conversion failed or was cancelled: nothing finished to talk about. */
-const analysedFailed = jobAtStatus('FAILED', { id: jobUuid(5), title: 'Ligeia', config: analysed.config });
-const analysedCancelled = jobAtStatus('CANCELLED', { id: jobUuid(6), title: 'Berenice', config: analysed.config });
+// Analysed, then cancelled: there is no book to talk about.
+const cancelledAnalysed = jobAtStatus('CANCELLED', {
+  id: jobUuid(5),
+  title: 'Huge Paste',
+  config: analysed.config,
+});
+// Analysed, then failed: nothing finished to talk about either.
+const analysedFailed = jobAtStatus('FAILED', { id: jobUuid(7), title: 'Ligeia', config: analysed.config });
 const { book, chapters } = bookWithChaptersFixture();
 const runningChapter = chapters[2]!;
 
@@ -27,8 +32,8 @@ const api = jobsBackend([
   completed,
   failed,
   analysed,
+  cancelledAnalysed,
   analysedFailed,
-  analysedCancelled,
   book,
   ...chapters,
 ]);
@@ -246,6 +251,9 @@ export const BookWithChapters: Story = {
       'href',
       `/library/${chapters[0]!.id}`,
     );
+    // A book's progress counts its chapters (2 of 3 done), not its steps.
+    await expect(canvas.getByText('2 of 3 chapters done')).toBeVisible();
+    await expect(canvas.getByRole('progressbar', { name: 'Overall progress' })).toHaveAttribute('aria-valuenow', '67');
   },
 };
 
@@ -301,6 +309,18 @@ export const WithTutoringAnalysis: Story = {
   },
 };
 
+export const CancelledWithAnalysis: Story = {
+  name: 'Cancelled, though analysed: no Ask Tutor, no X-ray Lookup',
+  args: { jobId: cancelledAnalysed.id },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await expect(await canvas.findByRole('heading', { level: 1, name: 'Huge Paste' })).toBeVisible();
+    await expect(canvas.getByText('CANCELLED', { selector: 'span' })).toBeVisible();
+    await expect(canvas.queryByRole('link', { name: 'Ask Tutor' })).toBeNull();
+    await expect(canvas.queryByRole('link', { name: 'X-ray Lookup' })).toBeNull();
+  },
+};
+
 export const WithoutTutoringAnalysis: Story = {
   args: { jobId: completed.id },
   play: async ({ canvasElement }) => {
@@ -317,17 +337,6 @@ export const AnalysedButFailed: Story = {
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
     await expect(await canvas.findByRole('button', { name: 'Retry' })).toBeEnabled();
-    await expect(canvas.queryByRole('link', { name: 'Ask Tutor' })).toBeNull();
-    await expect(canvas.queryByRole('link', { name: 'X-ray Lookup' })).toBeNull();
-  },
-};
-
-export const AnalysedButCancelled: Story = {
-  name: 'Analysed, then cancelled: no Ask Tutor or X-ray',
-  args: { jobId: analysedCancelled.id },
-  play: async ({ canvasElement }) => {
-    const canvas = within(canvasElement);
-    await expect(await canvas.findByRole('heading', { level: 1, name: 'Berenice' })).toBeVisible();
     await expect(canvas.queryByRole('link', { name: 'Ask Tutor' })).toBeNull();
     await expect(canvas.queryByRole('link', { name: 'X-ray Lookup' })).toBeNull();
   },

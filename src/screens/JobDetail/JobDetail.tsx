@@ -87,6 +87,11 @@ const SectionTitle = styled.h2`
   font-size: ${({ theme }) => theme.fontSizes.xl};
 `;
 
+const ChaptersDone = styled.p`
+  margin: 0 0 ${({ theme }) => theme.space(2)};
+  color: ${({ theme }) => theme.colors.textMuted};
+`;
+
 const Chapters = styled.ul`
   list-style: none;
   margin: 0;
@@ -202,8 +207,17 @@ export function JobDetail({ jobId }: { jobId: string }) {
   const title = jobTitle(job);
   const active = isActiveStatus(job.status);
   const isBook = job.job_type === 'book_processing' || job.children.length > 0;
-  // Something to talk about: a finished book with its analysis (never a failed, cancelled or running job).
+  // Something to talk about: a finished book with its analysis (never a failed, cancelled or
+  // still running job: the assistant talks about finished books).
   const canDiscuss = job.status === 'COMPLETED' && job.config.tutoring_analysis !== undefined;
+  // A book's progress is its chapters: 2 of 33 done is 6 %, whatever its steps say.
+  const chaptersDone = job.children.filter((child) => child.status === 'COMPLETED').length;
+  const overall =
+    job.status === 'COMPLETED'
+      ? 100
+      : isBook && job.children.length > 0
+        ? (chaptersDone / job.children.length) * 100
+        : job.progress;
 
   return (
     <Page title={title} lead={job.description ?? undefined}>
@@ -267,11 +281,10 @@ export function JobDetail({ jobId }: { jobId: string }) {
       <Stack>
         <Card aria-labelledby="overall-progress-heading">
           <SectionTitle id="overall-progress-heading">Overall Progress</SectionTitle>
-          <ProgressBar
-            value={job.progress}
-            label="Overall progress"
-            tone={job.status === 'FAILED' ? 'danger' : 'primary'}
-          />
+          {isBook && job.children.length > 0 && (
+            <ChaptersDone>{`${chaptersDone} of ${job.children.length} chapters done`}</ChaptersDone>
+          )}
+          <ProgressBar value={overall} label="Overall progress" tone={job.status === 'FAILED' ? 'danger' : 'primary'} />
         </Card>
         {isBook && <ChapterJobs job={job} />}
         <TaskProgress key={job.id} steps={job.steps} />
