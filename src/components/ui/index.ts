@@ -16,3 +16,4 @@ export { SelectField } from './SelectField';
 export { IconButton } from './IconButton';
 export { Disclosure } from './Disclosure';
 export { EmptyState } from './EmptyState';
+export { Dialog } from './Dialog';

@@ -2,6 +2,7 @@ import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
 import { PlayerAudio, resetPlayer } from '../../features/player';
 import { recentProgressHandler } from '../../mocks/audio';
+import { exportListFixture, exportsHandler } from '../../mocks/exports';
 import { errorBodyFixture } from '../../mocks/fixtures';
 import { jobsBackend } from '../../mocks/jobs';
 import {
@@ -157,11 +158,41 @@ export const MoreActionsMenu: Story = {
     await userEvent.click(more);
     await expect(more).toHaveAttribute('aria-expanded', 'true');
     const menu = within(canvas.getByRole('menu', { name: 'More actions for The Tell-Tale Heart' }));
-    await expect(menu.getAllByRole('menuitem').map((item) => item.textContent)).toEqual(['Start over', 'Delete']);
+    await expect(menu.getAllByRole('menuitem').map((item) => item.textContent)).toEqual([
+      'Start over',
+      'Download…',
+      'Listen in a podcast app',
+      'Delete',
+    ]);
     // The first action has the focus; the arrows move between them.
     await expect(menu.getByRole('menuitem', { name: 'Start over' })).toHaveFocus();
     await userEvent.keyboard('{ArrowDown}');
-    await expect(menu.getByRole('menuitem', { name: 'Delete' })).toHaveFocus();
+    await expect(menu.getByRole('menuitem', { name: 'Download…' })).toHaveFocus();
+  },
+};
+
+export const MoreActionsDownload: Story = {
+  name: 'More actions: Download… shows the downloads in a dialog',
+  parameters: {
+    msw: { handlers: { exports: exportsHandler(exportListFixture({ m4b: { status: 'ready' } })) } },
+  },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await userEvent.click(await canvas.findByRole('button', { name: 'More actions for The Tell-Tale Heart' }));
+    await userEvent.click(await canvas.findByRole('menuitem', { name: 'Download…' }));
+    const dialog = within(await canvas.findByRole('dialog', { name: 'Download' }));
+    await expect(await dialog.findByRole('link', { name: 'Download M4B' })).toBeVisible();
+  },
+};
+
+export const MoreActionsPodcast: Story = {
+  name: "More actions: Listen in a podcast app shows the book's feed",
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await userEvent.click(await canvas.findByRole('button', { name: 'More actions for The Tell-Tale Heart' }));
+    await userEvent.click(await canvas.findByRole('menuitem', { name: 'Listen in a podcast app' }));
+    const dialog = within(await canvas.findByRole('dialog', { name: 'Listen in a podcast app' }));
+    await expect(await dialog.findByRole('textbox', { name: 'Feed address' })).toBeVisible();
   },
 };
 

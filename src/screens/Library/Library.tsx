@@ -24,6 +24,7 @@ import {
   type LibraryView,
 } from '../../features/library';
 import { isReady, listenAgain, togglePlayback, usePlayer } from '../../features/player';
+import { PodcastFeedButton, useBookExportActions } from '../../features/exports';
 
 /**
  * The library asks for every top-level book that can be played now at once (the API's largest
@@ -97,6 +98,7 @@ export function Library() {
   const [sort, setSort] = useState<LibrarySort>('createdAt');
   const [view, setView] = useState<LibraryView>(() => readLibraryView());
   const deleteFlow = useDeleteJobFlow();
+  const exportActions = useBookExportActions();
   const { deleted } = deleteFlow;
 
   // The player writes each saved place into the cached recent list, so it is always the freshest.
@@ -120,6 +122,8 @@ export function Library() {
     ...(book.hasProgress && !book.finished
       ? [{ label: 'Start over', icon: RotateCcw, onSelect: () => void listenAgain(book.id) }]
       : []),
+    // Downloads and feeds are made of a finished book.
+    ...(book.converting ? [] : exportActions.actionsFor(book)),
     {
       label: 'Delete',
       icon: Trash2,
@@ -178,6 +182,7 @@ export function Library() {
                 List
               </Button>
             </Toggle>
+            {books.length > 0 && <PodcastFeedButton title="Your library" label="Library as a podcast" />}
           </Toolbar>
           {shown.length === 0 ? (
             <EmptyState title="No books match" action={<Button onClick={clearFilters}>Clear filters</Button>}>
@@ -207,6 +212,7 @@ export function Library() {
         </>
       )}
       {deleteFlow.dialog}
+      {exportActions.dialog}
     </Page>
   );
 }

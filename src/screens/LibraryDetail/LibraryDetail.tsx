@@ -22,6 +22,7 @@ import {
   useSavedProgress,
 } from '../../features/player';
 import { AskAboutBook, Previously, useRecap } from '../../features/voice-assistant';
+import { DownloadMenu, PodcastFeedButton } from '../../features/exports';
 import { BookCover, VoiceBadge } from '../../components/book';
 import { BookDetails, durationText } from './BookDetails';
 
@@ -240,8 +241,14 @@ export function LibraryDetail({ jobId }: { jobId: string }) {
             )
           )}
           <Actions>
-            {/* The assistant talks about finished books: not one still converting. */}
-            {book.status === 'COMPLETED' && <AskAboutBook jobId={jobId} position={position} />}
+            {book.status === 'COMPLETED' && (
+              <>
+                {/* The assistant talks about finished books: not one still converting. */}
+                <AskAboutBook jobId={jobId} position={position} />
+                <DownloadMenu jobId={jobId} title={title} />
+                <PodcastFeedButton jobId={jobId} title={title} />
+              </>
+            )}
             <Link href={paths.library()}>Back to Library</Link>
           </Actions>
         </Column>
