@@ -6,7 +6,8 @@
  * the reply), as p50 and p95 over typed questions of every kind. The assistant runs in a child
  * process on a plain HTTP server with an in-memory library, once with the offline voice as
  * deployed (native espeak-ng when on PATH) and, when that was native, again with eSpeak
- * WebAssembly in its worker thread (the voice on a machine without the binary).
+ * WebAssembly in its worker thread (the voice on a machine without the binary). Then the voice
+ * page in Chromium: Send to the answer's text on screen (bench/voice-page.ts).
  */
 import { spawn } from 'node:child_process';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
@@ -22,6 +23,7 @@ import { resample } from '../server/assistant/audio';
 import { BOT_SAMPLE_RATE } from '../proto/audio';
 import { createEspeakEngine, detectNativeEspeak, offlineVoiceFor } from '../server/tts/espeak';
 import { TestVoiceClient } from '../server/testing/voice-client';
+import { benchVoicePage } from './voice-page';
 
 const RUNS = 40;
 /** The p-th percentile (nearest rank). */
@@ -46,6 +48,7 @@ if (process.argv.includes('--serve')) {
   await bench(false);
   if (detectNativeEspeak() !== null) await bench(true);
   await benchIndex();
+  await benchVoicePage();
 }
 
 /** Indexing a long book (about 1 MB, 10,000 sentences) heard to 80 %: time, and the longest event-loop stall. */
@@ -144,6 +147,7 @@ async function bench(wasm: boolean): Promise<void> {
 
   const handshake: number[] = [];
   const typed: number[] = [];
+  const text: number[] = [];
   for (let i = 0; i < RUNS; i += 1) {
     const t0 = performance.now();
     const c = await TestVoiceClient.connect(url);
@@ -151,6 +155,8 @@ async function bench(wasm: boolean): Promise<void> {
     handshake.push(ready.at - t0);
     const t1 = performance.now();
     c.sendMessage('send-text', { content: QUESTIONS[i % QUESTIONS.length] });
+    const words = await c.waitForMessage('bot-llm-text', 10_000);
+    text.push(words.at - t1);
     const first = await c.waitFor((f) => f.kind === 'audio', 10_000);
     typed.push(first.at - t1);
     c.close();
@@ -158,6 +164,7 @@ async function bench(wasm: boolean): Promise<void> {
     await sleep(100);
   }
   console.log(`handshake (socket open + client-ready -> bot-ready): ${fmt(handshake)}`);
+  console.log(`typed question -> first answer text (bot-llm-text) on the socket: ${fmt(text)}`);
   console.log(`typed question -> first bot audio frame (offline, warm; target p95 < 1000 ms): ${fmt(typed)}`);
 
   // Speech then silence, streamed at real time in 20 ms chunks as a microphone would.

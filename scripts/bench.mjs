@@ -4,8 +4,10 @@
 //      and of the conversion  (bench/conversion.ts; BENCH_CHARS=50000)
 //   2. bundle: gzip JavaScript a first visit needs on /login and /dashboard, chunk by chunk
 //      (bench/bundle.mjs)
-//   3. voice: handshake, typed question to first bot audio (p50/p95, native and WebAssembly eSpeak),
-//      end of speech to user-stopped-speaking, indexing a long book for the assistant (bench/voice.ts)
+//   3. voice: handshake, typed question to first answer text and first bot audio (p50/p95, native and
+//      WebAssembly eSpeak), end of speech to user-stopped-speaking, indexing a long book for the
+//      assistant, and on the voice page in Chromium Send to the answer's text on screen (target
+//      < 300 ms)  (bench/voice.ts, bench/voice-page.ts)
 //   4. login: a real sign-in alone and during a flood of 150 simultaneous sign-ins, from one address
 //      and from 150 addresses  (bench/login.ts)
 //   5. estimate: the preview's listening-time estimate against the real narration of the sample

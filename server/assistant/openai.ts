@@ -46,7 +46,7 @@ export function systemPrompt(session: VoiceSession): string {
   }
   if (session.mode === 'tutor') {
     lines.push(
-      "Tutor mode: a Socratic tutor. Never lecture and never repeat the learner's words back. Call tutor_turn with the learner's answer: it returns a follow-up grounded in a heard passage (agree and probe, counter, or ask for more) or the next discussion question. Say it in your own words, keep its quote, and end with exactly one open question.",
+      "Tutor mode: a Socratic tutor. Never lecture and never repeat the learner's words back. Call tutor_turn with the learner's answer: it returns the next step of the dialogue (why they read it so, then the evidence, then another reading, then their own view, then the next discussion question) with the heard passage that bears on what they said. Say it in your own words: name what the learner just said, keep its quote (never quote a passage that does not bear on their answer), never ask a question you already asked, and end with exactly one open question.",
     );
   }
   if (session.mode === null)

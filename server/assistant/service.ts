@@ -74,6 +74,8 @@ export interface VoiceAssistant {
   readonly books: BookSource;
   /** The names of the tools the assistant answers with (the wire's `mcp_functions`). */
   readonly toolNames: readonly string[];
+  /** Whether it turns the microphone's audio into text (a speech service is configured). */
+  readonly hearsSpeech: boolean;
   /** Loads the speech engine and audio WASM in the background (the first answer is then fast). */
   warmUp(): Promise<void>;
   /**
@@ -246,6 +248,7 @@ export function createVoiceAssistant(deps: VoiceAssistantDeps): VoiceAssistant {
     sessions,
     books: deps.books,
     toolNames: TOOL_NAMES,
+    hearsSpeech: engines.speechToText !== null,
     warmUp,
     connect,
     connectionCount: (userId) => open.get(userId)?.size ?? 0,

@@ -98,10 +98,11 @@ describe('the spoiler bound', () => {
       job_id: book.id,
       user_message: 'Helen teaches her patience and faith',
     });
-    // Agrees with the heard passage that supports the answer, without repeating the reader's words.
+    // Names what the reader said and brings the heard passage that bears on it, without repeating their words.
     expect(reply.answer).not.toContain('Helen teaches');
-    expect(reply.data.kind).toBe('agree');
-    expect(reply.answer).toContain(`in chapter 2, “Lowood”, at the very start: "${ROCHESTER_SENTENCES[3]}"`);
+    expect(reply.data.kind).toBe('why');
+    expect(reply.answer).toMatch(/^So for you, Helen comes down to 'patience' and 'faith'\./u);
+    expect(reply.answer).toContain(`In chapter 2, “Lowood”, at the very start, you heard: "${ROCHESTER_SENTENCES[3]}"`);
     expect(reply.answer.trim().endsWith('?')).toBe(true);
     expectSpoilerFree(reply.answer);
   });

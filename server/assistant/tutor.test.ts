@@ -5,6 +5,7 @@ import { createVoiceAssistant, type VoiceAssistant } from './service';
 import { createToolbox } from './tools';
 import { CHAPTER_1, CHAPTER_2, HEARD, POSITION, SPOILERS, lighthouse } from '../testing/keeper-book';
 import { TestVoiceClient } from '../testing/voice-client';
+import { indexTerms } from './heard-index';
 
 function words(text: string): string[] {
   return text
@@ -46,42 +47,74 @@ function tutor() {
   return { book, brain, kinds };
 }
 
+/** The tutor's own words: the reply with the book's quotations taken out. */
+function ownWords(reply: string): string {
+  return reply.replace(/"[^"]*"/g, ' ');
+}
+
+/** Whether a heard sentence bears on what the reader said: it shares a word with it or names the person they spoke of. */
+function bearsOn(sentence: string, said: string, people: readonly string[]): boolean {
+  const mine = new Set(indexTerms(said));
+  return indexTerms(sentence).some((t) => mine.has(t)) || people.some((p) => sentence.includes(p));
+}
+
 describe('the Socratic tutor (offline)', () => {
-  it('holds a dialogue: agrees with a passage, asks for more, counters, then moves to the next question — never echoing', async () => {
+  it('follows the reader over five turns: why, evidence, another reading, their own view, then a new question', async () => {
     const { brain, kinds } = tutor();
     const opening = await brain.opening();
     // The analysis's first question names Elias Thorne, who is not heard yet: it is skipped.
     expect(opening).toBe('What keeps Mara Quill on Gull Island?');
 
-    const answers = [
-      'She stays because she promised to keep the lamp burning every night.',
-      'Duty, I guess.',
-      'Her brother forces her to stay out there.',
-      'I think she is proud of the work and would feel lost on the mainland.',
+    // Each answer, with the words of it the tutor must name and the people it is about.
+    const dialogue: { said: string; names: RegExp; people: string[] }[] = [
+      { said: 'Tobias seems scared.', names: /Tobias.*'scared'|'scared'.*Tobias/su, people: ['Tobias'] },
+      {
+        said: 'She stays because she promised to keep the lamp burning every night.',
+        names: /'promised'/u,
+        people: ['Mara'],
+      },
+      { said: 'Duty, I guess.', names: /'duty'/u, people: ['Mara'] },
+      { said: 'Her brother forces her to stay out there.', names: /'brother'/u, people: ['Mara'] },
+      {
+        said: 'I think she is proud of the work and would feel lost on the mainland.',
+        names: /'proud' and 'mainland' for Mara/u,
+        people: ['Mara'],
+      },
     ];
     const replies: string[] = [];
-    for (const answer of answers) {
-      const reply = await brain.respond(answer);
+    const questions: string[] = [opening!];
+    for (const { said, names, people } of dialogue) {
+      const reply = await brain.respond(said);
       replies.push(reply);
+      // It refers to what the reader just said, by their own words, without repeating them back.
+      expect(reply).toMatch(names);
+      expect(echoes(reply, said)).toBe(false);
+      // One open question, at the end.
+      expect(ownWords(reply).match(/\?/g)).toHaveLength(1);
       expect(reply.trim().endsWith('?')).toBe(true);
-      expect(echoes(reply, answer)).toBe(false);
+      questions.push(
+        ownWords(reply)
+          .split(/(?<=[.!—])\s+/u)
+          .at(-1)!
+          .trim(),
+      );
+      // Only heard passages, and only ones that bear on what was said (no unrelated quotation).
       expectGrounded(reply);
+      for (const [, quote] of reply.matchAll(/"([^"]+)"/g)) expect(bearsOn(quote!, said, people)).toBe(true);
     }
-    expect(kinds).toEqual(['opening', 'agree', 'elaborate', 'counter', 'next_question']);
-    // Agrees, quoting the heard passage that supports the answer, with where it was heard.
-    expect(replies[0]).toMatch(
-      new RegExp(
-        `^(?:That fits what you heard|The text backs you up|You can see that) in chapter 1, about 14 seconds in: "${CHAPTER_1[1]}" `,
-      ),
-    );
-    // Counters with a passage about the open question that the answer leaves out.
-    expect(replies[2]).toContain(
-      `Does the text bear that out? In chapter 1, at the very start, you heard: "${CHAPTER_1[0]}"`,
-    );
-    // Moves on to the next discussion question.
-    expect(replies[3]).toMatch(/How does the sea shape the lives of Mara and Tobias\?$/);
-    // No two follow-ups are worded the same.
-    expect(new Set(replies).size).toBe(replies.length);
+    // The dialogue moves on: why, then the evidence, then another reading, then the reader's own view.
+    expect(kinds).toEqual(['opening', 'why', 'evidence', 'alternative', 'own_view', 'next_question']);
+    expect(replies[0]).toMatch(/What makes you read Tobias that way/u);
+    expect(replies[0]).toContain(`"${CHAPTER_1[2]}"`);
+    expect(replies[1]).toContain(`you heard: "${CHAPTER_1[1]}" Does that line bear out`);
+    expect(replies[2]).toMatch(/Another listener might/u);
+    expect(replies[3]).toMatch(/what do you make of Mara yourself/u);
+    // ...and on to the next discussion question.
+    expect(replies[4]).toMatch(/How does the sea shape the lives of Mara and Tobias\?$/);
+    // Every passage is quoted once at most, and no question is asked twice.
+    const quoted = replies.flatMap((r) => [...r.matchAll(/"([^"]+)"/g)].map((m) => m[1]));
+    expect(new Set(quoted).size).toBe(quoted.length);
+    expect(new Set(questions).size).toBe(questions.length);
   });
 
   it('an answer that starts like a library request ("continue …") stays in the dialogue', async () => {
@@ -89,7 +122,7 @@ describe('the Socratic tutor (offline)', () => {
     await brain.opening();
     const reply = await brain.respond('Continue the lamp work every night because she promised.');
     expect(reply).toContain(CHAPTER_1[1]);
-    expect(kinds.at(-1)).toBe('agree');
+    expect(kinds.at(-1)).toBe('why');
   });
 
   it('a reader who does not know gets a passage to think about, not the same question again', async () => {

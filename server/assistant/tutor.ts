@@ -1,34 +1,41 @@
 /**
  * The offline Socratic tutor: one open question at a time, grounded in the book's analysis and the
- * heard text. Each reader answer gets a follow-up that agrees and probes deeper (a heard passage
- * supports it), counters with a passage (nothing heard supports it), or asks them to go further
- * (a short answer); after three follow-ups, or when the reader asks, it moves on to the next
- * discussion question. It never repeats the reader's words back. The state of the dialogue lives
- * in a TutorState that the session keeps, so a reconnect carries on where it was.
+ * heard text. Each reader answer gets a follow-up that names what they just said (their own words,
+ * marked as theirs, and who they spoke about), brings the heard passage that bears on it (quoted
+ * once, pointed back to after), and asks one open question that moves the dialogue on: why they
+ * read it so, then the evidence, then another reading, then their own view; the next answer closes
+ * the question and the next discussion question follows. A passage that does not bear on the
+ * reader's words or the person they spoke of is never quoted, and no question is asked twice. It
+ * never repeats the reader's words back. The state of the dialogue lives in a TutorState that the
+ * session keeps, so a reconnect carries on where it was.
  *
  * Spoiler bound: questions come from the analysis only when every name in them has been heard;
  * passages come from HeardIndex.find with the heard count.
  */
 import type { BookAnalysis } from './books';
-import { describePlace, indexTerms, type HeardIndex, type IndexedSentence } from './heard-index';
+import { describePlace, indexTerm, indexTerms, type HeardIndex, type IndexedSentence } from './heard-index';
 import { heardPlaces } from './xray';
-import { entityPattern, pick, shorten } from './text';
+import { entityPattern, pick, shorten, spokenList } from './text';
 
 export interface TutorState {
   /** Questions asked so far, in order (the last one is the open question). */
   asked: string[];
-  /** Follow-ups given on the open question. */
+  /** Follow-ups given on the open question (the don't-knows included). */
   followUps: number;
+  /** The next step of the follow-ups on the open question (an index into STAGES). */
+  stage: number;
+  /** The heard character the dialogue on the open question is about (so "she" has a name). */
+  subject: string | null;
   /** The dialogue so far. */
   turns: { role: 'tutor' | 'reader'; text: string }[];
   /** Sentences already quoted (by index), so each follow-up brings a new passage. */
   quoted: Set<number>;
-  /** Follow-up phrasings used, so none repeats. */
+  /** Questions and phrasings the tutor has used, so none repeats. */
   phrasings: Set<string>;
 }
 
 export function newTutorState(): TutorState {
-  return { asked: [], followUps: 0, turns: [], quoted: new Set(), phrasings: new Set() };
+  return { asked: [], followUps: 0, stage: 0, subject: null, turns: [], quoted: new Set(), phrasings: new Set() };
 }
 
 export interface TutorInput {
@@ -40,15 +47,21 @@ export interface TutorInput {
 }
 
 export type TutorMove =
-  'opening' | 'resume' | 'agree' | 'counter' | 'elaborate' | 'scaffold' | 'next_question' | 'wrap_up' | 'not_started';
+  | 'opening'
+  | 'resume'
+  | 'why'
+  | 'evidence'
+  | 'alternative'
+  | 'own_view'
+  | 'scaffold'
+  | 'next_question'
+  | 'wrap_up'
+  | 'not_started';
 
 export interface TutorReply {
   answer: string;
   data: { kind: TutorMove; question: string; passage: { text: string; where: string } | null; turn: number };
 }
-
-/** Follow-ups after a reader turn: how many before moving to the next question. */
-const FOLLOW_UPS_PER_QUESTION = 3;
 
 const DONT_KNOW =
   /\b(?:(?:i\s+)?(?:don'?t|do\s+not|dunno)\s+know|not\s+sure|no\s+idea|can'?t\s+say|no\s+clue|i'?m\s+stuck)\b/iu;
@@ -86,13 +99,6 @@ export function tutorQuestions(input: TutorInput, sentences: readonly IndexedSen
   return [...new Set(out)];
 }
 
-/** Characters the analysis names that a sentence mentions (only heard ones are ever passed in). */
-function characterIn(input: TutorInput, sentence: IndexedSentence, heardText: string): string | undefined {
-  return (input.analysis?.characters ?? [])
-    .find((c) => entityPattern(c.name).test(heardText) && entityPattern(c.name.split(/\s+/)[0]!).test(sentence.text))
-    ?.name.split(/\s+/)[0];
-}
-
 function choose(state: TutorState, seed: string, options: readonly string[]): string {
   const fresh = options.filter((o) => !state.phrasings.has(o));
   const pool = fresh.length > 0 ? fresh : options;
@@ -101,12 +107,184 @@ function choose(state: TutorState, seed: string, options: readonly string[]): st
   return chosen;
 }
 
+/** Words a reader uses that say nothing about the book ("I think she seems …"). */
+const GENERIC = new Set(
+  (
+    'think guess maybe perhaps probably seems seem seemed feel feels felt because like kind sort bit quite lot lots ' +
+    'thing things something anything way ways does make makes made also even still want wants believe pretty ' +
+    'yeah well sure get gets got people person story book character characters every really actually mean means ' +
+    'im ive shes hes theyre dont doesnt didnt isnt wasnt cant one ones much many lot little being going goes ' +
+    'under over once says tell tells told knows knew would could out there then about after before again time times ' +
+    'always more less other same own around through while who whom because'
+  ).split(' '),
+);
+
+/** The tutor's follow-ups on one question, in order: why → evidence → alternative → the reader's own view. */
+const STAGES = ['why', 'evidence', 'alternative', 'own_view'] as const;
+type Stage = (typeof STAGES)[number];
+
+/** What the reader just said, as the tutor refers to it: who it is about and their own key words. */
+interface Focus {
+  /** A heard character the answer is about (named, or the open question's when they say "she"); null when none. */
+  who: string | null;
+  /** The reader's own content words, at most two, in the order they said them. */
+  words: string[];
+}
+
+function characterNamed(input: TutorInput, text: string, heardText: string): string | null {
+  for (const c of input.analysis?.characters ?? []) {
+    if (!entityPattern(c.name).test(heardText)) continue;
+    const parts = c.name.split(/\s+/).filter((p) => p.length > 2);
+    const named = parts.find((p) => entityPattern(p).test(text) && entityPattern(p).test(heardText));
+    if (named !== undefined) return parts[0]!;
+  }
+  return null;
+}
+
+function focusOf(input: TutorInput, state: TutorState, message: string, open: string, heardText: string): Focus {
+  // Named by the reader, else the person the open question is about, else the one spoken of last.
+  const who = characterNamed(input, message, heardText) ?? characterNamed(input, open, heardText) ?? state.subject;
+  const names = new Set((input.analysis?.characters ?? []).flatMap((c) => c.name.toLowerCase().split(/\s+/)));
+  const heardTerms = new Set(indexTerms(heardText));
+  const candidates: { word: string; at: number; score: number }[] = [];
+  const seen = new Set<string>();
+  for (const [at, raw] of (message.match(/[\p{L}][\p{L}'’-]*/gu) ?? []).entries()) {
+    const word = raw.toLowerCase().replace(/['’]s$/u, '');
+    const term = indexTerm(word);
+    if (term === null || seen.has(term) || GENERIC.has(word.replace(/['’]/gu, '')) || names.has(word)) continue;
+    if (word.length < 3) continue;
+    seen.add(term);
+    // The reader's longest words carry their idea; a word the book also uses ties it to the text.
+    candidates.push({ word, at, score: word.length + (heardTerms.has(term) ? 3 : 0) });
+  }
+  const words = candidates
+    .sort((a, b) => b.score - a.score || a.at - b.at)
+    .slice(0, 2)
+    .sort((a, b) => a.at - b.at)
+    .map((c) => c.word);
+  return { who, words };
+}
+
+/** The reader's words as the tutor says them back, marked as theirs: 'scared', 'promised' and 'lamp'. */
+function theirWords(focus: Focus): string {
+  return spokenList(focus.words.map((w) => `'${w}'`));
+}
+
+/**
+ * The heard passage that bears on what the reader said: it mentions their words or the person
+ * they talk about (BM25 over the heard sentences only), best first; one not quoted yet when there
+ * is one. Null when nothing heard bears on it (then nothing is quoted).
+ */
+async function passageFor(
+  input: TutorInput,
+  state: TutorState,
+  focus: Focus,
+): Promise<{ sentence: IndexedSentence; fresh: boolean } | null> {
+  const query = [focus.who ?? '', ...focus.words].join(' ').trim();
+  if (query === '') return null;
+  const found = await input.index.find(query, input.heardCount, { limit: 12, fuzzy: false });
+  const about = focus.who === null ? null : entityPattern(focus.who);
+  const wordTerms = new Set(focus.words.flatMap((w) => indexTerms(w)));
+  // The reader's words and the person first, then their words, then the person.
+  const ranked = [...found].sort((a, b) => rank(b) - rank(a) || b.score - a.score);
+  function rank(p: (typeof found)[number]): number {
+    return (about?.test(p.sentence.text) ? 1 : 0) + (p.terms.some((t) => wordTerms.has(t)) ? 2 : 0);
+  }
+  const fresh = ranked.find((p) => !state.quoted.has(p.sentence.index));
+  if (fresh !== undefined) return { sentence: fresh.sentence, fresh: true };
+  return ranked[0] === undefined ? null : { sentence: ranked[0].sentence, fresh: false };
+}
+
+/** How the passage enters the turn: quoted when new, pointed back to when already discussed. */
+function citing(passage: { sentence: IndexedSentence; fresh: boolean } | null, focus: Focus): string {
+  if (passage === null)
+    return `I can't find anything in what you've heard so far that speaks to ${theirWords(focus) || 'that'} directly.`;
+  const where = describePlace(passage.sentence.place);
+  return passage.fresh
+    ? `${capitalise(where)}, you heard: "${shorten(passage.sentence.text, 150)}"`
+    : `Think back to the line you heard ${where}, the one we looked at.`;
+}
+
+/** A word of the passage the reader did not use: another reading to weigh against theirs. */
+function otherReading(sentence: IndexedSentence, focus: Focus, input: TutorInput): string | null {
+  const mine = new Set(focus.words.flatMap((w) => indexTerms(w)));
+  const names = new Set((input.analysis?.characters ?? []).flatMap((c) => c.name.toLowerCase().split(/\s+/)));
+  const words = (sentence.text.match(/[\p{L}][\p{L}'’-]*/gu) ?? [])
+    .map((w) => w.toLowerCase())
+    .filter((w) => w.length >= 4 && !names.has(w) && !GENERIC.has(w))
+    .filter((w) => {
+      const term = indexTerm(w);
+      return term !== null && !mine.has(term);
+    });
+  return words.sort((a, b) => b.length - a.length)[0] ?? null;
+}
+
+/** One follow-up: what the reader said, the passage that bears on it, and one open question for the stage. */
+function followUp(
+  stage: Stage,
+  focus: Focus,
+  passage: { sentence: IndexedSentence; fresh: boolean } | null,
+  input: TutorInput,
+): { lead: string; question: string } {
+  const them = theirWords(focus);
+  const who = focus.who;
+  // What the reader said, named: their own words, else the person they spoke of.
+  const said = them !== '' ? them : who !== null ? `what you see in ${who}` : 'what you say';
+  switch (stage) {
+    case 'why':
+      return {
+        lead:
+          them !== ''
+            ? `So for you, ${who ?? 'this part'} comes down to ${them}.`
+            : `So this is about ${who ?? 'the story'} for you.`,
+        question: `What makes you read ${who ?? 'it'} that way at this point in the story?`,
+      };
+    case 'evidence':
+      return {
+        lead: `You bring in ${said}; let’s test that against the text.`,
+        question:
+          passage === null
+            ? `Which moment you have heard would you point to for ${said}?`
+            : `Does that line bear out ${said}, or is there a moment that shows it better?`,
+      };
+    case 'alternative': {
+      const other = passage === null ? null : otherReading(passage.sentence, focus, input);
+      return {
+        lead: `That is one reading: ${said}.`,
+        question:
+          other === null
+            ? `How might another listener read ${who ?? 'this'} differently, and what would they point to?`
+            : `Another listener might hear that line as being about '${other}' more than ${said}. How would you answer them?`,
+      };
+    }
+    case 'own_view':
+      return {
+        lead: `You've weighed ${said} against the text.`,
+        question:
+          who === null
+            ? 'Leaving the text aside, where do you stand yourself, and why?'
+            : `Leaving the text aside, what do you make of ${who} yourself: would you have done the same in ${who}'s place, and why?`,
+      };
+  }
+}
+
+/** The acknowledgement that closes a question: it names what the reader made of it. */
+function closing(focus: Focus): string {
+  const them = theirWords(focus);
+  if (them === '')
+    return focus.who === null
+      ? 'Thank you — that gives us plenty to think about. Here is a new question.'
+      : `Thank you — that is a view of ${focus.who} worth keeping. Here is a new question.`;
+  return `Thank you — ${them}${focus.who === null ? '' : ` for ${focus.who}`} is a reading worth keeping. Here is a new question.`;
+}
+
 export async function tutorTurn(input: TutorInput, state: TutorState, rawMessage: string): Promise<TutorReply> {
   const sentences = input.index.heard(input.heardCount);
   const message = rawMessage.trim();
   const turn = state.turns.filter((t) => t.role === 'reader').length + (message === '' ? 0 : 1);
   const reply = (kind: TutorMove, answer: string, question: string, passage: IndexedSentence | null): TutorReply => {
     state.turns.push({ role: 'tutor', text: answer });
+    state.phrasings.add(question);
     if (passage !== null) state.quoted.add(passage.index);
     return {
       answer,
@@ -125,13 +303,15 @@ export async function tutorTurn(input: TutorInput, state: TutorState, rawMessage
   const nextQuestion = (): string | null => questions.find((q) => !state.asked.includes(q)) ?? null;
   const ask = (kind: TutorMove, lead: string): TutorReply => {
     const q = nextQuestion();
+    state.subject = null;
     if (q === null) {
-      const wrap = `${lead}We've worked through the questions for what you've heard so far. Which moment would you most like to talk through before you listen on?`;
+      const wrap = `${lead} We've worked through the questions for what you've heard so far. Which moment would you most like to talk through before you listen on?`;
       return reply('wrap_up', wrap.trim(), wrap.trim(), null);
     }
     state.asked.push(q);
     state.followUps = 0;
-    return reply(kind, `${lead}${q}`, q, null);
+    state.stage = 0;
+    return reply(kind, `${lead} ${q}`.trim(), q, null);
   };
 
   if (message === '') {
@@ -141,28 +321,18 @@ export async function tutorTurn(input: TutorInput, state: TutorState, rawMessage
 
   state.turns.push({ role: 'reader', text: message });
   if (open === undefined) return ask('opening', '');
+  if (NEXT.test(message)) return ask('next_question', 'Sure, a different one.');
 
   const heardText = sentences.map((s) => s.text).join(' ');
-  const fresh = (found: { sentence: IndexedSentence; terms: string[] }[]) =>
-    found.find((p) => !state.quoted.has(p.sentence.index));
-  // A passage for the open question, to scaffold or to counter with.
-  const forQuestion = fresh(await input.index.find(open, input.heardCount, { limit: 8 }));
 
-  if (NEXT.test(message) || state.followUps >= FOLLOW_UPS_PER_QUESTION) {
-    const lead = NEXT.test(message)
-      ? 'Sure, a different one. '
-      : choose(state, message, [
-          'Good — that gives us plenty to think about. Let’s turn to another question. ',
-          'Let’s leave that there and look at something else. ',
-          'That’s a reading worth holding on to. Here’s a new question. ',
-        ]);
-    return ask('next_question', lead);
-  }
-  state.followUps += 1;
-
-  const answerTerms = indexTerms(message);
-  if (DONT_KNOW.test(message) || answerTerms.length === 0) {
-    if (forQuestion === undefined) return ask('next_question', 'That one is hard to pin down. Let’s try another. ');
+  if (DONT_KNOW.test(message)) {
+    // A passage about the open question to think about; the dialogue stays on the same step.
+    const forQuestion = (await input.index.find(open, input.heardCount, { limit: 8 })).find(
+      (p) => !state.quoted.has(p.sentence.index),
+    );
+    state.followUps += 1;
+    if (forQuestion === undefined || state.followUps > STAGES.length)
+      return ask('next_question', 'That one is hard to pin down. Let’s try another.');
     const s = forQuestion.sentence;
     const probe = choose(state, message, [
       'What does that moment suggest to you?',
@@ -177,65 +347,29 @@ export async function tutorTurn(input: TutorInput, state: TutorState, rawMessage
     );
   }
 
-  // Heard passages that share the reader's words (BM25 over the heard sentences only).
-  const supporting = (await input.index.find(message, input.heardCount, { limit: 8 })).filter(
-    (p) => p.terms.length >= Math.min(2, answerTerms.length),
-  );
-  const support = fresh(supporting);
+  const focus = focusOf(input, state, message, open, heardText);
+  if (focus.who !== null) state.subject = focus.who;
+  const step = state.stage;
+  if (step >= STAGES.length) return ask('next_question', closing(focus));
+  state.stage += 1;
+  state.followUps += 1;
+  const stage = STAGES[step]!;
+  const passage = await passageFor(input, state, focus);
+  const { lead, question } = followUp(stage, focus, passage, input);
+  // Never the same question twice in a conversation: a repeat gets the stage's plainer wording.
+  const asked = state.phrasings.has(question) ? fallbackQuestion(stage, state) : question;
+  return reply(stage, `${lead} ${citing(passage, focus)} ${asked}`, asked, passage?.fresh ? passage.sentence : null);
+}
 
-  if (answerTerms.length < 3) {
-    const probe = choose(state, message, [
-      'Can you take that further — what in the story makes you think so?',
-      'Say a little more: which moment brought you to that?',
-      'What would you point to in the text to show it?',
-    ]);
-    return reply('elaborate', probe, probe, null);
-  }
-
-  if (support !== undefined) {
-    const s = support.sentence;
-    const who = characterIn(input, s, heardText);
-    const probe = choose(state, message, [
-      who !== undefined ? `What does that tell you about ${who}?` : 'Why do you think the story shows it that way?',
-      'Why do you think the story shows it that way?',
-      'How might that shape what happens next?',
-      'What would change if that moment were missing?',
-    ]);
-    const lead = choose(state, `${message}:lead`, [
-      'That fits what you heard',
-      'The text backs you up',
-      'You can see that',
-    ]);
-    return reply('agree', `${lead} ${describePlace(s.place)}: "${shorten(s.text, 150)}" ${probe}`, probe, s);
-  }
-
-  if (supporting.length > 0) {
-    // Backed by a passage already discussed: agree without quoting it again.
-    const probe = choose(state, message, [
-      'What else in the story points the same way?',
-      'Where else have you seen that?',
-      'Why do you think the story shows it that way?',
-    ]);
-    return reply('agree', `That matches the line we looked at earlier. ${probe}`, probe, null);
-  }
-
-  const counter = forQuestion ?? fresh(await input.index.find(heardText.slice(-400), input.heardCount, { limit: 8 }));
-  if (counter === undefined) {
-    const probe = 'What in what you have heard so far would you point to for that?';
-    return reply('elaborate', `I'm not sure the text says that yet. ${probe}`, probe, null);
-  }
-  const s = counter.sentence;
-  const probe = choose(state, message, [
-    'How does that fit with your reading?',
-    'Does that change your view, or does it still hold?',
-    'How would you square that with your answer?',
-  ]);
-  return reply(
-    'counter',
-    `Does the text bear that out? ${capitalise(describePlace(s.place))}, you heard: "${shorten(s.text, 150)}" ${probe}`,
-    probe,
-    s,
-  );
+/** A stage's plain questions, for when its usual one was already asked in this conversation. */
+function fallbackQuestion(stage: Stage, state: TutorState): string {
+  const plain: Record<Stage, string[]> = {
+    why: ['Why do you think so?', 'What brought you to that view?', 'What is behind that reading for you?'],
+    evidence: ['Which moment would you point to for that?', 'Where in what you heard does that show?'],
+    alternative: ['How else could that be read?', 'What would someone who disagrees point to?'],
+    own_view: ['Where do you stand on it yourself?', 'What would you have done, and why?'],
+  };
+  return choose(state, `${stage}:${state.turns.length}`, plain[stage]);
 }
 
 function capitalise(text: string): string {

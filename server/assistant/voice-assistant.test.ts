@@ -68,6 +68,8 @@ describe('voice assistant routes (per user)', () => {
       mcp_functions: [],
       mode: null,
       job_id: null,
+      // No speech service configured (no OPENAI_API_KEY): the browser listens, or the reader types.
+      speech_to_text: false,
     });
 
     const started = await t.app.inject({
@@ -91,6 +93,7 @@ describe('voice assistant routes (per user)', () => {
       ],
       mode: 'xray',
       job_id: annBook,
+      speech_to_text: false,
     });
     // Bob's session is untouched by Ann's, and starts with his own mode and book.
     expect((await call('GET', 'status', bob)).json().status).toBe('stopped');
@@ -117,6 +120,7 @@ describe('voice assistant routes (per user)', () => {
       mcp_functions: [],
       mode: null,
       job_id: null,
+      speech_to_text: false,
     });
     expect((await call('GET', 'status', bob)).json()).toMatchObject({
       status: 'running',

@@ -1508,7 +1508,8 @@ export const GetVoiceAssistantStatusResponse = zod.object({
   "websocket_url": zod.string().nullable(),
   "mcp_functions": zod.array(zod.string()),
   "mode": zod.union([zod.literal('tutor'),zod.literal('xray'),zod.literal(null)]).nullable(),
-  "job_id": zod.uuid().nullable()
+  "job_id": zod.uuid().nullable(),
+  "speech_to_text": zod.boolean().optional().describe('Whether the server turns the microphone\'s audio into text (a speech service is configured: OPENAI_API_KEY). When false, a browser that offers speech recognition listens itself and sends what it heard as text; elsewhere the reader types.')
 })
 
 
@@ -1525,7 +1526,8 @@ export const StartVoiceAssistantResponse = zod.object({
   "websocket_url": zod.string().nullable(),
   "mcp_functions": zod.array(zod.string()),
   "mode": zod.union([zod.literal('tutor'),zod.literal('xray'),zod.literal(null)]).nullable(),
-  "job_id": zod.uuid().nullable()
+  "job_id": zod.uuid().nullable(),
+  "speech_to_text": zod.boolean().optional().describe('Whether the server turns the microphone\'s audio into text (a speech service is configured: OPENAI_API_KEY). When false, a browser that offers speech recognition listens itself and sends what it heard as text; elsewhere the reader types.')
 })
 
 
@@ -1537,7 +1539,8 @@ export const StopVoiceAssistantResponse = zod.object({
   "websocket_url": zod.string().nullable(),
   "mcp_functions": zod.array(zod.string()),
   "mode": zod.union([zod.literal('tutor'),zod.literal('xray'),zod.literal(null)]).nullable(),
-  "job_id": zod.uuid().nullable()
+  "job_id": zod.uuid().nullable(),
+  "speech_to_text": zod.boolean().optional().describe('Whether the server turns the microphone\'s audio into text (a speech service is configured: OPENAI_API_KEY). When false, a browser that offers speech recognition listens itself and sends what it heard as text; elsewhere the reader types.')
 })
 
 

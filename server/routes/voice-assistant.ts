@@ -21,13 +21,21 @@ type Urls = Pick<CrossOrigin, 'publicUrl'>;
 
 function statusDto(assistant: VoiceAssistant, session: VoiceSession | null, request: FastifyRequest, urls: Urls) {
   return session === null
-    ? { status: 'stopped' as const, websocket_url: null, mcp_functions: [], mode: null, job_id: null }
+    ? {
+        status: 'stopped' as const,
+        websocket_url: null,
+        mcp_functions: [],
+        mode: null,
+        job_id: null,
+        speech_to_text: assistant.hearsSpeech,
+      }
     : {
         status: 'running' as const,
         websocket_url: websocketUrl(request, urls, VOICE_WS_PATH),
         mcp_functions: [...assistant.toolNames],
         mode: session.mode,
         job_id: session.jobId,
+        speech_to_text: assistant.hearsSpeech,
       };
 }
 

@@ -1,4 +1,5 @@
 import type { AudioIO, AudioLevels } from '../voice-transport/audio';
+import type { Recognizer, RecognizerEvents, RecognizerFactory } from '../voice-transport/recognition';
 import { rtvi, type RTVIMessage } from '../voice-transport/rtvi';
 import {
   connectionCanceledError,
@@ -249,4 +250,49 @@ export class FakeAudioIO implements AudioIO {
   emitLevels(levels: AudioLevels): void {
     for (const listener of this.listeners) listener(levels);
   }
+}
+
+/**
+ * The browser's speech recognition, scripted: `say` is what the browser heard the reader say.
+ * `fakeRecognition(recognizers)` is a factory (configureVoiceAssistant's speechRecognition) that
+ * keeps every recognizer it made in `recognizers`.
+ */
+export class FakeRecognizer implements Recognizer {
+  started = false;
+  stopped = false;
+  paused = false;
+
+  constructor(private readonly events: RecognizerEvents) {}
+
+  start(): void {
+    this.started = true;
+  }
+
+  pause(paused: boolean): void {
+    this.paused = paused;
+  }
+
+  stop(): void {
+    this.stopped = true;
+  }
+
+  /** The reader says something and the browser hears it (nothing while paused or stopped). */
+  say(text: string): void {
+    if (!this.started || this.stopped || this.paused) return;
+    this.events.onSpeech(true);
+    this.events.onSpeech(false);
+    this.events.onFinal(text);
+  }
+
+  deny(): void {
+    this.events.onError('denied', 'not-allowed');
+  }
+}
+
+export function fakeRecognition(recognizers: FakeRecognizer[] = []): RecognizerFactory {
+  return (events) => {
+    const recognizer = new FakeRecognizer(events);
+    recognizers.push(recognizer);
+    return recognizer;
+  };
 }

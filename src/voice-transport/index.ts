@@ -4,3 +4,4 @@ export * from './rtvi';
 export * from './serializer';
 export * from './transport';
 export * from './websocket-transport';
+export * from './recognition';

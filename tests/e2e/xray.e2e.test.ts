@@ -1,11 +1,14 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, registerThroughUi, type RunningApp, startApp } from './harness';
+import { launchBrowser, registerThroughUi, type RunningApp, say, scriptSpeechRecognition, startApp } from './harness';
 
 // The feature none of our peers has: pause a book, open X-ray, type "who is ...?", and read an
 // answer drawn only from what was heard. A character first named later is "not revealed yet".
 // Then the mode switch on the voice page: Tutor -> X-ray -> Tutor in one conversation, each answer
-// from the mode chosen last (docs/voice-assistant.md#the-page).
+// from the mode chosen last (docs/voice-assistant.md#the-page). The server has no speech service
+// (no OPENAI_API_KEY), so the browser's speech recognition hears the reader; its service is
+// scripted (scriptSpeechRecognition), everything after it is the real app. Then eight questions,
+// and the newest turn is in view.
 let app: RunningApp;
 let browser: Browser;
 let page: Page;
@@ -31,6 +34,7 @@ beforeAll(async () => {
   app = await startApp();
   browser = await launchBrowser();
   page = await browser.newPage();
+  await scriptSpeechRecognition(page);
   await registerThroughUi(page, app.url, `xray.${Date.now()}@example.com`, 'correct-horse-battery');
 });
 
@@ -67,7 +71,7 @@ describe('X-ray in the real app', () => {
     await page.getByText(/You are at .* — X-ray answers only from what you have heard\./).waitFor();
     await page.getByRole('button', { name: 'Start talking' }).click();
     await page.getByRole('button', { name: 'End conversation' }).waitFor({ timeout: 30_000 });
-    // The microphone really runs (Chromium's fake device plays a tone): its level meter moves.
+    // The microphone really runs (the fake device hears a quiet room's faint noise): its level meter moves.
     // A function, not a string: the page's Content-Security-Policy forbids eval.
     const levelMoves = (label: string) =>
       page.waitForFunction(
@@ -84,7 +88,10 @@ describe('X-ray in the real app', () => {
     expect(aboutElizabeth).toMatch(/lighthouse|logbook|lamp/);
     expect(aboutElizabeth).not.toMatch(/Marlowe|stranger|map/);
 
-    const aboutMarlowe = await ask('Who is Captain Marlowe?');
+    // Spoken, not typed: the browser hears it (the page says so), and the assistant answers it.
+    await page.getByText('Your browser’s speech service hears you', { exact: false }).waitFor();
+    await say(page, 'Who is Captain Marlowe?');
+    const aboutMarlowe = await answerTo('Who is Captain Marlowe?');
     expect(aboutMarlowe).toMatch(/hasn't appeared|not revealed/i);
     expect(aboutMarlowe).not.toMatch(/storm|secret|map of the cape/);
   });
@@ -117,33 +124,86 @@ describe('X-ray in the real app', () => {
     expect(tutor).not.toMatch(/first appears|Mentioned \d+ times/);
     expect(tutor).not.toMatch(/Marlowe|stranger|storm|map/);
   });
+
+  it('after eight questions the newest turn is in view', async () => {
+    expect(bookId).not.toBe('');
+    await page.goto(`${app.url}/voice-assistant?mode=xray&jobId=${bookId}`);
+    // A fresh conversation (the earlier tests' turns are kept for this book).
+    await page.getByRole('button', { name: 'Clear conversation' }).click();
+    await page.getByRole('button', { name: 'Clear conversation' }).waitFor({ state: 'detached', timeout: 30_000 });
+    await page.getByRole('button', { name: 'Start talking' }).click();
+    await page.getByRole('button', { name: 'End conversation' }).waitFor({ timeout: 30_000 });
+    const questions = [
+      'Who is Elizabeth Hart?',
+      'Where does the story take place?',
+      'What just happened?',
+      'What is the logbook?',
+      'Who is Captain Marlowe?',
+      'How does it end?',
+      'What is the lamp?',
+      'Where is Elizabeth?',
+    ];
+    for (const question of questions) await ask(question);
+    // The conversation is longer than its box, and the last answer (with its evidence) is in it.
+    await page.waitForFunction(
+      (selector) => {
+        const list = document.querySelector<HTMLElement>('ol[aria-labelledby="va-transcript"]');
+        const last = [...document.querySelectorAll(selector)].at(-1);
+        if (!list || !last || last.hasAttribute('aria-busy')) return false;
+        const box = list.getBoundingClientRect();
+        const turn = last.getBoundingClientRect();
+        return list.scrollHeight > list.clientHeight && turn.top >= box.top - 1 && turn.bottom <= box.bottom + 1;
+      },
+      turnSelector,
+      { timeout: 30_000 },
+    );
+    const turns = page.locator(turnSelector);
+    await expect(turns.count()).resolves.toBe(16);
+    await expect(turns.last().locator('.text').textContent()).resolves.toMatch(/Elizabeth/);
+    await expect(page.getByRole('button', { name: 'Jump to latest' }).count()).resolves.toBe(0);
+  });
 });
 
 /** The transcript's turns (each names its speaker in a <strong>). */
 const turnSelector = '[aria-labelledby="va-transcript"] ol li:has(strong)';
 
 /**
- * Types a question, sends it, and returns the text of the finished answer (the last turn once the
- * question and a complete bot turn after it are in the transcript).
+ * Types a question, sends it, and returns the text of the finished answer: the turn right after
+ * the reader's question (the newest turn saying it). Kept turns that load late go before it, and
+ * an opening the tutor said while connecting goes before the question, so neither is taken for it.
  */
 async function ask(question: string): Promise<string> {
-  const before = await page.locator(turnSelector).count();
   await page.getByLabel('Type a question').fill(question);
   await page.getByRole('button', { name: 'Send' }).click();
-  await page.waitForFunction(
-    ({ selector, n }) => {
-      const turns = [...document.querySelectorAll(selector)];
-      const last = turns.at(-1);
-      return turns.length >= n + 2 && last !== undefined && !last.hasAttribute('aria-busy');
-    },
-    { selector: turnSelector, n: before },
-    { timeout: 30_000 },
-  );
-  return (await page.locator(`${turnSelector} .text`).last().textContent()) ?? '';
+  return answerTo(question);
 }
 
-/** Chooses a mode on the segmented control and waits until the new session is connected. */
+/** The finished answer to `question` (typed or spoken): the turn right after the reader's. */
+async function answerTo(question: string): Promise<string> {
+  const answer = await page.waitForFunction(
+    ({ selector, text }) => {
+      const turns = [...document.querySelectorAll(selector)];
+      const asked = turns.findLastIndex(
+        (turn) =>
+          turn.querySelector('strong')?.textContent === 'You' && turn.querySelector('.text')?.textContent === text,
+      );
+      const next = asked < 0 ? undefined : turns[asked + 1];
+      if (next === undefined || next.hasAttribute('aria-busy')) return false;
+      return next.querySelector('.text')?.textContent ?? '';
+    },
+    { selector: turnSelector, text: question },
+    { timeout: 30_000 },
+  );
+  return String(await answer.jsonValue());
+}
+
+/**
+ * Chooses a mode on the segmented control and waits until the new session is connected (and, for
+ * the tutor, has said its opening question, so the next answer is the one to the next question).
+ */
 async function switchMode(name: 'Tutor' | 'X-ray', mode: 'tutor' | 'xray'): Promise<void> {
+  const tutorTurns = page.locator(turnSelector).filter({ has: page.locator('strong', { hasText: /^Tutor$/ }) });
+  const tutorBefore = await tutorTurns.count();
   const started = page.waitForResponse(
     (res) => res.url().endsWith('/api/v1/voice-assistant/start') && res.request().postDataJSON()?.mode === mode,
     { timeout: 30_000 },
@@ -154,4 +214,5 @@ async function switchMode(name: 'Tutor' | 'X-ray', mode: 'tutor' | 'xray'): Prom
   // Shown only while connected, in the session the server started last.
   await page.getByText(`Talking in ${name} mode`).waitFor({ timeout: 30_000 });
   await page.getByRole('button', { name: 'End conversation' }).waitFor({ timeout: 30_000 });
+  if (mode === 'tutor') await tutorTurns.nth(tutorBefore).waitFor({ timeout: 30_000 });
 }

@@ -1,11 +1,13 @@
 export { AskAboutBook } from './AskAboutBook';
-export { useVoiceAssistant } from './hooks';
+export { useRecap, useVoiceAssistant } from './hooks';
+export { Previously, restedFor } from './Previously';
 export { clearKeptConversation, dismissRecap, loadConversation } from './history';
 export {
   ask,
   checkStatus,
   configureVoiceAssistant,
   disconnect,
+  NOBODY_HEARS,
   resetVoiceAssistant,
   setContext,
   start,

@@ -48,6 +48,12 @@ export interface FallbackNotice {
   message: string;
 }
 
+/**
+ * Who hears the reader's voice: the server's speech service, the browser's own speech recognition
+ * (the server has no speech service), or nobody (neither: the reader types).
+ */
+export type Hearing = 'server' | 'browser' | 'none';
+
 /** What the conversation is doing, for the talk button (docs/voice-assistant.md#the-page). */
 export type TalkState = 'idle' | 'connecting' | 'listening' | 'typing' | 'thinking' | 'speaking';
 
@@ -85,6 +91,8 @@ export interface VoiceAssistantState {
   keptFor: string | null;
   /** "Previously…", when the server offers it for the book. */
   recap: Recap | null;
+  /** Who hears the reader's voice (from the service's status and what the browser offers). */
+  hearing: Hearing;
 }
 
 const initialState: VoiceAssistantState = {
@@ -111,6 +119,7 @@ const initialState: VoiceAssistantState = {
   openBook: null,
   keptFor: null,
   recap: null,
+  hearing: 'server',
 };
 
 export const state = proxy<VoiceAssistantState>(structuredClone(initialState));

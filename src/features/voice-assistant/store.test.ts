@@ -11,7 +11,13 @@ import {
   voiceStatusHandler,
   voiceStopHandler,
 } from '../../mocks/voice';
-import { FakeAudioIO, FakeTransport, type FakeTransportOptions } from '../../testing/voice-fakes';
+import {
+  FakeAudioIO,
+  fakeRecognition,
+  FakeTransport,
+  type FakeRecognizer,
+  type FakeTransportOptions,
+} from '../../testing/voice-fakes';
 import { rtvi } from '../../voice-transport/rtvi';
 import {
   ask,
@@ -21,6 +27,7 @@ import {
   connectionUrlWith,
   disconnect,
   resetVoiceAssistant,
+  NOBODY_HEARS,
   sendText,
   setContext,
   start,
@@ -484,5 +491,74 @@ describe('voice assistant store: the conversation page', () => {
     // Any other failure is said in words, never with the browser's own text.
     const odd = micProblemOf(new Error('AbortError: Starting videoinput failed'), true);
     expect(odd).toBe('The microphone is off: the browser could not open it. Check its settings, then start again.');
+  });
+
+  it('without a speech service on the server, the browser hears the reader: what it heard is asked, as typed', async () => {
+    const recognizers: FakeRecognizer[] = [];
+    configureVoiceAssistant({ speechRecognition: () => fakeRecognition(recognizers) });
+    useFakes({ answerDelayMs: 5, speakMs: 300, answer: () => 'Mara keeps the lighthouse.' });
+    server.use(voiceStartHandler({ speech_to_text: false }));
+    setContext({ mode: 'xray', jobId: book });
+    await talk();
+    expect(state.hearing).toBe('browser');
+    // The browser listens; the microphone runs for its level meter, and none of its audio goes to
+    // a server that cannot hear it.
+    expect(recognizers).toHaveLength(1);
+    expect(recognizers[0]!.started).toBe(true);
+    expect(audio.micOn).toBe(true);
+    audio.speak(new Int16Array(320).fill(1000));
+    expect(transport.audio).toHaveLength(0);
+    expect(transport.isMicEnabled).toBe(false);
+    expect(talking()).toBe('listening');
+
+    recognizers[0]!.say('Who keeps the lighthouse?');
+    expect(transport.sent.filter((m) => m.type === 'send-text').map((m) => m.data)).toEqual([
+      { content: 'Who keeps the lighthouse?', options: { run_immediately: true, audio_response: true } },
+    ]);
+    expect(state.transcript.at(-1)).toMatchObject({ speaker: 'user', text: 'Who keeps the lighthouse?' });
+    expect(talking()).toBe('thinking');
+    // While the assistant speaks, the browser does not listen (it would hear the assistant).
+    await vi.waitFor(() => expect(talking()).toBe('speaking'), { interval: 5 });
+    expect(recognizers[0]!.paused).toBe(true);
+    await vi.waitFor(() => expect(talking()).toBe('listening'));
+    expect(recognizers[0]!.paused).toBe(false);
+    expect(state.transcript.at(-1)).toMatchObject({ speaker: 'bot', text: 'Mara keeps the lighthouse.' });
+
+    await disconnect();
+    expect(recognizers[0]!.stopped).toBe(true);
+  });
+
+  it('a browser that may not listen says why, and typing stays', async () => {
+    const recognizers: FakeRecognizer[] = [];
+    configureVoiceAssistant({ speechRecognition: () => fakeRecognition(recognizers) });
+    server.use(voiceStartHandler({ speech_to_text: false }));
+    await talk();
+    recognizers[0]!.deny();
+    expect(state.micEnabled).toBe(false);
+    expect(audio.micOn).toBe(false);
+    expect(state.micProblem).toMatch(/permission was denied/);
+    expect(talking()).toBe('typing');
+    expect(sendText('Who is Mara?')).toBe(true);
+  });
+
+  it('where neither the server nor the browser can hear, the conversation is typed, and the page says so', async () => {
+    configureVoiceAssistant({ speechRecognition: () => null });
+    server.use(voiceStartHandler({ speech_to_text: false }));
+    await talk();
+    expect(state).toMatchObject({ hearing: 'none', clientStatus: 'connected', micEnabled: false });
+    expect(state.micProblem).toBe(NOBODY_HEARS);
+    expect(audio.micOn).toBe(false);
+    expect(talking()).toBe('typing');
+    expect(sendText('Who is Mara?')).toBe(true);
+  });
+
+  it('a server with a speech service hears the microphone itself, whatever the browser offers', async () => {
+    const recognizers: FakeRecognizer[] = [];
+    configureVoiceAssistant({ speechRecognition: () => fakeRecognition(recognizers) });
+    server.use(voiceStartHandler({ speech_to_text: true }));
+    await talk();
+    expect(state.hearing).toBe('server');
+    expect(recognizers).toHaveLength(0);
+    expect(audio.micOn).toBe(true);
   });
 });

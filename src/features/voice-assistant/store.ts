@@ -14,15 +14,18 @@ import { readToken } from '../../entities/session';
 import type { AssistantMode } from '../../lib/paths';
 import {
   BrowserAudioIO,
+  browserRecognizer,
   SIG_CONNECTION_CANCELED,
   WebSocketTransport,
   type AudioIO,
+  type Recognizer,
+  type RecognizerFactory,
   type Transport,
   type TransportError,
 } from '../../voice-transport/index';
 import { addQuestion, applyMessage, finishTurn, resetTurn } from './conversation';
 import { connectionProblemOf, messageOf, micProblemOf, serviceError } from './problems';
-import { resetState, state, type VoiceAssistantState } from './state';
+import { resetState, state, type Hearing, type VoiceAssistantState } from './state';
 
 export { state };
 
@@ -38,6 +41,8 @@ export interface VoiceAssistantDeps {
   location: () => string;
   /** Whether the page may open a microphone at all (HTTPS or localhost). */
   isSecureContext: () => boolean;
+  /** The browser's own speech recognition; null where it offers none. */
+  speechRecognition: () => RecognizerFactory | null;
 }
 
 const defaultDeps: VoiceAssistantDeps = {
@@ -46,6 +51,7 @@ const defaultDeps: VoiceAssistantDeps = {
   getToken: readToken,
   location: () => window.location.href,
   isSecureContext: () => (typeof window === 'undefined' ? true : window.isSecureContext),
+  speechRecognition: browserRecognizer,
 };
 
 let deps: VoiceAssistantDeps = { ...defaultDeps };
@@ -59,8 +65,20 @@ export function configureVoiceAssistant(patch: Partial<VoiceAssistantDeps> | nul
 interface Session {
   transport: Transport;
   audio: AudioIO;
+  /** The browser's speech recognition, when it (not the server) hears the reader. */
+  recognizer: Recognizer | null;
   unsubscribe: Array<() => void>;
 }
+
+/** Who hears the reader: the server when it has a speech service, else the browser when it can listen. */
+function hearingFor(serverHears: boolean | undefined): Hearing {
+  if (serverHears !== false) return 'server';
+  return deps.speechRecognition() === null ? 'none' : 'browser';
+}
+
+/** Said when nobody can turn speech into text here (the page adds that typing works). */
+export const NOBODY_HEARS =
+  'Speaking is not available here: the server has no speech service and this browser offers no speech recognition.';
 let session: Session | null = null;
 /** The last position (whole seconds) the live session was told with set-position. */
 let sentPosition: number | null = null;
@@ -117,6 +135,7 @@ export async function checkStatus(): Promise<void> {
     state.websocketUrl = status.websocket_url ?? null;
     state.toolNames = [...status.mcp_functions];
     state.sessionMode = status.mode ?? null;
+    state.hearing = hearingFor(status.speech_to_text);
     if (state.clientStatus !== 'error') state.error = null;
     if (status.status === 'running' && asksForAnotherSession(status)) await switchSession();
   } catch (error) {
@@ -154,6 +173,7 @@ export async function start(): Promise<void> {
     state.websocketUrl = status.websocket_url ?? null;
     state.toolNames = [...status.mcp_functions];
     state.sessionMode = status.mode ?? null;
+    state.hearing = hearingFor(status.speech_to_text);
   } catch (error) {
     state.serviceStatus = 'error';
     state.error = serviceError(error, 'Failed to start service');
@@ -238,33 +258,44 @@ export async function connect(): Promise<void> {
   resetTurn();
   const transport = deps.createTransport();
   const audio = deps.createAudio();
-  const current: Session = { transport, audio, unsubscribe: [] };
+  const hearing = state.hearing;
+  const current: Session = { transport, audio, recognizer: null, unsubscribe: [] };
   session = current;
   const live = () => session === current;
   try {
     // The websocket URL came with the start: no second request for it.
     const url = connectionUrlWith(state.websocketUrl, deps.location(), token, state.position);
     wire(current);
-    transport.enableMic(true);
+    // The server hears the microphone's audio only when it has a speech service.
+    transport.enableMic(hearing === 'server');
     transport.enableCam(false);
-    state.micEnabled = true;
+    state.micEnabled = hearing !== 'none';
     state.camEnabled = false;
+    if (hearing === 'none') state.micProblem = NOBODY_HEARS;
     // The mic starts with the connection: chunks captured before ready are queued by the transport.
-    const mic = audio
-      .startMic((pcm) => transport.sendAudio(pcm))
-      .then(
-        () => null,
-        (error: unknown) => error,
-      );
+    // When the browser hears the reader, the microphone runs for its level meter only.
+    const mic =
+      hearing === 'none'
+        ? Promise.resolve(null)
+        : audio
+            .startMic((pcm) => {
+              if (hearing === 'server') transport.sendAudio(pcm);
+            })
+            .then(
+              () => null,
+              (error: unknown) => error,
+            );
     await transport.connect({ ws_url: url });
     if (!live()) return;
     state.clientStatus = 'connected';
     state.remoteParticipant = { id: 'bot', name: 'Bot' };
     sentPosition = state.position === null ? null : Math.floor(state.position);
+    if (hearing === 'browser') listenInBrowser(current);
     const micError = await mic;
     if (micError && live()) {
       state.micEnabled = false;
       transport.enableMic(false);
+      current.recognizer?.stop();
       state.micProblem = micProblemOf(micError, deps.isSecureContext());
     }
   } catch (error) {
@@ -274,6 +305,36 @@ export async function connect(): Promise<void> {
     state.clientStatus = 'error';
     state.error = `Connection failed: ${connectionProblemOf(error)}`;
   }
+}
+
+/**
+ * The browser hears the reader (the server has no speech service): each thing they say is sent as
+ * a question, as if typed; listening pauses while the assistant speaks, so it never hears itself.
+ */
+function listenInBrowser(current: Session): void {
+  const create = deps.speechRecognition();
+  if (create === null) return;
+  const live = () => session === current;
+  const recognizer = create({
+    onFinal: (text) => {
+      if (live()) sendText(text);
+    },
+    onSpeech: (speaking) => {
+      if (live()) state.userSpeaking = speaking;
+    },
+    onError: (problem, detail) => {
+      if (!live()) return;
+      current.audio.stopMic();
+      state.micEnabled = false;
+      state.userSpeaking = false;
+      state.micProblem =
+        problem === 'denied'
+          ? micProblemOf({ name: 'NotAllowedError' }, deps.isSecureContext())
+          : `The browser's speech recognition stopped: ${detail}.`;
+    },
+  });
+  current.recognizer = recognizer;
+  recognizer.start();
 }
 
 export async function disconnect(): Promise<void> {
@@ -302,6 +363,7 @@ function endSession(current: Session | null = session): void {
   session = null;
   if (current) {
     current.unsubscribe.forEach((off) => off());
+    current.recognizer?.stop();
     current.audio.stopMic();
     current.audio.stopPlayback();
     void current.audio.close().catch(() => {});
@@ -385,6 +447,8 @@ function wire(current: Session): void {
     audio.onPlaying(
       guard((playing) => {
         state.botSpeaking = playing;
+        // The browser's recognition would hear the assistant through the speakers.
+        current.recognizer?.pause(playing);
       }),
     ),
   );

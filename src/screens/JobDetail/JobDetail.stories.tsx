@@ -22,10 +22,21 @@ const cancelledAnalysed = jobAtStatus('CANCELLED', {
   title: 'Huge Paste',
   config: analysed.config,
 });
+// Analysed, then failed: nothing finished to talk about either.
+const analysedFailed = jobAtStatus('FAILED', { id: jobUuid(7), title: 'Ligeia', config: analysed.config });
 const { book, chapters } = bookWithChaptersFixture();
 const runningChapter = chapters[2]!;
 
-const api = jobsBackend([processing, completed, failed, analysed, cancelledAnalysed, book, ...chapters]);
+const api = jobsBackend([
+  processing,
+  completed,
+  failed,
+  analysed,
+  cancelledAnalysed,
+  analysedFailed,
+  book,
+  ...chapters,
+]);
 
 const meta = {
   title: 'Screens/JobDetail',
@@ -315,6 +326,17 @@ export const WithoutTutoringAnalysis: Story = {
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
     await expect(await canvas.findByRole('link', { name: 'Play Audiobook' })).toBeVisible();
+    await expect(canvas.queryByRole('link', { name: 'Ask Tutor' })).toBeNull();
+    await expect(canvas.queryByRole('link', { name: 'X-ray Lookup' })).toBeNull();
+  },
+};
+
+export const AnalysedButFailed: Story = {
+  name: 'Analysed, then failed: no Ask Tutor or X-ray (nothing finished to talk about)',
+  args: { jobId: analysedFailed.id },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await expect(await canvas.findByRole('button', { name: 'Retry' })).toBeEnabled();
     await expect(canvas.queryByRole('link', { name: 'Ask Tutor' })).toBeNull();
     await expect(canvas.queryByRole('link', { name: 'X-ray Lookup' })).toBeNull();
   },

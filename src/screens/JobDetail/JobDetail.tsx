@@ -207,9 +207,9 @@ export function JobDetail({ jobId }: { jobId: string }) {
   const title = jobTitle(job);
   const active = isActiveStatus(job.status);
   const isBook = job.job_type === 'book_processing' || job.children.length > 0;
-  // Tutor and X-ray talk about a book that exists: not one cancelled or failed on the way.
-  const hasAnalysis =
-    job.config.tutoring_analysis !== undefined && job.status !== 'CANCELLED' && job.status !== 'FAILED';
+  // Something to talk about: a finished book with its analysis (never a failed, cancelled or
+  // still running job: the assistant talks about finished books).
+  const canDiscuss = job.status === 'COMPLETED' && job.config.tutoring_analysis !== undefined;
   // A book's progress is its chapters: 2 of 33 done is 6 %, whatever its steps say.
   const chaptersDone = job.children.filter((child) => child.status === 'COMPLETED').length;
   const overall =
@@ -228,7 +228,7 @@ export function JobDetail({ jobId }: { jobId: string }) {
             Play Audiobook
           </ButtonLink>
         )}
-        {hasAnalysis && (
+        {canDiscuss && (
           <>
             <ButtonLink href={paths.voiceAssistant({ mode: 'tutor', jobId: job.id })}>Ask Tutor</ButtonLink>
             <ButtonLink href={paths.voiceAssistant({ mode: 'xray', jobId: job.id })}>X-ray Lookup</ButtonLink>

@@ -15,6 +15,7 @@ import {
 import type { ProgressUpdate } from '../../api/gen/model';
 import { convertingBookFixture, tutoringAnalysisFixture } from '../../mocks/jobs';
 import { completedJobFixture, jobHandler } from '../../mocks/library';
+import { voiceConversationHandler } from '../../mocks/voice';
 import { LibraryDetail } from './LibraryDetail';
 
 const meta = {
@@ -232,7 +233,7 @@ const convertingChapters = chapterInfoFixtures().map((chapter, index) =>
 );
 
 export const ConvertingBook: Story = {
-  name: 'Converting book: the ready chapter plays, chapters not ready yet are marked',
+  name: 'Converting book: the ready chapter plays, chapters not ready yet are marked, nothing to ask about yet',
   parameters: {
     msw: {
       handlers: {
@@ -272,6 +273,8 @@ export const ConvertingBook: Story = {
     }
     // Nothing after the ready chapter can be played yet.
     await expect(canvas.getByRole('button', { name: 'Next chapter' })).toBeDisabled();
+    // The assistant talks about finished books only: nothing to ask about yet.
+    await expect(canvas.queryByRole('link', { name: 'Ask about this book' })).toBeNull();
     // The length so far, and what the whole book will last: beside the cover and in Audio details.
     const [facts, inDetails] = canvas.getAllByText('20s ready · about 1m 00s in all');
     await expect(facts).toBeVisible();
@@ -322,6 +325,46 @@ export const HundredChapters: Story = {
       expect(row.top).toBeGreaterThanOrEqual(shown.top);
       expect(row.bottom).toBeLessThanOrEqual(shown.bottom);
     });
+  },
+};
+
+const recapText =
+  'Previously in The Tell-Tale Heart: the narrator swears he is not mad, and watches the old man sleep, night after night. That part is about the narrator and the old man.';
+const afterABreak = {
+  msw: {
+    handlers: {
+      progress: progressHandler({ progress: progressFixture({ position_seconds: 25 }) }),
+      voiceConversation: voiceConversationHandler({
+        job_id: bookJobId,
+        recap: { text: recapText, rested_minutes: 180 },
+      }),
+    },
+  },
+};
+
+export const PreviouslyAfterABreak: Story = {
+  name: 'Previously… (the book rested 3 hours: the recap, to read or hear, then listening resumes)',
+  parameters: afterABreak,
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await ready(canvas);
+    const recap = await canvas.findByRole('region', { name: 'Previously…' });
+    await expect(recap).toHaveTextContent(`You last listened 3 hours ago. ${recapText}`);
+    await expect(within(recap).getByRole('button', { name: 'Hear the recap' })).toBeEnabled();
+    await expect(within(recap).getByRole('button', { name: 'Resume listening' })).toBeEnabled();
+  },
+};
+
+export const PreviouslyThenResume: Story = {
+  name: 'Previously…, then Resume listening: the book plays on from the saved place',
+  parameters: afterABreak,
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await ready(canvas);
+    const recap = await canvas.findByRole('region', { name: 'Previously…' });
+    await userEvent.click(within(recap).getByRole('button', { name: 'Resume listening' }));
+    await expect(await canvas.findByRole('button', { name: 'Pause' })).toBeVisible();
+    await expect(canvas.queryByRole('region', { name: 'Previously…' })).toBeNull();
   },
 };
 

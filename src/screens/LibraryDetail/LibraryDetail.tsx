@@ -16,11 +16,12 @@ import {
   Player,
   playerState,
   ReadAlong,
+  togglePlayback,
   usePlayer,
   usePlayerMetadata,
   useSavedProgress,
 } from '../../features/player';
-import { AskAboutBook } from '../../features/voice-assistant';
+import { AskAboutBook, Previously, useRecap } from '../../features/voice-assistant';
 import { DownloadMenu, PodcastFeedButton } from '../../features/exports';
 import { BookCover, VoiceBadge } from '../../components/book';
 import { BookDetails, durationText } from './BookDetails';
@@ -135,6 +136,15 @@ export function LibraryDetail({ jobId }: { jobId: string }) {
   // The book the reader started over on this page (its saved place is then 0:00).
   const [restartedId, setRestartedId] = useState<string | null>(null);
   const listeningAgain = restartedId === jobId;
+  // "Previously…" after a break: for a finished book, until the reader plays on.
+  const recap = useRecap(jobId, job.data?.status === 'COMPLETED');
+  const [recapDoneFor, setRecapDoneFor] = useState<string | null>(null);
+
+  // Once the book plays again, "Previously…" has done its job.
+  const playing = player.currentJobId === jobId && player.isPlaying;
+  useEffect(() => {
+    if (playing) setRecapDoneFor(jobId);
+  }, [playing, jobId]);
 
   useEffect(() => {
     // A book already loaded (say, playing from the library) keeps playing where it is.
@@ -207,6 +217,15 @@ export function LibraryDetail({ jobId }: { jobId: string }) {
             <span>{durationText(duration, estimate)}</span>
             {finished && <Badge tone="success">Finished</Badge>}
           </Facts>
+          {recap && settled && !finished && recapDoneFor !== jobId && (
+            <Previously
+              recap={recap}
+              onResume={() => {
+                setRecapDoneFor(jobId);
+                void togglePlayback(jobId);
+              }}
+            />
+          )}
           <Player title={`Player: ${title}`} />
           {settled && finished ? (
             <Finished>
@@ -222,9 +241,10 @@ export function LibraryDetail({ jobId }: { jobId: string }) {
             )
           )}
           <Actions>
-            <AskAboutBook jobId={jobId} position={position} />
             {book.status === 'COMPLETED' && (
               <>
+                {/* The assistant talks about finished books: not one still converting. */}
+                <AskAboutBook jobId={jobId} position={position} />
                 <DownloadMenu jobId={jobId} title={title} />
                 <PodcastFeedButton jobId={jobId} title={title} />
               </>

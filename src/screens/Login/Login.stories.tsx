@@ -28,7 +28,10 @@ export const Empty: Story = {
     await expect(canvas.getByLabelText('Remember me')).not.toBeChecked();
     await expect(canvas.getByRole('link', { name: 'Forgot password?' })).toBeVisible();
     await expect(canvas.getByRole('button', { name: 'Sign in' })).toBeEnabled();
-    await expect(await canvas.findByRole('link', { name: 'Create an account' })).toHaveAttribute('href', '/register');
+    await expect(await canvas.findByRole('link', { name: 'Create an account' }, { timeout: 10_000 })).toHaveAttribute(
+      'href',
+      '/register',
+    );
   },
 };
 

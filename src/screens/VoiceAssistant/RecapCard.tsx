@@ -1,7 +1,7 @@
 import styled from 'styled-components';
 import { Button } from '../../components/ui';
 import { togglePlayback } from '../../features/player';
-import { ask, dismissRecap, type Recap } from '../../features/voice-assistant';
+import { ask, dismissRecap, restedFor, type Recap } from '../../features/voice-assistant';
 
 const Box = styled.section`
   margin-bottom: ${({ theme }) => theme.space(3)};
@@ -24,12 +24,6 @@ const Box = styled.section`
   }
 `;
 
-function rested(minutes: number): string {
-  if (minutes < 90) return `${minutes} minutes`;
-  if (minutes < 48 * 60) return `${Math.round(minutes / 60)} hours`;
-  return `${Math.round(minutes / (24 * 60))} days`;
-}
-
 /**
  * "Previously…": after a break (RECAP_AFTER_MINUTES) the page offers what was heard before the stop,
  * written here and spoken by the assistant on request; then listening resumes where it stopped.
@@ -38,7 +32,7 @@ export function RecapCard({ recap, jobId }: { recap: Readonly<Recap>; jobId: str
   return (
     <Box aria-labelledby="va-recap">
       <h3 id="va-recap">Previously…</h3>
-      <p>{`You last listened ${rested(recap.restedMinutes)} ago. ${recap.text}`}</p>
+      <p>{`You last listened ${restedFor(recap.restedMinutes)} ago. ${recap.text}`}</p>
       <div>
         <Button
           onClick={() => {

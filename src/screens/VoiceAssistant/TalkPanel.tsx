@@ -1,7 +1,14 @@
 import Mic from 'lucide-react/icons/mic';
 import styled from 'styled-components';
 import { Alert, Card } from '../../components/ui';
-import { disconnect, talk, talkState, useVoiceAssistant, type TalkState } from '../../features/voice-assistant';
+import {
+  disconnect,
+  NOBODY_HEARS,
+  talk,
+  talkState,
+  useVoiceAssistant,
+  type TalkState,
+} from '../../features/voice-assistant';
 import type { AssistantMode } from '../../lib/paths';
 import type { Tone } from '../../styles/theme';
 import { CardTitle, modeNames } from './parts';
@@ -118,6 +125,10 @@ export function TalkPanel({ botName }: { botName: string }) {
       {connected && (
         <Small>{sessionMode ? `Talking in ${modeNames[sessionMode]} mode` : 'Talking about your library'}</Small>
       )}
+      {voice.hearing === 'browser' && (
+        <Small>Your browser’s speech service hears you and turns what you say into text for the assistant.</Small>
+      )}
+      {voice.hearing === 'none' && !connected && <Small>{`${NOBODY_HEARS} Type your questions below.`}</Small>}
       {voice.micProblem && connected && <Small>{`${voice.micProblem} You can still type your questions.`}</Small>}
       {connected && (
         <Meters>

@@ -222,7 +222,11 @@ export function TranscriptPanel({
 }) {
   const voice = useVoiceAssistant();
   const last = voice.transcript[voice.transcript.length - 1];
-  const { list, following, toBottom } = useFollowLatest(voice.transcript.length, last?.text ?? '');
+  // The newest turn grows with its text, then its evidence: each keeps it in view.
+  const { list, following, toBottom } = useFollowLatest(
+    voice.transcript.length,
+    `${last?.text ?? ''}\u0000${last?.evidence?.text ?? ''}\u0000${last?.openBook?.jobId ?? ''}`,
+  );
   const [question, setQuestion] = useState('');
   const connected = voice.clientStatus === 'connected';
   const busy = voice.clientStatus === 'connecting' || voice.serviceStatus === 'starting';

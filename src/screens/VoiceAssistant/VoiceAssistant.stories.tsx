@@ -13,14 +13,22 @@ import {
   voiceStatusHandler,
   voiceTurnsFixture,
 } from '../../mocks/voice';
-import { FakeAudioIO, FakeTransport, type FakeTransportOptions } from '../../testing/voice-fakes';
+import {
+  FakeAudioIO,
+  fakeRecognition,
+  FakeTransport,
+  type FakeRecognizer,
+  type FakeTransportOptions,
+} from '../../testing/voice-fakes';
 import { LIBRARY_EXAMPLES, VoiceAssistant, XRAY_EXAMPLES } from './VoiceAssistant';
 
 /**
  * Story parameters: msw.handlers for the REST calls (voiceStatus, voiceStart, voiceStop,
- * audioMetadata) and `voice: { transport, micError }` for the injected fake
- * transport (FakeTransportOptions) and a microphone that fails to open.
+ * audioMetadata) and `voice: { transport, micError, recognition }` for the injected fake
+ * transport (FakeTransportOptions), a microphone that fails to open, and whether the browser
+ * offers speech recognition ('browser', scripted through `recognizers`, or 'none').
  */
+const recognizers: FakeRecognizer[] = [];
 const meta = {
   title: 'Screens/VoiceAssistant',
   component: VoiceAssistant,
@@ -29,8 +37,10 @@ const meta = {
     const voice = (parameters.voice ?? {}) as {
       transport?: FakeTransportOptions;
       micError?: { name: string; message: string };
+      recognition?: 'browser' | 'none';
     };
     resetVoiceAssistant();
+    recognizers.length = 0;
     resetPlayer();
     const micError = voice.micError
       ? Object.assign(new Error(voice.micError.message), { name: voice.micError.name })
@@ -39,6 +49,7 @@ const meta = {
       createTransport: () => new FakeTransport({ answerDelayMs: 150, ...voice.transport }),
       createAudio: () => new FakeAudioIO(micError),
       isSecureContext: () => true,
+      speechRecognition: () => (voice.recognition === 'browser' ? fakeRecognition(recognizers) : null),
     });
     return () => {
       resetVoiceAssistant();
@@ -178,6 +189,57 @@ export const MicrophoneOff: Story = {
     await canvas.findByRole('button', { name: 'End conversation' });
     await expectTalkState(canvas, 'Microphone off');
     await expect(canvas.getByText(/permission was denied.*You can still type your questions/)).toBeVisible();
+  },
+};
+
+/** A server without a speech service (no OPENAI_API_KEY). */
+const noSpeechService = {
+  voiceStatus: voiceStatusHandler({ speech_to_text: false }),
+  voiceStart: voiceStartHandler({ speech_to_text: false }),
+};
+
+export const BrowserListens: Story = {
+  name: 'Listening through the browser (no speech service on the server)',
+  parameters: {
+    msw: { handlers: noSpeechService },
+    voice: { recognition: 'browser', transport: { answer: () => 'The old man lives with the narrator.' } },
+  },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    // Said before the reader speaks: the browser's service is the one that hears them.
+    await expect(
+      await canvas.findByText(
+        'Your browser’s speech service hears you and turns what you say into text for the assistant.',
+      ),
+    ).toBeVisible();
+    await startTalking(canvas);
+    await canvas.findByRole('button', { name: 'End conversation' });
+    await expectTalkState(canvas, 'Listening');
+    // What the browser heard is asked, and answered.
+    await waitFor(() => expect(recognizers.at(-1)?.started).toBe(true));
+    recognizers.at(-1)!.say('Who is the old man?');
+    await waitFor(() => expect(transcriptOf(canvas)).toHaveTextContent('The old man lives with the narrator.'));
+    const turns = within(transcriptOf(canvas)).getAllByRole('listitem');
+    await expect(turns[0]!).toHaveTextContent('Who is the old man?');
+    await expectTalkState(canvas, 'Listening');
+  },
+};
+
+export const NobodyHears: Story = {
+  name: 'Speaking not available (no speech service, a browser without speech recognition): typing',
+  parameters: { msw: { handlers: noSpeechService }, voice: { recognition: 'none' } },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await expect(
+      await canvas.findByText(/Speaking is not available here: .* Type your questions below\./),
+    ).toBeVisible();
+    await startTalking(canvas);
+    await canvas.findByRole('button', { name: 'End conversation' });
+    await expectTalkState(canvas, 'Microphone off');
+    await expect(
+      canvas.getByText(/Speaking is not available here: .* You can still type your questions\./),
+    ).toBeVisible();
+    await expect(canvas.getByLabelText('Type a question')).toBeEnabled();
   },
 };
 

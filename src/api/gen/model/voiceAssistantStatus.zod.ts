@@ -17,7 +17,8 @@ export const VoiceAssistantStatus = zod.object({
   "websocket_url": zod.string().nullable(),
   "mcp_functions": zod.array(zod.string()),
   "mode": zod.union([zod.literal('tutor'),zod.literal('xray'),zod.literal(null)]).nullable(),
-  "job_id": zod.uuid().nullable()
+  "job_id": zod.uuid().nullable(),
+  "speech_to_text": zod.boolean().optional().describe('Whether the server turns the microphone\'s audio into text (a speech service is configured: OPENAI_API_KEY). When false, a browser that offers speech recognition listens itself and sends what it heard as text; elsewhere the reader types.')
 })
 
 export type VoiceAssistantStatus = zod.input<typeof VoiceAssistantStatus>;
