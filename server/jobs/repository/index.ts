@@ -11,7 +11,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Db, DbExecutor } from '../../db/types';
-import type { JobConfig, JobRecord, JobStatus, JobType, StepName, StepRecord, StepStatus } from '../types';
+import type { JobConfig, JobRecord, JobStatus, JobType, ResultData, StepName, StepRecord, StepStatus } from '../types';
 import {
   JOB_COLUMNS,
   STEP_COLUMNS,
@@ -20,7 +20,6 @@ import {
   toSummary,
   type JobRow,
   type JobSummaryView,
-  type ResultData,
   type StepRow,
   type SummaryRow,
 } from './rows';
