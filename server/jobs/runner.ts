@@ -79,7 +79,10 @@ const SHUTDOWN = 'shutdown';
 const STORE_RETRY_SECONDS = 15;
 const CANCELLED = 'cancelled';
 
-/** Where the job's progress bar stands when a step ends (text jobs; books roll up their chapters). */
+/** The steps a book runs before its chapters: its progress bar moves with them as a text's does. */
+const BOOK_LEAD = new Set(['acquire_content', 'analyze', 'split_chapters']);
+
+/** Where the job's progress bar stands when a step ends (a book's, after BOOK_LEAD, rolls up its chapters). */
 const PROGRESS_AFTER: Record<string, number> = {
   acquire_content: 3,
   analyze: 6,
@@ -239,7 +242,9 @@ export function createRunner(options: RunnerOptions) {
           ...(outcome.metadata !== undefined && { metadata: outcome.metadata }),
         });
         const after = PROGRESS_AFTER[step.stepName];
-        if (after !== undefined && job.jobType === 'text_to_audio' && step.stepName !== 'finalize') {
+        // A book moves with its first steps, like a text, then rolls up its chapters' progress.
+        const rollsUp = job.jobType === 'book_processing' && !BOOK_LEAD.has(step.stepName);
+        if (after !== undefined && !rollsUp && step.stepName !== 'finalize') {
           await repo.raiseProgress(job.id, isChapter && step.stepName === 'acquire_content' ? 2 : after);
         }
         return { wait: false };

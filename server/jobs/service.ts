@@ -7,22 +7,13 @@ import { readUpload } from '../ingest/upload';
 import type { FileStorage } from '../storage/types';
 import { DEFAULT_VOICES, type VoiceSettings } from '../tts/select';
 import { estimateCosts, estimateSeconds, speakingRate } from './estimate';
-import { assemble, chapterStats, ChoiceError, chooseChapters, planSource } from './plan';
+import { assemble, chapterStats, ChoiceError, chooseChapters, jobPlan, jobTypeOf, planSource, stepsOf } from './plan';
 import type { JobQueue } from './queue';
 import type { Quotas } from './quotas';
 import type { JobRepository, ListFilter } from './repository';
 import { readText, sourceKey } from './steps';
 import { timingKey } from './timing';
-import {
-  BOOK_STEPS,
-  TEXT_STEPS,
-  isActive,
-  type JobConfig,
-  type JobRecord,
-  type JobType,
-  type Provider,
-  type StepRecord,
-} from './types';
+import { isActive, type JobConfig, type JobRecord, type JobType, type Provider, type StepRecord } from './types';
 
 export const MIN_TEXT_CHARS = 100;
 
@@ -264,35 +255,36 @@ export function createJobService(deps: JobServiceDeps) {
         const source = await loadSource(userId, input);
         config.source = source.kind;
         if (source.info?.author !== undefined) config.author = source.info.author;
+        // The plan is decided now, once, as the preview showed it: a text, or a book and its chapters.
+        const plan = planSource(source.text, title, source.info, input.job_type);
         if (source.info !== null || choosing) {
-          // The chapters are decided now, as the preview showed them; only the chosen ones are kept.
-          const plan = planSource(source.text, title, source.info, input.job_type);
-          const chosen = chosenChapters(plan, input);
-          const assembled = assemble(source.text, chosen);
+          // Only the chosen chapters are kept: the job's own text is theirs, one after the other.
+          const assembled = assemble(source.text, chosenChapters(plan, input));
           inputFileKey = sourceKey(id);
           sourceBytes = Buffer.from(assembled.text, 'utf8');
-          if (plan.kind === 'book') {
-            config.chapter_plan = assembled.chapters;
-            jobType = 'book_processing';
-          }
+          config.plan = jobPlan({ kind: plan.kind, chapters: assembled.chapters });
           if (source.info?.cover !== undefined) {
             coverFrom = source.info.cover.key;
             config.cover_key = coverKey(id);
             config.cover_type = source.info.cover.content_type;
           }
-        } else if (source.kind === 'content') {
-          inputFileKey = sourceKey(id);
-          sourceBytes = Buffer.from(source.text, 'utf8');
         } else {
-          inputFileKey = input.file_key!;
+          config.plan = jobPlan(plan);
+          if (source.kind === 'content') {
+            inputFileKey = sourceKey(id);
+            sourceBytes = Buffer.from(source.text, 'utf8');
+          } else {
+            inputFileKey = input.file_key!;
+          }
         }
+        jobType = jobTypeOf(config.plan);
       }
 
       // Quotas before anything is written: storage (a web page's text counts once fetched), then
       // the unfinished-jobs limit, counted under a lock in the transaction that inserts the job.
       if (sourceBytes !== null) config.source_bytes = sourceBytes.byteLength;
       await quotas.assertStorage(userId, sourceBytes?.byteLength ?? 0);
-      const steps = jobType === 'book_processing' ? BOOK_STEPS : TEXT_STEPS;
+      const steps = stepsOf(jobType);
       try {
         if (sourceBytes !== null && inputFileKey !== null) await storage.write(inputFileKey, sourceBytes);
         if (coverFrom !== null) await copy(coverFrom, coverKey(id));

@@ -4,7 +4,6 @@ import { concatMp3 } from '../audio/concat';
 import { DomainError, type DomainErrorKind } from '../errors';
 import type { EncoderPool } from '../audio/encoder-pool';
 import { fetchPage } from '../ingest/fetch-page';
-import { planBook, type BookPlan, type PlannedChapter } from '../ingest/chapters';
 import { normaliseText } from '../ingest/text-file';
 import type { FileStorage } from '../storage/types';
 import { splitIntoChunks } from '../tts/chunking';
@@ -12,7 +11,16 @@ import { selectEngine, type VoiceSettings } from '../tts/select';
 import type { JobRepository } from './repository';
 import { SampleRateChange, segmentCount, synthesizeToMp3, type SynthesisResult } from './synthesis';
 import { concatTimings, timingKey, type TimingEntry } from './timing';
-import { BOOK_TAIL, CHAPTER_STEPS, type JobRecord, type ResultData, type StepRecord } from './types';
+import { jobPlan, planSource, storedPlan } from './plan';
+import {
+  BOOK_STEPS,
+  BOOK_TAIL,
+  CHAPTER_STEPS,
+  type JobPlan,
+  type JobRecord,
+  type ResultData,
+  type StepRecord,
+} from './types';
 
 /** A failure of a step that retrying cannot fix; its message is shown to the user as is. */
 export class PipelineError extends DomainError {
@@ -124,6 +132,16 @@ function stepMeta(steps: StepRecord[], name: string): Record<string, unknown> {
 export function createSteps(deps: StepDeps): Record<string, (ctx: StepContext) => Promise<StepOutcome>> {
   const { repo, storage } = deps;
 
+  /**
+   * Decides the plan of a job whose text has just become known (a web page, read by
+   * acquire_content; or a job queued by a version that planned in split_chapters) and keeps it.
+   */
+  async function keepPlan(job: JobRecord, text: string): Promise<JobPlan> {
+    const plan = jobPlan(planSource(text, job.title, null, job.config.job_type_requested));
+    await repo.keepPlan(job.id, plan, BOOK_TAIL, BOOK_STEPS.indexOf('synthesize_chapters') + 1);
+    return plan;
+  }
+
   async function jobText(job: JobRecord): Promise<string> {
     if (job.inputFileKey === null) throw new PipelineError('The job has no text yet');
     return readText(storage, job.inputFileKey);
@@ -160,6 +178,8 @@ export function createSteps(deps: StepDeps): Record<string, (ctx: StepContext) =
         const title =
           job.config.title_from_page && article.title.trim() !== '' ? article.title.trim().slice(0, 200) : undefined;
         await repo.patchJob(job.id, { inputFileKey: key, ...(title !== undefined && { title }) });
+        // Only now is the text known: the job's plan is decided, once, as for pasted text.
+        if (storedPlan(job.config) === null) await keepPlan({ ...job, ...(title !== undefined && { title }) }, text);
         return {
           metadata: {
             source: 'url',
@@ -191,27 +211,15 @@ export function createSteps(deps: StepDeps): Record<string, (ctx: StepContext) =
 
     async split_chapters({ job }) {
       const text = await jobText(job);
-      const requested = job.config.job_type_requested;
-      const chosen = job.config.chapter_plan;
-      let plan: BookPlan =
-        chosen !== undefined && chosen.length > 0
-          ? { kind: 'book', chapters: chosen.map((c, i) => ({ ...c, order: i + 1 })) }
-          : requested === 'text_to_audio'
-            ? { kind: 'text' }
-            : planBook(job.title, text);
-      if (requested === 'book_processing' && plan.kind === 'text') {
-        plan = { kind: 'book', chapters: [{ title: 'Chapter 1', order: 1, start: 0, end: text.length }] };
-      }
+      const plan = storedPlan(job.config) ?? (await keepPlan(job, text));
       if (plan.kind === 'text') return { metadata: { kind: 'text', characters: text.length } };
 
-      const chapters: (PlannedChapter & { id: string })[] = plan.chapters.map((c) => ({ ...c, id: randomUUID() }));
+      const chapters = plan.chapters.map((c, i) => ({ ...c, order: i + 1, id: randomUUID() }));
       // Chapter texts first (files nobody points at yet), then every row in one transaction, so a
       // crash leaves either the whole book or nothing; a re-run replaces children of an earlier try.
       for (const c of chapters) await storage.write(sourceKey(c.id), Buffer.from(text.slice(c.start, c.end), 'utf8'));
-      await repo.becomeBook(
+      await repo.replaceChapters(
         job.id,
-        BOOK_TAIL,
-        4,
         chapters.map((c) => ({
           id: c.id,
           userId: job.userId,
@@ -227,7 +235,7 @@ export function createSteps(deps: StepDeps): Record<string, (ctx: StepContext) =
             source_bytes: Buffer.byteLength(text.slice(c.start, c.end), 'utf8'),
             chapter_title: c.title,
             char_offset: c.start,
-          } as JobRecord['config'],
+          },
           inputFileKey: sourceKey(c.id),
           steps: CHAPTER_STEPS,
         })),
@@ -318,7 +326,7 @@ export function createSteps(deps: StepDeps): Record<string, (ctx: StepContext) =
       let offset = 0;
       for (const child of children) {
         const entries = await readJson<TimingEntry[]>(storage, timingKey(child.outputFileKey!)).catch(() => []);
-        const charOffset = Number((child.config as { char_offset?: number }).char_offset ?? 0);
+        const charOffset = Number(child.config.char_offset ?? 0);
         parts.push({ entries, timeOffset: offset, charOffset });
         offset += child.duration ?? 0;
       }

@@ -11,7 +11,17 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Db, DbExecutor } from '../../db/types';
-import type { JobConfig, JobRecord, JobStatus, JobType, ResultData, StepName, StepRecord, StepStatus } from '../types';
+import type {
+  JobConfig,
+  JobPlan,
+  JobRecord,
+  JobStatus,
+  JobType,
+  ResultData,
+  StepName,
+  StepRecord,
+  StepStatus,
+} from '../types';
 import {
   JOB_COLUMNS,
   STEP_COLUMNS,
@@ -487,12 +497,16 @@ function store(x: DbExecutor) {
       );
     },
 
-    /** Part of becomeBook (run it in a transaction): drops earlier chapters and the synthesize step, adds `tail`. */
+    /** Part of keepPlan (run it in a transaction): a book's steps from `firstOrder` on become `tail` (its synthesize step goes). */
     async convertToBook(jobId: string, tail: readonly string[], firstOrder: number): Promise<void> {
-      await x.query('DELETE FROM jobs WHERE parent_job_id = $1', [jobId]);
       await x.query(`UPDATE jobs SET job_type = 'book_processing', updated_at = now() WHERE id = $1`, [jobId]);
       await x.query(`DELETE FROM job_steps WHERE job_id = $1 AND step_name = 'synthesize'`, [jobId]);
       await insertSteps(jobId, tail, firstOrder);
+    },
+
+    /** Part of replaceChapters (run it in a transaction). */
+    async deleteChapters(bookId: string): Promise<void> {
+      await x.query('DELETE FROM jobs WHERE parent_job_id = $1', [bookId]);
     },
 
     /** Part of cancelWithChapters (run it in a transaction). */
@@ -609,13 +623,24 @@ export function createJobRepository(db: Db) {
     transaction,
 
     /**
-     * split_chapters found a book: in one transaction, chapter jobs of an earlier try go, the job
-     * becomes a book_processing job whose steps from `firstOrder` on are `tail` (its synthesize
-     * step goes), and `chapters` are inserted as its chapter jobs.
+     * Keeps the plan of a job whose text has just been read (a web page): in one transaction, it is
+     * stored in the job's config and a book's job becomes a book_processing job whose steps from
+     * `firstOrder` on are `tail` (its synthesize step goes).
      */
-    async becomeBook(jobId: string, tail: readonly string[], firstOrder: number, chapters: NewJob[]): Promise<void> {
+    async keepPlan(jobId: string, plan: JobPlan, tail: readonly string[], firstOrder: number): Promise<void> {
       await transaction(async (tx) => {
-        await tx.convertToBook(jobId, tail, firstOrder);
+        await tx.mergeConfig(jobId, { plan });
+        if (plan.kind === 'book') await tx.convertToBook(jobId, tail, firstOrder);
+      });
+    },
+
+    /**
+     * split_chapters carries out a book's plan: in one transaction, chapter jobs of an earlier try
+     * go and `chapters` are inserted as the book's chapter jobs.
+     */
+    async replaceChapters(bookId: string, chapters: NewJob[]): Promise<void> {
+      await transaction(async (tx) => {
+        await tx.deleteChapters(bookId);
         for (const chapter of chapters) await tx.insertJob(chapter);
       });
     },
