@@ -1,16 +1,21 @@
-// Writes the configuration table of README.md from server/config.ts, so the two never disagree.
+// Writes the configuration tables of README.md from the declarations in server/config/, so the two
+// never disagree: one table per section, in the order CONFIG_SECTIONS lists them.
 // Run: node --import tsx scripts/readme-config.ts   (tests/unit/readme.test.ts checks it is current)
 import { readFileSync, writeFileSync } from 'node:fs';
-import { CONFIG_VARIABLES } from '../server/config';
+import { CONFIG_SECTIONS } from '../server/config';
+import type { Variable } from '../server/config/declare';
 
 const start = '<!-- config-table:start -->';
 const end = '<!-- config-table:end -->';
 
 export function configTable(): string {
-  const rows = CONFIG_VARIABLES.map(
-    (v) => `| \`${v.name}\` | ${v.default} | ${v.description.replaceAll('|', '\\|')} |`,
-  );
-  return [start, '| Variable | Default | Meaning |', '|---|---|---|', ...rows, end].join('\n');
+  const tables = CONFIG_SECTIONS.map((section) => {
+    const rows = Object.values(section.variables as Record<string, Variable<unknown>>).map(
+      (v) => `| \`${v.name}\` | ${v.shownDefault} | ${v.description.replaceAll('|', '\\|')} |`,
+    );
+    return [`**${section.title}**`, '', '| Variable | Default | Meaning |', '|---|---|---|', ...rows].join('\n');
+  });
+  return [start, tables.join('\n\n'), end].join('\n');
 }
 
 export function withConfigTable(readme: string): string {

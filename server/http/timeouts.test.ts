@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { createTestApp, type TestApp } from '../testing/app';
 
 // Slow clients: a connection that stops sending, or sends too slowly, is closed by the server.
-// Short timeouts are configured here; the defaults are in server/config.ts (all within 30 s).
+// Short timeouts are configured here; the defaults are in server/config/http.ts (all within 30 s).
 
 let t: TestApp;
 let port: number;

@@ -1,7 +1,8 @@
-import { mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { ConfigError, jwtSecretPath, loadConfig } from './config';
+import { CONFIG_SECTIONS, ConfigError, jwtSecretPath, loadConfig } from '.';
+import type { Variable } from './declare';
 
 function tempDir(): string {
   return mkdtempSync(path.join(tmpdir(), 'lectio-config-'));
@@ -122,5 +123,38 @@ describe('TRUST_PROXY and the HTTP timeouts', () => {
     expect(configError({ HTTP_HEADERS_TIMEOUT_SECONDS: '60', HTTP_REQUEST_TIMEOUT_SECONDS: '30' })).toBe(
       'HTTP_HEADERS_TIMEOUT_SECONDS (60) must not exceed HTTP_REQUEST_TIMEOUT_SECONDS (30)',
     );
+  });
+});
+
+describe('declared once', () => {
+  const declared = CONFIG_SECTIONS.flatMap((section) =>
+    Object.values(section.variables as Record<string, Variable<unknown>>),
+  );
+
+  it('declares each variable once, with a default and a description', () => {
+    const names = declared.map((v) => v.name);
+    expect(new Set(names).size).toBe(names.length);
+    for (const v of declared) {
+      expect(v.shownDefault, v.name).not.toBe('');
+      expect(v.description.length, v.name).toBeGreaterThan(10);
+    }
+  });
+
+  it('reads no environment variable of ours that is not declared', () => {
+    // The system's own variables (PATH) and the AWS SDK's (AWS_*) are not ours to declare.
+    const notOurs = /^(PATH|AWS_\w+|NODE_\w+)$/;
+    const root = path.resolve(import.meta.dirname, '..');
+    const sources = readdirSync(root, { recursive: true, encoding: 'utf8' }).filter(
+      (file) =>
+        /\.(ts|mjs)$/.test(file) && !/\.test\.ts$/.test(file) && !file.startsWith('testing') && !file.startsWith('gen'),
+    );
+    const read = new Set<string>();
+    for (const file of sources) {
+      for (const match of readFileSync(path.join(root, file), 'utf8').matchAll(/process\.env\.([A-Z][A-Z0-9_]*)/g)) {
+        read.add(match[1]!);
+      }
+    }
+    const names = new Set(declared.map((v) => v.name));
+    expect([...read].filter((name) => !notOurs.test(name) && !names.has(name))).toEqual([]);
   });
 });

@@ -1,0 +1,103 @@
+import { randomBytes } from 'node:crypto';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { ConfigError, integer, optionalOneOf, section, text } from './declare';
+import { dataDirOf } from './core';
+
+/** Accounts, tokens, and the throttles that protect sign-in and sign-up (docs/operations.md). */
+export const authSection = section({
+  title: 'Accounts and sign-in',
+  variables: {
+    signupEnabled: optionalOneOf(
+      'SIGNUP_ENABLED',
+      ['true', 'false'] as const,
+      '(true outside production)',
+      "'true' or 'false': whether new accounts can register.",
+    ),
+    jwtSecret: text(
+      'JWT_SECRET',
+      {
+        shown: '(generated)',
+        check: (secret) =>
+          secret.length >= 32
+            ? undefined
+            : `JWT_SECRET must be at least 32 characters (got ${secret.length}); unset it to have one generated`,
+      },
+      'Secret (at least 32 characters) that signs access tokens. When unset, 48 random bytes are generated once and kept in DATA_DIR/jwt-secret (mode 0600).',
+    ),
+    tokenTtlSeconds: integer(
+      'TOKEN_TTL_SECONDS',
+      { min: 60, max: 604_800, default: 28_800 },
+      'Lifetime of an access token in seconds (60-604800; default 8 hours).',
+    ),
+    loginMaxAttempts: integer(
+      'LOGIN_MAX_ATTEMPTS',
+      { min: 1, max: 1000, default: 5 },
+      'Sign-in attempts that may fail for one email from one client address within the window; the next attempt from that address gets 429. A client address may fail 4 times as often across emails. An account that fails twice this often, from any addresses, answers only after a delay that doubles with each further failure (1 s up to 60 s), so guessing from many addresses slows down without locking the owner out.',
+    ),
+    loginWindowSeconds: integer(
+      'LOGIN_WINDOW_SECONDS',
+      { min: 1, max: 86_400, default: 900 },
+      'Length of the sign-in throttling window in seconds.',
+    ),
+    passwordHashConcurrency: integer(
+      'PASSWORD_HASH_CONCURRENCY',
+      { min: 1, max: 32, default: 2 },
+      'Password hashes (sign-in, sign-up) computed at the same time (1-32). Each takes about 0.3 s of one core and 32 MB.',
+    ),
+    passwordHashQueue: integer(
+      'PASSWORD_HASH_QUEUE',
+      { min: 0, max: 1000, default: 8 },
+      'Sign-ins and sign-ups that may wait for a hashing slot (0-1000); further ones get 429 with Retry-After. One client address holds at most 2 places.',
+    ),
+    authRateLimitPerMinute: integer(
+      'AUTH_RATE_LIMIT_PER_MINUTE',
+      { min: 1, max: 100_000, default: 30 },
+      'Requests per minute one client address may send to the sign-in and the sign-up route each (1-100000); more get 429 with Retry-After.',
+    ),
+    signupRateLimitPerHour: integer(
+      'SIGNUP_RATE_LIMIT_PER_HOUR',
+      { min: 1, max: 100_000, default: 10 },
+      'Sign-up requests per hour one client address may send (1-100000).',
+    ),
+  },
+  rawOnly: ['signupEnabled', 'jwtSecret'],
+  derive: (vars, all) => ({
+    /** Whether new accounts can register: SIGNUP_ENABLED, else everywhere but production. */
+    signupEnabled: vars.signupEnabled !== undefined ? vars.signupEnabled === 'true' : all.APP_ENV !== 'production',
+    /** HS256 signing key for access tokens. */
+    jwtSecret:
+      vars.jwtSecret !== undefined
+        ? new TextEncoder().encode(vars.jwtSecret)
+        : loadOrCreateJwtSecret(dataDirOf(all.DATA_DIR as string | undefined)),
+  }),
+});
+
+/** Path of the generated signing key inside the data directory. */
+export function jwtSecretPath(dataDir: string): string {
+  return path.join(dataDir, 'jwt-secret');
+}
+
+/** Generates 48 random bytes on first start and reuses them afterwards, so tokens survive restarts. */
+function loadOrCreateJwtSecret(dataDir: string): Uint8Array {
+  const file = jwtSecretPath(dataDir);
+  try {
+    if (existsSync(file)) {
+      const secret = Buffer.from(readFileSync(file, 'utf8').trim(), 'base64url');
+      if (secret.length < 32) {
+        throw new ConfigError(`${file} must hold at least 32 bytes of base64url text; delete it to generate a new one`);
+      }
+      return new Uint8Array(secret);
+    }
+    mkdirSync(dataDir, { recursive: true });
+    const secret = randomBytes(48);
+    writeFileSync(file, `${secret.toString('base64url')}\n`, { mode: 0o600, flag: 'wx' });
+    chmodSync(file, 0o600);
+    return new Uint8Array(secret);
+  } catch (error) {
+    if (error instanceof ConfigError) throw error;
+    throw new ConfigError(
+      `JWT_SECRET is unset and ${file} could not be read or created (${(error as Error).message}); set JWT_SECRET or make DATA_DIR writable`,
+    );
+  }
+}

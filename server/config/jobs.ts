@@ -1,0 +1,75 @@
+import { flag, integer, oneOf, section } from './declare';
+
+/** The conversion engine (server/jobs): workers, leases, web-page downloads and per-user limits. */
+export const jobsSection = section({
+  title: 'Conversion and limits',
+  variables: {
+    workers: oneOf(
+      'WORKERS',
+      ['in-process', 'none'] as const,
+      { default: 'in-process' },
+      "'in-process': this server also converts jobs. 'none': it only queues them, for separate `npm run worker` processes (which need DATABASE_URL: the embedded database has one owner).",
+    ),
+    workerConcurrency: integer(
+      'WORKER_CONCURRENCY',
+      { min: 1, max: 32, default: 2 },
+      'Jobs (or chapters) one process converts at once (1-32).',
+    ),
+    chapterConcurrency: integer(
+      'CHAPTER_CONCURRENCY',
+      { min: 1, max: 32, default: 2 },
+      'Chapters of one book converted at the same time (1-32).',
+    ),
+    /** Seconds a worker's claim on a job lasts without renewal. */
+    jobLeaseSeconds: integer(
+      'JOB_LEASE_SECONDS',
+      { min: 3, max: 3600, default: 60 },
+      "How long a worker's claim on a job lasts without renewal (3-3600). Workers renew it every third of that; when a worker dies, another takes its job over once the claim lapses.",
+    ),
+    jobStepTimeoutSeconds: integer(
+      'JOB_STEP_TIMEOUT_SECONDS',
+      { min: 30, max: 86_400, default: 1800 },
+      "Longest a conversion step may run (30-86400). A worker stops a step at this limit; the queue hands a dead worker's job to another worker after it.",
+    ),
+    quotaStorageBytes: integer(
+      'QUOTA_STORAGE_BYTES',
+      { min: 1_048_576, max: 1_099_511_627_776, default: 524_288_000 },
+      'Storage one user may fill with uploads, texts and audio, in bytes (1048576-1099511627776; default 500 MB). An upload or a new job past it gets 413; deleting books or files frees space.',
+    ),
+    quotaActiveJobs: integer(
+      'QUOTA_ACTIVE_JOBS',
+      { min: 1, max: 1000, default: 3 },
+      'Jobs one user may have PENDING or PROCESSING at once (1-1000); one more gets 429 until one finishes.',
+    ),
+    quotaUploadsPerHour: integer(
+      'QUOTA_UPLOADS_PER_HOUR',
+      { min: 1, max: 100_000, default: 30 },
+      'Files one user may upload within an hour (1-100000); one more gets 429 with Retry-After.',
+    ),
+    urlFetchConcurrency: integer(
+      'URL_FETCH_CONCURRENCY',
+      { min: 1, max: 32, default: 1 },
+      'Web pages one process downloads at once (1-32). A web-page job that finds every download slot busy gives its worker slot back and waits in the queue, so slow sites never hold all of WORKER_CONCURRENCY.',
+    ),
+    urlFetchTimeoutSeconds: integer(
+      'URL_FETCH_TIMEOUT_SECONDS',
+      { min: 1, max: 300, default: 15 },
+      'Longest a web-page download may take, in seconds (1-300), from the request to the last byte; the job then fails with a message saying so.',
+    ),
+    /** TESTS ONLY: lets web-page jobs fetch loopback addresses (127.0.0.0/8, ::1). */
+    allowPrivateFetchForTests: flag(
+      'ALLOW_PRIVATE_FETCH_FOR_TESTS',
+      { default: false },
+      "TESTS ONLY. 'true' lets web-page jobs fetch loopback addresses (127.0.0.1, ::1). Never set it on a server: it weakens the protection against requests to internal networks.",
+    ),
+    jobListCache: oneOf(
+      'JOB_LIST_CACHE',
+      ['on', 'off'] as const,
+      { default: 'on' },
+      "'on' or 'off'. On: pages of the job list are kept in memory until their owner's jobs change (each process LISTENs for the changes a database trigger announces), so unchanged polls read no database. Turn it off where LISTEN does not work, e.g. behind PgBouncer in transaction mode.",
+    ),
+  },
+  rawOnly: ['jobListCache'],
+  /** Keep job-list pages until their owner's jobs change (needs LISTEN/NOTIFY). */
+  derive: (vars) => ({ jobListCache: vars.jobListCache === 'on' }),
+});

@@ -1,0 +1,32 @@
+import os from 'node:os';
+import { httpUrl, integer, oneOf, section, text } from './declare';
+
+/** Speech: the cloud voices' keys and addresses, and the MP3 encoder (the offline voice needs nothing). */
+export const voicesSection = section({
+  title: 'Voices and audio',
+  variables: {
+    openaiApiKey: text(
+      'OPENAI_API_KEY',
+      {},
+      'OpenAI key for cloud voices. Without it (and without ELEVENLABS_API_KEY) the server runs in demo mode.',
+    ),
+    elevenlabsApiKey: text('ELEVENLABS_API_KEY', {}, 'ElevenLabs key for cloud voices.'),
+    openaiBaseUrl: httpUrl(
+      'OPENAI_BASE_URL',
+      '(OpenAI)',
+      'Base URL of an OpenAI-compatible speech API (for a proxy or a local server).',
+    ),
+    elevenlabsBaseUrl: httpUrl('ELEVENLABS_BASE_URL', '(ElevenLabs)', 'Base URL of the ElevenLabs API (for a proxy).'),
+    encoderThreads: integer(
+      'ENCODER_THREADS',
+      { min: 0, max: 64, default: Math.max(1, os.availableParallelism() - 1), shown: '(CPU count - 1, at least 1)' },
+      'Worker threads that encode MP3 (0-64); 0 encodes on the main thread. The default leaves one core to the main thread, which synthesises the offline voice and answers the API; each thread costs about 25 MB.',
+    ),
+    mp3Encoder: oneOf(
+      'MP3_ENCODER',
+      ['auto', 'native', 'wasm'] as const,
+      { default: 'auto' },
+      "'auto': a native `lame` binary on PATH encodes MP3 (a process per stream, about 2.5x faster than WebAssembly) when there is one, else LAME WebAssembly in the ENCODER_THREADS worker threads. 'native' requires the binary; 'wasm' never uses it.",
+    ),
+  },
+});
