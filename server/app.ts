@@ -20,7 +20,6 @@ import { installSecurityHeaders } from './http/security-headers';
 import { serverOptions } from './http/server-options';
 import { installNotFound, installSpa } from './http/spa';
 import { createZodSerializerCompiler, zodValidatorCompiler } from './http/zod';
-import { createJobLibrary } from './listening/library';
 import { createListeningService, deriveMediaSecret } from './listening/service';
 import { createTranscriptService } from './listening/transcript';
 import { createCoverService } from './listening/covers';
@@ -126,12 +125,12 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Fas
   );
   app.addHook('preClose', () => conversion.close());
 
-  // Listening and progress read jobs through the jobs module's repository (the tables' one owner).
-  const library = createJobLibrary(conversion.repo);
+  // Listening and progress read books through the jobs module's repository (the tables' one owner).
+  const books = conversion.repo;
   const progressRepository = createProgressRepository(db);
-  const progress = createProgressService({ repository: progressRepository, jobs: library, now });
+  const progress = createProgressService({ repository: progressRepository, jobs: books, now });
   const listening = createListeningService({
-    library,
+    books,
     progress: progressRepository,
     storage,
     mediaSecret: deriveMediaSecret(config.jwtSecret),
@@ -177,8 +176,8 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Fas
       storage,
       progress,
       listening,
-      transcripts: createTranscriptService({ library, storage }),
-      covers: createCoverService({ library, storage }),
+      transcripts: createTranscriptService({ books, storage }),
+      covers: createCoverService({ books, storage }),
       jobs: conversion.service,
       voiceAssistant,
       urls: config,

@@ -6,7 +6,8 @@
 import MiniSearch from 'minisearch';
 import type { JobRepository } from '../jobs/repository';
 import type { ProgressRepository } from '../progress/repository';
-import type { Book, BookSource } from './books';
+import type { Book } from '../jobs/book';
+import type { BookSource } from './books';
 import { indexTerm } from './heard-index';
 import { formatTime, spokenList } from './text';
 

@@ -34,8 +34,8 @@ import { DomainError } from '../errors';
 import { isStorageUnavailable, type FileStorage } from '../storage/types';
 import type { JobQueue } from './queue';
 import type { JobRepository } from './repository';
-import { audioKey, createSteps, type ChapterState, type StepDeps } from './steps';
-import { timingKey } from './timing';
+import { createSteps, type ChapterState, type StepDeps } from './steps';
+import { audioKey, timingKey } from './storage-keys';
 import { isActive, type JobRecord, type StepRecord } from './types';
 
 export interface RunnerOptions {

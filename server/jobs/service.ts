@@ -7,13 +7,23 @@ import { readUpload } from '../ingest/upload';
 import type { FileStorage } from '../storage/types';
 import { DEFAULT_VOICES, type VoiceSettings } from '../tts/select';
 import { estimateCosts, estimateSeconds, speakingRate } from './estimate';
+import { jobView, stepView, type JobView } from './job-view';
 import { assemble, chapterStats, ChoiceError, chooseChapters, jobPlan, jobTypeOf, planSource, stepsOf } from './plan';
 import type { JobQueue } from './queue';
 import type { Quotas } from './quotas';
 import type { JobRepository, ListFilter } from './repository';
-import { readText, sourceKey } from './steps';
-import { timingKey } from './timing';
-import { isActive, type JobConfig, type JobRecord, type JobType, type Provider, type StepRecord } from './types';
+import { readText } from './steps';
+import {
+  coverKey,
+  isUploadKey,
+  jobFolder,
+  newUploadKey,
+  sourceKey,
+  timingKey,
+  uploadCoverKey,
+  uploadInfoKey,
+} from './storage-keys';
+import { isActive, type JobConfig, type JobRecord, type JobType, type Provider } from './types';
 
 export const MIN_TEXT_CHARS = 100;
 
@@ -32,86 +42,6 @@ export interface CreateJobInput {
   /** New titles for chapters, by index. */
   chapter_titles?: { index: number; title: string }[] | undefined;
 }
-
-/** Where an upload's extra files live: `uploads/<id>.txt` -> `uploads/<id>.book.json`, `uploads/<id>.cover`. */
-export const uploadInfoKey = (fileKey: string) => fileKey.replace(/\.txt$/, '.book.json');
-export const uploadCoverKey = (fileKey: string) => fileKey.replace(/\.txt$/, '.cover');
-export const coverKey = (jobId: string) => `jobs/${jobId}/cover`;
-
-const iso = (d: Date) => d.toISOString();
-const isoOrNull = (d: Date | null) => (d === null ? null : d.toISOString());
-const seconds = (from: Date | null, to: Date | null) =>
-  from === null ? null : Math.max(0, ((to ?? new Date()).getTime() - from.getTime()) / 1000);
-
-export function stepView(s: StepRecord) {
-  return {
-    id: s.id,
-    step_name: s.stepName,
-    step_order: s.stepOrder,
-    // Stored lowercase; the wire carries the uppercase values clients validate against.
-    status: s.status.toUpperCase() as Uppercase<StepRecord['status']>,
-    progress: s.progress,
-    error_message: s.errorMessage,
-    step_metadata: s.metadata,
-    created_at: iso(s.createdAt),
-    updated_at: iso(s.updatedAt),
-    started_at: isoOrNull(s.startedAt),
-    completed_at: isoOrNull(s.completedAt),
-    duration: s.status === 'pending' ? null : seconds(s.startedAt, s.completedAt),
-  };
-}
-
-function publicConfig(config: JobConfig) {
-  const { voice_config, provider, source, source_url, tutoring_analysis, author } = config;
-  return {
-    ...(author !== undefined && { author }),
-    ...(voice_config !== undefined && { voice_config }),
-    ...(provider !== undefined && { provider }),
-    ...(source !== undefined && { source }),
-    ...(source_url !== undefined && { source_url }),
-    ...(tutoring_analysis !== undefined && { tutoring_analysis }),
-  };
-}
-
-function publicResult(job: JobRecord) {
-  const { output_file_key: _o, timing_file_key: _t, ...rest } = job.resultData;
-  return rest;
-}
-
-/** Every field of a job except steps, children and parent: how books and chapters name each other. */
-export function jobCoreView(job: JobRecord) {
-  return {
-    id: job.id,
-    user_id: job.userId,
-    parent_job_id: job.parentJobId,
-    job_type: job.jobType,
-    title: job.title,
-    description: job.description,
-    status: job.status,
-    progress: job.progress,
-    error_message: job.errorMessage,
-    config: publicConfig(job.config),
-    result_data: publicResult(job),
-    input_file_key: job.inputFileKey,
-    output_file_key: job.outputFileKey,
-    created_at: iso(job.createdAt),
-    updated_at: iso(job.updatedAt),
-    started_at: isoOrNull(job.startedAt),
-    completed_at: isoOrNull(job.completedAt),
-    duration: job.duration,
-  };
-}
-
-export function jobView(job: JobRecord, steps: StepRecord[], children: JobRecord[], parent: JobRecord | null) {
-  return {
-    ...jobCoreView(job),
-    steps: steps.map(stepView),
-    children: children.map(jobCoreView),
-    parent: parent === null ? null : jobCoreView(parent),
-  };
-}
-
-export type JobView = ReturnType<typeof jobView>;
 
 export interface JobServiceDeps {
   repo: JobRepository;
@@ -302,7 +232,7 @@ export function createJobService(deps: JobServiceDeps) {
           });
         });
       } catch (error) {
-        await storage.deletePrefix(`jobs/${id}/`).catch(() => undefined);
+        await storage.deletePrefix(jobFolder(id)).catch(() => undefined);
         throw error;
       }
       await queue.send(id);
@@ -437,15 +367,15 @@ export function createJobService(deps: JobServiceDeps) {
       const ids = rows.map((r) => r.id);
       deps.onCancelled?.(ids);
       for (const row of rows) {
-        await storage.deletePrefix(`jobs/${row.id}/`);
+        await storage.deletePrefix(jobFolder(row.id));
         // Audio stored outside the job's folder (older layouts) goes too, with its timing map.
-        if (row.outputFileKey !== null && !row.outputFileKey.startsWith('uploads/')) {
+        if (row.outputFileKey !== null && !isUploadKey(row.outputFileKey)) {
           await storage.delete(row.outputFileKey);
           await storage.delete(timingKey(row.outputFileKey));
         }
       }
       const upload = job.inputFileKey;
-      if (upload !== null && upload.startsWith('uploads/') && (await repo.jobUsingUpload(upload)) === null) {
+      if (upload !== null && isUploadKey(upload) && (await repo.jobUsingUpload(upload)) === null) {
         await repo.deleteUpload(upload);
         await deleteUploadFiles(upload);
       }
@@ -470,7 +400,7 @@ export function createJobService(deps: JobServiceDeps) {
       const doc = await readUpload(bytes, filename);
       await quotas.assertStorage(userId, bytes.byteLength);
       await quotas.takeUpload(userId);
-      const fileKey = `uploads/${randomUUID()}.txt`;
+      const fileKey = newUploadKey();
       const written: string[] = [];
       const put = async (key: string, data: Uint8Array) => {
         written.push(key);

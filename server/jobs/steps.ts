@@ -10,7 +10,8 @@ import { splitIntoChunks } from '../tts/chunking';
 import { selectEngine, type VoiceSettings } from '../tts/select';
 import type { JobRepository } from './repository';
 import { SampleRateChange, segmentCount, synthesizeToMp3, type SynthesisResult } from './synthesis';
-import { concatTimings, timingKey, type TimingEntry } from './timing';
+import { audioKey, isSourceKey, sourceKey, timingKey } from './storage-keys';
+import { concatTimings, type TimingEntry } from './timing';
 import { jobPlan, planSource, storedPlan } from './plan';
 import {
   BOOK_STEPS,
@@ -85,9 +86,6 @@ export const FETCH_RETRY_SECONDS = 2;
 
 export type ChapterState = { state: 'done' } | { state: 'failed'; message: string } | { state: 'waiting' };
 
-export const sourceKey = (jobId: string) => `jobs/${jobId}/source.txt`;
-export const audioKey = (jobId: string) => `jobs/${jobId}/audio.mp3`;
-
 export async function readText(storage: FileStorage, key: string): Promise<string> {
   const parts: Buffer[] = [];
   try {
@@ -104,13 +102,9 @@ export async function readText(storage: FileStorage, key: string): Promise<strin
 /** A stored file is gone; retryable (storage may be catching up), with a message that leaks no paths. */
 export class MissingFileError extends DomainError {
   constructor(key: string) {
-    super(
-      'not_found',
-      key.startsWith('jobs/') && key.endsWith('source.txt')
-        ? 'The text of this job is missing from storage'
-        : 'A stored file is missing',
-      { retryable: true },
-    );
+    super('not_found', isSourceKey(key) ? 'The text of this job is missing from storage' : 'A stored file is missing', {
+      retryable: true,
+    });
     this.name = 'MissingFileError';
   }
 }

@@ -11,6 +11,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Db, DbExecutor } from '../../db/types';
+import { isUuid } from '../../uuid';
+import { toBook, type Book } from '../book';
 import type {
   JobConfig,
   JobPlan,
@@ -215,20 +217,50 @@ function store(x: DbExecutor) {
       return jobs('parent_job_id = ANY($1::uuid[]) ORDER BY chapter_order, created_at', [parentIds]);
     },
 
+    // --- the read model of a book (../book.ts): listening, progress and the assistant read jobs so ---
+
+    /** The user's job as a book, its ready chapters counted; null when it is not theirs (or `jobId` is no id). */
+    async findBook(userId: string, jobId: string): Promise<Book | null> {
+      if (!isUuid(jobId)) return null;
+      const { rows } = await x.query<JobRow & { chapters_ready: number | string }>(
+        `SELECT ${JOB_COLUMNS},
+           (SELECT count(*) FROM jobs c
+            WHERE c.parent_job_id = jobs.id AND c.user_id = jobs.user_id AND c.status = 'COMPLETED') AS chapters_ready
+         FROM jobs WHERE id = $1 AND user_id = $2`,
+        [jobId, userId],
+      );
+      const row = rows[0];
+      return row === undefined ? null : toBook(toJob(row), Number(row.chapters_ready));
+    },
+
     /** A book's chapter jobs that belong to the user, in chapter order. */
-    async childrenForUser(parentId: string, userId: string): Promise<JobRecord[]> {
-      return jobs('parent_job_id = $1 AND user_id = $2 ORDER BY chapter_order NULLS LAST, created_at', [
-        parentId,
+    async chapterJobs(userId: string, bookId: string): Promise<Book[]> {
+      if (!isUuid(bookId)) return [];
+      const found = await jobs('parent_job_id = $1 AND user_id = $2 ORDER BY chapter_order NULLS LAST, created_at', [
+        bookId,
         userId,
       ]);
+      return found.map((job) => toBook(job));
     },
 
     /** The user's COMPLETED top-level jobs (books and texts, not chapters), newest first. */
-    async completedForUser(userId: string, limit: number): Promise<JobRecord[]> {
-      return jobs(`user_id = $1 AND status = 'COMPLETED' AND parent_job_id IS NULL ORDER BY created_at DESC LIMIT $2`, [
-        userId,
-        limit,
-      ]);
+    async completedBooks(userId: string, limit: number): Promise<Book[]> {
+      const found = await jobs(
+        `user_id = $1 AND status = 'COMPLETED' AND parent_job_id IS NULL ORDER BY created_at DESC LIMIT $2`,
+        [userId, limit],
+      );
+      return found.map((job) => toBook(job));
+    },
+
+    /** The titles of those of `jobIds` that are the user's. */
+    async titles(userId: string, jobIds: string[]): Promise<Map<string, string>> {
+      const wanted = jobIds.filter(isUuid);
+      if (wanted.length === 0) return new Map();
+      const { rows } = await x.query<{ id: string; title: string }>(
+        'SELECT id, title FROM jobs WHERE id = ANY($1::uuid[]) AND user_id = $2',
+        [wanted, userId],
+      );
+      return new Map(rows.map((r) => [r.id, r.title]));
     },
 
     /**
