@@ -126,7 +126,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Fas
   app.addHook('preClose', () => conversion.close());
 
   // Listening and progress read books through the jobs module's repository (the tables' one owner).
-  const books = conversion.repo;
+  const books = conversion.repo.jobs;
   const progressRepository = createProgressRepository(db);
   const progress = createProgressService({ repository: progressRepository, jobs: books, now });
   const listening = createListeningService({
@@ -142,8 +142,8 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Fas
   const voiceAssistant = createVoiceAssistant({
     authenticate: (token) => auth.authenticate(token),
     allowOrigin: (request) => allowsSocketOrigin(request.headers.origin, request.headers.host, config),
-    books: createBookSource(conversion.repo, progressRepository, storage),
-    history: createListeningHistory(progressRepository, conversion.repo),
+    books: createBookSource(books, progressRepository, storage),
+    history: createListeningHistory(progressRepository, books),
     log: app.log,
     engines: assistantEngines(config),
   });

@@ -4,7 +4,7 @@
  * rows come from the jobs and progress repositories (the owners of those tables), the files from storage.
  */
 import type { Book } from '../jobs/book';
-import type { JobRepository } from '../jobs/repository';
+import type { JobsTable } from '../jobs/repository';
 import { timingKey } from '../jobs/storage-keys';
 import type { TimingEntry } from '../jobs/timing';
 import type { ProgressRepository } from '../progress/repository';
@@ -70,7 +70,7 @@ async function readAll(storage: FileStorage, key: string): Promise<string> {
 
 /** Books read through the jobs repository and the progress repository, the owners of those tables. */
 export function createBookSource(
-  jobs: Pick<JobRepository, 'findBook' | 'completedBooks'>,
+  jobs: Pick<JobsTable, 'findBook' | 'completedBooks'>,
   progress: Pick<ProgressRepository, 'find'>,
   storage: FileStorage,
 ): BookSource {

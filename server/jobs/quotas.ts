@@ -50,7 +50,7 @@ export function createQuotas(repo: JobRepository, limits: QuotaLimits, now: () =
      */
     async assertActiveJobs(tx: JobStore, userId: string): Promise<void> {
       await tx.lockOwner(userId);
-      if ((await tx.activeTopLevelCount(userId)) < limits.activeJobs) return;
+      if ((await tx.jobs.activeTopLevelCount(userId)) < limits.activeJobs) return;
       const n = limits.activeJobs;
       throw new DomainError(
         'rate_limited',
@@ -65,7 +65,7 @@ export function createQuotas(repo: JobRepository, limits: QuotaLimits, now: () =
       const since = new Date(at.getTime() - HOUR_MS);
       await repo.transaction(async (tx) => {
         await tx.lockOwner(userId);
-        const { count, oldest } = await tx.uploadsSince(userId, since);
+        const { count, oldest } = await tx.uploadEvents.since(userId, since);
         if (count >= limits.uploadsPerHour) {
           const wait = Math.max(1, Math.ceil(((oldest ?? at).getTime() + HOUR_MS - at.getTime()) / 1000));
           const minutes = Math.ceil(wait / 60);
@@ -75,7 +75,7 @@ export function createQuotas(repo: JobRepository, limits: QuotaLimits, now: () =
             { retryAfterSeconds: wait },
           );
         }
-        await tx.recordUpload(userId, at);
+        await tx.uploadEvents.record(userId, at);
       });
     },
   };

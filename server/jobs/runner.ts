@@ -137,8 +137,8 @@ export function createRunner(options: RunnerOptions) {
   /** Looks at a book's chapters: hands more to the queue (CHAPTER_CONCURRENCY at a time) and rolls up progress. */
   async function scheduleChapters(parentId: string): Promise<ChapterState> {
     const { state, start } = await repo.transaction(async (tx) => {
-      await tx.lockJob(parentId);
-      const chapters = await tx.chapterStates(parentId);
+      await tx.jobs.lockJob(parentId);
+      const chapters = await tx.jobs.chapterStates(parentId);
       if (chapters.length === 0)
         return { state: { state: 'failed', message: 'The book has no chapters' } as ChapterState, start: [] };
       await tx.setBookProgress(parentId, chapters.reduce((n, c) => n + c.progress, 0) / chapters.length);
@@ -162,7 +162,7 @@ export function createRunner(options: RunnerOptions) {
         .filter((c) => c.status === 'PENDING' && !c.enqueued)
         .slice(0, slots)
         .map((c) => c.id);
-      await tx.markEnqueued(start);
+      await tx.jobs.markEnqueued(start);
       return { state: { state: 'waiting' } as ChapterState, start };
     });
     for (const id of start) await queue.send(id);
@@ -171,23 +171,23 @@ export function createRunner(options: RunnerOptions) {
 
   /** A chapter ended: start the next ones, fail the book, or wake it up to join the audio. */
   async function afterChapter(parentId: string): Promise<void> {
-    const parent = await repo.get(parentId);
+    const parent = await repo.jobs.get(parentId);
     if (!parent || !isActive(parent.status)) return;
     const state = await scheduleChapters(parentId);
     if (state.state === 'failed') {
-      await repo.updateStep(parentId, 'synthesize_chapters', {
+      await repo.steps.update(parentId, 'synthesize_chapters', {
         status: 'failed',
         errorMessage: state.message,
         complete: true,
       });
-      await repo.patchJob(parentId, { status: 'FAILED', errorMessage: state.message }, { onlyIfActive: true });
+      await repo.jobs.patch(parentId, { status: 'FAILED', errorMessage: state.message }, { onlyIfActive: true });
     } else if (state.state === 'done') {
       await queue.send(parentId);
     }
   }
 
   async function failJob(job: JobRecord, message: string): Promise<void> {
-    await repo.patchJob(job.id, { status: 'FAILED', errorMessage: message }, { onlyIfActive: true });
+    await repo.jobs.patch(job.id, { status: 'FAILED', errorMessage: message }, { onlyIfActive: true });
     options.log?.info(
       { jobId: job.id, userId: job.userId, parentJobId: job.parentJobId, status: 'FAILED', error: message },
       'job failed',
@@ -199,7 +199,7 @@ export function createRunner(options: RunnerOptions) {
     const impl = steps[step.stepName];
     if (impl === undefined) throw new StepFailed(`Unknown step ${step.stepName}`);
     for (let attempt = 1; ; attempt += 1) {
-      await repo.updateStep(job.id, step.stepName, {
+      await repo.steps.update(job.id, step.stepName, {
         status: 'running',
         start: true,
         countAttempt: true,
@@ -216,11 +216,11 @@ export function createRunner(options: RunnerOptions) {
         if (fraction - lastFraction < 0.01 && fraction < 1) return;
         lastReport = now;
         lastFraction = fraction;
-        await repo.updateStep(job.id, step.stepName, { progress: fraction * 100 });
+        await repo.steps.update(job.id, step.stepName, { progress: fraction * 100 });
         if (step.stepName === 'synthesize') {
           const base = isChapter ? 2 : 8;
-          await repo.raiseProgress(job.id, base + (98 - base) * fraction);
-          if (job.parentJobId !== null) await repo.raiseToChapterMean(job.parentJobId);
+          await repo.jobs.raiseProgress(job.id, base + (98 - base) * fraction);
+          if (job.parentJobId !== null) await repo.jobs.raiseToChapterMean(job.parentJobId);
         }
       };
       const stepStarted = Date.now();
@@ -235,7 +235,7 @@ export function createRunner(options: RunnerOptions) {
           wallSeconds: (Date.now() - stepStarted) / 1000,
           metadata: outcome.metadata ?? {},
         });
-        await repo.updateStep(job.id, step.stepName, {
+        await repo.steps.update(job.id, step.stepName, {
           status: 'completed',
           progress: 100,
           complete: true,
@@ -245,7 +245,7 @@ export function createRunner(options: RunnerOptions) {
         // A book moves with its first steps, like a text, then rolls up its chapters' progress.
         const rollsUp = job.jobType === 'book_processing' && !BOOK_LEAD.has(step.stepName);
         if (after !== undefined && !rollsUp && step.stepName !== 'finalize') {
-          await repo.raiseProgress(job.id, isChapter && step.stepName === 'acquire_content' ? 2 : after);
+          await repo.jobs.raiseProgress(job.id, isChapter && step.stepName === 'acquire_content' ? 2 : after);
         }
         return { wait: false };
       } catch (error) {
@@ -262,15 +262,15 @@ export function createRunner(options: RunnerOptions) {
           : userMessage(error);
         if (!timeout.aborted && isRetryable(error) && attempt < attempts) {
           options.log?.warn({ jobId: job.id, step: step.stepName, attempt, err: error }, 'step failed; retrying');
-          await repo.updateStep(job.id, step.stepName, { metadata: { last_error: message } });
+          await repo.steps.update(job.id, step.stepName, { metadata: { last_error: message } });
           await sleep(retryDelayMs * 2 ** (attempt - 1), undefined, { signal: jobSignal });
           continue;
         }
         if (isStorageUnavailable(error) && !timeout.aborted) {
-          await repo.updateStep(job.id, step.stepName, { metadata: { last_error: message } }).catch(() => undefined);
+          await repo.steps.update(job.id, step.stepName, { metadata: { last_error: message } }).catch(() => undefined);
           throw error; // run() queues the job again for later; it is not failed
         }
-        await repo.updateStep(job.id, step.stepName, { status: 'failed', errorMessage: message, complete: true });
+        await repo.steps.update(job.id, step.stepName, { status: 'failed', errorMessage: message, complete: true });
         throw new StepFailed(message);
       }
     }
@@ -283,14 +283,14 @@ export function createRunner(options: RunnerOptions) {
   }
 
   async function run(jobId: string): Promise<void> {
-    let job = await repo.get(jobId);
+    let job = await repo.jobs.get(jobId);
     if (!job || !isActive(job.status)) return;
     // A live run (here or in another worker) has it: that run goes on, or its own message is retried.
-    if (active.has(jobId) || !(await repo.claimLease(jobId, workerId, leaseSeconds))) return;
+    if (active.has(jobId) || !(await repo.jobs.claimLease(jobId, workerId, leaseSeconds))) return;
     const controller = new AbortController();
     const heartbeat = setInterval(
       () => {
-        repo.renewLease(jobId, workerId, leaseSeconds).catch(() => undefined);
+        repo.jobs.renewLease(jobId, workerId, leaseSeconds).catch(() => undefined);
       },
       (leaseSeconds * 1000) / 3,
     );
@@ -299,7 +299,7 @@ export function createRunner(options: RunnerOptions) {
     const began = Date.now();
     let storeDown = false;
     try {
-      if (await repo.markProcessing(jobId)) {
+      if (await repo.jobs.markProcessing(jobId)) {
         options.log?.info(
           { jobId, userId: job.userId, parentJobId: job.parentJobId, status: 'PROCESSING', workerId },
           'job processing',
@@ -307,12 +307,12 @@ export function createRunner(options: RunnerOptions) {
       }
       for (;;) {
         if (controller.signal.aborted) throw controller.signal.reason;
-        job = await repo.get(jobId);
+        job = await repo.jobs.get(jobId);
         if (!job || !isActive(job.status)) {
           if (job?.status === 'CANCELLED') await removeOutputs(jobId);
           break;
         }
-        const next = (await repo.steps([jobId])).find((s) => s.status !== 'completed');
+        const next = (await repo.steps.ofJobs([jobId])).find((s) => s.status !== 'completed');
         if (next === undefined) break;
         const elapsed = (Date.now() - began) / 1000;
         if (elapsed + options.stepTimeoutSeconds + 30 > options.messageBudgetSeconds) {
@@ -322,7 +322,7 @@ export function createRunner(options: RunnerOptions) {
         const { wait } = await runStep(job, next, controller.signal);
         if (wait) break;
       }
-      if (job?.status === 'COMPLETED' || (await repo.get(jobId))?.status === 'COMPLETED') {
+      if (job?.status === 'COMPLETED' || (await repo.jobs.get(jobId))?.status === 'COMPLETED') {
         options.log?.info(
           { jobId, userId: job?.userId, parentJobId: job?.parentJobId, status: 'COMPLETED' },
           'job completed',
@@ -346,7 +346,7 @@ export function createRunner(options: RunnerOptions) {
       clearInterval(heartbeat);
       if (active.get(jobId) === entry) active.delete(jobId);
       if (controller.signal.reason === SHUTDOWN) await handBack(jobId, entry);
-      else await repo.releaseLease(jobId, workerId).catch(() => undefined);
+      else await repo.jobs.releaseLease(jobId, workerId).catch(() => undefined);
       if (storeDown) {
         options.log?.warn(
           { jobId, userId: job?.userId, retryInSeconds: STORE_RETRY_SECONDS },
@@ -363,8 +363,8 @@ export function createRunner(options: RunnerOptions) {
     if (entry.handedBack) return;
     entry.handedBack = true;
     clearInterval(entry.heartbeat);
-    await repo.releaseLease(jobId, workerId).catch(() => undefined);
-    const job = await repo.get(jobId).catch(() => null);
+    await repo.jobs.releaseLease(jobId, workerId).catch(() => undefined);
+    const job = await repo.jobs.get(jobId).catch(() => null);
     if (job !== null && !isActive(job.status)) return;
     try {
       await queue.send(jobId);
@@ -377,14 +377,14 @@ export function createRunner(options: RunnerOptions) {
   }
 
   async function takeOverAbandoned(): Promise<void> {
-    for (const id of await repo.abandonedJobIds()) {
+    for (const id of await repo.jobs.abandonedJobIds()) {
       if (active.has(id)) continue;
       options.log?.info({ jobId: id }, 'taking over a job whose worker stopped');
       options.onJobEvent?.({ kind: 'taken_over', jobId: id });
       await queue.send(id);
     }
     if (queue.waitingAmong === undefined) return;
-    const idle = (await repo.unclaimedRunnableJobIds(leaseSeconds)).filter((id) => !active.has(id));
+    const idle = (await repo.jobs.unclaimedRunnableJobIds(leaseSeconds)).filter((id) => !active.has(id));
     if (idle.length === 0) return;
     const waiting = await queue.waitingAmong(idle);
     for (const id of idle) {
@@ -397,7 +397,7 @@ export function createRunner(options: RunnerOptions) {
   async function watchCancellations(): Promise<void> {
     const ids = [...active.keys()];
     if (ids.length === 0) return;
-    for (const id of await repo.cancelledAmong(ids)) active.get(id)?.controller.abort(CANCELLED);
+    for (const id of await repo.jobs.cancelledAmong(ids)) active.get(id)?.controller.abort(CANCELLED);
   }
 
   return {

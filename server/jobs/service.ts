@@ -66,9 +66,9 @@ export function createJobService(deps: JobServiceDeps) {
   async function views(jobs: JobRecord[]): Promise<JobView[]> {
     const ids = jobs.map((j) => j.id);
     const [steps, children, parents] = await Promise.all([
-      repo.steps(ids),
-      repo.children(ids),
-      repo.byIds([...new Set(jobs.map((j) => j.parentJobId).filter((id): id is string => id !== null))]),
+      repo.steps.ofJobs(ids),
+      repo.jobs.children(ids),
+      repo.jobs.byIds([...new Set(jobs.map((j) => j.parentJobId).filter((id): id is string => id !== null))]),
     ]);
     return jobs.map((job) =>
       jobView(
@@ -81,7 +81,7 @@ export function createJobService(deps: JobServiceDeps) {
   }
 
   async function owned(userId: string, jobId: string): Promise<JobRecord> {
-    const job = await repo.getForUser(jobId, userId);
+    const job = await repo.jobs.getForUser(jobId, userId);
     if (!job) throw notFound();
     return job;
   }
@@ -111,7 +111,7 @@ export function createJobService(deps: JobServiceDeps) {
       return { kind: 'content', text, info: null };
     }
     const fileKey = input.file_key!;
-    if ((await repo.uploadOwner(fileKey)) !== userId) throw new DomainError('not_found', 'File not found');
+    if ((await repo.uploads.owner(fileKey)) !== userId) throw new DomainError('not_found', 'File not found');
     const text = await readText(storage, fileKey).catch(() => {
       throw new DomainError('not_found', 'File not found');
     });
@@ -236,7 +236,7 @@ export function createJobService(deps: JobServiceDeps) {
         throw error;
       }
       await queue.send(id);
-      return view((await repo.get(id))!);
+      return view((await repo.jobs.get(id))!);
     },
 
     /** What `create` would make of the same request, without creating anything. */
@@ -292,7 +292,7 @@ export function createJobService(deps: JobServiceDeps) {
 
     /** One page of job summaries (the list's shape; `get` has the whole job). */
     async list(filter: ListFilter) {
-      const { jobs, total } = await repo.listSummaries(filter);
+      const { jobs, total } = await repo.jobs.listSummaries(filter);
       return {
         jobs,
         total,
@@ -308,7 +308,7 @@ export function createJobService(deps: JobServiceDeps) {
 
     async steps(userId: string, jobId: string) {
       await owned(userId, jobId);
-      return (await repo.steps([jobId])).map(stepView);
+      return (await repo.steps.ofJobs([jobId])).map(stepView);
     },
 
     /** Cancels the job and its unfinished chapters; their work stops within a second. */
@@ -319,7 +319,7 @@ export function createJobService(deps: JobServiceDeps) {
       deps.onCancelled?.(cancelled);
       // A chapter cancelled on its own fails its book (which can then be retried).
       if (job.parentJobId !== null) await queue.send(job.parentJobId);
-      return view((await repo.get(jobId))!);
+      return view((await repo.jobs.get(jobId))!);
     },
 
     /**
@@ -340,14 +340,14 @@ export function createJobService(deps: JobServiceDeps) {
         throw new DomainError('conflict', `Only a failed job can be retried (this one is ${job.status})`);
       }
       // A chapter whose book failed because of it: retrying the book re-runs exactly the failed chapters.
-      const parent = job.parentJobId === null ? null : await repo.get(job.parentJobId);
+      const parent = job.parentJobId === null ? null : await repo.jobs.get(job.parentJobId);
       const target = parent !== null && parent.status === 'FAILED' ? parent : job;
       await repo.transaction(async (tx) => {
         if (target.parentJobId === null) await quotas.assertActiveJobs(tx, userId);
         await tx.resetForRetry(target.id);
       });
       await queue.send(target.id);
-      return view((await repo.get(jobId))!);
+      return view((await repo.jobs.get(jobId))!);
     },
 
     /**
@@ -375,23 +375,23 @@ export function createJobService(deps: JobServiceDeps) {
         }
       }
       const upload = job.inputFileKey;
-      if (upload !== null && isUploadKey(upload) && (await repo.jobUsingUpload(upload)) === null) {
-        await repo.deleteUpload(upload);
+      if (upload !== null && isUploadKey(upload) && (await repo.jobs.madeFrom(upload)) === null) {
+        await repo.uploads.remove(upload);
         await deleteUploadFiles(upload);
       }
     },
 
     /** Deletes one of the user's uploads; one that a job was made from goes with that job. */
     async removeUpload(userId: string, fileKey: string): Promise<void> {
-      if ((await repo.uploadOwner(fileKey)) !== userId) throw new DomainError('not_found', 'File not found');
-      const user = await repo.jobUsingUpload(fileKey);
+      if ((await repo.uploads.owner(fileKey)) !== userId) throw new DomainError('not_found', 'File not found');
+      const user = await repo.jobs.madeFrom(fileKey);
       if (user !== null) {
         throw new DomainError(
           'conflict',
           `This file is the text of the job "${user.title}"; delete that job to remove it`,
         );
       }
-      await repo.deleteUpload(fileKey);
+      await repo.uploads.remove(fileKey);
       await deleteUploadFiles(fileKey);
     },
 
@@ -424,7 +424,7 @@ export function createJobService(deps: JobServiceDeps) {
           }
           await put(uploadInfoKey(fileKey), Buffer.from(JSON.stringify(info), 'utf8'));
         }
-        await repo.insertUpload(fileKey, userId, cleanName, bytes.byteLength);
+        await repo.uploads.insert(fileKey, userId, cleanName, bytes.byteLength);
       } catch (error) {
         await Promise.all(written.map((k) => storage.delete(k).catch(() => undefined)));
         throw error;

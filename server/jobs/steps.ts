@@ -168,10 +168,10 @@ export function createSteps(deps: StepDeps): Record<string, (ctx: StepContext) =
         const key = sourceKey(job.id);
         const bytes = Buffer.from(text, 'utf8');
         await storage.write(key, bytes);
-        await repo.mergeConfig(job.id, { source_bytes: bytes.byteLength });
+        await repo.jobs.mergeConfig(job.id, { source_bytes: bytes.byteLength });
         const title =
           job.config.title_from_page && article.title.trim() !== '' ? article.title.trim().slice(0, 200) : undefined;
-        await repo.patchJob(job.id, { inputFileKey: key, ...(title !== undefined && { title }) });
+        await repo.jobs.patch(job.id, { inputFileKey: key, ...(title !== undefined && { title }) });
         // Only now is the text known: the job's plan is decided, once, as for pasted text.
         if (storedPlan(job.config) === null) await keepPlan({ ...job, ...(title !== undefined && { title }) }, text);
         return {
@@ -192,7 +192,7 @@ export function createSteps(deps: StepDeps): Record<string, (ctx: StepContext) =
     async analyze({ job, signal }) {
       const text = await jobText(job);
       const analysis = await analyseInWorker(text, signal);
-      await repo.mergeConfig(job.id, { tutoring_analysis: analysis });
+      await repo.jobs.mergeConfig(job.id, { tutoring_analysis: analysis });
       return {
         metadata: {
           themes: analysis.themes.length,
@@ -306,12 +306,12 @@ export function createSteps(deps: StepDeps): Record<string, (ctx: StepContext) =
       const outcome = await deps.scheduleChapters(job.id);
       if (outcome.state === 'failed') throw new PipelineError(outcome.message);
       if (outcome.state === 'waiting') return { wait: true };
-      const children = await repo.children([job.id]);
+      const children = await repo.jobs.children([job.id]);
       return { metadata: { chapters: children.length } };
     },
 
     async combine_audio({ job }) {
-      const children = await repo.children([job.id]);
+      const children = await repo.jobs.children([job.id]);
       const keys = children.map((c) => c.outputFileKey);
       if (children.length === 0 || keys.some((k) => k === null)) throw new PipelineError('A chapter has no audio');
       const key = audioKey(job.id);
@@ -331,11 +331,11 @@ export function createSteps(deps: StepDeps): Record<string, (ctx: StepContext) =
     },
 
     async finalize({ job }) {
-      const steps = await repo.steps([job.id]);
+      const steps = await repo.steps.ofJobs([job.id]);
       let result: ResultData;
       if (job.jobType === 'book_processing') {
         const combined = stepMeta(steps, 'combine_audio');
-        const children = await repo.children([job.id]);
+        const children = await repo.jobs.children([job.id]);
         const duration = children.reduce((n, c) => n + (c.duration ?? 0), 0);
         result = {
           duration,
@@ -373,8 +373,8 @@ export function createSteps(deps: StepDeps): Record<string, (ctx: StepContext) =
         output_file_key: audioKey(job.id),
       };
       // The step is recorded before the job turns COMPLETED, so a finished job never shows a running step.
-      await repo.updateStep(job.id, 'finalize', { status: 'completed', progress: 100, complete: true, metadata });
-      const done = await repo.patchJob(
+      await repo.steps.update(job.id, 'finalize', { status: 'completed', progress: 100, complete: true, metadata });
+      const done = await repo.jobs.patch(
         job.id,
         {
           status: 'COMPLETED',

@@ -12,7 +12,7 @@ import { DomainError } from '../errors';
 import { generatedCoverKey } from '../jobs/storage-keys';
 import type { FileStorage } from '../storage/types';
 import type { Book } from '../jobs/book';
-import type { JobRepository } from '../jobs/repository';
+import type { JobsTable } from '../jobs/repository';
 import { JOB_NOT_FOUND } from './service';
 
 export const SVG_CONTENT_TYPE = 'image/svg+xml; charset=utf-8';
@@ -145,10 +145,7 @@ async function readAll(storage: FileStorage, key: string): Promise<Buffer> {
   return Buffer.concat(parts);
 }
 
-export function createCoverService(deps: {
-  books: Pick<JobRepository, 'findBook'>;
-  storage: FileStorage;
-}): CoverService {
+export function createCoverService(deps: { books: Pick<JobsTable, 'findBook'>; storage: FileStorage }): CoverService {
   const { books, storage } = deps;
 
   async function generated(book: Book): Promise<Cover> {

@@ -6,7 +6,7 @@ import { DomainError } from '../errors';
 import type { ProgressRecord } from '../progress/repository';
 import type { FileStorage } from '../storage/types';
 import { chaptersOf, type Book, type ChapterInfo } from '../jobs/book';
-import type { JobRepository } from '../jobs/repository';
+import type { JobsTable } from '../jobs/repository';
 import { isUuid } from '../uuid';
 
 export const JOB_NOT_FOUND = 'Job not found';
@@ -84,7 +84,7 @@ const PROBE_BYTES = 16 * 1024;
 
 export function createListeningService(deps: {
   /** Books are read through the jobs repository, the owner of the jobs table. */
-  books: Pick<JobRepository, 'findBook' | 'chapterJobs'>;
+  books: Pick<JobsTable, 'findBook' | 'chapterJobs'>;
   progress: { find(userId: string, jobId: string): Promise<ProgressRecord | null> };
   storage: FileStorage;
   mediaSecret: Buffer;

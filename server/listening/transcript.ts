@@ -9,7 +9,7 @@ import { DomainError } from '../errors';
 import { timingKey } from '../jobs/storage-keys';
 import type { FileStorage } from '../storage/types';
 import type { Book } from '../jobs/book';
-import type { JobRepository } from '../jobs/repository';
+import type { JobsTable } from '../jobs/repository';
 import { timingFileSchema, type TimingEntry } from '../jobs/timing';
 import { JOB_NOT_FOUND } from './service';
 
@@ -76,7 +76,7 @@ export function sentencesOf(text: string, entries: readonly TimingEntry[]): Tran
 }
 
 export function createTranscriptService(deps: {
-  books: Pick<JobRepository, 'findBook' | 'chapterJobs'>;
+  books: Pick<JobsTable, 'findBook' | 'chapterJobs'>;
   storage: FileStorage;
 }): TranscriptService {
   const { books, storage } = deps;

@@ -18,7 +18,7 @@ export function readinessChecks(
   conversion: Pick<Conversion, 'queue' | 'runner' | 'repo'>,
 ) {
   metrics.setSources({
-    jobsByState: () => conversion.repo.countByStatus(),
+    jobsByState: () => conversion.repo.jobs.countByStatus(),
     queueDepth: () => conversion.queue.depth(),
     runningJobs: () => conversion.runner?.runningCount() ?? 0,
   });

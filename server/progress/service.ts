@@ -1,6 +1,6 @@
 import { DomainError } from '../errors';
 import type { Book } from '../jobs/book';
-import type { JobRepository } from '../jobs/repository';
+import type { JobsTable } from '../jobs/repository';
 import type { ProgressRecord, ProgressRepository } from './repository';
 
 /** A saved position as the API answers it: the progress row and its job's title. */
@@ -28,7 +28,7 @@ export const JOB_NOT_FOUND = 'Job not found';
 export function createProgressService(deps: {
   repository: ProgressRepository;
   /** Books (their status, length and title) are read through the jobs repository, the owner of the jobs table. */
-  jobs: Pick<JobRepository, 'findBook' | 'titles'>;
+  jobs: Pick<JobsTable, 'findBook' | 'titles'>;
   now: () => Date;
 }): ProgressService {
   const { repository, jobs, now } = deps;

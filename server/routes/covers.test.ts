@@ -140,7 +140,7 @@ describe('GET /audio/{jobId}/cover of a job without a cover of its own', () => {
     const readOnly: FileStorage = Object.create(storage) as FileStorage;
     readOnly.write = () => Promise.reject(new Error('read-only file system'));
     const cover = await createCoverService({
-      books: createJobRepository(t.db),
+      books: createJobRepository(t.db).jobs,
       storage: readOnly,
     }).cover(ann.id, job.jobId);
     expect(String(cover.body)).toContain('<title>Cover of Read-only Shelf</title>');
