@@ -88,11 +88,15 @@ export function jobRuns(x: DbExecutor) {
       if (jobIds.length > 0) await x.query('UPDATE jobs SET enqueued_at = now() WHERE id = ANY($1::uuid[])', [jobIds]);
     },
 
-    /** Takes the job's lease for `owner`; false while a live run (of any worker, this one included) holds it. */
+    /**
+     * Takes the job's lease for `owner`; false while another worker's live run holds it. The owner
+     * may take its own lease again (a job it kept while its database was away); its runner makes
+     * sure it never runs one job twice at once.
+     */
     async claimLease(jobId: string, owner: string, seconds: number): Promise<boolean> {
       const { rows } = await x.query<{ id: string }>(
         `UPDATE jobs SET lease_owner = $2, lease_until = now() + make_interval(secs => $3)
-         WHERE id = $1 AND (lease_owner IS NULL OR lease_until < now()) RETURNING id`,
+         WHERE id = $1 AND (lease_owner IS NULL OR lease_until < now() OR lease_owner = $2) RETURNING id`,
         [jobId, owner, seconds],
       );
       return rows.length > 0;
@@ -121,13 +125,13 @@ export function jobRuns(x: DbExecutor) {
     },
 
     /**
-     * Jobs that should be running (active top-level jobs, chapters handed to the queue) but that no
+     * Jobs that should be running (jobs and chapters handed to the queue) but that no
      * worker holds and that have not changed for `idleSeconds`: candidates for a lost message.
      */
     async unclaimedRunnableJobIds(idleSeconds: number): Promise<string[]> {
       const { rows } = await x.query<{ id: string }>(
         `SELECT id FROM jobs WHERE ${ACTIVE}
-           AND (parent_job_id IS NULL OR enqueued_at IS NOT NULL)
+           AND enqueued_at IS NOT NULL
            AND lease_owner IS NULL AND updated_at < now() - make_interval(secs => $1)
          ORDER BY created_at LIMIT 500`,
         [idleSeconds],
@@ -140,10 +144,10 @@ export function jobRuns(x: DbExecutor) {
       await x.query('UPDATE jobs SET lease_owner = NULL, lease_until = NULL WHERE lease_owner IS NOT NULL');
     },
 
-    /** Jobs that should be running: active top-level jobs and active chapters already handed to the queue. */
+    /** Jobs that should be running: active jobs and chapters already handed to the queue (waiting ones are the scheduler's). */
     async runnableJobIds(): Promise<string[]> {
       const { rows } = await x.query<{ id: string }>(
-        `SELECT id FROM jobs WHERE ${ACTIVE} AND (parent_job_id IS NULL OR enqueued_at IS NOT NULL) ORDER BY created_at`,
+        `SELECT id FROM jobs WHERE ${ACTIVE} AND enqueued_at IS NOT NULL ORDER BY created_at`,
       );
       return ids(rows);
     },
