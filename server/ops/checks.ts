@@ -1,6 +1,6 @@
 import type { Db } from '../db/types';
 import type { Conversion } from '../jobs/index';
-import type { JobEvent } from '../jobs/runner';
+import type { JobEvent } from '../jobs/step-run';
 import type { FileStorage } from '../storage/types';
 import type { Metrics } from './metrics';
 import { CheckState } from './routes';
