@@ -3,6 +3,10 @@ import { ConfigError, loadConfig, type Config } from './config';
 import { migrate } from './db/migrate';
 import { openDatabase } from './db/open';
 import { createConversion } from './jobs/index';
+import { createExports } from './exports/index';
+import { createListeningService, deriveMediaSecret } from './listening/service';
+import { createTranscriptService } from './listening/transcript';
+import { createProgressRepository } from './progress/repository';
 import { conversionMetricsHook, readinessChecks } from './ops/checks';
 import { createMetrics } from './ops/metrics';
 import { installOps, requestId, requestLogController } from './ops/routes';
@@ -44,6 +48,24 @@ async function main(): Promise<void> {
   const metrics = createMetrics();
   const storage = await openStorage(config);
   const conversion = await createConversion(config, db, log, { storage }, conversionMetricsHook(metrics));
+  // Downloads (M4B, MP3, ZIP, EPUB) are built here too, from the book as the listening side reads it.
+  const books = conversion.repo.jobs;
+  const listening = createListeningService({
+    books,
+    progress: createProgressRepository(db),
+    storage,
+    mediaSecret: deriveMediaSecret(config.jwtSecret),
+    mediaUrlTtlSeconds: config.mediaUrlTtlSeconds,
+    now: () => new Date(),
+  });
+  const exports = await createExports({
+    config,
+    db,
+    storage,
+    listening,
+    transcripts: createTranscriptService({ books, storage }),
+    log,
+  });
   let opsUrl: string | undefined;
   if (config.opsPort !== undefined) {
     installOps(ops, {
@@ -65,6 +87,7 @@ async function main(): Promise<void> {
     () =>
       ops
         .close()
+        .then(() => exports.close())
         .then(() => conversion.close())
         .then(() => db.close()),
     config.shutdownGraceSeconds,

@@ -27,7 +27,7 @@ export async function migrate(db: Db, migrations: readonly Migration[] = default
   return applied;
 }
 
-/** The ids of the migrations this database has applied, in order (a backup records them). */
+/** The ids of the migrations applied to this database, in order. */
 export async function appliedMigrations(x: DbExecutor): Promise<string[]> {
   const { rows } = await x.query<{ id: string }>('SELECT id FROM schema_migrations ORDER BY id');
   return rows.map((r) => r.id);

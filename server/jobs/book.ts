@@ -53,6 +53,8 @@ export interface Book {
   cover: { key: string; contentType: string } | null;
   /** Seconds of audio, when known (the column, else result_data). */
   durationSeconds: number | null;
+  /** Bytes of the text the job reads (a chapter's own text): how long it will speak, before it has. */
+  sourceBytes: number | null;
   fileSizeBytes: number | null;
   format: string | null;
   /** The engine that spoke it: espeak-ng, openai or elevenlabs. */
@@ -77,6 +79,10 @@ export interface ChapterInfo {
   fileKey: string | null;
   /** Converted and playable (a book's later chapters may still convert). */
   ready: boolean;
+  /** Bytes of its text, when known (estimates a chapter not converted yet). */
+  sourceBytes: number | null;
+  /** The engine that spoke it, once it has. */
+  ttsEngine: string | null;
 }
 
 const nonNegative = (value: unknown): number | null =>
@@ -159,6 +165,7 @@ export function toBook(job: JobRecord, chaptersReady = 0): Book {
         ? null
         : { key: job.config.cover_key, contentType: job.config.cover_type ?? 'application/octet-stream' },
     durationSeconds: nonNegative(job.duration) ?? nonNegative(result.duration) ?? nonNegative(result.duration_seconds),
+    sourceBytes: nonNegative(job.config.source_bytes),
     fileSizeBytes: size === null ? null : Math.round(size),
     format: text(result.format),
     ttsEngine: text(result.tts_engine),
@@ -184,6 +191,8 @@ export function chaptersOf(book: Book, chapterJobs: readonly Book[]): ChapterInf
       duration: c.duration ?? 0,
       fileKey: c.fileKey,
       ready: c.fileKey !== null,
+      sourceBytes: null,
+      ttsEngine: book.ttsEngine,
     }));
   } else if (chapterJobs.length > 0) {
     listed = chapterJobs.map((chapter, index) => {
@@ -195,6 +204,8 @@ export function chaptersOf(book: Book, chapterJobs: readonly Book[]): ChapterInf
         duration: ready ? (chapter.durationSeconds ?? 0) : 0,
         fileKey: ready ? chapter.outputFileKey : null,
         ready,
+        sourceBytes: chapter.sourceBytes,
+        ttsEngine: chapter.ttsEngine,
       };
     });
   } else {
@@ -206,6 +217,8 @@ export function chaptersOf(book: Book, chapterJobs: readonly Book[]): ChapterInf
         duration: book.durationSeconds ?? 0,
         fileKey: book.outputFileKey,
         ready: true,
+        sourceBytes: book.sourceBytes,
+        ttsEngine: book.ttsEngine,
       },
     ];
   }

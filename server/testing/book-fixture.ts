@@ -33,6 +33,7 @@ export function finishedBook(fields: {
     author: null,
     cover: null,
     durationSeconds: fields.durationSeconds,
+    sourceBytes: null,
     fileSizeBytes: null,
     format: 'mp3',
     ttsEngine: 'espeak-ng',

@@ -43,8 +43,17 @@ export function voiceLabel(
   const engine = job.result_data?.tts_engine || null;
   const offline = engine ? engine === 'espeak-ng' : demoMode;
   if (offline) return { label: OFFLINE, requested: `requested ${providerLabel[requested]}`, tone: 'neutral' };
+  // A voice source this client does not know yet is named as the server names it.
+  if (engine && engine !== 'openai' && engine !== 'elevenlabs')
+    return { label: engineName(engine), requested: null, tone: 'neutral' };
   const spoke: TtsProvider = engine === 'elevenlabs' || engine === 'openai' ? engine : requested;
   return { label: providerLabel[spoke], requested: null, tone: spoke === 'openai' ? 'info' : 'success' };
+}
+
+/** 'piper-tts' -> 'Piper tts': an engine's name for people. */
+function engineName(engine: string): string {
+  const words = engine.replace(/[-_]+/g, ' ').trim();
+  return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
 /** The badge text with its secondary part: "Offline voice · requested OpenAI". */

@@ -34,9 +34,10 @@ export function jobList(x: DbExecutor) {
      * One page of the list in ONE query: the page's summary columns (JSON fields picked out by the
      * database, never the analysis), each book's chapter count (an index lookup per row of the page
      * only) and the filter's total (a window count). A page past the end costs a second, count-only
-     * query. Each sort has its index (migration 0004).
+     * query. Each sort has its index (migration 0004). `waiting` names the page's jobs still waiting
+     * their turn in the fair queue (a page without any needs no queue-position query).
      */
-    async listSummaries(filter: ListFilter): Promise<{ jobs: JobSummaryView[]; total: number }> {
+    async listSummaries(filter: ListFilter): Promise<{ jobs: JobSummaryView[]; total: number; waiting: string[] }> {
       const where: string[] = ['user_id = $1'];
       const params: unknown[] = [filter.userId];
       if (filter.status === 'running') where.push(ACTIVE);
@@ -75,13 +76,14 @@ export function jobList(x: DbExecutor) {
       const { rows } = await x.query<SummaryRow>(
         `WITH page AS (
            SELECT id, user_id, parent_job_id, job_type, title, description, status, progress, error_message,
-                  config->'voice_config' AS voice_config, config->>'provider' AS provider,
+                  config->'voice_config' AS voice_config, config->>'provider' AS provider, config->>'author' AS author,
                   (result_data->>'duration')::double precision AS r_duration,
                   (result_data->>'duration_seconds')::double precision AS r_duration_seconds,
                   (result_data->>'file_size_bytes')::bigint AS r_file_size_bytes,
                   result_data->>'tts_engine' AS r_tts_engine,
                   input_file_key, output_file_key, duration, created_at, updated_at, started_at, completed_at,
                   chapter_order, ${sortTitle} AS sort_title, COALESCE(parent_job_id, id) AS book_id,
+                  (parent_job_id IS NULL AND status = 'PENDING' AND enqueued_at IS NULL) AS waiting,
                   count(*) OVER () AS total
            FROM jobs WHERE ${whereSql}
            ORDER BY ${orderBy(inPage)}
@@ -92,12 +94,15 @@ export function jobList(x: DbExecutor) {
          FROM page ORDER BY ${orderBy((c) => `page.${c}`)}`,
         params,
       );
-      if (rows.length > 0) return { jobs: rows.map(toSummary), total: Number(rows[0]!.total) };
+      if (rows.length > 0) {
+        const waiting = rows.filter((r) => r.waiting === true).map((r) => r.id);
+        return { jobs: rows.map(toSummary), total: Number(rows[0]!.total), waiting };
+      }
       const { rows: countRows } = await x.query<{ n: number | string }>(
         `SELECT count(*) AS n FROM jobs WHERE ${whereSql}`,
         params.slice(0, -2),
       );
-      return { jobs: [], total: Number(countRows[0]?.n ?? 0) };
+      return { jobs: [], total: Number(countRows[0]?.n ?? 0), waiting: [] };
     },
   };
 }

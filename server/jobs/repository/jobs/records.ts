@@ -107,6 +107,11 @@ export function jobRecords(x: DbExecutor) {
       return (await jobs('id = $1', [id]))[0] ?? null;
     },
 
+    /** The job whose audio is stored under `key` (a chapter's, a text's or a book's combined audio), if any. */
+    async byOutputKey(key: string): Promise<JobRecord | null> {
+      return (await jobs('output_file_key = $1 LIMIT 1', [key]))[0] ?? null;
+    },
+
     /** The job if it exists and belongs to the user; null otherwise (the two are indistinguishable). */
     async getForUser(id: string, userId: string): Promise<JobRecord | null> {
       return (await jobs('id = $1 AND user_id = $2', [id, userId]))[0] ?? null;

@@ -18,8 +18,9 @@ export const JobSummaryConfig = zod.object({
   "voice_id": zod.string().optional().describe('alloy for openai, adam for elevenlabs, or a provider voice id.'),
   "voice_settings": zod.record(zod.string(), zod.string()).optional()
 }).optional(),
-  "provider": zod.enum(['openai', 'elevenlabs']).optional()
-}).describe('The voice a job was made with (the list leaves the analysis out).')
+  "provider": zod.enum(['openai', 'elevenlabs']).optional(),
+  "author": zod.string().optional().describe('The book\'s author, when its file named one (an EPUB\'s metadata).')
+}).describe('The voice a job was made with, and its author (the list leaves the analysis out).')
 
 export type JobSummaryConfig = zod.input<typeof JobSummaryConfig>;
 export type JobSummaryConfigOutput = zod.output<typeof JobSummaryConfig>;
