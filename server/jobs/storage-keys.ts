@@ -18,6 +18,14 @@ export const audioKey = (jobId: string) => `${jobFolder(jobId)}audio.mp3`;
 export const coverKey = (jobId: string) => `${jobFolder(jobId)}cover`;
 /** The typographic cover drawn for a finished book that has none, kept on its first request. */
 export const generatedCoverKey = (jobId: string) => `${jobFolder(jobId)}cover.svg`;
+/** The cover as a JPEG for tags, the M4B and feeds (server/exports/cover.ts), made once per book. */
+export const coverJpegKey = (jobId: string) => `${jobFolder(jobId)}cover.jpg`;
+/**
+ * A download of the book, a new name per build: a build that lost its row deletes only its own
+ * file, never the one a newer build wrote (server/exports/worker.ts).
+ */
+export const exportKey = (jobId: string, format: string, extension: string) =>
+  `${jobFolder(jobId)}exports/${format}-${randomUUID()}.${extension}`;
 /** The sentence timing map beside an MP3 (server/jobs/timing.ts). */
 export const timingKey = (audio: string) => `${audio}.timing.json`;
 
