@@ -37,6 +37,7 @@ describe('the read model of a book', () => {
         config: {
           voice_config: { provider: 'elevenlabs', voice_id: 'adam' },
           author: 'A. Keeper',
+          source_bytes: 5120,
           cover_key: 'jobs/x/cover',
           cover_type: 'image/png',
           tutoring_analysis: {
@@ -68,6 +69,7 @@ describe('the read model of a book', () => {
       author: 'A. Keeper',
       cover: { key: 'jobs/x/cover', contentType: 'image/png' },
       durationSeconds: 30,
+      sourceBytes: 5120,
       fileSizeBytes: 4000,
       ttsEngine: 'espeak-ng',
       chaptersReady: 2,
@@ -117,18 +119,38 @@ describe('chaptersOf: the chapters a listener meets', () => {
     ]);
   });
 
-  it('of a book still converting: its chapter jobs, the converted ones ready, the others without audio', () => {
+  it('of a book still converting: its chapter jobs, the converted ones ready, the others without audio, each with its text size', () => {
     const book = {
       ...finishedBook({ id: 'book', title: 'Harbour Tales', durationSeconds: null }),
       status: 'PROCESSING' as const,
     };
     const jobs = [
-      chapter(1, { outputFileKey: 'jobs/c1/audio.mp3', durationSeconds: 12 }),
-      chapter(2, { status: 'PROCESSING' }),
+      chapter(1, { outputFileKey: 'jobs/c1/audio.mp3', durationSeconds: 12, sourceBytes: 200 }),
+      chapter(2, { status: 'PROCESSING', sourceBytes: 300, ttsEngine: null }),
     ];
     expect(chaptersOf(book, jobs)).toEqual([
-      { id: 'c1', title: 'Part 1', order: 1, start: 0, duration: 12, fileKey: 'jobs/c1/audio.mp3', ready: true },
-      { id: 'c2', title: 'Part 2', order: 2, start: 12, duration: 0, fileKey: null, ready: false },
+      {
+        id: 'c1',
+        title: 'Part 1',
+        order: 1,
+        start: 0,
+        duration: 12,
+        fileKey: 'jobs/c1/audio.mp3',
+        ready: true,
+        sourceBytes: 200,
+        ttsEngine: 'espeak-ng',
+      },
+      {
+        id: 'c2',
+        title: 'Part 2',
+        order: 2,
+        start: 12,
+        duration: 0,
+        fileKey: null,
+        ready: false,
+        sourceBytes: 300,
+        ttsEngine: null,
+      },
     ]);
   });
 
@@ -138,7 +160,17 @@ describe('chaptersOf: the chapters a listener meets', () => {
       outputFileKey: 'jobs/text/audio.mp3',
     };
     expect(chaptersOf(text, [])).toEqual([
-      { id: 'text', title: 'A Letter', order: 1, start: 0, duration: 7, fileKey: 'jobs/text/audio.mp3', ready: true },
+      {
+        id: 'text',
+        title: 'A Letter',
+        order: 1,
+        start: 0,
+        duration: 7,
+        fileKey: 'jobs/text/audio.mp3',
+        ready: true,
+        sourceBytes: null,
+        ttsEngine: 'espeak-ng',
+      },
     ]);
   });
 });
