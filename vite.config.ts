@@ -2,7 +2,7 @@
 import react from '@vitejs/plugin-react';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
-import { lazyModelChunks, lazyZodModels } from './scripts/vite-lazy-models.mjs';
+import { lazyModelChunks, lazyZodModels } from './tools/vite/lazy-models.mjs';
 
 // The API runs on its own port in development (`npm run dev`); Vite proxies /api to it,
 // including the voice assistant's websocket.

@@ -20,7 +20,6 @@ import { installSecurityHeaders } from './http/security-headers';
 import { serverOptions } from './http/server-options';
 import { installNotFound, installSpa } from './http/spa';
 import { createZodSerializerCompiler, zodValidatorCompiler } from './http/zod';
-import { createJobLibrary } from './listening/library';
 import { createListeningService, deriveMediaSecret } from './listening/service';
 import { createTranscriptService } from './listening/transcript';
 import { createCoverService } from './listening/covers';
@@ -132,12 +131,12 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Fas
   );
   app.addHook('preClose', () => conversion.close());
 
-  // Listening and progress read jobs through the jobs module's repository (the tables' one owner).
-  const library = createJobLibrary(conversion.repo);
+  // Listening and progress read books through the jobs module's repository (the tables' one owner).
+  const books = conversion.repo.jobs;
   const progressRepository = createProgressRepository(db);
-  const progress = createProgressService({ repository: progressRepository, jobs: library, now });
+  const progress = createProgressService({ repository: progressRepository, jobs: books, now });
   const listening = createListeningService({
-    library,
+    books,
     progress: progressRepository,
     storage,
     mediaSecret: deriveMediaSecret(config.jwtSecret),
@@ -146,7 +145,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Fas
   });
 
   // Downloads (M4B, MP3, ZIP, EPUB) built on their own queue, and the private podcast feeds.
-  const transcripts = createTranscriptService({ library, storage });
+  const transcripts = createTranscriptService({ books, storage });
   const exports = await createExports({ config, db, storage, listening, transcripts, log: app.log, now });
   app.addHook('preClose', () => exports.close());
   const feeds = createFeedService({
@@ -154,14 +153,13 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Fas
     books: exports.books,
     covers: exports.covers,
     storage,
-    finishedBookIds: async (userId) =>
-      (await conversion.repo.completedForUser(userId, 500)).map((job) => job.id).reverse(),
-    titles: (userId, jobIds) => library.titles(userId, jobIds),
+    finishedBookIds: async (userId) => (await books.completedBooks(userId, 500)).map((book) => book.id).reverse(),
+    titles: (userId, jobIds) => books.titles(userId, jobIds),
     secret: deriveFeedSecret(config.jwtSecret),
   });
   // The streaming route's MP3s carry the same ID3 tags as the downloads once their book is finished.
   const mediaTags = createMediaTagger({
-    jobs: conversion.repo,
+    jobs: books,
     books: exports.books,
     covers: exports.covers,
     onError: (err, key) => app.log.warn({ err, key }, 'no ID3 tag for a streamed file'),
@@ -169,8 +167,8 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Fas
 
   // The voice assistant: per-user sessions and their conversations (its websocket is a route).
   const voiceAssistant = createVoiceAssistant({
-    books: createBookSource(conversion.repo, progressRepository, storage),
-    history: createListeningHistory(progressRepository, conversion.repo),
+    books: createBookSource(books, progressRepository, storage),
+    history: createListeningHistory(progressRepository, books),
     conversations: createConversationRepository(db),
     recapAfterMinutes: config.recapAfterMinutes,
     log: app.log,
@@ -207,7 +205,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Fas
       exports: exports.service,
       mediaTags,
       feeds,
-      covers: createCoverService({ library, storage }),
+      covers: createCoverService({ books, storage }),
       jobs: conversion.service,
       voiceAssistant,
       urls: config,

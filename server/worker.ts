@@ -4,7 +4,6 @@ import { migrate } from './db/migrate';
 import { openDatabase } from './db/open';
 import { createConversion } from './jobs/index';
 import { createExports } from './exports/index';
-import { createJobLibrary } from './listening/library';
 import { createListeningService, deriveMediaSecret } from './listening/service';
 import { createTranscriptService } from './listening/transcript';
 import { createProgressRepository } from './progress/repository';
@@ -50,9 +49,9 @@ async function main(): Promise<void> {
   const storage = await openStorage(config);
   const conversion = await createConversion(config, db, log, { storage }, conversionMetricsHook(metrics));
   // Downloads (M4B, MP3, ZIP, EPUB) are built here too, from the book as the listening side reads it.
-  const library = createJobLibrary(conversion.repo);
+  const books = conversion.repo.jobs;
   const listening = createListeningService({
-    library,
+    books,
     progress: createProgressRepository(db),
     storage,
     mediaSecret: deriveMediaSecret(config.jwtSecret),
@@ -64,7 +63,7 @@ async function main(): Promise<void> {
     db,
     storage,
     listening,
-    transcripts: createTranscriptService({ library, storage }),
+    transcripts: createTranscriptService({ books, storage }),
     log,
   });
   let opsUrl: string | undefined;

@@ -3,40 +3,13 @@
  * sentence timing map, their tutoring analysis and the listener's saved position. Read-only: the
  * rows come from the jobs and progress repositories (the owners of those tables), the files from storage.
  */
-import type { JobRepository } from '../jobs/repository';
-import type { JobRecord } from '../jobs/types';
+import type { Book } from '../jobs/book';
+import type { JobsTable } from '../jobs/repository';
+import { timingKey } from '../jobs/storage-keys';
+import type { TimingEntry } from '../jobs/timing';
 import type { ProgressRepository } from '../progress/repository';
 import type { FileStorage } from '../storage/types';
-
-export interface TimingEntry {
-  start: number;
-  end: number;
-  char_start: number;
-  char_end: number;
-}
-
-export interface BookAnalysis {
-  themes: string[];
-  characters: { name: string; role: string }[];
-  setting: { time: string; place: string } | null;
-  discussionQuestions: string[];
-}
-
-export interface BookChapter {
-  title: string;
-  order: number;
-  duration: number | null;
-}
-
-/** A COMPLETED job of the user. */
-export interface Book {
-  id: string;
-  title: string;
-  description: string | null;
-  durationSeconds: number | null;
-  chapters: BookChapter[];
-  analysis: BookAnalysis | null;
-}
+import { isUuid } from '../uuid';
 
 export interface BookText {
   /** The job's whole source text (never hand it out unbounded: see tools.heardText). */
@@ -56,8 +29,6 @@ export interface BookSource {
   savedPosition(userId: string, jobId: string): Promise<number | null>;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 function record(value: unknown): Record<string, unknown> {
   const parsed = typeof value === 'string' ? (JSON.parse(value) as unknown) : value;
   return parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)
@@ -65,34 +36,10 @@ function record(value: unknown): Record<string, unknown> {
     : {};
 }
 
-const strings = (value: unknown): string[] =>
-  Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
 const num = (value: unknown): number | null =>
   typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : null;
 
-export function parseAnalysis(value: unknown): BookAnalysis | null {
-  if (value === null || value === undefined) return null;
-  const a = record(value);
-  const characters = Array.isArray(a.characters)
-    ? a.characters.flatMap((c: unknown) => {
-        const r = record(c);
-        return typeof r.name === 'string' && r.name.trim() !== ''
-          ? [{ name: r.name.trim(), role: typeof r.role === 'string' ? r.role : 'character' }]
-          : [];
-      })
-    : [];
-  const setting = record(a.setting);
-  return {
-    themes: strings(a.themes),
-    characters,
-    setting:
-      typeof setting.time === 'string' || typeof setting.place === 'string'
-        ? { time: String(setting.time ?? ''), place: String(setting.place ?? '') }
-        : null,
-    discussionQuestions: strings(a.discussion_questions),
-  };
-}
-
+/** A timing map's well-formed entries in time order (a malformed entry is skipped, not fatal). */
 export function parseTiming(value: unknown): TimingEntry[] {
   // The pipeline writes an array; older fixtures wrote {sentences: [...]}.
   const list = Array.isArray(value)
@@ -114,21 +61,6 @@ export function parseTiming(value: unknown): TimingEntry[] {
     .sort((a, b) => a.start - b.start || a.char_start - b.char_start);
 }
 
-function toBook(job: JobRecord): Book {
-  const result = job.resultData;
-  const chapters = (result.chapters ?? [])
-    .map((c) => ({ title: c.title, order: c.order, duration: num(c.duration) }))
-    .sort((a, b) => a.order - b.order);
-  return {
-    id: job.id,
-    title: job.title,
-    description: job.description,
-    durationSeconds: num(job.duration) ?? num(result.duration_seconds) ?? num(result.duration),
-    chapters,
-    analysis: parseAnalysis(job.config.tutoring_analysis),
-  };
-}
-
 async function readAll(storage: FileStorage, key: string): Promise<string> {
   const parts: Buffer[] = [];
   for await (const chunk of storage.read(key))
@@ -138,23 +70,21 @@ async function readAll(storage: FileStorage, key: string): Promise<string> {
 
 /** Books read through the jobs repository and the progress repository, the owners of those tables. */
 export function createBookSource(
-  jobs: Pick<JobRepository, 'getForUser' | 'completedForUser'>,
+  jobs: Pick<JobsTable, 'findBook' | 'completedBooks'>,
   progress: Pick<ProgressRepository, 'find'>,
   storage: FileStorage,
 ): BookSource {
-  async function completed(userId: string, jobId: string): Promise<JobRecord | null> {
-    if (!UUID.test(jobId)) return null;
-    const job = await jobs.getForUser(jobId, userId);
-    return job !== null && job.status === 'COMPLETED' ? job : null;
+  async function completed(userId: string, jobId: string): Promise<Book | null> {
+    const book = await jobs.findBook(userId, jobId);
+    return book !== null && book.status === 'COMPLETED' ? book : null;
   }
 
   return {
     async listCompleted(userId) {
-      return (await jobs.completedForUser(userId, 500)).map(toBook);
+      return jobs.completedBooks(userId, 500);
     },
     async findCompleted(userId, jobId) {
-      const job = await completed(userId, jobId);
-      return job === null ? null : toBook(job);
+      return completed(userId, jobId);
     },
     async text(userId, jobId) {
       const job = await completed(userId, jobId);
@@ -162,7 +92,7 @@ export function createBookSource(
       try {
         const [text, timing] = await Promise.all([
           readAll(storage, job.inputFileKey),
-          readAll(storage, `${job.outputFileKey}.timing.json`),
+          readAll(storage, timingKey(job.outputFileKey)),
         ]);
         return { text, timing: parseTiming(JSON.parse(timing)) };
       } catch {
@@ -170,7 +100,7 @@ export function createBookSource(
       }
     },
     async savedPosition(userId, jobId) {
-      if (!UUID.test(jobId)) return null;
+      if (!isUuid(jobId)) return null;
       return (await progress.find(userId, jobId))?.positionSeconds ?? null;
     },
   };

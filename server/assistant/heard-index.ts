@@ -13,7 +13,8 @@
 import MiniSearch from 'minisearch';
 import { stemmer } from 'stemmer';
 import { splitSentences } from '../tts/chunking';
-import type { BookChapter, BookText } from './books';
+import type { RecordedChapter } from '../jobs/book';
+import type { BookText } from './books';
 
 export interface SentencePlace {
   /** 1-based chapter number; null when the book has no chapter list. */
@@ -80,7 +81,7 @@ export function indexTerms(text: string): string[] {
   return [...out];
 }
 
-function chapterStarts(chapters: readonly BookChapter[]): { order: number; title: string; start: number }[] {
+function chapterStarts(chapters: readonly RecordedChapter[]): { order: number; title: string; start: number }[] {
   let t = 0;
   return chapters.map((c, i) => {
     const start = t;
@@ -92,7 +93,7 @@ function chapterStarts(chapters: readonly BookChapter[]): { order: number; title
 const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** Sentences in time order: each timing entry split into sentences, times spread by characters. */
-async function sentencesOf(source: BookText, chapters: readonly BookChapter[]): Promise<IndexedSentence[]> {
+async function sentencesOf(source: BookText, chapters: readonly RecordedChapter[]): Promise<IndexedSentence[]> {
   const starts = chapterStarts(chapters);
   const out: IndexedSentence[] = [];
   for (const [n, entry] of source.timing.entries()) {
@@ -135,7 +136,7 @@ export class HeardIndex {
   private queue: Promise<unknown> = Promise.resolve();
 
   /** Splits and places the book's sentences (yielding to the event loop as it goes); indexes nothing yet. */
-  static async build(source: BookText, chapters: readonly BookChapter[]): Promise<HeardIndex> {
+  static async build(source: BookText, chapters: readonly RecordedChapter[]): Promise<HeardIndex> {
     return new HeardIndex(await sentencesOf(source, chapters));
   }
 
@@ -230,7 +231,7 @@ export class BookIndexCache {
   get(
     userId: string,
     jobId: string,
-    chapters: readonly BookChapter[],
+    chapters: readonly RecordedChapter[],
     load: () => Promise<BookText | null>,
   ): Promise<{ source: BookText; index: HeardIndex } | null> {
     const key = `${userId}\n${jobId}`;

@@ -4,9 +4,10 @@
  * their playback progress); another user's book is never found.
  */
 import MiniSearch from 'minisearch';
-import type { JobRepository } from '../jobs/repository';
+import type { JobsTable } from '../jobs/repository';
 import type { ProgressRepository } from '../progress/repository';
-import type { Book, BookSource } from './books';
+import type { Book } from '../jobs/book';
+import type { BookSource } from './books';
 import { indexTerm } from './heard-index';
 import { formatTime, spokenList } from './text';
 
@@ -29,7 +30,7 @@ export interface ListeningHistory {
  */
 export function createListeningHistory(
   progress: Pick<ProgressRepository, 'recent'>,
-  jobs: Pick<JobRepository, 'byIds'>,
+  jobs: Pick<JobsTable, 'byIds'>,
 ): ListeningHistory {
   return {
     async recent(userId, limit) {

@@ -9,7 +9,9 @@
  * characters, places and discussion questions are used only when their names occur in the heard
  * text. See docs/voice-assistant.md.
  */
-import type { Book, BookSource, BookText, TimingEntry } from './books';
+import type { Book } from '../jobs/book';
+import type { TimingEntry } from '../jobs/timing';
+import type { BookSource, BookText } from './books';
 import { BookIndexCache, HeardIndex, describePlace, indexTerms, type IndexedSentence } from './heard-index';
 import { formatTime, shorten } from './text';
 import { historyFromBooks, searchLibrary as librarySearch, type ListeningHistory } from './library';

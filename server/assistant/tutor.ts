@@ -12,7 +12,7 @@
  * Spoiler bound: questions come from the analysis only when every name in them has been heard;
  * passages come from HeardIndex.find with the heard count.
  */
-import type { BookAnalysis } from './books';
+import type { BookAnalysis } from '../jobs/book';
 import { describePlace, indexTerm, indexTerms, type HeardIndex, type IndexedSentence } from './heard-index';
 import { heardPlaces } from './xray';
 import { entityPattern, pick, shorten, spokenList } from './text';

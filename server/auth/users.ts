@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { DbExecutor } from '../db/types';
 import { isUniqueViolation } from '../db/types';
+import { isUuid } from '../uuid';
 
 export interface User {
   id: string;
@@ -25,8 +26,6 @@ interface UserRow {
   password_hash: string;
   created_at: Date | string;
 }
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function toUser(row: UserRow): UserWithPassword {
   return {
@@ -65,7 +64,7 @@ export function createUserRepository(db: DbExecutor): UserRepository {
     },
     async findById(id) {
       // A token from another system could carry any subject; only a UUID can match a row.
-      if (!UUID.test(id)) return null;
+      if (!isUuid(id)) return null;
       const { rows } = await db.query<UserRow>('SELECT id, email, password_hash, created_at FROM users WHERE id = $1', [
         id,
       ]);

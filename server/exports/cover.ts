@@ -9,12 +9,11 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
+import { coverJpegKey } from '../jobs/storage-keys';
 import { typographicCover } from '../listening/covers';
 import type { FileStorage } from '../storage/types';
 import type { ExportBook } from './book';
 import { runFfmpeg, type Ffmpeg } from './ffmpeg';
-
-export const coverJpegKey = (bookId: string) => `jobs/${bookId}/cover.jpg`;
 
 async function readAll(storage: FileStorage, key: string): Promise<Buffer> {
   const parts: Buffer[] = [];

@@ -11,20 +11,14 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { JobQueue } from '../jobs/queue';
+import { exportKey } from '../jobs/storage-keys';
 import type { FileStorage } from '../storage/types';
 import type { BookSource } from './book';
 import type { CoverMaker } from './cover';
 import { buildEpub } from './epub';
 import type { Ffmpeg } from './ffmpeg';
 import { BUILDERS, EXTENSIONS, type BuildContext } from './formats';
-import type { ExportFormat, ExportRecord, ExportRepository } from './repository';
-
-/**
- * Each build writes a file of its own: a build that lost its row (cancelled, or asked again after the
- * book was converted again) deletes only its own file, never the one a newer build wrote.
- */
-export const exportKey = (jobId: string, format: ExportFormat) =>
-  `jobs/${jobId}/exports/${format}-${randomUUID()}.${EXTENSIONS[format]}`;
+import type { ExportRecord, ExportRepository } from './repository';
 
 const SHUTDOWN = 'shutdown';
 const CANCELLED = 'cancelled';
@@ -54,7 +48,7 @@ export function createExportWorker(options: ExportWorkerOptions) {
     if (book.version !== record.sourceVersion)
       throw new Error('The book was converted again; ask for the download again');
     const cover = await options.covers.jpeg(book, signal);
-    const key = exportKey(record.jobId, record.format);
+    const key = exportKey(record.jobId, record.format, EXTENSIONS[record.format]);
     const writer = await storage.createWriter(key);
     let last = { at: 0, progress: 0 };
     const ctx: BuildContext = {

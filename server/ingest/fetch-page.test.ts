@@ -1,7 +1,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fetchPage, isForbiddenAddress, type Resolver } from './fetch-page';
+import { isForbiddenAddress } from './address-policy';
+import { fetchPage, type Resolver } from './fetch-page';
 import { IngestError } from './errors';
 
 type Handler = (req: http.IncomingMessage, res: http.ServerResponse) => void;

@@ -1,3 +1,6 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mp3DurationSeconds } from '../audio/concat';
 import { LocalFileStorage } from '../storage/local';
@@ -18,6 +21,15 @@ const BOOK = [
   'At noon the fox slept under a tree. The chickens were safe for one more day on the farm.',
 ].join('\n');
 
+const BOOK_STEP_NAMES = [
+  'acquire_content',
+  'analyze',
+  'split_chapters',
+  'synthesize_chapters',
+  'combine_audio',
+  'finalize',
+];
+
 let t: TestApp;
 let headers: { authorization: string };
 let storage: LocalFileStorage;
@@ -36,7 +48,21 @@ afterAll(async () => {
 
 describe('a book', () => {
   it('is split into chapter jobs that run, roll up and join into one MP3', { timeout: 120_000 }, async () => {
-    const created = (await createJob(t, headers, { title: 'Fox Tales', content: BOOK })).json() as { id: string };
+    const preview = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/jobs/preview',
+      headers,
+      payload: { title: 'Fox Tales', content: BOOK },
+    });
+    expect(preview.json()).toMatchObject({ job_type: 'book_processing' });
+    const created = (await createJob(t, headers, { title: 'Fox Tales', content: BOOK })).json() as {
+      id: string;
+      job_type: string;
+      steps: { step_name: string }[];
+    };
+    // Decided at creation, as the preview said: a book from the start, with a book's steps.
+    expect(created.job_type).toBe('book_processing');
+    expect(created.steps.map((s) => s.step_name)).toEqual(BOOK_STEP_NAMES);
     const book = await waitForJob(t, headers, created.id, undefined, 90_000);
     expect(book.status, book.error_message ?? '').toBe('COMPLETED');
     expect(book.job_type).toBe('book_processing');
@@ -128,6 +154,50 @@ describe('a book', () => {
       [withChildren.children[0]!.id],
     );
     expect(rows.every((r) => r.attempts === 1)).toBe(true);
+  });
+});
+
+describe('a job queued by an earlier version, which planned books in split_chapters', () => {
+  it('is planned when split_chapters finds no plan, and becomes the book it was', { timeout: 120_000 }, async () => {
+    // The API of the earlier version stored no plan: a text job with a text's steps.
+    const files = mkdtempSync(path.join(tmpdir(), 'lectio-earlier-'));
+    const api = await createTestApp({ env: { WORKERS: 'none', STORAGE_DIR: files } });
+    try {
+      const h = await signIn(api, 'earlier@example.com');
+      const { id } = (await createJob(api, h, { title: 'Fox Tales', content: BOOK })).json() as { id: string };
+      await api.db.query(`UPDATE jobs SET job_type = 'text_to_audio', config = config - 'plan' WHERE id = $1`, [id]);
+      await api.db.query(
+        `DELETE FROM job_steps WHERE job_id = $1 AND step_name IN ('synthesize_chapters', 'combine_audio')`,
+        [id],
+      );
+      await api.db.query(
+        `INSERT INTO job_steps (id, job_id, step_name, step_order, status)
+         VALUES (gen_random_uuid(), $1, 'synthesize', 4, 'pending')`,
+        [id],
+      );
+      await api.db.query(`UPDATE job_steps SET step_order = 5 WHERE job_id = $1 AND step_name = 'finalize'`, [id]);
+      expect((await getJob(api, h, id)).steps.map((s) => s.step_name)).toEqual([
+        'acquire_content',
+        'analyze',
+        'split_chapters',
+        'synthesize',
+        'finalize',
+      ]);
+
+      // A worker of this version takes the queued job over.
+      const worker = await createTestApp({ env: { ENCODER_THREADS: '0', STORAGE_DIR: files }, db: api.db });
+      try {
+        const book = await waitForJob(worker, h, id, undefined, 90_000);
+        expect(book.status, book.error_message ?? '').toBe('COMPLETED');
+        expect(book.job_type).toBe('book_processing');
+        expect(book.steps.map((s) => s.step_name)).toEqual(BOOK_STEP_NAMES);
+        expect(book.result_data.chapters?.map((c) => c.title)).toEqual(['Chapter 1', 'Chapter 2', 'Chapter 3']);
+      } finally {
+        await worker.close();
+      }
+    } finally {
+      await api.close();
+    }
   });
 });
 

@@ -29,6 +29,6 @@ describe("a worker's cancel watch", () => {
     const gone = randomUUID();
 
     const repo = createJobRepository(t.db);
-    expect(await repo.cancelledAmong([done.id, running.id, gone])).toEqual([running.id, gone]);
+    expect(await repo.jobs.cancelledAmong([done.id, running.id, gone])).toEqual([running.id, gone]);
   });
 });

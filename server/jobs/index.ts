@@ -8,7 +8,8 @@ import type { FileStorage } from '../storage/types';
 import type { VoiceSettings } from '../tts/select';
 import { createPgBossQueue, type JobQueue } from './queue';
 import { createJobRepository, type JobRepository } from './repository';
-import { createRunner, type JobEvent, type Runner } from './runner';
+import { createRunner, type Runner } from './runner';
+import type { JobEvent } from './step-run';
 import { createQuotas } from './quotas';
 import { createScheduler } from './scheduler';
 import { createJobService, type JobService } from './service';
@@ -122,7 +123,7 @@ export async function createConversion(
     const r = runner;
     if (embedded) {
       // Only one process can open the embedded database: whatever was running belonged to a dead one.
-      await repo.clearAllLeases();
+      await repo.jobs.clearAllLeases();
       const orphans = await queue.retryOrphans();
       if (orphans > 0) log.info({ orphans }, 'resuming jobs interrupted by the last shutdown');
     }
@@ -130,7 +131,7 @@ export async function createConversion(
     await queue.work(config.workerConcurrency, (jobId) => r.handle(jobId));
     // Jobs that should be running but have no message (lost between a commit and a send) get one;
     // a duplicate message is harmless (the job's lease and step rows decide what runs).
-    for (const id of await repo.runnableJobIds()) await queue.send(id);
+    for (const id of await repo.jobs.runnableJobIds()) await queue.send(id);
     await scheduler.dispatch();
   }
 

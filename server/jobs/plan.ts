@@ -1,6 +1,9 @@
 /**
- * The chapters a job would have, worked out before anything is created: shared by
- * `POST /jobs/preview` (which only answers) and `POST /jobs` (which keeps the chosen chapters).
+ * A job's plan: whether it is one text or a book, and the book's chapters. Decided once, by
+ * `planSource`, as soon as the job's text is known: by `POST /jobs` for pasted text and uploads
+ * (`POST /jobs/preview` answers the same plan without creating anything), and for a web page by
+ * its acquire_content step, which is when the page is read. The job keeps it in `config.plan`;
+ * the steps only carry it out (split_chapters creates the chapter jobs it names).
  *
  * - An uploaded file whose format has its own chapters (EPUB table of contents, PDF outline,
  *   Markdown headings) keeps them; any other text is planned by planBook (ingest/chapters.ts).
@@ -9,7 +12,7 @@
  */
 import { countWords, planBook } from '../ingest/chapters';
 import type { DocumentChapter, StoredDocumentInfo } from '../ingest/document';
-import type { JobType } from './types';
+import { BOOK_STEPS, TEXT_STEPS, type JobConfig, type JobPlan, type JobType } from './types';
 
 export interface SourcePlan {
   kind: 'text' | 'book';
@@ -84,3 +87,27 @@ export function assemble(text: string, chosen: DocumentChapter[]): { text: strin
 export function chapterStats(text: string, c: DocumentChapter) {
   return { characters: c.end - c.start, words: countWords(text, c.start, c.end) };
 }
+
+/** The plan a job keeps, from a source plan whose chapters index the job's own stored text. */
+export function jobPlan(plan: SourcePlan): JobPlan {
+  return plan.kind === 'book'
+    ? { kind: 'book', chapters: plan.chapters.map(({ title, start, end }) => ({ title, start, end })) }
+    : { kind: 'text' };
+}
+
+/**
+ * The plan the job keeps; null while its text is not known yet (a web page before acquire_content
+ * read it), and for a job queued by a version that planned in split_chapters.
+ */
+export function storedPlan(config: JobConfig): JobPlan | null {
+  if (config.plan !== undefined) return config.plan;
+  if (config.chapter_plan !== undefined && config.chapter_plan.length > 0)
+    return { kind: 'book', chapters: config.chapter_plan };
+  return null;
+}
+
+export const jobTypeOf = (plan: Pick<JobPlan, 'kind'>): JobType =>
+  plan.kind === 'book' ? 'book_processing' : 'text_to_audio';
+
+/** The steps a new job runs: a book's, or a text's (a web page's plan, unknown yet, may swap the text's tail). */
+export const stepsOf = (jobType: JobType) => (jobType === 'book_processing' ? BOOK_STEPS : TEXT_STEPS);

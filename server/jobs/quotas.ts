@@ -62,7 +62,7 @@ export function createQuotas(repo: JobRepository, limits: QuotaLimits, now: () =
      */
     async assertQueueRoom(tx: JobStore, userId: string): Promise<void> {
       await tx.lockOwner(userId);
-      if ((await tx.activeTopLevelCount(userId)) < limits.queuedJobs) return;
+      if ((await tx.jobs.activeTopLevelCount(userId)) < limits.queuedJobs) return;
       const n = limits.queuedJobs;
       throw new DomainError(
         'rate_limited',
@@ -76,7 +76,7 @@ export function createQuotas(repo: JobRepository, limits: QuotaLimits, now: () =
       const at = now();
       const since = new Date(at.getTime() - HOUR_MS);
       await tx.lockOwner(userId);
-      const { count, oldest } = await tx.uploadsSince(userId, since);
+      const { count, oldest } = await tx.uploadEvents.since(userId, since);
       if (count >= limits.uploadsPerHour) {
         const wait = Math.max(1, Math.ceil(((oldest ?? at).getTime() + HOUR_MS - at.getTime()) / 1000));
         const minutes = Math.ceil(wait / 60);
@@ -86,7 +86,7 @@ export function createQuotas(repo: JobRepository, limits: QuotaLimits, now: () =
           { retryAfterSeconds: wait },
         );
       }
-      await tx.recordUpload(userId, at);
+      await tx.uploadEvents.record(userId, at);
     },
   };
 }

@@ -10,11 +10,13 @@
  * - Steps are rows keyed (job_id, step_name): a completed step is never run again; a step that was
  *   running when its process died simply runs again from its start. Files are written through
  *   atomic storage writers, so an interrupted write leaves nothing visible.
- * - A step's own failures are retried here, within the one retry policy's budget per step
- *   (server/retry-policy.ts: attempts and total time, growing delay, Retry-After honoured, each
- *   retry logged with its cause), when they can succeed on a later try and were not already
+ * - A step's own failures are retried (./step-run.ts), within the one retry policy's budget per
+ *   step (server/retry-policy.ts: attempts and total time, growing delay, Retry-After honoured,
+ *   each retry logged with its cause), when they can succeed on a later try and were not already
  *   retried by the voice client; a step that finally fails records its last cause, and so does
  *   the job. Each step is stopped at JOB_STEP_TIMEOUT_SECONDS.
+ * - A book's chapters are handed to the queue a few at a time, and a chapter's end moves its book
+ *   on (./chapter-schedule.ts).
  * - Cancelling sets the job CANCELLED in the database; every worker polls the status of the jobs it
  *   runs (twice a second, and at once in the process that served the cancel) and aborts them; the
  *   partial MP3 is discarded by its writer and any finished audio of the job is deleted.
@@ -36,17 +38,17 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyBaseLogger } from 'fastify';
-import { DomainError } from '../errors';
 import { isDatabaseUnavailable } from '../db/errors';
-import { nextRetryDelay, RETRY_BUDGET } from '../retry-policy';
-import { TtsError } from '../tts/types';
-import { isDiskFull, isStorageUnavailable, type FileStorage } from '../storage/types';
+import { RETRY_BUDGET } from '../retry-policy';
+import { isStorageUnavailable, type FileStorage } from '../storage/types';
+import { createChapterSchedule } from './chapter-schedule';
 import type { JobQueue } from './queue';
 import type { Scheduler } from './scheduler';
 import type { JobRepository } from './repository';
-import { audioKey, createSteps, type ChapterState, type StepDeps } from './steps';
-import { timingKey } from './timing';
-import { isActive, type JobRecord, type StepRecord } from './types';
+import { createStepRun, StepFailed, userMessage, type JobEvent } from './step-run';
+import { createSteps, type StepDeps } from './steps';
+import { audioKey, timingKey } from './storage-keys';
+import { isActive, type JobRecord } from './types';
 
 export interface RunnerOptions {
   repo: JobRepository;
@@ -68,23 +70,6 @@ export interface RunnerOptions {
   onJobEvent?: (event: JobEvent) => void;
 }
 
-export type JobEvent =
-  | { kind: 'handed_back'; jobId: string }
-  | { kind: 'taken_over'; jobId: string }
-  | {
-      kind: 'step_completed';
-      jobId: string;
-      step: string;
-      provider: string;
-      wallSeconds: number;
-      metadata: Record<string, unknown>;
-    }
-  | { kind: 'step_failed'; jobId: string; step: string; provider: string; error: unknown };
-
-function providerOf(job: JobRecord): string {
-  return String(job.config.voice_config?.provider ?? job.config.provider ?? 'openai');
-}
-
 const DEFAULT_LEASE_SECONDS = 60;
 const SHUTDOWN = 'shutdown';
 /** How long a job whose store is down waits before it is tried again. */
@@ -92,46 +77,6 @@ const STORE_RETRY_SECONDS = 15;
 const CANCELLED = 'cancelled';
 /** How often a worker whose database went away looks whether it is back. */
 const DATABASE_PROBE_MS = 2_000;
-
-/** Where the job's progress bar stands when a step ends (text jobs; books roll up their chapters). */
-const PROGRESS_AFTER: Record<string, number> = {
-  acquire_content: 3,
-  analyze: 6,
-  split_chapters: 8,
-  synthesize: 98,
-  combine_audio: 99,
-  finalize: 100,
-};
-
-export class StepFailed extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'StepFailed';
-  }
-}
-
-/**
- * Whether a step that threw `error` is tried again: a domain error says so itself (`retryable`,
- * by kind unless it decides otherwise: a page that timed out, a voice provider's 5xx, a file
- * not yet visible); anything unexpected (a dropped connection) may pass on a later try.
- */
-function isRetryable(error: unknown): boolean {
-  if (isDiskFull(error)) return false; // not within seconds: once space is freed, the reader retries
-  // A voice provider's request was already retried within this step's budget by the voice client.
-  if (error instanceof TtsError && error.attempts !== undefined) return false;
-  if (error instanceof DomainError) return error.retryable;
-  return !(error instanceof StepFailed);
-}
-
-/** What a job that failed on a full disk says; nothing it half-wrote is kept. */
-export const DISK_FULL_MESSAGE =
-  "The server's storage was full, so the audio could not be stored. Retry the job once space has been freed";
-
-function userMessage(error: unknown): string {
-  if (isDiskFull(error)) return DISK_FULL_MESSAGE;
-  if (error instanceof Error && error.message) return error.message;
-  return 'The conversion failed for an unknown reason';
-}
 
 export function createRunner(options: RunnerOptions) {
   const { repo, storage, queue } = options;
@@ -151,165 +96,33 @@ export function createRunner(options: RunnerOptions) {
   const awaitingDatabase = new Set<string>();
   let databaseProbe: NodeJS.Timeout | undefined;
 
-  const steps = createSteps({
-    ...options.steps,
+  const { scheduleChapters, afterChapter } = createChapterSchedule({
     repo,
-    storage,
-    scheduleChapters,
-    runLater: (jobId, seconds) => queue.send(jobId, { delaySeconds: seconds }),
+    queue,
+    chapterConcurrency: options.chapterConcurrency,
+  });
+  const runStep = createStepRun({
+    repo,
+    steps: createSteps({
+      ...options.steps,
+      repo,
+      storage,
+      scheduleChapters,
+      runLater: (jobId, seconds) => queue.send(jobId, { delaySeconds: seconds }),
+    }),
+    budget,
+    stepTimeoutSeconds: options.stepTimeoutSeconds,
+    log: options.log,
+    onJobEvent: options.onJobEvent,
   });
 
-  /** Looks at a book's chapters: hands more to the queue (CHAPTER_CONCURRENCY at a time) and rolls up progress. */
-  async function scheduleChapters(parentId: string): Promise<ChapterState> {
-    const { state, start } = await repo.transaction(async (tx) => {
-      await tx.lockJob(parentId);
-      const chapters = await tx.chapterStates(parentId);
-      if (chapters.length === 0)
-        return { state: { state: 'failed', message: 'The book has no chapters' } as ChapterState, start: [] };
-      await tx.setBookProgress(parentId, chapters.reduce((n, c) => n + c.progress, 0) / chapters.length);
-      const bad = chapters.find((c) => c.status === 'FAILED' || c.status === 'CANCELLED');
-      if (bad) {
-        const n = bad.chapterOrder ?? chapters.indexOf(bad) + 1;
-        const message =
-          bad.status === 'CANCELLED'
-            ? `Chapter ${n} was cancelled`
-            : `Chapter ${n} failed: ${bad.errorMessage ?? 'unknown error'}`;
-        return { state: { state: 'failed', message } as ChapterState, start: [] };
-      }
-      if (chapters.every((c) => c.status === 'COMPLETED'))
-        return { state: { state: 'done' } as ChapterState, start: [] };
-      const running = chapters.filter((c) => isActive(c.status) && c.enqueued).length;
-      // The first chapter first: until it is done it converts alone (on every encoder stream), so
-      // the reader can start listening as soon as possible (docs/listening.md#the-first-chapter-first).
-      const limit = chapters[0]?.status === 'COMPLETED' ? options.chapterConcurrency : 1;
-      const slots = Math.max(0, limit - running);
-      const start = chapters
-        .filter((c) => c.status === 'PENDING' && !c.enqueued)
-        .slice(0, slots)
-        .map((c) => c.id);
-      await tx.markEnqueued(start);
-      return { state: { state: 'waiting' } as ChapterState, start };
-    });
-    for (const id of start) await queue.send(id);
-    return state;
-  }
-
-  /** A chapter ended: start the next ones, fail the book, or wake it up to join the audio. */
-  async function afterChapter(parentId: string): Promise<void> {
-    const parent = await repo.get(parentId);
-    if (!parent || !isActive(parent.status)) return;
-    const state = await scheduleChapters(parentId);
-    if (state.state === 'failed') {
-      await repo.updateStep(parentId, 'synthesize_chapters', {
-        status: 'failed',
-        errorMessage: state.message,
-        complete: true,
-      });
-      await repo.patchJob(parentId, { status: 'FAILED', errorMessage: state.message }, { onlyIfActive: true });
-    } else if (state.state === 'done') {
-      await queue.send(parentId);
-    }
-  }
-
   async function failJob(job: JobRecord, message: string): Promise<void> {
-    await repo.patchJob(job.id, { status: 'FAILED', errorMessage: message }, { onlyIfActive: true });
+    await repo.jobs.patch(job.id, { status: 'FAILED', errorMessage: message }, { onlyIfActive: true });
     options.log?.info(
       { jobId: job.id, userId: job.userId, parentJobId: job.parentJobId, status: 'FAILED', error: message },
       'job failed',
     );
     if (job.parentJobId !== null) await afterChapter(job.parentJobId);
-  }
-
-  async function runStep(job: JobRecord, step: StepRecord, jobSignal: AbortSignal): Promise<{ wait: boolean }> {
-    const impl = steps[step.stepName];
-    if (impl === undefined) throw new StepFailed(`Unknown step ${step.stepName}`);
-    const firstAttempt = Date.now();
-    for (let attempt = 1; ; attempt += 1) {
-      await repo.updateStep(job.id, step.stepName, {
-        status: 'running',
-        start: true,
-        countAttempt: true,
-        errorMessage: null,
-      });
-      const timeout = AbortSignal.timeout(options.stepTimeoutSeconds * 1000);
-      const signal = AbortSignal.any([jobSignal, timeout]);
-      let lastReport = 0;
-      let lastFraction = 0;
-      const isChapter = job.parentJobId !== null;
-      const report = async (fraction: number) => {
-        const now = Date.now();
-        if (now - lastReport < 250 && fraction - lastFraction < 0.01 && fraction < 1) return;
-        if (fraction - lastFraction < 0.01 && fraction < 1) return;
-        lastReport = now;
-        lastFraction = fraction;
-        await repo.updateStep(job.id, step.stepName, { progress: fraction * 100 });
-        if (step.stepName === 'synthesize') {
-          const base = isChapter ? 2 : 8;
-          await repo.raiseProgress(job.id, base + (98 - base) * fraction);
-          if (job.parentJobId !== null) await repo.raiseToChapterMean(job.parentJobId);
-        }
-      };
-      const stepStarted = Date.now();
-      try {
-        const outcome = await impl({ job, signal, report });
-        if (outcome.wait) return { wait: true };
-        options.onJobEvent?.({
-          kind: 'step_completed',
-          jobId: job.id,
-          step: step.stepName,
-          provider: providerOf(job),
-          wallSeconds: (Date.now() - stepStarted) / 1000,
-          metadata: outcome.metadata ?? {},
-        });
-        await repo.updateStep(job.id, step.stepName, {
-          status: 'completed',
-          progress: 100,
-          complete: true,
-          ...(outcome.metadata !== undefined && { metadata: outcome.metadata }),
-        });
-        const after = PROGRESS_AFTER[step.stepName];
-        if (after !== undefined && job.jobType === 'text_to_audio' && step.stepName !== 'finalize') {
-          await repo.raiseProgress(job.id, isChapter && step.stepName === 'acquire_content' ? 2 : after);
-        }
-        return { wait: false };
-      } catch (error) {
-        if (jobSignal.aborted) throw error;
-        // Nothing is wrong with the step: run() waits for the database and runs it again.
-        if (isDatabaseUnavailable(error)) throw error;
-        options.onJobEvent?.({
-          kind: 'step_failed',
-          jobId: job.id,
-          step: step.stepName,
-          provider: providerOf(job),
-          error,
-        });
-        const message = timeout.aborted
-          ? `The ${step.stepName.replace('_', ' ')} step took longer than ${options.stepTimeoutSeconds} seconds`
-          : userMessage(error);
-        const hintMs =
-          error instanceof DomainError && error.retryAfterSeconds !== undefined
-            ? error.retryAfterSeconds * 1000
-            : undefined;
-        const wait =
-          !timeout.aborted && isRetryable(error)
-            ? nextRetryDelay(budget, attempt, Date.now() - firstAttempt, hintMs)
-            : null;
-        const logged = { jobId: job.id, step: step.stepName, attempt, attempts: budget.attempts, cause: message };
-        if (wait !== null) {
-          options.log?.warn({ ...logged, retryInMs: Math.round(wait), err: error }, 'step failed; retrying');
-          await repo.updateStep(job.id, step.stepName, { metadata: { last_error: message } });
-          await sleep(wait, undefined, { signal: jobSignal });
-          continue;
-        }
-        if (!timeout.aborted && isRetryable(error)) options.log?.warn(logged, 'step failed; retry budget spent');
-        if (isStorageUnavailable(error) && !timeout.aborted) {
-          await repo.updateStep(job.id, step.stepName, { metadata: { last_error: message } }).catch(() => undefined);
-          throw error; // run() queues the job again for later; it is not failed
-        }
-        await repo.updateStep(job.id, step.stepName, { status: 'failed', errorMessage: message, complete: true });
-        throw new StepFailed(message);
-      }
-    }
   }
 
   async function removeOutputs(jobId: string): Promise<void> {
@@ -319,14 +132,14 @@ export function createRunner(options: RunnerOptions) {
   }
 
   async function run(jobId: string): Promise<void> {
-    let job = await repo.get(jobId);
+    let job = await repo.jobs.get(jobId);
     if (!job || !isActive(job.status)) return;
     // A live run (here or in another worker) has it: that run goes on, or its own message is retried.
-    if (active.has(jobId) || !(await repo.claimLease(jobId, workerId, leaseSeconds))) return;
+    if (active.has(jobId) || !(await repo.jobs.claimLease(jobId, workerId, leaseSeconds))) return;
     const controller = new AbortController();
     const heartbeat = setInterval(
       () => {
-        repo.renewLease(jobId, workerId, leaseSeconds).catch(() => undefined);
+        repo.jobs.renewLease(jobId, workerId, leaseSeconds).catch(() => undefined);
       },
       (leaseSeconds * 1000) / 3,
     );
@@ -336,7 +149,7 @@ export function createRunner(options: RunnerOptions) {
     let storeDown = false;
     let databaseDown = false;
     try {
-      if (await repo.markProcessing(jobId)) {
+      if (await repo.jobs.markProcessing(jobId)) {
         options.log?.info(
           { jobId, userId: job.userId, parentJobId: job.parentJobId, status: 'PROCESSING', workerId },
           'job processing',
@@ -344,12 +157,12 @@ export function createRunner(options: RunnerOptions) {
       }
       for (;;) {
         if (controller.signal.aborted) throw controller.signal.reason;
-        job = await repo.get(jobId);
+        job = await repo.jobs.get(jobId);
         if (!job || !isActive(job.status)) {
           if (job?.status === 'CANCELLED') await removeOutputs(jobId);
           break;
         }
-        const next = (await repo.steps([jobId])).find((s) => s.status !== 'completed');
+        const next = (await repo.steps.ofJobs([jobId])).find((s) => s.status !== 'completed');
         if (next === undefined) break;
         const elapsed = (Date.now() - began) / 1000;
         if (elapsed + options.stepTimeoutSeconds + 30 > options.messageBudgetSeconds) {
@@ -359,7 +172,7 @@ export function createRunner(options: RunnerOptions) {
         const { wait } = await runStep(job, next, controller.signal);
         if (wait) break;
       }
-      if (job?.status === 'COMPLETED' || (await repo.get(jobId))?.status === 'COMPLETED') {
+      if (job?.status === 'COMPLETED' || (await repo.jobs.get(jobId))?.status === 'COMPLETED') {
         options.log?.info(
           { jobId, userId: job?.userId, parentJobId: job?.parentJobId, status: 'COMPLETED' },
           'job completed',
@@ -388,7 +201,7 @@ export function createRunner(options: RunnerOptions) {
       if (active.get(jobId) === entry) active.delete(jobId);
       if (controller.signal.reason === SHUTDOWN) await handBack(jobId, entry);
       else if (databaseDown) resumeWhenDatabaseAnswers(jobId, job?.userId);
-      else await repo.releaseLease(jobId, workerId).catch(() => undefined);
+      else await repo.jobs.releaseLease(jobId, workerId).catch(() => undefined);
       // A book or text that ended frees its user's place: the next waiting job may start.
       if (
         job !== null &&
@@ -427,7 +240,7 @@ export function createRunner(options: RunnerOptions) {
       databaseProbe = undefined;
       if (stopping || awaitingDatabase.size === 0) return;
       try {
-        await repo.countByStatus();
+        await repo.jobs.countByStatus();
       } catch {
         databaseProbe = setTimeout(() => void probe(), DATABASE_PROBE_MS);
         return;
@@ -463,8 +276,8 @@ export function createRunner(options: RunnerOptions) {
     if (entry.handedBack) return;
     entry.handedBack = true;
     clearInterval(entry.heartbeat);
-    await repo.releaseLease(jobId, workerId).catch(() => undefined);
-    const job = await repo.get(jobId).catch(() => null);
+    await repo.jobs.releaseLease(jobId, workerId).catch(() => undefined);
+    const job = await repo.jobs.get(jobId).catch(() => null);
     if (job !== null && !isActive(job.status)) return;
     try {
       await queue.send(jobId);
@@ -478,14 +291,14 @@ export function createRunner(options: RunnerOptions) {
 
   async function takeOverAbandoned(): Promise<void> {
     await options.scheduler?.dispatch();
-    for (const id of await repo.abandonedJobIds()) {
+    for (const id of await repo.jobs.abandonedJobIds()) {
       if (active.has(id)) continue;
       options.log?.info({ jobId: id }, 'taking over a job whose worker stopped');
       options.onJobEvent?.({ kind: 'taken_over', jobId: id });
       await queue.send(id);
     }
     if (queue.waitingAmong === undefined) return;
-    const idle = (await repo.unclaimedRunnableJobIds(leaseSeconds)).filter((id) => !active.has(id));
+    const idle = (await repo.jobs.unclaimedRunnableJobIds(leaseSeconds)).filter((id) => !active.has(id));
     if (idle.length === 0) return;
     const waiting = await queue.waitingAmong(idle);
     for (const id of idle) {
@@ -498,7 +311,7 @@ export function createRunner(options: RunnerOptions) {
   async function watchCancellations(): Promise<void> {
     const ids = [...active.keys()];
     if (ids.length === 0) return;
-    for (const id of await repo.cancelledAmong(ids)) active.get(id)?.controller.abort(CANCELLED);
+    for (const id of await repo.jobs.cancelledAmong(ids)) active.get(id)?.controller.abort(CANCELLED);
   }
 
   return {

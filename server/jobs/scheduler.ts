@@ -28,7 +28,7 @@ export function createScheduler(deps: {
   let again = false;
 
   async function once(): Promise<void> {
-    const picked = await deps.repo.transaction((tx) => tx.dispatchWaiting(deps.runningLimit));
+    const picked = await deps.repo.transaction((tx) => tx.jobs.dispatchWaiting(deps.runningLimit));
     for (const { id, turn } of picked) {
       // Lower turns first among messages waiting for a worker.
       await deps.queue.send(id, { priority: Math.max(0, 100 - turn) });

@@ -9,23 +9,24 @@ import type { FileStorage } from '../storage/types';
 import { DEFAULT_VOICES, type VoiceSettings } from '../tts/select';
 import { estimateCosts, estimateSeconds, speakingRate } from './estimate';
 import { isFrontMatterTitle } from '../ingest/front-matter';
-import { assemble, chapterStats, ChoiceError, chooseChapters, planSource } from './plan';
+import { jobView, stepView, type JobView } from './job-view';
+import { assemble, chapterStats, ChoiceError, chooseChapters, jobPlan, jobTypeOf, planSource, stepsOf } from './plan';
 import type { JobQueue } from './queue';
 import type { Quotas } from './quotas';
 import type { Scheduler } from './scheduler';
 import type { JobRepository, ListFilter } from './repository';
-import { readText, sourceKey } from './steps';
-import { timingKey } from './timing';
+import { readText } from './steps';
 import {
-  BOOK_STEPS,
-  TEXT_STEPS,
-  isActive,
-  type JobConfig,
-  type JobRecord,
-  type JobType,
-  type Provider,
-  type StepRecord,
-} from './types';
+  coverKey,
+  isUploadKey,
+  jobFolder,
+  newUploadKey,
+  sourceKey,
+  timingKey,
+  uploadCoverKey,
+  uploadInfoKey,
+} from './storage-keys';
+import { isActive, type JobConfig, type JobRecord, type JobType, type Provider } from './types';
 
 export const MIN_TEXT_CHARS = 100;
 
@@ -44,86 +45,6 @@ export interface CreateJobInput {
   /** New titles for chapters, by index. */
   chapter_titles?: { index: number; title: string }[] | undefined;
 }
-
-/** Where an upload's extra files live: `uploads/<id>.txt` -> `uploads/<id>.book.json`, `uploads/<id>.cover`. */
-export const uploadInfoKey = (fileKey: string) => fileKey.replace(/\.txt$/, '.book.json');
-export const uploadCoverKey = (fileKey: string) => fileKey.replace(/\.txt$/, '.cover');
-export const coverKey = (jobId: string) => `jobs/${jobId}/cover`;
-
-const iso = (d: Date) => d.toISOString();
-const isoOrNull = (d: Date | null) => (d === null ? null : d.toISOString());
-const seconds = (from: Date | null, to: Date | null) =>
-  from === null ? null : Math.max(0, ((to ?? new Date()).getTime() - from.getTime()) / 1000);
-
-export function stepView(s: StepRecord) {
-  return {
-    id: s.id,
-    step_name: s.stepName,
-    step_order: s.stepOrder,
-    // Stored lowercase; the wire carries the uppercase values clients validate against.
-    status: s.status.toUpperCase() as Uppercase<StepRecord['status']>,
-    progress: s.progress,
-    error_message: s.errorMessage,
-    step_metadata: s.metadata,
-    created_at: iso(s.createdAt),
-    updated_at: iso(s.updatedAt),
-    started_at: isoOrNull(s.startedAt),
-    completed_at: isoOrNull(s.completedAt),
-    duration: s.status === 'pending' ? null : seconds(s.startedAt, s.completedAt),
-  };
-}
-
-function publicConfig(config: JobConfig) {
-  const { voice_config, provider, source, source_url, tutoring_analysis, author } = config;
-  return {
-    ...(author !== undefined && { author }),
-    ...(voice_config !== undefined && { voice_config }),
-    ...(provider !== undefined && { provider }),
-    ...(source !== undefined && { source }),
-    ...(source_url !== undefined && { source_url }),
-    ...(tutoring_analysis !== undefined && { tutoring_analysis }),
-  };
-}
-
-function publicResult(job: JobRecord) {
-  const { output_file_key: _o, timing_file_key: _t, ...rest } = job.resultData;
-  return rest;
-}
-
-/** Every field of a job except steps, children and parent: how books and chapters name each other. */
-export function jobCoreView(job: JobRecord) {
-  return {
-    id: job.id,
-    user_id: job.userId,
-    parent_job_id: job.parentJobId,
-    job_type: job.jobType,
-    title: job.title,
-    description: job.description,
-    status: job.status,
-    progress: job.progress,
-    error_message: job.errorMessage,
-    config: publicConfig(job.config),
-    result_data: publicResult(job),
-    input_file_key: job.inputFileKey,
-    output_file_key: job.outputFileKey,
-    created_at: iso(job.createdAt),
-    updated_at: iso(job.updatedAt),
-    started_at: isoOrNull(job.startedAt),
-    completed_at: isoOrNull(job.completedAt),
-    duration: job.duration,
-  };
-}
-
-export function jobView(job: JobRecord, steps: StepRecord[], children: JobRecord[], parent: JobRecord | null) {
-  return {
-    ...jobCoreView(job),
-    steps: steps.map(stepView),
-    children: children.map(jobCoreView),
-    parent: parent === null ? null : jobCoreView(parent),
-  };
-}
-
-export type JobView = ReturnType<typeof jobView>;
 
 export interface JobServiceDeps {
   repo: JobRepository;
@@ -152,9 +73,9 @@ export function createJobService(deps: JobServiceDeps) {
   async function views(jobs: JobRecord[]): Promise<JobView[]> {
     const ids = jobs.map((j) => j.id);
     const [steps, children, parents] = await Promise.all([
-      repo.steps(ids),
-      repo.children(ids),
-      repo.byIds([...new Set(jobs.map((j) => j.parentJobId).filter((id): id is string => id !== null))]),
+      repo.steps.ofJobs(ids),
+      repo.jobs.children(ids),
+      repo.jobs.byIds([...new Set(jobs.map((j) => j.parentJobId).filter((id): id is string => id !== null))]),
     ]);
     return jobs.map((job) =>
       jobView(
@@ -167,7 +88,7 @@ export function createJobService(deps: JobServiceDeps) {
   }
 
   async function owned(userId: string, jobId: string): Promise<JobRecord> {
-    const job = await repo.getForUser(jobId, userId);
+    const job = await repo.jobs.getForUser(jobId, userId);
     if (!job) throw notFound();
     return job;
   }
@@ -181,7 +102,7 @@ export function createJobService(deps: JobServiceDeps) {
   async function view(job: JobRecord): Promise<JobView & { queue_position?: number }> {
     const [v] = await views([job]);
     if (job.status !== 'PENDING' || job.parentJobId !== null) return v!;
-    const ahead = (await repo.queuePositions([job.id])).get(job.id);
+    const ahead = (await repo.jobs.queuePositions([job.id])).get(job.id);
     return ahead === undefined ? v! : { ...v!, queue_position: ahead };
   }
 
@@ -205,7 +126,7 @@ export function createJobService(deps: JobServiceDeps) {
       return { kind: 'content', text, info: null };
     }
     const fileKey = input.file_key!;
-    if ((await repo.uploadOwner(fileKey)) !== userId) throw new DomainError('not_found', 'File not found');
+    if ((await repo.uploads.owner(fileKey)) !== userId) throw new DomainError('not_found', 'File not found');
     const text = await readText(storage, fileKey).catch(() => {
       throw new DomainError('not_found', 'File not found');
     });
@@ -280,35 +201,36 @@ export function createJobService(deps: JobServiceDeps) {
         const source = await loadSource(userId, input);
         config.source = source.kind;
         if (source.info?.author !== undefined) config.author = source.info.author;
+        // The plan is decided now, once, as the preview showed it: a text, or a book and its chapters.
+        const plan = planSource(source.text, title, source.info, input.job_type);
         if (source.info !== null || choosing) {
-          // The chapters are decided now, as the preview showed them; only the chosen ones are kept.
-          const plan = planSource(source.text, title, source.info, input.job_type);
-          const chosen = chosenChapters(plan, input);
-          const assembled = assemble(source.text, chosen);
+          // Only the chosen chapters are kept: the job's own text is theirs, one after the other.
+          const assembled = assemble(source.text, chosenChapters(plan, input));
           inputFileKey = sourceKey(id);
           sourceBytes = Buffer.from(assembled.text, 'utf8');
-          if (plan.kind === 'book') {
-            config.chapter_plan = assembled.chapters;
-            jobType = 'book_processing';
-          }
+          config.plan = jobPlan({ kind: plan.kind, chapters: assembled.chapters });
           if (source.info?.cover !== undefined) {
             coverFrom = source.info.cover.key;
             config.cover_key = coverKey(id);
             config.cover_type = source.info.cover.content_type;
           }
-        } else if (source.kind === 'content') {
-          inputFileKey = sourceKey(id);
-          sourceBytes = Buffer.from(source.text, 'utf8');
         } else {
-          inputFileKey = input.file_key!;
+          config.plan = jobPlan(plan);
+          if (source.kind === 'content') {
+            inputFileKey = sourceKey(id);
+            sourceBytes = Buffer.from(source.text, 'utf8');
+          } else {
+            inputFileKey = input.file_key!;
+          }
         }
+        jobType = jobTypeOf(config.plan);
       }
 
       // Quotas before anything is written, in the transaction that inserts the job: its text's
       // bytes (a web page's count once fetched) are reserved against the storage quota, and the
       // unfinished-jobs limit is counted, under the user's lock.
       if (sourceBytes !== null) config.source_bytes = sourceBytes.byteLength;
-      const steps = jobType === 'book_processing' ? BOOK_STEPS : TEXT_STEPS;
+      const steps = stepsOf(jobType);
       await repo.transaction(async (tx) => {
         await quotas.reserveStorage(tx, userId, sourceBytes?.byteLength ?? 0);
         await quotas.assertQueueRoom(tx, userId);
@@ -329,11 +251,11 @@ export function createJobService(deps: JobServiceDeps) {
       } catch (error) {
         // The reservation goes with the job: nothing of it is left counted or stored.
         await repo.deleteWithChapters(id, userId).catch(() => undefined);
-        await storage.deletePrefix(`jobs/${id}/`).catch(() => undefined);
+        await storage.deletePrefix(jobFolder(id)).catch(() => undefined);
         throw error;
       }
       await dispatch(id);
-      return view((await repo.get(id))!);
+      return view((await repo.jobs.get(id))!);
     },
 
     /** What `create` would make of the same request, without creating anything. */
@@ -390,9 +312,9 @@ export function createJobService(deps: JobServiceDeps) {
 
     /** One page of job summaries (the list's shape; `get` has the whole job). */
     async list(filter: ListFilter) {
-      const { jobs: summaries, total, waiting } = await repo.listSummaries(filter);
+      const { jobs: summaries, total, waiting } = await repo.jobs.listSummaries(filter);
       // Waiting jobs say how many start before them ("queued, 3 ahead"); a page without any costs no query.
-      const positions = await repo.queuePositions(waiting);
+      const positions = await repo.jobs.queuePositions(waiting);
       const jobs = summaries.map((j) => (positions.has(j.id) ? { ...j, queue_position: positions.get(j.id)! } : j));
       return {
         jobs,
@@ -409,7 +331,7 @@ export function createJobService(deps: JobServiceDeps) {
 
     async steps(userId: string, jobId: string) {
       await owned(userId, jobId);
-      return (await repo.steps([jobId])).map(stepView);
+      return (await repo.steps.ofJobs([jobId])).map(stepView);
     },
 
     /** Cancels the job and its unfinished chapters; their work stops within a second. */
@@ -421,7 +343,7 @@ export function createJobService(deps: JobServiceDeps) {
       // A chapter cancelled on its own fails its book (which can then be retried).
       if (job.parentJobId !== null) await queue.send(job.parentJobId);
       else await deps.scheduler?.dispatch(); // its place among the user's running jobs is free
-      return view((await repo.get(jobId))!);
+      return view((await repo.jobs.get(jobId))!);
     },
 
     /**
@@ -442,7 +364,7 @@ export function createJobService(deps: JobServiceDeps) {
         throw new DomainError('conflict', `Only a failed job can be retried (this one is ${job.status})`);
       }
       // A chapter whose book failed because of it: retrying the book re-runs exactly the failed chapters.
-      const parent = job.parentJobId === null ? null : await repo.get(job.parentJobId);
+      const parent = job.parentJobId === null ? null : await repo.jobs.get(job.parentJobId);
       const target = parent !== null && parent.status === 'FAILED' ? parent : job;
       await deps.storageHealth?.assertRoom();
       await repo.transaction(async (tx) => {
@@ -452,7 +374,7 @@ export function createJobService(deps: JobServiceDeps) {
       // A book or a text waits for its turn again; a chapter of a running book goes straight back to its book's work.
       if (target.parentJobId === null) await dispatch(target.id);
       else await queue.send(target.id);
-      return view((await repo.get(jobId))!);
+      return view((await repo.jobs.get(jobId))!);
     },
 
     /**
@@ -472,31 +394,31 @@ export function createJobService(deps: JobServiceDeps) {
       const ids = rows.map((r) => r.id);
       deps.onCancelled?.(ids);
       for (const row of rows) {
-        await storage.deletePrefix(`jobs/${row.id}/`);
+        await storage.deletePrefix(jobFolder(row.id));
         // Audio stored outside the job's folder (older layouts) goes too, with its timing map.
-        if (row.outputFileKey !== null && !row.outputFileKey.startsWith('uploads/')) {
+        if (row.outputFileKey !== null && !isUploadKey(row.outputFileKey)) {
           await storage.delete(row.outputFileKey);
           await storage.delete(timingKey(row.outputFileKey));
         }
       }
       const upload = job.inputFileKey;
-      if (upload !== null && upload.startsWith('uploads/') && (await repo.jobUsingUpload(upload)) === null) {
-        await repo.deleteUpload(upload);
+      if (upload !== null && isUploadKey(upload) && (await repo.jobs.madeFrom(upload)) === null) {
+        await repo.uploads.remove(upload);
         await deleteUploadFiles(upload);
       }
     },
 
     /** Deletes one of the user's uploads; one that a job was made from goes with that job. */
     async removeUpload(userId: string, fileKey: string): Promise<void> {
-      if ((await repo.uploadOwner(fileKey)) !== userId) throw new DomainError('not_found', 'File not found');
-      const user = await repo.jobUsingUpload(fileKey);
+      if ((await repo.uploads.owner(fileKey)) !== userId) throw new DomainError('not_found', 'File not found');
+      const user = await repo.jobs.madeFrom(fileKey);
       if (user !== null) {
         throw new DomainError(
           'conflict',
           `This file is the text of the job "${user.title}"; delete that job to remove it`,
         );
       }
-      await repo.deleteUpload(fileKey);
+      await repo.uploads.remove(fileKey);
       await deleteUploadFiles(fileKey);
     },
 
@@ -504,7 +426,7 @@ export function createJobService(deps: JobServiceDeps) {
     async upload(userId: string, filename: string, bytes: Uint8Array) {
       await deps.storageHealth?.assertRoom();
       const doc = await documentReader().readUpload(bytes, filename);
-      const fileKey = `uploads/${randomUUID()}.txt`;
+      const fileKey = newUploadKey();
       // Control characters (NUL among them) cannot be stored as text and mean nothing in a name.
       const cleanName =
         (filename.split(/[\\/]/).pop() ?? 'upload.txt').replace(/\p{Cc}/gu, '').slice(0, 255) || 'upload.txt';
@@ -512,7 +434,7 @@ export function createJobService(deps: JobServiceDeps) {
       await repo.transaction(async (tx) => {
         await quotas.reserveStorage(tx, userId, bytes.byteLength);
         await quotas.takeUpload(tx, userId);
-        await tx.insertUpload(fileKey, userId, cleanName, bytes.byteLength);
+        await tx.uploads.insert(fileKey, userId, cleanName, bytes.byteLength);
       });
       const written: string[] = [];
       const put = async (key: string, data: Uint8Array) => {
@@ -535,7 +457,7 @@ export function createJobService(deps: JobServiceDeps) {
           await put(uploadInfoKey(fileKey), Buffer.from(JSON.stringify(info), 'utf8'));
         }
       } catch (error) {
-        await repo.deleteUpload(fileKey).catch(() => undefined);
+        await repo.uploads.remove(fileKey).catch(() => undefined);
         await Promise.all(written.map((k) => storage.delete(k).catch(() => undefined)));
         throw error;
       }

@@ -5,15 +5,24 @@ import { DomainError, type DomainErrorKind } from '../errors';
 import { documentReader } from '../ingest/reader';
 import type { EncoderPool } from '../audio/encoder-pool';
 import { fetchPage } from '../ingest/fetch-page';
-import { planBook, type BookPlan, type PlannedChapter } from '../ingest/chapters';
 import { normaliseText } from '../ingest/text-file';
 import type { FileStorage } from '../storage/types';
 import { splitIntoChunks } from '../tts/chunking';
 import { selectEngine, type VoiceSettings } from '../tts/select';
 import type { JobRepository } from './repository';
 import { SampleRateChange, segmentCount, synthesizeToMp3, type SynthesisResult } from './synthesis';
-import { concatTimings, timingKey, type TimingEntry } from './timing';
-import { BOOK_TAIL, CHAPTER_STEPS, type JobRecord, type ResultData, type StepRecord } from './types';
+import { audioKey, isSourceKey, sourceKey, timingKey } from './storage-keys';
+import { concatTimings, type TimingEntry } from './timing';
+import { jobPlan, planSource, storedPlan } from './plan';
+import {
+  BOOK_STEPS,
+  BOOK_TAIL,
+  CHAPTER_STEPS,
+  type JobPlan,
+  type JobRecord,
+  type ResultData,
+  type StepRecord,
+} from './types';
 
 /** A failure of a step that retrying cannot fix; its message is shown to the user as is. */
 export class PipelineError extends DomainError {
@@ -78,9 +87,6 @@ export const FETCH_RETRY_SECONDS = 2;
 
 export type ChapterState = { state: 'done' } | { state: 'failed'; message: string } | { state: 'waiting' };
 
-export const sourceKey = (jobId: string) => `jobs/${jobId}/source.txt`;
-export const audioKey = (jobId: string) => `jobs/${jobId}/audio.mp3`;
-
 export async function readText(storage: FileStorage, key: string): Promise<string> {
   const parts: Buffer[] = [];
   try {
@@ -97,13 +103,9 @@ export async function readText(storage: FileStorage, key: string): Promise<strin
 /** A stored file is gone; retryable (storage may be catching up), with a message that leaks no paths. */
 export class MissingFileError extends DomainError {
   constructor(key: string) {
-    super(
-      'not_found',
-      key.startsWith('jobs/') && key.endsWith('source.txt')
-        ? 'The text of this job is missing from storage'
-        : 'A stored file is missing',
-      { retryable: true },
-    );
+    super('not_found', isSourceKey(key) ? 'The text of this job is missing from storage' : 'A stored file is missing', {
+      retryable: true,
+    });
     this.name = 'MissingFileError';
   }
 }
@@ -124,6 +126,16 @@ function stepMeta(steps: StepRecord[], name: string): Record<string, unknown> {
 /** The step implementations, by step name. Each is idempotent: run again after a crash, it redoes its work from the start. */
 export function createSteps(deps: StepDeps): Record<string, (ctx: StepContext) => Promise<StepOutcome>> {
   const { repo, storage } = deps;
+
+  /**
+   * Decides the plan of a job whose text has just become known (a web page, read by
+   * acquire_content; or a job queued by a version that planned in split_chapters) and keeps it.
+   */
+  async function keepPlan(job: JobRecord, text: string): Promise<JobPlan> {
+    const plan = jobPlan(planSource(text, job.title, null, job.config.job_type_requested));
+    await repo.keepPlan(job.id, plan, BOOK_TAIL, BOOK_STEPS.indexOf('synthesize_chapters') + 1);
+    return plan;
+  }
 
   async function jobText(job: JobRecord): Promise<string> {
     if (job.inputFileKey === null) throw new PipelineError('The job has no text yet');
@@ -157,10 +169,12 @@ export function createSteps(deps: StepDeps): Record<string, (ctx: StepContext) =
         const key = sourceKey(job.id);
         const bytes = Buffer.from(text, 'utf8');
         await storage.write(key, bytes);
-        await repo.mergeConfig(job.id, { source_bytes: bytes.byteLength });
+        await repo.jobs.mergeConfig(job.id, { source_bytes: bytes.byteLength });
         const title =
           job.config.title_from_page && article.title.trim() !== '' ? article.title.trim().slice(0, 200) : undefined;
-        await repo.patchJob(job.id, { inputFileKey: key, ...(title !== undefined && { title }) });
+        await repo.jobs.patch(job.id, { inputFileKey: key, ...(title !== undefined && { title }) });
+        // Only now is the text known: the job's plan is decided, once, as for pasted text.
+        if (storedPlan(job.config) === null) await keepPlan({ ...job, ...(title !== undefined && { title }) }, text);
         return {
           metadata: {
             source: 'url',
@@ -179,7 +193,7 @@ export function createSteps(deps: StepDeps): Record<string, (ctx: StepContext) =
     async analyze({ job, signal }) {
       const text = await jobText(job);
       const analysis = await analyseInWorker(text, signal);
-      await repo.mergeConfig(job.id, { tutoring_analysis: analysis });
+      await repo.jobs.mergeConfig(job.id, { tutoring_analysis: analysis });
       return {
         metadata: {
           themes: analysis.themes.length,
@@ -192,27 +206,15 @@ export function createSteps(deps: StepDeps): Record<string, (ctx: StepContext) =
 
     async split_chapters({ job }) {
       const text = await jobText(job);
-      const requested = job.config.job_type_requested;
-      const chosen = job.config.chapter_plan;
-      let plan: BookPlan =
-        chosen !== undefined && chosen.length > 0
-          ? { kind: 'book', chapters: chosen.map((c, i) => ({ ...c, order: i + 1 })) }
-          : requested === 'text_to_audio'
-            ? { kind: 'text' }
-            : planBook(job.title, text);
-      if (requested === 'book_processing' && plan.kind === 'text') {
-        plan = { kind: 'book', chapters: [{ title: 'Chapter 1', order: 1, start: 0, end: text.length }] };
-      }
+      const plan = storedPlan(job.config) ?? (await keepPlan(job, text));
       if (plan.kind === 'text') return { metadata: { kind: 'text', characters: text.length } };
 
-      const chapters: (PlannedChapter & { id: string })[] = plan.chapters.map((c) => ({ ...c, id: randomUUID() }));
+      const chapters = plan.chapters.map((c, i) => ({ ...c, order: i + 1, id: randomUUID() }));
       // Chapter texts first (files nobody points at yet), then every row in one transaction, so a
       // crash leaves either the whole book or nothing; a re-run replaces children of an earlier try.
       for (const c of chapters) await storage.write(sourceKey(c.id), Buffer.from(text.slice(c.start, c.end), 'utf8'));
-      await repo.becomeBook(
+      await repo.replaceChapters(
         job.id,
-        BOOK_TAIL,
-        4,
         chapters.map((c) => ({
           id: c.id,
           userId: job.userId,
@@ -228,7 +230,7 @@ export function createSteps(deps: StepDeps): Record<string, (ctx: StepContext) =
             source_bytes: Buffer.byteLength(text.slice(c.start, c.end), 'utf8'),
             chapter_title: c.title,
             char_offset: c.start,
-          } as JobRecord['config'],
+          },
           inputFileKey: sourceKey(c.id),
           steps: CHAPTER_STEPS,
         })),
@@ -305,12 +307,12 @@ export function createSteps(deps: StepDeps): Record<string, (ctx: StepContext) =
       const outcome = await deps.scheduleChapters(job.id);
       if (outcome.state === 'failed') throw new PipelineError(outcome.message);
       if (outcome.state === 'waiting') return { wait: true };
-      const children = await repo.children([job.id]);
+      const children = await repo.jobs.children([job.id]);
       return { metadata: { chapters: children.length } };
     },
 
     async combine_audio({ job }) {
-      const children = await repo.children([job.id]);
+      const children = await repo.jobs.children([job.id]);
       const keys = children.map((c) => c.outputFileKey);
       if (children.length === 0 || keys.some((k) => k === null)) throw new PipelineError('A chapter has no audio');
       const key = audioKey(job.id);
@@ -319,7 +321,7 @@ export function createSteps(deps: StepDeps): Record<string, (ctx: StepContext) =
       let offset = 0;
       for (const child of children) {
         const entries = await readJson<TimingEntry[]>(storage, timingKey(child.outputFileKey!)).catch(() => []);
-        const charOffset = Number((child.config as { char_offset?: number }).char_offset ?? 0);
+        const charOffset = Number(child.config.char_offset ?? 0);
         parts.push({ entries, timeOffset: offset, charOffset });
         offset += child.duration ?? 0;
       }
@@ -330,11 +332,11 @@ export function createSteps(deps: StepDeps): Record<string, (ctx: StepContext) =
     },
 
     async finalize({ job }) {
-      const steps = await repo.steps([job.id]);
+      const steps = await repo.steps.ofJobs([job.id]);
       let result: ResultData;
       if (job.jobType === 'book_processing') {
         const combined = stepMeta(steps, 'combine_audio');
-        const children = await repo.children([job.id]);
+        const children = await repo.jobs.children([job.id]);
         const duration = children.reduce((n, c) => n + (c.duration ?? 0), 0);
         result = {
           duration,
@@ -372,8 +374,8 @@ export function createSteps(deps: StepDeps): Record<string, (ctx: StepContext) =
         output_file_key: audioKey(job.id),
       };
       // The step is recorded before the job turns COMPLETED, so a finished job never shows a running step.
-      await repo.updateStep(job.id, 'finalize', { status: 'completed', progress: 100, complete: true, metadata });
-      const done = await repo.patchJob(
+      await repo.steps.update(job.id, 'finalize', { status: 'completed', progress: 100, complete: true, metadata });
+      const done = await repo.jobs.patch(
         job.id,
         {
           status: 'COMPLETED',

@@ -4,16 +4,29 @@
  * stored source text). Exact when the engine speaks one sentence per request; otherwise a
  * chunk's time is shared among its sentences in proportion to their length.
  */
+import { z } from 'zod';
+
 export interface TimingEntry {
+  /** Seconds into the audio. */
   start: number;
   end: number;
+  /** UTF-16 offsets into the job's stored text. */
   char_start: number;
   char_end: number;
 }
 
-export function timingKey(audioKey: string): string {
-  return `${audioKey}.timing.json`;
-}
+const timingEntrySchema = z.object({
+  start: z.number().nonnegative(),
+  end: z.number().nonnegative(),
+  char_start: z.number().int().nonnegative(),
+  char_end: z.number().int().nonnegative(),
+});
+
+/** A stored timing map, as the pipeline writes it (an array) or as earlier fixtures wrapped it ({sentences: [...]}). */
+export const timingFileSchema: z.ZodType<TimingEntry[], unknown> = z.union([
+  z.array(timingEntrySchema),
+  z.object({ sentences: z.array(timingEntrySchema) }).transform((f) => f.sentences),
+]);
 
 const round = (n: number) => Math.round(n * 1000) / 1000;
 

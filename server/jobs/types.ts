@@ -1,5 +1,5 @@
+import * as z from 'zod';
 import type { TutoringAnalysis } from '../analysis/tutoring';
-import type { ResultData } from './repository/rows';
 
 /** The job model of the conversion engine, as stored and as answered (the contract's Job; docs/product.md#job-statuses). */
 
@@ -19,6 +19,20 @@ export interface VoiceConfig {
   voice_settings?: Record<string, string>;
 }
 
+/** A piece of a job's stored text: `text.slice(start, end)` (UTF-16 offsets), with its title. */
+export interface PlannedSection {
+  title: string;
+  start: number;
+  end: number;
+}
+
+/**
+ * What a top-level job converts, decided once when its text is first known (at creation; for a web
+ * page, when acquire_content has read it): one text, or a book of these chapters, each becoming a
+ * chapter job. The steps only carry it out.
+ */
+export type JobPlan = { kind: 'text' } | { kind: 'book'; chapters: PlannedSection[] };
+
 /** jobs.config. Keys outside the contract (source_url aside) are internal and not answered. */
 export interface JobConfig {
   voice_config?: VoiceConfig;
@@ -28,14 +42,18 @@ export interface JobConfig {
   tutoring_analysis?: TutoringAnalysis;
   /** Internal: the title was the URL itself, so the page's title replaces it. */
   title_from_page?: boolean;
-  /** Internal: job_type was given by the client (no automatic text/book decision). */
+  /** Internal: job_type as the client gave it (a web page's plan is decided once its text is read). */
   job_type_requested?: JobType;
   /** The book's author, from the uploaded file's metadata. */
   author?: string;
   /** A chapter job's own title (its job title is prefixed with the book's). */
   chapter_title?: string;
-  /** Internal: the chapters chosen at creation (offsets into the job's source text). */
-  chapter_plan?: { title: string; start: number; end: number }[];
+  /** Internal: what the job converts, decided once when its text is first known (server/jobs/plan.ts). */
+  plan?: JobPlan;
+  /** Internal, rows written before `plan`: a book's chapters chosen at creation. Read as a book plan. */
+  chapter_plan?: PlannedSection[];
+  /** Internal, on chapter jobs: where the chapter starts in its book's text (its timing map shifts by it). */
+  char_offset?: number;
   /** Internal: the book's cover image in storage, and its content type. */
   cover_key?: string;
   cover_type?: string;
@@ -43,8 +61,40 @@ export interface JobConfig {
   source_bytes?: number;
 }
 
-/** jobs.result_data: declared (and decoded) by the repository's zod schema. */
-export type { ResultData } from './repository/rows';
+/**
+ * jobs.result_data, written by the finalize step (and by nothing else): what the conversion
+ * produced. Keys the pipeline may add later pass through unchanged (the API answers them).
+ */
+const chapterResultSchema = z.looseObject({
+  title: z.string(),
+  /** 1-based position in the book. */
+  order: z.number(),
+  /** Seconds of this chapter's audio. */
+  duration: z.number(),
+  /** The chapter's own MP3 (its chapter job's output; empty when it has none). */
+  file_key: z.string(),
+  /** The chapter job's id. */
+  job_id: z.string().optional(),
+});
+
+export const resultDataSchema = z.looseObject({
+  /** Seconds of audio (duration and duration_seconds are equal; both are in the contract). */
+  duration: z.number().optional(),
+  duration_seconds: z.number().optional(),
+  file_size_bytes: z.number().optional(),
+  format: z.string().optional(),
+  /** The engine that spoke the text: espeak-ng, openai or elevenlabs. */
+  tts_engine: z.string().optional(),
+  /** Internal (not answered): the MP3 and its sentence timing map in storage. */
+  output_file_key: z.string().optional(),
+  timing_file_key: z.string().optional(),
+  /** Books: their chapters in order, and the chapter jobs' ids. */
+  chapters: z.array(chapterResultSchema).optional(),
+  child_job_ids: z.array(z.string()).optional(),
+});
+
+export type ResultData = z.infer<typeof resultDataSchema>;
+
 export interface JobRecord {
   id: string;
   userId: string;
@@ -83,9 +133,9 @@ export interface StepRecord {
   completedAt: Date | null;
 }
 
-/** Steps of a text job (top level): split_chapters may turn it into a book (BOOK_TAIL replaces the rest). */
+/** Steps of a text job (top level). A web page found to be a book swaps its tail for BOOK_TAIL when it is read. */
 export const TEXT_STEPS = ['acquire_content', 'analyze', 'split_chapters', 'synthesize', 'finalize'] as const;
-/** Steps of a book after split_chapters. */
+/** Steps of a book after split_chapters, which creates its chapter jobs. */
 export const BOOK_TAIL = ['synthesize_chapters', 'combine_audio', 'finalize'] as const;
 export const BOOK_STEPS = ['acquire_content', 'analyze', 'split_chapters', ...BOOK_TAIL] as const;
 /** Steps of a chapter job: its text is already stored by the book. */

@@ -10,6 +10,14 @@ const ARTICLE = `<!doctype html><html><head><title>The Quiet Harbour</title></he
 <p>Gulls circled above the water while the harbour master walked along the stone pier with his dog.</p>
 </article><footer>Copyright</footer></body></html>`;
 
+/** A page with three chapters: it becomes a book once it is read. */
+const SERIAL = `<!doctype html><html><head><title>Harbour Stories</title></head><body><article>
+<h1>Harbour Stories</h1>
+<h2>Chapter 1</h2><p>The harbour was quiet in the early morning, and the fishing boats rocked gently at their moorings.</p>
+<h2>Chapter 2</h2><p>Gulls circled above the water while the harbour master walked along the stone pier with his dog.</p>
+<h2>Chapter 3</h2><p>By noon the boats came home, heavy with fish, and the whole town gathered on the quay to greet them.</p>
+</article></body></html>`;
+
 let server: http.Server;
 /** Requests to /slow wait here until the test answers them. */
 const held: http.ServerResponse[] = [];
@@ -25,6 +33,7 @@ const seen = { flaky: 0, gone: 0 };
 beforeAll(async () => {
   server = http.createServer((req, res) => {
     if (req.url === '/article') res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(ARTICLE);
+    else if (req.url === '/serial') res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(SERIAL);
     else if (req.url === '/empty')
       res.writeHead(200, { 'content-type': 'text/html' }).end('<html><body><p>Hi.</p></body></html>');
     else if (req.url === '/hang')
@@ -75,6 +84,30 @@ describe('web page jobs', () => {
     expect(job.config).toMatchObject({ source: 'url', source_url: url });
     expect(job.input_file_key).toMatch(/source\.txt$/);
     expect(job.result_data.duration_seconds).toBeGreaterThan(0);
+  });
+
+  it('plans a page once it is read: a page with chapters becomes a book of them', { timeout: 90_000 }, async () => {
+    const res = await createJob(t, headers, { title: 'Harbour Stories', url: `${base}/serial` });
+    const created = res.json() as { id: string; job_type: string; steps: { step_name: string }[] };
+    // Until the page is read nothing is known of it: the job starts as one text.
+    expect(created.job_type).toBe('text_to_audio');
+    const job = await waitForJob(t, headers, created.id, undefined, 60_000);
+    expect(job.status, job.error_message ?? '').toBe('COMPLETED');
+    expect(job.job_type).toBe('book_processing');
+    expect(job.steps.map((s) => s.step_name)).toEqual([
+      'acquire_content',
+      'analyze',
+      'split_chapters',
+      'synthesize_chapters',
+      'combine_audio',
+      'finalize',
+    ]);
+    expect(job.result_data.chapters?.map((c) => c.title)).toEqual(['Chapter 1', 'Chapter 2', 'Chapter 3']);
+    expect(job.children.map((c) => c.title)).toEqual([
+      'Harbour Stories - Chapter 1',
+      'Harbour Stories - Chapter 2',
+      'Harbour Stories - Chapter 3',
+    ]);
   });
 
   it(

@@ -9,8 +9,10 @@
  */
 import { createHash } from 'node:crypto';
 import { DomainError } from '../errors';
+import { generatedCoverKey } from '../jobs/storage-keys';
 import type { FileStorage } from '../storage/types';
-import type { JobLibrary, ListenableJob } from './library';
+import type { Book } from '../jobs/book';
+import type { JobsTable } from '../jobs/repository';
 import { JOB_NOT_FOUND } from './service';
 
 export const SVG_CONTENT_TYPE = 'image/svg+xml; charset=utf-8';
@@ -18,8 +20,6 @@ export const SVG_CONTENT_TYPE = 'image/svg+xml; charset=utf-8';
 export const FINAL_CACHE_CONTROL = 'private, max-age=86400';
 /** A converting book's cover may still change (its title may), so browsers check it each time (ETag). */
 export const PROVISIONAL_CACHE_CONTROL = 'private, no-cache';
-
-export const generatedCoverKey = (jobId: string) => `jobs/${jobId}/cover.svg`;
 
 export interface Cover {
   contentType: string;
@@ -196,10 +196,10 @@ async function readAll(storage: FileStorage, key: string): Promise<Buffer> {
   return Buffer.concat(parts);
 }
 
-export function createCoverService(deps: { library: JobLibrary; storage: FileStorage }): CoverService {
-  const { library, storage } = deps;
+export function createCoverService(deps: { books: Pick<JobsTable, 'findBook'>; storage: FileStorage }): CoverService {
+  const { books, storage } = deps;
 
-  async function generated(book: ListenableJob): Promise<Cover> {
+  async function generated(book: Book): Promise<Cover> {
     const key = generatedCoverKey(book.id);
     let svg: Buffer | null = null;
     if (book.status === 'COMPLETED') {
@@ -223,9 +223,9 @@ export function createCoverService(deps: { library: JobLibrary; storage: FileSto
 
   return {
     async cover(userId, jobId) {
-      const job = await library.findOwned(userId, jobId);
+      const job = await books.findBook(userId, jobId);
       if (job === null) throw new DomainError('not_found', JOB_NOT_FOUND);
-      const book = job.parentJobId === null ? job : ((await library.findOwned(userId, job.parentJobId)) ?? job);
+      const book = job.parentJobId === null ? job : ((await books.findBook(userId, job.parentJobId)) ?? job);
       if (book.cover !== null) {
         const stat = await storage.stat(book.cover.key);
         if (stat !== null) {

@@ -5,7 +5,9 @@ import { signMediaUrl, verifyMediaSignature } from '../audio/signing';
 import { DomainError } from '../errors';
 import type { ProgressRecord } from '../progress/repository';
 import type { FileStorage } from '../storage/types';
-import type { JobLibrary, ListenableJob } from './library';
+import { chaptersOf, type Book, type ChapterInfo } from '../jobs/book';
+import type { JobsTable } from '../jobs/repository';
+import { isUuid } from '../uuid';
 
 export const JOB_NOT_FOUND = 'Job not found';
 export const AUDIO_CONTENT_TYPE = 'audio/mpeg';
@@ -28,25 +30,8 @@ export interface StreamInfo {
   sourceJobId: string | null;
 }
 
-export interface ChapterInfo {
-  id: string;
-  title: string;
-  order: number;
-  /** Seconds from the start of the combined audio. */
-  start: number;
-  duration: number;
-  /** The chapter's own audio file, when it has one. */
-  fileKey: string | null;
-  /** Converted and playable (a book's later chapters may still convert). */
-  ready: boolean;
-  /** Bytes of its text, when known (estimates a chapter not converted yet). */
-  sourceBytes: number | null;
-  /** The engine that spoke it, once it has. */
-  ttsEngine: string | null;
-}
-
 export interface AudioMetadata {
-  job: ListenableJob;
+  job: Book;
   format: string;
   duration: number;
   /** The whole book's length: `duration` once finished; while converting, with an estimate of the rest. */
@@ -99,7 +84,6 @@ function resumeFrom(progress: ProgressRecord | null): ResumeInfo {
 
 const isUnfinished = (status: string) => status === 'PENDING' || status === 'PROCESSING';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const PROBE_BYTES = 16 * 1024;
 
 /**
@@ -123,18 +107,19 @@ export function estimateBookDuration(chapters: readonly ChapterInfo[], readySeco
 }
 
 export function createListeningService(deps: {
-  library: JobLibrary;
+  /** Books are read through the jobs repository, the owner of the jobs table. */
+  books: Pick<JobsTable, 'findBook' | 'chapterJobs'>;
   progress: { find(userId: string, jobId: string): Promise<ProgressRecord | null> };
   storage: FileStorage;
   mediaSecret: Buffer;
   mediaUrlTtlSeconds: number;
   now: () => Date;
 }): ListeningService {
-  const { library, progress, storage, mediaSecret, mediaUrlTtlSeconds, now } = deps;
+  const { books, progress, storage, mediaSecret, mediaUrlTtlSeconds, now } = deps;
 
   /** A COMPLETED job, or a book still converting with a chapter ready to play. */
-  async function listenableJob(userId: string, jobId: string): Promise<ListenableJob> {
-    const job = await library.findOwned(userId, jobId);
+  async function listenableJob(userId: string, jobId: string): Promise<Book> {
+    const job = await books.findBook(userId, jobId);
     if (job === null) throw new DomainError('not_found', JOB_NOT_FOUND);
     if (job.status !== 'COMPLETED' && !(isUnfinished(job.status) && job.chaptersReady > 0)) {
       throw new DomainError('conflict', `The audiobook is not ready yet (status ${job.status})`);
@@ -142,68 +127,18 @@ export function createListeningService(deps: {
     return job;
   }
 
-  /** The book's chapters: from the pipeline's result_data, else its chapter jobs, else the job itself. */
-  async function chaptersOf(userId: string, job: ListenableJob): Promise<ChapterInfo[]> {
-    let listed: Omit<ChapterInfo, 'start'>[];
-    if (job.chapters.length > 0) {
-      listed = job.chapters.map((c) => ({
-        id: c.jobId ?? `${job.id}:${c.order}`,
-        title: c.title,
-        order: c.order,
-        duration: c.duration ?? 0,
-        fileKey: c.fileKey,
-        ready: c.fileKey !== null,
-        sourceBytes: null,
-        ttsEngine: job.ttsEngine,
-      }));
-    } else {
-      const children = await library.children(userId, job.id);
-      listed =
-        children.length > 0
-          ? children.map((child, index) => {
-              const ready = child.status === 'COMPLETED' && child.outputFileKey !== null;
-              return {
-                id: child.id,
-                title: child.chapterTitle ?? child.title,
-                order: child.chapterOrder ?? index + 1,
-                duration: ready ? (child.durationSeconds ?? 0) : 0,
-                fileKey: ready ? child.outputFileKey : null,
-                ready,
-                sourceBytes: child.sourceBytes,
-                ttsEngine: child.ttsEngine,
-              };
-            })
-          : [
-              {
-                id: job.id,
-                title: job.title,
-                order: 1,
-                duration: job.durationSeconds ?? 0,
-                fileKey: job.outputFileKey,
-                ready: true,
-                sourceBytes: job.sourceBytes,
-                ttsEngine: job.ttsEngine,
-              },
-            ];
-    }
-    let start = 0;
-    return listed.map((chapter) => {
-      const withStart = { ...chapter, start };
-      start += chapter.duration;
-      return withStart;
-    });
+  /** The book's chapters (its chapter jobs are read only while it converts). */
+  async function chaptersOfBook(userId: string, book: Book): Promise<ChapterInfo[]> {
+    return chaptersOf(book, book.chapters.length > 0 ? [] : await books.chapterJobs(userId, book.id));
   }
 
   /** The file to play: the job's own (combined) file, else its first playable chapter. */
-  async function playableFile(
-    userId: string,
-    job: ListenableJob,
-  ): Promise<{ fileKey: string; sourceJobId: string | null }> {
+  async function playableFile(userId: string, job: Book): Promise<{ fileKey: string; sourceJobId: string | null }> {
     if (job.outputFileKey !== null) return { fileKey: job.outputFileKey, sourceJobId: null };
-    const children = await library.children(userId, job.id);
+    const children = await books.chapterJobs(userId, job.id);
     const child = children.find((c) => c.status === 'COMPLETED' && c.outputFileKey !== null);
     if (child?.outputFileKey) return { fileKey: child.outputFileKey, sourceJobId: child.id };
-    const chapter = job.chapters.find((c) => c.fileKey !== null && c.jobId !== null && UUID.test(c.jobId));
+    const chapter = job.chapters.find((c) => c.fileKey !== null && c.jobId !== null && isUuid(c.jobId));
     if (chapter?.fileKey && chapter.jobId) return { fileKey: chapter.fileKey, sourceJobId: chapter.jobId };
     throw new DomainError('not_found', 'Audio file not found');
   }
@@ -252,7 +187,7 @@ export function createListeningService(deps: {
 
     async metadata(userId, jobId) {
       const job = await listenableJob(userId, jobId);
-      const chapters = await chaptersOf(userId, job);
+      const chapters = await chaptersOfBook(userId, job);
       const duration = job.durationSeconds ?? chapters.reduce((sum, c) => sum + c.duration, 0);
       const chaptersReady = chapters.filter((c) => c.ready).length;
       const finished = job.status === 'COMPLETED';
@@ -276,7 +211,7 @@ export function createListeningService(deps: {
 
     async playlist(userId, jobId, absolute = (path) => path) {
       const job = await listenableJob(userId, jobId);
-      const chapters = (await chaptersOf(userId, job)).filter((c) => c.ready && c.fileKey !== null);
+      const chapters = (await chaptersOfBook(userId, job)).filter((c) => c.ready && c.fileKey !== null);
       const entries =
         chapters.length > 0
           ? chapters.map((c) => ({ title: c.title, durationSeconds: c.duration, url: absolute(sign(c.fileKey!).url) }))

@@ -5,10 +5,12 @@
  * into the text the job read (its input file). A book's chapters are chapter jobs, each with its
  * own audio, timing map and text, so a chapter is readable as soon as it is converted.
  */
-import { z } from 'zod';
 import { DomainError } from '../errors';
+import { timingKey } from '../jobs/storage-keys';
 import type { FileStorage } from '../storage/types';
-import type { JobLibrary, ListenableJob } from './library';
+import type { Book } from '../jobs/book';
+import type { JobsTable } from '../jobs/repository';
+import { timingFileSchema, type TimingEntry } from '../jobs/timing';
 import { JOB_NOT_FOUND } from './service';
 
 export interface TranscriptSentence {
@@ -35,15 +37,6 @@ export interface TranscriptService {
   transcript(userId: string, jobId: string, chapter: number): Promise<Transcript>;
 }
 
-const Entry = z.object({
-  start: z.number().nonnegative(),
-  end: z.number().nonnegative(),
-  char_start: z.number().int().nonnegative(),
-  char_end: z.number().int().nonnegative(),
-});
-/** The pipeline writes an array; earlier fixtures wrapped it as {sentences: [...]}. */
-const TimingFile = z.union([z.array(Entry), z.object({ sentences: z.array(Entry) }).transform((f) => f.sentences)]);
-
 export const NO_TRANSCRIPT = 'This audiobook has no transcript (it was converted without a timing map)';
 
 const round = (n: number) => Math.round(n * 1000) / 1000;
@@ -58,7 +51,7 @@ async function readUtf8(storage: FileStorage, key: string): Promise<string | nul
 }
 
 /** The sentences of `text` as its timing map places them, trimmed of surrounding blank space. */
-export function sentencesOf(text: string, entries: readonly z.infer<typeof Entry>[]): TranscriptSentence[] {
+export function sentencesOf(text: string, entries: readonly TimingEntry[]): TranscriptSentence[] {
   const ordered = [...entries].sort((a, b) => a.char_start - b.char_start || a.start - b.start);
   const out: TranscriptSentence[] = [];
   let previousEnd = 0;
@@ -82,19 +75,22 @@ export function sentencesOf(text: string, entries: readonly z.infer<typeof Entry
   return out;
 }
 
-export function createTranscriptService(deps: { library: JobLibrary; storage: FileStorage }): TranscriptService {
-  const { library, storage } = deps;
+export function createTranscriptService(deps: {
+  books: Pick<JobsTable, 'findBook' | 'chapterJobs'>;
+  storage: FileStorage;
+}): TranscriptService {
+  const { books, storage } = deps;
 
-  async function sentencesFor(job: ListenableJob): Promise<TranscriptSentence[]> {
+  async function sentencesFor(job: Book): Promise<TranscriptSentence[]> {
     if (job.outputFileKey === null || job.inputFileKey === null) throw new DomainError('not_found', NO_TRANSCRIPT);
     const [timing, text] = await Promise.all([
-      readUtf8(storage, `${job.outputFileKey}.timing.json`),
+      readUtf8(storage, timingKey(job.outputFileKey)),
       readUtf8(storage, job.inputFileKey),
     ]);
     if (timing === null || text === null) throw new DomainError('not_found', NO_TRANSCRIPT);
     let entries;
     try {
-      entries = TimingFile.parse(JSON.parse(timing));
+      entries = timingFileSchema.parse(JSON.parse(timing));
     } catch {
       throw new DomainError('not_found', NO_TRANSCRIPT);
     }
@@ -103,9 +99,9 @@ export function createTranscriptService(deps: { library: JobLibrary; storage: Fi
 
   return {
     async transcript(userId, jobId, chapter) {
-      const job = await library.findOwned(userId, jobId);
+      const job = await books.findBook(userId, jobId);
       if (job === null) throw new DomainError('not_found', JOB_NOT_FOUND);
-      const children = job.parentJobId === null ? await library.children(userId, job.id) : [];
+      const children = job.parentJobId === null ? await books.chapterJobs(userId, job.id) : [];
       if (children.length === 0) {
         if (chapter !== 1)
           throw new DomainError('not_found', `There is no chapter ${chapter}: this audiobook has 1 chapter`);

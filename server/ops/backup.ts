@@ -246,7 +246,7 @@ export async function restoreInstance(config: Config, dir: string, log: (line: s
       await resetSequences(tx);
     });
     // The workers that held them are gone: the restored server resumes every unfinished job.
-    await createJobRepository(db).clearAllLeases();
+    await createJobRepository(db).jobs.clearAllLeases();
   } finally {
     await db.close();
   }

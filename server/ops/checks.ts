@@ -1,6 +1,6 @@
 import type { Db } from '../db/types';
 import type { Conversion } from '../jobs/index';
-import type { JobEvent } from '../jobs/runner';
+import type { JobEvent } from '../jobs/step-run';
 import type { FileStorage } from '../storage/types';
 import type { Metrics } from './metrics';
 import { CheckState } from './routes';
@@ -19,7 +19,7 @@ export function readinessChecks(
   conversion: Pick<Conversion, 'queue' | 'runner' | 'repo' | 'storageHealth'>,
 ) {
   metrics.setSources({
-    jobsByState: () => conversion.repo.countByStatus(),
+    jobsByState: () => conversion.repo.jobs.countByStatus(),
     queueDepth: () => conversion.queue.depth(),
     runningJobs: () => conversion.runner?.runningCount() ?? 0,
   });

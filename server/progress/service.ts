@@ -1,22 +1,7 @@
 import { DomainError } from '../errors';
+import type { Book } from '../jobs/book';
+import type { JobsTable } from '../jobs/repository';
 import type { ProgressRecord, ProgressRepository } from './repository';
-
-/** What progress needs to know about a job; null when it does not exist or is not the user's. */
-export interface ProgressJob {
-  id: string;
-  title: string;
-  status: string;
-  /** The audio's real length in seconds, when known. */
-  durationSeconds: number | null;
-  /** For a book: chapters already playable while the rest converts. */
-  chaptersReady?: number;
-}
-
-export interface ProgressJobLookup {
-  findOwned(userId: string, jobId: string): Promise<ProgressJob | null>;
-  /** The titles of those of `jobIds` that are the user's. */
-  titles(userId: string, jobIds: string[]): Promise<Map<string, string>>;
-}
 
 /** A saved position as the API answers it: the progress row and its job's title. */
 export type PlaybackProgress = ProgressRecord & { jobTitle: string };
@@ -42,13 +27,14 @@ export const JOB_NOT_FOUND = 'Job not found';
 
 export function createProgressService(deps: {
   repository: ProgressRepository;
-  jobs: ProgressJobLookup;
+  /** Books (their status, length and title) are read through the jobs repository, the owner of the jobs table. */
+  jobs: Pick<JobsTable, 'findBook' | 'titles'>;
   now: () => Date;
 }): ProgressService {
   const { repository, jobs, now } = deps;
 
-  async function ownedJob(userId: string, jobId: string): Promise<ProgressJob> {
-    const job = await jobs.findOwned(userId, jobId);
+  async function ownedJob(userId: string, jobId: string): Promise<Book> {
+    const job = await jobs.findBook(userId, jobId);
     if (job === null) throw new DomainError('not_found', JOB_NOT_FOUND);
     return job;
   }
@@ -63,7 +49,7 @@ export function createProgressService(deps: {
     async save(userId, jobId, update) {
       const job = await ownedJob(userId, jobId);
       // A book still converting is listened to from its ready chapters; its place is kept too.
-      const partlyReady = (job.status === 'PENDING' || job.status === 'PROCESSING') && (job.chaptersReady ?? 0) > 0;
+      const partlyReady = (job.status === 'PENDING' || job.status === 'PROCESSING') && job.chaptersReady > 0;
       if (job.status !== 'COMPLETED' && !partlyReady) {
         throw new DomainError('conflict', 'Progress can only be saved for a completed audiobook');
       }

@@ -1,16 +1,15 @@
 import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generatedCoverKey } from '../jobs/storage-keys';
 import {
   COVER_MOTIFS,
   createCoverService,
-  generatedCoverKey,
   motifFor,
   paletteFor,
   titleLines,
   typographicCover,
 } from '../listening/covers';
 import { createJobRepository } from '../jobs/repository';
-import { createJobLibrary } from '../listening/library';
 import type { FileStorage } from '../storage/types';
 import { createTestApp, type TestApp } from '../testing/app';
 import { makeEpub3, multipartFile, PNG_1X1 } from '../testing/books';
@@ -148,7 +147,7 @@ describe('GET /audio/{jobId}/cover of a job without a cover of its own', () => {
     const readOnly: FileStorage = Object.create(storage) as FileStorage;
     readOnly.write = () => Promise.reject(new Error('read-only file system'));
     const cover = await createCoverService({
-      library: createJobLibrary(createJobRepository(t.db)),
+      books: createJobRepository(t.db).jobs,
       storage: readOnly,
     }).cover(ann.id, job.jobId);
     expect(String(cover.body)).toContain('<title>Cover of Read-only Shelf</title>');

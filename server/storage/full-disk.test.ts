@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../testing/app';
 import { makeEpub3, multipartFile } from '../testing/books';
 import { createJob, longText, signIn, waitForJob } from '../testing/jobs';
-import { DISK_FULL_MESSAGE } from '../jobs/runner';
+import { DISK_FULL_MESSAGE } from '../jobs/step-run';
 import { LocalFileStorage } from './local';
 import type { StorageWriter } from './types';
 

@@ -4,6 +4,7 @@ import * as fs from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { PassThrough } from 'node:stream';
+import { UUID_PATTERN } from '../uuid';
 import {
   assertValidKey,
   InvalidStorageKeyError,
@@ -24,7 +25,7 @@ const STALE_TEMP_MS = 6 * 60 * 60 * 1000;
  * another machine sharing the storage directory (left alone until they are stale).
  */
 const HOST_TAG = createHash('sha256').update(os.hostname()).digest('hex').slice(0, 12);
-const TEMP_NAME = /^(\d+)-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}(?:@([0-9a-f]+))?$/;
+const TEMP_NAME = new RegExp(`^(\\d+)-${UUID_PATTERN}(?:@([0-9a-f]+))?$`);
 
 function isProcessAlive(pid: number): boolean {
   try {

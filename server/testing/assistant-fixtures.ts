@@ -6,8 +6,10 @@ import { randomUUID } from 'node:crypto';
 import type { DbExecutor } from '../db/types';
 import { insertJob } from './library-fixtures';
 import type { FileStorage } from '../storage/types';
-import type { Book, BookText, TimingEntry } from '../assistant/books';
-import { parseAnalysis } from '../assistant/books';
+import type { BookText } from '../assistant/books';
+import type { Book } from '../jobs/book';
+import type { TimingEntry } from '../jobs/timing';
+import { finishedBook } from './book-fixture';
 
 export const ROCHESTER_SENTENCES = [
   'Jane Eyre lived at Gateshead with her cruel aunt, Mrs. Reed.',
@@ -59,7 +61,7 @@ export function rochesterText(): BookText {
 }
 
 export function rochesterBook(id: string = randomUUID()): Book {
-  return {
+  return finishedBook({
     id,
     title: 'Jane Eyre',
     description: 'An orphan governess and her independence.',
@@ -69,8 +71,8 @@ export function rochesterBook(id: string = randomUUID()): Book {
       { title: 'Lowood', order: 2, duration: 6 },
       { title: 'Thornfield', order: 3, duration: 12 },
     ],
-    analysis: parseAnalysis(ROCHESTER_ANALYSIS),
-  };
+    analysis: ROCHESTER_ANALYSIS,
+  });
 }
 
 /** Writes the book as a COMPLETED job of `userId` (text, audio key with timing map, analysis). */
@@ -95,7 +97,10 @@ export async function seedRochesterBook(
       tutoring_analysis: ROCHESTER_ANALYSIS,
     },
     // As finalize writes them; this book has one audio file, so its chapters name none of their own.
-    resultData: { duration: book.durationSeconds, chapters: book.chapters.map((c) => ({ ...c, file_key: '' })) },
+    resultData: {
+      duration: book.durationSeconds,
+      chapters: book.chapters.map((c) => ({ title: c.title, order: c.order, duration: c.duration, file_key: '' })),
+    },
     inputFileKey: `sources/${id}.txt`,
     outputFileKey: `audio/${id}.mp3`,
     duration: book.durationSeconds,

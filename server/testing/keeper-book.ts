@@ -4,7 +4,10 @@
  * scene (place and time).
  */
 import { randomUUID } from 'node:crypto';
-import { parseAnalysis, type Book, type BookText, type TimingEntry } from '../assistant/books';
+import type { BookText } from '../assistant/books';
+import type { Book } from '../jobs/book';
+import type { TimingEntry } from '../jobs/timing';
+import { finishedBook } from './book-fixture';
 
 // A small book written for these tests: Tobias is heard early, Captain Elias Thorne and the island
 // of Lundy only after the listener's position, and the first sentence sets the scene.
@@ -41,7 +44,7 @@ export function lighthouse(): { book: Book; text: BookText } {
     });
     text += sentence;
   }
-  const book: Book = {
+  const book: Book = finishedBook({
     id: randomUUID(),
     title: 'The Keeper',
     description: 'A lighthouse keeper and her brother on a storm coast.',
@@ -50,7 +53,7 @@ export function lighthouse(): { book: Book; text: BookText } {
       { title: 'Chapter 1', order: 1, duration: CHAPTER_1.length * SECONDS },
       { title: 'The Stranger', order: 2, duration: CHAPTER_2.length * SECONDS },
     ],
-    analysis: parseAnalysis({
+    analysis: {
       themes: ['isolation', 'duty'],
       characters: [
         { name: 'Mara Quill', role: 'protagonist' },
@@ -63,7 +66,7 @@ export function lighthouse(): { book: Book; text: BookText } {
         'What keeps Mara Quill on Gull Island?',
         'How does the sea shape the lives of Mara and Tobias?',
       ],
-    }),
-  };
+    },
+  });
   return { book, text: { text, timing } };
 }

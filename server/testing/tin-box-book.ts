@@ -4,7 +4,10 @@
  * box whose contents are heard only in chapter 2, and an ending in chapter 3. Ten seconds a line.
  */
 import { randomUUID } from 'node:crypto';
-import { parseAnalysis, type Book, type BookText, type TimingEntry } from '../assistant/books';
+import type { BookText } from '../assistant/books';
+import type { Book } from '../jobs/book';
+import type { TimingEntry } from '../jobs/timing';
+import { finishedBook } from './book-fixture';
 
 export const TIN_BOX_LINES = [
   // Chapter 1 (0-60 s)
@@ -51,7 +54,7 @@ export function tinBoxBook(): { book: Book; text: BookText } {
     });
     text += line;
   }
-  const book: Book = {
+  const book: Book = finishedBook({
     id: randomUUID(),
     title: 'The Tin Box',
     description: 'A sister, a brother and a box buried under their floor.',
@@ -61,7 +64,7 @@ export function tinBoxBook(): { book: Book; text: BookText } {
       { title: 'The Stranger', order: 2, duration: 60 },
       { title: 'The Mill', order: 3, duration: 60 },
     ],
-    analysis: parseAnalysis({
+    analysis: {
       themes: ['family', 'secrets'],
       characters: [
         { name: 'Nell Harper', role: 'protagonist' },
@@ -70,7 +73,7 @@ export function tinBoxBook(): { book: Book; text: BookText } {
       ],
       setting: { time: 'not stated', place: 'Saltmarsh' },
       discussion_questions: ['Why does Nell hide the tin box?', 'What does Elias Crane want with the box?'],
-    }),
-  };
+    },
+  });
   return { book, text: { text, timing } };
 }

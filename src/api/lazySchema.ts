@@ -1,7 +1,7 @@
 /**
  * Generated zod schemas loaded on demand. In the production build every model module of
  * src/api/gen/model is replaced by a stub whose exports are `lazySchema(...)` stand-ins
- * (scripts/vite-lazy-models.mjs), so zod and the schemas form one chunk fetched with the first
+ * (tools/vite/lazy-models.mjs), so zod and the schemas form one chunk fetched with the first
  * answer to validate, not before the first screen. `resolveSchema` turns a stand-in into the
  * real schema; anything else (the schemas themselves, in tests and development) passes through.
  */

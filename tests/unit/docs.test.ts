@@ -21,7 +21,13 @@ function trackedTextFiles(): { file: string; text: string }[] {
     .map(({ file, buffer }) => ({ file, text: buffer.toString('utf8') }));
 }
 
-/** Citations of documents a clone does not have. Built from parts so this file does not cite them itself. */
+/**
+ * Citations of documents a clone does not have: documents kept outside the repository while it was
+ * built (a specification cited by its numbered sections, a reference folder one level above the
+ * repository, one brief per task). What of them still matters is written in docs/ in this
+ * project's own words, so a file cites docs/ and never them, nor any path that climbs out of the
+ * repository (tested below). The names are built from parts so this file does not cite them itself.
+ */
 const outsideCitations: { name: string; pattern: RegExp }[] = [
   { name: 'a numbered section of a specification', pattern: /\bspec(ification)?('s)?\s+(sections?|§)\s*\d/i },
   { name: 'a numbered section of a specification', pattern: /\bsections?\s+\d+(\s+and\s+\d+)?\s+of\s+the\s+spec/i },
@@ -40,10 +46,32 @@ const outsideCitations: { name: string; pattern: RegExp }[] = [
     name: 'the wire protocol without its docs/ folder',
     pattern: new RegExp(`(?<![/[(])${['voice', 'protocol'].join('-')}\\.md`),
   },
-  { name: 'a shared folder outside the repository', pattern: new RegExp(['\\.\\.', 'shared'].join('/') + '\\b') },
-  { name: 'a shared reference folder', pattern: new RegExp(`(^|[^\\w/.-])${['shared', 'reference'].join('/')}\\b`) },
-  { name: 'the briefs folder', pattern: new RegExp(`\\b${['work', 'briefs'].join('/')}\\b`) },
+  {
+    name: 'the shared reference folder, one level above the repository',
+    pattern: new RegExp(['\\.\\.', 'shared'].join('/') + '\\b'),
+  },
+  {
+    name: 'the shared reference folder',
+    pattern: new RegExp(`(^|[^\\w/.-])${['shared', 'reference'].join('/')}\\b`),
+  },
+  { name: "the machine's folder of task briefs", pattern: new RegExp(`\\b${['work', 'briefs'].join('/')}\\b`) },
 ];
+
+/**
+ * Relative paths in prose (Markdown, and comments in code) that climb above the repository's root:
+ * `../` more times than the file is deep. Code is left out: a test may well build such a path on
+ * purpose (a path-traversal attempt).
+ */
+function pathsLeavingTheRepository(file: string, text: string): string[] {
+  const depth = file.split('/').length - 1;
+  const prose = file.endsWith('.md');
+  return text.split('\n').flatMap((line, index) => {
+    if (!prose && !/^\s*(\/\/|\/?\*)/.test(line)) return [];
+    return [...line.matchAll(/(?<![\w.])((?:\.\.\/)+)[\w.-]/g)]
+      .filter((match) => (match[1] ?? '').length / 3 > depth)
+      .map((match) => `${file}:${index + 1} names ${match[0]}…, above the repository: ${line.trim()}`);
+  });
+}
 
 /** GitHub's anchor for a heading: lower case, punctuation dropped, spaces as hyphens. */
 function slug(heading: string): string {
@@ -146,6 +174,17 @@ describe('the repository stands alone', () => {
         ),
     );
     expect(found).toEqual([]);
+  });
+
+  it('finds the relative paths of prose that climb out of the repository', () => {
+    expect(pathsLeavingTheRepository('README.md', 'See ../' + 'notes/a.md and docs/api.md')).toHaveLength(1);
+    expect(pathsLeavingTheRepository('docs/' + 'a.md', 'See [root](../README.md).')).toEqual([]);
+    expect(pathsLeavingTheRepository('server/a.ts', '// read ../../../' + 'x/y.md first')).toHaveLength(1);
+    expect(pathsLeavingTheRepository('server/a.ts', "const evil = '../../../etc/passwd';")).toEqual([]);
+  });
+
+  it('never points out of the repository with a relative path', () => {
+    expect(files.flatMap(({ file, text }) => pathsLeavingTheRepository(file, text))).toEqual([]);
   });
 
   it('names only Markdown documents that exist, and anchors that their headings make', () => {

@@ -1,8 +1,9 @@
 // @vitest-environment node
 /**
  * One owner per table: production code under server/ may name a table in SQL only inside the
- * table's owner (server/db/migrations/index.ts TABLE_OWNERS). Tests and the test kit may seed rows
- * directly; the migrations declare the schema.
+ * table's owner (server/db/migrations/index.ts TABLE_OWNERS), and each table has a repository of
+ * its own (a file, or a folder for a table with several roles, like the jobs table). Tests and the
+ * test kit may seed rows directly; the migrations declare the schema.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
@@ -57,6 +58,27 @@ describe('table owners', () => {
         true,
       );
     }
+  });
+
+  it('gives each table a repository of its own: no two tables share an owner, no owner holds another', () => {
+    const owners = Object.values(TABLE_OWNERS);
+    expect(new Set(owners).size, 'two tables share an owner').toBe(owners.length);
+    const nested = owners.flatMap((outer) =>
+      owners.filter((inner) => inner !== outer && owns(outer, inner)).map((inner) => `${inner} is inside ${outer}`),
+    );
+    expect(nested).toEqual([]);
+  });
+
+  it('finds each table in the SQL of its owner', () => {
+    const files = productionFiles(join(root, 'server'));
+    const unnamed = Object.entries(TABLE_OWNERS)
+      .filter(([table, owner]) =>
+        files
+          .filter((file) => owns(owner, file) || file === `${owner}.ts`)
+          .every((file) => sqlMentions(readFileSync(join(root, file), 'utf8'), table).length === 0),
+      )
+      .map(([table, owner]) => `${owner} never names ${table}`);
+    expect(unnamed).toEqual([]);
   });
 
   it('keeps the SQL of each table inside its owner', () => {

@@ -9,10 +9,10 @@
  */
 export const TABLE_OWNERS: Readonly<Record<string, string>> = {
   users: 'server/auth/users.ts',
-  jobs: 'server/jobs/repository',
-  job_steps: 'server/jobs/repository',
-  uploaded_files: 'server/jobs/repository',
-  upload_events: 'server/jobs/repository',
+  jobs: 'server/jobs/repository/jobs',
+  job_steps: 'server/jobs/repository/job-steps.ts',
+  uploaded_files: 'server/jobs/repository/uploaded-files.ts',
+  upload_events: 'server/jobs/repository/upload-events.ts',
   playback_progress: 'server/progress/repository.ts',
   assistant_turns: 'server/assistant/conversations.ts',
   exports: 'server/exports/repository.ts',

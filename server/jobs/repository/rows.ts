@@ -3,42 +3,17 @@
  * differ in how they hand back timestamps, JSON and bigints) decoded into the typed records the
  * rest of the server uses. Nothing outside server/jobs/repository sees a row.
  */
-import * as z from 'zod';
-import type { JobConfig, JobRecord, JobStatus, JobType, StepName, StepRecord, StepStatus } from '../types';
-
-/**
- * jobs.result_data, written by the finalize step (and by nothing else): what the conversion
- * produced. Keys the pipeline may add later pass through unchanged (the API answers them).
- */
-const chapterResultSchema = z.looseObject({
-  title: z.string(),
-  /** 1-based position in the book. */
-  order: z.number(),
-  /** Seconds of this chapter's audio. */
-  duration: z.number(),
-  /** The chapter's own MP3 (its chapter job's output; empty when it has none). */
-  file_key: z.string(),
-  /** The chapter job's id. */
-  job_id: z.string().optional(),
-});
-
-const resultDataSchema = z.looseObject({
-  /** Seconds of audio (duration and duration_seconds are equal; both are in the contract). */
-  duration: z.number().optional(),
-  duration_seconds: z.number().optional(),
-  file_size_bytes: z.number().optional(),
-  format: z.string().optional(),
-  /** The engine that spoke the text: espeak-ng, openai or elevenlabs. */
-  tts_engine: z.string().optional(),
-  /** Internal (not answered): the MP3 and its sentence timing map in storage. */
-  output_file_key: z.string().optional(),
-  timing_file_key: z.string().optional(),
-  /** Books: their chapters in order, and the chapter jobs' ids. */
-  chapters: z.array(chapterResultSchema).optional(),
-  child_job_ids: z.array(z.string()).optional(),
-});
-
-export type ResultData = z.infer<typeof resultDataSchema>;
+import {
+  resultDataSchema,
+  type JobConfig,
+  type JobRecord,
+  type JobStatus,
+  type JobType,
+  type ResultData,
+  type StepName,
+  type StepRecord,
+  type StepStatus,
+} from '../types';
 
 /** A row whose stored JSON is not what the pipeline writes: a bug or a hand edit, never user input. */
 export class MalformedJobRowError extends Error {

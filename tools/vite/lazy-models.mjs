@@ -28,7 +28,7 @@ export function lazyZodModels({ lazySchemaModule }) {
       const source = readFileSync(id, 'utf8');
       const names = [...source.matchAll(/^export const (\w+)\s*=/gm)].map((m) => m[1]);
       if (/^import (?!\* as zod from 'zod';)/m.test(source)) {
-        this.error(`${path.basename(id)} imports more than zod; vite-lazy-models.mjs cannot stub it`);
+        this.error(`${path.basename(id)} imports more than zod; tools/vite/lazy-models.mjs cannot stub it`);
       }
       const real = JSON.stringify(`./${path.basename(id)}${REAL}`);
       return [

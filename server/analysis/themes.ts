@@ -1,0 +1,58 @@
+/** A text's themes: keywords and key phrases (retext-keywords), without names and generic words. */
+import { retext } from 'retext';
+import retextPos from 'retext-pos';
+import retextKeywords from 'retext-keywords';
+import { toString as nlcstToString } from 'nlcst-to-string';
+import { VFile } from 'vfile';
+import { escapeRe, GENERIC_NOUNS, HONORIFIC_SET, STOP_WORDS } from './words';
+
+function isMostlyCapitalised(word: string, scan: string): boolean {
+  const lower = (scan.match(new RegExp(String.raw`\b${escapeRe(word.toLowerCase())}\b`, 'g')) ?? []).length;
+  const cap = word.charAt(0).toUpperCase() + word.slice(1).toLowerCase();
+  const upper = (scan.match(new RegExp(String.raw`\b${escapeRe(cap)}\b`, 'g')) ?? []).length;
+  return upper > lower;
+}
+
+export function findThemes(sample: string, scan: string, nameTokens: Set<string>): string[] {
+  const processor = retext().use(retextPos).use(retextKeywords, { maximum: 20 });
+  const file = new VFile(sample);
+  processor.runSync(processor.parse(file), file);
+  const data = file.data as {
+    keywords?: { stem: string; score: number; matches: { node: Parameters<typeof nlcstToString>[0] }[] }[];
+    keyphrases?: { score: number; weight: number; matches: { nodes: Parameters<typeof nlcstToString>[0][] }[] }[];
+  };
+
+  const usable = (phrase: string): boolean => {
+    const words = phrase.split(/\s+/);
+    if (words.length === 0 || words.some((w) => w.length < 3 && words.length === 1)) return false;
+    if (words.some((w) => !/^[\p{L}'’-]+$/u.test(w))) return false;
+    if (STOP_WORDS.has(words[0] ?? '') || STOP_WORDS.has(words[words.length - 1] ?? '')) return false;
+    if (words.length === 1 && GENERIC_NOUNS.has(phrase)) return false;
+    if (words.every((w) => GENERIC_NOUNS.has(w) || STOP_WORDS.has(w))) return false;
+    if (words.some((w) => nameTokens.has(w) || HONORIFIC_SET.has(w))) return false;
+    return true;
+  };
+
+  const themes: string[] = [];
+  const add = (raw: string) => {
+    const phrase = raw.toLowerCase().replace(/\s+/g, ' ').trim();
+    if (themes.length >= 8 || !usable(phrase) || themes.includes(phrase)) return;
+    if (phrase.split(' ').some((w) => isMostlyCapitalised(w, scan))) return;
+    // Skip a word already covered by a chosen phrase (and vice versa).
+    if (themes.some((t) => t.split(' ').includes(phrase) || phrase.split(' ').includes(t))) return;
+    themes.push(phrase);
+  };
+
+  const phrases = (data.keyphrases ?? [])
+    .map((p) => ({
+      text: (p.matches[0]?.nodes ?? []).map((n) => nlcstToString(n)).join(''),
+      score: p.score * p.weight,
+    }))
+    .filter((p) => p.text.includes(' '))
+    .slice(0, 3);
+  const keywords = (data.keywords ?? []).map((k) => (k.matches[0] ? nlcstToString(k.matches[0].node) : ''));
+  for (const k of keywords.slice(0, 4)) add(k);
+  for (const p of phrases) add(p.text);
+  for (const k of keywords.slice(4)) add(k);
+  return themes;
+}

@@ -1,0 +1,253 @@
+/**
+ * Jobs as records: create, read (typed records, ../../rows.ts, and the read model of a book,
+ * ../../book.ts), change, cancel, delete, and what the quotas count.
+ */
+import { randomUUID } from 'node:crypto';
+import type { DbExecutor } from '../../../db/types';
+import { isUuid } from '../../../uuid';
+import { toBook, type Book } from '../../book';
+import type { JobConfig, JobRecord, JobStatus, JobType, ResultData } from '../../types';
+import { JOB_COLUMNS, toJob, type JobRow } from '../rows';
+import { ACTIVE, ids } from './sql';
+
+/** A job to insert (PENDING); its steps are the steps table's. */
+export interface NewJobRow {
+  id?: string;
+  userId: string;
+  parentJobId?: string | null;
+  chapterOrder?: number | null;
+  jobType: JobType;
+  title: string;
+  description?: string | null;
+  config: JobConfig;
+  inputFileKey?: string | null;
+}
+
+type JobPatch = Partial<{
+  title: string;
+  jobType: JobType;
+  status: JobStatus;
+  progress: number;
+  errorMessage: string | null;
+  resultData: ResultData;
+  inputFileKey: string | null;
+  outputFileKey: string | null;
+  duration: number | null;
+  completedAt: Date | null;
+  enqueuedAt: Date | null;
+}>;
+
+const PATCH_COLUMNS: Record<keyof JobPatch, string> = {
+  title: 'title',
+  jobType: 'job_type',
+  status: 'status',
+  progress: 'progress',
+  errorMessage: 'error_message',
+  resultData: 'result_data',
+  inputFileKey: 'input_file_key',
+  outputFileKey: 'output_file_key',
+  duration: 'duration',
+  completedAt: 'completed_at',
+  enqueuedAt: 'enqueued_at',
+};
+
+export function jobRecords(x: DbExecutor) {
+  async function jobs(sql: string, params: unknown[]): Promise<JobRecord[]> {
+    const { rows } = await x.query<JobRow>(`SELECT ${JOB_COLUMNS} FROM jobs WHERE ${sql}`, params);
+    return rows.map(toJob);
+  }
+
+  return {
+    /** Inserts a PENDING job; answers its id. */
+    async insert(job: NewJobRow): Promise<string> {
+      const id = job.id ?? randomUUID();
+      await x.query(
+        `INSERT INTO jobs (id, user_id, parent_job_id, chapter_order, job_type, title, description, status, config, input_file_key)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, 'PENDING', $8::jsonb, $9)`,
+        [
+          id,
+          job.userId,
+          job.parentJobId ?? null,
+          job.chapterOrder ?? null,
+          job.jobType,
+          job.title,
+          job.description ?? null,
+          JSON.stringify(job.config),
+          job.inputFileKey ?? null,
+        ],
+      );
+      return id;
+    },
+
+    /** Sets the given fields (and updated_at); with `onlyIfActive`, only while the job is PENDING or PROCESSING. False when no row changed. */
+    async patch(id: string, patch: JobPatch, options: { onlyIfActive?: boolean } = {}): Promise<boolean> {
+      const sets: string[] = ['updated_at = now()'];
+      const params: unknown[] = [id];
+      for (const [key, value] of Object.entries(patch) as [keyof JobPatch, unknown][]) {
+        if (value === undefined) continue;
+        params.push(key === 'resultData' ? JSON.stringify(value) : value instanceof Date ? value.toISOString() : value);
+        sets.push(`${PATCH_COLUMNS[key]} = $${params.length}${key === 'resultData' ? '::jsonb' : ''}`);
+      }
+      const { rows } = await x.query<{ id: string }>(
+        `UPDATE jobs SET ${sets.join(', ')} WHERE id = $1 ${options.onlyIfActive ? `AND ${ACTIVE}` : ''} RETURNING id`,
+        params,
+      );
+      return rows.length > 0;
+    },
+
+    /** Merges keys into jobs.config (e.g. tutoring_analysis). */
+    async mergeConfig(jobId: string, patch: Partial<JobConfig>): Promise<void> {
+      await x.query('UPDATE jobs SET config = config || $2::jsonb, updated_at = now() WHERE id = $1', [
+        jobId,
+        JSON.stringify(patch),
+      ]);
+    },
+
+    async get(id: string): Promise<JobRecord | null> {
+      return (await jobs('id = $1', [id]))[0] ?? null;
+    },
+
+    /** The job whose audio is stored under `key` (a chapter's, a text's or a book's combined audio), if any. */
+    async byOutputKey(key: string): Promise<JobRecord | null> {
+      return (await jobs('output_file_key = $1 LIMIT 1', [key]))[0] ?? null;
+    },
+
+    /** The job if it exists and belongs to the user; null otherwise (the two are indistinguishable). */
+    async getForUser(id: string, userId: string): Promise<JobRecord | null> {
+      return (await jobs('id = $1 AND user_id = $2', [id, userId]))[0] ?? null;
+    },
+
+    async byIds(jobIds: string[]): Promise<JobRecord[]> {
+      return jobIds.length === 0 ? [] : jobs('id = ANY($1::uuid[])', [jobIds]);
+    },
+
+    /** The chapter jobs of these books, in chapter order. */
+    async children(parentIds: string[]): Promise<JobRecord[]> {
+      if (parentIds.length === 0) return [];
+      return jobs('parent_job_id = ANY($1::uuid[]) ORDER BY chapter_order, created_at', [parentIds]);
+    },
+
+    // --- the read model of a book (../book.ts): listening, progress and the assistant read jobs so ---
+
+    /** The user's job as a book, its ready chapters counted; null when it is not theirs (or `jobId` is no id). */
+    async findBook(userId: string, jobId: string): Promise<Book | null> {
+      if (!isUuid(jobId)) return null;
+      const { rows } = await x.query<JobRow & { chapters_ready: number | string }>(
+        `SELECT ${JOB_COLUMNS},
+           (SELECT count(*) FROM jobs c
+            WHERE c.parent_job_id = jobs.id AND c.user_id = jobs.user_id AND c.status = 'COMPLETED') AS chapters_ready
+         FROM jobs WHERE id = $1 AND user_id = $2`,
+        [jobId, userId],
+      );
+      const row = rows[0];
+      return row === undefined ? null : toBook(toJob(row), Number(row.chapters_ready));
+    },
+
+    /** A book's chapter jobs that belong to the user, in chapter order. */
+    async chapterJobs(userId: string, bookId: string): Promise<Book[]> {
+      if (!isUuid(bookId)) return [];
+      const found = await jobs('parent_job_id = $1 AND user_id = $2 ORDER BY chapter_order NULLS LAST, created_at', [
+        bookId,
+        userId,
+      ]);
+      return found.map((job) => toBook(job));
+    },
+
+    /** The user's COMPLETED top-level jobs (books and texts, not chapters), newest first. */
+    async completedBooks(userId: string, limit: number): Promise<Book[]> {
+      const found = await jobs(
+        `user_id = $1 AND status = 'COMPLETED' AND parent_job_id IS NULL ORDER BY created_at DESC LIMIT $2`,
+        [userId, limit],
+      );
+      return found.map((job) => toBook(job));
+    },
+
+    /** The titles of those of `jobIds` that are the user's. */
+    async titles(userId: string, jobIds: string[]): Promise<Map<string, string>> {
+      const wanted = jobIds.filter(isUuid);
+      if (wanted.length === 0) return new Map();
+      const { rows } = await x.query<{ id: string; title: string }>(
+        'SELECT id, title FROM jobs WHERE id = ANY($1::uuid[]) AND user_id = $2',
+        [wanted, userId],
+      );
+      return new Map(rows.map((r) => [r.id, r.title]));
+    },
+
+    /** Jobs by status, every user's (the metrics' gauge). */
+    async countByStatus(): Promise<Record<string, number>> {
+      const { rows } = await x.query<{ status: string; n: number }>(
+        'SELECT status, count(*)::int AS n FROM jobs GROUP BY status',
+      );
+      return Object.fromEntries(rows.map((r) => [r.status, Number(r.n)]));
+    },
+
+    /** A FAILED job and its failed or cancelled chapters back to PENDING; answers their ids. */
+    async resetFailed(jobId: string): Promise<string[]> {
+      const { rows } = await x.query<{ id: string }>(
+        `UPDATE jobs SET status = 'PENDING', error_message = NULL, enqueued_at = NULL, updated_at = now()
+         WHERE (id = $1 OR parent_job_id = $1) AND status IN ('FAILED', 'CANCELLED') RETURNING id`,
+        [jobId],
+      );
+      return ids(rows);
+    },
+
+    /** The job becomes a book (its steps change with it: see keepPlan in ../index.ts). */
+    async markBook(jobId: string): Promise<void> {
+      await x.query(`UPDATE jobs SET job_type = 'book_processing', updated_at = now() WHERE id = $1`, [jobId]);
+    },
+
+    /** A book's chapter jobs go (with their steps and progress, by cascade). */
+    async deleteChapters(bookId: string): Promise<void> {
+      await x.query('DELETE FROM jobs WHERE parent_job_id = $1', [bookId]);
+    },
+
+    /** Cancels the job and its unfinished chapters; answers the ids cancelled. */
+    async cancelActive(jobId: string): Promise<string[]> {
+      const { rows } = await x.query<{ id: string }>(
+        `UPDATE jobs SET status = 'CANCELLED', updated_at = now()
+         WHERE (id = $1 OR parent_job_id = $1) AND ${ACTIVE} RETURNING id`,
+        [jobId],
+      );
+      return ids(rows);
+    },
+
+    /** Deletes the user's job, its chapters by cascade; answers the rows that go (run it in a transaction). */
+    async deleteOwned(jobId: string, userId: string): Promise<{ id: string; outputFileKey: string | null }[]> {
+      const { rows } = await x.query<{ id: string; output_file_key: string | null }>(
+        'SELECT id, output_file_key FROM jobs WHERE (id = $1 OR parent_job_id = $1) AND user_id = $2 FOR UPDATE',
+        [jobId, userId],
+      );
+      await x.query('DELETE FROM jobs WHERE id = $1 AND user_id = $2', [jobId, userId]);
+      return rows.map((r) => ({ id: r.id, outputFileKey: r.output_file_key }));
+    },
+
+    /** The user's unfinished top-level jobs (the active-jobs quota). */
+    async activeTopLevelCount(userId: string): Promise<number> {
+      const { rows } = await x.query<{ n: string | number }>(
+        `SELECT count(*) AS n FROM jobs WHERE user_id = $1 AND parent_job_id IS NULL AND ${ACTIVE}`,
+        [userId],
+      );
+      return Number(rows[0]?.n ?? 0);
+    },
+
+    /** Bytes the user's jobs hold: each job's own text and each finished job's audio. */
+    async bytesHeld(userId: string): Promise<number> {
+      const { rows } = await x.query<{ used: string | number }>(
+        `SELECT COALESCE(sum(COALESCE((result_data->>'file_size_bytes')::bigint, 0)
+                           + COALESCE((config->>'source_bytes')::bigint, 0)), 0) AS used
+         FROM jobs WHERE user_id = $1`,
+        [userId],
+      );
+      return Number(rows[0]?.used ?? 0);
+    },
+
+    /** A job that was made from this upload, if any. */
+    async madeFrom(uploadKey: string): Promise<{ id: string; title: string } | null> {
+      const { rows } = await x.query<{ id: string; title: string }>(
+        'SELECT id, title FROM jobs WHERE input_file_key = $1 ORDER BY created_at LIMIT 1',
+        [uploadKey],
+      );
+      return rows[0] ?? null;
+    },
+  };
+}

@@ -1,0 +1,45 @@
+/**
+ * FOR TESTS AND BENCHES: a finished book's read model (server/jobs/book.ts) as the jobs repository
+ * answers it, for the assistant's in-memory book source.
+ */
+import { randomUUID } from 'node:crypto';
+import { parseAnalysis, type Book } from '../jobs/book';
+
+export function finishedBook(fields: {
+  id?: string;
+  title: string;
+  description?: string | null;
+  durationSeconds: number | null;
+  /** In book order; none of them has an audio file or a job of its own. */
+  chapters?: { title: string; order: number; duration: number | null }[];
+  /** As the analyze step writes it (snake_case). */
+  analysis?: unknown;
+}): Book {
+  const now = new Date();
+  return {
+    id: fields.id ?? randomUUID(),
+    userId: randomUUID(),
+    parentJobId: null,
+    chapterOrder: null,
+    jobType: (fields.chapters ?? []).length > 0 ? 'book_processing' : 'text_to_audio',
+    title: fields.title,
+    description: fields.description ?? null,
+    status: 'COMPLETED',
+    provider: 'openai',
+    outputFileKey: null,
+    inputFileKey: null,
+    chaptersReady: 0,
+    chapterTitle: null,
+    author: null,
+    cover: null,
+    durationSeconds: fields.durationSeconds,
+    sourceBytes: null,
+    fileSizeBytes: null,
+    format: 'mp3',
+    ttsEngine: 'espeak-ng',
+    chapters: (fields.chapters ?? []).map((c) => ({ ...c, fileKey: null, jobId: null })),
+    analysis: parseAnalysis(fields.analysis),
+    createdAt: now,
+    completedAt: now,
+  };
+}
