@@ -27,6 +27,10 @@ const runningChapter = chapters[2]!;
 
 const api = jobsBackend([processing, completed, failed, analysed, cancelledAnalysed, book, ...chapters]);
 
+/**
+ * A job’s page: one conversion followed step by step (extract, analyse, synthesise, encode, store), with its
+ * chapters, its tutoring analysis and its actions.
+ */
 const meta = {
   title: 'Screens/JobDetail',
   component: JobDetail,
@@ -49,6 +53,7 @@ const meta = {
 export default meta;
 type Story = StoryObj<typeof meta>;
 
+/** While the job loads. */
 export const Loading: Story = {
   parameters: { msw: { handlers: jobsBackend([], { job: { delay: 'infinite' } }).handlers } },
   play: async ({ canvasElement }) => {
@@ -56,6 +61,7 @@ export const Loading: Story = {
   },
 };
 
+/** A conversion under way: the current step and its progress. */
 export const Processing: Story = {
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
@@ -78,6 +84,7 @@ export const Processing: Story = {
   },
 };
 
+/** A step running for a while: its elapsed time counts up. */
 export const RunningStepElapsed: Story = {
   name: 'Task Progress: a running step counts its elapsed time',
   play: async ({ canvasElement }) => {
@@ -92,6 +99,7 @@ export const RunningStepElapsed: Story = {
   },
 };
 
+/** The page polls: progress moves on without a reload. */
 export const Polling: Story = {
   name: 'Polling: progress moves on without a reload',
   play: async ({ canvasElement }) => {
@@ -116,6 +124,7 @@ export const Polling: Story = {
   },
 };
 
+/** The reader opens and folds every step’s details. */
 export const ExpandCollapse: Story = {
   name: 'Task Progress: Expand All / Collapse All',
   play: async ({ canvasElement }) => {
@@ -146,6 +155,7 @@ export const ExpandCollapse: Story = {
   },
 };
 
+/** A finished conversion: every step done, Play Audiobook offered. */
 export const Completed: Story = {
   args: { jobId: completed.id },
   play: async ({ canvasElement }) => {
@@ -165,6 +175,7 @@ export const Completed: Story = {
   },
 };
 
+/** Play Audiobook opens the book page. */
 export const CompletedPlayNavigates: Story = {
   tags: ['navigates'],
   name: 'Completed: Play Audiobook opens the book page',
@@ -176,6 +187,7 @@ export const CompletedPlayNavigates: Story = {
   },
 };
 
+/** A failed conversion: which step failed, why, and Retry. */
 export const Failed: Story = {
   args: { jobId: failed.id },
   play: async ({ canvasElement, step }) => {
@@ -192,6 +204,7 @@ export const Failed: Story = {
   },
 };
 
+/** Retry: the job is queued again from the failed step. */
 export const FailedRetried: Story = {
   name: 'Failed, then retried: the job is queued again from the failed step',
   args: { jobId: failed.id },
@@ -207,6 +220,7 @@ export const FailedRetried: Story = {
   },
 };
 
+/** The retry request fails: the reason is shown. */
 export const RetryFails: Story = {
   args: { jobId: failed.id },
   parameters: {
@@ -225,6 +239,7 @@ export const RetryFails: Story = {
   },
 };
 
+/** A book: its chapters, each with its own state and Play once ready. */
 export const BookWithChapters: Story = {
   args: { jobId: book.id },
   play: async ({ canvasElement }) => {
@@ -246,6 +261,7 @@ export const BookWithChapters: Story = {
   },
 };
 
+/** Play on a chapter opens it. */
 export const PlayChapterNavigates: Story = {
   tags: ['navigates'],
   name: 'Book with chapters: Play on a chapter opens it',
@@ -260,6 +276,7 @@ export const PlayChapterNavigates: Story = {
   },
 };
 
+/** A chapter’s own page: it names its book. */
 export const ChapterOfBook: Story = {
   args: { jobId: runningChapter.id },
   play: async ({ canvasElement }) => {
@@ -272,6 +289,7 @@ export const ChapterOfBook: Story = {
   },
 };
 
+/** Go to Parent Book opens the book. */
 export const ParentBookNavigates: Story = {
   tags: ['navigates'],
   name: 'Chapter of a book: Go to Parent Book opens the book',
@@ -283,6 +301,7 @@ export const ParentBookNavigates: Story = {
   },
 };
 
+/** A book analysed for the assistant: its themes and characters, Ask Tutor and X-ray Lookup. */
 export const WithTutoringAnalysis: Story = {
   args: { jobId: analysed.id },
   play: async ({ canvasElement }) => {
@@ -298,6 +317,7 @@ export const WithTutoringAnalysis: Story = {
   },
 };
 
+/** A cancelled job keeps its analysis but offers no assistant. */
 export const CancelledWithAnalysis: Story = {
   name: 'Cancelled, though analysed: no Ask Tutor, no X-ray Lookup',
   args: { jobId: cancelledAnalysed.id },
@@ -310,6 +330,7 @@ export const CancelledWithAnalysis: Story = {
   },
 };
 
+/** A job without an analysis: no assistant actions. */
 export const WithoutTutoringAnalysis: Story = {
   args: { jobId: completed.id },
   play: async ({ canvasElement }) => {
@@ -320,6 +341,7 @@ export const WithoutTutoringAnalysis: Story = {
   },
 };
 
+/** Cancel Job asks first. */
 export const CancelAsksFirst: Story = {
   name: 'Cancel Job: the confirmation dialog is open',
   play: async ({ canvasElement }) => {
@@ -334,6 +356,7 @@ export const CancelAsksFirst: Story = {
   },
 };
 
+/** Cancel confirmed: the job is cancelled. */
 export const CancelledAfterConfirming: Story = {
   name: 'Cancel Job, confirmed: the job is CANCELLED',
   play: async ({ canvasElement }) => {
@@ -348,6 +371,7 @@ export const CancelledAfterConfirming: Story = {
   },
 };
 
+/** A job that does not exist (or is another reader’s): not found. */
 export const NotFound: Story = {
   args: { jobId: jobUuid(999) },
   play: async ({ canvasElement }) => {
@@ -357,6 +381,7 @@ export const NotFound: Story = {
   },
 };
 
+/** Back to Jobs from a missing job. */
 export const NotFoundBackNavigates: Story = {
   tags: ['navigates'],
   name: 'Not found: Back to Jobs opens the jobs list',
@@ -368,6 +393,7 @@ export const NotFoundBackNavigates: Story = {
   },
 };
 
+/** An address that is not a job id: not found, without asking the server. */
 export const NotAJobAddress: Story = {
   name: 'Not found: an address that is not a job id',
   args: { jobId: 'not-a-job' },
@@ -385,6 +411,7 @@ export const NotAJobAddress: Story = {
   },
 };
 
+/** The job cannot be loaded: the error text. */
 export const LoadError: Story = {
   name: 'Load error: the error text',
   parameters: {

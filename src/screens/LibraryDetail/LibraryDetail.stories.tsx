@@ -17,6 +17,10 @@ import { convertingBookFixture, tutoringAnalysisFixture } from '../../mocks/jobs
 import { completedJobFixture, jobHandler } from '../../mocks/library';
 import { LibraryDetail } from './LibraryDetail';
 
+/**
+ * A book’s page: the player, its chapters, the read-along text and the way to ask the assistant about what
+ * the reader has heard.
+ */
 const meta = {
   title: 'Screens/LibraryDetail',
   component: LibraryDetail,
@@ -47,6 +51,7 @@ const elapsed = (canvas: ReturnType<typeof within>) => canvas.getByRole('timer',
 const ready = async (canvas: ReturnType<typeof within>) =>
   waitFor(() => expect(canvas.getByRole('button', { name: 'Play' })).toBeEnabled(), { timeout: 5000 });
 
+/** While the book’s audio is found. */
 export const Loading: Story = {
   parameters: { msw: { handlers: { audioStream: audioStreamHandler({ delay: 'infinite' }) } } },
   play: async ({ canvasElement }) => {
@@ -56,6 +61,7 @@ export const Loading: Story = {
   },
 };
 
+/** A book still converting: the first chapter will play here when ready. */
 export const NotReady: Story = {
   name: 'Not ready: still converting, the page says the first chapter plays here when ready',
   parameters: { msw: { handlers: { job: jobHandler(completedJobFixture({ status: 'PROCESSING', progress: 60 })) } } },
@@ -74,6 +80,7 @@ export const NotReady: Story = {
   },
 };
 
+/** A failed book: its title, and why it cannot be played. */
 export const FailedBook: Story = {
   name: 'Failed book: its own title, and why it cannot be played',
   parameters: {
@@ -91,6 +98,7 @@ export const FailedBook: Story = {
   },
 };
 
+/** A book that does not exist: not found. */
 export const NotFound: Story = {
   parameters: { msw: { handlers: { job: jobHandler(null) } } },
   play: async ({ canvasElement }) => {
@@ -101,6 +109,7 @@ export const NotFound: Story = {
   },
 };
 
+/** A finished book before playing: cover, player, chapters, read-along and audio details. */
 export const Details: Story = {
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
@@ -130,6 +139,7 @@ export const Details: Story = {
   },
 };
 
+/** The book playing. */
 export const Playing: Story = {
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
@@ -143,6 +153,7 @@ export const Playing: Story = {
   },
 };
 
+/** Paused where the reader stopped. */
 export const Paused: Story = {
   parameters: {
     msw: { handlers: { progress: progressHandler({ progress: progressFixture({ position_seconds: 25 }) }) } },
@@ -157,6 +168,7 @@ export const Paused: Story = {
   },
 };
 
+/** The audio cannot be played: the reason and a way to try again. */
 export const AudioError: Story = {
   parameters: {
     msw: { handlers: { audioStream: audioStreamHandler({ stream: { streaming_url: '/fixtures/missing.mp3' } }) } },
@@ -175,6 +187,7 @@ export const AudioError: Story = {
   },
 };
 
+/** The stream address cannot be fetched: the error. */
 export const StreamError: Story = {
   parameters: { msw: { handlers: { audioStream: audioStreamHandler({ status: 500 }) } } },
   play: async ({ canvasElement }) => {
@@ -185,6 +198,7 @@ export const StreamError: Story = {
   },
 };
 
+/** The server gives no stream: the page says the audio is not available. */
 export const NoStreamingUrl: Story = {
   parameters: { msw: { handlers: { audioStream: audioStreamHandler({ stream: { streaming_url: '' } }) } } },
   play: async ({ canvasElement }) => {
@@ -195,6 +209,7 @@ export const NoStreamingUrl: Story = {
   },
 };
 
+/** A book with chapters: the list, the current one marked, a click jumps there. */
 export const WithChapters: Story = {
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
@@ -231,6 +246,7 @@ const convertingChapters = chapterInfoFixtures().map((chapter, index) =>
   index === 0 ? { ...chapter, ready: true } : { ...chapter, start: 20, duration: 0, ready: false },
 );
 
+/** A converting book: the ready chapter plays, the others are marked not ready. */
 export const ConvertingBook: Story = {
   name: 'Converting book: the ready chapter plays, chapters not ready yet are marked',
   parameters: {
@@ -286,6 +302,7 @@ const hundredChapters = Array.from({ length: 100 }, (_, index) => ({
   duration: 0.6,
 }));
 
+/** A hundred chapters: the list scrolls inside itself, the current one in view. */
 export const HundredChapters: Story = {
   name: 'A hundred chapters: the list scrolls inside itself, the current chapter in view',
   parameters: {
@@ -318,6 +335,7 @@ export const HundredChapters: Story = {
   },
 };
 
+/** Ask about this book carries the place the reader reached to X-ray. */
 export const XrayLink: Story = {
   parameters: {
     msw: {
@@ -339,6 +357,7 @@ export const XrayLink: Story = {
   },
 };
 
+/** The X key asks about the book. */
 export const AskAboutThisBookShortcut: Story = {
   tags: ['navigates'],
   name: 'Ask about this book (X key)',
@@ -358,6 +377,7 @@ export const AskAboutThisBookShortcut: Story = {
   },
 };
 
+/** A book with its own cover image. */
 export const WithCover: Story = {
   parameters: { msw: { handlers: { audioCover: audioCoverHandler({ cover: true }) } } },
   play: async ({ canvasElement }) => {
@@ -374,6 +394,7 @@ const finishedPlace = progressFixture({
   is_completed: true,
 });
 
+/** A book listened to the end: Finished, and Listen again. */
 export const FinishedBook: Story = {
   parameters: { msw: { handlers: { progress: progressHandler({ progress: finishedPlace }) } } },
   play: async ({ canvasElement }) => {
@@ -390,6 +411,7 @@ export const FinishedBook: Story = {
 
 const savedUpdates: ProgressUpdate[] = [];
 
+/** Listen again starts from the beginning. */
 export const ListenAgainStartsOver: Story = {
   parameters: {
     msw: {

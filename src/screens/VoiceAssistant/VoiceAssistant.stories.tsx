@@ -16,6 +16,9 @@ import { FakeAudioIO, FakeTransport, type FakeTransportOptions } from '../../tes
 import { LIBRARY_EXAMPLES, VoiceAssistant, XRAY_EXAMPLES } from './VoiceAssistant';
 
 /**
+ * The voice assistant: talk or type about a book. Tutor holds a Socratic dialogue; X-ray answers who, what
+ * and where without spoiling past where the reader is.
+ *
  * Story parameters: msw.handlers for the REST calls (voiceStatus, voiceStart, voiceStop,
  * voiceConnect, audioMetadata) and `voice: { transport, micError }` for the injected fake
  * transport (FakeTransportOptions) and a microphone that fails to open.
@@ -82,6 +85,7 @@ async function expectSendInside(canvas: Canvas) {
 
 // --- the talk button's states ----------------------------------------------------------------------
 
+/** The reader opens the assistant: Ready, with examples of what to ask about the library. */
 export const Idle: Story = {
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
@@ -102,6 +106,7 @@ export const Idle: Story = {
   },
 };
 
+/** Start talking pressed: connecting to the voice service. */
 export const Connecting: Story = {
   parameters: { voice: { transport: { connect: 'never' } } },
   play: async ({ canvasElement }) => {
@@ -112,6 +117,7 @@ export const Connecting: Story = {
   },
 };
 
+/** Connected: the assistant listens. */
 export const Listening: Story = {
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
@@ -122,6 +128,7 @@ export const Listening: Story = {
   },
 };
 
+/** A question asked: the assistant is working on the answer. */
 export const Thinking: Story = {
   parameters: { voice: { transport: { answerDelayMs: null } } },
   play: async ({ canvasElement }) => {
@@ -135,6 +142,7 @@ export const Thinking: Story = {
   },
 };
 
+/** The assistant answers aloud, the text streaming in. */
 export const Speaking: Story = {
   parameters: {
     voice: {
@@ -155,6 +163,7 @@ export const Speaking: Story = {
   },
 };
 
+/** The microphone is refused: the reader can still type. */
 export const MicrophoneOff: Story = {
   name: 'Microphone off (permission denied)',
   parameters: { voice: { micError: { name: 'NotAllowedError', message: 'Permission denied' } } },
@@ -169,6 +178,7 @@ export const MicrophoneOff: Story = {
 
 // --- a book, the mode switch, the server's messages ------------------------------------------------
 
+/** X-ray opened from a book page: bounded by where the reader is, answering a typed question. */
 export const XrayFromBook: Story = {
   name: 'X-ray from the book page',
   parameters: {
@@ -196,6 +206,7 @@ export const XrayFromBook: Story = {
   },
 };
 
+/** The book plays on: X-ray’s bound follows the player. */
 export const XrayFollowsThePlayer: Story = {
   name: 'X-ray follows the player',
   parameters: { route: xrayRoute },
@@ -212,6 +223,7 @@ export const XrayFollowsThePlayer: Story = {
   },
 };
 
+/** The reader chooses which book to talk about. */
 export const ChooseBook: Story = {
   name: 'Choose the book',
   parameters: {
@@ -229,6 +241,7 @@ export const ChooseBook: Story = {
   },
 };
 
+/** Switching from Tutor to X-ray. */
 export const SwitchTutorToXray: Story = {
   name: 'Mode switch: Tutor to X-ray',
   parameters: {
@@ -250,6 +263,7 @@ export const SwitchTutorToXray: Story = {
   },
 };
 
+/** The model did not answer: the offline answers take over, and the page says so. */
 export const AnsweringOffline: Story = {
   name: 'Answering offline (the model did not answer)',
   parameters: {
@@ -285,6 +299,7 @@ export const AnsweringOffline: Story = {
   },
 };
 
+/** Asking to continue a book opens it. */
 export const OpenBookAction: Story = {
   name: 'Open book ("continue X")',
   parameters: {
@@ -310,6 +325,7 @@ export const OpenBookAction: Story = {
   },
 };
 
+/** The conversation fails: the error and a way to start again. */
 export const ErrorState: Story = {
   name: 'Error',
   parameters: { voice: { transport: { connect: { fail: 'websocket connection timed out' } } } },
@@ -324,6 +340,7 @@ export const ErrorState: Story = {
   },
 };
 
+/** The voice service is not available on this server: the page says so. */
 export const ServiceUnavailable: Story = {
   parameters: {
     msw: {
@@ -340,6 +357,7 @@ export const ServiceUnavailable: Story = {
   },
 };
 
+/** The connection cannot be set up: the server’s reason. */
 export const ConnectApiError: Story = {
   parameters: {
     msw: {
@@ -362,6 +380,7 @@ export const ConnectApiError: Story = {
 
 // --- details and widths ----------------------------------------------------------------------------
 
+/** The workings unfolded: service, WebSocket address, functions. */
 export const DetailsOpen: Story = {
   name: 'Details (service, WebSocket URL, functions)',
   parameters: { msw: { handlers: { voiceStatus: voiceStatusHandler({ status: 'running' }) } } },
@@ -376,9 +395,11 @@ export const DetailsOpen: Story = {
   },
 };
 
+/** A conversation on a desktop. */
 export const Desktop: Story = {
   name: 'Conversation at 1280 px',
   parameters: { route: xrayRoute, width: 1280 },
+  globals: { viewport: { value: 'desktop', isRotated: false } },
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
     await startTalking(canvas);
@@ -389,9 +410,11 @@ export const Desktop: Story = {
   },
 };
 
+/** A conversation on a phone. */
 export const Phone: Story = {
   name: 'Conversation on a phone (390 px)',
   parameters: { route: xrayRoute, width: 390 },
+  globals: { viewport: { value: 'phone', isRotated: false } },
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
     await startTalking(canvas);
