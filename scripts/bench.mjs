@@ -20,6 +20,9 @@
 //   9. voices: offline synthesis speed per sentence and per 1,000-character chunk  (bench/voices.ts)
 //  10. first-chapter: seconds from creating a 1 MB book (BENCH_BOOK_CHARS) to its first playable
 //      chapter, while the rest still converts  (bench/first-chapter.ts)
+//  11. soak: hostile files beside a /healthz prober (the longest stall), then 20 MB of text through
+//      one server with its zombies, processes, open files and memory every minute  (bench/soak.ts;
+//      hours long, so only when named: `npm run bench -- soak`)
 // Run one with e.g. `npm run bench -- voice`. Set BENCH_BOOK_CHARS=1000000 for the 1 MB book figure.
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -38,12 +41,14 @@ const benches = [
   { name: 'encode', args: ['--import', 'tsx', 'bench/encode.ts'] },
   { name: 'voices', args: ['--import', 'tsx', 'bench/voices.ts'] },
   { name: 'first-chapter', args: ['--import', 'tsx', 'bench/first-chapter.ts'], before: buildServerIfStale },
+  // Hours long: run on its own (`npm run bench -- soak`), never with the others.
+  { name: 'soak', args: ['--import', 'tsx', 'bench/soak.ts'], before: buildServerIfStale, alone: true },
 ];
 
 const only = process.argv.slice(2);
 let failed = 0;
 for (const bench of benches) {
-  if (only.length && !only.includes(bench.name)) continue;
+  if (only.length ? !only.includes(bench.name) : bench.alone) continue;
   console.log(`\n=== bench: ${bench.name} ===`);
   await bench.before?.();
   // The benches start the compiled server as `npm start` does: its flags, and its environment (inherited).

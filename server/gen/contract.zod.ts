@@ -144,6 +144,8 @@ export const listJobsResponseJobsItemChapterCountMin = 0;
 
 export const listJobsResponseJobsItemChaptersReadyMin = 0;
 
+export const listJobsResponseJobsItemQueuePositionMin = 0;
+
 
 
 export const ListJobsResponse = zod.object({
@@ -180,7 +182,8 @@ export const ListJobsResponse = zod.object({
   "completed_at": zod.iso.datetime({"offset":true}).nullable(),
   "duration": zod.number().nullable().describe('Audio duration in seconds, once known.'),
   "chapter_count": zod.int().min(listJobsResponseJobsItemChapterCountMin).describe('Chapters of a book (0 for a job that is not a book).'),
-  "chapters_ready": zod.int().min(listJobsResponseJobsItemChaptersReadyMin).optional().describe('Chapters of a book that are converted and can be played, also while the rest still converts (0 for a job that is not a book). Always sent by the server.')
+  "chapters_ready": zod.int().min(listJobsResponseJobsItemChaptersReadyMin).optional().describe('Chapters of a book that are converted and can be played, also while the rest still converts (0 for a job that is not a book). Always sent by the server.'),
+  "queue_position": zod.int().min(listJobsResponseJobsItemQueuePositionMin).nullish().describe('For a job waiting for its turn in the queue (PENDING, not yet handed to a worker): how many jobs, of every user, start before it ("queued, 3 ahead"). Null or absent once the job has been handed to a worker, and for chapters. Users take turns: see QUOTA_RUNNING_JOBS.')
 }).describe('A job as the list shows it. `GET /jobs/{jobId}` has its steps, children, parent and analysis.')),
   "total": zod.int(),
   "page": zod.int(),
@@ -247,6 +250,8 @@ export const createJobResponseTwoChildrenItemProgressMax = 100;
 
 export const createJobResponseTwoParentOneProgressMin = 0;
 export const createJobResponseTwoParentOneProgressMax = 100;
+
+export const createJobResponseTwoQueuePositionMin = 0;
 
 
 
@@ -437,7 +442,8 @@ export const CreateJobResponse = zod.object({
   "started_at": zod.iso.datetime({"offset":true}).nullable(),
   "completed_at": zod.iso.datetime({"offset":true}).nullable(),
   "duration": zod.number().nullable().describe('Audio duration in seconds, once known.')
-}).describe('Every field of a job except its steps, children and parent: how a book lists its chapter jobs and how a chapter job names its book.').nullable().describe('The book this chapter job belongs to, or null.')
+}).describe('Every field of a job except its steps, children and parent: how a book lists its chapter jobs and how a chapter job names its book.').nullable().describe('The book this chapter job belongs to, or null.'),
+  "queue_position": zod.int().min(createJobResponseTwoQueuePositionMin).nullish().describe('For a job waiting for its turn in the queue (PENDING, not yet handed to a worker): how many jobs, of every user, start before it ("queued, 3 ahead"). Null or absent once the job has been handed to a worker, and for chapters. Users take turns: see QUOTA_RUNNING_JOBS.')
 })).describe('A job with its steps, its chapter jobs (for a book) and its book (for a chapter job).')
 
 
@@ -528,6 +534,8 @@ export const getJobResponseTwoChildrenItemProgressMax = 100;
 
 export const getJobResponseTwoParentOneProgressMin = 0;
 export const getJobResponseTwoParentOneProgressMax = 100;
+
+export const getJobResponseTwoQueuePositionMin = 0;
 
 
 
@@ -718,7 +726,8 @@ export const GetJobResponse = zod.object({
   "started_at": zod.iso.datetime({"offset":true}).nullable(),
   "completed_at": zod.iso.datetime({"offset":true}).nullable(),
   "duration": zod.number().nullable().describe('Audio duration in seconds, once known.')
-}).describe('Every field of a job except its steps, children and parent: how a book lists its chapter jobs and how a chapter job names its book.').nullable().describe('The book this chapter job belongs to, or null.')
+}).describe('Every field of a job except its steps, children and parent: how a book lists its chapter jobs and how a chapter job names its book.').nullable().describe('The book this chapter job belongs to, or null.'),
+  "queue_position": zod.int().min(getJobResponseTwoQueuePositionMin).nullish().describe('For a job waiting for its turn in the queue (PENDING, not yet handed to a worker): how many jobs, of every user, start before it ("queued, 3 ahead"). Null or absent once the job has been handed to a worker, and for chapters. Users take turns: see QUOTA_RUNNING_JOBS.')
 })).describe('A job with its steps, its chapter jobs (for a book) and its book (for a chapter job).')
 
 
@@ -753,6 +762,8 @@ export const cancelJobResponseTwoChildrenItemProgressMax = 100;
 
 export const cancelJobResponseTwoParentOneProgressMin = 0;
 export const cancelJobResponseTwoParentOneProgressMax = 100;
+
+export const cancelJobResponseTwoQueuePositionMin = 0;
 
 
 
@@ -943,7 +954,8 @@ export const CancelJobResponse = zod.object({
   "started_at": zod.iso.datetime({"offset":true}).nullable(),
   "completed_at": zod.iso.datetime({"offset":true}).nullable(),
   "duration": zod.number().nullable().describe('Audio duration in seconds, once known.')
-}).describe('Every field of a job except its steps, children and parent: how a book lists its chapter jobs and how a chapter job names its book.').nullable().describe('The book this chapter job belongs to, or null.')
+}).describe('Every field of a job except its steps, children and parent: how a book lists its chapter jobs and how a chapter job names its book.').nullable().describe('The book this chapter job belongs to, or null.'),
+  "queue_position": zod.int().min(cancelJobResponseTwoQueuePositionMin).nullish().describe('For a job waiting for its turn in the queue (PENDING, not yet handed to a worker): how many jobs, of every user, start before it ("queued, 3 ahead"). Null or absent once the job has been handed to a worker, and for chapters. Users take turns: see QUOTA_RUNNING_JOBS.')
 })).describe('A job with its steps, its chapter jobs (for a book) and its book (for a chapter job).')
 
 
@@ -994,6 +1006,8 @@ export const retryJobResponseTwoChildrenItemProgressMax = 100;
 
 export const retryJobResponseTwoParentOneProgressMin = 0;
 export const retryJobResponseTwoParentOneProgressMax = 100;
+
+export const retryJobResponseTwoQueuePositionMin = 0;
 
 
 
@@ -1184,7 +1198,8 @@ export const RetryJobResponse = zod.object({
   "started_at": zod.iso.datetime({"offset":true}).nullable(),
   "completed_at": zod.iso.datetime({"offset":true}).nullable(),
   "duration": zod.number().nullable().describe('Audio duration in seconds, once known.')
-}).describe('Every field of a job except its steps, children and parent: how a book lists its chapter jobs and how a chapter job names its book.').nullable().describe('The book this chapter job belongs to, or null.')
+}).describe('Every field of a job except its steps, children and parent: how a book lists its chapter jobs and how a chapter job names its book.').nullable().describe('The book this chapter job belongs to, or null.'),
+  "queue_position": zod.int().min(retryJobResponseTwoQueuePositionMin).nullish().describe('For a job waiting for its turn in the queue (PENDING, not yet handed to a worker): how many jobs, of every user, start before it ("queued, 3 ahead"). Null or absent once the job has been handed to a worker, and for chapters. Users take turns: see QUOTA_RUNNING_JOBS.')
 })).describe('A job with its steps, its chapter jobs (for a book) and its book (for a chapter job).')
 
 
@@ -1532,3 +1547,47 @@ export const StopVoiceAssistantResponse = zod.object({
 export const ConnectVoiceAssistantResponse = zod.object({
   "connectionUrl": zod.string()
 })
+
+
+/**
+ * @summary The user's conversation about one book (every turn, each with its mode), and the recap offered after a break.
+ */
+export const GetVoiceConversationParams = zod.object({
+  "jobId": zod.uuid()
+})
+
+export const getVoiceConversationResponseTurnsItemEvidenceOnePositionSecondsMin = 0;
+
+export const getVoiceConversationResponseRecapOneRestedMinutesMin = 0;
+
+
+
+export const GetVoiceConversationResponse = zod.object({
+  "job_id": zod.uuid(),
+  "turns": zod.array(zod.object({
+  "id": zod.int(),
+  "mode": zod.enum(['tutor', 'xray']),
+  "speaker": zod.enum(['reader', 'assistant']),
+  "text": zod.string(),
+  "created_at": zod.iso.datetime({"offset":true}),
+  "evidence": zod.object({
+  "text": zod.string(),
+  "where": zod.string().describe('Chapter, its title and the time into it, as the assistant says it.'),
+  "position_seconds": zod.number().min(getVoiceConversationResponseTurnsItemEvidenceOnePositionSecondsMin).describe('Seconds from the book\'s start ("Play from here").')
+}).describe('The heard sentence an answer rests on, and where to play it from.').nullable().describe('The evidence of an X-ray answer, or null.')
+})),
+  "recap": zod.object({
+  "text": zod.string(),
+  "rested_minutes": zod.int().min(getVoiceConversationResponseRecapOneRestedMinutesMin)
+}).describe('"Previously…": what was heard before the stop, offered when the book has rested RECAP_AFTER_MINUTES or longer.').nullable().describe('The recap, or null when the book has not rested long enough (or nothing was heard).')
+})
+
+
+/**
+ * @summary Clear the user's conversation about one book.
+ */
+export const ClearVoiceConversationParams = zod.object({
+  "jobId": zod.uuid()
+})
+
+export const ClearVoiceConversationResponse = zod.void()

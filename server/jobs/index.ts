@@ -3,12 +3,14 @@ import { EncoderPool } from '../audio/encoder-pool';
 import type { Config } from '../config';
 import type { Db } from '../db/types';
 import { LocalFileStorage, openStorage } from '../storage/index';
+import { createStorageHealth, type StorageHealth } from '../storage/health';
 import type { FileStorage } from '../storage/types';
 import type { VoiceSettings } from '../tts/select';
 import { createPgBossQueue, type JobQueue } from './queue';
 import { createJobRepository, type JobRepository } from './repository';
 import { createRunner, type JobEvent, type Runner } from './runner';
 import { createQuotas } from './quotas';
+import { createScheduler } from './scheduler';
 import { createJobService, type JobService } from './service';
 import { createFetchSlots } from './steps';
 
@@ -29,6 +31,8 @@ export interface Conversion {
   repo: JobRepository;
   storage: FileStorage;
   queue: JobQueue;
+  /** The file store's free-space floor: readiness and the 507 of new uploads and jobs. */
+  storageHealth: StorageHealth;
   runner: Runner | null;
   /** Stops workers (running jobs are handed back to the queue for another worker), the queue and the encoder threads. */
   close(): Promise<void>;
@@ -57,6 +61,7 @@ export async function createConversion(
       log.warn({ err: error }, 'could not clean half-written files from storage');
     }
   }
+  const storageHealth = createStorageHealth(storage, config.storageMinFreeBytes);
   const repo = createJobRepository(db);
   const embedded = config.databaseUrl === undefined;
   // A message may take a step's full time plus the quick steps around it (see runner.ts).
@@ -66,12 +71,26 @@ export async function createConversion(
     onError: (err) => log.warn({ err }, 'job queue error'),
   });
 
+  // The fair queue in front of the workers: per-user running limit, users in turn (scheduler.ts).
+  const scheduler = createScheduler({ repo, queue, runningLimit: config.quotaRunningJobs, log });
+  if (config.quotaActiveJobsDeprecated) {
+    log.warn(
+      { QUOTA_ACTIVE_JOBS: config.quotaQueuedJobs },
+      'QUOTA_ACTIVE_JOBS is deprecated: it now sets QUOTA_QUEUED_JOBS (jobs a user may have waiting or converting); jobs past QUOTA_RUNNING_JOBS wait in the queue instead of being refused. Rename it to QUOTA_QUEUED_JOBS',
+    );
+  }
+
   const voices: VoiceSettings = {
     ...(config.openaiApiKey !== undefined && { openaiApiKey: config.openaiApiKey }),
     ...(config.openaiBaseUrl !== undefined && { openaiBaseUrl: config.openaiBaseUrl }),
     ...(config.elevenlabsApiKey !== undefined && { elevenlabsApiKey: config.elevenlabsApiKey }),
     ...(config.elevenlabsBaseUrl !== undefined && { elevenlabsBaseUrl: config.elevenlabsBaseUrl }),
     ...overrides.voices,
+    // Each retry of a voice request is logged with its cause (the one retry policy, server/retry-policy.ts).
+    retry: {
+      ...overrides.voices?.retry,
+      onRetry: (retry) => log.warn(retry, 'voice request failed; retrying'),
+    },
   };
   const fetchTimeoutMs = overrides.fetchTimeoutMs ?? config.urlFetchTimeoutSeconds * 1000;
   let runner: Runner | null = null;
@@ -94,6 +113,7 @@ export async function createConversion(
       stepTimeoutSeconds: config.jobStepTimeoutSeconds,
       leaseSeconds: config.jobLeaseSeconds,
       messageBudgetSeconds,
+      scheduler,
       ...(overrides.stepAttempts !== undefined && { stepAttempts: overrides.stepAttempts }),
       ...(overrides.stepRetryDelayMs !== undefined && { stepRetryDelayMs: overrides.stepRetryDelayMs }),
       log,
@@ -111,13 +131,14 @@ export async function createConversion(
     // Jobs that should be running but have no message (lost between a commit and a send) get one;
     // a duplicate message is harmless (the job's lease and step rows decide what runs).
     for (const id of await repo.runnableJobIds()) await queue.send(id);
+    await scheduler.dispatch();
   }
 
   const quotas = createQuotas(
     repo,
     {
       storageBytes: config.quotaStorageBytes,
-      activeJobs: config.quotaActiveJobs,
+      queuedJobs: config.quotaQueuedJobs,
       uploadsPerHour: config.quotaUploadsPerHour,
     },
     now,
@@ -129,6 +150,8 @@ export async function createConversion(
     voices,
     fetch: { allowLoopback: config.allowPrivateFetchForTests, timeoutMs: fetchTimeoutMs },
     quotas,
+    scheduler,
+    storageHealth,
     ...(runner !== null && { onCancelled: (ids: string[]) => runner.notifyCancelled(ids) }),
   });
 
@@ -138,6 +161,7 @@ export async function createConversion(
     repo,
     storage,
     queue,
+    storageHealth,
     runner,
     async close() {
       if (closed) return;

@@ -46,7 +46,8 @@ export const RestoredSession: Story = {
   beforeEach: () => storeSession({ withUser: true }),
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
-    await expect(await canvas.findByRole('heading', { level: 1, name: 'Home' })).toBeVisible();
+    // The home is its own chunk: on a loaded machine it may take more than a second to arrive.
+    await expect(await canvas.findByRole('heading', { level: 1, name: 'Home' }, { timeout: 10_000 })).toBeVisible();
     await expect(canvas.getByText('Welcome, reader@example.com')).toBeVisible();
     await expect(await canvas.findByRole('link', { name: 'Jobs (1 running)' })).toBeVisible();
   },

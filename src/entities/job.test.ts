@@ -10,6 +10,8 @@ import {
   humanizeStepName,
   isBook,
   jobDuration,
+  jobProgress,
+  queuedLabel,
   jobTitle,
   shortId,
 } from './job';
@@ -46,6 +48,14 @@ describe('jobDuration', () => {
 });
 
 describe('books in the jobs list', () => {
+  it('jobProgress: a book counts its chapters, a text its own progress, a finished job 100', () => {
+    const book = { status: 'PROCESSING' as const, progress: 8, chapter_count: 33, chapters_ready: 2 };
+    expect(Math.round(jobProgress(book))).toBe(6);
+    expect(jobProgress({ ...book, chapters_ready: undefined })).toBe(8);
+    expect(jobProgress({ status: 'PROCESSING' as const, progress: 40, chapter_count: 0 })).toBe(40);
+    expect(jobProgress({ ...book, status: 'COMPLETED' })).toBe(100);
+  });
+
   it('isBook: a book job, or a job with chapters', () => {
     expect(isBook({ job_type: 'book_processing', chapter_count: 0 })).toBe(true);
     expect(isBook({ job_type: 'text_to_audio', chapter_count: 3 })).toBe(true);
@@ -112,5 +122,15 @@ describe('books in the jobs list', () => {
     expect(chapterTitle({ id: '9b2e7c1a-4d5f', title: 'Tales - Chapter 2' }, 'Tales')).toBe('Chapter 2');
     expect(chapterTitle({ id: '9b2e7c1a-4d5f', title: 'Prologue' }, 'Tales')).toBe('Prologue');
     expect(chapterTitle({ id: '9b2e7c1a-4d5f', title: 'Tales - ' }, 'Tales')).toBe('Tales -');
+  });
+});
+
+describe('queuedLabel', () => {
+  it('says how many jobs start before a waiting one, and nothing for others', () => {
+    expect(queuedLabel({ status: 'PENDING', queue_position: 3 })).toBe('Queued, 3 ahead');
+    expect(queuedLabel({ status: 'PENDING', queue_position: 0 })).toBe('Queued, next');
+    expect(queuedLabel({ status: 'PENDING', queue_position: null })).toBeNull();
+    expect(queuedLabel({ status: 'PENDING' })).toBeNull();
+    expect(queuedLabel({ status: 'PROCESSING', queue_position: 2 })).toBeNull();
   });
 });

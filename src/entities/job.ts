@@ -33,6 +33,15 @@ export function countLabel(count: number, singular: string, plural = `${singular
   return `${count} ${count === 1 ? singular : plural}`;
 }
 
+/**
+ * A job waiting for its turn in the queue: "Queued, 3 ahead" ("Queued, next" when none is ahead);
+ * null for a job that is running, finished, or whose answer gives no place.
+ */
+export function queuedLabel(job: { status: string; queue_position?: number | null | undefined }): string | null {
+  if (job.status !== 'PENDING' || job.queue_position === undefined || job.queue_position === null) return null;
+  return job.queue_position === 0 ? 'Queued, next' : `Queued, ${job.queue_position} ahead`;
+}
+
 /** A finished job's length in seconds: its result's figures, else the job's own; 0 when unknown. */
 export function jobDuration(
   job: Pick<JobSummaryOutput, 'duration'> & {
@@ -74,6 +83,19 @@ export function convertingLabel(
   if (job.status === 'COMPLETED' || job.chapter_count <= 0 || ready === undefined || ready >= job.chapter_count)
     return null;
   return `Converting · ${ready} of ${countLabel(job.chapter_count, 'chapter')} ready`;
+}
+
+/**
+ * How far a job is, 0..100: a book's chapters done out of its chapters (2 of 33 is 6 %, whatever
+ * its steps say), a single text's own progress, 100 once it is COMPLETED.
+ */
+export function jobProgress(
+  job: Pick<JobSummaryOutput, 'status' | 'progress' | 'chapter_count' | 'chapters_ready'>,
+): number {
+  if (job.status === 'COMPLETED') return 100;
+  if (job.chapter_count > 0 && job.chapters_ready !== undefined)
+    return (Math.min(job.chapters_ready, job.chapter_count) / job.chapter_count) * 100;
+  return job.progress;
 }
 
 /** The library plays a finished job, or a book still converting with at least one chapter ready. */

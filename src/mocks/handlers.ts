@@ -18,7 +18,14 @@ import {
   saveProgressHandler,
 } from './audio';
 import { createJobHandler, previewJobHandler, uploadFileHandler } from './library';
-import { voiceConnectHandler, voiceStartHandler, voiceStatusHandler, voiceStopHandler } from './voice';
+import {
+  voiceClearConversationHandler,
+  voiceConnectHandler,
+  voiceConversationHandler,
+  voiceStartHandler,
+  voiceStatusHandler,
+  voiceStopHandler,
+} from './voice';
 import { environmentFixture, errorBodyFixture, runningCountFixture, tokenFixture, userFixture } from './fixtures';
 
 export type { ReplyOptions } from './answer';
@@ -88,6 +95,8 @@ export const defaultHandlers = {
   voiceStart: voiceStartHandler(),
   voiceStop: voiceStopHandler(),
   voiceConnect: voiceConnectHandler(),
+  voiceConversation: voiceConversationHandler(),
+  voiceClearConversation: voiceClearConversationHandler(),
 };
 
 /** The same happy API as a list (demo mode, setupServer). */

@@ -14,6 +14,7 @@ export const TABLE_OWNERS: Readonly<Record<string, string>> = {
   uploaded_files: 'server/jobs/repository',
   upload_events: 'server/jobs/repository',
   playback_progress: 'server/progress/repository.ts',
+  assistant_turns: 'server/assistant/conversations.ts',
   /** Created by the migration runner itself. */
   schema_migrations: 'server/db/migrate.ts',
 };
@@ -151,6 +152,36 @@ export const migrations: readonly Migration[] = [
         AFTER INSERT OR DELETE OR UPDATE OF parent_job_id, job_type, title, description, status, progress, error_message,
           config, result_data, input_file_key, output_file_key, duration, created_at, updated_at, started_at, completed_at
         ON jobs FOR EACH ROW EXECUTE FUNCTION lectio_notify_job_change();
+    `,
+  },
+  {
+    // The voice assistant's conversations: one per user and book, kept across mode switches,
+    // reconnects and reloads until the reader clears it. Each turn says the mode it was said in.
+    id: '0006_assistant_turns',
+    sql: `
+      CREATE TABLE assistant_turns (
+        id bigserial PRIMARY KEY,
+        user_id uuid NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+        job_id uuid NOT NULL REFERENCES jobs(id) ON DELETE CASCADE,
+        mode text NOT NULL CHECK (mode IN ('tutor', 'xray')),
+        speaker text NOT NULL CHECK (speaker IN ('reader', 'assistant')),
+        text text NOT NULL,
+        evidence jsonb,
+        tutor jsonb,
+        created_at timestamptz NOT NULL DEFAULT now()
+      );
+      CREATE INDEX assistant_turns_conversation_idx ON assistant_turns (user_id, job_id, id);
+      `,
+  },
+  {
+    // Jobs wait in a fair queue (server/jobs/scheduler.ts): a top-level job is handed to the
+    // workers (enqueued_at set) once its user has fewer than QUOTA_RUNNING_JOBS running. Jobs that
+    // were already running or queued before keep running.
+    id: '0007_fair_queue',
+    sql: `
+      UPDATE jobs SET enqueued_at = COALESCE(enqueued_at, created_at)
+        WHERE parent_job_id IS NULL AND status IN ('PENDING', 'PROCESSING');
+      CREATE INDEX jobs_waiting_idx ON jobs (user_id, created_at) WHERE parent_job_id IS NULL AND status = 'PENDING' AND enqueued_at IS NULL;
     `,
   },
 ];

@@ -169,8 +169,9 @@ export function BookTile({
   return (
     <Tile $layout={layout} aria-labelledby={titleId}>
       <CoverBox>
-        {/* The title is the link in the tab order; the cover (named by its image) is the same link for a pointer. */}
-        <Link href={href} tabIndex={-1}>
+        {/* The title is the link in the tab order; the cover is the same link for a pointer, named like
+            its image so it has a name while the image still loads. */}
+        <Link href={href} tabIndex={-1} aria-label={`Cover of ${title}`}>
           <BookCover jobId={jobId} title={title} size={layout === 'row' ? 'thumb' : 'fill'} />
         </Link>
         {layout === 'column' && button}

@@ -121,6 +121,19 @@ export async function listenAgain(jobId: string): Promise<boolean> {
   return true;
 }
 
+/**
+ * "Play from here" (the voice assistant's evidence): plays the book from `position` seconds,
+ * loading it first when another one (or none) is loaded. Resolves true when it plays.
+ */
+export async function playFrom(jobId: string, position: number): Promise<boolean> {
+  if (state.currentJobId !== jobId || !isReady(state)) {
+    if (!(await loadJob(jobId))) return false;
+  }
+  seek(position);
+  play();
+  return true;
+}
+
 /** Clamps to 0..duration; the element follows only when it is more than 1 s away. */
 export function seek(position: number): void {
   if (!Number.isFinite(position)) return;

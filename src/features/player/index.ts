@@ -1,9 +1,9 @@
-export { usePlayer } from './hooks';
+export { useListeningPosition, usePlayer } from './hooks';
 export { Player } from './Player';
 export { PlayerAudio } from './PlayerAudio';
 export { ChapterList } from './ChapterList';
 export { ReadAlong } from './ReadAlong';
 export { useSavedProgress } from './progressCache';
 export { usePlayerMetadata } from './data';
-export { listenAgain, loadJob, resetPlayer, togglePlayback } from './controls';
+export { listenAgain, loadJob, playFrom, resetPlayer, togglePlayback } from './controls';
 export { isReady, state as playerState } from './store';

@@ -1,4 +1,5 @@
 import { setupServer } from 'msw/node';
+import { subscribe } from 'valtio';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { configureApi } from '../../api/http';
 import { errorBodyFixture } from '../../mocks/fixtures';
@@ -6,7 +7,6 @@ import { handlers } from '../../mocks/handlers';
 import {
   VOICE_FUNCTIONS,
   VOICE_WS_URL,
-  voiceConnectHandler,
   voiceStartHandler,
   voiceStatusHandler,
   voiceStopHandler,
@@ -20,7 +20,6 @@ import {
   connect,
   connectionUrlWith,
   disconnect,
-  micProblemOf,
   resetVoiceAssistant,
   sendText,
   setContext,
@@ -28,9 +27,10 @@ import {
   state,
   stop,
   talk,
-  talkState,
   watchStatus,
 } from './store';
+import { micProblemOf } from './problems';
+import { talkState } from './state';
 
 const server = setupServer(...handlers);
 let transport: FakeTransport;
@@ -60,7 +60,7 @@ function requestsTo(path: string): Request[] {
 }
 
 const running = () =>
-  resetVoiceAssistant({ serviceStatus: 'running', websocketUrl: VOICE_WS_URL, mcpFunctions: [...VOICE_FUNCTIONS] });
+  resetVoiceAssistant({ serviceStatus: 'running', websocketUrl: VOICE_WS_URL, toolNames: [...VOICE_FUNCTIONS] });
 
 beforeAll(() => {
   server.listen({ onUnhandledRequest: 'error' });
@@ -85,7 +85,7 @@ describe('voice assistant store: service', () => {
       clientStatus: 'disconnected',
       error: null,
       websocketUrl: null,
-      mcpFunctions: [],
+      toolNames: [],
     });
   });
 
@@ -95,17 +95,17 @@ describe('voice assistant store: service', () => {
     expect(state).toMatchObject({
       serviceStatus: 'running',
       websocketUrl: VOICE_WS_URL,
-      mcpFunctions: VOICE_FUNCTIONS,
+      toolNames: VOICE_FUNCTIONS,
     });
   });
 
-  it('status errors prefer the server detail, else "Failed to check status: {message}"', async () => {
+  it('status errors prefer the server detail, else "Failed to check status: " and what to do', async () => {
     server.use(voiceStatusHandler({}, { status: 503, body: errorBodyFixture('Voice service unavailable') }));
     await checkStatus();
     expect(state).toMatchObject({ serviceStatus: 'error', error: 'Voice service unavailable' });
     server.use(voiceStatusHandler({}, { status: 500 }));
     await checkStatus();
-    expect(state.error).toBe('Failed to check status: Request failed with status 500');
+    expect(state.error).toBe('Failed to check status: the server could not do it just now. Try again in a moment.');
   });
 
   it('start goes starting -> running with the mode and job id; failure gives "Failed to start service"', async () => {
@@ -117,27 +117,27 @@ describe('voice assistant store: service', () => {
     expect(state).toMatchObject({
       serviceStatus: 'running',
       websocketUrl: VOICE_WS_URL,
-      mcpFunctions: VOICE_FUNCTIONS,
+      toolNames: VOICE_FUNCTIONS,
     });
     expect(await seen[0]?.json()).toEqual({ mode: 'xray', jobId: '9b2e7c1a-4d5f-4e6a-8b9c-0d1e2f3a4b5c' });
     server.use(voiceStartHandler({}, { status: 500 }));
     await start();
     expect(state).toMatchObject({
       serviceStatus: 'error',
-      error: 'Failed to start service: Request failed with status 500',
+      error: 'Failed to start service: the server could not do it just now. Try again in a moment.',
     });
   });
 
   it('stop clears the websocket URL and functions; failure gives "Failed to stop service"', async () => {
     running();
     await stop();
-    expect(state).toMatchObject({ serviceStatus: 'stopped', websocketUrl: null, mcpFunctions: [] });
+    expect(state).toMatchObject({ serviceStatus: 'stopped', websocketUrl: null, toolNames: [] });
     running();
     server.use(voiceStopHandler({ status: 500 }));
     await stop();
     expect(state).toMatchObject({
       serviceStatus: 'error',
-      error: 'Failed to stop service: Request failed with status 500',
+      error: 'Failed to stop service: the server could not do it just now. Try again in a moment.',
     });
   });
 
@@ -214,10 +214,11 @@ describe('voice assistant store: client', () => {
     expect(state.clientStatus).toBe('disconnected');
   });
 
-  it('connects with token and position in the URL, mic on, camera off, remote speaker Bot', async () => {
+  it('connects to the URL the start answered (no second request), with token and position, mic on, camera off', async () => {
+    const seen = requestsTo('/api/v1/voice-assistant/connect');
     running();
+    state.websocketUrl = 'http://localhost:8080/api/v1/voice-assistant/ws?session=s1';
     state.position = 125.5;
-    server.use(voiceConnectHandler({ connectionUrl: 'http://localhost:8080/api/v1/voice-assistant/ws?session=s1' }));
     const connecting = connect();
     expect(state.clientStatus).toBe('connecting');
     await connecting;
@@ -233,17 +234,26 @@ describe('voice assistant store: client', () => {
     expect(audio.micOn).toBe(true);
     audio.speak(new Int16Array(512));
     expect(transport.audio).toHaveLength(1);
+    expect(seen).toHaveLength(0);
   });
 
-  it("connect failures: 'Connection failed: {message}' and client status error", async () => {
+  it("connect failures: 'Connection failed: {why}' and client status error", async () => {
+    useFakes({ connect: { fail: 'Failed to connect to websocket: Voice assistant is not running' } });
     running();
-    server.use(voiceConnectHandler({}, { status: 409, body: errorBodyFixture('Voice assistant is not running') }));
     await connect();
+    // The server's reason for closing is passed on; the socket library's own words never are.
     expect(state).toMatchObject({ clientStatus: 'error', error: 'Connection failed: Voice assistant is not running' });
     useFakes({ connect: { fail: 'websocket connection timed out' } });
-    server.resetHandlers();
     await connect();
-    expect(state).toMatchObject({ clientStatus: 'error', error: 'Connection failed: websocket connection timed out' });
+    expect(state).toMatchObject({
+      clientStatus: 'error',
+      error: 'Connection failed: the voice assistant did not answer in time. Try again.',
+    });
+    useFakes({ connect: { fail: 'Failed to connect to websocket: websocket error' } });
+    await connect();
+    expect(state.error).toBe(
+      'Connection failed: the voice assistant could not be reached. Check your connection, then try again.',
+    );
   });
 
   it('disconnect during connecting ends quietly in disconnected', async () => {
@@ -284,17 +294,24 @@ describe('voice assistant store: client', () => {
     expect(audio.played).toHaveLength(0);
     expect(audio.stops).toBeGreaterThan(0);
     expect(state.transcript).toEqual([
-      { id: expect.any(Number), speaker: 'user', text: 'What just happened?', final: true, at: expect.any(Number) },
+      {
+        id: expect.any(Number),
+        speaker: 'user',
+        text: 'What just happened?',
+        final: true,
+        at: expect.any(Number),
+        mode: null,
+      },
     ]);
   });
 
-  it('a fatal transport error sets client status error with its message; disconnect resets', async () => {
+  it("a fatal transport error sets client status error with what to do (never the socket library's words); disconnect resets", async () => {
     running();
     await connect();
     transport.fail('websocket reconnect failed');
     expect(state).toMatchObject({
       clientStatus: 'error',
-      error: 'websocket reconnect failed',
+      error: 'Connection lost: the voice assistant could not be reached. Check your connection, then try again.',
       remoteParticipant: null,
     });
     expect(audio.closed).toBe(true);
@@ -409,6 +426,29 @@ describe('voice assistant store: the conversation page', () => {
     expect(state.openBook!.title).toBe('The Keeper of the Cape');
   });
 
+  it('a typed answer whose audio cannot play shows its text at once and never says "Speaking"', async () => {
+    configureVoiceAssistant({
+      createTransport: () => (transport = new FakeTransport({ answerDelayMs: 1, speakMs: 50 })),
+      createAudio: () => {
+        audio = new FakeAudioIO();
+        // The browser refused to start audio (autoplay): nothing plays.
+        audio.blocked = true;
+        return audio;
+      },
+    });
+    running();
+    await connect();
+    const seen: string[] = [];
+    const unwatch = subscribe(state, () => seen.push(talkState(state)));
+    sendText('Who is Nell?');
+    await vi.waitFor(() => expect(state.transcript[1]?.text).toBeTruthy());
+    await vi.waitFor(() => expect(transport.sent.length).toBeGreaterThan(0));
+    await new Promise((resolve) => setTimeout(resolve, 120));
+    unwatch();
+    expect(seen).not.toContain('speaking');
+    expect(talkState(state)).toBe('listening');
+  });
+
   it('a moving position reaches the live conversation once per whole second (set-position)', async () => {
     running();
     setContext({ mode: 'xray', jobId: book, position: 10.2 });
@@ -441,5 +481,8 @@ describe('voice assistant store: the conversation page', () => {
     expect(micProblemOf(new TypeError("Cannot read properties of undefined (reading 'getUserMedia')"), false)).toMatch(
       /not served over HTTPS/,
     );
+    // Any other failure is said in words, never with the browser's own text.
+    const odd = micProblemOf(new Error('AbortError: Starting videoinput failed'), true);
+    expect(odd).toBe('The microphone is off: the browser could not open it. Check its settings, then start again.');
   });
 });

@@ -4,7 +4,7 @@ import { useGetRecentProgress } from '../../api/gen/endpoints/progress/progress'
 import type { JobSummaryOutput } from '../../api/gen/model';
 import { BookTile, type TileAction } from '../../components/book';
 import { Spinner } from '../../components/ui';
-import { bookTitle, isListenable, jobDuration } from '../../entities/job';
+import { bookTitle, isListenable, jobDuration, jobProgress } from '../../entities/job';
 import { formatDuration, formatTimeLeft } from '../../entities/time';
 import { POLL_MS, usePolledJobs } from '../../features/jobs';
 // Not the player's index: the home's first load carries the state only, the controls come on first use.
@@ -161,7 +161,7 @@ function ConvertingNow({ active }: { active: boolean }) {
               jobId={job.id}
               title={title}
               status={status}
-              progress={job.progress}
+              progress={jobProgress(job)}
               href={listenable ? paths.libraryBook(job.id) : paths.job(job.id)}
               action={listenable ? action(job.id, title, 'Listen to') : undefined}
               headingLevel={3}

@@ -6,7 +6,15 @@ import { paths } from '../../lib/paths';
 import { VoiceBadge } from '../../components/book';
 import { useEnvironment } from '../../features/environment';
 import { formatDate } from '../../entities/time';
-import { chaptersDoneLabel, countLabel, isActiveStatus, isBook, jobTitle } from '../../entities/job';
+import {
+  chaptersDoneLabel,
+  countLabel,
+  isActiveStatus,
+  isBook,
+  jobProgress,
+  jobTitle,
+  queuedLabel,
+} from '../../entities/job';
 import { BookChapters } from './BookChapters';
 import { JobStatusIcon } from '../../features/jobs';
 
@@ -81,6 +89,7 @@ export function JobCard({ job, onCancel, cancelling, onDelete }: JobCardProps) {
   const book = isBook(job);
   const done = chaptersDoneLabel(job);
   const active = isActiveStatus(job.status);
+  const queued = queuedLabel(job);
   const forTitle = <span className="visually-hidden"> {title}</span>;
   return (
     <Article as="article" aria-labelledby={titleId}>
@@ -92,6 +101,7 @@ export function JobCard({ job, onCancel, cancelling, onDelete }: JobCardProps) {
         {chapters > 0 && !done && <Badge tone="info">{countLabel(chapters, 'chapter')}</Badge>}
       </Head>
       {done && <Muted>{done}</Muted>}
+      {queued && <Muted>{queued}</Muted>}
       {job.parent_job_id && <Muted>Part of parent book job</Muted>}
       <Facts>
         <div>
@@ -105,7 +115,7 @@ export function JobCard({ job, onCancel, cancelling, onDelete }: JobCardProps) {
           </dd>
         </div>
       </Facts>
-      {active && <ProgressBar value={job.progress} label={`Progress of ${title}`} />}
+      {active && <ProgressBar value={jobProgress(job)} label={`Progress of ${title}`} />}
       <Actions>
         {job.parent_job_id && (
           <ButtonLink href={paths.job(job.parent_job_id)}>

@@ -26,6 +26,13 @@ const Details = styled.dl`
   }
 `;
 
+/** '19s ready · about 11m 13s in all' while a book converts, else its length. */
+export function durationText(duration: number, estimate: number): string {
+  return estimate > duration
+    ? `${formatDuration(duration)} ready · about ${formatDuration(estimate)} in all`
+    : formatDuration(duration);
+}
+
 /**
  * What few readers need, folded away: the audio's details (format, length, size, the voice that
  * speaks it, sample rate) and the technical ones (short id, dates).
@@ -36,12 +43,15 @@ export function BookDetails({
   voice,
   demoMode,
   duration,
+  estimate = 0,
 }: {
   book: Job;
   metadata: ReturnType<typeof usePlayerMetadata>;
   voice: Parameters<typeof voiceLabel>[0];
   demoMode: boolean;
   duration: number;
+  /** The whole book's estimated length while it converts (0 when unknown or finished). */
+  estimate?: number;
 }) {
   return (
     <Stack>
@@ -50,7 +60,7 @@ export function BookDetails({
           <dt>Format</dt>
           <dd>{(metadata?.format ?? book.result_data.format ?? 'mp3').toUpperCase()}</dd>
           <dt>Duration</dt>
-          <dd>{formatDuration(duration)}</dd>
+          <dd>{durationText(duration, estimate)}</dd>
           <dt>File size</dt>
           <dd>{formatBytes(metadata?.file_size ?? book.result_data.file_size_bytes)}</dd>
           <dt>Voice</dt>

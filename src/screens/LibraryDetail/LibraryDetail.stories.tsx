@@ -288,8 +288,15 @@ export const ConvertingBook: Story = {
     }
     // Nothing after the ready chapter can be played yet.
     await expect(canvas.getByRole('button', { name: 'Next chapter' })).toBeDisabled();
-    // The length so far, and what the whole book will last.
-    await expect(canvas.getByText('20s ready · about 1m 00s in all')).toBeVisible();
+    // The length so far, and what the whole book will last: beside the cover and in Audio details.
+    const [facts, inDetails] = canvas.getAllByText('20s ready · about 1m 00s in all');
+    await expect(facts).toBeVisible();
+    await userEvent.click(canvas.getByText('Audio details'));
+    await expect(inDetails).toBeVisible();
+    // What will speak the chapters still to come, in words.
+    await expect(canvas.getByText('Audio details').closest('details')!).toHaveTextContent(
+      'VoiceOffline voice · requested OpenAI',
+    );
   },
 };
 

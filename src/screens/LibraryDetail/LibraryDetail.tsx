@@ -4,7 +4,7 @@ import { Link } from 'wouter';
 import { ApiError, errorMessage } from '../../api/errors';
 import { Alert, Badge, Button, ButtonLink, Page, Spinner } from '../../components/ui';
 import { paths } from '../../lib/paths';
-import { formatClock, formatDuration } from '../../entities/time';
+import { formatClock } from '../../entities/time';
 import { useEnvironment } from '../../features/environment';
 import { bookTitle, chapterCount, isActiveStatus, isListenable, jobDuration } from '../../entities/job';
 import { usePolledJob } from '../../features/jobs';
@@ -22,7 +22,7 @@ import {
 } from '../../features/player';
 import { AskAboutBook } from '../../features/voice-assistant';
 import { BookCover, VoiceBadge } from '../../components/book';
-import { BookDetails } from './BookDetails';
+import { BookDetails, durationText } from './BookDetails';
 
 const NOT_READY = 'Book not found or not ready for playback';
 
@@ -203,11 +203,7 @@ export function LibraryDetail({ jobId }: { jobId: string }) {
           <Facts>
             <VoiceBadge job={voiceJob} demoMode={demoMode} />
             <span>{chapters === 1 ? '1 chapter' : `${chapters} chapters`}</span>
-            <span>
-              {estimate > duration
-                ? `${formatDuration(duration)} ready · about ${formatDuration(estimate)} in all`
-                : formatDuration(duration)}
-            </span>
+            <span>{durationText(duration, estimate)}</span>
             {finished && <Badge tone="success">Finished</Badge>}
           </Facts>
           <Player title={`Player: ${title}`} />
@@ -238,7 +234,14 @@ export function LibraryDetail({ jobId }: { jobId: string }) {
           <ChapterList />
         </div>
       </Reading>
-      <BookDetails book={book} metadata={metadata} voice={voiceJob} demoMode={demoMode} duration={duration} />
+      <BookDetails
+        book={book}
+        metadata={metadata}
+        voice={voiceJob}
+        demoMode={demoMode}
+        duration={duration}
+        estimate={estimate}
+      />
     </Page>
   );
 }

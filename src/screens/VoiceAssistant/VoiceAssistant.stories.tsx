@@ -8,9 +8,10 @@ import { jobsListHandler, libraryShelfFixture } from '../../mocks/library';
 import {
   VOICE_FUNCTIONS,
   VOICE_WS_URL,
-  voiceConnectHandler,
+  voiceConversationHandler,
   voiceStartHandler,
   voiceStatusHandler,
+  voiceTurnsFixture,
 } from '../../mocks/voice';
 import { FakeAudioIO, FakeTransport, type FakeTransportOptions } from '../../testing/voice-fakes';
 import { LIBRARY_EXAMPLES, VoiceAssistant, XRAY_EXAMPLES } from './VoiceAssistant';
@@ -20,7 +21,7 @@ import { LIBRARY_EXAMPLES, VoiceAssistant, XRAY_EXAMPLES } from './VoiceAssistan
  * and where without spoiling past where the reader is.
  *
  * Story parameters: msw.handlers for the REST calls (voiceStatus, voiceStart, voiceStop,
- * voiceConnect, audioMetadata) and `voice: { transport, micError }` for the injected fake
+ * audioMetadata) and `voice: { transport, micError }` for the injected fake
  * transport (FakeTransportOptions) and a microphone that fails to open.
  */
 const meta = {
@@ -73,6 +74,18 @@ async function expectTalkState(canvas: Canvas, label: string) {
   await waitFor(() => expect(canvas.getByRole('button', { description: label })).toBeVisible());
 }
 
+/** The mode in use is the one checked, and drawn highlighted (the other segments are not). */
+async function expectMode(canvas: Canvas, name: 'Library' | 'Tutor' | 'X-ray') {
+  const radios = within(canvas.getByRole('radiogroup', { name: 'Mode' })).getAllByRole('radio');
+  const backgroundOf = (radio: HTMLElement) => getComputedStyle(radio.nextElementSibling!).backgroundColor;
+  const chosen = canvas.getByRole('radio', { name });
+  await expect(chosen).toBeChecked();
+  for (const radio of radios.filter((r) => r !== chosen)) {
+    await expect(radio).not.toBeChecked();
+    await expect(backgroundOf(radio)).not.toBe(backgroundOf(chosen));
+  }
+}
+
 /** Send stays inside the question box and the box inside its card. */
 async function expectSendInside(canvas: Canvas) {
   const send = canvas.getByRole('button', { name: 'Send' });
@@ -91,8 +104,8 @@ export const Idle: Story = {
     const canvas = within(canvasElement);
     await expect(canvas.getByRole('heading', { level: 1, name: 'Voice Assistant' })).toBeVisible();
     await expect(canvas.getByRole('radiogroup', { name: 'Mode' })).toBeVisible();
-    await expect(canvas.getByRole('radio', { name: 'Tutor' })).not.toBeChecked();
-    await expect(canvas.getByRole('radio', { name: 'X-ray' })).not.toBeChecked();
+    // Without a book or a mode, the assistant talks about the library, and the switch says so.
+    await expectMode(canvas, 'Library');
     await expect(canvas.getByRole('heading', { name: 'Your library' })).toBeVisible();
     await expect(canvas.getByRole('combobox', { name: 'Book' })).toHaveValue('');
     await expect(await canvas.findByRole('button', { name: 'Start talking' })).toBeEnabled();
@@ -137,6 +150,7 @@ export const Thinking: Story = {
     await canvas.findByRole('button', { name: 'End conversation' });
     await typeQuestion(canvas, 'What books are in my library?');
     await expectTalkState(canvas, 'Thinking');
+    await expectMode(canvas, 'Library');
     await expect(within(transcriptOf(canvas)).getByText('What books are in my library?')).toBeVisible();
     await expect(canvas.getByLabelText('Type a question')).toHaveValue('');
   },
@@ -236,7 +250,7 @@ export const ChooseBook: Story = {
     await waitFor(() => expect(within(book).getByRole('option', { name: 'The Raven' })).toBeInTheDocument());
     await userEvent.selectOptions(book, 'The Raven');
     await expect(await canvas.findByRole('heading', { name: 'The Raven' })).toBeVisible();
-    await expect(canvas.getByRole('radio', { name: 'X-ray' })).toBeChecked();
+    await expectMode(canvas, 'X-ray');
     await expect(await canvas.findByText(/X-ray answers only from what you have heard/)).toBeVisible();
   },
 };
@@ -254,7 +268,7 @@ export const SwitchTutorToXray: Story = {
     await startTalking(canvas);
     await expect(await canvas.findByText('Talking in Tutor mode')).toBeVisible();
     await userEvent.click(canvas.getByRole('radio', { name: 'X-ray' }));
-    await expect(canvas.getByRole('radio', { name: 'X-ray' })).toBeChecked();
+    await expectMode(canvas, 'X-ray');
     await expect(await canvas.findByText(/X-ray answers only from what you have heard/)).toBeVisible();
     // The session switches and the conversation carries on in the new mode.
     await expect(await canvas.findByText('Talking in X-ray mode')).toBeVisible();
@@ -333,7 +347,7 @@ export const ErrorState: Story = {
     const canvas = within(canvasElement);
     await startTalking(canvas);
     await expect(await canvas.findByRole('alert')).toHaveTextContent(
-      'Connection failed: websocket connection timed out',
+      'Connection failed: the voice assistant did not answer in time. Try again.',
     );
     await expect(canvas.getByRole('button', { name: 'Start talking' })).toBeEnabled();
     await expect(canvas.getByLabelText('Type a question')).toBeEnabled();
@@ -359,15 +373,9 @@ export const ServiceUnavailable: Story = {
 
 /** The connection cannot be set up: the server’s reason. */
 export const ConnectApiError: Story = {
+  name: 'Connect error (the socket refuses: no running session)',
   parameters: {
-    msw: {
-      handlers: {
-        voiceConnect: voiceConnectHandler(
-          {},
-          { status: 409, body: errorBodyFixture('Voice assistant is not running') },
-        ),
-      },
-    },
+    voice: { transport: { connect: { fail: 'Failed to connect to websocket: Voice assistant is not running' } } },
   },
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
@@ -375,6 +383,109 @@ export const ConnectApiError: Story = {
     await expect(await canvas.findByRole('alert')).toHaveTextContent(
       'Connection failed: Voice assistant is not running',
     );
+  },
+};
+
+// --- the kept conversation -------------------------------------------------------------------------
+
+/** Twelve kept turns: more than the conversation's box shows at once. */
+function longConversation() {
+  return Array.from({ length: 12 }, (_, i) => ({
+    id: i + 1,
+    mode: 'xray' as const,
+    speaker: i % 2 === 0 ? ('reader' as const) : ('assistant' as const),
+    text:
+      i % 2 === 0
+        ? `Question ${i / 2 + 1}: who is the old man?`
+        : `Answer ${(i + 1) / 2}: he lives next door and has a pale blue eye, the narrator says, again and again.`,
+    created_at: `2026-03-01T09:${String(10 + i).padStart(2, '0')}:00Z`,
+    evidence: null,
+  }));
+}
+
+/** A reader comes back to a book: the kept conversation, X-ray and Tutor turns, with the evidence heard. */
+export const ConversationHistory: Story = {
+  name: 'Conversation history (kept across modes and reloads)',
+  parameters: {
+    route: xrayRoute,
+    msw: { handlers: { voiceConversation: voiceConversationHandler({ turns: voiceTurnsFixture() }) } },
+  },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    const transcript = transcriptOf(canvas);
+    await waitFor(() => expect(within(transcript).getAllByRole('listitem')).toHaveLength(3));
+    const turns = within(transcript).getAllByRole('listitem');
+    await expect(within(turns[1]!).getByText('X-ray')).toBeVisible();
+    await expect(within(turns[2]!).getByText('Tutor')).toBeVisible();
+    const evidence = within(turns[1]!).getByLabelText('Evidence');
+    await expect(evidence).toHaveTextContent('“He had the eye of a vulture.”');
+    await expect(evidence).toHaveTextContent('Heard in chapter 1, about 10 seconds in');
+    await expect(within(evidence).getByRole('button', { name: /^Play from here/ })).toBeEnabled();
+    await expect(canvas.getByRole('button', { name: 'Clear conversation' })).toBeVisible();
+  },
+};
+
+/** The reader clears the conversation: the examples come back. */
+export const ConversationCleared: Story = {
+  name: 'Conversation cleared',
+  parameters: {
+    route: xrayRoute,
+    msw: { handlers: { voiceConversation: voiceConversationHandler({ turns: voiceTurnsFixture() }) } },
+  },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await userEvent.click(await canvas.findByRole('button', { name: 'Clear conversation' }));
+    await waitFor(() =>
+      expect(transcriptOf(canvas)).toHaveTextContent('Press Start talking, or type a question below.'),
+    );
+    await expect(canvas.queryByRole('button', { name: 'Clear conversation' })).toBeNull();
+  },
+};
+
+/** The reader scrolled up in a long conversation: Jump to latest brings them back. */
+export const JumpToLatest: Story = {
+  name: 'Jump to latest (the reader scrolled up)',
+  parameters: {
+    route: xrayRoute,
+    msw: { handlers: { voiceConversation: voiceConversationHandler({ turns: longConversation() }) } },
+  },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    const transcript = transcriptOf(canvas);
+    await waitFor(() => expect(within(transcript).getAllByRole('listitem')).toHaveLength(12));
+    // The newest turn is in view, and nothing is offered while the reader follows it.
+    await waitFor(() =>
+      expect(transcript.scrollTop + transcript.clientHeight).toBeGreaterThanOrEqual(transcript.scrollHeight - 2),
+    );
+    await expect(canvas.queryByRole('button', { name: 'Jump to latest' })).toBeNull();
+    transcript.scrollTop = 0;
+    transcript.dispatchEvent(new Event('scroll'));
+    await expect(await canvas.findByRole('button', { name: 'Jump to latest' })).toBeVisible();
+  },
+};
+
+/** Back after a break: Previously… offers a recap of what was heard. */
+export const RecapOffered: Story = {
+  name: 'Previously… (recap offered after a break)',
+  parameters: {
+    route: xrayRoute,
+    msw: {
+      handlers: {
+        voiceConversation: voiceConversationHandler({
+          recap: {
+            text: 'Previously in The Tell-Tale Heart: the narrator swears he is not mad, and watches the old man sleep, night after night. That part is about the narrator and the old man.',
+            rested_minutes: 180,
+          },
+        }),
+      },
+    },
+  },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    const recap = await canvas.findByRole('region', { name: 'Previously…' });
+    await expect(recap).toHaveTextContent('You last listened 3 hours ago. Previously in The Tell-Tale Heart:');
+    await expect(within(recap).getByRole('button', { name: 'Hear the recap' })).toBeEnabled();
+    await expect(within(recap).getByRole('button', { name: 'Resume listening' })).toBeEnabled();
   },
 };
 
