@@ -26,7 +26,9 @@ const config: TestRunnerConfig = {
     );
     const story = await getStoryContext(page, context);
     const screen = story.parameters.screen as { width: number; height: number } | undefined;
-    await page.setViewportSize(viewportOf(story.globals ?? {}) ?? screen ?? DEFAULT_SCREEN);
+    // The prepared story keeps its own `globals` (story or meta level) as storyGlobals.
+    const storyGlobals = (story as { storyGlobals?: Record<string, unknown> }).storyGlobals ?? {};
+    await page.setViewportSize(viewportOf(storyGlobals) ?? screen ?? DEFAULT_SCREEN);
   },
   async postVisit(page, context) {
     const navigated = await page.locator('#storybook-root h1', { hasText: /^Navigated to / }).count();

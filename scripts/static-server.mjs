@@ -20,9 +20,10 @@ const types = {
 
 /**
  * Serves `dir` under `prefix` (default '/'; e.g. '/review/storybook/' proves a build works from a
- * sub-folder). Resolves with the listening server; its URL is `url(server)`.
+ * sub-folder), on `port` (default: a free one). Resolves with the listening server; its address
+ * is `urlOf(server, prefix)`.
  */
-export function serveStatic(dir, { prefix = '/' } = {}) {
+export function serveStatic(dir, { prefix = '/', port = 0, host = '127.0.0.1' } = {}) {
   const root = resolve(dir);
   const server = createServer((req, res) => {
     const pathname = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
@@ -67,11 +68,19 @@ export function serveStatic(dir, { prefix = '/' } = {}) {
     createReadStream(file).pipe(res);
   });
   return new Promise((resolvePromise) => {
-    server.listen(0, '127.0.0.1', () => resolvePromise(server));
+    server.listen(port, host, () => resolvePromise(server));
   });
 }
 
 /** The address a server from serveStatic answers at, with its prefix. */
 export function urlOf(server, prefix = '/') {
   return `http://127.0.0.1:${server.address().port}${prefix.replace(/\/$/, '')}`;
+}
+
+// `npm run serve-storybook`: the static Storybook on http://127.0.0.1:6006 (PORT overrides), as a
+// reviewer opens a build. `node scripts/static-server.mjs DIR` serves another folder.
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const dir = process.argv[2] ?? 'storybook-static';
+  const server = await serveStatic(dir, { port: Number(process.env.PORT ?? 6006) });
+  console.log(`Serving ${dir} at ${urlOf(server)} (Ctrl+C stops)`);
 }
