@@ -11,7 +11,7 @@ import type { Page } from 'playwright-core';
 import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveStatic, urlOf } from '../../scripts/static-server.mjs';
-import { review, VARIANTS } from '../../scripts/visual/review.mjs';
+import { openBrowser, review, reviewPage, shoot, VARIANTS } from '../../scripts/visual/review.mjs';
 
 const root = resolve(import.meta.dirname, '../..');
 const story = 'screens-login--empty';
@@ -52,6 +52,7 @@ async function changePrimaryColour(page: Page) {
 describe('npm run test:visual', () => {
   let server: Server;
   let baseUrl: string;
+  let staticDir: string;
   const work = () => mkdtempSync(join(tmpdir(), 'visual-'));
 
   beforeAll(async () => {
@@ -64,6 +65,7 @@ describe('npm run test:visual', () => {
       });
       expect(built.status).toBe(0);
     }
+    staticDir = dir;
     server = await serveStatic(dir);
     baseUrl = urlOf(server);
   });
@@ -113,5 +115,32 @@ describe('npm run test:visual', () => {
     expect(count(`${prefix}-after.png`, [26, 111, 139])).toBeGreaterThan(1000);
     expect(count(`${prefix}-diff.png`, [255, 0, 0])).toBeGreaterThan(1000);
     expect(readFileSync(join(dir, 'results', 'index.html'), 'utf8')).toContain(`${story}.desktop-light-diff.png`);
+  });
+
+  it('works from a sub-folder of a static file server: the msw worker answers there and the sample audio is found', async () => {
+    const prefix = '/review/storybook/';
+    const nested = await serveStatic(staticDir, { prefix });
+    const browser = await openBrowser();
+    try {
+      const page = await reviewPage(browser);
+      const missing: string[] = [];
+      page.on('response', (response) => {
+        if (response.status() === 404) missing.push(response.url());
+      });
+      // The book page asks the (mocked) API for its stream, then loads the sample MP3 beside iframe.html.
+      const shot = await shoot(page, urlOf(nested, prefix), 'screens-librarydetail--details', desktopLight[0]!);
+      expect(shot.length).toBeGreaterThan(0);
+      await expect
+        .poll(() => page.getByRole('heading', { level: 1, name: 'The Tell-Tale Heart' }).isVisible())
+        .toBe(true);
+      const worker = await page.evaluate(() => navigator.serviceWorker.controller?.scriptURL);
+      expect(worker).toBe(`${urlOf(nested, prefix)}/mockServiceWorker.js`);
+      const audio = await page.evaluate(() => document.querySelector('audio')?.src);
+      expect(audio).toBe(`${urlOf(nested, prefix)}/fixtures/sample.mp3`);
+      expect(missing).toEqual([]);
+    } finally {
+      await browser.close();
+      nested.close();
+    }
   });
 });
