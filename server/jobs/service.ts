@@ -390,11 +390,9 @@ export function createJobService(deps: JobServiceDeps) {
 
     /** One page of job summaries (the list's shape; `get` has the whole job). */
     async list(filter: ListFilter) {
-      const { jobs: summaries, total } = await repo.listSummaries(filter);
-      // Waiting jobs say how many start before them ("queued, 3 ahead").
-      const positions = await repo.queuePositions(
-        summaries.filter((j) => j.status === 'PENDING' && j.parent_job_id === null).map((j) => j.id),
-      );
+      const { jobs: summaries, total, waiting } = await repo.listSummaries(filter);
+      // Waiting jobs say how many start before them ("queued, 3 ahead"); a page without any costs no query.
+      const positions = await repo.queuePositions(waiting);
       const jobs = summaries.map((j) => (positions.has(j.id) ? { ...j, queue_position: positions.get(j.id)! } : j));
       return {
         jobs,

@@ -24,8 +24,9 @@ import * as fs from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { Config } from '../config';
-import { migrate } from '../db/migrate';
+import { appliedMigrations, migrate } from '../db/migrate';
 import { openDatabase } from '../db/open';
+import { createJobRepository } from '../jobs/repository';
 import type { Db, DbExecutor } from '../db/types';
 import { TEMP_DIR_NAME } from '../storage/types';
 
@@ -140,8 +141,7 @@ export async function backupInstance(config: Config, dir: string, log: (line: st
   try {
     await db.transaction(async (tx) => {
       await tx.exec('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ');
-      const { rows } = await tx.query<{ id: string }>('SELECT id FROM schema_migrations ORDER BY id');
-      manifest.migrations = rows.map((r) => r.id);
+      manifest.migrations = await appliedMigrations(tx);
       for (const table of await tablesInOrder(tx)) {
         const out = createWriteStream(path.join(dir, 'database', `${table}.jsonl`), { flags: 'wx' });
         let count = 0;
@@ -220,8 +220,8 @@ export async function restoreInstance(config: Config, dir: string, log: (line: s
   try {
     await migrate(db);
     await db.transaction(async (tx) => {
-      const { rows } = await tx.query<{ id: string }>('SELECT id FROM schema_migrations ORDER BY id');
-      const unknown = manifest.migrations.filter((id) => !rows.some((r) => r.id === id));
+      const applied = await appliedMigrations(tx);
+      const unknown = manifest.migrations.filter((id) => !applied.includes(id));
       if (unknown.length > 0) {
         throw new BackupError(
           `The backup was made by a newer version (migrations ${unknown.join(', ')}); update first`,
@@ -244,9 +244,9 @@ export async function restoreInstance(config: Config, dir: string, log: (line: s
       }
       // Rows came with their ids: a serial column's sequence continues after the highest one.
       await resetSequences(tx);
-      // The workers that held them are gone: the restored server resumes every unfinished job.
-      if (tables.includes('jobs')) await tx.exec('UPDATE jobs SET lease_owner = NULL, lease_until = NULL');
     });
+    // The workers that held them are gone: the restored server resumes every unfinished job.
+    await createJobRepository(db).clearAllLeases();
   } finally {
     await db.close();
   }

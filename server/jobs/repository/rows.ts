@@ -173,6 +173,8 @@ export function toStep(row: StepRow): StepRecord {
 
 /** One row of the list: only what the summary shows, with JSON picked apart by the database. */
 export interface SummaryRow extends Omit<JobRow, 'config' | 'result_data'> {
+  /** Still waiting its turn in the fair queue (top-level, PENDING, not handed to the workers). */
+  waiting?: boolean;
   voice_config: JobConfig['voice_config'] | string | null;
   provider: JobConfig['provider'] | null;
   author: string | null;
