@@ -1,4 +1,5 @@
 import { getStoryContext, type TestRunnerConfig } from '@storybook/test-runner';
+import { viewportOf } from './review/viewports';
 
 /** Playwright's own viewport, which every story runs at unless it names a screen. */
 const DEFAULT_SCREEN = { width: 1280, height: 720 };
@@ -6,9 +7,10 @@ const DEFAULT_SCREEN = { width: 1280, height: 720 };
 /**
  * Two rules for every story run:
  *
- * - A story that names a screen (`parameters.screen: { width, height }`, e.g. a 390x844 phone) runs
- *   at that viewport, so media queries apply as on the device (the bottom navigation, the book
- *   page's phone layout); the next story gets the default back.
+ * - A story that names a size (`globals: { viewport: { value: 'phone' } }`, the toolbar's sizes, or
+ *   `parameters.screen: { width, height }`) runs at that viewport, so media queries apply as on the
+ *   device (the bottom navigation, the book page's phone layout); the next story gets the default
+ *   back.
  * - A story shows the state its name says, also after its play function ran: a reviewer who opens
  *   "Empty" must see the empty screen, not the page a link led to. So a story may end on another
  *   page (the route stub's "Navigated to …" heading) only when it is tagged `navigates`, which its
@@ -24,7 +26,9 @@ const config: TestRunnerConfig = {
     );
     const story = await getStoryContext(page, context);
     const screen = story.parameters.screen as { width: number; height: number } | undefined;
-    await page.setViewportSize(screen ?? DEFAULT_SCREEN);
+    // The prepared story keeps its own `globals` (story or meta level) as storyGlobals.
+    const storyGlobals = (story as { storyGlobals?: Record<string, unknown> }).storyGlobals ?? {};
+    await page.setViewportSize(viewportOf(storyGlobals) ?? screen ?? DEFAULT_SCREEN);
   },
   async postVisit(page, context) {
     const navigated = await page.locator('#storybook-root h1', { hasText: /^Navigated to / }).count();

@@ -1,5 +1,5 @@
 // `npm test`: every check, in the order the chain runs: formatting -> lint -> types -> contract -> generated code
-// -> dependencies -> unit and server tests -> screens as stories -> Pact consumer -> Pact provider
+// -> dependencies -> unit and server tests -> screens as stories -> screenshots against baselines -> Pact consumer -> Pact provider
 // against the real server -> the app in a real browser.
 // Each step is a package.json script, run by name: the scripts are the one list of commands, so
 // `npm run typecheck` and this chain cannot drift apart. Each step runs even when an earlier one
@@ -23,6 +23,7 @@ const steps = [
   { script: 'check:deps', name: 'unused dependencies, files and exports (knip)' },
   { script: 'test:unit', name: 'unit and server tests' },
   { script: 'test:stories', name: 'stories in Chromium' },
+  { script: 'test:visual', name: 'visual review (screenshots against baselines)' },
   {
     script: 'test:pact:consumer',
     name: 'Pact consumer',

@@ -18,6 +18,7 @@ function storeSession({ withUser }: { withUser: boolean }) {
   if (withUser) localStorage.setItem('user', JSON.stringify(userFixture()));
 }
 
+/** A stored session is being checked: the app waits before choosing a page. */
 export const LoadingAuth: Story = {
   name: 'Loading (auth not yet confirmed)',
   parameters: { route: '/dashboard', msw: { handlers: { me: meHandler({ delay: 'infinite' }) } } },
@@ -28,6 +29,7 @@ export const LoadingAuth: Story = {
   },
 };
 
+/** A signed-out visitor opens a reader’s page: sign in first. */
 export const SignedOutProtectedRoute: Story = {
   name: 'Signed out on a protected route lands on /login',
   parameters: { route: '/jobs' },
@@ -37,6 +39,7 @@ export const SignedOutProtectedRoute: Story = {
   },
 };
 
+/** A returning reader opens the app: straight to the home. */
 export const RestoredSession: Story = {
   name: 'Restored session: / goes to the dashboard',
   parameters: { route: '/', msw: { handlers: { jobs: jobsRunningCountHandler(1) } } },
@@ -50,6 +53,7 @@ export const RestoredSession: Story = {
   },
 };
 
+/** A signed-in reader opens the sign-in page: back to the home. */
 export const SignedInVisitsLogin: Story = {
   name: 'Signed in on /login goes to the dashboard',
   parameters: { route: '/login' },
@@ -60,6 +64,7 @@ export const SignedInVisitsLogin: Story = {
   },
 };
 
+/** The session expired: it is cleared and the reader signs in again. */
 export const ExpiredSession: Story = {
   name: 'A 401 clears the session and shows /login',
   parameters: { route: '/library', msw: { handlers: { me: meHandler({ status: 401 }) } } },
@@ -72,6 +77,7 @@ export const ExpiredSession: Story = {
   },
 };
 
+/** An address the app does not know: the home. */
 export const UnknownPath: Story = {
   name: 'Unknown path goes to the dashboard',
   parameters: { route: '/no/such/page' },

@@ -10,6 +10,10 @@ import { AppRoutes } from './routes';
  */
 const backend = flowBackend();
 
+/**
+ * The routed app over a small stateful fake backend, walked end to end in one story (the Flows section walks
+ * it step by step).
+ */
 const meta = {
   title: 'App/Flows',
   component: AppRoutes,
@@ -34,6 +38,7 @@ const story =
 
 const long = { timeout: 15000 };
 
+/** Upload, follow the job to the end, then listen: one story, the whole path. */
 export const UploadToListening: Story = {
   name: 'Upload a story, watch the job finish, listen to it',
   play: async ({ canvasElement, step }) => {

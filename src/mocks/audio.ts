@@ -20,7 +20,8 @@ import { errorBodyFixture, userFixture } from './fixtures';
  * public/fixtures/sample.mp3: a real 60 s MP3 (three 20 s tones, made by
  * scripts/make-sample-mp3.ts), so stories play, seek and end like the app does.
  */
-export const SAMPLE_AUDIO_URL = '/fixtures/sample.mp3';
+/** Beside the page that plays it: the app's root, or the folder a static Storybook is served from. */
+export const SAMPLE_AUDIO_URL = `${import.meta.env.BASE_URL}fixtures/sample.mp3`;
 export const SAMPLE_AUDIO_SECONDS = 60;
 export const SAMPLE_AUDIO_BYTES = 60192;
 

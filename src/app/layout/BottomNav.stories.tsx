@@ -17,6 +17,7 @@ function PhoneBars() {
   );
 }
 
+/** The bottom navigation: on a phone, the five places of the app within thumb’s reach. */
 const meta = {
   title: 'App/BottomNav',
   component: PhoneBars,
@@ -24,14 +25,16 @@ const meta = {
     route: '/library',
     routeStubs: ['/voice-assistant'],
     auth: { user: { email: 'reader@example.com' } },
-    screen: { width: 390, height: 844 },
     msw: { handlers: { jobs: jobsRunningCountHandler(2) } },
   },
+  // Phones only: the toolbar's phone size (390x844), where the media queries show the bar.
+  globals: { viewport: { value: 'phone', isRotated: false } },
 } satisfies Meta<typeof PhoneBars>;
 
 export default meta;
 type Story = StoryObj<typeof meta>;
 
+/** On a phone: the five places fixed at the bottom, with the running jobs count. */
 export const OnAPhone: Story = {
   name: 'On a phone: five places with icons and labels, fixed at the bottom, the Jobs badge kept',
   play: async ({ canvasElement }) => {
@@ -60,6 +63,7 @@ export const OnAPhone: Story = {
   },
 };
 
+/** The same in the dark theme. */
 export const DarkMode: Story = {
   name: 'On a phone, in dark mode',
   parameters: { theme: 'dark' },
@@ -69,6 +73,7 @@ export const DarkMode: Story = {
   },
 };
 
+/** Assistant opens the voice assistant. */
 export const GoesToTheAssistant: Story = {
   tags: ['navigates'],
   name: 'On a phone: Assistant opens the voice assistant',

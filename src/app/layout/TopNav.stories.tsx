@@ -7,6 +7,7 @@ import { convertingBookFixture, jobAtStatus, jobsBackend, jobUuid } from '../../
 import { getSaveProgressMockHandler } from '../../api/gen/endpoints/progress/progress.msw';
 import { TopNav } from './TopNav';
 
+/** The top bar: the app’s places, the running jobs count, the light/dark toggle and sign out. */
 const meta = {
   title: 'App/TopNav',
   component: TopNav,
@@ -16,6 +17,7 @@ const meta = {
 export default meta;
 type Story = StoryObj<typeof meta>;
 
+/** Jobs are running: the count shows on Jobs. */
 export const WithBadge: Story = {
   parameters: { msw: { handlers: { jobs: jobsRunningCountHandler(3) } } },
   play: async ({ canvasElement }) => {
@@ -36,6 +38,7 @@ const bookBadgeApi = jobsBackend([
   jobAtStatus('PROCESSING', { id: jobUuid(70), title: 'The Raven' }),
 ]);
 
+/** A converting book counts as one job, not one per chapter. */
 export const RunningBookCountsAsOne: Story = {
   name: 'Badge: a converting book counts as one job, not one per chapter',
   parameters: { msw: { handlers: { jobs: bookBadgeApi.handlers.jobs } } },
@@ -50,6 +53,7 @@ export const RunningBookCountsAsOne: Story = {
   },
 };
 
+/** Nothing running: no count. */
 export const WithoutBadge: Story = {
   parameters: { route: '/library', msw: { handlers: { jobs: jobsRunningCountHandler(0) } } },
   play: async ({ canvasElement }) => {
@@ -60,6 +64,7 @@ export const WithoutBadge: Story = {
   },
 };
 
+/** The count cannot be fetched: no count, no error. */
 export const JobsRouteMissing: Story = {
   name: 'Without badge when the jobs call fails',
   parameters: { msw: { handlers: { jobs: jobsRunningCountHandler(0, { status: 404 }) } } },
@@ -71,6 +76,7 @@ export const JobsRouteMissing: Story = {
   },
 };
 
+/** The toggle switches the theme and remembers it. */
 export const DarkModeToggle: Story = {
   name: 'Dark mode: the toggle switches the theme and remembers it',
   parameters: { msw: { handlers: { jobs: jobsRunningCountHandler(0) } } },
@@ -94,6 +100,7 @@ export const DarkModeToggle: Story = {
   },
 };
 
+/** The top bar in the dark theme. */
 export const DarkMode: Story = {
   name: 'Dark mode: the top bar at night',
   parameters: { theme: 'dark', msw: { handlers: { jobs: jobsRunningCountHandler(2) } } },
@@ -107,6 +114,7 @@ export const DarkMode: Story = {
 /** What the server received when the reader signed out in the middle of a book. */
 const savedOnSignOut: { authorization: string | null; position: number | null }[] = [];
 
+/** Signing out while listening saves the place first. */
 export const SignOutKeepsThePlace: Story = {
   tags: ['navigates'],
   name: 'Sign out while listening keeps the place',
@@ -142,6 +150,7 @@ export const SignOutKeepsThePlace: Story = {
   },
 };
 
+/** Sign out goes to the sign-in page. */
 export const SignOut: Story = {
   tags: ['navigates'],
   play: async ({ canvasElement }) => {

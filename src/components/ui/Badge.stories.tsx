@@ -7,6 +7,7 @@ import { Badge, StatusBadge } from './Badge';
 const rgb = (hex: string) => `rgb(${[1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16)).join(', ')})`;
 const { tone } = lightTheme;
 
+/** Badge: a short status in colour (a job’s status, a running count). */
 const meta = {
   title: 'UI/Badge',
   component: Badge,
@@ -17,7 +18,9 @@ const meta = {
 export default meta;
 type Story = StoryObj<typeof meta>;
 
+/** A count with no meaning of its own. */
 export const Neutral: Story = {};
+/** Something under way. */
 export const Info: Story = { args: { tone: 'info' } };
 
 /** docs/product.md#job-statuses: completed green; pending or processing blue; failed red; cancelled or other grey. */

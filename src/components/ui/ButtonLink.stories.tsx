@@ -2,6 +2,7 @@ import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, userEvent, within } from 'storybook/test';
 import { ButtonLink } from './Button';
 
+/** A link that looks like a button: a navigation offered as an action. */
 const meta = {
   title: 'UI/ButtonLink',
   component: ButtonLink,
@@ -12,6 +13,7 @@ const meta = {
 export default meta;
 type Story = StoryObj<typeof meta>;
 
+/** A secondary navigation. */
 export const Secondary: Story = {
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
@@ -19,6 +21,7 @@ export const Secondary: Story = {
   },
 };
 
+/** Following it goes to its page. */
 export const SecondaryNavigates: Story = {
   tags: ['navigates'],
   name: 'Secondary: following it navigates',
@@ -28,4 +31,5 @@ export const SecondaryNavigates: Story = {
     await expect(await canvas.findByRole('heading', { name: 'Navigated to /upload' })).toBeVisible();
   },
 };
+/** The main navigation of a view. */
 export const Primary: Story = { args: { variant: 'primary' } };

@@ -1,6 +1,7 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { Card } from './Card';
 
+/** Card: a raised surface that groups one thing (a job, a form). */
 const meta = {
   title: 'UI/Card',
   component: Card,
@@ -10,6 +11,7 @@ const meta = {
 export default meta;
 type Story = StoryObj<typeof meta>;
 
+/** A card with its content. */
 export const Default: Story = {
   render: () => (
     <Card aria-label="Total Jobs">

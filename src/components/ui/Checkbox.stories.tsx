@@ -2,6 +2,7 @@ import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, userEvent, within } from 'storybook/test';
 import { Checkbox } from './Checkbox';
 
+/** Checkbox: a yes/no choice with its label. */
 const meta = {
   title: 'UI/Checkbox',
   component: Checkbox,
@@ -12,6 +13,7 @@ const meta = {
 export default meta;
 type Story = StoryObj<typeof meta>;
 
+/** Unticked, then ticked. */
 export const Default: Story = {
   play: async ({ canvasElement }) => {
     const box = within(canvasElement).getByLabelText('Remember me');
@@ -19,6 +21,7 @@ export const Default: Story = {
     await expect(box).toBeChecked();
   },
 };
+/** A required choice left unticked: the reason is read with it. */
 export const WithError: Story = {
   args: { label: 'I accept the terms', error: 'You must accept the terms and conditions' },
   play: async ({ canvasElement }) => {

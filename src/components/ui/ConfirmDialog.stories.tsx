@@ -29,6 +29,7 @@ function WithTrigger(props: ConfirmDialogProps) {
   );
 }
 
+/** Confirmation dialog: asks before anything that cannot be undone (cancel, delete). */
 const meta = {
   title: 'UI/ConfirmDialog',
   component: ConfirmDialog,
@@ -51,6 +52,7 @@ const open = async (canvasElement: HTMLElement) => {
   return canvas.findByRole('alertdialog', { name: 'Delete "The Raven"?' });
 };
 
+/** Opened: the safe choice has the focus, so Enter never destroys anything. */
 export const Open: Story = {
   name: 'Open (the safe choice has the focus)',
   play: async ({ canvasElement }) => {
@@ -60,6 +62,7 @@ export const Open: Story = {
   },
 };
 
+/** Escape closes it and the focus returns to the button that opened it. */
 export const EscapeDismisses: Story = {
   name: 'Escape dismisses (focus back on the button that opened it)',
   play: async ({ canvasElement, args }) => {
@@ -73,6 +76,7 @@ export const EscapeDismisses: Story = {
   },
 };
 
+/** While the action runs: both buttons wait. */
 export const Busy: Story = {
   name: 'Busy (deleting)',
   args: { busy: true, busyLabel: 'Deleting...' },
@@ -83,6 +87,7 @@ export const Busy: Story = {
   },
 };
 
+/** The action failed: the reason is shown in the dialog. */
 export const Failed: Story = {
   name: 'Failed (the reason is shown in the dialog)',
   args: { error: 'Job not found' },

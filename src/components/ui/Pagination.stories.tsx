@@ -2,6 +2,7 @@ import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, fn, userEvent, within } from 'storybook/test';
 import { Pagination } from './Pagination';
 
+/** Pagination: moves through a long list page by page. */
 const meta = {
   title: 'UI/Pagination',
   component: Pagination,
@@ -12,6 +13,7 @@ const meta = {
 export default meta;
 type Story = StoryObj<typeof meta>;
 
+/** On the first page: Previous is not offered. */
 export const FirstPage: Story = {
   play: async ({ canvasElement, args }) => {
     const canvas = within(canvasElement);
@@ -22,6 +24,7 @@ export const FirstPage: Story = {
   },
 };
 
+/** Many pages: at most five buttons around the current one. */
 export const ManyPages: Story = {
   name: 'Many pages: at most 5 buttons around the current one',
   args: { page: 7, pages: 12 },
@@ -34,6 +37,7 @@ export const ManyPages: Story = {
   },
 };
 
+/** On the last page: Next is not offered. */
 export const LastPage: Story = {
   args: { page: 12, pages: 12 },
   play: async ({ canvasElement }) => {
@@ -41,6 +45,7 @@ export const LastPage: Story = {
   },
 };
 
+/** One page only: nothing is shown. */
 export const SinglePage: Story = {
   name: 'One page: nothing to show',
   args: { page: 1, pages: 1 },

@@ -2,6 +2,7 @@ import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, fn, userEvent, within } from 'storybook/test';
 import { SelectField } from './SelectField';
 
+/** Select field: one choice among a few, with its label. */
 const meta = {
   title: 'UI/SelectField',
   component: SelectField,
@@ -19,6 +20,7 @@ const meta = {
 export default meta;
 type Story = StoryObj<typeof meta>;
 
+/** The reader picks an option. */
 export const Default: Story = {
   play: async ({ canvasElement, args }) => {
     const select = within(canvasElement).getByLabelText('Status');

@@ -7,6 +7,7 @@ import { cancelExportHandler, exportListFixture, exportsHandler, startExportHand
 import { errorBodyFixture } from '../../mocks/fixtures';
 import { DownloadDialog, DownloadMenu } from './DownloadMenu';
 
+/** A finished book's Download menu: the reader picks M4B, one MP3, a ZIP of chapters or an EPUB with read-along; each is built once, shows its progress, can be stopped, and then downloads. */
 const meta = {
   title: 'Features/Exports/DownloadMenu',
   component: DownloadMenu,
@@ -30,6 +31,7 @@ const openMenu = async (canvas: Canvas) => {
   return canvas.findByRole('group', { name: 'Download The Tell-Tale Heart' });
 };
 
+/** Closed: one Download button. */
 export const Closed: Story = {
   name: 'Closed: one Download button',
   play: async ({ canvasElement }) => {
@@ -39,6 +41,7 @@ export const Closed: Story = {
   },
 };
 
+/** Open, nothing prepared yet: the four formats, each to prepare. */
 export const NothingPrepared: Story = {
   name: 'Open, nothing prepared yet: the four formats, each to prepare',
   play: async ({ canvasElement }) => {
@@ -51,6 +54,7 @@ export const NothingPrepared: Story = {
   },
 };
 
+/** Loading the downloads. */
 export const Loading: Story = {
   name: 'Loading the downloads',
   parameters: { msw: { handlers: { exports: exportsHandler(exportListFixture(), { delay: 'infinite' }) } } },
@@ -60,6 +64,7 @@ export const Loading: Story = {
   },
 };
 
+/** Preparing: the M4B is being built, with its progress and a way to stop. */
 export const Preparing: Story = {
   name: 'Preparing: the M4B is being built, with its progress and a way to stop',
   parameters: {
@@ -73,6 +78,7 @@ export const Preparing: Story = {
   },
 };
 
+/** Start preparing: a click on Prepare MP3 shows its progress. */
 export const StartPreparing: Story = {
   name: 'Start preparing: a click on Prepare MP3 shows its progress',
   parameters: {
@@ -92,6 +98,7 @@ export const StartPreparing: Story = {
   },
 };
 
+/** Starting: Prepare M4B waits for the server, and cannot be pressed twice. */
 export const Starting: Story = {
   name: 'Starting: Prepare M4B waits for the server, and cannot be pressed twice',
   parameters: { msw: { handlers: { startExport: startExportHandler({ delay: 'infinite' }) } } },
@@ -103,6 +110,7 @@ export const Starting: Story = {
   },
 };
 
+/** Prepare refused: the server says why, the format can be asked for again. */
 export const PrepareRefused: Story = {
   name: 'Prepare refused: the server says why, the format can be asked for again',
   parameters: {
@@ -123,6 +131,7 @@ export const PrepareRefused: Story = {
   },
 };
 
+/** Stopping: the build of the EPUB is being stopped. */
 export const Stopping: Story = {
   name: 'Stopping: the build of the EPUB is being stopped',
   parameters: {
@@ -141,6 +150,7 @@ export const Stopping: Story = {
   },
 };
 
+/** Stop failed: the build goes on and the reader is told why. */
 export const StopFailed: Story = {
   name: 'Stop failed: the build goes on and the reader is told why',
   parameters: {
@@ -163,6 +173,7 @@ export const StopFailed: Story = {
   },
 };
 
+/** Stop preparing: the ZIP goes back to Prepare. */
 export const StopPreparing: Story = {
   name: 'Stop preparing: the ZIP goes back to Prepare',
   parameters: {
@@ -181,6 +192,7 @@ export const StopPreparing: Story = {
   },
 };
 
+/** Ready: each format is a link to its file, with its name and size. */
 export const Ready: Story = {
   name: 'Ready: each format is a link to its file, with its name and size',
   parameters: {
@@ -207,6 +219,7 @@ export const Ready: Story = {
   },
 };
 
+/** Failed: the EPUB says why and can be tried again. */
 export const Failed: Story = {
   name: 'Failed: the EPUB says why and can be tried again',
   parameters: {
@@ -227,6 +240,7 @@ export const Failed: Story = {
   },
 };
 
+/** Not finished: a book still converting has no downloads yet. */
 export const NotFinished: Story = {
   name: 'Not finished: a book still converting has no downloads yet',
   parameters: {
@@ -247,6 +261,7 @@ export const NotFinished: Story = {
   },
 };
 
+/** Closes with Escape, the focus back on Download. */
 export const ClosesWithEscape: Story = {
   name: 'Closes with Escape, the focus back on Download',
   play: async ({ canvasElement }) => {
@@ -269,6 +284,7 @@ function FromAMenu() {
   );
 }
 
+/** In a dialog: the same downloads from a menu item. */
 export const InADialog: StoryObj<typeof FromAMenu> = {
   name: 'In a dialog: the same downloads from a menu item',
   render: () => <FromAMenu />,

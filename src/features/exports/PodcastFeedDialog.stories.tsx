@@ -5,6 +5,7 @@ import { createFeedHandler, deleteFeedHandler, feedFixture } from '../../mocks/e
 import { errorBodyFixture } from '../../mocks/fixtures';
 import { PodcastFeedButton, PodcastFeedDialog } from './PodcastFeedDialog';
 
+/** A private podcast feed for one book or the whole library: the reader copies its address or scans its QR code in a podcast app, and can revoke it. */
 const meta = {
   title: 'Features/Exports/PodcastFeedDialog',
   component: PodcastFeedDialog,
@@ -27,6 +28,7 @@ function clipboard(write: (text: string) => Promise<void>) {
   };
 }
 
+/** Making the feed. */
 export const Making: Story = {
   name: 'Making the feed',
   parameters: { msw: { handlers: { createFeed: createFeedHandler(feedFixture(), { delay: 'infinite' }) } } },
@@ -36,6 +38,7 @@ export const Making: Story = {
   },
 };
 
+/** Ready: the address to copy, its QR code and a way to stop the feed. */
 export const Ready: Story = {
   name: 'Ready: the address to copy, its QR code and a way to stop the feed',
   play: async ({ canvasElement }) => {
@@ -47,6 +50,7 @@ export const Ready: Story = {
   },
 };
 
+/** Copied: the address is on the clipboard. */
 export const Copied: Story = {
   name: 'Copied: the address is on the clipboard',
   beforeEach: () => clipboard(async () => undefined),
@@ -57,6 +61,7 @@ export const Copied: Story = {
   },
 };
 
+/** Copy refused: the reader is told to copy the address themselves. */
 export const CopyRefused: Story = {
   name: 'Copy refused: the reader is told to copy the address themselves',
   beforeEach: () => clipboard(() => Promise.reject(new Error('NotAllowedError'))),
@@ -67,6 +72,7 @@ export const CopyRefused: Story = {
   },
 };
 
+/** Stopped: the feed and its links no longer work. */
 export const Stopped: Story = {
   name: 'Stopped: the feed and its links no longer work',
   play: async ({ canvasElement }) => {
@@ -78,6 +84,7 @@ export const Stopped: Story = {
   },
 };
 
+/** Stopping: the feed is being stopped. */
 export const Stopping: Story = {
   name: 'Stopping: the feed is being stopped',
   parameters: { msw: { handlers: { deleteFeed: deleteFeedHandler({ delay: 'infinite' }) } } },
@@ -89,6 +96,7 @@ export const Stopping: Story = {
   },
 };
 
+/** Stop failed: the feed still works and the reader is told why. */
 export const StopFailed: Story = {
   name: 'Stop failed: the feed still works and the reader is told why',
   parameters: {
@@ -110,6 +118,7 @@ export const StopFailed: Story = {
   },
 };
 
+/** Failed: the feed could not be made. */
 export const Failed: Story = {
   name: 'Failed: the feed could not be made',
   parameters: {
@@ -128,6 +137,7 @@ export const Failed: Story = {
   },
 };
 
+/** The whole library: one feed of every finished book. */
 export const Library: Story = {
   name: 'The whole library: one feed of every finished book',
   args: { jobId: undefined, title: 'Your library' },
@@ -141,6 +151,7 @@ export const Library: Story = {
   },
 };
 
+/** From the book page: the button opens the dialog, Done closes it. */
 export const FromTheBookPage: StoryObj<typeof PodcastFeedButton> = {
   name: 'From the book page: the button opens the dialog, Done closes it',
   render: () => <PodcastFeedButton jobId={bookJobId} title="The Tell-Tale Heart" />,
@@ -154,6 +165,7 @@ export const FromTheBookPage: StoryObj<typeof PodcastFeedButton> = {
   },
 };
 
+/** From the library: the whole library as a podcast. */
 export const FromTheLibrary: StoryObj<typeof PodcastFeedButton> = {
   name: 'From the library: the whole library as a podcast',
   render: () => <PodcastFeedButton title="Your library" label="Library as a podcast" />,

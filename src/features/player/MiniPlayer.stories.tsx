@@ -33,6 +33,7 @@ function PageWithMiniPlayer({ load, width }: { load: boolean; width?: number }) 
   );
 }
 
+/** The mini-player: the book playing, kept at the bottom of every page while the reader moves around. */
 const meta = {
   title: 'Features/Player/MiniPlayer',
   component: PageWithMiniPlayer,
@@ -62,6 +63,7 @@ const muteForStory = (root: HTMLElement) => {
   if (audio) audio.muted = true;
 };
 
+/** Nothing played yet: no mini-player. */
 export const Idle: Story = {
   name: 'Idle: nothing played yet, no mini-player',
   args: { load: false },
@@ -72,6 +74,7 @@ export const Idle: Story = {
   },
 };
 
+/** A book paused: it resumes where the reader stopped. */
 export const Paused: Story = {
   name: 'Paused: the book resumes where the reader stopped',
   parameters: {
@@ -94,6 +97,7 @@ export const Paused: Story = {
   },
 };
 
+/** A book playing: pause offered, the time moving. */
 export const Playing: Story = {
   name: 'Playing: pause is offered and the time moves',
   play: async ({ canvasElement }) => {
@@ -106,6 +110,7 @@ export const Playing: Story = {
   },
 };
 
+/** Paused from the bar itself. */
 export const PausedFromTheBar: Story = {
   name: 'Paused from the bar: play, then pause in the mini-player',
   play: async ({ canvasElement }) => {
@@ -118,6 +123,7 @@ export const PausedFromTheBar: Story = {
   },
 };
 
+/** Forward and back 10 seconds. */
 export const SkipsTenSeconds: Story = {
   name: 'Skips: forward and back 10 seconds',
   parameters: {
@@ -132,6 +138,7 @@ export const SkipsTenSeconds: Story = {
   },
 };
 
+/** A long title is cut with an ellipsis. */
 export const LongTitle: Story = {
   name: 'Long title: cut with an ellipsis, the full title stays the link name',
   parameters: {
@@ -153,9 +160,11 @@ export const LongTitle: Story = {
   },
 };
 
+/** On a phone: cover, title and play/pause only. */
 export const Phone: Story = {
   name: 'Phone (390 px): cover, title and play/pause only',
   args: { width: 390 },
+  globals: { viewport: { value: 'phone', isRotated: false } },
   play: async ({ canvasElement }) => {
     const bar = await nowPlaying(within(canvasElement));
     await expect(bar.getByRole('button', { name: 'Play' })).toBeVisible();
@@ -168,6 +177,7 @@ const convertingChapters = chapterInfoFixtures().map((chapter, index) =>
   index === 0 ? { ...chapter, ready: true } : { ...chapter, start: 20, duration: 0, ready: false },
 );
 
+/** A book still converting: chapter 1 plays while the rest converts. */
 export const ConvertingBook: Story = {
   name: 'Converting book: chapter 1 plays from its own file while the rest converts',
   parameters: {

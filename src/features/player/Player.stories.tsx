@@ -22,6 +22,9 @@ function LoadedPlayer() {
   );
 }
 
+/**
+ * The player on a book’s page: play, seek, skip, chapters, volume, speed, sleep timer and keyboard shortcuts.
+ */
 const meta = {
   title: 'Features/Player',
   component: LoadedPlayer,
@@ -58,6 +61,7 @@ const menuItems = (canvas: Canvas, name: string) =>
     .getAllByRole('menuitemradio')
     .map((item) => item.textContent);
 
+/** The book playing. */
 export const Playing: Story = {
   play: async ({ canvasElement }) => {
     const canvas = await ready(canvasElement);
@@ -68,6 +72,7 @@ export const Playing: Story = {
   },
 };
 
+/** Paused where the reader stopped. */
 export const Paused: Story = {
   play: async ({ canvasElement }) => {
     const canvas = await ready(canvasElement);
@@ -79,6 +84,7 @@ export const Paused: Story = {
   },
 };
 
+/** While the audio loads: the controls wait. */
 export const Loading: Story = {
   parameters: { msw: { handlers: { audioStream: audioStreamHandler({ delay: 'infinite' }) } } },
   play: async ({ canvasElement }) => {
@@ -89,6 +95,7 @@ export const Loading: Story = {
   },
 };
 
+/** The audio cannot be played: the reason. */
 export const Error: Story = {
   parameters: { msw: { handlers: { audioStream: audioStreamHandler({ status: 500 }) } } },
   play: async ({ canvasElement }) => {
@@ -100,6 +107,7 @@ export const Error: Story = {
   },
 };
 
+/** Seeking with the bar. */
 export const Seek: Story = {
   play: async ({ canvasElement, step }) => {
     const canvas = await ready(canvasElement);
@@ -135,6 +143,7 @@ export const Seek: Story = {
   },
 };
 
+/** Skipping forward and back. */
 export const Skip: Story = {
   play: async ({ canvasElement }) => {
     const canvas = await ready(canvasElement);
@@ -158,6 +167,7 @@ export const Skip: Story = {
   },
 };
 
+/** Changing the volume. */
 export const Volume: Story = {
   play: async ({ canvasElement }) => {
     const canvas = await ready(canvasElement);
@@ -175,6 +185,7 @@ export const Volume: Story = {
   },
 };
 
+/** The speed menu is open. */
 export const SpeedMenuOpen: Story = {
   play: async ({ canvasElement, step }) => {
     const canvas = await ready(canvasElement);
@@ -201,6 +212,7 @@ export const SpeedMenuOpen: Story = {
   },
 };
 
+/** A sleep timer is counting down. */
 export const SleepTimerRunning: Story = {
   play: async ({ canvasElement }) => {
     const canvas = await ready(canvasElement);
@@ -225,6 +237,7 @@ export const SleepTimerRunning: Story = {
   },
 };
 
+/** The sleep timer stops at the end of the chapter. */
 export const SleepTimerEndOfChapter: Story = {
   play: async ({ canvasElement }) => {
     const canvas = await ready(canvasElement);
@@ -267,6 +280,7 @@ export const ConvertingBook: Story = {
   },
 };
 
+/** The keyboard shortcuts, listed and working. */
 export const KeyboardShortcuts: Story = {
   play: async ({ canvasElement, step }) => {
     const canvas = await ready(canvasElement);

@@ -31,6 +31,7 @@ function BookText() {
   );
 }
 
+/** Read-along: the chapter’s text beside the player, the sentence being spoken highlighted. */
 const meta = {
   title: 'Features/Player/ReadAlong',
   component: BookText,
@@ -53,6 +54,7 @@ const placeInChapter2 = {
   }),
 };
 
+/** The highlight follows the voice. */
 export const Following: Story = {
   name: 'Following: the sentence being spoken is highlighted',
   parameters: { msw: { handlers: placeInChapter2 } },
@@ -68,6 +70,7 @@ export const Following: Story = {
   },
 };
 
+/** A click on a sentence plays from there. */
 export const Seeking: Story = {
   name: 'Seeking: a click on a sentence plays from there (and it is followed)',
   parameters: { msw: { handlers: placeInChapter2 } },
@@ -82,6 +85,7 @@ export const Seeking: Story = {
   },
 };
 
+/** Moving through the sentences with the keyboard. */
 export const KeyboardSeeking: Story = {
   name: 'Keyboard: ↓ moves to the next sentence, Enter plays from it',
   parameters: { msw: { handlers: placeInChapter2 } },
@@ -97,6 +101,7 @@ export const KeyboardSeeking: Story = {
   },
 };
 
+/** The text is on its way. */
 export const Loading: Story = {
   name: 'Loading: the text is on its way',
   parameters: { msw: { handlers: { audioTranscript: audioTranscriptHandler({ delay: 'infinite' }) } } },
@@ -105,6 +110,7 @@ export const Loading: Story = {
   },
 };
 
+/** A converting book: the chapter’s text comes later. */
 export const ChapterNotReady: Story = {
   name: 'Chapter not ready: a converting book says its text comes later',
   parameters: {
@@ -128,6 +134,7 @@ export const ChapterNotReady: Story = {
   },
 };
 
+/** The text cannot be loaded: the reason. */
 export const Error: Story = {
   name: 'Error: the reason is shown',
   parameters: {
@@ -144,6 +151,7 @@ export const Error: Story = {
   },
 };
 
+/** A long chapter scrolls inside its box, the spoken sentence in view. */
 export const LongChapter: Story = {
   name: 'Long chapter: 600 sentences scroll inside the box, the spoken one in view',
   parameters: {

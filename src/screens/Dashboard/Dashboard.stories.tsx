@@ -43,6 +43,10 @@ const longNovel = convertingBookFixture({
 const queued = jobAtStatus('PENDING', { id: jobUuid(88), title: 'Morning Paper', progress: 5 });
 const convertingApi = jobsBackend([longNovel.book, ...longNovel.chapters, queued, raven!]);
 
+/**
+ * Home: the first page after sign-in, listening first: the books to continue, the books converting now, then
+ * the counts and the latest jobs.
+ */
 const meta = {
   title: 'Screens/Dashboard',
   component: Dashboard,
@@ -86,6 +90,7 @@ const muteForStory = (root: HTMLElement) => {
   if (audio) audio.muted = true;
 };
 
+/** Just after sign-in, while the shelves load: placeholders keep the layout still. */
 export const Loading: Story = {
   parameters: { msw: { handlers: jobsBackend([], { list: { delay: 'infinite' } }).handlers } },
   play: async ({ canvasElement }) => {
@@ -96,6 +101,7 @@ export const Loading: Story = {
   },
 };
 
+/** A new reader with no books: one invitation to add the first. */
 export const ShelvesEmpty: Story = {
   name: 'Shelves empty: nothing added yet',
   parameters: { msw: { handlers: { ...jobsBackend([]).handlers, recentProgress: recentProgressHandler([]) } } },
@@ -112,6 +118,7 @@ export const ShelvesEmpty: Story = {
   },
 };
 
+/** The new reader follows Add your first book to the upload page. */
 export const EmptyCtaNavigates: Story = {
   tags: ['navigates'],
   name: 'Shelves empty: Add your first book opens the upload page',
@@ -123,6 +130,9 @@ export const EmptyCtaNavigates: Story = {
   },
 };
 
+/**
+ * A reader with books under way: Continue listening first, then what converts, the counts and recent jobs.
+ */
 export const ShelvesPopulated: Story = {
   name: 'Shelves populated: listening first, then the counts and the recent jobs',
   play: async ({ canvasElement, step }) => {
@@ -153,6 +163,7 @@ export const ShelvesPopulated: Story = {
   },
 };
 
+/** Play on a shelf starts the book right on the home page, in the mini-player. */
 export const PlayFromTheShelf: Story = {
   name: 'Shelves populated: Play starts the book right here',
   play: async ({ canvasElement }) => {
@@ -167,6 +178,7 @@ export const PlayFromTheShelf: Story = {
   },
 };
 
+/** A long book is converting: it shows how many chapters are ready and offers Listen once one is. */
 export const ShelvesConverting: Story = {
   name: 'Shelves converting: chapters ready, and Listen once the first one is',
   parameters: { msw: { handlers: { ...convertingApi.handlers, recentProgress: recentProgressHandler([]) } } },
@@ -184,6 +196,7 @@ export const ShelvesConverting: Story = {
   },
 };
 
+/** The populated home in the dark theme, for listening at night. */
 export const DarkMode: Story = {
   name: 'Dark mode: shelves populated',
   parameters: { theme: 'dark' },
@@ -195,6 +208,7 @@ export const DarkMode: Story = {
   },
 };
 
+/** The reader opens a job from the recent list to follow it. */
 export const OpensARecentJob: Story = {
   tags: ['navigates'],
   play: async ({ canvasElement }) => {
@@ -206,6 +220,7 @@ export const OpensARecentJob: Story = {
   },
 };
 
+/** The home’s actions: add a book, browse the library, see every job. */
 export const Actions: Story = {
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
@@ -215,6 +230,7 @@ export const Actions: Story = {
   },
 };
 
+/** View all jobs opens the jobs list. */
 export const ViewAllJobsNavigates: Story = {
   tags: ['navigates'],
   name: 'Actions: View all jobs opens the jobs list',
@@ -225,6 +241,7 @@ export const ViewAllJobsNavigates: Story = {
   },
 };
 
+/** The jobs cannot be loaded: the home says so and keeps its actions. */
 export const Error: Story = {
   parameters: { msw: { handlers: jobsBackend([], { list: { status: 500 } }).handlers } },
   play: async ({ canvasElement }) => {

@@ -38,6 +38,10 @@ const api = jobsBackend([
   ...chapters,
 ]);
 
+/**
+ * A job’s page: one conversion followed step by step (extract, analyse, synthesise, encode, store), with its
+ * chapters, its tutoring analysis and its actions.
+ */
 const meta = {
   title: 'Screens/JobDetail',
   component: JobDetail,
@@ -60,6 +64,7 @@ const meta = {
 export default meta;
 type Story = StoryObj<typeof meta>;
 
+/** While the job loads. */
 export const Loading: Story = {
   parameters: { msw: { handlers: jobsBackend([], { job: { delay: 'infinite' } }).handlers } },
   play: async ({ canvasElement }) => {
@@ -67,6 +72,7 @@ export const Loading: Story = {
   },
 };
 
+/** A conversion under way: the current step and its progress. */
 export const Processing: Story = {
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
@@ -89,6 +95,7 @@ export const Processing: Story = {
   },
 };
 
+/** A step running for a while: its elapsed time counts up. */
 export const RunningStepElapsed: Story = {
   name: 'Task Progress: a running step counts its elapsed time',
   play: async ({ canvasElement }) => {
@@ -103,6 +110,7 @@ export const RunningStepElapsed: Story = {
   },
 };
 
+/** The page polls: progress moves on without a reload. */
 export const Polling: Story = {
   name: 'Polling: progress moves on without a reload',
   play: async ({ canvasElement }) => {
@@ -127,6 +135,7 @@ export const Polling: Story = {
   },
 };
 
+/** The reader opens and folds every step’s details. */
 export const ExpandCollapse: Story = {
   name: 'Task Progress: Expand All / Collapse All',
   play: async ({ canvasElement }) => {
@@ -157,6 +166,7 @@ export const ExpandCollapse: Story = {
   },
 };
 
+/** A finished conversion: every step done, Play Audiobook offered. */
 export const Completed: Story = {
   args: { jobId: completed.id },
   play: async ({ canvasElement }) => {
@@ -176,6 +186,7 @@ export const Completed: Story = {
   },
 };
 
+/** Play Audiobook opens the book page. */
 export const CompletedPlayNavigates: Story = {
   tags: ['navigates'],
   name: 'Completed: Play Audiobook opens the book page',
@@ -187,6 +198,7 @@ export const CompletedPlayNavigates: Story = {
   },
 };
 
+/** A failed conversion: which step failed, why, and Retry. */
 export const Failed: Story = {
   args: { jobId: failed.id },
   play: async ({ canvasElement, step }) => {
@@ -203,6 +215,7 @@ export const Failed: Story = {
   },
 };
 
+/** Retry: the job is queued again from the failed step. */
 export const FailedRetried: Story = {
   name: 'Failed, then retried: the job is queued again from the failed step',
   args: { jobId: failed.id },
@@ -218,6 +231,7 @@ export const FailedRetried: Story = {
   },
 };
 
+/** The retry request fails: the reason is shown. */
 export const RetryFails: Story = {
   args: { jobId: failed.id },
   parameters: {
@@ -236,6 +250,7 @@ export const RetryFails: Story = {
   },
 };
 
+/** A book: its chapters, each with its own state and Play once ready. */
 export const BookWithChapters: Story = {
   args: { jobId: book.id },
   play: async ({ canvasElement }) => {
@@ -257,6 +272,7 @@ export const BookWithChapters: Story = {
   },
 };
 
+/** Play on a chapter opens it. */
 export const PlayChapterNavigates: Story = {
   tags: ['navigates'],
   name: 'Book with chapters: Play on a chapter opens it',
@@ -271,6 +287,7 @@ export const PlayChapterNavigates: Story = {
   },
 };
 
+/** A chapter’s own page: it names its book. */
 export const ChapterOfBook: Story = {
   args: { jobId: runningChapter.id },
   play: async ({ canvasElement }) => {
@@ -283,6 +300,7 @@ export const ChapterOfBook: Story = {
   },
 };
 
+/** Go to Parent Book opens the book. */
 export const ParentBookNavigates: Story = {
   tags: ['navigates'],
   name: 'Chapter of a book: Go to Parent Book opens the book',
@@ -294,6 +312,7 @@ export const ParentBookNavigates: Story = {
   },
 };
 
+/** A book analysed for the assistant: its themes and characters, Ask Tutor and X-ray Lookup. */
 export const WithTutoringAnalysis: Story = {
   args: { jobId: analysed.id },
   play: async ({ canvasElement }) => {
@@ -309,6 +328,7 @@ export const WithTutoringAnalysis: Story = {
   },
 };
 
+/** A cancelled job keeps its analysis but offers no assistant. */
 export const CancelledWithAnalysis: Story = {
   name: 'Cancelled, though analysed: no Ask Tutor, no X-ray Lookup',
   args: { jobId: cancelledAnalysed.id },
@@ -321,6 +341,7 @@ export const CancelledWithAnalysis: Story = {
   },
 };
 
+/** A job without an analysis: no assistant actions. */
 export const WithoutTutoringAnalysis: Story = {
   args: { jobId: completed.id },
   play: async ({ canvasElement }) => {
@@ -331,6 +352,7 @@ export const WithoutTutoringAnalysis: Story = {
   },
 };
 
+/** Analysed, then failed: no Ask Tutor or X-ray (nothing finished to talk about). */
 export const AnalysedButFailed: Story = {
   name: 'Analysed, then failed: no Ask Tutor or X-ray (nothing finished to talk about)',
   args: { jobId: analysedFailed.id },
@@ -342,6 +364,7 @@ export const AnalysedButFailed: Story = {
   },
 };
 
+/** Cancel Job asks first. */
 export const CancelAsksFirst: Story = {
   name: 'Cancel Job: the confirmation dialog is open',
   play: async ({ canvasElement }) => {
@@ -356,6 +379,7 @@ export const CancelAsksFirst: Story = {
   },
 };
 
+/** Cancel confirmed: the job is cancelled. */
 export const CancelledAfterConfirming: Story = {
   name: 'Cancel Job, confirmed: the job is CANCELLED',
   play: async ({ canvasElement }) => {
@@ -370,6 +394,7 @@ export const CancelledAfterConfirming: Story = {
   },
 };
 
+/** A job that does not exist (or is another reader’s): not found. */
 export const NotFound: Story = {
   args: { jobId: jobUuid(999) },
   play: async ({ canvasElement }) => {
@@ -379,6 +404,7 @@ export const NotFound: Story = {
   },
 };
 
+/** Back to Jobs from a missing job. */
 export const NotFoundBackNavigates: Story = {
   tags: ['navigates'],
   name: 'Not found: Back to Jobs opens the jobs list',
@@ -390,6 +416,7 @@ export const NotFoundBackNavigates: Story = {
   },
 };
 
+/** An address that is not a job id: not found, without asking the server. */
 export const NotAJobAddress: Story = {
   name: 'Not found: an address that is not a job id',
   args: { jobId: 'not-a-job' },
@@ -407,6 +434,7 @@ export const NotAJobAddress: Story = {
   },
 };
 
+/** The job cannot be loaded: the error text. */
 export const LoadError: Story = {
   name: 'Load error: the error text',
   parameters: {

@@ -35,6 +35,10 @@ const pagedApi = jobsBackend(manyJobsFixture(73));
 const { book, chapters } = convertingBookFixture({ title: 'A Long Novel', count: 12, done: 9 });
 const familyApi = jobsBackend([book, ...chapters, ...populated]);
 
+/**
+ * Jobs: every conversion the reader started, to follow, search, filter, sort, cancel, retry or delete; books
+ * list their chapters.
+ */
 const meta = {
   title: 'Screens/Jobs',
   component: Jobs,
@@ -61,6 +65,7 @@ type Story = StoryObj<typeof meta>;
 const lastList = (api: typeof populatedApi) =>
   api.listRequests.filter((url) => url.searchParams.get('page_size') === '10').at(-1);
 
+/** While the list loads. */
 export const Loading: Story = {
   parameters: { msw: { handlers: jobsBackend([], { list: { delay: 'infinite' } }).handlers } },
   play: async ({ canvasElement }) => {
@@ -68,6 +73,7 @@ export const Loading: Story = {
   },
 };
 
+/** A reader who has converted nothing yet: an invitation to upload a story. */
 export const Empty: Story = {
   name: 'Empty (no jobs yet)',
   parameters: { msw: { handlers: emptyApi.handlers } },
@@ -79,6 +85,7 @@ export const Empty: Story = {
   },
 };
 
+/** Upload Story from the empty list opens the upload page. */
 export const EmptyCtaNavigates: Story = {
   tags: ['navigates'],
   name: 'Empty: Upload Story opens the upload page',
@@ -90,6 +97,7 @@ export const EmptyCtaNavigates: Story = {
   },
 };
 
+/** The filters leave nothing: Clear Filters brings the list back. */
 export const NoMatches: Story = {
   name: 'No matches (filters active; Clear Filters)',
   parameters: { route: '/jobs?q=nothing-like-this&status=failed' },
@@ -108,6 +116,7 @@ export const NoMatches: Story = {
   },
 };
 
+/** A reader with jobs in every state: status, progress and the action each allows. */
 export const Populated: Story = {
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
@@ -130,6 +139,7 @@ export const Populated: Story = {
   },
 };
 
+/** Play on a finished job opens its book page. */
 export const PlayOpensTheBook: Story = {
   tags: ['navigates'],
   name: 'Populated: Play on a finished job opens its book page',
@@ -141,6 +151,7 @@ export const PlayOpensTheBook: Story = {
   },
 };
 
+/** The reader keeps only the running jobs. */
 export const FilterByStatus: Story = {
   name: 'Filter: Running sends status=running',
   play: async ({ canvasElement }) => {
@@ -155,6 +166,7 @@ export const FilterByStatus: Story = {
   },
 };
 
+/** The reader searches by title; the list asks once typing pauses. */
 export const Search: Story = {
   name: 'Search: q is sent once typing pauses',
   play: async ({ canvasElement }) => {
@@ -169,6 +181,7 @@ export const Search: Story = {
   },
 };
 
+/** Searching by the start of a job id, as support would ask. */
 export const SearchById: Story = {
   name: 'Search by the start of an id',
   play: async ({ canvasElement }) => {
@@ -180,6 +193,7 @@ export const SearchById: Story = {
   },
 };
 
+/** Sorting by date, newest or oldest first. */
 export const Sort: Story = {
   name: 'Sort: the date sorts send sort and order',
   play: async ({ canvasElement, step }) => {
@@ -208,6 +222,7 @@ export const Sort: Story = {
   },
 };
 
+/** More jobs than a page holds: at most five page buttons. */
 export const SeveralPages: Story = {
   name: 'Several pages (at most 5 page buttons)',
   parameters: { msw: { handlers: pagedApi.handlers } },
@@ -245,6 +260,7 @@ export const SeveralPages: Story = {
   },
 };
 
+/** The list cannot be loaded: the error and a way to try again. */
 export const Error: Story = {
   parameters: { msw: { handlers: jobsBackend([], { list: { status: 500 } }).handlers } },
   play: async ({ canvasElement }) => {
@@ -254,6 +270,7 @@ export const Error: Story = {
   },
 };
 
+/** The list cannot be loaded and the server says why. */
 export const ErrorWithServerMessage: Story = {
   parameters: {
     msw: {
@@ -273,6 +290,7 @@ const bookCard = async (canvasElement: HTMLElement) => {
   return { canvas, card: within(card) };
 };
 
+/** A book’s row: its overall progress, its chapters folded away. */
 export const BookCollapsed: Story = {
   name: 'BookCollapsed (a book row with its progress, chapters hidden)',
   parameters: { msw: { handlers: familyApi.handlers } },
@@ -293,6 +311,7 @@ export const BookCollapsed: Story = {
   },
 };
 
+/** A book opened: its chapters in chapter order, each with its state. */
 export const BookExpanded: Story = {
   name: 'BookExpanded (a book opened: its chapters in chapter order)',
   parameters: { msw: { handlers: familyApi.handlers } },
@@ -324,6 +343,7 @@ export const BookExpanded: Story = {
   },
 };
 
+/** A book opened and closed again: its chapters hidden once more. */
 export const BookChaptersHidden: Story = {
   name: 'A book opened and closed again: its chapters are hidden',
   parameters: { msw: { handlers: familyApi.handlers } },
@@ -345,6 +365,7 @@ const askToCancel = async (canvas: ReturnType<typeof within>) => {
   return canvas.findByRole('alertdialog', { name: 'Cancel "The Tell-Tale Heart"?' });
 };
 
+/** Cancel on a running job asks first. */
 export const CancelAsksFirst: Story = {
   name: 'Cancel an active job: the confirmation dialog is open',
   play: async ({ canvasElement }) => {
@@ -360,6 +381,7 @@ export const CancelAsksFirst: Story = {
   },
 };
 
+/** The reader changes their mind: the job keeps converting. */
 export const CancelKeptConverting: Story = {
   name: 'Cancel, then Keep converting: the job still runs',
   play: async ({ canvasElement }) => {
@@ -374,6 +396,7 @@ export const CancelKeptConverting: Story = {
   },
 };
 
+/** Cancel confirmed: the job is cancelled. */
 export const CancelledAfterConfirming: Story = {
   name: 'Cancel, confirmed: the job is CANCELLED',
   play: async ({ canvasElement }) => {
@@ -389,6 +412,7 @@ export const CancelledAfterConfirming: Story = {
   },
 };
 
+/** The cancel request fails: nothing changes on screen. */
 export const CancelFails: Story = {
   name: 'Cancel fails: only logged',
   parameters: {
@@ -411,6 +435,7 @@ const deleteFailsApi = jobsBackend(populated, {
   remove: { status: 404, body: { detail: 'Job not found', message: 'Job not found' } },
 });
 
+/** Delete on a finished job asks first. */
 export const DeleteAsks: Story = {
   name: 'Delete a finished job: the confirmation dialog is open',
   parameters: { msw: { handlers: deleteApi.handlers } },
@@ -429,6 +454,7 @@ export const DeleteAsks: Story = {
   },
 };
 
+/** The reader keeps the job: nothing is deleted. */
 export const DeleteKept: Story = {
   name: 'Delete, then Keep it: nothing is deleted',
   parameters: { msw: { handlers: deleteApi.handlers } },
@@ -446,6 +472,7 @@ export const DeleteKept: Story = {
   },
 };
 
+/** Delete confirmed: the job leaves the list. */
 export const Deleted: Story = {
   name: 'Delete confirmed: the job leaves the list',
   parameters: { msw: { handlers: deleteApi.handlers } },
@@ -464,6 +491,7 @@ export const Deleted: Story = {
   },
 };
 
+/** Deleting fails: the reason is shown in the dialog. */
 export const DeleteFailed: Story = {
   name: 'Delete failed: the reason is shown in the dialog',
   parameters: { msw: { handlers: deleteFailsApi.handlers } },

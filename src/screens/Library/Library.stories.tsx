@@ -17,6 +17,10 @@ import { Library } from './Library';
 
 const records = libraryProgressFixture();
 
+/**
+ * Library: the reader’s finished and converting books as a shelf of covers (or a list), with their progress,
+ * to play, filter, sort and delete.
+ */
 const meta = {
   title: 'Screens/Library',
   component: Library,
@@ -58,6 +62,7 @@ const muteForStory = (root: HTMLElement) => {
   if (audio) audio.muted = true;
 };
 
+/** While the library loads. */
 export const Loading: Story = {
   parameters: { msw: { handlers: { jobs: jobsListHandler([], { delay: 'infinite' }) } } },
   play: async ({ canvasElement }) => {
@@ -65,6 +70,7 @@ export const Loading: Story = {
   },
 };
 
+/** A reader with no books: a drawing and one action. */
 export const Empty: Story = {
   name: 'Empty: a drawing and one action',
   parameters: { msw: { handlers: { jobs: jobsListHandler([]) } } },
@@ -76,6 +82,7 @@ export const Empty: Story = {
   },
 };
 
+/** The empty library’s action opens the upload page. */
 export const EmptyCtaNavigates: Story = {
   tags: ['navigates'],
   name: 'Empty: the call to action opens the upload page',
@@ -87,6 +94,7 @@ export const EmptyCtaNavigates: Story = {
   },
 };
 
+/** The filters leave no book: the page says so. */
 export const NoMatches: Story = {
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
@@ -98,6 +106,7 @@ export const NoMatches: Story = {
   },
 };
 
+/** A reader’s shelf: covers first, one summary line and one action per book. */
 export const Populated: Story = {
   name: 'Populated: covers first, one summary line, one action per book',
   play: async ({ canvasElement }) => {
@@ -139,6 +148,7 @@ export const Populated: Story = {
   },
 };
 
+/** The shelf in the dark theme. */
 export const DarkMode: Story = {
   name: 'Dark mode: the shelf at night',
   parameters: { theme: 'dark' },
@@ -150,6 +160,7 @@ export const DarkMode: Story = {
   },
 };
 
+/** A book’s More actions menu is open. */
 export const MoreActionsMenu: Story = {
   name: 'More actions: the menu of a book is open',
   play: async ({ canvasElement }) => {
@@ -171,6 +182,7 @@ export const MoreActionsMenu: Story = {
   },
 };
 
+/** More actions: Download… shows the downloads in a dialog. */
 export const MoreActionsDownload: Story = {
   name: 'More actions: Download… shows the downloads in a dialog',
   parameters: {
@@ -185,6 +197,7 @@ export const MoreActionsDownload: Story = {
   },
 };
 
+/** More actions: Listen in a podcast app shows the book's feed. */
 export const MoreActionsPodcast: Story = {
   name: "More actions: Listen in a podcast app shows the book's feed",
   play: async ({ canvasElement }) => {
@@ -196,6 +209,7 @@ export const MoreActionsPodcast: Story = {
   },
 };
 
+/** Escape closes the menu and gives the focus back. */
 export const MoreActionsCloses: Story = {
   name: 'More actions: Escape closes the menu and gives the focus back',
   play: async ({ canvasElement }) => {
@@ -209,6 +223,7 @@ export const MoreActionsCloses: Story = {
   },
 };
 
+/** The reader sorts the shelf. */
 export const Sorted: Story = {
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
@@ -227,6 +242,7 @@ export const Sorted: Story = {
   },
 };
 
+/** The shelf as a list, remembered for next time. */
 export const ListView: Story = {
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
@@ -238,6 +254,7 @@ export const ListView: Story = {
   },
 };
 
+/** Only the books the reader is in the middle of. */
 export const FilterInProgress: Story = {
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
@@ -246,6 +263,7 @@ export const FilterInProgress: Story = {
   },
 };
 
+/** Only the books listened to the end, then by the voice that read them. */
 export const FilterFinished: Story = {
   name: 'Filter: Finished (listened to the end), then by the voice that read it',
   play: async ({ canvasElement }) => {
@@ -259,6 +277,7 @@ export const FilterFinished: Story = {
   },
 };
 
+/** Play, pause and continue from the shelf. */
 export const PlayPauseContinue: Story = {
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
@@ -270,6 +289,7 @@ export const PlayPauseContinue: Story = {
   },
 };
 
+/** A book listened to the end says Finished and offers Listen again. */
 export const Finished: Story = {
   name: 'Finished: a book listened to the end says Finished and offers Listen again',
   play: async ({ canvasElement }) => {
@@ -289,6 +309,7 @@ export const Finished: Story = {
   },
 };
 
+/** A book still converting: how many chapters are ready, and playable already. */
 export const ConvertingBook: Story = {
   name: 'Converting book: listed with how many chapters are ready, and playable',
   parameters: { msw: { handlers: { jobs: jobsListHandler([convertingBookSummary(), ...libraryShelfFixture()]) } } },
@@ -310,6 +331,7 @@ export const ConvertingBook: Story = {
   },
 };
 
+/** The count grows as chapters become ready. */
 export const ConvertingBookGrows: Story = {
   name: 'Converting book: the count grows as chapters become ready (the list is polled)',
   parameters: { msw: { handlers: { jobs: growingBookListHandler() } } },
@@ -321,6 +343,7 @@ export const ConvertingBookGrows: Story = {
   },
 };
 
+/** The library cannot be loaded: the error. */
 export const Error: Story = {
   parameters: {
     msw: { handlers: { jobs: jobsListHandler([], { status: 500, body: errorBodyFixture('Database unavailable') }) } },
@@ -332,6 +355,7 @@ export const Error: Story = {
 
 const shelfApi = jobsBackend(libraryShelfFixture());
 
+/** A book deleted after confirming: it leaves the library. */
 export const DeleteBook: Story = {
   name: 'Delete a book: confirmed, it leaves the library',
   parameters: {
@@ -358,6 +382,7 @@ export const DeleteBook: Story = {
   },
 };
 
+/** Delete asks first. */
 export const DeleteBookAsks: Story = {
   name: 'Delete a book: the confirmation dialog is open',
   parameters: {

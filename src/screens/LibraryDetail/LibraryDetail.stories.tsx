@@ -18,6 +18,10 @@ import { completedJobFixture, jobHandler } from '../../mocks/library';
 import { voiceConversationHandler } from '../../mocks/voice';
 import { LibraryDetail } from './LibraryDetail';
 
+/**
+ * A book’s page: the player, its chapters, the read-along text and the way to ask the assistant about what
+ * the reader has heard.
+ */
 const meta = {
   title: 'Screens/LibraryDetail',
   component: LibraryDetail,
@@ -48,6 +52,7 @@ const elapsed = (canvas: ReturnType<typeof within>) => canvas.getByRole('timer',
 const ready = async (canvas: ReturnType<typeof within>) =>
   waitFor(() => expect(canvas.getByRole('button', { name: 'Play' })).toBeEnabled(), { timeout: 5000 });
 
+/** While the book’s audio is found. */
 export const Loading: Story = {
   parameters: { msw: { handlers: { audioStream: audioStreamHandler({ delay: 'infinite' }) } } },
   play: async ({ canvasElement }) => {
@@ -57,6 +62,7 @@ export const Loading: Story = {
   },
 };
 
+/** A book still converting: the first chapter will play here when ready. */
 export const NotReady: Story = {
   name: 'Not ready: still converting, the page says the first chapter plays here when ready',
   parameters: { msw: { handlers: { job: jobHandler(completedJobFixture({ status: 'PROCESSING', progress: 60 })) } } },
@@ -75,6 +81,7 @@ export const NotReady: Story = {
   },
 };
 
+/** A failed book: its title, and why it cannot be played. */
 export const FailedBook: Story = {
   name: 'Failed book: its own title, and why it cannot be played',
   parameters: {
@@ -92,6 +99,7 @@ export const FailedBook: Story = {
   },
 };
 
+/** A book that does not exist: not found. */
 export const NotFound: Story = {
   parameters: { msw: { handlers: { job: jobHandler(null) } } },
   play: async ({ canvasElement }) => {
@@ -102,6 +110,7 @@ export const NotFound: Story = {
   },
 };
 
+/** A finished book before playing: cover, player, chapters, read-along and audio details. */
 export const Details: Story = {
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
@@ -131,6 +140,7 @@ export const Details: Story = {
   },
 };
 
+/** The book playing. */
 export const Playing: Story = {
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
@@ -144,6 +154,7 @@ export const Playing: Story = {
   },
 };
 
+/** Paused where the reader stopped. */
 export const Paused: Story = {
   parameters: {
     msw: { handlers: { progress: progressHandler({ progress: progressFixture({ position_seconds: 25 }) }) } },
@@ -158,6 +169,7 @@ export const Paused: Story = {
   },
 };
 
+/** The audio cannot be played: the reason and a way to try again. */
 export const AudioError: Story = {
   parameters: {
     msw: { handlers: { audioStream: audioStreamHandler({ stream: { streaming_url: '/fixtures/missing.mp3' } }) } },
@@ -176,6 +188,7 @@ export const AudioError: Story = {
   },
 };
 
+/** The stream address cannot be fetched: the error. */
 export const StreamError: Story = {
   parameters: { msw: { handlers: { audioStream: audioStreamHandler({ status: 500 }) } } },
   play: async ({ canvasElement }) => {
@@ -186,6 +199,7 @@ export const StreamError: Story = {
   },
 };
 
+/** The server gives no stream: the page says the audio is not available. */
 export const NoStreamingUrl: Story = {
   parameters: { msw: { handlers: { audioStream: audioStreamHandler({ stream: { streaming_url: '' } }) } } },
   play: async ({ canvasElement }) => {
@@ -196,6 +210,7 @@ export const NoStreamingUrl: Story = {
   },
 };
 
+/** A book with chapters: the list, the current one marked, a click jumps there. */
 export const WithChapters: Story = {
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
@@ -232,6 +247,7 @@ const convertingChapters = chapterInfoFixtures().map((chapter, index) =>
   index === 0 ? { ...chapter, ready: true } : { ...chapter, start: 20, duration: 0, ready: false },
 );
 
+/** A converting book: the ready chapter plays, the others are marked not ready. */
 export const ConvertingBook: Story = {
   name: 'Converting book: the ready chapter plays, chapters not ready yet are marked, nothing to ask about yet',
   parameters: {
@@ -296,6 +312,7 @@ const hundredChapters = Array.from({ length: 100 }, (_, index) => ({
   duration: 0.6,
 }));
 
+/** A hundred chapters: the list scrolls inside itself, the current one in view. */
 export const HundredChapters: Story = {
   name: 'A hundred chapters: the list scrolls inside itself, the current chapter in view',
   parameters: {
@@ -342,6 +359,7 @@ const afterABreak = {
   },
 };
 
+/** Previously… (the book rested 3 hours: the recap, to read or hear, then listening resumes). */
 export const PreviouslyAfterABreak: Story = {
   name: 'Previously… (the book rested 3 hours: the recap, to read or hear, then listening resumes)',
   parameters: afterABreak,
@@ -355,6 +373,7 @@ export const PreviouslyAfterABreak: Story = {
   },
 };
 
+/** Previously…, then Resume listening: the book plays on from the saved place. */
 export const PreviouslyThenResume: Story = {
   name: 'Previously…, then Resume listening: the book plays on from the saved place',
   parameters: afterABreak,
@@ -368,6 +387,7 @@ export const PreviouslyThenResume: Story = {
   },
 };
 
+/** Ask about this book carries the place the reader reached to X-ray. */
 export const XrayLink: Story = {
   parameters: {
     msw: {
@@ -389,6 +409,7 @@ export const XrayLink: Story = {
   },
 };
 
+/** The X key asks about the book. */
 export const AskAboutThisBookShortcut: Story = {
   tags: ['navigates'],
   name: 'Ask about this book (X key)',
@@ -408,6 +429,7 @@ export const AskAboutThisBookShortcut: Story = {
   },
 };
 
+/** A book with its own cover image. */
 export const WithCover: Story = {
   parameters: { msw: { handlers: { audioCover: audioCoverHandler({ cover: true }) } } },
   play: async ({ canvasElement }) => {
@@ -424,6 +446,7 @@ const finishedPlace = progressFixture({
   is_completed: true,
 });
 
+/** A book listened to the end: Finished, and Listen again. */
 export const FinishedBook: Story = {
   parameters: { msw: { handlers: { progress: progressHandler({ progress: finishedPlace }) } } },
   play: async ({ canvasElement }) => {
@@ -440,6 +463,7 @@ export const FinishedBook: Story = {
 
 const savedUpdates: ProgressUpdate[] = [];
 
+/** Listen again starts from the beginning. */
 export const ListenAgainStartsOver: Story = {
   parameters: {
     msw: {

@@ -3,6 +3,10 @@ import { expect, userEvent, waitFor, within } from 'storybook/test';
 import { environmentHandler, loginHandler, loginRejectedHandler } from '../../mocks/handlers';
 import { Login } from './Login';
 
+/**
+ * Sign in: where a returning reader enters their email and password to reach their library; the first page
+ * anyone signed out sees.
+ */
 const meta = {
   title: 'Screens/Login',
   component: Login,
@@ -19,6 +23,7 @@ async function fillIn(canvasElement: HTMLElement, email: string, password: strin
   return canvas;
 }
 
+/** A reader arrives signed out: the empty form, with sign-up and password help at hand. */
 export const Empty: Story = {
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
@@ -35,6 +40,7 @@ export const Empty: Story = {
   },
 };
 
+/** The reader submits a malformed email or a missing password: each field says what is wrong. */
 export const ValidationErrors: Story = {
   play: async ({ canvasElement }) => {
     const canvas = await fillIn(canvasElement, 'not-an-email', '123');
@@ -53,6 +59,7 @@ export const ValidationErrors: Story = {
   },
 };
 
+/** While the server checks the password: the button is busy and the form cannot be sent twice. */
 export const Submitting: Story = {
   parameters: { msw: { handlers: { login: loginHandler({ delay: 'infinite' }) } } },
   play: async ({ canvasElement }) => {
@@ -63,6 +70,7 @@ export const Submitting: Story = {
   },
 };
 
+/** The server refuses the sign-in (wrong password, throttled): its message is shown above the form. */
 export const ServerError: Story = {
   parameters: { msw: { handlers: { login: loginRejectedHandler('Incorrect email or password') } } },
   play: async ({ canvasElement }) => {
@@ -73,6 +81,7 @@ export const ServerError: Story = {
   },
 };
 
+/** A refusal without a message from the server: the page says so in its own words. */
 export const WrongPasswordDefaultMessage: Story = {
   parameters: { msw: { handlers: { login: loginHandler({ status: 500 }) } } },
   play: async ({ canvasElement }) => {
@@ -82,6 +91,7 @@ export const WrongPasswordDefaultMessage: Story = {
   },
 };
 
+/** On a server where sign-up is closed: no link to create an account. */
 export const SignupDisabled: Story = {
   parameters: {
     msw: {
@@ -97,6 +107,7 @@ export const SignupDisabled: Story = {
   },
 };
 
+/** The reader asks for help with a forgotten password: the page says how to get back in. */
 export const ForgotPassword: Story = {
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
@@ -107,6 +118,7 @@ export const ForgotPassword: Story = {
   },
 };
 
+/** Remember me ticked: the session outlives the browser tab. */
 export const RememberMe: Story = {
   tags: ['navigates'],
   play: async ({ canvasElement, step }) => {
@@ -122,6 +134,7 @@ export const RememberMe: Story = {
   },
 };
 
+/** Remember me left off: the session ends with the tab. */
 export const NotRemembered: Story = {
   tags: ['navigates'],
   play: async ({ canvasElement }) => {
@@ -134,6 +147,7 @@ export const NotRemembered: Story = {
   },
 };
 
+/** A correct sign-in: the reader lands on the home page. */
 export const Success: Story = {
   tags: ['navigates'],
   play: async ({ canvasElement }) => {

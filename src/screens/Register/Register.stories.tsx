@@ -4,6 +4,10 @@ import { errorBodyFixture } from '../../mocks/fixtures';
 import { environmentHandler, registerHandler } from '../../mocks/handlers';
 import { Register } from './Register';
 
+/**
+ * Create an account: a new reader chooses an email and a password and accepts the terms; the strength meter
+ * guides the password.
+ */
 const meta = {
   title: 'Screens/Register',
   component: Register,
@@ -36,6 +40,7 @@ const valid = {
 /** The strength estimator loads on first use (a separate chunk with its dictionaries). */
 const estimatorLoad = { timeout: 15_000 };
 
+/** A visitor opens the sign-up page: the empty form, the policies not yet published say so. */
 export const Empty: Story = {
   play: async ({ canvasElement }) => {
     const canvas = await fillIn(canvasElement, {});
@@ -49,6 +54,9 @@ export const Empty: Story = {
   },
 };
 
+/**
+ * The visitor sends a bad email, a short password, passwords that differ or no consent: each field says why.
+ */
 export const ValidationErrors: Story = {
   play: async ({ canvasElement }) => {
     const canvas = await fillIn(canvasElement, { email: 'nope', password: '123', confirm: '1234' });
@@ -61,6 +69,7 @@ export const ValidationErrors: Story = {
   },
 };
 
+/** While the account is created: the button is busy. */
 export const Submitting: Story = {
   parameters: { msw: { handlers: { register: registerHandler({ delay: 'infinite' }) } } },
   play: async ({ canvasElement }) => {
@@ -70,6 +79,7 @@ export const Submitting: Story = {
   },
 };
 
+/** The server refuses (e.g. the email is taken): its message is shown. */
 export const ServerError: Story = {
   parameters: {
     msw: {
@@ -83,6 +93,7 @@ export const ServerError: Story = {
   },
 };
 
+/** A refusal without a message: the page words it itself. */
 export const ServerErrorDefaultMessage: Story = {
   parameters: { msw: { handlers: { register: registerHandler({ status: 500 }) } } },
   play: async ({ canvasElement }) => {
@@ -92,6 +103,7 @@ export const ServerErrorDefaultMessage: Story = {
   },
 };
 
+/** On a server where sign-up is closed: the visitor is sent to sign in instead. */
 export const SignupDisabled: Story = {
   tags: ['navigates'],
   name: 'Sign-up disabled: the page sends the visitor to sign in',
@@ -102,6 +114,7 @@ export const SignupDisabled: Story = {
   },
 };
 
+/** The account is created: the new reader is signed in and lands on the home page. */
 export const Success: Story = {
   tags: ['navigates'],
   play: async ({ canvasElement }) => {
@@ -112,6 +125,7 @@ export const Success: Story = {
   },
 };
 
+/** The visitor types a guessable password: the meter says it is weak and why. */
 export const WeakPassword: Story = {
   play: async ({ canvasElement }) => {
     const canvas = await fillIn(canvasElement, { email: 'new.reader@example.com', password: 'password1' });
@@ -123,6 +137,7 @@ export const WeakPassword: Story = {
   },
 };
 
+/** A long, unguessable password: the meter says it is strong. */
 export const StrongPassword: Story = {
   play: async ({ canvasElement }) => {
     const canvas = await fillIn(canvasElement, { email: 'new.reader@example.com', password: 'correct-horse-battery' });
@@ -133,6 +148,7 @@ export const StrongPassword: Story = {
   },
 };
 
+/** Submitting a weak password: the form refuses it before asking the server. */
 export const WeakPasswordRefused: Story = {
   play: async ({ canvasElement }) => {
     const canvas = await fillIn(canvasElement, { ...valid, password: 'new.reader2024', confirm: 'new.reader2024' });
@@ -147,6 +163,7 @@ export const WeakPasswordRefused: Story = {
   },
 };
 
+/** The server still finds the password weak: its reason is shown on the field. */
 export const WeakPasswordRefusedByServer: Story = {
   parameters: {
     msw: {

@@ -27,6 +27,10 @@ const recordFile = async (file: File) => void sent.files.push({ name: file.name,
 const story =
   'Once upon a midnight dreary, while I pondered, weak and weary, over many a quaint and curious volume of forgotten lore.';
 
+/**
+ * Add a book: paste text, choose a file (EPUB, PDF, Markdown, HTML, .txt) or give a web address; preview the
+ * chapters, listening time and cost, pick a voice and create the audiobook.
+ */
 const meta = {
   title: 'Screens/Upload',
   component: Upload,
@@ -71,6 +75,7 @@ async function dropFile(canvasElement: HTMLElement, file: File) {
   return canvas;
 }
 
+/** The reader opens Add a book: the text tab, empty, with the voice picker. */
 export const Empty: Story = {
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
@@ -96,6 +101,7 @@ export const Empty: Story = {
   },
 };
 
+/** Create pressed with no title or text: each field says what is missing. */
 export const TextTabValidationErrors: Story = {
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
@@ -123,6 +129,7 @@ const txtPreview = previewJobHandler({
   onBody: recordPreview,
 });
 
+/** The file tab: the reader picks a book file. */
 export const FileTab: Story = {
   parameters: { msw: { handlers: { previewJob: txtPreview } } },
   play: async ({ canvasElement, step }) => {
@@ -144,6 +151,7 @@ export const FileTab: Story = {
   },
 };
 
+/** A file of a kind Lectio cannot read: the page names the kinds it can. */
 export const WrongFileType: Story = {
   play: async ({ canvasElement }) => {
     const canvas = await dropFile(
@@ -160,6 +168,7 @@ export const WrongFileType: Story = {
   },
 };
 
+/** A file over the size limit: refused before any upload, with the limit stated. */
 export const FileTooLarge: Story = {
   play: async ({ canvasElement }) => {
     const big = new File([new Uint8Array(10 * 1024 * 1024 + 1)], 'huge.txt', { type: 'text/plain' });
@@ -168,6 +177,7 @@ export const FileTooLarge: Story = {
   },
 };
 
+/** The web page tab: the reader gives an address to turn into an audiobook. */
 export const UrlTab: Story = {
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
@@ -196,6 +206,7 @@ async function fillText(canvasElement: HTMLElement) {
   return canvas;
 }
 
+/** While the audiobook is created: the button is busy. */
 export const Submitting: Story = {
   parameters: { msw: { handlers: { createJob: createJobHandler({ delay: 'infinite' }) } } },
   play: async ({ canvasElement }) => {
@@ -205,6 +216,7 @@ export const Submitting: Story = {
   },
 };
 
+/** The server refuses the job (e.g. a quota reached): its message is shown. */
 export const ServerError: Story = {
   parameters: {
     msw: {
@@ -221,6 +233,7 @@ export const ServerError: Story = {
   },
 };
 
+/** A refusal without a message: the page words it itself. */
 export const ServerErrorDefaultMessage: Story = {
   parameters: { msw: { handlers: { createJob: createJobHandler({ status: 500 }) } } },
   play: async ({ canvasElement }) => {
@@ -230,6 +243,7 @@ export const ServerErrorDefaultMessage: Story = {
   },
 };
 
+/** Cancel takes the reader back home without creating anything. */
 export const Cancel: Story = {
   tags: ['navigates'],
   play: async ({ canvasElement }) => {
@@ -239,6 +253,7 @@ export const Cancel: Story = {
   },
 };
 
+/** A pasted text becomes a job: the reader follows its conversion page. */
 export const Success: Story = {
   tags: ['navigates'],
   play: async ({ canvasElement }) => {
@@ -253,6 +268,7 @@ export const Success: Story = {
   },
 };
 
+/** A book file is uploaded and becomes a job. */
 export const SuccessFromFile: Story = {
   tags: ['navigates'],
   parameters: {
@@ -284,6 +300,7 @@ export const SuccessFromFile: Story = {
   },
 };
 
+/** A web page becomes a job. */
 export const SuccessFromUrl: Story = {
   tags: ['navigates'],
   play: async ({ canvasElement }) => {
@@ -311,6 +328,7 @@ async function dropBook(canvasElement: HTMLElement) {
   return canvas;
 }
 
+/** While the preview is computed: the chapters and estimate are on their way. */
 export const PreviewLoading: Story = {
   parameters: { msw: { handlers: { previewJob: previewJobHandler({ delay: 'infinite' }) } } },
   play: async ({ canvasElement }) => {
@@ -322,6 +340,7 @@ export const PreviewLoading: Story = {
   },
 };
 
+/** The preview of a pasted text: its length, listening time and cost. */
 export const PreviewOfPastedText: Story = {
   play: async ({ canvasElement }) => {
     const canvas = await fillText(canvasElement);
@@ -336,6 +355,7 @@ export const PreviewOfPastedText: Story = {
   },
 };
 
+/** A book file’s chapters, found before converting: the reader chooses and renames them. */
 export const PreviewChapters: Story = {
   play: async ({ canvasElement, step }) => {
     const canvas = await dropBook(canvasElement);
@@ -366,6 +386,7 @@ export const PreviewChapters: Story = {
   },
 };
 
+/** Only the chapters the reader kept are sent for conversion. */
 export const ConvertChosenChapters: Story = {
   tags: ['navigates'],
   play: async ({ canvasElement }) => {
@@ -387,6 +408,7 @@ export const ConvertChosenChapters: Story = {
   },
 };
 
+/** Every chapter unticked: Create waits and says why. */
 export const NothingSelected: Story = {
   play: async ({ canvasElement }) => {
     const canvas = await dropBook(canvasElement);
@@ -398,6 +420,7 @@ export const NothingSelected: Story = {
   },
 };
 
+/** With a cloud voice chosen: the estimate includes its cost. */
 export const EstimateWithCloudVoices: Story = {
   parameters: { msw: { handlers: { previewJob: previewJobHandler({ preview: cloudPreviewFixture() }) } } },
   play: async ({ canvasElement }) => {
@@ -411,6 +434,7 @@ export const EstimateWithCloudVoices: Story = {
   },
 };
 
+/** The server cannot read the uploaded file: its reason is shown. */
 export const RefusedFile: Story = {
   parameters: {
     msw: {
@@ -436,6 +460,7 @@ export const RefusedFile: Story = {
   },
 };
 
+/** A paste of only spaces: nothing is counted and Create says why it waits. */
 export const BlankPaste: Story = {
   name: 'A paste of spaces: nothing counted, and Create says why it waits',
   play: async ({ canvasElement }) => {
@@ -453,6 +478,7 @@ export const BlankPaste: Story = {
   },
 };
 
+/** On a server without voice keys (demo mode): every voice is the offline one, and the picker says so. */
 export const DemoModeVoices: Story = {
   name: 'Demo mode: the picker says every voice is the offline one',
   parameters: { msw: { handlers: { environment: environmentHandler({ features: { demo_mode: true } }) } } },

@@ -22,13 +22,18 @@ import {
 } from '../../testing/voice-fakes';
 import { LIBRARY_EXAMPLES, VoiceAssistant, XRAY_EXAMPLES } from './VoiceAssistant';
 
+/** The speech recognizers the stories' browser made, newest last (a story scripts what they hear). */
+const recognizers: FakeRecognizer[] = [];
+
 /**
+ * The voice assistant: talk or type about a book. Tutor holds a Socratic dialogue; X-ray answers who, what
+ * and where without spoiling past where the reader is.
+ *
  * Story parameters: msw.handlers for the REST calls (voiceStatus, voiceStart, voiceStop,
  * audioMetadata) and `voice: { transport, micError, recognition }` for the injected fake
  * transport (FakeTransportOptions), a microphone that fails to open, and whether the browser
  * offers speech recognition ('browser', scripted through `recognizers`, or 'none').
  */
-const recognizers: FakeRecognizer[] = [];
 const meta = {
   title: 'Screens/VoiceAssistant',
   component: VoiceAssistant,
@@ -106,6 +111,7 @@ async function expectSendInside(canvas: Canvas) {
 
 // --- the talk button's states ----------------------------------------------------------------------
 
+/** The reader opens the assistant: Ready, with examples of what to ask about the library. */
 export const Idle: Story = {
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
@@ -126,6 +132,7 @@ export const Idle: Story = {
   },
 };
 
+/** Start talking pressed: connecting to the voice service. */
 export const Connecting: Story = {
   parameters: { voice: { transport: { connect: 'never' } } },
   play: async ({ canvasElement }) => {
@@ -136,6 +143,7 @@ export const Connecting: Story = {
   },
 };
 
+/** Connected: the assistant listens. */
 export const Listening: Story = {
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
@@ -146,6 +154,7 @@ export const Listening: Story = {
   },
 };
 
+/** A question asked: the assistant is working on the answer. */
 export const Thinking: Story = {
   parameters: { voice: { transport: { answerDelayMs: null } } },
   play: async ({ canvasElement }) => {
@@ -160,6 +169,7 @@ export const Thinking: Story = {
   },
 };
 
+/** The assistant answers aloud, the text streaming in. */
 export const Speaking: Story = {
   parameters: {
     voice: {
@@ -180,6 +190,7 @@ export const Speaking: Story = {
   },
 };
 
+/** The microphone is refused: the reader can still type. */
 export const MicrophoneOff: Story = {
   name: 'Microphone off (permission denied)',
   parameters: { voice: { micError: { name: 'NotAllowedError', message: 'Permission denied' } } },
@@ -198,6 +209,7 @@ const noSpeechService = {
   voiceStart: voiceStartHandler({ speech_to_text: false }),
 };
 
+/** Listening through the browser (no speech service on the server). */
 export const BrowserListens: Story = {
   name: 'Listening through the browser (no speech service on the server)',
   parameters: {
@@ -225,6 +237,7 @@ export const BrowserListens: Story = {
   },
 };
 
+/** Speaking not available (no speech service, a browser without speech recognition): typing. */
 export const NobodyHears: Story = {
   name: 'Speaking not available (no speech service, a browser without speech recognition): typing',
   parameters: { msw: { handlers: noSpeechService }, voice: { recognition: 'none' } },
@@ -245,6 +258,7 @@ export const NobodyHears: Story = {
 
 // --- a book, the mode switch, the server's messages ------------------------------------------------
 
+/** X-ray opened from a book page: bounded by where the reader is, answering a typed question. */
 export const XrayFromBook: Story = {
   name: 'X-ray from the book page',
   parameters: {
@@ -272,6 +286,7 @@ export const XrayFromBook: Story = {
   },
 };
 
+/** The book plays on: X-ray’s bound follows the player. */
 export const XrayFollowsThePlayer: Story = {
   name: 'X-ray follows the player',
   parameters: { route: xrayRoute },
@@ -288,6 +303,7 @@ export const XrayFollowsThePlayer: Story = {
   },
 };
 
+/** The reader chooses which book to talk about. */
 export const ChooseBook: Story = {
   name: 'Choose the book',
   parameters: {
@@ -305,6 +321,7 @@ export const ChooseBook: Story = {
   },
 };
 
+/** Switching from Tutor to X-ray. */
 export const SwitchTutorToXray: Story = {
   name: 'Mode switch: Tutor to X-ray',
   parameters: {
@@ -326,6 +343,7 @@ export const SwitchTutorToXray: Story = {
   },
 };
 
+/** The model did not answer: the offline answers take over, and the page says so. */
 export const AnsweringOffline: Story = {
   name: 'Answering offline (the model did not answer)',
   parameters: {
@@ -361,6 +379,7 @@ export const AnsweringOffline: Story = {
   },
 };
 
+/** Asking to continue a book opens it. */
 export const OpenBookAction: Story = {
   name: 'Open book ("continue X")',
   parameters: {
@@ -386,6 +405,7 @@ export const OpenBookAction: Story = {
   },
 };
 
+/** The conversation fails: the error and a way to start again. */
 export const ErrorState: Story = {
   name: 'Error',
   parameters: { voice: { transport: { connect: { fail: 'websocket connection timed out' } } } },
@@ -400,6 +420,7 @@ export const ErrorState: Story = {
   },
 };
 
+/** The voice service is not available on this server: the page says so. */
 export const ServiceUnavailable: Story = {
   parameters: {
     msw: {
@@ -416,6 +437,7 @@ export const ServiceUnavailable: Story = {
   },
 };
 
+/** The connection cannot be set up: the server’s reason. */
 export const ConnectApiError: Story = {
   name: 'Connect error (the socket refuses: no running session)',
   parameters: {
@@ -447,6 +469,7 @@ function longConversation() {
   }));
 }
 
+/** A reader comes back to a book: the kept conversation, X-ray and Tutor turns, with the evidence heard. */
 export const ConversationHistory: Story = {
   name: 'Conversation history (kept across modes and reloads)',
   parameters: {
@@ -468,6 +491,7 @@ export const ConversationHistory: Story = {
   },
 };
 
+/** The reader clears the conversation: the examples come back. */
 export const ConversationCleared: Story = {
   name: 'Conversation cleared',
   parameters: {
@@ -484,6 +508,7 @@ export const ConversationCleared: Story = {
   },
 };
 
+/** The reader scrolled up in a long conversation: Jump to latest brings them back. */
 export const JumpToLatest: Story = {
   name: 'Jump to latest (the reader scrolled up)',
   parameters: {
@@ -505,6 +530,7 @@ export const JumpToLatest: Story = {
   },
 };
 
+/** Back after a break: Previously… offers a recap of what was heard. */
 export const RecapOffered: Story = {
   name: 'Previously… (recap offered after a break)',
   parameters: {
@@ -531,6 +557,7 @@ export const RecapOffered: Story = {
 
 // --- details and widths ----------------------------------------------------------------------------
 
+/** The workings unfolded: service, WebSocket address, functions. */
 export const DetailsOpen: Story = {
   name: 'Details (service, WebSocket URL, functions)',
   parameters: { msw: { handlers: { voiceStatus: voiceStatusHandler({ status: 'running' }) } } },
@@ -545,9 +572,11 @@ export const DetailsOpen: Story = {
   },
 };
 
+/** A conversation on a desktop. */
 export const Desktop: Story = {
   name: 'Conversation at 1280 px',
   parameters: { route: xrayRoute, width: 1280 },
+  globals: { viewport: { value: 'desktop', isRotated: false } },
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
     await startTalking(canvas);
@@ -558,9 +587,11 @@ export const Desktop: Story = {
   },
 };
 
+/** A conversation on a phone. */
 export const Phone: Story = {
   name: 'Conversation on a phone (390 px)',
   parameters: { route: xrayRoute, width: 390 },
+  globals: { viewport: { value: 'phone', isRotated: false } },
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
     await startTalking(canvas);
