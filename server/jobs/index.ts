@@ -4,11 +4,15 @@ import type { Config } from '../config';
 import type { Db } from '../db/types';
 import { LocalFileStorage, openStorage } from '../storage/index';
 import type { FileStorage } from '../storage/types';
+import { createPronunciationRepository } from '../pronunciations/repository';
 import type { VoiceSettings } from '../tts/select';
+import { createVoiceServer, type VoiceServer, type VoiceServerOptions } from '../tts/voice-server';
+import { createVoiceCatalog, type VoiceCatalog } from '../voices/catalog';
 import { createPgBossQueue, type JobQueue } from './queue';
 import { createJobRepository, type JobRepository } from './repository';
 import { createRunner, type JobEvent, type Runner } from './runner';
 import { createQuotas } from './quotas';
+import { createReconverter, type Reconverter } from './reconvert';
 import { createJobService, type JobService } from './service';
 import { createFetchSlots } from './steps';
 
@@ -20,6 +24,8 @@ export interface ConversionOverrides {
   stepRetryDelayMs?: number;
   /** The offline engine's options, e.g. a faster speaking rate. */
   voices?: Partial<VoiceSettings>;
+  /** The voice server's retry delays, deadlines and how long its voice list is trusted. */
+  voiceServer?: Pick<VoiceServerOptions, 'retry' | 'timeoutMs' | 'listTimeoutMs' | 'refreshMs'>;
   storage?: FileStorage;
 }
 
@@ -30,6 +36,16 @@ export interface Conversion {
   storage: FileStorage;
   queue: JobQueue;
   runner: Runner | null;
+  /** The voices this process can read with (keys, the offline engine, the voice server). */
+  voices: VoiceSettings;
+  /** Every voice usable now, by source; the check of a new job's voice. */
+  catalog: VoiceCatalog;
+  /** The voice server beside Lectio (TTS_SERVER_URL), when there is one. */
+  voiceServer: VoiceServer | undefined;
+  /** Converts again the chapters of a finished book whose pronunciations changed. */
+  reconverter: Reconverter;
+  /** The MP3 encoders of this process's conversions (none when it only queues jobs). */
+  encoderPool: EncoderPool | undefined;
   /** Stops workers (running jobs are handed back to the queue for another worker), the queue and the encoder threads. */
   close(): Promise<void>;
 }
@@ -66,13 +82,20 @@ export async function createConversion(
     onError: (err) => log.warn({ err }, 'job queue error'),
   });
 
+  const voiceServer =
+    config.voiceServer === undefined
+      ? undefined
+      : createVoiceServer({ ...config.voiceServer, ...overrides.voiceServer });
   const voices: VoiceSettings = {
+    ...(voiceServer !== undefined && { voiceServer }),
     ...(config.openaiApiKey !== undefined && { openaiApiKey: config.openaiApiKey }),
     ...(config.openaiBaseUrl !== undefined && { openaiBaseUrl: config.openaiBaseUrl }),
     ...(config.elevenlabsApiKey !== undefined && { elevenlabsApiKey: config.elevenlabsApiKey }),
     ...(config.elevenlabsBaseUrl !== undefined && { elevenlabsBaseUrl: config.elevenlabsBaseUrl }),
     ...overrides.voices,
   };
+  const catalog = createVoiceCatalog(voices);
+  const pronunciations = createPronunciationRepository(db);
   const fetchTimeoutMs = overrides.fetchTimeoutMs ?? config.urlFetchTimeoutSeconds * 1000;
   let runner: Runner | null = null;
   let pool: EncoderPool | undefined;
@@ -85,6 +108,7 @@ export async function createConversion(
       queue,
       steps: {
         voices,
+        pronunciations,
         encoderPool: pool,
         allowLoopbackFetch: config.allowPrivateFetchForTests,
         fetchTimeoutMs,
@@ -129,8 +153,10 @@ export async function createConversion(
     voices,
     fetch: { allowLoopback: config.allowPrivateFetchForTests, timeoutMs: fetchTimeoutMs },
     quotas,
+    chooseVoice: (provider, voiceId) => catalog.choose(provider, voiceId),
     ...(runner !== null && { onCancelled: (ids: string[]) => runner.notifyCancelled(ids) }),
   });
+  const reconverter = createReconverter({ repo, storage, queue, quotas, pronunciations });
 
   let closed = false;
   return {
@@ -139,6 +165,11 @@ export async function createConversion(
     storage,
     queue,
     runner,
+    voices,
+    catalog,
+    voiceServer,
+    reconverter,
+    encoderPool: pool,
     async close() {
       if (closed) return;
       closed = true;

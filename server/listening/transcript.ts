@@ -21,6 +21,8 @@ export interface TranscriptSentence {
   charStart: number;
   charEnd: number;
   paragraphStart: boolean;
+  /** When the voice timed its words: each word's time and place in the chapter's text, in order. */
+  words?: { start: number; end: number; char_start: number; char_end: number }[];
 }
 
 export interface Transcript {
@@ -35,12 +37,13 @@ export interface TranscriptService {
   transcript(userId: string, jobId: string, chapter: number): Promise<Transcript>;
 }
 
-const Entry = z.object({
+const Span = z.object({
   start: z.number().nonnegative(),
   end: z.number().nonnegative(),
   char_start: z.number().int().nonnegative(),
   char_end: z.number().int().nonnegative(),
 });
+const Entry = Span.extend({ words: z.array(Span).optional() });
 /** The pipeline writes an array; earlier fixtures wrapped it as {sentences: [...]}. */
 const TimingFile = z.union([z.array(Entry), z.object({ sentences: z.array(Entry) }).transform((f) => f.sentences)]);
 
@@ -76,6 +79,16 @@ export function sentencesOf(text: string, entries: readonly z.infer<typeof Entry
       charStart: from,
       charEnd: to,
       paragraphStart: out.length === 0 || text.slice(previousEnd, from).includes('\n'),
+      ...(entry.words !== undefined && {
+        words: entry.words
+          .filter((w) => w.char_start >= from && w.char_end <= to && w.char_end > w.char_start)
+          .map((w) => ({
+            start: round(w.start),
+            end: round(Math.max(w.end, w.start)),
+            char_start: w.char_start,
+            char_end: w.char_end,
+          })),
+      }),
     });
     previousEnd = to;
   }

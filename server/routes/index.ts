@@ -19,17 +19,27 @@ import { transcriptRoutes } from './transcript';
 import { voiceAssistantRoutes } from './voice-assistant';
 import type { VoiceAssistant } from '../assistant/service';
 import type { ListCache } from '../jobs/list-cache';
+import type { Reconverter } from '../jobs/reconvert';
+import type { PronunciationService } from '../pronunciations/service';
+import type { VoiceCatalog } from '../voices/catalog';
+import type { VoiceSamples } from '../voices/samples';
+import { pronunciationRoutes } from './pronunciations';
+import { voiceRoutes } from './voices';
 
 export interface ApiDeps {
   auth: AuthService;
   authLimits: AuthRateLimits;
-  environment: EnvironmentInfo;
+  /** The environment as it is now (whether the voice server answers changes). */
+  environment: () => Promise<EnvironmentInfo>;
   storage: FileStorage;
   progress: ProgressService;
   listening: ListeningService;
   transcripts: TranscriptService;
   covers: CoverService;
   jobs: JobService;
+  reconverter: Reconverter;
+  voices: { catalog: VoiceCatalog; samples: VoiceSamples };
+  pronunciations: PronunciationService;
   voiceAssistant: VoiceAssistant;
   /** Where browsers reach us (PUBLIC_URL), for the absolute URLs in answers. */
   urls: Pick<CrossOrigin, 'publicUrl'>;
@@ -53,8 +63,11 @@ export function apiRoutes(deps: ApiDeps) {
     await app.register(transcriptRoutes, { transcripts: deps.transcripts });
     await app.register(progressRoutes, { progress: deps.progress });
     await app.register(voiceAssistantRoutes, { assistant: deps.voiceAssistant, urls: deps.urls });
+    await app.register(voiceRoutes, { ...deps.voices, storage: deps.storage });
+    await app.register(pronunciationRoutes, { pronunciations: deps.pronunciations });
     await app.register(jobRoutes, {
       jobs: deps.jobs,
+      reconverter: deps.reconverter,
       strictResponses: deps.strictResponses,
       listCache: deps.listCache,
     });

@@ -14,6 +14,7 @@ export const TABLE_OWNERS: Readonly<Record<string, string>> = {
   uploaded_files: 'server/jobs/repository',
   upload_events: 'server/jobs/repository',
   playback_progress: 'server/progress/repository.ts',
+  pronunciations: 'server/pronunciations/repository.ts',
   /** Created by the migration runner itself. */
   schema_migrations: 'server/db/migrate.ts',
 };
@@ -151,6 +152,22 @@ export const migrations: readonly Migration[] = [
         AFTER INSERT OR DELETE OR UPDATE OF parent_job_id, job_type, title, description, status, progress, error_message,
           config, result_data, input_file_key, output_file_key, duration, created_at, updated_at, started_at, completed_at
         ON jobs FOR EACH ROW EXECUTE FUNCTION lectio_notify_job_change();
+    `,
+  },
+  {
+    // A user's pronunciations: how the voices should say a word or phrase, in the user's order.
+    // The word is unique per user ignoring case, as entries are matched.
+    id: '0006_pronunciations',
+    sql: `
+      CREATE TABLE pronunciations (
+        user_id uuid NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+        position integer NOT NULL CHECK (position >= 0),
+        text text NOT NULL CHECK (length(text) BETWEEN 1 AND 100),
+        say_as text NOT NULL CHECK (length(say_as) BETWEEN 1 AND 200),
+        created_at timestamptz NOT NULL DEFAULT now(),
+        PRIMARY KEY (user_id, position)
+      );
+      CREATE UNIQUE INDEX pronunciations_user_text_idx ON pronunciations (user_id, lower(text));
     `,
   },
 ];

@@ -488,6 +488,39 @@ function store(x: DbExecutor) {
       );
     },
 
+    /**
+     * A COMPLETED job converted again in part: the given chapters (or, without chapters, the job
+     * itself) back to PENDING with their synthesize and finalize steps pending; a book's own
+     * synthesize_chapters, combine_audio and finalize steps pending too, so it joins them again.
+     * Answers false when the job was no longer COMPLETED.
+     */
+    async resetForReconvert(jobId: string, chapterIds: readonly string[]): Promise<boolean> {
+      const { rows } = await x.query<{ id: string }>(
+        `UPDATE jobs SET status = 'PENDING', error_message = NULL, completed_at = NULL, updated_at = now()
+         WHERE id = $1 AND status = 'COMPLETED' RETURNING id`,
+        [jobId],
+      );
+      if (rows.length === 0) return false;
+      const again = ['synthesize', 'synthesize_chapters', 'combine_audio', 'finalize'];
+      await x.query(
+        `UPDATE job_steps SET status = 'pending', error_message = NULL, progress = 0, started_at = NULL, completed_at = NULL, updated_at = now()
+         WHERE job_id = $1 AND step_name = ANY($2::text[])`,
+        [jobId, again],
+      );
+      if (chapterIds.length === 0) return true;
+      await x.query(
+        `UPDATE jobs SET status = 'PENDING', progress = 0, error_message = NULL, completed_at = NULL, enqueued_at = NULL, updated_at = now()
+         WHERE parent_job_id = $1 AND id = ANY($2::uuid[])`,
+        [jobId, chapterIds],
+      );
+      await x.query(
+        `UPDATE job_steps SET status = 'pending', error_message = NULL, progress = 0, started_at = NULL, completed_at = NULL, updated_at = now()
+         WHERE job_id = ANY($1::uuid[]) AND step_name IN ('synthesize', 'finalize')`,
+        [chapterIds],
+      );
+      return true;
+    },
+
     /** Part of becomeBook (run it in a transaction): drops earlier chapters and the synthesize step, adds `tail`. */
     async convertToBook(jobId: string, tail: readonly string[], firstOrder: number): Promise<void> {
       await x.query('DELETE FROM jobs WHERE parent_job_id = $1', [jobId]);
