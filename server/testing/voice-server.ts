@@ -40,7 +40,7 @@ export interface FakeVoiceServer {
   /** The API base, as TTS_SERVER_URL names it: http://127.0.0.1:<port>/v1 */
   readonly url: string;
   readonly received: Received[];
-  /** The inputs of every speech request (both routes), in the order they arrived. */
+  /** The inputs of every speech request it answered with audio (either route), in the order answered. */
   spoken(): string[];
   /** Seconds of audio the server makes for `text`. */
   secondsFor(text: string): number;
@@ -67,6 +67,7 @@ export async function startFakeVoiceServer(options: FakeVoiceServerOptions = {})
   const wordSeconds = options.wordSeconds ?? 0.2;
   const toneHz = options.toneHz ?? 330;
   const received: Received[] = [];
+  const answered: string[] = [];
   let failures: { count: number; status: number } = { count: 0, status: 500 };
   let downWhen: ((input: string) => boolean) | null = null;
   let busy = 0;
@@ -167,6 +168,7 @@ export async function startFakeVoiceServer(options: FakeVoiceServerOptions = {})
     } finally {
       inFlight -= 1;
     }
+    answered.push(input);
     if (speech) {
       res.writeHead(200, { 'content-type': 'audio/wav' });
       res.end(Buffer.from(wav));
@@ -206,10 +208,7 @@ export async function startFakeVoiceServer(options: FakeVoiceServerOptions = {})
   return {
     url: `http://127.0.0.1:${port}/v1`,
     received,
-    spoken: () =>
-      received
-        .filter((r) => r.method === 'POST' && typeof r.body?.input === 'string')
-        .map((r) => r.body!.input as string),
+    spoken: () => [...answered],
     secondsFor,
     peakConcurrency: () => peak,
     setVoices(next) {
