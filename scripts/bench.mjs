@@ -20,6 +20,9 @@
 //   9. voices: offline synthesis speed per sentence and per 1,000-character chunk  (bench/voices.ts)
 //  10. first-chapter: seconds from creating a 1 MB book (BENCH_BOOK_CHARS) to its first playable
 //      chapter, while the rest still converts  (bench/first-chapter.ts)
+//  11. voice-server: seconds of audio per second from the test suite's speech server of
+//      Kokoro-FastAPI's protocol at TTS_SERVER_CONCURRENCY 1, 2 and 4, with and without word
+//      timings  (bench/voice-server.ts)
 // Run one with e.g. `npm run bench -- voice`. Set BENCH_BOOK_CHARS=1000000 for the 1 MB book figure.
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -38,6 +41,7 @@ const benches = [
   { name: 'encode', args: ['--import', 'tsx', 'bench/encode.ts'] },
   { name: 'voices', args: ['--import', 'tsx', 'bench/voices.ts'] },
   { name: 'first-chapter', args: ['--import', 'tsx', 'bench/first-chapter.ts'], before: buildServerIfStale },
+  { name: 'voice-server', args: ['--import', 'tsx', 'bench/voice-server.ts'] },
 ];
 
 const only = process.argv.slice(2);
