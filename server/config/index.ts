@@ -21,7 +21,6 @@ import { voicesSection } from './voices';
 export { ConfigError } from './declare';
 export { jwtSecretPath } from './auth';
 export type { AppEnv } from './core';
-export type { VoiceServerConfig } from './voice-server';
 
 /** In the order the README lists them. */
 export const CONFIG_SECTIONS = [

@@ -19,6 +19,13 @@ import {
 } from './audio';
 import { createJobHandler, previewJobHandler, uploadFileHandler } from './library';
 import { voiceConnectHandler, voiceStartHandler, voiceStatusHandler, voiceStopHandler } from './voice';
+import {
+  pronunciationsHandler,
+  putPronunciationsHandler,
+  reconvertHandler,
+  voiceSampleHandler,
+  voicesHandler,
+} from './voices';
 import { environmentFixture, errorBodyFixture, runningCountFixture, tokenFixture, userFixture } from './fixtures';
 
 export type { ReplyOptions } from './answer';
@@ -88,6 +95,11 @@ export const defaultHandlers = {
   voiceStart: voiceStartHandler(),
   voiceStop: voiceStopHandler(),
   voiceConnect: voiceConnectHandler(),
+  voices: voicesHandler(),
+  voiceSample: voiceSampleHandler(),
+  pronunciations: pronunciationsHandler(),
+  putPronunciations: putPronunciationsHandler(),
+  reconvert: reconvertHandler(),
 };
 
 /** The same happy API as a list (demo mode, setupServer). */

@@ -10,7 +10,6 @@ export {
   initialUploadForm,
   jobRequest,
   MIN_TEXT_LENGTH,
-  providerOptions,
   readFileText,
   switchMode,
   titleFromFileName,

@@ -21,6 +21,7 @@ import {
   useSavedProgress,
 } from '../../features/player';
 import { AskAboutBook } from '../../features/voice-assistant';
+import { BookPronunciations } from '../../features/voices';
 import { BookCover, VoiceBadge } from '../../components/book';
 
 const NOT_READY = 'Book not found or not ready for playback';
@@ -187,6 +188,7 @@ export function LibraryDetail({ jobId }: { jobId: string }) {
           )}
           <ChapterList />
           <ReadAlong jobId={jobId} />
+          <BookPronunciations jobId={jobId} finished={book.status === 'COMPLETED'} />
           <Actions>
             <AskAboutBook jobId={jobId} position={position} />
             <Link href={paths.library()}>Back to Library</Link>
