@@ -236,7 +236,7 @@ describe('a voice server that times its words', () => {
       // Nothing changed since: nothing to re-convert.
       const unchanged = await t.app.inject({ method: 'POST', url: `/api/v1/jobs/${book.id}/reconvert`, headers });
       expect(unchanged.statusCode, unchanged.body).toBe(200);
-      expect(unchanged.json()).toMatchObject({ chapters: [], job: { id: book.id, status: 'COMPLETED' } });
+      expect(unchanged.json()).toEqual({ chapters: [], status: 'COMPLETED' });
 
       await t.app.inject({
         method: 'PUT',
@@ -250,7 +250,7 @@ describe('a voice server that times its words', () => {
       const before = fake.spoken().length;
       const reconvert = await t.app.inject({ method: 'POST', url: `/api/v1/jobs/${book.id}/reconvert`, headers });
       expect(reconvert.statusCode, reconvert.body).toBe(200);
-      expect(reconvert.json()).toMatchObject({ chapters: [2] });
+      expect(reconvert.json()).toEqual({ chapters: [2], status: 'PENDING' });
       const done = await waitForJob(t, headers, book.id, undefined, 90_000);
       expect(done.status, done.error_message ?? '').toBe('COMPLETED');
       expect(fake.spoken().slice(before).sort()).toEqual(

@@ -144,7 +144,7 @@ export const jobRoutes: RoutePlugin<{
     async (request) => {
       const userId = requireUser(request).id;
       const chapters = await reconverter.reconvert(userId, request.params.jobId);
-      return { chapters, job: await jobs.get(userId, request.params.jobId) };
+      return { chapters, status: (await jobs.get(userId, request.params.jobId)).status };
     },
   );
 };

@@ -8,7 +8,6 @@ import { getGetVoiceSampleMockHandler, getListVoicesMockHandler } from '../api/g
 import type { Pronunciation, ReconvertResult, Voice, VoiceList, VoiceSource } from '../api/gen/model';
 import { answer, type ReplyOptions } from './answer';
 import { SAMPLE_AUDIO_URL } from './audio';
-import { completedJobFixture } from './library';
 
 /**
  * The voices, samples and pronunciations the voice picker and the book page's pronunciation
@@ -113,15 +112,9 @@ export function putPronunciationsHandler(options: ReplyOptions & { onPut?: (list
 /** POST /jobs/{jobId}/reconvert: re-converts `chapters` (none by default) of the sample book. */
 export function reconvertHandler(options: ReplyOptions & { chapters?: number[] } = {}) {
   return getReconvertJobMockHandler(
-    answer(options, ({ params }): ReconvertResult => {
+    answer(options, (): ReconvertResult => {
       const chapters = options.chapters ?? [];
-      return {
-        chapters,
-        job: completedJobFixture({
-          id: String(params.jobId),
-          ...(chapters.length > 0 && { status: 'PROCESSING', progress: 60, completed_at: null }),
-        }),
-      };
+      return { chapters, status: chapters.length > 0 ? 'PENDING' : 'COMPLETED' };
     }),
   );
 }

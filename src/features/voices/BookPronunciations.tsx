@@ -78,7 +78,8 @@ export function BookPronunciations({ jobId, finished }: { jobId: string; finishe
     setResult(null);
     try {
       const answer = await reconvert.mutateAsync({ jobId });
-      queryClient.setQueryData(getGetJobQueryKey(jobId), answer.job);
+      // The book page follows the re-conversion as it follows any conversion.
+      await queryClient.invalidateQueries({ queryKey: getGetJobQueryKey(jobId) });
       setResult(
         answer.chapters.length === 0
           ? { tone: 'info', text: 'No chapter contains a changed word: nothing to re-convert.' }

@@ -87,6 +87,8 @@ type SeedParams = {
   paragraphs?: string[][];
   chapters?: number;
   ready?: number[];
+  entries?: { text: string; say_as: string }[];
+  word?: string;
 };
 
 /** A fresh database with one signed-in reader: each seeded state starts from nothing. */
@@ -97,6 +99,16 @@ async function freshReader() {
 }
 
 const seedParams = (params: unknown) => (params ?? {}) as SeedParams;
+
+async function savePronunciations(token: string, entries: { text: string; say_as: string }[]) {
+  const saved = await devApp.inject({
+    method: 'PUT',
+    url: '/api/v1/pronunciations',
+    headers: { authorization: `Bearer ${token}` },
+    payload: entries,
+  });
+  if (saved.statusCode !== 200) throw new Error(`Could not save pronunciations: ${saved.statusCode} ${saved.body}`);
+}
 
 const stateHandlers = {
   [states.signupEnabled]: async () => {
@@ -235,6 +247,20 @@ const stateHandlers = {
     // The cover is the book's from creation on; the conversion itself is not needed here.
     await devApp.inject({ method: 'DELETE', url: `/api/v1/jobs/${jobId}`, headers: auth });
     return { token: user.token, jobId };
+  },
+  [states.pronunciationsSaved]: async (params: unknown) => {
+    const user = await freshReader();
+    const { entries = [] } = seedParams(params);
+    await savePronunciations(user.token, entries);
+    return { token: user.token };
+  },
+  [states.audiobookWithChangedWord]: async (params: unknown) => {
+    const user = await freshReader();
+    const { title = 'The Tell-Tale Heart', word = 'Hermione' } = seedParams(params);
+    const job = await seedCompletedAudiobook(dev.db, storage, { userId: user.id, title, seconds: 3 });
+    await writeTranscript(dev.db, storage, job, [[`${word} opened the door.`, 'Nobody was there.']]);
+    await savePronunciations(user.token, [{ text: word, say_as: 'her-my-oh-nee' }]);
+    return { token: user.token, jobId: job.jobId };
   },
   [states.pendingJobsExist]: async (params: unknown) => {
     const user = await freshReader();
