@@ -54,7 +54,7 @@ export const Loading: Story = {
 };
 
 export const Grouped: Story = {
-  name: 'Grouped by source, the voice server first, its default chosen',
+  name: 'Grouped by source, the voice server first; a voice chosen is remembered',
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
     const kokoro = await canvas.findByRole('region', { name: 'Kokoro' });
