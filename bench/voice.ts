@@ -12,12 +12,12 @@ import { spawn } from 'node:child_process';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { HeardIndex } from '../server/assistant/heard-index';
 import { fileURLToPath } from 'node:url';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { speechLikePcm } from '../server/testing/synthetic-pcm';
 import { memoryBookSource } from '../server/assistant/books';
 import { HEARD_POSITION, rochesterBook, rochesterText } from '../server/testing/assistant-fixtures';
-import { createVoiceAssistant, offlineEngines, VOICE_WS_PATH } from '../server/assistant/service';
+import { createVoiceAssistant, offlineEngines } from '../server/assistant/service';
+import { VOICE_WS_PATH } from '../server/routes/voice-socket';
+import { serveVoiceAssistant } from '../server/testing/voice-socket';
 import { resample } from '../server/assistant/audio';
 import { BOT_SAMPLE_RATE } from '../proto/audio';
 import { createEspeakEngine, detectNativeEspeak, offlineVoiceFor } from '../server/tts/espeak';
@@ -96,22 +96,14 @@ async function serve(wasm: boolean): Promise<void> {
   }
   const assistant = createVoiceAssistant({
     engines,
-    authenticate: async (token) => {
-      if (token !== 'bench') throw new Error('bad token');
-      return { id: 'bench-user' };
-    },
     books: memoryBookSource([{ userId: 'bench-user', book, text: rochesterText(), position: HEARD_POSITION }]),
   });
-  const server = createServer((_req, res) => res.writeHead(404).end());
-  assistant.attach(server);
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const served = await serveVoiceAssistant(assistant, 'bench', 'bench-user');
   await assistant.sessions.start('bench-user', { mode: 'xray', jobId: book.id });
 
-  process.stdout.write(`PORT ${(server.address() as AddressInfo).port}\n`);
+  process.stdout.write(`PORT ${served.port}\n`);
   process.stdin.on('end', () => {
-    assistant.close();
-    server.close();
-    process.exit(0);
+    void served.close().then(() => process.exit(0));
   });
   process.stdin.resume();
 }

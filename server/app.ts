@@ -12,7 +12,7 @@ import { migrate } from './db/migrate';
 import { openDatabase } from './db/open';
 import type { Db } from './db/types';
 import { environmentInfo } from './environment/info';
-import { allowsSocketOrigin, installCors } from './http/cross-origin';
+import { installCors } from './http/cross-origin';
 import { installErrorHandler } from './http/errors';
 import { acceptEmptyJsonBodies } from './http/json-body';
 import { installRateLimit } from './http/rate-limit';
@@ -34,6 +34,7 @@ import { createListCache, listenForJobChanges } from './jobs/list-cache';
 import { apiRoutes } from './routes/index';
 import { createBookSource } from './assistant/books';
 import { createListeningHistory } from './assistant/library';
+import { createConversationRepository } from './assistant/conversations';
 import { openAiEngines } from './assistant/openai';
 import { createVoiceAssistant, offlineEngines, type AssistantEngines } from './assistant/service';
 import { withModel } from './assistant/model';
@@ -153,17 +154,15 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Fas
   });
   app.addHook('onClose', async () => samplePool?.close());
 
-  // The voice assistant: per-user sessions and its websocket on the HTTP server's upgrade event.
+  // The voice assistant: per-user sessions and their conversations (its websocket is a route).
   const voiceAssistant = createVoiceAssistant({
-    authenticate: (token) => auth.authenticate(token),
-    allowOrigin: (request) => allowsSocketOrigin(request.headers.origin, request.headers.host, config),
     books: createBookSource(conversion.repo, progressRepository, storage),
     history: createListeningHistory(progressRepository, conversion.repo),
+    conversations: createConversationRepository(db),
+    recapAfterMinutes: config.recapAfterMinutes,
     log: app.log,
     engines: assistantEngines(config),
   });
-  voiceAssistant.attach(app.server);
-  app.addHook('preClose', async () => voiceAssistant.close());
 
   // The API speaks JSON only: text/plain bodies get 415 instead of failing validation as strings.
   app.removeContentTypeParser('text/plain');

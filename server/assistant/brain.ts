@@ -5,6 +5,7 @@
  */
 import type { ToolName, ToolResult } from './tools';
 import type { XrayKind } from './xray';
+import { aheadRefusal, isAheadQuestion, parseRecentQuestion } from './recent';
 
 export type AssistantMode = 'tutor' | 'xray';
 
@@ -129,7 +130,27 @@ export function createOfflineBrain(ctx: BrainContext): Brain {
     return (await callTool('current_position', { job_id: book.id, ...(resume !== null && { resume: true }) })).answer;
   }
 
+  /** Time-aware questions, in any mode: what just happened, and a kind refusal for what lies ahead. */
+  async function aboutTime(id: string, text: string): Promise<string | null> {
+    const span = parseRecentQuestion(text);
+    if (span !== null) return (await callTool('recent_events', { job_id: id, span })).answer;
+    if (!isAheadQuestion(text)) return null;
+    const position = await callTool('current_position', { job_id: id });
+    const {
+      title,
+      position_seconds: seconds,
+      source,
+    } = position.data as {
+      title: string;
+      position_seconds: number;
+      source: string;
+    };
+    return aheadRefusal(title, seconds, source !== 'none');
+  }
+
   async function aboutBook(id: string, text: string): Promise<string> {
+    const timely = await aboutTime(id, text);
+    if (timely !== null) return timely;
     if (POSITION_QUESTION.test(text)) return (await callTool('current_position', { job_id: id })).answer;
     if (RECAP_QUESTION.test(text)) {
       // Where the listener is in the book, then the last thing they heard.
@@ -164,6 +185,8 @@ export function createOfflineBrain(ctx: BrainContext): Brain {
       if (library !== null) return library;
       if (mode === 'tutor') {
         if (jobId === null) return NO_BOOK;
+        const timely = await aboutTime(jobId, text);
+        if (timely !== null) return timely;
         return (await callTool('tutor_turn', { job_id: jobId, user_message: text })).answer;
       }
       if (jobId !== null) return aboutBook(jobId, text);

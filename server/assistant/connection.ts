@@ -18,14 +18,30 @@ export const OFFLINE_SPEECH_REPLY =
 /** Speech-to-text of one utterance (16 kHz mono PCM); null when nothing was recognised. */
 export type SpeechToText = (pcm: Int16Array, sampleRate: number, signal: AbortSignal) => Promise<string | null>;
 
-/** The socket as the connection needs it (a `ws` WebSocket fits). */
-export interface ConnectionSocket {
+/**
+ * Why the assistant ends a connection; the HTTP edge turns each into a websocket close code
+ * (docs/voice-protocol.md#connection-rules).
+ */
+export type ConnectionEnd =
+  /** The user's session was stopped. */
+  | 'stopped'
+  /** The user's session was replaced by one of another mode or book. */
+  | 'switched'
+  /** The server is shutting down: the client should come back. */
+  | 'restarting'
+  /** The user has no session to join. */
+  | 'not-running'
+  /** The client asked to end it (disconnect-bot). */
+  | 'client';
+
+/** The socket as the connection needs it: the edge sends frames and closes it for a reason. */
+export interface VoiceSocket {
   send(data: Uint8Array): void;
-  close(code?: number, reason?: string): void;
+  end(why: ConnectionEnd): void;
 }
 
 export interface ConnectionDeps {
-  socket: ConnectionSocket;
+  socket: VoiceSocket;
   session: VoiceSession;
   toolbox: Toolbox;
   brain: (io: { callTool: CallTool; notify: (t: string, d: unknown) => void }) => Brain;
@@ -33,8 +49,21 @@ export interface ConnectionDeps {
   speechToText: SpeechToText | null;
   /** The client's explicit listening positions per job (shared with the toolbox). */
   positions: Map<string, number>;
+  /** Keeps a turn of the conversation (the session's book and mode); absent: nothing is kept. */
+  record?: (turn: RecordedTurn) => void;
   log?: { warn(obj: unknown, msg?: string): void };
 }
+
+/** A turn as the connection hands it to the conversation's keeper. */
+export interface RecordedTurn {
+  speaker: 'reader' | 'assistant';
+  text: string;
+  evidence?: { text: string; where: string; position_seconds: number } | null;
+  tutorQuestion?: string | null;
+}
+
+/** Tutor moves that put a new discussion question. */
+const ASKS = new Set(['opening', 'next_question']);
 
 /** Longest utterance kept for speech-to-text (seconds). */
 const MAX_UTTERANCE_SECONDS = 30;
@@ -51,6 +80,9 @@ export class VoiceConnection {
   private lastAudioError = 0;
   private ready = false;
   private stt: AbortController | null = null;
+  /** What the tools of the current turn gave: the passage an answer rests on, the tutor's question. */
+  private turnEvidence: RecordedTurn['evidence'] = null;
+  private turnQuestion: string | null = null;
 
   constructor(private readonly deps: ConnectionDeps) {
     this.speaker = new Speaker(
@@ -153,7 +185,7 @@ export class VoiceConnection {
         return;
       }
       case 'disconnect-bot':
-        this.deps.socket.close(1000, 'Disconnected by the client');
+        this.deps.socket.end('client');
         this.close();
         return;
       case 'client-message':
@@ -229,6 +261,11 @@ export class VoiceConnection {
       });
       // "Continue X": the client opens the player at the book's position.
       if (result.data.open_book !== undefined) this.serverMessage('open-book', result.data.open_book);
+      const evidence = result.data.evidence as RecordedTurn['evidence'] | undefined;
+      if (evidence) this.turnEvidence = evidence;
+      // The tutor's discussion questions (not its follow-ups) are kept, so none is asked twice.
+      if (name === 'tutor_turn' && typeof result.data.question === 'string' && ASKS.has(String(result.data.kind)))
+        this.turnQuestion = result.data.question;
       return result;
     } catch (error) {
       this.message('llm-function-call-stopped', {
@@ -244,11 +281,14 @@ export class VoiceConnection {
   private async opening(): Promise<void> {
     const turn = ++this.turn;
     try {
+      this.turnEvidence = null;
+      this.turnQuestion = null;
       const text = await this.brain.opening();
       if (text === null || turn !== this.turn || this.closed) return;
       this.message('bot-llm-started');
       this.message('bot-llm-text', { text });
       this.message('bot-llm-stopped');
+      this.deps.record?.({ speaker: 'assistant', text, tutorQuestion: this.turnQuestion });
       await this.speaker.say(text);
     } catch (error) {
       this.deps.log?.warn({ err: error }, 'voice assistant opening failed');
@@ -274,6 +314,9 @@ export class VoiceConnection {
     const turn = ++this.turn;
     this.message('user-llm-text', { text });
     this.message('bot-llm-started');
+    this.turnEvidence = null;
+    this.turnQuestion = null;
+    this.deps.record?.({ speaker: 'reader', text });
     let answer: string;
     try {
       answer = await this.brain.respond(text);
@@ -290,8 +333,16 @@ export class VoiceConnection {
       }
     }
     if (turn !== this.turn || this.closed) return;
+    // The text goes out before any audio is made: the page shows it at once.
     this.message('bot-llm-text', { text: answer });
     this.message('bot-llm-stopped');
+    if (this.turnEvidence) this.serverMessage('evidence', this.turnEvidence);
+    this.deps.record?.({
+      speaker: 'assistant',
+      text: answer,
+      evidence: this.turnEvidence,
+      tutorQuestion: this.turnQuestion,
+    });
     await this.speakOrShow(answer, speak);
   }
 

@@ -1,4 +1,4 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { mkdtempSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -7,7 +7,8 @@ import { ConfigError, loadConfig } from '../config';
 import { createOfflineBrain } from './brain';
 import { memoryBookSource } from './books';
 import { FALLBACK_MESSAGE, withModel } from './model';
-import { createVoiceAssistant, VOICE_WS_PATH, type AssistantEngines, type VoiceAssistant } from './service';
+import { serveVoiceAssistant, type ServedAssistant } from '../testing/voice-socket';
+import { createVoiceAssistant, type AssistantEngines } from './service';
 import { CHAPTER_1, POSITION, SPOILERS, UNHEARD, lighthouse } from '../testing/keeper-book';
 import { rochesterBook, rochesterText } from '../testing/assistant-fixtures';
 import { TestVoiceClient } from '../testing/voice-client';
@@ -66,7 +67,7 @@ const { book, text } = lighthouse();
 const other = rochesterBook();
 let fake: ReturnType<typeof fakeModelServer>;
 let baseURL: string;
-const running: { http: Server; assistant: VoiceAssistant }[] = [];
+const running: ServedAssistant[] = [];
 const clients: TestVoiceClient[] = [];
 
 beforeAll(async () => {
@@ -76,9 +77,8 @@ beforeAll(async () => {
 });
 afterEach(async () => {
   for (const c of clients.splice(0)) c.close();
-  for (const { http, assistant } of running.splice(0)) {
-    await assistant.close();
-    await new Promise((r) => http.close(r));
+  for (const served of running.splice(0)) {
+    await served.close();
   }
   fake.script.length = 0;
   fake.requests.length = 0;
@@ -96,10 +96,6 @@ async function connect(
     brain: ({ session, callTool }) => createOfflineBrain({ mode: session.mode, jobId: session.jobId, callTool }),
   };
   const assistant = createVoiceAssistant({
-    authenticate: async (token) => {
-      if (token !== 'ann') throw new Error('bad token');
-      return { id: 'ann' };
-    },
     books: memoryBookSource([
       { userId: 'ann', book, text, position: POSITION },
       { userId: 'bob', book: other, text: rochesterText(), position: 100 },
@@ -112,14 +108,10 @@ async function connect(
       coolDownMs: options.coolDownMs ?? 0,
     }),
   });
-  const http = createServer((_req, res) => res.writeHead(404).end());
-  assistant.attach(http);
-  await new Promise<void>((r) => http.listen(0, '127.0.0.1', r));
-  running.push({ http, assistant });
+  const served = await serveVoiceAssistant(assistant, 'ann');
+  running.push(served);
   await assistant.sessions.start('ann', { ...(mode !== null && { mode, jobId: book.id }) });
-  const c = await TestVoiceClient.connect(
-    `ws://127.0.0.1:${(http.address() as AddressInfo).port}${VOICE_WS_PATH}?token=ann`,
-  );
+  const c = await TestVoiceClient.connect(served.url);
   clients.push(c);
   await c.handshake();
   return c;
@@ -155,6 +147,7 @@ describe('the assistant with a chat model (ASSISTANT_MODEL_URL)', () => {
       'tutor_turn',
       'book_outline',
       'current_position',
+      'recent_events',
     ]);
     expect(first!.messages[0]!.content).toContain(`job_id ${book.id}`);
     expect(first!.messages.at(-1)).toEqual({ role: 'user', content: 'Where does the story take place?' });
@@ -165,7 +158,7 @@ describe('the assistant with a chat model (ASSISTANT_MODEL_URL)', () => {
     for (const word of SPOILERS) expect(tool.content).not.toContain(word);
     // The client saw the tool call.
     expect(after(c, 'llm-function-call-started', from).map((m) => m.data.function_name)).toEqual(['xray_lookup']);
-    expect(after(c, 'server-message', from)).toEqual([]);
+    expect(after(c, 'server-message', from).filter((m) => m.data.t === 'assistant-fallback')).toEqual([]);
   });
 
   it("a model that asks for text past the position or for another user's book gets nothing", async () => {

@@ -1,4 +1,4 @@
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { speechLikePcm } from '../testing/synthetic-pcm';
 import { memoryBookSource } from './books';
@@ -10,7 +10,8 @@ import {
   rochesterText,
 } from '../testing/assistant-fixtures';
 import { openAiEngines } from './openai';
-import { createVoiceAssistant, VOICE_WS_PATH, type VoiceAssistant } from './service';
+import { serveVoiceAssistant, type ServedAssistant } from '../testing/voice-socket';
+import { createVoiceAssistant, type VoiceAssistant } from './service';
 import { TestVoiceClient } from '../testing/voice-client';
 
 /** A fake OpenAI API at the HTTP level: chat completions (a tool call, then an answer), transcription, speech. */
@@ -71,7 +72,7 @@ function fakeOpenAi() {
 const book = rochesterBook();
 const bookId = book.id;
 let fake: ReturnType<typeof fakeOpenAi>;
-let http: Server;
+let served: ServedAssistant;
 let assistant: VoiceAssistant;
 let url: string;
 
@@ -80,21 +81,14 @@ beforeAll(async () => {
   await new Promise<void>((r) => fake.server.listen(0, '127.0.0.1', r));
   const baseURL = `http://127.0.0.1:${(fake.server.address() as AddressInfo).port}/v1`;
   assistant = createVoiceAssistant({
-    authenticate: async (token) => {
-      if (token !== 'ann') throw new Error('bad token');
-      return { id: 'ann' };
-    },
     books: memoryBookSource([{ userId: 'ann', book, text: rochesterText(), position: HEARD_POSITION }]),
     engines: openAiEngines({ apiKey: 'sk-test', baseURL }),
   });
-  http = createServer((_q, s) => s.writeHead(404).end());
-  assistant.attach(http);
-  await new Promise<void>((r) => http.listen(0, '127.0.0.1', r));
-  url = `ws://127.0.0.1:${(http.address() as AddressInfo).port}${VOICE_WS_PATH}?token=ann`;
+  served = await serveVoiceAssistant(assistant, 'ann');
+  url = served.url;
 });
 afterAll(async () => {
-  assistant.close();
-  http.close();
+  await served.close();
   fake.server.close();
 });
 

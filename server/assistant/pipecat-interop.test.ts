@@ -5,12 +5,11 @@
  * manager (AudioContext, microphone, AudioWorklet playback) is a stand-in that records the bot
  * audio the transport hands it instead of playing it.
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import WebSocket from 'ws';
 import { memoryBookSource } from './books';
 import { HEARD_POSITION, rochesterBook, rochesterText } from '../testing/assistant-fixtures';
-import { createVoiceAssistant, offlineSynthesizer, VOICE_WS_PATH, type VoiceAssistant } from './service';
+import { serveVoiceAssistant, type ServedAssistant } from '../testing/voice-socket';
+import { createVoiceAssistant, offlineSynthesizer, type VoiceAssistant } from './service';
 
 /** Records bot audio; no devices. Implements the transport's MediaManager contract. */
 class RecordingMediaManager {
@@ -82,7 +81,7 @@ class RecordingMediaManager {
 
 const book = rochesterBook();
 let assistant: VoiceAssistant;
-let http: Server;
+let served: ServedAssistant;
 let url: string;
 
 beforeAll(async () => {
@@ -96,22 +95,13 @@ beforeAll(async () => {
   (globalThis as { WebSocket?: unknown }).WebSocket = BrowserLikeWebSocket;
   (globalThis as { window?: unknown }).window ??= globalThis;
   assistant = createVoiceAssistant({
-    authenticate: async (token) => {
-      if (token !== 'ann') throw new Error('bad token');
-      return { id: 'ann' };
-    },
     books: memoryBookSource([{ userId: 'ann', book, text: rochesterText(), position: HEARD_POSITION }]),
   });
-  http = createServer((_q, s) => s.writeHead(404).end());
-  assistant.attach(http);
-  await new Promise<void>((r) => http.listen(0, '127.0.0.1', r));
-  url = `ws://127.0.0.1:${(http.address() as AddressInfo).port}${VOICE_WS_PATH}?token=ann`;
+  served = await serveVoiceAssistant(assistant, 'ann');
+  url = served.url;
   await offlineSynthesizer()('Ready.', new AbortController().signal);
 }, 30_000);
-afterAll(() => {
-  assistant.close();
-  http.close();
-});
+afterAll(() => served.close());
 
 describe('the published Pipecat client', () => {
   it('connects (bot-ready), sends a typed question and receives the answer and bot audio', async () => {

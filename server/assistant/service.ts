@@ -1,10 +1,9 @@
 /**
- * The voice assistant service: per-user sessions, the websocket endpoint (ws in noServer mode on
- * the HTTP server's 'upgrade' event) and the engines (offline by default; OpenAI when configured).
+ * The voice assistant service: per-user sessions, the connections of their sockets and the engines
+ * (offline by default; OpenAI when configured). The websocket itself (upgrade, Origin, token,
+ * close codes) is the HTTP edge's (server/routes/voice-socket.ts): it hands this service a
+ * `VoiceSocket` per authenticated socket, and maps each `ConnectionEnd` to its close code.
  */
-import type { IncomingMessage, Server } from 'node:http';
-import type { Duplex } from 'node:stream';
-import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import { getOfflineEngine, offlineVoiceFor } from '../tts/espeak';
 import { resample, warmUpAudio } from './audio';
 import type { BookSource } from './books';
@@ -12,27 +11,22 @@ import type { ListeningHistory } from './library';
 import type { TutorState } from './tutor';
 import { BookIndexCache } from './heard-index';
 import { createOfflineBrain, type Brain, type CallTool } from './brain';
-import { VoiceConnection, type SpeechToText } from './connection';
+import {
+  VoiceConnection,
+  type ConnectionEnd,
+  type RecordedTurn,
+  type SpeechToText,
+  type VoiceSocket,
+} from './connection';
 import { BOT_SAMPLE_RATE } from '../../proto/audio';
 import { createVoiceSessions, type VoiceSession, type VoiceSessions } from './sessions';
 import type { Synthesizer } from './speaker';
 import { TOOL_NAMES, createToolbox, type Toolbox } from './tools';
+import { historyFromBooks } from './library';
+import { memoryConversations, type ConversationRepository, type ConversationTurn } from './conversations';
+import { DomainError } from '../errors';
 
-export const VOICE_WS_PATH = '/api/v1/voice-assistant/ws';
-/** Largest websocket message accepted (bigger ones close the socket with 1009). */
-export const MAX_FRAME_BYTES = 1024 * 1024;
-
-export const CLOSE_UNAUTHORIZED = { code: 4003, reason: 'Unauthorized: invalid or expired token' } as const;
-export const CLOSE_ORIGIN_REFUSED = {
-  code: 4003,
-  reason: "Forbidden: this page's origin may not use the voice assistant",
-} as const;
-export const CLOSE_NOT_RUNNING = { code: 1008, reason: 'Voice assistant is not running' } as const;
-export const CLOSE_TOO_LARGE = { code: 1009, reason: 'Frame too large: the limit is 1 MB' } as const;
-export const CLOSE_STOPPED = { code: 1000, reason: 'Voice assistant stopped' } as const;
-export const CLOSE_SWITCHED = { code: 1000, reason: 'Voice assistant switched to another mode or book' } as const;
-/** The server is shutting down: 1012 (service restart) is a code the client reconnects on. */
-export const CLOSE_RESTARTING = { code: 1012, reason: 'Server restarting; reconnect' } as const;
+export type { ConnectionEnd, VoiceSocket };
 
 /** An alternative engine set (the OpenAI one, see openai.ts). */
 export interface AssistantEngines {
@@ -48,10 +42,6 @@ export interface AssistantEngines {
 }
 
 export interface VoiceAssistantDeps {
-  /** Resolves a bearer token to its user; throws when it is invalid or expired. */
-  authenticate(token: string): Promise<{ id: string }>;
-  /** Whether an upgrade's Origin may use the socket (default: any). */
-  allowOrigin?: (request: IncomingMessage) => boolean;
   books: BookSource;
   /** The users' playback history (default: the saved positions of `books`). */
   history?: ListeningHistory;
@@ -59,22 +49,48 @@ export interface VoiceAssistantDeps {
   engines?: AssistantEngines;
   log?: { warn(obj: unknown, msg?: string): void };
   now?: () => Date;
+  /** Where conversations are kept (default: in memory, for tests). */
+  conversations?: ConversationRepository;
+  /** A book not played for this long is offered a recap (RECAP_AFTER_MINUTES; default 30). */
+  recapAfterMinutes?: number;
+}
+
+/** The kept conversation about a book, and the recap it offers after a break. */
+export interface KeptConversation {
+  turns: ConversationTurn[];
+  recap: { text: string; restedMinutes: number } | null;
+}
+
+/** One socket's conversation, as the edge drives it. */
+export interface VoiceLink {
+  /** One websocket message. */
+  receive(data: Uint8Array, isBinary: boolean): void;
+  /** The socket has closed. */
+  closed(): void;
 }
 
 export interface VoiceAssistant {
   readonly sessions: VoiceSessions;
   readonly books: BookSource;
-  readonly functions: readonly string[];
+  /** The names of the tools the assistant answers with (the wire's `mcp_functions`). */
+  readonly toolNames: readonly string[];
   /** Loads the speech engine and audio WASM in the background (the first answer is then fast). */
   warmUp(): Promise<void>;
-  /** Serves the websocket on `server` (call once). */
-  attach(server: Server): void;
+  /**
+   * A socket authenticated as `userId` joins the user's session. Null when the user has no
+   * session: the socket was then ended with 'not-running'.
+   */
+  connect(userId: string, socket: VoiceSocket, options?: { position?: number | null }): VoiceLink | null;
+  /** The user's conversation about a book; DomainError not_found when it is not their finished book. */
+  conversation(userId: string, jobId: string): Promise<KeptConversation>;
+  /** Clears it (not_found as above). */
+  clearConversation(userId: string, jobId: string): Promise<void>;
   /** Open connections of a user (for tests). */
   connectionCount(userId: string): number;
-  /** Open voice websockets in this process, all users. */
+  /** Open voice connections in this process, all users. */
   openConnections(): number;
-  /** Closes every voice websocket with 1012 (the client reconnects), then stops the sessions. */
-  close(): Promise<void>;
+  /** Ends every connection with 'restarting' (the client reconnects), then stops the sessions. */
+  close(): void;
 }
 
 /** The offline voice: eSpeak-NG at 22050 Hz, resampled to 24 kHz with the Speex resampler. */
@@ -97,7 +113,12 @@ export function offlineEngines(): AssistantEngines {
 export function createVoiceAssistant(deps: VoiceAssistantDeps): VoiceAssistant {
   const sessions = createVoiceSessions({ books: deps.books, ...(deps.now && { now: deps.now }) });
   const engines = deps.engines ?? offlineEngines();
-  const open = new Map<string, Set<{ ws: WebSocket; connection: VoiceConnection | null }>>();
+  const conversations = deps.conversations ?? memoryConversations();
+  const history = deps.history ?? historyFromBooks(deps.books);
+  const now = deps.now ?? (() => new Date());
+  const pastQuestions = async (userId: string, jobId: string): Promise<string[]> =>
+    (await conversations.list(userId, jobId)).flatMap((t) => (t.tutorQuestion === null ? [] : [t.tutorQuestion]));
+  const open = new Map<string, Set<{ socket: VoiceSocket; connection: VoiceConnection }>>();
   // A session's tutoring dialogues outlive its sockets (a reconnect carries on), not the session.
   const tutorMemory = new WeakMap<VoiceSession, Map<string, TutorState>>();
   // Book indexes shared by the connections (a reconnect finds its book indexed).
@@ -111,15 +132,15 @@ export function createVoiceAssistant(deps: VoiceAssistantDeps): VoiceAssistant {
     return memory;
   };
   let warming: Promise<void> | undefined;
-  let wss: WebSocketServer | null = null;
 
-  sessions.onStop((session, why) => {
-    const close = why === 'switched' ? CLOSE_SWITCHED : CLOSE_STOPPED;
-    for (const entry of open.get(session.userId) ?? []) {
-      entry.connection?.close();
-      entry.ws.close(close.code, close.reason);
+  function endAll(entries: Iterable<{ socket: VoiceSocket; connection: VoiceConnection }>, why: ConnectionEnd) {
+    for (const entry of [...entries]) {
+      entry.connection.close();
+      entry.socket.end(why);
     }
-  });
+  }
+
+  sessions.onStop((session, why) => endAll(open.get(session.userId) ?? [], why));
 
   function warmUp(): Promise<void> {
     warming ??= Promise.all([
@@ -132,125 +153,108 @@ export function createVoiceAssistant(deps: VoiceAssistantDeps): VoiceAssistant {
     return warming;
   }
 
-  async function onSocket(ws: WebSocket, url: URL): Promise<void> {
-    // ws closes oversized messages with 1009 but no reason; give the client one.
-    const close = ws.close.bind(ws);
-    ws.close = (code?: number, reason?: string | Buffer) =>
-      code === CLOSE_TOO_LARGE.code && (reason === undefined || reason.length === 0)
-        ? close(code, CLOSE_TOO_LARGE.reason)
-        : close(code, reason);
-    ws.on('error', () => undefined);
-
-    // Messages that arrive while the token is checked are handled afterwards, in order.
-    const early: [RawData, boolean][] = [];
-    let handler: ((data: RawData, isBinary: boolean) => void) | null = null;
-    ws.on('message', (data, isBinary) => (handler ? handler(data, isBinary) : early.push([data, isBinary])));
-
-    let userId: string;
-    try {
-      userId = (await deps.authenticate(url.searchParams.get('token') ?? '')).id;
-    } catch {
-      ws.close(CLOSE_UNAUTHORIZED.code, CLOSE_UNAUTHORIZED.reason);
-      return;
-    }
+  function connect(userId: string, socket: VoiceSocket, options: { position?: number | null } = {}): VoiceLink | null {
     const session = sessions.get(userId);
     if (session === null) {
-      ws.close(CLOSE_NOT_RUNNING.code, CLOSE_NOT_RUNNING.reason);
-      return;
+      socket.end('not-running');
+      return null;
     }
-    if (ws.readyState !== ws.OPEN) return;
-
     const positions = new Map<string, number>();
-    const position = Number(url.searchParams.get('position') ?? Number.NaN);
-    if (session.jobId !== null && Number.isFinite(position) && position >= 0) positions.set(session.jobId, position);
+    const position = options.position;
+    if (session.jobId !== null && typeof position === 'number' && Number.isFinite(position) && position >= 0)
+      positions.set(session.jobId, position);
     const toolbox = createToolbox({
       userId,
       books: deps.books,
-      ...(deps.history && { history: deps.history }),
+      history,
       tutor: tutorFor(session),
       indexes,
       clientPosition: (jobId) => positions.get(jobId),
+      pastQuestions: (jobId) => pastQuestions(userId, jobId),
     });
+    // One conversation per user and book, each turn with its mode; kept in order, off the answer's path.
+    let saving = Promise.resolve();
+    const { jobId, mode } = session;
+    const record =
+      jobId === null || mode === null
+        ? undefined
+        : (turn: RecordedTurn) => {
+            saving = saving
+              .then(() => conversations.add({ userId, jobId, mode, ...turn }))
+              .catch((error: unknown) => deps.log?.warn({ err: error }, 'voice assistant could not keep a turn'));
+          };
     const connection = new VoiceConnection({
-      socket: {
-        send: (frame) => {
-          if (ws.readyState === ws.OPEN) ws.send(frame);
-        },
-        close: (code, reason) => ws.close(code, reason),
-      },
+      socket,
       session,
       toolbox,
       brain: ({ callTool, notify }) => engines.brain({ session, toolbox, callTool, notify }),
       synthesize: engines.synthesize,
       speechToText: engines.speechToText,
       positions,
+      ...(record && { record }),
       ...(deps.log && { log: deps.log }),
     });
-    const entry = { ws, connection };
+    const entry = { socket, connection };
     const set = open.get(userId) ?? new Set();
     set.add(entry);
     open.set(userId, set);
-    ws.on('close', () => {
-      connection.close();
-      set.delete(entry);
-      if (set.size === 0) open.delete(userId);
-    });
     void warmUp();
     // Index the session's book up to the listener's position before the first question arrives.
     if (session.jobId !== null)
       toolbox
         .prepare(session.jobId)
         .catch((error: unknown) => deps.log?.warn({ err: error }, 'voice assistant could not index the book'));
+    return {
+      receive: (data, isBinary) => connection.handle(data, isBinary),
+      closed() {
+        connection.close();
+        set.delete(entry);
+        if (set.size === 0 && open.get(userId) === set) open.delete(userId);
+      },
+    };
+  }
 
-    const toBytes = (data: RawData): Uint8Array =>
-      Array.isArray(data) ? Buffer.concat(data) : data instanceof ArrayBuffer ? new Uint8Array(data) : data;
-    handler = (data, isBinary) => connection.handle(toBytes(data), isBinary);
-    for (const [data, isBinary] of early.splice(0)) handler(data, isBinary);
+  async function ownBook(userId: string, jobId: string): Promise<void> {
+    if ((await deps.books.findCompleted(userId, jobId)) === null) throw new DomainError('not_found', 'Book not found');
+  }
+
+  /** "Previously…": offered when the book has rested long enough and something was heard before the stop. */
+  async function recapFor(userId: string, jobId: string): Promise<KeptConversation['recap']> {
+    const played = (await history.recent(userId, 100)).find((entry) => entry.jobId === jobId);
+    if (played === undefined || played.lastPlayedAt === null || played.positionSeconds <= 0) return null;
+    const restedMinutes = Math.floor((now().getTime() - played.lastPlayedAt.getTime()) / 60_000);
+    if (restedMinutes < (deps.recapAfterMinutes ?? 30)) return null;
+    // The saved place bounds it: the toolbox reads nothing past where the listener stopped.
+    const toolbox = createToolbox({ userId, books: deps.books, history, indexes, clientPosition: () => undefined });
+    const recap = await toolbox.call('recent_events', { job_id: jobId, span: 'recap' });
+    return (recap.data.summary as unknown[]).length === 0 ? null : { text: recap.answer, restedMinutes };
   }
 
   return {
+    async conversation(userId, jobId) {
+      await ownBook(userId, jobId);
+      const [turns, recap] = await Promise.all([conversations.list(userId, jobId), recapFor(userId, jobId)]);
+      return { turns, recap };
+    },
+    async clearConversation(userId, jobId) {
+      await ownBook(userId, jobId);
+      await conversations.clear(userId, jobId);
+      // The tutor of a running session forgets the questions it asked about this book.
+      const session = sessions.get(userId);
+      if (session !== null) tutorMemory.get(session)?.delete(jobId);
+    },
     sessions,
     books: deps.books,
-    functions: TOOL_NAMES,
+    toolNames: TOOL_NAMES,
     warmUp,
+    connect,
     connectionCount: (userId) => open.get(userId)?.size ?? 0,
     openConnections: () => [...open.values()].reduce((n, set) => n + set.size, 0),
-    attach(server) {
-      wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES, perMessageDeflate: false });
-      const server_ = wss;
-      server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
-        const url = new URL(request.url ?? '/', 'http://localhost');
-        if (url.pathname !== VOICE_WS_PATH) {
-          // Nobody else serves websockets: refuse instead of leaving the socket hanging.
-          if (server.listenerCount('upgrade') === 1) {
-            socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
-          }
-          return;
-        }
-        const originAllowed = deps.allowOrigin?.(request) ?? true;
-        server_.handleUpgrade(request, socket, head, (ws) =>
-          originAllowed ? void onSocket(ws, url) : ws.close(CLOSE_ORIGIN_REFUSED.code, CLOSE_ORIGIN_REFUSED.reason),
-        );
-      });
-    },
-    async close() {
-      // Tell every client to come back (1012), give the close handshakes a moment, then cut what is left.
-      const sockets = [...open.values()].flatMap((set) => [...set]);
+    close() {
+      const all = [...open.values()].flatMap((set) => [...set]);
       open.clear();
-      for (const entry of sockets) {
-        entry.connection?.close();
-        entry.ws.close(CLOSE_RESTARTING.code, CLOSE_RESTARTING.reason);
-      }
-      const closed = sockets.map((entry) =>
-        entry.ws.readyState === entry.ws.CLOSED
-          ? Promise.resolve()
-          : new Promise<void>((resolve) => entry.ws.once('close', () => resolve())),
-      );
-      const limit = new Promise<void>((resolve) => setTimeout(resolve, 1000).unref());
-      await Promise.race([Promise.all(closed), limit]);
-      for (const entry of sockets) entry.ws.terminate();
+      endAll(all, 'restarting');
       sessions.stopAll();
-      wss?.close();
     },
   };
 }

@@ -66,7 +66,9 @@ describe('the spoiler bound', () => {
   it('moves with the position the client sends (an open player) over the saved one', async () => {
     const { toolbox, book } = setup(HEARD_POSITION, 16);
     const result = await toolbox.call('xray_lookup', { job_id: book.id, query: 'Rochester' });
-    expect(result.answer).toContain('is a major character');
+    // Heard once so far: named, quoted and counted, not yet called "major".
+    expect(result.answer).toContain('Mentioned once so far.');
+    expect(result.answer).not.toContain('major');
     expect(result.answer).toContain(ROCHESTER_SENTENCES[5]);
     expect(result.answer).not.toContain('horse');
   });
@@ -134,6 +136,7 @@ describe('the spoiler bound', () => {
       'tutor_turn',
       'book_outline',
       'current_position',
+      'recent_events',
     ]);
   });
 });

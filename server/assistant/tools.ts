@@ -15,6 +15,7 @@ import { formatTime, shorten } from './text';
 import { historyFromBooks, searchLibrary as librarySearch, type ListeningHistory } from './library';
 import { newTutorState, tutorTurn as tutorReply, type TutorState } from './tutor';
 import { XRAY_KINDS, xrayLookup as xrayAnswer, type XrayKind } from './xray';
+import { RECENT_SPANS, recentEvents as recentAnswer, type RecentSpan } from './recent';
 
 export { shorten };
 
@@ -25,6 +26,7 @@ export const TOOL_NAMES = [
   'tutor_turn',
   'book_outline',
   'current_position',
+  'recent_events',
 ] as const;
 export type ToolName = (typeof TOOL_NAMES)[number];
 
@@ -106,6 +108,16 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
       'Where the listener is in a book (how far, what they heard last). resume=true also opens the book in the player at that position.',
     parameters: { type: 'object', properties: { job_id: jobId, resume: { type: 'boolean' } }, required: ['job_id'] },
   },
+  {
+    name: 'recent_events',
+    description:
+      'What just happened: a short summary of what the listener heard last, naming who is in it. span "recent" (the last few minutes: "what just happened?", "what did I miss?"), "last_chapter", "this_chapter", or "recap" (the stretch before a break: "previously…"). Never reaches past their position.',
+    parameters: {
+      type: 'object',
+      properties: { job_id: jobId, span: { type: 'string', enum: [...RECENT_SPANS] } },
+      required: ['job_id'],
+    },
+  },
 ];
 
 export class ToolError extends Error {
@@ -167,6 +179,8 @@ export interface ToolContext {
   history?: ListeningHistory;
   /** A position the client sent for this book (seconds), preferred over the saved one. */
   clientPosition(jobId: string): number | undefined;
+  /** Questions the tutor already asked in the kept conversation about a book (never asked again). */
+  pastQuestions?: (jobId: string) => Promise<string[]>;
 }
 
 export interface Toolbox {
@@ -304,6 +318,8 @@ export function createToolbox(ctx: ToolContext): Toolbox {
     if (state === undefined) {
       state = newTutorState();
       tutorMemory.set(id, state);
+      // The conversation outlives sessions: a tutor that comes back carries on, never re-asks.
+      for (const q of (await ctx.pastQuestions?.(id)) ?? []) if (!state.asked.includes(q)) state.asked.push(q);
     }
     const result = await tutorReply(
       { title: h.book.title, bookId: h.book.id, analysis: h.book.analysis, index: h.index, heardCount: h.heardCount },
@@ -368,6 +384,18 @@ export function createToolbox(ctx: ToolContext): Toolbox {
     return { answer: last === undefined ? where : `${where} The last thing you heard: "${shorten(last.text)}"`, data };
   }
 
+  async function recentEvents(args: Record<string, unknown>): Promise<ToolResult> {
+    const id = argString(args, 'job_id', true);
+    const spanArg = argString(args, 'span', false);
+    if (spanArg !== '' && !(RECENT_SPANS as readonly string[]).includes(spanArg))
+      throw new ToolError(`Argument span must be one of ${RECENT_SPANS.join(', ')}`);
+    const h = await heard(id);
+    return recentAnswer(
+      { title: h.book.title, analysis: h.book.analysis, heard: h.sentences, positionSeconds: h.positionSeconds },
+      spanArg === '' ? 'recent' : (spanArg as RecentSpan),
+    );
+  }
+
   const handlers: Record<ToolName, (args: Record<string, unknown>) => Promise<ToolResult>> = {
     search_library: searchLibrary,
     search_book: searchBook,
@@ -375,6 +403,7 @@ export function createToolbox(ctx: ToolContext): Toolbox {
     tutor_turn: tutorTurn,
     book_outline: bookOutline,
     current_position: currentPosition,
+    recent_events: recentEvents,
   };
 
   return {

@@ -1,8 +1,7 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { createOfflineBrain } from './brain';
 import { memoryBookSource } from './books';
-import { createVoiceAssistant, VOICE_WS_PATH, type VoiceAssistant } from './service';
+import { serveVoiceAssistant, type ServedAssistant } from '../testing/voice-socket';
+import { createVoiceAssistant, type VoiceAssistant } from './service';
 import { createToolbox } from './tools';
 import { CHAPTER_1, CHAPTER_2, HEARD, POSITION, SPOILERS, lighthouse } from '../testing/keeper-book';
 import { TestVoiceClient } from '../testing/voice-client';
@@ -108,17 +107,13 @@ describe('the Socratic tutor (offline)', () => {
 });
 
 describe('the tutor over the websocket', () => {
-  let http: Server;
+  let served: ServedAssistant;
   let assistant: VoiceAssistant;
   let url: string;
   const { book, text } = lighthouse();
 
   beforeAll(async () => {
     assistant = createVoiceAssistant({
-      authenticate: async (token) => {
-        if (token !== 'ann') throw new Error('bad token');
-        return { id: 'ann' };
-      },
       books: memoryBookSource([{ userId: 'ann', book, text, position: POSITION }]),
       // Text only: these tests read the answers, not the audio.
       engines: {
@@ -127,14 +122,11 @@ describe('the tutor over the websocket', () => {
         brain: ({ session, callTool }) => createOfflineBrain({ mode: session.mode, jobId: session.jobId, callTool }),
       },
     });
-    http = createServer((_req, res) => res.writeHead(404).end());
-    assistant.attach(http);
-    await new Promise<void>((r) => http.listen(0, '127.0.0.1', r));
-    url = `ws://127.0.0.1:${(http.address() as AddressInfo).port}${VOICE_WS_PATH}?token=ann`;
+    served = await serveVoiceAssistant(assistant, 'ann');
+    url = served.url;
   });
   afterAll(async () => {
-    await assistant.close();
-    await new Promise((r) => http.close(r));
+    await served.close();
   });
 
   async function connect(): Promise<TestVoiceClient> {
@@ -143,7 +135,7 @@ describe('the tutor over the websocket', () => {
     return c;
   }
 
-  it('a session remembers its dialogue across a reconnect; a new session starts afresh', async () => {
+  it('a session remembers its dialogue across a reconnect, and the kept conversation across a mode switch', async () => {
     await assistant.sessions.start('ann', { mode: 'tutor', jobId: book.id });
     const first = await connect();
     expect((await first.waitForMessage('bot-llm-text')).data.text).toBe('What keeps Mara Quill on Gull Island?');
@@ -172,11 +164,13 @@ describe('the tutor over the websocket', () => {
     again.close();
     await again.closed;
 
-    // Switching to X-ray and back is a new session: the tutor opens afresh.
+    // Switching to X-ray and back keeps the conversation: the tutor carries on, it does not ask afresh.
     await assistant.sessions.start('ann', { mode: 'xray', jobId: book.id });
     await assistant.sessions.start('ann', { mode: 'tutor', jobId: book.id });
-    const fresh = await connect();
-    expect((await fresh.waitForMessage('bot-llm-text')).data.text).toBe('What keeps Mara Quill on Gull Island?');
-    fresh.close();
+    const back = await connect();
+    expect((await back.waitForMessage('bot-llm-text')).data.text).toBe(
+      "Let's pick up where we were. What keeps Mara Quill on Gull Island?",
+    );
+    back.close();
   });
 });

@@ -80,7 +80,15 @@ describe('voice assistant routes (per user)', () => {
     expect(started.json()).toEqual({
       status: 'running',
       websocket_url: 'ws://lectio.example:8443/api/v1/voice-assistant/ws',
-      mcp_functions: ['search_library', 'search_book', 'xray_lookup', 'tutor_turn', 'book_outline', 'current_position'],
+      mcp_functions: [
+        'search_library',
+        'search_book',
+        'xray_lookup',
+        'tutor_turn',
+        'book_outline',
+        'current_position',
+        'recent_events',
+      ],
       mode: 'xray',
       job_id: annBook,
     });

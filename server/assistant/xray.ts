@@ -9,6 +9,7 @@
 import type { BookAnalysis } from './books';
 import { describePlace, type HeardIndex, type IndexedSentence } from './heard-index';
 import { entityPattern, shorten, spokenList, titleCase } from './text';
+import { evidenceOf, personMentions, prose } from './evidence';
 
 export const XRAY_KINDS = ['who', 'what', 'where', 'when', 'setting'] as const;
 export type XrayKind = (typeof XRAY_KINDS)[number];
@@ -48,6 +49,9 @@ const PERSON_CUE =
   /^(?:said|asked|replied|cried|answered|whispered|shouted|exclaimed|muttered|thought|smiled|laughed|sighed|nodded|told|felt|wanted|knew|looked|wrote|rowed|walked|ran|came|went)\b/iu;
 const TIME_RE =
   /(?<![\p{L}])(?:(?:(?:in|of|during|since|by)\s+)?(?:the\s+)?(?:year|summer|winter|spring|autumn)\s+of\s+(?:1[0-9]{3}|20[0-9]{2})|(?:in|of|during|since|by|that)\s+(?:the\s+)?(?:(?:early|late|mid)[\s-]+)?(?:(?:year\s+)?1[0-9]{3}|20[0-9]{2}|(?:\p{L}+teenth|[0-9]{1,2}(?:st|nd|rd|th))\s+century|spring|summer|autumn|fall|winter|January|February|March|April|June|July|August|September|October|November|December))(?![\p{L}])/iu;
+
+/** Mentions a character needs before an answer calls them major (or the protagonist): never on one. */
+const MENTIONS_FOR_IMPORTANCE = 2;
 
 function quote(s: IndexedSentence, max = 160): string {
   return `"${shorten(s.text, max)}"`;
@@ -160,6 +164,7 @@ function settingAnswer(
       })),
       time: timePhrase,
       time_passage: timeSentence?.text ?? null,
+      ...(places[0] !== undefined && { evidence: evidenceOf(places[0].first) }),
     },
   };
 }
@@ -229,6 +234,35 @@ function castAnswer(
   };
 }
 
+/** The heard character a name means: "Crane", "Mr. Crane" and "Elias Crane" all mean Elias Crane. */
+function personNamed<C extends { name: string }>(entity: string, characters: readonly C[]): C | undefined {
+  const words = (name: string) =>
+    name
+      .split(/\s+/)
+      .map((w) => w.replace(/\.$/u, '').toLowerCase())
+      .filter((w) => w !== '' && !HONORIFICS.has(w));
+  const asked = words(entity);
+  if (asked.length === 0) return undefined;
+  return characters.find((c) => {
+    const own = words(c.name);
+    return asked.every((w) => own.includes(w));
+  });
+}
+
+/** "What is in the tin box?": the heard sentence that says what is inside it. */
+function contentsAnswer(sentences: readonly IndexedSentence[], container: string): XrayResult | null {
+  const pattern = entityPattern(container);
+  const inside = prose(sentences).filter(
+    (s) => pattern.test(s.text) && /\b(?:inside|contain(?:s|ed)?|held|holds|lay|lies|within|in\s+it)\b/iu.test(s.text),
+  );
+  const latest = inside[inside.length - 1];
+  if (latest === undefined) return null;
+  return {
+    answer: `You heard what is in ${/^(?:the|a|an)\s/iu.test(container) ? container : `the ${container}`} ${describePlace(latest.place)}: ${quote(latest)}`,
+    data: { revealed: true, kind: 'what', name: container, evidence: evidenceOf(latest) },
+  };
+}
+
 export async function xrayLookup(input: XrayInput, rawQuery: string, kind: XrayKind | null): Promise<XrayResult> {
   const sentences = input.index.heard(input.heardCount);
   const entity = rawQuery.trim();
@@ -246,6 +280,13 @@ export async function xrayLookup(input: XrayInput, rawQuery: string, kind: XrayK
     );
   }
 
+  const contents = /^(?:in|inside)\s+(.+)$/iu.exec(entity);
+  if (contents !== null) {
+    const answer = contentsAnswer(sentences, contents[1]!.replace(/^(?:the|a|an)\s+/iu, ''));
+    if (answer !== null) return answer;
+    return xrayLookup(input, contents[1]!.replace(/^(?:the|a|an)\s+/iu, ''), kind);
+  }
+
   const heardText = sentences.map((s) => s.text).join(' ');
   const heardCharacters = (input.analysis?.characters ?? []).filter((c) => entityPattern(c.name).test(heardText));
   if (CAST.test(entity)) return castAnswer(input, sentences, heardCharacters);
@@ -254,16 +295,37 @@ export async function xrayLookup(input: XrayInput, rawQuery: string, kind: XrayK
     if (lead !== undefined) return xrayLookup(input, lead.name, kind);
   }
 
-  const { pattern, mentions } = mentionsOf(sentences, entity);
+  // A heard character is counted by every form of their name ("Elias Crane", "Crane", "Elias").
+  const person = personNamed(entity, heardCharacters);
+  const found = person
+    ? {
+        pattern: entityPattern(person.name),
+        mentions: personMentions(
+          sentences,
+          person.name,
+          heardCharacters.filter((c) => c !== person).map((c) => c.name),
+        ).mentions,
+      }
+    : mentionsOf(sentences, entity);
+  const { pattern } = found;
+  // A heading ("Chapter 3: Crane") is neither a mention nor evidence.
+  const mentions = prose(found.mentions);
   if (mentions.length === 0) {
     // A description in lower case ("the red room") may be heard in other words: BM25 with every term.
     if (!/\p{Lu}/u.test(entity)) {
-      const passages = await input.index.find(entity, input.heardCount, { combine: 'and', limit: 2 });
+      const passages = (await input.index.find(entity, input.heardCount, { combine: 'and', limit: 4 })).filter(
+        (p) => prose([p.sentence]).length === 1,
+      );
       if (passages.length > 0) {
         const best = passages[0]!.sentence;
         return {
           answer: `Here's what you've heard about ${entity}, ${describePlace(best.place)}: ${quote(best)}`,
-          data: { revealed: true, name: entity, passages: passages.map((p) => p.sentence.text) },
+          data: {
+            revealed: true,
+            name: entity,
+            passages: passages.slice(0, 2).map((p) => p.sentence.text),
+            evidence: evidenceOf(best),
+          },
         };
       }
     }
@@ -276,8 +338,8 @@ export async function xrayLookup(input: XrayInput, rawQuery: string, kind: XrayK
 
   const first = mentions[0]!;
   const latest = mentions[mentions.length - 1]!;
-  const display = first.text.match(pattern)?.[0] ?? titleCase(entity);
-  const character = heardCharacters.find((c) => entityPattern(c.name).test(display) || pattern.test(c.name));
+  const display = person?.name ?? first.text.match(pattern)?.[0] ?? titleCase(entity);
+  const character = person ?? heardCharacters.find((c) => entityPattern(c.name).test(display) || pattern.test(c.name));
   const place =
     character === undefined
       ? heardPlaces(sentences, input.analysis).find((p) => pattern.test(p.name) || entityPattern(p.name).test(display))
@@ -285,7 +347,10 @@ export async function xrayLookup(input: XrayInput, rawQuery: string, kind: XrayK
   const parts: string[] = [];
   if (character !== undefined) {
     const role = character.role.toLowerCase();
-    parts.push(`${display} is ${role === 'protagonist' ? 'the protagonist' : `a ${role}`}.`);
+    // Importance is earned in the heard text: never "major" on a mention or two.
+    const important = /\b(?:protagonist|major|main|central|lead)\b/u.test(role);
+    if (!important || mentions.length >= MENTIONS_FOR_IMPORTANCE)
+      parts.push(`${display} is ${role === 'protagonist' ? 'the protagonist' : `a ${role}`}.`);
   } else if (place !== undefined) {
     parts.push(`${display} is a place in the story.`);
   }
@@ -322,6 +387,7 @@ export async function xrayLookup(input: XrayInput, rawQuery: string, kind: XrayK
       key_sentences: [
         ...new Set([first, description, latest].filter((s): s is IndexedSentence => s !== undefined)),
       ].map((s) => s.text),
+      evidence: evidenceOf(kind === 'where' && character !== undefined ? latest : (description ?? first)),
     },
   };
 }

@@ -24,6 +24,11 @@ export const assistantSection = section({
       { min: 1, max: 300, default: 20 },
       'Longest the voice assistant waits for one reply of ASSISTANT_MODEL (1-300 s) before the offline answer is given instead.',
     ),
+    recapAfterMinutes: integer(
+      'RECAP_AFTER_MINUTES',
+      { min: 1, max: 525600, default: 30 },
+      'Minutes (1-525600) a book must have rested since it was last played for the voice page and the player to offer "Previously…": a short spoken recap of what was heard before the stop (never past it).',
+    ),
   },
   rawOnly: ['assistantModelUrl', 'assistantModelName', 'assistantModelKey', 'assistantModelTimeoutSeconds'],
   derive: (vars) => {

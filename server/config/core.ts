@@ -3,8 +3,14 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ConfigError, integer, list, oneOf, originOf, section, text, textOr } from './declare';
 
-/** The repository root (this file lives in <root>/server/config). */
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+/**
+ * The repository root: this file lives in <root>/server/config, and its compiled form in a module
+ * of <root>/dist-server (scripts/build-server.mjs).
+ */
+const repoRoot = path.resolve(
+  path.dirname(fileURLToPath(import.meta.url)),
+  import.meta.url.endsWith('.ts') ? '../..' : '..',
+);
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type AppEnv = 'dev' | 'production';

@@ -1208,8 +1208,8 @@ export const ReconvertJobParams = zod.object({
 
 export const ReconvertJobResponse = zod.object({
   "chapters": zod.array(zod.int().min(1)).describe('Numbers (from 1, reading order) of the chapters re-converted; empty when none changed.'),
-  "status": zod.enum(['PENDING', 'PROCESSING', 'COMPLETED', 'FAILED', 'CANCELLED']).describe('The job\'s status now (PENDING while chapters are re-converted; fetch the job to follow it).')
-})
+  "status": zod.enum(['PENDING', 'PROCESSING', 'COMPLETED', 'FAILED', 'CANCELLED'])
+}).describe('The chapters re-converted, and the job\'s status now (PENDING while chapters are re-converted; fetch the job to follow it).')
 
 
 /**
@@ -1658,3 +1658,47 @@ export const StopVoiceAssistantResponse = zod.object({
 export const ConnectVoiceAssistantResponse = zod.object({
   "connectionUrl": zod.string()
 })
+
+
+/**
+ * @summary The user's conversation about one book (every turn, each with its mode), and the recap offered after a break.
+ */
+export const GetVoiceConversationParams = zod.object({
+  "jobId": zod.uuid()
+})
+
+export const getVoiceConversationResponseTurnsItemEvidenceOnePositionSecondsMin = 0;
+
+export const getVoiceConversationResponseRecapOneRestedMinutesMin = 0;
+
+
+
+export const GetVoiceConversationResponse = zod.object({
+  "job_id": zod.uuid(),
+  "turns": zod.array(zod.object({
+  "id": zod.int(),
+  "mode": zod.enum(['tutor', 'xray']),
+  "speaker": zod.enum(['reader', 'assistant']),
+  "text": zod.string(),
+  "created_at": zod.iso.datetime({"offset":true}),
+  "evidence": zod.object({
+  "text": zod.string(),
+  "where": zod.string().describe('Chapter, its title and the time into it, as the assistant says it.'),
+  "position_seconds": zod.number().min(getVoiceConversationResponseTurnsItemEvidenceOnePositionSecondsMin).describe('Seconds from the book\'s start ("Play from here").')
+}).describe('The heard sentence an answer rests on, and where to play it from.').nullable().describe('The evidence of an X-ray answer, or null.')
+})),
+  "recap": zod.object({
+  "text": zod.string(),
+  "rested_minutes": zod.int().min(getVoiceConversationResponseRecapOneRestedMinutesMin)
+}).describe('"Previously…": what was heard before the stop, offered when the book has rested RECAP_AFTER_MINUTES or longer.').nullable().describe('The recap, or null when the book has not rested long enough (or nothing was heard).')
+})
+
+
+/**
+ * @summary Clear the user's conversation about one book.
+ */
+export const ClearVoiceConversationParams = zod.object({
+  "jobId": zod.uuid()
+})
+
+export const ClearVoiceConversationResponse = zod.void()

@@ -302,6 +302,16 @@ const CASES: Record<string, Case> = {
     body: { mode: 'tutor', jobId: `${ID}${NUL}` },
     expect: 'refuse',
   },
+  'getVoiceConversation path jobId': {
+    method: 'GET',
+    url: `/api/v1/voice-assistant/conversations/${q(`${ID}${NUL}`)}`,
+    expect: 'refuse',
+  },
+  'clearVoiceConversation path jobId': {
+    method: 'DELETE',
+    url: `/api/v1/voice-assistant/conversations/${q(`${ID}${NUL}`)}`,
+    expect: 'refuse',
+  },
 };
 
 let t: TestApp;

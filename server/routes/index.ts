@@ -7,7 +7,7 @@ import type { ListeningService } from '../listening/service';
 import type { TranscriptService } from '../listening/transcript';
 import type { CoverService } from '../listening/covers';
 import type { ProgressService } from '../progress/service';
-import type { CrossOrigin } from '../http/cross-origin';
+import { allowsSocketOrigin, type CrossOrigin } from '../http/cross-origin';
 import type { FileStorage } from '../storage/types';
 import { audioRoutes } from './audio';
 import { authRoutes, type AuthRateLimits } from './auth';
@@ -17,6 +17,7 @@ import { jobRoutes } from './jobs';
 import { progressRoutes } from './progress';
 import { transcriptRoutes } from './transcript';
 import { voiceAssistantRoutes } from './voice-assistant';
+import { voiceSocketRoutes } from './voice-socket';
 import type { VoiceAssistant } from '../assistant/service';
 import type { ListCache } from '../jobs/list-cache';
 import type { Reconverter } from '../jobs/reconvert';
@@ -41,8 +42,8 @@ export interface ApiDeps {
   voices: { catalog: VoiceCatalog; samples: VoiceSamples };
   pronunciations: PronunciationService;
   voiceAssistant: VoiceAssistant;
-  /** Where browsers reach us (PUBLIC_URL), for the absolute URLs in answers. */
-  urls: Pick<CrossOrigin, 'publicUrl'>;
+  /** Where browsers reach us (PUBLIC_URL), for the absolute URLs in answers; which origins may open the voice socket. */
+  urls: CrossOrigin;
   /** Check answers against the contract before sending them (dev and tests). */
   strictResponses: boolean;
   listCache: ListCache;
@@ -65,6 +66,11 @@ export function apiRoutes(deps: ApiDeps) {
     await app.register(voiceAssistantRoutes, { assistant: deps.voiceAssistant, urls: deps.urls });
     await app.register(voiceRoutes, { ...deps.voices, storage: deps.storage });
     await app.register(pronunciationRoutes, { pronunciations: deps.pronunciations });
+    await app.register(voiceSocketRoutes, {
+      assistant: deps.voiceAssistant,
+      authenticate: (token) => deps.auth.authenticate(token),
+      allowOrigin: (request) => allowsSocketOrigin(request.headers.origin, request.headers.host, deps.urls),
+    });
     await app.register(jobRoutes, {
       jobs: deps.jobs,
       reconverter: deps.reconverter,

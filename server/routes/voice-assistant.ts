@@ -1,9 +1,11 @@
 import type { FastifyRequest } from 'fastify';
 import type { VoiceAssistant } from '../assistant/service';
-import { VOICE_WS_PATH } from '../assistant/service';
 import type { VoiceSession } from '../assistant/sessions';
 import {
+  ClearVoiceConversationParams,
   ConnectVoiceAssistantResponse,
+  GetVoiceConversationParams,
+  GetVoiceConversationResponse,
   GetVoiceAssistantStatusResponse,
   StartVoiceAssistantBody,
   StartVoiceAssistantResponse,
@@ -13,6 +15,7 @@ import { requireUser } from '../http/auth-guard';
 import { websocketUrl, type CrossOrigin } from '../http/cross-origin';
 import { HttpError } from '../http/errors';
 import type { RoutePlugin } from './types';
+import { VOICE_WS_PATH } from './voice-socket';
 
 type Urls = Pick<CrossOrigin, 'publicUrl'>;
 
@@ -22,7 +25,7 @@ function statusDto(assistant: VoiceAssistant, session: VoiceSession | null, requ
     : {
         status: 'running' as const,
         websocket_url: websocketUrl(request, urls, VOICE_WS_PATH),
-        mcp_functions: [...assistant.functions],
+        mcp_functions: [...assistant.toolNames],
         mode: session.mode,
         job_id: session.jobId,
       };
@@ -70,6 +73,38 @@ export const voiceAssistantRoutes: RoutePlugin<{ assistant: VoiceAssistant; urls
         throw new HttpError(503, 'The voice assistant is not running. Start it first.');
       }
       return { connectionUrl: websocketUrl(request, urls, VOICE_WS_PATH) };
+    },
+  );
+
+  // The conversation about one book, kept across mode switches and reloads; and its clearing.
+  app.get(
+    '/voice-assistant/conversations/:jobId',
+    { schema: { params: GetVoiceConversationParams, response: { 200: GetVoiceConversationResponse } } },
+    async (request) => {
+      const user = requireUser(request);
+      const { jobId } = request.params;
+      const kept = await assistant.conversation(user.id, jobId);
+      return {
+        job_id: jobId,
+        turns: kept.turns.map((t) => ({
+          id: t.id,
+          mode: t.mode,
+          speaker: t.speaker,
+          text: t.text,
+          created_at: t.createdAt.toISOString(),
+          evidence: t.evidence,
+        })),
+        recap: kept.recap && { text: kept.recap.text, rested_minutes: kept.recap.restedMinutes },
+      };
+    },
+  );
+
+  app.delete(
+    '/voice-assistant/conversations/:jobId',
+    { schema: { params: ClearVoiceConversationParams } },
+    async (request, reply) => {
+      await assistant.clearConversation(requireUser(request).id, request.params.jobId);
+      return reply.code(204).send();
     },
   );
 };

@@ -120,7 +120,10 @@ describe('speech', () => {
     await client(fake).engine.synthesize('Busy now.', 'af_heart');
     fake.failNext(1, 503);
     await client(fake).engine.synthesize('Busy again.', 'af_heart');
-    expect(fake.spoken()).toEqual(['Busy now.', 'Busy now.', 'Busy now.', 'Busy again.', 'Busy again.']);
+    // Every attempt reached the server; each sentence was answered once, after its failures.
+    const attempts = fake.received.filter((r) => r.path === '/dev/captioned_speech').map((r) => r.body?.input);
+    expect(attempts).toEqual(['Busy now.', 'Busy now.', 'Busy now.', 'Busy again.', 'Busy again.']);
+    expect(fake.spoken()).toEqual(['Busy now.', 'Busy again.']);
   });
 
   it('fails with the server named, retryable, when it keeps failing or is down', async () => {

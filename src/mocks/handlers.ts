@@ -18,7 +18,14 @@ import {
   saveProgressHandler,
 } from './audio';
 import { createJobHandler, previewJobHandler, uploadFileHandler } from './library';
-import { voiceConnectHandler, voiceStartHandler, voiceStatusHandler, voiceStopHandler } from './voice';
+import {
+  voiceClearConversationHandler,
+  voiceConnectHandler,
+  voiceConversationHandler,
+  voiceStartHandler,
+  voiceStatusHandler,
+  voiceStopHandler,
+} from './voice';
 import {
   pronunciationsHandler,
   putPronunciationsHandler,
@@ -95,6 +102,8 @@ export const defaultHandlers = {
   voiceStart: voiceStartHandler(),
   voiceStop: voiceStopHandler(),
   voiceConnect: voiceConnectHandler(),
+  voiceConversation: voiceConversationHandler(),
+  voiceClearConversation: voiceClearConversationHandler(),
   voices: voicesHandler(),
   voiceSample: voiceSampleHandler(),
   pronunciations: pronunciationsHandler(),

@@ -1,10 +1,18 @@
 import {
+  getClearVoiceConversationMockHandler,
   getConnectVoiceAssistantMockHandler,
+  getGetVoiceConversationMockHandler,
   getGetVoiceAssistantStatusMockHandler,
   getStartVoiceAssistantMockHandler,
   getStopVoiceAssistantMockHandler,
 } from '../api/gen/endpoints/voice-assistant/voice-assistant.msw';
-import type { VoiceAssistantConnectResponse, VoiceAssistantStartRequest, VoiceAssistantStatus } from '../api/gen/model';
+import type {
+  VoiceAssistantConnectResponse,
+  VoiceAssistantStartRequest,
+  VoiceAssistantStatus,
+  VoiceConversation,
+  VoiceTurn,
+} from '../api/gen/model';
 import { answer, type ReplyOptions } from './answer';
 
 /**
@@ -60,4 +68,55 @@ export function voiceConnectHandler(
   options: ReplyOptions = {},
 ) {
   return getConnectVoiceAssistantMockHandler(answer(options, () => voiceConnectFixture(overrides)));
+}
+
+/** A kept conversation about the sample book: an X-ray question, its answer with evidence, a tutor question. */
+export function voiceTurnsFixture(): VoiceTurn[] {
+  return [
+    {
+      id: 1,
+      mode: 'xray',
+      speaker: 'reader',
+      text: 'Who is the old man?',
+      created_at: '2026-03-01T09:14:00Z',
+      evidence: null,
+    },
+    {
+      id: 2,
+      mode: 'xray',
+      speaker: 'assistant',
+      text: 'The old man is the narrator’s neighbour. You heard, in chapter 1, about 10 seconds in: "He had the eye of a vulture."',
+      created_at: '2026-03-01T09:14:01Z',
+      evidence: {
+        text: 'He had the eye of a vulture.',
+        where: 'in chapter 1, about 10 seconds in',
+        position_seconds: 10,
+      },
+    },
+    {
+      id: 3,
+      mode: 'tutor',
+      speaker: 'assistant',
+      text: 'Why do you think the narrator insists so much that he is not mad?',
+      created_at: '2026-03-01T09:16:30Z',
+      evidence: null,
+    },
+  ];
+}
+
+export function voiceConversationFixture(overrides: Partial<VoiceConversation> = {}): VoiceConversation {
+  return { job_id: '00000000-0000-4000-8000-000000000000', turns: [], recap: null, ...overrides };
+}
+
+/** The kept conversation (none by default, as for a book never discussed). */
+export function voiceConversationHandler(overrides: Partial<VoiceConversation> = {}, options: ReplyOptions = {}) {
+  return getGetVoiceConversationMockHandler(
+    answer(options, ({ params }) =>
+      voiceConversationFixture({ job_id: String((params as { jobId?: string }).jobId), ...overrides }),
+    ),
+  );
+}
+
+export function voiceClearConversationHandler(options: ReplyOptions = {}) {
+  return getClearVoiceConversationMockHandler(answer(options, () => undefined));
 }

@@ -74,6 +74,7 @@ export class FakeTransport extends Transport {
   }
 
   async disconnect(): Promise<void> {
+    this.stopFrames();
     this.setState('disconnecting');
     this.pending?.reject(connectionCanceledError());
     this.pending = null;
@@ -123,8 +124,15 @@ export class FakeTransport extends Transport {
   botSpeaks(ms: number | null): void {
     if (this.state !== 'ready') return;
     this.emit('message', rtvi('bot-started-speaking'));
+    // Bot speech in 40 ms frames (24 kHz), paced like the server's, until it stops or is cut off.
+    const frame = () => this.emit('botAudio', { pcm: new Int16Array(960), sampleRate: 24000, numChannels: 1 });
+    this.stopFrames();
+    frame();
+    const timer = setInterval(() => (this.state === 'ready' ? frame() : this.stopFrames()), 40);
+    this.frames = timer;
     if (ms === null) return;
     const stop = () => {
+      if (this.frames === timer) this.stopFrames();
       if (this.state !== 'ready') return;
       this.emit('message', rtvi('bot-stopped-speaking'));
       this.emit('message', rtvi('bot-tts-stopped'));
@@ -145,7 +153,15 @@ export class FakeTransport extends Transport {
   }
 
   interrupt(): void {
+    this.stopFrames();
     this.emit('interruption');
+  }
+
+  private frames: ReturnType<typeof setInterval> | null = null;
+
+  private stopFrames(): void {
+    if (this.frames !== null) clearInterval(this.frames);
+    this.frames = null;
   }
 
   fail(message: string): void {
@@ -153,6 +169,9 @@ export class FakeTransport extends Transport {
     this.emit('error', new TransportError(message));
   }
 }
+
+/** How long after its last frame the fake's audio has played out. */
+const PLAYED_OUT_MS = 120;
 
 export class FakeAudioIO implements AudioIO {
   micOn = false;
@@ -175,13 +194,40 @@ export class FakeAudioIO implements AudioIO {
     this.onChunk = null;
   }
 
+  private readonly playingListeners = new Set<(playing: boolean) => void>();
+
+  /** Bot audio plays at once (a running context); `blocked` plays nothing (autoplay refused). */
+  blocked = false;
+
+  private playedOut: ReturnType<typeof setTimeout> | null = null;
+
+  private setPlaying(playing: boolean): void {
+    for (const listener of this.playingListeners) listener(playing);
+  }
+
   play(pcm: Int16Array): void {
     this.played.push(pcm);
+    if (this.blocked) return;
+    this.setPlaying(true);
+    // Played out shortly after the last frame, as a real queue drains.
+    if (this.playedOut !== null) clearTimeout(this.playedOut);
+    this.playedOut = setTimeout(() => {
+      this.playedOut = null;
+      this.setPlaying(false);
+    }, PLAYED_OUT_MS);
   }
 
   stopPlayback(): void {
     this.stops += 1;
     this.played = [];
+    if (this.playedOut !== null) clearTimeout(this.playedOut);
+    this.playedOut = null;
+    this.setPlaying(false);
+  }
+
+  onPlaying(listener: (playing: boolean) => void): () => void {
+    this.playingListeners.add(listener);
+    return () => this.playingListeners.delete(listener);
   }
 
   onLevels(listener: (levels: AudioLevels) => void): () => void {

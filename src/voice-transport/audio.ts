@@ -23,6 +23,12 @@ export interface AudioIO {
   /** Drops all queued and playing bot audio now. */
   stopPlayback(): void;
   onLevels(listener: (levels: AudioLevels) => void): () => void;
+  /**
+   * Whether bot audio is really playing (queued audio in a running context): true when the first
+   * buffer starts, false when the last one ends or playback stops. A suspended context (autoplay
+   * refused) plays nothing, so it never says true.
+   */
+  onPlaying(listener: (playing: boolean) => void): () => void;
   close(): Promise<void>;
 }
 
@@ -256,6 +262,21 @@ export class BrowserAudioIO implements AudioIO {
     this.localLevel = 0;
   }
 
+  private readonly playingListeners = new Set<(playing: boolean) => void>();
+  private playing = false;
+
+  private setPlaying(): void {
+    const playing = this.sources.size > 0 && this.playCtx?.state === 'running';
+    if (playing === this.playing) return;
+    this.playing = playing;
+    for (const listener of this.playingListeners) listener(playing);
+  }
+
+  onPlaying(listener: (playing: boolean) => void): () => void {
+    this.playingListeners.add(listener);
+    return () => this.playingListeners.delete(listener);
+  }
+
   play(pcm: Int16Array, sampleRate: number = BOT_SAMPLE_RATE): void {
     if (!pcm.length) return;
     const ctx = this.playbackContext();
@@ -264,8 +285,12 @@ export class BrowserAudioIO implements AudioIO {
     const source = ctx.createBufferSource();
     source.buffer = buffer;
     source.connect(this.analyser!);
-    source.onended = () => this.sources.delete(source);
+    source.onended = () => {
+      this.sources.delete(source);
+      this.setPlaying();
+    };
     this.sources.add(source);
+    this.setPlaying();
     source.start(this.scheduler.schedule(ctx.currentTime, buffer.duration));
     this.startLevels();
   }
@@ -281,6 +306,7 @@ export class BrowserAudioIO implements AudioIO {
     }
     this.sources.clear();
     this.scheduler.reset();
+    this.setPlaying();
   }
 
   onLevels(listener: (levels: AudioLevels) => void): () => void {
@@ -305,6 +331,8 @@ export class BrowserAudioIO implements AudioIO {
       this.analyser = this.playCtx.createAnalyser();
       this.analyser.fftSize = 1024;
       this.analyser.connect(this.playCtx.destination);
+      // A context the browser held suspended starts playing once it resumes.
+      this.playCtx.onstatechange = () => this.setPlaying();
     }
     if (this.playCtx.state === 'suspended') void this.playCtx.resume();
     return this.playCtx;

@@ -3,3 +3,4 @@ export * from './constants';
 export * from './rtvi';
 export * from './serializer';
 export * from './transport';
+export * from './websocket-transport';

@@ -5,7 +5,8 @@ import protobuf from 'protobufjs';
 import { WebSocket, WebSocketServer } from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RTVIMessage } from './rtvi';
-import { WebSocketTransport, type BotAudio, type WebSocketConstructor } from './transport';
+import type { BotAudio } from './transport';
+import { WebSocketTransport, type WebSocketConstructor } from './websocket-transport';
 
 /**
  * Interop: a minimal Pipecat-style server that knows only the published frame schema

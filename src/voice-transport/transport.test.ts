@@ -7,12 +7,14 @@ import {
   SIG_CONNECTION_CANCELED,
   TransportError,
   UnsupportedFeatureError,
+  type TransportState,
+} from './transport';
+import {
   WebSocketTransport,
   type Timers,
-  type TransportState,
   type WebSocketConstructor,
   type WebSocketTransportOptions,
-} from './transport';
+} from './websocket-transport';
 import type { RTVIMessage } from './rtvi';
 
 const WS = WebSocket as unknown as WebSocketConstructor;

@@ -14,6 +14,7 @@ export const TABLE_OWNERS: Readonly<Record<string, string>> = {
   uploaded_files: 'server/jobs/repository',
   upload_events: 'server/jobs/repository',
   playback_progress: 'server/progress/repository.ts',
+  assistant_turns: 'server/assistant/conversations.ts',
   pronunciations: 'server/pronunciations/repository.ts',
   /** Created by the migration runner itself. */
   schema_migrations: 'server/db/migrate.ts',
@@ -155,9 +156,28 @@ export const migrations: readonly Migration[] = [
     `,
   },
   {
+    // The voice assistant's conversations: one per user and book, kept across mode switches,
+    // reconnects and reloads until the reader clears it. Each turn says the mode it was said in.
+    id: '0006_assistant_turns',
+    sql: `
+      CREATE TABLE assistant_turns (
+        id bigserial PRIMARY KEY,
+        user_id uuid NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+        job_id uuid NOT NULL REFERENCES jobs(id) ON DELETE CASCADE,
+        mode text NOT NULL CHECK (mode IN ('tutor', 'xray')),
+        speaker text NOT NULL CHECK (speaker IN ('reader', 'assistant')),
+        text text NOT NULL,
+        evidence jsonb,
+        tutor jsonb,
+        created_at timestamptz NOT NULL DEFAULT now()
+      );
+      CREATE INDEX assistant_turns_conversation_idx ON assistant_turns (user_id, job_id, id);
+    `,
+  },
+  {
     // A user's pronunciations: how the voices should say a word or phrase, in the user's order.
     // The word is unique per user ignoring case, as entries are matched.
-    id: '0006_pronunciations',
+    id: '0007_pronunciations',
     sql: `
       CREATE TABLE pronunciations (
         user_id uuid NOT NULL REFERENCES users(id) ON DELETE CASCADE,

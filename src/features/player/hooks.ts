@@ -1,4 +1,5 @@
 import { useSnapshot } from 'valtio';
+import { useSavedProgress } from './progressCache';
 import { chapterAt, chaptersOf, state } from './store';
 
 /** The player state for rendering (re-renders on change). */
@@ -12,4 +13,17 @@ export function useChapters() {
   const chapters = chaptersOf(metadata);
   const current = chapters.find((chapter) => chapter.id === currentChapter) ?? chapterAt(chapters, currentPosition);
   return { chapters, current };
+}
+
+/**
+ * Where the reader is in a book, from one rule: the player's live position while it holds the
+ * book, else `fallback` (a position the page was opened at), else the saved place; null when
+ * the book was never played.
+ */
+export function useListeningPosition(jobId: string | null, fallback: number | null = null): number | null {
+  const player = useSnapshot(state);
+  const saved = useSavedProgress(jobId ?? '', { enabled: jobId !== null && fallback === null });
+  if (jobId === null) return null;
+  if (player.currentJobId === jobId && !player.isLoading) return player.currentPosition;
+  return fallback ?? saved.data?.position_seconds ?? null;
 }

@@ -1,7 +1,7 @@
-export { usePlayer } from './hooks';
+export { useListeningPosition, usePlayer } from './hooks';
 export { Player } from './Player';
 export { PlayerAudio } from './PlayerAudio';
 export { ChapterList } from './ChapterList';
 export { ReadAlong } from './ReadAlong';
 export { useSavedProgress } from './progressCache';
-export { listenAgain, loadJob, resetPlayer, state as playerState, togglePlayback } from './store';
+export { listenAgain, loadJob, playFrom, resetPlayer, state as playerState, togglePlayback } from './store';

@@ -403,6 +403,19 @@ export async function listenAgain(jobId: string): Promise<boolean> {
   return true;
 }
 
+/**
+ * "Play from here" (the voice assistant's evidence): plays the book from `position` seconds,
+ * loading it first when another one (or none) is loaded. Resolves true when it plays.
+ */
+export async function playFrom(jobId: string, position: number): Promise<boolean> {
+  if (state.currentJobId !== jobId || !state.streamingUrl || state.isLoading) {
+    if (!(await loadJob(jobId))) return false;
+  }
+  seek(position);
+  play();
+  return true;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Position, volume, speed
 

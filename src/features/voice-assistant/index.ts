@@ -1,5 +1,6 @@
 export { AskAboutBook } from './AskAboutBook';
 export { useVoiceAssistant } from './hooks';
+export { clearKeptConversation, dismissRecap, loadConversation } from './history';
 export {
   ask,
   checkStatus,
@@ -10,9 +11,6 @@ export {
   start,
   stop,
   talk,
-  talkState,
   watchStatus,
-  type ServiceStatus,
-  type TalkState,
-  type TranscriptEntry,
 } from './store';
+export { talkState, type Recap, type ServiceStatus, type TalkState, type TranscriptEntry } from './state';

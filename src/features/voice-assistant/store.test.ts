@@ -1,4 +1,5 @@
 import { setupServer } from 'msw/node';
+import { subscribe } from 'valtio';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { configureApi } from '../../api/http';
 import { errorBodyFixture } from '../../mocks/fixtures';
@@ -6,7 +7,6 @@ import { handlers } from '../../mocks/handlers';
 import {
   VOICE_FUNCTIONS,
   VOICE_WS_URL,
-  voiceConnectHandler,
   voiceStartHandler,
   voiceStatusHandler,
   voiceStopHandler,
@@ -20,7 +20,6 @@ import {
   connect,
   connectionUrlWith,
   disconnect,
-  micProblemOf,
   resetVoiceAssistant,
   sendText,
   setContext,
@@ -28,9 +27,10 @@ import {
   state,
   stop,
   talk,
-  talkState,
   watchStatus,
 } from './store';
+import { micProblemOf } from './problems';
+import { talkState } from './state';
 
 const server = setupServer(...handlers);
 let transport: FakeTransport;
@@ -60,7 +60,7 @@ function requestsTo(path: string): Request[] {
 }
 
 const running = () =>
-  resetVoiceAssistant({ serviceStatus: 'running', websocketUrl: VOICE_WS_URL, mcpFunctions: [...VOICE_FUNCTIONS] });
+  resetVoiceAssistant({ serviceStatus: 'running', websocketUrl: VOICE_WS_URL, toolNames: [...VOICE_FUNCTIONS] });
 
 beforeAll(() => {
   server.listen({ onUnhandledRequest: 'error' });
@@ -85,7 +85,7 @@ describe('voice assistant store: service', () => {
       clientStatus: 'disconnected',
       error: null,
       websocketUrl: null,
-      mcpFunctions: [],
+      toolNames: [],
     });
   });
 
@@ -95,7 +95,7 @@ describe('voice assistant store: service', () => {
     expect(state).toMatchObject({
       serviceStatus: 'running',
       websocketUrl: VOICE_WS_URL,
-      mcpFunctions: VOICE_FUNCTIONS,
+      toolNames: VOICE_FUNCTIONS,
     });
   });
 
@@ -117,7 +117,7 @@ describe('voice assistant store: service', () => {
     expect(state).toMatchObject({
       serviceStatus: 'running',
       websocketUrl: VOICE_WS_URL,
-      mcpFunctions: VOICE_FUNCTIONS,
+      toolNames: VOICE_FUNCTIONS,
     });
     expect(await seen[0]?.json()).toEqual({ mode: 'xray', jobId: '9b2e7c1a-4d5f-4e6a-8b9c-0d1e2f3a4b5c' });
     server.use(voiceStartHandler({}, { status: 500 }));
@@ -131,7 +131,7 @@ describe('voice assistant store: service', () => {
   it('stop clears the websocket URL and functions; failure gives "Failed to stop service"', async () => {
     running();
     await stop();
-    expect(state).toMatchObject({ serviceStatus: 'stopped', websocketUrl: null, mcpFunctions: [] });
+    expect(state).toMatchObject({ serviceStatus: 'stopped', websocketUrl: null, toolNames: [] });
     running();
     server.use(voiceStopHandler({ status: 500 }));
     await stop();
@@ -214,10 +214,11 @@ describe('voice assistant store: client', () => {
     expect(state.clientStatus).toBe('disconnected');
   });
 
-  it('connects with token and position in the URL, mic on, camera off, remote speaker Bot', async () => {
+  it('connects to the URL the start answered (no second request), with token and position, mic on, camera off', async () => {
+    const seen = requestsTo('/api/v1/voice-assistant/connect');
     running();
+    state.websocketUrl = 'http://localhost:8080/api/v1/voice-assistant/ws?session=s1';
     state.position = 125.5;
-    server.use(voiceConnectHandler({ connectionUrl: 'http://localhost:8080/api/v1/voice-assistant/ws?session=s1' }));
     const connecting = connect();
     expect(state.clientStatus).toBe('connecting');
     await connecting;
@@ -233,15 +234,18 @@ describe('voice assistant store: client', () => {
     expect(audio.micOn).toBe(true);
     audio.speak(new Int16Array(512));
     expect(transport.audio).toHaveLength(1);
+    expect(seen).toHaveLength(0);
   });
 
   it("connect failures: 'Connection failed: {message}' and client status error", async () => {
+    useFakes({ connect: { fail: 'Failed to connect to websocket: Voice assistant is not running' } });
     running();
-    server.use(voiceConnectHandler({}, { status: 409, body: errorBodyFixture('Voice assistant is not running') }));
     await connect();
-    expect(state).toMatchObject({ clientStatus: 'error', error: 'Connection failed: Voice assistant is not running' });
+    expect(state).toMatchObject({
+      clientStatus: 'error',
+      error: 'Connection failed: Failed to connect to websocket: Voice assistant is not running',
+    });
     useFakes({ connect: { fail: 'websocket connection timed out' } });
-    server.resetHandlers();
     await connect();
     expect(state).toMatchObject({ clientStatus: 'error', error: 'Connection failed: websocket connection timed out' });
   });
@@ -284,7 +288,14 @@ describe('voice assistant store: client', () => {
     expect(audio.played).toHaveLength(0);
     expect(audio.stops).toBeGreaterThan(0);
     expect(state.transcript).toEqual([
-      { id: expect.any(Number), speaker: 'user', text: 'What just happened?', final: true, at: expect.any(Number) },
+      {
+        id: expect.any(Number),
+        speaker: 'user',
+        text: 'What just happened?',
+        final: true,
+        at: expect.any(Number),
+        mode: null,
+      },
     ]);
   });
 
@@ -407,6 +418,29 @@ describe('voice assistant store: the conversation page', () => {
     // A malformed request is ignored.
     transport.serverSends(rtvi('server-message', { t: 'open-book', d: { title: 'no id' } }));
     expect(state.openBook!.title).toBe('The Keeper of the Cape');
+  });
+
+  it('a typed answer whose audio cannot play shows its text at once and never says "Speaking"', async () => {
+    configureVoiceAssistant({
+      createTransport: () => (transport = new FakeTransport({ answerDelayMs: 1, speakMs: 50 })),
+      createAudio: () => {
+        audio = new FakeAudioIO();
+        // The browser refused to start audio (autoplay): nothing plays.
+        audio.blocked = true;
+        return audio;
+      },
+    });
+    running();
+    await connect();
+    const seen: string[] = [];
+    const unwatch = subscribe(state, () => seen.push(talkState(state)));
+    sendText('Who is Nell?');
+    await vi.waitFor(() => expect(state.transcript[1]?.text).toBeTruthy());
+    await vi.waitFor(() => expect(transport.sent.length).toBeGreaterThan(0));
+    await new Promise((resolve) => setTimeout(resolve, 120));
+    unwatch();
+    expect(seen).not.toContain('speaking');
+    expect(talkState(state)).toBe('listening');
   });
 
   it('a moving position reaches the live conversation once per whole second (set-position)', async () => {

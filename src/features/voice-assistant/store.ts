@@ -1,6 +1,10 @@
-import { proxy } from 'valtio';
+/**
+ * The voice assistant's service and connection (docs/voice-assistant.md#the-page): starting the
+ * session the page asks for, connecting to the websocket URL the start answered, the microphone,
+ * and the listening position sent to the live conversation. The state is in state.ts, what each
+ * message does to the conversation in conversation.ts.
+ */
 import {
-  connectVoiceAssistant,
   getVoiceAssistantStatus,
   startVoiceAssistant,
   stopVoiceAssistant,
@@ -14,100 +18,14 @@ import {
   SIG_CONNECTION_CANCELED,
   WebSocketTransport,
   type AudioIO,
-  type RTVIMessage,
   type Transport,
   type TransportError,
 } from '../../voice-transport/index';
+import { addQuestion, applyMessage, finishTurn, resetTurn } from './conversation';
+import { messageOf, micProblemOf, serviceError } from './problems';
+import { resetState, state, type VoiceAssistantState } from './state';
 
-/** Voice assistant service and client status (docs/product.md#voice-assistant). */
-export type ServiceStatus = 'unknown' | 'running' | 'stopped' | 'starting' | 'error';
-export type ClientStatus = 'disconnected' | 'connecting' | 'connected' | 'error';
-
-/** A book the assistant asked the client to open ("continue X"): the server's `open-book` message. */
-export interface OpenBookRequest {
-  jobId: string;
-  title: string;
-  positionSeconds: number;
-}
-
-export interface TranscriptEntry {
-  id: number;
-  speaker: 'user' | 'bot';
-  text: string;
-  final: boolean;
-  /** When the turn began (ms since the epoch). */
-  at: number;
-  /** A bot turn answered by the offline assistant because the chat model did not answer. */
-  offline?: boolean;
-  /** A bot turn that asked the client to open a book. */
-  openBook?: OpenBookRequest;
-}
-
-/** The chat model did not answer: the server's `assistant-fallback` message. */
-export interface FallbackNotice {
-  reason: string;
-  message: string;
-}
-
-/** What the conversation is doing, for the talk button (docs/voice-assistant.md#the-page). */
-export type TalkState = 'idle' | 'connecting' | 'listening' | 'typing' | 'thinking' | 'speaking';
-
-export interface VoiceAssistantState {
-  serviceStatus: ServiceStatus;
-  clientStatus: ClientStatus;
-  error: string | null;
-  websocketUrl: string | null;
-  mcpFunctions: string[];
-  transcript: TranscriptEntry[];
-  mode: AssistantMode | null;
-  jobId: string | null;
-  /** Playback position (seconds) in the book, passed to the bot on connect. */
-  position: number | null;
-  /** The remote speaker once connected. */
-  remoteParticipant: { id: 'bot'; name: 'Bot' } | null;
-  micEnabled: boolean;
-  camEnabled: boolean;
-  reconnecting: boolean;
-  botSpeaking: boolean;
-  userSpeaking: boolean;
-  levels: { local: number; remote: number };
-  /** A question is out and no answer is heard yet. */
-  thinking: boolean;
-  /** Why the microphone is off while connected (no device, permission denied, insecure origin). */
-  micProblem: string | null;
-  /** The latest answer came from the offline assistant because the chat model did not answer. */
-  fallback: FallbackNotice | null;
-  /** The running session's mode, as the server last reported it. */
-  sessionMode: AssistantMode | null;
-  /** The latest book the assistant asked to open, with a sequence number per request. */
-  openBook: (OpenBookRequest & { seq: number }) | null;
-}
-
-const initialState: VoiceAssistantState = {
-  serviceStatus: 'unknown',
-  clientStatus: 'disconnected',
-  error: null,
-  websocketUrl: null,
-  mcpFunctions: [],
-  transcript: [],
-  mode: null,
-  jobId: null,
-  position: null,
-  remoteParticipant: null,
-  micEnabled: false,
-  camEnabled: false,
-  reconnecting: false,
-  botSpeaking: false,
-  userSpeaking: false,
-  levels: { local: 0, remote: 0 },
-  thinking: false,
-  micProblem: null,
-  fallback: null,
-  sessionMode: null,
-  openBook: null,
-};
-
-export const state = proxy<VoiceAssistantState>(structuredClone(initialState));
+export { state };
 
 /** While running, the status is re-polled this often (docs/product.md#voice-assistant). */
 export const STATUS_POLL_MS = 10_000;
@@ -145,19 +63,13 @@ interface Session {
   unsubscribe: Array<() => void>;
 }
 let session: Session | null = null;
-let nextEntryId = 1;
-let nextOpenBook = 1;
-/** The current turn was answered offline (an assistant-fallback arrived since the question). */
-let turnOffline = false;
-/** An open-book request waiting for the bot turn that carries it. */
-let pendingOpenBook: OpenBookRequest | null = null;
 /** The last position (whole seconds) the live session was told with set-position. */
 let sentPosition: number | null = null;
 
 /** Back to the initial state, dropping any live session (every story and test starts clean). */
 export function resetVoiceAssistant(patch: Partial<VoiceAssistantState> = {}): void {
   endSession();
-  Object.assign(state, structuredClone(initialState), patch);
+  resetState(patch);
 }
 
 /**
@@ -197,17 +109,6 @@ function sendPosition(): void {
   });
 }
 
-/** The server's own words when it sent any, else '{prefix}: {message}' (docs/product.md#voice-assistant). */
-function serviceError(error: unknown, prefix: string): string {
-  return serverReason(error) ?? `${prefix}: ${messageOf(error)}`;
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
-// --- service --------------------------------------------------------------------------------------
-
 export async function checkStatus(): Promise<void> {
   try {
     const status = await getVoiceAssistantStatus();
@@ -215,7 +116,7 @@ export async function checkStatus(): Promise<void> {
     if (state.serviceStatus === 'starting') return;
     state.serviceStatus = status.status;
     state.websocketUrl = status.websocket_url ?? null;
-    state.mcpFunctions = [...status.mcp_functions];
+    state.toolNames = [...status.mcp_functions];
     state.sessionMode = status.mode ?? null;
     if (state.clientStatus !== 'error') state.error = null;
     if (status.status === 'running' && asksForAnotherSession(status)) await switchSession();
@@ -252,7 +153,7 @@ export async function start(): Promise<void> {
     const status = await startVoiceAssistant(body);
     state.serviceStatus = 'running';
     state.websocketUrl = status.websocket_url ?? null;
-    state.mcpFunctions = [...status.mcp_functions];
+    state.toolNames = [...status.mcp_functions];
     state.sessionMode = status.mode ?? null;
   } catch (error) {
     state.serviceStatus = 'error';
@@ -267,7 +168,7 @@ export async function stop(): Promise<void> {
     await stopVoiceAssistant();
     state.serviceStatus = 'stopped';
     state.websocketUrl = null;
-    state.mcpFunctions = [];
+    state.toolNames = [];
     state.sessionMode = null;
   } catch (error) {
     state.serviceStatus = 'error';
@@ -311,36 +212,6 @@ export async function ask(text: string): Promise<boolean> {
   return sendText(content);
 }
 
-/** The conversation's state for the talk button. */
-export function talkState(
-  s: Pick<VoiceAssistantState, 'clientStatus' | 'botSpeaking' | 'thinking' | 'micEnabled'>,
-): TalkState {
-  if (s.clientStatus === 'connecting') return 'connecting';
-  if (s.clientStatus !== 'connected') return 'idle';
-  if (s.botSpeaking) return 'speaking';
-  if (s.thinking) return 'thinking';
-  return s.micEnabled ? 'listening' : 'typing';
-}
-
-/**
- * Why the microphone could not open, in words a listener can act on: no device, permission
- * denied, or an insecure origin (browsers only give pages served over HTTPS or from localhost a
- * microphone).
- */
-export function micProblemOf(error: unknown, secure: boolean): string {
-  const name = (error as { name?: unknown } | null)?.name;
-  if (!secure) return 'The microphone is off: this page is not served over HTTPS, so the browser does not allow it.';
-  if (name === 'NotAllowedError' || name === 'SecurityError') {
-    return 'The microphone is off: permission was denied. Allow it in the browser’s site settings, then start again.';
-  }
-  if (name === 'NotFoundError' || name === 'OverconstrainedError' || name === 'NotReadableError') {
-    return name === 'NotReadableError'
-      ? 'The microphone is off: another application is using it.'
-      : 'The microphone is off: no microphone was found.';
-  }
-  return `The microphone is off: ${messageOf(error)}.`;
-}
-
 /** The websocket URL for the connection: ws(s) scheme, `token` and `position` query parameters. */
 export function connectionUrlWith(connectionUrl: string, base: string, token: string, position: number | null): string {
   const url = new URL(connectionUrl, base);
@@ -363,20 +234,17 @@ export async function connect(): Promise<void> {
   state.clientStatus = 'connecting';
   state.error = null;
   state.micProblem = null;
-  state.fallback = null;
-  state.openBook = null;
-  state.transcript = [];
-  turnOffline = false;
-  pendingOpenBook = null;
+  // The conversation carries on across reconnects and mode switches: only the turn state resets.
+  finishTurn('bot');
+  resetTurn();
   const transport = deps.createTransport();
   const audio = deps.createAudio();
   const current: Session = { transport, audio, unsubscribe: [] };
   session = current;
   const live = () => session === current;
   try {
-    const { connectionUrl } = await connectVoiceAssistant();
-    if (!live()) return;
-    const url = connectionUrlWith(connectionUrl, deps.location(), token, state.position);
+    // The websocket URL came with the start: no second request for it.
+    const url = connectionUrlWith(state.websocketUrl, deps.location(), token, state.position);
     wire(current);
     transport.enableMic(true);
     transport.enableCam(false);
@@ -427,17 +295,8 @@ export function sendText(text: string): boolean {
     clientError(messageOf(error));
     return false;
   }
-  finishTurn('bot');
-  newTurn();
-  state.transcript.push({ id: nextEntryId++, speaker: 'user', text: content, final: true, at: Date.now() });
+  addQuestion(content);
   return true;
-}
-
-/** A question is out: the answer to come is not known to be offline yet. */
-function newTurn(): void {
-  state.thinking = true;
-  turnOffline = false;
-  pendingOpenBook = null;
 }
 
 function endSession(current: Session | null = session): void {
@@ -476,7 +335,10 @@ function wire(current: Session): void {
       if (session === current) fn(...args);
     };
   current.unsubscribe.push(
-    transport.on('message', guard(onMessage)),
+    transport.on(
+      'message',
+      guard((msg) => applyMessage(msg, { stopPlayback: () => audio.stopPlayback(), fatal: clientError })),
+    ),
     transport.on(
       'botAudio',
       guard(({ pcm, sampleRate }) => audio.play(pcm, sampleRate)),
@@ -520,132 +382,10 @@ function wire(current: Session): void {
         state.levels = levels;
       }),
     ),
+    audio.onPlaying(
+      guard((playing) => {
+        state.botSpeaking = playing;
+      }),
+    ),
   );
-}
-
-function lastEntry(speaker: 'user' | 'bot'): TranscriptEntry | undefined {
-  const last = state.transcript[state.transcript.length - 1];
-  return last && last.speaker === speaker && !last.final ? last : undefined;
-}
-
-function finishTurn(speaker: 'user' | 'bot'): void {
-  const open = lastEntry(speaker);
-  if (open) open.final = true;
-}
-
-function textOf(msg: RTVIMessage): string {
-  const text = (msg.data as { text?: unknown } | undefined)?.text;
-  return typeof text === 'string' ? text : '';
-}
-
-function onMessage(msg: RTVIMessage): void {
-  switch (msg.type) {
-    case 'user-transcription': {
-      const data = (msg.data ?? {}) as { text?: unknown; final?: unknown };
-      const text = typeof data.text === 'string' ? data.text : '';
-      if (!text) return;
-      finishTurn('bot');
-      const open = lastEntry('user');
-      if (open) {
-        open.text = text;
-        open.final = data.final === true;
-      } else {
-        state.transcript.push({ id: nextEntryId++, speaker: 'user', text, final: data.final === true, at: Date.now() });
-      }
-      return;
-    }
-    case 'bot-llm-text': {
-      const text = textOf(msg);
-      if (!text) return;
-      finishTurn('user');
-      const open = lastEntry('bot');
-      if (open) open.text += text;
-      else
-        state.transcript.push({
-          id: nextEntryId++,
-          speaker: 'bot',
-          text: text.trimStart(),
-          final: false,
-          at: Date.now(),
-        });
-      const entry = lastEntry('bot');
-      if (entry && turnOffline) entry.offline = true;
-      if (entry && pendingOpenBook) {
-        entry.openBook = pendingOpenBook;
-        pendingOpenBook = null;
-      }
-      return;
-    }
-    case 'bot-llm-stopped':
-      finishTurn('bot');
-      // An answer the chat model gave itself: the offline notice has served its turn.
-      if (!turnOffline) state.fallback = null;
-      return;
-    case 'user-started-speaking':
-      state.userSpeaking = true;
-      return;
-    case 'user-stopped-speaking':
-      state.userSpeaking = false;
-      newTurn();
-      return;
-    case 'bot-started-speaking':
-      state.botSpeaking = true;
-      state.thinking = false;
-      return;
-    case 'bot-stopped-speaking':
-      state.botSpeaking = false;
-      return;
-    case 'bot-output':
-    case 'bot-tts-stopped':
-      // Shown rather than spoken, or speech ended: nothing more is coming for this turn.
-      state.thinking = false;
-      return;
-    case 'bot-interrupted':
-      session?.audio.stopPlayback();
-      state.botSpeaking = false;
-      state.thinking = false;
-      finishTurn('bot');
-      return;
-    case 'server-message':
-      onServerMessage(msg.data);
-      return;
-    case 'error':
-    case 'error-response': {
-      // A fatal bot error ends the session; an answer to one bad request only shows its message.
-      const data = (msg.data ?? {}) as { error?: unknown; fatal?: unknown };
-      const message = typeof data.error === 'string' ? data.error : 'Voice assistant error';
-      state.thinking = false;
-      if (msg.type === 'error' && data.fatal === true) clientError(message);
-      else state.error = message;
-      return;
-    }
-  }
-}
-
-/** RTVI server-message {t, d}: `assistant-fallback` and `open-book` (docs/voice-assistant.md). */
-function onServerMessage(data: unknown): void {
-  const { t, d } = (data ?? {}) as { t?: unknown; d?: unknown };
-  const body = (d !== null && typeof d === 'object' ? d : {}) as Record<string, unknown>;
-  if (t === 'assistant-fallback') {
-    const message =
-      typeof body.message === 'string' && body.message.trim() ? body.message : 'The offline assistant is answering.';
-    state.fallback = { reason: typeof body.reason === 'string' ? body.reason : '', message };
-    turnOffline = true;
-    const open = lastEntry('bot');
-    if (open) open.offline = true;
-    return;
-  }
-  if (t === 'open-book') {
-    const { job_id: jobId, title, position_seconds: position } = body;
-    if (typeof jobId !== 'string' || !jobId) return;
-    const request: OpenBookRequest = {
-      jobId,
-      title: typeof title === 'string' && title ? title : 'your book',
-      positionSeconds: typeof position === 'number' && Number.isFinite(position) && position >= 0 ? position : 0,
-    };
-    state.openBook = { ...request, seq: nextOpenBook++ };
-    const open = lastEntry('bot');
-    if (open) open.openBook = request;
-    else pendingOpenBook = request;
-  }
 }

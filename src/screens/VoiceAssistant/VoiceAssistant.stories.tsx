@@ -8,16 +8,17 @@ import { jobsListHandler, libraryShelfFixture } from '../../mocks/library';
 import {
   VOICE_FUNCTIONS,
   VOICE_WS_URL,
-  voiceConnectHandler,
+  voiceConversationHandler,
   voiceStartHandler,
   voiceStatusHandler,
+  voiceTurnsFixture,
 } from '../../mocks/voice';
 import { FakeAudioIO, FakeTransport, type FakeTransportOptions } from '../../testing/voice-fakes';
 import { LIBRARY_EXAMPLES, VoiceAssistant, XRAY_EXAMPLES } from './VoiceAssistant';
 
 /**
  * Story parameters: msw.handlers for the REST calls (voiceStatus, voiceStart, voiceStop,
- * voiceConnect, audioMetadata) and `voice: { transport, micError }` for the injected fake
+ * audioMetadata) and `voice: { transport, micError }` for the injected fake
  * transport (FakeTransportOptions) and a microphone that fails to open.
  */
 const meta = {
@@ -341,22 +342,115 @@ export const ServiceUnavailable: Story = {
 };
 
 export const ConnectApiError: Story = {
+  name: 'Connect error (the socket refuses: no running session)',
   parameters: {
-    msw: {
-      handlers: {
-        voiceConnect: voiceConnectHandler(
-          {},
-          { status: 409, body: errorBodyFixture('Voice assistant is not running') },
-        ),
-      },
-    },
+    voice: { transport: { connect: { fail: 'Failed to connect to websocket: Voice assistant is not running' } } },
   },
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
     await startTalking(canvas);
     await expect(await canvas.findByRole('alert')).toHaveTextContent(
-      'Connection failed: Voice assistant is not running',
+      'Connection failed: Failed to connect to websocket: Voice assistant is not running',
     );
+  },
+};
+
+// --- the kept conversation -------------------------------------------------------------------------
+
+/** Twelve kept turns: more than the conversation's box shows at once. */
+function longConversation() {
+  return Array.from({ length: 12 }, (_, i) => ({
+    id: i + 1,
+    mode: 'xray' as const,
+    speaker: i % 2 === 0 ? ('reader' as const) : ('assistant' as const),
+    text:
+      i % 2 === 0
+        ? `Question ${i / 2 + 1}: who is the old man?`
+        : `Answer ${(i + 1) / 2}: he lives next door and has a pale blue eye, the narrator says, again and again.`,
+    created_at: `2026-03-01T09:${String(10 + i).padStart(2, '0')}:00Z`,
+    evidence: null,
+  }));
+}
+
+export const ConversationHistory: Story = {
+  name: 'Conversation history (kept across modes and reloads)',
+  parameters: {
+    route: xrayRoute,
+    msw: { handlers: { voiceConversation: voiceConversationHandler({ turns: voiceTurnsFixture() }) } },
+  },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    const transcript = transcriptOf(canvas);
+    await waitFor(() => expect(within(transcript).getAllByRole('listitem')).toHaveLength(3));
+    const turns = within(transcript).getAllByRole('listitem');
+    await expect(within(turns[1]!).getByText('X-ray')).toBeVisible();
+    await expect(within(turns[2]!).getByText('Tutor')).toBeVisible();
+    const evidence = within(turns[1]!).getByLabelText('Evidence');
+    await expect(evidence).toHaveTextContent('“He had the eye of a vulture.”');
+    await expect(evidence).toHaveTextContent('Heard in chapter 1, about 10 seconds in');
+    await expect(within(evidence).getByRole('button', { name: /^Play from here/ })).toBeEnabled();
+    await expect(canvas.getByRole('button', { name: 'Clear conversation' })).toBeVisible();
+  },
+};
+
+export const ConversationCleared: Story = {
+  name: 'Conversation cleared',
+  parameters: {
+    route: xrayRoute,
+    msw: { handlers: { voiceConversation: voiceConversationHandler({ turns: voiceTurnsFixture() }) } },
+  },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await userEvent.click(await canvas.findByRole('button', { name: 'Clear conversation' }));
+    await waitFor(() =>
+      expect(transcriptOf(canvas)).toHaveTextContent('Press Start talking, or type a question below.'),
+    );
+    await expect(canvas.queryByRole('button', { name: 'Clear conversation' })).toBeNull();
+  },
+};
+
+export const JumpToLatest: Story = {
+  name: 'Jump to latest (the reader scrolled up)',
+  parameters: {
+    route: xrayRoute,
+    msw: { handlers: { voiceConversation: voiceConversationHandler({ turns: longConversation() }) } },
+  },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    const transcript = transcriptOf(canvas);
+    await waitFor(() => expect(within(transcript).getAllByRole('listitem')).toHaveLength(12));
+    // The newest turn is in view, and nothing is offered while the reader follows it.
+    await waitFor(() =>
+      expect(transcript.scrollTop + transcript.clientHeight).toBeGreaterThanOrEqual(transcript.scrollHeight - 2),
+    );
+    await expect(canvas.queryByRole('button', { name: 'Jump to latest' })).toBeNull();
+    transcript.scrollTop = 0;
+    transcript.dispatchEvent(new Event('scroll'));
+    await expect(await canvas.findByRole('button', { name: 'Jump to latest' })).toBeVisible();
+  },
+};
+
+export const RecapOffered: Story = {
+  name: 'Previously… (recap offered after a break)',
+  parameters: {
+    route: xrayRoute,
+    msw: {
+      handlers: {
+        voiceConversation: voiceConversationHandler({
+          recap: {
+            text: 'Previously in The Tell-Tale Heart: the narrator swears he is not mad, and watches the old man sleep, night after night. That part is about the narrator and the old man.',
+            rested_minutes: 180,
+          },
+        }),
+      },
+    },
+  },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    const recap = await canvas.findByRole('region', { name: 'Previously…' });
+    await expect(recap).toHaveTextContent('You last listened 3 hours ago. Previously in The Tell-Tale Heart:');
+    await expect(within(recap).getByRole('button', { name: 'Hear the recap' })).toBeEnabled();
+    await expect(within(recap).getByRole('button', { name: 'Resume listening' })).toBeEnabled();
   },
 };
 

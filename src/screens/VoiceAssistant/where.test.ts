@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { whereLabel } from './VoiceAssistant';
+import { whereLabel } from './BookBar';
 
 const chapters = [
   { order: 1, start: 0 },

@@ -16,8 +16,8 @@ import * as zod from 'zod';
 
 export const ReconvertResult = zod.object({
   "chapters": zod.array(zod.int().min(1)).describe('Numbers (from 1, reading order) of the chapters re-converted; empty when none changed.'),
-  "status": zod.enum(['PENDING', 'PROCESSING', 'COMPLETED', 'FAILED', 'CANCELLED']).describe('The job\'s status now (PENDING while chapters are re-converted; fetch the job to follow it).')
-})
+  "status": zod.enum(['PENDING', 'PROCESSING', 'COMPLETED', 'FAILED', 'CANCELLED'])
+}).describe('The chapters re-converted, and the job\'s status now (PENDING while chapters are re-converted; fetch the job to follow it).')
 
 export type ReconvertResult = zod.input<typeof ReconvertResult>;
 export type ReconvertResultOutput = zod.output<typeof ReconvertResult>;

@@ -24,7 +24,8 @@ import type {
 
 import type {
   VoiceAssistantConnectResponse,
-  VoiceAssistantStatus
+  VoiceAssistantStatus,
+  VoiceConversation
 } from '../../model';
 
 
@@ -35,6 +36,8 @@ export const getStartVoiceAssistantResponseMock = (overrideResponse: Partial<Ext
 export const getStopVoiceAssistantResponseMock = (overrideResponse: Partial<Extract<VoiceAssistantStatus, object>> = {}): VoiceAssistantStatus => ({status: faker.helpers.arrayElement(['running','stopped'] as const), websocket_url: faker.helpers.arrayElement([faker.string.alpha({length: {min: 10, max: 20}}), null]), mcp_functions: Array.from({ length: faker.number.int({min: 1, max: 10}) }, (_, i) => i + 1).map(() => (faker.string.alpha({length: {min: 10, max: 20}}))), mode: faker.helpers.arrayElement([faker.helpers.arrayElement(['tutor','xray'] as const), null]), job_id: faker.helpers.arrayElement([faker.string.uuid(), null]), ...overrideResponse})
 
 export const getConnectVoiceAssistantResponseMock = (overrideResponse: Partial<Extract<VoiceAssistantConnectResponse, object>> = {}): VoiceAssistantConnectResponse => ({connectionUrl: faker.string.alpha({length: {min: 10, max: 20}}), ...overrideResponse})
+
+export const getGetVoiceConversationResponseMock = (overrideResponse: Partial<Extract<VoiceConversation, object>> = {}): VoiceConversation => ({job_id: faker.string.uuid(), turns: Array.from({ length: faker.number.int({min: 1, max: 10}) }, (_, i) => i + 1).map(() => ({id: faker.number.int(), mode: faker.helpers.arrayElement(['tutor','xray'] as const), speaker: faker.helpers.arrayElement(['reader','assistant'] as const), text: faker.string.alpha({length: {min: 10, max: 20}}), created_at: faker.date.past().toISOString().slice(0, 19) + 'Z', evidence: {...{text: faker.string.alpha({length: {min: 10, max: 20}}), where: faker.string.alpha({length: {min: 10, max: 20}}), position_seconds: faker.number.float({min: 0, fractionDigits: 2})},}})), recap: {...{text: faker.string.alpha({length: {min: 10, max: 20}}), rested_minutes: faker.number.int({min: 0})},}, ...overrideResponse})
 
 
 export const getGetVoiceAssistantStatusMockHandler = (overrideResponse?: VoiceAssistantStatus | ((info: Parameters<Parameters<typeof http.get>[1]>[0]) => Promise<VoiceAssistantStatus> | VoiceAssistantStatus), options?: RequestHandlerOptions) => {
@@ -84,9 +87,33 @@ export const getConnectVoiceAssistantMockHandler = (overrideResponse?: VoiceAssi
       })
   }, options)
 }
+
+export const getGetVoiceConversationMockHandler = (overrideResponse?: VoiceConversation | ((info: Parameters<Parameters<typeof http.get>[1]>[0]) => Promise<VoiceConversation> | VoiceConversation), options?: RequestHandlerOptions) => {
+  return http.get('*/api/v1/voice-assistant/conversations/:jobId', async (info: Parameters<Parameters<typeof http.get>[1]>[0]) => {
+
+
+    return HttpResponse.json(overrideResponse !== undefined
+    ? (typeof overrideResponse === "function" ? await overrideResponse(info) : overrideResponse)
+    : getGetVoiceConversationResponseMock(),
+      { status: 200
+      })
+  }, options)
+}
+
+export const getClearVoiceConversationMockHandler = (overrideResponse?: void | ((info: Parameters<Parameters<typeof http.delete>[1]>[0]) => Promise<void> | void), options?: RequestHandlerOptions) => {
+  return http.delete('*/api/v1/voice-assistant/conversations/:jobId', async (info: Parameters<Parameters<typeof http.delete>[1]>[0]) => {
+  if (typeof overrideResponse === 'function') {await overrideResponse(info); }
+
+    return new HttpResponse(null,
+      { status: 204
+      })
+  }, options)
+}
 export const getVoiceAssistantMock = () => [
   getGetVoiceAssistantStatusMockHandler(),
   getStartVoiceAssistantMockHandler(),
   getStopVoiceAssistantMockHandler(),
-  getConnectVoiceAssistantMockHandler()
+  getConnectVoiceAssistantMockHandler(),
+  getGetVoiceConversationMockHandler(),
+  getClearVoiceConversationMockHandler()
 ]

@@ -31,7 +31,8 @@ import type {
 
 import {
   VoiceAssistantConnectResponse,
-  VoiceAssistantStatus
+  VoiceAssistantStatus,
+  VoiceConversation
 } from '../../model';
 import type {
   ErrorBody,
@@ -396,4 +397,178 @@ export const useConnectVoiceAssistant = <TError = ErrorBody,
         TContext
       > => {
       return useMutation(getConnectVoiceAssistantMutationOptions(options), queryClient);
+    }
+    export const getGetVoiceConversationUrl = (jobId: string,) => {
+
+
+
+
+  return `/api/v1/voice-assistant/conversations/${jobId}`
+}
+
+/**
+ * @summary The user's conversation about one book (every turn, each with its mode), and the recap offered after a break.
+ */
+export const getVoiceConversation = async (jobId: string, options?: Parameters<typeof apiFetch>[1]): Promise<VoiceConversation> => {
+
+  return apiFetch<VoiceConversation>(getGetVoiceConversationUrl(jobId),
+  {
+    ...options,
+    method: 'GET'
+
+    ,
+    schema: VoiceConversation
+  }
+);}
+
+
+
+
+
+export const getGetVoiceConversationQueryKey = (jobId: string,) => {
+    return [
+    `/api/v1/voice-assistant/conversations/${jobId}`
+    ] as const;
+    }
+
+
+export const getGetVoiceConversationQueryOptions = <TData = Awaited<ReturnType<typeof getVoiceConversation>>, TError = ErrorBody>(jobId: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getVoiceConversation>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getGetVoiceConversationQueryKey(jobId);
+
+
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof getVoiceConversation>>> = ({ signal }) => getVoiceConversation(jobId, { signal, ...requestOptions });
+
+
+
+
+
+   return  { queryKey, queryFn, enabled: jobId !== null && jobId !== undefined, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof getVoiceConversation>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
+}
+
+export type GetVoiceConversationQueryResult = NonNullable<Awaited<ReturnType<typeof getVoiceConversation>>>
+export type GetVoiceConversationQueryError = ErrorBody
+
+
+export function useGetVoiceConversation<TData = Awaited<ReturnType<typeof getVoiceConversation>>, TError = ErrorBody>(
+ jobId: string, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof getVoiceConversation>>, TError, TData>> & Pick<
+        DefinedInitialDataOptions<
+          Awaited<ReturnType<typeof getVoiceConversation>>,
+          TError,
+          Awaited<ReturnType<typeof getVoiceConversation>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient
+  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useGetVoiceConversation<TData = Awaited<ReturnType<typeof getVoiceConversation>>, TError = ErrorBody>(
+ jobId: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getVoiceConversation>>, TError, TData>> & Pick<
+        UndefinedInitialDataOptions<
+          Awaited<ReturnType<typeof getVoiceConversation>>,
+          TError,
+          Awaited<ReturnType<typeof getVoiceConversation>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useGetVoiceConversation<TData = Awaited<ReturnType<typeof getVoiceConversation>>, TError = ErrorBody>(
+ jobId: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getVoiceConversation>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+/**
+ * @summary The user's conversation about one book (every turn, each with its mode), and the recap offered after a break.
+ */
+
+export function useGetVoiceConversation<TData = Awaited<ReturnType<typeof getVoiceConversation>>, TError = ErrorBody>(
+ jobId: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getVoiceConversation>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient
+ ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
+
+  const queryOptions = getGetVoiceConversationQueryOptions(jobId,options)
+
+  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+
+  return withQueryKey(query, queryOptions.queryKey);
+}
+
+
+
+
+
+
+export const getClearVoiceConversationUrl = (jobId: string,) => {
+
+
+
+
+  return `/api/v1/voice-assistant/conversations/${jobId}`
+}
+
+/**
+ * @summary Clear the user's conversation about one book.
+ */
+export const clearVoiceConversation = async (jobId: string, options?: Parameters<typeof apiFetch>[1]): Promise<void> => {
+
+  return apiFetch<void>(getClearVoiceConversationUrl(jobId),
+  {
+    ...options,
+    method: 'DELETE'
+
+
+  }
+);}
+
+
+
+
+
+export const getClearVoiceConversationMutationKey = () => ['clearVoiceConversation'] as const;
+
+export const getClearVoiceConversationMutationOptions = <TError = ErrorBody,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof clearVoiceConversation>>, TError,ClearVoiceConversationMutationVariables, TContext>, request?: SecondParameter<typeof apiFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof clearVoiceConversation>>, TError,ClearVoiceConversationMutationVariables, TContext> => {
+
+const mutationKey = getClearVoiceConversationMutationKey();
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof clearVoiceConversation>>, ClearVoiceConversationMutationVariables> = (props) => {
+          const {jobId} = props ?? {};
+
+          return  clearVoiceConversation(jobId,requestOptions)
+        }
+
+
+
+
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type ClearVoiceConversationMutationResult = NonNullable<Awaited<ReturnType<typeof clearVoiceConversation>>>
+
+    export type ClearVoiceConversationMutationError = ErrorBody
+    export type ClearVoiceConversationMutationVariables = {jobId: string}
+
+    /**
+ * @summary Clear the user's conversation about one book.
+ */
+export const useClearVoiceConversation = <TError = ErrorBody,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof clearVoiceConversation>>, TError,ClearVoiceConversationMutationVariables, TContext>, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof clearVoiceConversation>>,
+        TError,
+        ClearVoiceConversationMutationVariables,
+        TContext
+      > => {
+      return useMutation(getClearVoiceConversationMutationOptions(options), queryClient);
     }
