@@ -55,6 +55,8 @@ export default defineConfig({
         test: {
           name: 'pact-consumer',
           environment: 'node',
+          // The Pact tools send an anonymous usage event unless told not to; tests reach no network.
+          env: { PACT_DO_NOT_TRACK: 'true' },
           setupFiles: ['./tests/setup/temp-dir.ts'],
           include: ['tests/pact/consumer/**/*.pact.test.ts'],
           fileParallelism: false,
@@ -66,8 +68,11 @@ export default defineConfig({
         test: {
           name: 'pact-provider',
           environment: 'node',
+          env: { PACT_DO_NOT_TRACK: 'true' },
           setupFiles: ['./tests/setup/temp-dir.ts'],
           include: ['tests/pact/provider/**/*.test.ts'],
+          // One at a time: the broker tests run the verification in a process of its own.
+          fileParallelism: false,
           testTimeout: 120_000,
           hookTimeout: 120_000,
         },

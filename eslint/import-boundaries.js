@@ -4,7 +4,7 @@
 // - The SPA and the server never import each other's code; both may import proto/, the voice
 //   wire format they share, and proto/ imports neither.
 // - Server domains (jobs, tts, audio, ...) never import the HTTP edge (routes/, http/) or the
-//   composition root (app.ts, main.ts, worker.ts): the edge calls the domains, not the reverse.
+//   composition root (app.ts, main.ts, worker.ts, backup.ts): the edge calls the domains, not the reverse.
 // - Production code never imports the test kit (src/testing, server/testing, tests/) or bench/.
 // - Production code never imports the msw mocks (src/mocks, the generated *.msw handlers with faker)
 //   statically: only the demo mode's dynamic import() may load them, so they stay out of the bundle.
@@ -16,7 +16,7 @@ const rank = { features: 1, screens: 2, app: 3 };
 // Units of these layers are their sub-folders (one feature, one screen); the app shell is one unit.
 const unitsAreFolders = new Set(['features', 'screens']);
 /** Server folders (and top-level files) that form the HTTP edge or the composition root. */
-const serverEdge = new Set(['routes', 'http', 'ops', 'app', 'main', 'worker']);
+const serverEdge = new Set(['routes', 'http', 'ops', 'app', 'main', 'worker', 'backup']);
 
 const isTestFile = (parts) => /\.(test|stories|pact\.test|e2e\.test)\.[cm]?[jt]sx?$/.test(parts.at(-1) ?? '');
 

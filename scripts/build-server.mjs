@@ -37,6 +37,7 @@ const ENTRIES = [
   'server/analysis/tutoring.ts',
   'server/auth/password-policy.ts',
   'server/tts/espeak-wasm.ts',
+  'server/ingest/reader-tasks.ts',
 ];
 /** Files loaded by URL beside the bundle: worker-thread scripts (plain ESM already) and data. */
 const FILES_BESIDE_BUNDLE = [
@@ -45,6 +46,7 @@ const FILES_BESIDE_BUNDLE = [
   'server/analysis/analysis-worker.mjs',
   'server/auth/password-policy-worker.mjs',
   'server/ingest/pdf-worker.mjs',
+  'server/ingest/reader-worker.mjs',
   'server/tts/espeak-worker.mjs',
   // The embedded database's template and its stamp (server/db/pglite.ts).
   'server/db/template/pglite-data.tar.gz',

@@ -81,7 +81,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Fas
     logController: requestLogController(),
   });
 
-  const db = deps.db ?? (await openDatabase(config));
+  const db = deps.db ?? (await openDatabase(config, (message, err) => app.log.warn({ err }, message)));
   if (deps.db === undefined) app.addHook('onClose', () => db.close());
   try {
     await migrate(db);

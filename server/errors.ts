@@ -31,7 +31,9 @@ export type DomainErrorKind =
   /** A part of this service (the file store, a voice engine) is down for now. 503. */
   | 'unavailable'
   /** Another server did not answer in time. 504. */
-  | 'upstream_timeout';
+  | 'upstream_timeout'
+  /** The server's own storage is full: nothing new is accepted until space is freed. 507. */
+  | 'insufficient_storage';
 
 /** Kinds where the same attempt may succeed later; an error can say otherwise for itself. */
 const RETRYABLE_KINDS: ReadonlySet<DomainErrorKind> = new Set(['rate_limited', 'unavailable', 'upstream_timeout']);

@@ -1,6 +1,6 @@
 import { createApp } from './app';
 import { ConfigError, loadConfig } from './config';
-import { exitOnSignals } from './process';
+import { exitOnSignals, surviveDatabaseOutages } from './process';
 
 /** Entry point: `node --import tsx server/main.ts` (npm start) or `tsx watch server/main.ts` (npm run dev). */
 async function main(): Promise<void> {
@@ -16,6 +16,7 @@ async function main(): Promise<void> {
   }
 
   const app = await createApp(config);
+  surviveDatabaseOutages(app.log);
   try {
     await app.listen({ port: config.port, host: config.host });
   } catch (error) {

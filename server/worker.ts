@@ -6,7 +6,7 @@ import { createConversion } from './jobs/index';
 import { conversionMetricsHook, readinessChecks } from './ops/checks';
 import { createMetrics } from './ops/metrics';
 import { installOps, requestId, requestLogController } from './ops/routes';
-import { exitOnSignals } from './process';
+import { exitOnSignals, surviveDatabaseOutages } from './process';
 import { openStorage } from './storage/index';
 
 /**
@@ -38,7 +38,8 @@ async function main(): Promise<void> {
     logController: requestLogController(),
   });
   const log = ops.log;
-  const db = await openDatabase(config);
+  surviveDatabaseOutages(log);
+  const db = await openDatabase(config, (message, err) => log.warn({ err }, message));
   await migrate(db);
   const metrics = createMetrics();
   const storage = await openStorage(config);

@@ -1,4 +1,6 @@
-import { flag, integer, oneOf, section } from './declare';
+import { flag, integer, oneOf, optionalInteger, section } from './declare';
+
+const DEFAULT_QUEUED_JOBS = 100;
 
 /** The conversion engine (server/jobs): workers, leases, web-page downloads and per-user limits. */
 export const jobsSection = section({
@@ -36,10 +38,20 @@ export const jobsSection = section({
       { min: 1_048_576, max: 1_099_511_627_776, default: 524_288_000 },
       'Storage one user may fill with uploads, texts and audio, in bytes (1048576-1099511627776; default 500 MB). An upload or a new job past it gets 413; deleting books or files frees space.',
     ),
-    quotaActiveJobs: integer(
+    quotaQueuedJobs: optionalInteger(
+      'QUOTA_QUEUED_JOBS',
+      { min: 1, max: 10_000, shown: '100' },
+      "Jobs one user may have waiting or converting at once (1-10000); one more gets 429 until one finishes. Jobs past QUOTA_RUNNING_JOBS wait in the queue, in turn with other users' jobs.",
+    ),
+    quotaRunningJobs: integer(
+      'QUOTA_RUNNING_JOBS',
+      { min: 1, max: 100, default: 2 },
+      "Jobs of one user converting at the same time (1-100); the user's further jobs wait in the queue. Users take turns: a reader's first waiting job starts before another reader's next one.",
+    ),
+    quotaActiveJobs: optionalInteger(
       'QUOTA_ACTIVE_JOBS',
-      { min: 1, max: 1000, default: 3 },
-      'Jobs one user may have PENDING or PROCESSING at once (1-1000); one more gets 429 until one finishes.',
+      { min: 1, max: 1000, shown: '(unset)' },
+      'Deprecated, kept for existing deployments: when set (and QUOTA_QUEUED_JOBS is not), it is the number of jobs one user may have waiting or converting, as QUOTA_QUEUED_JOBS is; the server says so at start. Jobs past QUOTA_RUNNING_JOBS now wait in the queue instead of being refused.',
     ),
     quotaUploadsPerHour: integer(
       'QUOTA_UPLOADS_PER_HOUR',
@@ -69,7 +81,13 @@ export const jobsSection = section({
       "'on' or 'off'. On: pages of the job list are kept in memory until their owner's jobs change (each process LISTENs for the changes a database trigger announces), so unchanged polls read no database. Turn it off where LISTEN does not work, e.g. behind PgBouncer in transaction mode.",
     ),
   },
-  rawOnly: ['jobListCache'],
-  /** Keep job-list pages until their owner's jobs change (needs LISTEN/NOTIFY). */
-  derive: (vars) => ({ jobListCache: vars.jobListCache === 'on' }),
+  rawOnly: ['jobListCache', 'quotaQueuedJobs', 'quotaActiveJobs'],
+  derive: (vars) => ({
+    /** Keep job-list pages until their owner's jobs change (needs LISTEN/NOTIFY). */
+    jobListCache: vars.jobListCache === 'on',
+    /** Waiting or converting jobs one user may have: QUOTA_QUEUED_JOBS, else the deprecated QUOTA_ACTIVE_JOBS, else 100. */
+    quotaQueuedJobs: vars.quotaQueuedJobs ?? vars.quotaActiveJobs ?? DEFAULT_QUEUED_JOBS,
+    /** Set when only the deprecated QUOTA_ACTIVE_JOBS says how many jobs a user may queue (the server logs it at start). */
+    quotaActiveJobsDeprecated: vars.quotaQueuedJobs === undefined && vars.quotaActiveJobs !== undefined,
+  }),
 });

@@ -44,6 +44,11 @@ export const storageSection = section({
       { default: false },
       "'true' redirects signed media links to the store's presigned GET URLs (players then fetch, with Range, from the store directly, until the link's own expiry); 'false' streams the bytes through this server with Range passthrough.",
     ),
+    storageMinFreeBytes: integer(
+      'STORAGE_MIN_FREE_BYTES',
+      { min: 0, max: 1_099_511_627_776, default: 104_857_600 },
+      'Free space (bytes) the storage directory\'s disk must keep (0-1099511627776; default 100 MB; 0 turns the check off). Below it /readyz answers 503 "storage full" and new uploads and jobs get 507 until space is freed; a job that failed on a full disk completes when retried afterwards. Not checked for STORAGE_URL stores.',
+    ),
     /** Lifetime of a signed media (audio) URL in seconds. */
     mediaUrlTtlSeconds: integer(
       'MEDIA_URL_TTL_SECONDS',

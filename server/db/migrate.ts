@@ -1,5 +1,5 @@
 import { migrations as defaultMigrations, type Migration } from './migrations/index';
-import type { Db } from './types';
+import type { Db, DbExecutor } from './types';
 
 /** Any constant works; it keeps two servers on one database from migrating at the same time. */
 const MIGRATION_LOCK_KEY = 740_215_001;
@@ -25,4 +25,10 @@ export async function migrate(db: Db, migrations: readonly Migration[] = default
     if (done) applied.push(migration.id);
   }
   return applied;
+}
+
+/** The ids of the migrations applied to this database, in order (backups record and check them). */
+export async function appliedMigrations(db: DbExecutor): Promise<string[]> {
+  const { rows } = await db.query<{ id: string }>('SELECT id FROM schema_migrations ORDER BY id');
+  return rows.map((r) => r.id);
 }

@@ -5,8 +5,11 @@ import { openPostgres } from './postgres';
 import type { Db } from './types';
 
 /** Chooses the engine: Postgres when DATABASE_URL is set, else PGlite in DATA_DIR/db. */
-export function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir'>): Promise<Db> {
+export function openDatabase(
+  config: Pick<Config, 'databaseUrl' | 'dataDir'>,
+  log?: (message: string, error: unknown) => void,
+): Promise<Db> {
   return config.databaseUrl !== undefined
-    ? openPostgres(config.databaseUrl)
+    ? openPostgres(config.databaseUrl, log)
     : openPglite(path.join(config.dataDir, 'db'));
 }

@@ -1,37 +1,72 @@
 import pg from 'pg';
+import { DatabaseUnavailableError, isConnectionFailure } from './errors';
 import type { Db, DbExecutor } from './types';
 
-/** A real PostgreSQL server through a connection pool. */
-export async function openPostgres(connectionString: string): Promise<Db> {
-  const pool = new pg.Pool({ connectionString, max: 10 });
+/** How long a request waits for a connection before the database counts as unavailable. */
+const CONNECT_TIMEOUT_MS = 5_000;
+
+/** A connection failure becomes DatabaseUnavailableError (503, or a job that waits); anything else is thrown as is. */
+function translated(error: unknown): unknown {
+  return isConnectionFailure(error) ? new DatabaseUnavailableError(error) : error;
+}
+
+/**
+ * A real PostgreSQL server through a connection pool. It survives the server restarting or the
+ * network failing: an idle connection that breaks is dropped (the pool's 'error' event, which
+ * would otherwise end the process), a statement that fails for want of a connection throws
+ * DatabaseUnavailableError, and the next statement opens a fresh connection.
+ */
+export async function openPostgres(
+  connectionString: string,
+  log?: (message: string, error: unknown) => void,
+): Promise<Db> {
+  const pool = new pg.Pool({ connectionString, max: 10, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
+  pool.on('error', (error) => log?.('a database connection failed while idle; it is replaced on next use', error));
   // Fail at start-up with a clear error rather than on the first request.
   const probe = await pool.connect();
   probe.release();
-
   const executor = (client: pg.Pool | pg.PoolClient): DbExecutor => ({
     async query<T>(sql: string, params?: unknown[]) {
-      const result = await client.query(sql, params);
-      return { rows: result.rows as T[] };
+      try {
+        const result = await client.query(sql, params);
+        return { rows: result.rows as T[] };
+      } catch (error) {
+        throw translated(error);
+      }
     },
     async exec(sql: string) {
-      await client.query(sql);
+      try {
+        await client.query(sql);
+      } catch (error) {
+        throw translated(error);
+      }
     },
   });
-
   return {
     ...executor(pool),
     async transaction<T>(fn: (tx: DbExecutor) => Promise<T>) {
-      const client = await pool.connect();
+      let client: pg.PoolClient;
+      try {
+        client = await pool.connect();
+      } catch (error) {
+        throw translated(error);
+      }
+      // A client whose connection broke is destroyed rather than handed to the next query.
+      let broken: Error | undefined;
+      const onError = (error: Error) => (broken = error);
+      client.on('error', onError);
       try {
         await client.query('BEGIN');
         const result = await fn(executor(client));
         await client.query('COMMIT');
         return result;
       } catch (error) {
-        await client.query('ROLLBACK').catch(() => undefined);
-        throw error;
+        if (isConnectionFailure(error) || error instanceof DatabaseUnavailableError) broken ??= error as Error;
+        else await client.query('ROLLBACK').catch((e: unknown) => (broken = e as Error));
+        throw translated(error);
       } finally {
-        client.release();
+        client.off('error', onError);
+        client.release(broken);
       }
     },
     async listen(channel: string, onMessage: (payload: string) => void, onState: (listening: boolean) => void) {
@@ -42,18 +77,31 @@ export async function openPostgres(connectionString: string): Promise<Db> {
         if (!stopped) setTimeout(() => void connect().catch(retry), 1000).unref();
       };
       const connect = async (): Promise<void> => {
-        const next = new pg.Client({ connectionString });
+        const next = new pg.Client({ connectionString, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
         next.on('notification', (message) => {
           if (message.channel === channel) onMessage(message.payload ?? '');
         });
-        next.on('error', () => {
+        let failed = false;
+        const fail = () => {
           // Notifications are missed until a new connection listens again.
+          if (failed) return;
+          failed = true;
           onState(false);
           next.end().catch(() => undefined);
           retry();
+        };
+        next.on('error', fail);
+        next.on('end', () => {
+          if (client === next) fail();
         });
-        await next.connect();
-        await next.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
+        try {
+          await next.connect();
+          await next.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
+        } catch (error) {
+          failed = true;
+          next.end().catch(() => undefined);
+          throw error;
+        }
         client = next;
         onState(true);
       };
@@ -61,7 +109,9 @@ export async function openPostgres(connectionString: string): Promise<Db> {
       return async () => {
         stopped = true;
         onState(false);
-        await client?.end().catch(() => undefined);
+        const last = client;
+        client = null;
+        await last?.end().catch(() => undefined);
       };
     },
     async close() {

@@ -148,6 +148,8 @@ export const listJobsResponseJobsItemChapterCountMin = 0;
 
 export const listJobsResponseJobsItemChaptersReadyMin = 0;
 
+export const listJobsResponseJobsItemQueuePositionMin = 0;
+
 
 
 export const ListJobsResponse = zod.object({
@@ -183,7 +185,8 @@ export const ListJobsResponse = zod.object({
   "completed_at": zod.iso.datetime({"offset":true}).nullable(),
   "duration": zod.number().nullable().describe('Audio duration in seconds, once known.'),
   "chapter_count": zod.int().min(listJobsResponseJobsItemChapterCountMin).describe('Chapters of a book (0 for a job that is not a book).'),
-  "chapters_ready": zod.int().min(listJobsResponseJobsItemChaptersReadyMin).optional().describe('Chapters of a book that are converted and can be played, also while the rest still converts (0 for a job that is not a book). Always sent by the server.')
+  "chapters_ready": zod.int().min(listJobsResponseJobsItemChaptersReadyMin).optional().describe('Chapters of a book that are converted and can be played, also while the rest still converts (0 for a job that is not a book). Always sent by the server.'),
+  "queue_position": zod.int().min(listJobsResponseJobsItemQueuePositionMin).nullish().describe('For a job waiting for its turn in the queue (PENDING, not yet handed to a worker): how many jobs, of every user, start before it ("queued, 3 ahead"). Null or absent once the job has been handed to a worker, and for chapters. Users take turns: see QUOTA_RUNNING_JOBS.')
 }).describe('A job as the list shows it. `GET /jobs/{jobId}` has its steps, children, parent and analysis.')),
   "total": zod.int(),
   "page": zod.int(),
@@ -250,6 +253,8 @@ export const createJobResponseTwoChildrenItemProgressMax = 100;
 
 export const createJobResponseTwoParentOneProgressMin = 0;
 export const createJobResponseTwoParentOneProgressMax = 100;
+
+export const createJobResponseTwoQueuePositionMin = 0;
 
 
 
@@ -440,7 +445,8 @@ export const CreateJobResponse = zod.object({
   "started_at": zod.iso.datetime({"offset":true}).nullable(),
   "completed_at": zod.iso.datetime({"offset":true}).nullable(),
   "duration": zod.number().nullable().describe('Audio duration in seconds, once known.')
-}).describe('Every field of a job except its steps, children and parent: how a book lists its chapter jobs and how a chapter job names its book.').nullable().describe('The book this chapter job belongs to, or null.')
+}).describe('Every field of a job except its steps, children and parent: how a book lists its chapter jobs and how a chapter job names its book.').nullable().describe('The book this chapter job belongs to, or null.'),
+  "queue_position": zod.int().min(createJobResponseTwoQueuePositionMin).nullish().describe('For a job waiting for its turn in the queue (PENDING, not yet handed to a worker): how many jobs, of every user, start before it ("queued, 3 ahead"). Null or absent once the job has been handed to a worker, and for chapters. Users take turns: see QUOTA_RUNNING_JOBS.')
 })).describe('A job with its steps, its chapter jobs (for a book) and its book (for a chapter job).')
 
 
@@ -530,6 +536,8 @@ export const getJobResponseTwoChildrenItemProgressMax = 100;
 
 export const getJobResponseTwoParentOneProgressMin = 0;
 export const getJobResponseTwoParentOneProgressMax = 100;
+
+export const getJobResponseTwoQueuePositionMin = 0;
 
 
 
@@ -720,7 +728,8 @@ export const GetJobResponse = zod.object({
   "started_at": zod.iso.datetime({"offset":true}).nullable(),
   "completed_at": zod.iso.datetime({"offset":true}).nullable(),
   "duration": zod.number().nullable().describe('Audio duration in seconds, once known.')
-}).describe('Every field of a job except its steps, children and parent: how a book lists its chapter jobs and how a chapter job names its book.').nullable().describe('The book this chapter job belongs to, or null.')
+}).describe('Every field of a job except its steps, children and parent: how a book lists its chapter jobs and how a chapter job names its book.').nullable().describe('The book this chapter job belongs to, or null.'),
+  "queue_position": zod.int().min(getJobResponseTwoQueuePositionMin).nullish().describe('For a job waiting for its turn in the queue (PENDING, not yet handed to a worker): how many jobs, of every user, start before it ("queued, 3 ahead"). Null or absent once the job has been handed to a worker, and for chapters. Users take turns: see QUOTA_RUNNING_JOBS.')
 })).describe('A job with its steps, its chapter jobs (for a book) and its book (for a chapter job).')
 
 
@@ -755,6 +764,8 @@ export const cancelJobResponseTwoChildrenItemProgressMax = 100;
 
 export const cancelJobResponseTwoParentOneProgressMin = 0;
 export const cancelJobResponseTwoParentOneProgressMax = 100;
+
+export const cancelJobResponseTwoQueuePositionMin = 0;
 
 
 
@@ -945,7 +956,8 @@ export const CancelJobResponse = zod.object({
   "started_at": zod.iso.datetime({"offset":true}).nullable(),
   "completed_at": zod.iso.datetime({"offset":true}).nullable(),
   "duration": zod.number().nullable().describe('Audio duration in seconds, once known.')
-}).describe('Every field of a job except its steps, children and parent: how a book lists its chapter jobs and how a chapter job names its book.').nullable().describe('The book this chapter job belongs to, or null.')
+}).describe('Every field of a job except its steps, children and parent: how a book lists its chapter jobs and how a chapter job names its book.').nullable().describe('The book this chapter job belongs to, or null.'),
+  "queue_position": zod.int().min(cancelJobResponseTwoQueuePositionMin).nullish().describe('For a job waiting for its turn in the queue (PENDING, not yet handed to a worker): how many jobs, of every user, start before it ("queued, 3 ahead"). Null or absent once the job has been handed to a worker, and for chapters. Users take turns: see QUOTA_RUNNING_JOBS.')
 })).describe('A job with its steps, its chapter jobs (for a book) and its book (for a chapter job).')
 
 
@@ -996,6 +1008,8 @@ export const retryJobResponseTwoChildrenItemProgressMax = 100;
 
 export const retryJobResponseTwoParentOneProgressMin = 0;
 export const retryJobResponseTwoParentOneProgressMax = 100;
+
+export const retryJobResponseTwoQueuePositionMin = 0;
 
 
 
@@ -1186,7 +1200,8 @@ export const RetryJobResponse = zod.object({
   "started_at": zod.iso.datetime({"offset":true}).nullable(),
   "completed_at": zod.iso.datetime({"offset":true}).nullable(),
   "duration": zod.number().nullable().describe('Audio duration in seconds, once known.')
-}).describe('Every field of a job except its steps, children and parent: how a book lists its chapter jobs and how a chapter job names its book.').nullable().describe('The book this chapter job belongs to, or null.')
+}).describe('Every field of a job except its steps, children and parent: how a book lists its chapter jobs and how a chapter job names its book.').nullable().describe('The book this chapter job belongs to, or null.'),
+  "queue_position": zod.int().min(retryJobResponseTwoQueuePositionMin).nullish().describe('For a job waiting for its turn in the queue (PENDING, not yet handed to a worker): how many jobs, of every user, start before it ("queued, 3 ahead"). Null or absent once the job has been handed to a worker, and for chapters. Users take turns: see QUOTA_RUNNING_JOBS.')
 })).describe('A job with its steps, its chapter jobs (for a book) and its book (for a chapter job).')
 
 

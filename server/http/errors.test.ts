@@ -32,6 +32,7 @@ describe('the one error model', () => {
     ['upstream_failed', 502],
     ['unavailable', 503],
     ['upstream_timeout', 504],
+    ['insufficient_storage', 507],
   ];
 
   it.each(expected)('answers a %s error with %i and {detail, message, request_id}', async (kind, status) => {

@@ -53,6 +53,7 @@ export const STATUS_BY_KIND: Readonly<Record<DomainErrorKind, number>> = {
   upstream_failed: 502,
   unavailable: 503,
   upstream_timeout: 504,
+  insufficient_storage: 507,
 };
 
 declare module 'fastify' {

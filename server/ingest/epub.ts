@@ -1,10 +1,12 @@
 /**
- * EPUB 2 and 3 books, read in memory with fflate (never unpacked to disk).
+ * EPUB 2 and 3 books, read in memory with yauzl (zip.ts; never unpacked to disk), in the document
+ * reader's thread (reader.ts).
  *
  * - Refused with 415: a file that is not a ZIP archive, or a ZIP without an EPUB package.
  * - Refused with 422: an archive over MAX_EPUB_ENTRIES entries or MAX_EPUB_UNCOMPRESSED_BYTES once
  *   expanded (a "zip bomb"; sizes are checked from the archive's directory before anything is
- *   expanded, and an entry can never expand past its declared size); a book whose content files
+ *   expanded, and an entry is never expanded past its declared size); a damaged book: an entry whose
+ *   data does not end at its declared size or whose checksum differs; a book whose content files
  *   are encrypted (DRM, declared in META-INF/encryption.xml; the font obfuscation EPUBs use for
  *   embedded fonts is not DRM and is accepted); a book with no readable text.
  * - Chapters: the table of contents (the EPUB 3 navigation document, else the EPUB 2 NCX) in
@@ -15,11 +17,11 @@
  * - Title and author from the OPF metadata (dc:title, dc:creator); the cover from the manifest
  *   item with properties="cover-image" (EPUB 3) or the one <meta name="cover"> names (EPUB 2).
  */
-import { unzipSync, type UnzipFileInfo } from 'fflate';
 import { DOMParser } from 'linkedom';
 import { joinSections, sniffImage, type DocumentCover, type ParsedDocument } from './document';
 import { IngestError, formatMegabytes } from './errors';
 import { xhtmlToText } from './xhtml-text';
+import { ArchiveTooLarge, DamagedEntry, openBoundedZip } from './zip';
 
 export const MAX_EPUB_ENTRIES = 5_000;
 export const MAX_EPUB_UNCOMPRESSED_BYTES = 100 * 1024 * 1024;
@@ -80,46 +82,52 @@ function resolve(base: string, href: string): { path: string; fragment: string }
 
 interface Archive {
   names: string[];
-  read(names: Set<string>): Record<string, Uint8Array>;
+  read(names: Set<string>): Promise<Record<string, Uint8Array>>;
 }
 
-function openArchive(bytes: Uint8Array): Archive {
+/** Why an entry is damaged, in a reader's words, from what the archive reader found. */
+function damageOf(error: DamagedEntry): string {
+  if (/too many bytes/.test(error.message)) return `its file ${error.entry} holds more data than the book declares`;
+  if (/not enough bytes/.test(error.message)) return `its file ${error.entry} ends before its declared size`;
+  if (/checksum/.test(error.message)) return `its file ${error.entry} does not match its checksum`;
+  return `its file ${error.entry} cannot be expanded`;
+}
+
+async function openArchive(bytes: Uint8Array): Promise<Archive> {
   if (!(bytes[0] === 0x50 && bytes[1] === 0x4b && bytes[2] === 0x03 && bytes[3] === 0x04)) {
     throw notEpub('it is not a ZIP archive. Choose the .epub file itself, not a file renamed to .epub');
   }
-  const names: string[] = [];
-  let total = 0;
+  let zip;
   try {
-    unzipSync(bytes, {
-      filter(file: UnzipFileInfo) {
-        names.push(file.name);
-        total += file.originalSize;
-        if (names.length > MAX_EPUB_ENTRIES) {
-          throw new IngestError(
-            'invalid',
-            `The EPUB holds more than ${MAX_EPUB_ENTRIES.toLocaleString('en-US')} files, more than a book needs; it was not opened`,
-          );
-        }
-        if (total > MAX_EPUB_UNCOMPRESSED_BYTES) {
-          throw new IngestError(
-            'invalid',
-            `The EPUB expands to more than ${formatMegabytes(MAX_EPUB_UNCOMPRESSED_BYTES)}, more than a book needs; it was not opened`,
-          );
-        }
-        return false;
-      },
-    });
+    zip = await openBoundedZip(bytes, { maxEntries: MAX_EPUB_ENTRIES, maxTotalBytes: MAX_EPUB_UNCOMPRESSED_BYTES });
   } catch (error) {
-    if (error instanceof IngestError) throw error;
+    if (error instanceof ArchiveTooLarge && error.reason === 'entries') {
+      throw new IngestError(
+        'invalid',
+        `The EPUB holds more than ${MAX_EPUB_ENTRIES.toLocaleString('en-US')} files, more than a book needs; it was not opened`,
+      );
+    }
+    if (error instanceof ArchiveTooLarge) {
+      throw new IngestError(
+        'invalid',
+        `The EPUB expands to more than ${formatMegabytes(MAX_EPUB_UNCOMPRESSED_BYTES)}, more than a book needs; it was not opened`,
+      );
+    }
     throw notEpub('the ZIP archive is damaged or incomplete');
   }
   return {
-    names,
-    read(wanted) {
+    names: zip.names,
+    async read(wanted) {
       try {
-        return unzipSync(bytes, { filter: (f) => wanted.has(f.name) });
-      } catch {
-        throw new IngestError('invalid', 'The EPUB is damaged: one of its files cannot be read');
+        return await zip.read(wanted);
+      } catch (error) {
+        if (error instanceof DamagedEntry) {
+          throw new IngestError(
+            'invalid',
+            `The EPUB is damaged: ${damageOf(error)}. Download it again and upload the whole file`,
+          );
+        }
+        throw error;
       }
     },
   };
@@ -173,17 +181,17 @@ function ncxEntries(ncxXml: string, ncxPath: string): TocEntry[] {
     .filter((e) => e.title !== '');
 }
 
-export function readEpub(bytes: Uint8Array): ParsedDocument {
-  const archive = openArchive(bytes);
+export async function readEpub(bytes: Uint8Array): Promise<ParsedDocument> {
+  const archive = await openArchive(bytes);
   const has = new Set(archive.names);
   if (!has.has('META-INF/container.xml')) throw notEpub('it has no META-INF/container.xml');
-  const meta = archive.read(new Set(['META-INF/container.xml', 'META-INF/encryption.xml']));
+  const meta = await archive.read(new Set(['META-INF/container.xml', 'META-INF/encryption.xml']));
   refuseDrm(meta['META-INF/encryption.xml'] && utf8.decode(meta['META-INF/encryption.xml']));
 
   const container = parseXml(utf8.decode(meta['META-INF/container.xml']!));
   const opfPath = elements(container, 'rootfile')[0]?.getAttribute('full-path') ?? '';
   if (!has.has(opfPath)) throw notEpub('its package document (OPF) is missing');
-  const opfBytes = archive.read(new Set([opfPath]))[opfPath]!;
+  const opfBytes = (await archive.read(new Set([opfPath])))[opfPath]!;
   const opf = parseXml(utf8.decode(opfBytes));
 
   const title = clean(elements(opf, 'title')[0]?.textContent) || undefined;
@@ -228,7 +236,7 @@ export function readEpub(bytes: Uint8Array): ParsedDocument {
 
   const wanted = new Set(spine.map((i) => i.path));
   for (const extra of [navItem, ncxItem, coverItem]) if (extra && has.has(extra.path)) wanted.add(extra.path);
-  const files = archive.read(wanted);
+  const files = await archive.read(wanted);
 
   let toc: TocEntry[] = [];
   if (navItem && files[navItem.path]) toc = navEntries(utf8.decode(files[navItem.path]!), navItem.path);

@@ -6,12 +6,12 @@ import { IngestError } from './errors';
 import { readMarkdown } from './markdown';
 import { dropRunningLines, toParagraphs, type PdfLine } from './pdf';
 
-const chapterText = (doc: ReturnType<typeof readEpub>) =>
+const chapterText = (doc: Awaited<ReturnType<typeof readEpub>>) =>
   doc.chapters!.map((c) => [c.title, doc.text.slice(c.start, c.end)]);
 
-function refusal(fn: () => unknown): IngestError {
+async function refusal(fn: () => unknown): Promise<IngestError> {
   try {
-    fn();
+    await fn();
   } catch (error) {
     if (error instanceof IngestError) return error;
     throw error;
@@ -19,42 +19,42 @@ function refusal(fn: () => unknown): IngestError {
   throw new Error('not refused');
 }
 
-describe('EPUB', () => {
-  it('accepts the font obfuscation of embedded fonts (not DRM)', () => {
+describe('EPUB', async () => {
+  it('accepts the font obfuscation of embedded fonts (not DRM)', async () => {
     const encryption = `<?xml version="1.0"?><encryption xmlns="urn:oasis:names:tc:opendocument:xmlns:container" xmlns:enc="http://www.w3.org/2001/04/xmlenc#"><enc:EncryptedData><enc:EncryptionMethod Algorithm="http://www.idpf.org/2008/embedding"/><enc:CipherData><enc:CipherReference URI="OEBPS/fonts/serif.otf"/></enc:CipherData></enc:EncryptedData></encryption>`;
-    const doc = readEpub(makeEpub3({ extra: { 'META-INF/encryption.xml': strToU8(encryption) } }));
+    const doc = await readEpub(makeEpub3({ extra: { 'META-INF/encryption.xml': strToU8(encryption) } }));
     expect(doc.chapters?.map((c) => c.title)).toEqual(SAMPLE_CHAPTERS.map((c) => c.title));
   });
 
-  it('refuses an archive with more entries than a book needs', () => {
+  it('refuses an archive with more entries than a book needs', async () => {
     const extra = Object.fromEntries(
       Array.from({ length: MAX_EPUB_ENTRIES }, (_v, i) => [`OEBPS/x/${i}.txt`, strToU8('x')]),
     );
-    const error = refusal(() => readEpub(makeEpub3({ extra })));
+    const error = await refusal(() => readEpub(makeEpub3({ extra })));
     expect([error.kind, error.message]).toEqual([
       'invalid',
       'The EPUB holds more than 5,000 files, more than a book needs; it was not opened',
     ]);
   });
 
-  it('refuses a damaged archive and one without an EPUB package', () => {
-    const damaged = refusal(() => readEpub(new Uint8Array([0x50, 0x4b, 0x03, 0x04, 1, 2, 3, 4, 5])));
+  it('refuses a damaged archive and one without an EPUB package', async () => {
+    const damaged = await refusal(() => readEpub(new Uint8Array([0x50, 0x4b, 0x03, 0x04, 1, 2, 3, 4, 5])));
     expect([damaged.kind, damaged.message]).toEqual([
       'unsupported',
       'The file is not an EPUB book: the ZIP archive is damaged or incomplete',
     ]);
-    const plainZip = refusal(() => readEpub(zipSync({ 'notes.txt': strToU8('hello') })));
+    const plainZip = await refusal(() => readEpub(zipSync({ 'notes.txt': strToU8('hello') })));
     expect([plainZip.kind, plainZip.message]).toEqual([
       'unsupported',
       'The file is not an EPUB book: it has no META-INF/container.xml',
     ]);
   });
 
-  it('starts a chapter at the element a TOC entry points to inside a file', () => {
+  it('starts a chapter at the element a TOC entry points to inside a file', async () => {
     const page = `<?xml version="1.0"?><html xmlns="http://www.w3.org/1999/xhtml"><body><h2 id="a">First Part</h2><p>One two three four five six seven.</p><h2 id="b">Second Part</h2><p>Eight nine ten eleven twelve thirteen.</p></body></html>`;
     const nav = `<?xml version="1.0"?><html xmlns="http://www.w3.org/1999/xhtml" xmlns:epub="http://www.idpf.org/2007/ops"><body><nav epub:type="toc"><ol><li><a href="one.xhtml#a">First Part</a></li><li><a href="one.xhtml#b">Second Part</a></li></ol></nav></body></html>`;
     const opf = `<?xml version="1.0"?><package xmlns="http://www.idpf.org/2007/opf" version="3.0"><metadata xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:title>Parts</dc:title></metadata><manifest><item id="nav" href="nav.xhtml" media-type="application/xhtml+xml" properties="nav"/><item id="one" href="one.xhtml" media-type="application/xhtml+xml"/><item id="svg" href="c.svg" media-type="image/svg+xml" properties="cover-image"/></manifest><spine><itemref idref="one"/></spine></package>`;
-    const doc = readEpub(
+    const doc = await readEpub(
       zipSync({
         mimetype: strToU8('application/epub+zip'),
         'META-INF/container.xml': strToU8(
@@ -98,8 +98,8 @@ describe('Markdown', () => {
     ]);
   });
 
-  it('refuses a file that is not UTF-8', () => {
-    const error = refusal(() => readMarkdown(new Uint8Array([0x23, 0x20, 0xff, 0xfe, 0x41])));
+  it('refuses a file that is not UTF-8', async () => {
+    const error = await refusal(() => readMarkdown(new Uint8Array([0x23, 0x20, 0xff, 0xfe, 0x41])));
     expect(error.kind).toBe('unsupported');
   });
 });

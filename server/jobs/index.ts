@@ -3,6 +3,7 @@ import { EncoderPool } from '../audio/encoder-pool';
 import type { Config } from '../config';
 import type { Db } from '../db/types';
 import { LocalFileStorage, openStorage } from '../storage/index';
+import { createStorageHealth, type StorageHealth } from '../storage/health';
 import type { FileStorage } from '../storage/types';
 import { createPronunciationRepository } from '../pronunciations/repository';
 import type { VoiceSettings } from '../tts/select';
@@ -13,6 +14,7 @@ import { createJobRepository, type JobRepository } from './repository';
 import { createRunner, type JobEvent, type Runner } from './runner';
 import { createQuotas } from './quotas';
 import { createReconverter, type Reconverter } from './reconvert';
+import { createScheduler } from './scheduler';
 import { createJobService, type JobService } from './service';
 import { createFetchSlots } from './steps';
 
@@ -35,6 +37,8 @@ export interface Conversion {
   repo: JobRepository;
   storage: FileStorage;
   queue: JobQueue;
+  /** The file store's free-space floor: readiness and the 507 of new uploads and jobs. */
+  storageHealth: StorageHealth;
   runner: Runner | null;
   /** The voices this process can read with (keys, the offline engine, the voice server). */
   voices: VoiceSettings;
@@ -73,6 +77,7 @@ export async function createConversion(
       log.warn({ err: error }, 'could not clean half-written files from storage');
     }
   }
+  const storageHealth = createStorageHealth(storage, config.storageMinFreeBytes);
   const repo = createJobRepository(db);
   const embedded = config.databaseUrl === undefined;
   // A message may take a step's full time plus the quick steps around it (see runner.ts).
@@ -82,10 +87,25 @@ export async function createConversion(
     onError: (err) => log.warn({ err }, 'job queue error'),
   });
 
+  // Each retry of a voice request is logged with its cause (the one retry policy, server/retry-policy.ts).
+  const onRetry = (retry: object) => log.warn(retry, 'voice request failed; retrying');
   const voiceServer =
     config.voiceServer === undefined
       ? undefined
-      : createVoiceServer({ ...config.voiceServer, ...overrides.voiceServer });
+      : createVoiceServer({
+          ...config.voiceServer,
+          ...overrides.voiceServer,
+          retry: { ...overrides.voiceServer?.retry, onRetry },
+        });
+  // The fair queue in front of the workers: per-user running limit, users in turn (scheduler.ts).
+  const scheduler = createScheduler({ repo, queue, runningLimit: config.quotaRunningJobs, log });
+  if (config.quotaActiveJobsDeprecated) {
+    log.warn(
+      { QUOTA_ACTIVE_JOBS: config.quotaQueuedJobs },
+      'QUOTA_ACTIVE_JOBS is deprecated: it now sets QUOTA_QUEUED_JOBS (jobs a user may have waiting or converting); jobs past QUOTA_RUNNING_JOBS wait in the queue instead of being refused. Rename it to QUOTA_QUEUED_JOBS',
+    );
+  }
+
   const voices: VoiceSettings = {
     ...(voiceServer !== undefined && { voiceServer }),
     ...(config.openaiApiKey !== undefined && { openaiApiKey: config.openaiApiKey }),
@@ -93,6 +113,7 @@ export async function createConversion(
     ...(config.elevenlabsApiKey !== undefined && { elevenlabsApiKey: config.elevenlabsApiKey }),
     ...(config.elevenlabsBaseUrl !== undefined && { elevenlabsBaseUrl: config.elevenlabsBaseUrl }),
     ...overrides.voices,
+    retry: { ...overrides.voices?.retry, onRetry },
   };
   const catalog = createVoiceCatalog(voices);
   const pronunciations = createPronunciationRepository(db);
@@ -118,6 +139,7 @@ export async function createConversion(
       stepTimeoutSeconds: config.jobStepTimeoutSeconds,
       leaseSeconds: config.jobLeaseSeconds,
       messageBudgetSeconds,
+      scheduler,
       ...(overrides.stepAttempts !== undefined && { stepAttempts: overrides.stepAttempts }),
       ...(overrides.stepRetryDelayMs !== undefined && { stepRetryDelayMs: overrides.stepRetryDelayMs }),
       log,
@@ -135,13 +157,14 @@ export async function createConversion(
     // Jobs that should be running but have no message (lost between a commit and a send) get one;
     // a duplicate message is harmless (the job's lease and step rows decide what runs).
     for (const id of await repo.runnableJobIds()) await queue.send(id);
+    await scheduler.dispatch();
   }
 
   const quotas = createQuotas(
     repo,
     {
       storageBytes: config.quotaStorageBytes,
-      activeJobs: config.quotaActiveJobs,
+      queuedJobs: config.quotaQueuedJobs,
       uploadsPerHour: config.quotaUploadsPerHour,
     },
     now,
@@ -154,9 +177,18 @@ export async function createConversion(
     fetch: { allowLoopback: config.allowPrivateFetchForTests, timeoutMs: fetchTimeoutMs },
     quotas,
     chooseVoice: (provider, voiceId) => catalog.choose(provider, voiceId),
+    scheduler,
+    storageHealth,
     ...(runner !== null && { onCancelled: (ids: string[]) => runner.notifyCancelled(ids) }),
   });
-  const reconverter = createReconverter({ repo, storage, queue, quotas, pronunciations });
+  const reconverter = createReconverter({
+    repo,
+    storage,
+    dispatch: () => scheduler.dispatch(),
+    quotas,
+    storageHealth,
+    pronunciations,
+  });
 
   let closed = false;
   return {
@@ -164,6 +196,7 @@ export async function createConversion(
     repo,
     storage,
     queue,
+    storageHealth,
     runner,
     voices,
     catalog,

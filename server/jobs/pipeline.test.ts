@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mp3DurationSeconds } from '../audio/concat';
 import { createTestApp, type TestApp } from '../testing/app';
-import { createJob, getJob, SHORT_TEXT, signIn, waitForJob } from '../testing/jobs';
+import { detectNativeEspeak } from '../tts/espeak';
+import { createJob, getJob, longText, SHORT_TEXT, signIn, waitForJob } from '../testing/jobs';
+import { SERVER_CHILD_PROGRAMS, zombiesBelow } from '../testing/processes';
 
 let t: TestApp;
 let headers: { authorization: string };
@@ -106,4 +108,23 @@ describe('a text job', () => {
     expect(remove.statusCode).toBe(204);
     expect((await t.app.inject({ method: 'GET', url: `/api/v1/jobs/${id}`, headers })).statusCode).toBe(404);
   });
+});
+
+describe('the processes a conversion starts', () => {
+  it.skipIf(detectNativeEspeak() === null)(
+    'are all waited for: no zombie is left after a conversion with the native voice',
+    async () => {
+      const res = await createJob(t, headers, { title: 'Mill', content: longText(80) });
+      expect(res.statusCode).toBe(201);
+      const job = await waitForJob(t, headers, (res.json() as { id: string }).id);
+      expect(job.status).toBe('COMPLETED');
+      expect(job.steps.find((s) => s.step_name === 'synthesize')!.step_metadata).toMatchObject({
+        engine: 'espeak-ng',
+      });
+      // Every synthesis call's shell and program, and every encoder, has been waited for.
+      for (let i = 0; i < 50 && zombiesBelow(process.pid, SERVER_CHILD_PROGRAMS) > 0; i += 1)
+        await new Promise((r) => setTimeout(r, 20));
+      expect(zombiesBelow(process.pid, SERVER_CHILD_PROGRAMS)).toBe(0);
+    },
+  );
 });

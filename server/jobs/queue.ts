@@ -1,4 +1,5 @@
 import PgBoss from 'pg-boss';
+import { DatabaseUnavailableError, isConnectionFailure } from '../db/errors';
 import type { Db } from '../db/types';
 
 /**
@@ -7,11 +8,11 @@ import type { Db } from '../db/types';
  * twice, late, or after a crash does no harm (see runner.ts).
  */
 export interface JobQueue {
-  /** Queues a message for the job, due now or after `delaySeconds`. */
-  send(jobId: string, options?: { delaySeconds?: number }): Promise<void>;
+  /** Queues a message for the job, due now or after `delaySeconds`; a higher `priority` is delivered first. */
+  send(jobId: string, options?: { delaySeconds?: number; priority?: number }): Promise<void>;
   /** Calls handler for messages, `concurrency` at a time. A handler that throws gets the message retried later. */
   work(concurrency: number, handler: (jobId: string) => Promise<void>): Promise<void>;
-  /** Embedded mode: messages left active by a dead process go back to the queue at once. */
+  /** Embedded mode: closes the messages a dead process left active (its jobs are queued again at start). */
   retryOrphans(): Promise<number>;
   /** Of `jobIds`, those with a message waiting to be delivered (queued or due for a retry). */
   waitingAmong(jobIds: string[]): Promise<Set<string>>;
@@ -67,11 +68,11 @@ export async function createPgBossQueue(
   await boss.start();
   await boss.createQueue(QUEUE_NAME, {
     name: QUEUE_NAME,
-    // Retries here are for crashes and expiry only: a step's own failures are retried inside the
-    // runner, and a job that finally fails completes its message normally.
-    retryLimit: 5,
-    retryDelay: 2,
-    retryBackoff: true,
+    // No retries here (server/retry-policy.ts): a step's failures are retried once, inside the
+    // runner's budget, and a job that finally fails completes its message normally. A message
+    // whose worker died or whose handler threw is not retried either: the job keeps no live lease
+    // and no waiting message, so a live worker's sweep queues it again.
+    retryLimit: 0,
     expireInSeconds: options.expireInSeconds,
   });
   const polling = options.pollingIntervalSeconds ?? 0.5;
@@ -80,14 +81,21 @@ export async function createPgBossQueue(
 
   return {
     async send(jobId, sendOptions) {
-      await boss.send(
-        QUEUE_NAME,
-        { jobId },
-        {
-          expireInSeconds: options.expireInSeconds,
-          ...(sendOptions?.delaySeconds !== undefined && { startAfter: sendOptions.delaySeconds }),
-        },
-      );
+      try {
+        await boss.send(
+          QUEUE_NAME,
+          { jobId },
+          {
+            expireInSeconds: options.expireInSeconds,
+            retryLimit: 0, // also where the queue was created by an older version with retries
+            ...(sendOptions?.delaySeconds !== undefined && { startAfter: sendOptions.delaySeconds }),
+            ...(sendOptions?.priority !== undefined && { priority: sendOptions.priority }),
+          },
+        );
+      } catch (error) {
+        // The queue lives in the database: when it cannot be reached, neither can the queue.
+        throw isConnectionFailure(error) ? new DatabaseUnavailableError(error) : error;
+      }
     },
     async work(concurrency, handler) {
       // pg-boss 10 has no per-worker concurrency: each work() call is one poller running one job at a time.
@@ -109,12 +117,12 @@ export async function createPgBossQueue(
         [QUEUE_NAME],
       );
       if (rows.length === 0) return 0;
-      // fail() puts a message with retries left into 'retry'; then make it due now.
+      // Closed as failed (no retries: see createQueue); the start re-sends a message for each job
+      // that should be running (index.ts), so these jobs run again at once.
       await boss.fail(
         QUEUE_NAME,
         rows.map((r) => r.id),
       );
-      await db.query("UPDATE pgboss.job SET start_after = now() WHERE name = $1 AND state = 'retry'", [QUEUE_NAME]);
       return rows.length;
     },
     async waitingAmong(jobIds) {

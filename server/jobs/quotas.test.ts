@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openPglite } from '../db/pglite';
 import type { Db } from '../db/types';
 import { seedCompletedAudiobook, seedCompletedBook, appStorage } from '../testing/library-fixtures';
-import { createTestApp, manualClock, truncateAll, type TestApp } from '../testing/app';
+import { createTestApp, manualClock, testConfig, truncateAll, type TestApp } from '../testing/app';
 import { createJob, SHORT_TEXT, signIn, waitForJob } from '../testing/jobs';
 
 // One database for the whole file; each describe starts an app with the limits it tests.
@@ -65,11 +65,11 @@ function prose(bytes: number): string {
   return SHORT_TEXT.repeat(Math.ceil(bytes / SHORT_TEXT.length)).slice(0, bytes);
 }
 
-describe('active jobs limit (QUOTA_ACTIVE_JOBS)', () => {
+describe('queued jobs limit (QUOTA_QUEUED_JOBS)', () => {
   let t: TestApp;
   beforeAll(async () => {
     await truncateAll(db);
-    t = await createTestApp({ db, env: { WORKERS: 'none', QUOTA_ACTIVE_JOBS: '2' } });
+    t = await createTestApp({ db, env: { WORKERS: 'none', QUOTA_QUEUED_JOBS: '2' } });
   });
   afterAll(async () => t?.close());
 
@@ -83,7 +83,7 @@ describe('active jobs limit (QUOTA_ACTIVE_JOBS)', () => {
     const third = await createJob(t, alice, { title: 'Three', content: SHORT_TEXT });
     expect(third.statusCode).toBe(429);
     expect(third.json().detail).toBe(
-      'Active job limit reached: you may have 2 jobs pending or processing at once. Wait for one to finish or cancel one',
+      'Queue limit reached: you may have 2 jobs waiting or converting at once. Wait for one to finish or cancel one',
     );
     expect(Number(third.headers['retry-after'])).toBeGreaterThan(0);
     const { rows } = await db.query<{ n: number }>("SELECT count(*)::int AS n FROM jobs WHERE title = 'Three'");
@@ -106,9 +106,21 @@ describe('active jobs limit (QUOTA_ACTIVE_JOBS)', () => {
     expect((await createJob(t, carol, { title: 'B', content: SHORT_TEXT })).statusCode).toBe(201);
     const retry = await t.app.inject({ method: 'POST', url: `/api/v1/jobs/${failed.id}/retry`, headers: carol });
     expect(retry.statusCode).toBe(429);
-    expect(retry.json().detail).toMatch(/^Active job limit reached: you may have 2 jobs/);
+    expect(retry.json().detail).toMatch(/^Queue limit reached: you may have 2 jobs/);
     const { rows } = await db.query<{ status: string }>('SELECT status FROM jobs WHERE id = $1', [failed.id]);
     expect(rows[0]?.status).toBe('FAILED');
+  });
+
+  it('keeps QUOTA_ACTIVE_JOBS working for existing deployments: it sets the queued-jobs limit', () => {
+    expect(testConfig({ QUOTA_ACTIVE_JOBS: '7' })).toMatchObject({
+      quotaQueuedJobs: 7,
+      quotaActiveJobsDeprecated: true,
+    });
+    expect(testConfig({ QUOTA_ACTIVE_JOBS: '7', QUOTA_QUEUED_JOBS: '9' })).toMatchObject({
+      quotaQueuedJobs: 9,
+      quotaActiveJobsDeprecated: false,
+    });
+    expect(testConfig()).toMatchObject({ quotaQueuedJobs: 100, quotaRunningJobs: 2, quotaActiveJobsDeprecated: false });
   });
 });
 
@@ -178,6 +190,28 @@ describe('storage quota (QUOTA_STORAGE_BYTES) and DELETE /files/{fileKey}', () =
       404,
     );
     expect((await upload(t, alice, prose(600 * 1024))).statusCode).toBe(201);
+  });
+
+  it('reserves space atomically: parallel uploads and jobs never take a user past the quota', async () => {
+    const dave = await signIn(t, 'dave@example.com');
+    // 20 uploads of 300 KB and 10 texts of 450 KB at once against 1 MB: at most 3 fit, whatever the order.
+    const answers = await Promise.all([
+      ...Array.from({ length: 20 }, (_v, i) => upload(t, dave, prose(300 * 1024 + i))),
+      ...Array.from({ length: 10 }, (_v, i) =>
+        createJob(t, dave, { title: `Text ${i}`, content: prose(450 * 1024 + i) }),
+      ),
+    ]);
+    const statuses = answers.map((a) => a.statusCode);
+    expect(statuses.filter((s) => s !== 201 && s !== 413 && s !== 429)).toEqual([]);
+    const accepted = statuses.filter((s) => s === 201).length;
+    expect(accepted).toBeGreaterThan(0);
+    expect(accepted).toBeLessThanOrEqual(3);
+    const { rows } = await db.query<{ used: string }>(
+      `SELECT (SELECT COALESCE(sum(size_bytes), 0) FROM uploaded_files u JOIN users ON users.id = u.user_id WHERE users.email = $1)
+            + (SELECT COALESCE(sum((config->>'source_bytes')::bigint), 0) FROM jobs j JOIN users ON users.id = j.user_id WHERE users.email = $1) AS used`,
+      ['dave@example.com'],
+    );
+    expect(Number(rows[0]!.used)).toBeLessThanOrEqual(1024 * 1024);
   });
 
   it('refuses to delete the file a job was made from (409), and malformed keys (422)', async () => {

@@ -7,8 +7,8 @@
  */
 import { DomainError } from '../errors';
 import { compileRules, matchingEntries, pronunciationKey, type Pronunciation } from '../pronunciations/rules';
+import type { StorageHealth } from '../storage/health';
 import type { FileStorage } from '../storage/types';
-import type { JobQueue } from './queue';
 import type { Quotas } from './quotas';
 import type { JobRepository } from './repository';
 import type { AppliedPronunciation } from './speech';
@@ -18,8 +18,11 @@ import type { JobRecord } from './types';
 export interface ReconvertDeps {
   repo: JobRepository;
   storage: FileStorage;
-  queue: Pick<JobQueue, 'send'>;
+  /** Hands the job back to the workers when its turn comes (the fair queue's dispatch). */
+  dispatch: () => Promise<void>;
   quotas: Quotas;
+  /** New audio needs room: a full disk refuses the re-conversion (507) as it does new jobs. */
+  storageHealth?: Pick<StorageHealth, 'assertRoom'>;
   pronunciations: { forUser(userId: string): Promise<Pronunciation[]> };
 }
 
@@ -73,15 +76,16 @@ export function createReconverter(deps: ReconvertDeps) {
       const changed = await changedParts(job, await deps.pronunciations.forUser(userId));
       if (changed.length === 0) return [];
       const chapters = changed.filter((c) => c.parentJobId !== null);
+      await deps.storageHealth?.assertRoom();
       const started = await repo.transaction(async (tx) => {
-        await deps.quotas.assertActiveJobs(tx, userId);
+        await deps.quotas.assertQueueRoom(tx, userId);
         return tx.resetForReconvert(
           job.id,
           chapters.map((c) => c.id),
         );
       });
       if (!started) throw new DomainError('conflict', 'The audiobook changed meanwhile; try again');
-      await deps.queue.send(job.id);
+      await deps.dispatch();
       return chapters.length === 0 ? [1] : chapters.map((c, i) => c.chapterOrder ?? i + 1).sort((a, b) => a - b);
     },
   };

@@ -10,9 +10,11 @@
  * - Steps are rows keyed (job_id, step_name): a completed step is never run again; a step that was
  *   running when its process died simply runs again from its start. Files are written through
  *   atomic storage writers, so an interrupted write leaves nothing visible.
- * - A step's own failures are retried here (STEP_ATTEMPTS, growing delay) when they can succeed on
- *   a later try; a step that finally fails records its message, and so does the job. Each step
- *   is stopped at JOB_STEP_TIMEOUT_SECONDS.
+ * - A step's own failures are retried here, within the one retry policy's budget per step
+ *   (server/retry-policy.ts: attempts and total time, growing delay, Retry-After honoured, each
+ *   retry logged with its cause), when they can succeed on a later try and were not already
+ *   retried by the voice client; a step that finally fails records its last cause, and so does
+ *   the job. Each step is stopped at JOB_STEP_TIMEOUT_SECONDS.
  * - Cancelling sets the job CANCELLED in the database; every worker polls the status of the jobs it
  *   runs (twice a second, and at once in the process that served the cancel) and aborts them; the
  *   partial MP3 is discarded by its writer and any finished audio of the job is deleted.
@@ -22,6 +24,10 @@
  *   the abort is handed back the same way when the stop's grace period ends.
  * - A store that is down (StorageUnavailableError) never fails a job: after the step's attempts
  *   the job is let go and queued again STORE_RETRY_SECONDS later, as often as it takes.
+ * - A database that cannot be reached (DatabaseUnavailableError: restarting, failing over) never
+ *   fails a job either: the run stops where it is, the worker keeps its lease, probes the database
+ *   every DATABASE_PROBE_MS and runs the job again from its current step as soon as it answers
+ *   (the queue, in the same database, could not be told).
  * - Nothing waits on a single message or lease forever: every sweep (half a lease) queues jobs
  *   whose worker stopped renewing its lease (a killed process), and jobs that should be running but
  *   have neither a live lease nor a waiting message (a message lost in a crash, a book whose last
@@ -31,8 +37,12 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyBaseLogger } from 'fastify';
 import { DomainError } from '../errors';
-import { isStorageUnavailable, type FileStorage } from '../storage/types';
+import { isDatabaseUnavailable } from '../db/errors';
+import { nextRetryDelay, RETRY_BUDGET } from '../retry-policy';
+import { TtsError } from '../tts/types';
+import { isDiskFull, isStorageUnavailable, type FileStorage } from '../storage/types';
 import type { JobQueue } from './queue';
+import type { Scheduler } from './scheduler';
 import type { JobRepository } from './repository';
 import { audioKey, createSteps, type ChapterState, type StepDeps } from './steps';
 import { timingKey } from './timing';
@@ -52,6 +62,8 @@ export interface RunnerOptions {
   stepAttempts?: number;
   stepRetryDelayMs?: number;
   log?: FastifyBaseLogger;
+  /** The fair queue: told when a top-level job ends here, and on every sweep. */
+  scheduler?: Scheduler;
   /** Told when a job changes state in this worker (logs and metrics). */
   onJobEvent?: (event: JobEvent) => void;
 }
@@ -78,6 +90,8 @@ const SHUTDOWN = 'shutdown';
 /** How long a job whose store is down waits before it is tried again. */
 const STORE_RETRY_SECONDS = 15;
 const CANCELLED = 'cancelled';
+/** How often a worker whose database went away looks whether it is back. */
+const DATABASE_PROBE_MS = 2_000;
 
 /** Where the job's progress bar stands when a step ends (text jobs; books roll up their chapters). */
 const PROGRESS_AFTER: Record<string, number> = {
@@ -102,11 +116,19 @@ export class StepFailed extends Error {
  * not yet visible); anything unexpected (a dropped connection) may pass on a later try.
  */
 function isRetryable(error: unknown): boolean {
+  if (isDiskFull(error)) return false; // not within seconds: once space is freed, the reader retries
+  // A voice provider's request was already retried within this step's budget by the voice client.
+  if (error instanceof TtsError && error.attempts !== undefined) return false;
   if (error instanceof DomainError) return error.retryable;
   return !(error instanceof StepFailed);
 }
 
+/** What a job that failed on a full disk says; nothing it half-wrote is kept. */
+export const DISK_FULL_MESSAGE =
+  "The server's storage was full, so the audio could not be stored. Retry the job once space has been freed";
+
 function userMessage(error: unknown): string {
+  if (isDiskFull(error)) return DISK_FULL_MESSAGE;
   if (error instanceof Error && error.message) return error.message;
   return 'The conversion failed for an unknown reason';
 }
@@ -114,14 +136,20 @@ function userMessage(error: unknown): string {
 export function createRunner(options: RunnerOptions) {
   const { repo, storage, queue } = options;
   const workerId = randomUUID();
-  const attempts = options.stepAttempts ?? 3;
-  const retryDelayMs = options.stepRetryDelayMs ?? 1000;
+  const budget = {
+    ...RETRY_BUDGET,
+    attempts: options.stepAttempts ?? RETRY_BUDGET.attempts,
+    baseDelayMs: options.stepRetryDelayMs ?? RETRY_BUDGET.baseDelayMs,
+  };
   const active = new Map<string, { controller: AbortController; heartbeat: NodeJS.Timeout; handedBack: boolean }>();
   let stopping = false;
   let watcher: NodeJS.Timeout | undefined;
   let sweeper: NodeJS.Timeout | undefined;
   const leaseSeconds = options.leaseSeconds ?? DEFAULT_LEASE_SECONDS;
   const inFlight = new Set<Promise<void>>();
+  /** Jobs this worker holds while its database does not answer (see resumeWhenDatabaseAnswers). */
+  const awaitingDatabase = new Set<string>();
+  let databaseProbe: NodeJS.Timeout | undefined;
 
   const steps = createSteps({
     ...options.steps,
@@ -195,6 +223,7 @@ export function createRunner(options: RunnerOptions) {
   async function runStep(job: JobRecord, step: StepRecord, jobSignal: AbortSignal): Promise<{ wait: boolean }> {
     const impl = steps[step.stepName];
     if (impl === undefined) throw new StepFailed(`Unknown step ${step.stepName}`);
+    const firstAttempt = Date.now();
     for (let attempt = 1; ; attempt += 1) {
       await repo.updateStep(job.id, step.stepName, {
         status: 'running',
@@ -245,6 +274,8 @@ export function createRunner(options: RunnerOptions) {
         return { wait: false };
       } catch (error) {
         if (jobSignal.aborted) throw error;
+        // Nothing is wrong with the step: run() waits for the database and runs it again.
+        if (isDatabaseUnavailable(error)) throw error;
         options.onJobEvent?.({
           kind: 'step_failed',
           jobId: job.id,
@@ -255,12 +286,22 @@ export function createRunner(options: RunnerOptions) {
         const message = timeout.aborted
           ? `The ${step.stepName.replace('_', ' ')} step took longer than ${options.stepTimeoutSeconds} seconds`
           : userMessage(error);
-        if (!timeout.aborted && isRetryable(error) && attempt < attempts) {
-          options.log?.warn({ jobId: job.id, step: step.stepName, attempt, err: error }, 'step failed; retrying');
+        const hintMs =
+          error instanceof DomainError && error.retryAfterSeconds !== undefined
+            ? error.retryAfterSeconds * 1000
+            : undefined;
+        const wait =
+          !timeout.aborted && isRetryable(error)
+            ? nextRetryDelay(budget, attempt, Date.now() - firstAttempt, hintMs)
+            : null;
+        const logged = { jobId: job.id, step: step.stepName, attempt, attempts: budget.attempts, cause: message };
+        if (wait !== null) {
+          options.log?.warn({ ...logged, retryInMs: Math.round(wait), err: error }, 'step failed; retrying');
           await repo.updateStep(job.id, step.stepName, { metadata: { last_error: message } });
-          await sleep(retryDelayMs * 2 ** (attempt - 1), undefined, { signal: jobSignal });
+          await sleep(wait, undefined, { signal: jobSignal });
           continue;
         }
+        if (!timeout.aborted && isRetryable(error)) options.log?.warn(logged, 'step failed; retry budget spent');
         if (isStorageUnavailable(error) && !timeout.aborted) {
           await repo.updateStep(job.id, step.stepName, { metadata: { last_error: message } }).catch(() => undefined);
           throw error; // run() queues the job again for later; it is not failed
@@ -293,6 +334,7 @@ export function createRunner(options: RunnerOptions) {
     active.set(jobId, entry);
     const began = Date.now();
     let storeDown = false;
+    let databaseDown = false;
     try {
       if (await repo.markProcessing(jobId)) {
         options.log?.info(
@@ -335,13 +377,30 @@ export function createRunner(options: RunnerOptions) {
         storeDown = true;
         return;
       }
+      if (isDatabaseUnavailable(error)) {
+        databaseDown = true;
+        return;
+      }
       if (job !== null) await failJob(job, error instanceof StepFailed ? error.message : userMessage(error));
       if (!(error instanceof StepFailed)) options.log?.warn({ jobId, err: error }, 'job run failed outside a step');
     } finally {
       clearInterval(heartbeat);
       if (active.get(jobId) === entry) active.delete(jobId);
       if (controller.signal.reason === SHUTDOWN) await handBack(jobId, entry);
+      else if (databaseDown) resumeWhenDatabaseAnswers(jobId, job?.userId);
       else await repo.releaseLease(jobId, workerId).catch(() => undefined);
+      // A book or text that ended frees its user's place: the next waiting job may start.
+      if (
+        job !== null &&
+        job.parentJobId === null &&
+        !storeDown &&
+        !databaseDown &&
+        controller.signal.reason !== SHUTDOWN
+      ) {
+        await options.scheduler
+          ?.dispatch()
+          .catch((err: unknown) => options.log?.warn({ err }, 'could not hand waiting jobs to the workers'));
+      }
       if (storeDown) {
         options.log?.warn(
           { jobId, userId: job?.userId, retryInSeconds: STORE_RETRY_SECONDS },
@@ -350,6 +409,52 @@ export function createRunner(options: RunnerOptions) {
         // If this send fails too (database down as well), the sweep of a live worker queues it.
         await queue.send(jobId, { delaySeconds: STORE_RETRY_SECONDS }).catch(() => undefined);
       }
+    }
+  }
+
+  /**
+   * The database went away while this worker ran (or was about to run) the job: keep it (its lease
+   * stays ours) and run it again from its current step once the database answers.
+   */
+  function resumeWhenDatabaseAnswers(jobId: string, userId?: string): void {
+    if (stopping) return; // another worker's sweep takes it once the lease lapses
+    if (!awaitingDatabase.has(jobId)) {
+      options.log?.warn({ jobId, userId }, 'database unavailable; the job resumes when it answers again');
+    }
+    awaitingDatabase.add(jobId);
+    if (databaseProbe !== undefined) return;
+    const probe = async () => {
+      databaseProbe = undefined;
+      if (stopping || awaitingDatabase.size === 0) return;
+      try {
+        await repo.countByStatus();
+      } catch {
+        databaseProbe = setTimeout(() => void probe(), DATABASE_PROBE_MS);
+        return;
+      }
+      const ids = [...awaitingDatabase];
+      awaitingDatabase.clear();
+      options.log?.info({ jobs: ids.length }, 'database answers again; resuming its jobs');
+      for (const id of ids) void runTracked(id).catch(() => undefined);
+    };
+    databaseProbe = setTimeout(() => void probe(), DATABASE_PROBE_MS);
+  }
+
+  /** Runs the job as the queue handler does, counted among the runs `stop` waits for. */
+  async function runTracked(jobId: string): Promise<void> {
+    const p = run(jobId).catch((error: unknown) => {
+      if (isDatabaseUnavailable(error)) {
+        resumeWhenDatabaseAnswers(jobId);
+        return;
+      }
+      options.log?.warn({ jobId, err: error }, 'job run interrupted; the queue will retry it');
+      throw error;
+    });
+    inFlight.add(p);
+    try {
+      await p;
+    } finally {
+      inFlight.delete(p);
     }
   }
 
@@ -372,6 +477,7 @@ export function createRunner(options: RunnerOptions) {
   }
 
   async function takeOverAbandoned(): Promise<void> {
+    await options.scheduler?.dispatch();
     for (const id of await repo.abandonedJobIds()) {
       if (active.has(id)) continue;
       options.log?.info({ jobId: id }, 'taking over a job whose worker stopped');
@@ -404,20 +510,19 @@ export function createRunner(options: RunnerOptions) {
         await queue.send(jobId);
         return;
       }
-      const p = run(jobId).catch((error: unknown) => {
-        options.log?.warn({ jobId, err: error }, 'job run interrupted; the queue will retry it');
-        throw error;
-      });
-      inFlight.add(p);
-      try {
-        await p;
-      } finally {
-        inFlight.delete(p);
-      }
+      await runTracked(jobId);
     },
     start(): void {
+      // While the database is away these fail every time: said once, not twice a second.
+      let watchFailing = false;
       watcher = setInterval(() => {
-        watchCancellations().catch((err: unknown) => options.log?.warn({ err }, 'cancel watch failed'));
+        watchCancellations().then(
+          () => (watchFailing = false),
+          (err: unknown) => {
+            if (!watchFailing) options.log?.warn({ err }, 'cancel watch failed');
+            watchFailing = true;
+          },
+        );
       }, 500);
       watcher.unref();
       // A worker that died mid-job stops renewing its lease; once it lapses, wake the job up so a
@@ -444,6 +549,7 @@ export function createRunner(options: RunnerOptions) {
       stopping = true;
       if (watcher) clearInterval(watcher);
       if (sweeper) clearInterval(sweeper);
+      if (databaseProbe) clearTimeout(databaseProbe);
       for (const { controller } of active.values()) controller.abort(SHUTDOWN);
       const grace = new AbortController();
       await Promise.race([

@@ -3,13 +3,15 @@ import { DomainError } from '../errors';
 import type { StoredDocumentInfo } from '../ingest/document';
 import { fetchPage } from '../ingest/fetch-page';
 import { normaliseText } from '../ingest/text-file';
-import { readUpload } from '../ingest/upload';
+import { documentReader } from '../ingest/reader';
+import type { StorageHealth } from '../storage/health';
 import type { FileStorage } from '../storage/types';
 import { DEFAULT_VOICES, type VoiceSettings } from '../tts/select';
 import { estimateCosts, estimateSeconds, speakingRate } from './estimate';
 import { assemble, chapterStats, ChoiceError, chooseChapters, planSource } from './plan';
 import type { JobQueue } from './queue';
 import type { Quotas } from './quotas';
+import type { Scheduler } from './scheduler';
 import type { JobRepository, ListFilter } from './repository';
 import { readText, sourceKey } from './steps';
 import { timingKey } from './timing';
@@ -132,6 +134,10 @@ export interface JobServiceDeps {
   fetch?: { allowLoopback: boolean; timeoutMs: number };
   /** Per-user limits (storage, unfinished jobs, uploads per hour). */
   quotas: Quotas;
+  /** Hands waiting jobs to the workers, users in turn; without it each new job is sent at once (tests). */
+  scheduler?: Scheduler;
+  /** Refuses new work (507) while the file store is full. */
+  storageHealth?: StorageHealth;
   /** Tells this process's runner to stop work at once (other processes poll the status). */
   onCancelled?: (jobIds: string[]) => void;
   /**
@@ -170,9 +176,17 @@ export function createJobService(deps: JobServiceDeps) {
     return job;
   }
 
-  async function view(job: JobRecord): Promise<JobView> {
+  /** Hands the new or retried job to the workers when its turn has come (the scheduler decides). */
+  async function dispatch(jobId: string): Promise<void> {
+    if (deps.scheduler !== undefined) await deps.scheduler.dispatch();
+    else await queue.send(jobId);
+  }
+
+  async function view(job: JobRecord): Promise<JobView & { queue_position?: number }> {
     const [v] = await views([job]);
-    return v!;
+    if (job.status !== 'PENDING' || job.parentJobId !== null) return v!;
+    const ahead = (await repo.queuePositions([job.id])).get(job.id);
+    return ahead === undefined ? v! : { ...v!, queue_position: ahead };
   }
 
   /** The text (and, for a structured upload, what its format said) of a content or file_key request. */
@@ -232,6 +246,7 @@ export function createJobService(deps: JobServiceDeps) {
 
   return {
     async create(userId: string, input: CreateJobInput): Promise<JobView> {
+      await deps.storageHealth?.assertRoom();
       const id = randomUUID();
       const provider = input.voice_config?.provider ?? 'openai';
       const requested = input.voice_config?.voice_id?.trim() || undefined;
@@ -296,32 +311,35 @@ export function createJobService(deps: JobServiceDeps) {
         }
       }
 
-      // Quotas before anything is written: storage (a web page's text counts once fetched), then
-      // the unfinished-jobs limit, counted under a lock in the transaction that inserts the job.
+      // Quotas before anything is written, in the transaction that inserts the job: its text's
+      // bytes (a web page's count once fetched) are reserved against the storage quota, and the
+      // unfinished-jobs limit is counted, under the user's lock.
       if (sourceBytes !== null) config.source_bytes = sourceBytes.byteLength;
-      await quotas.assertStorage(userId, sourceBytes?.byteLength ?? 0);
       const steps = jobType === 'book_processing' ? BOOK_STEPS : TEXT_STEPS;
+      await repo.transaction(async (tx) => {
+        await quotas.reserveStorage(tx, userId, sourceBytes?.byteLength ?? 0);
+        await quotas.assertQueueRoom(tx, userId);
+        await tx.insertJob({
+          id,
+          userId,
+          jobType,
+          title,
+          description: input.description ?? null,
+          config,
+          inputFileKey,
+          steps,
+        });
+      });
       try {
         if (sourceBytes !== null && inputFileKey !== null) await storage.write(inputFileKey, sourceBytes);
         if (coverFrom !== null) await copy(coverFrom, coverKey(id));
-        await repo.transaction(async (tx) => {
-          await quotas.assertActiveJobs(tx, userId);
-          await tx.insertJob({
-            id,
-            userId,
-            jobType,
-            title,
-            description: input.description ?? null,
-            config,
-            inputFileKey,
-            steps,
-          });
-        });
       } catch (error) {
+        // The reservation goes with the job: nothing of it is left counted or stored.
+        await repo.deleteWithChapters(id, userId).catch(() => undefined);
         await storage.deletePrefix(`jobs/${id}/`).catch(() => undefined);
         throw error;
       }
-      await queue.send(id);
+      await dispatch(id);
       return view((await repo.get(id))!);
     },
 
@@ -336,8 +354,7 @@ export function createJobService(deps: JobServiceDeps) {
           allowLoopback: deps.fetch.allowLoopback,
           timeoutMs: deps.fetch.timeoutMs,
         });
-        const { extractArticle } = await import('../ingest/extract'); // the DOM parser loads with the first web page
-        const article = extractArticle(page.body, page.finalUrl, page.contentType);
+        const article = await documentReader().extractArticle(page.body, page.finalUrl, page.contentType);
         text = normaliseText(article.text);
         if (article.title.trim() !== '') title = article.title.trim().slice(0, 200);
       } else {
@@ -378,7 +395,12 @@ export function createJobService(deps: JobServiceDeps) {
 
     /** One page of job summaries (the list's shape; `get` has the whole job). */
     async list(filter: ListFilter) {
-      const { jobs, total } = await repo.listSummaries(filter);
+      const { jobs: summaries, total } = await repo.listSummaries(filter);
+      // Waiting jobs say how many start before them ("queued, 3 ahead").
+      const positions = await repo.queuePositions(
+        summaries.filter((j) => j.status === 'PENDING' && j.parent_job_id === null).map((j) => j.id),
+      );
+      const jobs = summaries.map((j) => (positions.has(j.id) ? { ...j, queue_position: positions.get(j.id)! } : j));
       return {
         jobs,
         total,
@@ -405,6 +427,7 @@ export function createJobService(deps: JobServiceDeps) {
       deps.onCancelled?.(cancelled);
       // A chapter cancelled on its own fails its book (which can then be retried).
       if (job.parentJobId !== null) await queue.send(job.parentJobId);
+      else await deps.scheduler?.dispatch(); // its place among the user's running jobs is free
       return view((await repo.get(jobId))!);
     },
 
@@ -428,11 +451,14 @@ export function createJobService(deps: JobServiceDeps) {
       // A chapter whose book failed because of it: retrying the book re-runs exactly the failed chapters.
       const parent = job.parentJobId === null ? null : await repo.get(job.parentJobId);
       const target = parent !== null && parent.status === 'FAILED' ? parent : job;
+      await deps.storageHealth?.assertRoom();
       await repo.transaction(async (tx) => {
-        if (target.parentJobId === null) await quotas.assertActiveJobs(tx, userId);
+        if (target.parentJobId === null) await quotas.assertQueueRoom(tx, userId);
         await tx.resetForRetry(target.id);
       });
-      await queue.send(target.id);
+      // A book or a text waits for its turn again; a chapter of a running book goes straight back to its book's work.
+      if (target.parentJobId === null) await dispatch(target.id);
+      else await queue.send(target.id);
       return view((await repo.get(jobId))!);
     },
 
@@ -483,18 +509,23 @@ export function createJobService(deps: JobServiceDeps) {
 
     /** Validates, reads and stores an uploaded book for the user; throws IngestError for files it refuses. */
     async upload(userId: string, filename: string, bytes: Uint8Array) {
-      const doc = await readUpload(bytes, filename);
-      await quotas.assertStorage(userId, bytes.byteLength);
-      await quotas.takeUpload(userId);
+      await deps.storageHealth?.assertRoom();
+      const doc = await documentReader().readUpload(bytes, filename);
       const fileKey = `uploads/${randomUUID()}.txt`;
+      // Control characters (NUL among them) cannot be stored as text and mean nothing in a name.
+      const cleanName =
+        (filename.split(/[\\/]/).pop() ?? 'upload.txt').replace(/\p{Cc}/gu, '').slice(0, 255) || 'upload.txt';
+      // The upload's row reserves its bytes, in the transaction that checks the quotas.
+      await repo.transaction(async (tx) => {
+        await quotas.reserveStorage(tx, userId, bytes.byteLength);
+        await quotas.takeUpload(tx, userId);
+        await tx.insertUpload(fileKey, userId, cleanName, bytes.byteLength);
+      });
       const written: string[] = [];
       const put = async (key: string, data: Uint8Array) => {
         written.push(key);
         await storage.write(key, data);
       };
-      // Control characters (NUL among them) cannot be stored as text and mean nothing in a name.
-      const cleanName =
-        (filename.split(/[\\/]/).pop() ?? 'upload.txt').replace(/\p{Cc}/gu, '').slice(0, 255) || 'upload.txt';
       try {
         await put(fileKey, Buffer.from(doc.text, 'utf8'));
         if (doc.format !== 'txt') {
@@ -510,8 +541,8 @@ export function createJobService(deps: JobServiceDeps) {
           }
           await put(uploadInfoKey(fileKey), Buffer.from(JSON.stringify(info), 'utf8'));
         }
-        await repo.insertUpload(fileKey, userId, cleanName, bytes.byteLength);
       } catch (error) {
+        await repo.deleteUpload(fileKey).catch(() => undefined);
         await Promise.all(written.map((k) => storage.delete(k).catch(() => undefined)));
         throw error;
       }

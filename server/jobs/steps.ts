@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { analyseInWorker } from '../analysis/run';
 import { concatMp3 } from '../audio/concat';
 import { DomainError, type DomainErrorKind } from '../errors';
+import { documentReader } from '../ingest/reader';
 import type { EncoderPool } from '../audio/encoder-pool';
 import { fetchPage } from '../ingest/fetch-page';
 import { planBook, type BookPlan, type PlannedChapter } from '../ingest/chapters';
@@ -154,8 +155,8 @@ export function createSteps(deps: StepDeps): Record<string, (ctx: StepContext) =
         } finally {
           release();
         }
-        const { extractArticle } = await import('../ingest/extract'); // the DOM parser loads with the first web page
-        const article = extractArticle(page.body, page.finalUrl, page.contentType);
+        // Parsed in the document reader's thread: a large page never holds the event loop.
+        const article = await documentReader().extractArticle(page.body, page.finalUrl, page.contentType);
         const text = normaliseText(article.text);
         const key = sourceKey(job.id);
         const bytes = Buffer.from(text, 'utf8');

@@ -4,6 +4,7 @@ import type { JobEvent } from '../jobs/runner';
 import type { FileStorage } from '../storage/types';
 import type { VoiceServer } from '../tts/voice-server';
 import type { Metrics } from './metrics';
+import { CheckState } from './routes';
 
 /** Where readiness writes (and deletes) its probe file: proves the store takes writes, not only that it answers. */
 export const READINESS_PROBE_PREFIX = 'ops/readyz-';
@@ -17,7 +18,7 @@ export function readinessChecks(
   metrics: Metrics,
   db: Db,
   storage: FileStorage,
-  conversion: Pick<Conversion, 'queue' | 'runner' | 'repo' | 'voiceServer'>,
+  conversion: Pick<Conversion, 'queue' | 'runner' | 'repo' | 'storageHealth' | 'voiceServer'>,
 ) {
   metrics.setSources({
     jobsByState: () => conversion.repo.countByStatus(),
@@ -29,6 +30,8 @@ export function readinessChecks(
     checks: {
       database: () => db.query('SELECT 1'),
       storage: async () => {
+        // Full first: on a full disk even the probe's few bytes may not fit.
+        if ((await conversion.storageHealth.state()) === 'full') throw new CheckState('full', 'storage is full');
         await storage.write(probeKey, Buffer.from('ok'));
         await storage.delete(probeKey);
       },

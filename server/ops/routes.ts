@@ -29,6 +29,16 @@ export interface OpsDeps {
   checkTimeoutMs?: number;
 }
 
+/** A readiness check's failure that names the part's state ("full") rather than "unavailable". */
+export class CheckState extends Error {
+  readonly state: string;
+  constructor(state: string, message: string) {
+    super(message);
+    this.name = 'CheckState';
+    this.state = state;
+  }
+}
+
 const REQUEST_ID = /^[A-Za-z0-9._:-]{8,128}$/;
 
 /** Fastify's genReqId: a well-formed x-request-id from the reverse proxy, else a fresh UUID. */
@@ -101,7 +111,7 @@ export function installOps(app: FastifyInstance, deps: OpsDeps): void {
             return [name, 'ok'] as const;
           } catch (err) {
             request.log.warn({ err, check: name }, 'readiness check failed');
-            return [name, 'unavailable'] as const;
+            return [name, err instanceof CheckState ? err.state : 'unavailable'] as const;
           }
         }),
       );
@@ -109,7 +119,16 @@ export function installOps(app: FastifyInstance, deps: OpsDeps): void {
     const checks = { ...Object.fromEntries(results), ...Object.fromEntries(reported) };
     const failing = results.filter(([, state]) => state !== 'ok').map(([name]) => name);
     if (failing.length === 0) return { status: 'ready', checks };
-    const detail = `Not ready: ${failing.join(', ')} ${failing.length === 1 ? 'is' : 'are'} unavailable`;
+    const say = (names: string[], state: string) => `${names.join(', ')} ${names.length === 1 ? 'is' : 'are'} ${state}`;
+    const states = [...new Set(results.filter(([, state]) => state !== 'ok').map(([, state]) => state))];
+    const detail = `Not ready: ${states
+      .map((state) =>
+        say(
+          results.filter(([, s]) => s === state).map(([name]) => name),
+          state,
+        ),
+      )
+      .join('; ')}`;
     return reply
       .code(503)
       .send({ status: 'not_ready', failing, checks, detail, message: detail, request_id: request.id });

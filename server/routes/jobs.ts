@@ -85,7 +85,8 @@ export const jobRoutes: RoutePlugin<{
         });
         const body = writeList(page);
         const tag = `"${createHash('sha1').update(body).digest('base64url')}"`;
-        listCache.set(key, userId, stamp, { etag: tag, body });
+        // A page with waiting jobs is not kept: their places move with other users' jobs.
+        if (!page.jobs.some((j) => 'queue_position' in j)) listCache.set(key, userId, stamp, { etag: tag, body });
         return reply.header('etag', tag).send(body);
       },
     );

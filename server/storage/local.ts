@@ -91,6 +91,13 @@ export class LocalFileStorage implements FileStorage {
     });
   }
 
+  /** Free space on the storage directory's filesystem, for unprivileged writers. */
+  async freeBytes(): Promise<number> {
+    await fs.mkdir(this.rootDir, { recursive: true });
+    const stats = await fs.statfs(this.rootDir);
+    return stats.bavail * stats.bsize;
+  }
+
   /** Local files are served by this server (signed /media URLs). */
   async directUrl(key: string): Promise<string | null> {
     assertValidKey(key);

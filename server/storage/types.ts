@@ -35,6 +35,11 @@ export interface FileStorage {
    * presigned URL, Range requests included), or null when the files are served by this server.
    */
   directUrl(key: string, expiresInSeconds: number): Promise<string | null>;
+  /**
+   * Bytes still free where the files are kept (a disk's space left to unprivileged writers), or
+   * null when the store has no such limit to report (an object store).
+   */
+  freeBytes?(): Promise<number | null>;
 }
 
 /**
@@ -122,6 +127,28 @@ export class StorageUnavailableError extends DomainError {
   constructor(cause: unknown) {
     super('unavailable', 'The file store is unavailable; try again shortly', { cause, retryAfterSeconds: 5 });
     this.name = 'StorageUnavailableError';
+  }
+}
+
+/** The disk holding the files is full (ENOSPC, or a quota: EDQUOT). */
+export function isDiskFull(error: unknown): boolean {
+  const code = typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
+  return code === 'ENOSPC' || code === 'EDQUOT' || error instanceof StorageFullError;
+}
+
+/**
+ * The server's storage has less free space than its floor (STORAGE_MIN_FREE_BYTES), or a write
+ * found the disk full: new uploads and jobs are refused (507) until space is freed; a job that
+ * failed this way completes when retried afterwards.
+ */
+export class StorageFullError extends DomainError {
+  constructor(cause?: unknown) {
+    super(
+      'insufficient_storage',
+      "The server's storage is full, so nothing new can be stored for now. Try again later; the server's operator has been told",
+      { cause, retryable: false },
+    );
+    this.name = 'StorageFullError';
   }
 }
 

@@ -134,6 +134,75 @@ export function makeZipBomb(bytes: number): Uint8Array {
   return makeEpub3({ extra: { 'OEBPS/padding.bin': [new Uint8Array(bytes), { level: 1 }] } });
 }
 
+/**
+ * Rewrites what an archive's local header and central directory say about entry `name`: its
+ * uncompressed size and/or its CRC-32, leaving the data as it is (what a hostile or damaged file
+ * looks like).
+ */
+export function patchZipEntry(zip: Uint8Array, name: string, patch: { size?: number; crc?: number }): Uint8Array {
+  const out = Buffer.from(zip);
+  const wanted = Buffer.from(name, 'utf8');
+  let patched = false;
+  for (let at = 0; at + 46 <= out.length; at += 1) {
+    if (out.readUInt32LE(at) !== 0x02014b50) continue;
+    const nameLength = out.readUInt16LE(at + 28);
+    if (!out.subarray(at + 46, at + 46 + nameLength).equals(wanted)) continue;
+    const local = out.readUInt32LE(at + 42);
+    if (patch.crc !== undefined) {
+      out.writeUInt32LE(patch.crc >>> 0, at + 16);
+      out.writeUInt32LE(patch.crc >>> 0, local + 14);
+    }
+    if (patch.size !== undefined) {
+      out.writeUInt32LE(patch.size, at + 24);
+      out.writeUInt32LE(patch.size, local + 22);
+    }
+    patched = true;
+  }
+  if (!patched) throw new Error(`no entry ${name} in the archive`);
+  return out;
+}
+
+/**
+ * An EPUB whose first chapter holds `actualBytes` (its page, then blank padding, deflated to a
+ * small fraction) while the archive declares only `declaredBytes` for it: the "lying" book of a
+ * zip bomb that hides from a check of the declared sizes. Several chapters lie with `entries`.
+ */
+export function makeLyingEpub(actualBytes: number, declaredBytes = 2000, entries = 1): Uint8Array {
+  const chapters = Array.from({ length: Math.max(entries, SAMPLE_CHAPTERS.length) }, (_v, i) => ({
+    ...SAMPLE_CHAPTERS[i % SAMPLE_CHAPTERS.length]!,
+    title: `Part ${i + 1}`,
+  }));
+  const padded: Zippable = {};
+  for (let i = 0; i < entries; i += 1) {
+    const page = strToU8(chapterPage(chapters[i]!, i));
+    const data = new Uint8Array(Math.max(actualBytes, page.length));
+    data.fill(0x20);
+    data.set(page);
+    padded[`OEBPS/text/ch${i + 1}.xhtml`] = [data, { level: 9 }];
+  }
+  let zip = makeEpub3({ chapters, extra: padded });
+  for (let i = 0; i < entries; i += 1) zip = patchZipEntry(zip, `OEBPS/text/ch${i + 1}.xhtml`, { size: declaredBytes });
+  return zip;
+}
+
+/** An EPUB with one chapter of about `chars` characters of ordinary paragraphs: heavy to read, and legal. */
+export function makeLongEpub(chars: number): Uint8Array {
+  const sentence = 'The river ran past the old mill, and the miller counted the sacks of grain by lamplight. ';
+  const paragraphs: string[] = [];
+  for (let total = 0; total < chars; total += sentence.length * 8) paragraphs.push(sentence.repeat(8).trim());
+  return makeEpub3({ chapters: [{ title: 'The Long Chapter', paragraphs }, ...SAMPLE_CHAPTERS] });
+}
+
+/** An HTML article of about `chars` characters in many paragraphs and nested sections. */
+export function longPage(chars: number): string {
+  const paragraph = '<p>The river ran past the old mill, and the miller counted the sacks of grain by lamplight.</p>';
+  const sections: string[] = [];
+  for (let total = 0; total < chars; total += paragraph.length * 10) {
+    sections.push(`<section><div class="body">${paragraph.repeat(10)}</div></section>`);
+  }
+  return `<!DOCTYPE html><html><head><title>The Mill</title></head><body><article><h1>The Mill</h1>${sections.join('')}</article></body></html>`;
+}
+
 /** The start of a Windows executable, named by the test as it likes. */
 export const EXE_BYTES = Buffer.concat([Buffer.from('MZ\x90\x00\x03\x00\x00\x00', 'latin1'), Buffer.alloc(200, 0x41)]);
 

@@ -7,7 +7,7 @@ import { pipecat } from '../../proto/gen/frames.js';
 import { RTVI_LABEL, RTVI_PROTOCOL_VERSION } from '../../proto/rtvi';
 
 export type ServerFrame =
-  | { kind: 'message'; type: string; id?: string; data: Record<string, unknown>; at: number }
+  | { kind: 'message'; type: string; id?: string; data: Record<string, unknown>; at: number; json: string }
   | { kind: 'audio'; bytes: number; sampleRate: number; numChannels: number; name: string; at: number }
   | { kind: 'interruption'; at: number }
   | { kind: 'other'; at: number };
@@ -37,6 +37,7 @@ export class TestVoiceClient {
           ...(m.id !== undefined && { id: m.id }),
           data: m.data ?? {},
           at,
+          json: frame.message.data ?? '{}',
         });
       } else if (frame.frame === 'audio') {
         const a = frame.audio;

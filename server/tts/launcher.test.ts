@@ -1,4 +1,5 @@
 import { existsSync, readdirSync } from 'node:fs';
+import { zombiesBelow } from '../testing/processes';
 import { Launcher } from './launcher';
 
 describe('Launcher (programs run through one long-lived shell)', () => {
@@ -68,5 +69,22 @@ describe('Launcher (programs run through one long-lived shell)', () => {
     (launcher as unknown as { shell: { stdin: { end(): void } } }).shell.stdin.end();
     for (let i = 0; i < 100 && existsSync(dir); i += 1) await new Promise((r) => setTimeout(r, 20));
     expect(existsSync(dir)).toBe(false);
+  });
+
+  it('waits for every call: no zombie process is left behind, however many calls ran', async () => {
+    for (let round = 0; round < 5; round += 1) {
+      await Promise.all(Array.from({ length: 8 }, (_, i) => launcher.run('cat', [], `call ${round}.${i}`)));
+    }
+    await launcher.run('false', [], '');
+    const ac = new AbortController();
+    const slow = launcher.run('sleep', ['30'], '', ac.signal);
+    await new Promise((r) => setTimeout(r, 100));
+    ac.abort();
+    await expect(slow).rejects.toThrow('aborted');
+    await launcher.run('cat', [], 'last');
+    // The launcher has waited for each call's process before answering the next one's command line.
+    const shell = launcher.shellPid!;
+    for (let i = 0; i < 50 && zombiesBelow(shell) > 0; i += 1) await new Promise((r) => setTimeout(r, 20));
+    expect(zombiesBelow(shell)).toBe(0);
   });
 });

@@ -9,8 +9,12 @@
  * the server's event loop only writes one command line and reads one file per call.
  *
  * Protocol: per call the text goes to `<dir>/<n>.in`; the shell runs
- * `( prog args < n.in > n.out 2> n.err & echo "start n $!"; wait; echo "done n $?" ) &`,
- * and the server reads `n.out` / `n.err` after the `done` line. Arguments are single-quoted.
+ * `( prog args < n.in > n.out 2> n.err & echo "start n $!"; wait $!; echo "done n $?" ) & echo "bg n $!"`.
+ * Once both the subshell's "done" and the shell's "bg" line are in, the server writes
+ * `wait <subshell>; echo "reaped n"`: the shell (dash, like most) reaps a background child only
+ * when it is waited for, so without it every call would leave a zombie `sh` behind and a long
+ * conversion would exhaust the machine's process ids. The call answers after "reaped", then the
+ * server reads `n.out` / `n.err`. Arguments are single-quoted.
  */
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -26,11 +30,18 @@ export interface LaunchResult {
   stderr: string;
 }
 
-interface Pending {
+/** One call, from its command line until the shell has waited for its subshell. */
+interface Call {
+  /** The program's process id ("start" line). */
   pid?: number;
+  /** The subshell's process id ("bg" line): the long-lived shell waits for it once it is done. */
+  subshell?: number;
+  /** The program's exit status ("done" line). */
+  status?: number;
+  /** The caller stopped waiting (aborted); the call is still reaped. */
+  settled: boolean;
   resolve(status: number): void;
   reject(error: Error): void;
-  killed?: boolean;
 }
 
 const quote = (arg: string): string => `'${arg.replace(/'/g, `'\\''`)}'`;
@@ -39,42 +50,61 @@ export class Launcher {
   private shell: ChildProcessByStdio<Writable, Readable, null> | null = null;
   private dir: string | null = null;
   private next = 1;
-  private readonly pending = new Map<number, Pending>();
+  private readonly calls = new Map<number, Call>();
   private buffered = '';
 
   /** Runs `program args` with `input` on stdin; resolves with its exit status, stdout and stderr. */
   async run(program: string, args: string[], input: string, signal?: AbortSignal): Promise<LaunchResult> {
     const { shell, dir } = this.start();
     const n = this.next++;
-    if (this.pending.size === 0) this.hold(shell, true);
     const file = (ext: string) => path.join(dir, `${n}.${ext}`);
     await writeFile(file('in'), input);
     try {
       const status = await new Promise<number>((resolve, reject) => {
-        const entry: Pending = { resolve, reject };
-        this.pending.set(n, entry);
+        const call: Call = { settled: false, resolve, reject };
         const onAbort = () => {
-          entry.killed = true;
-          if (entry.pid !== undefined) this.kill(entry.pid);
-          reject(new Error('aborted'));
+          if (call.pid !== undefined) this.kill(call.pid);
+          call.reject(new Error('aborted'));
+        };
+        const done = () => signal?.removeEventListener('abort', onAbort);
+        call.resolve = (s) => {
+          if (call.settled) return;
+          call.settled = true;
+          done();
+          resolve(s);
+        };
+        call.reject = (e) => {
+          if (call.settled) return;
+          call.settled = true;
+          done();
+          reject(e);
         };
         if (signal?.aborted) return onAbort();
         signal?.addEventListener('abort', onAbort, { once: true });
-        const done = () => signal?.removeEventListener('abort', onAbort);
-        entry.resolve = (s) => (done(), resolve(s));
-        entry.reject = (e) => (done(), reject(e));
+        if (this.calls.size === 0) this.hold(shell, true);
+        this.calls.set(n, call);
         const command = [program, ...args].map(quote).join(' ');
+        // The subshell waits for the program; the long-lived shell waits for the subshell once it
+        // said "done" (see `reap`), so no process is ever left unwaited for (a zombie).
         shell.stdin.write(
-          `( ${command} < ${quote(file('in'))} > ${quote(file('out'))} 2> ${quote(file('err'))} & echo "start ${n} $!"; wait $!; echo "done ${n} $?" ) &\n`,
+          `( ${command} < ${quote(file('in'))} > ${quote(file('out'))} 2> ${quote(file('err'))} & echo "start ${n} $!"; wait $!; echo "done ${n} $?" ) & echo "bg ${n} $!"\n`,
         );
       });
       const [stdout, stderr] = await Promise.all([readFile(file('out')), readFile(file('err'), 'utf8')]);
       return { status, stdout: new Uint8Array(stdout.buffer, stdout.byteOffset, stdout.length), stderr };
     } finally {
-      this.pending.delete(n);
-      if (this.pending.size === 0 && this.shell === shell) this.hold(shell, false);
       await Promise.all(['in', 'out', 'err'].map((ext) => rm(file(ext), { force: true })));
     }
+  }
+
+  /** Calls started and not yet waited for by the shell (aborted ones included). */
+  get outstanding(): number {
+    return this.calls.size;
+  }
+
+  /** The shell's process id while it runs. */
+  get shellPid(): number | null {
+    return this.shell?.pid ?? null;
   }
 
   /** The folder of the calls' files while the shell runs. */
@@ -88,8 +118,8 @@ export class Launcher {
     this.shell = null;
     if (this.dir !== null) rmSync(this.dir, { recursive: true, force: true });
     this.dir = null;
-    for (const entry of this.pending.values()) entry.reject(new Error('The program launcher was closed'));
-    this.pending.clear();
+    for (const call of this.calls.values()) call.reject(new Error('The program launcher was closed'));
+    this.calls.clear();
   }
 
   /** Keeps the process alive (`true`) while calls wait for the shell, or lets it exit (`false`). */
@@ -122,10 +152,24 @@ export class Launcher {
         const line = this.buffered.slice(0, newline);
         this.buffered = this.buffered.slice(newline + 1);
         const [kind, id, value] = line.split(' ');
-        const entry = this.pending.get(Number(id));
-        if (!entry) continue;
-        if (kind === 'start') entry.pid = Number(value);
-        else if (kind === 'done') entry.resolve(Number(value));
+        const n = Number(id);
+        const call = this.calls.get(n);
+        if (!call) continue;
+        if (kind === 'start') {
+          call.pid = Number(value);
+          if (call.settled) this.kill(call.pid); // aborted before its process id was known
+        } else if (kind === 'bg') call.subshell = Number(value);
+        else if (kind === 'done') call.status = Number(value);
+        else if (kind === 'reaped') {
+          this.calls.delete(n);
+          if (this.calls.size === 0 && this.shell === shell) this.hold(shell, false);
+          call.resolve(call.status ?? 1);
+          continue;
+        }
+        // "bg" (from the shell) and "done" (from the subshell) come in either order.
+        if ((kind === 'bg' || kind === 'done') && call.subshell !== undefined && call.status !== undefined) {
+          shell.stdin.write(`wait ${call.subshell}; echo "reaped ${n}"\n`);
+        }
       }
     });
     shell.stdin.on('error', () => undefined); // reported through 'exit'
@@ -136,8 +180,8 @@ export class Launcher {
       if (this.shell !== shell) return;
       this.shell = null;
       this.buffered = '';
-      for (const entry of this.pending.values()) entry.reject(new Error(why));
-      this.pending.clear();
+      for (const call of this.calls.values()) call.reject(new Error(why));
+      this.calls.clear();
       rmSync(dir, { recursive: true, force: true });
       if (this.dir === dir) this.dir = null;
     };

@@ -1,25 +1,37 @@
+import { nextRetryDelay, RETRY_BUDGET } from '../retry-policy';
 import { TtsError, type EngineName } from './types';
 
+/**
+ * The voice client's side of the one retry policy (server/retry-policy.ts): its budget, and who
+ * is told of each retry with its cause. The defaults are the policy's.
+ */
 export interface RetryOptions {
-  /** Retries after the first attempt for 429 / 5xx / network errors (default 4). */
+  /** Retries after the first attempt for 429 / 5xx / network errors (default: the budget's attempts - 1). */
   maxRetries?: number;
-  /** First backoff delay in ms; doubles per retry, with jitter (default 500). */
+  /** First backoff delay in ms; doubles per retry, with jitter. */
   baseDelayMs?: number;
-  /** Cap for a single wait, including a server's Retry-After (default 20,000). */
+  /** Cap for a single wait, including a server's Retry-After. */
   maxDelayMs?: number;
+  /** No retry starts later than this after the first attempt. */
+  totalMs?: number;
+  /** Told before each retry: what failed and how long until the next attempt. */
+  onRetry?: (retry: { engine: EngineName; attempt: number; waitMs: number; cause: string }) => void;
 }
 
 export interface ResolvedRetry {
   maxRetries: number;
   baseDelayMs: number;
   maxDelayMs: number;
+  totalMs: number;
+  onRetry?: RetryOptions['onRetry'];
 }
 
 export function resolveRetry(r: RetryOptions = {}): ResolvedRetry {
-  const maxRetries = Math.max(0, Math.floor(r.maxRetries ?? 4));
-  const baseDelayMs = Math.max(0, r.baseDelayMs ?? 500);
-  const maxDelayMs = Math.max(baseDelayMs, r.maxDelayMs ?? 20_000);
-  return { maxRetries, baseDelayMs, maxDelayMs };
+  const maxRetries = Math.max(0, Math.floor(r.maxRetries ?? RETRY_BUDGET.attempts - 1));
+  const baseDelayMs = Math.max(0, r.baseDelayMs ?? RETRY_BUDGET.baseDelayMs);
+  const maxDelayMs = Math.max(baseDelayMs, r.maxDelayMs ?? RETRY_BUDGET.maxDelayMs);
+  const totalMs = Math.max(0, r.totalMs ?? RETRY_BUDGET.totalMs);
+  return { maxRetries, baseDelayMs, maxDelayMs, totalMs, ...(r.onRetry !== undefined && { onRetry: r.onRetry }) };
 }
 
 /** What went wrong with one HTTP attempt. */
@@ -77,6 +89,7 @@ export async function withRetries<T>(
   classify: (e: unknown) => AttemptFailure,
   signal?: AbortSignal,
 ): Promise<T> {
+  const started = Date.now();
   for (let n = 0; ; n++) {
     let failure: AttemptFailure;
     try {
@@ -95,10 +108,24 @@ export async function withRetries<T>(
       });
     }
     if (!isRetryable(failure)) throw finalError(engine, providerLabel, failure, n + 1, false);
-    if (n >= retry.maxRetries) throw finalError(engine, providerLabel, failure, n + 1, true);
-    const backoff = retry.baseDelayMs * 2 ** n;
-    const jittered = backoff * (0.75 + Math.random() * 0.5);
-    const wait = Math.min(retry.maxDelayMs, failure.retryAfterMs ?? jittered);
+    const wait = nextRetryDelay(
+      {
+        attempts: retry.maxRetries + 1,
+        totalMs: retry.totalMs,
+        baseDelayMs: retry.baseDelayMs,
+        maxDelayMs: retry.maxDelayMs,
+      },
+      n + 1,
+      Date.now() - started,
+      failure.retryAfterMs,
+    );
+    if (wait === null) throw finalError(engine, providerLabel, failure, n + 1, true);
+    retry.onRetry?.({
+      engine,
+      attempt: n + 1,
+      waitMs: Math.round(wait),
+      cause: describeFailure(providerLabel, failure),
+    });
     try {
       await sleep(wait, signal);
     } catch (reason) {
@@ -111,6 +138,13 @@ export async function withRetries<T>(
       });
     }
   }
+}
+
+/** One failed attempt in words, for the log line of a retry. */
+function describeFailure(label: string, f: AttemptFailure): string {
+  if (f.kind === 'status') return `${label} answered ${f.status ?? '?'}${f.detail ? `: ${f.detail}` : ''}`;
+  if (f.kind === 'timeout') return `${label} timed out`;
+  return `${label} could not be reached${f.detail ? ` (${f.detail})` : ''}`;
 }
 
 function finalError(

@@ -10,6 +10,7 @@ import {
   humanizeStepName,
   isBook,
   jobDuration,
+  queuedLabel,
   jobTitle,
   shortId,
 } from './job';
@@ -112,5 +113,15 @@ describe('books in the jobs list', () => {
     expect(chapterTitle({ id: '9b2e7c1a-4d5f', title: 'Tales - Chapter 2' }, 'Tales')).toBe('Chapter 2');
     expect(chapterTitle({ id: '9b2e7c1a-4d5f', title: 'Prologue' }, 'Tales')).toBe('Prologue');
     expect(chapterTitle({ id: '9b2e7c1a-4d5f', title: 'Tales - ' }, 'Tales')).toBe('Tales -');
+  });
+});
+
+describe('queuedLabel', () => {
+  it('says how many jobs start before a waiting one, and nothing for others', () => {
+    expect(queuedLabel({ status: 'PENDING', queue_position: 3 })).toBe('Queued, 3 ahead');
+    expect(queuedLabel({ status: 'PENDING', queue_position: 0 })).toBe('Queued, next');
+    expect(queuedLabel({ status: 'PENDING', queue_position: null })).toBeNull();
+    expect(queuedLabel({ status: 'PENDING' })).toBeNull();
+    expect(queuedLabel({ status: 'PROCESSING', queue_position: 2 })).toBeNull();
   });
 });

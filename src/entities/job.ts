@@ -33,6 +33,15 @@ export function countLabel(count: number, singular: string, plural = `${singular
   return `${count} ${count === 1 ? singular : plural}`;
 }
 
+/**
+ * A job waiting for its turn in the queue: "Queued, 3 ahead" ("Queued, next" when none is ahead);
+ * null for a job that is running, finished, or whose answer gives no place.
+ */
+export function queuedLabel(job: { status: string; queue_position?: number | null | undefined }): string | null {
+  if (job.status !== 'PENDING' || job.queue_position === undefined || job.queue_position === null) return null;
+  return job.queue_position === 0 ? 'Queued, next' : `Queued, ${job.queue_position} ahead`;
+}
+
 /** A finished job's length in seconds: its result's figures, else the job's own; 0 when unknown. */
 export function jobDuration(
   job: Pick<JobSummaryOutput, 'duration'> & {

@@ -32,8 +32,8 @@ function env(extra: Record<string, string> = {}): Record<string, string> {
   };
 }
 
-function startWorker(entry: Entry = 'worker', extra: Record<string, string> = {}): Proc {
-  const proc = startProcess(entry, env({ WORKER_CONCURRENCY: '1', ...extra }));
+function startWorker(entry: Entry = 'worker', extra: Record<string, string> = {}, group = false): Proc {
+  const proc = startProcess(entry, env({ WORKER_CONCURRENCY: '1', ...extra }), { group });
   workers.push(proc);
   return proc;
 }
@@ -70,7 +70,14 @@ beforeAll(async () => {
 }, 120_000);
 
 afterEach(() => {
-  for (const w of workers) w.child.kill('SIGKILL');
+  for (const w of workers) {
+    if (w.child.exitCode !== null || w.child.signalCode !== null) continue;
+    try {
+      process.kill(-w.child.pid!, 'SIGKILL'); // its whole group, when it has one
+    } catch {
+      w.child.kill('SIGKILL');
+    }
+  }
   workers = [];
 });
 
@@ -195,4 +202,37 @@ describe('SIGTERM on a worker', () => {
     expect(synth).toMatchObject({ status: 'completed', attempts: 2 });
     expect(survivor).not.toBe(owner);
   }, 360_000);
+
+  it('kill -TERM to the process group of `npm run worker` is one graceful shutdown: the job moves on at once', async () => {
+    // npm passes its SIGTERM on to the worker, which got its own from the group: two signals, one request.
+    const a = startWorker('npm-worker', {}, true);
+    const aId = await workerIdOf(a, 120_000);
+    const id = await client.createJob('Long river', sentences(40, 'meadow'));
+    await until(
+      'the first worker to run the job',
+      async () => ((await jobRow(id))?.lease_owner === aId ? true : undefined),
+      60_000,
+      logs,
+    );
+    const b = startWorker();
+    const bId = await workerIdOf(b);
+    process.kill(-a.child.pid!, 'SIGTERM');
+    await a.exited; // npm itself ends by the signal, once the worker has exited
+    // Handed back, not abandoned: with a 10-minute lease the job only moves on if it was.
+    await until(
+      'the other worker to take the job',
+      async () => ((await jobRow(id))?.lease_owner === bId ? true : undefined),
+      60_000,
+      logs,
+    );
+    expect(a.log()).toContain('job handed back for another worker');
+    expect(a.log()).toContain('shutdown complete');
+    expect(a.log()).not.toContain('second signal: exiting now');
+    await until(
+      'the job to complete',
+      async () => ((await client.status(id)) === 'COMPLETED' ? true : undefined),
+      120_000,
+      logs,
+    );
+  }, 300_000);
 });

@@ -30,7 +30,18 @@ export const states = {
   pronunciationsSaved: 'the user saved pronunciations',
   /** Injects {token, jobId}: a completed audiobook whose text has `word`, converted before the user gave it a pronunciation. Params: {title, word}. */
   audiobookWithChangedWord: 'a completed audiobook has a word whose pronunciation changed',
+  /** Injects {token, jobId}: the voice assistant runs for the reader with a book heard up to 13 s. Params: {mode}. */
+  voiceSession: 'the voice assistant is running for a book the reader is listening to',
 } as const;
 
 export const reader = { email: 'reader@example.com', password: 'correct-horse-battery' } as const;
 export const newcomer = { email: 'new.reader@example.com', password: 'a-long-passphrase' } as const;
+
+/** The voice transport's RTVI message interactions, by description (docs/contracts.md, "Voice messages"). */
+export const voiceMessages = {
+  handshake: 'the client-ready handshake, answered by bot-ready',
+  setPosition: 'a set-position client message, answered by server-response',
+  answerText: 'the text of the bot answering a typed question (bot-llm-text)',
+  interrupted: 'the bot stopping because the listener spoke over it (bot-interrupted)',
+  frameError: 'a non-fatal error about a frame the server could not read',
+} as const;

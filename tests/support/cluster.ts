@@ -12,7 +12,7 @@ export interface Proc {
   exited: Promise<number | null>;
 }
 
-export type Entry = 'api' | 'compiled-api' | 'worker' | 'compiled-worker';
+export type Entry = 'api' | 'compiled-api' | 'worker' | 'compiled-worker' | 'npm-worker';
 
 const ARGS: Record<Entry, string[]> = {
   api: ['--import', 'tsx', 'server/main.ts'],
@@ -24,14 +24,21 @@ const ARGS: Record<Entry, string[]> = {
   ],
   worker: ['--import', 'tsx', 'server/worker.ts'],
   'compiled-worker': ['scripts/worker.mjs'],
+  // Exactly as an operator types it: npm, which runs scripts/worker.mjs, which runs the worker.
+  'npm-worker': ['run', '-s', 'worker'],
 };
 
-export function startProcess(entry: Entry, env: Record<string, string>): Proc {
+/**
+ * Starts the process; with `group`, in a process group of its own (as a shell's job is), so
+ * `process.kill(-child.pid, signal)` signals every process of it, like `kill -TERM %1`.
+ */
+export function startProcess(entry: Entry, env: Record<string, string>, options: { group?: boolean } = {}): Proc {
   let log = '';
-  const child = spawn(process.execPath, ARGS[entry], {
+  const child = spawn(entry === 'npm-worker' ? 'npm' : process.execPath, ARGS[entry], {
     cwd: join(import.meta.dirname, '..', '..'),
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
+    detached: options.group === true,
   });
   child.stdout?.on('data', (c) => (log += c));
   child.stderr?.on('data', (c) => (log += c));
@@ -81,6 +88,7 @@ export function apiClient(baseUrl: string) {
       status: res.status,
       body: (await res.json()) as Record<string, unknown>,
       retryAfter: Number(res.headers.get('retry-after') ?? 1),
+      retryAfterHeader: res.headers.get('retry-after'),
     };
   }
   /** As a reader's browser does: a 429 ("busy with other sign-ins") is retried after Retry-After. */

@@ -12,6 +12,10 @@ import { freePort } from './ports';
 export interface TestPostgres {
   url: string;
   stop: () => void;
+  /** Stops the server as an operator's restart does (`pg_ctl stop -m fast`: sessions are terminated); its data stays. */
+  shutDown: () => void;
+  /** Starts it again on the same port with the same data. */
+  startAgain: () => void;
 }
 
 function binDir(): string {
@@ -49,21 +53,25 @@ export async function startPostgres(): Promise<TestPostgres> {
   }
   chmodSync(dir, 0o700);
   asServerUser(join(bin, 'initdb'), ['-D', data, '-U', 'lectio', '--auth=trust', '--no-sync', '-E', 'UTF8']);
-  asServerUser(join(bin, 'pg_ctl'), [
-    '-D',
-    data,
-    '-l',
-    join(dir, 'server.log'),
-    '-w',
-    '-t',
-    '60',
-    'start',
-    '-o',
-    `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=100`,
-  ]);
+  const start = () =>
+    asServerUser(join(bin, 'pg_ctl'), [
+      '-D',
+      data,
+      '-l',
+      join(dir, 'server.log'),
+      '-w',
+      '-t',
+      '60',
+      'start',
+      '-o',
+      `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=100`,
+    ]);
+  start();
   asServerUser(join(bin, 'createdb'), ['-h', '127.0.0.1', '-p', String(port), '-U', 'lectio', 'lectio']);
   return {
     url: `postgres://lectio@127.0.0.1:${port}/lectio`,
+    shutDown: () => asServerUser(join(bin, 'pg_ctl'), ['-D', data, '-m', 'fast', '-w', 'stop']),
+    startAgain: start,
     stop: () => {
       try {
         asServerUser(join(bin, 'pg_ctl'), ['-D', data, '-m', 'immediate', '-w', 'stop']);

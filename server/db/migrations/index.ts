@@ -172,12 +172,23 @@ export const migrations: readonly Migration[] = [
         created_at timestamptz NOT NULL DEFAULT now()
       );
       CREATE INDEX assistant_turns_conversation_idx ON assistant_turns (user_id, job_id, id);
+      `,
+  },
+  {
+    // Jobs wait in a fair queue (server/jobs/scheduler.ts): a top-level job is handed to the
+    // workers (enqueued_at set) once its user has fewer than QUOTA_RUNNING_JOBS running. Jobs that
+    // were already running or queued before keep running.
+    id: '0007_fair_queue',
+    sql: `
+      UPDATE jobs SET enqueued_at = COALESCE(enqueued_at, created_at)
+        WHERE parent_job_id IS NULL AND status IN ('PENDING', 'PROCESSING');
+      CREATE INDEX jobs_waiting_idx ON jobs (user_id, created_at) WHERE parent_job_id IS NULL AND status = 'PENDING' AND enqueued_at IS NULL;
     `,
   },
   {
     // A user's pronunciations: how the voices should say a word or phrase, in the user's order.
     // The word is unique per user ignoring case, as entries are matched.
-    id: '0007_pronunciations',
+    id: '0008_pronunciations',
     sql: `
       CREATE TABLE pronunciations (
         user_id uuid NOT NULL REFERENCES users(id) ON DELETE CASCADE,

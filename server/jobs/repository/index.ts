@@ -119,6 +119,24 @@ const OWNER_LOCK_SPACE = 7415;
 
 const ids = (rows: { id: string }[]) => rows.map((r) => r.id);
 
+/** The scheduler's lock (the two-key form, apart from the owners' and pg-boss's locks). */
+const SCHEDULER_LOCK_SPACE = 7416;
+
+/**
+ * Waiting top-level jobs (PENDING, not yet handed to the workers) with their turn: the job's place
+ * among its user's waiting jobs plus the user's jobs handed over and unfinished.
+ */
+const WAITING_TURNS = `WITH waiting AS (
+    SELECT id, user_id, created_at, row_number() OVER (PARTITION BY user_id ORDER BY created_at, id) AS place
+      FROM jobs WHERE parent_job_id IS NULL AND status = 'PENDING' AND enqueued_at IS NULL
+  ), running AS (
+    SELECT user_id, count(*) AS n FROM jobs
+     WHERE parent_job_id IS NULL AND status IN ('PENDING', 'PROCESSING') AND enqueued_at IS NOT NULL
+     GROUP BY user_id
+  ), turns AS (
+    SELECT w.id, w.created_at, w.place + COALESCE(r.n, 0) AS turn FROM waiting w LEFT JOIN running r USING (user_id)
+  )`;
+
 /** Every query on one executor (the database, or one transaction). Ids are already checked for ownership where it matters. */
 function store(x: DbExecutor) {
   async function insertSteps(jobId: string, names: readonly string[], firstOrder: number): Promise<void> {
@@ -404,11 +422,15 @@ function store(x: DbExecutor) {
       if (jobIds.length > 0) await x.query('UPDATE jobs SET enqueued_at = now() WHERE id = ANY($1::uuid[])', [jobIds]);
     },
 
-    /** Takes the job's lease for `owner`; false while a live run (of any worker, this one included) holds it. */
+    /**
+     * Takes the job's lease for `owner`; false while another worker's live run holds it. The owner
+     * may take its own lease again (a job it kept while its database was away); its runner makes
+     * sure it never runs one job twice at once.
+     */
     async claimLease(jobId: string, owner: string, seconds: number): Promise<boolean> {
       const { rows } = await x.query<{ id: string }>(
         `UPDATE jobs SET lease_owner = $2, lease_until = now() + make_interval(secs => $3)
-         WHERE id = $1 AND (lease_owner IS NULL OR lease_until < now()) RETURNING id`,
+         WHERE id = $1 AND (lease_owner IS NULL OR lease_until < now() OR lease_owner = $2) RETURNING id`,
         [jobId, owner, seconds],
       );
       return rows.length > 0;
@@ -437,13 +459,13 @@ function store(x: DbExecutor) {
     },
 
     /**
-     * Jobs that should be running (active top-level jobs, chapters handed to the queue) but that no
+     * Jobs that should be running (jobs and chapters handed to the queue) but that no
      * worker holds and that have not changed for `idleSeconds`: candidates for a lost message.
      */
     async unclaimedRunnableJobIds(idleSeconds: number): Promise<string[]> {
       const { rows } = await x.query<{ id: string }>(
         `SELECT id FROM jobs WHERE ${ACTIVE}
-           AND (parent_job_id IS NULL OR enqueued_at IS NOT NULL)
+           AND enqueued_at IS NOT NULL
            AND lease_owner IS NULL AND updated_at < now() - make_interval(secs => $1)
          ORDER BY created_at LIMIT 500`,
         [idleSeconds],
@@ -456,10 +478,10 @@ function store(x: DbExecutor) {
       await x.query('UPDATE jobs SET lease_owner = NULL, lease_until = NULL WHERE lease_owner IS NOT NULL');
     },
 
-    /** Jobs that should be running: active top-level jobs and active chapters already handed to the queue. */
+    /** Jobs that should be running: active jobs and chapters already handed to the queue (waiting ones are the scheduler's). */
     async runnableJobIds(): Promise<string[]> {
       const { rows } = await x.query<{ id: string }>(
-        `SELECT id FROM jobs WHERE ${ACTIVE} AND (parent_job_id IS NULL OR enqueued_at IS NOT NULL) ORDER BY created_at`,
+        `SELECT id FROM jobs WHERE ${ACTIVE} AND enqueued_at IS NOT NULL ORDER BY created_at`,
       );
       return ids(rows);
     },
@@ -490,13 +512,14 @@ function store(x: DbExecutor) {
 
     /**
      * A COMPLETED job converted again in part: the given chapters (or, without chapters, the job
-     * itself) back to PENDING with their synthesize and finalize steps pending; a book's own
+     * itself) back to PENDING, waiting for its turn in the fair queue like a retried job, with their
+     * synthesize and finalize steps pending; a book's own
      * synthesize_chapters, combine_audio and finalize steps pending too, so it joins them again.
      * Answers false when the job was no longer COMPLETED.
      */
     async resetForReconvert(jobId: string, chapterIds: readonly string[]): Promise<boolean> {
       const { rows } = await x.query<{ id: string }>(
-        `UPDATE jobs SET status = 'PENDING', error_message = NULL, completed_at = NULL, updated_at = now()
+        `UPDATE jobs SET status = 'PENDING', error_message = NULL, completed_at = NULL, enqueued_at = NULL, updated_at = now()
          WHERE id = $1 AND status = 'COMPLETED' RETURNING id`,
         [jobId],
       );
@@ -552,6 +575,44 @@ function store(x: DbExecutor) {
       );
       await x.query('DELETE FROM jobs WHERE id = $1 AND user_id = $2', [jobId, userId]);
       return rows.map((r) => ({ id: r.id, outputFileKey: r.output_file_key }));
+    },
+
+    // --- the fair queue (scheduler.ts) ---
+
+    /**
+     * Hands waiting top-level jobs to the workers, fairly: each waiting job's turn is its place
+     * among its user's waiting jobs plus the user's jobs already handed over and unfinished; jobs
+     * whose turn is within `runningLimit` are marked handed over (enqueued_at), lowest turn first,
+     * then oldest. Run it in a transaction: a lock makes concurrent schedulers take turns.
+     */
+    async dispatchWaiting(runningLimit: number): Promise<{ id: string; turn: number }[]> {
+      await x.query('SELECT pg_advisory_xact_lock($1, 0)', [SCHEDULER_LOCK_SPACE]);
+      const { rows } = await x.query<{ id: string; turn: string | number }>(
+        `${WAITING_TURNS} SELECT id, turn FROM turns WHERE turn <= $1 ORDER BY turn, created_at, id LIMIT 500`,
+        [runningLimit],
+      );
+      const picked = rows.map((r) => ({ id: r.id, turn: Number(r.turn) }));
+      if (picked.length > 0) {
+        await x.query('UPDATE jobs SET enqueued_at = now() WHERE id = ANY($1::uuid[])', [picked.map((p) => p.id)]);
+      }
+      return picked;
+    },
+
+    /**
+     * For each of `jobIds` still waiting for its turn: how many jobs start before it (those handed
+     * over and not yet started, and the waiting ones with an earlier turn, of every user).
+     */
+    async queuePositions(jobIds: string[]): Promise<Map<string, number>> {
+      if (jobIds.length === 0) return new Map();
+      const { rows } = await x.query<{ id: string; ahead: string | number }>(
+        `${WAITING_TURNS}
+         SELECT t.id,
+                (SELECT count(*) FROM jobs h WHERE h.parent_job_id IS NULL AND h.status = 'PENDING' AND h.enqueued_at IS NOT NULL)
+              + (SELECT count(*) FROM turns o WHERE (o.turn, o.created_at, o.id) < (t.turn, t.created_at, t.id)) AS ahead
+           FROM turns t WHERE t.id = ANY($1::uuid[])`,
+        [jobIds],
+      );
+      return new Map(rows.map((r) => [r.id, Number(r.ahead)]));
     },
 
     // --- quotas ---
@@ -635,6 +696,9 @@ function store(x: DbExecutor) {
 
 /** The repository's queries bound to one transaction. */
 export type JobStore = ReturnType<typeof store>;
+
+/** Frees every job's lease (a restored instance: the workers that held them are gone). */
+export const clearAllLeases = (x: DbExecutor): Promise<void> => store(x).clearAllLeases();
 
 export function createJobRepository(db: Db) {
   const transaction = <T>(fn: (tx: JobStore) => Promise<T>): Promise<T> => db.transaction((tx) => fn(store(tx)));

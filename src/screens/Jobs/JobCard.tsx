@@ -6,7 +6,7 @@ import { paths } from '../../lib/paths';
 import { VoiceBadge } from '../../components/book';
 import { useEnvironment } from '../../features/environment';
 import { formatDate } from '../../entities/time';
-import { chaptersDoneLabel, countLabel, isActiveStatus, isBook, jobTitle } from '../../entities/job';
+import { chaptersDoneLabel, countLabel, isActiveStatus, isBook, jobTitle, queuedLabel } from '../../entities/job';
 import { BookChapters } from './BookChapters';
 import { JobStatusIcon } from '../../features/jobs';
 
@@ -81,6 +81,7 @@ export function JobCard({ job, onCancel, cancelling, onDelete }: JobCardProps) {
   const book = isBook(job);
   const done = chaptersDoneLabel(job);
   const active = isActiveStatus(job.status);
+  const queued = queuedLabel(job);
   const forTitle = <span className="visually-hidden"> {title}</span>;
   return (
     <Article as="article" aria-labelledby={titleId}>
@@ -92,6 +93,7 @@ export function JobCard({ job, onCancel, cancelling, onDelete }: JobCardProps) {
         {chapters > 0 && !done && <Badge tone="info">{countLabel(chapters, 'chapter')}</Badge>}
       </Head>
       {done && <Muted>{done}</Muted>}
+      {queued && <Muted>{queued}</Muted>}
       {job.parent_job_id && <Muted>Part of parent book job</Muted>}
       <Facts>
         <div>

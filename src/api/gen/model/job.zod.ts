@@ -24,6 +24,8 @@ export const jobTwoChildrenItemProgressMax = 100;
 export const jobTwoParentOneProgressMin = 0;
 export const jobTwoParentOneProgressMax = 100;
 
+export const jobTwoQueuePositionMin = 0;
+
 
 export const Job = zod.object({
   "id": zod.uuid(),
@@ -212,7 +214,8 @@ export const Job = zod.object({
   "started_at": zod.iso.datetime({"offset":true}).nullable(),
   "completed_at": zod.iso.datetime({"offset":true}).nullable(),
   "duration": zod.number().nullable().describe('Audio duration in seconds, once known.')
-}).describe('Every field of a job except its steps, children and parent: how a book lists its chapter jobs and how a chapter job names its book.').nullable().describe('The book this chapter job belongs to, or null.')
+}).describe('Every field of a job except its steps, children and parent: how a book lists its chapter jobs and how a chapter job names its book.').nullable().describe('The book this chapter job belongs to, or null.'),
+  "queue_position": zod.int().min(jobTwoQueuePositionMin).nullish().describe('For a job waiting for its turn in the queue (PENDING, not yet handed to a worker): how many jobs, of every user, start before it ("queued, 3 ahead"). Null or absent once the job has been handed to a worker, and for chapters. Users take turns: see QUOTA_RUNNING_JOBS.')
 })).describe('A job with its steps, its chapter jobs (for a book) and its book (for a chapter job).')
 
 export type Job = zod.input<typeof Job>;

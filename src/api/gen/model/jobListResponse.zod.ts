@@ -19,6 +19,8 @@ export const jobListResponseJobsItemChapterCountMin = 0;
 
 export const jobListResponseJobsItemChaptersReadyMin = 0;
 
+export const jobListResponseJobsItemQueuePositionMin = 0;
+
 
 export const JobListResponse = zod.object({
   "jobs": zod.array(zod.object({
@@ -53,7 +55,8 @@ export const JobListResponse = zod.object({
   "completed_at": zod.iso.datetime({"offset":true}).nullable(),
   "duration": zod.number().nullable().describe('Audio duration in seconds, once known.'),
   "chapter_count": zod.int().min(jobListResponseJobsItemChapterCountMin).describe('Chapters of a book (0 for a job that is not a book).'),
-  "chapters_ready": zod.int().min(jobListResponseJobsItemChaptersReadyMin).optional().describe('Chapters of a book that are converted and can be played, also while the rest still converts (0 for a job that is not a book). Always sent by the server.')
+  "chapters_ready": zod.int().min(jobListResponseJobsItemChaptersReadyMin).optional().describe('Chapters of a book that are converted and can be played, also while the rest still converts (0 for a job that is not a book). Always sent by the server.'),
+  "queue_position": zod.int().min(jobListResponseJobsItemQueuePositionMin).nullish().describe('For a job waiting for its turn in the queue (PENDING, not yet handed to a worker): how many jobs, of every user, start before it ("queued, 3 ahead"). Null or absent once the job has been handed to a worker, and for chapters. Users take turns: see QUOTA_RUNNING_JOBS.')
 }).describe('A job as the list shows it. `GET /jobs/{jobId}` has its steps, children, parent and analysis.')),
   "total": zod.int(),
   "page": zod.int(),

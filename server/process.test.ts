@@ -1,0 +1,84 @@
+import type { FastifyBaseLogger } from 'fastify';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { exitOnSignals } from './process';
+
+/**
+ * Signals as they arrive in practice: `kill -TERM` to a process group reaches node directly and
+ * again through npm a few milliseconds later; Ctrl-C in a terminal does the same with SIGINT.
+ * The process's own handlers are called (process.emit), with process.exit stubbed and a clock the
+ * test moves.
+ */
+let clock = 0;
+const exits: number[] = [];
+const lines: string[] = [];
+const log = {
+  info: (_o: unknown, msg?: string) => lines.push(msg ?? String(_o)),
+  warn: (_o: unknown, msg?: string) => lines.push(msg ?? String(_o)),
+  error: (_o: unknown, msg?: string) => lines.push(msg ?? String(_o)),
+} as unknown as FastifyBaseLogger;
+
+function install(close: () => Promise<unknown>) {
+  vi.spyOn(process, 'exit').mockImplementation(((code?: number) => {
+    exits.push(code ?? 0);
+  }) as typeof process.exit);
+  exitOnSignals(log, 'shutting down', close, 10, () => clock);
+}
+
+afterEach(() => {
+  process.removeAllListeners('SIGINT');
+  process.removeAllListeners('SIGTERM');
+  vi.restoreAllMocks();
+  exits.length = 0;
+  lines.length = 0;
+  clock = 0;
+});
+
+describe('one graceful shutdown however the signal arrives', () => {
+  it('takes a SIGTERM forwarded by npm 7 ms after the first for the same request', async () => {
+    let finish!: () => void;
+    let closes = 0;
+    install(() => {
+      closes += 1;
+      return new Promise<void>((resolve) => (finish = resolve));
+    });
+    process.emit('SIGTERM', 'SIGTERM');
+    clock += 7;
+    process.emit('SIGTERM', 'SIGTERM');
+    clock += 3_000; // a supervisor repeating itself
+    process.emit('SIGTERM', 'SIGTERM');
+    expect(exits).toEqual([]);
+    expect(closes).toBe(1);
+    finish();
+    await new Promise((r) => setImmediate(r));
+    expect(exits).toEqual([0]);
+    expect(lines).toContain('shutdown complete');
+    expect(lines).not.toContain('second signal: exiting now');
+  });
+
+  it("takes Ctrl-C's copies for one request, and a person's second Ctrl-C for exiting at once", () => {
+    install(() => new Promise(() => undefined));
+    process.emit('SIGINT', 'SIGINT');
+    clock += 5;
+    process.emit('SIGINT', 'SIGINT'); // npm's copy
+    expect(exits).toEqual([]);
+    clock += 1_000;
+    process.emit('SIGINT', 'SIGINT'); // pressed again
+    expect(exits).toEqual([1]);
+    expect(lines).toContain('second signal: exiting now');
+  });
+
+  it('exits at once on a SIGTERM long after the first, or on the other signal', () => {
+    install(() => new Promise(() => undefined));
+    process.emit('SIGTERM', 'SIGTERM');
+    clock += 6_000;
+    process.emit('SIGTERM', 'SIGTERM');
+    expect(exits).toEqual([1]);
+    exits.length = 0;
+    process.removeAllListeners('SIGINT');
+    process.removeAllListeners('SIGTERM');
+    install(() => new Promise(() => undefined));
+    process.emit('SIGTERM', 'SIGTERM');
+    process.emit('SIGINT', 'SIGINT');
+    expect(exits).toEqual([1]);
+  });
+});
