@@ -114,7 +114,7 @@ describe('retrying a page: the runner follows each error as retryable or not', (
 describe('web page downloads have their own slots (URL_FETCH_CONCURRENCY) and deadline (URL_FETCH_TIMEOUT_SECONDS)', () => {
   it(
     'a slow site never holds every worker: a text job completes while two page jobs wait on it',
-    { timeout: 90_000 },
+    { timeout: 180_000 },
     async () => {
       slots = await createTestApp({
         env: {
@@ -133,10 +133,12 @@ describe('web page downloads have their own slots (URL_FETCH_CONCURRENCY) and de
         expect(res.statusCode).toBe(201);
         pages.push((res.json() as { id: string }).id);
       }
-      // Both worker slots could now be waiting on the slow site; the text job must still run.
+      // Both worker slots could now be waiting on the slow site; another reader's text job must
+      // still run (this reader's third job would wait its turn: QUOTA_RUNNING_JOBS is 2).
       await new Promise((r) => setTimeout(r, 1500));
-      const text = await createJob(slots, h, { title: 'Meanwhile', content: SHORT_TEXT });
-      const done = await waitForJob(slots, h, (text.json() as { id: string }).id);
+      const other = await signIn(slots, 'meanwhile@example.com');
+      const text = await createJob(slots, other, { title: 'Meanwhile', content: SHORT_TEXT });
+      const done = await waitForJob(slots, other, (text.json() as { id: string }).id);
       expect(done.status, done.error_message ?? '').toBe('COMPLETED');
       // One download at a time: the second page job has not even asked the site yet.
       expect(held).toHaveLength(1);

@@ -32,8 +32,13 @@ function env(extra: Record<string, string> = {}): Record<string, string> {
   };
 }
 
-function startWorker(entry: Entry = 'worker', extra: Record<string, string> = {}, group = false): Proc {
-  const proc = startProcess(entry, env({ WORKER_CONCURRENCY: '1', ...extra }), { group });
+/**
+ * Each worker runs in a process group of its own, as a shell's job does: `afterEach` kills the
+ * whole group, so the node process under `npm run worker`'s launcher never outlives its test and
+ * takes the next test's job.
+ */
+function startWorker(entry: Entry = 'worker', extra: Record<string, string> = {}): Proc {
+  const proc = startProcess(entry, env({ WORKER_CONCURRENCY: '1', ...extra }), { group: true });
   workers.push(proc);
   return proc;
 }
@@ -205,7 +210,7 @@ describe('SIGTERM on a worker', () => {
 
   it('kill -TERM to the process group of `npm run worker` is one graceful shutdown: the job moves on at once', async () => {
     // npm passes its SIGTERM on to the worker, which got its own from the group: two signals, one request.
-    const a = startWorker('npm-worker', {}, true);
+    const a = startWorker('npm-worker');
     const aId = await workerIdOf(a, 120_000);
     const id = await client.createJob('Long river', sentences(40, 'meadow'));
     await until(

@@ -486,14 +486,17 @@ function store(x: DbExecutor) {
       return ids(rows);
     },
 
-    /** Of `jobIds`, the jobs that should stop: no longer active, or deleted. */
+    /** Of `jobIds`, the jobs that should stop: cancelled, or deleted. */
     async cancelledAmong(jobIds: string[]): Promise<string[]> {
       if (jobIds.length === 0) return [];
-      const { rows } = await x.query<{ id: string }>(`SELECT id FROM jobs WHERE id = ANY($1::uuid[]) AND ${ACTIVE}`, [
-        jobIds,
-      ]);
-      const running = new Set(ids(rows));
-      return jobIds.filter((id) => !running.has(id));
+      // Cancelled or deleted only: a job that just COMPLETED (or FAILED) in the worker that runs it
+      // is not stopped, and its outputs are not removed.
+      const { rows } = await x.query<{ id: string }>(
+        `SELECT id FROM jobs WHERE id = ANY($1::uuid[]) AND status <> 'CANCELLED'`,
+        [jobIds],
+      );
+      const kept = new Set(ids(rows));
+      return jobIds.filter((id) => !kept.has(id));
     },
 
     /** A FAILED job (and its failed or cancelled chapters) back to PENDING, failed and interrupted steps to pending. */
