@@ -1,3 +1,4 @@
+import '@fontsource-variable/literata/wght.css';
 import type { Preview } from '@storybook/react-vite';
 import { mswLoader } from 'msw-storybook-addon/csf3';
 import type { User } from '../src/api/gen/model';
@@ -5,6 +6,7 @@ import { configureSessionStorage, connectAuthToApi, resetAuth, TOKEN_KEY, USER_K
 import { VOICE_STORAGE_KEY } from '../src/features/voices/choice';
 import { defaultHandlers } from '../src/mocks/handlers';
 import { userFixture } from '../src/mocks/fixtures';
+import type { ColorScheme } from '../src/styles/theme';
 import { StoryShell } from './StoryShell';
 
 /**
@@ -14,6 +16,10 @@ import { StoryShell } from './StoryShell';
  * - auth: { user } to start signed in (default: signed out, auth still loading as in the app)
  * - msw.handlers: { environment | login | register | me | jobs: handler } overriding the defaults
  * - width: render the story in a box this many pixels wide (e.g. 360 for a phone)
+ * - theme: 'light' or 'dark' (a `theme` global, from a toolbar, wins); default: the system's or the
+ *   reader's stored choice, as in the app
+ * - screen: { width, height } the story is run at by the test-runner (.storybook/test-runner.ts),
+ *   e.g. a 390x844 phone, so media queries (the bottom navigation) apply as on the device
  */
 const preview: Preview = {
   loaders: [mswLoader()],
@@ -38,11 +44,12 @@ const preview: Preview = {
     }
   },
   decorators: [
-    (Story, { parameters, id }) => (
+    (Story, { parameters, globals, id }) => (
       <StoryShell
         key={id}
         route={(parameters.route as string | undefined) ?? '/'}
         stubs={(parameters.routeStubs as string[] | undefined) ?? []}
+        scheme={(globals.theme ?? parameters.theme) as ColorScheme | undefined}
       >
         {typeof parameters.width === 'number' ? (
           <div style={{ width: parameters.width }}>

@@ -9,6 +9,7 @@
 import { spawn } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { ensureTestTools } from './test-tools.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
@@ -81,6 +82,10 @@ function runScript(script) {
     child.on('close', (status) => resolve({ status, tail: partial ? [...tail, partial].slice(-TAIL_LINES) : tail }));
   });
 }
+
+// The Debian programs the chosen steps drive (Chromium, PostgreSQL, ffprobe, epubcheck...):
+// installed here when missing and this machine can, so a fresh machine runs the chain as CI does.
+ensureTestTools(chosen.map((step) => step.script));
 
 const results = [];
 for (const step of chosen) {

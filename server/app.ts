@@ -30,8 +30,13 @@ import { createPronunciationService } from './pronunciations/service';
 import { createProgressRepository } from './progress/repository';
 import { createProgressService } from './progress/service';
 import { createConversion, type ConversionOverrides } from './jobs/index';
+import { createExports } from './exports/index';
+import { createMediaTagger } from './exports/media-tags';
+import { createFeedRepository } from './feeds/repository';
+import { createFeedService, deriveFeedSecret } from './feeds/service';
 import { createListCache, listenForJobChanges } from './jobs/list-cache';
 import { apiRoutes } from './routes/index';
+import { publicFeedRoutes } from './routes/feeds';
 import { createBookSource } from './assistant/books';
 import { createListeningHistory } from './assistant/library';
 import { createConversationRepository } from './assistant/conversations';
@@ -153,6 +158,27 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Fas
     pool: () => conversion.encoderPool ?? (samplePool ??= new EncoderPool(1, { encoder: config.mp3Encoder })),
   });
   app.addHook('onClose', async () => samplePool?.close());
+  // Downloads (M4B, MP3, ZIP, EPUB) built on their own queue, and the private podcast feeds.
+  const transcripts = createTranscriptService({ library, storage });
+  const exports = await createExports({ config, db, storage, listening, transcripts, log: app.log, now });
+  app.addHook('preClose', () => exports.close());
+  const feeds = createFeedService({
+    repo: createFeedRepository(db),
+    books: exports.books,
+    covers: exports.covers,
+    storage,
+    finishedBookIds: async (userId) =>
+      (await conversion.repo.completedForUser(userId, 500)).map((job) => job.id).reverse(),
+    titles: (userId, jobIds) => library.titles(userId, jobIds),
+    secret: deriveFeedSecret(config.jwtSecret),
+  });
+  // The streaming route's MP3s carry the same ID3 tags as the downloads once their book is finished.
+  const mediaTags = createMediaTagger({
+    jobs: conversion.repo,
+    books: exports.books,
+    covers: exports.covers,
+    onError: (err, key) => app.log.warn({ err, key }, 'no ID3 tag for a streamed file'),
+  });
 
   // The voice assistant: per-user sessions and their conversations (its websocket is a route).
   const voiceAssistant = createVoiceAssistant({
@@ -190,7 +216,10 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Fas
       storage,
       progress,
       listening,
-      transcripts: createTranscriptService({ library, storage }),
+      transcripts,
+      exports: exports.service,
+      mediaTags,
+      feeds,
       covers: createCoverService({ library, storage }),
       jobs: conversion.service,
       reconverter: conversion.reconverter,
@@ -203,6 +232,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Fas
     }),
     { prefix: '/api/v1' },
   );
+  await app.register(publicFeedRoutes, { feeds, storage, urls: config });
   if (config.staticDir !== undefined) await installSpa(app, config.staticDir);
 
   return app;

@@ -3,6 +3,11 @@ import { ConfigError, loadConfig, type Config } from './config';
 import { migrate } from './db/migrate';
 import { openDatabase } from './db/open';
 import { createConversion } from './jobs/index';
+import { createExports } from './exports/index';
+import { createJobLibrary } from './listening/library';
+import { createListeningService, deriveMediaSecret } from './listening/service';
+import { createTranscriptService } from './listening/transcript';
+import { createProgressRepository } from './progress/repository';
 import { conversionMetricsHook, readinessChecks } from './ops/checks';
 import { createMetrics } from './ops/metrics';
 import { installOps, requestId, requestLogController } from './ops/routes';
@@ -44,6 +49,24 @@ async function main(): Promise<void> {
   const metrics = createMetrics();
   const storage = await openStorage(config);
   const conversion = await createConversion(config, db, log, { storage }, conversionMetricsHook(metrics));
+  // Downloads (M4B, MP3, ZIP, EPUB) are built here too, from the book as the listening side reads it.
+  const library = createJobLibrary(conversion.repo);
+  const listening = createListeningService({
+    library,
+    progress: createProgressRepository(db),
+    storage,
+    mediaSecret: deriveMediaSecret(config.jwtSecret),
+    mediaUrlTtlSeconds: config.mediaUrlTtlSeconds,
+    now: () => new Date(),
+  });
+  const exports = await createExports({
+    config,
+    db,
+    storage,
+    listening,
+    transcripts: createTranscriptService({ library, storage }),
+    log,
+  });
   let opsUrl: string | undefined;
   if (config.opsPort !== undefined) {
     installOps(ops, {
@@ -65,6 +88,7 @@ async function main(): Promise<void> {
     () =>
       ops
         .close()
+        .then(() => exports.close())
         .then(() => conversion.close())
         .then(() => db.close()),
     config.shutdownGraceSeconds,

@@ -15,12 +15,16 @@ function sanitizeTitle(title: string): string {
   return clean === '' ? 'Untitled' : clean;
 }
 
-/** An extended M3U playlist (one entry per chapter), newline-terminated. */
-export function buildM3u(entries: PlaylistEntry[]): string {
+/**
+ * An extended M3U playlist (one entry per chapter), newline-terminated. Entries are URLs (no
+ * spaces), or with `relativePaths` file names beside the playlist, which may hold spaces.
+ */
+export function buildM3u(entries: PlaylistEntry[], options: { relativePaths?: boolean } = {}): string {
   const lines = ['#EXTM3U'];
+  // eslint-disable-next-line no-control-regex
+  const forbidden = options.relativePaths === true ? /[\u0000-\u001f\u007f]/ : /[\u0000-\u001f\u007f\s]/;
   for (const entry of entries) {
-    // eslint-disable-next-line no-control-regex
-    if (/[\u0000-\u001f\u007f\s]/.test(entry.url) || entry.url === '') {
+    if (forbidden.test(entry.url) || entry.url === '') {
       throw new Error(`Playlist URL must be a single line without spaces: ${JSON.stringify(entry.url)}`);
     }
     const seconds =

@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import type { FastifyReply } from 'fastify';
 import type { FileStorage } from '../storage/types';
 
@@ -81,4 +82,49 @@ export async function sendMedia(
   }
   reply.code(200).header('content-length', String(size));
   return reply.send(size === 0 ? '' : storage.read(key));
+}
+
+/**
+ * Like sendMedia, for a file served with `prefix` in front of its stored bytes (an ID3 tag made
+ * for this answer): Range counts over the bytes as sent, prefix included.
+ */
+export async function sendWithPrefix(
+  reply: FastifyReply,
+  storage: FileStorage,
+  key: string,
+  prefix: Uint8Array,
+  rangeHeader: string | undefined,
+  contentType = 'audio/mpeg',
+): Promise<FastifyReply> {
+  const info = await storage.stat(key);
+  if (info === null) {
+    const detail = 'Audio file not found';
+    return reply.code(404).type('application/json; charset=utf-8').send({ detail, message: detail });
+  }
+  const size = prefix.length + info.size;
+  reply.header('accept-ranges', 'bytes').header('cache-control', 'private, max-age=300');
+  const range = parseRange(rangeHeader, size);
+  if (range.kind === 'unsatisfiable') {
+    const detail = 'Requested range not satisfiable';
+    return reply
+      .code(416)
+      .header('content-range', `bytes */${size}`)
+      .type('application/json; charset=utf-8')
+      .send({ detail, message: detail });
+  }
+  const start = range.kind === 'partial' ? range.start : 0;
+  const end = range.kind === 'partial' ? range.end : size - 1;
+  async function* bytes(): AsyncIterable<Uint8Array> {
+    if (start < prefix.length) yield prefix.subarray(start, Math.min(end + 1, prefix.length));
+    if (end >= prefix.length && info!.size > 0) {
+      yield* storage.read(key, {
+        start: Math.max(0, start - prefix.length),
+        end: end - prefix.length,
+      }) as AsyncIterable<Uint8Array>;
+    }
+  }
+  reply.type(contentType).header('content-length', String(end - start + 1));
+  if (range.kind === 'partial') reply.code(206).header('content-range', `bytes ${start}-${end}/${size}`);
+  else reply.code(200);
+  return reply.send(Readable.from(bytes()));
 }

@@ -28,5 +28,11 @@ export const voicesSection = section({
       { default: 'auto' },
       "'auto': a native `lame` binary on PATH encodes MP3 (a process per stream, about 2.5x faster than WebAssembly) when there is one, else LAME WebAssembly in the ENCODER_THREADS worker threads. 'native' requires the binary; 'wasm' never uses it.",
     ),
+    exportFfmpeg: oneOf(
+      'EXPORT_FFMPEG',
+      ['auto', 'native', 'bundled'] as const,
+      { default: 'auto' },
+      "The ffmpeg that encodes the M4B download and converts covers. 'auto': `ffmpeg` on PATH when there is one (Debian's package, usually newer), else the static FFmpeg 4.1 shipped inside the @ffmpeg-installer/ffmpeg npm package (works after `npm install` alone). 'native' requires the one on PATH; 'bundled' always uses the package's.",
+    ),
   },
 });

@@ -27,8 +27,8 @@ export async function migrate(db: Db, migrations: readonly Migration[] = default
   return applied;
 }
 
-/** The ids of the migrations applied to this database, in order (backups record and check them). */
-export async function appliedMigrations(db: DbExecutor): Promise<string[]> {
-  const { rows } = await db.query<{ id: string }>('SELECT id FROM schema_migrations ORDER BY id');
+/** The ids of the migrations applied to this database, in order. */
+export async function appliedMigrations(x: DbExecutor): Promise<string[]> {
+  const { rows } = await x.query<{ id: string }>('SELECT id FROM schema_migrations ORDER BY id');
   return rows.map((r) => r.id);
 }

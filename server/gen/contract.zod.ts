@@ -169,8 +169,9 @@ export const ListJobsResponse = zod.object({
   "voice_id": zod.string().optional().describe('A voice id of `GET /voices` for the provider: alloy for openai and adam for elevenlabs by default (or any voice id of theirs), an eSpeak-NG variant for offline (en-us+f3 by default), a voice of the voice server for openai_compatible. An offline or voice server voice that `GET /voices` does not list is refused with 422.'),
   "voice_settings": zod.record(zod.string(), zod.string()).optional()
 }).optional(),
-  "provider": zod.enum(['openai', 'elevenlabs', 'offline', 'openai_compatible']).optional().describe('Who speaks: `openai` and `elevenlabs` (cloud voices; the offline voice stands in without their key), `offline` (the eSpeak-NG voice, chosen on purpose) and `openai_compatible` (the voice server beside Lectio, TTS_SERVER_URL).')
-}).describe('The voice a job was made with (the list leaves the analysis out).'),
+  "provider": zod.enum(['openai', 'elevenlabs', 'offline', 'openai_compatible']).optional().describe('Who speaks: `openai` and `elevenlabs` (cloud voices; the offline voice stands in without their key), `offline` (the eSpeak-NG voice, chosen on purpose) and `openai_compatible` (the voice server beside Lectio, TTS_SERVER_URL).'),
+  "author": zod.string().optional().describe('The book\'s author, when its file named one (an EPUB\'s metadata).')
+}).describe('The voice a job was made with, and its author (the list leaves the analysis out).'),
   "result_data": zod.object({
   "duration": zod.number().optional().describe('Seconds.'),
   "duration_seconds": zod.number().optional(),
@@ -505,7 +506,8 @@ export const PreviewJobResponse = zod.object({
   "title": zod.string(),
   "characters": zod.int(),
   "words": zod.int(),
-  "estimated_seconds": zod.number()
+  "estimated_seconds": zod.number(),
+  "front_matter": zod.boolean().describe('The book\'s front matter (title page, copyright, contents, dedication, ...), as the file marks it or its title says: the SPA offers it unticked.')
 })),
   "total_characters": zod.int().describe('Characters of the chosen chapters (all when none are named).'),
   "estimated_seconds": zod.number().describe('Listening time of the chosen chapters with the requested voice.'),
@@ -1292,8 +1294,9 @@ export const GetAudioMetadataResponse = zod.object({
   "ready": zod.boolean().optional().describe('The chapter is converted and can be played (stream it with its id); false while it still converts. Always sent by the server.')
 })),
   "chapters_ready": zod.int().min(getAudioMetadataResponseChaptersReadyMin).optional().describe('How many of `chapters` are ready (all of them once the job is COMPLETED; for a book still converting, the chapters converted so far). Always sent by the server.'),
+  "estimated_duration": zod.number().optional().describe('Seconds the whole book will last: `duration` once it is finished; while it converts, the ready chapters\' audio plus an estimate of the rest from their length and the voice\'s pace so far. Always sent by the server.'),
   "provider": zod.enum(['openai', 'elevenlabs', 'offline', 'openai_compatible']).optional().describe('Who speaks: `openai` and `elevenlabs` (cloud voices; the offline voice stands in without their key), `offline` (the eSpeak-NG voice, chosen on purpose) and `openai_compatible` (the voice server beside Lectio, TTS_SERVER_URL).'),
-  "tts_engine": zod.string().optional(),
+  "tts_engine": zod.string().optional().describe('What spoke (espeak-ng, openai, elevenlabs): the job\'s engine, or for a book still converting, its converted chapters\'.'),
   "sample_rate": zod.int().optional(),
   "bitrate_kbps": zod.int().optional(),
   "resume_position": zod.number().default(getAudioMetadataResponseResumePositionDefault),
@@ -1717,3 +1720,206 @@ export const ClearVoiceConversationParams = zod.object({
 })
 
 export const ClearVoiceConversationResponse = zod.void()
+
+
+/**
+ * Each format of a COMPLETED book is built once, in the background, and kept. The first
+ * request for a format starts its build; until the file is ready the answer is 202 with
+ * `{status, progress}` and `Retry-After` (seconds). Then 200 with the file, `Content-Disposition:
+ * attachment; filename="{Title}.{ext}"` (the title made safe for any file system; the UTF-8
+ * name in `filename*`) and Range support (206, 416).
+ * Converting the book again (retry) makes the kept files stale: the next request builds them
+ * again. A failed build starts again too.
+ * - `m4b`: AAC in MP4 with a named chapter marker per chapter, the cover, title, author and album.
+ * - `mp3`: the whole book in one MP3 with ID3 tags, the cover and a chapter frame per chapter.
+ * - `zip`: every chapter as a tagged MP3, `cover.jpg` and an M3U playlist with relative paths.
+ * - `epub`: EPUB 3 whose text follows the audio (Media Overlays): one element per sentence, a
+ *   SMIL file per chapter, the chapters' audio, the cover and a table of contents.
+ * The owner's bearer token, or a signed link from `GET /audio/{jobId}/exports` (`expires` and
+ * `sig`, for a plain browser download), is required. 409 while the book is not COMPLETED.
+ * @summary The finished audiobook as one file (M4B, MP3, ZIP or EPUB); 202 while it is being built.
+ */
+export const GetAudioDownloadParams = zod.object({
+  "jobId": zod.uuid()
+})
+
+export const getAudioDownloadQuerySigMax = 200;
+
+
+
+export const GetAudioDownloadQueryParams = zod.object({
+  "format": zod.enum(['m4b', 'mp3', 'zip', 'epub']),
+  "expires": zod.int().optional().describe('With `sig`, the expiry (Unix seconds) of a signed download link.'),
+  "sig": zod.string().max(getAudioDownloadQuerySigMax).optional().describe('The signature of a signed download link.')
+})
+
+export const GetAudioDownloadHeader = zod.object({
+  "Range": zod.string().optional()
+})
+
+export const GetAudioDownloadResponse = zod.unknown()
+
+
+/**
+ * One entry per format, in the order m4b, mp3, zip, epub. `status` is `none` for a format
+ * never asked for (or whose file is stale after the book was converted again). A ready
+ * entry has `download_url`, a link to `GET /audio/{jobId}/download` signed for
+ * `MEDIA_URL_TTL_SECONDS` that a browser can open without a bearer token.
+ * @summary Every download format of a book, with its state and, when ready, a signed link.
+ */
+export const ListAudioExportsParams = zod.object({
+  "jobId": zod.uuid()
+})
+
+export const listAudioExportsResponseExportsItemProgressMin = 0;
+export const listAudioExportsResponseExportsItemProgressMax = 100;
+
+
+
+export const ListAudioExportsResponse = zod.object({
+  "exports": zod.array(zod.object({
+  "format": zod.enum(['m4b', 'mp3', 'zip', 'epub']),
+  "status": zod.enum(['none', 'queued', 'building', 'ready', 'failed']).describe('`none`: never asked for, cancelled, or stale (the book was converted again); `queued`: waiting for a worker; `building`; `ready`: kept and downloadable; `failed` (see `error_message`) starts again when asked.'),
+  "progress": zod.int().min(listAudioExportsResponseExportsItemProgressMin).max(listAudioExportsResponseExportsItemProgressMax),
+  "filename": zod.string().describe('The name the file downloads as ("{Title}.{ext}", made safe).'),
+  "size_bytes": zod.int().nullable(),
+  "download_url": zod.string().nullable().describe('A signed link to the ready file (absolute), valid MEDIA_URL_TTL_SECONDS.'),
+  "error_message": zod.string().nullable(),
+  "updated_at": zod.iso.datetime({"offset":true}).nullable()
+}))
+})
+
+
+/**
+ * @summary Start building one download format (nothing happens when it is ready or building).
+ */
+export const StartAudioExportParams = zod.object({
+  "jobId": zod.uuid()
+})
+
+export const StartAudioExportBody = zod.object({
+  "format": zod.enum(['m4b', 'mp3', 'zip', 'epub'])
+})
+
+export const startAudioExportResponseProgressMin = 0;
+export const startAudioExportResponseProgressMax = 100;
+
+
+
+export const StartAudioExportResponse = zod.object({
+  "format": zod.enum(['m4b', 'mp3', 'zip', 'epub']),
+  "status": zod.enum(['none', 'queued', 'building', 'ready', 'failed']).describe('`none`: never asked for, cancelled, or stale (the book was converted again); `queued`: waiting for a worker; `building`; `ready`: kept and downloadable; `failed` (see `error_message`) starts again when asked.'),
+  "progress": zod.int().min(startAudioExportResponseProgressMin).max(startAudioExportResponseProgressMax),
+  "filename": zod.string().describe('The name the file downloads as ("{Title}.{ext}", made safe).'),
+  "size_bytes": zod.int().nullable(),
+  "download_url": zod.string().nullable().describe('A signed link to the ready file (absolute), valid MEDIA_URL_TTL_SECONDS.'),
+  "error_message": zod.string().nullable(),
+  "updated_at": zod.iso.datetime({"offset":true}).nullable()
+})
+
+
+/**
+ * The build stops within a second; its partial file is discarded. 204 also when there was nothing.
+ * @summary Stop building a format, or remove its kept file.
+ */
+export const CancelAudioExportParams = zod.object({
+  "jobId": zod.uuid(),
+  "format": zod.enum(['m4b', 'mp3', 'zip', 'epub'])
+})
+
+export const CancelAudioExportResponse = zod.void()
+
+
+/**
+ * @summary The user's private podcast feeds.
+ */
+export const ListFeedsResponse = zod.object({
+  "feeds": zod.array(zod.object({
+  "id": zod.uuid(),
+  "url": zod.string().describe('The feed\'s absolute address; it is the credential, keep it private.'),
+  "job_id": zod.uuid().nullable(),
+  "title": zod.string().describe('The book\'s title, or "Lectio library".'),
+  "created_at": zod.iso.datetime({"offset":true})
+}))
+})
+
+
+/**
+ * One feed per book and one for the library: asking again answers the existing feed (200);
+ * a new one answers 201. `url` is the feed's address (`/feeds/{token}.xml`, absolute): anyone
+ * who has it can listen, without signing in, until the feed is deleted. A book must be
+ * COMPLETED (409 otherwise).
+ * @summary The private podcast feed of a book (`job_id`), or of the whole library (no `job_id`).
+ */
+export const CreateFeedBody = zod.object({
+  "job_id": zod.uuid().optional().describe('The book; omitted for the whole library\'s feed.')
+})
+
+export const CreateFeedResponse = zod.object({
+  "id": zod.uuid(),
+  "url": zod.string().describe('The feed\'s absolute address; it is the credential, keep it private.'),
+  "job_id": zod.uuid().nullable(),
+  "title": zod.string().describe('The book\'s title, or "Lectio library".'),
+  "created_at": zod.iso.datetime({"offset":true})
+})
+
+
+/**
+ * @summary Revoke a feed; its address and every episode link stop working at once.
+ */
+export const DeleteFeedParams = zod.object({
+  "feedId": zod.uuid()
+})
+
+export const DeleteFeedResponse = zod.void()
+
+
+/**
+ * Title, author, cover and description of the book (or of the library), then one item per
+ * chapter in reading order with its enclosure (a tagged MP3 under the same token),
+ * `itunes:duration` and `itunes:episode`. 404 for an unknown or revoked token.
+ * @summary The podcast feed (RSS 2.0 with the iTunes namespace); the token is the credential.
+ */
+export const getFeedXmlPathTokenRegExp = new RegExp('^[A-Za-z0-9_-]{20,100}$');
+
+
+export const GetFeedXmlParams = zod.object({
+  "token": zod.string().regex(getFeedXmlPathTokenRegExp).describe('The feed\'s secret token.')
+})
+
+export const GetFeedXmlResponse = zod.unknown()
+
+
+/**
+ * @summary One chapter of a feed's book as a tagged MP3, with Range support.
+ */
+export const getFeedEpisodePathTokenRegExp = new RegExp('^[A-Za-z0-9_-]{20,100}$');
+export const getFeedEpisodePathChapterMax = 100000;
+
+
+
+export const GetFeedEpisodeParams = zod.object({
+  "token": zod.string().regex(getFeedEpisodePathTokenRegExp).describe('The feed\'s secret token.'),
+  "jobId": zod.uuid(),
+  "chapter": zod.int().min(1).max(getFeedEpisodePathChapterMax).describe('The chapter\'s number in reading order (1 for the first).')
+})
+
+export const GetFeedEpisodeHeader = zod.object({
+  "Range": zod.string().optional()
+})
+
+export const GetFeedEpisodeResponse = zod.unknown()
+
+
+/**
+ * @summary The cover of a feed's book as a JPEG image.
+ */
+export const getFeedCoverPathTokenRegExp = new RegExp('^[A-Za-z0-9_-]{20,100}$');
+
+
+export const GetFeedCoverParams = zod.object({
+  "token": zod.string().regex(getFeedCoverPathTokenRegExp).describe('The feed\'s secret token.'),
+  "jobId": zod.uuid()
+})
+
+export const GetFeedCoverResponse = zod.unknown()

@@ -276,6 +276,78 @@ const CASES: Record<string, Case> = {
     public: true,
     expect: 403,
   },
+  'getAudioDownload path jobId': {
+    method: 'GET',
+    url: `/api/v1/audio/${q(`${ID}${NUL}`)}/download?format=mp3`,
+    expect: 'refuse',
+  },
+  'getAudioDownload query format': {
+    method: 'GET',
+    url: `/api/v1/audio/${ID}/download?format=${q(`mp3${NUL}`)}`,
+    expect: 'refuse',
+  },
+  'getAudioDownload query sig': {
+    method: 'GET',
+    url: `/api/v1/audio/${ID}/download?format=mp3&expires=9999999999&sig=${q(bad)}`,
+    public: true,
+    expect: 'refuse',
+  },
+  'listAudioExports path jobId': { method: 'GET', url: `/api/v1/audio/${q(`${ID}${NUL}`)}/exports`, expect: 'refuse' },
+  'startAudioExport path jobId': {
+    method: 'POST',
+    url: `/api/v1/audio/${q(`${ID}${NUL}`)}/exports`,
+    body: { format: 'mp3' },
+    expect: 'refuse',
+  },
+  'startAudioExport body format': {
+    method: 'POST',
+    url: `/api/v1/audio/${ID}/exports`,
+    body: { format: `mp3${NUL}` },
+    expect: 'refuse',
+  },
+  'cancelAudioExport path jobId': {
+    method: 'DELETE',
+    url: `/api/v1/audio/${q(`${ID}${NUL}`)}/exports/mp3`,
+    expect: 'refuse',
+  },
+  'cancelAudioExport path format': {
+    method: 'DELETE',
+    url: `/api/v1/audio/${ID}/exports/${q(`mp3${NUL}`)}`,
+    expect: 'refuse',
+  },
+  'createFeed body job_id': { method: 'POST', url: '/api/v1/feeds', body: { job_id: `${ID}${NUL}` }, expect: 'refuse' },
+  'deleteFeed path feedId': { method: 'DELETE', url: `/api/v1/feeds/${q(`${ID}${NUL}`)}`, expect: 'refuse' },
+  // The feeds' own addresses: the token is the credential, so they are public.
+  'getFeedXml path token': {
+    method: 'GET',
+    url: `/feeds/${q(`${'t'.repeat(43)}${NUL}`)}.xml`,
+    public: true,
+    expect: 'refuse',
+  },
+  'getFeedEpisode path token': {
+    method: 'GET',
+    url: `/feeds/${q(`${'t'.repeat(43)}${NUL}`)}/${ID}/1.mp3`,
+    public: true,
+    expect: 'refuse',
+  },
+  'getFeedEpisode path jobId': {
+    method: 'GET',
+    url: `/feeds/${'t'.repeat(43)}/${q(`${ID}${NUL}`)}/1.mp3`,
+    public: true,
+    expect: 'refuse',
+  },
+  'getFeedCover path token': {
+    method: 'GET',
+    url: `/feeds/${q(`${'t'.repeat(43)}${NUL}`)}/${ID}/cover.jpg`,
+    public: true,
+    expect: 'refuse',
+  },
+  'getFeedCover path jobId': {
+    method: 'GET',
+    url: `/feeds/${'t'.repeat(43)}/${q(`${ID}${NUL}`)}/cover.jpg`,
+    public: true,
+    expect: 'refuse',
+  },
   'getProgress path jobId': { method: 'GET', url: `/api/v1/progress/${q(`${ID}${NUL}`)}`, expect: 'refuse' },
   'saveProgress path jobId': {
     method: 'PUT',

@@ -12,6 +12,8 @@ export interface DocumentChapter {
   title: string;
   start: number;
   end: number;
+  /** The file marks it as front matter (an EPUB's pages before its first contents entry). */
+  frontMatter?: boolean;
 }
 
 export interface DocumentCover {
@@ -46,7 +48,7 @@ const SECTION = '\n\n\n\n';
  * Joins sections into one text with chapter offsets. Empty sections are left out; a section's
  * range covers its own text only (separators are outside).
  */
-export function joinSections(sections: { title: string; paragraphs: string[] }[]): {
+export function joinSections(sections: { title: string; paragraphs: string[]; frontMatter?: boolean }[]): {
   text: string;
   chapters: DocumentChapter[];
 } {
@@ -55,7 +57,10 @@ export function joinSections(sections: { title: string; paragraphs: string[] }[]
   // A first section of a few words (a title page) joins the chapter after it.
   const [first, second, ...rest] = sections;
   if (first && second && countWords(first.paragraphs.join(' ')) < MIN_CHAPTER_WORDS) {
-    sections = [{ title: second.title, paragraphs: [...first.paragraphs, ...second.paragraphs] }, ...rest];
+    sections = [
+      { title: second.title, paragraphs: [...first.paragraphs, ...second.paragraphs], frontMatter: second.frontMatter },
+      ...rest,
+    ];
   }
   for (const s of sections) {
     const body = s.paragraphs
@@ -64,7 +69,12 @@ export function joinSections(sections: { title: string; paragraphs: string[] }[]
       .join(PARAGRAPH);
     if (body === '') continue;
     if (text !== '') text += SECTION;
-    chapters.push({ title: s.title, start: text.length, end: text.length + body.length });
+    chapters.push({
+      title: s.title,
+      start: text.length,
+      end: text.length + body.length,
+      ...(s.frontMatter && { frontMatter: true }),
+    });
     text += body;
   }
   return { text, chapters };

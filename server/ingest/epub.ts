@@ -29,7 +29,20 @@ export const MAX_EPUB_UNCOMPRESSED_BYTES = 100 * 1024 * 1024;
 /** Encryption algorithms that only obfuscate embedded fonts (not DRM). */
 const FONT_OBFUSCATION = new Set(['http://www.idpf.org/2008/embedding', 'http://ns.adobe.com/pdf/enc#RC']);
 
-const notEpub = (why: string) => new IngestError('unsupported', `The file is not an EPUB book: ${why}`);
+const notEpub = (why: string) => new IngestError('unsupported', `This file is not an EPUB book: ${why}`);
+
+/**
+ * A ZIP archive with no EPUB package: say what it is when it is an office document renamed to
+ * .epub (they are ZIP archives too), and what to do instead.
+ */
+function whatZipIsThis(names: readonly string[]): string {
+  const has = (prefix: string) => names.some((name) => name.startsWith(prefix));
+  if (has('word/')) return 'it is a Word document (.docx). Save it as EPUB or PDF, or paste its text';
+  if (has('xl/')) return 'it is an Excel spreadsheet. Paste the text you want read instead';
+  if (has('ppt/')) return 'it is a PowerPoint presentation. Save it as PDF, or paste its text';
+  if (names.includes('content.xml')) return 'it is an OpenDocument file. Save it as EPUB or PDF, or paste its text';
+  return 'it is a ZIP archive without a book inside. Choose the .epub file itself';
+}
 
 type XmlEl = {
   nodeType: number;
@@ -184,7 +197,7 @@ function ncxEntries(ncxXml: string, ncxPath: string): TocEntry[] {
 export async function readEpub(bytes: Uint8Array): Promise<ParsedDocument> {
   const archive = await openArchive(bytes);
   const has = new Set(archive.names);
-  if (!has.has('META-INF/container.xml')) throw notEpub('it has no META-INF/container.xml');
+  if (!has.has('META-INF/container.xml')) throw notEpub(whatZipIsThis(archive.names));
   const meta = await archive.read(new Set(['META-INF/container.xml', 'META-INF/encryption.xml']));
   refuseDrm(meta['META-INF/encryption.xml'] && utf8.decode(meta['META-INF/encryption.xml']));
 
@@ -255,7 +268,7 @@ export async function readEpub(bytes: Uint8Array): Promise<ParsedDocument> {
       : { paragraphs: [], anchors: new Map<string, number>(), firstHeading: null };
   });
 
-  const sections: { title: string; paragraphs: string[] }[] = [];
+  const sections: { title: string; paragraphs: string[]; frontMatter?: boolean }[] = [];
   if (toc.length === 0) {
     docs.forEach((d, i) => sections.push({ title: d.firstHeading ?? `Chapter ${i + 1}`, paragraphs: d.paragraphs }));
   } else {
@@ -277,7 +290,8 @@ export async function readEpub(bytes: Uint8Array): Promise<ParsedDocument> {
       return out;
     };
     const first = starts[0]!;
-    sections.push({ title: 'Opening', paragraphs: slice(0, 0, first.doc, first.para) });
+    // What comes before the first contents entry is the title page, copyright and the like.
+    sections.push({ title: 'Opening', paragraphs: slice(0, 0, first.doc, first.para), frontMatter: true });
     starts.forEach((s, i) => {
       const next = starts[i + 1];
       sections.push({

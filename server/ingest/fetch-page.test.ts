@@ -104,6 +104,25 @@ describe('fetchPage: the SSRF guard', () => {
     },
   );
 
+  it('says the server cannot reach the internet when no name resolves, and that a site is not found when only its name fails', async () => {
+    const notFound = (name: string) => Object.assign(new Error(`getaddrinfo ENOTFOUND ${name}`), { code: 'ENOTFOUND' });
+    const offlineResolver: Resolver = async (name) => {
+      throw notFound(name);
+    };
+    const offline = await failure(fetchPage('https://books.example/story', { resolve: offlineResolver }));
+    expect(offline.kind).toBe('upstream_failed');
+    expect(offline.message).toBe(
+      'This server cannot reach the internet right now, so the page at books.example could not be fetched. ' +
+        'Paste the text or upload the file instead, or try again later',
+    );
+    const onlineResolver: Resolver = async (name) => {
+      if (name === 'books.example') throw notFound(name);
+      return [{ address: '93.184.215.14', family: 4 }];
+    };
+    const missing = await failure(fetchPage('https://books.example/story', { resolve: onlineResolver }));
+    expect(missing.message).toBe('The site books.example could not be found');
+  });
+
   it('re-resolves redirect targets by name and refuses one that resolves to a private address', async () => {
     routes.set('/to-name', (_req, res) => {
       res.writeHead(301, { Location: 'http://intranet.example/' });

@@ -201,11 +201,47 @@ function formatSeconds(ms: number): string {
   return `${text} ${text === '1' ? 'second' : 'seconds'}`;
 }
 
+const errorCode = (err: unknown): string =>
+  typeof err === 'object' && err !== null && 'code' in err ? String((err as { code: unknown }).code) : '';
+
+const NAME_NOT_FOUND = new Set(['ENOTFOUND', 'EAI_AGAIN', 'EAI_NODATA', 'EAI_NONAME']);
+const NO_ROUTE = new Set(['ENETUNREACH', 'EHOSTUNREACH', 'ENETDOWN']);
+
+/** The name every working resolver knows (reserved for examples by IANA), asked when a site's name was not found. */
+const WELL_KNOWN_NAME = 'example.com';
+const PROBE_TIMEOUT_MS = 3_000;
+
+const offline = (host: string, cause: unknown) =>
+  new IngestError(
+    'upstream_failed',
+    `This server cannot reach the internet right now, so the page at ${host} could not be fetched. ` +
+      'Paste the text or upload the file instead, or try again later',
+    { cause },
+  );
+
+/**
+ * A site's name was not found: is it that name, or is this server offline (no name resolves at
+ * all)? One lookup of a well-known name tells them apart.
+ */
+async function nameNotFound(resolve: Resolver, host: string, cause: unknown): Promise<IngestError> {
+  const online = await Promise.race([
+    resolve(WELL_KNOWN_NAME).then(
+      (addresses) => addresses.length > 0,
+      () => false,
+    ),
+    new Promise<boolean>((done) => setTimeout(() => done(false), PROBE_TIMEOUT_MS).unref()),
+  ]);
+  return online
+    ? new IngestError('upstream_failed', `The site ${host} could not be found`, { cause })
+    : offline(host, cause);
+}
+
 function describeNetworkError(err: unknown, host: string): IngestError {
-  const code = typeof err === 'object' && err !== null && 'code' in err ? String((err as { code: unknown }).code) : '';
-  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EAI_NODATA' || code === 'EAI_NONAME') {
+  const code = errorCode(err);
+  if (NAME_NOT_FOUND.has(code)) {
     return new IngestError('upstream_failed', `The site ${host} could not be found`, { cause: err });
   }
+  if (NO_ROUTE.has(code)) return offline(host, err);
   if (code === 'ECONNREFUSED')
     return new IngestError('upstream_failed', `The site ${host} refused the connection`, { cause: err });
   if (code === 'ECONNRESET' || code === 'EPIPE' || code === 'ERR_STREAM_PREMATURE_CLOSE') {
@@ -262,9 +298,10 @@ async function vet(url: URL, opts: Required<Pick<FetchPageOptions, 'resolve'>> &
   try {
     addresses = await opts.resolve(hostname);
   } catch (err) {
+    if (NAME_NOT_FOUND.has(errorCode(err))) throw await nameNotFound(opts.resolve, hostname, err);
     throw describeNetworkError(err, hostname);
   }
-  if (addresses.length === 0) throw new IngestError('upstream_failed', `The site ${hostname} could not be found`);
+  if (addresses.length === 0) throw await nameNotFound(opts.resolve, hostname, undefined);
   if (addresses.some((a) => isForbiddenAddress(a.address, { allowLoopback }))) throw refused();
   const first = addresses[0] as ResolvedAddress;
   return { url, hostname, address: first };

@@ -41,13 +41,27 @@ describe('EPUB', async () => {
     const damaged = await refusal(() => readEpub(new Uint8Array([0x50, 0x4b, 0x03, 0x04, 1, 2, 3, 4, 5])));
     expect([damaged.kind, damaged.message]).toEqual([
       'unsupported',
-      'The file is not an EPUB book: the ZIP archive is damaged or incomplete',
+      'This file is not an EPUB book: the ZIP archive is damaged or incomplete',
     ]);
     const plainZip = await refusal(() => readEpub(zipSync({ 'notes.txt': strToU8('hello') })));
     expect([plainZip.kind, plainZip.message]).toEqual([
       'unsupported',
-      'The file is not an EPUB book: it has no META-INF/container.xml',
+      'This file is not an EPUB book: it is a ZIP archive without a book inside. Choose the .epub file itself',
     ]);
+  });
+
+  it('says a Word document renamed to .epub is not an EPUB book, and what to do', async () => {
+    const docx = zipSync({
+      '[Content_Types].xml': strToU8('<Types/>'),
+      'word/document.xml': strToU8('<w:document/>'),
+      'docProps/core.xml': strToU8('<cp:coreProperties/>'),
+    });
+    const refused = await refusal(() => readEpub(docx));
+    expect([refused.kind, refused.message]).toEqual([
+      'unsupported',
+      'This file is not an EPUB book: it is a Word document (.docx). Save it as EPUB or PDF, or paste its text',
+    ]);
+    expect(refused.message).not.toMatch(/META-INF|container\.xml/);
   });
 
   it('starts a chapter at the element a TOC entry points to inside a file', async () => {

@@ -27,7 +27,14 @@ interface Preview {
   title: string;
   author: string | null;
   has_cover: boolean;
-  chapters: { index: number; title: string; characters: number; words: number; estimated_seconds: number }[];
+  chapters: {
+    index: number;
+    title: string;
+    characters: number;
+    words: number;
+    estimated_seconds: number;
+    front_matter: boolean;
+  }[];
   total_characters: number;
   estimated_seconds: number;
   characters_per_second: number;
@@ -135,6 +142,12 @@ describe('an EPUB 3 book', () => {
       expect(job.title).toBe('The Lighthouse');
       expect(job.config.author).toBe('Ada Marlow');
       expect(job.result_data.chapters?.map((c) => c.title)).toEqual(SAMPLE_CHAPTERS.map((c) => c.title));
+      // The library's list names the author too (its cards show it under the title).
+      const listed = await t.app.inject({ method: 'GET', url: '/api/v1/jobs?top_level=true', headers });
+      const summary = (listed.json() as { jobs: { id: string; config: { author?: string } }[] }).jobs.find(
+        (j) => j.id === job.id,
+      );
+      expect(summary?.config.author).toBe('Ada Marlow');
 
       const spoken = await transcript(job);
       expect(spoken).toContain('The lighthouse keeper climbed the stairs at dusk.');
@@ -152,6 +165,32 @@ describe('an EPUB 3 book', () => {
       expect(stolen.statusCode).toBe(404);
     },
   );
+});
+
+describe("an EPUB's front matter", () => {
+  it('is offered unticked in the preview: copyright, contents and dedication pages, by title', async () => {
+    const page = (title: string, words: string) => ({ title, paragraphs: [words] });
+    const fileKey = await uploadKey(
+      'with-front-matter.epub',
+      makeEpub3({
+        chapters: [
+          page('Copyright', 'Copyright 2024 Ada Marlow. All rights reserved. No part of this book may be copied.'),
+          page('Contents', 'The Keeper. The Storm. The Morning. A list of the chapters of this little book.'),
+          page('Dedication', 'For my mother, who kept the lamp burning on the longest and darkest nights.'),
+          ...SAMPLE_CHAPTERS,
+        ],
+      }),
+    );
+    const p = (await preview({ title: 'lighthouse', file_key: fileKey })).json() as Preview;
+    expect(p.chapters.map((c) => [c.title, c.front_matter])).toEqual([
+      ['Copyright', true],
+      ['Contents', true],
+      ['Dedication', true],
+      ['The Keeper', false],
+      ['The Storm', false],
+      ['The Morning', false],
+    ]);
+  });
 });
 
 describe('an EPUB 2 book', () => {
@@ -309,7 +348,7 @@ describe('files that are refused', () => {
       'book.epub',
       () => EXE_BYTES,
       415,
-      'The file is not an EPUB book: it is not a ZIP archive. Choose the .epub file itself, not a file renamed to .epub',
+      'This file is not an EPUB book: it is not a ZIP archive. Choose the .epub file itself, not a file renamed to .epub',
     ],
     [
       'a zip bomb',

@@ -26,6 +26,8 @@ export interface JobQueue {
 export const QUEUE_NAME = 'lectio-conversion';
 
 export interface QueueOptions {
+  /** The pg-boss queue; default QUEUE_NAME (the conversion). Other work (downloads) has its own. */
+  name?: string;
   /** A dead worker's message is handed to another worker after this long. */
   expireInSeconds: number;
   /** How often workers look for messages. */
@@ -66,8 +68,9 @@ export async function createPgBossQueue(
   });
   boss.on('error', (error: Error) => options.onError?.(error));
   await boss.start();
-  await boss.createQueue(QUEUE_NAME, {
-    name: QUEUE_NAME,
+  const queueName = options.name ?? QUEUE_NAME;
+  await boss.createQueue(queueName, {
+    name: queueName,
     // No retries here (server/retry-policy.ts): a step's failures are retried once, inside the
     // runner's budget, and a job that finally fails completes its message normally. A message
     // whose worker died or whose handler threw is not retried either: the job keeps no live lease
@@ -83,7 +86,7 @@ export async function createPgBossQueue(
     async send(jobId, sendOptions) {
       try {
         await boss.send(
-          QUEUE_NAME,
+          queueName,
           { jobId },
           {
             expireInSeconds: options.expireInSeconds,
@@ -101,7 +104,7 @@ export async function createPgBossQueue(
       // pg-boss 10 has no per-worker concurrency: each work() call is one poller running one job at a time.
       for (let i = 0; i < concurrency; i += 1) {
         await boss.work<{ jobId: string }>(
-          QUEUE_NAME,
+          queueName,
           { pollingIntervalSeconds: polling, batchSize: 1 },
           async (jobs) => {
             for (const job of jobs) await handler(job.data.jobId);
@@ -114,13 +117,13 @@ export async function createPgBossQueue(
       if (db === null) return 0;
       const { rows } = await db.query<{ id: string }>(
         "SELECT id FROM pgboss.job WHERE name = $1 AND state = 'active'",
-        [QUEUE_NAME],
+        [queueName],
       );
       if (rows.length === 0) return 0;
       // Closed as failed (no retries: see createQueue); the start re-sends a message for each job
       // that should be running (index.ts), so these jobs run again at once.
       await boss.fail(
-        QUEUE_NAME,
+        queueName,
         rows.map((r) => r.id),
       );
       return rows.length;
@@ -130,7 +133,7 @@ export async function createPgBossQueue(
       const { rows } = (await sql.executeSql(
         `SELECT DISTINCT data->>'jobId' AS job_id FROM pgboss.job
           WHERE name = $1 AND state IN ('created', 'retry') AND data->>'jobId' = ANY($2::text[])`,
-        [QUEUE_NAME, jobIds],
+        [queueName, jobIds],
       )) as { rows: { job_id: string }[] };
       return new Set(rows.map((r) => r.job_id));
     },
@@ -139,13 +142,13 @@ export async function createPgBossQueue(
         `SELECT count(*)::int AS waiting,
                 COALESCE(EXTRACT(EPOCH FROM now() - min(start_after)), 0)::double precision AS oldest
            FROM pgboss.job WHERE name = $1 AND state IN ('created', 'retry') AND start_after <= now()`,
-        [QUEUE_NAME],
+        [queueName],
       )) as { rows: { waiting: number; oldest: number }[] };
       return { waiting: Number(rows[0]?.waiting ?? 0), oldestWaitSeconds: Math.max(0, Number(rows[0]?.oldest ?? 0)) };
     },
     async stopFetching() {
       if (stopped) return;
-      await boss.offWork(QUEUE_NAME);
+      await boss.offWork(queueName);
     },
     async stop() {
       if (stopped) return;

@@ -8,6 +8,7 @@ import type { StorageHealth } from '../storage/health';
 import type { FileStorage } from '../storage/types';
 import { DEFAULT_VOICES, type VoiceSettings } from '../tts/select';
 import { estimateCosts, estimateSeconds, speakingRate } from './estimate';
+import { isFrontMatterTitle } from '../ingest/front-matter';
 import { assemble, chapterStats, ChoiceError, chooseChapters, planSource } from './plan';
 import type { JobQueue } from './queue';
 import type { Quotas } from './quotas';
@@ -377,6 +378,8 @@ export function createJobService(deps: JobServiceDeps) {
           title: titles.get(index) || c.title,
           ...stats,
           estimated_seconds: estimateSeconds(stats.characters, rate),
+          // A book's front matter is offered unticked (a single text has none).
+          front_matter: plan.kind === 'book' && (c.frontMatter === true || isFrontMatterTitle(c.title)),
         };
       });
       const chosenChars = chapters.filter((c) => selected.has(c.index)).reduce((n, c) => n + c.characters, 0);
@@ -395,11 +398,9 @@ export function createJobService(deps: JobServiceDeps) {
 
     /** One page of job summaries (the list's shape; `get` has the whole job). */
     async list(filter: ListFilter) {
-      const { jobs: summaries, total } = await repo.listSummaries(filter);
-      // Waiting jobs say how many start before them ("queued, 3 ahead").
-      const positions = await repo.queuePositions(
-        summaries.filter((j) => j.status === 'PENDING' && j.parent_job_id === null).map((j) => j.id),
-      );
+      const { jobs: summaries, total, waiting } = await repo.listSummaries(filter);
+      // Waiting jobs say how many start before them ("queued, 3 ahead"); a page without any costs no query.
+      const positions = await repo.queuePositions(waiting);
       const jobs = summaries.map((j) => (positions.has(j.id) ? { ...j, queue_position: positions.get(j.id)! } : j));
       return {
         jobs,

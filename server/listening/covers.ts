@@ -52,9 +52,11 @@ export function escapeXml(text: string): string {
   );
 }
 
+const titleDigest = (title: string) => createHash('sha256').update(title.trim().toLowerCase()).digest();
+
 /** A palette from the title's hash: a deep background, a lighter accent of a neighbouring hue, light ink. */
 export function paletteFor(title: string): { background: string; accent: string; ink: string; muted: string } {
-  const digest = createHash('sha256').update(title.trim().toLowerCase()).digest();
+  const digest = titleDigest(title);
   const hue = digest.readUInt16BE(0) % 360;
   const shift = 25 + (digest[2]! % 50);
   const saturation = 35 + (digest[3]! % 30);
@@ -65,6 +67,54 @@ export function paletteFor(title: string): { background: string; accent: string;
     ink: '#fbf8f1',
     muted: `hsl(${hue}, 30%, 82%)`,
   };
+}
+
+const WIDTH = 600;
+const HEIGHT = 900;
+
+/** The drawings a cover may carry behind its title: the title's hash picks one. */
+export const COVER_MOTIFS = ['sun', 'bands', 'rays', 'waves', 'grid'] as const;
+export type CoverMotif = (typeof COVER_MOTIFS)[number];
+
+export function motifFor(title: string): CoverMotif {
+  const digest = titleDigest(title);
+  return COVER_MOTIFS[digest[5]! % COVER_MOTIFS.length]!;
+}
+
+/** The motif's shapes in the accent colour, kept clear of the title's block (x 60-540, y 180-520). */
+function motifShapes(motif: CoverMotif, accent: string, seed: number): string {
+  switch (motif) {
+    case 'sun':
+      return `<circle cx="${420 + (seed % 120)}" cy="130" r="180" fill="${accent}" opacity="0.2"/>`;
+    case 'bands':
+      return [0, 1, 2]
+        .map(
+          (i) =>
+            `<rect x="0" y="${600 + i * 56}" width="${WIDTH}" height="28" fill="${accent}" opacity="${0.32 - i * 0.09}"/>`,
+        )
+        .join('');
+    case 'rays':
+      return Array.from({ length: 9 }, (_, i) => {
+        const angle = (Math.PI / 2) * (i / 8);
+        const x = Math.round(WIDTH - Math.cos(angle) * 900);
+        const y = Math.round(HEIGHT - Math.sin(angle) * 900);
+        return `<line x1="${WIDTH}" y1="${HEIGHT}" x2="${x}" y2="${y}" stroke="${accent}" stroke-width="3" opacity="0.18"/>`;
+      }).join('');
+    case 'waves':
+      return [0, 1, 2, 3]
+        .map((i) => {
+          const y = 640 + i * 36;
+          return `<path d="M0 ${y} Q 150 ${y - 40} 300 ${y} T 600 ${y}" fill="none" stroke="${accent}" stroke-width="4" opacity="${0.4 - i * 0.08}"/>`;
+        })
+        .join('');
+    case 'grid':
+      return Array.from({ length: 5 }, (_, row) =>
+        Array.from({ length: 5 }, (_, col) => {
+          const on = ((seed >> ((row * 5 + col) % 8)) & 1) === 1;
+          return `<rect x="${330 + col * 44}" y="${40 + row * 26}" width="36" height="18" fill="${accent}" opacity="${on ? 0.45 : 0.14}"/>`;
+        }).join(''),
+      ).join('');
+  }
 }
 
 const MAX_LINE_CHARS = 16;
@@ -89,10 +139,11 @@ export function titleLines(title: string): string[] {
   return kept;
 }
 
-const WIDTH = 600;
-const HEIGHT = 900;
-
-/** The typographic cover: a self-contained SVG (no scripts, no external resources, no style elements). */
+/**
+ * The typographic cover: a self-contained SVG (no scripts, no external resources, no style
+ * elements). The title's hash picks its palette and one of the motifs, so books on a shelf look
+ * different from one another and each always looks the same.
+ */
 export function typographicCover(book: { title: string; author: string | null }): string {
   const name = xmlSafe(book.title).replace(/\s+/g, ' ').trim() || 'Untitled';
   const palette = paletteFor(book.title);
@@ -116,7 +167,7 @@ export function typographicCover(book: { title: string; author: string | null })
     `<title>${label}</title>`,
     `<rect width="${WIDTH}" height="${HEIGHT}" fill="${palette.background}"/>`,
     `<rect x="0" y="0" width="24" height="${HEIGHT}" fill="${palette.accent}" opacity="0.85"/>`,
-    `<circle cx="520" cy="120" r="180" fill="${palette.accent}" opacity="0.18"/>`,
+    motifShapes(motifFor(book.title), palette.accent, titleDigest(book.title)[6]!),
     `<rect x="60" y="${Math.round(top - size - 40)}" width="120" height="6" fill="${palette.accent}"/>`,
     `<text font-family="Georgia, 'Times New Roman', serif" font-size="${size}" font-weight="bold" fill="${palette.ink}">${title}</text>`,
     `<rect x="60" y="740" width="480" height="2" fill="${palette.muted}" opacity="0.5"/>`,

@@ -33,6 +33,8 @@ export interface ListenableJob {
   cover: { key: string; contentType: string } | null;
   /** Seconds of audio, when known (the column, else result_data). */
   durationSeconds: number | null;
+  /** Bytes of the text the job reads (a chapter's own text): how long it will speak, before it has. */
+  sourceBytes: number | null;
   fileSizeBytes: number | null;
   format: string | null;
   ttsEngine: string | null;
@@ -96,6 +98,7 @@ function toListenable(job: JobRecord, chaptersReady = 0): ListenableJob {
         : { key: job.config.cover_key, contentType: job.config.cover_type ?? 'application/octet-stream' },
     durationSeconds:
       positiveNumber(job.duration) ?? positiveNumber(result.duration) ?? positiveNumber(result.duration_seconds),
+    sourceBytes: positiveNumber(job.config.source_bytes),
     fileSizeBytes: size === null ? null : Math.round(size),
     format: text(result.format),
     ttsEngine: text(result.tts_engine),

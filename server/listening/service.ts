@@ -39,15 +39,23 @@ export interface ChapterInfo {
   fileKey: string | null;
   /** Converted and playable (a book's later chapters may still convert). */
   ready: boolean;
+  /** Bytes of its text, when known (estimates a chapter not converted yet). */
+  sourceBytes: number | null;
+  /** The engine that spoke it, once it has. */
+  ttsEngine: string | null;
 }
 
 export interface AudioMetadata {
   job: ListenableJob;
   format: string;
   duration: number;
+  /** The whole book's length: `duration` once finished; while converting, with an estimate of the rest. */
+  estimatedDuration: number;
   fileSize: number;
   chapters: ChapterInfo[];
   chaptersReady: number;
+  /** What spoke: the job's engine, else (a book still converting) its converted chapters'. */
+  ttsEngine: string | null;
   sampleRate: number | null;
   bitrateKbps: number | null;
   resume: ResumeInfo;
@@ -94,6 +102,26 @@ const isUnfinished = (status: string) => status === 'PENDING' || status === 'PRO
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const PROBE_BYTES = 16 * 1024;
 
+/**
+ * A converting book's whole length: its ready chapters' audio, plus each chapter still to come at
+ * the pace the voice has kept so far (seconds per byte of text over the ready chapters). Without a
+ * measured pace, or a chapter's size, only what is known counts.
+ */
+export function estimateBookDuration(chapters: readonly ChapterInfo[], readySeconds: number): number {
+  let bytes = 0;
+  let seconds = 0;
+  for (const c of chapters) {
+    if (c.ready && c.sourceBytes && c.duration > 0) {
+      bytes += c.sourceBytes;
+      seconds += c.duration;
+    }
+  }
+  if (bytes === 0) return readySeconds;
+  const pace = seconds / bytes;
+  const rest = chapters.filter((c) => !c.ready).reduce((sum, c) => sum + (c.sourceBytes ?? 0) * pace, 0);
+  return Math.round((readySeconds + rest) * 10) / 10;
+}
+
 export function createListeningService(deps: {
   library: JobLibrary;
   progress: { find(userId: string, jobId: string): Promise<ProgressRecord | null> };
@@ -125,6 +153,8 @@ export function createListeningService(deps: {
         duration: c.duration ?? 0,
         fileKey: c.fileKey,
         ready: c.fileKey !== null,
+        sourceBytes: null,
+        ttsEngine: job.ttsEngine,
       }));
     } else {
       const children = await library.children(userId, job.id);
@@ -139,6 +169,8 @@ export function createListeningService(deps: {
                 duration: ready ? (child.durationSeconds ?? 0) : 0,
                 fileKey: ready ? child.outputFileKey : null,
                 ready,
+                sourceBytes: child.sourceBytes,
+                ttsEngine: child.ttsEngine,
               };
             })
           : [
@@ -149,6 +181,8 @@ export function createListeningService(deps: {
                 duration: job.durationSeconds ?? 0,
                 fileKey: job.outputFileKey,
                 ready: true,
+                sourceBytes: job.sourceBytes,
+                ttsEngine: job.ttsEngine,
               },
             ];
     }
@@ -221,6 +255,7 @@ export function createListeningService(deps: {
       const chapters = await chaptersOf(userId, job);
       const duration = job.durationSeconds ?? chapters.reduce((sum, c) => sum + c.duration, 0);
       const chaptersReady = chapters.filter((c) => c.ready).length;
+      const finished = job.status === 'COMPLETED';
       const file = await playableFile(userId, job).catch(() => null);
       const stat = file === null ? null : await storage.stat(file.fileKey);
       const details = file !== null && stat !== null ? await probe(file.fileKey, stat.size) : null;
@@ -228,9 +263,11 @@ export function createListeningService(deps: {
         job,
         format: job.format ?? 'mp3',
         duration,
+        estimatedDuration: finished ? duration : estimateBookDuration(chapters, duration),
         fileSize: job.fileSizeBytes ?? stat?.size ?? 0,
         chapters,
         chaptersReady,
+        ttsEngine: job.ttsEngine ?? chapters.find((c) => c.ready && c.ttsEngine !== null)?.ttsEngine ?? null,
         sampleRate: details?.sampleRate ?? null,
         bitrateKbps: details?.bitrateKbps ?? null,
         resume: resumeFrom(await progress.find(userId, job.id)),

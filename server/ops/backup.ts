@@ -26,8 +26,8 @@ import { pipeline } from 'node:stream/promises';
 import type { Config } from '../config';
 import { appliedMigrations, migrate } from '../db/migrate';
 import { openDatabase } from '../db/open';
+import { createJobRepository } from '../jobs/repository';
 import type { Db, DbExecutor } from '../db/types';
-import { clearAllLeases } from '../jobs/repository';
 import { TEMP_DIR_NAME } from '../storage/types';
 
 const FORMAT = 'lectio-backup-1';
@@ -244,9 +244,9 @@ export async function restoreInstance(config: Config, dir: string, log: (line: s
       }
       // Rows came with their ids: a serial column's sequence continues after the highest one.
       await resetSequences(tx);
-      // The workers that held them are gone: the restored server resumes every unfinished job.
-      if (tables.includes('jobs')) await clearAllLeases(tx);
     });
+    // The workers that held them are gone: the restored server resumes every unfinished job.
+    await createJobRepository(db).clearAllLeases();
   } finally {
     await db.close();
   }

@@ -1,4 +1,8 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { readAll } from '../testing/audio';
+import { ffprobe, id3Length, id3Version, tagsOf } from '../testing/readers';
 import { parseMp3 } from '../audio/mp3-frames';
 import {
   appStorage,
@@ -25,6 +29,7 @@ beforeAll(async () => {
   single = await seedCompletedAudiobook(t.db, storage, { userId: ann.id, title: 'The Tell-Tale Heart', seconds: 3 });
 });
 afterAll(() => t.close());
+const dir = mkdtempSync(path.join(tmpdir(), 'lectio-audio-'));
 
 const auth = (user: { token: string }) => ({ authorization: `Bearer ${user.token}` });
 
@@ -104,43 +109,76 @@ describe('GET /audio/{jobId}/stream', () => {
 });
 
 describe('GET /media/{fileKey}', () => {
-  it('serves the whole file with Accept-Ranges to a genuine link, without a bearer token', async () => {
+  it('serves the whole file with Accept-Ranges to a genuine link, without a bearer token: the stored MP3 with its ID3v2.4 tag in front', async () => {
     const url = await streamingUrl(single.jobId);
     const res = await get(url, null);
     expect(res.statusCode).toBe(200);
     expect(res.headers['accept-ranges']).toBe('bytes');
     expect(res.headers['content-type']).toBe('audio/mpeg');
-    expect(Number(res.headers['content-length'])).toBe(single.bytes);
-    expect(res.rawPayload.length).toBe(single.bytes);
+    const tag = id3Length(res.rawPayload);
+    expect(id3Version(res.rawPayload)).toBe('2.4.0');
+    expect(Number(res.headers['content-length'])).toBe(tag + single.bytes);
+    const stored = await readAll(storage.read(single.fileKey));
+    expect(res.rawPayload.subarray(tag).equals(stored)).toBe(true);
     // A real MP3 (whole frames, so up to one frame longer than the PCM).
-    expect(Math.abs(parseMp3(res.rawPayload).durationSeconds - single.durationSeconds)).toBeLessThan(0.1);
+    expect(Math.abs(parseMp3(stored).durationSeconds - single.durationSeconds)).toBeLessThan(0.1);
+    // ffprobe reads the tag: the text's title as title and album, the default artist, the genre, the cover.
+    const file = path.join(dir, 'streamed.mp3');
+    writeFileSync(file, res.rawPayload);
+    const probe = await ffprobe(file);
+    expect(tagsOf(probe)).toMatchObject({
+      title: 'The Tell-Tale Heart',
+      album: 'The Tell-Tale Heart',
+      artist: 'Lectio',
+      genre: 'Audiobook',
+    });
+    expect(probe.streams.find((s) => s.disposition?.attached_pic === 1)?.codec_name).toBe('mjpeg');
+    expect(Math.abs(Number(probe.format.duration) - single.durationSeconds)).toBeLessThan(0.1);
   });
 
-  it('answers 206 with exactly the requested bytes', async () => {
+  it("tags a finished book's chapter as a download's chapter: its title, the book as album, track n/N", async () => {
+    const book = await seedCompletedBook(t.db, storage, { userId: ann.id, title: 'Harbour Lights', chapters: 3 });
+    const playlist = (await get(`/api/v1/audio/${book.bookId}/playlist`)).body.split('\n');
+    const second = await get(playlist[4]!, null);
+    expect(second.statusCode).toBe(200);
+    expect(id3Version(second.rawPayload)).toBe('2.4.0');
+    const file = path.join(dir, 'chapter.mp3');
+    writeFileSync(file, second.rawPayload);
+    expect(tagsOf(await ffprobe(file))).toMatchObject({ album: 'Harbour Lights', track: '2/3', genre: 'Audiobook' });
+  });
+
+  it('answers 206 with exactly the requested bytes of the tagged file', async () => {
     const url = await streamingUrl(single.jobId);
-    const whole = await readAll(storage.read(single.fileKey));
+    const whole = (await get(url, null)).rawPayload;
     const res = await get(url, null, { range: 'bytes=100-199' });
     expect(res.statusCode).toBe(206);
-    expect(res.headers['content-range']).toBe(`bytes 100-199/${single.bytes}`);
+    expect(res.headers['content-range']).toBe(`bytes 100-199/${whole.length}`);
     expect(res.headers['accept-ranges']).toBe('bytes');
     expect(res.headers['content-length']).toBe('100');
     expect(Buffer.compare(res.rawPayload, whole.subarray(100, 200))).toBe(0);
+    // A range across the tag's end: its last bytes, then the stored audio's first.
+    const tag = id3Length(whole);
+    const across = await get(url, null, { range: `bytes=${tag - 5}-${tag + 4}` });
+    expect(across.statusCode).toBe(206);
+    expect(Buffer.compare(across.rawPayload, whole.subarray(tag - 5, tag + 5))).toBe(0);
   });
 
   it('answers a suffix range with the last bytes', async () => {
     const url = await streamingUrl(single.jobId);
-    const whole = await readAll(storage.read(single.fileKey));
+    const stored = await readAll(storage.read(single.fileKey));
+    const total = (await get(url, null)).rawPayload.length;
     const res = await get(url, null, { range: 'bytes=-50' });
     expect(res.statusCode).toBe(206);
-    expect(res.headers['content-range']).toBe(`bytes ${single.bytes - 50}-${single.bytes - 1}/${single.bytes}`);
-    expect(Buffer.compare(res.rawPayload, whole.subarray(single.bytes - 50))).toBe(0);
+    expect(res.headers['content-range']).toBe(`bytes ${total - 50}-${total - 1}/${total}`);
+    expect(Buffer.compare(res.rawPayload, stored.subarray(single.bytes - 50))).toBe(0);
   });
 
   it('answers 416 with the size for a start past the end', async () => {
     const url = await streamingUrl(single.jobId);
-    const res = await get(url, null, { range: `bytes=${single.bytes + 10}-` });
+    const total = (await get(url, null)).rawPayload.length;
+    const res = await get(url, null, { range: `bytes=${total + 10}-` });
     expect(res.statusCode).toBe(416);
-    expect(res.headers['content-range']).toBe(`bytes */${single.bytes}`);
+    expect(res.headers['content-range']).toBe(`bytes */${total}`);
   });
 
   it('refuses a tampered signature with 403 Invalid link', async () => {

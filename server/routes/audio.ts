@@ -1,4 +1,5 @@
-import { sendMedia } from '../audio/range';
+import { sendMedia, sendWithPrefix } from '../audio/range';
+import type { MediaTagger } from '../exports/media-tags';
 import {
   GetAudioCoverParams,
   GetAudioMetadataParams,
@@ -39,7 +40,9 @@ export const audioRoutes: RoutePlugin<{
   storage: FileStorage;
   covers: CoverService;
   urls: Pick<CrossOrigin, 'publicUrl'>;
-}> = async (app, { listening, storage, covers, urls }) => {
+  /** The ID3 tag sent in front of a finished book's stored MP3s. */
+  mediaTags: MediaTagger;
+}> = async (app, { listening, storage, covers, urls, mediaTags }) => {
   // Every book's cover: the one supplied with it (EPUB), else a generated SVG. Owner only, cacheable (ETag).
   app.get('/audio/:jobId/cover', { schema: { params: GetAudioCoverParams } }, async (request, reply) => {
     const cover = await covers.cover(requireUser(request).id, request.params.jobId);
@@ -101,8 +104,9 @@ export const audioRoutes: RoutePlugin<{
           ready,
         })),
         chapters_ready: meta.chaptersReady,
+        estimated_duration: meta.estimatedDuration,
         ...(meta.job.provider !== null && { provider: meta.job.provider }),
-        ...(meta.job.ttsEngine !== null && { tts_engine: meta.job.ttsEngine }),
+        ...(meta.ttsEngine !== null && { tts_engine: meta.ttsEngine }),
         ...(meta.sampleRate !== null && { sample_rate: meta.sampleRate }),
         ...(meta.bitrateKbps !== null && { bitrate_kbps: meta.bitrateKbps }),
         resume_position: resume.resume_position,
@@ -134,6 +138,9 @@ export const audioRoutes: RoutePlugin<{
     const secondsLeft = Number(firstValue(query.expires)) - Math.floor(Date.now() / 1000);
     const direct = await storage.directUrl(fileKey, Math.max(1, Math.min(secondsLeft, 7 * 24 * 3600)));
     if (direct !== null) return reply.header('cache-control', 'no-store').redirect(direct, 302);
+    // A finished book's MP3 goes with its ID3 tag in front (server/exports/media-tags.ts).
+    const tag = await mediaTags.tagFor(fileKey);
+    if (tag !== null) return sendWithPrefix(reply, storage, fileKey, tag, request.headers.range, AUDIO_CONTENT_TYPE);
     return sendMedia(reply, storage, fileKey, request.headers.range, AUDIO_CONTENT_TYPE);
   });
 };

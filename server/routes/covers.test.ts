@@ -1,6 +1,14 @@
 import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCoverService, generatedCoverKey, paletteFor, titleLines, typographicCover } from '../listening/covers';
+import {
+  COVER_MOTIFS,
+  createCoverService,
+  generatedCoverKey,
+  motifFor,
+  paletteFor,
+  titleLines,
+  typographicCover,
+} from '../listening/covers';
 import { createJobRepository } from '../jobs/repository';
 import { createJobLibrary } from '../listening/library';
 import type { FileStorage } from '../storage/types';
@@ -202,6 +210,37 @@ describe('typographicCover', () => {
     expect(long).toHaveLength(6);
     expect(long[5]).toMatch(/…$/);
     expect(titleLines('   ')).toEqual(['Untitled']);
+  });
+
+  it('draws a shelf of books with different motifs, each book always the same one, in well-formed XML', () => {
+    const titles = [
+      'The Salt Road',
+      'Winter Orchard',
+      'Huge Paste',
+      'The Ferry',
+      'The Keeper',
+      'A Long Novel',
+      'Tales',
+    ];
+    const motifs = new Set(titles.map(motifFor));
+    // Seven books on a shelf do not all wear the same drawing.
+    expect(motifs.size).toBeGreaterThanOrEqual(3);
+    for (const title of titles) {
+      const svg = typographicCover({ title, author: null });
+      expect(svg).toBe(typographicCover({ title, author: null }));
+      expect(parseSvg(svg).querySelector('title')?.textContent).toBe(`Cover of ${title}`);
+    }
+    // Every motif draws something of its own.
+    const drawn = new Set(
+      COVER_MOTIFS.map((motif) => {
+        const title = Array.from({ length: 200 }, (_v, i) => `Book ${i}`).find((t) => motifFor(t) === motif)!;
+        return typographicCover({ title, author: null }).replace(
+          /<text[\s\S]*?<\/text>|fill="[^"]*"|stroke="[^"]*"/g,
+          '',
+        );
+      }),
+    );
+    expect(drawn.size).toBe(COVER_MOTIFS.length);
   });
 
   it('stays well-formed XML whatever the title holds (control characters, lone surrogates)', () => {

@@ -26,6 +26,11 @@ import type { VoiceCatalog } from '../voices/catalog';
 import type { VoiceSamples } from '../voices/samples';
 import { pronunciationRoutes } from './pronunciations';
 import { voiceRoutes } from './voices';
+import type { ExportService } from '../exports/service';
+import type { MediaTagger } from '../exports/media-tags';
+import type { FeedService } from '../feeds/service';
+import { exportRoutes } from './exports';
+import { feedRoutes } from './feeds';
 
 export interface ApiDeps {
   auth: AuthService;
@@ -36,6 +41,9 @@ export interface ApiDeps {
   progress: ProgressService;
   listening: ListeningService;
   transcripts: TranscriptService;
+  exports: ExportService;
+  mediaTags: MediaTagger;
+  feeds: FeedService;
   covers: CoverService;
   jobs: JobService;
   reconverter: Reconverter;
@@ -60,8 +68,16 @@ export function apiRoutes(deps: ApiDeps) {
       storage: deps.storage,
       covers: deps.covers,
       urls: deps.urls,
+      mediaTags: deps.mediaTags,
     });
     await app.register(transcriptRoutes, { transcripts: deps.transcripts });
+    await app.register(exportRoutes, {
+      exports: deps.exports,
+      auth: deps.auth,
+      storage: deps.storage,
+      urls: deps.urls,
+    });
+    await app.register(feedRoutes, { feeds: deps.feeds, urls: deps.urls });
     await app.register(progressRoutes, { progress: deps.progress });
     await app.register(voiceAssistantRoutes, { assistant: deps.voiceAssistant, urls: deps.urls });
     await app.register(voiceRoutes, { ...deps.voices, storage: deps.storage });

@@ -9,7 +9,8 @@ let other: { authorization: string };
 
 beforeAll(async () => {
   // A high active-jobs quota: these tests keep many jobs PENDING on purpose (quotas.test.ts tests the limit).
-  t = await createTestApp({ env: { WORKERS: 'none', QUOTA_ACTIVE_JOBS: '100' } });
+  // Every job is handed to the (absent) workers at once: none waits in the fair queue here.
+  t = await createTestApp({ env: { WORKERS: 'none', QUOTA_ACTIVE_JOBS: '100', QUOTA_RUNNING_JOBS: '100' } });
   headers = await signIn(t, 'lister@example.com');
   other = await signIn(t, 'someone@example.com');
 });
@@ -284,6 +285,38 @@ describe('GET /jobs', () => {
       headers: other,
     });
     expect((theirs.json() as { total: number }).total).toBe(2);
+  });
+
+  it('a page with jobs waiting their turn costs one more query, whatever their number, and is not cached', async () => {
+    const fair = await createTestApp({ db: t.db, env: { WORKERS: 'none', QUOTA_RUNNING_JOBS: '1' } });
+    try {
+      const reader = await signIn(fair, 'waiting@example.com');
+      for (const title of ['First', 'Second', 'Third', 'Fourth'])
+        await createJob(fair, reader, { title, content: SHORT_TEXT });
+      const spy = vi.spyOn(t.db, 'query');
+      try {
+        for (let i = 0; i < 2; i += 1) {
+          const res = await fair.app.inject({
+            method: 'GET',
+            url: '/api/v1/jobs?page_size=20&sort=created_at&order=asc',
+            headers: reader,
+          });
+          const jobs = (res.json() as { jobs: { title: string; queue_position?: number }[] }).jobs;
+          expect(jobs.map((j) => [j.title, j.queue_position ?? null])).toEqual([
+            ['First', null],
+            ['Second', 1],
+            ['Third', 2],
+            ['Fourth', 3],
+          ]);
+        }
+        // Each read: the page, then the positions of its waiting jobs (other readers' jobs move them).
+        expect(spy.mock.calls.filter(([sql]) => /\bjobs\b/.test(String(sql)))).toHaveLength(4);
+      } finally {
+        spy.mockRestore();
+      }
+    } finally {
+      await fair.close();
+    }
   });
 
   it('JOB_LIST_CACHE=off reads every page from the database', async () => {

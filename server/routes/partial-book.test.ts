@@ -38,6 +38,8 @@ interface Meta {
   duration: number;
   chapters: { id: string; title: string; order: number; start: number; duration: number; ready: boolean }[];
   chapters_ready: number;
+  estimated_duration: number;
+  tts_engine?: string;
 }
 
 describe('a book still converting, with chapters 1 and 3 of 4 ready', () => {
@@ -69,6 +71,18 @@ describe('a book still converting, with chapters 1 and 3 of 4 ready', () => {
     expect(meta.duration).toBeCloseTo(meta.chapters[0]!.duration + meta.chapters[2]!.duration, 6);
   });
 
+  it('estimates the whole book from the pace of its ready chapters, and says what speaks it', async () => {
+    // Four chapters of the same length: the two still converting will take as long as the two ready.
+    await t.db.query(`UPDATE jobs SET config = config || '{"source_bytes": 1200}'::jsonb WHERE parent_job_id = $1`, [
+      book.bookId,
+    ]);
+    const meta = (await get(`/api/v1/audio/${book.bookId}/metadata`)).json() as Meta;
+    expect(meta.estimated_duration).toBeCloseTo(meta.duration * 2, 0);
+    expect(meta.estimated_duration).toBeGreaterThan(meta.duration);
+    // The book has not spoken as a whole yet: its converted chapters say which voice does.
+    expect(meta.tts_engine).toBe('espeak-ng');
+  });
+
   it('streams its first ready chapter, whose signed link plays', async () => {
     const res = await get(`/api/v1/audio/${book.bookId}/stream`);
     expect(res.statusCode).toBe(200);
@@ -78,6 +92,9 @@ describe('a book still converting, with chapters 1 and 3 of 4 ready', () => {
     const media = await get(body.streaming_url);
     expect(media.statusCode).toBe(200);
     expect(media.headers['content-type']).toBe('audio/mpeg');
+    // Sent as stored while the book converts (a tag would change its length once the book is finished).
+    expect(media.rawPayload.subarray(0, 3).toString('latin1')).not.toBe('ID3');
+    expect(Number(media.headers['content-length'])).toBe((await storage.stat(body.file_key))?.size);
     // A ready chapter streams by its own id; one still converting is refused with the reason.
     expect((await get(`/api/v1/audio/${book.chapterIds[2]}/stream`)).statusCode).toBe(200);
     const later = await get(`/api/v1/audio/${book.chapterIds[1]}/stream`);
@@ -148,6 +165,8 @@ describe('a finished book', () => {
     expect(meta.status).toBe('COMPLETED');
     expect(meta.chapters_ready).toBe(3);
     expect(meta.chapters.every((c) => c.ready)).toBe(true);
+    // Its length is known: no estimate.
+    expect(meta.estimated_duration).toBe(meta.duration);
   });
 });
 

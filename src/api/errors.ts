@@ -63,13 +63,14 @@ export function serverReason(error: unknown): string | undefined {
 }
 
 /**
- * The text to show for a failed call: the server's message when it sent one, the schema's own
- * message when an answer did not match the contract, else the caller's default.
+ * The text to show for a failed call: the server's message when it sent one, else the caller's
+ * default. An answer that did not match the contract is the caller's default too: the schema
+ * library's words ("Invalid input: expected string…") are for developers, so they go to the console.
  */
 export function errorMessage(error: unknown, fallback: string): string {
   const reason = serverReason(error);
   if (reason) return reason;
-  if (isZodError(error)) return error.issues[0]?.message ?? 'Invalid input';
+  if (isZodError(error)) console.error('An answer did not match the contract:', error.issues);
   return fallback;
 }
 

@@ -43,8 +43,8 @@ export const RestoredSession: Story = {
   beforeEach: () => storeSession({ withUser: true }),
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
-    // The dashboard is its own chunk: on a loaded machine it may take more than a second to arrive.
-    await expect(await canvas.findByRole('heading', { name: 'Dashboard' }, { timeout: 10_000 })).toBeVisible();
+    // The home is its own chunk: on a loaded machine it may take more than a second to arrive.
+    await expect(await canvas.findByRole('heading', { level: 1, name: 'Home' }, { timeout: 10_000 })).toBeVisible();
     await expect(canvas.getByText('Welcome, reader@example.com')).toBeVisible();
     await expect(await canvas.findByRole('link', { name: 'Jobs (1 running)' })).toBeVisible();
   },
@@ -56,7 +56,7 @@ export const SignedInVisitsLogin: Story = {
   beforeEach: () => storeSession({ withUser: true }),
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
-    await expect(await canvas.findByRole('heading', { name: 'Dashboard' })).toBeVisible();
+    await expect(await canvas.findByRole('heading', { level: 1, name: 'Home' })).toBeVisible();
   },
 };
 
@@ -78,6 +78,6 @@ export const UnknownPath: Story = {
   beforeEach: () => storeSession({ withUser: true }),
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
-    await expect(await canvas.findByRole('heading', { name: 'Dashboard' })).toBeVisible();
+    await expect(await canvas.findByRole('heading', { level: 1, name: 'Home' })).toBeVisible();
   },
 };

@@ -1,19 +1,16 @@
 import { QueryClientProvider } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
-import { ThemeProvider } from 'styled-components';
-import { GlobalStyle } from '../styles/GlobalStyle';
-import { theme } from '../styles/theme';
+import { AppTheme } from '../styles/AppTheme';
+import type { ColorScheme } from '../styles/theme';
 import { appQueryClient } from './queryClient';
 import { AppRoutes } from './routes';
 
-/** Theme and global style around every screen (the data cache comes with App or AppProviders). */
-export function AppFrame({ children }: { children: ReactNode }) {
-  return (
-    <ThemeProvider theme={theme}>
-      <GlobalStyle />
-      {children}
-    </ThemeProvider>
-  );
+/**
+ * Theme (light or dark, docs/product.md#look) and global style around every screen (the data cache
+ * comes with App or AppProviders). `scheme` forces one theme (stories); else the reader's choice.
+ */
+export function AppFrame({ scheme, children }: { scheme?: ColorScheme; children: ReactNode }) {
+  return <AppTheme scheme={scheme}>{children}</AppTheme>;
 }
 
 /**

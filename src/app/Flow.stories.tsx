@@ -40,7 +40,7 @@ export const UploadToListening: Story = {
     const canvas = within(canvasElement);
 
     await step('fill the upload form and create the audiobook', async () => {
-      await userEvent.type(await canvas.findByLabelText('Job Title', {}, long), 'The Raven');
+      await userEvent.type(await canvas.findByLabelText('Title', {}, long), 'The Raven');
       canvas.getByLabelText('Story Text').focus();
       await userEvent.paste(story);
       await userEvent.click(canvas.getByRole('button', { name: 'Create Audiobook' }));

@@ -10,6 +10,7 @@ import {
   humanizeStepName,
   isBook,
   jobDuration,
+  jobProgress,
   queuedLabel,
   jobTitle,
   shortId,
@@ -47,6 +48,14 @@ describe('jobDuration', () => {
 });
 
 describe('books in the jobs list', () => {
+  it('jobProgress: a book counts its chapters, a text its own progress, a finished job 100', () => {
+    const book = { status: 'PROCESSING' as const, progress: 8, chapter_count: 33, chapters_ready: 2 };
+    expect(Math.round(jobProgress(book))).toBe(6);
+    expect(jobProgress({ ...book, chapters_ready: undefined })).toBe(8);
+    expect(jobProgress({ status: 'PROCESSING' as const, progress: 40, chapter_count: 0 })).toBe(40);
+    expect(jobProgress({ ...book, status: 'COMPLETED' })).toBe(100);
+  });
+
   it('isBook: a book job, or a job with chapters', () => {
     expect(isBook({ job_type: 'book_processing', chapter_count: 0 })).toBe(true);
     expect(isBook({ job_type: 'text_to_audio', chapter_count: 3 })).toBe(true);

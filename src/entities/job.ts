@@ -85,6 +85,19 @@ export function convertingLabel(
   return `Converting · ${ready} of ${countLabel(job.chapter_count, 'chapter')} ready`;
 }
 
+/**
+ * How far a job is, 0..100: a book's chapters done out of its chapters (2 of 33 is 6 %, whatever
+ * its steps say), a single text's own progress, 100 once it is COMPLETED.
+ */
+export function jobProgress(
+  job: Pick<JobSummaryOutput, 'status' | 'progress' | 'chapter_count' | 'chapters_ready'>,
+): number {
+  if (job.status === 'COMPLETED') return 100;
+  if (job.chapter_count > 0 && job.chapters_ready !== undefined)
+    return (Math.min(job.chapters_ready, job.chapter_count) / job.chapter_count) * 100;
+  return job.progress;
+}
+
 /** The library plays a finished job, or a book still converting with at least one chapter ready. */
 export function isListenable(job: Pick<JobSummaryOutput, 'status' | 'chapters_ready'>): boolean {
   return job.status === 'COMPLETED' || (isActiveStatus(job.status) && (job.chapters_ready ?? 0) > 0);

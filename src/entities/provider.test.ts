@@ -42,6 +42,10 @@ describe('voiceLabel', () => {
     });
   });
 
+  it('names a voice source it does not know as the server does', () => {
+    expect(voiceLabel(asked('openai', 'piper-tts'))).toEqual({ label: 'Piper tts', requested: null, tone: 'neutral' });
+  });
+
   it('before anything spoke: the offline voice in demo mode, else the provider asked for', () => {
     expect(voiceLabelText(voiceLabel(asked('openai'), true))).toBe('Offline voice · requested OpenAI');
     expect(voiceLabelText(voiceLabel(asked('openai'), false))).toBe('OpenAI');

@@ -51,9 +51,17 @@ export function voiceLabel(
   const cloud = requested === 'openai' || requested === 'elevenlabs';
   const offline = engine ? engine === 'espeak-ng' : demoMode && cloud;
   if (offline) return { label: OFFLINE, requested: `requested ${providerLabel[requested]}`, tone: 'neutral' };
-  const spoke: TtsProvider =
-    engine === 'elevenlabs' || engine === 'openai' || engine === 'openai_compatible' ? engine : requested;
+  const known = engine === 'elevenlabs' || engine === 'openai' || engine === 'openai_compatible';
+  // A voice source this client does not know yet is named as the server names it.
+  if (engine && !known) return { label: engineName(engine), requested: null, tone: 'neutral' };
+  const spoke: TtsProvider = known ? engine : requested;
   return { label: providerLabel[spoke], requested: null, tone: spoke === 'openai' ? 'info' : 'success' };
+}
+
+/** 'piper-tts' -> 'Piper tts': an engine's name for people. */
+function engineName(engine: string): string {
+  const words = engine.replace(/[-_]+/g, ' ').trim();
+  return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
 /** The badge text with its secondary part: "Offline voice · requested OpenAI". */

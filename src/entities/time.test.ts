@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatBytes, formatClock, formatDuration } from './time';
+import { formatBytes, formatClock, formatDuration, formatTimeLeft } from './time';
 
 describe('time formatting (seconds, never minutes)', () => {
   it.each([
@@ -41,5 +41,15 @@ describe('time formatting (seconds, never minutes)', () => {
     expect(formatBytes(60192)).toBe('58.8 KB');
     expect(formatBytes(3 * 1024 * 1024)).toBe('3.0 MB');
     expect(formatBytes(0)).toBe('Unknown');
+  });
+});
+
+describe('formatTimeLeft', () => {
+  it('says hours and minutes, minutes alone, or seconds under a minute', () => {
+    expect(formatTimeLeft(7800)).toBe('2h 10m');
+    expect(formatTimeLeft(3600)).toBe('1h 00m');
+    expect(formatTimeLeft(725)).toBe('12m');
+    expect(formatTimeLeft(44.2)).toBe('45s');
+    expect(formatTimeLeft(-3)).toBe('0s');
   });
 });

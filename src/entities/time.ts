@@ -17,6 +17,19 @@ export function formatDuration(seconds: number | null | undefined): string {
   return `${secs}s`;
 }
 
+/**
+ * Listening time left, coarse as a reader says it: '2h 10m', '12m', '45s' (under a minute). Used as
+ * "2h 10m left" on the library's cards.
+ */
+export function formatTimeLeft(seconds: number): string {
+  const total = Number.isFinite(seconds) && seconds > 0 ? Math.ceil(seconds) : 0;
+  const hours = Math.floor(total / 3600);
+  const minutes = Math.floor((total % 3600) / 60);
+  if (hours > 0) return `${hours}h ${String(minutes).padStart(2, '0')}m`;
+  if (minutes > 0) return `${minutes}m`;
+  return `${total}s`;
+}
+
 /** A player clock: '0:05', '2:05', '1:02:05'. */
 export function formatClock(seconds: number): string {
   const total = Number.isFinite(seconds) && seconds > 0 ? Math.floor(seconds) : 0;

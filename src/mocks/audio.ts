@@ -12,6 +12,7 @@ import {
 } from '../api/gen/endpoints/progress/progress.msw';
 import type { AudioMetadata, Job, PlaybackProgress, ProgressUpdate, StreamInfo, Transcript } from '../api/gen/model';
 import { answer, failWith, type ReplyOptions } from './answer';
+import { mockCoverSvg } from './covers';
 import { errorBodyFixture, userFixture } from './fixtures';
 
 /**
@@ -84,6 +85,7 @@ export function audioMetadataFixture(overrides: Partial<AudioMetadata> = {}): Au
     created_at: '2025-02-01T10:00:00Z',
     completed_at: '2025-02-01T10:04:00Z',
     chapters: chapterInfoFixtures(),
+    estimated_duration: SAMPLE_AUDIO_SECONDS,
     provider: 'openai',
     tts_engine: 'espeak-ng',
     sample_rate: 16000,
@@ -122,23 +124,15 @@ export function audioStreamHandler(options: ReplyOptions & { stream?: Partial<St
 }
 
 /**
- * A typographic cover like the ones the server draws for a book without its own (an SVG of the
- * title on a palette), 400 x 600.
- */
-export const SAMPLE_COVER_SVG = new TextEncoder().encode(
-  '<svg xmlns="http://www.w3.org/2000/svg" width="400" height="600" viewBox="0 0 400 600">' +
-    '<rect width="400" height="600" fill="#24364b"/><rect x="24" y="24" width="352" height="552" fill="none" stroke="#e9c46a" stroke-width="2"/>' +
-    '<text x="200" y="280" fill="#f4efe6" font-family="Georgia, serif" font-size="34" text-anchor="middle">The Tell-Tale Heart</text>' +
-    '<text x="200" y="330" fill="#e9c46a" font-family="Georgia, serif" font-size="20" text-anchor="middle">Edgar Allan Poe</text></svg>',
-);
-
-/**
- * GET /audio/{jobId}/cover: the sample cover, an SVG as the server draws for a book without one
- * of its own (every book has a cover); `cover: false` answers 404, as for a job that is not yours.
+ * GET /audio/{jobId}/cover: an SVG as the server draws for a book without one of its own (every
+ * book has a cover), each book its own (mocks/covers.ts); `cover: false` answers 404, as for a job
+ * that is not yours.
  */
 export function audioCoverHandler(options: { cover?: boolean } = {}) {
-  return getGetAudioCoverMockHandler(() =>
-    options.cover === false ? failWith(404, errorBodyFixture('Job not found')) : SAMPLE_COVER_SVG.slice().buffer,
+  return getGetAudioCoverMockHandler(({ params }) =>
+    options.cover === false
+      ? failWith(404, errorBodyFixture('Job not found'))
+      : (new TextEncoder().encode(mockCoverSvg(String(params.jobId))).buffer as ArrayBuffer),
   );
 }
 

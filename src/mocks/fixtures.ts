@@ -7,6 +7,7 @@ import type {
   TokenResponse,
   User,
 } from '../api/gen/model';
+import { nameCover } from './covers';
 
 /**
  * Fake data shared by stories, unit tests and the dev worker. Every factory returns a value that
@@ -39,7 +40,7 @@ export function errorBodyFixture(message: string, extra: Partial<ErrorBody> = {}
 }
 
 export function jobFixture(overrides: Partial<Job> = {}): Job {
-  return {
+  const job: Job = {
     id: '9b2e7c1a-4d5f-4e6a-8b9c-0d1e2f3a4b5c',
     user_id: userFixture().id,
     parent_job_id: null,
@@ -63,6 +64,9 @@ export function jobFixture(overrides: Partial<Job> = {}): Job {
     parent: null,
     ...overrides,
   };
+  // The book's cover in the stories carries its title, as the server's does.
+  if (job.parent_job_id === null) nameCover(job.id, job.title);
+  return job;
 }
 
 /**
@@ -71,8 +75,8 @@ export function jobFixture(overrides: Partial<Job> = {}): Job {
  */
 export function toJobSummary(job: Job | JobSummary): JobSummary {
   if (!('steps' in job)) return job;
-  const { voice_config, provider } = job.config;
-  const { duration, duration_seconds, file_size_bytes } = job.result_data;
+  const { voice_config, provider, author } = job.config;
+  const { duration, duration_seconds, file_size_bytes, tts_engine } = job.result_data;
   return {
     id: job.id,
     user_id: job.user_id,
@@ -83,11 +87,16 @@ export function toJobSummary(job: Job | JobSummary): JobSummary {
     status: job.status,
     progress: job.progress,
     error_message: job.error_message,
-    config: { ...(voice_config !== undefined && { voice_config }), ...(provider !== undefined && { provider }) },
+    config: {
+      ...(voice_config !== undefined && { voice_config }),
+      ...(provider !== undefined && { provider }),
+      ...(author !== undefined && { author }),
+    },
     result_data: {
       ...(duration !== undefined && { duration }),
       ...(duration_seconds !== undefined && { duration_seconds }),
       ...(file_size_bytes !== undefined && { file_size_bytes }),
+      ...(tts_engine !== undefined && { tts_engine }),
     },
     input_file_key: job.input_file_key,
     output_file_key: job.output_file_key,

@@ -19,6 +19,13 @@ import {
 } from './audio';
 import { createJobHandler, previewJobHandler, uploadFileHandler } from './library';
 import {
+  cancelExportHandler,
+  createFeedHandler,
+  deleteFeedHandler,
+  exportsHandler,
+  startExportHandler,
+} from './exports';
+import {
   voiceClearConversationHandler,
   voiceConnectHandler,
   voiceConversationHandler,
@@ -102,6 +109,11 @@ export const defaultHandlers = {
   voiceStart: voiceStartHandler(),
   voiceStop: voiceStopHandler(),
   voiceConnect: voiceConnectHandler(),
+  exports: exportsHandler(),
+  startExport: startExportHandler(),
+  cancelExport: cancelExportHandler(),
+  createFeed: createFeedHandler(),
+  deleteFeed: deleteFeedHandler(),
   voiceConversation: voiceConversationHandler(),
   voiceClearConversation: voiceClearConversationHandler(),
   voices: voicesHandler(),

@@ -32,6 +32,7 @@ export function completedJobFixture(overrides: Partial<Job> = {}): Job {
       voice_config: { provider: 'openai', voice_id: 'alloy' },
       provider: 'openai',
       source: 'content',
+      author: 'Edgar Allan Poe',
     },
     result_data: {
       ...sampleAudioResult(),
@@ -62,7 +63,10 @@ export const libraryBookIds = {
   amontillado: '4d5e6f7a-8b9c-4d0e-9f1a-3b4c5d6e7f80',
 } as const;
 
-/** Four finished books: both providers, short and long, with and without chapters. */
+/**
+ * Four finished books: both providers asked for, short and long, with and without chapters. Three
+ * were read by the offline voice (the Tell-Tale Heart, Usher, Amontillado), the Raven by ElevenLabs.
+ */
 export function libraryShelfFixture(): Job[] {
   const single = (id: string, title: string, seconds: number, provider: 'openai' | 'elevenlabs', created: string) =>
     completedJobFixture({
@@ -73,8 +77,15 @@ export function libraryShelfFixture(): Job[] {
         voice_config: { provider, voice_id: provider === 'openai' ? 'alloy' : 'adam' },
         provider,
         source: 'content',
+        author: 'Edgar Allan Poe',
       },
-      result_data: { duration: seconds, duration_seconds: seconds, file_size_bytes: seconds * 1000, format: 'mp3' },
+      result_data: {
+        duration: seconds,
+        duration_seconds: seconds,
+        file_size_bytes: seconds * 1000,
+        format: 'mp3',
+        tts_engine: id === libraryBookIds.raven ? 'elevenlabs' : 'espeak-ng',
+      },
       duration: seconds,
       created_at: created,
       completed_at: created,
@@ -200,16 +211,18 @@ export function createJobHandler(
   });
 }
 
-/** A previewed book: five chapters of an EPUB, front matter first, with the offline voice's estimate. */
+/** A previewed book: six chapters of an EPUB, its front matter (two pages) first, with the offline voice's estimate. */
 export function jobPreviewFixture(overrides: Partial<JobPreview> = {}): JobPreview {
   const chapters = [
-    { title: 'Copyright and Dedication', characters: 640 },
+    { title: 'Copyright', characters: 420, front_matter: true },
+    { title: 'Dedication', characters: 220, front_matter: true },
     { title: 'The Keeper', characters: 18_400 },
     { title: 'The Storm', characters: 21_300 },
     { title: 'The Morning', characters: 16_900 },
     { title: 'Afterword', characters: 2_750 },
   ].map((c, index) => ({
     index,
+    front_matter: false,
     ...c,
     words: Math.round(c.characters / 5.6),
     estimated_seconds: Math.round((c.characters / 17.9) * 10) / 10,
@@ -252,7 +265,16 @@ export function textPreviewFixture(title: string, characters: number): JobPrevie
     title,
     author: null,
     has_cover: false,
-    chapters: [{ index: 0, title, characters, words: Math.round(characters / 5.6), estimated_seconds: seconds }],
+    chapters: [
+      {
+        index: 0,
+        title,
+        characters,
+        words: Math.round(characters / 5.6),
+        estimated_seconds: seconds,
+        front_matter: false,
+      },
+    ],
     total_characters: characters,
     estimated_seconds: seconds,
   });

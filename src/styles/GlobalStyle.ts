@@ -2,12 +2,20 @@ import { createGlobalStyle } from 'styled-components';
 
 export const GlobalStyle = createGlobalStyle`
   *, *::before, *::after { box-sizing: border-box; }
+  :root { color-scheme: ${({ theme }) => theme.name}; }
   html, body { margin: 0; padding: 0; }
   body {
     font-family: ${({ theme }) => theme.fonts.body};
     background: ${({ theme }) => theme.colors.background};
     color: ${({ theme }) => theme.colors.text};
     line-height: 1.5;
+    -webkit-font-smoothing: antialiased;
+  }
+  h1 {
+    font-family: ${({ theme }) => theme.fonts.book};
+    font-weight: 650;
+    letter-spacing: -0.01em;
+    line-height: 1.2;
   }
   a { color: ${({ theme }) => theme.colors.primary}; }
   a:hover { color: ${({ theme }) => theme.colors.primaryHover}; }

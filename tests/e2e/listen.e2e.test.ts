@@ -47,7 +47,7 @@ afterAll(async () => {
 
 async function createAudiobook(title: string, text: string): Promise<string> {
   await page.goto(`${app.url}/upload`);
-  await page.getByLabel('Job Title').fill(title);
+  await page.getByLabel('Title', { exact: true }).fill(title);
   await page.getByLabel('Story Text').fill(text);
   await page.getByRole('button', { name: 'Create Audiobook' }).click();
   await page.waitForURL(/\/jobs\/[0-9a-f-]{36}$/);
@@ -196,7 +196,7 @@ describe('listening in the real app', () => {
     expect(await page.getByRole('region', { name: 'Now playing' }).count()).toBe(0);
 
     const nav = page.getByRole('navigation', { name: 'Main' });
-    for (const name of ['Library', 'Jobs', 'Dashboard']) {
+    for (const name of ['Library', 'Jobs', 'Home']) {
       const before = await audioTime();
       await nav.getByRole('link', { name }).click();
       await page.getByRole('heading', { level: 1, name }).waitFor();

@@ -46,7 +46,7 @@ const pageFitsThePhone = () => page.evaluate(() => document.documentElement.scro
 describe('listening on a phone', () => {
   it('listens to chapter 1 while the rest converts, across pages, reading along, then finishes and listens again', async () => {
     await page.goto(`${app.url}/upload`);
-    await page.getByLabel('Job Title').fill('The Keeper');
+    await page.getByLabel('Title', { exact: true }).fill('The Keeper');
     await page.getByLabel('Story Text').fill(book);
     await page.getByRole('button', { name: 'Create Audiobook' }).click();
     await page.waitForURL(/\/jobs\/[0-9a-f-]{36}$/);
@@ -76,8 +76,7 @@ describe('listening on a phone', () => {
       /Sleep in (29|30):/,
     );
 
-    // Moving around: the mini-player keeps the book going and can pause it.
-    await page.getByRole('button', { name: 'Menu' }).click();
+    // Moving around (the bottom navigation): the mini-player keeps the book going and can pause it.
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Library' }).click();
     const bar = page.getByRole('region', { name: 'Now playing' });
     await bar.getByRole('link', { name: 'Open The Keeper' }).waitFor();

@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { type RunningApp, startApp } from './harness';
+import { id3Length } from '../../server/testing/readers';
 
 // "Restarting the server mid-job loses nothing": the app started as `npm start` starts it, on the
 // embedded database, killed outright in the middle of a conversion and started again on the same
@@ -77,7 +78,9 @@ describe('a crash in the middle of a conversion', () => {
 
     const result = done.result_data as { duration_seconds: number; file_size_bytes: number };
     const stream = (await api(second, 'GET', `/api/v1/audio/${id}/stream`, token)).body;
-    const audio = new Uint8Array(await (await fetch(new URL(String(stream.streaming_url), second.url))).arrayBuffer());
+    const served = Buffer.from(await (await fetch(new URL(String(stream.streaming_url), second.url))).arrayBuffer());
+    // The stored MP3 with its ID3 tag in front.
+    const audio = served.subarray(id3Length(served));
     expect(audio.byteLength).toBe(result.file_size_bytes);
     // A whole MP3: it starts with a frame sync and its duration covers all 80 sentences.
     expect(audio[0]).toBe(0xff);

@@ -42,7 +42,7 @@ afterAll(async () => {
 describe('X-ray in the real app', () => {
   it('answers from what the listener has heard, and keeps later characters hidden', async () => {
     await page.goto(`${app.url}/upload`);
-    await page.getByLabel('Job Title').fill('The Keeper of the Cape');
+    await page.getByLabel('Title', { exact: true }).fill('The Keeper of the Cape');
     await page.getByLabel('Story Text').fill([...early, ...late].join(' '));
     await page.getByRole('button', { name: 'Create Audiobook' }).click();
     await page.waitForURL(/\/jobs\/[0-9a-f-]{36}$/);

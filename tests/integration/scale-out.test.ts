@@ -6,6 +6,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../support/ports';
 import { startPostgres, type TestPostgres } from '../support/postgres';
+import { id3Length } from '../../server/testing/readers';
 
 // Scale-out for real: one API process with no workers of its own, and separate `npm run worker`
 // processes, all on one PostgreSQL server and one storage directory.
@@ -150,7 +151,9 @@ describe('separate worker processes on PostgreSQL', () => {
     const audio = await fetch(new URL(String(body.streaming_url), apiUrl));
     expect(audio.status).toBe(200);
     const result = (await call('GET', `/api/v1/jobs/${id}`)).body.result_data as { file_size_bytes: number };
-    expect((await audio.arrayBuffer()).byteLength).toBe(result.file_size_bytes);
+    // The stored MP3 with its ID3 tag in front.
+    const served = Buffer.from(await audio.arrayBuffer());
+    expect(served.byteLength).toBe(id3Length(served) + result.file_size_bytes);
   }, 240_000);
 
   it('processes every job exactly once with two workers sharing the queue', async () => {

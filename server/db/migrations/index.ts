@@ -15,6 +15,8 @@ export const TABLE_OWNERS: Readonly<Record<string, string>> = {
   upload_events: 'server/jobs/repository',
   playback_progress: 'server/progress/repository.ts',
   assistant_turns: 'server/assistant/conversations.ts',
+  exports: 'server/exports/repository.ts',
+  feeds: 'server/feeds/repository.ts',
   pronunciations: 'server/pronunciations/repository.ts',
   /** Created by the migration runner itself. */
   schema_migrations: 'server/db/migrate.ts',
@@ -186,9 +188,51 @@ export const migrations: readonly Migration[] = [
     `,
   },
   {
+    // Downloads of a finished book (server/exports): one row per book and format, built once on the
+    // queue and kept; `source_version` is the book's completion time when it was built, so a book
+    // converted again makes its downloads stale. Private podcast feeds (server/feeds): the token is
+    // never stored, only its SHA-256; one feed per book and one for the library per user. The
+    // streaming route finds the chapter a stored MP3 belongs to by its key, to tag it.
+    id: '0008_exports_and_feeds',
+    sql: `
+      CREATE TABLE exports (
+        id uuid PRIMARY KEY,
+        job_id uuid NOT NULL REFERENCES jobs(id) ON DELETE CASCADE,
+        user_id uuid NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+        format text NOT NULL CHECK (format IN ('m4b', 'mp3', 'zip', 'epub')),
+        status text NOT NULL CHECK (status IN ('queued', 'building', 'ready', 'failed')),
+        progress integer NOT NULL DEFAULT 0,
+        source_version text NOT NULL,
+        file_key text,
+        size_bytes bigint,
+        error_message text,
+        attempts integer NOT NULL DEFAULT 0,
+        lease_owner text,
+        lease_until timestamptz,
+        created_at timestamptz NOT NULL DEFAULT now(),
+        updated_at timestamptz NOT NULL DEFAULT now(),
+        completed_at timestamptz,
+        UNIQUE (job_id, format)
+      );
+      CREATE INDEX exports_unfinished_idx ON exports (status) WHERE status IN ('queued', 'building');
+
+      CREATE TABLE feeds (
+        id uuid PRIMARY KEY,
+        user_id uuid NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+        job_id uuid REFERENCES jobs(id) ON DELETE CASCADE,
+        token_hash text NOT NULL UNIQUE,
+        created_at timestamptz NOT NULL DEFAULT now()
+      );
+      CREATE UNIQUE INDEX feeds_book_idx ON feeds (user_id, job_id) WHERE job_id IS NOT NULL;
+      CREATE UNIQUE INDEX feeds_library_idx ON feeds (user_id) WHERE job_id IS NULL;
+
+      CREATE INDEX jobs_output_file_key_idx ON jobs (output_file_key) WHERE output_file_key IS NOT NULL;
+    `,
+  },
+  {
     // A user's pronunciations: how the voices should say a word or phrase, in the user's order.
     // The word is unique per user ignoring case, as entries are matched.
-    id: '0008_pronunciations',
+    id: '0009_pronunciations',
     sql: `
       CREATE TABLE pronunciations (
         user_id uuid NOT NULL REFERENCES users(id) ON DELETE CASCADE,

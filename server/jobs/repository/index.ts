@@ -209,6 +209,11 @@ function store(x: DbExecutor) {
       return (await jobs('id = $1', [id]))[0] ?? null;
     },
 
+    /** The job whose audio is stored under `key` (a chapter's, a text's or a book's combined audio), if any. */
+    async byOutputKey(key: string): Promise<JobRecord | null> {
+      return (await jobs('output_file_key = $1 LIMIT 1', [key]))[0] ?? null;
+    },
+
     /** The job if it exists and belongs to the user; null otherwise (the two are indistinguishable). */
     async getForUser(id: string, userId: string): Promise<JobRecord | null> {
       return (await jobs('id = $1 AND user_id = $2', [id, userId]))[0] ?? null;
@@ -246,7 +251,8 @@ function store(x: DbExecutor) {
      * only) and the filter's total (a window count). A page past the end costs a second, count-only
      * query. Each sort has its index (migration 0004).
      */
-    async listSummaries(filter: ListFilter): Promise<{ jobs: JobSummaryView[]; total: number }> {
+    /** One page of summaries; `waiting` names its jobs still waiting their turn in the fair queue. */
+    async listSummaries(filter: ListFilter): Promise<{ jobs: JobSummaryView[]; total: number; waiting: string[] }> {
       const where: string[] = ['user_id = $1'];
       const params: unknown[] = [filter.userId];
       if (filter.status === 'running') where.push(ACTIVE);
@@ -285,13 +291,14 @@ function store(x: DbExecutor) {
       const { rows } = await x.query<SummaryRow>(
         `WITH page AS (
            SELECT id, user_id, parent_job_id, job_type, title, description, status, progress, error_message,
-                  config->'voice_config' AS voice_config, config->>'provider' AS provider,
+                  config->'voice_config' AS voice_config, config->>'provider' AS provider, config->>'author' AS author,
                   (result_data->>'duration')::double precision AS r_duration,
                   (result_data->>'duration_seconds')::double precision AS r_duration_seconds,
                   (result_data->>'file_size_bytes')::bigint AS r_file_size_bytes,
                   result_data->>'tts_engine' AS r_tts_engine,
                   input_file_key, output_file_key, duration, created_at, updated_at, started_at, completed_at,
                   chapter_order, ${sortTitle} AS sort_title, COALESCE(parent_job_id, id) AS book_id,
+                  (parent_job_id IS NULL AND status = 'PENDING' AND enqueued_at IS NULL) AS waiting,
                   count(*) OVER () AS total
            FROM jobs WHERE ${whereSql}
            ORDER BY ${orderBy(inPage)}
@@ -302,12 +309,15 @@ function store(x: DbExecutor) {
          FROM page ORDER BY ${orderBy((c) => `page.${c}`)}`,
         params,
       );
-      if (rows.length > 0) return { jobs: rows.map(toSummary), total: Number(rows[0]!.total) };
+      if (rows.length > 0) {
+        const waiting = rows.filter((r) => r.waiting === true).map((r) => r.id);
+        return { jobs: rows.map(toSummary), total: Number(rows[0]!.total), waiting };
+      }
       const { rows: countRows } = await x.query<{ n: number | string }>(
         `SELECT count(*) AS n FROM jobs WHERE ${whereSql}`,
         params.slice(0, -2),
       );
-      return { jobs: [], total: Number(countRows[0]?.n ?? 0) };
+      return { jobs: [], total: Number(countRows[0]?.n ?? 0), waiting: [] };
     },
 
     /** Jobs by status, every user's (the metrics' gauge). */

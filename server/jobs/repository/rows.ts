@@ -173,8 +173,11 @@ export function toStep(row: StepRow): StepRecord {
 
 /** One row of the list: only what the summary shows, with JSON picked apart by the database. */
 export interface SummaryRow extends Omit<JobRow, 'config' | 'result_data'> {
+  /** Still waiting its turn in the fair queue (top-level, PENDING, not handed to the workers). */
+  waiting?: boolean;
   voice_config: JobConfig['voice_config'] | string | null;
   provider: JobConfig['provider'] | null;
+  author: string | null;
   r_duration: number | null;
   r_duration_seconds: number | null;
   r_file_size_bytes: number | string | null;
@@ -207,6 +210,7 @@ export function toSummary(row: SummaryRow) {
     config: {
       ...(voiceConfig !== undefined && { voice_config: voiceConfig }),
       ...(row.provider !== null && { provider: row.provider }),
+      ...(row.author !== null && row.author !== '' && { author: row.author }),
     },
     result_data: {
       ...(duration !== undefined && { duration }),

@@ -1,4 +1,5 @@
 import { lazy, Suspense, type ReactNode } from 'react';
+import { BottomNav } from './BottomNav';
 import { TopNav } from './TopNav';
 
 // The player (its <audio> element, store and Media Session) is a chunk of its own, fetched once
@@ -9,7 +10,8 @@ const MiniPlayer = lazy(() => import('../../features/player/MiniPlayer').then((m
 
 /**
  * The signed-in frame: the top bar, the screen as the page's main landmark, the one audio element,
- * kept here so a book goes on playing from one page to the next, and the mini-player that controls it.
+ * kept here so a book goes on playing from one page to the next, the mini-player that controls it,
+ * and on a phone the bottom navigation (the mini-player sits above it).
  */
 export function AppLayout({ children }: { children: ReactNode }) {
   return (
@@ -20,6 +22,7 @@ export function AppLayout({ children }: { children: ReactNode }) {
         <PlayerAudio />
         <MiniPlayer />
       </Suspense>
+      <BottomNav />
     </>
   );
 }

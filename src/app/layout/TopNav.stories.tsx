@@ -1,7 +1,7 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
 import { resetPlayer } from '../../features/player';
-import { bookJobId, progressFixture, SAMPLE_AUDIO_URL } from '../../mocks/audio';
+import { bookJobId, progressFixture } from '../../mocks/audio';
 import { jobsRunningCountHandler } from '../../mocks/handlers';
 import { convertingBookFixture, jobAtStatus, jobsBackend, jobUuid } from '../../mocks/jobs';
 import { getSaveProgressMockHandler } from '../../api/gen/endpoints/progress/progress.msw';
@@ -22,7 +22,8 @@ export const WithBadge: Story = {
     const canvas = within(canvasElement);
     const jobs = await canvas.findByRole('link', { name: 'Jobs (3 running)' });
     await expect(jobs).toHaveAttribute('aria-current', 'page');
-    await expect(canvas.getByRole('link', { name: 'Dashboard' })).not.toHaveAttribute('aria-current');
+    await expect(canvas.getByRole('link', { name: 'Home' })).not.toHaveAttribute('aria-current');
+    await expect(canvas.getByRole('link', { name: 'Add a book' })).toHaveAttribute('href', '/upload');
     await expect(canvas.getByText('reader@example.com')).toBeVisible();
   },
 };
@@ -70,21 +71,36 @@ export const JobsRouteMissing: Story = {
   },
 };
 
-export const Collapsed: Story = {
-  name: 'Collapsed on a small screen',
-  parameters: { width: 360, msw: { handlers: { jobs: jobsRunningCountHandler(2) } } },
+export const DarkModeToggle: Story = {
+  name: 'Dark mode: the toggle switches the theme and remembers it',
+  parameters: { msw: { handlers: { jobs: jobsRunningCountHandler(0) } } },
+  beforeEach: () => {
+    localStorage.setItem('lectio.colorScheme', 'light');
+    return () => localStorage.removeItem('lectio.colorScheme');
+  },
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
-    const menu = canvas.getByRole('button', { name: 'Menu' });
-    await expect(menu).toHaveAttribute('aria-expanded', 'false');
-    await expect(canvas.queryByRole('link', { name: 'Library' })).toBeNull();
-    await userEvent.click(menu);
-    await expect(menu).toHaveAttribute('aria-expanded', 'true');
-    const controlled = canvasElement.ownerDocument.getElementById(menu.getAttribute('aria-controls') ?? '');
-    await expect(controlled).toBeVisible();
-    await expect(canvas.getByRole('link', { name: 'Library' })).toBeVisible();
+    const body = canvasElement.ownerDocument.body;
+    const toggle = canvas.getByRole('button', { name: 'Dark mode' });
+    await expect(toggle).toHaveAttribute('aria-pressed', 'false');
+    await expect(getComputedStyle(body).backgroundColor).toBe('rgb(250, 246, 240)');
+    await userEvent.click(toggle);
+    await waitFor(() =>
+      expect(canvas.getByRole('button', { name: 'Dark mode' })).toHaveAttribute('aria-pressed', 'true'),
+    );
+    await expect(getComputedStyle(body).backgroundColor).toBe('rgb(25, 21, 18)');
+    // Kept for the next visit, whatever the system prefers.
+    await expect(localStorage.getItem('lectio.colorScheme')).toBe('dark');
+  },
+};
+
+export const DarkMode: Story = {
+  name: 'Dark mode: the top bar at night',
+  parameters: { theme: 'dark', msw: { handlers: { jobs: jobsRunningCountHandler(2) } } },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
     await expect(await canvas.findByRole('link', { name: 'Jobs (2 running)' })).toBeVisible();
-    await expect(canvas.getByRole('button', { name: 'Sign out' })).toBeVisible();
+    await expect(canvas.getByRole('button', { name: 'Dark mode' })).toHaveAttribute('aria-pressed', 'true');
   },
 };
 
@@ -109,7 +125,7 @@ export const SignOutKeepsThePlace: Story = {
     savedOnSignOut.length = 0;
     resetPlayer({
       currentJobId: bookJobId,
-      streamingUrl: SAMPLE_AUDIO_URL,
+      streamFrom: bookJobId,
       currentPosition: 754.2,
       duration: 1800,
       isLoading: false,

@@ -2,20 +2,29 @@ import { useEffect, useState } from 'react';
 import styled from 'styled-components';
 import { useGetAudioCover } from '../../api/gen/endpoints/audio/audio';
 
-/** Cover sizes: a thumbnail (mini-player, list rows), a card's, and the book page's. */
-export type CoverSize = 'thumb' | 'card' | 'page';
+/**
+ * Cover sizes: the mini-player's, a thumbnail (list rows), a shelf's (at least 120 px wide), the
+ * width of its box (library cards), and the book page's.
+ */
+export type CoverSize = 'mini' | 'thumb' | 'shelf' | 'fill' | 'page';
 
-const WIDTH: Record<CoverSize, string> = { thumb: '3rem', card: '5rem', page: '12rem' };
+const WIDTH: Record<CoverSize, string> = {
+  mini: '2.75rem',
+  thumb: '3.5rem',
+  shelf: '8.5rem',
+  fill: '100%',
+  page: '15rem',
+};
 
 /** Covers are 2:3 (a book's shape), so the space is kept while one loads: nothing shifts. */
 const Frame = styled.div<{ $size: CoverSize }>`
   flex: none;
   width: ${({ $size }) => WIDTH[$size]};
   aspect-ratio: 2 / 3;
-  border-radius: ${({ theme }) => theme.radii.md};
+  border-radius: ${({ theme, $size }) => ($size === 'mini' || $size === 'thumb' ? theme.radii.sm : theme.radii.md)};
   overflow: hidden;
   background: ${({ theme }) => theme.tone.neutral.background};
-  box-shadow: ${({ theme }) => theme.shadow};
+  box-shadow: ${({ theme }) => theme.shadowRaised};
   img {
     display: block;
     width: 100%;

@@ -1,2 +1,3 @@
 export { BookCover } from './BookCover';
 export { VoiceBadge } from './VoiceBadge';
+export { BookTile, type TileAction } from './BookTile';

@@ -1,6 +1,11 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, within } from 'storybook/test';
+import { lightTheme } from '../../styles/theme';
 import { Badge, StatusBadge } from './Badge';
+
+/** '#e4f1e3' -> 'rgb(228, 241, 227)', as getComputedStyle says it. */
+const rgb = (hex: string) => `rgb(${[1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16)).join(', ')})`;
+const { tone } = lightTheme;
 
 const meta = {
   title: 'UI/Badge',
@@ -29,10 +34,12 @@ export const JobStatuses: Story = {
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
     const colour = (text: string) => getComputedStyle(canvas.getByText(text)).backgroundColor;
-    await expect(colour('COMPLETED')).toBe('rgb(220, 252, 231)');
-    await expect(colour('PENDING')).toBe('rgb(219, 234, 254)');
-    await expect(colour('PROCESSING')).toBe('rgb(219, 234, 254)');
-    await expect(colour('FAILED')).toBe('rgb(254, 226, 226)');
-    await expect(colour('CANCELLED')).toBe('rgb(243, 244, 246)');
+    // Green, the accent, red and grey: the theme's tones, four different ones.
+    await expect(colour('COMPLETED')).toBe(rgb(tone.success.background));
+    await expect(colour('PENDING')).toBe(rgb(tone.info.background));
+    await expect(colour('PROCESSING')).toBe(rgb(tone.info.background));
+    await expect(colour('FAILED')).toBe(rgb(tone.danger.background));
+    await expect(colour('CANCELLED')).toBe(rgb(tone.neutral.background));
+    await expect(new Set([colour('COMPLETED'), colour('PENDING'), colour('FAILED'), colour('CANCELLED')]).size).toBe(4);
   },
 };

@@ -30,7 +30,7 @@ export function Badge({
   );
 }
 
-/** docs/product.md#job-statuses: completed green; pending or processing blue; failed red; cancelled or other grey. */
+/** docs/product.md#job-statuses: completed green; pending or processing accent-coloured (warm orange); failed red; cancelled or other grey. */
 export function statusTone(status: string): Tone {
   switch (status.toUpperCase()) {
     case 'COMPLETED':

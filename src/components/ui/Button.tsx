@@ -62,7 +62,7 @@ const StyledButton = styled.button<{ $variant: ButtonVariant; $fullWidth: boolea
     cursor: not-allowed;
     background: ${({ theme, $variant }) => ($variant === 'link' ? 'none' : theme.colors.disabled)};
     border-color: ${({ theme }) => theme.colors.disabled};
-    color: ${({ theme, $variant }) => ($variant === 'link' ? theme.colors.disabled : theme.colors.primaryText)};
+    color: ${({ theme }) => theme.colors.disabledText};
   }
 `;
 

@@ -33,7 +33,7 @@ const RoundButton = styled.button<{ $main: boolean; $quiet: boolean }>`
     cursor: not-allowed;
     background: ${({ theme }) => theme.colors.disabled};
     border-color: ${({ theme }) => theme.colors.disabled};
-    color: ${({ theme }) => theme.colors.primaryText};
+    color: ${({ theme }) => theme.colors.disabledText};
   }
   &:focus-visible {
     outline: 3px solid ${({ theme }) => theme.colors.focus};

@@ -15,3 +15,5 @@ export { ProgressBar } from './ProgressBar';
 export { SelectField } from './SelectField';
 export { IconButton } from './IconButton';
 export { Disclosure } from './Disclosure';
+export { EmptyState } from './EmptyState';
+export { Dialog } from './Dialog';

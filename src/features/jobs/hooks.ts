@@ -116,8 +116,9 @@ export function useBookChapters(
 }
 
 /**
- * The dashboard's four counters: real totals from the server (page_size 1, only `total` read).
- * Each counts books and single texts, never a book's chapter jobs (a 40-chapter book is one).
+ * The dashboard's counters: real totals from the server (page_size 1, only `total` read). Each
+ * counts books and single texts, never a book's chapter jobs (a 40-chapter book is one); cancelled
+ * ones have their own, so the parts add up to the total.
  */
 export function useJobCounts(intervalMs: number = POLL_MS.dashboard) {
   // The running count shares its query (and cache entry) with the top bar's badge.
@@ -126,7 +127,8 @@ export function useJobCounts(intervalMs: number = POLL_MS.dashboard) {
   const total = usePolledJobs({ top_level: true, page_size: 1 }, { intervalMs, active });
   const completed = usePolledJobs({ status: 'completed', top_level: true, page_size: 1 }, { intervalMs, active });
   const failed = usePolledJobs({ status: 'failed', top_level: true, page_size: 1 }, { intervalMs, active });
-  return { total, completed, running, failed, active };
+  const cancelled = usePolledJobs({ status: 'cancelled', top_level: true, page_size: 1 }, { intervalMs, active });
+  return { total, completed, running, failed, cancelled, active };
 }
 
 /**

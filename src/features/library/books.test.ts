@@ -3,7 +3,15 @@ import { JobSummary, PlaybackProgress } from '../../api/gen/model';
 import { toJobSummary } from '../../mocks/fixtures';
 import { completedJobFixture, libraryBookIds, libraryProgressFixture, libraryShelfFixture } from '../../mocks/library';
 import { chapterCount } from '../../entities/job';
-import { readLibraryView, selectBooks, summarize, toLibraryBooks, writeLibraryView } from './books';
+import {
+  filterOptions,
+  readLibraryView,
+  selectBooks,
+  summarize,
+  summaryLine,
+  toLibraryBooks,
+  writeLibraryView,
+} from './books';
 
 const summary = (job: Parameters<typeof toJobSummary>[0]) => JobSummary.parse(toJobSummary(job));
 const jobs = libraryShelfFixture().map(summary);
@@ -34,9 +42,21 @@ describe('library books', () => {
     expect(books.find((book) => book.id === libraryBookIds.raven)).toMatchObject({ progress: 100, finished: true });
   });
 
-  it('names an untitled book "Audiobook" plus its short id; provider defaults to openai', () => {
-    const [book] = toLibraryBooks([summary(completedJobFixture({ title: ' ', config: {} }))], []);
-    expect(book).toMatchObject({ title: 'Audiobook 7c3e1f2a', ttsProvider: 'openai' });
+  it('says where the reader is in a few words: time left, Finished, Not started', () => {
+    const status = (id: string) => books.find((book) => book.id === id)?.status;
+    expect(status(libraryBookIds.heart)).toBe('35s left');
+    expect(status(libraryBookIds.raven)).toBe('Finished');
+    expect(status(libraryBookIds.usher)).toBe('Finished');
+    expect(status(libraryBookIds.amontillado)).toBe('Not started · 25m 00s');
+  });
+
+  it('names an untitled book "Audiobook" plus its short id; the voice is the one asked for until one spoke', () => {
+    const [book] = toLibraryBooks([summary(completedJobFixture({ title: ' ', config: {}, result_data: {} }))], []);
+    expect(book).toMatchObject({ title: 'Audiobook 7c3e1f2a', voice: 'OpenAI', author: null });
+    // In demo mode only the offline voice can speak.
+    expect(toLibraryBooks([summary(completedJobFixture({ config: {}, result_data: {} }))], [], true)[0]?.voice).toBe(
+      'Offline voice',
+    );
   });
 
   it('keeps finished jobs and converting books with a chapter ready, saying how many are ready', () => {
@@ -48,23 +68,37 @@ describe('library books', () => {
       chapters_ready: 3,
     };
     expect(toLibraryBooks([converting], [])).toMatchObject([
-      { converting: 'Converting · 3 of 12 chapters ready', chapters: 12 },
+      { converting: '3 of 12 chapters ready', status: '3 of 12 chapters ready', chapters: 12 },
     ]);
     expect(toLibraryBooks(jobs, []).every((book) => book.converting === null)).toBe(true);
   });
 
-  it('filters by provider', () => {
-    expect(select('openai')).toEqual(['The Fall of the House of Usher', 'The Tell-Tale Heart']);
-    expect(select('elevenlabs')).toEqual(['The Cask of Amontillado', 'The Raven']);
+  it('filters by the voice that really spoke, offering the voices the shelf holds', () => {
+    expect(select('voice:Offline voice')).toEqual([
+      'The Cask of Amontillado',
+      'The Fall of the House of Usher',
+      'The Tell-Tale Heart',
+    ]);
+    expect(select('voice:ElevenLabs')).toEqual(['The Raven']);
+    expect(filterOptions(books).map((option) => option.label)).toEqual([
+      'All books',
+      'In progress',
+      'Not started',
+      'Finished',
+      'Offline voice',
+      'ElevenLabs',
+    ]);
   });
 
-  it('In Progress: started, under 95 %; Completed: finished (marked so, or at 95 % or more)', () => {
+  it('In progress: started, under 95 %; Finished: marked so, or at 95 % or more; Not started: never played', () => {
     expect(select('in_progress')).toEqual(['The Tell-Tale Heart']);
-    expect(select('completed')).toEqual(['The Fall of the House of Usher', 'The Raven']);
+    expect(select('finished')).toEqual(['The Fall of the House of Usher', 'The Raven']);
+    expect(select('not_started')).toEqual(['The Cask of Amontillado']);
   });
 
-  it('searches titles', () => {
+  it('searches titles and authors', () => {
     expect(select('all', 'title', 'HOUSE')).toEqual(['The Fall of the House of Usher']);
+    expect(select('all', 'title', 'poe')).toHaveLength(4);
   });
 
   it('sorts by date added (newest first), title, duration (longest first) and progress', () => {
@@ -94,8 +128,16 @@ describe('library books', () => {
     ]);
   });
 
-  it('summarizes count, total seconds and providers', () => {
-    expect(summarize(books)).toEqual({ total: 4, duration: 60 + 125 + 3725 + 1500, openai: 2, elevenlabs: 2 });
+  it('summarizes count, total seconds and the voices that read them, in one line', () => {
+    expect(summarize(books)).toEqual({
+      total: 4,
+      duration: 60 + 125 + 3725 + 1500,
+      voices: [
+        { voice: 'Offline voice', count: 3 },
+        { voice: 'ElevenLabs', count: 1 },
+      ],
+    });
+    expect(summaryLine(books)).toBe('4 books · 1h 30m · Offline voice 3 · ElevenLabs 1');
   });
 
   it('remembers the view', () => {

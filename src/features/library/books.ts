@@ -1,24 +1,29 @@
 import type { JobSummaryOutput, PlaybackProgressOutput } from '../../api/gen/model';
-import { bookTitle, chapterCount, convertingLabel, isListenable, jobDuration } from '../../entities/job';
+import { bookTitle, chapterCount, isListenable, jobDuration } from '../../entities/job';
 import { isFinished, listenedPercent } from '../../entities/progress';
-import { jobProvider, type TtsProvider } from '../../entities/provider';
+import { voiceLabel } from '../../entities/provider';
+import { formatDuration, formatTimeLeft } from '../../entities/time';
 
 /** A library book is read from the job list's summaries (GET /jobs). */
 type JobOutput = JobSummaryOutput;
 
 /**
- * The library's view of a completed job (docs/product.md#library), with the two
- * defects of the earlier client fixed (docs/decisions.md#defects-of-the-earlier-client-fixed): `progress` is the reader's real listening progress (from the
- * progress records, not always 0) and `duration` is in seconds.
+ * The library's view of a listenable job (docs/product.md#library), with the two defects of the
+ * earlier client fixed (docs/decisions.md#defects-of-the-earlier-client-fixed): `progress` is the
+ * reader's real listening progress (from the progress records, not always 0) and `duration` is in
+ * seconds.
  */
 export interface LibraryBook {
   id: string;
   title: string;
+  /** From the book's file (an EPUB's metadata), when it named one. */
+  author: string | null;
   createdAt: string;
-  /** The voice asked for: the library's OpenAI / ElevenLabs filter. */
-  ttsProvider: TtsProvider;
-  /** The engine that really spoke (`result_data.tts_engine`: espeak-ng, openai, elevenlabs), once known. */
-  ttsEngine: string | null;
+  /**
+   * The voice that really spoke (entities/provider.ts voiceLabel): "Offline voice", "OpenAI",
+   * "ElevenLabs", or any other source by its own name. The summary and the voice filter count it.
+   */
+  voice: string;
   chapters: number;
   /** Seconds. */
   duration: number;
@@ -30,75 +35,119 @@ export interface LibraryBook {
   /** The saved place is at the end (entities/progress.ts): the card says Finished and offers Listen again. */
   finished: boolean;
   description: string | null;
-  /** 'Converting · 3 of 12 chapters ready' for a book whose first chapters can be played already; else null. */
+  /** '3 of 12 chapters ready' for a book whose first chapters can be played already; else null. */
   converting: string | null;
+  /** Where the reader is, in a few words: '2h 10m left', 'Finished', 'Not started', or `converting`. */
+  status: string;
 }
 
-export type LibraryFilter = 'all' | 'openai' | 'elevenlabs' | 'in_progress' | 'completed';
+/** The filters: what the reader did with a book, or the voice that read it (`voice:Offline voice`). */
+export type LibraryFilter = 'all' | 'in_progress' | 'finished' | 'not_started' | `voice:${string}`;
 export type LibrarySort = 'createdAt' | 'title' | 'duration' | 'progress';
 export type LibraryView = 'grid' | 'list';
 
-export const filterOptions: { value: LibraryFilter; label: string }[] = [
-  { value: 'all', label: 'All Books' },
-  { value: 'openai', label: 'OpenAI' },
-  { value: 'elevenlabs', label: 'ElevenLabs' },
-  { value: 'in_progress', label: 'In Progress' },
-  { value: 'completed', label: 'Completed' },
-];
+/** The filter's options: the listening states, then one per voice the books were read with. */
+export function filterOptions(books: readonly LibraryBook[]): { value: LibraryFilter; label: string }[] {
+  return [
+    { value: 'all', label: 'All books' },
+    { value: 'in_progress', label: 'In progress' },
+    { value: 'not_started', label: 'Not started' },
+    { value: 'finished', label: 'Finished' },
+    ...voicesOf(books).map(({ voice }) => ({ value: `voice:${voice}` as const, label: voice })),
+  ];
+}
 
 export const sortOptions: { value: LibrarySort; label: string }[] = [
-  { value: 'createdAt', label: 'Date Added' },
+  { value: 'createdAt', label: 'Date added' },
   { value: 'title', label: 'Title' },
-  { value: 'duration', label: 'Duration' },
+  { value: 'duration', label: 'Length' },
   { value: 'progress', label: 'Progress' },
 ];
 
-export function toLibraryBook(job: JobOutput, record: PlaybackProgressOutput | undefined): LibraryBook {
+/** '3 of 12 chapters ready' while a book converts (its status is not COMPLETED); else null. */
+function convertingText(job: Pick<JobOutput, 'status' | 'chapter_count' | 'chapters_ready'>): string | null {
+  const ready = job.chapters_ready;
+  if (job.status === 'COMPLETED' || job.chapter_count <= 0 || ready === undefined || ready >= job.chapter_count)
+    return null;
+  return `${ready} of ${job.chapter_count} chapters ready`;
+}
+
+export function toLibraryBook(
+  job: JobOutput,
+  record: PlaybackProgressOutput | undefined,
+  demoMode = false,
+): LibraryBook {
   const duration = jobDuration(job);
+  const position = record?.position_seconds ?? 0;
+  const hasProgress = Boolean(record) && position > 0;
+  const finished = isFinished(record, duration);
+  const converting = convertingText(job);
+  const status =
+    converting ??
+    (finished
+      ? 'Finished'
+      : hasProgress
+        ? `${formatTimeLeft(Math.max(0, duration - position))} left`
+        : duration > 0
+          ? `Not started · ${formatDuration(duration)}`
+          : 'Not started');
   return {
     id: job.id,
     title: bookTitle(job),
+    author: job.config.author?.trim() || null,
     createdAt: job.created_at,
-    ttsProvider: jobProvider(job),
-    ttsEngine: job.result_data.tts_engine ?? null,
+    voice: voiceLabel(job, demoMode).label,
     chapters: chapterCount(job),
     duration,
     progress: listenedPercent(record, duration),
-    position: record?.position_seconds ?? 0,
-    hasProgress: Boolean(record) && (record?.position_seconds ?? 0) > 0,
-    finished: isFinished(record, duration),
+    position,
+    hasProgress,
+    finished,
     description: job.description,
-    converting: convertingLabel(job),
+    converting,
+    status,
   };
 }
 
-/** Listenable jobs (finished, or converting with a chapter ready) joined with the reader's progress records (the newest record per job wins). */
-export function toLibraryBooks(jobs: readonly JobOutput[], records: readonly PlaybackProgressOutput[]): LibraryBook[] {
+/**
+ * Listenable jobs (finished, or converting with a chapter ready) joined with the reader's progress
+ * records (the newest record per job wins). `demoMode`: nothing spoke yet means the offline voice.
+ */
+export function toLibraryBooks(
+  jobs: readonly JobOutput[],
+  records: readonly PlaybackProgressOutput[],
+  demoMode = false,
+): LibraryBook[] {
   const byJob = new Map<string, PlaybackProgressOutput>();
   for (const record of records) {
     const known = byJob.get(record.job_id);
     if (!known || known.last_played_at < record.last_played_at) byJob.set(record.job_id, record);
   }
-  return jobs.filter(isListenable).map((job) => toLibraryBook(job, byJob.get(job.id)));
+  return jobs.filter(isListenable).map((job) => toLibraryBook(job, byJob.get(job.id), demoMode));
 }
 
 export function matchesFilter(book: LibraryBook, filter: LibraryFilter): boolean {
+  if (filter.startsWith('voice:')) return book.voice === filter.slice('voice:'.length);
   switch (filter) {
-    case 'all':
-      return true;
-    case 'openai':
-    case 'elevenlabs':
-      return book.ttsProvider === filter;
     case 'in_progress':
       return !book.finished && book.progress > 0;
-    case 'completed':
+    case 'not_started':
+      return !book.finished && !book.hasProgress;
+    case 'finished':
       return book.finished;
+    default:
+      return true;
   }
 }
 
 export function matchesSearch(book: LibraryBook, search: string): boolean {
   const query = search.trim().toLowerCase();
-  return !query || book.title.toLowerCase().includes(query) || (book.description ?? '').toLowerCase().includes(query);
+  return (
+    !query ||
+    book.title.toLowerCase().includes(query) ||
+    (book.author ?? '').toLowerCase().includes(query) ||
+    (book.description ?? '').toLowerCase().includes(query)
+  );
 }
 
 const comparators: Record<LibrarySort, (a: LibraryBook, b: LibraryBook) => number> = {
@@ -118,13 +167,31 @@ export function selectBooks(
     .sort((a, b) => comparators[sort](a, b) || a.title.localeCompare(b.title));
 }
 
+/** How many books each voice read, most first (ties by name). */
+function voicesOf(books: readonly LibraryBook[]): { voice: string; count: number }[] {
+  const counts = new Map<string, number>();
+  for (const book of books) counts.set(book.voice, (counts.get(book.voice) ?? 0) + 1);
+  return [...counts]
+    .map(([voice, count]) => ({ voice, count }))
+    .sort((a, b) => b.count - a.count || a.voice.localeCompare(b.voice));
+}
+
 export function summarize(books: readonly LibraryBook[]) {
   return {
     total: books.length,
     duration: books.reduce((sum, book) => sum + book.duration, 0),
-    openai: books.filter((book) => book.ttsProvider === 'openai').length,
-    elevenlabs: books.filter((book) => book.ttsProvider === 'elevenlabs').length,
+    voices: voicesOf(books),
   };
+}
+
+/** The library's summary in one line: '4 books · 1h 30m · Offline voice 2 · OpenAI 1 · ElevenLabs 1'. */
+export function summaryLine(books: readonly LibraryBook[]): string {
+  const { total, duration, voices } = summarize(books);
+  return [
+    total === 1 ? '1 book' : `${total} books`,
+    formatDuration(duration),
+    ...voices.map(({ voice, count }) => `${voice} ${count}`),
+  ].join(' · ');
 }
 
 const VIEW_KEY = 'lectio.library.view';

@@ -3,7 +3,7 @@ export {
   readLibraryView,
   selectBooks,
   sortOptions,
-  summarize,
+  summaryLine,
   toLibraryBooks,
   writeLibraryView,
   type LibraryBook,

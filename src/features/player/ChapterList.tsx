@@ -1,8 +1,11 @@
+import { useEffect, useRef } from 'react';
 import styled from 'styled-components';
 import { Card, ListStack } from '../../components/ui';
 import { formatClock, formatDuration } from '../../entities/time';
 import { useChapters, usePlayer } from './hooks';
-import { isChapterReady, jumpToChapter } from './store';
+import { isChapterReady } from './chapters';
+import { jumpToChapter } from './controls';
+import { isReady } from './store';
 
 const Item = styled.button<{ $current: boolean }>`
   font: inherit;
@@ -47,6 +50,16 @@ const Heading = styled.h2`
   font-size: ${({ theme }) => theme.fontSizes.lg};
 `;
 
+/** About eight chapters show; a longer list scrolls inside itself, the current chapter kept in view. */
+const Scroller = styled.div`
+  position: relative;
+  max-height: 22rem;
+  overflow-y: auto;
+  overscroll-behavior: contain;
+  margin: 0 -${({ theme }) => theme.space(2)};
+  padding: 0 ${({ theme }) => theme.space(2)};
+`;
+
 const REASON_ID = 'chapters-not-ready-reason';
 
 /**
@@ -56,10 +69,22 @@ const REASON_ID = 'chapters-not-ready-reason';
  * them.
  */
 export function ChapterList() {
-  const { streamingUrl, isLoading } = usePlayer();
+  const ready = isReady(usePlayer());
   const { chapters, current } = useChapters();
-  const ready = Boolean(streamingUrl) && !isLoading;
   const waiting = chapters.filter((chapter) => !isChapterReady(chapter)).length;
+  const scroller = useRef<HTMLDivElement>(null);
+  const currentId = current?.id;
+
+  useEffect(() => {
+    // Scroll the list (never the page) so the current chapter is in view.
+    const box = scroller.current;
+    const item = currentId ? box?.querySelector<HTMLElement>(`[data-chapter="${CSS.escape(currentId)}"]`) : null;
+    if (!box || !item) return;
+    const top = item.offsetTop;
+    if (top < box.scrollTop || top + item.offsetHeight > box.scrollTop + box.clientHeight)
+      box.scrollTop = Math.max(0, top - box.clientHeight / 3);
+  }, [currentId, chapters.length]);
+
   if (chapters.length === 0) return null;
   return (
     <Card aria-labelledby="chapters-heading">
@@ -69,31 +94,34 @@ export function ChapterList() {
           {`This book is still converting: ${waiting === 1 ? '1 chapter is' : `${waiting} chapters are`} not ready yet and can be played once converted.`}
         </Reason>
       )}
-      <ListStack $gap={1}>
-        {chapters.map((chapter) => {
-          const isCurrent = chapter === current;
-          const playable = isChapterReady(chapter);
-          return (
-            <li key={chapter.id}>
-              <Item
-                type="button"
-                $current={isCurrent}
-                aria-current={isCurrent ? 'true' : undefined}
-                aria-describedby={playable ? undefined : REASON_ID}
-                disabled={!ready || !playable}
-                onClick={() => jumpToChapter(chapter.id)}
-              >
-                <span>{`${chapter.order}. ${chapter.title}`}</span>
-                {playable ? (
-                  <Meta>{`${formatClock(chapter.start)} · ${formatDuration(chapter.duration)}`}</Meta>
-                ) : (
-                  <NotReady>Not ready yet</NotReady>
-                )}
-              </Item>
-            </li>
-          );
-        })}
-      </ListStack>
+      <Scroller ref={scroller}>
+        <ListStack $gap={1}>
+          {chapters.map((chapter) => {
+            const isCurrent = chapter === current;
+            const playable = isChapterReady(chapter);
+            return (
+              <li key={chapter.id}>
+                <Item
+                  type="button"
+                  data-chapter={chapter.id}
+                  $current={isCurrent}
+                  aria-current={isCurrent ? 'true' : undefined}
+                  aria-describedby={playable ? undefined : REASON_ID}
+                  disabled={!ready || !playable}
+                  onClick={() => jumpToChapter(chapter.id)}
+                >
+                  <span>{`${chapter.order}. ${chapter.title}`}</span>
+                  {playable ? (
+                    <Meta>{`${formatClock(chapter.start)} · ${formatDuration(chapter.duration)}`}</Meta>
+                  ) : (
+                    <NotReady>Not ready yet</NotReady>
+                  )}
+                </Item>
+              </li>
+            );
+          })}
+        </ListStack>
+      </Scroller>
     </Card>
   );
 }

@@ -30,7 +30,7 @@ const MenuButton = styled.button`
   }
   &:disabled {
     cursor: not-allowed;
-    color: ${({ theme }) => theme.colors.disabled};
+    color: ${({ theme }) => theme.colors.disabledText};
   }
   &:focus-visible {
     outline: 3px solid ${({ theme }) => theme.colors.focus};

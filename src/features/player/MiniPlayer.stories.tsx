@@ -12,7 +12,8 @@ import {
 } from '../../mocks/audio';
 import { MiniPlayer } from './MiniPlayer';
 import { PlayerAudio } from './PlayerAudio';
-import { loadJob, resetPlayer, state } from './store';
+import { loadJob, resetPlayer } from './controls';
+import { state } from './store';
 
 /** A signed-in page with the mini-player under it; `load` puts the sample book in the player. */
 function PageWithMiniPlayer({ load, width }: { load: boolean; width?: number }) {
@@ -52,6 +53,15 @@ async function nowPlaying(canvas: Canvas) {
   return bar;
 }
 
+/**
+ * A story has no tap to give the browser, which blocks audio that starts without one ("Tap play to
+ * start"). Muted, the browser lets it play: the story shows the playing state it names.
+ */
+const muteForStory = (root: HTMLElement) => {
+  const audio = root.ownerDocument.querySelector<HTMLAudioElement>('[data-testid="player-audio"]');
+  if (audio) audio.muted = true;
+};
+
 export const Idle: Story = {
   name: 'Idle: nothing played yet, no mini-player',
   args: { load: false },
@@ -88,6 +98,7 @@ export const Playing: Story = {
   name: 'Playing: pause is offered and the time moves',
   play: async ({ canvasElement }) => {
     const bar = await nowPlaying(within(canvasElement));
+    muteForStory(canvasElement);
     await userEvent.click(bar.getByRole('button', { name: 'Play' }));
     await expect(await bar.findByRole('button', { name: 'Pause' })).toBeVisible();
     await waitFor(() => expect(state.currentPosition).toBeGreaterThan(0.2), { timeout: 5000 });
@@ -99,6 +110,7 @@ export const PausedFromTheBar: Story = {
   name: 'Paused from the bar: play, then pause in the mini-player',
   play: async ({ canvasElement }) => {
     const bar = await nowPlaying(within(canvasElement));
+    muteForStory(canvasElement);
     await userEvent.click(bar.getByRole('button', { name: 'Play' }));
     await userEvent.click(await bar.findByRole('button', { name: 'Pause' }));
     await expect(await bar.findByRole('button', { name: 'Play' })).toBeVisible();

@@ -9,14 +9,15 @@ import { formatClock } from '../../entities/time';
 import { BookCover } from '../../components/book';
 import { paths, routePatterns } from '../../lib/paths';
 import { useChapters, usePlayer } from './hooks';
-import { skip, SKIP_SECONDS, togglePlay } from './store';
+import { skip } from './controls';
+import { usePlayerMetadata } from './data';
+import { togglePlay } from './media';
+import { SKIP_SECONDS } from './settings';
+import { isReady } from './store';
 
-/** The mini-player's height: the layout keeps this much room below the page (docs/listening.md#mini-player). */
-export const MINI_PLAYER_SPACE = '88px';
-
-/** Room below the page, so the fixed bar never covers its end. */
+/** Room below the page, so the fixed bar never covers its end (docs/listening.md#mini-player). */
 const Spacer = styled.div`
-  height: ${MINI_PLAYER_SPACE};
+  height: ${({ theme }) => theme.layout.miniPlayer};
 `;
 
 const Bar = styled.section`
@@ -24,6 +25,10 @@ const Bar = styled.section`
   position: fixed;
   inset: auto 0 0 0;
   z-index: 20;
+  /* On a phone it sits right above the bottom navigation. */
+  @media (max-width: ${({ theme }) => theme.breakpoints.phone}) {
+    bottom: calc(${({ theme }) => theme.layout.bottomNav} + env(safe-area-inset-bottom, 0px));
+  }
   background: ${({ theme }) => theme.colors.surface};
   border-top: 1px solid ${({ theme }) => theme.colors.border};
   box-shadow: ${({ theme }) => theme.shadowRaised};
@@ -99,11 +104,12 @@ export function MiniPlayer() {
   const { current } = useChapters();
   const [onBookPage, params] = useRoute(routePatterns.libraryBook);
   const jobId = player.currentJobId;
-  if (!jobId || (!player.streamingUrl && !player.isLoading)) return null;
+  const metadata = usePlayerMetadata();
+  const ready = isReady(player);
+  if (!jobId || (!ready && !player.isLoading)) return null;
   if (onBookPage && params?.jobId === jobId) return null;
 
-  const title = player.metadata?.title ?? 'Loading…';
-  const ready = Boolean(player.streamingUrl) && !player.isLoading;
+  const title = metadata?.title ?? 'Loading…';
   const fraction = player.duration > 0 ? Math.min(1, player.currentPosition / player.duration) : 0;
   const chapterTitle = current && current.title !== title ? current.title : null;
 
@@ -122,7 +128,7 @@ export function MiniPlayer() {
           <div style={{ width: `${(fraction * 100).toFixed(2)}%` }} />
         </Track>
         <Row>
-          <BookCover jobId={jobId} title={title} size="thumb" />
+          <BookCover jobId={jobId} title={title} size="mini" />
           <Titles>
             <Link href={paths.libraryBook(jobId)} aria-label={`Open ${title}`}>
               {title}

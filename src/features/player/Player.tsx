@@ -16,22 +16,12 @@ import { ChoiceMenu, type Choice } from './ChoiceMenu';
 import { useChapters, usePlayer } from './hooks';
 import { SeekBar } from './SeekBar';
 import { PLAYER_REGION_ATTRIBUTE, PLAYER_SHORTCUTS } from './shortcuts';
-import {
-  cancelSleepTimer,
-  isChapterReady,
-  nextChapter,
-  PLAYBACK_RATES,
-  previousChapter,
-  setPlaybackRate,
-  setVolume,
-  skip,
-  SKIP_SECONDS,
-  SLEEP_MINUTES,
-  startSleepTimer,
-  toggleMute,
-  togglePlay,
-  VOLUME_STEP,
-} from './store';
+import { isChapterReady } from './chapters';
+import { nextChapter, previousChapter, setPlaybackRate, setVolume, skip, toggleMute } from './controls';
+import { togglePlay } from './media';
+import { PLAYBACK_RATES, SKIP_SECONDS, SLEEP_MINUTES, VOLUME_STEP } from './settings';
+import { cancelSleepTimer, startSleepTimer } from './sleep';
+import { isReady } from './store';
 
 const Region = styled(Card)`
   display: flex;
@@ -127,7 +117,11 @@ const Notice = styled.p`
   color: ${({ theme }) => theme.colors.textMuted};
 `;
 
+/** Only where there is a keyboard: a touch screen (no hover, a coarse pointer) has no use for it. */
 const Shortcuts = styled.details`
+  @media (hover: none) and (pointer: coarse) {
+    display: none;
+  }
   font-size: ${({ theme }) => theme.fontSizes.sm};
   color: ${({ theme }) => theme.colors.textMuted};
   summary {
@@ -168,7 +162,7 @@ export function Player({ title = 'Audio player' }: { title?: string }) {
   const currentIndex = current ? chapters.indexOf(current) : -1;
   const hasNext = chapters.slice(currentIndex + 1).some(isChapterReady);
   const [dragValue, setDragValue] = useState<number | null>(null);
-  const ready = Boolean(player.streamingUrl) && !player.isLoading;
+  const ready = isReady(player);
   const shownPosition = dragValue ?? player.currentPosition;
   const volumePercent = `${Math.round(player.volume * 100)}%`;
   const sleep = player.sleepTimer;
@@ -178,7 +172,7 @@ export function Player({ title = 'Audio player' }: { title?: string }) {
   return (
     <Region aria-label={title} tabIndex={0} {...{ [PLAYER_REGION_ATTRIBUTE]: '' }}>
       {player.isLoading && <Spinner label="Loading audio..." />}
-      {player.error && <ErrorText role="alert">{`Error: ${player.error}`}</ErrorText>}
+      {player.error && <ErrorText role="alert">{player.error}</ErrorText>}
       {player.notice && <Notice role="status">{player.notice}</Notice>}
       <Row>
         <Clock role="timer" aria-label="Elapsed time">

@@ -3,7 +3,10 @@ import { useEffect, useRef } from 'react';
 import { getGetAudioCoverQueryOptions } from '../../api/gen/endpoints/audio/audio';
 import { watchMediaSession, type ArtworkSource } from './mediaSession';
 import { installPlayerShortcuts } from './shortcuts';
-import { attachMedia, connectPlayerCache, watchPageHide } from './store';
+import { usePlayerMetadata } from './data';
+import { attachMedia } from './media';
+import { watchPageHide } from './saving';
+import { connectPlayerCache } from './settings';
 
 /**
  * Media Session artwork: the book's cover from the same cached query the cover images use (fetched
@@ -42,6 +45,8 @@ export function PlayerAudio() {
   const audio = useRef<HTMLAudioElement>(null);
   const queryClient = useQueryClient();
   useEffect(() => connectPlayerCache(queryClient), [queryClient]);
+  // Observed here, the loaded book's metadata stays in the cache on every page.
+  usePlayerMetadata();
   useEffect(() => {
     const element = audio.current;
     if (!element) return;

@@ -6,7 +6,8 @@ import { ApiError, errorMessage } from '../../api/errors';
 import { Button, Card, Spinner } from '../../components/ui';
 import { useChapters, usePlayer } from './hooks';
 import { paragraphsOf, sentenceAt, spokenWord } from './readAlong';
-import { seek } from './store';
+import { seek } from './controls';
+import { isReady } from './store';
 
 const Header = styled.div`
   display: flex;
@@ -74,7 +75,7 @@ const SCROLL_KEYS = new Set(['PageUp', 'PageDown', 'Home', 'End']);
 export function ReadAlong({ jobId }: { jobId: string }) {
   const player = usePlayer();
   const { current } = useChapters();
-  const loaded = player.currentJobId === jobId && Boolean(player.metadata);
+  const loaded = player.currentJobId === jobId && isReady(player);
   const chapterOrder = loaded && current ? current.order : 1;
   const chapterStart = loaded && current ? current.start : 0;
   const transcript = useGetAudioTranscript(

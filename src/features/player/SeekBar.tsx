@@ -1,7 +1,8 @@
 import { useRef, useState, type KeyboardEvent, type PointerEvent } from 'react';
 import styled from 'styled-components';
 import { formatClock } from '../../entities/time';
-import { isChapterReady, jumpToChapter, nextChapter, previousChapter, seek, type ChapterInfo } from './store';
+import { isChapterReady, type ChapterInfo } from './chapters';
+import { jumpToChapter, nextChapter, previousChapter, seek } from './controls';
 
 /** Seek bar keys: ←/→ move this many seconds. */
 const SEEK_KEY_SECONDS = 5;

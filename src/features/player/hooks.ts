@@ -1,16 +1,19 @@
 import { useSnapshot } from 'valtio';
+import { chapterAt, chaptersOf } from './chapters';
+import { usePlayerCache, usePlayerMetadata } from './data';
 import { useSavedProgress } from './progressCache';
-import { chapterAt, chaptersOf, state } from './store';
+import { state } from './store';
 
-/** The player state for rendering (re-renders on change). */
+/** The player state for rendering (re-renders on change); hands the player the app's data cache. */
 export function usePlayer() {
+  usePlayerCache();
   return useSnapshot(state);
 }
 
 /** The loaded book's chapters and the one playing now. */
 export function useChapters() {
-  const { metadata, currentPosition, currentChapter } = useSnapshot(state);
-  const chapters = chaptersOf(metadata);
+  const { currentPosition, currentChapter } = useSnapshot(state);
+  const chapters = chaptersOf(usePlayerMetadata());
   const current = chapters.find((chapter) => chapter.id === currentChapter) ?? chapterAt(chapters, currentPosition);
   return { chapters, current };
 }

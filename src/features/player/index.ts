@@ -4,4 +4,6 @@ export { PlayerAudio } from './PlayerAudio';
 export { ChapterList } from './ChapterList';
 export { ReadAlong } from './ReadAlong';
 export { useSavedProgress } from './progressCache';
-export { listenAgain, loadJob, playFrom, resetPlayer, state as playerState, togglePlayback } from './store';
+export { usePlayerMetadata } from './data';
+export { listenAgain, loadJob, playFrom, resetPlayer, togglePlayback } from './controls';
+export { isReady, state as playerState } from './store';

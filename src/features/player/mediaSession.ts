@@ -1,16 +1,10 @@
 import { subscribe } from 'valtio';
-import {
-  chapterAt,
-  chaptersOf,
-  nextChapter,
-  pause,
-  play,
-  previousChapter,
-  seek,
-  skip,
-  SKIP_SECONDS,
-  state,
-} from './store';
+import { chapterAt, chaptersOf } from './chapters';
+import { nextChapter, previousChapter, seek, skip } from './controls';
+import { loadedMetadata } from './data';
+import { pause, play } from './media';
+import { environment, SKIP_SECONDS } from './settings';
+import { isReady, state } from './store';
 
 type MetadataConstructor = new (init: MediaMetadataInit) => MediaMetadata;
 
@@ -60,10 +54,11 @@ export function watchMediaSession(
       });
   };
   const update = () => {
-    const title = state.metadata?.title;
+    const metadata = loadedMetadata();
+    const title = metadata?.title;
     const jobId = state.currentJobId;
     if (jobId && artwork?.jobId !== jobId) fetchArtwork(jobId);
-    const chapter = chapterAt(chaptersOf(state.metadata), state.currentPosition);
+    const chapter = chapterAt(chaptersOf(metadata), state.currentPosition);
     const image = artwork?.jobId === jobId ? artwork?.image : null;
     const key = `${title ?? ''}|${chapter?.title ?? ''}|${image?.src ?? ''}`;
     if (key !== shown) {
@@ -78,7 +73,7 @@ export function watchMediaSession(
             })
           : null;
     }
-    session.playbackState = state.streamingUrl ? (state.isPlaying ? 'playing' : 'paused') : 'none';
+    session.playbackState = isReady(state) ? (state.isPlaying ? 'playing' : 'paused') : 'none';
     if (state.duration > 0 && typeof session.setPositionState === 'function') {
       try {
         session.setPositionState({
@@ -93,9 +88,12 @@ export function watchMediaSession(
   };
   update();
   const unsubscribe = subscribe(state, update);
+  // A converting book's metadata is asked again while it plays: its chapters change in the cache.
+  const unsubscribeCache = environment().queryClient?.getQueryCache().subscribe(update) ?? (() => {});
   return () => {
     stopped = true;
     unsubscribe();
+    unsubscribeCache();
     for (const [action] of handlers) {
       try {
         session.setActionHandler(action, null);

@@ -1,7 +1,15 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { audioMetadataFixture, SAMPLE_AUDIO_URL } from '../../mocks/audio';
+import { QueryClient } from '@tanstack/react-query';
+import { setupServer } from 'msw/node';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { configureApi } from '../../api/http';
+import { handlers } from '../../mocks/handlers';
+import { getGetAudioMetadataQueryKey, getGetAudioStreamQueryKey } from '../../api/gen/endpoints/audio/audio';
+import { audioMetadataFixture, bookJobId, streamInfoFixture } from '../../mocks/audio';
+import { resetPlayer } from './controls';
+import { attachMedia, type MediaElement } from './media';
+import { configurePlayer, connectPlayerCache } from './settings';
 import { installPlayerShortcuts, PLAYER_REGION_ATTRIBUTE } from './shortcuts';
-import { attachMedia, configurePlayer, resetPlayer, state, type MediaElement, type PlayerState } from './store';
+import { state } from './store';
 
 /** Enough of an <audio> element for play/pause/seek/volume. */
 class FakeMedia extends EventTarget {
@@ -26,12 +34,12 @@ let stop: () => void;
 
 /** A loaded book (three 20 s chapters) at `position`, with the shortcuts listening on window. */
 function loaded(position = 25) {
-  resetPlayer({
-    streamingUrl: SAMPLE_AUDIO_URL,
-    metadata: audioMetadataFixture() as PlayerState['metadata'],
-    duration: 60,
-    currentPosition: position,
-  });
+  // Loaded as loadJob leaves it: the answers in the data cache, the store ready at `position`.
+  const cache = new QueryClient();
+  connectPlayerCache(cache);
+  cache.setQueryData(getGetAudioMetadataQueryKey(bookJobId), audioMetadataFixture());
+  cache.setQueryData(getGetAudioStreamQueryKey(bookJobId), streamInfoFixture());
+  resetPlayer({ currentJobId: bookJobId, streamFrom: bookJobId, duration: 60, currentPosition: position });
   media = new FakeMedia();
   attachMedia(media as unknown as MediaElement);
 }
@@ -42,8 +50,15 @@ function press(target: Element, key: string, init: KeyboardEventInit = {}) {
   return event;
 }
 
+// Pausing saves the place: the requests go to the stories' handlers.
+const server = setupServer(...handlers);
+beforeAll(() => {
+  server.listen({ onUnhandledRequest: 'error' });
+  configureApi({ baseUrl: 'http://localhost', getToken: () => null, onUnauthorized: () => {} });
+});
+afterAll(() => server.close());
+
 beforeEach(() => {
-  // Saves go nowhere here: no current job id, so saveNow does nothing.
   configurePlayer({ setInterval: () => 0, clearInterval: () => {} });
   document.body.innerHTML = `
     <main><p id="text">Library</p><input id="search"><textarea id="notes"></textarea>

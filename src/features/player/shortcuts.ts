@@ -1,14 +1,7 @@
-import {
-  changeVolume,
-  nextChapter,
-  previousChapter,
-  skip,
-  SKIP_SECONDS,
-  state,
-  toggleMute,
-  togglePlay,
-  VOLUME_STEP,
-} from './store';
+import { changeVolume, nextChapter, previousChapter, skip, toggleMute } from './controls';
+import { togglePlay } from './media';
+import { SKIP_SECONDS, VOLUME_STEP } from './settings';
+import { isReady, state } from './store';
 
 /** Marks the player's region: ↑/↓ change the volume only while the focus is inside it. */
 export const PLAYER_REGION_ATTRIBUTE = 'data-player-region';
@@ -43,7 +36,7 @@ function isTyping(target: Element): boolean {
  */
 export function handlePlayerShortcut(event: KeyboardEvent): boolean {
   if (event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey) return false;
-  if (!state.streamingUrl || state.isLoading) return false;
+  if (!isReady(state)) return false;
   const target = event.target instanceof Element ? event.target : null;
   if (target && isTyping(target)) return false;
   // A dialog open over the page has the keyboard to itself.

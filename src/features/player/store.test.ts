@@ -18,19 +18,14 @@ import {
 import { errorBodyFixture } from '../../mocks/fixtures';
 import { handlers } from '../../mocks/handlers';
 import { watchMediaSession } from './mediaSession';
+import { getGetAudioMetadataQueryKey } from '../../api/gen/endpoints/audio/audio';
 import {
-  attachMedia,
-  cancelSleepTimer,
   changeVolume,
   clearAudio,
-  configurePlayer,
-  connectPlayerCache,
   jumpToChapter,
   listenAgain,
   loadJob,
   nextChapter,
-  pause,
-  play,
   previousChapter,
   resetPlayer,
   resetProgress,
@@ -38,12 +33,14 @@ import {
   setPlaybackRate,
   setVolume,
   skip,
-  startSleepTimer,
-  state,
   togglePlayback,
-  watchPageHide,
-  type MediaElement,
-} from './store';
+} from './controls';
+import { loadedMetadata, loadedStreamUrl } from './data';
+import { attachMedia, pause, play, PLAYER_MESSAGES, type MediaElement } from './media';
+import { watchPageHide } from './saving';
+import { configurePlayer, connectPlayerCache } from './settings';
+import { cancelSleepTimer, startSleepTimer } from './sleep';
+import { isReady, state } from './store';
 
 /** Enough of an <audio> element: it records what the store did and fires the events a real one would. */
 class FakeMedia extends EventTarget {
@@ -139,11 +136,11 @@ describe('player store', () => {
       playbackRate: 1,
       currentJobId: null,
       currentChapter: null,
-      metadata: null,
-      streamingUrl: null,
+      streamFrom: null,
       isLoading: false,
       error: null,
     });
+    expect(isReady(state)).toBe(false);
   });
 
   it('loads stream, metadata and progress in parallel', async () => {
@@ -167,13 +164,20 @@ describe('player store', () => {
     await loading;
     expect(state).toMatchObject({
       currentJobId: bookJobId,
-      streamingUrl: SAMPLE_AUDIO_URL,
+      streamFrom: bookJobId,
       duration: 60,
       currentPosition: 0,
       isLoading: false,
       error: null,
     });
-    expect(state.metadata?.chapters).toHaveLength(3);
+    expect(isReady(state)).toBe(true);
+    // The server's answers live in the data cache, not in the store.
+    expect(cache.getQueryData<{ chapters: unknown[] }>(getGetAudioMetadataQueryKey(bookJobId))?.chapters).toHaveLength(
+      3,
+    );
+    expect(loadedMetadata()?.chapters).toHaveLength(3);
+    expect(loadedStreamUrl()).toBe(SAMPLE_AUDIO_URL);
+    expect(Object.keys(state)).not.toContain('metadata');
     expect(media.src).toBe(SAMPLE_AUDIO_URL);
   });
 
@@ -191,7 +195,7 @@ describe('player store', () => {
   it('a failing progress request counts as no progress', async () => {
     server.use(progressHandler({ status: 500, body: errorBodyFixture('boom') }));
     expect(await loadJob(bookJobId)).toBe(true);
-    expect(state).toMatchObject({ currentPosition: 0, error: null, streamingUrl: SAMPLE_AUDIO_URL });
+    expect(state).toMatchObject({ currentPosition: 0, error: null, streamFrom: bookJobId });
     expect(state.currentChapter).toBe(chapterJobIds[0]);
   });
 
@@ -199,16 +203,16 @@ describe('player store', () => {
     vi.spyOn(console, 'error').mockImplementation(() => {});
     server.use(audioStreamHandler({ stream: { streaming_url: '' } }));
     expect(await loadJob(bookJobId)).toBe(false);
-    expect(state).toMatchObject({ error: 'No streaming URL returned from API', isLoading: false, streamingUrl: null });
+    expect(state).toMatchObject({ error: PLAYER_MESSAGES.couldNotLoad, isLoading: false, streamFrom: null });
   });
 
-  it('shows the server message, else "Failed to load audio"', async () => {
+  it('shows the server message, else says what to do', async () => {
     server.use(audioMetadataHandler({ status: 404, body: errorBodyFixture('Audio not found') }));
     await loadJob(bookJobId);
     expect(state.error).toBe('Audio not found');
     server.use(audioMetadataHandler({ status: 500 }));
     await loadJob(bookJobId);
-    expect(state.error).toBe('Failed to load audio');
+    expect(state.error).toBe('The audio could not be loaded. Check your connection, then try again.');
   });
 
   it('duration is 0 when the metadata has none', async () => {
@@ -229,9 +233,41 @@ describe('player store', () => {
     media.dispatchEvent(new Event('ended'));
     expect(state.isPlaying).toBe(false);
     play();
-    media.error = { code: 4, message: 'MEDIA_ERR_SRC_NOT_SUPPORTED' } as MediaError;
+    media.error = { code: 4, message: 'MEDIA_ELEMENT_ERROR: Format error' } as MediaError;
     media.dispatchEvent(new Event('error'));
-    expect(state).toMatchObject({ isPlaying: false, error: 'MEDIA_ERR_SRC_NOT_SUPPORTED' });
+    // The browser's words stay in the console: the reader is told what to do.
+    expect(state).toMatchObject({
+      isPlaying: false,
+      error: 'This audio could not be played. Reload the page to try again.',
+    });
+    play();
+    media.error = { code: 2, message: 'net::ERR_CONNECTION_RESET' } as MediaError;
+    media.dispatchEvent(new Event('error'));
+    expect(state.error).toBe('The audio stopped loading. Check your connection, then tap play to go on.');
+  });
+
+  it("a start the browser blocks (no tap yet) asks for a tap, never shows the browser's message", async () => {
+    vi.spyOn(console, 'warn').mockImplementation(() => {});
+    await loadJob(bookJobId);
+    media.play.mockImplementationOnce(() =>
+      Promise.reject(
+        new DOMException(
+          "play() failed because the user didn't interact with the document first. https://goo.gl/xX8pDD",
+          'NotAllowedError',
+        ),
+      ),
+    );
+    play();
+    await until(() => !state.isPlaying);
+    expect(state).toMatchObject({ isPlaying: false, error: null, notice: 'Tap play to start.' });
+    // Playing clears the request.
+    play();
+    expect(state).toMatchObject({ isPlaying: true, notice: null });
+    media.play.mockImplementationOnce(() => Promise.reject(new Error('The element has no supported sources.')));
+    pause();
+    play();
+    await until(() => !state.isPlaying);
+    expect(state.error).toBe('Playback could not start. Tap play to try again.');
   });
 
   it('saves the position every 10 s while playing', async () => {
@@ -444,8 +480,30 @@ describe('player store', () => {
       expect(state.sleepTimer).toBeNull();
     });
 
+    it('"End of chapter" stops within a quarter second of the end, between two position updates', async () => {
+      await loadJob(bookJobId);
+      vi.useFakeTimers();
+      play();
+      // The element says where it is about 4 times a second; its clock runs on between updates.
+      media.advanceTo(19.6);
+      startSleepTimer('chapterEnd');
+      media.currentTime = 19.85;
+      // The tick finds the end nearer than the next tick and aims a timer of its own at it.
+      await vi.advanceTimersByTimeAsync(250);
+      expect(state.isPlaying).toBe(true);
+      media.currentTime = 20;
+      await vi.advanceTimersByTimeAsync(150);
+      // Paused then, not at the next tick (or timeupdate), by when the next chapter would have begun.
+      expect(state.isPlaying).toBe(false);
+      expect(media.pause).toHaveBeenCalled();
+      // Put back exactly at the chapter's end, however close the element was.
+      expect(media.currentTime).toBe(20);
+      expect(state.currentPosition).toBe(20);
+      expect(state.sleepTimer).toBeNull();
+    });
+
     it('"End of chapter" does not start without a known end ahead', () => {
-      resetPlayer({ streamingUrl: SAMPLE_AUDIO_URL, duration: 0 });
+      resetPlayer({ streamFrom: bookJobId, duration: 0 });
       startSleepTimer('chapterEnd');
       expect(state.sleepTimer).toBeNull();
     });
@@ -639,10 +697,10 @@ describe('player store', () => {
     expect(state).toMatchObject({
       isPlaying: false,
       currentJobId: null,
-      streamingUrl: null,
+      streamFrom: null,
       volume: 1,
-      metadata: null,
     });
+    expect(loadedMetadata()).toBeNull();
     expect(media.removeAttribute).toHaveBeenCalledWith('src');
   });
 
@@ -660,7 +718,8 @@ describe('player store', () => {
     const first = loadJob('2b3c4d5e-6f7a-4b8c-9d0e-1f2a3b4c5d6e');
     await loadJob(bookJobId);
     await first;
-    expect(state).toMatchObject({ currentJobId: bookJobId, error: null, streamingUrl: SAMPLE_AUDIO_URL });
+    expect(state).toMatchObject({ currentJobId: bookJobId, error: null, streamFrom: bookJobId });
+    expect(loadedStreamUrl()).toBe(SAMPLE_AUDIO_URL);
   });
 
   it('drives the Media Session', async () => {

@@ -4,6 +4,8 @@ import {
   chapterChoice,
   checkFile,
   costLines,
+  countedCharacters,
+  initiallyChosen,
   formatListening,
   CONTENT_REQUIRED,
   initialUploadForm,
@@ -12,6 +14,7 @@ import {
   switchMode,
   titleFromFileName,
   validateUpload,
+  whyCannotSubmit,
 } from './form';
 
 const story = 'A'.repeat(100);
@@ -137,9 +140,9 @@ describe('preview', () => {
     author: null,
     has_cover: false,
     chapters: [
-      { index: 0, title: 'Front', characters: 100, words: 20, estimated_seconds: 5 },
-      { index: 1, title: 'One', characters: 300, words: 60, estimated_seconds: 15 },
-      { index: 2, title: 'Two', characters: 600, words: 120, estimated_seconds: 30 },
+      { index: 0, title: 'Front', characters: 100, words: 20, estimated_seconds: 5, front_matter: true },
+      { index: 1, title: 'One', characters: 300, words: 60, estimated_seconds: 15, front_matter: false },
+      { index: 2, title: 'Two', characters: 600, words: 120, estimated_seconds: 30, front_matter: false },
     ],
     total_characters: 1000,
     estimated_seconds: 50,
@@ -165,10 +168,32 @@ describe('preview', () => {
     expect(costLines(preview, 1)).toEqual(['Offline voice: free', 'OpenAI (gpt-4o-mini-tts): under $0.01']);
   });
 
+  it('ticks every chapter but the front matter at first (all of them when nothing else is left)', () => {
+    expect([...initiallyChosen(preview)]).toEqual([1, 2]);
+    const onlyFront = { chapters: preview.chapters.map((c) => ({ ...c, front_matter: true })) };
+    expect([...initiallyChosen(onlyFront)]).toEqual([0, 1, 2]);
+  });
+
   it('says the listening time in minutes and hours', () => {
     expect(formatListening(42)).toBe('under a minute');
     expect(formatListening(600)).toBe('about 10 min');
     expect(formatListening(3600)).toBe('about 1 h');
     expect(formatListening(4500)).toBe('about 1 h 15 min');
+  });
+});
+
+describe('a paste of spaces', () => {
+  const form = { ...initialUploadForm, title: 'Blank', textContent: ' \n\t '.repeat(40) };
+
+  it('counts no characters, is not enough text, and says why Create waits', () => {
+    expect(countedCharacters(form.textContent)).toBe(0);
+    expect(validateUpload(form)?.textContent).toBe('Either provide text content (min 100 characters) or a valid URL');
+    expect(canSubmit(form, null)).toBe(false);
+    expect(whyCannotSubmit('text', form, null)).toBe(
+      "Only spaces so far: paste or type the story's text (at least 100 characters).",
+    );
+    expect(whyCannotSubmit('text', { ...form, textContent: '' }, null)).toMatch(/^Paste or type the story's text/);
+    expect(whyCannotSubmit('url', { ...form, textContent: '' }, null)).toBe("Enter the web page's address.");
+    expect(whyCannotSubmit('text', { ...form, textContent: 'A story.' }, null)).toBeNull();
   });
 });

@@ -45,7 +45,7 @@ function formSchema(hasFile: boolean) {
       textContent: z.string(),
       url: z.union([z.literal(''), webUrl]),
     })
-    .refine((form) => hasFile || form.textContent.length >= MIN_TEXT_LENGTH || form.url.trim() !== '', {
+    .refine((form) => hasFile || form.textContent.trim().length >= MIN_TEXT_LENGTH || form.url.trim() !== '', {
       error: CONTENT_REQUIRED,
       path: ['textContent'],
       // Check it even while other fields are invalid, so every message shows at once.
@@ -79,6 +79,30 @@ export function switchMode<T extends { form: UploadForm; file: File | null }>(cu
 /** Submit is possible once something is entered in the text or url field, or a file is chosen. */
 export function canSubmit(form: UploadForm, file: File | null): boolean {
   return form.textContent.trim() !== '' || form.url.trim() !== '' || file !== null;
+}
+
+/** The characters that count (spaces and line breaks around the text do not). */
+export function countedCharacters(text: string): number {
+  return text.trim().length;
+}
+
+/** Why Create is not possible yet, in the source's own words; null when it is (docs/product.md#upload). */
+export function whyCannotSubmit(mode: UploadMode, form: UploadForm, file: File | null): string | null {
+  if (canSubmit(form, file)) return null;
+  if (mode === 'file') return 'Choose a file to convert.';
+  if (mode === 'url') return "Enter the web page's address.";
+  if (form.textContent !== '')
+    return `Only spaces so far: paste or type the story's text (at least ${MIN_TEXT_LENGTH} characters).`;
+  return `Paste or type the story's text (at least ${MIN_TEXT_LENGTH} characters), or choose a file or a web page.`;
+}
+
+/**
+ * The chapters ticked when a book is first previewed: all but its front matter (copyright,
+ * contents, dedication...), or all of them when that would leave none.
+ */
+export function initiallyChosen(preview: Pick<JobPreview, 'chapters'>): Set<number> {
+  const text = preview.chapters.filter((chapter) => !chapter.front_matter);
+  return new Set((text.length > 0 ? text : preview.chapters).map((chapter) => chapter.index));
 }
 
 export interface ChapterChoice {

@@ -99,13 +99,13 @@ describe('voice assistant store: service', () => {
     });
   });
 
-  it('status errors prefer the server detail, else "Failed to check status: {message}"', async () => {
+  it('status errors prefer the server detail, else "Failed to check status: " and what to do', async () => {
     server.use(voiceStatusHandler({}, { status: 503, body: errorBodyFixture('Voice service unavailable') }));
     await checkStatus();
     expect(state).toMatchObject({ serviceStatus: 'error', error: 'Voice service unavailable' });
     server.use(voiceStatusHandler({}, { status: 500 }));
     await checkStatus();
-    expect(state.error).toBe('Failed to check status: Request failed with status 500');
+    expect(state.error).toBe('Failed to check status: the server could not do it just now. Try again in a moment.');
   });
 
   it('start goes starting -> running with the mode and job id; failure gives "Failed to start service"', async () => {
@@ -124,7 +124,7 @@ describe('voice assistant store: service', () => {
     await start();
     expect(state).toMatchObject({
       serviceStatus: 'error',
-      error: 'Failed to start service: Request failed with status 500',
+      error: 'Failed to start service: the server could not do it just now. Try again in a moment.',
     });
   });
 
@@ -137,7 +137,7 @@ describe('voice assistant store: service', () => {
     await stop();
     expect(state).toMatchObject({
       serviceStatus: 'error',
-      error: 'Failed to stop service: Request failed with status 500',
+      error: 'Failed to stop service: the server could not do it just now. Try again in a moment.',
     });
   });
 
@@ -237,17 +237,23 @@ describe('voice assistant store: client', () => {
     expect(seen).toHaveLength(0);
   });
 
-  it("connect failures: 'Connection failed: {message}' and client status error", async () => {
+  it("connect failures: 'Connection failed: {why}' and client status error", async () => {
     useFakes({ connect: { fail: 'Failed to connect to websocket: Voice assistant is not running' } });
     running();
     await connect();
-    expect(state).toMatchObject({
-      clientStatus: 'error',
-      error: 'Connection failed: Failed to connect to websocket: Voice assistant is not running',
-    });
+    // The server's reason for closing is passed on; the socket library's own words never are.
+    expect(state).toMatchObject({ clientStatus: 'error', error: 'Connection failed: Voice assistant is not running' });
     useFakes({ connect: { fail: 'websocket connection timed out' } });
     await connect();
-    expect(state).toMatchObject({ clientStatus: 'error', error: 'Connection failed: websocket connection timed out' });
+    expect(state).toMatchObject({
+      clientStatus: 'error',
+      error: 'Connection failed: the voice assistant did not answer in time. Try again.',
+    });
+    useFakes({ connect: { fail: 'Failed to connect to websocket: websocket error' } });
+    await connect();
+    expect(state.error).toBe(
+      'Connection failed: the voice assistant could not be reached. Check your connection, then try again.',
+    );
   });
 
   it('disconnect during connecting ends quietly in disconnected', async () => {
@@ -299,13 +305,13 @@ describe('voice assistant store: client', () => {
     ]);
   });
 
-  it('a fatal transport error sets client status error with its message; disconnect resets', async () => {
+  it("a fatal transport error sets client status error with what to do (never the socket library's words); disconnect resets", async () => {
     running();
     await connect();
     transport.fail('websocket reconnect failed');
     expect(state).toMatchObject({
       clientStatus: 'error',
-      error: 'websocket reconnect failed',
+      error: 'Connection lost: the voice assistant could not be reached. Check your connection, then try again.',
       remoteParticipant: null,
     });
     expect(audio.closed).toBe(true);
@@ -475,5 +481,8 @@ describe('voice assistant store: the conversation page', () => {
     expect(micProblemOf(new TypeError("Cannot read properties of undefined (reading 'getUserMedia')"), false)).toMatch(
       /not served over HTTPS/,
     );
+    // Any other failure is said in words, never with the browser's own text.
+    const odd = micProblemOf(new Error('AbortError: Starting videoinput failed'), true);
+    expect(odd).toBe('The microphone is off: the browser could not open it. Check its settings, then start again.');
   });
 });

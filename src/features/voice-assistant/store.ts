@@ -10,7 +10,6 @@ import {
   stopVoiceAssistant,
 } from '../../api/gen/endpoints/voice-assistant/voice-assistant';
 import type { VoiceAssistantStartRequest } from '../../api/gen/model';
-import { serverReason } from '../../api/errors';
 import { readToken } from '../../entities/session';
 import type { AssistantMode } from '../../lib/paths';
 import {
@@ -22,7 +21,7 @@ import {
   type TransportError,
 } from '../../voice-transport/index';
 import { addQuestion, applyMessage, finishTurn, resetTurn } from './conversation';
-import { messageOf, micProblemOf, serviceError } from './problems';
+import { connectionProblemOf, messageOf, micProblemOf, serviceError } from './problems';
 import { resetState, state, type VoiceAssistantState } from './state';
 
 export { state };
@@ -271,10 +270,9 @@ export async function connect(): Promise<void> {
   } catch (error) {
     if (!live()) return;
     if ((error as Error | undefined)?.name === SIG_CONNECTION_CANCELED) return;
-    const message = serverReason(error) ?? messageOf(error);
     endSession();
     state.clientStatus = 'error';
-    state.error = `Connection failed: ${message}`;
+    state.error = `Connection failed: ${connectionProblemOf(error)}`;
   }
 }
 
@@ -292,7 +290,8 @@ export function sendText(text: string): boolean {
   try {
     session.transport.sendText(content, { run_immediately: true, audio_response: true });
   } catch (error) {
-    clientError(messageOf(error));
+    console.warn('voice: the question could not be sent:', messageOf(error));
+    clientError(`Connection failed: ${connectionProblemOf(error)}`);
     return false;
   }
   addQuestion(content);
@@ -361,7 +360,8 @@ function wire(current: Session): void {
         }
         // During the connect, the connect's own failure path reports it.
         if (state.clientStatus === 'connecting') return;
-        clientError(error.message);
+        console.warn('voice:', error.message);
+        clientError(`Connection lost: ${connectionProblemOf(error)}`);
       }),
     ),
     transport.on(

@@ -1,66 +1,71 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
+import { PlayerAudio, playerState, resetPlayer } from '../../features/player';
 import { progressFixture, recentProgressHandler } from '../../mocks/audio';
-import { coreOf, jobAtStatus, jobsBackend, jobUuid } from '../../mocks/jobs';
+import { convertingBookFixture, coreOf, jobAtStatus, jobsBackend, jobUuid } from '../../mocks/jobs';
 import { Dashboard } from './Dashboard';
 
 const specs = [
-  ['The Tell-Tale Heart', 'PROCESSING'],
-  ['The Raven', 'COMPLETED'],
-  ['', 'FAILED'],
-  ['Annabel Lee', 'PENDING'],
-  ['The Black Cat', 'COMPLETED'],
-  ['The Oval Portrait', 'CANCELLED'],
+  ['The Tell-Tale Heart', 'PROCESSING', '2025-02-07'],
+  ['The Raven', 'COMPLETED', '2025-02-06'],
+  ['', 'FAILED', '2025-02-05'],
+  ['Annabel Lee', 'PENDING', '2025-02-04'],
+  ['The Black Cat', 'COMPLETED', '2025-02-03'],
+  ['The Oval Portrait', 'CANCELLED', '2025-02-08'],
 ] as const;
-const jobs = specs.map(([title, status], index) =>
-  jobAtStatus(status, { id: jobUuid(index + 1), title, created_at: `2025-02-0${7 - index}T10:00:00Z` }),
+const jobs = specs.map(([title, status, day], index) =>
+  jobAtStatus(status, { id: jobUuid(index + 1), title, created_at: `${day}T10:00:00Z` }),
 );
 const [heart, raven, untitled, , blackCat, oval] = jobs;
-
-const populatedApi = jobsBackend(jobs);
-// A finished chapter job, newer than every book: the library plays books, so Continue Listening
-// must not offer it.
-const ravenChapter = jobAtStatus('COMPLETED', {
+// A finished chapter job of a cancelled book, newer than every book: the home lists and counts
+// books and single texts only, never their chapter jobs.
+const strayChapter = jobAtStatus('COMPLETED', {
   id: jobUuid(9),
-  title: 'The Raven - Chapter 1',
-  parent_job_id: raven!.id,
-  parent: coreOf(raven!),
+  title: 'Huge Paste - Chapter 1',
+  parent_job_id: oval!.id,
+  parent: coreOf(oval!),
   created_at: '2025-02-09T10:00:00Z',
 });
-const completedOnly = jobsBackend([ravenChapter, ...jobs.filter((job) => job.status === 'COMPLETED')]);
+
+const populatedApi = jobsBackend([strayChapter, ...jobs]);
+const recentListening = recentProgressHandler([
+  progressFixture({ job_id: raven!.id, job_title: 'The Raven', position_seconds: 1800, duration_seconds: 3600 }),
+  progressFixture({ id: jobUuid(77, 3), job_id: blackCat!.id, job_title: 'The Black Cat', is_completed: true }),
+]);
+
+// A book converting (3 of its 12 chapters ready) and a text that has not reached its chapters yet.
+const longNovel = convertingBookFixture({
+  title: 'A Long Novel',
+  count: 12,
+  done: 3,
+  createdAt: '2025-02-10T10:00:00Z',
+});
+const queued = jobAtStatus('PENDING', { id: jobUuid(88), title: 'Morning Paper', progress: 5 });
+const convertingApi = jobsBackend([longNovel.book, ...longNovel.chapters, queued, raven!]);
 
 const meta = {
   title: 'Screens/Dashboard',
   component: Dashboard,
   parameters: {
     route: '/dashboard',
-    routeStubs: [
-      '/upload',
-      '/jobs',
-      '/library',
-      `/jobs/${heart!.id}`,
-      `/library/${raven!.id}`,
-      `/library/${blackCat!.id}`,
-    ],
+    routeStubs: ['/upload', '/jobs', '/library', `/jobs/${heart!.id}`, `/library/${raven!.id}`],
     auth: { user: { email: 'reader@example.com' } },
-    msw: {
-      handlers: {
-        ...populatedApi.handlers,
-        recentProgress: recentProgressHandler([
-          progressFixture({
-            job_id: raven!.id,
-            job_title: 'The Raven',
-            position_seconds: 1800,
-            duration_seconds: 3600,
-          }),
-          progressFixture({ id: jobUuid(77, 3), job_id: blackCat!.id, job_title: 'The Black Cat', is_completed: true }),
-        ]),
-      },
-    },
+    msw: { handlers: { ...populatedApi.handlers, recentProgress: recentListening } },
   },
+  // The app keeps its one <audio> element in the layout; the screen alone needs it beside it.
+  decorators: [
+    (Story) => (
+      <>
+        <Story />
+        <PlayerAudio />
+      </>
+    ),
+  ],
   beforeEach: () => {
     populatedApi.reset();
-    completedOnly.reset();
+    convertingApi.reset();
+    resetPlayer();
+    return () => resetPlayer();
   },
 } satisfies Meta<typeof Dashboard>;
 
@@ -72,6 +77,15 @@ function counter(canvasElement: HTMLElement, label: string): string | null | und
   return within(canvasElement).getByText(label, { selector: 'dt' }).nextElementSibling?.textContent;
 }
 
+/**
+ * A story has no tap to give the browser, which blocks audio that starts without one ("Tap play to
+ * start"). Muted, the browser lets it play: the story shows the playing state it names.
+ */
+const muteForStory = (root: HTMLElement) => {
+  const audio = root.ownerDocument.querySelector<HTMLAudioElement>('[data-testid="player-audio"]');
+  if (audio) audio.muted = true;
+};
+
 export const Loading: Story = {
   parameters: { msw: { handlers: jobsBackend([], { list: { delay: 'infinite' } }).handlers } },
   play: async ({ canvasElement }) => {
@@ -82,64 +96,102 @@ export const Loading: Story = {
   },
 };
 
-export const Empty: Story = {
+export const ShelvesEmpty: Story = {
+  name: 'Shelves empty: nothing added yet',
   parameters: { msw: { handlers: { ...jobsBackend([]).handlers, recentProgress: recentProgressHandler([]) } } },
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
-    await expect(await canvas.findByText(/No jobs yet/)).toBeVisible();
-    for (const label of ['Total Jobs', 'Completed', 'Running', 'Failed']) {
-      await expect(counter(canvasElement, label)).toBe('0');
+    await expect(await canvas.findByRole('heading', { name: 'Nothing to listen to yet' })).toBeVisible();
+    await expect(canvas.getByRole('link', { name: 'Add your first book' })).toHaveAttribute('href', '/upload');
+    // Each counter is its own request: wait for its number, however loaded the machine is.
+    for (const label of ['Total Jobs', 'Completed', 'Running', 'Failed', 'Cancelled']) {
+      await waitFor(() => expect(counter(canvasElement, label)).toBe('0'), { timeout: 10_000 });
     }
-    await expect(canvas.queryByRole('heading', { name: 'Continue Listening' })).toBeNull();
-    await expect(canvas.getByRole('link', { name: 'Upload Story' })).toHaveAttribute('href', '/upload');
+    await expect(canvas.queryByRole('region', { name: 'Continue listening' })).toBeNull();
+    await expect(canvas.getByText('No jobs yet.')).toBeVisible();
   },
 };
 
 export const EmptyCtaNavigates: Story = {
   tags: ['navigates'],
-  name: 'Empty: Upload Story opens the upload page',
-  parameters: Empty.parameters,
+  name: 'Shelves empty: Add your first book opens the upload page',
+  parameters: ShelvesEmpty.parameters,
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
-    await userEvent.click(await canvas.findByRole('link', { name: 'Upload Story' }));
+    await userEvent.click(await canvas.findByRole('link', { name: 'Add your first book' }));
     await expect(await canvas.findByRole('heading', { name: 'Navigated to /upload' })).toBeVisible();
   },
 };
 
-export const Populated: Story = {
+export const ShelvesPopulated: Story = {
+  name: 'Shelves populated: listening first, then the counts and the recent jobs',
   play: async ({ canvasElement, step }) => {
     const canvas = within(canvasElement);
-    await step('counters are the server totals', async () => {
-      await expect(await canvas.findByRole('link', { name: /The Tell-Tale Heart/ })).toBeVisible();
-      await expect(counter(canvasElement, 'Total Jobs')).toBe('6');
-      await expect(counter(canvasElement, 'Completed')).toBe('2');
-      await expect(counter(canvasElement, 'Running')).toBe('2');
-      await expect(counter(canvasElement, 'Failed')).toBe('1');
+    await step('Continue listening: the unfinished book, with a play button and the time left', async () => {
+      const shelf = within(await canvas.findByRole('region', { name: 'Continue listening' }));
+      await expect(shelf.getByRole('button', { name: 'Play The Raven' })).toBeVisible();
+      await expect(shelf.getByText('30m left')).toBeVisible();
+      await expect(shelf.queryByText('The Black Cat')).toBeNull();
     });
-    await step('recent jobs: the first 5, untitled ones as Job + short id', async () => {
+    await step('Recently added: the books that can be played, newest first', async () => {
+      const shelf = within(await canvas.findByRole('region', { name: 'Recently added' }));
+      const titles = shelf.getAllByRole('heading', { level: 3 }).map((heading) => heading.textContent);
+      await expect(titles).toEqual(['The Raven', 'The Black Cat']);
+    });
+    await step('the counters count books and single texts, cancelled ones too: the parts add up', async () => {
+      const expected = { 'Total Jobs': '6', Completed: '2', Running: '2', Failed: '1', Cancelled: '1' };
+      for (const [label, count] of Object.entries(expected))
+        await waitFor(() => expect(counter(canvasElement, label)).toBe(count), { timeout: 10_000 });
+    });
+    await step('recent jobs: books and single texts only, the cancelled one shown as cancelled', async () => {
       const recent = within(canvas.getByRole('list', { name: 'Recent jobs' }));
       await expect(recent.getAllByRole('link')).toHaveLength(5);
+      await expect(recent.queryByRole('link', { name: /Chapter 1/ })).toBeNull();
+      await expect(recent.getByRole('link', { name: /The Oval Portrait/ })).toHaveTextContent('CANCELLED');
       await expect(recent.getByRole('link', { name: new RegExp(`Job ${untitled!.id.slice(0, 8)}`) })).toBeVisible();
-      await expect(recent.queryByRole('link', { name: new RegExp(oval!.title) })).toBeNull();
-      await expect(recent.getByRole('link', { name: /The Tell-Tale Heart/ })).toHaveTextContent('PROCESSING');
-    });
-    await step('Continue Listening: the unfinished recent book with its percentage', async () => {
-      const listening = within(await canvas.findByRole('list', { name: 'Continue listening' }));
-      await expect(listening.getByText('50% listened')).toBeVisible();
-      await expect(listening.getAllByRole('link')).toHaveLength(1);
-      await expect(listening.getByRole('link', { name: 'The Raven' })).toHaveAttribute('href', `/library/${raven!.id}`);
     });
   },
 };
 
-export const ContinueListeningOpensTheBook: Story = {
-  tags: ['navigates'],
-  name: 'Populated: Continue Listening opens the book page',
+export const PlayFromTheShelf: Story = {
+  name: 'Shelves populated: Play starts the book right here',
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
-    const listening = within(await canvas.findByRole('list', { name: 'Continue listening' }));
-    await userEvent.click(listening.getByRole('link', { name: 'The Raven' }));
-    await expect(await canvas.findByRole('heading', { name: `Navigated to /library/${raven!.id}` })).toBeVisible();
+    const shelf = within(await canvas.findByRole('region', { name: 'Continue listening' }));
+    muteForStory(canvasElement);
+    await userEvent.click(shelf.getByRole('button', { name: 'Play The Raven' }));
+    // The page stays; the player has the book (the mini-player shows it in the app).
+    await expect(await shelf.findByRole('button', { name: 'Pause The Raven' }, { timeout: 5000 })).toBeVisible();
+    await expect(playerState.currentJobId).toBe(raven!.id);
+    await expect(canvas.getByRole('heading', { level: 1, name: 'Home' })).toBeVisible();
+  },
+};
+
+export const ShelvesConverting: Story = {
+  name: 'Shelves converting: chapters ready, and Listen once the first one is',
+  parameters: { msw: { handlers: { ...convertingApi.handlers, recentProgress: recentProgressHandler([]) } } },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    const shelf = within(await canvas.findByRole('region', { name: 'Converting now' }));
+    await expect(shelf.getByText('3 of 12 chapters ready')).toBeVisible();
+    await expect(shelf.getByRole('button', { name: 'Listen to A Long Novel' })).toBeVisible();
+    // A text not yet read into chapters has nothing to play.
+    await expect(shelf.getByText('Converting (5%)')).toBeVisible();
+    await expect(shelf.queryByRole('button', { name: /Morning Paper/ })).toBeNull();
+    // A converting book with chapters ready is in Recently added too.
+    const added = within(canvas.getByRole('region', { name: 'Recently added' }));
+    await expect(added.getByRole('heading', { name: 'A Long Novel' })).toBeVisible();
+  },
+};
+
+export const DarkMode: Story = {
+  name: 'Dark mode: shelves populated',
+  parameters: { theme: 'dark' },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await expect(await canvas.findByRole('region', { name: 'Continue listening' })).toBeVisible();
+    // The dark theme's page, not the light one's.
+    await expect(getComputedStyle(canvasElement.ownerDocument.body).backgroundColor).toBe('rgb(25, 21, 18)');
   },
 };
 
@@ -147,7 +199,9 @@ export const OpensARecentJob: Story = {
   tags: ['navigates'],
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
-    await userEvent.click(await canvas.findByRole('link', { name: /The Tell-Tale Heart/ }));
+    // The Recent Jobs row (the shelves' covers open the book page instead).
+    const recent = within(await canvas.findByRole('list', { name: 'Recent jobs' }));
+    await userEvent.click(await recent.findByRole('link', { name: /The Tell-Tale Heart/ }));
     await expect(await canvas.findByRole('heading', { name: `Navigated to /jobs/${heart!.id}` })).toBeVisible();
   },
 };
@@ -155,35 +209,19 @@ export const OpensARecentJob: Story = {
 export const Actions: Story = {
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
-    await expect(canvas.getByRole('link', { name: 'Upload New Story' })).toHaveAttribute('href', '/upload');
-    await expect(canvas.getByRole('link', { name: 'Browse Library' })).toHaveAttribute('href', '/library');
-    await expect(canvas.getByRole('link', { name: 'View All Jobs' })).toHaveAttribute('href', '/jobs');
+    await expect(canvas.getByRole('link', { name: 'Add a book' })).toHaveAttribute('href', '/upload');
+    await expect(canvas.getByRole('link', { name: 'Browse library' })).toHaveAttribute('href', '/library');
+    await expect(canvas.getByRole('link', { name: 'View all jobs' })).toHaveAttribute('href', '/jobs');
   },
 };
 
 export const ViewAllJobsNavigates: Story = {
   tags: ['navigates'],
-  name: 'Actions: View All Jobs opens the jobs list',
+  name: 'Actions: View all jobs opens the jobs list',
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
-    await userEvent.click(await canvas.findByRole('link', { name: 'View All Jobs' }));
+    await userEvent.click(await canvas.findByRole('link', { name: 'View all jobs' }));
     await expect(await canvas.findByRole('heading', { name: 'Navigated to /jobs' })).toBeVisible();
-  },
-};
-
-export const ContinueListeningFallback: Story = {
-  name: 'Continue Listening without recent progress: the latest completed jobs',
-  parameters: {
-    msw: { handlers: { ...completedOnly.handlers, recentProgress: recentProgressHandler([], { status: 500 }) } },
-  },
-  play: async ({ canvasElement }) => {
-    const canvas = within(canvasElement);
-    const listening = within(await canvas.findByRole('list', { name: 'Continue listening' }));
-    await expect(listening.getByRole('link', { name: 'The Raven' })).toHaveAttribute('href', `/library/${raven!.id}`);
-    await expect(listening.getByRole('link', { name: 'The Black Cat' })).toBeVisible();
-    await expect(listening.getAllByText(/Ready to play · 1h 02m/)).toHaveLength(2);
-    await expect(listening.queryByRole('link', { name: 'The Raven - Chapter 1' })).toBeNull();
-    await expect(canvas.queryByRole('alert')).toBeNull();
   },
 };
 
@@ -191,8 +229,10 @@ export const Error: Story = {
   parameters: { msw: { handlers: jobsBackend([], { list: { status: 500 } }).handlers } },
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
-    await expect(await canvas.findByRole('alert')).toHaveTextContent('Failed to fetch jobs');
+    await expect(await canvas.findByRole('alert')).toHaveTextContent(
+      'Your jobs could not be loaded. Reload the page to try again.',
+    );
     await waitFor(() => expect(counter(canvasElement, 'Total Jobs')).toBe('—'));
-    await expect(canvas.getByRole('link', { name: 'Upload New Story' })).toBeVisible();
+    await expect(canvas.getByRole('link', { name: 'Add a book' })).toBeVisible();
   },
 };

@@ -16,10 +16,16 @@ const analysed = jobAtStatus('COMPLETED', {
     tutoring_analysis: tutoringAnalysisFixture(),
   },
 });
+// Analysed, then cancelled: there is no book to talk about.
+const cancelledAnalysed = jobAtStatus('CANCELLED', {
+  id: jobUuid(5),
+  title: 'Huge Paste',
+  config: analysed.config,
+});
 const { book, chapters } = bookWithChaptersFixture();
 const runningChapter = chapters[2]!;
 
-const api = jobsBackend([processing, completed, failed, analysed, book, ...chapters]);
+const api = jobsBackend([processing, completed, failed, analysed, cancelledAnalysed, book, ...chapters]);
 
 const meta = {
   title: 'Screens/JobDetail',
@@ -234,6 +240,9 @@ export const BookWithChapters: Story = {
       'href',
       `/library/${chapters[0]!.id}`,
     );
+    // A book's progress counts its chapters (2 of 3 done), not its steps.
+    await expect(canvas.getByText('2 of 3 chapters done')).toBeVisible();
+    await expect(canvas.getByRole('progressbar', { name: 'Overall progress' })).toHaveAttribute('aria-valuenow', '67');
   },
 };
 
@@ -286,6 +295,18 @@ export const WithTutoringAnalysis: Story = {
       'href',
       `/voice-assistant?mode=xray&jobId=${analysed.id}`,
     );
+  },
+};
+
+export const CancelledWithAnalysis: Story = {
+  name: 'Cancelled, though analysed: no Ask Tutor, no X-ray Lookup',
+  args: { jobId: cancelledAnalysed.id },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await expect(await canvas.findByRole('heading', { level: 1, name: 'Huge Paste' })).toBeVisible();
+    await expect(canvas.getByText('CANCELLED', { selector: 'span' })).toBeVisible();
+    await expect(canvas.queryByRole('link', { name: 'Ask Tutor' })).toBeNull();
+    await expect(canvas.queryByRole('link', { name: 'X-ray Lookup' })).toBeNull();
   },
 };
 

@@ -87,6 +87,11 @@ const SectionTitle = styled.h2`
   font-size: ${({ theme }) => theme.fontSizes.xl};
 `;
 
+const ChaptersDone = styled.p`
+  margin: 0 0 ${({ theme }) => theme.space(2)};
+  color: ${({ theme }) => theme.colors.textMuted};
+`;
+
 const Chapters = styled.ul`
   list-style: none;
   margin: 0;
@@ -202,7 +207,17 @@ export function JobDetail({ jobId }: { jobId: string }) {
   const title = jobTitle(job);
   const active = isActiveStatus(job.status);
   const isBook = job.job_type === 'book_processing' || job.children.length > 0;
-  const hasAnalysis = job.config.tutoring_analysis !== undefined;
+  // Tutor and X-ray talk about a book that exists: not one cancelled or failed on the way.
+  const hasAnalysis =
+    job.config.tutoring_analysis !== undefined && job.status !== 'CANCELLED' && job.status !== 'FAILED';
+  // A book's progress is its chapters: 2 of 33 done is 6 %, whatever its steps say.
+  const chaptersDone = job.children.filter((child) => child.status === 'COMPLETED').length;
+  const overall =
+    job.status === 'COMPLETED'
+      ? 100
+      : isBook && job.children.length > 0
+        ? (chaptersDone / job.children.length) * 100
+        : job.progress;
 
   return (
     <Page title={title} lead={job.description ?? undefined}>
@@ -266,11 +281,10 @@ export function JobDetail({ jobId }: { jobId: string }) {
       <Stack>
         <Card aria-labelledby="overall-progress-heading">
           <SectionTitle id="overall-progress-heading">Overall Progress</SectionTitle>
-          <ProgressBar
-            value={job.progress}
-            label="Overall progress"
-            tone={job.status === 'FAILED' ? 'danger' : 'primary'}
-          />
+          {isBook && job.children.length > 0 && (
+            <ChaptersDone>{`${chaptersDone} of ${job.children.length} chapters done`}</ChaptersDone>
+          )}
+          <ProgressBar value={overall} label="Overall progress" tone={job.status === 'FAILED' ? 'danger' : 'primary'} />
         </Card>
         {isBook && <ChapterJobs job={job} />}
         <TaskProgress key={job.id} steps={job.steps} />

@@ -6,7 +6,15 @@ import { paths } from '../../lib/paths';
 import { VoiceBadge } from '../../components/book';
 import { useEnvironment } from '../../features/environment';
 import { formatDate } from '../../entities/time';
-import { chaptersDoneLabel, countLabel, isActiveStatus, isBook, jobTitle, queuedLabel } from '../../entities/job';
+import {
+  chaptersDoneLabel,
+  countLabel,
+  isActiveStatus,
+  isBook,
+  jobProgress,
+  jobTitle,
+  queuedLabel,
+} from '../../entities/job';
 import { BookChapters } from './BookChapters';
 import { JobStatusIcon } from '../../features/jobs';
 
@@ -107,7 +115,7 @@ export function JobCard({ job, onCancel, cancelling, onDelete }: JobCardProps) {
           </dd>
         </div>
       </Facts>
-      {active && <ProgressBar value={job.progress} label={`Progress of ${title}`} />}
+      {active && <ProgressBar value={jobProgress(job)} label={`Progress of ${title}`} />}
       <Actions>
         {job.parent_job_id && (
           <ButtonLink href={paths.job(job.parent_job_id)}>

@@ -1,25 +1,30 @@
+import RotateCcw from 'lucide-react/icons/rotate-ccw';
+import Trash2 from 'lucide-react/icons/trash-2';
 import { useMemo, useState } from 'react';
 import styled from 'styled-components';
 import { useGetRecentProgress } from '../../api/gen/endpoints/progress/progress';
 import { errorMessage } from '../../api/errors';
-import { Alert, Button, ButtonLink, Card, Page, SelectField, Spinner, TextField } from '../../components/ui';
+import { Alert, Button, ButtonLink, EmptyState, Page, SelectField, Spinner, TextField } from '../../components/ui';
+import type { MenuAction } from '../../components/ui/ActionMenu';
+import { BookTile, type TileAction } from '../../components/book';
 import { POLL_MS, useDeleteJobFlow, usePolledJobs } from '../../features/jobs';
+import { useEnvironment } from '../../features/environment';
 import { paths } from '../../lib/paths';
-import { formatDuration } from '../../entities/time';
 import {
   toLibraryBooks,
   selectBooks,
-  summarize,
+  summaryLine,
   filterOptions,
   sortOptions,
+  type LibraryBook,
   type LibraryFilter,
   type LibrarySort,
   readLibraryView,
   writeLibraryView,
   type LibraryView,
 } from '../../features/library';
-import { listenAgain, togglePlayback, usePlayer } from '../../features/player';
-import { BookCard, type PlayState } from './BookCard';
+import { isReady, listenAgain, togglePlayback, usePlayer } from '../../features/player';
+import { PodcastFeedButton, useBookExportActions } from '../../features/exports';
 
 /**
  * The library asks for every top-level book that can be played now at once (the API's largest
@@ -28,26 +33,10 @@ import { BookCard, type PlayState } from './BookCard';
 const LIBRARY_QUERY = { status: 'listenable', top_level: true, page_size: 100 } as const;
 const RECENT_QUERY = { limit: 50 } as const;
 
-const Summary = styled.div`
-  display: grid;
-  grid-template-columns: repeat(auto-fit, minmax(160px, 1fr));
-  gap: ${({ theme }) => theme.space(4)};
-  margin-bottom: ${({ theme }) => theme.space(6)};
-`;
-
-const Stat = styled(Card)`
-  padding: ${({ theme }) => theme.space(4)};
-  h2 {
-    margin: 0;
-    font-size: ${({ theme }) => theme.fontSizes.sm};
-    color: ${({ theme }) => theme.colors.textMuted};
-    font-weight: 600;
-  }
-  p {
-    margin: ${({ theme }) => theme.space(1)} 0 0;
-    font-size: ${({ theme }) => theme.fontSizes.xxl};
-    font-weight: 700;
-  }
+const Summary = styled.p`
+  margin: 0 0 ${({ theme }) => theme.space(5)};
+  color: ${({ theme }) => theme.colors.textMuted};
+  font-variant-numeric: tabular-nums;
 `;
 
 const Toolbar = styled.div`
@@ -68,28 +57,11 @@ const Toggle = styled.div`
 `;
 
 const Shelf = styled.ul<{ $view: LibraryView }>`
-  list-style: none;
   margin: 0;
   padding: 0;
   display: grid;
-  gap: ${({ theme }) => theme.space(4)};
-  grid-template-columns: ${({ $view }) => ($view === 'grid' ? 'repeat(auto-fill, minmax(260px, 1fr))' : '1fr')};
-`;
-
-const Empty = styled(Card)`
-  text-align: center;
-  display: flex;
-  flex-direction: column;
-  align-items: center;
-  gap: ${({ theme }) => theme.space(3)};
-  h2 {
-    margin: 0;
-    font-size: ${({ theme }) => theme.fontSizes.xl};
-  }
-  p {
-    margin: 0;
-    color: ${({ theme }) => theme.colors.textMuted};
-  }
+  gap: ${({ theme, $view }) => ($view === 'grid' ? `${theme.space(6)} ${theme.space(4)}` : theme.space(2))};
+  grid-template-columns: ${({ $view }) => ($view === 'grid' ? 'repeat(auto-fill, minmax(150px, 1fr))' : '1fr')};
 `;
 
 const Count = styled.p`
@@ -97,22 +69,44 @@ const Count = styled.p`
   color: ${({ theme }) => theme.colors.textMuted};
 `;
 
+type PlayState = 'playing' | 'paused' | 'idle';
+
+/** The card's one action: Pause while it plays, Listen again once finished, else Continue or Play. */
+function primaryAction(book: LibraryBook, playState: PlayState): TileAction {
+  if (playState === 'playing')
+    return { kind: 'pause', label: `Pause ${book.title}`, onClick: () => void togglePlayback(book.id) };
+  // A book still converting is never finished: its later chapters are yet to come.
+  if (book.finished && !book.converting)
+    return { kind: 'again', label: `Listen again to ${book.title}`, onClick: () => void listenAgain(book.id) };
+  const verb = book.hasProgress || playState === 'paused' ? 'Continue' : 'Play';
+  return { kind: 'play', label: `${verb} ${book.title}`, onClick: () => void togglePlayback(book.id) };
+}
+
+/**
+ * docs/product.md#library: covers first. One compact summary line, search, filter (listening state
+ * or the voice that read it), sort, grid or list, and every book with one primary action; the
+ * rarer ones (start over, delete after a confirmation) in its "More actions" menu.
+ */
 export function Library() {
   // A book still converting is in the list: polling shows its chapters becoming ready.
   const jobs = usePolledJobs(LIBRARY_QUERY, { intervalMs: POLL_MS.default });
   const recent = useGetRecentProgress(RECENT_QUERY);
   const player = usePlayer();
+  const demoMode = useEnvironment()?.features.demo_mode ?? false;
   const [search, setSearch] = useState('');
   const [filter, setFilter] = useState<LibraryFilter>('all');
   const [sort, setSort] = useState<LibrarySort>('createdAt');
   const [view, setView] = useState<LibraryView>(() => readLibraryView());
   const deleteFlow = useDeleteJobFlow();
+  const exportActions = useBookExportActions();
   const { deleted } = deleteFlow;
 
   // The player writes each saved place into the cached recent list, so it is always the freshest.
-  const books = useMemo(() => toLibraryBooks(jobs.data?.jobs ?? [], recent.data ?? []), [jobs.data, recent.data]);
+  const books = useMemo(
+    () => toLibraryBooks(jobs.data?.jobs ?? [], recent.data ?? [], demoMode),
+    [jobs.data, recent.data, demoMode],
+  );
   const shown = useMemo(() => selectBooks(books, { search, filter, sort }), [books, search, filter, sort]);
-  const totals = summarize(books);
 
   const chooseView = (next: LibraryView) => {
     setView(next);
@@ -123,48 +117,55 @@ export function Library() {
     setFilter('all');
   };
   const playStateOf = (id: string): PlayState =>
-    player.currentJobId !== id ? 'idle' : player.isPlaying ? 'playing' : player.streamingUrl ? 'paused' : 'idle';
+    player.currentJobId !== id ? 'idle' : player.isPlaying ? 'playing' : isReady(player) ? 'paused' : 'idle';
+  const menuOf = (book: LibraryBook): MenuAction[] => [
+    ...(book.hasProgress && !book.finished
+      ? [{ label: 'Start over', icon: RotateCcw, onSelect: () => void listenAgain(book.id) }]
+      : []),
+    // Downloads and feeds are made of a finished book.
+    ...(book.converting ? [] : exportActions.actionsFor(book)),
+    {
+      label: 'Delete',
+      icon: Trash2,
+      danger: true,
+      onSelect: () => deleteFlow.ask({ id: book.id, title: book.title, audiobook: true }),
+    },
+  ];
 
   const error = jobs.error
-    ? errorMessage(jobs.error, 'Failed to fetch jobs')
+    ? errorMessage(jobs.error, 'Your books could not be loaded. Check your connection and reload the page.')
     : recent.error
-      ? errorMessage(recent.error, 'Failed to fetch recent progress')
+      ? errorMessage(recent.error, 'Your listening progress could not be loaded. Reload the page to try again.')
       : null;
 
   return (
-    <Page title="Library" lead="Your finished audiobooks, ready to play from where you left off.">
+    <Page title="Library">
       {error && <Alert>{error}</Alert>}
       {deleted && <Alert tone="success">{`Deleted "${deleted}" from your library.`}</Alert>}
-      {player.error && player.currentJobId && !jobs.isLoading && <Alert>{`Playback failed: ${player.error}`}</Alert>}
+      {player.error && player.currentJobId && !jobs.isLoading && <Alert>{player.error}</Alert>}
       {/* Each book shows its listening progress: wait for it too, so bars never jump from 0. */}
       {jobs.isLoading || recent.isPending ? (
         <Spinner label="Loading..." />
-      ) : jobs.error ? null : (
+      ) : jobs.error ? null : books.length === 0 ? (
+        <EmptyState
+          title="Your library is empty"
+          action={
+            <ButtonLink variant="primary" href={paths.upload()}>
+              Add a book
+            </ButtonLink>
+          }
+        >
+          Books you add appear here as soon as their first chapter can be played.
+        </EmptyState>
+      ) : (
         <>
-          <Summary>
-            <Stat aria-labelledby="stat-books">
-              <h2 id="stat-books">Total Books</h2>
-              <p>{totals.total}</p>
-            </Stat>
-            <Stat aria-labelledby="stat-duration">
-              <h2 id="stat-duration">Total Duration</h2>
-              <p>{formatDuration(totals.duration)}</p>
-            </Stat>
-            <Stat aria-labelledby="stat-openai">
-              <h2 id="stat-openai">OpenAI</h2>
-              <p>{totals.openai}</p>
-            </Stat>
-            <Stat aria-labelledby="stat-elevenlabs">
-              <h2 id="stat-elevenlabs">ElevenLabs</h2>
-              <p>{totals.elevenlabs}</p>
-            </Stat>
-          </Summary>
+          <Summary aria-label="Summary">{summaryLine(books)}</Summary>
           <Toolbar>
             <TextField label="Search books" type="search" value={search} onChange={(e) => setSearch(e.target.value)} />
             <SelectField
-              label="Filter"
+              label="Show"
               value={filter}
-              options={filterOptions}
+              options={filterOptions(books)}
               onChange={(e) => setFilter(e.target.value as LibraryFilter)}
             />
             <SelectField
@@ -181,37 +182,28 @@ export function Library() {
                 List
               </Button>
             </Toggle>
-            <ButtonLink variant="primary" href={paths.upload()}>
-              Add New Book
-            </ButtonLink>
+            {books.length > 0 && <PodcastFeedButton title="Your library" label="Library as a podcast" />}
           </Toolbar>
-          {books.length === 0 ? (
-            <Empty as="div">
-              <h2>Your library is empty</h2>
-              <p>Finished audiobooks appear here. Turn a story into your first one.</p>
-              <ButtonLink variant="primary" href={paths.upload()}>
-                Upload Your First Story
-              </ButtonLink>
-            </Empty>
-          ) : shown.length === 0 ? (
-            <Empty as="div">
-              <h2>No books match your filters</h2>
-              <p>Try another search or filter.</p>
-              <Button onClick={clearFilters}>Clear Filters</Button>
-            </Empty>
+          {shown.length === 0 ? (
+            <EmptyState title="No books match" action={<Button onClick={clearFilters}>Clear filters</Button>}>
+              Try another search, or show all books.
+            </EmptyState>
           ) : (
             <>
               <Count role="status">{shown.length === 1 ? '1 book' : `${shown.length} books`}</Count>
               <Shelf $view={view} aria-label="Books" data-view={view}>
                 {shown.map((book) => (
-                  <BookCard
+                  <BookTile
                     key={book.id}
-                    book={book}
-                    view={view}
-                    playState={playStateOf(book.id)}
-                    onToggle={() => void togglePlayback(book.id)}
-                    onListenAgain={() => void listenAgain(book.id)}
-                    onDelete={() => deleteFlow.ask({ id: book.id, title: book.title, audiobook: true })}
+                    jobId={book.id}
+                    title={book.title}
+                    author={book.author}
+                    status={book.status}
+                    progress={book.converting || book.finished ? undefined : book.progress}
+                    href={paths.libraryBook(book.id)}
+                    action={primaryAction(book, playStateOf(book.id))}
+                    menu={menuOf(book)}
+                    layout={view === 'grid' ? 'column' : 'row'}
                   />
                 ))}
               </Shelf>
@@ -220,6 +212,7 @@ export function Library() {
         </>
       )}
       {deleteFlow.dialog}
+      {exportActions.dialog}
     </Page>
   );
 }

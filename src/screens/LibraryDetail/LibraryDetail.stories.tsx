@@ -106,11 +106,16 @@ export const Details: Story = {
     const canvas = within(canvasElement);
     await expect(await canvas.findByRole('heading', { level: 1, name: 'The Tell-Tale Heart' })).toBeVisible();
     await ready(canvas);
-    const audio = canvas.getByRole('region', { name: 'Audio Details' });
+    // Audio details are folded away: the reader opens them.
+    const audio = canvas.getByText('Audio details').closest('details')!;
+    await expect(audio).not.toHaveAttribute('open');
+    await userEvent.click(canvas.getByText('Audio details'));
+    await expect(audio).toHaveAttribute('open');
     await expect(audio).toHaveTextContent('MP3');
     await expect(audio).toHaveTextContent('1m 00s');
     await expect(audio).toHaveTextContent('58.8 KB');
-    await expect(audio).toHaveTextContent('espeak-ng');
+    // What speaks it, in words: never an engine's code name, never the voice only asked for.
+    await expect(audio).toHaveTextContent('VoiceOffline voice · requested OpenAI');
     await expect(audio).toHaveTextContent('16 kHz');
     // The id waits under a closed disclosure, not in the first glance.
     const tech = canvas.getByText('Technical details').closest('details')!;
@@ -129,6 +134,8 @@ export const Playing: Story = {
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
     await ready(canvas);
+    // A story has no tap to give: muted, the browser lets the audio start without one.
+    (canvas.getByTestId('player-audio') as HTMLAudioElement).muted = true;
     await userEvent.click(canvas.getByRole('button', { name: 'Play' }));
     await expect(await canvas.findByRole('button', { name: 'Pause' })).toBeVisible();
     // The real sample MP3 is playing: the clock moves.
@@ -156,7 +163,14 @@ export const AudioError: Story = {
   },
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
-    await waitFor(() => expect(canvas.getByRole('alert')).toHaveTextContent(/^Error: .+/), { timeout: 5000 });
+    // The browser's own words stay in the console: the reader is told what to do.
+    await waitFor(
+      () =>
+        expect(canvas.getByRole('alert')).toHaveTextContent(
+          'This audio could not be played. Reload the page to try again.',
+        ),
+      { timeout: 5000 },
+    );
     await expect(canvas.getByRole('button', { name: 'Play' })).toBeVisible();
   },
 };
@@ -165,7 +179,9 @@ export const StreamError: Story = {
   parameters: { msw: { handlers: { audioStream: audioStreamHandler({ status: 500 }) } } },
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
-    await expect(await canvas.findByRole('alert')).toHaveTextContent('Error: Failed to load audio');
+    await expect(await canvas.findByRole('alert')).toHaveTextContent(
+      'The audio could not be loaded. Check your connection, then try again.',
+    );
   },
 };
 
@@ -173,7 +189,9 @@ export const NoStreamingUrl: Story = {
   parameters: { msw: { handlers: { audioStream: audioStreamHandler({ stream: { streaming_url: '' } }) } } },
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
-    await expect(await canvas.findByRole('alert')).toHaveTextContent('Error: No streaming URL returned from API');
+    await expect(await canvas.findByRole('alert')).toHaveTextContent(
+      'The audio could not be loaded. Check your connection, then try again.',
+    );
   },
 };
 
@@ -224,6 +242,7 @@ export const ConvertingBook: Story = {
             status: 'PROCESSING',
             completed_at: null,
             duration: 20,
+            estimated_duration: 60,
             chapters: convertingChapters,
             chapters_ready: 1,
           },
@@ -253,6 +272,56 @@ export const ConvertingBook: Story = {
     }
     // Nothing after the ready chapter can be played yet.
     await expect(canvas.getByRole('button', { name: 'Next chapter' })).toBeDisabled();
+    // The length so far, and what the whole book will last: beside the cover and in Audio details.
+    const [facts, inDetails] = canvas.getAllByText('20s ready · about 1m 00s in all');
+    await expect(facts).toBeVisible();
+    await userEvent.click(canvas.getByText('Audio details'));
+    await expect(inDetails).toBeVisible();
+    // What will speak the chapters still to come, in words.
+    await expect(canvas.getByText('Audio details').closest('details')!).toHaveTextContent(
+      'VoiceOffline voice · requested OpenAI',
+    );
+  },
+};
+
+// A hundred short chapters over the sample's minute: the list shows a few and scrolls by itself.
+const hundredChapters = Array.from({ length: 100 }, (_, index) => ({
+  id: `1a2b3c4d-${String(index).padStart(4, '0')}-4e5f-8a9b-0c1d2e3f4a5b`,
+  title: `Chapter ${index + 1}`,
+  order: index + 1,
+  start: index * 0.6,
+  duration: 0.6,
+}));
+
+export const HundredChapters: Story = {
+  name: 'A hundred chapters: the list scrolls inside itself, the current chapter in view',
+  parameters: {
+    msw: {
+      handlers: {
+        audioMetadata: audioMetadataHandler({ metadata: { chapters: hundredChapters } }),
+        progress: progressHandler({
+          progress: progressFixture({ position_seconds: 45, current_chapter_id: hundredChapters[75]!.id }),
+        }),
+      },
+    },
+  },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await ready(canvas);
+    const chapters = canvas.getByRole('region', { name: 'Chapters' });
+    const current = within(chapters).getByRole('button', { name: /^76\. Chapter 76/ });
+    await expect(current).toHaveAttribute('aria-current', 'true');
+    const box = current.closest('ol')!.parentElement!;
+    // About eight rows, not a hundred: the page does not grow with the book.
+    await expect(box.clientHeight).toBeLessThan(420);
+    await expect(box.scrollHeight).toBeGreaterThan(box.clientHeight * 5);
+    // Chapter 76 is scrolled into view inside the list.
+    await waitFor(() => {
+      const shown = box.getBoundingClientRect();
+      const row = current.getBoundingClientRect();
+      expect(row.top).toBeGreaterThanOrEqual(shown.top);
+      expect(row.bottom).toBeLessThanOrEqual(shown.bottom);
+    });
   },
 };
 

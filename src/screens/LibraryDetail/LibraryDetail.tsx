@@ -2,12 +2,11 @@ import { useEffect, useState } from 'react';
 import styled from 'styled-components';
 import { Link } from 'wouter';
 import { ApiError, errorMessage } from '../../api/errors';
-import { Alert, Badge, Button, ButtonLink, Card, Disclosure, Page, Spinner } from '../../components/ui';
+import { Alert, Badge, Button, ButtonLink, Page, Spinner } from '../../components/ui';
 import { paths } from '../../lib/paths';
-import { formatBytes, formatClock, formatDate, formatDateTime, formatDuration } from '../../entities/time';
-import { jobProvider, providerLabel } from '../../entities/provider';
+import { formatClock } from '../../entities/time';
 import { useEnvironment } from '../../features/environment';
-import { bookTitle, chapterCount, isActiveStatus, isListenable, jobDuration, shortId } from '../../entities/job';
+import { bookTitle, chapterCount, isActiveStatus, isListenable, jobDuration } from '../../entities/job';
 import { usePolledJob } from '../../features/jobs';
 import { isFinished } from '../../entities/progress';
 import {
@@ -18,57 +17,80 @@ import {
   playerState,
   ReadAlong,
   usePlayer,
+  usePlayerMetadata,
   useSavedProgress,
 } from '../../features/player';
 import { AskAboutBook } from '../../features/voice-assistant';
+import { DownloadMenu, PodcastFeedButton } from '../../features/exports';
 import { BookPronunciations } from '../../features/voices';
 import { BookCover, VoiceBadge } from '../../components/book';
+import { BookDetails, durationText } from './BookDetails';
 
 const NOT_READY = 'Book not found or not ready for playback';
 
-const Facts = styled.p`
-  margin: 0 0 ${({ theme }) => theme.space(6)};
-  display: flex;
-  flex-wrap: wrap;
-  align-items: center;
-  gap: ${({ theme }) => theme.space(4)};
-  color: ${({ theme }) => theme.colors.textMuted};
-`;
-
-const Layout = styled.div`
+/** Cover and player side by side on wide screens; on a phone the cover sits above the player. */
+const Top = styled.div`
   display: grid;
-  grid-template-columns: minmax(0, 2fr) minmax(240px, 1fr);
-  gap: ${({ theme }) => theme.space(6)};
+  grid-template-columns: auto minmax(0, 1fr);
+  gap: ${({ theme }) => theme.space(8)};
   align-items: start;
+  margin-bottom: ${({ theme }) => theme.space(6)};
   @media (max-width: ${({ theme }) => theme.breakpoints.nav}) {
     grid-template-columns: 1fr;
+    gap: ${({ theme }) => theme.space(4)};
+    justify-items: stretch;
+    > :first-child {
+      justify-self: center;
+      width: min(60%, 15rem);
+    }
   }
 `;
 
 const Column = styled.div`
   display: flex;
   flex-direction: column;
-  gap: ${({ theme }) => theme.space(6)};
+  gap: ${({ theme }) => theme.space(4)};
+  min-width: 0;
 `;
 
-const Details = styled.dl`
-  margin: 0;
-  display: grid;
-  grid-template-columns: auto 1fr;
-  gap: ${({ theme }) => `${theme.space(2)} ${theme.space(4)}`};
-  dt {
-    color: ${({ theme }) => theme.colors.textMuted};
-  }
-  dd {
-    margin: 0;
-    font-weight: 600;
-    overflow-wrap: anywhere;
-  }
-`;
-
-const CardTitle = styled.h2`
-  margin: 0 0 ${({ theme }) => theme.space(3)};
+const Author = styled.p`
+  margin: -${({ theme }) => theme.space(1)} 0 0;
+  font-family: ${({ theme }) => theme.fonts.book};
   font-size: ${({ theme }) => theme.fontSizes.lg};
+  color: ${({ theme }) => theme.colors.textMuted};
+`;
+
+const Facts = styled.p`
+  margin: 0;
+  display: flex;
+  flex-wrap: wrap;
+  align-items: center;
+  gap: ${({ theme }) => `${theme.space(1)} ${theme.space(4)}`};
+  color: ${({ theme }) => theme.colors.textMuted};
+  font-size: ${({ theme }) => theme.fontSizes.sm};
+`;
+
+/**
+ * Below the player: on wide screens the chapters (about eight rows, scrolling inside) beside the
+ * read-along; on a phone the read-along first, right under the player, then the chapters.
+ */
+const Reading = styled.div`
+  display: grid;
+  grid-template-columns: minmax(240px, 1fr) minmax(0, 2fr);
+  grid-template-areas: 'chapters text';
+  gap: ${({ theme }) => theme.space(6)};
+  align-items: start;
+  margin-bottom: ${({ theme }) => theme.space(6)};
+  > [data-area='text'] {
+    grid-area: text;
+  }
+  > [data-area='chapters'] {
+    grid-area: chapters;
+  }
+  @media (max-width: ${({ theme }) => theme.breakpoints.nav}) {
+    grid-template-columns: 1fr;
+    grid-template-areas: 'text' 'chapters';
+  }
 `;
 
 const Resume = styled.p`
@@ -87,6 +109,7 @@ const Finished = styled.div`
 const Actions = styled.div`
   display: flex;
   flex-wrap: wrap;
+  align-items: center;
   gap: ${({ theme }) => theme.space(3)};
 `;
 
@@ -94,11 +117,12 @@ const Back = styled.p`
   margin: ${({ theme }) => theme.space(4)} 0 0;
 `;
 
-/** The book page: details, the player (loaded on arrival, resuming the saved place) and chapters. */
+/** The book page: cover and player first, then the read-along and the chapters, details folded away. */
 export function LibraryDetail({ jobId }: { jobId: string }) {
   // Polled while the book converts: its page turns into the player as soon as chapter 1 is ready.
   const job = usePolledJob(jobId);
   const player = usePlayer();
+  const playerMetadata = usePlayerMetadata();
   const environment = useEnvironment();
   // A finished book, or one still converting whose first chapters can be played already.
   const ready = job.data
@@ -122,10 +146,15 @@ export function LibraryDetail({ jobId }: { jobId: string }) {
   if (job.data && !ready && isActiveStatus(job.data.status)) {
     return (
       <Page title={bookTitle(job.data)}>
-        <Alert tone="info">{`Converting (${Math.round(job.data.progress)}%): the first chapter plays here as soon as it is ready.`}</Alert>
-        <Back>
-          <ButtonLink href={paths.job(jobId)}>See the conversion</ButtonLink>
-        </Back>
+        <Top>
+          <BookCover jobId={jobId} title={bookTitle(job.data)} />
+          <Column>
+            <Alert tone="info">{`Converting (${Math.round(job.data.progress)}%): the first chapter plays here as soon as it is ready.`}</Alert>
+            <div>
+              <ButtonLink href={paths.job(jobId)}>See the conversion</ButtonLink>
+            </div>
+          </Column>
+        </Top>
       </Page>
     );
   }
@@ -146,12 +175,13 @@ export function LibraryDetail({ jobId }: { jobId: string }) {
 
   const book = job.data;
   const title = bookTitle(book);
-  const provider = jobProvider(book);
   const demoMode = environment?.features.demo_mode ?? false;
   const loaded = player.currentJobId === jobId ? player : null;
-  const metadata = loaded?.metadata ?? null;
+  const metadata = loaded ? playerMetadata : null;
   const chapters = metadata?.chapters.length || chapterCount(book);
   const duration = metadata?.duration || jobDuration(book);
+  // While it converts, only the ready chapters' length is known: the whole book's is an estimate.
+  const estimate = isActiveStatus(book.status) ? (metadata?.estimated_duration ?? 0) : 0;
   const position = loaded ? Math.floor(loaded.currentPosition) : 0;
   // The saved place is at the end (docs/product.md#library-detail): offer to start over.
   const finished = isFinished(savedPlace, duration);
@@ -160,18 +190,24 @@ export function LibraryDetail({ jobId }: { jobId: string }) {
     setRestartedId(jobId);
     void listenAgain(jobId);
   };
+  // What speaks it: the engine that did (its chapters', while it converts), as every badge says.
+  const voiceJob = {
+    config: book.config,
+    result_data: { tts_engine: metadata?.tts_engine ?? book.result_data.tts_engine },
+  };
 
   return (
     <Page title={title}>
-      <Facts>
-        <VoiceBadge job={book} demoMode={demoMode} />
-        <span>{chapters === 1 ? '1 chapter' : `${chapters} chapters`}</span>
-        <span>{`Added ${formatDate(book.created_at)}`}</span>
-        <span>{formatDuration(duration)}</span>
-        {finished && <Badge tone="success">Finished</Badge>}
-      </Facts>
-      <Layout>
+      <Top>
+        <BookCover jobId={jobId} title={title} />
         <Column>
+          {book.config.author && <Author>{book.config.author}</Author>}
+          <Facts>
+            <VoiceBadge job={voiceJob} demoMode={demoMode} />
+            <span>{chapters === 1 ? '1 chapter' : `${chapters} chapters`}</span>
+            <span>{durationText(duration, estimate)}</span>
+            {finished && <Badge tone="success">Finished</Badge>}
+          </Facts>
           <Player title={`Player: ${title}`} />
           {settled && finished ? (
             <Finished>
@@ -186,47 +222,35 @@ export function LibraryDetail({ jobId }: { jobId: string }) {
               <Resume>{`Resuming from ${formatClock(savedPlace?.position_seconds ?? 0)}`}</Resume>
             )
           )}
-          <ChapterList />
-          <ReadAlong jobId={jobId} />
-          <BookPronunciations jobId={jobId} finished={book.status === 'COMPLETED'} />
           <Actions>
             <AskAboutBook jobId={jobId} position={position} />
+            {book.status === 'COMPLETED' && (
+              <>
+                <DownloadMenu jobId={jobId} title={title} />
+                <PodcastFeedButton jobId={jobId} title={title} />
+              </>
+            )}
             <Link href={paths.library()}>Back to Library</Link>
           </Actions>
         </Column>
-        <Column>
-          <BookCover jobId={jobId} title={title} />
-          <Card aria-labelledby="audio-details">
-            <CardTitle id="audio-details">Audio Details</CardTitle>
-            <Details>
-              <dt>Format</dt>
-              <dd>{(metadata?.format ?? book.result_data.format ?? 'mp3').toUpperCase()}</dd>
-              <dt>Duration</dt>
-              <dd>{formatDuration(duration)}</dd>
-              <dt>File size</dt>
-              <dd>{formatBytes(metadata?.file_size ?? book.result_data.file_size_bytes)}</dd>
-              <dt>Engine</dt>
-              <dd>{metadata?.tts_engine ?? book.result_data.tts_engine ?? providerLabel[provider]}</dd>
-              <dt>Sample rate</dt>
-              <dd>
-                {metadata?.sample_rate
-                  ? `${(metadata.sample_rate / 1000).toFixed(metadata.sample_rate % 1000 ? 2 : 0)} kHz`
-                  : '—'}
-              </dd>
-            </Details>
-          </Card>
-          <Disclosure summary="Technical details">
-            <Details>
-              <dt>Job ID</dt>
-              <dd>{shortId(book.id)}</dd>
-              <dt>Created</dt>
-              <dd>{formatDateTime(book.created_at)}</dd>
-              <dt>Completed</dt>
-              <dd>{formatDateTime(book.completed_at)}</dd>
-            </Details>
-          </Disclosure>
-        </Column>
-      </Layout>
+      </Top>
+      <Reading>
+        <div data-area="text">
+          <ReadAlong jobId={jobId} />
+          <BookPronunciations jobId={jobId} finished={book.status === 'COMPLETED'} />
+        </div>
+        <div data-area="chapters">
+          <ChapterList />
+        </div>
+      </Reading>
+      <BookDetails
+        book={book}
+        metadata={metadata}
+        voice={voiceJob}
+        demoMode={demoMode}
+        duration={duration}
+        estimate={estimate}
+      />
     </Page>
   );
 }

@@ -74,8 +74,8 @@ async function dropFile(canvasElement: HTMLElement, file: File) {
 export const Empty: Story = {
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
-    await expect(canvas.getByRole('heading', { name: 'Upload Story' })).toBeVisible();
-    await expect(canvas.getByLabelText('Job Title')).toHaveValue('');
+    await expect(canvas.getByRole('heading', { name: 'Add a book' })).toBeVisible();
+    await expect(canvas.getByLabelText('Title')).toHaveValue('');
     // The voice picker starts on the server's default voice.
     await waitFor(() => expect(canvas.getByRole('radio', { name: 'Alloy' })).toBeChecked());
     const tabs = canvas.getAllByRole('tab');
@@ -106,9 +106,9 @@ export const TextTabValidationErrors: Story = {
     await expect(canvas.getByLabelText('Story Text')).toHaveAccessibleDescription(
       '10 characters (minimum 100) Either provide text content (min 100 characters) or a valid URL',
     );
-    await expect(canvas.getByLabelText('Job Title')).toHaveAttribute('aria-invalid', 'true');
+    await expect(canvas.getByLabelText('Title')).toHaveAttribute('aria-invalid', 'true');
     // Corrections clear their messages.
-    await userEvent.type(canvas.getByLabelText('Job Title'), 'The Raven');
+    await userEvent.type(canvas.getByLabelText('Title'), 'The Raven');
     await expect(canvas.queryByText('Title is required')).toBeNull();
     await expect(sent.jobs).toHaveLength(0);
   },
@@ -127,15 +127,15 @@ export const FileTab: Story = {
     await step('the file is read: its name, its character count and the title', async () => {
       await expect(await canvas.findByText('the-raven.txt')).toBeVisible();
       await expect(canvas.getByText(`${story.length} characters (minimum 100)`)).toBeVisible();
-      await expect(canvas.getByLabelText('Job Title')).toHaveValue('the-raven');
+      await expect(canvas.getByLabelText('Title')).toHaveValue('the-raven');
       await expect(canvas.getByText('TXT, EPUB, PDF, Markdown or HTML files up to 10MB')).toBeVisible();
     });
-    await step('Remove clears the file and the text, not the title', async () => {
+    await step('Remove clears the file, the text and the title its name gave', async () => {
       await userEvent.click(canvas.getByRole('button', { name: 'Remove the-raven.txt' }));
       await expect(canvas.queryByText('the-raven.txt')).toBeNull();
       await expect(canvas.getByText('0 characters (minimum 100)')).toBeVisible();
       await expect(canvas.getByText('TXT, EPUB, PDF, Markdown or HTML files up to 10MB')).toBeVisible();
-      await expect(canvas.getByLabelText('Job Title')).toHaveValue('the-raven');
+      await expect(canvas.getByLabelText('Title')).toHaveValue('');
       await expect(canvas.getByRole('button', { name: 'Create Audiobook' })).toBeDisabled();
     });
   },
@@ -153,7 +153,7 @@ export const WrongFileType: Story = {
       'Please upload a .txt, .epub, .pdf, .md or .html file',
     );
     await waitFor(() => expect(canvas.getByTestId('file-drop')).toHaveAttribute('data-dragging', 'false'));
-    await expect(canvas.getByLabelText('Job Title')).toHaveValue('');
+    await expect(canvas.getByLabelText('Title')).toHaveValue('');
   },
 };
 
@@ -168,7 +168,7 @@ export const FileTooLarge: Story = {
 export const UrlTab: Story = {
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
-    await userEvent.type(canvas.getByLabelText('Job Title'), 'Web story');
+    await userEvent.type(canvas.getByLabelText('Title'), 'Web story');
     await userEvent.type(canvas.getByLabelText('Story Text'), 'Some text that will be cleared');
     await userEvent.click(canvas.getByRole('tab', { name: 'URL' }));
     const url = canvas.getByLabelText('Web Page URL');
@@ -186,7 +186,7 @@ export const UrlTab: Story = {
 
 async function fillText(canvasElement: HTMLElement) {
   const canvas = within(canvasElement);
-  await userEvent.type(canvas.getByLabelText('Job Title'), 'The Raven');
+  await userEvent.type(canvas.getByLabelText('Title'), 'The Raven');
   // Paste rather than type: 120 characters one by one would only slow the story down.
   canvas.getByLabelText('Story Text').focus();
   await userEvent.paste(story);
@@ -285,7 +285,7 @@ export const SuccessFromUrl: Story = {
   tags: ['navigates'],
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
-    await userEvent.type(canvas.getByLabelText('Job Title'), 'Web story');
+    await userEvent.type(canvas.getByLabelText('Title'), 'Web story');
     await userEvent.click(canvas.getByRole('tab', { name: 'URL' }));
     await userEvent.type(canvas.getByLabelText('Web Page URL'), 'https://example.com/story');
     await submit(canvas);
@@ -336,26 +336,29 @@ export const PreviewOfPastedText: Story = {
 export const PreviewChapters: Story = {
   play: async ({ canvasElement, step }) => {
     const canvas = await dropBook(canvasElement);
-    await step('the book is uploaded and its chapters listed, all chosen', async () => {
+    await step('the book is uploaded and its chapters listed, all chosen but the front matter', async () => {
       await expect(sent.files.map((f) => f.name)).toEqual(['lighthouse.epub']);
       const boxes = canvas.getAllByRole('checkbox', { name: /^Convert chapter/ });
-      await expect(boxes).toHaveLength(5);
-      await expect(boxes.every((b) => (b as HTMLInputElement).checked)).toBe(true);
-      await expect(canvas.getByLabelText('Title of chapter 2')).toHaveValue('The Keeper');
+      await expect(boxes).toHaveLength(6);
+      // Copyright and Dedication start unticked; the text is chosen.
+      await expect(boxes.map((b) => (b as HTMLInputElement).checked)).toEqual([false, false, true, true, true, true]);
+      await expect(canvas.getByLabelText('Title of chapter 1')).toHaveValue('Copyright');
+      await expect(canvas.getByLabelText('Title of chapter 3')).toHaveValue('The Keeper');
       // The book's title replaces the one made from the file name.
-      await expect(canvas.getByLabelText('Job Title')).toHaveValue('The Lighthouse');
+      await expect(canvas.getByLabelText('Title')).toHaveValue('The Lighthouse');
       await expect(canvas.getByText('Ada Marlow')).toBeVisible();
       // A book's characters are counted by the server (the estimate shows them), not in the browser.
       await expect(canvas.queryByText(/characters \(minimum 100\)/)).toBeNull();
-      await expect(canvas.getByRole('button', { name: 'Convert 5 chapters' })).toBeEnabled();
-    });
-    await step('unticking the front matter updates the count and the time', async () => {
-      await expect(canvas.getByText('about 56 min')).toBeVisible();
-      await userEvent.click(canvas.getByRole('checkbox', { name: 'Convert chapter 1' }));
       await expect(canvas.getByRole('button', { name: 'Convert 4 chapters' })).toBeEnabled();
-      await expect(canvas.getByRole('heading', { name: 'Chapters (4 of 5 chosen)' })).toBeVisible();
-      await expect(canvas.getByText('about 55 min')).toBeVisible();
+      await expect(canvas.getByRole('heading', { name: 'Chapters (4 of 6 chosen)' })).toBeVisible();
       await expect(canvas.getByLabelText('Title of chapter 1')).toBeDisabled();
+    });
+    await step('ticking a front matter page back in updates the count and the time', async () => {
+      await expect(canvas.getByText('about 55 min')).toBeVisible();
+      await userEvent.click(canvas.getByRole('checkbox', { name: 'Convert chapter 1' }));
+      await expect(canvas.getByRole('button', { name: 'Convert 5 chapters' })).toBeEnabled();
+      await expect(canvas.getByRole('heading', { name: 'Chapters (5 of 6 chosen)' })).toBeVisible();
+      await expect(canvas.getByText('about 56 min')).toBeVisible();
     });
   },
 };
@@ -364,8 +367,7 @@ export const ConvertChosenChapters: Story = {
   tags: ['navigates'],
   play: async ({ canvasElement }) => {
     const canvas = await dropBook(canvasElement);
-    await userEvent.click(canvas.getByRole('checkbox', { name: 'Convert chapter 1' }));
-    const last = canvas.getByLabelText('Title of chapter 5');
+    const last = canvas.getByLabelText('Title of chapter 6');
     await userEvent.clear(last);
     await userEvent.type(last, 'A Note from the Author');
     await userEvent.click(canvas.getByRole('button', { name: 'Convert 4 chapters' }));
@@ -375,8 +377,8 @@ export const ConvertChosenChapters: Story = {
         title: 'The Lighthouse',
         file_key: 'uploads/3f1c2a4e/story.txt',
         voice_config: { provider: 'openai', voice_id: 'alloy' },
-        chapters: [1, 2, 3, 4],
-        chapter_titles: [{ index: 4, title: 'A Note from the Author' }],
+        chapters: [2, 3, 4, 5],
+        chapter_titles: [{ index: 5, title: 'A Note from the Author' }],
       },
     ]);
   },
@@ -385,7 +387,7 @@ export const ConvertChosenChapters: Story = {
 export const NothingSelected: Story = {
   play: async ({ canvasElement }) => {
     const canvas = await dropBook(canvasElement);
-    for (let n = 1; n <= 5; n += 1)
+    for (let n = 3; n <= 6; n += 1)
       await userEvent.click(canvas.getByRole('checkbox', { name: `Convert chapter ${n}` }));
     await expect(canvas.getByRole('button', { name: 'Convert 0 chapters' })).toBeDisabled();
     await expect(canvas.getByText('Choose at least one chapter to convert.')).toBeVisible();
@@ -399,9 +401,10 @@ export const EstimateWithCloudVoices: Story = {
     const canvas = await dropBook(canvasElement);
     const costs = within(canvas.getByRole('group', { name: 'Estimate' }));
     await expect(costs.getByText('Offline voice: free')).toBeVisible();
-    await expect(costs.getByText('OpenAI (gpt-4o-mini-tts): $1.00')).toBeVisible();
-    await expect(costs.getByText('ElevenLabs (eleven_multilingual_v2): $6.00')).toBeVisible();
-    await expect(costs.getByText('about 1 h 7 min')).toBeVisible();
+    // The front matter starts unticked: the cost and the time are the text's.
+    await expect(costs.getByText('OpenAI (gpt-4o-mini-tts): $0.99')).toBeVisible();
+    await expect(costs.getByText('ElevenLabs (eleven_multilingual_v2): $5.94')).toBeVisible();
+    await expect(costs.getByText('about 1 h 6 min')).toBeVisible();
   },
 };
 
@@ -425,6 +428,25 @@ export const RefusedFile: Story = {
     await expect(canvas.getByRole('button', { name: 'Choose file' })).toBeVisible();
     await expect(canvas.queryByRole('list', { name: 'Chapters' })).toBeNull();
     await expect(sent.previews).toEqual([]);
+    // Nor is the title its name gave.
+    await expect(canvas.getByLabelText('Title')).toHaveValue('');
+  },
+};
+
+export const BlankPaste: Story = {
+  name: 'A paste of spaces: nothing counted, and Create says why it waits',
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    const text = canvas.getByLabelText('Story Text');
+    text.focus();
+    await userEvent.paste(' \n '.repeat(53));
+    await expect(text).toHaveAccessibleDescription('0 characters (minimum 100)');
+    const create = canvas.getByRole('button', { name: 'Create Audiobook' });
+    await expect(create).toBeDisabled();
+    await expect(create).toHaveAccessibleDescription(
+      "Only spaces so far: paste or type the story's text (at least 100 characters).",
+    );
+    await expect(canvas.getByText(/^Only spaces so far/)).toBeVisible();
   },
 };
 

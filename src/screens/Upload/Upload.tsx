@@ -19,7 +19,10 @@ import {
   canSubmit,
   type FieldErrors,
   checkFile,
+  countedCharacters,
+  initiallyChosen,
   isPlainText,
+  whyCannotSubmit,
   readFileText,
   titleFromFileName,
   chapterChoice,
@@ -57,8 +60,17 @@ const Legend = styled.h2`
 
 const Actions = styled.div`
   display: flex;
+  flex-wrap: wrap;
   justify-content: flex-end;
+  align-items: center;
   gap: ${({ theme }) => theme.space(3)};
+`;
+
+/** Why Create is not possible yet, beside it (and its description). */
+const Reason = styled.p`
+  margin: 0 auto 0 0;
+  color: ${({ theme }) => theme.colors.textMuted};
+  font-size: ${({ theme }) => theme.fontSizes.sm};
 `;
 
 interface Draft {
@@ -88,7 +100,7 @@ export function Upload() {
   const queryClient = useQueryClient();
   const uploadFile = useUploadFile();
   const createJob = useCreateJob();
-  const ids = { text: useId(), counter: useId(), textError: useId() };
+  const ids = { text: useId(), counter: useId(), textError: useId(), submitReason: useId() };
   const [mode, setMode] = useState<UploadMode>('text');
   const [draft, setDraft] = useState<Draft>({ form: initialUploadForm, file: null });
   const [errors, setErrors] = useState<FieldErrors>({});
@@ -100,6 +112,9 @@ export function Upload() {
   const [fileKey, setFileKey] = useState<string | null>(null);
   const [fileUploading, setFileUploading] = useState(false);
   const [titleTouched, setTitleTouched] = useState(false);
+  // A refused file takes back the title its name gave (never one the reader typed).
+  const forgetFileTitle = (current: UploadForm, name: string): UploadForm =>
+    !titleTouched && current.title === titleFromFileName(name) ? { ...current, title: '' } : current;
   const [preview, setPreview] = useState<PreviewState | null>(null);
   const [selected, setSelected] = useState<ReadonlySet<number>>(new Set());
   const [chapterTitles, setChapterTitles] = useState<Record<number, string>>({});
@@ -124,11 +139,11 @@ export function Upload() {
         .mutateAsync({ data: JSON.parse(requestKey) as JobCreateRequest })
         .then((answer) => {
           if (seq !== previewSeq.current) return;
-          // A new source starts with every chapter chosen; a new voice keeps the choice.
+          // A new source starts with every chapter chosen but its front matter; a new voice keeps the choice.
           const source = JSON.stringify([answer.title, answer.chapters.map((c) => c.title)]);
           if (source !== previewSource.current) {
             previewSource.current = source;
-            setSelected(new Set(answer.chapters.map((c) => c.index)));
+            setSelected(initiallyChosen(answer));
             setChapterTitles({});
           }
           setPreview({ status: 'ready', preview: answer });
@@ -204,7 +219,11 @@ export function Upload() {
     } catch (error) {
       if (seq !== uploadSeq.current) return;
       setFileError(errorMessage(error, 'The file could not be uploaded. Please try again.'));
-      setDraft((current) => ({ ...current, file: null, form: { ...current.form, textContent: '' } }));
+      setDraft((current) => ({
+        ...current,
+        file: null,
+        form: { ...forgetFileTitle(current.form, chosen.name), textContent: '' },
+      }));
     } finally {
       if (seq === uploadSeq.current) setFileUploading(false);
     }
@@ -216,7 +235,7 @@ export function Upload() {
     setFileUploading(false);
     setFileError(null);
     setFileKey(null);
-    apply({ file: null, form: { ...form, textContent: '' } });
+    apply({ file: null, form: { ...(file ? forgetFileTitle(form, file.name) : form), textContent: '' } });
   };
 
   const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
@@ -269,19 +288,20 @@ export function Upload() {
         : isBook
           ? `Convert ${chosen} ${chosen === 1 ? 'chapter' : 'chapters'}`
           : 'Create Audiobook';
-  const counter = `${form.textContent.length} characters (minimum ${MIN_TEXT_LENGTH})`;
+  const counter = `${countedCharacters(form.textContent)} characters (minimum ${MIN_TEXT_LENGTH})`;
   const textError = errors.textContent;
+  const blocked = whyCannotSubmit(mode, form, mode === 'file' ? file : null);
 
   return (
     <Page
-      title="Upload Story"
-      lead="Create an audiobook from text, a book file (.txt, .epub, .pdf, .md, .html) or a web page address."
+      title="Add a book"
+      lead="Make an audiobook from text, a book file (.txt, .epub, .pdf, .md, .html) or a web page address."
     >
       <Card>
-        <Form noValidate onSubmit={onSubmit} aria-label="Upload Story">
+        <Form noValidate onSubmit={onSubmit} aria-label="Add a book">
           {serverError && <Alert tone="error">{serverError}</Alert>}
           <TextField
-            label="Job Title"
+            label="Title"
             name="title"
             value={form.title}
             error={errors.title}
@@ -356,10 +376,15 @@ export function Upload() {
             />
           )}
           <Actions>
+            {blocked && !submitting && <Reason id={ids.submitReason}>{blocked}</Reason>}
             <Button variant="secondary" onClick={() => navigate(paths.dashboard())}>
               Cancel
             </Button>
-            <Button type="submit" disabled={submitting || !canSubmit(form, file) || (isBook && chosen === 0)}>
+            <Button
+              type="submit"
+              disabled={submitting || !canSubmit(form, file) || (isBook && chosen === 0)}
+              aria-describedby={blocked && !submitting ? ids.submitReason : undefined}
+            >
               {submitLabel}
             </Button>
           </Actions>

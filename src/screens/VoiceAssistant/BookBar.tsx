@@ -12,7 +12,7 @@ const Top = styled.div`
   margin-bottom: ${({ theme }) => theme.space(6)};
 `;
 
-/** The mode switch: a radio group drawn as a segmented control. */
+/** The mode switch (Library, Tutor, X-ray): a radio group drawn as a segmented control. */
 const Segments = styled.div`
   margin: 0;
   padding: ${({ theme }) => theme.space(1)};
@@ -111,7 +111,8 @@ export interface BookBarProps {
   bookMissing: boolean;
   position: number | null;
   bookOptions: readonly { value: string; label: string }[];
-  chooseMode(mode: AssistantMode): void;
+  /** null: talk about the library (no tutor, no X-ray). */
+  chooseMode(mode: AssistantMode | null): void;
   chooseBook(jobId: string): void;
 }
 
@@ -130,17 +131,17 @@ export function BookBar({
   return (
     <Top>
       <Segments role="radiogroup" aria-label="Mode">
-        {(['tutor', 'xray'] as const).map((value) => (
-          <span key={value}>
+        {([null, 'tutor', 'xray'] as const).map((value) => (
+          <span key={value ?? 'library'}>
             <input
               type="radio"
-              id={`va-mode-${value}`}
+              id={`va-mode-${value ?? 'library'}`}
               name="va-mode"
-              value={value}
+              value={value ?? 'library'}
               checked={mode === value}
               onChange={() => chooseMode(value)}
             />
-            <label htmlFor={`va-mode-${value}`}>{modeNames[value]}</label>
+            <label htmlFor={`va-mode-${value ?? 'library'}`}>{value ? modeNames[value] : 'Library'}</label>
           </span>
         ))}
       </Segments>

@@ -71,6 +71,18 @@ async function expectTalkState(canvas: Canvas, label: string) {
   await waitFor(() => expect(canvas.getByRole('button', { description: label })).toBeVisible());
 }
 
+/** The mode in use is the one checked, and drawn highlighted (the other segments are not). */
+async function expectMode(canvas: Canvas, name: 'Library' | 'Tutor' | 'X-ray') {
+  const radios = within(canvas.getByRole('radiogroup', { name: 'Mode' })).getAllByRole('radio');
+  const backgroundOf = (radio: HTMLElement) => getComputedStyle(radio.nextElementSibling!).backgroundColor;
+  const chosen = canvas.getByRole('radio', { name });
+  await expect(chosen).toBeChecked();
+  for (const radio of radios.filter((r) => r !== chosen)) {
+    await expect(radio).not.toBeChecked();
+    await expect(backgroundOf(radio)).not.toBe(backgroundOf(chosen));
+  }
+}
+
 /** Send stays inside the question box and the box inside its card. */
 async function expectSendInside(canvas: Canvas) {
   const send = canvas.getByRole('button', { name: 'Send' });
@@ -88,8 +100,8 @@ export const Idle: Story = {
     const canvas = within(canvasElement);
     await expect(canvas.getByRole('heading', { level: 1, name: 'Voice Assistant' })).toBeVisible();
     await expect(canvas.getByRole('radiogroup', { name: 'Mode' })).toBeVisible();
-    await expect(canvas.getByRole('radio', { name: 'Tutor' })).not.toBeChecked();
-    await expect(canvas.getByRole('radio', { name: 'X-ray' })).not.toBeChecked();
+    // Without a book or a mode, the assistant talks about the library, and the switch says so.
+    await expectMode(canvas, 'Library');
     await expect(canvas.getByRole('heading', { name: 'Your library' })).toBeVisible();
     await expect(canvas.getByRole('combobox', { name: 'Book' })).toHaveValue('');
     await expect(await canvas.findByRole('button', { name: 'Start talking' })).toBeEnabled();
@@ -131,6 +143,7 @@ export const Thinking: Story = {
     await canvas.findByRole('button', { name: 'End conversation' });
     await typeQuestion(canvas, 'What books are in my library?');
     await expectTalkState(canvas, 'Thinking');
+    await expectMode(canvas, 'Library');
     await expect(within(transcriptOf(canvas)).getByText('What books are in my library?')).toBeVisible();
     await expect(canvas.getByLabelText('Type a question')).toHaveValue('');
   },
@@ -225,7 +238,7 @@ export const ChooseBook: Story = {
     await waitFor(() => expect(within(book).getByRole('option', { name: 'The Raven' })).toBeInTheDocument());
     await userEvent.selectOptions(book, 'The Raven');
     await expect(await canvas.findByRole('heading', { name: 'The Raven' })).toBeVisible();
-    await expect(canvas.getByRole('radio', { name: 'X-ray' })).toBeChecked();
+    await expectMode(canvas, 'X-ray');
     await expect(await canvas.findByText(/X-ray answers only from what you have heard/)).toBeVisible();
   },
 };
@@ -242,7 +255,7 @@ export const SwitchTutorToXray: Story = {
     await startTalking(canvas);
     await expect(await canvas.findByText('Talking in Tutor mode')).toBeVisible();
     await userEvent.click(canvas.getByRole('radio', { name: 'X-ray' }));
-    await expect(canvas.getByRole('radio', { name: 'X-ray' })).toBeChecked();
+    await expectMode(canvas, 'X-ray');
     await expect(await canvas.findByText(/X-ray answers only from what you have heard/)).toBeVisible();
     // The session switches and the conversation carries on in the new mode.
     await expect(await canvas.findByText('Talking in X-ray mode')).toBeVisible();
@@ -318,7 +331,7 @@ export const ErrorState: Story = {
     const canvas = within(canvasElement);
     await startTalking(canvas);
     await expect(await canvas.findByRole('alert')).toHaveTextContent(
-      'Connection failed: websocket connection timed out',
+      'Connection failed: the voice assistant did not answer in time. Try again.',
     );
     await expect(canvas.getByRole('button', { name: 'Start talking' })).toBeEnabled();
     await expect(canvas.getByLabelText('Type a question')).toBeEnabled();
@@ -350,7 +363,7 @@ export const ConnectApiError: Story = {
     const canvas = within(canvasElement);
     await startTalking(canvas);
     await expect(await canvas.findByRole('alert')).toHaveTextContent(
-      'Connection failed: Failed to connect to websocket: Voice assistant is not running',
+      'Connection failed: Voice assistant is not running',
     );
   },
 };

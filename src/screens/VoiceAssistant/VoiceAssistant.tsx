@@ -100,10 +100,10 @@ export function VoiceAssistant() {
     navigate(paths.voiceAssistant({ ...(mode ? { mode } : {}), ...(next ? { jobId: next } : {}) }), { replace: true });
   }
 
-  function chooseMode(next: AssistantMode) {
+  function chooseMode(next: AssistantMode | null) {
     navigate(
       paths.voiceAssistant({
-        mode: next,
+        ...(next ? { mode: next } : {}),
         ...(jobId ? { jobId } : {}),
         ...(askedPosition !== null ? { position: askedPosition } : {}),
       }),

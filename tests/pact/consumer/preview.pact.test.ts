@@ -11,7 +11,7 @@ import { states } from '../states';
 import { bearer, EXAMPLE_JOB_ID, EXAMPLE_TOKEN, jobPath } from './listening';
 import { errorBody, isoTimestamp, lectioPact, useMockServer } from './pact';
 
-const { eachLike, fromProviderState, integer, like, number, regex, string, uuid } = MatchersV3;
+const { boolean, eachLike, fromProviderState, integer, like, number, regex, string, uuid } = MatchersV3;
 const pact = lectioPact();
 const json = { 'Content-Type': 'application/json' };
 const USER_ID = '5a0b8a7e-2f3c-4d5e-9f60-718293a4b5c6';
@@ -43,6 +43,7 @@ describe('preview a job', () => {
             characters: integer(240),
             words: integer(42),
             estimated_seconds: number(13.4),
+            front_matter: boolean(false),
           }),
           total_characters: integer(720),
           estimated_seconds: number(40.2),

@@ -17,7 +17,8 @@ export const ChapterPreview = zod.object({
   "title": zod.string(),
   "characters": zod.int(),
   "words": zod.int(),
-  "estimated_seconds": zod.number()
+  "estimated_seconds": zod.number(),
+  "front_matter": zod.boolean().describe('The book\'s front matter (title page, copyright, contents, dedication, ...), as the file marks it or its title says: the SPA offers it unticked.')
 })
 
 export type ChapterPreview = zod.input<typeof ChapterPreview>;

@@ -22,7 +22,8 @@ export const JobPreview = zod.object({
   "title": zod.string(),
   "characters": zod.int(),
   "words": zod.int(),
-  "estimated_seconds": zod.number()
+  "estimated_seconds": zod.number(),
+  "front_matter": zod.boolean().describe('The book\'s front matter (title page, copyright, contents, dedication, ...), as the file marks it or its title says: the SPA offers it unticked.')
 })),
   "total_characters": zod.int().describe('Characters of the chosen chapters (all when none are named).'),
   "estimated_seconds": zod.number().describe('Listening time of the chosen chapters with the requested voice.'),

@@ -1,0 +1,118 @@
+/**
+ * The book's cover as a JPEG image, for the ID3 picture (APIC), the M4B, the ZIP's cover.jpg and
+ * the podcast feed: the image supplied with the book (a JPEG as is, any other image converted by
+ * ffmpeg), else the typographic cover of server/listening/covers.ts drawn by resvg with the DejaVu
+ * Serif font that ships in an npm package (so the title is drawn on any machine). Made once per
+ * book and kept beside its audio (`jobs/<id>/cover.jpg`, deleted with the book).
+ */
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import { typographicCover } from '../listening/covers';
+import type { FileStorage } from '../storage/types';
+import type { ExportBook } from './book';
+import { runFfmpeg, type Ffmpeg } from './ffmpeg';
+
+export const coverJpegKey = (bookId: string) => `jobs/${bookId}/cover.jpg`;
+
+async function readAll(storage: FileStorage, key: string): Promise<Buffer> {
+  const parts: Buffer[] = [];
+  for await (const chunk of storage.read(key) as AsyncIterable<Buffer | string>) {
+    parts.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
+  }
+  return Buffer.concat(parts);
+}
+
+const isJpeg = (bytes: Buffer) => bytes.length > 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff;
+
+function serifFonts(): string[] {
+  const require = createRequire(import.meta.url);
+  const dir = path.join(path.dirname(require.resolve('dejavu-fonts-ttf/package.json')), 'ttf');
+  return [path.join(dir, 'DejaVuSerif.ttf'), path.join(dir, 'DejaVuSerif-Bold.ttf')];
+}
+
+/** The typographic cover as PNG bytes (rendered in libuv's thread pool, off the event loop). */
+async function drawnCover(book: ExportBook, signal?: AbortSignal): Promise<Buffer> {
+  const { renderAsync } = await import('@resvg/resvg-js');
+  const svg = typographicCover({ title: book.title, author: book.author });
+  const image = await renderAsync(
+    svg,
+    {
+      font: {
+        loadSystemFonts: false,
+        fontFiles: serifFonts(),
+        defaultFontFamily: 'DejaVu Serif',
+        serifFamily: 'DejaVu Serif',
+      },
+      fitTo: { mode: 'width', value: 1000 },
+    },
+    signal ?? null,
+  );
+  return image.asPng();
+}
+
+/** Any image ffmpeg reads (PNG, GIF, WebP, JPEG) as a baseline JPEG of at most 1400 pixels a side. */
+async function toJpeg(ffmpeg: Ffmpeg, image: Buffer, signal?: AbortSignal): Promise<Buffer> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'lectio-cover-'));
+  try {
+    const input = path.join(dir, 'in');
+    const output = path.join(dir, 'cover.jpg');
+    await writeFile(input, image);
+    await runFfmpeg(
+      ffmpeg,
+      [
+        '-i',
+        input,
+        '-frames:v',
+        '1',
+        '-vf',
+        "scale='min(1400,iw)':'min(1400,ih)':force_original_aspect_ratio=decrease,format=yuvj420p",
+        '-q:v',
+        '3',
+        '-f',
+        'image2',
+        output,
+      ],
+      signal === undefined ? {} : { signal },
+    );
+    return await readFile(output);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+export interface CoverMaker {
+  /** The book's cover as JPEG bytes; made and stored on the first call. */
+  jpeg(book: ExportBook, signal?: AbortSignal): Promise<Buffer>;
+}
+
+export function createCoverMaker(deps: { storage: FileStorage; ffmpeg: () => Ffmpeg }): CoverMaker {
+  const { storage } = deps;
+  // One making per book at a time: concurrent feed and download requests share it.
+  const making = new Map<string, Promise<Buffer>>();
+
+  async function make(book: ExportBook, signal?: AbortSignal): Promise<Buffer> {
+    const key = coverJpegKey(book.id);
+    if ((await storage.stat(key)) !== null) return readAll(storage, key);
+    let source: Buffer | null = null;
+    if (book.cover !== null && (await storage.stat(book.cover.key)) !== null)
+      source = await readAll(storage, book.cover.key);
+    // An image ffmpeg cannot read gets the drawn cover, like a book without one.
+    let jpeg: Buffer | null = null;
+    if (source !== null) jpeg = isJpeg(source) ? source : await toJpeg(deps.ffmpeg(), source, signal).catch(() => null);
+    jpeg ??= await toJpeg(deps.ffmpeg(), await drawnCover(book, signal), signal);
+    await storage.write(key, jpeg);
+    return jpeg;
+  }
+
+  return {
+    jpeg(book, signal) {
+      const pending = making.get(book.id);
+      if (pending !== undefined) return pending;
+      const promise = make(book, signal).finally(() => making.delete(book.id));
+      making.set(book.id, promise);
+      return promise;
+    },
+  };
+}

@@ -1,0 +1,100 @@
+/**
+ * Composition of the downloads (called from app.ts; server/worker.ts runs the builder alone): the
+ * `exports` repository, the export queue (pg-boss, its own queue on the app's database) and, with
+ * WORKERS=in-process, the worker that builds files here.
+ */
+import { createHmac } from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from '../config';
+import type { Db } from '../db/types';
+import { createPgBossQueue, type JobQueue } from '../jobs/queue';
+import type { ListeningService } from '../listening/service';
+import type { TranscriptService } from '../listening/transcript';
+import type { FileStorage } from '../storage/types';
+import { createBookSource, type BookSource } from './book';
+import { createCoverMaker, type CoverMaker } from './cover';
+import { locateFfmpeg, type Ffmpeg } from './ffmpeg';
+import { createExportRepository } from './repository';
+import { createExportService, type ExportService } from './service';
+import { createExportWorker, type ExportWorker } from './worker';
+
+export const EXPORT_QUEUE = 'lectio-export';
+
+export interface Exports {
+  service: ExportService;
+  books: BookSource;
+  covers: CoverMaker;
+  worker: ExportWorker | null;
+  close(): Promise<void>;
+}
+
+/** Download links are signed with a key derived from the token secret (never the secret itself). */
+export function deriveDownloadSecret(jwtSecret: Uint8Array): Buffer {
+  return createHmac('sha256', Buffer.from(jwtSecret)).update('lectio download links v1').digest();
+}
+
+export async function createExports(deps: {
+  config: Config;
+  db: Db;
+  storage: FileStorage;
+  listening: ListeningService;
+  transcripts: TranscriptService;
+  log: FastifyBaseLogger;
+  now?: () => Date;
+}): Promise<Exports> {
+  const { config, db, storage, log } = deps;
+  const repo = createExportRepository(db);
+  const books = createBookSource({ listening: deps.listening, transcripts: deps.transcripts });
+  let ffmpeg: Ffmpeg | undefined;
+  // Looked up on first use: a server that never builds a download never needs one.
+  const findFfmpeg = () => (ffmpeg ??= locateFfmpeg(config.exportFfmpeg));
+  const covers = createCoverMaker({ storage, ffmpeg: findFfmpeg });
+  const embedded = config.databaseUrl === undefined;
+  const queue: JobQueue = await createPgBossQueue(embedded ? { db } : { connectionString: config.databaseUrl! }, {
+    name: EXPORT_QUEUE,
+    expireInSeconds: config.jobStepTimeoutSeconds + 120,
+    onError: (err) => log.warn({ err }, 'export queue error'),
+  });
+  let worker: ExportWorker | null = null;
+  if (config.workers === 'in-process') {
+    worker = createExportWorker({
+      repo,
+      storage,
+      books,
+      covers,
+      ffmpeg: findFfmpeg,
+      queue,
+      leaseSeconds: config.jobLeaseSeconds,
+      log,
+    });
+    if (embedded) await queue.retryOrphans();
+    worker.start();
+    const w = worker;
+    // One build at a time per process: a build keeps a core busy (ffmpeg) or streams a whole book.
+    await queue.work(1, (id) => w.handle(id));
+  }
+  const service = createExportService({
+    repo,
+    books,
+    storage,
+    queue,
+    secret: deriveDownloadSecret(config.jwtSecret),
+    linkTtlSeconds: config.mediaUrlTtlSeconds,
+    now: deps.now ?? (() => new Date()),
+    ...(worker !== null && { onCancelled: (id: string) => worker.notifyCancelled(id) }),
+  });
+  let closed = false;
+  return {
+    service,
+    books,
+    covers,
+    worker,
+    async close() {
+      if (closed) return;
+      closed = true;
+      await queue.stopFetching().catch(() => undefined);
+      await worker?.stop();
+      await queue.stop();
+    },
+  };
+}

@@ -1,0 +1,3 @@
+export { useBookExportActions } from './BookExportActions';
+export { DownloadMenu } from './DownloadMenu';
+export { PodcastFeedButton } from './PodcastFeedDialog';

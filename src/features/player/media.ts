@@ -1,0 +1,283 @@
+import { errorMessage } from '../../api/errors';
+import { chapterAt, chaptersOf, isChapterReady, type ChapterInfo } from './chapters';
+import { fetchMetadata, fetchStream, loadedMetadata, loadedStreamUrl } from './data';
+import { saveNow, startSaving, stopSaving } from './saving';
+import { SEEK_THRESHOLD_SECONDS } from './settings';
+import { isReady, sleepFade, state } from './store';
+
+/**
+ * The app's one <audio> element, as the player drives it: the source, the position, the volume
+ * and speed, play and pause, and a book still converting played chapter file by chapter file.
+ */
+
+/**
+ * The parts of an <audio> element the player drives. The real element comes from PlayerAudio;
+ * tests hand in a fake with the same surface.
+ */
+export type MediaElement = Pick<
+  HTMLMediaElement,
+  | 'play'
+  | 'pause'
+  | 'load'
+  | 'currentTime'
+  | 'duration'
+  | 'volume'
+  | 'playbackRate'
+  | 'src'
+  | 'error'
+  | 'removeAttribute'
+  | 'addEventListener'
+  | 'removeEventListener'
+>;
+
+/** What the reader is told instead of the browser's own words (docs/product.md#errors). */
+export const PLAYER_MESSAGES = {
+  tapToPlay: 'Tap play to start.',
+  couldNotStart: 'Playback could not start. Tap play to try again.',
+  couldNotLoad: 'The audio could not be loaded. Check your connection, then try again.',
+  stoppedLoading: 'The audio stopped loading. Check your connection, then tap play to go on.',
+  unplayable: 'This audio could not be played. Reload the page to try again.',
+} as const;
+
+let media: MediaElement | null = null;
+/** Bumped by every load: an answer for an older load is dropped. */
+let loadToken = 0;
+const positionListeners = new Set<() => void>();
+
+export function currentLoad(): number {
+  return loadToken;
+}
+
+export function nextLoad(): number {
+  loadToken += 1;
+  return loadToken;
+}
+
+/** Called after every position update from the element (the sleep timer watches them). */
+export function onPositionUpdate(listener: () => void): () => void {
+  positionListeners.add(listener);
+  return () => positionListeners.delete(listener);
+}
+
+/** Where the element really is in the book (seconds): fresher than the last timeupdate. */
+export function livePosition(): number {
+  return media && isReady(state) ? state.streamStart + media.currentTime : state.currentPosition;
+}
+
+/** Keeps the current chapter in step with the position. */
+export function followChapter(): void {
+  const chapters = chaptersOf(loadedMetadata());
+  if (chapters.length === 0) return;
+  const chapter = chapterAt(chapters, state.currentPosition);
+  if (chapter && chapter.id !== state.currentChapter) state.currentChapter = chapter.id;
+}
+
+export function applyVolume(): void {
+  if (media) media.volume = state.volume * sleepFade(state);
+}
+
+export function applyRate(): void {
+  if (media) media.playbackRate = state.playbackRate;
+}
+
+/** Puts the loaded file, volume, speed and position on the element. */
+export function applySource(): void {
+  const url = loadedStreamUrl();
+  if (!media || !url) return;
+  media.src = url;
+  applyVolume();
+  applyRate();
+  // Before the metadata arrives this sets the start position, which is how a book resumes.
+  media.currentTime = Math.max(0, state.currentPosition - state.streamStart);
+}
+
+/**
+ * Moves the element to the stored position when it is more than the threshold away (`exact`:
+ * whatever the distance). A position in another chapter of a book played chapter by chapter loads
+ * that chapter's file.
+ */
+export function syncMediaPosition({ exact = false }: { exact?: boolean } = {}): void {
+  if (!media || !isReady(state)) return;
+  if (state.streamChapterId) {
+    const chapter = chapterAt(chaptersOf(loadedMetadata()), state.currentPosition);
+    if (chapter && chapter.id !== state.streamChapterId) {
+      void switchStream(chapter, state.currentPosition, state.isPlaying);
+      return;
+    }
+  }
+  const local = state.currentPosition - state.streamStart;
+  if (exact || Math.abs(media.currentTime - local) > SEEK_THRESHOLD_SECONDS) media.currentTime = Math.max(0, local);
+}
+
+/**
+ * Plays a chapter's own file from `position` (book seconds): how a book still converting goes on
+ * past its first chapter. Resumes playing when `resume`.
+ */
+async function switchStream(chapter: ChapterInfo, position: number, resume: boolean): Promise<void> {
+  const jobId = state.currentJobId;
+  const token = loadToken;
+  try {
+    const stream = await fetchStream(chapter.id);
+    if (token !== loadToken || state.currentJobId !== jobId || !stream.url) return;
+    Object.assign(state, {
+      streamFrom: chapter.id,
+      streamStart: chapter.start,
+      streamChapterId: chapter.id,
+      currentPosition: position,
+      currentChapter: chapter.id,
+      notice: null,
+    });
+    applySource();
+    if (resume) play();
+  } catch (error) {
+    if (token !== loadToken) return;
+    state.error = errorMessage(error, PLAYER_MESSAGES.couldNotLoad);
+  }
+}
+
+/**
+ * The end of a chapter's own file (a book still converting): on to the next chapter when it is
+ * ready by now (the metadata is asked again), else pause and say it is still converting.
+ */
+async function continueAfterChapter(): Promise<void> {
+  const jobId = state.currentJobId;
+  const finished = state.streamChapterId;
+  if (!jobId || !finished) return;
+  const token = loadToken;
+  // Asked again: chapters become ready while one plays. On failure, what is known stands.
+  await fetchMetadata(jobId).catch(() => null);
+  if (token !== loadToken || state.currentJobId !== jobId) return;
+  const metadata = loadedMetadata();
+  if (!metadata) return;
+  if (metadata.duration > state.duration) state.duration = metadata.duration;
+  const chapters = chaptersOf(metadata);
+  const next = chapters[chapters.findIndex((c) => c.id === finished) + 1];
+  if (next && isChapterReady(next)) {
+    await switchStream(next, next.start, true);
+  } else if (next) {
+    state.notice = `${next.title} is still converting: it plays as soon as it is ready.`;
+  }
+}
+
+function onTimeUpdate(): void {
+  if (!media || !isReady(state)) return;
+  state.currentPosition = state.streamStart + media.currentTime;
+  followChapter();
+  for (const listener of positionListeners) listener();
+}
+
+function onDurationChange(): void {
+  // Metadata gives the duration; the element's own only fills in when metadata has none.
+  if (media && state.duration === 0 && Number.isFinite(media.duration) && media.duration > 0) {
+    state.duration = media.duration;
+  }
+}
+
+function onMediaPlay(): void {
+  if (isReady(state)) setPlaying();
+}
+
+function onMediaEnded(): void {
+  setPaused();
+  if (state.streamChapterId) void continueAfterChapter();
+}
+
+/** The element's error, in words that say what to do (its own message is for the console). */
+function describeMediaError(error: MediaError | null): string | null {
+  switch (error?.code) {
+    case 1: // MEDIA_ERR_ABORTED: the fetch was stopped on purpose.
+      return null;
+    case 2: // MEDIA_ERR_NETWORK
+      return PLAYER_MESSAGES.stoppedLoading;
+    default: // MEDIA_ERR_DECODE, MEDIA_ERR_SRC_NOT_SUPPORTED (also an expired or refused link)
+      return PLAYER_MESSAGES.unplayable;
+  }
+}
+
+function onMediaError(): void {
+  if (!isReady(state)) return;
+  console.error('Audio error', media?.error);
+  setPaused();
+  state.error = describeMediaError(media?.error ?? null);
+}
+
+const mediaListeners: [string, () => void][] = [
+  ['timeupdate', onTimeUpdate],
+  ['durationchange', onDurationChange],
+  ['loadedmetadata', onDurationChange],
+  ['play', onMediaPlay],
+  ['pause', setPaused],
+  ['ended', onMediaEnded],
+  ['error', onMediaError],
+];
+
+/**
+ * Hands the player its media element (PlayerAudio does this on mount). Returns the detach
+ * function, which stops the element and lets go of it.
+ */
+export function attachMedia(element: MediaElement): () => void {
+  if (media && media !== element) detachMedia(media);
+  media = element;
+  for (const [type, listener] of mediaListeners) element.addEventListener(type, listener);
+  applySource();
+  return () => detachMedia(element);
+}
+
+export function detachMedia(element: MediaElement | null = media): void {
+  if (!element) return;
+  for (const [type, listener] of mediaListeners) element.removeEventListener(type, listener);
+  element.pause();
+  if (media === element) {
+    media = null;
+    setPaused();
+  }
+}
+
+/** Stops the element and empties it (the element stays attached). */
+export function emptyMedia(): void {
+  if (!media) return;
+  media.pause();
+  media.removeAttribute('src');
+  media.load();
+}
+
+function setPlaying(): void {
+  if (state.isPlaying) return;
+  state.isPlaying = true;
+  state.notice = null;
+  startSaving();
+}
+
+/** Paused by the reader, the end of the audio or an error: stop the timer and save where we are. */
+export function setPaused(): void {
+  stopSaving();
+  if (!state.isPlaying) return;
+  state.isPlaying = false;
+  void saveNow();
+}
+
+export function play(): void {
+  if (!media || !isReady(state)) return;
+  state.error = null;
+  setPlaying();
+  const started = media.play();
+  started?.catch((error: unknown) => {
+    // A pause() during the start rejects play() with AbortError: nothing went wrong.
+    if (error instanceof DOMException && error.name === 'AbortError') return;
+    setPaused();
+    console.warn('Playback did not start', error);
+    // The browser wants a tap first (autoplay): ask for one, it is not an error.
+    if (error instanceof DOMException && error.name === 'NotAllowedError') state.notice = PLAYER_MESSAGES.tapToPlay;
+    else state.error = PLAYER_MESSAGES.couldNotStart;
+  });
+}
+
+export function pause(): void {
+  media?.pause();
+  setPaused();
+}
+
+export function togglePlay(): void {
+  if (state.isPlaying) pause();
+  else play();
+}

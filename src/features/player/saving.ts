@@ -1,0 +1,83 @@
+import { deleteProgress, saveProgress } from '../../api/gen/endpoints/progress/progress';
+import { errorMessage } from '../../api/errors';
+import { playerCache } from './data';
+import { forgetSavedProgress, writeSavedProgress } from './progressCache';
+import { environment, SAVE_INTERVAL_MS } from './settings';
+import { isReady, state } from './store';
+
+/**
+ * Saving the reader's place (docs/product.md#player): every 10 s while playing, on pause, when the
+ * page is hidden or left. What the server saved goes into the data cache (progressCache.ts), so
+ * every screen that shows progress shows it at once.
+ */
+
+let saveTimer: unknown = null;
+let lastSavedPosition: number | null = null;
+
+/** Playback started: save every SAVE_INTERVAL_MS from now on. */
+export function startSaving(): void {
+  stopSaving();
+  saveTimer = environment().setInterval(() => void saveNow(), SAVE_INTERVAL_MS);
+}
+
+export function stopSaving(): void {
+  if (saveTimer !== null) environment().clearInterval(saveTimer);
+  saveTimer = null;
+}
+
+/** What was saved (or loaded) last: a save at the same place is skipped. Null: nothing yet. */
+export function markSaved(position: number | null): void {
+  lastSavedPosition = position;
+}
+
+/**
+ * Saves the position now (PUT /progress/{id}: position_seconds and current_chapter_id only).
+ * Skipped when nothing moved since the last save. Failures are logged: playback goes on.
+ */
+export async function saveNow(options: { keepalive?: boolean } = {}): Promise<void> {
+  const jobId = state.currentJobId;
+  if (!jobId || !isReady(state)) return;
+  const position = Math.round(state.currentPosition * 10) / 10;
+  if (lastSavedPosition !== null && Math.abs(position - lastSavedPosition) < 0.05) return;
+  lastSavedPosition = position;
+  try {
+    const saved = await saveProgress(
+      jobId,
+      { position_seconds: position, current_chapter_id: state.currentChapter },
+      options.keepalive ? { keepalive: true } : undefined,
+    );
+    writeSavedProgress(playerCache(), saved);
+  } catch (error) {
+    console.warn(errorMessage(error, 'Failed to update progress'), error);
+  }
+}
+
+/** Deletes the saved place of `jobId`; resolves false (with the error in the state) when that failed. */
+export async function forgetPlace(jobId: string): Promise<boolean> {
+  try {
+    await deleteProgress(jobId);
+  } catch (error) {
+    state.error = errorMessage(error, 'Your place could not be reset. Try again in a moment.');
+    return false;
+  }
+  forgetSavedProgress(playerCache(), jobId);
+  lastSavedPosition = 0;
+  return true;
+}
+
+/**
+ * Saves when the page is hidden or left, so closing the tab keeps the place. Returns the
+ * function that stops watching.
+ */
+export function watchPageHide(doc: Document = document, win: Window = window): () => void {
+  const onVisibility = () => {
+    if (doc.visibilityState === 'hidden') void saveNow({ keepalive: true });
+  };
+  const onPageHide = () => void saveNow({ keepalive: true });
+  doc.addEventListener('visibilitychange', onVisibility);
+  win.addEventListener('pagehide', onPageHide);
+  return () => {
+    doc.removeEventListener('visibilitychange', onVisibility);
+    win.removeEventListener('pagehide', onPageHide);
+  };
+}

@@ -1,0 +1,59 @@
+import type { QueryClient } from '@tanstack/react-query';
+
+/** Player timings and steps (docs/product.md#player). */
+export const SAVE_INTERVAL_MS = 10_000;
+export const SEEK_THRESHOLD_SECONDS = 1;
+export const SKIP_SECONDS = 10;
+export const VOLUME_STEP = 0.1;
+export const PLAYBACK_RATES = [0.75, 1, 1.25, 1.5, 1.75, 2] as const;
+/** Sleep timer (docs/listening.md#player-controls): the minutes offered, the fade and its tick. */
+export const SLEEP_MINUTES = [15, 30, 45, 60] as const;
+export const SLEEP_FADE_SECONDS = 10;
+export const SLEEP_TICK_MS = 250;
+
+/**
+ * I/O the player uses, swappable in tests: the clock for the periodic save and the sleep timer,
+ * where speeds are kept, and the data cache that holds every server answer the player reads (the
+ * book's metadata, its stream URLs, the saved places). PlayerAudio and the player's hooks hand in
+ * the app's cache.
+ */
+export interface PlayerEnvironment {
+  setInterval: (callback: () => void, ms: number) => unknown;
+  clearInterval: (handle: unknown) => void;
+  setTimeout: (callback: () => void, ms: number) => unknown;
+  clearTimeout: (handle: unknown) => void;
+  /** Milliseconds on a clock that only moves forward (the sleep timer measures with it). */
+  now: () => number;
+  storage: () => Pick<Storage, 'getItem' | 'setItem'> | null;
+  queryClient: QueryClient | null;
+}
+
+const defaultEnvironment: PlayerEnvironment = {
+  setInterval: (callback, ms) => globalThis.setInterval(callback, ms),
+  clearInterval: (handle) => globalThis.clearInterval(handle as ReturnType<typeof setInterval>),
+  setTimeout: (callback, ms) => globalThis.setTimeout(callback, ms),
+  clearTimeout: (handle) => globalThis.clearTimeout(handle as ReturnType<typeof setTimeout>),
+  now: () => Date.now(),
+  storage: () => (typeof localStorage === 'undefined' ? null : localStorage),
+  queryClient: null,
+};
+
+let current: PlayerEnvironment = defaultEnvironment;
+
+/** The environment in force. */
+export function environment(): PlayerEnvironment {
+  return current;
+}
+
+/** Replaces parts of the environment (null: back to the defaults). */
+export function configurePlayer(patch: Partial<PlayerEnvironment> | null): void {
+  current = patch ? { ...defaultEnvironment, ...patch } : defaultEnvironment;
+}
+
+/** Hands the player the data cache it reads and writes; returns the function that takes it back. */
+export function connectPlayerCache(client: QueryClient): () => void {
+  current = { ...current, queryClient: client };
+  return () => {
+    if (current.queryClient === client) current = { ...current, queryClient: null };
+  };
+}

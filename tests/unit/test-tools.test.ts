@@ -1,0 +1,26 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { missingTools, TOOLS } from '../../scripts/test-tools.mjs';
+
+const root = path.resolve(import.meta.dirname, '../..');
+
+describe('the Debian tools of the tests', () => {
+  it('installs on a fresh machine (npm test) every package CI installs (.ci/run), and no other', () => {
+    const ci = readFileSync(path.join(root, '.ci/run'), 'utf8');
+    const fromCi = [...ci.matchAll(/^\s*apt_install ([a-z0-9 -]+)$/gm)].flatMap((m) => m[1]!.trim().split(/\s+/));
+    expect(new Set(TOOLS.map((tool) => tool.debian))).toEqual(new Set(fromCi));
+  });
+
+  it('finds the download readers missing when nothing is on PATH, and only for the steps that need them', () => {
+    const saved = process.env.PATH;
+    process.env.PATH = '';
+    try {
+      const missing = missingTools(['test:unit']).map((tool) => tool.debian);
+      expect(missing).toEqual(expect.arrayContaining(['ffmpeg', 'epubcheck', 'unzip', 'lame', 'espeak-ng']));
+      expect(missingTools(['lint'])).toEqual([]);
+    } finally {
+      process.env.PATH = saved;
+    }
+  });
+});
