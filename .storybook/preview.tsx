@@ -4,6 +4,7 @@ import type { Preview } from '@storybook/react-vite';
 import { mswLoader } from 'msw-storybook-addon/csf3';
 import type { User } from '../src/api/gen/model';
 import { configureSessionStorage, connectAuthToApi, resetAuth, TOKEN_KEY, USER_KEY } from '../src/features/auth';
+import { VOICE_STORAGE_KEY } from '../src/features/voices/choice';
 import { defaultHandlers } from '../src/mocks/handlers';
 import { userFixture } from '../src/mocks/fixtures';
 import type { ColorScheme } from '../src/styles/theme';
@@ -72,6 +73,8 @@ const preview: Preview = {
       storage.removeItem(TOKEN_KEY);
       storage.removeItem(USER_KEY);
     }
+    // Nor a voice remembered by an earlier story's voice picker.
+    localStorage.removeItem(VOICE_STORAGE_KEY);
     connectAuthToApi();
     const auth = parameters.auth as { user?: Partial<User> } | undefined;
     if (auth?.user) {

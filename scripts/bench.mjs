@@ -22,9 +22,12 @@
 //   9. voices: offline synthesis speed per sentence and per 1,000-character chunk  (bench/voices.ts)
 //  10. first-chapter: seconds from creating a 1 MB book (BENCH_BOOK_CHARS) to its first playable
 //      chapter, while the rest still converts  (bench/first-chapter.ts)
-//  11. exports: seconds to build each download (MP3, ZIP, M4B with the ffmpeg on PATH and the npm
+//  11. voice-server: seconds of audio per second from the test suite's speech server of
+//      Kokoro-FastAPI's protocol at TTS_SERVER_CONCURRENCY 1, 2 and 4, with and without word
+//      timings  (bench/voice-server.ts)
+//  12. exports: seconds to build each download (MP3, ZIP, M4B with the ffmpeg on PATH and the npm
 //      package's, EPUB) of a converted 1 MB book, and their sizes  (bench/exports.ts)
-//  12. soak: hostile files beside a /healthz prober (the longest stall), then 20 MB of text through
+//  13. soak: hostile files beside a /healthz prober (the longest stall), then 20 MB of text through
 //      one server with its zombies, processes, open files and memory every minute  (bench/soak.ts;
 //      hours long, so only when named: `npm run bench -- soak`)
 // Run one with e.g. `npm run bench -- voice`. Set BENCH_BOOK_CHARS=1000000 for the 1 MB book figure.
@@ -45,6 +48,7 @@ const benches = [
   { name: 'encode', args: ['--import', 'tsx', 'bench/encode.ts'] },
   { name: 'voices', args: ['--import', 'tsx', 'bench/voices.ts'] },
   { name: 'first-chapter', args: ['--import', 'tsx', 'bench/first-chapter.ts'], before: buildServerIfStale },
+  { name: 'voice-server', args: ['--import', 'tsx', 'bench/voice-server.ts'] },
   { name: 'exports', args: ['--import', 'tsx', 'bench/exports.ts'], before: buildServerIfStale },
   // Hours long: run on its own (`npm run bench -- soak`), never with the others.
   { name: 'soak', args: ['--import', 'tsx', 'bench/soak.ts'], before: buildServerIfStale, alone: true },

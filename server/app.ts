@@ -23,6 +23,9 @@ import { createZodSerializerCompiler, zodValidatorCompiler } from './http/zod';
 import { createListeningService, deriveMediaSecret } from './listening/service';
 import { createTranscriptService } from './listening/transcript';
 import { createCoverService } from './listening/covers';
+import { EncoderPool } from './audio/encoder-pool';
+import { createPronunciationRepository } from './pronunciations/repository';
+import { createPronunciationService } from './pronunciations/service';
 import { createProgressRepository } from './progress/repository';
 import { createProgressService } from './progress/service';
 import { createConversion, type ConversionOverrides } from './jobs/index';
@@ -40,6 +43,7 @@ import { openAiEngines } from './assistant/openai';
 import { createVoiceAssistant, offlineEngines, type AssistantEngines } from './assistant/service';
 import { withModel } from './assistant/model';
 import { openStorage, type FileStorage } from './storage/index';
+import { createVoiceSamples } from './voices/samples';
 import { conversionMetricsHook, readinessChecks } from './ops/checks';
 import { createMetrics } from './ops/metrics';
 import { installOps, requestId, requestLogController } from './ops/routes';
@@ -144,6 +148,15 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Fas
     now,
   });
 
+  // Voice samples are encoded by the conversion's encoders, or by one thread of their own where
+  // this process converts nothing (WORKERS=none), started with the first sample made.
+  let samplePool: EncoderPool | undefined;
+  const samples = createVoiceSamples({
+    voices: conversion.voices,
+    storage,
+    pool: () => conversion.encoderPool ?? (samplePool ??= new EncoderPool(1, { encoder: config.mp3Encoder })),
+  });
+  app.addHook('onClose', async () => samplePool?.close());
   // Downloads (M4B, MP3, ZIP, EPUB) built on their own queue, and the private podcast feeds.
   const transcripts = createTranscriptService({ books, storage });
   const exports = await createExports({ config, db, storage, listening, transcripts, log: app.log, now });
@@ -197,7 +210,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Fas
     apiRoutes({
       auth,
       authLimits: { perMinute: config.authRateLimitPerMinute, signupPerHour: config.signupRateLimitPerHour },
-      environment: environmentInfo(config),
+      environment: environmentInfo(config, conversion.voiceServer),
       storage,
       progress,
       listening,
@@ -207,6 +220,9 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Fas
       feeds,
       covers: createCoverService({ books, storage }),
       jobs: conversion.service,
+      reconverter: conversion.reconverter,
+      voices: { catalog: conversion.catalog, samples },
+      pronunciations: createPronunciationService(createPronunciationRepository(db)),
       voiceAssistant,
       urls: config,
       strictResponses: config.appEnv !== 'production',

@@ -1,7 +1,7 @@
 /**
  * The server's configuration: every environment variable it reads is declared once, in the
- * section of the domain that uses it (core.ts, auth.ts, http.ts, voices.ts, jobs.ts, storage.ts,
- * ops.ts, assistant.ts), with its parsing, default and description (declare.ts). From those
+ * section of the domain that uses it (core.ts, auth.ts, http.ts, voices.ts, voice-server.ts, jobs.ts,
+ * storage.ts, ops.ts, assistant.ts), with its parsing, default and description (declare.ts). From those
  * declarations come the parsed config and its type (`loadConfig`, `Config`) and the README's
  * table (`CONFIG_SECTIONS`, scripts/readme-config.ts). To add a variable, add one declaration to
  * its section; nothing else lists it.
@@ -15,6 +15,7 @@ import { httpSection } from './http';
 import { jobsSection } from './jobs';
 import { opsSection } from './ops';
 import { storageSection } from './storage';
+import { voiceServerSection } from './voice-server';
 import { voicesSection } from './voices';
 
 export { ConfigError } from './declare';
@@ -27,6 +28,7 @@ export const CONFIG_SECTIONS = [
   authSection,
   httpSection,
   voicesSection,
+  voiceServerSection,
   jobsSection,
   storageSection,
   opsSection,

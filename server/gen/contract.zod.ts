@@ -20,8 +20,12 @@ export const GetEnvironmentResponse = zod.object({
   "features": zod.object({
   "signup_enabled": zod.boolean(),
   "debug_mode": zod.boolean(),
-  "demo_mode": zod.boolean().describe('True while the offline voice engine stands in for a cloud voice.')
-})
+  "demo_mode": zod.boolean().describe('True while the offline voice engine stands in for a cloud voice (a cloud key is missing) and no voice server answers.')
+}),
+  "voice_server": zod.object({
+  "name": zod.string().describe('The name users see for its voices (TTS_SERVER_NAME).'),
+  "reachable": zod.boolean().describe('It answered its voice list the last time it was asked (at most a minute ago).')
+}).optional().describe('The voice server beside Lectio (TTS_SERVER_URL); absent when none is configured.')
 })
 
 
@@ -161,11 +165,11 @@ export const ListJobsResponse = zod.object({
   "error_message": zod.string().nullable(),
   "config": zod.object({
   "voice_config": zod.object({
-  "provider": zod.enum(['openai', 'elevenlabs']),
-  "voice_id": zod.string().optional().describe('alloy for openai, adam for elevenlabs, or a provider voice id.'),
+  "provider": zod.enum(['openai', 'elevenlabs', 'offline', 'openai_compatible']).describe('Who speaks: `openai` and `elevenlabs` (cloud voices; the offline voice stands in without their key), `offline` (the eSpeak-NG voice, chosen on purpose) and `openai_compatible` (the voice server beside Lectio, TTS_SERVER_URL).'),
+  "voice_id": zod.string().optional().describe('A voice id of `GET /voices` for the provider: alloy for openai and adam for elevenlabs by default (or any voice id of theirs), an eSpeak-NG variant for offline (en-us+f3 by default), a voice of the voice server for openai_compatible. An offline or voice server voice that `GET /voices` does not list is refused with 422.'),
   "voice_settings": zod.record(zod.string(), zod.string()).optional()
 }).optional(),
-  "provider": zod.enum(['openai', 'elevenlabs']).optional(),
+  "provider": zod.enum(['openai', 'elevenlabs', 'offline', 'openai_compatible']).optional().describe('Who speaks: `openai` and `elevenlabs` (cloud voices; the offline voice stands in without their key), `offline` (the eSpeak-NG voice, chosen on purpose) and `openai_compatible` (the voice server beside Lectio, TTS_SERVER_URL).'),
   "author": zod.string().optional().describe('The book\'s author, when its file named one (an EPUB\'s metadata).')
 }).describe('The voice a job was made with, and its author (the list leaves the analysis out).'),
   "result_data": zod.object({
@@ -228,8 +232,8 @@ export const CreateJobBody = zod.object({
   "url": zod.url().max(createJobBodyUrlMax).optional(),
   "job_type": zod.enum(['text_to_audio', 'book_processing']).optional(),
   "voice_config": zod.object({
-  "provider": zod.enum(['openai', 'elevenlabs']),
-  "voice_id": zod.string().optional().describe('alloy for openai, adam for elevenlabs, or a provider voice id.'),
+  "provider": zod.enum(['openai', 'elevenlabs', 'offline', 'openai_compatible']).describe('Who speaks: `openai` and `elevenlabs` (cloud voices; the offline voice stands in without their key), `offline` (the eSpeak-NG voice, chosen on purpose) and `openai_compatible` (the voice server beside Lectio, TTS_SERVER_URL).'),
+  "voice_id": zod.string().optional().describe('A voice id of `GET /voices` for the provider: alloy for openai and adam for elevenlabs by default (or any voice id of theirs), an eSpeak-NG variant for offline (en-us+f3 by default), a voice of the voice server for openai_compatible. An offline or voice server voice that `GET /voices` does not list is refused with 422.'),
   "voice_settings": zod.record(zod.string(), zod.string()).optional()
 }).optional(),
   "chapters": zod.array(zod.int().min(createJobBodyChaptersItemMin)).min(1).max(createJobBodyChaptersMax).optional().describe('Indices (as the preview numbers them) of the chapters to convert; all when absent.'),
@@ -267,11 +271,11 @@ export const CreateJobResponse = zod.object({
   "error_message": zod.string().nullable(),
   "config": zod.object({
   "voice_config": zod.object({
-  "provider": zod.enum(['openai', 'elevenlabs']),
-  "voice_id": zod.string().optional().describe('alloy for openai, adam for elevenlabs, or a provider voice id.'),
+  "provider": zod.enum(['openai', 'elevenlabs', 'offline', 'openai_compatible']).describe('Who speaks: `openai` and `elevenlabs` (cloud voices; the offline voice stands in without their key), `offline` (the eSpeak-NG voice, chosen on purpose) and `openai_compatible` (the voice server beside Lectio, TTS_SERVER_URL).'),
+  "voice_id": zod.string().optional().describe('A voice id of `GET /voices` for the provider: alloy for openai and adam for elevenlabs by default (or any voice id of theirs), an eSpeak-NG variant for offline (en-us+f3 by default), a voice of the voice server for openai_compatible. An offline or voice server voice that `GET /voices` does not list is refused with 422.'),
   "voice_settings": zod.record(zod.string(), zod.string()).optional()
 }).optional(),
-  "provider": zod.enum(['openai', 'elevenlabs']).optional(),
+  "provider": zod.enum(['openai', 'elevenlabs', 'offline', 'openai_compatible']).optional().describe('Who speaks: `openai` and `elevenlabs` (cloud voices; the offline voice stands in without their key), `offline` (the eSpeak-NG voice, chosen on purpose) and `openai_compatible` (the voice server beside Lectio, TTS_SERVER_URL).'),
   "source": zod.enum(['content', 'file', 'url']).optional(),
   "source_url": zod.string().optional(),
   "author": zod.string().optional(),
@@ -339,11 +343,11 @@ export const CreateJobResponse = zod.object({
   "error_message": zod.string().nullable(),
   "config": zod.object({
   "voice_config": zod.object({
-  "provider": zod.enum(['openai', 'elevenlabs']),
-  "voice_id": zod.string().optional().describe('alloy for openai, adam for elevenlabs, or a provider voice id.'),
+  "provider": zod.enum(['openai', 'elevenlabs', 'offline', 'openai_compatible']).describe('Who speaks: `openai` and `elevenlabs` (cloud voices; the offline voice stands in without their key), `offline` (the eSpeak-NG voice, chosen on purpose) and `openai_compatible` (the voice server beside Lectio, TTS_SERVER_URL).'),
+  "voice_id": zod.string().optional().describe('A voice id of `GET /voices` for the provider: alloy for openai and adam for elevenlabs by default (or any voice id of theirs), an eSpeak-NG variant for offline (en-us+f3 by default), a voice of the voice server for openai_compatible. An offline or voice server voice that `GET /voices` does not list is refused with 422.'),
   "voice_settings": zod.record(zod.string(), zod.string()).optional()
 }).optional(),
-  "provider": zod.enum(['openai', 'elevenlabs']).optional(),
+  "provider": zod.enum(['openai', 'elevenlabs', 'offline', 'openai_compatible']).optional().describe('Who speaks: `openai` and `elevenlabs` (cloud voices; the offline voice stands in without their key), `offline` (the eSpeak-NG voice, chosen on purpose) and `openai_compatible` (the voice server beside Lectio, TTS_SERVER_URL).'),
   "source": zod.enum(['content', 'file', 'url']).optional(),
   "source_url": zod.string().optional(),
   "author": zod.string().optional(),
@@ -397,11 +401,11 @@ export const CreateJobResponse = zod.object({
   "error_message": zod.string().nullable(),
   "config": zod.object({
   "voice_config": zod.object({
-  "provider": zod.enum(['openai', 'elevenlabs']),
-  "voice_id": zod.string().optional().describe('alloy for openai, adam for elevenlabs, or a provider voice id.'),
+  "provider": zod.enum(['openai', 'elevenlabs', 'offline', 'openai_compatible']).describe('Who speaks: `openai` and `elevenlabs` (cloud voices; the offline voice stands in without their key), `offline` (the eSpeak-NG voice, chosen on purpose) and `openai_compatible` (the voice server beside Lectio, TTS_SERVER_URL).'),
+  "voice_id": zod.string().optional().describe('A voice id of `GET /voices` for the provider: alloy for openai and adam for elevenlabs by default (or any voice id of theirs), an eSpeak-NG variant for offline (en-us+f3 by default), a voice of the voice server for openai_compatible. An offline or voice server voice that `GET /voices` does not list is refused with 422.'),
   "voice_settings": zod.record(zod.string(), zod.string()).optional()
 }).optional(),
-  "provider": zod.enum(['openai', 'elevenlabs']).optional(),
+  "provider": zod.enum(['openai', 'elevenlabs', 'offline', 'openai_compatible']).optional().describe('Who speaks: `openai` and `elevenlabs` (cloud voices; the offline voice stands in without their key), `offline` (the eSpeak-NG voice, chosen on purpose) and `openai_compatible` (the voice server beside Lectio, TTS_SERVER_URL).'),
   "source": zod.enum(['content', 'file', 'url']).optional(),
   "source_url": zod.string().optional(),
   "author": zod.string().optional(),
@@ -481,8 +485,8 @@ export const PreviewJobBody = zod.object({
   "url": zod.url().max(previewJobBodyUrlMax).optional(),
   "job_type": zod.enum(['text_to_audio', 'book_processing']).optional(),
   "voice_config": zod.object({
-  "provider": zod.enum(['openai', 'elevenlabs']),
-  "voice_id": zod.string().optional().describe('alloy for openai, adam for elevenlabs, or a provider voice id.'),
+  "provider": zod.enum(['openai', 'elevenlabs', 'offline', 'openai_compatible']).describe('Who speaks: `openai` and `elevenlabs` (cloud voices; the offline voice stands in without their key), `offline` (the eSpeak-NG voice, chosen on purpose) and `openai_compatible` (the voice server beside Lectio, TTS_SERVER_URL).'),
+  "voice_id": zod.string().optional().describe('A voice id of `GET /voices` for the provider: alloy for openai and adam for elevenlabs by default (or any voice id of theirs), an eSpeak-NG variant for offline (en-us+f3 by default), a voice of the voice server for openai_compatible. An offline or voice server voice that `GET /voices` does not list is refused with 422.'),
   "voice_settings": zod.record(zod.string(), zod.string()).optional()
 }).optional(),
   "chapters": zod.array(zod.int().min(previewJobBodyChaptersItemMin)).min(1).max(previewJobBodyChaptersMax).optional().describe('Indices (as the preview numbers them) of the chapters to convert; all when absent.'),
@@ -509,7 +513,7 @@ export const PreviewJobResponse = zod.object({
   "estimated_seconds": zod.number().describe('Listening time of the chosen chapters with the requested voice.'),
   "characters_per_second": zod.number().describe('The measured speaking rate of the voice that would speak.'),
   "estimated_cost": zod.array(zod.object({
-  "provider": zod.enum(['offline', 'openai', 'elevenlabs']),
+  "provider": zod.enum(['offline', 'openai', 'elevenlabs', 'openai_compatible']),
   "model": zod.string(),
   "usd": zod.number()
 })).describe('The cost of the chosen chapters with each provider this server can use (offline is free).')
@@ -551,11 +555,11 @@ export const GetJobResponse = zod.object({
   "error_message": zod.string().nullable(),
   "config": zod.object({
   "voice_config": zod.object({
-  "provider": zod.enum(['openai', 'elevenlabs']),
-  "voice_id": zod.string().optional().describe('alloy for openai, adam for elevenlabs, or a provider voice id.'),
+  "provider": zod.enum(['openai', 'elevenlabs', 'offline', 'openai_compatible']).describe('Who speaks: `openai` and `elevenlabs` (cloud voices; the offline voice stands in without their key), `offline` (the eSpeak-NG voice, chosen on purpose) and `openai_compatible` (the voice server beside Lectio, TTS_SERVER_URL).'),
+  "voice_id": zod.string().optional().describe('A voice id of `GET /voices` for the provider: alloy for openai and adam for elevenlabs by default (or any voice id of theirs), an eSpeak-NG variant for offline (en-us+f3 by default), a voice of the voice server for openai_compatible. An offline or voice server voice that `GET /voices` does not list is refused with 422.'),
   "voice_settings": zod.record(zod.string(), zod.string()).optional()
 }).optional(),
-  "provider": zod.enum(['openai', 'elevenlabs']).optional(),
+  "provider": zod.enum(['openai', 'elevenlabs', 'offline', 'openai_compatible']).optional().describe('Who speaks: `openai` and `elevenlabs` (cloud voices; the offline voice stands in without their key), `offline` (the eSpeak-NG voice, chosen on purpose) and `openai_compatible` (the voice server beside Lectio, TTS_SERVER_URL).'),
   "source": zod.enum(['content', 'file', 'url']).optional(),
   "source_url": zod.string().optional(),
   "author": zod.string().optional(),
@@ -623,11 +627,11 @@ export const GetJobResponse = zod.object({
   "error_message": zod.string().nullable(),
   "config": zod.object({
   "voice_config": zod.object({
-  "provider": zod.enum(['openai', 'elevenlabs']),
-  "voice_id": zod.string().optional().describe('alloy for openai, adam for elevenlabs, or a provider voice id.'),
+  "provider": zod.enum(['openai', 'elevenlabs', 'offline', 'openai_compatible']).describe('Who speaks: `openai` and `elevenlabs` (cloud voices; the offline voice stands in without their key), `offline` (the eSpeak-NG voice, chosen on purpose) and `openai_compatible` (the voice server beside Lectio, TTS_SERVER_URL).'),
+  "voice_id": zod.string().optional().describe('A voice id of `GET /voices` for the provider: alloy for openai and adam for elevenlabs by default (or any voice id of theirs), an eSpeak-NG variant for offline (en-us+f3 by default), a voice of the voice server for openai_compatible. An offline or voice server voice that `GET /voices` does not list is refused with 422.'),
   "voice_settings": zod.record(zod.string(), zod.string()).optional()
 }).optional(),
-  "provider": zod.enum(['openai', 'elevenlabs']).optional(),
+  "provider": zod.enum(['openai', 'elevenlabs', 'offline', 'openai_compatible']).optional().describe('Who speaks: `openai` and `elevenlabs` (cloud voices; the offline voice stands in without their key), `offline` (the eSpeak-NG voice, chosen on purpose) and `openai_compatible` (the voice server beside Lectio, TTS_SERVER_URL).'),
   "source": zod.enum(['content', 'file', 'url']).optional(),
   "source_url": zod.string().optional(),
   "author": zod.string().optional(),
@@ -681,11 +685,11 @@ export const GetJobResponse = zod.object({
   "error_message": zod.string().nullable(),
   "config": zod.object({
   "voice_config": zod.object({
-  "provider": zod.enum(['openai', 'elevenlabs']),
-  "voice_id": zod.string().optional().describe('alloy for openai, adam for elevenlabs, or a provider voice id.'),
+  "provider": zod.enum(['openai', 'elevenlabs', 'offline', 'openai_compatible']).describe('Who speaks: `openai` and `elevenlabs` (cloud voices; the offline voice stands in without their key), `offline` (the eSpeak-NG voice, chosen on purpose) and `openai_compatible` (the voice server beside Lectio, TTS_SERVER_URL).'),
+  "voice_id": zod.string().optional().describe('A voice id of `GET /voices` for the provider: alloy for openai and adam for elevenlabs by default (or any voice id of theirs), an eSpeak-NG variant for offline (en-us+f3 by default), a voice of the voice server for openai_compatible. An offline or voice server voice that `GET /voices` does not list is refused with 422.'),
   "voice_settings": zod.record(zod.string(), zod.string()).optional()
 }).optional(),
-  "provider": zod.enum(['openai', 'elevenlabs']).optional(),
+  "provider": zod.enum(['openai', 'elevenlabs', 'offline', 'openai_compatible']).optional().describe('Who speaks: `openai` and `elevenlabs` (cloud voices; the offline voice stands in without their key), `offline` (the eSpeak-NG voice, chosen on purpose) and `openai_compatible` (the voice server beside Lectio, TTS_SERVER_URL).'),
   "source": zod.enum(['content', 'file', 'url']).optional(),
   "source_url": zod.string().optional(),
   "author": zod.string().optional(),
@@ -779,11 +783,11 @@ export const CancelJobResponse = zod.object({
   "error_message": zod.string().nullable(),
   "config": zod.object({
   "voice_config": zod.object({
-  "provider": zod.enum(['openai', 'elevenlabs']),
-  "voice_id": zod.string().optional().describe('alloy for openai, adam for elevenlabs, or a provider voice id.'),
+  "provider": zod.enum(['openai', 'elevenlabs', 'offline', 'openai_compatible']).describe('Who speaks: `openai` and `elevenlabs` (cloud voices; the offline voice stands in without their key), `offline` (the eSpeak-NG voice, chosen on purpose) and `openai_compatible` (the voice server beside Lectio, TTS_SERVER_URL).'),
+  "voice_id": zod.string().optional().describe('A voice id of `GET /voices` for the provider: alloy for openai and adam for elevenlabs by default (or any voice id of theirs), an eSpeak-NG variant for offline (en-us+f3 by default), a voice of the voice server for openai_compatible. An offline or voice server voice that `GET /voices` does not list is refused with 422.'),
   "voice_settings": zod.record(zod.string(), zod.string()).optional()
 }).optional(),
-  "provider": zod.enum(['openai', 'elevenlabs']).optional(),
+  "provider": zod.enum(['openai', 'elevenlabs', 'offline', 'openai_compatible']).optional().describe('Who speaks: `openai` and `elevenlabs` (cloud voices; the offline voice stands in without their key), `offline` (the eSpeak-NG voice, chosen on purpose) and `openai_compatible` (the voice server beside Lectio, TTS_SERVER_URL).'),
   "source": zod.enum(['content', 'file', 'url']).optional(),
   "source_url": zod.string().optional(),
   "author": zod.string().optional(),
@@ -851,11 +855,11 @@ export const CancelJobResponse = zod.object({
   "error_message": zod.string().nullable(),
   "config": zod.object({
   "voice_config": zod.object({
-  "provider": zod.enum(['openai', 'elevenlabs']),
-  "voice_id": zod.string().optional().describe('alloy for openai, adam for elevenlabs, or a provider voice id.'),
+  "provider": zod.enum(['openai', 'elevenlabs', 'offline', 'openai_compatible']).describe('Who speaks: `openai` and `elevenlabs` (cloud voices; the offline voice stands in without their key), `offline` (the eSpeak-NG voice, chosen on purpose) and `openai_compatible` (the voice server beside Lectio, TTS_SERVER_URL).'),
+  "voice_id": zod.string().optional().describe('A voice id of `GET /voices` for the provider: alloy for openai and adam for elevenlabs by default (or any voice id of theirs), an eSpeak-NG variant for offline (en-us+f3 by default), a voice of the voice server for openai_compatible. An offline or voice server voice that `GET /voices` does not list is refused with 422.'),
   "voice_settings": zod.record(zod.string(), zod.string()).optional()
 }).optional(),
-  "provider": zod.enum(['openai', 'elevenlabs']).optional(),
+  "provider": zod.enum(['openai', 'elevenlabs', 'offline', 'openai_compatible']).optional().describe('Who speaks: `openai` and `elevenlabs` (cloud voices; the offline voice stands in without their key), `offline` (the eSpeak-NG voice, chosen on purpose) and `openai_compatible` (the voice server beside Lectio, TTS_SERVER_URL).'),
   "source": zod.enum(['content', 'file', 'url']).optional(),
   "source_url": zod.string().optional(),
   "author": zod.string().optional(),
@@ -909,11 +913,11 @@ export const CancelJobResponse = zod.object({
   "error_message": zod.string().nullable(),
   "config": zod.object({
   "voice_config": zod.object({
-  "provider": zod.enum(['openai', 'elevenlabs']),
-  "voice_id": zod.string().optional().describe('alloy for openai, adam for elevenlabs, or a provider voice id.'),
+  "provider": zod.enum(['openai', 'elevenlabs', 'offline', 'openai_compatible']).describe('Who speaks: `openai` and `elevenlabs` (cloud voices; the offline voice stands in without their key), `offline` (the eSpeak-NG voice, chosen on purpose) and `openai_compatible` (the voice server beside Lectio, TTS_SERVER_URL).'),
+  "voice_id": zod.string().optional().describe('A voice id of `GET /voices` for the provider: alloy for openai and adam for elevenlabs by default (or any voice id of theirs), an eSpeak-NG variant for offline (en-us+f3 by default), a voice of the voice server for openai_compatible. An offline or voice server voice that `GET /voices` does not list is refused with 422.'),
   "voice_settings": zod.record(zod.string(), zod.string()).optional()
 }).optional(),
-  "provider": zod.enum(['openai', 'elevenlabs']).optional(),
+  "provider": zod.enum(['openai', 'elevenlabs', 'offline', 'openai_compatible']).optional().describe('Who speaks: `openai` and `elevenlabs` (cloud voices; the offline voice stands in without their key), `offline` (the eSpeak-NG voice, chosen on purpose) and `openai_compatible` (the voice server beside Lectio, TTS_SERVER_URL).'),
   "source": zod.enum(['content', 'file', 'url']).optional(),
   "source_url": zod.string().optional(),
   "author": zod.string().optional(),
@@ -1023,11 +1027,11 @@ export const RetryJobResponse = zod.object({
   "error_message": zod.string().nullable(),
   "config": zod.object({
   "voice_config": zod.object({
-  "provider": zod.enum(['openai', 'elevenlabs']),
-  "voice_id": zod.string().optional().describe('alloy for openai, adam for elevenlabs, or a provider voice id.'),
+  "provider": zod.enum(['openai', 'elevenlabs', 'offline', 'openai_compatible']).describe('Who speaks: `openai` and `elevenlabs` (cloud voices; the offline voice stands in without their key), `offline` (the eSpeak-NG voice, chosen on purpose) and `openai_compatible` (the voice server beside Lectio, TTS_SERVER_URL).'),
+  "voice_id": zod.string().optional().describe('A voice id of `GET /voices` for the provider: alloy for openai and adam for elevenlabs by default (or any voice id of theirs), an eSpeak-NG variant for offline (en-us+f3 by default), a voice of the voice server for openai_compatible. An offline or voice server voice that `GET /voices` does not list is refused with 422.'),
   "voice_settings": zod.record(zod.string(), zod.string()).optional()
 }).optional(),
-  "provider": zod.enum(['openai', 'elevenlabs']).optional(),
+  "provider": zod.enum(['openai', 'elevenlabs', 'offline', 'openai_compatible']).optional().describe('Who speaks: `openai` and `elevenlabs` (cloud voices; the offline voice stands in without their key), `offline` (the eSpeak-NG voice, chosen on purpose) and `openai_compatible` (the voice server beside Lectio, TTS_SERVER_URL).'),
   "source": zod.enum(['content', 'file', 'url']).optional(),
   "source_url": zod.string().optional(),
   "author": zod.string().optional(),
@@ -1095,11 +1099,11 @@ export const RetryJobResponse = zod.object({
   "error_message": zod.string().nullable(),
   "config": zod.object({
   "voice_config": zod.object({
-  "provider": zod.enum(['openai', 'elevenlabs']),
-  "voice_id": zod.string().optional().describe('alloy for openai, adam for elevenlabs, or a provider voice id.'),
+  "provider": zod.enum(['openai', 'elevenlabs', 'offline', 'openai_compatible']).describe('Who speaks: `openai` and `elevenlabs` (cloud voices; the offline voice stands in without their key), `offline` (the eSpeak-NG voice, chosen on purpose) and `openai_compatible` (the voice server beside Lectio, TTS_SERVER_URL).'),
+  "voice_id": zod.string().optional().describe('A voice id of `GET /voices` for the provider: alloy for openai and adam for elevenlabs by default (or any voice id of theirs), an eSpeak-NG variant for offline (en-us+f3 by default), a voice of the voice server for openai_compatible. An offline or voice server voice that `GET /voices` does not list is refused with 422.'),
   "voice_settings": zod.record(zod.string(), zod.string()).optional()
 }).optional(),
-  "provider": zod.enum(['openai', 'elevenlabs']).optional(),
+  "provider": zod.enum(['openai', 'elevenlabs', 'offline', 'openai_compatible']).optional().describe('Who speaks: `openai` and `elevenlabs` (cloud voices; the offline voice stands in without their key), `offline` (the eSpeak-NG voice, chosen on purpose) and `openai_compatible` (the voice server beside Lectio, TTS_SERVER_URL).'),
   "source": zod.enum(['content', 'file', 'url']).optional(),
   "source_url": zod.string().optional(),
   "author": zod.string().optional(),
@@ -1153,11 +1157,11 @@ export const RetryJobResponse = zod.object({
   "error_message": zod.string().nullable(),
   "config": zod.object({
   "voice_config": zod.object({
-  "provider": zod.enum(['openai', 'elevenlabs']),
-  "voice_id": zod.string().optional().describe('alloy for openai, adam for elevenlabs, or a provider voice id.'),
+  "provider": zod.enum(['openai', 'elevenlabs', 'offline', 'openai_compatible']).describe('Who speaks: `openai` and `elevenlabs` (cloud voices; the offline voice stands in without their key), `offline` (the eSpeak-NG voice, chosen on purpose) and `openai_compatible` (the voice server beside Lectio, TTS_SERVER_URL).'),
+  "voice_id": zod.string().optional().describe('A voice id of `GET /voices` for the provider: alloy for openai and adam for elevenlabs by default (or any voice id of theirs), an eSpeak-NG variant for offline (en-us+f3 by default), a voice of the voice server for openai_compatible. An offline or voice server voice that `GET /voices` does not list is refused with 422.'),
   "voice_settings": zod.record(zod.string(), zod.string()).optional()
 }).optional(),
-  "provider": zod.enum(['openai', 'elevenlabs']).optional(),
+  "provider": zod.enum(['openai', 'elevenlabs', 'offline', 'openai_compatible']).optional().describe('Who speaks: `openai` and `elevenlabs` (cloud voices; the offline voice stands in without their key), `offline` (the eSpeak-NG voice, chosen on purpose) and `openai_compatible` (the voice server beside Lectio, TTS_SERVER_URL).'),
   "source": zod.enum(['content', 'file', 'url']).optional(),
   "source_url": zod.string().optional(),
   "author": zod.string().optional(),
@@ -1201,6 +1205,28 @@ export const RetryJobResponse = zod.object({
 }).describe('Every field of a job except its steps, children and parent: how a book lists its chapter jobs and how a chapter job names its book.').nullable().describe('The book this chapter job belongs to, or null.'),
   "queue_position": zod.int().min(retryJobResponseTwoQueuePositionMin).nullish().describe('For a job waiting for its turn in the queue (PENDING, not yet handed to a worker): how many jobs, of every user, start before it ("queued, 3 ahead"). Null or absent once the job has been handed to a worker, and for chapters. Users take turns: see QUOTA_RUNNING_JOBS.')
 })).describe('A job with its steps, its chapter jobs (for a book) and its book (for a chapter job).')
+
+
+/**
+ * Compares, chapter by chapter, the pronunciations that applied when the chapter was
+ * converted with the user's list now (`GET /pronunciations`): a chapter containing a word
+ * whose entry was added, changed or removed since is synthesised again; the others keep
+ * their audio. The book is joined again afterwards. `chapters` lists the chapters (numbers
+ * from 1 in reading order) that are re-converted; an empty list means no chapter contains a
+ * changed word and nothing was started. 409 while the job is not COMPLETED.
+ * @summary Re-convert the chapters of a finished audiobook that contain a word whose pronunciation changed.
+ */
+export const ReconvertJobParams = zod.object({
+  "jobId": zod.uuid()
+})
+
+
+
+
+export const ReconvertJobResponse = zod.object({
+  "chapters": zod.array(zod.int().min(1)).describe('Numbers (from 1, reading order) of the chapters re-converted; empty when none changed.'),
+  "status": zod.enum(['PENDING', 'PROCESSING', 'COMPLETED', 'FAILED', 'CANCELLED'])
+}).describe('The chapters re-converted, and the job\'s status now (PENDING while chapters are re-converted; fetch the job to follow it).')
 
 
 /**
@@ -1269,7 +1295,7 @@ export const GetAudioMetadataResponse = zod.object({
 })),
   "chapters_ready": zod.int().min(getAudioMetadataResponseChaptersReadyMin).optional().describe('How many of `chapters` are ready (all of them once the job is COMPLETED; for a book still converting, the chapters converted so far). Always sent by the server.'),
   "estimated_duration": zod.number().optional().describe('Seconds the whole book will last: `duration` once it is finished; while it converts, the ready chapters\' audio plus an estimate of the rest from their length and the voice\'s pace so far. Always sent by the server.'),
-  "provider": zod.enum(['openai', 'elevenlabs']).optional(),
+  "provider": zod.enum(['openai', 'elevenlabs', 'offline', 'openai_compatible']).optional().describe('Who speaks: `openai` and `elevenlabs` (cloud voices; the offline voice stands in without their key), `offline` (the eSpeak-NG voice, chosen on purpose) and `openai_compatible` (the voice server beside Lectio, TTS_SERVER_URL).'),
   "tts_engine": zod.string().optional().describe('What spoke (espeak-ng, openai, elevenlabs): the job\'s engine, or for a book still converting, its converted chapters\'.'),
   "sample_rate": zod.int().optional(),
   "bitrate_kbps": zod.int().optional(),
@@ -1333,6 +1359,10 @@ export const getAudioTranscriptResponseSentencesItemCharStartMin = 0;
 
 export const getAudioTranscriptResponseSentencesItemCharEndMin = 0;
 
+export const getAudioTranscriptResponseSentencesItemWordsItemCharStartMin = 0;
+
+export const getAudioTranscriptResponseSentencesItemWordsItemCharEndMin = 0;
+
 
 
 export const GetAudioTranscriptResponse = zod.object({
@@ -1352,7 +1382,13 @@ export const GetAudioTranscriptResponse = zod.object({
   "text": zod.string(),
   "char_start": zod.int().min(getAudioTranscriptResponseSentencesItemCharStartMin).describe('UTF-16 offset of the sentence in the chapter\'s text.'),
   "char_end": zod.int().min(getAudioTranscriptResponseSentencesItemCharEndMin).describe('UTF-16 offset just past the sentence in the chapter\'s text.'),
-  "paragraph_start": zod.boolean().describe('The sentence begins a new paragraph (a line break precedes it in the text).')
+  "paragraph_start": zod.boolean().describe('The sentence begins a new paragraph (a line break precedes it in the text).'),
+  "words": zod.array(zod.object({
+  "start": zod.number().describe('Seconds from the start of the chapter\'s audio when the word begins.'),
+  "end": zod.number(),
+  "char_start": zod.int().min(getAudioTranscriptResponseSentencesItemWordsItemCharStartMin).describe('UTF-16 offset of the word in the chapter\'s text.'),
+  "char_end": zod.int().min(getAudioTranscriptResponseSentencesItemWordsItemCharEndMin)
+})).optional().describe('When the voice gave word timings (a voice server that offers them): the sentence\'s words with when each is spoken, in order. Absent otherwise.')
 }))
 }).describe('One chapter of an audiobook\'s text, sentence by sentence, with when each is spoken.')
 
@@ -1498,6 +1534,99 @@ export const DeleteProgressParams = zod.object({
 })
 
 export const DeleteProgressResponse = zod.void()
+
+
+/**
+ * The offline voice's eSpeak-NG variants always; OpenAI and ElevenLabs voices when their keys
+ * are set; the voices of the voice server (TTS_SERVER_URL) while it answers. `sources` lists
+ * the groups in the order to show them, with their state: a voice server that does not
+ * answer is `unreachable` (with `detail`) and lists no voices. Exactly one voice is the
+ * `default`: the one to choose when the user has not chosen one.
+ * @summary Every voice a book can be read with now, grouped by source, each with its sample.
+ */
+export const ListVoicesResponse = zod.object({
+  "voices": zod.array(zod.object({
+  "provider": zod.enum(['openai', 'elevenlabs', 'offline', 'openai_compatible']).describe('Who speaks: `openai` and `elevenlabs` (cloud voices; the offline voice stands in without their key), `offline` (the eSpeak-NG voice, chosen on purpose) and `openai_compatible` (the voice server beside Lectio, TTS_SERVER_URL).'),
+  "id": zod.string().describe('What to send as `voice_config.voice_id`.'),
+  "name": zod.string().describe('The name to show ("Heart", "US English, female").'),
+  "language": zod.string().describe('BCP 47 language tag of the voice (en-US, en-GB, ...).'),
+  "sample_url": zod.string().describe('Path of its sample (`GET /voices/{provider}/{voiceId}/sample`), on this server.'),
+  "default": zod.boolean().describe('The voice to choose when the user has not chosen one (exactly one is).')
+})),
+  "sources": zod.array(zod.object({
+  "provider": zod.enum(['openai', 'elevenlabs', 'offline', 'openai_compatible']).describe('Who speaks: `openai` and `elevenlabs` (cloud voices; the offline voice stands in without their key), `offline` (the eSpeak-NG voice, chosen on purpose) and `openai_compatible` (the voice server beside Lectio, TTS_SERVER_URL).'),
+  "name": zod.string().describe('The group\'s heading ("Offline voice", "OpenAI", the voice server\'s name).'),
+  "status": zod.enum(['ready', 'unreachable']),
+  "detail": zod.string().optional().describe('Why an unreachable source lists no voices, in words for the user.')
+}))
+})
+
+
+/**
+ * The same for every user: made the first time it is asked for, then kept in storage and
+ * served from there. 404 for a voice `GET /voices` does not list now. Rate limited per
+ * client address; a voice provider that fails answers 502, one that cannot be reached 503.
+ * @summary A short MP3 of the voice reading one fixed sentence.
+ */
+export const getVoiceSamplePathVoiceIdMax = 100;
+
+
+
+export const GetVoiceSampleParams = zod.object({
+  "provider": zod.enum(['openai', 'elevenlabs', 'offline', 'openai_compatible']),
+  "voiceId": zod.string().min(1).max(getVoiceSamplePathVoiceIdMax)
+})
+
+export const GetVoiceSampleResponse = zod.unknown()
+
+
+/**
+ * @summary The user's pronunciations, in the order they were saved.
+ */
+export const getPronunciationsResponseTextMax = 100;
+
+export const getPronunciationsResponseSayAsMax = 200;
+
+
+
+export const GetPronunciationsResponseItem = zod.object({
+  "text": zod.string().min(1).max(getPronunciationsResponseTextMax).describe('The word or phrase as the book writes it (matched whole-word, ignoring case).'),
+  "say_as": zod.string().min(1).max(getPronunciationsResponseSayAsMax).describe('What the voice reads instead ("her-my-oh-nee" for Hermione).')
+})
+export const GetPronunciationsResponse = zod.array(GetPronunciationsResponseItem).max(500)
+
+
+/**
+ * Each entry says how to say a word or phrase (`text`) aloud (`say_as`). Entries match whole
+ * words, case-insensitively, in every book converted afterwards, with every voice; the
+ * transcript and the read-along keep the book's own words. The longest `text` wins where two
+ * overlap. `text` must be unique (ignoring case), and may not be blank; 422 names the entry.
+ * Books already converted keep their audio until `POST /jobs/{jobId}/reconvert`.
+ * @summary Replace the user's pronunciations with this list.
+ */
+export const putPronunciationsBodyTextMax = 100;
+
+export const putPronunciationsBodySayAsMax = 200;
+
+
+
+export const PutPronunciationsBodyItem = zod.object({
+  "text": zod.string().min(1).max(putPronunciationsBodyTextMax).describe('The word or phrase as the book writes it (matched whole-word, ignoring case).'),
+  "say_as": zod.string().min(1).max(putPronunciationsBodySayAsMax).describe('What the voice reads instead ("her-my-oh-nee" for Hermione).')
+})
+export const PutPronunciationsBody = zod.array(PutPronunciationsBodyItem).max(500)
+
+export const putPronunciationsResponseTextMax = 100;
+
+export const putPronunciationsResponseSayAsMax = 200;
+
+
+
+export const PutPronunciationsResponseItem = zod.object({
+  "text": zod.string().min(1).max(putPronunciationsResponseTextMax).describe('The word or phrase as the book writes it (matched whole-word, ignoring case).'),
+  "say_as": zod.string().min(1).max(putPronunciationsResponseSayAsMax).describe('What the voice reads instead ("her-my-oh-nee" for Hermione).')
+})
+export const PutPronunciationsResponse = zod.array(PutPronunciationsResponseItem).max(500)
 
 
 /**

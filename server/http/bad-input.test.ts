@@ -32,6 +32,8 @@ function contractStringFields(): string[] {
     const s = resolve(schema);
     for (const part of (s.allOf as Schema[] | undefined) ?? []) walk(part, prefix, op);
     if (s.type === 'string' && s.format !== 'binary') out.push(`${op} body ${prefix}`);
+    // A list body (pronunciations): its items' fields, named as the items' own.
+    if (s.type === 'array' && s.items !== undefined) walk(s.items as Schema, prefix, op);
     if (s.type === 'object') {
       for (const [name, child] of Object.entries((s.properties as Record<string, Schema> | undefined) ?? {})) {
         walk(child, prefix ? `${prefix}.${name}` : name, op);
@@ -67,7 +69,7 @@ const ID = '00000000-0000-4000-8000-000000000000';
 interface Case {
   method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   url: string;
-  body?: Record<string, unknown>;
+  body?: Record<string, unknown> | Record<string, unknown>[];
   public?: boolean;
   /** What answers: 'refuse' (422 naming the field), 'strip' (accepted without the NUL), or a 4xx of the route's own. */
   expect: 'refuse' | 'strip' | number;
@@ -112,6 +114,12 @@ const CASES: Record<string, Case> = {
   'listJobs query sort': { method: 'GET', url: `/api/v1/jobs?sort=${q(`title${NUL}`)}`, expect: 'refuse' },
   'listJobs query order': { method: 'GET', url: `/api/v1/jobs?order=${q(`asc${NUL}`)}`, expect: 'refuse' },
   'createJob body title': { method: 'POST', url: '/api/v1/jobs', body: job({ title: bad }), expect: 'refuse' },
+  'createJob body chapter_titles.title': {
+    method: 'POST',
+    url: '/api/v1/jobs',
+    body: job({ chapter_titles: [{ index: 0, title: bad }] }),
+    expect: 'refuse',
+  },
   'createJob body description': {
     method: 'POST',
     url: '/api/v1/jobs',
@@ -167,6 +175,12 @@ const CASES: Record<string, Case> = {
     expect: 'refuse',
   },
   'previewJob body title': { method: 'POST', url: '/api/v1/jobs/preview', body: job({ title: bad }), expect: 'refuse' },
+  'previewJob body chapter_titles.title': {
+    method: 'POST',
+    url: '/api/v1/jobs/preview',
+    body: job({ chapter_titles: [{ index: 0, title: bad }] }),
+    expect: 'refuse',
+  },
   'previewJob body description': {
     method: 'POST',
     url: '/api/v1/jobs/preview',
@@ -226,6 +240,21 @@ const CASES: Record<string, Case> = {
   'cancelJob path jobId': { method: 'DELETE', url: `/api/v1/jobs/${q(`${ID}${NUL}`)}`, expect: 'refuse' },
   'getJobSteps path jobId': { method: 'GET', url: `/api/v1/jobs/${q(`${ID}${NUL}`)}/steps`, expect: 'refuse' },
   'retryJob path jobId': { method: 'POST', url: `/api/v1/jobs/${q(`${ID}${NUL}`)}/retry`, expect: 'refuse' },
+  'reconvertJob path jobId': { method: 'POST', url: `/api/v1/jobs/${q(`${ID}${NUL}`)}/reconvert`, expect: 'refuse' },
+  'getVoiceSample path provider': { method: 'GET', url: `/api/v1/voices/${q(bad)}/en-us/sample`, expect: 'refuse' },
+  'getVoiceSample path voiceId': { method: 'GET', url: `/api/v1/voices/offline/${q(bad)}/sample`, expect: 'refuse' },
+  'putPronunciations body text': {
+    method: 'PUT',
+    url: '/api/v1/pronunciations',
+    body: [{ text: bad, say_as: 'said' }],
+    expect: 'refuse',
+  },
+  'putPronunciations body say_as': {
+    method: 'PUT',
+    url: '/api/v1/pronunciations',
+    body: [{ text: 'word', say_as: bad }],
+    expect: 'refuse',
+  },
   'getAudioStream path jobId': { method: 'GET', url: `/api/v1/audio/${q(`${ID}${NUL}`)}/stream`, expect: 'refuse' },
   'getAudioMetadata path jobId': { method: 'GET', url: `/api/v1/audio/${q(`${ID}${NUL}`)}/metadata`, expect: 'refuse' },
   'getAudioTranscript path jobId': {

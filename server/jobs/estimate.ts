@@ -10,7 +10,8 @@
  *   next to these figures, so a change in the engine shows up there.
  * - The cloud voices are measured the same way by the bench when their API key is set; the
  *   figures below are the ones to use until then: a steady narration of about 155 words per
- *   minute, which is what both services' default voices speak at on English prose.
+ *   minute, which is what both services' default voices speak at on English prose. A voice
+ *   server's voices (Kokoro and its kind) read at about that pace too.
  *
  * PRICES_PER_MILLION_CHARACTERS: US dollars per million characters of input text, list prices
  * of the models this server uses by default (OpenAI bills gpt-4o-mini-tts by audio tokens; the
@@ -22,19 +23,22 @@ import { OPENAI_DEFAULT_MODEL } from '../tts/openai';
 import { ELEVENLABS_DEFAULT_MODEL } from '../tts/elevenlabs';
 import type { Provider } from './types';
 
-export type CostProvider = 'offline' | Provider;
+export type CostProvider = Provider;
 
 /** Characters per second, by engine and voice ('*' = any other voice of that engine). */
-export const SPEAKING_RATES: Readonly<Record<'espeak-ng' | 'openai' | 'elevenlabs', Readonly<Record<string, number>>>> =
-  {
-    'espeak-ng': { 'en-us+f3': 17.8, 'en-us+m3': 18.0, 'en-gb+f4': 18.0, 'en-gb+m3': 18.0, '*': 17.9 },
-    openai: { '*': 15.0 },
-    elevenlabs: { '*': 14.8 },
-  };
+export const SPEAKING_RATES: Readonly<
+  Record<'espeak-ng' | 'openai' | 'elevenlabs' | 'openai_compatible', Readonly<Record<string, number>>>
+> = {
+  'espeak-ng': { 'en-us+f3': 17.8, 'en-us+m3': 18.0, 'en-gb+f4': 18.0, 'en-gb+m3': 18.0, '*': 17.9 },
+  openai: { '*': 15.0 },
+  elevenlabs: { '*': 14.8 },
+  openai_compatible: { '*': 15.0 },
+};
 
 /** US dollars per million characters, by provider and model ('*' = a model not listed). */
 export const PRICES_PER_MILLION_CHARACTERS: Readonly<Record<CostProvider, Readonly<Record<string, number>>>> = {
   offline: { 'espeak-ng': 0 },
+  openai_compatible: { '*': 0 },
   openai: { 'gpt-4o-mini-tts': 16.7, 'tts-1': 15, 'tts-1-hd': 30, '*': 30 },
   elevenlabs: { eleven_multilingual_v2: 100, eleven_v3: 100, eleven_turbo_v2_5: 50, eleven_flash_v2_5: 50, '*': 100 },
 };
@@ -52,6 +56,8 @@ function rateOf(engine: keyof typeof SPEAKING_RATES, voice: string): number {
 
 /** Characters per second of the voice that would actually speak (the offline stand-in without a key). */
 export function speakingRate(voices: VoiceSettings, provider: Provider, voiceId?: string): number {
+  if (provider === 'openai_compatible') return rateOf('openai_compatible', voiceId?.trim() ?? '');
+  if (provider === 'offline') return rateOf('espeak-ng', voiceId?.trim() || DEFAULT_VOICES.offline);
   const hasKey = (k: string | undefined) => typeof k === 'string' && k.trim() !== '';
   const cloud = provider === 'openai' ? hasKey(voices.openaiApiKey) : hasKey(voices.elevenlabsApiKey);
   if (!cloud) return rateOf('espeak-ng', offlineVoiceFor(provider, voiceId));
@@ -68,9 +74,12 @@ function price(provider: CostProvider, model: string, characters: number): numbe
   return Math.round(((characters * perMillion) / 1_000_000) * 100) / 100;
 }
 
-/** The cost of narrating `characters` with each provider this server can use (offline always). */
+/** The cost of narrating `characters` with each provider this server can use (offline always; a voice server is free). */
 export function estimateCosts(voices: VoiceSettings, characters: number): CostEstimate[] {
   const out: CostEstimate[] = [{ provider: 'offline', model: 'espeak-ng', usd: 0 }];
+  if (voices.voiceServer !== undefined) {
+    out.push({ provider: 'openai_compatible', model: voices.voiceServer.model, usd: 0 });
+  }
   if (voices.openaiApiKey?.trim()) {
     const model = voices.openaiModel ?? OPENAI_DEFAULT_MODEL;
     out.push({ provider: 'openai', model, usd: price('openai', model, characters) });

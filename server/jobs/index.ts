@@ -5,12 +5,16 @@ import type { Db } from '../db/types';
 import { LocalFileStorage, openStorage } from '../storage/index';
 import { createStorageHealth, type StorageHealth } from '../storage/health';
 import type { FileStorage } from '../storage/types';
+import { createPronunciationRepository } from '../pronunciations/repository';
 import type { VoiceSettings } from '../tts/select';
+import { createVoiceServer, type VoiceServer, type VoiceServerOptions } from '../tts/voice-server';
+import { createVoiceCatalog, type VoiceCatalog } from '../voices/catalog';
 import { createPgBossQueue, type JobQueue } from './queue';
 import { createJobRepository, type JobRepository } from './repository';
 import { createRunner, type Runner } from './runner';
 import type { JobEvent } from './step-run';
 import { createQuotas } from './quotas';
+import { createReconverter, type Reconverter } from './reconvert';
 import { createScheduler } from './scheduler';
 import { createJobService, type JobService } from './service';
 import { createFetchSlots } from './steps';
@@ -23,6 +27,8 @@ export interface ConversionOverrides {
   stepRetryDelayMs?: number;
   /** The offline engine's options, e.g. a faster speaking rate. */
   voices?: Partial<VoiceSettings>;
+  /** The voice server's retry delays, deadlines and how long its voice list is trusted. */
+  voiceServer?: Pick<VoiceServerOptions, 'retry' | 'timeoutMs' | 'listTimeoutMs' | 'refreshMs'>;
   storage?: FileStorage;
 }
 
@@ -35,6 +41,16 @@ export interface Conversion {
   /** The file store's free-space floor: readiness and the 507 of new uploads and jobs. */
   storageHealth: StorageHealth;
   runner: Runner | null;
+  /** The voices this process can read with (keys, the offline engine, the voice server). */
+  voices: VoiceSettings;
+  /** Every voice usable now, by source; the check of a new job's voice. */
+  catalog: VoiceCatalog;
+  /** The voice server beside Lectio (TTS_SERVER_URL), when there is one. */
+  voiceServer: VoiceServer | undefined;
+  /** Converts again the chapters of a finished book whose pronunciations changed. */
+  reconverter: Reconverter;
+  /** The MP3 encoders of this process's conversions (none when it only queues jobs). */
+  encoderPool: EncoderPool | undefined;
   /** Stops workers (running jobs are handed back to the queue for another worker), the queue and the encoder threads. */
   close(): Promise<void>;
 }
@@ -72,6 +88,16 @@ export async function createConversion(
     onError: (err) => log.warn({ err }, 'job queue error'),
   });
 
+  // Each retry of a voice request is logged with its cause (the one retry policy, server/retry-policy.ts).
+  const onRetry = (retry: object) => log.warn(retry, 'voice request failed; retrying');
+  const voiceServer =
+    config.voiceServer === undefined
+      ? undefined
+      : createVoiceServer({
+          ...config.voiceServer,
+          ...overrides.voiceServer,
+          retry: { ...overrides.voiceServer?.retry, onRetry },
+        });
   // The fair queue in front of the workers: per-user running limit, users in turn (scheduler.ts).
   const scheduler = createScheduler({ repo, queue, runningLimit: config.quotaRunningJobs, log });
   if (config.quotaActiveJobsDeprecated) {
@@ -82,17 +108,16 @@ export async function createConversion(
   }
 
   const voices: VoiceSettings = {
+    ...(voiceServer !== undefined && { voiceServer }),
     ...(config.openaiApiKey !== undefined && { openaiApiKey: config.openaiApiKey }),
     ...(config.openaiBaseUrl !== undefined && { openaiBaseUrl: config.openaiBaseUrl }),
     ...(config.elevenlabsApiKey !== undefined && { elevenlabsApiKey: config.elevenlabsApiKey }),
     ...(config.elevenlabsBaseUrl !== undefined && { elevenlabsBaseUrl: config.elevenlabsBaseUrl }),
     ...overrides.voices,
-    // Each retry of a voice request is logged with its cause (the one retry policy, server/retry-policy.ts).
-    retry: {
-      ...overrides.voices?.retry,
-      onRetry: (retry) => log.warn(retry, 'voice request failed; retrying'),
-    },
+    retry: { ...overrides.voices?.retry, onRetry },
   };
+  const catalog = createVoiceCatalog(voices);
+  const pronunciations = createPronunciationRepository(db);
   const fetchTimeoutMs = overrides.fetchTimeoutMs ?? config.urlFetchTimeoutSeconds * 1000;
   let runner: Runner | null = null;
   let pool: EncoderPool | undefined;
@@ -105,6 +130,7 @@ export async function createConversion(
       queue,
       steps: {
         voices,
+        pronunciations,
         encoderPool: pool,
         allowLoopbackFetch: config.allowPrivateFetchForTests,
         fetchTimeoutMs,
@@ -151,9 +177,18 @@ export async function createConversion(
     voices,
     fetch: { allowLoopback: config.allowPrivateFetchForTests, timeoutMs: fetchTimeoutMs },
     quotas,
+    chooseVoice: (provider, voiceId) => catalog.choose(provider, voiceId),
     scheduler,
     storageHealth,
     ...(runner !== null && { onCancelled: (ids: string[]) => runner.notifyCancelled(ids) }),
+  });
+  const reconverter = createReconverter({
+    repo,
+    storage,
+    dispatch: () => scheduler.dispatch(),
+    quotas,
+    storageHealth,
+    pronunciations,
   });
 
   let closed = false;
@@ -164,6 +199,11 @@ export async function createConversion(
     queue,
     storageHealth,
     runner,
+    voices,
+    catalog,
+    voiceServer,
+    reconverter,
+    encoderPool: pool,
     async close() {
       if (closed) return;
       closed = true;

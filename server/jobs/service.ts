@@ -62,6 +62,11 @@ export interface JobServiceDeps {
   storageHealth?: StorageHealth;
   /** Tells this process's runner to stop work at once (other processes poll the status). */
   onCancelled?: (jobIds: string[]) => void;
+  /**
+   * The voice a new job will use: the requested one when the provider offers it now, its default
+   * when none is named; throws a DomainError (422 for a voice it does not offer) otherwise.
+   */
+  chooseVoice?: (provider: Provider, voiceId: string | undefined) => Promise<string>;
 }
 
 const notFound = () => new DomainError('not_found', 'Job not found');
@@ -166,9 +171,12 @@ export function createJobService(deps: JobServiceDeps) {
       await deps.storageHealth?.assertRoom();
       const id = randomUUID();
       const provider = input.voice_config?.provider ?? 'openai';
+      const requested = input.voice_config?.voice_id?.trim() || undefined;
       const voiceConfig = {
         provider,
-        voice_id: input.voice_config?.voice_id?.trim() || DEFAULT_VOICES[provider],
+        voice_id: deps.chooseVoice
+          ? await deps.chooseVoice(provider, requested)
+          : (requested ?? (provider === 'openai_compatible' ? '' : DEFAULT_VOICES[provider])),
         ...(input.voice_config?.voice_settings !== undefined && { voice_settings: input.voice_config.voice_settings }),
       };
       const config: JobConfig = { voice_config: voiceConfig, provider };

@@ -6,10 +6,12 @@ import { documentReader } from '../ingest/reader';
 import type { EncoderPool } from '../audio/encoder-pool';
 import { fetchPage } from '../ingest/fetch-page';
 import { normaliseText } from '../ingest/text-file';
+import { compileRules, matchingEntries, type Pronunciation } from '../pronunciations/rules';
 import type { FileStorage } from '../storage/types';
 import { splitIntoChunks } from '../tts/chunking';
 import { selectEngine, type VoiceSettings } from '../tts/select';
 import type { JobRepository } from './repository';
+import { appliedRecord, createSpeaker } from './speech';
 import { SampleRateChange, segmentCount, synthesizeToMp3, type SynthesisResult } from './synthesis';
 import { audioKey, isSourceKey, sourceKey, timingKey } from './storage-keys';
 import { concatTimings, type TimingEntry } from './timing';
@@ -49,6 +51,8 @@ export interface StepDeps {
   repo: JobRepository;
   storage: FileStorage;
   voices: VoiceSettings;
+  /** Each user's pronunciations, applied to the text before any voice reads it. */
+  pronunciations: { forUser(userId: string): Promise<Pronunciation[]> };
   encoderPool?: EncoderPool | undefined;
   allowLoopbackFetch: boolean;
   fetchTimeoutMs: number;
@@ -250,10 +254,15 @@ export function createSteps(deps: StepDeps): Record<string, (ctx: StepContext) =
       const provider = job.config.voice_config?.provider ?? job.config.provider ?? 'openai';
       const selection = selectEngine(deps.voices, provider, job.config.voice_config?.voice_id);
       const { engine } = selection;
-      // One request per chunk of whole sentences; timings inside a chunk are by character share.
+      // One request per chunk of whole sentences (timings inside a chunk are by character share),
+      // or per sentence for engines that say so (each sentence's time is then exact).
       const chunks = splitIntoChunks(text, engine.maxCharsPerRequest);
-      const pieces = chunks.map((c) => ({ start: c.start, end: c.end, sentences: c.sentences }));
+      const pieces = engine.sentencePerRequest
+        ? chunks.flatMap((c) => c.sentences.map((sentence) => ({ ...sentence, sentences: [sentence] })))
+        : chunks.map((c) => ({ start: c.start, end: c.end, sentences: c.sentences }));
       if (pieces.length === 0) throw new PipelineError('The text has nothing to read aloud');
+      // The reader's pronunciations change what the voice reads, never the text (nor the transcript).
+      const rules = compileRules(await deps.pronunciations.forUser(job.userId));
       const key = audioKey(job.id);
       // The offline voice runs on this machine: a long standalone text is encoded in several
       // streams at once (a book's chapters already are), and so is a book's first chapter, which
@@ -268,7 +277,8 @@ export function createSteps(deps: StepDeps): Record<string, (ctx: StepContext) =
         result = await synthesizeToMp3({
           text,
           pieces,
-          speak: (piece, pieceSignal) => engine.synthesize(piece, selection.voiceId, pieceSignal),
+          speak: createSpeaker(engine, selection.voiceId, rules),
+          lookahead: engine.concurrency ?? 1,
           storage,
           key,
           pool: deps.encoderPool,
@@ -293,6 +303,8 @@ export function createSteps(deps: StepDeps): Record<string, (ctx: StepContext) =
           requests: pieces.length,
           sentences: chunks.reduce((n, c) => n + c.sentences.length, 0),
           sample_rate: result.sampleRate,
+          word_timings: result.timings.some((t) => t.words !== undefined),
+          pronunciations: appliedRecord(await matchingEntries(text, rules)),
           encoded_while_synthesizing: true,
           encoder: deps.encoderPool?.describe() ?? 'LAME WebAssembly, in-process',
           encoder_streams: result.segments,

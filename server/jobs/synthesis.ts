@@ -16,7 +16,7 @@ import type { EncoderPool } from '../audio/encoder-pool';
 import { createMp3Writer, type Mp3Writer } from '../audio/mp3';
 import type { FileStorage } from '../storage/types';
 import type { Speech } from '../tts/types';
-import { proportionalTimings, type TimingEntry } from './timing';
+import { proportionalTimings, shiftEntry, wordTimedEntries, type TimingEntry } from './timing';
 
 export interface Piece {
   start: number;
@@ -27,7 +27,10 @@ export interface Piece {
 export interface SynthesisInput {
   text: string;
   pieces: readonly Piece[];
+  /** Speech for one piece's text; its word timings (if any) are offsets into that piece's text. */
   speak(text: string, signal: AbortSignal): Promise<Speech>;
+  /** Pieces of one run asked for at once (the engine's own limit bounds its total); default 1. */
+  lookahead?: number;
   storage: FileStorage;
   key: string;
   pool?: EncoderPool | undefined;
@@ -97,10 +100,23 @@ export async function synthesizeToMp3(input: SynthesisInput): Promise<SynthesisR
     let writer: Mp3Writer | null = null;
     let samples = 0;
     const timings: TimingEntry[] = [];
+    // Up to `lookahead` pieces are asked for ahead of the one being encoded; speech goes in in order.
+    const ahead = Math.max(1, input.lookahead ?? 1);
+    const asked: Promise<Speech>[] = [];
+    let next = 0;
+    const ask = () => {
+      while (asked.length < ahead && next < run.length) {
+        const piece = run[next++]!;
+        const speech = input.speak(input.text.slice(piece.start, piece.end), inner.signal);
+        speech.catch(() => undefined); // awaited in order below; a failure there stops the run
+        asked.push(speech);
+      }
+    };
     try {
       for (const piece of run) {
         inner.signal.throwIfAborted();
-        const speech = await input.speak(input.text.slice(piece.start, piece.end), inner.signal);
+        ask();
+        const speech = await asked.shift()!;
         sampleRate ??= speech.sampleRate;
         if (speech.sampleRate !== sampleRate) {
           throw new SampleRateChange(sampleRate, speech.sampleRate);
@@ -109,7 +125,17 @@ export async function synthesizeToMp3(input: SynthesisInput): Promise<SynthesisR
         await writer.write(speech.samples, { handOver: true }); // nobody else uses this speech
         const t0 = samples / sampleRate;
         samples += speech.samples.length;
-        timings.push(...proportionalTimings(piece.sentences, t0, samples / sampleRate));
+        const t1 = samples / sampleRate;
+        const words = speech.words?.map((w) => ({
+          ...w,
+          charStart: w.charStart + piece.start,
+          charEnd: w.charEnd + piece.start,
+        }));
+        timings.push(
+          ...(words !== undefined && words.length > 0
+            ? wordTimedEntries(piece.sentences, words, t0, t1)
+            : proportionalTimings(piece.sentences, t0, t1)),
+        );
         doneChars += piece.end - piece.start;
         await input.report(doneChars / totalChars);
       }
@@ -164,7 +190,7 @@ export async function synthesizeToMp3(input: SynthesisInput): Promise<SynthesisR
     let offset = 0;
     for (const [i, o] of outcomes.entries()) {
       const shift = offset / rate;
-      for (const t of o.timings) timings.push({ ...t, start: round(t.start + shift), end: round(t.end + shift) });
+      for (const t of o.timings) timings.push(shiftEntry(t, shift));
       if (i < outcomes.length - 1) offset += frameSamples[i]!;
     }
     const last = outcomes[outcomes.length - 1]!;
@@ -179,8 +205,6 @@ export async function synthesizeToMp3(input: SynthesisInput): Promise<SynthesisR
     signal.removeEventListener('abort', onAbort);
   }
 }
-
-const round = (n: number) => Math.round(n * 1000) / 1000;
 
 function isAbort(error: unknown): boolean {
   return error instanceof Error && (error.name === 'AbortError' || (error as { code?: unknown }).code === 'aborted');

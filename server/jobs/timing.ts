@@ -2,7 +2,9 @@
  * Timing maps: `<audio key>.timing.json` beside every MP3, one entry per sentence with its time
  * span in the audio (seconds) and its character span in the job's text (UTF-16 offsets into the
  * stored source text). Exact when the engine speaks one sentence per request; otherwise a
- * chunk's time is shared among its sentences in proportion to their length.
+ * chunk's time is shared among its sentences in proportion to their length. When the engine
+ * timed each word (a voice server's captions), a sentence also lists its words, and sentences
+ * start where their first word does.
  */
 import { z } from 'zod';
 
@@ -11,6 +13,14 @@ export interface TimingEntry {
   start: number;
   end: number;
   /** UTF-16 offsets into the job's stored text. */
+  char_start: number;
+  char_end: number;
+  words?: TimedWord[];
+}
+
+export interface TimedWord {
+  start: number;
+  end: number;
   char_start: number;
   char_end: number;
 }
@@ -49,16 +59,63 @@ export function proportionalTimings(
   return out;
 }
 
+/**
+ * Entries for the sentences of one piece spanning [t0, t1) seconds whose words the engine timed
+ * (`words`: seconds from t0, characters in the job's text). Sentences start at their first word
+ * when every sentence has one; otherwise they share the piece's time by length, words attached.
+ */
+export function wordTimedEntries(
+  sentences: readonly { start: number; end: number }[],
+  words: readonly { start: number; end: number; charStart: number; charEnd: number }[],
+  t0: number,
+  t1: number,
+): TimingEntry[] {
+  const entries = proportionalTimings(sentences, t0, t1);
+  const bySentence = sentences.map((s) =>
+    words
+      .filter((w) => w.charStart >= s.start && w.charStart < s.end)
+      .map((w) => ({
+        start: round(Math.min(t1, t0 + w.start)),
+        end: round(Math.min(t1, t0 + Math.max(w.end, w.start))),
+        char_start: w.charStart,
+        char_end: Math.min(w.charEnd, s.end),
+      })),
+  );
+  const everyTimed = bySentence.every((ws) => ws.length > 0);
+  for (const [i, entry] of entries.entries()) {
+    const ws = bySentence[i]!;
+    if (ws.length > 0) entry.words = ws;
+    if (everyTimed && i > 0) entry.start = ws[0]!.start;
+  }
+  if (everyTimed) {
+    entries[0]!.start = round(t0);
+    for (let i = 0; i < entries.length - 1; i++) entries[i]!.end = entries[i + 1]!.start;
+  }
+  return entries;
+}
+
+/** An entry moved later by `seconds` (its words too). */
+export function shiftEntry(entry: TimingEntry, seconds: number, chars = 0): TimingEntry {
+  return {
+    ...entry,
+    start: round(entry.start + seconds),
+    end: round(entry.end + seconds),
+    char_start: entry.char_start + chars,
+    char_end: entry.char_end + chars,
+    ...(entry.words !== undefined && {
+      words: entry.words.map((w) => ({
+        start: round(w.start + seconds),
+        end: round(w.end + seconds),
+        char_start: w.char_start + chars,
+        char_end: w.char_end + chars,
+      })),
+    }),
+  };
+}
+
 /** Chapter maps joined into a book's: each chapter's times shifted by the audio before it, chars by its offset in the book's text. */
 export function concatTimings(
   parts: readonly { entries: readonly TimingEntry[]; timeOffset: number; charOffset: number }[],
 ): TimingEntry[] {
-  return parts.flatMap((p) =>
-    p.entries.map((e) => ({
-      start: round(e.start + p.timeOffset),
-      end: round(e.end + p.timeOffset),
-      char_start: e.char_start + p.charOffset,
-      char_end: e.char_end + p.charOffset,
-    })),
-  );
+  return parts.flatMap((p) => p.entries.map((e) => shiftEntry(e, p.timeOffset, p.charOffset)));
 }

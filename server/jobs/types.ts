@@ -6,7 +6,7 @@ import type { TutoringAnalysis } from '../analysis/tutoring';
 export type JobStatus = 'PENDING' | 'PROCESSING' | 'COMPLETED' | 'FAILED' | 'CANCELLED';
 export type StepStatus = 'pending' | 'running' | 'completed' | 'failed';
 export type JobType = 'text_to_audio' | 'book_processing';
-export type Provider = 'openai' | 'elevenlabs';
+export type Provider = 'openai' | 'elevenlabs' | 'offline' | 'openai_compatible';
 export type SourceKind = 'content' | 'file' | 'url';
 
 export function isActive(status: JobStatus): boolean {

@@ -23,6 +23,8 @@ export interface TranscriptSentence {
   charStart: number;
   charEnd: number;
   paragraphStart: boolean;
+  /** When the voice timed its words: each word's time and place in the chapter's text, in order. */
+  words?: { start: number; end: number; char_start: number; char_end: number }[];
 }
 
 export interface Transcript {
@@ -69,6 +71,16 @@ export function sentencesOf(text: string, entries: readonly TimingEntry[]): Tran
       charStart: from,
       charEnd: to,
       paragraphStart: out.length === 0 || text.slice(previousEnd, from).includes('\n'),
+      ...(entry.words !== undefined && {
+        words: entry.words
+          .filter((w) => w.char_start >= from && w.char_end <= to && w.char_end > w.char_start)
+          .map((w) => ({
+            start: round(w.start),
+            end: round(Math.max(w.end, w.start)),
+            char_start: w.char_start,
+            char_end: w.char_end,
+          })),
+      }),
     });
     previousEnd = to;
   }

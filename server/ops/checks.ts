@@ -2,6 +2,7 @@ import type { Db } from '../db/types';
 import type { Conversion } from '../jobs/index';
 import type { JobEvent } from '../jobs/step-run';
 import type { FileStorage } from '../storage/types';
+import type { VoiceServer } from '../tts/voice-server';
 import type { Metrics } from './metrics';
 import { CheckState } from './routes';
 
@@ -10,13 +11,14 @@ export const READINESS_PROBE_PREFIX = 'ops/readyz-';
 
 /**
  * The readiness checks of a process (database, storage, queue) and the scrape-time metric
- * sources that read the same parts.
+ * sources that read the same parts; the voice server, when there is one, is reported beside them
+ * (`voice_server`: ok or unavailable) without deciding readiness.
  */
 export function readinessChecks(
   metrics: Metrics,
   db: Db,
   storage: FileStorage,
-  conversion: Pick<Conversion, 'queue' | 'runner' | 'repo' | 'storageHealth'>,
+  conversion: Pick<Conversion, 'queue' | 'runner' | 'repo' | 'storageHealth' | 'voiceServer'>,
 ) {
   metrics.setSources({
     jobsByState: () => conversion.repo.jobs.countByStatus(),
@@ -34,6 +36,17 @@ export function readinessChecks(
         await storage.delete(probeKey);
       },
       queue: () => conversion.queue.depth(),
+    },
+    reported: voiceServerReport(conversion.voiceServer),
+  };
+}
+
+function voiceServerReport(server: VoiceServer | undefined): Record<string, () => Promise<unknown>> {
+  if (server === undefined) return {};
+  return {
+    voice_server: async () => {
+      const state = await server.voices();
+      if (!state.reachable) throw new Error(state.detail ?? `${server.name} does not answer`);
     },
   };
 }

@@ -10,7 +10,8 @@ import type { Metrics } from './metrics';
  *
  * - GET /healthz: 200 while the process serves requests. No auth, no details.
  * - GET /readyz: 200 when every check passes, else 503 naming the failing parts; no auth, and
- *   no error text in the answer (it goes to the log).
+ *   no error text in the answer (it goes to the log). Reported parts (the voice server) are
+ *   listed with their state but never make the process unready: the library plays without them.
  * - GET /metrics: Prometheus text; 404 unless METRICS_TOKEN (then `Authorization: Bearer`) or
  *   METRICS_PUBLIC=true.
  * - Request log: one line per request when it completes; successful reads (polling, media,
@@ -23,6 +24,8 @@ export interface OpsDeps {
   metricsPublic: boolean;
   /** Named readiness checks; each rejects (or takes longer than `checkTimeoutMs`) when its part is down. */
   checks: Record<string, () => Promise<unknown>>;
+  /** Parts whose state is reported in `checks` but that do not decide readiness. */
+  reported?: Record<string, () => Promise<unknown>>;
   checkTimeoutMs?: number;
 }
 
@@ -100,18 +103,20 @@ export function installOps(app: FastifyInstance, deps: OpsDeps): void {
   app.get('/healthz', async () => ({ status: 'ok' }));
 
   app.get('/readyz', async (request, reply) => {
-    const results = await Promise.all(
-      Object.entries(deps.checks).map(async ([name, check]) => {
-        try {
-          await withTimeout(check, timeoutMs);
-          return [name, 'ok'] as const;
-        } catch (err) {
-          request.log.warn({ err, check: name }, 'readiness check failed');
-          return [name, err instanceof CheckState ? err.state : 'unavailable'] as const;
-        }
-      }),
-    );
-    const checks = Object.fromEntries(results);
+    const run = (entries: Record<string, () => Promise<unknown>>) =>
+      Promise.all(
+        Object.entries(entries).map(async ([name, check]) => {
+          try {
+            await withTimeout(check, timeoutMs);
+            return [name, 'ok'] as const;
+          } catch (err) {
+            request.log.warn({ err, check: name }, 'readiness check failed');
+            return [name, err instanceof CheckState ? err.state : 'unavailable'] as const;
+          }
+        }),
+      );
+    const [results, reported] = await Promise.all([run(deps.checks), run(deps.reported ?? {})]);
+    const checks = { ...Object.fromEntries(results), ...Object.fromEntries(reported) };
     const failing = results.filter(([, state]) => state !== 'ok').map(([name]) => name);
     if (failing.length === 0) return { status: 'ready', checks };
     const say = (names: string[], state: string) => `${names.join(', ')} ${names.length === 1 ? 'is' : 'are'} ${state}`;

@@ -2,17 +2,21 @@ import { GetEnvironmentResponse } from '../gen/contract.zod';
 import type { EnvironmentInfo } from '../environment/info';
 import type { RoutePlugin } from './types';
 
-export const environmentRoutes: RoutePlugin<{ info: EnvironmentInfo }> = async (app, { info }) => {
+export const environmentRoutes: RoutePlugin<{ info: () => Promise<EnvironmentInfo> }> = async (app, { info }) => {
   app.get(
     '/environment',
     { config: { public: true }, schema: { response: { 200: GetEnvironmentResponse } } },
-    async () => ({
-      environment: info.environment,
-      features: {
-        signup_enabled: info.signupEnabled,
-        debug_mode: info.debugMode,
-        demo_mode: info.demoMode,
-      },
-    }),
+    async () => {
+      const now = await info();
+      return {
+        environment: now.environment,
+        features: {
+          signup_enabled: now.signupEnabled,
+          debug_mode: now.debugMode,
+          demo_mode: now.demoMode,
+        },
+        ...(now.voiceServer !== undefined && { voice_server: now.voiceServer }),
+      };
+    },
   );
 };

@@ -20,6 +20,12 @@ import { voiceAssistantRoutes } from './voice-assistant';
 import { voiceSocketRoutes } from './voice-socket';
 import type { VoiceAssistant } from '../assistant/service';
 import type { ListCache } from '../jobs/list-cache';
+import type { Reconverter } from '../jobs/reconvert';
+import type { PronunciationService } from '../pronunciations/service';
+import type { VoiceCatalog } from '../voices/catalog';
+import type { VoiceSamples } from '../voices/samples';
+import { pronunciationRoutes } from './pronunciations';
+import { voiceRoutes } from './voices';
 import type { ExportService } from '../exports/service';
 import type { MediaTagger } from '../exports/media-tags';
 import type { FeedService } from '../feeds/service';
@@ -29,7 +35,8 @@ import { feedRoutes } from './feeds';
 export interface ApiDeps {
   auth: AuthService;
   authLimits: AuthRateLimits;
-  environment: EnvironmentInfo;
+  /** The environment as it is now (whether the voice server answers changes). */
+  environment: () => Promise<EnvironmentInfo>;
   storage: FileStorage;
   progress: ProgressService;
   listening: ListeningService;
@@ -39,6 +46,9 @@ export interface ApiDeps {
   feeds: FeedService;
   covers: CoverService;
   jobs: JobService;
+  reconverter: Reconverter;
+  voices: { catalog: VoiceCatalog; samples: VoiceSamples };
+  pronunciations: PronunciationService;
   voiceAssistant: VoiceAssistant;
   /** Where browsers reach us (PUBLIC_URL), for the absolute URLs in answers; which origins may open the voice socket. */
   urls: CrossOrigin;
@@ -70,6 +80,8 @@ export function apiRoutes(deps: ApiDeps) {
     await app.register(feedRoutes, { feeds: deps.feeds, urls: deps.urls });
     await app.register(progressRoutes, { progress: deps.progress });
     await app.register(voiceAssistantRoutes, { assistant: deps.voiceAssistant, urls: deps.urls });
+    await app.register(voiceRoutes, { ...deps.voices, storage: deps.storage });
+    await app.register(pronunciationRoutes, { pronunciations: deps.pronunciations });
     await app.register(voiceSocketRoutes, {
       assistant: deps.voiceAssistant,
       authenticate: (token) => deps.auth.authenticate(token),
@@ -77,6 +89,7 @@ export function apiRoutes(deps: ApiDeps) {
     });
     await app.register(jobRoutes, {
       jobs: deps.jobs,
+      reconverter: deps.reconverter,
       strictResponses: deps.strictResponses,
       listCache: deps.listCache,
     });

@@ -12,6 +12,8 @@ import {
   ListJobsResponse,
   PreviewJobBody,
   PreviewJobResponse,
+  ReconvertJobParams,
+  ReconvertJobResponse,
   RetryJobParams,
   RetryJobResponse,
 } from '../gen/contract.zod';
@@ -22,6 +24,7 @@ import { requireUser } from '../http/auth-guard';
 import { checkedSerializer } from '../http/compiled-serializer';
 import type { ZodTypeProvider } from '../http/zod';
 import type { ListCache } from '../jobs/list-cache';
+import type { Reconverter } from '../jobs/reconvert';
 import type { JobService } from '../jobs/service';
 import type { RoutePlugin } from './types';
 
@@ -31,10 +34,12 @@ import type { RoutePlugin } from './types';
  */
 export const JOB_BODY_LIMIT = 12 * 1024 * 1024;
 
-export const jobRoutes: RoutePlugin<{ jobs: JobService; strictResponses: boolean; listCache: ListCache }> = async (
-  app,
-  { jobs, strictResponses, listCache },
-) => {
+export const jobRoutes: RoutePlugin<{
+  jobs: JobService;
+  reconverter: Reconverter;
+  strictResponses: boolean;
+  listCache: ListCache;
+}> = async (app, { jobs, reconverter, strictResponses, listCache }) => {
   // A body over the limit is answered in the words of the upload form (by the app's one error handler).
   app.addHook('onRoute', (route) => {
     route.config = { ...route.config, bodyTooLargeMessage: 'The text is larger than 10 MB' };
@@ -132,5 +137,15 @@ export const jobRoutes: RoutePlugin<{ jobs: JobService; strictResponses: boolean
     '/jobs/:jobId/retry',
     { schema: { params: RetryJobParams, response: { 200: RetryJobResponse } } },
     async (request) => jobs.retry(requireUser(request).id, request.params.jobId),
+  );
+
+  app.post(
+    '/jobs/:jobId/reconvert',
+    { schema: { params: ReconvertJobParams, response: { 200: ReconvertJobResponse } } },
+    async (request) => {
+      const userId = requireUser(request).id;
+      const chapters = await reconverter.reconvert(userId, request.params.jobId);
+      return { chapters, status: (await jobs.get(userId, request.params.jobId)).status };
+    },
   );
 };

@@ -34,6 +34,7 @@ export const transcriptRoutes: RoutePlugin<{ transcripts: TranscriptService }> =
           char_start: s.charStart,
           char_end: s.charEnd,
           paragraph_start: s.paragraphStart,
+          ...(s.words !== undefined && { words: s.words }),
         })),
       };
     },

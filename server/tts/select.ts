@@ -6,11 +6,14 @@ import {
   type EspeakOptions,
   createEspeakEngine,
 } from './espeak';
+import { OFFLINE_DEFAULT_VOICE } from './offline-voices';
 import { createOpenAiEngine, OPENAI_DEFAULT_VOICE } from './openai';
 import type { RetryOptions } from './retry';
-import type { TtsEngine } from './types';
+import { TtsError, type TtsEngine } from './types';
+import type { VoiceServer } from './voice-server';
 
-export type Provider = CloudProvider;
+/** Who speaks: a cloud voice (the offline one stands in without its key), the offline voice itself, or the voice server. */
+export type Provider = CloudProvider | 'offline' | 'openai_compatible';
 
 export interface VoiceSettings {
   openaiApiKey?: string;
@@ -25,11 +28,15 @@ export interface VoiceSettings {
   timeoutMs?: number;
   /** Options for the offline engine (default: the shared engine). */
   offline?: EspeakOptions;
+  /** The voice server beside Lectio (TTS_SERVER_URL), when there is one. */
+  voiceServer?: VoiceServer;
 }
 
-export const DEFAULT_VOICES: Readonly<Record<Provider, string>> = {
+/** The voice of each provider when a request names none (the voice server's depends on its list). */
+export const DEFAULT_VOICES: Readonly<Record<Exclude<Provider, 'openai_compatible'>, string>> = {
   openai: OPENAI_DEFAULT_VOICE,
   elevenlabs: ELEVENLABS_DEFAULT_VOICE,
+  offline: OFFLINE_DEFAULT_VOICE,
 };
 
 export interface EngineSelection {
@@ -57,8 +64,31 @@ function cached(key: string, make: () => TtsEngine): TtsEngine {
   return e;
 }
 
-/** The cloud engine when its key is set, else the offline engine with a stand-in voice. */
+/**
+ * The cloud engine when its key is set, else the offline engine with a stand-in voice; the offline
+ * engine itself for `offline`; the voice server for `openai_compatible` (a job asking for it on a
+ * server without one fails with a message saying so).
+ */
 export function selectEngine(settings: VoiceSettings, provider: Provider, voiceId?: string): EngineSelection {
+  if (provider === 'openai_compatible') {
+    const server = settings.voiceServer;
+    if (server === undefined) {
+      throw new TtsError('This server has no voice server (TTS_SERVER_URL) to read with', {
+        retryable: false,
+        code: 'invalid_input',
+        engine: 'openai_compatible',
+      });
+    }
+    const voice = voiceId?.trim() ?? '';
+    if (voice === '') {
+      throw new TtsError(`No ${server.name} voice was chosen`, {
+        retryable: false,
+        code: 'invalid_input',
+        engine: 'openai_compatible',
+      });
+    }
+    return { engine: server.engine, voiceId: voice, standIn: false, provider, requestedVoiceId: voice };
+  }
   const requestedVoiceId = voiceId?.trim() || DEFAULT_VOICES[provider];
   const common = { retry: settings.retry, timeoutMs: settings.timeoutMs };
   if (provider === 'openai' && hasKey(settings.openaiApiKey)) {
@@ -94,10 +124,11 @@ export function selectEngine(settings: VoiceSettings, provider: Provider, voiceI
   const engine = settings.offline
     ? cached(JSON.stringify(['espeak-ng', settings.offline]), () => createEspeakEngine(settings.offline))
     : getOfflineEngine();
+  if (provider === 'offline') return { engine, voiceId: requestedVoiceId, standIn: false, provider, requestedVoiceId };
   return { engine, voiceId: offlineVoiceFor(provider, requestedVoiceId), standIn: true, provider, requestedVoiceId };
 }
 
-/** True when any provider would be stood in for by the offline engine (no key for it). */
+/** True when any cloud provider would be stood in for by the offline engine (no key for it). */
 export function isDemoMode(settings: VoiceSettings): boolean {
   return !hasKey(settings.openaiApiKey) || !hasKey(settings.elevenlabsApiKey);
 }

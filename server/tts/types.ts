@@ -4,9 +4,21 @@ import { DomainError, type DomainErrorKind } from '../errors';
 export interface Speech {
   samples: Int16Array;
   sampleRate: number;
+  /**
+   * When the engine knows them: the words of the text it was given, in order, with when each is
+   * spoken (seconds from the first sample) and where it is in that text (UTF-16 offsets).
+   */
+  words?: WordTiming[];
 }
 
-export type EngineName = 'espeak-ng' | 'openai' | 'elevenlabs';
+export interface WordTiming {
+  start: number;
+  end: number;
+  charStart: number;
+  charEnd: number;
+}
+
+export type EngineName = 'espeak-ng' | 'openai' | 'elevenlabs' | 'openai_compatible';
 
 export interface TtsEngine {
   readonly name: EngineName;
@@ -16,6 +28,13 @@ export interface TtsEngine {
    * character share, so a smaller value gives finer timings at the cost of more calls.
    */
   readonly maxCharsPerRequest: number;
+  /**
+   * Each request holds one sentence (longer ones are split at words), so every sentence's time in
+   * the audio is exact. Without it the pipeline groups whole sentences up to maxCharsPerRequest.
+   */
+  readonly sentencePerRequest?: boolean;
+  /** Requests worth sending at once for one text (the engine bounds its own total); default 1. */
+  readonly concurrency?: number;
   synthesize(text: string, voiceId: string, signal?: AbortSignal): Promise<Speech>;
 }
 

@@ -19,7 +19,7 @@ describe('jobProvider', () => {
 });
 
 describe('voiceLabel', () => {
-  const asked = (provider: 'openai' | 'elevenlabs', tts_engine?: string) => ({
+  const asked = (provider: 'openai' | 'elevenlabs' | 'offline' | 'openai_compatible', tts_engine?: string) => ({
     config: { provider },
     result_data: tts_engine ? { tts_engine } : {},
   });
@@ -51,5 +51,13 @@ describe('voiceLabel', () => {
     expect(voiceLabelText(voiceLabel(asked('openai'), false))).toBe('OpenAI');
     // What really spoke wins over the mode: a book made with a key before it was removed.
     expect(voiceLabelText(voiceLabel(asked('openai', 'openai'), true))).toBe('OpenAI');
+  });
+
+  it('says the offline voice chosen on purpose and the voice server as themselves, stood in for by nothing', () => {
+    expect(voiceLabelText(voiceLabel(asked('offline', 'espeak-ng')))).toBe('Offline voice');
+    expect(voiceLabelText(voiceLabel(asked('offline'), true))).toBe('Offline voice');
+    expect(voiceLabelText(voiceLabel(asked('openai_compatible', 'openai_compatible')))).toBe('Voice server');
+    // In demo mode a voice server's book still says who reads it.
+    expect(voiceLabelText(voiceLabel(asked('openai_compatible'), true))).toBe('Voice server');
   });
 });

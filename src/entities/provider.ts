@@ -1,9 +1,14 @@
 import type { JobOutput, TtsProviderOutput } from '../api/gen/model';
 
-/** A cloud voice provider a book can be made with. */
+/** Who reads a book: a cloud provider, the offline voice, or the voice server beside Lectio. */
 export type TtsProvider = TtsProviderOutput;
 
-export const providerLabel: Record<TtsProvider, string> = { openai: 'OpenAI', elevenlabs: 'ElevenLabs' };
+export const providerLabel: Record<TtsProvider, string> = {
+  openai: 'OpenAI',
+  elevenlabs: 'ElevenLabs',
+  offline: 'Offline voice',
+  openai_compatible: 'Voice server',
+};
 
 /**
  * The voice provider a job was made with: its voice config's provider (the voice the server
@@ -41,12 +46,15 @@ export function voiceLabel(
 ): VoiceLabel {
   const requested = jobProvider(job);
   const engine = job.result_data?.tts_engine || null;
-  const offline = engine ? engine === 'espeak-ng' : demoMode;
+  // The offline voice chosen on purpose stands in for nobody; the voice server is never stood in for.
+  if (requested === 'offline') return { label: OFFLINE, requested: null, tone: 'neutral' };
+  const cloud = requested === 'openai' || requested === 'elevenlabs';
+  const offline = engine ? engine === 'espeak-ng' : demoMode && cloud;
   if (offline) return { label: OFFLINE, requested: `requested ${providerLabel[requested]}`, tone: 'neutral' };
+  const known = engine === 'elevenlabs' || engine === 'openai' || engine === 'openai_compatible';
   // A voice source this client does not know yet is named as the server names it.
-  if (engine && engine !== 'openai' && engine !== 'elevenlabs')
-    return { label: engineName(engine), requested: null, tone: 'neutral' };
-  const spoke: TtsProvider = engine === 'elevenlabs' || engine === 'openai' ? engine : requested;
+  if (engine && !known) return { label: engineName(engine), requested: null, tone: 'neutral' };
+  const spoke: TtsProvider = known ? engine : requested;
   return { label: providerLabel[spoke], requested: null, tone: spoke === 'openai' ? 'info' : 'success' };
 }
 

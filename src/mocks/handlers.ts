@@ -33,6 +33,13 @@ import {
   voiceStatusHandler,
   voiceStopHandler,
 } from './voice';
+import {
+  pronunciationsHandler,
+  putPronunciationsHandler,
+  reconvertHandler,
+  voiceSampleHandler,
+  voicesHandler,
+} from './voices';
 import { environmentFixture, errorBodyFixture, runningCountFixture, tokenFixture, userFixture } from './fixtures';
 
 export type { ReplyOptions } from './answer';
@@ -109,6 +116,11 @@ export const defaultHandlers = {
   deleteFeed: deleteFeedHandler(),
   voiceConversation: voiceConversationHandler(),
   voiceClearConversation: voiceClearConversationHandler(),
+  voices: voicesHandler(),
+  voiceSample: voiceSampleHandler(),
+  pronunciations: pronunciationsHandler(),
+  putPronunciations: putPronunciationsHandler(),
+  reconvert: reconvertHandler(),
 };
 
 /** The same happy API as a list (demo mode, setupServer). */

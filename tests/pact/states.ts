@@ -26,6 +26,10 @@ export const states = {
   bookWithCover: 'a book made from an EPUB with a cover exists',
   /** Injects {token}: the user has PENDING jobs whose titles contain the query. Params: {title}. */
   pendingJobsExist: 'the user has pending jobs',
+  /** Injects {token}: the user saved these pronunciations (and no others). Params: {entries: {text, say_as}[]}. */
+  pronunciationsSaved: 'the user saved pronunciations',
+  /** Injects {token, jobId}: a completed audiobook whose text has `word`, converted before the user gave it a pronunciation. Params: {title, word}. */
+  audiobookWithChangedWord: 'a completed audiobook has a word whose pronunciation changed',
   /** Injects {token, jobId}: the voice assistant runs for the reader with a book heard up to 13 s. Params: {mode}. */
   voiceSession: 'the voice assistant is running for a book the reader is listening to',
 } as const;

@@ -17,6 +17,7 @@ export const TABLE_OWNERS: Readonly<Record<string, string>> = {
   assistant_turns: 'server/assistant/conversations.ts',
   exports: 'server/exports/repository.ts',
   feeds: 'server/feeds/repository.ts',
+  pronunciations: 'server/pronunciations/repository.ts',
   /** Created by the migration runner itself. */
   schema_migrations: 'server/db/migrate.ts',
 };
@@ -226,6 +227,22 @@ export const migrations: readonly Migration[] = [
       CREATE UNIQUE INDEX feeds_library_idx ON feeds (user_id) WHERE job_id IS NULL;
 
       CREATE INDEX jobs_output_file_key_idx ON jobs (output_file_key) WHERE output_file_key IS NOT NULL;
+    `,
+  },
+  {
+    // A user's pronunciations: how the voices should say a word or phrase, in the user's order.
+    // The word is unique per user ignoring case, as entries are matched.
+    id: '0009_pronunciations',
+    sql: `
+      CREATE TABLE pronunciations (
+        user_id uuid NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+        position integer NOT NULL CHECK (position >= 0),
+        text text NOT NULL CHECK (length(text) BETWEEN 1 AND 100),
+        say_as text NOT NULL CHECK (length(say_as) BETWEEN 1 AND 200),
+        created_at timestamptz NOT NULL DEFAULT now(),
+        PRIMARY KEY (user_id, position)
+      );
+      CREATE UNIQUE INDEX pronunciations_user_text_idx ON pronunciations (user_id, lower(text));
     `,
   },
 ];

@@ -61,6 +61,19 @@ function stores(x: DbExecutor) {
       await steps.setRunningProgress(bookId, 'synthesize_chapters', Math.min(100, mean));
     },
 
+    /**
+     * A COMPLETED job converted again in part: the given chapters (or, without chapters, the job
+     * itself) back to PENDING with their synthesize and finalize steps pending, and the job's own
+     * synthesize, synthesize_chapters, combine_audio and finalize steps pending, so a book joins
+     * them again. Answers false when the job was no longer COMPLETED.
+     */
+    async resetForReconvert(jobId: string, chapterIds: readonly string[]): Promise<boolean> {
+      if (!(await jobs.reopenCompleted(jobId, chapterIds))) return false;
+      await steps.resetNamed([jobId], ['synthesize', 'synthesize_chapters', 'combine_audio', 'finalize']);
+      if (chapterIds.length > 0) await steps.resetNamed(chapterIds, ['synthesize', 'finalize']);
+      return true;
+    },
+
     /** A FAILED job (and its failed or cancelled chapters) back to PENDING, failed and interrupted steps to pending. */
     async resetForRetry(jobId: string): Promise<void> {
       await steps.resetUnfinished(await jobs.resetFailed(jobId));

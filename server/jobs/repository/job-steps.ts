@@ -82,6 +82,15 @@ export function jobStepsTable(x: DbExecutor) {
       );
     },
 
+    /** The named steps of these jobs back to pending, whatever their state (a part converted again). */
+    async resetNamed(jobIds: readonly string[], names: readonly string[]): Promise<void> {
+      await x.query(
+        `UPDATE job_steps SET status = 'pending', error_message = NULL, progress = 0, started_at = NULL, completed_at = NULL, updated_at = now()
+         WHERE job_id = ANY($1::uuid[]) AND step_name = ANY($2::text[])`,
+        [jobIds, names],
+      );
+    },
+
     /** The running steps of these jobs fail with `message` (a cancel). */
     async failRunning(jobIds: string[], message: string): Promise<void> {
       await x.query(

@@ -70,6 +70,42 @@ export const Following: Story = {
   },
 };
 
+/** The sample transcript as a voice that times its words gives it: each sentence's words share its time. */
+const wordTimedTranscript = getGetAudioTranscriptMockHandler(({ request }) => {
+  const transcript = transcriptFixture(Number(new URL(request.url).searchParams.get('chapter') ?? 1));
+  return {
+    ...transcript,
+    sentences: transcript.sentences.map((sentence) => {
+      const words = [...sentence.text.matchAll(/[\p{L}\p{N}']+/gu)];
+      const share = (sentence.end - sentence.start) / Math.max(1, words.length);
+      return {
+        ...sentence,
+        words: words.map((word, i) => ({
+          start: sentence.start + i * share,
+          end: sentence.start + (i + 1) * share,
+          char_start: sentence.char_start + word.index,
+          char_end: sentence.char_start + word.index + word[0].length,
+        })),
+      };
+    }),
+  };
+});
+
+/** A voice that timed its words (a voice server's captions): the word being spoken is underlined. */
+export const WordByWord: Story = {
+  name: 'Word by word: the word being spoken is underlined when the voice timed its words',
+  parameters: { msw: { handlers: { ...placeInChapter2, audioTranscript: wordTimedTranscript } } },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await waitFor(() => expect(spoken(canvas)).toHaveTextContent('Oh, so gently!'), { timeout: 5000 });
+    // 25 s into the book is the first moment of that sentence: its first word.
+    const word = spoken(canvas).querySelector('[data-word-current="true"]');
+    await expect(word).toHaveTextContent(/^Oh$/);
+    // The sentence still reads as one, for its button's name.
+    await expect(spoken(canvas)).toHaveAccessibleName(/^Oh, so gently!/);
+  },
+};
+
 /** A click on a sentence plays from there. */
 export const Seeking: Story = {
   name: 'Seeking: a click on a sentence plays from there (and it is followed)',

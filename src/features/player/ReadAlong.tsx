@@ -1,10 +1,11 @@
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import styled from 'styled-components';
 import { useGetAudioTranscript } from '../../api/gen/endpoints/audio/audio';
+import type { TranscriptSentenceOutput } from '../../api/gen/model';
 import { ApiError, errorMessage } from '../../api/errors';
 import { Button, Card, Spinner } from '../../components/ui';
 import { useChapters, usePlayer } from './hooks';
-import { paragraphsOf, sentenceAt } from './readAlong';
+import { paragraphsOf, sentenceAt, spokenWord } from './readAlong';
 import { seek } from './controls';
 import { isReady } from './store';
 
@@ -47,6 +48,12 @@ const Sentence = styled.span`
     outline: 2px solid ${({ theme }) => theme.colors.focus};
     outline-offset: 1px;
   }
+`;
+
+/** The word being spoken, when the voice timed its words. */
+const Word = styled.span`
+  text-decoration: underline 2px;
+  text-underline-offset: 3px;
 `;
 
 const Note = styled.p`
@@ -158,7 +165,11 @@ export function ReadAlong({ jobId }: { jobId: string }) {
                     onClick={() => playFrom(sentence.index)}
                     onKeyDown={(event) => onKeyDown(event, sentence.index)}
                   >
-                    {sentence.text}
+                    {sentence.index === spoken ? (
+                      <SpokenText sentence={sentence} seconds={player.currentPosition - chapterStart} />
+                    ) : (
+                      sentence.text
+                    )}
                   </Sentence>
                 ))
                 .flatMap((node, i) => (i === 0 ? [node] : [' ', node]))}
@@ -167,5 +178,19 @@ export function ReadAlong({ jobId }: { jobId: string }) {
         </Box>
       )}
     </Card>
+  );
+}
+
+/** The spoken sentence, its spoken word underlined when the voice timed its words (docs/listening.md). */
+function SpokenText({ sentence, seconds }: { sentence: TranscriptSentenceOutput; seconds: number }) {
+  const word = spokenWord(sentence, seconds);
+  if (word === null) return <>{sentence.text}</>;
+  const { text } = sentence;
+  return (
+    <>
+      {text.slice(0, word.from)}
+      <Word data-word-current="true">{text.slice(word.from, word.to)}</Word>
+      {text.slice(word.to)}
+    </>
   );
 }

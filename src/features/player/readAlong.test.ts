@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { paragraphsOf, sentenceAt } from './readAlong';
+import { paragraphsOf, sentenceAt, spokenWord } from './readAlong';
 
 const timed = [
   { start: 0, end: 2.5 },
@@ -41,5 +41,28 @@ describe('paragraphsOf', () => {
     expect(paragraphsOf(sentences).map((p) => p.map((s) => s.id).join(''))).toEqual(['ab', 'cde']);
     // A text that does not start with a paragraph mark still starts a paragraph.
     expect(paragraphsOf([{ id: 'x', paragraph_start: false }]).length).toBe(1);
+  });
+});
+
+describe('spokenWord', () => {
+  const sentence = {
+    text: 'The fox ran.',
+    char_start: 100,
+    words: [
+      { start: 4, end: 4.2, char_start: 100, char_end: 103 },
+      { start: 4.25, end: 4.45, char_start: 104, char_end: 107 },
+      { start: 4.5, end: 4.7, char_start: 108, char_end: 111 },
+    ],
+  };
+
+  it('finds the word being spoken inside its sentence', () => {
+    expect(spokenWord(sentence, 4)).toEqual({ from: 0, to: 3 });
+    expect(spokenWord(sentence, 4.3)).toEqual({ from: 4, to: 7 });
+    expect(spokenWord(sentence, 9)).toEqual({ from: 8, to: 11 });
+  });
+
+  it('marks no word before the first, nor in a sentence without word timings', () => {
+    expect(spokenWord(sentence, 3.5)).toBeNull();
+    expect(spokenWord({ text: 'The fox ran.', char_start: 0 }, 1)).toBeNull();
   });
 });

@@ -34,3 +34,19 @@ export function paragraphsOf<S extends Pick<TranscriptSentence, 'paragraph_start
   }
   return paragraphs;
 }
+
+/**
+ * Where, in the sentence's own text, the word spoken `seconds` into the chapter is: null when the
+ * sentence has no word timings (or before its first word).
+ */
+export function spokenWord(
+  sentence: Pick<TranscriptSentence, 'text' | 'char_start' | 'words'>,
+  seconds: number,
+): { from: number; to: number } | null {
+  const words = sentence.words ?? [];
+  if (words.length === 0 || seconds + 0.001 < words[0]!.start) return null;
+  const word = words[sentenceAt(words, seconds)]!;
+  const from = Math.max(0, word.char_start - sentence.char_start);
+  const to = Math.min(sentence.text.length, word.char_end - sentence.char_start);
+  return to > from ? { from, to } : null;
+}

@@ -84,6 +84,18 @@ describe('job request', () => {
       voice_config: { provider: 'elevenlabs', voice_id: 'adam' },
     });
   });
+  it('sends the voice chosen in the picker, of any source', () => {
+    expect(jobRequest({ ...form, ttsProvider: 'openai_compatible', voiceId: 'bm_george' }, {})).toMatchObject({
+      voice_config: { provider: 'openai_compatible', voice_id: 'bm_george' },
+    });
+    expect(jobRequest({ ...form, ttsProvider: 'offline', voiceId: '' }, {})).toMatchObject({
+      voice_config: { provider: 'offline', voice_id: 'en-us+f3' },
+    });
+    // A voice server's voice is its own to default: none is named.
+    expect(jobRequest({ ...form, ttsProvider: 'openai_compatible', voiceId: '' }, {}).voice_config).toEqual({
+      provider: 'openai_compatible',
+    });
+  });
   it('sends an uploaded file as its file_key only', () => {
     expect(jobRequest(form, { fileKey: 'uploads/a.txt' })).toEqual({
       title: 'Tale',

@@ -8,24 +8,29 @@ export const CONTENT_REQUIRED = 'Either provide text content (min 100 characters
 
 export type UploadMode = 'text' | 'file' | 'url';
 
-export const providerOptions: { value: TtsProvider; label: string; voice: string }[] = [
-  { value: 'openai', label: 'OpenAI', voice: 'alloy' },
-  { value: 'elevenlabs', label: 'ElevenLabs', voice: 'adam' },
-];
-
-/** Voice is fixed by provider. */
+/** The voice of a provider when none was chosen (the server's own defaults). */
 export function voiceFor(provider: TtsProvider): string {
-  return provider === 'elevenlabs' ? 'adam' : 'alloy';
+  if (provider === 'elevenlabs') return 'adam';
+  if (provider === 'offline') return 'en-us+f3';
+  return provider === 'openai' ? 'alloy' : '';
 }
 
 export interface UploadForm {
   title: string;
   ttsProvider: string;
+  /** The chosen voice of ttsProvider (the voice picker's choice); empty for the provider's default. */
+  voiceId: string;
   textContent: string;
   url: string;
 }
 
-export const initialUploadForm: UploadForm = { title: '', ttsProvider: 'openai', textContent: '', url: '' };
+export const initialUploadForm: UploadForm = {
+  title: '',
+  ttsProvider: 'openai',
+  voiceId: '',
+  textContent: '',
+  url: '',
+};
 
 const webUrl = z.url({ protocol: /^https?$/, hostname: z.regexes.domain, error: 'Please enter a valid URL' });
 
@@ -33,7 +38,10 @@ function formSchema(hasFile: boolean) {
   return z
     .object({
       title: z.string().trim().min(1, { error: 'Title is required' }),
-      ttsProvider: z.enum(['openai', 'elevenlabs'], { error: 'Please select a TTS provider' }),
+      ttsProvider: z.enum(['openai', 'elevenlabs', 'offline', 'openai_compatible'], {
+        error: 'Please select a TTS provider',
+      }),
+      voiceId: z.string(),
       textContent: z.string(),
       url: z.union([z.literal(''), webUrl]),
     })
@@ -109,9 +117,10 @@ export function jobRequest(
   choice: ChapterChoice = {},
 ): JobCreateRequest {
   const provider = form.ttsProvider as TtsProvider;
+  const voiceId = form.voiceId.trim() || voiceFor(provider);
   const base = {
     title: form.title.trim() || 'Untitled',
-    voice_config: { provider, voice_id: voiceFor(provider) },
+    voice_config: voiceId === '' ? { provider } : { provider, voice_id: voiceId },
     ...choice,
   };
   if (source.fileKey) return { ...base, file_key: source.fileKey };
@@ -188,7 +197,12 @@ export function formatListening(seconds: number): string {
   return m === 0 ? `about ${h} h` : `about ${h} h ${m} min`;
 }
 
-const PROVIDER_NAMES: Record<string, string> = { offline: 'Offline voice', openai: 'OpenAI', elevenlabs: 'ElevenLabs' };
+const PROVIDER_NAMES: Record<string, string> = {
+  offline: 'Offline voice',
+  openai: 'OpenAI',
+  elevenlabs: 'ElevenLabs',
+  openai_compatible: 'Voice server',
+};
 
 /**
  * Each provider's cost for the chosen chapters: the preview's figure scaled from its own total
@@ -198,7 +212,7 @@ export function costLines(preview: JobPreview, characters: number): string[] {
   const share = preview.total_characters > 0 ? characters / preview.total_characters : 0;
   return preview.estimated_cost.map((c) => {
     const name = PROVIDER_NAMES[c.provider] ?? c.provider;
-    if (c.usd === 0 && c.provider === 'offline') return `${name}: free`;
+    if (c.usd === 0 && (c.provider === 'offline' || c.provider === 'openai_compatible')) return `${name}: free`;
     const usd = c.usd * share;
     return `${name} (${c.model}): ${usd < 0.01 && usd > 0 ? 'under $0.01' : `$${usd.toFixed(2)}`}`;
   });

@@ -13,7 +13,6 @@ export {
   initialUploadForm,
   jobRequest,
   MIN_TEXT_LENGTH,
-  providerOptions,
   readFileText,
   switchMode,
   titleFromFileName,

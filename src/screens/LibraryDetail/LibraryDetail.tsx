@@ -23,6 +23,7 @@ import {
 } from '../../features/player';
 import { AskAboutBook, Previously, useRecap } from '../../features/voice-assistant';
 import { DownloadMenu, PodcastFeedButton } from '../../features/exports';
+import { BookPronunciations } from '../../features/voices';
 import { BookCover, VoiceBadge } from '../../components/book';
 import { BookDetails, durationText } from './BookDetails';
 
@@ -256,6 +257,7 @@ export function LibraryDetail({ jobId }: { jobId: string }) {
       <Reading>
         <div data-area="text">
           <ReadAlong jobId={jobId} />
+          <BookPronunciations jobId={jobId} finished={book.status === 'COMPLETED'} />
         </div>
         <div data-area="chapters">
           <ChapterList />

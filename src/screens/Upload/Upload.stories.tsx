@@ -2,7 +2,7 @@ import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
 import type { JobCreateRequest } from '../../api/gen/model';
 import { errorBodyFixture } from '../../mocks/fixtures';
-import { environmentHandler } from '../../mocks/handlers';
+import { voiceListFixture, voicesHandler } from '../../mocks/voices';
 import {
   cloudPreviewFixture,
   createdJobId,
@@ -81,7 +81,8 @@ export const Empty: Story = {
     const canvas = within(canvasElement);
     await expect(canvas.getByRole('heading', { name: 'Add a book' })).toBeVisible();
     await expect(canvas.getByLabelText('Title')).toHaveValue('');
-    await expect(canvas.getByLabelText('Voice')).toHaveValue('openai');
+    // The voice picker starts on the server's default voice.
+    await waitFor(() => expect(canvas.getByRole('radio', { name: 'Alloy' })).toBeChecked());
     const tabs = canvas.getAllByRole('tab');
     await expect(tabs.map((tab) => tab.textContent)).toEqual(['Text Input', 'File Upload', 'URL']);
     await expect(canvas.getByRole('tab', { name: 'Text Input' })).toHaveAttribute('aria-selected', 'true');
@@ -105,20 +106,16 @@ export const Empty: Story = {
 export const TextTabValidationErrors: Story = {
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
-    await userEvent.selectOptions(canvas.getByLabelText('Voice'), '');
     await userEvent.type(canvas.getByLabelText('Story Text'), 'Too short.');
     await submit(canvas);
     await expect(canvas.getByText('Title is required')).toBeVisible();
-    await expect(canvas.getByText('Please select a TTS provider')).toBeVisible();
     await expect(canvas.getByLabelText('Story Text')).toHaveAccessibleDescription(
       '10 characters (minimum 100) Either provide text content (min 100 characters) or a valid URL',
     );
     await expect(canvas.getByLabelText('Title')).toHaveAttribute('aria-invalid', 'true');
     // Corrections clear their messages.
     await userEvent.type(canvas.getByLabelText('Title'), 'The Raven');
-    await userEvent.selectOptions(canvas.getByLabelText('Voice'), 'elevenlabs');
     await expect(canvas.queryByText('Title is required')).toBeNull();
-    await expect(canvas.queryByText('Please select a TTS provider')).toBeNull();
     await expect(sent.jobs).toHaveLength(0);
   },
 };
@@ -258,7 +255,7 @@ export const Success: Story = {
   tags: ['navigates'],
   play: async ({ canvasElement }) => {
     const canvas = await fillText(canvasElement);
-    await userEvent.selectOptions(canvas.getByLabelText('Voice'), 'elevenlabs');
+    await userEvent.click(await canvas.findByRole('radio', { name: 'Adam' }));
     await submit(canvas);
     await expect(await canvas.findByRole('heading', { name: `Navigated to /jobs/${createdJobId}` })).toBeVisible();
     await expect(sent.files).toEqual([]);
@@ -478,19 +475,20 @@ export const BlankPaste: Story = {
   },
 };
 
-/** On a server without voice keys (demo mode): every voice is the offline one, and the picker says so. */
-export const DemoModeVoices: Story = {
-  name: 'Demo mode: the picker says every voice is the offline one',
-  parameters: { msw: { handlers: { environment: environmentHandler({ features: { demo_mode: true } }) } } },
+/** A voice of the voice server beside Lectio, chosen by ear in the picker. */
+export const VoiceServerVoice: Story = {
+  name: 'A voice of the voice server, chosen by ear',
+  tags: ['navigates'],
+  parameters: { msw: { handlers: { voices: voicesHandler({ list: voiceListFixture({ server: 'ready' }) }) } } },
   play: async ({ canvasElement }) => {
-    const canvas = within(canvasElement);
-    const picker = canvas.getByLabelText('Voice');
-    await waitFor(() =>
-      expect(within(picker).getByRole('option', { name: 'Offline voice (in place of OpenAI)' })).toBeInTheDocument(),
-    );
-    await expect(
-      within(picker).getByRole('option', { name: 'Offline voice (in place of ElevenLabs)' }),
-    ).toBeInTheDocument();
-    await expect(picker).toHaveAccessibleDescription('Offline voice — add an API key for OpenAI or ElevenLabs voices.');
+    const canvas = await fillText(canvasElement);
+    const kokoro = await canvas.findByRole('region', { name: 'Kokoro' });
+    await waitFor(() => expect(within(kokoro).getByRole('radio', { name: /^Heart/ })).toBeChecked());
+    await userEvent.click(within(kokoro).getByRole('radio', { name: /^George/ }));
+    await submit(canvas);
+    await expect(await canvas.findByRole('heading', { name: `Navigated to /jobs/${createdJobId}` })).toBeVisible();
+    await expect(sent.jobs).toEqual([
+      { title: 'The Raven', content: story, voice_config: { provider: 'openai_compatible', voice_id: 'bm_george' } },
+    ]);
   },
 };

@@ -3,16 +3,14 @@ import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import styled from 'styled-components';
 import { useLocation } from 'wouter';
 import { useCreateJob, usePreviewJob } from '../../api/gen/endpoints/jobs/jobs';
-import type { JobCreateRequest } from '../../api/gen/model';
+import type { JobCreateRequest, TtsProvider } from '../../api/gen/model';
 import { useUploadFile } from '../../api/gen/endpoints/files/files';
 import { errorMessage } from '../../api/errors';
 import { Alert, Button, Card, Field, FieldLabel, FieldMessage, Page, TextField } from '../../components/ui';
-import { useEnvironment } from '../../features/environment';
 import { paths } from '../../lib/paths';
 import { invalidateJobLists } from '../../features/jobs';
 import {
   initialUploadForm,
-  providerOptions,
   switchMode,
   MIN_TEXT_LENGTH,
   type UploadForm,
@@ -30,6 +28,7 @@ import {
   chapterChoice,
   jobRequest,
 } from '../../features/upload';
+import { VoicePicker } from '../../features/voices';
 import { ChapterPreview, type PreviewState } from './ChapterPreview';
 import { FileDrop } from './FileDrop';
 import { SourceTabs } from './SourceTabs';
@@ -43,14 +42,6 @@ const Form = styled.form`
 const control = `
   font: inherit;
   border-radius: 8px;
-`;
-
-const Select = styled.select<{ $invalid: boolean }>`
-  ${control}
-  padding: ${({ theme }) => `${theme.space(2)} ${theme.space(3)}`};
-  border: 1px solid ${({ theme, $invalid }) => ($invalid ? theme.colors.danger : theme.colors.textMuted)};
-  background: ${({ theme }) => theme.colors.surface};
-  color: ${({ theme }) => theme.colors.text};
 `;
 
 const TextArea = styled.textarea<{ $invalid: boolean }>`
@@ -97,7 +88,7 @@ function previewRequest(
   fileKey: string | null,
   fileTitle: string,
 ): JobCreateRequest | null {
-  if (form.ttsProvider !== 'openai' && form.ttsProvider !== 'elevenlabs') return null;
+  if (form.ttsProvider === '') return null;
   const base = { ...form, title: mode === 'file' ? fileTitle || 'Untitled' : 'Untitled' };
   if (mode === 'file' && fileKey) return jobRequest(base, { fileKey });
   if (mode === 'text' && form.textContent.trim().length >= MIN_TEXT_LENGTH) return jobRequest(base, {});
@@ -109,16 +100,7 @@ export function Upload() {
   const queryClient = useQueryClient();
   const uploadFile = useUploadFile();
   const createJob = useCreateJob();
-  const ids = {
-    provider: useId(),
-    text: useId(),
-    counter: useId(),
-    textError: useId(),
-    providerError: useId(),
-    providerHint: useId(),
-    submitReason: useId(),
-  };
-  const demoMode = useEnvironment()?.features.demo_mode ?? false;
+  const ids = { text: useId(), counter: useId(), textError: useId(), submitReason: useId() };
   const [mode, setMode] = useState<UploadMode>('text');
   const [draft, setDraft] = useState<Draft>({ form: initialUploadForm, file: null });
   const [errors, setErrors] = useState<FieldErrors>({});
@@ -325,36 +307,12 @@ export function Upload() {
             error={errors.title}
             onChange={(e) => update('title', e.target.value)}
           />
-          <Field>
-            <FieldLabel htmlFor={ids.provider}>Voice</FieldLabel>
-            <Select
-              id={ids.provider}
-              name="ttsProvider"
-              value={form.ttsProvider}
-              $invalid={Boolean(errors.ttsProvider)}
-              aria-invalid={errors.ttsProvider ? true : undefined}
-              aria-describedby={errors.ttsProvider ? ids.providerError : demoMode ? ids.providerHint : undefined}
-              onChange={(e) => update('ttsProvider', e.target.value)}
-            >
-              <option value="">Select a provider</option>
-              {providerOptions.map((option) => (
-                <option key={option.value} value={option.value}>
-                  {demoMode ? `Offline voice (in place of ${option.label})` : `${option.label} (voice ${option.voice})`}
-                </option>
-              ))}
-            </Select>
-            {errors.ttsProvider ? (
-              <FieldMessage id={ids.providerError} $error>
-                {errors.ttsProvider}
-              </FieldMessage>
-            ) : (
-              demoMode && (
-                <FieldMessage id={ids.providerHint}>
-                  Offline voice — add an API key for OpenAI or ElevenLabs voices.
-                </FieldMessage>
-              )
-            )}
-          </Field>
+          <VoicePicker
+            value={form.ttsProvider ? { provider: form.ttsProvider as TtsProvider, voiceId: form.voiceId } : null}
+            onChange={(voice) =>
+              setDraft((d) => ({ ...d, form: { ...d.form, ttsProvider: voice.provider, voiceId: voice.voiceId } }))
+            }
+          />
           <Field as="section" aria-labelledby="content-source-heading">
             <Legend id="content-source-heading">Content Source</Legend>
             <SourceTabs mode={mode} onChange={onMode}>

@@ -49,6 +49,8 @@ type SeedParams = {
   paragraphs?: string[][];
   chapters?: number;
   ready?: number[];
+  entries?: { text: string; say_as: string }[];
+  word?: string;
 };
 
 async function ensureAccount(app: FastifyInstance, email: string, password: string) {
@@ -64,6 +66,16 @@ async function freshReader(ctx: ProviderContext) {
 }
 
 const seedParams = (params: unknown) => (params ?? {}) as SeedParams;
+
+async function savePronunciations(app: FastifyInstance, token: string, entries: { text: string; say_as: string }[]) {
+  const saved = await app.inject({
+    method: 'PUT',
+    url: '/api/v1/pronunciations',
+    headers: { authorization: `Bearer ${token}` },
+    payload: entries,
+  });
+  if (saved.statusCode !== 200) throw new Error(`Could not save pronunciations: ${saved.statusCode} ${saved.body}`);
+}
 
 /** One handler per provider state (tests/pact/states.ts), keyed by the state's name. */
 export function createStateHandlers(ctx: ProviderContext): Record<string, StateHandler> {
@@ -202,6 +214,20 @@ export function createStateHandlers(ctx: ProviderContext): Record<string, StateH
       // The cover is the book's from creation on; the conversion itself is not needed here.
       await ctx.dev.app.inject({ method: 'DELETE', url: `/api/v1/jobs/${jobId}`, headers: auth });
       return { token: user.token, jobId };
+    },
+    [states.pronunciationsSaved]: async (params: unknown) => {
+      const user = await freshReader(ctx);
+      const { entries = [] } = seedParams(params);
+      await savePronunciations(ctx.dev.app, user.token, entries);
+      return { token: user.token };
+    },
+    [states.audiobookWithChangedWord]: async (params: unknown) => {
+      const user = await freshReader(ctx);
+      const { title = 'The Tell-Tale Heart', word = 'Hermione' } = seedParams(params);
+      const job = await seedCompletedAudiobook(ctx.dev.db, ctx.storage, { userId: user.id, title, seconds: 3 });
+      await writeTranscript(ctx.dev.db, ctx.storage, job, [[`${word} opened the door.`, 'Nobody was there.']]);
+      await savePronunciations(ctx.dev.app, user.token, [{ text: word, say_as: 'her-my-oh-nee' }]);
+      return { token: user.token, jobId: job.jobId };
     },
     [states.pendingJobsExist]: async (params: unknown) => {
       const user = await freshReader(ctx);

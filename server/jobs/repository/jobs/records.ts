@@ -191,6 +191,27 @@ export function jobRecords(x: DbExecutor) {
       return ids(rows);
     },
 
+    /**
+     * A COMPLETED job (and the given chapters of it) back to PENDING, waiting for its turn in the
+     * fair queue like a retried job; false when the job was no longer COMPLETED.
+     */
+    async reopenCompleted(jobId: string, chapterIds: readonly string[]): Promise<boolean> {
+      const { rows } = await x.query<{ id: string }>(
+        `UPDATE jobs SET status = 'PENDING', error_message = NULL, completed_at = NULL, enqueued_at = NULL, updated_at = now()
+         WHERE id = $1 AND status = 'COMPLETED' RETURNING id`,
+        [jobId],
+      );
+      if (rows.length === 0) return false;
+      if (chapterIds.length > 0) {
+        await x.query(
+          `UPDATE jobs SET status = 'PENDING', progress = 0, error_message = NULL, completed_at = NULL, enqueued_at = NULL, updated_at = now()
+           WHERE parent_job_id = $1 AND id = ANY($2::uuid[])`,
+          [jobId, chapterIds],
+        );
+      }
+      return true;
+    },
+
     /** The job becomes a book (its steps change with it: see keepPlan in ../index.ts). */
     async markBook(jobId: string): Promise<void> {
       await x.query(`UPDATE jobs SET job_type = 'book_processing', updated_at = now() WHERE id = $1`, [jobId]);

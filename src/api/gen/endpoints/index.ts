@@ -6,4 +6,6 @@ export * from './feeds/feeds';
 export * from './files/files';
 export * from './jobs/jobs';
 export * from './progress/progress';
+export * from './pronunciations/pronunciations';
 export * from './voice-assistant/voice-assistant';
+export * from './voices/voices';

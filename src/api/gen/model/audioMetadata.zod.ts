@@ -36,7 +36,7 @@ export const AudioMetadata = zod.object({
 })),
   "chapters_ready": zod.int().min(audioMetadataChaptersReadyMin).optional().describe('How many of `chapters` are ready (all of them once the job is COMPLETED; for a book still converting, the chapters converted so far). Always sent by the server.'),
   "estimated_duration": zod.number().optional().describe('Seconds the whole book will last: `duration` once it is finished; while it converts, the ready chapters\' audio plus an estimate of the rest from their length and the voice\'s pace so far. Always sent by the server.'),
-  "provider": zod.enum(['openai', 'elevenlabs']).optional(),
+  "provider": zod.enum(['openai', 'elevenlabs', 'offline', 'openai_compatible']).optional().describe('Who speaks: `openai` and `elevenlabs` (cloud voices; the offline voice stands in without their key), `offline` (the eSpeak-NG voice, chosen on purpose) and `openai_compatible` (the voice server beside Lectio, TTS_SERVER_URL).'),
   "tts_engine": zod.string().optional().describe('What spoke (espeak-ng, openai, elevenlabs): the job\'s engine, or for a book still converting, its converted chapters\'.'),
   "sample_rate": zod.int().optional(),
   "bitrate_kbps": zod.int().optional(),

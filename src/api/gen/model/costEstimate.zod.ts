@@ -13,7 +13,7 @@
 import * as zod from 'zod';
 
 export const CostEstimate = zod.object({
-  "provider": zod.enum(['offline', 'openai', 'elevenlabs']),
+  "provider": zod.enum(['offline', 'openai', 'elevenlabs', 'openai_compatible']),
   "model": zod.string(),
   "usd": zod.number()
 })

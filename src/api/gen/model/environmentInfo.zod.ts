@@ -17,8 +17,12 @@ export const EnvironmentInfo = zod.object({
   "features": zod.object({
   "signup_enabled": zod.boolean(),
   "debug_mode": zod.boolean(),
-  "demo_mode": zod.boolean().describe('True while the offline voice engine stands in for a cloud voice.')
-})
+  "demo_mode": zod.boolean().describe('True while the offline voice engine stands in for a cloud voice (a cloud key is missing) and no voice server answers.')
+}),
+  "voice_server": zod.object({
+  "name": zod.string().describe('The name users see for its voices (TTS_SERVER_NAME).'),
+  "reachable": zod.boolean().describe('It answered its voice list the last time it was asked (at most a minute ago).')
+}).optional().describe('The voice server beside Lectio (TTS_SERVER_URL); absent when none is configured.')
 })
 
 export type EnvironmentInfo = zod.input<typeof EnvironmentInfo>;

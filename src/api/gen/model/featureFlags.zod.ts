@@ -15,7 +15,7 @@ import * as zod from 'zod';
 export const FeatureFlags = zod.object({
   "signup_enabled": zod.boolean(),
   "debug_mode": zod.boolean(),
-  "demo_mode": zod.boolean().describe('True while the offline voice engine stands in for a cloud voice.')
+  "demo_mode": zod.boolean().describe('True while the offline voice engine stands in for a cloud voice (a cloud key is missing) and no voice server answers.')
 })
 
 export type FeatureFlags = zod.input<typeof FeatureFlags>;

@@ -29,7 +29,7 @@ export const JobPreview = zod.object({
   "estimated_seconds": zod.number().describe('Listening time of the chosen chapters with the requested voice.'),
   "characters_per_second": zod.number().describe('The measured speaking rate of the voice that would speak.'),
   "estimated_cost": zod.array(zod.object({
-  "provider": zod.enum(['offline', 'openai', 'elevenlabs']),
+  "provider": zod.enum(['offline', 'openai', 'elevenlabs', 'openai_compatible']),
   "model": zod.string(),
   "usd": zod.number()
 })).describe('The cost of the chosen chapters with each provider this server can use (offline is free).')

@@ -20,6 +20,10 @@ export const transcriptSentencesItemCharStartMin = 0;
 
 export const transcriptSentencesItemCharEndMin = 0;
 
+export const transcriptSentencesItemWordsItemCharStartMin = 0;
+
+export const transcriptSentencesItemWordsItemCharEndMin = 0;
+
 
 export const Transcript = zod.object({
   "job_id": zod.uuid(),
@@ -38,7 +42,13 @@ export const Transcript = zod.object({
   "text": zod.string(),
   "char_start": zod.int().min(transcriptSentencesItemCharStartMin).describe('UTF-16 offset of the sentence in the chapter\'s text.'),
   "char_end": zod.int().min(transcriptSentencesItemCharEndMin).describe('UTF-16 offset just past the sentence in the chapter\'s text.'),
-  "paragraph_start": zod.boolean().describe('The sentence begins a new paragraph (a line break precedes it in the text).')
+  "paragraph_start": zod.boolean().describe('The sentence begins a new paragraph (a line break precedes it in the text).'),
+  "words": zod.array(zod.object({
+  "start": zod.number().describe('Seconds from the start of the chapter\'s audio when the word begins.'),
+  "end": zod.number(),
+  "char_start": zod.int().min(transcriptSentencesItemWordsItemCharStartMin).describe('UTF-16 offset of the word in the chapter\'s text.'),
+  "char_end": zod.int().min(transcriptSentencesItemWordsItemCharEndMin)
+})).optional().describe('When the voice gave word timings (a voice server that offers them): the sentence\'s words with when each is spoken, in order. Absent otherwise.')
 }))
 }).describe('One chapter of an audiobook\'s text, sentence by sentence, with when each is spoken.')
 

@@ -18,6 +18,10 @@ export const transcriptSentenceCharStartMin = 0;
 
 export const transcriptSentenceCharEndMin = 0;
 
+export const transcriptSentenceWordsItemCharStartMin = 0;
+
+export const transcriptSentenceWordsItemCharEndMin = 0;
+
 
 export const TranscriptSentence = zod.object({
   "index": zod.int().min(transcriptSentenceIndexMin).describe('Position of the sentence in the chapter, from 0.'),
@@ -26,7 +30,13 @@ export const TranscriptSentence = zod.object({
   "text": zod.string(),
   "char_start": zod.int().min(transcriptSentenceCharStartMin).describe('UTF-16 offset of the sentence in the chapter\'s text.'),
   "char_end": zod.int().min(transcriptSentenceCharEndMin).describe('UTF-16 offset just past the sentence in the chapter\'s text.'),
-  "paragraph_start": zod.boolean().describe('The sentence begins a new paragraph (a line break precedes it in the text).')
+  "paragraph_start": zod.boolean().describe('The sentence begins a new paragraph (a line break precedes it in the text).'),
+  "words": zod.array(zod.object({
+  "start": zod.number().describe('Seconds from the start of the chapter\'s audio when the word begins.'),
+  "end": zod.number(),
+  "char_start": zod.int().min(transcriptSentenceWordsItemCharStartMin).describe('UTF-16 offset of the word in the chapter\'s text.'),
+  "char_end": zod.int().min(transcriptSentenceWordsItemCharEndMin)
+})).optional().describe('When the voice gave word timings (a voice server that offers them): the sentence\'s words with when each is spoken, in order. Absent otherwise.')
 })
 
 export type TranscriptSentence = zod.input<typeof TranscriptSentence>;

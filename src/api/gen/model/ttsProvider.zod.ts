@@ -12,7 +12,7 @@
  */
 import * as zod from 'zod';
 
-export const TtsProvider = zod.enum(['openai', 'elevenlabs'])
+export const TtsProvider = zod.enum(['openai', 'elevenlabs', 'offline', 'openai_compatible']).describe('Who speaks: `openai` and `elevenlabs` (cloud voices; the offline voice stands in without their key), `offline` (the eSpeak-NG voice, chosen on purpose) and `openai_compatible` (the voice server beside Lectio, TTS_SERVER_URL).')
 
 export type TtsProvider = zod.input<typeof TtsProvider>;
 export type TtsProviderOutput = zod.output<typeof TtsProvider>;

@@ -33,7 +33,8 @@ import {
   Job,
   JobListResponse,
   JobPreview,
-  JobStepList
+  JobStepList,
+  ReconvertResult
 } from '../../model';
 import type {
   CancelJobParams,
@@ -717,4 +718,84 @@ export const useRetryJob = <TError = ErrorBody,
         TContext
       > => {
       return useMutation(getRetryJobMutationOptions(options), queryClient);
+    }
+    export const getReconvertJobUrl = (jobId: string,) => {
+
+
+
+
+  return `/api/v1/jobs/${jobId}/reconvert`
+}
+
+/**
+ * Compares, chapter by chapter, the pronunciations that applied when the chapter was
+ * converted with the user's list now (`GET /pronunciations`): a chapter containing a word
+ * whose entry was added, changed or removed since is synthesised again; the others keep
+ * their audio. The book is joined again afterwards. `chapters` lists the chapters (numbers
+ * from 1 in reading order) that are re-converted; an empty list means no chapter contains a
+ * changed word and nothing was started. 409 while the job is not COMPLETED.
+ * @summary Re-convert the chapters of a finished audiobook that contain a word whose pronunciation changed.
+ */
+export const reconvertJob = async (jobId: string, options?: Parameters<typeof apiFetch>[1]): Promise<ReconvertResult> => {
+
+  return apiFetch<ReconvertResult>(getReconvertJobUrl(jobId),
+  {
+    ...options,
+    method: 'POST'
+
+    ,
+    schema: ReconvertResult
+  }
+);}
+
+
+
+
+
+export const getReconvertJobMutationKey = () => ['reconvertJob'] as const;
+
+export const getReconvertJobMutationOptions = <TError = ErrorBody,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof reconvertJob>>, TError,ReconvertJobMutationVariables, TContext>, request?: SecondParameter<typeof apiFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof reconvertJob>>, TError,ReconvertJobMutationVariables, TContext> => {
+
+const mutationKey = getReconvertJobMutationKey();
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof reconvertJob>>, ReconvertJobMutationVariables> = (props) => {
+          const {jobId} = props ?? {};
+
+          return  reconvertJob(jobId,requestOptions)
+        }
+
+
+
+
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type ReconvertJobMutationResult = NonNullable<Awaited<ReturnType<typeof reconvertJob>>>
+
+    export type ReconvertJobMutationError = ErrorBody
+    export type ReconvertJobMutationVariables = {jobId: string}
+
+    /**
+ * @summary Re-convert the chapters of a finished audiobook that contain a word whose pronunciation changed.
+ */
+export const useReconvertJob = <TError = ErrorBody,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof reconvertJob>>, TError,ReconvertJobMutationVariables, TContext>, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof reconvertJob>>,
+        TError,
+        ReconvertJobMutationVariables,
+        TContext
+      > => {
+      return useMutation(getReconvertJobMutationOptions(options), queryClient);
     }

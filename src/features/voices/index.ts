@@ -1,0 +1,2 @@
+export { BookPronunciations } from './BookPronunciations';
+export { VoicePicker } from './VoicePicker';
