@@ -25,12 +25,14 @@ export interface TimedWord {
   char_end: number;
 }
 
-const timingEntrySchema = z.object({
+const spanSchema = z.object({
   start: z.number().nonnegative(),
   end: z.number().nonnegative(),
   char_start: z.number().int().nonnegative(),
   char_end: z.number().int().nonnegative(),
 });
+/** A sentence's span, and its words' when the voice timed them. */
+const timingEntrySchema = spanSchema.extend({ words: z.array(spanSchema).optional() });
 
 /** A stored timing map, as the pipeline writes it (an array) or as earlier fixtures wrapped it ({sentences: [...]}). */
 export const timingFileSchema: z.ZodType<TimingEntry[], unknown> = z.union([
