@@ -62,7 +62,8 @@ export function connectStatusCache(client: QueryClient, listener: StatusListener
   });
 }
 
-function voiceCache(): QueryClient {
+/** The data cache handed to the feature (throws before one is). */
+export function voiceCache(): QueryClient {
   if (!cache) throw new Error('The voice assistant has no data cache yet: useVoiceAssistant hands it one');
   return cache;
 }

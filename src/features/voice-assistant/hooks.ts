@@ -1,8 +1,8 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { useSnapshot } from 'valtio';
-import { useGetVoiceConversation } from '../../api/gen/endpoints/voice-assistant/voice-assistant';
 import { hearingOf, serviceStatusOf, statusQuery, useStarting, type StatusAnswer } from './data';
+import { keptQuery, recapOf } from './history';
 import type { Hearing, Recap, ServiceStatus } from './state';
 import { connectVoiceCache, state } from './store';
 
@@ -40,9 +40,12 @@ export function useHearing(): Hearing {
  * RECAP_AFTER_MINUTES (null when it offers none, or while it loads).
  */
 export function useRecap(jobId: string, enabled: boolean): Recap | null {
-  const kept = useGetVoiceConversation(jobId, {
-    query: { enabled, staleTime: Infinity, retry: false },
-  });
-  const recap = enabled ? kept.data?.recap : null;
-  return recap ? { text: recap.text, restedMinutes: recap.rested_minutes } : null;
+  const kept = useQuery({ ...keptQuery(jobId), enabled });
+  return enabled ? recapOf(kept.data) : null;
+}
+
+/** "Previously…" on the voice page: the loaded book's recap, until the reader dismisses it. */
+export function useOfferedRecap(): Recap | null {
+  const { keptFor, recapDismissed } = useVoiceAssistant();
+  return useRecap(keptFor ?? '', keptFor !== null && !recapDismissed);
 }

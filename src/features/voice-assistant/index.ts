@@ -1,5 +1,5 @@
 export { AskAboutBook } from './AskAboutBook';
-export { useHearing, useRecap, useServiceStatus, useVoiceAssistant, useVoiceStatus } from './hooks';
+export { useHearing, useOfferedRecap, useRecap, useServiceStatus, useVoiceAssistant, useVoiceStatus } from './hooks';
 export { Previously, restedFor } from './Previously';
 export { clearKeptConversation, dismissRecap, loadConversation } from './history';
 export { disconnect, NOBODY_HEARS } from './connection';

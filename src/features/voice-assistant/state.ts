@@ -93,8 +93,8 @@ export interface VoiceAssistantState {
   openBook: (OpenBookRequest & { seq: number }) | null;
   /** The book whose kept conversation the transcript holds (null: none loaded). */
   keptFor: string | null;
-  /** "Previously…", when the server offers it for the book. */
-  recap: Recap | null;
+  /** The reader dismissed (or heard) the "Previously…" recap the server offers for the book. */
+  recapDismissed: boolean;
 }
 
 const initialState: VoiceAssistantState = {
@@ -117,7 +117,7 @@ const initialState: VoiceAssistantState = {
   fallback: null,
   openBook: null,
   keptFor: null,
-  recap: null,
+  recapDismissed: false,
 };
 
 export const state = proxy<VoiceAssistantState>(structuredClone(initialState));

@@ -6,6 +6,7 @@ import { playFrom } from '../../features/player';
 import {
   ask,
   clearKeptConversation,
+  useOfferedRecap,
   useServiceStatus,
   useVoiceAssistant,
   type TranscriptEntry,
@@ -236,6 +237,7 @@ export function TranscriptPanel({
   const [question, setQuestion] = useState('');
   const connected = voice.clientStatus === 'connected';
   const service = useServiceStatus();
+  const recap = useOfferedRecap();
   const busy = voice.clientStatus === 'connecting' || service === 'starting';
 
   async function send(event: FormEvent) {
@@ -255,7 +257,7 @@ export function TranscriptPanel({
           </Button>
         )}
       </Head>
-      {voice.recap && jobId && <RecapCard recap={voice.recap} jobId={jobId} />}
+      {recap && jobId && <RecapCard recap={recap} jobId={jobId} />}
       {voice.fallback && (
         <Notice role="status">
           <p>
