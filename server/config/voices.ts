@@ -32,7 +32,7 @@ export const voicesSection = section({
       'ESPEAK_ENGINE',
       ['auto', 'native', 'wasm'] as const,
       { default: 'auto' },
-      "'auto': a native `espeak-ng` binary on PATH speaks the offline voice (about 5x faster per core than WebAssembly) when there is one, else eSpeak-NG WebAssembly in worker threads, one per CPU. 'native' requires the binary; 'wasm' never uses it.",
+      "'auto': a native `espeak-ng` binary on PATH speaks the offline voice (about 2x faster per core than WebAssembly) when there is one, else eSpeak-NG WebAssembly in worker threads, one per CPU. 'native' requires the binary; 'wasm' never uses it.",
     ),
     exportFfmpeg: oneOf(
       'EXPORT_FFMPEG',
