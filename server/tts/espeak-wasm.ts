@@ -24,12 +24,6 @@ interface WasmExports {
   fflush(file: number): number;
 }
 
-export interface RunResult {
-  status: number;
-  wav: Uint8Array | null;
-  stderr: string;
-}
-
 /** How `serve` ended: eSpeak's exit status and what it wrote to stderr. */
 export interface ServeResult {
   status: number;
@@ -37,8 +31,6 @@ export interface ServeResult {
 }
 
 export interface WasmRuntime {
-  /** One call: restores the memory snapshot, then runs `espeak-ng ARGS -f /in.txt -w /out.wav`. */
-  run(args: string[], text: string): RunResult;
   /**
    * eSpeak's line-by-line mode, for many calls with the same `args` (voice and rate) at the cost
    * of one start: `espeak-ng ARGS -w <device>` reads its text from stdin one line at a time.
@@ -113,14 +105,14 @@ function restoreMemory(memory: Uint8Array, snapshot: MemorySnapshot): void {
 }
 
 /** The eSpeak-NG WebAssembly module's bytes (18 MB, the voices' data included). */
-export function wasmBytes(): Uint8Array {
+function wasmBytes(): Uint8Array {
   const require = createRequire(import.meta.url);
   return readFileSync(path.join(path.dirname(require.resolve('espeak-ng')), 'espeak-ng.wasm'));
 }
 
 /**
  * Compiles (or takes an already compiled module: compiled code is shared by every thread it is
- * posted to) and instantiates eSpeak-NG, ready for `run` and `serve`.
+ * posted to) and instantiates eSpeak-NG, ready for `serve`.
  */
 export async function createWasmRuntime(module?: object): Promise<WasmRuntime> {
   const t0 = performance.now();
@@ -283,19 +275,5 @@ export async function createWasmRuntime(module?: object): Promise<WasmRuntime> {
     }
   }
 
-  function run(args: string[], text: string): RunResult {
-    return withoutStackTraces(() => {
-      FS.writeFile('/in.txt', text);
-      const status = main([...args, '-f', '/in.txt', '-w', '/out.wav']);
-      let wav: Uint8Array | null = null;
-      if (FS.analyzePath('/out.wav').exists) {
-        wav = FS.readFile('/out.wav');
-        FS.unlink('/out.wav');
-      }
-      FS.unlink('/in.txt');
-      return { status, wav, stderr };
-    });
-  }
-
-  return { run, serve, initMs };
+  return { serve, initMs };
 }

@@ -17,7 +17,7 @@
  *   one line: line breaks become spaces, and at most 332 characters fit (fgets reads 1,000 bytes).
  */
 import { EspeakWasmPool } from './espeak-pool';
-import { createWasmRuntime, MAX_LINE_BYTES, type WasmRuntime } from './espeak-wasm';
+import { MAX_LINE_BYTES } from './espeak-wasm';
 import { findExecutable } from '../executables';
 import { TtsError, type Speech, type TtsEngine } from './types';
 import { getLauncher } from './launcher';
@@ -92,17 +92,6 @@ function resolveVoice(voiceId: string): string {
 
 // ---------------------------------------------------------------------------------------------
 // WASM backend: a pool of worker threads (espeak-pool.ts), so synthesis never holds the event loop
-
-let wasmRuntime: Promise<WasmRuntime> | undefined;
-
-/** The WASM runtime on the calling thread (benchmarks), created on first use. */
-export function getWasmRuntime(): Promise<WasmRuntime> {
-  wasmRuntime ??= createWasmRuntime().catch((e: unknown) => {
-    wasmRuntime = undefined;
-    throw e;
-  });
-  return wasmRuntime;
-}
 
 let wasmPool: EspeakWasmPool | undefined;
 
