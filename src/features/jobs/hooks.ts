@@ -1,15 +1,8 @@
 import { keepPreviousData, useQueryClient } from '@tanstack/react-query';
-import { useCallback, useEffect, useRef, useState } from 'react';
-import {
-  getGetJobQueryKey,
-  useCancelJob,
-  useGetJob,
-  useListJobs,
-  useRetryJob,
-} from '../../api/gen/endpoints/jobs/jobs';
+import { useEffect, useRef } from 'react';
+import { useGetJob, useListJobs } from '../../api/gen/endpoints/jobs/jobs';
 import type { Job, JobCore, JobListResponse, ListJobsParams } from '../../api/gen/model';
-import { errorMessage } from '../../api/errors';
-import { invalidateJobLists, markCancelled, markDeleted } from './cache';
+import { invalidateJobLists } from './cache';
 import { chaptersInOrder, isActiveStatus } from '../../entities/job';
 import { hasActiveJobs, keepJobListUnlessChanged, keepJobUnlessChanged, POLL_MS } from './polling';
 
@@ -129,80 +122,4 @@ export function useJobCounts(intervalMs: number = POLL_MS.dashboard) {
   const failed = usePolledJobs({ status: 'failed', top_level: true, page_size: 1 }, { intervalMs, active });
   const cancelled = usePolledJobs({ status: 'cancelled', top_level: true, page_size: 1 }, { intervalMs, active });
   return { total, completed, running, failed, cancelled, active };
-}
-
-/**
- * Cancel as docs/product.md#job-statuses says: success marks the job CANCELLED everywhere at once and
- * refreshes the counts; a failure is only logged.
- */
-export function useCancelJobAction() {
-  const client = useQueryClient();
-  const [pending, setPending] = useState<ReadonlySet<string>>(new Set());
-  const mutation = useCancelJob({
-    mutation: {
-      onMutate: ({ jobId }) => setPending((ids) => new Set(ids).add(jobId)),
-      onSuccess: (job, { jobId }) => {
-        // A job that finished meanwhile was deleted by the same DELETE (204, no body).
-        if (job) markCancelled(client, jobId, job);
-        else markDeleted(client, jobId);
-        void invalidateJobLists(client);
-      },
-      onError: (error, { jobId }) => console.error(errorMessage(error, 'Failed to cancel job'), jobId, error),
-      onSettled: (_data, _error, { jobId }) =>
-        setPending((ids) => {
-          const next = new Set(ids);
-          next.delete(jobId);
-          return next;
-        }),
-    },
-  });
-  const { mutate } = mutation;
-  const cancel = useCallback((jobId: string) => mutate({ jobId }), [mutate]);
-  return { cancel, isCancelling: (jobId: string) => pending.has(jobId) };
-}
-
-/**
- * Delete a finished job (COMPLETED, FAILED or CANCELLED): the same DELETE that cancels an active
- * one, which the server answers 204. On success the job leaves every list at once.
- */
-export function useDeleteJobAction() {
-  const client = useQueryClient();
-  const mutation = useCancelJob({
-    mutation: {
-      onSuccess: async (_answer, { jobId }) => {
-        markDeleted(client, jobId);
-        await invalidateJobLists(client);
-      },
-    },
-  });
-  const { mutateAsync, reset } = mutation;
-  // `delete: true`: the explicit intent the server needs to remove a finished job for good.
-  const remove = useCallback(
-    (jobId: string) => mutateAsync({ jobId, params: { delete: true } }).then(() => undefined),
-    [mutateAsync],
-  );
-  return {
-    remove,
-    reset,
-    isDeleting: mutation.isPending,
-    error: mutation.error ? errorMessage(mutation.error, 'Failed to delete') : null,
-  };
-}
-
-/** Retry a FAILED job: the server resumes from the failed step (docs/product.md#job-statuses). */
-export function useRetryJobAction() {
-  const client = useQueryClient();
-  const mutation = useRetryJob({
-    mutation: {
-      onSuccess: async (job) => {
-        client.setQueryData(getGetJobQueryKey(job.id), job);
-        await invalidateJobLists(client);
-      },
-    },
-  });
-  return {
-    retry: (jobId: string) => mutation.mutate({ jobId }),
-    isRetrying: mutation.isPending,
-    error: mutation.error ? errorMessage(mutation.error, 'Failed to retry job') : null,
-  };
 }

@@ -10,7 +10,8 @@ export {
   statusFilters,
   type JobsFilters,
 } from './filters';
-export { useBookChapters, useJobCounts, usePolledJob, usePolledJobs, useRetryJobAction } from './hooks';
+export { useRetryJobAction } from './actions';
+export { useBookChapters, useJobCounts, usePolledJob, usePolledJobs } from './hooks';
 export { useJobsState } from './jobsState';
 export { JobStatusIcon } from './JobStatusIcon';
 export { PollingIndicator } from './PollingIndicator';
