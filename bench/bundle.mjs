@@ -1,30 +1,27 @@
-// Bundle budget: builds the SPA with Vite in memory (with source maps) and prints the gzip size of the JavaScript (and CSS, if any) a first visit needs on /login and on
-// /dashboard: the entry chunk and its static imports, plus the lazy modules the route renders
-// before its screen shows (the signed-in shell, the screen) and their static imports. Chunks
-// fetched only after the screen is up (the player, the API schemas with zod, other screens) are
-// listed apart. Then who weighs what in that first load: the framework (react, react-dom,
-// scheduler) and the app (its own code and each library, heaviest first). Target: 105 KB gzip per
-// route. `--strict` exits 1 over budget.
+// Bundle budget: builds the SPA with Vite in memory (with source maps) and prints the gzip size
+// of the JavaScript (and CSS) a first visit needs on /login and on /dashboard: the entry chunk and
+// its static imports, plus the chunks of the lazy modules the route renders before its screen
+// shows (the signed-in shell, the screen; FIRST_LOAD_ROUTES in tools/vite/first-load.mjs, which
+// also groups them) and their static imports. Chunks fetched only after the screen is up (the
+// player, the API schemas with zod, other screens) are listed apart. Then who weighs what in that
+// first load: the framework (react, react-dom, scheduler) and the app (its own code and each
+// library, heaviest first). Target: 105 KB gzip per route. `--strict` exits 1 over budget.
 //
-// How a share is counted: the source maps say which source file wrote each byte of the minified
-// chunks; the bytes of one share are gzipped together, and the shares are then scaled so they add
-// up to the route's measured gzip total (gzip works across a whole file, so a share's size is an
-// estimate to within a few hundred bytes; the chunk totals above it are exact).
+// How the shares are counted: the source maps say which source file wrote each byte of the
+// minified chunks. The framework's bytes are gzipped together; the app's share is the rest of the
+// route's measured total, split among its owners in proportion to each one's bytes gzipped alone
+// (gzip works across a whole file, so the split is an estimate to within a few hundred bytes; the
+// chunk totals are exact).
 import { decode } from '@jridgewell/sourcemap-codec';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { build } from 'vite';
+import { FIRST_LOAD_ROUTES } from '../tools/vite/first-load.mjs';
 
 const root = resolve(fileURLToPath(new URL('..', import.meta.url)));
 const TARGET_KB = 105;
 const strict = process.argv.includes('--strict');
-
-/** The lazy modules each measured route renders before its screen shows (besides the entry). */
-const routes = [
-  { path: '/login', modules: process.env.LOGIN_MODS?.split(',') ?? ['src/screens/Login/Login.tsx'] },
-  { path: '/dashboard', modules: ['src/app/layout/SignedInShell.tsx', 'src/screens/Dashboard/Dashboard.tsx'] },
-];
 
 /** npm packages shown under one library's name (the rest by their package name). */
 const LIBRARIES = {
@@ -113,7 +110,7 @@ const closure = (fileName, seen = new Set()) => {
 };
 
 let over = false;
-for (const route of routes) {
+for (const route of FIRST_LOAD_ROUTES) {
   const loaded = closure(entry.fileName);
   for (const module of route.modules) closure(chunkOf(module).fileName, loaded);
   const css = new Set([...loaded].flatMap((fileName) => [...(files.get(fileName).viteMetadata?.importedCss ?? [])]));
