@@ -44,6 +44,8 @@ const LIBRARIES = {
   'lucide-react': 'lucide-react (icons)',
 };
 const FRAMEWORK = new Set(['react', 'react-dom', 'scheduler']);
+/** Bytes no source wrote: the chunks' imports and exports, module wrappers, the preload helper. */
+const GLUE = 'the bundler (imports, exports, wrappers)';
 
 /** Who wrote a source file: a library's name, or the app's own code. */
 function ownerOf(source) {
@@ -62,14 +64,14 @@ function splitByOwner(code, map) {
   const owners = map.sources.map((source) => ownerOf(source));
   const lines = code.split('\n');
   // A line without a mapping at its start continues the previous one (a template literal's CSS).
-  let owner = 'bundler glue';
+  let owner = GLUE;
   const mappings = decode(map.mappings);
   lines.forEach((line, index) => {
     let column = 0;
     for (const segment of mappings[index] ?? []) {
       add(owner, line.slice(column, segment[0]));
       column = segment[0];
-      owner = segment.length > 1 ? owners[segment[1]] : 'bundler glue';
+      owner = segment.length > 1 ? owners[segment[1]] : GLUE;
     }
     add(owner, `${line.slice(column)}${index < lines.length - 1 ? '\n' : ''}`);
   });

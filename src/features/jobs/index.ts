@@ -11,7 +11,8 @@ export {
   type JobsFilters,
 } from './filters';
 export { useRetryJobAction } from './actions';
-export { useBookChapters, useJobCounts, usePolledJob, usePolledJobs } from './hooks';
+export { useJobCounts, usePolledJobs } from './hooks';
+export { useBookChapters, usePolledJob } from './one-job';
 export { useJobsState } from './jobsState';
 export { JobStatusIcon } from './JobStatusIcon';
 export { PollingIndicator } from './PollingIndicator';
