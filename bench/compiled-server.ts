@@ -37,3 +37,13 @@ export function peakRssMb(pid: number): number {
     .find((l) => l.startsWith('VmHWM:'));
   return Number(line?.replace(/\D+/g, '') ?? 0) / 1024;
 }
+
+/** Stops a server started here: SIGTERM (it hands its jobs back and ends its children), SIGKILL after `graceMs`. */
+export async function stopServer(server: ChildProcess, graceMs = 15_000): Promise<void> {
+  if (server.exitCode !== null || server.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) => server.once('exit', () => resolve()));
+  server.kill('SIGTERM');
+  const timer = setTimeout(() => server.kill('SIGKILL'), graceMs);
+  await exited;
+  clearTimeout(timer);
+}

@@ -57,6 +57,15 @@ describe('the first chapter first', () => {
       for (const later of synthesis.slice(1)) expect(later.step_metadata).toMatchObject({ encoder_streams: 1 });
       const [second, third] = synthesis.slice(1);
       expect(Date.parse(third!.started_at!)).toBeLessThan(Date.parse(second!.completed_at!));
+
+      // The tutoring analysis waited for the chapters: it never held up chapter 1, and it ran
+      // once every chapter's audio was there (the reader's Tutor and X-ray still get it).
+      const analyze = book.steps.find((s) => s.step_name === 'analyze')!;
+      expect(analyze.status).toBe('COMPLETED');
+      for (const s of synthesis) {
+        expect(Date.parse(analyze.started_at!)).toBeGreaterThanOrEqual(Date.parse(s.completed_at!));
+      }
+      expect(book.config.tutoring_analysis).toMatchObject({ content_type: 'fiction' });
     },
   );
 });

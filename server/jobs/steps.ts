@@ -92,16 +92,30 @@ export const FETCH_RETRY_SECONDS = 2;
 export type ChapterState = { state: 'done' } | { state: 'failed'; message: string } | { state: 'waiting' };
 
 export async function readText(storage: FileStorage, key: string): Promise<string> {
+  return Buffer.from((await readBytes(storage, key)).buffer).toString('utf8');
+}
+
+/** A stored file's bytes in one array that owns its memory (so it can be handed to a thread). */
+export async function readBytes(storage: FileStorage, key: string): Promise<Uint8Array> {
   const parts: Buffer[] = [];
+  let size = 0;
   try {
     for await (const chunk of storage.read(key) as AsyncIterable<Buffer | string>) {
-      parts.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
+      const part = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+      parts.push(part);
+      size += part.byteLength;
     }
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new MissingFileError(key);
     throw error;
   }
-  return Buffer.concat(parts).toString('utf8');
+  const bytes = new Uint8Array(size);
+  let at = 0;
+  for (const part of parts.splice(0)) {
+    bytes.set(part, at);
+    at += part.byteLength;
+  }
+  return bytes;
 }
 
 /** A stored file is gone; retryable (storage may be catching up), with a message that leaks no paths. */
@@ -137,7 +151,7 @@ export function createSteps(deps: StepDeps): Record<string, (ctx: StepContext) =
    */
   async function keepPlan(job: JobRecord, text: string): Promise<JobPlan> {
     const plan = jobPlan(planSource(text, job.title, null, job.config.job_type_requested));
-    await repo.keepPlan(job.id, plan, BOOK_TAIL, BOOK_STEPS.indexOf('synthesize_chapters') + 1);
+    await repo.keepPlan(job.id, plan, BOOK_TAIL, BOOK_STEPS.indexOf(BOOK_TAIL[0]) + 1);
     return plan;
   }
 
@@ -195,8 +209,9 @@ export function createSteps(deps: StepDeps): Record<string, (ctx: StepContext) =
     },
 
     async analyze({ job, signal }) {
-      const text = await jobText(job);
-      const analysis = await analyseInWorker(text, signal);
+      if (job.inputFileKey === null) throw new PipelineError('The job has no text yet');
+      // The bytes go to the analysis thread as they are: this thread never decodes a long book.
+      const analysis = await analyseInWorker(await readBytes(storage, job.inputFileKey), signal);
       await repo.jobs.mergeConfig(job.id, { tutoring_analysis: analysis });
       return {
         metadata: {
