@@ -15,7 +15,7 @@ import { appliedRecord, createSpeaker } from './speech';
 import { SampleRateChange, segmentCount, synthesizeToMp3, type SynthesisResult } from './synthesis';
 import { audioKey, isSourceKey, sourceKey, timingKey } from './storage-keys';
 import { concatTimings, type TimingEntry } from './timing';
-import { jobPlan, planSource, storedPlan } from './plan';
+import { jobPlan, planSourceOffThread, storedPlan } from './plan';
 import {
   BOOK_STEPS,
   BOOK_TAIL,
@@ -132,6 +132,18 @@ async function readJson<T>(storage: FileStorage, key: string): Promise<T> {
   return JSON.parse(await readText(storage, key)) as T;
 }
 
+/** Chapter texts split_chapters writes at the same time. */
+const CHAPTER_WRITES_AT_ONCE = 8;
+
+/** Runs `work` on every item, at most `limit` at a time; rejects with the first failure. */
+async function eachAtOnce<T>(items: readonly T[], limit: number, work: (item: T) => Promise<unknown>): Promise<void> {
+  let next = 0;
+  const lane = async (): Promise<void> => {
+    while (next < items.length) await work(items[next++]!);
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
+}
+
 /** A book's first chapter (chapters are numbered from 1), converted before the others. */
 function isFirstChapter(job: JobRecord): boolean {
   return job.parentJobId !== null && job.chapterOrder === 1;
@@ -150,7 +162,7 @@ export function createSteps(deps: StepDeps): Record<string, (ctx: StepContext) =
    * acquire_content; or a job queued by a version that planned in split_chapters) and keeps it.
    */
   async function keepPlan(job: JobRecord, text: string): Promise<JobPlan> {
-    const plan = jobPlan(planSource(text, job.title, null, job.config.job_type_requested));
+    const plan = jobPlan(await planSourceOffThread(text, job.title, null, job.config.job_type_requested));
     await repo.keepPlan(job.id, plan, BOOK_TAIL, BOOK_STEPS.indexOf(BOOK_TAIL[0]) + 1);
     return plan;
   }
@@ -231,7 +243,10 @@ export function createSteps(deps: StepDeps): Record<string, (ctx: StepContext) =
       const chapters = plan.chapters.map((c, i) => ({ ...c, order: i + 1, id: randomUUID() }));
       // Chapter texts first (files nobody points at yet), then every row in one transaction, so a
       // crash leaves either the whole book or nothing; a re-run replaces children of an earlier try.
-      for (const c of chapters) await storage.write(sourceKey(c.id), Buffer.from(text.slice(c.start, c.end), 'utf8'));
+      // A few files at a time: a 10 MB text has some 400 chapters.
+      await eachAtOnce(chapters, CHAPTER_WRITES_AT_ONCE, (c) =>
+        storage.write(sourceKey(c.id), Buffer.from(text.slice(c.start, c.end), 'utf8')),
+      );
       await repo.replaceChapters(
         job.id,
         chapters.map((c) => ({
