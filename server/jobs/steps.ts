@@ -14,7 +14,7 @@ import type { JobRepository } from './repository';
 import { appliedRecord, createSpeaker } from './speech';
 import { SampleRateChange, segmentCount, synthesizeToMp3, type SynthesisResult } from './synthesis';
 import { audioKey, isSourceKey, sourceKey, timingKey } from './storage-keys';
-import { concatTimings, type TimingEntry } from './timing';
+import { timingMapJson, type TimingEntry } from './timing';
 import { jobPlan, planSourceOffThread, storedPlan } from './plan';
 import {
   BOOK_STEPS,
@@ -359,15 +359,16 @@ export function createSteps(deps: StepDeps): Record<string, (ctx: StepContext) =
       if (children.length === 0 || keys.some((k) => k === null)) throw new PipelineError('A chapter has no audio');
       const key = audioKey(job.id);
       const size = await concatMp3(storage, keys as string[], key);
-      const parts: { entries: TimingEntry[]; timeOffset: number; charOffset: number }[] = [];
+      // The book's timing map, a chapter's entries at a time (a long book's map is never whole in memory).
       let offset = 0;
-      for (const child of children) {
-        const entries = await readJson<TimingEntry[]>(storage, timingKey(child.outputFileKey!)).catch(() => []);
-        const charOffset = Number(child.config.char_offset ?? 0);
-        parts.push({ entries, timeOffset: offset, charOffset });
-        offset += child.duration ?? 0;
+      async function* chapterMaps() {
+        for (const child of children) {
+          const entries = await readJson<TimingEntry[]>(storage, timingKey(child.outputFileKey!)).catch(() => []);
+          yield { entries, timeOffset: offset, charOffset: Number(child.config.char_offset ?? 0) };
+          offset += child.duration ?? 0;
+        }
       }
-      await storage.write(timingKey(key), Buffer.from(JSON.stringify(concatTimings(parts))));
+      await storage.write(timingKey(key), timingMapJson(chapterMaps()));
       return {
         metadata: { chapters: children.length, duration_seconds: offset, file_size_bytes: size, output_file_key: key },
       };
