@@ -111,16 +111,22 @@ async function main(): Promise<void> {
       const body = multipartFile(file, bytes);
       const prober = healthProber(url);
       const started = performance.now();
-      const res = await fetch(`${url}/api/v1/files`, {
+      // A connection closed under the upload is a finding to print, not a reason to stop the bench.
+      const outcome = await fetch(`${url}/api/v1/files`, {
         method: 'POST',
         headers: { authorization: `Bearer ${token}`, ...body.headers },
         body: body.payload,
-      });
-      const answer = (await res.json()) as { detail?: string };
+      }).then(
+        async (res) => {
+          const answer = (await res.json()) as { detail?: string };
+          return `${res.status}${answer.detail ? ` "${answer.detail}"` : ''}`;
+        },
+        (error: unknown) => `no answer (${String((error as Error).cause ?? error)})`,
+      );
       const seconds = (performance.now() - started) / 1000;
       await prober.stop();
       console.log(
-        `  ${name}, ${(bytes.byteLength / 1024 / 1024).toFixed(1)} MB: ${res.status}${answer.detail ? ` "${answer.detail}"` : ''} in ${seconds.toFixed(1)} s; longest /healthz stall ${prober.take().toFixed(0)} ms (target under 200 ms)`,
+        `  ${name}, ${(bytes.byteLength / 1024 / 1024).toFixed(1)} MB: ${outcome} in ${seconds.toFixed(1)} s; longest /healthz stall ${prober.take().toFixed(0)} ms (target under 200 ms)`,
       );
     }
 

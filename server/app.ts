@@ -17,7 +17,7 @@ import { installErrorHandler } from './http/errors';
 import { acceptEmptyJsonBodies } from './http/json-body';
 import { installRateLimit } from './http/rate-limit';
 import { installSecurityHeaders } from './http/security-headers';
-import { serverOptions } from './http/server-options';
+import { idleWhileWorking, serverOptions } from './http/server-options';
 import { installNotFound, installSpa } from './http/spa';
 import { createZodSerializerCompiler, zodValidatorCompiler } from './http/zod';
 import { createListeningService, deriveMediaSecret } from './listening/service';
@@ -84,6 +84,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Fas
     genReqId: requestId,
     logController: requestLogController(),
   });
+  idleWhileWorking(app);
 
   const db = deps.db ?? (await openDatabase(config, (message, err) => app.log.warn({ err }, message)));
   if (deps.db === undefined) app.addHook('onClose', () => db.close());

@@ -27,7 +27,7 @@ export const httpSection = section({
     httpIdleTimeoutSeconds: integer(
       'HTTP_IDLE_TIMEOUT_SECONDS',
       { min: 1, max: 3600, default: 20 },
-      'A connection on which nothing is sent or received for this many seconds is closed (1-3600): a stalled request body, or an idle keep-alive connection. Websockets are not affected.',
+      'A connection on which nothing is sent or received for this many seconds is closed (1-3600): a stalled request body, a download the client stopped reading, or an idle keep-alive connection. Websockets, and a request the server is still working on, are not affected.',
     ),
   },
   derive: (vars) => {

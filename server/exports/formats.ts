@@ -35,8 +35,20 @@ export const CONTENT_TYPES: Record<ExportFormat, string> = {
   zip: 'application/zip',
   epub: 'application/epub+zip',
 };
-/** AAC bitrate of the M4B: speech from a 22 to 24 kHz mono source loses nothing audible at 64 kbit/s. */
-const AAC_KBPS = 64;
+/**
+ * AAC bitrate of the M4B, from the combined MP3's own average bitrate: re-encoding at more than the
+ * source adds bytes, not sound, so the M4B is never larger than the MP3 it is made from (offline
+ * voices at 48 kbit/s give 48; a cloud voice's 128 kbit/s MP3 gives 64, where speech from a mono
+ * source loses nothing audible). Never under 32 kbit/s, where plain AAC starts to smear speech.
+ */
+export function aacKbps(sourceBytes: number, durationSeconds: number): number {
+  if (!(sourceBytes > 0) || !(durationSeconds > 0)) return AAC_MAX_KBPS;
+  const sourceKbps = (sourceBytes * 8) / durationSeconds / 1000;
+  // The nearest multiple of 8: a tag, a cover or a rounded duration move the average a little.
+  return Math.min(AAC_MAX_KBPS, Math.max(AAC_MIN_KBPS, Math.round(sourceKbps / 8) * 8));
+}
+const AAC_MAX_KBPS = 64;
+const AAC_MIN_KBPS = 32;
 
 /** Copies a stored file into the writer chunk by chunk, calling `progress` with the bytes so far. */
 async function copyStored(
@@ -141,6 +153,7 @@ async function buildM4b(ctx: BuildContext): Promise<void> {
     await writeFile(meta, ffmetadata(ctx.book));
     await writeFile(cover, ctx.cover);
     const duration = Math.max(1, ctx.book.duration);
+    const kbps = aacKbps(await sizeOf(ctx, ctx.book.audioKey), ctx.book.duration);
     let reported = Promise.resolve();
     await runFfmpeg(
       ctx.ffmpeg(),
@@ -165,12 +178,12 @@ async function buildM4b(ctx: BuildContext): Promise<void> {
         '1',
         '-c:a',
         'aac',
-        // The fast coder is about 2.5 times quicker than the default (twoloop); speech at 64 kbit/s
-        // sounds the same either way.
+        // The fast coder is about 2.5 times quicker than the default (twoloop); speech at these
+        // rates sounds the same either way.
         '-aac_coder',
         'fast',
         '-b:a',
-        `${AAC_KBPS}k`,
+        `${kbps}k`,
         '-c:v',
         'copy',
         '-disposition:v:0',

@@ -1,6 +1,9 @@
 import { connect, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
+import Fastify from 'fastify';
+import { loadConfig } from '../config';
 import { createTestApp, type TestApp } from '../testing/app';
+import { idleWhileWorking, serverOptions } from './server-options';
 
 // Slow clients: a connection that stops sending, or sends too slowly, is closed by the server.
 // Short timeouts are configured here; the defaults are in server/config/http.ts (all within 30 s).
@@ -77,5 +80,40 @@ describe('slow clients', () => {
     const { socket, closed } = rawClient();
     socket.write(headers.replace('\r\n\r\n', '\r\nConnection: close\r\n\r\n') + body);
     expect(await closed).toMatch(/^HTTP\/1\.1 401 /);
+  });
+});
+
+describe('the server at work', () => {
+  it('answers a request it takes longer than the idle timeout to work on, on a kept-alive connection', async () => {
+    const config = loadConfig({ ...process.env, HTTP_IDLE_TIMEOUT_SECONDS: '1' });
+    const app = Fastify({ ...serverOptions(config) });
+    idleWhileWorking(app);
+    // Reading a large book in a worker thread: nothing moves on the socket meanwhile.
+    app.post('/work', async () => {
+      await new Promise((resolve) => setTimeout(resolve, 2500));
+      return { read: true };
+    });
+    app.get('/quick', async () => ({ ok: true }));
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    try {
+      const port = (app.server.address() as AddressInfo).port;
+      // Both requests on one connection, as a browser or undici reuses it after an answer.
+      const socket = connect({ port, host: '127.0.0.1' });
+      let received = '';
+      socket.setEncoding('utf8');
+      socket.on('data', (chunk: string) => {
+        received += chunk;
+      });
+      const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
+      socket.write('GET /quick HTTP/1.1\r\nHost: x\r\n\r\n');
+      await vi.waitFor(() => expect(received).toContain('{"ok":true}'));
+      socket.write('POST /work HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}');
+      await vi.waitFor(() => expect(received).toContain('{"read":true}'), { timeout: 10_000 });
+      // Once answered, the silent connection is closed by the idle timeout as before.
+      await closed;
+      expect(socket.destroyed).toBe(true);
+    } finally {
+      await app.close();
+    }
   });
 });

@@ -134,7 +134,10 @@ describe('GET /audio/{jobId}/download', { timeout: 240_000 }, () => {
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('audio/mp4');
     const probe = await ffprobe(save('book.m4b', res.rawPayload));
-    expect(probe.streams.find((s) => s.codec_type === 'audio')?.codec_name).toBe('aac');
+    const aac = probe.streams.find((s) => s.codec_type === 'audio');
+    expect(aac?.codec_name).toBe('aac');
+    // Encoded at the offline voice's 48 kbit/s, not more: the M4B is no larger than the book's MP3.
+    expect(Number(aac?.bit_rate)).toBeLessThan(56_000);
     expect(probe.streams.find((s) => s.disposition?.attached_pic === 1)?.codec_name).toBe('mjpeg');
     expect(tagsOf(probe).major_brand?.trim()).toBe('M4B');
     expect(tagsOf(probe)).toMatchObject({

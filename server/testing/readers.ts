@@ -18,7 +18,13 @@ function need(name: string, install: string): string {
 
 export interface Probe {
   format: { format_name: string; duration: string; tags?: Record<string, string> };
-  streams: { codec_name: string; codec_type: string; disposition?: { attached_pic?: number } }[];
+  streams: {
+    codec_name: string;
+    codec_type: string;
+    /** Bits per second, as ffprobe prints it (a decimal string). */
+    bit_rate?: string;
+    disposition?: { attached_pic?: number };
+  }[];
   chapters: { start_time: string; end_time: string; tags?: { title?: string } }[];
 }
 

@@ -54,7 +54,7 @@ export const NothingPrepared: Story = {
   },
 };
 
-/** Loading the downloads. */
+/** Just after Download is opened, before the server has listed the formats: the menu says it is loading. */
 export const Loading: Story = {
   name: 'Loading the downloads',
   parameters: { msw: { handlers: { exports: exportsHandler(exportListFixture(), { delay: 'infinite' }) } } },

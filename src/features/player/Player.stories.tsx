@@ -61,7 +61,7 @@ const menuItems = (canvas: Canvas, name: string) =>
     .getAllByRole('menuitemradio')
     .map((item) => item.textContent);
 
-/** The book playing. */
+/** After the reader presses Play: the button turns into Pause and the time runs. */
 export const Playing: Story = {
   play: async ({ canvasElement }) => {
     const canvas = await ready(canvasElement);
@@ -107,7 +107,7 @@ export const Error: Story = {
   },
 };
 
-/** Seeking with the bar. */
+/** The reader moves through the book with the seek bar: arrow keys step 5 s, Page keys a chapter, Home/End the ends. */
 export const Seek: Story = {
   play: async ({ canvasElement, step }) => {
     const canvas = await ready(canvasElement);
@@ -143,7 +143,7 @@ export const Seek: Story = {
   },
 };
 
-/** Skipping forward and back. */
+/** The reader taps Forward and Back 10 seconds: the elapsed time moves by ten each time, never below zero. */
 export const Skip: Story = {
   play: async ({ canvasElement }) => {
     const canvas = await ready(canvasElement);
@@ -167,7 +167,7 @@ export const Skip: Story = {
   },
 };
 
-/** Changing the volume. */
+/** The reader drags the volume slider: it reads out the new level as a percentage. */
 export const Volume: Story = {
   play: async ({ canvasElement }) => {
     const canvas = await ready(canvasElement);

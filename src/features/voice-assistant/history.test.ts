@@ -1,11 +1,13 @@
+import { QueryClient } from '@tanstack/react-query';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { configureApi } from '../../api/http';
 import { handlers } from '../../mocks/handlers';
 import { voiceClearConversationHandler, voiceConversationHandler, voiceTurnsFixture } from '../../mocks/voice';
 import { applyMessage } from './conversation';
-import { clearKeptConversation, loadConversation } from './history';
+import { clearKeptConversation, dismissRecap, loadConversation, offeredRecap } from './history';
 import { resetState, state } from './state';
+import { connectVoiceCache } from './store';
 import { rtvi } from '../../voice-transport/rtvi';
 
 const server = setupServer(...handlers);
@@ -15,7 +17,10 @@ beforeAll(() => {
   server.listen({ onUnhandledRequest: 'error' });
   configureApi({ baseUrl: 'http://localhost' });
 });
-beforeEach(() => resetState());
+beforeEach(() => {
+  connectVoiceCache(new QueryClient());
+  resetState();
+});
 afterEach(() => server.resetHandlers());
 afterAll(() => server.close());
 
@@ -35,11 +40,17 @@ describe('the kept conversation on the page', () => {
       where: 'in chapter 1, about 10 seconds in',
       positionSeconds: 10,
     });
-    expect(state.recap).toEqual({ text: 'Previously…', restedMinutes: 95 });
+    expect(offeredRecap()).toEqual({ text: 'Previously…', restedMinutes: 95 });
+    // The recap stays the server's answer (in the data cache), never copied into the page state.
+    expect(state).not.toHaveProperty('recap');
+    expect(JSON.stringify(state)).not.toContain('Previously…');
     // The same book again: nothing reloaded, the live turns stay.
     state.transcript.push({ id: 99, speaker: 'user', text: 'Who is he?', final: true, at: 0 });
     await loadConversation(book);
     expect(state.transcript).toHaveLength(4);
+    // Dismissed (or heard): no longer offered.
+    dismissRecap();
+    expect(offeredRecap()).toBeNull();
   });
 
   it('an answer’s evidence arrives right after its text and joins that turn', async () => {
@@ -68,6 +79,7 @@ describe('the kept conversation on the page', () => {
     await clearKeptConversation();
     expect(deleted).toEqual([`/api/v1/voice-assistant/conversations/${book}`]);
     expect(state.transcript).toEqual([]);
+    expect(offeredRecap()).toBeNull();
     server.events.removeAllListeners();
 
     // When the server cannot forget it, the page says so and keeps showing it.

@@ -1,13 +1,35 @@
 /**
  * The kept conversation (docs/voice-assistant.md#the-kept-conversation): the server keeps one per
  * reader and book across mode switches and reloads. The page loads it when it opens a book, shows
- * the "Previously…" recap the server offers after a break, and clears it on request.
+ * the "Previously…" recap the server offers after a break, and clears it on request. The server's
+ * answer (turns and recap) is a React Query entry, the one the book page's "Previously…" reads
+ * too; the page's conversation (kept turns, then live ones) and whether the reader dismissed the
+ * recap are client state.
  */
-import { clearVoiceConversation, getVoiceConversation } from '../../api/gen/endpoints/voice-assistant/voice-assistant';
-import type { VoiceTurn } from '../../api/gen/model';
+import {
+  clearVoiceConversation,
+  getGetVoiceConversationQueryOptions,
+} from '../../api/gen/endpoints/voice-assistant/voice-assistant';
+import type { VoiceConversation, VoiceTurn } from '../../api/gen/model';
 import { clearConversation, entryId } from './conversation';
+import { voiceCache } from './data';
 import { messageOf, serviceError } from './problems';
-import { state, type TranscriptEntry } from './state';
+import { state, type Recap, type TranscriptEntry } from './state';
+
+/** A book's kept conversation, asked once per opening of the page (readers keep the answer). */
+export const keptQuery = (jobId: string) =>
+  getGetVoiceConversationQueryOptions(jobId, { query: { staleTime: Infinity, retry: false } });
+
+/** The recap in the server's answer, for the page (null when it offers none). */
+export function recapOf(kept: VoiceConversation | undefined): Recap | null {
+  return kept?.recap ? { text: kept.recap.text, restedMinutes: kept.recap.rested_minutes } : null;
+}
+
+/** "Previously…" as the page offers it now: the loaded book's recap, unless the reader dismissed it. */
+export function offeredRecap(): Recap | null {
+  if (state.keptFor === null || state.recapDismissed) return null;
+  return recapOf(voiceCache().getQueryData<VoiceConversation>(keptQuery(state.keptFor).queryKey));
+}
 
 function toEntry(turn: VoiceTurn): TranscriptEntry {
   return {
@@ -31,15 +53,14 @@ function toEntry(turn: VoiceTurn): TranscriptEntry {
 export async function loadConversation(jobId: string | null): Promise<void> {
   if (jobId === state.keptFor) return;
   state.keptFor = jobId;
-  state.recap = null;
+  state.recapDismissed = false;
   clearConversation();
   if (jobId === null) return;
   try {
-    const kept = await getVoiceConversation(jobId);
+    const kept = await voiceCache().fetchQuery({ ...keptQuery(jobId), staleTime: 0 });
     if (state.keptFor !== jobId) return;
     // Turns said while it loaded come after the kept ones.
     state.transcript = [...kept.turns.map(toEntry), ...state.transcript];
-    state.recap = kept.recap && { text: kept.recap.text, restedMinutes: kept.recap.rested_minutes };
   } catch (error) {
     // The conversation can still go on; only the earlier turns are missing.
     console.warn('voice: the kept conversation could not be loaded:', messageOf(error));
@@ -50,9 +71,13 @@ export async function loadConversation(jobId: string | null): Promise<void> {
 export async function clearKeptConversation(): Promise<void> {
   const jobId = state.keptFor;
   try {
-    if (jobId !== null) await clearVoiceConversation(jobId);
+    if (jobId !== null) {
+      await clearVoiceConversation(jobId);
+      // What the cache held is no longer the server's word: the next reader asks again.
+      void voiceCache().invalidateQueries({ queryKey: keptQuery(jobId).queryKey, exact: true });
+    }
     clearConversation();
-    state.recap = null;
+    state.recapDismissed = true;
   } catch (error) {
     state.error = serviceError(error, 'Failed to clear the conversation');
   }
@@ -60,5 +85,5 @@ export async function clearKeptConversation(): Promise<void> {
 
 /** The reader dismissed "Previously…" (or heard it). */
 export function dismissRecap(): void {
-  state.recap = null;
+  state.recapDismissed = true;
 }

@@ -1,11 +1,38 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
 import { useSnapshot } from 'valtio';
-import { useGetVoiceConversation } from '../../api/gen/endpoints/voice-assistant/voice-assistant';
-import type { Recap } from './state';
-import { state } from './store';
+import { hearingOf, serviceStatusOf, statusQuery, useStarting, type StatusAnswer } from './data';
+import { keptQuery, recapOf } from './history';
+import type { Hearing, Recap, ServiceStatus } from './state';
+import { connectVoiceCache, state } from './store';
 
-/** The voice assistant page state for rendering (re-renders on change). */
+/** Hands the feature the app's data cache (the one the page renders with). */
+function useVoiceCache(): void {
+  const client = useQueryClient();
+  useEffect(() => connectVoiceCache(client), [client]);
+}
+
+/** The voice assistant page's client state for rendering (re-renders on change). */
 export function useVoiceAssistant() {
+  useVoiceCache();
   return useSnapshot(state);
+}
+
+/** The server's latest word on the session (status, websocket URL, tools, mode, book), or null before it. */
+export function useVoiceStatus(): StatusAnswer | null {
+  useVoiceCache();
+  return useQuery(statusQuery()).data ?? null;
+}
+
+/** The service's status as the page shows it: Starting, Error, or what the server last said. */
+export function useServiceStatus(): ServiceStatus {
+  const { serviceFailed } = useVoiceAssistant();
+  return serviceStatusOf(serviceFailed, useStarting(), useVoiceStatus());
+}
+
+/** Who hears the reader, from the server's speech service and what this browser offers. */
+export function useHearing(): Hearing {
+  return hearingOf(useVoiceStatus());
 }
 
 /**
@@ -13,9 +40,12 @@ export function useVoiceAssistant() {
  * RECAP_AFTER_MINUTES (null when it offers none, or while it loads).
  */
 export function useRecap(jobId: string, enabled: boolean): Recap | null {
-  const kept = useGetVoiceConversation(jobId, {
-    query: { enabled, staleTime: Infinity, retry: false },
-  });
-  const recap = enabled ? kept.data?.recap : null;
-  return recap ? { text: recap.text, restedMinutes: recap.rested_minutes } : null;
+  const kept = useQuery({ ...keptQuery(jobId), enabled });
+  return enabled ? recapOf(kept.data) : null;
+}
+
+/** "Previously…" on the voice page: the loaded book's recap, until the reader dismisses it. */
+export function useOfferedRecap(): Recap | null {
+  const { keptFor, recapDismissed } = useVoiceAssistant();
+  return useRecap(keptFor ?? '', keptFor !== null && !recapDismissed);
 }

@@ -1,7 +1,14 @@
 import { proxy } from 'valtio';
 import type { AssistantMode } from '../../lib/paths';
 
-/** Voice assistant service and client status (docs/product.md#voice-assistant). */
+/**
+ * The voice assistant page's client state (docs/voice-assistant.md#where-its-state-lives): the
+ * connection, the conversation, the page's mode, book and position, and what went wrong. What the
+ * server says about the session (its status, websocket URL, tools, mode, whether it hears speech)
+ * is never copied here: it lives in the React Query cache (data.ts).
+ */
+
+/** The service's status as the page shows it (docs/product.md#voice-assistant): see serviceStatusOf. */
 export type ServiceStatus = 'unknown' | 'running' | 'stopped' | 'starting' | 'error';
 export type ClientStatus = 'disconnected' | 'connecting' | 'connected' | 'error';
 
@@ -58,12 +65,11 @@ export type Hearing = 'server' | 'browser' | 'none';
 export type TalkState = 'idle' | 'connecting' | 'listening' | 'typing' | 'thinking' | 'speaking';
 
 export interface VoiceAssistantState {
-  serviceStatus: ServiceStatus;
+  /** The last request about the service (status, start or stop) failed: its status shows Error. */
+  serviceFailed: boolean;
   clientStatus: ClientStatus;
+  /** What went wrong, in words for the reader (the service's or the connection's). */
   error: string | null;
-  websocketUrl: string | null;
-  /** The names of the tools the assistant answers with (the wire field `mcp_functions`). */
-  toolNames: string[];
   transcript: TranscriptEntry[];
   mode: AssistantMode | null;
   jobId: string | null;
@@ -83,24 +89,18 @@ export interface VoiceAssistantState {
   micProblem: string | null;
   /** The latest answer came from the offline assistant because the chat model did not answer. */
   fallback: FallbackNotice | null;
-  /** The running session's mode, as the server last reported it. */
-  sessionMode: AssistantMode | null;
   /** The latest book the assistant asked to open, with a sequence number per request. */
   openBook: (OpenBookRequest & { seq: number }) | null;
   /** The book whose kept conversation the transcript holds (null: none loaded). */
   keptFor: string | null;
-  /** "Previously…", when the server offers it for the book. */
-  recap: Recap | null;
-  /** Who hears the reader's voice (from the service's status and what the browser offers). */
-  hearing: Hearing;
+  /** The reader dismissed (or heard) the "Previously…" recap the server offers for the book. */
+  recapDismissed: boolean;
 }
 
 const initialState: VoiceAssistantState = {
-  serviceStatus: 'unknown',
+  serviceFailed: false,
   clientStatus: 'disconnected',
   error: null,
-  websocketUrl: null,
-  toolNames: [],
   transcript: [],
   mode: null,
   jobId: null,
@@ -115,11 +115,9 @@ const initialState: VoiceAssistantState = {
   thinking: false,
   micProblem: null,
   fallback: null,
-  sessionMode: null,
   openBook: null,
   keptFor: null,
-  recap: null,
-  hearing: 'server',
+  recapDismissed: false,
 };
 
 export const state = proxy<VoiceAssistantState>(structuredClone(initialState));

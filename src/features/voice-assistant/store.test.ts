@@ -1,6 +1,13 @@
+import { QueryClient } from '@tanstack/react-query';
 import { setupServer } from 'msw/node';
 import { subscribe } from 'valtio';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { getGetVoiceAssistantStatusQueryKey } from '../../api/gen/endpoints/voice-assistant/voice-assistant';
+import {
+  getGetVoiceAssistantStatusMockHandler,
+  getStartVoiceAssistantMockHandler,
+} from '../../api/gen/endpoints/voice-assistant/voice-assistant.msw';
+import type { VoiceAssistantStatus } from '../../api/gen/model';
 import { configureApi } from '../../api/http';
 import { errorBodyFixture } from '../../mocks/fixtures';
 import { handlers } from '../../mocks/handlers';
@@ -8,6 +15,7 @@ import {
   VOICE_FUNCTIONS,
   VOICE_WS_URL,
   voiceStartHandler,
+  voiceStatusFixture,
   voiceStatusHandler,
   voiceStopHandler,
 } from '../../mocks/voice';
@@ -19,16 +27,16 @@ import {
   type FakeTransportOptions,
 } from '../../testing/voice-fakes';
 import { rtvi } from '../../voice-transport/rtvi';
+import { connect, connectionUrlWith, disconnect, NOBODY_HEARS, sendText } from './connection';
+import { configureVoiceAssistant } from './deps';
+import { micProblemOf } from './problems';
+import { talkState } from './state';
 import {
   ask,
   checkStatus,
-  configureVoiceAssistant,
-  connect,
-  connectionUrlWith,
-  disconnect,
+  connectVoiceCache,
   resetVoiceAssistant,
-  NOBODY_HEARS,
-  sendText,
+  serviceStatus,
   setContext,
   start,
   state,
@@ -36,12 +44,12 @@ import {
   talk,
   watchStatus,
 } from './store';
-import { micProblemOf } from './problems';
-import { talkState } from './state';
 
 const server = setupServer(...handlers);
 let transport: FakeTransport;
 let audio: FakeAudioIO;
+/** The test's own data cache, handed to the feature as the app hands it its own. */
+let cache: QueryClient;
 
 function useFakes(
   options: FakeTransportOptions = {},
@@ -66,14 +74,32 @@ function requestsTo(path: string): Request[] {
   return seen;
 }
 
-const running = () =>
-  resetVoiceAssistant({ serviceStatus: 'running', websocketUrl: VOICE_WS_URL, toolNames: [...VOICE_FUNCTIONS] });
+const statusKey = getGetVoiceAssistantStatusQueryKey();
+/** The status answer the data cache holds (what every reader of the page is shown). */
+const cachedStatus = () => cache.getQueryData<VoiceAssistantStatus>(statusKey);
+
+/** The server last said the session runs (as a start or a status answer would have). */
+const running = (overrides: Partial<VoiceAssistantStatus> = {}) => {
+  resetVoiceAssistant();
+  cache.setQueryData(statusKey, voiceStatusFixture({ status: 'running', ...overrides }));
+};
+
+/** A request the test answers when it says so. */
+function gate() {
+  let open!: () => void;
+  const opened = new Promise<void>((resolve) => (open = resolve));
+  return { opened, open };
+}
+
+const book = '9b2e7c1a-4d5f-4e6a-8b9c-0d1e2f3a4b5c';
 
 beforeAll(() => {
   server.listen({ onUnhandledRequest: 'error' });
   configureApi({ baseUrl: 'http://localhost' });
 });
 beforeEach(() => {
+  cache = new QueryClient();
+  connectVoiceCache(cache);
   resetVoiceAssistant();
   useFakes();
 });
@@ -82,74 +108,123 @@ afterEach(() => {
   server.events.removeAllListeners();
   resetVoiceAssistant();
   configureVoiceAssistant(null);
+  cache.clear();
 });
 afterAll(() => server.close());
 
 describe('voice assistant store: service', () => {
-  it('starts unknown and disconnected', () => {
-    expect(state).toMatchObject({
-      serviceStatus: 'unknown',
-      clientStatus: 'disconnected',
-      error: null,
-      websocketUrl: null,
-      toolNames: [],
-    });
+  it('starts unknown and disconnected, with no status answer yet', () => {
+    expect(serviceStatus()).toBe('unknown');
+    expect(state).toMatchObject({ clientStatus: 'disconnected', error: null });
+    expect(cachedStatus()).toBeUndefined();
   });
 
-  it('checkStatus reads status, websocket_url and mcp_functions', async () => {
-    server.use(voiceStatusHandler({ status: 'running' }));
+  it("keeps the server's status answer in the query cache, never in the page's state", async () => {
+    server.use(voiceStatusHandler({ status: 'running', mode: 'xray', job_id: book, speech_to_text: false }));
     await checkStatus();
-    expect(state).toMatchObject({
-      serviceStatus: 'running',
-      websocketUrl: VOICE_WS_URL,
-      toolNames: VOICE_FUNCTIONS,
+    expect(serviceStatus()).toBe('running');
+    expect(cachedStatus()).toEqual({
+      status: 'running',
+      websocket_url: VOICE_WS_URL,
+      mcp_functions: VOICE_FUNCTIONS,
+      mode: 'xray',
+      job_id: book,
+      speech_to_text: false,
     });
+    // The valtio state holds client state only: nothing the server said about the session.
+    for (const key of ['serviceStatus', 'websocketUrl', 'toolNames', 'sessionMode', 'hearing'])
+      expect(state).not.toHaveProperty(key);
+    expect(JSON.stringify(state)).not.toContain(VOICE_WS_URL);
+    expect(JSON.stringify(state)).not.toContain(VOICE_FUNCTIONS[0]);
   });
 
   it('status errors prefer the server detail, else "Failed to check status: " and what to do', async () => {
     server.use(voiceStatusHandler({}, { status: 503, body: errorBodyFixture('Voice service unavailable') }));
     await checkStatus();
-    expect(state).toMatchObject({ serviceStatus: 'error', error: 'Voice service unavailable' });
+    expect(serviceStatus()).toBe('error');
+    expect(state.error).toBe('Voice service unavailable');
     server.use(voiceStatusHandler({}, { status: 500 }));
     await checkStatus();
     expect(state.error).toBe('Failed to check status: the server could not do it just now. Try again in a moment.');
+    // The next answer clears it.
+    server.use(voiceStatusHandler({ status: 'stopped' }));
+    await checkStatus();
+    expect(serviceStatus()).toBe('stopped');
+    expect(state.error).toBeNull();
   });
 
-  it('start goes starting -> running with the mode and job id; failure gives "Failed to start service"', async () => {
-    resetVoiceAssistant({ serviceStatus: 'stopped', mode: 'xray', jobId: '9b2e7c1a-4d5f-4e6a-8b9c-0d1e2f3a4b5c' });
+  it('start goes starting -> running with the mode and job id, its answer cached; failure gives "Failed to start service"', async () => {
+    resetVoiceAssistant({ mode: 'xray', jobId: book });
     const seen = requestsTo('/api/v1/voice-assistant/start');
     const starting = start();
-    expect(state.serviceStatus).toBe('starting');
+    expect(serviceStatus()).toBe('starting');
     await starting;
-    expect(state).toMatchObject({
-      serviceStatus: 'running',
-      websocketUrl: VOICE_WS_URL,
-      toolNames: VOICE_FUNCTIONS,
+    expect(serviceStatus()).toBe('running');
+    expect(cachedStatus()).toMatchObject({
+      status: 'running',
+      websocket_url: VOICE_WS_URL,
+      mcp_functions: VOICE_FUNCTIONS,
+      mode: 'xray',
+      job_id: book,
     });
-    expect(await seen[0]?.json()).toEqual({ mode: 'xray', jobId: '9b2e7c1a-4d5f-4e6a-8b9c-0d1e2f3a4b5c' });
+    expect(await seen[0]?.json()).toEqual({ mode: 'xray', jobId: book });
     server.use(voiceStartHandler({}, { status: 500 }));
     await start();
-    expect(state).toMatchObject({
-      serviceStatus: 'error',
-      error: 'Failed to start service: the server could not do it just now. Try again in a moment.',
-    });
+    expect(serviceStatus()).toBe('error');
+    expect(state.error).toBe('Failed to start service: the server could not do it just now. Try again in a moment.');
   });
 
-  it('stop clears the websocket URL and functions; failure gives "Failed to stop service"', async () => {
+  it('a start owns the status until it answers: an older status answer neither shows, switches nor stays', async () => {
+    const startAnswer = gate();
+    const statusAnswer = gate();
+    server.use(
+      getStartVoiceAssistantMockHandler(async () => {
+        await startAnswer.opened;
+        return voiceStatusFixture({ status: 'running', mode: 'tutor', job_id: book });
+      }),
+      // The session running before the start: X-ray.
+      voiceStatusHandler({ status: 'running', mode: 'xray', job_id: book }),
+    );
+    const starts = requestsTo('/api/v1/voice-assistant/start');
+    const statuses = requestsTo('/api/v1/voice-assistant/status');
+    resetVoiceAssistant({ mode: 'tutor', jobId: book });
+    const starting = start();
+    // A status answer lands while the start is out: still Starting, and no second start.
+    await checkStatus();
+    expect(serviceStatus()).toBe('starting');
+    expect(starts).toHaveLength(1);
+    // Another status request is out when the start answers: its older answer is dropped.
+    server.use(
+      getGetVoiceAssistantStatusMockHandler(async () => {
+        await statusAnswer.opened;
+        return voiceStatusFixture({ status: 'running', mode: 'xray', job_id: book });
+      }),
+    );
+    const checking = checkStatus();
+    await vi.waitFor(() => expect(statuses).toHaveLength(2));
+    startAnswer.open();
+    await starting;
+    statusAnswer.open();
+    await checking;
+    expect(starts).toHaveLength(1);
+    expect(serviceStatus()).toBe('running');
+    expect(cachedStatus()).toMatchObject({ mode: 'tutor', job_id: book });
+    expect(state.error).toBeNull();
+  });
+
+  it('stop caches the stopped answer (no websocket URL, no tools); failure gives "Failed to stop service"', async () => {
     running();
     await stop();
-    expect(state).toMatchObject({ serviceStatus: 'stopped', websocketUrl: null, toolNames: [] });
+    expect(serviceStatus()).toBe('stopped');
+    expect(cachedStatus()).toMatchObject({ status: 'stopped', websocket_url: null, mcp_functions: [] });
     running();
     server.use(voiceStopHandler({ status: 500 }));
     await stop();
-    expect(state).toMatchObject({
-      serviceStatus: 'error',
-      error: 'Failed to stop service: the server could not do it just now. Try again in a moment.',
-    });
+    expect(serviceStatus()).toBe('error');
+    expect(state.error).toBe('Failed to stop service: the server could not do it just now. Try again in a moment.');
   });
 
   it('switches a running session in another mode or book to the one the page asks for, and reconnects', async () => {
-    const book = '9b2e7c1a-4d5f-4e6a-8b9c-0d1e2f3a4b5c';
     // X-ray runs and the reader is connected; then they choose "Ask Tutor" on the same book.
     server.use(
       voiceStatusHandler({ status: 'running', mode: 'xray', job_id: book }),
@@ -162,12 +237,12 @@ describe('voice assistant store: service', () => {
     const firstTransport = transport;
     const starts = requestsTo('/api/v1/voice-assistant/start');
 
-    resetVoiceAssistant({ serviceStatus: 'running', websocketUrl: VOICE_WS_URL, mode: 'tutor', jobId: book });
-    await connect();
-    await checkStatus();
+    setContext({ mode: 'tutor' });
+    await vi.waitFor(() => expect(cachedStatus()?.mode).toBe('tutor'));
+    await vi.waitFor(() => expect(state.clientStatus).toBe('connected'));
     expect(starts).toHaveLength(1);
     expect(await starts[0]!.json()).toEqual({ mode: 'tutor', jobId: book });
-    expect(state).toMatchObject({ serviceStatus: 'running', clientStatus: 'connected', sessionMode: 'tutor' });
+    expect(serviceStatus()).toBe('running');
     expect(transport).not.toBe(firstTransport);
 
     // The same mode and book: nothing to switch.
@@ -177,26 +252,32 @@ describe('voice assistant store: service', () => {
   });
 
   it('leaves a running session alone when the page names no mode or book', async () => {
-    server.use(voiceStatusHandler({ status: 'running', mode: 'xray', job_id: '9b2e7c1a-4d5f-4e6a-8b9c-0d1e2f3a4b5c' }));
+    server.use(voiceStatusHandler({ status: 'running', mode: 'xray', job_id: book }));
     const starts = requestsTo('/api/v1/voice-assistant/start');
     await checkStatus();
-    expect(state.serviceStatus).toBe('running');
+    expect(serviceStatus()).toBe('running');
     expect(starts).toHaveLength(0);
   });
 
-  it('re-polls the status every 10 s while running', async () => {
+  it('polls the status every 10 s while running, each answer refreshing the cache; stops polling once stopped', async () => {
     vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
     try {
       server.use(voiceStatusHandler({ status: 'running' }));
       const seen = requestsTo('/api/v1/voice-assistant/status');
       const unwatch = watchStatus();
-      await vi.waitFor(() => expect(state.serviceStatus).toBe('running'));
+      await vi.waitFor(() => expect(serviceStatus()).toBe('running'));
+      expect(seen).toHaveLength(1);
+      // The server's answer changes: the next poll brings it into the cache.
+      server.use(voiceStatusHandler({ status: 'running', mcp_functions: ['search_book'] }));
       vi.advanceTimersByTime(10_000);
-      await vi.waitFor(() => expect(seen).toHaveLength(2));
+      await vi.waitFor(() => expect(cachedStatus()?.mcp_functions).toEqual(['search_book']));
+      expect(seen).toHaveLength(2);
       server.use(voiceStatusHandler({ status: 'stopped' }));
       vi.advanceTimersByTime(10_000);
-      await vi.waitFor(() => expect(state.serviceStatus).toBe('stopped'));
-      vi.advanceTimersByTime(20_000);
+      await vi.waitFor(() => expect(serviceStatus()).toBe('stopped'));
+      // Stopped: no more polls.
+      vi.advanceTimersByTime(30_000);
+      await new Promise((resolve) => setTimeout(resolve, 20));
       expect(seen).toHaveLength(3);
       unwatch();
     } finally {
@@ -223,8 +304,7 @@ describe('voice assistant store: client', () => {
 
   it('connects to the URL the start answered (no second request), with token and position, mic on, camera off', async () => {
     const seen = requestsTo('/api/v1/voice-assistant/connect');
-    running();
-    state.websocketUrl = 'http://localhost:8080/api/v1/voice-assistant/ws?session=s1';
+    running({ websocket_url: 'http://localhost:8080/api/v1/voice-assistant/ws?session=s1' });
     state.position = 125.5;
     const connecting = connect();
     expect(state.clientStatus).toBe('connecting');
@@ -337,7 +417,6 @@ describe('voice assistant store: client', () => {
 });
 
 describe('voice assistant store: the conversation page', () => {
-  const book = '9b2e7c1a-4d5f-4e6a-8b9c-0d1e2f3a4b5c';
   const talking = () => talkState(state);
 
   it('talk starts the session the page asks for, then connects with the microphone on', async () => {
@@ -345,7 +424,8 @@ describe('voice assistant store: the conversation page', () => {
     setContext({ mode: 'xray', jobId: book, position: 42 });
     await talk();
     expect(await starts[0]!.json()).toEqual({ mode: 'xray', jobId: book });
-    expect(state).toMatchObject({ serviceStatus: 'running', clientStatus: 'connected', micEnabled: true });
+    expect(serviceStatus()).toBe('running');
+    expect(state).toMatchObject({ clientStatus: 'connected', micEnabled: true });
     expect(talking()).toBe('listening');
     expect(new URL((transport.connectParams as { ws_url: string }).ws_url).searchParams.get('position')).toBe('42');
   });
@@ -500,7 +580,6 @@ describe('voice assistant store: the conversation page', () => {
     server.use(voiceStartHandler({ speech_to_text: false }));
     setContext({ mode: 'xray', jobId: book });
     await talk();
-    expect(state.hearing).toBe('browser');
     // The browser listens; the microphone runs for its level meter, and none of its audio goes to
     // a server that cannot hear it.
     expect(recognizers).toHaveLength(1);
@@ -545,7 +624,7 @@ describe('voice assistant store: the conversation page', () => {
     configureVoiceAssistant({ speechRecognition: () => null });
     server.use(voiceStartHandler({ speech_to_text: false }));
     await talk();
-    expect(state).toMatchObject({ hearing: 'none', clientStatus: 'connected', micEnabled: false });
+    expect(state).toMatchObject({ clientStatus: 'connected', micEnabled: false });
     expect(state.micProblem).toBe(NOBODY_HEARS);
     expect(audio.micOn).toBe(false);
     expect(talking()).toBe('typing');
@@ -557,7 +636,6 @@ describe('voice assistant store: the conversation page', () => {
     configureVoiceAssistant({ speechRecognition: () => fakeRecognition(recognizers) });
     server.use(voiceStartHandler({ speech_to_text: true }));
     await talk();
-    expect(state.hearing).toBe('server');
     expect(recognizers).toHaveLength(0);
     expect(audio.micOn).toBe(true);
   });

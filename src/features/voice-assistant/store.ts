@@ -1,91 +1,59 @@
 /**
- * The voice assistant's service and connection (docs/voice-assistant.md#the-page): starting the
- * session the page asks for, connecting to the websocket URL the start answered, the microphone,
- * and the listening position sent to the live conversation. The state is in state.ts, what each
- * message does to the conversation in conversation.ts.
+ * The voice assistant page's actions (docs/voice-assistant.md#the-page): the session the page asks
+ * for (its mode and book), starting and stopping it, watching its status, and the talk button.
+ * The server's answers live in the React Query cache (data.ts); the client state in state.ts; the
+ * connection in connection.ts.
  */
-import {
-  getVoiceAssistantStatus,
-  startVoiceAssistant,
-  stopVoiceAssistant,
-} from '../../api/gen/endpoints/voice-assistant/voice-assistant';
+import type { QueryClient } from '@tanstack/react-query';
 import type { VoiceAssistantStartRequest } from '../../api/gen/model';
-import { readToken } from '../../entities/session';
 import type { AssistantMode } from '../../lib/paths';
+import { connect, disconnect, endSession, sendPosition, sendText } from './connection';
 import {
-  BrowserAudioIO,
-  browserRecognizer,
-  SIG_CONNECTION_CANCELED,
-  WebSocketTransport,
-  type AudioIO,
-  type Recognizer,
-  type RecognizerFactory,
-  type Transport,
-  type TransportError,
-} from '../../voice-transport/index';
-import { addQuestion, applyMessage, finishTurn, resetTurn } from './conversation';
-import { connectionProblemOf, messageOf, micProblemOf, serviceError } from './problems';
-import { resetState, state, type Hearing, type VoiceAssistantState } from './state';
+  cachedStatus,
+  connectStatusCache,
+  fetchStatus,
+  isStarting,
+  pollStatus,
+  serviceStatusOf,
+  startSession,
+  stopSession,
+  type StatusAnswer,
+} from './data';
+import { serviceError } from './problems';
+import { resetState, state, type ServiceStatus, type VoiceAssistantState } from './state';
 
 export { state };
 
-/** While running, the status is re-polled this often (docs/product.md#voice-assistant). */
-export const STATUS_POLL_MS = 10_000;
-
-export interface VoiceAssistantDeps {
-  createTransport: () => Transport;
-  createAudio: () => AudioIO;
-  /** The stored access token (`access_token` in local or session storage; docs/product.md#session). */
-  getToken: () => string | null;
-  /** Base for relative connection URLs. */
-  location: () => string;
-  /** Whether the page may open a microphone at all (HTTPS or localhost). */
-  isSecureContext: () => boolean;
-  /** The browser's own speech recognition; null where it offers none. */
-  speechRecognition: () => RecognizerFactory | null;
+/** The service's status now (see serviceStatusOf). */
+export function serviceStatus(): ServiceStatus {
+  return serviceStatusOf(state.serviceFailed, isStarting(), cachedStatus());
 }
 
-const defaultDeps: VoiceAssistantDeps = {
-  createTransport: () => new WebSocketTransport(),
-  createAudio: () => new BrowserAudioIO(),
-  getToken: readToken,
-  location: () => window.location.href,
-  isSecureContext: () => (typeof window === 'undefined' ? true : window.isSecureContext),
-  speechRecognition: browserRecognizer,
-};
+/** What the page does with the status answers: the latest one's follow-up, awaited by checkStatus. */
+let followUp: Promise<void> = Promise.resolve();
 
-let deps: VoiceAssistantDeps = { ...defaultDeps };
-
-/** Inject the transport, audio and token source (stories, tests); `null` restores the real ones. */
-export function configureVoiceAssistant(patch: Partial<VoiceAssistantDeps> | null): void {
-  deps = patch ? { ...deps, ...patch } : { ...defaultDeps };
+/**
+ * Hands the feature the data cache it reads and writes (the app's, through the hooks; a test's
+ * own). Every status answer fetched into it is followed up here, whoever asked for it.
+ */
+export function connectVoiceCache(client: QueryClient): void {
+  connectStatusCache(client, {
+    answered: (answer) => {
+      followUp = Promise.resolve().then(() => followStatus(answer));
+    },
+    failed: (error) => {
+      // A start in flight owns the status until it answers.
+      if (isStarting()) return;
+      state.serviceFailed = true;
+      state.error = serviceError(error, 'Failed to check status');
+    },
+  });
 }
-
-/** The live session's I/O, outside the proxy (sockets and AudioContexts are not state). */
-interface Session {
-  transport: Transport;
-  audio: AudioIO;
-  /** The browser's speech recognition, when it (not the server) hears the reader. */
-  recognizer: Recognizer | null;
-  unsubscribe: Array<() => void>;
-}
-
-/** Who hears the reader: the server when it has a speech service, else the browser when it can listen. */
-function hearingFor(serverHears: boolean | undefined): Hearing {
-  if (serverHears !== false) return 'server';
-  return deps.speechRecognition() === null ? 'none' : 'browser';
-}
-
-/** Said when nobody can turn speech into text here (the page adds that typing works). */
-export const NOBODY_HEARS =
-  'Speaking is not available here: the server has no speech service and this browser offers no speech recognition.';
-let session: Session | null = null;
-/** The last position (whole seconds) the live session was told with set-position. */
-let sentPosition: number | null = null;
 
 /** Back to the initial state, dropping any live session (every story and test starts clean). */
 export function resetVoiceAssistant(patch: Partial<VoiceAssistantState> = {}): void {
   endSession();
+  followUp = Promise.resolve();
   resetState(patch);
 }
 
@@ -104,44 +72,30 @@ export function setContext(context: {
   if (context.jobId !== undefined) state.jobId = context.jobId;
   if (context.position !== undefined) state.position = context.position;
   // Asked for another mode or book while a session runs: look, and switch if it differs.
-  if (state.serviceStatus === 'running' && (before.mode !== state.mode || before.jobId !== state.jobId)) {
+  if (serviceStatus() === 'running' && (before.mode !== state.mode || before.jobId !== state.jobId)) {
     void checkStatus();
     return;
   }
   if (context.position !== undefined) sendPosition();
 }
 
-/** Tells the live conversation where the listener is, once per whole second moved. */
-function sendPosition(): void {
-  const current = session;
-  if (!current || state.clientStatus !== 'connected' || state.jobId === null || state.position === null) return;
-  if (!Number.isFinite(state.position) || state.position < 0) return;
-  const seconds = Math.floor(state.position);
-  if (seconds === sentPosition) return;
-  sentPosition = seconds;
-  current.transport.sendClientMessage('set-position', { seconds, job_id: state.jobId }).catch((error: unknown) => {
-    // The next move sends it again.
-    if (sentPosition === seconds) sentPosition = null;
-    console.warn('voice: set-position failed:', messageOf(error));
-  });
-}
-
+/** Asks the server for the status now, and resolves once its answer is followed up. */
 export async function checkStatus(): Promise<void> {
   try {
-    const status = await getVoiceAssistantStatus();
-    // A start in flight owns the status until it answers.
-    if (state.serviceStatus === 'starting') return;
-    state.serviceStatus = status.status;
-    state.websocketUrl = status.websocket_url ?? null;
-    state.toolNames = [...status.mcp_functions];
-    state.sessionMode = status.mode ?? null;
-    state.hearing = hearingFor(status.speech_to_text);
-    if (state.clientStatus !== 'error') state.error = null;
-    if (status.status === 'running' && asksForAnotherSession(status)) await switchSession();
-  } catch (error) {
-    state.serviceStatus = 'error';
-    state.error = serviceError(error, 'Failed to check status');
+    await fetchStatus();
+  } catch {
+    // The failure reached the cache's listener, which says it on the page.
   }
+  await followUp;
+}
+
+/** A fresh status answer: clear an earlier failure, and switch sessions when it is not the page's. */
+async function followStatus(answer: StatusAnswer): Promise<void> {
+  // A start in flight owns the status until it answers.
+  if (isStarting()) return;
+  state.serviceFailed = false;
+  if (state.clientStatus !== 'error') state.error = null;
+  if (answer.status === 'running' && asksForAnotherSession(answer)) await switchSession();
 }
 
 /** The page names a mode or book (e.g. "Ask Tutor" on a book) other than the running session's. */
@@ -158,56 +112,46 @@ async function switchSession(): Promise<void> {
   const wasConnected = state.clientStatus === 'connected' || state.clientStatus === 'connecting';
   if (wasConnected) await disconnect();
   await start();
-  if (wasConnected && state.serviceStatus === 'running') await connect();
+  if (wasConnected && serviceStatus() === 'running') await connect();
 }
 
+/** Starts the session for the page's mode and book; its answer becomes the cached status. */
 export async function start(): Promise<void> {
-  state.serviceStatus = 'starting';
   state.error = null;
   const body: VoiceAssistantStartRequest = {};
   if (state.mode) body.mode = state.mode;
   if (state.jobId) body.jobId = state.jobId;
   try {
-    const status = await startVoiceAssistant(body);
-    state.serviceStatus = 'running';
-    state.websocketUrl = status.websocket_url ?? null;
-    state.toolNames = [...status.mcp_functions];
-    state.sessionMode = status.mode ?? null;
-    state.hearing = hearingFor(status.speech_to_text);
+    await startSession(body);
+    state.serviceFailed = false;
   } catch (error) {
-    state.serviceStatus = 'error';
+    state.serviceFailed = true;
     state.error = serviceError(error, 'Failed to start service');
   }
 }
 
+/** Ends the conversation and the session; the stopped status becomes the cached one. */
 export async function stop(): Promise<void> {
-  if (session) await disconnect();
+  if (state.clientStatus === 'connecting' || state.clientStatus === 'connected') await disconnect();
   state.error = null;
   try {
-    await stopVoiceAssistant();
-    state.serviceStatus = 'stopped';
-    state.websocketUrl = null;
-    state.toolNames = [];
-    state.sessionMode = null;
+    await stopSession();
+    state.serviceFailed = false;
   } catch (error) {
-    state.serviceStatus = 'error';
+    state.serviceFailed = true;
     state.error = serviceError(error, 'Failed to stop service');
   }
 }
 
 /**
- * Checks the status now, then every 10 s while the service is running.
- * Returns the function that stops watching.
+ * Checks the status now, then every STATUS_POLL_MS while the service is running (the status
+ * query's refetchInterval). Returns the function that stops watching.
  */
 export function watchStatus(): () => void {
+  const unwatch = pollStatus();
   void checkStatus();
-  const timer = setInterval(() => {
-    if (state.serviceStatus === 'running') void checkStatus();
-  }, STATUS_POLL_MS);
-  return () => clearInterval(timer);
+  return unwatch;
 }
-
-// --- client ---------------------------------------------------------------------------------------
 
 /**
  * The talk button: starts the session the page asks for (mode and book; the server switches a
@@ -215,9 +159,9 @@ export function watchStatus(): () => void {
  */
 export async function talk(): Promise<void> {
   if (state.clientStatus === 'connecting' || state.clientStatus === 'connected') return;
-  if (state.serviceStatus === 'starting') return;
+  if (isStarting()) return;
   await start();
-  if (state.serviceStatus === 'running') await connect();
+  if (serviceStatus() === 'running') await connect();
 }
 
 /**
@@ -229,227 +173,4 @@ export async function ask(text: string): Promise<boolean> {
   if (!content) return false;
   if (state.clientStatus !== 'connected') await talk();
   return sendText(content);
-}
-
-/** The websocket URL for the connection: ws(s) scheme, `token` and `position` query parameters. */
-export function connectionUrlWith(connectionUrl: string, base: string, token: string, position: number | null): string {
-  const url = new URL(connectionUrl, base);
-  if (url.protocol === 'http:') url.protocol = 'ws:';
-  if (url.protocol === 'https:') url.protocol = 'wss:';
-  url.searchParams.set('token', token);
-  if (position !== null && Number.isFinite(position)) url.searchParams.set('position', String(position));
-  return url.toString();
-}
-
-export async function connect(): Promise<void> {
-  if (!state.websocketUrl) return;
-  if (state.clientStatus === 'connecting' || state.clientStatus === 'connected') return;
-  const token = deps.getToken();
-  if (!token) {
-    state.error = 'No authentication token found';
-    return;
-  }
-  endSession();
-  state.clientStatus = 'connecting';
-  state.error = null;
-  state.micProblem = null;
-  // The conversation carries on across reconnects and mode switches: only the turn state resets.
-  finishTurn('bot');
-  resetTurn();
-  const transport = deps.createTransport();
-  const audio = deps.createAudio();
-  const hearing = state.hearing;
-  const current: Session = { transport, audio, recognizer: null, unsubscribe: [] };
-  session = current;
-  const live = () => session === current;
-  try {
-    // The websocket URL came with the start: no second request for it.
-    const url = connectionUrlWith(state.websocketUrl, deps.location(), token, state.position);
-    wire(current);
-    // The server hears the microphone's audio only when it has a speech service.
-    transport.enableMic(hearing === 'server');
-    transport.enableCam(false);
-    state.micEnabled = hearing !== 'none';
-    state.camEnabled = false;
-    if (hearing === 'none') state.micProblem = NOBODY_HEARS;
-    // The mic starts with the connection: chunks captured before ready are queued by the transport.
-    // When the browser hears the reader, the microphone runs for its level meter only.
-    const mic =
-      hearing === 'none'
-        ? Promise.resolve(null)
-        : audio
-            .startMic((pcm) => {
-              if (hearing === 'server') transport.sendAudio(pcm);
-            })
-            .then(
-              () => null,
-              (error: unknown) => error,
-            );
-    await transport.connect({ ws_url: url });
-    if (!live()) return;
-    state.clientStatus = 'connected';
-    state.remoteParticipant = { id: 'bot', name: 'Bot' };
-    sentPosition = state.position === null ? null : Math.floor(state.position);
-    if (hearing === 'browser') listenInBrowser(current);
-    const micError = await mic;
-    if (micError && live()) {
-      state.micEnabled = false;
-      transport.enableMic(false);
-      current.recognizer?.stop();
-      state.micProblem = micProblemOf(micError, deps.isSecureContext());
-    }
-  } catch (error) {
-    if (!live()) return;
-    if ((error as Error | undefined)?.name === SIG_CONNECTION_CANCELED) return;
-    endSession();
-    state.clientStatus = 'error';
-    state.error = `Connection failed: ${connectionProblemOf(error)}`;
-  }
-}
-
-/**
- * The browser hears the reader (the server has no speech service): each thing they say is sent as
- * a question, as if typed; listening pauses while the assistant speaks, so it never hears itself.
- */
-function listenInBrowser(current: Session): void {
-  const create = deps.speechRecognition();
-  if (create === null) return;
-  const live = () => session === current;
-  const recognizer = create({
-    onFinal: (text) => {
-      if (live()) sendText(text);
-    },
-    onSpeech: (speaking) => {
-      if (live()) state.userSpeaking = speaking;
-    },
-    onError: (problem, detail) => {
-      if (!live()) return;
-      current.audio.stopMic();
-      state.micEnabled = false;
-      state.userSpeaking = false;
-      state.micProblem =
-        problem === 'denied'
-          ? micProblemOf({ name: 'NotAllowedError' }, deps.isSecureContext())
-          : `The browser's speech recognition stopped: ${detail}.`;
-    },
-  });
-  current.recognizer = recognizer;
-  recognizer.start();
-}
-
-export async function disconnect(): Promise<void> {
-  const current = session;
-  session = null;
-  endSession(current);
-  state.clientStatus = 'disconnected';
-}
-
-/** RTVI send-text: the bot answers at once, out loud. The question joins the transcript. */
-export function sendText(text: string): boolean {
-  const content = text.trim();
-  if (!content || !session || state.clientStatus !== 'connected') return false;
-  try {
-    session.transport.sendText(content, { run_immediately: true, audio_response: true });
-  } catch (error) {
-    console.warn('voice: the question could not be sent:', messageOf(error));
-    clientError(`Connection failed: ${connectionProblemOf(error)}`);
-    return false;
-  }
-  addQuestion(content);
-  return true;
-}
-
-function endSession(current: Session | null = session): void {
-  session = null;
-  if (current) {
-    current.unsubscribe.forEach((off) => off());
-    current.recognizer?.stop();
-    current.audio.stopMic();
-    current.audio.stopPlayback();
-    void current.audio.close().catch(() => {});
-    void current.transport.disconnect().catch(() => {});
-  }
-  Object.assign(state, {
-    remoteParticipant: null,
-    micEnabled: false,
-    reconnecting: false,
-    botSpeaking: false,
-    userSpeaking: false,
-    thinking: false,
-    levels: { local: 0, remote: 0 },
-  });
-  sentPosition = null;
-}
-
-/** A client or message error shows its message and sets client status error (docs/product.md#voice-assistant). */
-function clientError(message: string): void {
-  endSession();
-  state.clientStatus = 'error';
-  state.error = message;
-}
-
-function wire(current: Session): void {
-  const { transport, audio } = current;
-  const guard =
-    <A extends unknown[]>(fn: (...args: A) => void) =>
-    (...args: A) => {
-      if (session === current) fn(...args);
-    };
-  current.unsubscribe.push(
-    transport.on(
-      'message',
-      guard((msg) => applyMessage(msg, { stopPlayback: () => audio.stopPlayback(), fatal: clientError })),
-    ),
-    transport.on(
-      'botAudio',
-      guard(({ pcm, sampleRate }) => audio.play(pcm, sampleRate)),
-    ),
-    transport.on(
-      'interruption',
-      guard(() => {
-        audio.stopPlayback();
-        state.botSpeaking = false;
-        state.thinking = false;
-        finishTurn('bot');
-      }),
-    ),
-    transport.on(
-      'error',
-      guard((error: TransportError) => {
-        if (!error.fatal) {
-          console.warn('voice:', error.message);
-          return;
-        }
-        // During the connect, the connect's own failure path reports it.
-        if (state.clientStatus === 'connecting') return;
-        console.warn('voice:', error.message);
-        clientError(`Connection lost: ${connectionProblemOf(error)}`);
-      }),
-    ),
-    transport.on(
-      'reconnecting',
-      guard(() => {
-        state.reconnecting = true;
-        audio.stopPlayback();
-      }),
-    ),
-    transport.on(
-      'reconnected',
-      guard(() => {
-        state.reconnecting = false;
-      }),
-    ),
-    audio.onLevels(
-      guard((levels) => {
-        state.levels = levels;
-      }),
-    ),
-    audio.onPlaying(
-      guard((playing) => {
-        state.botSpeaking = playing;
-        // The browser's recognition would hear the assistant through the speakers.
-        current.recognizer?.pause(playing);
-      }),
-    ),
-  );
 }

@@ -140,7 +140,7 @@ export const Details: Story = {
   },
 };
 
-/** The book playing. */
+/** After the reader presses Play on the book page: the player at the top plays, its button now Pause. */
 export const Playing: Story = {
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);

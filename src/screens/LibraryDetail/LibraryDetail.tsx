@@ -84,6 +84,11 @@ const Reading = styled.div`
   margin-bottom: ${({ theme }) => theme.space(6)};
   > [data-area='text'] {
     grid-area: text;
+    /* The read-along and the Pronunciations card below it, apart like the page's other blocks. */
+    display: flex;
+    flex-direction: column;
+    gap: ${({ theme }) => theme.space(6)};
+    min-width: 0;
   }
   > [data-area='chapters'] {
     grid-area: chapters;

@@ -1,6 +1,14 @@
 import styled from 'styled-components';
 import { Badge, Button, Disclosure } from '../../components/ui';
-import { checkStatus, start, stop, useVoiceAssistant, type ServiceStatus } from '../../features/voice-assistant';
+import {
+  checkStatus,
+  start,
+  stop,
+  useServiceStatus,
+  useVoiceAssistant,
+  useVoiceStatus,
+  type ServiceStatus,
+} from '../../features/voice-assistant';
 
 const serviceLabel: Record<ServiceStatus, string> = {
   unknown: 'Unknown',
@@ -41,15 +49,22 @@ const Row = styled.div`
   gap: ${({ theme }) => theme.space(3)};
 `;
 
-/** The service's workings, closed by default: status, connection, websocket URL, tools, start and stop. */
+/**
+ * The service's workings, closed by default: status, connection, websocket URL, tools, start and
+ * stop. The URL and tools are the server's latest status answer (the data cache).
+ */
 export function DetailsPanel() {
   const voice = useVoiceAssistant();
+  const service = useServiceStatus();
+  const status = useVoiceStatus();
+  const websocketUrl = status?.websocket_url ?? null;
+  const toolNames = status?.mcp_functions ?? [];
   return (
     <Box>
       <Disclosure summary="Details">
         <dl>
           <dt>Service</dt>
-          <dd>{serviceLabel[voice.serviceStatus]}</dd>
+          <dd>{serviceLabel[service]}</dd>
           <dt>Connection</dt>
           <dd>
             {voice.clientStatus === 'connected'
@@ -60,20 +75,20 @@ export function DetailsPanel() {
                   ? 'Error'
                   : 'Disconnected'}
           </dd>
-          {voice.websocketUrl && (
+          {websocketUrl && (
             <>
               <dt>WebSocket URL</dt>
               <dd>
-                <code>{voice.websocketUrl}</code>
+                <code>{websocketUrl}</code>
               </dd>
             </>
           )}
-          {voice.toolNames.length > 0 && (
+          {toolNames.length > 0 && (
             <>
               <dt id="va-functions">Functions</dt>
               <dd>
                 <ul aria-labelledby="va-functions">
-                  {voice.toolNames.map((name) => (
+                  {toolNames.map((name) => (
                     <li key={name}>
                       <Badge tone="info">{name}</Badge>
                     </li>
@@ -90,14 +105,14 @@ export function DetailsPanel() {
           <Button
             variant="secondary"
             onClick={() => void start()}
-            disabled={voice.serviceStatus === 'running' || voice.serviceStatus === 'starting'}
+            disabled={service === 'running' || service === 'starting'}
           >
             Start the service
           </Button>
           <Button
             variant="secondary"
             onClick={() => void stop()}
-            disabled={voice.serviceStatus !== 'running' && voice.serviceStatus !== 'error'}
+            disabled={service !== 'running' && service !== 'error'}
           >
             Stop the service
           </Button>

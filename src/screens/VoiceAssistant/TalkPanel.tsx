@@ -6,7 +6,10 @@ import {
   NOBODY_HEARS,
   talk,
   talkState,
+  useHearing,
+  useServiceStatus,
   useVoiceAssistant,
+  useVoiceStatus,
   type TalkState,
 } from '../../features/voice-assistant';
 import type { AssistantMode } from '../../lib/paths';
@@ -104,8 +107,10 @@ export function TalkPanel({ botName }: { botName: string }) {
   const voice = useVoiceAssistant();
   const state = talkState(voice);
   const connected = voice.clientStatus === 'connected';
-  const busy = state === 'connecting' || voice.serviceStatus === 'starting';
-  const sessionMode: AssistantMode | null = voice.sessionMode;
+  const service = useServiceStatus();
+  const busy = state === 'connecting' || service === 'starting';
+  const sessionMode: AssistantMode | null = useVoiceStatus()?.mode ?? null;
+  const hearing = useHearing();
   return (
     <Panel aria-labelledby="va-talk">
       <CardTitle id="va-talk">Talk</CardTitle>
@@ -125,10 +130,10 @@ export function TalkPanel({ botName }: { botName: string }) {
       {connected && (
         <Small>{sessionMode ? `Talking in ${modeNames[sessionMode]} mode` : 'Talking about your library'}</Small>
       )}
-      {voice.hearing === 'browser' && (
+      {hearing === 'browser' && (
         <Small>Your browser’s speech service hears you and turns what you say into text for the assistant.</Small>
       )}
-      {voice.hearing === 'none' && !connected && <Small>{`${NOBODY_HEARS} Type your questions below.`}</Small>}
+      {hearing === 'none' && !connected && <Small>{`${NOBODY_HEARS} Type your questions below.`}</Small>}
       {voice.micProblem && connected && <Small>{`${voice.micProblem} You can still type your questions.`}</Small>}
       {connected && (
         <Meters>

@@ -3,7 +3,14 @@ import styled from 'styled-components';
 import { Badge, Button, ButtonLink, Card, TextField } from '../../components/ui';
 import { formatClock } from '../../entities/time';
 import { playFrom } from '../../features/player';
-import { ask, clearKeptConversation, useVoiceAssistant, type TranscriptEntry } from '../../features/voice-assistant';
+import {
+  ask,
+  clearKeptConversation,
+  useOfferedRecap,
+  useServiceStatus,
+  useVoiceAssistant,
+  type TranscriptEntry,
+} from '../../features/voice-assistant';
 import { paths } from '../../lib/paths';
 import { CardTitle, modeNames } from './parts';
 import { RecapCard } from './RecapCard';
@@ -229,7 +236,9 @@ export function TranscriptPanel({
   );
   const [question, setQuestion] = useState('');
   const connected = voice.clientStatus === 'connected';
-  const busy = voice.clientStatus === 'connecting' || voice.serviceStatus === 'starting';
+  const service = useServiceStatus();
+  const recap = useOfferedRecap();
+  const busy = voice.clientStatus === 'connecting' || service === 'starting';
 
   async function send(event: FormEvent) {
     event.preventDefault();
@@ -248,7 +257,7 @@ export function TranscriptPanel({
           </Button>
         )}
       </Head>
-      {voice.recap && jobId && <RecapCard recap={voice.recap} jobId={jobId} />}
+      {recap && jobId && <RecapCard recap={recap} jobId={jobId} />}
       {voice.fallback && (
         <Notice role="status">
           <p>

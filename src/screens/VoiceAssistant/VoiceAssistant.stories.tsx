@@ -572,6 +572,22 @@ export const DetailsOpen: Story = {
   },
 };
 
+/** The reader pressed Start the service: Starting until the server answers, and nothing starts twice. */
+export const DetailsStarting: Story = {
+  name: 'Details while the service starts',
+  parameters: { msw: { handlers: { voiceStart: voiceStartHandler({}, { delay: 'infinite' }) } } },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await userEvent.click(canvas.getByText('Details'));
+    await expect(await canvas.findByText('Stopped')).toBeVisible();
+    await userEvent.click(canvas.getByRole('button', { name: 'Start the service' }));
+    await expect(await canvas.findByText('Starting')).toBeVisible();
+    await expect(canvas.getByRole('button', { name: 'Start the service' })).toBeDisabled();
+    // The talk button waits for the start too.
+    await expect(canvas.getByRole('button', { name: 'Connecting…' })).toBeDisabled();
+  },
+};
+
 /** A conversation on a desktop. */
 export const Desktop: Story = {
   name: 'Conversation at 1280 px',
