@@ -8,7 +8,7 @@
  *
  * Cases, each on a server of its own: a 1 MB book in "Chapter N" chapters (target 3 s), a 10 MB
  * series with headings and a 10 MB plain text without any (target 10 s each). BENCH_BOOK_CHARS
- * runs one book of that size instead. Printed, never asserted. The server's memory through a
+ * runs one book of that size instead (BENCH_BOOK_HEADINGS=0: a plain text without headings). Printed, never asserted. The server's memory through a
  * whole conversion is bench/memory.ts.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -41,7 +41,7 @@ const CASES: Case[] =
         {
           name: 'book',
           chars: Math.min(MAX_CONTENT_CHARS, Number(process.env.BENCH_BOOK_CHARS)),
-          headings: true,
+          headings: process.env.BENCH_BOOK_HEADINGS !== '0',
           targetSeconds: Number(process.env.BENCH_BOOK_CHARS) > 2_000_000 ? 10 : 3,
         },
       ]
