@@ -2,7 +2,9 @@
 import react from '@vitejs/plugin-react';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
+import { firstLoadChunks, firstLoadGroups } from './tools/vite/first-load.mjs';
 import { lazyModelChunks, lazyZodModels } from './tools/vite/lazy-models.mjs';
+import { noVendorPrefixes } from './tools/vite/no-vendor-prefixes.mjs';
 
 // The API runs on its own port in development (`npm run dev`); Vite proxies /api to it,
 // including the voice assistant's websocket.
@@ -11,8 +13,16 @@ const apiTarget = `http://127.0.0.1:${process.env.API_PORT ?? '8080'}`;
 export default defineConfig({
   plugins: [
     react(),
+    noVendorPrefixes(),
     lazyZodModels({ lazySchemaModule: fileURLToPath(new URL('./src/api/lazySchema.ts', import.meta.url)) }),
+    firstLoadGroups({ root: fileURLToPath(new URL('.', import.meta.url)) }),
   ],
+  resolve: {
+    alias: {
+      // wouter imports the useSyncExternalStore shim for React 17; React 18 and 19 have their own.
+      'use-sync-external-store/shim/index.js': 'use-sync-external-store',
+    },
+  },
   server: {
     port: Number(process.env.VITE_PORT ?? 5173),
     proxy: {
@@ -22,9 +32,14 @@ export default defineConfig({
   build: {
     outDir: 'dist',
     sourcemap: true,
+    // Every browser the app supports preloads modules itself (the polyfill was 0.3 KB gzip).
+    modulePreload: { polyfill: false },
     rolldownOptions: {
-      // zod and the generated schemas: one chunk, loaded with the first answer to validate.
-      output: { codeSplitting: { groups: lazyModelChunks } },
+      // zod and the generated schemas: one chunk, loaded with the first answer to validate; the
+      // first screens' modules: one chunk per measured route (tools/vite/first-load.mjs).
+      output: {
+        codeSplitting: { groups: [...lazyModelChunks, ...firstLoadChunks] },
+      },
     },
   },
   test: {

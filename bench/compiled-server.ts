@@ -3,7 +3,7 @@
  * bench runs, and started with the same Node flags `npm start` uses.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 
 /** Starts dist-server/main.mjs with the given environment on top of this process's. */
 export function startCompiledServer(env: Record<string, string>): ChildProcess {
@@ -46,4 +46,49 @@ export async function stopServer(server: ChildProcess, graceMs = 15_000): Promis
   const timer = setTimeout(() => server.kill('SIGKILL'), graceMs);
   await exited;
   clearTimeout(timer);
+}
+
+const TICKS_PER_SECOND = 100; // Linux's USER_HZ, what /proc/<pid>/stat counts in
+
+/** utime + stime + cutime + cstime of one process (its threads, and its children it has waited for), in seconds. */
+function processCpuSeconds(stat: string): number {
+  // The command name (field 2) may hold spaces: the fields after it start past the last ')'.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14])) / TICKS_PER_SECOND;
+}
+
+/**
+ * CPU seconds used so far by a process and everything below it (Linux /proc): each live process's
+ * own time plus that of the children it has waited for, so short-lived children (a `lame` per
+ * stream, an `espeak-ng` per call) count once reaped. A load-independent figure: what a piece of
+ * work costs, whatever else the machine runs.
+ */
+export function treeCpuSeconds(root: number): number {
+  const parents = new Map<number, number>();
+  const stats = new Map<number, string>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      parents.set(Number(entry), ppid);
+      stats.set(Number(entry), stat);
+    } catch {
+      /* gone meanwhile */
+    }
+  }
+  const inTree = (pid: number): boolean => {
+    for (let p: number | undefined = pid; p !== undefined && p > 1; p = parents.get(p)) if (p === root) return true;
+    return false;
+  };
+  let total = 0;
+  for (const [pid, stat] of stats) if (inTree(pid)) total += processCpuSeconds(stat);
+  return total;
+}
+
+/** CPU seconds of the children this process has waited for (the reference pipelines), from /proc/self/stat. */
+export function reapedChildrenCpuSeconds(): number {
+  const stat = readFileSync('/proc/self/stat', 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[13]) + Number(fields[14])) / TICKS_PER_SECOND;
 }

@@ -4,7 +4,7 @@
  * (how the pipeline drives the offline engine), plus one call per 1,000-char chunk for comparison.
  */
 import { splitIntoChunks } from '../server/tts/chunking';
-import { createEspeakEngine, getWasmRuntime, offlineVoiceFor } from '../server/tts/espeak';
+import { closeEspeakWasmPool, createEspeakEngine, offlineVoiceFor } from '../server/tts/espeak';
 
 const PARAGRAPH =
   'There was no possibility of taking a walk that day. We had been wandering, indeed, in the leafless ' +
@@ -28,13 +28,10 @@ async function main() {
   let t = performance.now();
   await engine.synthesize('Warm up.', voice);
   const first = performance.now() - t;
-  if (engine.backend === 'wasm') {
-    console.log(
-      `first call ${first.toFixed(0)} ms (WASM init ${(await getWasmRuntime()).initMs.toFixed(0)} ms, once per process)`,
-    );
-  } else {
-    console.log(`first call ${first.toFixed(0)} ms`);
-  }
+  console.log(
+    `first call ${first.toFixed(0)} ms` +
+      (engine.backend === 'wasm' ? ' (starts an eSpeak thread: compiles and instantiates the module)' : ''),
+  );
 
   const chunks = splitIntoChunks(text, engine.maxCharsPerRequest);
   const sentences = chunks.flatMap((c) => c.sentences.map((s) => text.slice(s.start, s.end)));
@@ -58,3 +55,4 @@ async function main() {
 }
 
 await main();
+await closeEspeakWasmPool();

@@ -2,8 +2,9 @@
 //   1. conversion: the native espeak-ng | lame pipeline and the server (job creation to COMPLETED)
 //      in the same run and their ratio, the API's p99 while converting, peak RSS of the first start
 //      and of the conversion  (bench/conversion.ts; BENCH_CHARS=50000)
-//   2. bundle: gzip JavaScript a first visit needs on /login and /dashboard, chunk by chunk
-//      (bench/bundle.mjs)
+//   2. bundle: gzip JavaScript a first visit needs on /login and /dashboard (target 105 KB), chunk
+//      by chunk, and its shares: the framework (react, react-dom, scheduler) and the app (its own
+//      code and each library, heaviest first)  (bench/bundle.mjs)
 //   3. voice: handshake, typed question to first answer text and first bot audio (p50/p95, native and
 //      WebAssembly eSpeak), end of speech to user-stopped-speaking, indexing a long book for the
 //      assistant, and on the voice page in Chromium Send to the answer's text on screen (target

@@ -40,7 +40,8 @@ export interface Mp3Writer {
    * Queues samples (copied at once, so the caller may reuse its array). Resolves once they are
    * accepted and the in-flight queue is below its bound: await it to get back-pressure.
    * Calls that are not awaited still keep their order.
-   * `{ handOver: true }` skips that copy: the caller gives the array away and never changes it.
+   * `{ handOver: true }` skips that copy and the cutting into blocks: the caller gives the array
+   * away and never reads or changes it again (its buffer may be transferred to an encoder thread).
    */
   write(samples: Int16Array, options?: { handOver?: boolean }): Promise<void>;
   /** Encodes what is buffered, flushes the encoder, waits for the sink (and commits a StorageWriter). */
@@ -131,8 +132,9 @@ export function createMp3Writer(opts: Mp3WriterOptions): Mp3Writer {
     write(samples: Int16Array, options?: { handOver?: boolean }): Promise<void> {
       // Copy at once unless handed over: the caller may reuse its array as soon as this call
       // returns (the PCM is copied into whole-frame blocks later, while earlier writes finish).
-      const data = samples instanceof Int16Array && options?.handOver !== true ? samples.slice() : samples;
-      const next = writing.then(() => writeNow(data));
+      const handOver = options?.handOver === true;
+      const data = samples instanceof Int16Array && !handOver ? samples.slice() : samples;
+      const next = writing.then(() => (handOver ? passOn(data) : writeNow(data)));
       writing = next.catch(() => undefined);
       return next;
     },
@@ -164,6 +166,24 @@ export function createMp3Writer(opts: Mp3WriterOptions): Mp3Writer {
         await assertOpen();
       }
     }
+  }
+
+  /**
+   * A block handed over goes to the encoder as it is (LAME takes any number of samples): no copy
+   * into frame-sized blocks, and a worker thread gets its buffer transferred when the block owns it.
+   */
+  async function passOn(samples: Int16Array): Promise<void> {
+    await assertOpen();
+    if (!(samples instanceof Int16Array)) throw new TypeError('MP3 writer expects an Int16Array of mono PCM');
+    if (samples.length === 0) return;
+    if (filled > 0) {
+      dispatch(session.encode(block.slice(0, filled)));
+      filled = 0;
+    }
+    sampleCount += samples.length;
+    dispatch(session.encode(samples));
+    await drainTo(maxInFlight - 1);
+    await assertOpen();
   }
 
   async function finishNow(): Promise<Mp3WriteResult> {

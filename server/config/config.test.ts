@@ -61,6 +61,15 @@ describe('loadConfig', () => {
     );
   });
 
+  it('chooses the offline voice engine: auto by default, native or wasm on request, nothing else', () => {
+    expect(loadConfig(env({})).espeakEngine).toBe('auto');
+    expect(loadConfig(env({ ESPEAK_ENGINE: 'wasm' })).espeakEngine).toBe('wasm');
+    expect(loadConfig(env({ ESPEAK_ENGINE: 'Native' })).espeakEngine).toBe('native');
+    expect(configError({ ESPEAK_ENGINE: 'fast' })).toBe(
+      "ESPEAK_ENGINE must be one of 'auto', 'native', 'wasm' (got \"fast\")",
+    );
+  });
+
   it('reports every bad variable at once', () => {
     const message = configError({ PORT: '0', LOG_LEVEL: 'loud' });
     expect(message).toContain('PORT must be');

@@ -19,14 +19,20 @@ export const voicesSection = section({
     elevenlabsBaseUrl: httpUrl('ELEVENLABS_BASE_URL', '(ElevenLabs)', 'Base URL of the ElevenLabs API (for a proxy).'),
     encoderThreads: integer(
       'ENCODER_THREADS',
-      { min: 0, max: 64, default: Math.max(1, os.availableParallelism() - 1), shown: '(CPU count - 1, at least 1)' },
-      'Worker threads that encode MP3 (0-64); 0 encodes on the main thread. The default leaves one core to the main thread, which synthesises the offline voice and answers the API; each thread costs about 25 MB.',
+      { min: 0, max: 64, default: os.availableParallelism(), shown: '(CPU count)' },
+      'Worker threads that encode MP3 with LAME WebAssembly (0-64; unused with a native `lame`); 0 encodes on the main thread. One per CPU by default: the offline voice speaks in threads of its own, and a long text is encoded as this many streams at once. Each thread costs about 25 MB.',
     ),
     mp3Encoder: oneOf(
       'MP3_ENCODER',
       ['auto', 'native', 'wasm'] as const,
       { default: 'auto' },
       "'auto': a native `lame` binary on PATH encodes MP3 (a process per stream, about 2.5x faster than WebAssembly) when there is one, else LAME WebAssembly in the ENCODER_THREADS worker threads. 'native' requires the binary; 'wasm' never uses it.",
+    ),
+    espeakEngine: oneOf(
+      'ESPEAK_ENGINE',
+      ['auto', 'native', 'wasm'] as const,
+      { default: 'auto' },
+      "'auto': a native `espeak-ng` binary on PATH speaks the offline voice (about 2x faster per core than WebAssembly) when there is one, else eSpeak-NG WebAssembly in worker threads, one per CPU. 'native' requires the binary; 'wasm' never uses it.",
     ),
     exportFfmpeg: oneOf(
       'EXPORT_FFMPEG',

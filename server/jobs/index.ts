@@ -4,6 +4,7 @@ import type { Config } from '../config';
 import type { Db } from '../db/types';
 import { LocalFileStorage, openStorage } from '../storage/index';
 import { createStorageHealth, type StorageHealth } from '../storage/health';
+import { closeEspeakWasmPool, useOfflineBackend } from '../tts/espeak';
 import type { FileStorage } from '../storage/types';
 import { createPronunciationRepository } from '../pronunciations/repository';
 import type { VoiceSettings } from '../tts/select';
@@ -67,6 +68,8 @@ export async function createConversion(
   hooks: { onJobEvent?: (event: JobEvent) => void } = {},
   now: () => Date = () => new Date(),
 ): Promise<Conversion> {
+  // ESPEAK_ENGINE=native without the binary stops the start here, saying so.
+  const offlineVoice = useOfflineBackend(config.espeakEngine);
   const storage = overrides.storage ?? (await openStorage(config));
   // Half-written files of a process that died (a crash, kill -9) are removed at start.
   // A storage that cannot be read does not stop the start: /readyz reports it.
@@ -114,6 +117,9 @@ export async function createConversion(
     ...(config.elevenlabsApiKey !== undefined && { elevenlabsApiKey: config.elevenlabsApiKey }),
     ...(config.elevenlabsBaseUrl !== undefined && { elevenlabsBaseUrl: config.elevenlabsBaseUrl }),
     ...overrides.voices,
+    ...(overrides.voices?.offline !== undefined && {
+      offline: { backend: config.espeakEngine, ...overrides.voices.offline },
+    }),
     retry: { ...overrides.voices?.retry, onRetry },
   };
   const catalog = createVoiceCatalog(voices);
@@ -124,6 +130,10 @@ export async function createConversion(
   if (config.workers === 'in-process') {
     // Size 0 still gives a pool: it encodes in-process with WebAssembly, or with a native lame.
     pool = new EncoderPool(config.encoderThreads, { encoder: config.mp3Encoder });
+    log.info(
+      { offline_voice: `eSpeak-NG ${offlineVoice.backend}`, mp3_encoder: pool.describe() },
+      'offline voice and MP3 encoder',
+    );
     runner = createRunner({
       repo,
       storage,
@@ -212,6 +222,7 @@ export async function createConversion(
       await runner?.stop(config.shutdownGraceSeconds * 1000);
       await queue.stop();
       await pool?.close();
+      await closeEspeakWasmPool();
     },
   };
 }

@@ -18,6 +18,9 @@ import type { JobRepository } from './repository';
 import type { createSteps } from './steps';
 import type { JobRecord, StepRecord } from './types';
 
+/** Shortest time between two progress writes of one step. */
+const PROGRESS_INTERVAL_MS = 1000;
+
 export type JobEvent =
   | { kind: 'handed_back'; jobId: string }
   | { kind: 'taken_over'; jobId: string }
@@ -111,8 +114,9 @@ export function createStepRun(deps: StepRunDeps) {
       const isChapter = job.parentJobId !== null;
       const report = async (fraction: number) => {
         const now = Date.now();
-        if (now - lastReport < 250 && fraction - lastFraction < 0.01 && fraction < 1) return;
-        if (fraction - lastFraction < 0.01 && fraction < 1) return;
+        // A write or three per report: at most one a second (and only for a 1 % step), so a fast
+        // conversion does not spend its time on progress bars nobody polls that often.
+        if (fraction < 1 && (now - lastReport < PROGRESS_INTERVAL_MS || fraction - lastFraction < 0.01)) return;
         lastReport = now;
         lastFraction = fraction;
         await repo.steps.update(job.id, step.stepName, { progress: fraction * 100 });

@@ -324,6 +324,7 @@ export function createSteps(deps: StepDeps): Record<string, (ctx: StepContext) =
       return {
         metadata: {
           engine: engine.name,
+          ...('backend' in engine && { engine_backend: engine.backend }),
           provider,
           voice: selection.voiceId,
           requested_voice: selection.requestedVoiceId,

@@ -122,9 +122,11 @@ export async function synthesizeToMp3(input: SynthesisInput): Promise<SynthesisR
           throw new SampleRateChange(sampleRate, speech.sampleRate);
         }
         writer ??= createMp3Writer({ sampleRate, sink: await storage.createWriter(partKey(index)), pool: input.pool });
-        await writer.write(speech.samples, { handOver: true }); // nobody else uses this speech
+        const count = speech.samples.length;
+        // Nobody else uses this speech: its buffer may go to an encoder thread as it is.
+        await writer.write(speech.samples, { handOver: true });
         const t0 = samples / sampleRate;
-        samples += speech.samples.length;
+        samples += count;
         const t1 = samples / sampleRate;
         const words = speech.words?.map((w) => ({
           ...w,

@@ -21,18 +21,38 @@ interface WasmExports {
   stackRestore(sp: number): void;
   stackAlloc(size: number): number;
   __main_argc_argv(argc: number, argv: number): number;
+  fflush(file: number): number;
 }
 
-export interface RunResult {
+/** How `serve` ended: eSpeak's exit status and what it wrote to stderr. */
+export interface ServeResult {
   status: number;
-  wav: Uint8Array | null;
   stderr: string;
 }
 
 export interface WasmRuntime {
-  run(args: string[], text: string): RunResult;
+  /**
+   * eSpeak's line-by-line mode, for many calls with the same `args` (voice and rate) at the cost
+   * of one start: `espeak-ng ARGS -w <device>` reads its text from stdin one line at a time.
+   * `next()` gives the next text (called when eSpeak asks for more input, so it may block until
+   * there is one) or null to end; `done(pcm)` gets each text's 16-bit little-endian samples at
+   * the moment eSpeak asks for the following line, that is as soon as the text is spoken.
+   */
+  serve(args: string[], next: () => string | null, done: (pcm: Uint8Array, sampleRate: number) => void): ServeResult;
   /** Milliseconds spent reading, compiling and instantiating the module. */
   readonly initMs: number;
+}
+
+/** What `-w` writes to in `serve`: a device of ours, so the samples come straight to JavaScript. */
+const PCM_DEVICE = '/dev/lectio-pcm';
+/** The WAV header eSpeak writes once, before the first samples. */
+const WAV_HEADER_BYTES = 44;
+/** eSpeak's CLI reads a line with fgets into 1,000 bytes: longer lines would be cut in two calls. */
+export const MAX_LINE_BYTES = 998;
+
+/** A text as one line of eSpeak's line mode: line breaks (and NULs) become spaces. */
+export function asOneLine(text: string): string {
+  return text.replace(/[\r\n]/g, ' ').replaceAll(String.fromCharCode(0), ' ');
 }
 
 /** Stack traces are expensive and the Emscripten FS throws thousands of ErrnoErrors. */
@@ -84,12 +104,19 @@ function restoreMemory(memory: Uint8Array, snapshot: MemorySnapshot): void {
   memory.fill(0, at, snapshot.length);
 }
 
-export async function createWasmRuntime(): Promise<WasmRuntime> {
-  const t0 = performance.now();
+/** The eSpeak-NG WebAssembly module's bytes (18 MB, the voices' data included). */
+function wasmBytes(): Uint8Array {
   const require = createRequire(import.meta.url);
-  const jsPath = require.resolve('espeak-ng');
-  const wasmPath = path.join(path.dirname(jsPath), 'espeak-ng.wasm');
-  const compiled = await Wasm.compile(readFileSync(wasmPath));
+  return readFileSync(path.join(path.dirname(require.resolve('espeak-ng')), 'espeak-ng.wasm'));
+}
+
+/**
+ * Compiles (or takes an already compiled module: compiled code is shared by every thread it is
+ * posted to) and instantiates eSpeak-NG, ready for `serve`.
+ */
+export async function createWasmRuntime(module?: object): Promise<WasmRuntime> {
+  const t0 = performance.now();
+  const compiled = module ?? (await Wasm.compile(wasmBytes()));
   const { default: ESpeakNg } = await import('espeak-ng');
 
   let stderr = '';
@@ -97,6 +124,8 @@ export async function createWasmRuntime(): Promise<WasmRuntime> {
   const modulePromise = withoutStackTraces(() =>
     ESpeakNg({
       noInitialRun: true,
+      // A device of its own for stdin, whose reads `serve` answers (see `lineReader`).
+      stdin: () => null,
       print: () => {},
       printErr: (line: string) => {
         stderr += line + '\n';
@@ -112,61 +141,139 @@ export async function createWasmRuntime(): Promise<WasmRuntime> {
   const mod: ESpeakNgModule = await modulePromise;
   if (!exportsRef) throw new Error('espeak-ng WASM did not instantiate');
   const ex: WasmExports = exportsRef;
+  const FS = mod.FS;
+
+  // `serve`'s plumbing: what eSpeak writes to PCM_DEVICE goes to `sink` (a copy: the heap is
+  // reused), and its reads of stdin are answered by `reader`.
+  let sink: ((bytes: Uint8Array) => void) | null = null;
+  let reader: ((buffer: Int8Array, offset: number, length: number) => number) | null = null;
+  const pcmDevice = FS.makedev(99, 0);
+  FS.registerDevice(pcmDevice, {
+    read: () => 0,
+    write(_stream, buffer, offset, length) {
+      sink?.(new Uint8Array(buffer.buffer, buffer.byteOffset + offset, length).slice());
+      return length;
+    },
+  });
+  FS.mkdev(PCM_DEVICE, 0o666, pcmDevice);
+  const stdinOps = FS.streams[0]?.stream_ops;
+  if (!stdinOps) throw new Error('espeak-ng WASM has no stdin stream');
+  stdinOps.read = (_stream, buffer, offset, length) => (reader ? reader(buffer, offset, length) : 0);
+
   const snapshot = snapshotMemory(new Uint8Array(ex.memory.buffer));
   const initMs = performance.now() - t0;
   const encoder = new TextEncoder();
 
-  function run(args: string[], text: string): RunResult {
-    return withoutStackTraces(() => {
-      const memory = new Uint8Array(ex.memory.buffer);
-      restoreMemory(memory, snapshot);
-      // Memory grown by an earlier call is not in the snapshot: clear it too, so every call starts
-      // from the same bytes (eSpeak may read heap it did not initialise).
-      if (memory.length > snapshot.length) memory.fill(0, snapshot.length);
-      stderr = '';
-      mod.FS.writeFile('/in.txt', text);
-      const argvStrings = ['espeak-ng', ...args, '-f', '/in.txt', '-w', '/out.wav'];
-      const sp = ex.stackSave();
-      let status: number;
-      try {
-        const ptrs = argvStrings.map((a) => {
-          const bytes = encoder.encode(a + '\0');
-          const p = ex.stackAlloc(bytes.length);
-          new Uint8Array(ex.memory.buffer).set(bytes, p);
-          return p;
-        });
-        const argv = ex.stackAlloc((ptrs.length + 1) * 4);
-        const heap32 = new Uint32Array(ex.memory.buffer);
-        ptrs.forEach((p, i) => (heap32[(argv >> 2) + i] = p));
-        heap32[(argv >> 2) + ptrs.length] = 0;
-        status = ex.__main_argc_argv(ptrs.length, argv);
-      } catch (e) {
-        // exit(n) inside the program throws Emscripten's ExitStatus { status }.
-        const s = (e as { status?: unknown } | null)?.status;
-        if (typeof s !== 'number') throw e;
-        status = s;
-      } finally {
-        ex.stackRestore(sp);
-        // Close whatever an early exit() left open (fds 0-2 are the std streams).
-        for (const stream of mod.FS.streams) {
-          if (stream && stream.fd > 2) {
-            try {
-              mod.FS.close(stream);
-            } catch {
-              /* already closed */
-            }
+  /** Runs the CLI's main() with `args` on memory as it was before the first run; returns its exit status. */
+  function main(args: string[]): number {
+    const memory = new Uint8Array(ex.memory.buffer);
+    restoreMemory(memory, snapshot);
+    stderr = '';
+    const argvStrings = ['espeak-ng', ...args];
+    const sp = ex.stackSave();
+    try {
+      const ptrs = argvStrings.map((a) => {
+        const bytes = encoder.encode(a + '\0');
+        const p = ex.stackAlloc(bytes.length);
+        new Uint8Array(ex.memory.buffer).set(bytes, p);
+        return p;
+      });
+      const argv = ex.stackAlloc((ptrs.length + 1) * 4);
+      const heap32 = new Uint32Array(ex.memory.buffer);
+      ptrs.forEach((p, i) => (heap32[(argv >> 2) + i] = p));
+      heap32[(argv >> 2) + ptrs.length] = 0;
+      return ex.__main_argc_argv(ptrs.length, argv);
+    } catch (e) {
+      // exit(n) inside the program throws Emscripten's ExitStatus { status }.
+      const s = (e as { status?: unknown } | null)?.status;
+      if (typeof s !== 'number') throw e;
+      return s;
+    } finally {
+      ex.stackRestore(sp);
+      // Close whatever the run left open (fds 0-2 are the std streams).
+      for (const stream of FS.streams) {
+        if (stream && stream.fd > 2) {
+          try {
+            FS.close(stream);
+          } catch {
+            /* already closed */
           }
         }
       }
-      let wav: Uint8Array | null = null;
-      if (mod.FS.analyzePath('/out.wav').exists) {
-        wav = mod.FS.readFile('/out.wav');
-        mod.FS.unlink('/out.wav');
-      }
-      mod.FS.unlink('/in.txt');
-      return { status, wav, stderr };
-    });
+    }
   }
 
-  return { run, initMs };
+  function serve(
+    args: string[],
+    next: () => string | null,
+    done: (pcm: Uint8Array, sampleRate: number) => void,
+  ): ServeResult {
+    let header: number[] = [];
+    let sampleRate = 22050;
+    let chunks: Uint8Array[] = [];
+    let bytes = 0;
+    sink = (data) => {
+      let body = data;
+      if (header.length < WAV_HEADER_BYTES) {
+        const take = Math.min(WAV_HEADER_BYTES - header.length, body.length);
+        header.push(...body.subarray(0, take));
+        body = body.subarray(take);
+        if (header.length === WAV_HEADER_BYTES) {
+          sampleRate = header[24]! | (header[25]! << 8) | (header[26]! << 16) | (header[27]! << 24);
+        }
+      }
+      if (body.length > 0) {
+        chunks.push(body);
+        bytes += body.length;
+      }
+    };
+    const deliver = () => {
+      const pcm = chunks.length === 1 ? chunks[0]! : new Uint8Array(bytes);
+      if (chunks.length !== 1) {
+        let at = 0;
+        for (const c of chunks) {
+          pcm.set(c, at);
+          at += c.length;
+        }
+      }
+      chunks = [];
+      bytes = 0;
+      done(pcm, sampleRate);
+    };
+    let line: Uint8Array | null = null;
+    let at = 0;
+    let speaking = false;
+    // eSpeak asks for more input only once the line before is spoken: that is when its samples
+    // are complete (once stdio's buffer is flushed) and handed over.
+    reader = (buffer, offset, length) => {
+      if (line === null || at >= line.length) {
+        if (speaking) {
+          ex.fflush(0);
+          speaking = false;
+          deliver();
+        }
+        const text = next();
+        if (text === null) {
+          line = null;
+          return 0;
+        }
+        line = encoder.encode(asOneLine(text) + '\n');
+        at = 0;
+        speaking = true;
+      }
+      const n = Math.min(length, line.length - at);
+      buffer.set(line.subarray(at, at + n), offset);
+      at += n;
+      return n;
+    };
+    try {
+      return withoutStackTraces(() => ({ status: main([...args, '-w', PCM_DEVICE]), stderr }));
+    } finally {
+      sink = null;
+      reader = null;
+      header = [];
+    }
+  }
+
+  return { serve, initMs };
 }

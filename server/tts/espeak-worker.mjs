@@ -1,12 +1,16 @@
-// The offline voice's WebAssembly runtime in a thread of its own (plain ESM so it starts under
-// node, tsx and vitest alike): synthesis, synchronous and tens of milliseconds per call, never
-// holds the server's event loop. Messages { id, args, text } are answered in order with
-// { id, status, wav, stderr } (the WAV transferred) or { id, error }.
+// One eSpeak-NG WebAssembly instance in a thread of its own (plain ESM so it starts under node,
+// tsx and vitest alike), one of the pool's (espeak-pool.ts). The thread runs eSpeak's line-by-line
+// mode (espeak-wasm.ts `serve`) for as long as requests come with the same voice and rate, so a
+// request costs its synthesis only: no restart, no memory restore. It never returns to its event
+// loop: requests are taken from `port` with receiveMessageOnPort, and the thread sleeps on
+// Atomics.wait until the pool bumps `signal` after posting one.
+// In: { type: 'say', id, args, text } and { type: 'close' }.
+// Out: { id, pcm, sampleRate } (the samples' ArrayBuffer transferred), { id, error } or { ready }.
 import { setPriority } from 'node:os';
-import { parentPort, workerData } from 'node:worker_threads';
+import { receiveMessageOnPort, workerData } from 'node:worker_threads';
 
-if (!parentPort) throw new Error('espeak-worker.mjs must run as a worker thread');
-const port = parentPort;
+const { moduleUrl, wasmModule, port, signal: signalBuffer } = workerData;
+const signal = new Int32Array(signalBuffer);
 
 // Batch work: on Linux the nice value is per thread, so this thread alone yields to the server's
 // main thread (the API) when the cores are busy. Elsewhere it would renice the whole process.
@@ -18,22 +22,74 @@ if (process.platform === 'linux') {
   }
 }
 
-const { moduleUrl } = workerData;
 if (moduleUrl.endsWith('.ts')) {
   const { register } = await import('tsx/esm/api');
   register();
 }
 const { createWasmRuntime } = await import(moduleUrl);
-/** Created with the first call; a failure is reported to every call. */
-let runtime;
 
-port.on('message', async ({ id, args, text }) => {
-  try {
-    runtime ??= createWasmRuntime();
-    const result = (await runtime).run(args, text);
-    port.postMessage({ id, ...result }, result.wav ? [result.wav.buffer] : []);
-  } catch (error) {
-    runtime = undefined;
-    port.postMessage({ id, error: error instanceof Error ? error.message : String(error) });
+/** Messages taken from the port but not handled yet (a request for another voice ends a serve). */
+const held = [];
+
+/** The next message, waiting for one. */
+function take() {
+  for (;;) {
+    if (held.length > 0) return held.shift();
+    const seen = Atomics.load(signal, 0);
+    const received = receiveMessageOnPort(port);
+    if (received) return received.message;
+    Atomics.wait(signal, 0, seen);
   }
-});
+}
+
+const fail = (id, error) => port.postMessage({ id, error: error instanceof Error ? error.message : String(error) });
+
+let runtime;
+try {
+  runtime = await createWasmRuntime(wasmModule);
+  port.postMessage({ ready: true });
+} catch (error) {
+  // Every request gets the reason until the pool replaces the thread.
+  for (;;) {
+    const msg = take();
+    if (msg.type === 'close') process.exit(0);
+    fail(msg.id, error);
+  }
+}
+
+for (;;) {
+  const first = take();
+  if (first.type === 'close') break;
+  const key = JSON.stringify(first.args);
+  /** The request being spoken; null once answered. */
+  let current = first;
+  let started = false;
+  try {
+    const { status, stderr } = runtime.serve(
+      first.args,
+      () => {
+        if (!started) {
+          started = true;
+          return first.text;
+        }
+        const msg = take();
+        if (msg.type === 'say' && JSON.stringify(msg.args) === key) {
+          current = msg;
+          return msg.text;
+        }
+        held.unshift(msg); // another voice, or close: after this serve ends
+        return null;
+      },
+      (pcm, sampleRate) => {
+        const owned = pcm.byteOffset === 0 && pcm.byteLength === pcm.buffer.byteLength ? pcm : pcm.slice();
+        port.postMessage({ id: current.id, pcm: owned.buffer, sampleRate }, [owned.buffer]);
+        current = null;
+      },
+    );
+    // eSpeak stopped before speaking the request (a voice it does not have, bad arguments).
+    if (current !== null) port.postMessage({ id: current.id, status: status === 0 ? 1 : status, stderr });
+  } catch (error) {
+    if (current !== null) fail(current.id, error);
+  }
+}
+process.exit(0);

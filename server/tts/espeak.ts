@@ -7,23 +7,30 @@
  *   Calls go through a small long-lived shell (launcher.ts), so the server never forks itself
  *   per call, and several calls may run at once (one per core).
  * - wasm: the npm `espeak-ng` package (Emscripten build of the CLI, voice data embedded in the
- *   18 MB .wasm). The build only exposes the CLI `main()`, run once at instantiation with
- *   `Module.arguments`, and its output read back from the in-memory FS (`Module.FS.readFile`).
- *   Re-instantiating per call costs ~0.4-1 s, so instead we instantiate ONCE with
- *   `noInitialRun: true` (compiling the module ourselves through `instantiateWasm`, which also hands
- *   us the raw wasm exports), snapshot the linear memory (its non-zero pages), and per call:
- *   restore the snapshot (the C globals, getopt state and heap are then exactly as before the
- *   first run), write the text to `/in.txt`, and call the exported `__main_argc_argv` with
- *   `espeak-ng -b 1 -v VOICE -s RATE -f /in.txt -w /out.wav` (argv built with stackAlloc), then
- *   read and delete `/out.wav`. Calls are synchronous (~10-30 ms per sentence) and therefore
- *   naturally serialized.
+ *   18 MB .wasm), in a pool of worker threads, one per CPU (espeak-pool.ts, espeak-worker.mjs).
+ *   The build only exposes the CLI's `main()`. Each thread instantiates it once with
+ *   `noInitialRun`, snapshots its linear memory, and runs the CLI's line-by-line mode: `main()`
+ *   with the voice and rate and no text reads stdin one line per call, and stdin is a device of
+ *   ours that hands eSpeak the next request's text when it asks for more, which is also the moment
+ *   the request before is fully spoken (espeak-wasm.ts `serve`). So a request costs its synthesis
+ *   only; the memory snapshot is restored only when a thread changes voice or rate. A request is
+ *   one line: line breaks become spaces, and at most 332 characters fit (fgets reads 1,000 bytes).
  */
-import { Worker } from 'node:worker_threads';
-import { createWasmRuntime, type RunResult, type WasmRuntime } from './espeak-wasm';
+import { EspeakWasmPool } from './espeak-pool';
+import { MAX_LINE_BYTES } from './espeak-wasm';
 import { findExecutable } from '../executables';
 import { TtsError, type Speech, type TtsEngine } from './types';
 import { getLauncher } from './launcher';
-import { parseWav } from './wav';
+import { parseWav, pcm16leToSamples } from './wav';
+
+/** One call's outcome: a WAV file (native), or samples and their rate (WebAssembly). */
+interface RunResult {
+  status: number;
+  wav: Uint8Array | null;
+  pcm?: Uint8Array;
+  sampleRate?: number;
+  stderr: string;
+}
 
 export type CloudProvider = 'openai' | 'elevenlabs';
 export type EspeakBackend = 'native' | 'wasm';
@@ -84,96 +91,35 @@ function resolveVoice(voiceId: string): string {
 }
 
 // ---------------------------------------------------------------------------------------------
-// WASM backend: in a worker thread (espeak-worker.mjs), so synthesis never holds the event loop
+// WASM backend: a pool of worker threads (espeak-pool.ts), so synthesis never holds the event loop
 
-let wasmRuntime: Promise<WasmRuntime> | undefined;
+let wasmPool: EspeakWasmPool | undefined;
 
-/** The WASM runtime on the calling thread (benchmarks), created on first use. */
-export function getWasmRuntime(): Promise<WasmRuntime> {
-  wasmRuntime ??= createWasmRuntime().catch((e: unknown) => {
-    wasmRuntime = undefined;
-    throw e;
-  });
-  return wasmRuntime;
+/** The process's eSpeak WebAssembly threads (one per CPU), started as synthesis needs them. */
+export function getEspeakWasmPool(): EspeakWasmPool {
+  wasmPool ??= new EspeakWasmPool();
+  return wasmPool;
 }
 
-/** espeak-wasm.ts beside this file when run from source, espeak-wasm.mjs beside the compiled server. */
-const WASM_MODULE_URL = new URL(
-  import.meta.url.endsWith('.ts') ? './espeak-wasm.ts' : './espeak-wasm.mjs',
-  import.meta.url,
-).href;
-const WASM_WORKER_URL = new URL('./espeak-worker.mjs', import.meta.url);
-
-interface WorkerReply extends Partial<RunResult> {
-  id?: number;
-  error?: string;
+/** Ends the eSpeak WebAssembly threads (the server's shutdown); they start again if used. */
+export async function closeEspeakWasmPool(): Promise<void> {
+  await wasmPool?.close();
 }
 
-/**
- * One worker thread holding the WASM runtime for the whole process, started on first use. Calls
- * queue in the worker (each is synchronous there); an aborted call stops waiting at once. A
- * crashed worker fails its calls and the next call starts a fresh one. The thread does not keep
- * the process alive while idle.
- */
-class WasmWorker {
-  private worker: Worker | null = null;
-  private next = 1;
-  private readonly pending = new Map<number, { resolve(r: RunResult): void; reject(e: Error): void }>();
-
-  run(args: string[], text: string, signal?: AbortSignal): Promise<RunResult> {
-    const worker = this.start();
-    const id = this.next++;
-    return new Promise<RunResult>((resolve, reject) => {
-      const done = () => {
-        signal?.removeEventListener('abort', onAbort);
-        this.pending.delete(id);
-        if (this.pending.size === 0) worker.unref();
-      };
-      const onAbort = () => {
-        done();
-        reject(new Error('aborted'));
-      };
-      signal?.addEventListener('abort', onAbort, { once: true });
-      this.pending.set(id, {
-        resolve: (r) => (done(), resolve(r)),
-        reject: (e) => (done(), reject(e)),
-      });
-      worker.ref();
-      worker.postMessage({ id, args, text });
-    });
-  }
-
-  private start(): Worker {
-    if (this.worker) return this.worker;
-    const worker = new Worker(WASM_WORKER_URL, { workerData: { moduleUrl: WASM_MODULE_URL } });
-    worker.unref();
-    worker.on('message', (msg: WorkerReply) => {
-      const entry = msg.id === undefined ? undefined : this.pending.get(msg.id);
-      if (!entry) return;
-      if (msg.error !== undefined) entry.reject(new Error(msg.error));
-      else entry.resolve({ status: msg.status ?? 1, wav: msg.wav ?? null, stderr: msg.stderr ?? '' });
-    });
-    const fail = (error: Error) => {
-      if (this.worker !== worker) return;
-      this.worker = null;
-      for (const entry of [...this.pending.values()]) entry.reject(error);
-    };
-    worker.on('error', (error) => fail(new Error(`the eSpeak worker failed: ${error.message}`)));
-    worker.on('exit', (code) => fail(new Error(`the eSpeak worker stopped (exit code ${code})`)));
-    this.worker = worker;
-    return worker;
-  }
+async function runWasm(args: string[], text: string, signal?: AbortSignal): Promise<RunResult> {
+  const r = await getEspeakWasmPool().say(args, text, signal);
+  if (r.pcm === null) return { status: r.status, wav: null, stderr: r.stderr };
+  return { status: 0, wav: null, pcm: r.pcm, sampleRate: r.sampleRate, stderr: '' };
 }
-
-let wasmWorker: WasmWorker | undefined;
 
 // ---------------------------------------------------------------------------------------------
 // Native backend
 
 let nativeDetected: string | null | undefined;
 
-/** Path of an `espeak-ng` binary on PATH, or null. Looked up once per process. */
-export function detectNativeEspeak(): string | null {
+/** Path of an `espeak-ng` binary in the directories of `searchPath` (default PATH, looked up once per process), or null. */
+export function detectNativeEspeak(searchPath?: string): string | null {
+  if (searchPath !== undefined) return findExecutable('espeak-ng', searchPath);
   if (nativeDetected === undefined) nativeDetected = findExecutable('espeak-ng');
   return nativeDetected;
 }
@@ -192,6 +138,8 @@ export interface EspeakOptions {
   backend?: 'auto' | EspeakBackend;
   /** Explicit native binary (implies backend 'native' unless backend is 'wasm'). */
   nativeBinary?: string;
+  /** Directories to look for `espeak-ng` in, PATH-style (default: PATH). */
+  searchPath?: string;
   /** Speaking rate in words per minute (eSpeak default 175). */
   rate?: number;
   /**
@@ -220,11 +168,17 @@ export function createEspeakEngine(options: EspeakOptions = {}): EspeakEngine {
   const rate = Math.round(options.rate ?? 175);
   if (!(rate >= 80 && rate <= 450)) throw new RangeError(`eSpeak rate ${rate} is outside 80-450 wpm`);
   const maxChars = options.maxCharsPerRequest ?? 300;
+  // A WebAssembly call is one line of eSpeak's line mode: at most 3 UTF-8 bytes per UTF-16 unit.
+  if (!(maxChars >= 1 && maxChars * 3 <= MAX_LINE_BYTES)) {
+    throw new RangeError(`eSpeak maxCharsPerRequest ${maxChars} is outside 1-${Math.floor(MAX_LINE_BYTES / 3)}`);
+  }
   let nativeBinary: string | null = null;
   if (options.backend !== 'wasm') {
-    nativeBinary = options.nativeBinary ?? detectNativeEspeak();
+    nativeBinary = options.nativeBinary ?? detectNativeEspeak(options.searchPath);
     if (options.backend === 'native' && !nativeBinary) {
-      throw new Error('espeak-ng backend "native" requested but no espeak-ng binary is on PATH');
+      throw new Error(
+        'eSpeak-NG engine "native" requested but no espeak-ng binary is on PATH (install the espeak-ng package)',
+      );
     }
   }
   const backend: EspeakBackend = nativeBinary ? 'native' : 'wasm';
@@ -248,12 +202,7 @@ export function createEspeakEngine(options: EspeakOptions = {}): EspeakEngine {
     const args = ['-b', '1', '-v', voice, '-s', String(rate)];
     let result: RunResult;
     try {
-      if (nativeBinary) {
-        result = await runNative(nativeBinary, args, text, signal);
-      } else {
-        wasmWorker ??= new WasmWorker();
-        result = await wasmWorker.run(args, text, signal);
-      }
+      result = nativeBinary ? await runNative(nativeBinary, args, text, signal) : await runWasm(args, text, signal);
     } catch (e) {
       if (e instanceof TtsError) throw e;
       if (signal?.aborted) throw abortedError(signal);
@@ -265,6 +214,9 @@ export function createEspeakEngine(options: EspeakOptions = {}): EspeakEngine {
       });
     }
     if (signal?.aborted) throw abortedError(signal);
+    if (result.pcm !== undefined && result.sampleRate !== undefined) {
+      return { samples: pcm16leToSamples(result.pcm), sampleRate: result.sampleRate };
+    }
     if (result.status !== 0 || !result.wav) {
       const detail = result.stderr
         .split('\n')
@@ -291,13 +243,27 @@ export function createEspeakEngine(options: EspeakOptions = {}): EspeakEngine {
     }
   }
 
-  return { name: 'espeak-ng', maxCharsPerRequest: maxChars, backend, synthesize };
+  // Two requests of each text at once keep its voice busy while the one before is handed on.
+  return { name: 'espeak-ng', maxCharsPerRequest: maxChars, concurrency: 2, backend, synthesize };
 }
 
 let sharedEngine: EspeakEngine | undefined;
+let sharedBackend: 'auto' | EspeakBackend = 'auto';
 
-/** The process-wide offline engine with default options. */
+/**
+ * Chooses the process's offline engine (ESPEAK_ENGINE): 'auto', 'native' or 'wasm'. Throws when
+ * 'native' is asked for and no espeak-ng binary is on PATH, so a server started so says why.
+ */
+export function useOfflineBackend(choice: 'auto' | EspeakBackend, searchPath = process.env.PATH ?? ''): EspeakEngine {
+  if (sharedEngine === undefined || sharedBackend !== choice || choice !== 'wasm') {
+    sharedEngine = createEspeakEngine({ backend: choice, searchPath });
+    sharedBackend = choice;
+  }
+  return sharedEngine;
+}
+
+/** The process-wide offline engine (the backend `useOfflineBackend` chose, else 'auto'). */
 export function getOfflineEngine(): EspeakEngine {
-  sharedEngine ??= createEspeakEngine();
+  sharedEngine ??= createEspeakEngine({ backend: sharedBackend });
   return sharedEngine;
 }

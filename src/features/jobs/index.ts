@@ -10,7 +10,9 @@ export {
   statusFilters,
   type JobsFilters,
 } from './filters';
-export { useBookChapters, useJobCounts, usePolledJob, usePolledJobs, useRetryJobAction } from './hooks';
+export { useRetryJobAction } from './actions';
+export { useJobCounts, usePolledJobs } from './hooks';
+export { useBookChapters, usePolledJob } from './one-job';
 export { useJobsState } from './jobsState';
 export { JobStatusIcon } from './JobStatusIcon';
 export { PollingIndicator } from './PollingIndicator';

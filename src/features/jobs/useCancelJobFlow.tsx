@@ -1,6 +1,6 @@
 import { useState, type ReactNode } from 'react';
 import { ConfirmDialog } from '../../components/ui';
-import { useCancelJobAction } from './hooks';
+import { useCancelJobAction } from './actions';
 
 /** What is about to be cancelled: its id and the title to name it by. */
 export interface CancelTarget {

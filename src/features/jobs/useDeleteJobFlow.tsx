@@ -1,6 +1,6 @@
 import { useState, type ReactNode } from 'react';
 import { ConfirmDialog } from '../../components/ui';
-import { useDeleteJobAction } from './hooks';
+import { useDeleteJobAction } from './actions';
 
 /** What is about to be deleted: its id, the title to name it by, and whether it is a finished audiobook. */
 export interface DeleteTarget {

@@ -2,14 +2,16 @@ import { lazy, Suspense } from 'react';
 import styled from 'styled-components';
 import { Link } from 'wouter';
 import { errorMessage } from '../../api/errors';
-import { Alert, ButtonLink, Card, EmptyState, Page, Spinner, StatusBadge } from '../../components/ui';
+import { Alert, ButtonLink, Card, Page, Spinner, StatusBadge } from '../../components/ui';
 import { paths } from '../../lib/paths';
 import { useAuth } from '../../features/auth';
 import { formatDate } from '../../entities/time';
 import { jobTitle } from '../../entities/job';
 import { PollingIndicator, POLL_MS, useJobCounts, usePolledJobs } from '../../features/jobs';
-// The shelves (covers, tiles, their icons) load beside their data, not before the page shows.
+// The shelves (covers, tiles, their icons) load beside their data, not before the page shows, and
+// so does the invitation that takes their place before the first book (the data chooses which).
 const Shelves = lazy(() => import('./Shelves'));
+const FirstBook = lazy(() => import('./FirstBook'));
 
 /** Recent jobs 5 (docs/product.md#dashboard). */
 const RECENT_JOBS = 5;
@@ -145,22 +147,9 @@ export function Dashboard() {
         <ButtonLink href={paths.jobs()}>View all jobs</ButtonLink>
       </Actions>
 
-      {nothingYet ? (
-        <EmptyState
-          title="Nothing to listen to yet"
-          action={
-            <ButtonLink variant="primary" href={paths.upload()}>
-              Add your first book
-            </ButtonLink>
-          }
-        >
-          Paste a story, drop in an EPUB or PDF, or give a web page: its first chapter plays in seconds.
-        </EmptyState>
-      ) : (
-        <Suspense fallback={<Spinner label="Loading your books..." />}>
-          <Shelves active={counts.active} />
-        </Suspense>
-      )}
+      <Suspense fallback={<Spinner label="Loading your books..." />}>
+        {nothingYet ? <FirstBook /> : <Shelves active={counts.active} />}
+      </Suspense>
 
       <Below>
         <Compact aria-labelledby="counts-heading">

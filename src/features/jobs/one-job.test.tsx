@@ -5,7 +5,7 @@ import type { ReactNode } from 'react';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { configureApi } from '../../api/http';
 import { jobAtStatus, jobsBackend, jobUuid } from '../../mocks/jobs';
-import { usePolledJob } from './hooks';
+import { usePolledJob } from './one-job';
 
 const job = jobAtStatus('PROCESSING', { id: jobUuid(1), title: 'The Tell-Tale Heart' });
 const api = jobsBackend([job]);
