@@ -15,8 +15,8 @@
  * The server's own peak is Linux's VmHWM; "with its children" adds espeak-ng's shell and the lame
  * encoders (sampled every 50 ms).
  */
-import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '../tests/support/ports';
@@ -59,11 +59,52 @@ async function firstStart(): Promise<void> {
     );
   } finally {
     tree.stop();
-    const exited = new Promise((r) => npm.once('exit', r));
-    // npm hands the signal to the start script, which hands it to the server.
-    npm.kill('SIGTERM');
-    await exited;
+    await stopTree(npm);
     rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Ends what `npm start` started: SIGTERM to the start script, which hands it to the server and
+ * exits with it (npm's own SIGTERM would end only its shell, leaving both running), then waits for
+ * every process of the tree to be gone; SIGKILL to any left after 15 s.
+ */
+async function stopTree(npm: ChildProcess): Promise<void> {
+  const pids = processTree(npm.pid!);
+  const exited = npm.exitCode !== null ? Promise.resolve() : new Promise((r) => npm.once('exit', r));
+  const start = pids.find((pid) => commandOf(pid).includes('scripts/start.mjs'));
+  signal(start ?? npm.pid!, 'SIGTERM');
+  const deadline = Date.now() + 15_000;
+  while (pids.some(alive)) {
+    if (Date.now() > deadline) for (const pid of pids.filter(alive)) signal(pid, 'SIGKILL');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  await exited;
+}
+
+function commandOf(pid: number): string {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ');
+  } catch {
+    return '';
+  }
+}
+
+/** Whether the process is still running (a zombie waiting for its parent counts as gone). */
+function alive(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+  } catch {
+    return false;
+  }
+}
+
+function signal(pid: number, name: NodeJS.Signals): void {
+  try {
+    process.kill(pid, name);
+  } catch {
+    // already gone
   }
 }
 
