@@ -38,6 +38,16 @@ export function peakRssMb(pid: number): number {
   return Number(line?.replace(/\D+/g, '') ?? 0) / 1024;
 }
 
+/** Stops a server started here: SIGTERM (it hands its jobs back and ends its children), SIGKILL after `graceMs`. */
+export async function stopServer(server: ChildProcess, graceMs = 15_000): Promise<void> {
+  if (server.exitCode !== null || server.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) => server.once('exit', () => resolve()));
+  server.kill('SIGTERM');
+  const timer = setTimeout(() => server.kill('SIGKILL'), graceMs);
+  await exited;
+  clearTimeout(timer);
+}
+
 const TICKS_PER_SECOND = 100; // Linux's USER_HZ, what /proc/<pid>/stat counts in
 
 /** utime + stime + cutime + cstime of one process (its threads, and its children it has waited for), in seconds. */

@@ -21,8 +21,12 @@
 //   8. encode: MP3 encoding speed of 10 minutes of speech-like audio, in-process and on the
 //      encoder pool, and peak RSS  (bench/encode.ts)
 //   9. voices: offline synthesis speed per sentence and per 1,000-character chunk  (bench/voices.ts)
-//  10. first-chapter: seconds from creating a 1 MB book (BENCH_BOOK_CHARS) to its first playable
-//      chapter, while the rest still converts  (bench/first-chapter.ts)
+//  10. memory: peak RSS of the first start under `npm start` (npm, the start script and the server
+//      together, and the server alone), and of the server converting a 1 MB book and a 10 MB plain
+//      text to the end  (bench/memory.ts; BENCH_MEMORY_MINUTES stops a conversion earlier)
+//      first-chapter: seconds from creating a 1 MB book, a 10 MB series and a 10 MB plain text to
+//      their first playable chapter, while the rest still converts, with the server's peak RSS
+//      until then  (bench/first-chapter.ts; BENCH_BOOK_CHARS for one book of that size)
 //  11. voice-server: seconds of audio per second from the test suite's speech server of
 //      Kokoro-FastAPI's protocol at TTS_SERVER_CONCURRENCY 1, 2 and 4, with and without word
 //      timings  (bench/voice-server.ts)
@@ -48,6 +52,7 @@ const benches = [
   { name: 'joblist', args: ['--import', 'tsx', 'bench/joblist.ts'], before: buildServerIfStale },
   { name: 'encode', args: ['--import', 'tsx', 'bench/encode.ts'] },
   { name: 'voices', args: ['--import', 'tsx', 'bench/voices.ts'] },
+  { name: 'memory', args: ['--import', 'tsx', 'bench/memory.ts'], before: buildServerIfStale },
   { name: 'first-chapter', args: ['--import', 'tsx', 'bench/first-chapter.ts'], before: buildServerIfStale },
   { name: 'voice-server', args: ['--import', 'tsx', 'bench/voice-server.ts'] },
   { name: 'exports', args: ['--import', 'tsx', 'bench/exports.ts'], before: buildServerIfStale },

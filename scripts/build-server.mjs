@@ -2,7 +2,6 @@
 // Compiles the server to plain JavaScript in dist-server/ (our code bundled, packages left to
 // node_modules), so `npm start` runs without a TypeScript loader: it starts faster and keeps
 // about 80 MB less resident. `buildServerIfStale()` rebuilds only when a source is newer.
-import { build } from 'esbuild';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -76,6 +75,9 @@ export function serverIsStale() {
 
 /** Builds into a directory of its own, then swaps it in, so a running server never sees half a build. */
 export async function buildServer() {
+  // Loaded only to build: `npm start` keeps running beside the server it started, and esbuild's
+  // API would add about 15 MB to it for nothing once the server is built.
+  const { build } = await import('esbuild');
   const staging = `${SERVER_OUT}.${process.pid}.tmp`;
   rmSync(staging, { recursive: true, force: true });
   mkdirSync(staging, { recursive: true });

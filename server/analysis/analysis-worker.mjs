@@ -21,4 +21,6 @@ if (moduleUrl.endsWith('.ts')) {
   register();
 }
 const { analyseText } = await import(moduleUrl);
-parentPort.postMessage(analyseText(text, new Date(now)));
+// A book's text comes as its UTF-8 bytes (handed over, not copied): decoded here, in this thread.
+const decoded = typeof text === 'string' ? text : new TextDecoder().decode(text);
+parentPort.postMessage(analyseText(decoded, new Date(now)));

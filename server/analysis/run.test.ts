@@ -17,6 +17,14 @@ describe('analyseInWorker', () => {
     expect(analysis.characters.map((c) => c.name)).toContain('Elizabeth Bennet');
   });
 
+  it("reads a text's UTF-8 bytes as the text, handing them to the thread instead of copying them", async () => {
+    const now = new Date('2026-01-02T03:04:05Z');
+    const bytes = new TextEncoder().encode(`${TEXT} Élodie waited in the café.`);
+    const analysis = await analyseInWorker(bytes, undefined, now);
+    expect(analysis).toEqual(analyseText(`${TEXT} Élodie waited in the café.`, now));
+    expect(bytes.byteLength).toBe(0); // moved to the analysis thread
+  });
+
   it('stops when the job is cancelled', async () => {
     const controller = new AbortController();
     const running = analyseInWorker(TEXT, controller.signal);

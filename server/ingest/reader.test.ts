@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { longPage, makeEpub3 } from '../testing/books';
+import { planBook } from './chapters';
 import { IngestError } from './errors';
 import { createDocumentReader, type DocumentReader } from './reader';
 
@@ -35,6 +36,16 @@ describe('the document reader (a thread of its own)', () => {
     const refused = await reader.readUpload(makeEpub3(), 'book.epub').catch((e: unknown) => e);
     expect((refused as IngestError).kind).toBe('invalid');
     expect((refused as IngestError).message).toMatch(/^The file is too large or too complex to read/);
+  });
+
+  it("finds a long text's chapters in its thread as planBook does in the server's", async () => {
+    reader = createDocumentReader();
+    const text = Array.from(
+      { length: 3 },
+      (_, i) => `Chapter ${i + 1}\n\n${'The tide came in over the sand. '.repeat(400)}`,
+    ).join('\n\n');
+    expect(await reader.planBook('Tides', text)).toEqual(planBook('Tides', text));
+    expect((await reader.planBook('Tides', text)).kind).toBe('book');
   });
 
   it('ends its thread when idle', async () => {

@@ -10,6 +10,7 @@
  * never runs out of memory on a file. The next task starts a new thread.
  */
 import { Worker } from 'node:worker_threads';
+import type { BookPlan } from './chapters';
 import type { ParsedDocument } from './document';
 import { IngestError } from './errors';
 import type { ReaderTasks } from './reader-tasks';
@@ -55,6 +56,8 @@ export interface DocumentReader {
     url: string,
     contentType: 'text/html' | 'text/plain',
   ): Promise<{ title: string; text: string }>;
+  /** A long text's chapters (planBook), found away from the event loop. */
+  planBook(title: string, text: string): Promise<BookPlan>;
   /** Whether the thread is running. */
   readonly running: boolean;
   close(): Promise<void>;
@@ -151,6 +154,7 @@ export function createDocumentReader(options: ReaderOptions = {}): DocumentReade
   return {
     readUpload: (bytes, filename) => run<ParsedDocument>('readUpload', [bytes, filename]),
     extractArticle: (html, url, contentType) => run('extractArticle', [html, url, contentType]),
+    planBook: (title, text) => run<BookPlan>('planBook', [title, text]),
     get running() {
       return worker !== null;
     },

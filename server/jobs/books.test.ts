@@ -23,9 +23,9 @@ const BOOK = [
 
 const BOOK_STEP_NAMES = [
   'acquire_content',
-  'analyze',
   'split_chapters',
   'synthesize_chapters',
+  'analyze',
   'combine_audio',
   'finalize',
 ];
@@ -68,9 +68,9 @@ describe('a book', () => {
     expect(book.job_type).toBe('book_processing');
     expect(book.steps.map((s) => [s.step_name, s.status])).toEqual([
       ['acquire_content', 'COMPLETED'],
-      ['analyze', 'COMPLETED'],
       ['split_chapters', 'COMPLETED'],
       ['synthesize_chapters', 'COMPLETED'],
+      ['analyze', 'COMPLETED'],
       ['combine_audio', 'COMPLETED'],
       ['finalize', 'COMPLETED'],
     ]);
@@ -175,7 +175,18 @@ describe('a job queued by an earlier version, which planned books in split_chapt
          VALUES (gen_random_uuid(), $1, 'synthesize', 4, 'pending')`,
         [id],
       );
-      await api.db.query(`UPDATE job_steps SET step_order = 5 WHERE job_id = $1 AND step_name = 'finalize'`, [id]);
+      // An earlier version's text steps, in its order: analyze before split_chapters.
+      for (const [name, order] of [
+        ['analyze', 2],
+        ['split_chapters', 3],
+        ['finalize', 5],
+      ] as const) {
+        await api.db.query(`UPDATE job_steps SET step_order = $2 WHERE job_id = $1 AND step_name = $3`, [
+          id,
+          order,
+          name,
+        ]);
+      }
       expect((await getJob(api, h, id)).steps.map((s) => s.step_name)).toEqual([
         'acquire_content',
         'analyze',

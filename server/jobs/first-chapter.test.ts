@@ -57,6 +57,60 @@ describe('the first chapter first', () => {
       for (const later of synthesis.slice(1)) expect(later.step_metadata).toMatchObject({ encoder_streams: 1 });
       const [second, third] = synthesis.slice(1);
       expect(Date.parse(third!.started_at!)).toBeLessThan(Date.parse(second!.completed_at!));
+
+      // The tutoring analysis waited for the chapters: it never held up chapter 1, and it ran
+      // once every chapter's audio was there (the reader's Tutor and X-ray still get it).
+      const analyze = book.steps.find((s) => s.step_name === 'analyze')!;
+      expect(analyze.status).toBe('COMPLETED');
+      for (const s of synthesis) {
+        expect(Date.parse(analyze.started_at!)).toBeGreaterThanOrEqual(Date.parse(s.completed_at!));
+      }
+      expect(book.config.tutoring_analysis).toMatchObject({ content_type: 'fiction' });
+    },
+  );
+});
+
+describe('a 10 MB text', () => {
+  it(
+    'is accepted as a book of chapters, and its first chapter plays while the rest waits',
+    { timeout: 600_000 },
+    async () => {
+      // A long series pasted as plain text: no headings at all, 10,000,000 characters (the limit).
+      let text = '';
+      for (let i = 0; text.length < 10_000_000 - 200; i += 1) {
+        text += `${SENTENCES[i % SENTENCES.length]} `;
+        if (i % 7 === 6) text += '\n\n';
+      }
+      text = text.slice(0, 10_000_000).replace(/\s+\S*$/, '.');
+      const res = await createJob(t, headers, { title: 'The Long Series', content: text });
+      expect(res.statusCode, res.body).toBe(201);
+      const created = res.json() as { id: string; job_type: string };
+      expect(created.job_type).toBe('book_processing');
+
+      // The player's view: the book's metadata lists chapter 1 as ready, and its stream answers.
+      const deadline = Date.now() + 540_000;
+      let meta: { chapters: { order: number; ready: boolean }[]; chapters_ready: number } | null = null;
+      for (;;) {
+        const answer = await t.app.inject({ method: 'GET', url: `/api/v1/audio/${created.id}/metadata`, headers });
+        if (answer.statusCode === 200) {
+          meta = answer.json() as typeof meta;
+          if (meta!.chapters.find((c) => c.order === 1)?.ready) break;
+        } else {
+          expect(answer.statusCode).toBe(409); // not ready yet
+          const job = await getJob(t, headers, created.id);
+          expect(job.status, job.error_message ?? '').toMatch(/PENDING|PROCESSING/);
+        }
+        if (Date.now() > deadline) throw new Error('chapter 1 of the 10 MB text never became playable');
+        await new Promise((r) => setTimeout(r, 500));
+      }
+      expect(meta!.chapters.length).toBeGreaterThan(300);
+      expect(meta!.chapters_ready).toBeLessThan(meta!.chapters.length);
+      const stream = await t.app.inject({ method: 'GET', url: `/api/v1/audio/${created.id}/stream`, headers });
+      expect(stream.statusCode).toBe(200);
+
+      // The rest is not needed here: cancelling stops it.
+      const cancel = await t.app.inject({ method: 'DELETE', url: `/api/v1/jobs/${created.id}`, headers });
+      expect(cancel.statusCode).toBe(200);
     },
   );
 });

@@ -10,7 +10,8 @@
  * - `job_type: text_to_audio` makes the whole text one piece; `book_processing` makes even a
  *   text without chapters a book of one chapter.
  */
-import { countWords, planBook } from '../ingest/chapters';
+import { countWords, planBook, type BookPlan } from '../ingest/chapters';
+import { documentReader } from '../ingest/reader';
 import type { DocumentChapter, StoredDocumentInfo } from '../ingest/document';
 import { BOOK_STEPS, TEXT_STEPS, type JobConfig, type JobPlan, type JobType } from './types';
 
@@ -19,11 +20,32 @@ export interface SourcePlan {
   chapters: DocumentChapter[];
 }
 
+/** Texts this long (characters) or longer have their chapters found in the document reader's thread. */
+export const PLAN_OFF_THREAD_CHARS = 100_000;
+
+/**
+ * planSource, with a long text's chapters found in the document reader's thread: planning a 10 MB
+ * text takes about half a second, which the event loop (every other request) must not wait out.
+ */
+export async function planSourceOffThread(
+  text: string,
+  title: string,
+  info: StoredDocumentInfo | null,
+  requested: JobType | undefined,
+): Promise<SourcePlan> {
+  const usesPlanBook = requested !== 'text_to_audio' && !(info?.chapters !== undefined && info.chapters.length > 0);
+  const planned =
+    usesPlanBook && text.length >= PLAN_OFF_THREAD_CHARS ? await documentReader().planBook(title, text) : undefined;
+  return planSource(text, title, info, requested, planned);
+}
+
 export function planSource(
   text: string,
   title: string,
   info: StoredDocumentInfo | null,
   requested: JobType | undefined,
+  /** planBook's answer for this text and title, when it was found elsewhere. */
+  found?: BookPlan,
 ): SourcePlan {
   const whole = (t: string): SourcePlan => ({ kind: 'text', chapters: [{ title: t, start: 0, end: text.length }] });
   if (requested === 'text_to_audio') return whole(title);
@@ -31,7 +53,7 @@ export function planSource(
   if (info?.chapters !== undefined && info.chapters.length > 0) {
     plan = info.chapters.length >= 2 ? { kind: 'book', chapters: info.chapters } : whole(info.chapters[0]!.title);
   } else {
-    const planned = planBook(title, text);
+    const planned = found ?? planBook(title, text);
     plan =
       planned.kind === 'book'
         ? { kind: 'book', chapters: planned.chapters.map(({ title: t, start, end }) => ({ title: t, start, end })) }

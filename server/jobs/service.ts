@@ -10,7 +10,17 @@ import { DEFAULT_VOICES, type VoiceSettings } from '../tts/select';
 import { estimateCosts, estimateSeconds, speakingRate } from './estimate';
 import { isFrontMatterTitle } from '../ingest/front-matter';
 import { jobView, stepView, type JobView } from './job-view';
-import { assemble, chapterStats, ChoiceError, chooseChapters, jobPlan, jobTypeOf, planSource, stepsOf } from './plan';
+import {
+  assemble,
+  chapterStats,
+  ChoiceError,
+  chooseChapters,
+  jobPlan,
+  jobTypeOf,
+  planSourceOffThread,
+  stepsOf,
+  type SourcePlan,
+} from './plan';
 import type { JobQueue } from './queue';
 import type { Quotas } from './quotas';
 import type { Scheduler } from './scheduler';
@@ -145,10 +155,7 @@ export function createJobService(deps: JobServiceDeps) {
     return { kind: 'file', text, info };
   }
 
-  function chosenChapters(
-    plan: ReturnType<typeof planSource>,
-    choice: Pick<CreateJobInput, 'chapters' | 'chapter_titles'>,
-  ) {
+  function chosenChapters(plan: SourcePlan, choice: Pick<CreateJobInput, 'chapters' | 'chapter_titles'>) {
     try {
       return chooseChapters(plan, choice);
     } catch (error) {
@@ -210,7 +217,7 @@ export function createJobService(deps: JobServiceDeps) {
         config.source = source.kind;
         if (source.info?.author !== undefined) config.author = source.info.author;
         // The plan is decided now, once, as the preview showed it: a text, or a book and its chapters.
-        const plan = planSource(source.text, title, source.info, input.job_type);
+        const plan = await planSourceOffThread(source.text, title, source.info, input.job_type);
         if (source.info !== null || choosing) {
           // Only the chosen chapters are kept: the job's own text is theirs, one after the other.
           const assembled = assemble(source.text, chosenChapters(plan, input));
@@ -286,7 +293,7 @@ export function createJobService(deps: JobServiceDeps) {
         info = source.info;
         if (info?.title !== undefined) title = info.title.slice(0, 200);
       }
-      const plan = planSource(text, title, info, input.job_type);
+      const plan = await planSourceOffThread(text, title, info, input.job_type);
       // Validates the choice the same way create does; the preview itself lists every chapter.
       chosenChapters(plan, { chapter_titles: input.chapter_titles });
       const titles = new Map((input.chapter_titles ?? []).map((o) => [o.index, o.title.replace(/\s+/g, ' ').trim()]));

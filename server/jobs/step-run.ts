@@ -39,7 +39,7 @@ function providerOf(job: JobRecord): string {
 }
 
 /** The steps a book runs before its chapters: its progress bar moves with them as a text's does. */
-const BOOK_LEAD = new Set(['acquire_content', 'analyze', 'split_chapters']);
+const BOOK_LEAD = new Set(['acquire_content', 'split_chapters']);
 
 /** Where the job's progress bar stands when a step ends (a book's, after BOOK_LEAD, rolls up its chapters). */
 const PROGRESS_AFTER: Record<string, number> = {

@@ -14,8 +14,8 @@ import type { JobRepository } from './repository';
 import { appliedRecord, createSpeaker } from './speech';
 import { SampleRateChange, segmentCount, synthesizeToMp3, type SynthesisResult } from './synthesis';
 import { audioKey, isSourceKey, sourceKey, timingKey } from './storage-keys';
-import { concatTimings, type TimingEntry } from './timing';
-import { jobPlan, planSource, storedPlan } from './plan';
+import { timingMapJson, type TimingEntry } from './timing';
+import { jobPlan, planSourceOffThread, storedPlan } from './plan';
 import {
   BOOK_STEPS,
   BOOK_TAIL,
@@ -92,16 +92,30 @@ export const FETCH_RETRY_SECONDS = 2;
 export type ChapterState = { state: 'done' } | { state: 'failed'; message: string } | { state: 'waiting' };
 
 export async function readText(storage: FileStorage, key: string): Promise<string> {
+  return Buffer.from((await readBytes(storage, key)).buffer).toString('utf8');
+}
+
+/** A stored file's bytes in one array that owns its memory (so it can be handed to a thread). */
+export async function readBytes(storage: FileStorage, key: string): Promise<Uint8Array> {
   const parts: Buffer[] = [];
+  let size = 0;
   try {
     for await (const chunk of storage.read(key) as AsyncIterable<Buffer | string>) {
-      parts.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
+      const part = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+      parts.push(part);
+      size += part.byteLength;
     }
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new MissingFileError(key);
     throw error;
   }
-  return Buffer.concat(parts).toString('utf8');
+  const bytes = new Uint8Array(size);
+  let at = 0;
+  for (const part of parts.splice(0)) {
+    bytes.set(part, at);
+    at += part.byteLength;
+  }
+  return bytes;
 }
 
 /** A stored file is gone; retryable (storage may be catching up), with a message that leaks no paths. */
@@ -116,6 +130,18 @@ export class MissingFileError extends DomainError {
 
 async function readJson<T>(storage: FileStorage, key: string): Promise<T> {
   return JSON.parse(await readText(storage, key)) as T;
+}
+
+/** Chapter texts split_chapters writes at the same time. */
+const CHAPTER_WRITES_AT_ONCE = 8;
+
+/** Runs `work` on every item, at most `limit` at a time; rejects with the first failure. */
+async function eachAtOnce<T>(items: readonly T[], limit: number, work: (item: T) => Promise<unknown>): Promise<void> {
+  let next = 0;
+  const lane = async (): Promise<void> => {
+    while (next < items.length) await work(items[next++]!);
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
 }
 
 /** A book's first chapter (chapters are numbered from 1), converted before the others. */
@@ -136,8 +162,8 @@ export function createSteps(deps: StepDeps): Record<string, (ctx: StepContext) =
    * acquire_content; or a job queued by a version that planned in split_chapters) and keeps it.
    */
   async function keepPlan(job: JobRecord, text: string): Promise<JobPlan> {
-    const plan = jobPlan(planSource(text, job.title, null, job.config.job_type_requested));
-    await repo.keepPlan(job.id, plan, BOOK_TAIL, BOOK_STEPS.indexOf('synthesize_chapters') + 1);
+    const plan = jobPlan(await planSourceOffThread(text, job.title, null, job.config.job_type_requested));
+    await repo.keepPlan(job.id, plan, BOOK_TAIL, BOOK_STEPS.indexOf(BOOK_TAIL[0]) + 1);
     return plan;
   }
 
@@ -195,8 +221,9 @@ export function createSteps(deps: StepDeps): Record<string, (ctx: StepContext) =
     },
 
     async analyze({ job, signal }) {
-      const text = await jobText(job);
-      const analysis = await analyseInWorker(text, signal);
+      if (job.inputFileKey === null) throw new PipelineError('The job has no text yet');
+      // The bytes go to the analysis thread as they are: this thread never decodes a long book.
+      const analysis = await analyseInWorker(await readBytes(storage, job.inputFileKey), signal);
       await repo.jobs.mergeConfig(job.id, { tutoring_analysis: analysis });
       return {
         metadata: {
@@ -216,7 +243,10 @@ export function createSteps(deps: StepDeps): Record<string, (ctx: StepContext) =
       const chapters = plan.chapters.map((c, i) => ({ ...c, order: i + 1, id: randomUUID() }));
       // Chapter texts first (files nobody points at yet), then every row in one transaction, so a
       // crash leaves either the whole book or nothing; a re-run replaces children of an earlier try.
-      for (const c of chapters) await storage.write(sourceKey(c.id), Buffer.from(text.slice(c.start, c.end), 'utf8'));
+      // A few files at a time: a 10 MB text has some 400 chapters.
+      await eachAtOnce(chapters, CHAPTER_WRITES_AT_ONCE, (c) =>
+        storage.write(sourceKey(c.id), Buffer.from(text.slice(c.start, c.end), 'utf8')),
+      );
       await repo.replaceChapters(
         job.id,
         chapters.map((c) => ({
@@ -330,15 +360,16 @@ export function createSteps(deps: StepDeps): Record<string, (ctx: StepContext) =
       if (children.length === 0 || keys.some((k) => k === null)) throw new PipelineError('A chapter has no audio');
       const key = audioKey(job.id);
       const size = await concatMp3(storage, keys as string[], key);
-      const parts: { entries: TimingEntry[]; timeOffset: number; charOffset: number }[] = [];
+      // The book's timing map, a chapter's entries at a time (a long book's map is never whole in memory).
       let offset = 0;
-      for (const child of children) {
-        const entries = await readJson<TimingEntry[]>(storage, timingKey(child.outputFileKey!)).catch(() => []);
-        const charOffset = Number(child.config.char_offset ?? 0);
-        parts.push({ entries, timeOffset: offset, charOffset });
-        offset += child.duration ?? 0;
+      async function* chapterMaps() {
+        for (const child of children) {
+          const entries = await readJson<TimingEntry[]>(storage, timingKey(child.outputFileKey!)).catch(() => []);
+          yield { entries, timeOffset: offset, charOffset: Number(child.config.char_offset ?? 0) };
+          offset += child.duration ?? 0;
+        }
       }
-      await storage.write(timingKey(key), Buffer.from(JSON.stringify(concatTimings(parts))));
+      await storage.write(timingKey(key), timingMapJson(chapterMaps()));
       return {
         metadata: { chapters: children.length, duration_seconds: offset, file_size_bytes: size, output_file_key: key },
       };

@@ -115,9 +115,22 @@ export function shiftEntry(entry: TimingEntry, seconds: number, chars = 0): Timi
   };
 }
 
-/** Chapter maps joined into a book's: each chapter's times shifted by the audio before it, chars by its offset in the book's text. */
-export function concatTimings(
-  parts: readonly { entries: readonly TimingEntry[]; timeOffset: number; charOffset: number }[],
-): TimingEntry[] {
-  return parts.flatMap((p) => p.entries.map((e) => shiftEntry(e, p.timeOffset, p.charOffset)));
+/**
+ * Chapter maps joined into a book's, as JSON: each chapter's times shifted by the audio before it,
+ * chars by its offset in the book's text. Produced a chapter at a time, so a 10 MB text's map
+ * (some 100,000 sentences) is never whole in memory; the bytes are those of `JSON.stringify` of
+ * the whole array.
+ */
+export async function* timingMapJson(
+  parts: AsyncIterable<{ entries: readonly TimingEntry[]; timeOffset: number; charOffset: number }>,
+): AsyncGenerator<Buffer> {
+  yield Buffer.from('[');
+  let first = true;
+  for await (const p of parts) {
+    if (p.entries.length === 0) continue;
+    const json = p.entries.map((e) => JSON.stringify(shiftEntry(e, p.timeOffset, p.charOffset))).join(',');
+    yield Buffer.from(first ? json : `,${json}`);
+    first = false;
+  }
+  yield Buffer.from(']');
 }

@@ -135,9 +135,14 @@ export interface StepRecord {
 
 /** Steps of a text job (top level). A web page found to be a book swaps its tail for BOOK_TAIL when it is read. */
 export const TEXT_STEPS = ['acquire_content', 'analyze', 'split_chapters', 'synthesize', 'finalize'] as const;
-/** Steps of a book after split_chapters, which creates its chapter jobs. */
-export const BOOK_TAIL = ['synthesize_chapters', 'combine_audio', 'finalize'] as const;
-export const BOOK_STEPS = ['acquire_content', 'analyze', 'split_chapters', ...BOOK_TAIL] as const;
+/**
+ * Steps of a book after acquire_content. split_chapters creates its chapter jobs and hands the
+ * first to the queue at once; the tutoring analysis waits until every chapter is converted, so it
+ * neither delays the first playable chapter nor adds its memory to the synthesis's
+ * (docs/decisions.md#a-books-analysis-runs-after-its-chapters).
+ */
+export const BOOK_TAIL = ['split_chapters', 'synthesize_chapters', 'analyze', 'combine_audio', 'finalize'] as const;
+export const BOOK_STEPS = ['acquire_content', ...BOOK_TAIL] as const;
 /** Steps of a chapter job: its text is already stored by the book. */
 export const CHAPTER_STEPS = ['acquire_content', 'synthesize', 'finalize'] as const;
 export type StepName = (typeof TEXT_STEPS)[number] | (typeof BOOK_STEPS)[number];

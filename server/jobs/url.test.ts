@@ -96,9 +96,9 @@ describe('web page jobs', () => {
     expect(job.job_type).toBe('book_processing');
     expect(job.steps.map((s) => s.step_name)).toEqual([
       'acquire_content',
-      'analyze',
       'split_chapters',
       'synthesize_chapters',
+      'analyze',
       'combine_audio',
       'finalize',
     ]);

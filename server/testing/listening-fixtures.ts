@@ -90,7 +90,7 @@ export async function seedConvertingBook(
     // The book is created first; split_chapters creates its chapters later, all at one instant.
     createdAt: new Date(createdAt.getTime() - 1000),
   });
-  await insertSteps(db, bookId, BOOK_STEPS, 3);
+  await insertSteps(db, bookId, BOOK_STEPS, BOOK_STEPS.indexOf('synthesize_chapters'));
   const chapterIds: string[] = [];
   for (let order = 1; order <= options.chapters; order += 1) {
     const config = {

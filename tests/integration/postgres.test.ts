@@ -1,8 +1,11 @@
+import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg_ from 'pg';
 import { createApp } from '../../server/app';
 import { openPostgres } from '../../server/db/postgres';
+import { createJobRepository } from '../../server/jobs/repository';
+import { BOOK_STEPS, CHAPTER_STEPS } from '../../server/jobs/types';
 import { TEST_PASSWORD_COST, testConfig } from '../../server/testing/app';
 import { appStorage } from '../../server/testing/library-fixtures';
 import { seedConvertingBook } from '../../server/testing/listening-fixtures';
@@ -111,5 +114,52 @@ describe('the server on a PostgreSQL server', () => {
     const chapters = Array.from({ length: 11 }, (_v, i) => `Voyage - Chapter ${i + 1}`);
     expect((await list('&sort=title&order=asc')).jobs.map((j) => j.title)).toEqual(['Voyage', ...chapters]);
     expect((await list('')).jobs.map((j) => j.title).slice(0, 11)).toEqual(chapters);
+  });
+
+  it("stores a long book's chapters and their steps in a few statements, as on the embedded database", async () => {
+    const credentials = { email: 'pg.long.book@example.com', password: 'correct-horse' };
+    await app.inject({ method: 'POST', url: '/api/v1/auth/register', payload: credentials });
+    const login = await app.inject({ method: 'POST', url: '/api/v1/auth/login', payload: credentials });
+    const headers = { authorization: `Bearer ${login.json().access_token}` };
+    const me = (await app.inject({ method: 'GET', url: '/api/v1/auth/me', headers })).json() as { id: string };
+    const db = await openPostgres(pg.url);
+    try {
+      const repo = createJobRepository(db);
+      const bookId = randomUUID();
+      await repo.transaction((tx) =>
+        tx.insertJob({
+          id: bookId,
+          userId: me.id,
+          jobType: 'book_processing',
+          title: 'Saga',
+          config: {},
+          steps: BOOK_STEPS,
+        }),
+      );
+      // More chapters than one statement takes, with titles a SQL array must quote.
+      const chapters = Array.from({ length: 1201 }, (_v, i) => ({
+        id: randomUUID(),
+        userId: me.id,
+        parentJobId: bookId,
+        chapterOrder: i + 1,
+        jobType: 'text_to_audio' as const,
+        title: `Saga - "Part" {${i + 1}}, the \\ end`,
+        description: null,
+        config: { source: 'content' as const, char_offset: i * 10, chapter_title: `Part ${i + 1}` },
+        inputFileKey: `jobs/${i}/source.txt`,
+        steps: CHAPTER_STEPS,
+      }));
+      await repo.replaceChapters(bookId, chapters);
+      const children = await repo.jobs.children([bookId]);
+      expect(children.map((c) => [c.id, c.title, c.chapterOrder, c.config.char_offset])).toEqual(
+        chapters.map((c) => [c.id, c.title, c.chapterOrder, c.config.char_offset]),
+      );
+      const steps = await repo.steps.ofJobs([chapters[0]!.id, chapters[1200]!.id]);
+      expect(steps.map((s) => [s.stepName, s.stepOrder, s.status])).toEqual(
+        [1, 2].flatMap(() => CHAPTER_STEPS.map((name, i) => [name, i + 1, 'pending'])),
+      );
+    } finally {
+      await db.close();
+    }
   });
 });

@@ -109,10 +109,20 @@ export function createJobRepository(db: Db) {
      * split_chapters carries out a book's plan: in one transaction, chapter jobs of an earlier try
      * go and `chapters` are inserted as the book's chapter jobs.
      */
-    async replaceChapters(bookId: string, chapters: NewJob[]): Promise<void> {
+    async replaceChapters(bookId: string, chapters: (NewJob & { id: string })[]): Promise<void> {
       await transaction(async (tx) => {
         await tx.jobs.deleteChapters(bookId);
-        for (const chapter of chapters) await tx.insertJob(chapter);
+        // Chapters share their steps: rows go in a few multi-row statements, however long the book.
+        const names = chapters[0]?.steps ?? [];
+        if (chapters.some((c) => c.steps.join() !== names.join())) {
+          for (const chapter of chapters) await tx.insertJob(chapter);
+          return;
+        }
+        await tx.jobs.insertMany(chapters);
+        await tx.steps.insertForJobs(
+          chapters.map((c) => c.id),
+          names,
+        );
       });
     },
 

@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import type { DbExecutor } from '../../db/types';
 import type { StepName, StepRecord, StepStatus } from '../types';
-import { STEP_COLUMNS, toStep, type StepRow } from './rows';
+import { MANY_ROWS, STEP_COLUMNS, toStep, type StepRow } from './rows';
 
 export interface StepFields {
   status?: StepStatus;
@@ -21,6 +21,25 @@ export interface StepFields {
 /** The job_steps table's queries on one executor (the database, or one transaction). */
 export function jobStepsTable(x: DbExecutor) {
   return {
+    /** The same pending steps, in order from 1, for each of many new jobs (a book's chapters), a few statements in all. */
+    async insertForJobs(jobIds: readonly string[], names: readonly string[]): Promise<void> {
+      const rows = jobIds.flatMap((jobId) => names.map((name, i) => ({ jobId, name, order: i + 1 })));
+      for (let at = 0; at < rows.length; at += MANY_ROWS) {
+        const batch = rows.slice(at, at + MANY_ROWS);
+        await x.query(
+          `INSERT INTO job_steps (id, job_id, step_name, step_order, status)
+           SELECT id, job_id, step_name, step_order, 'pending'
+           FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::integer[]) AS t(id, job_id, step_name, step_order)`,
+          [
+            batch.map(() => randomUUID()),
+            batch.map((r) => r.jobId),
+            batch.map((r) => r.name),
+            batch.map((r) => r.order),
+          ],
+        );
+      }
+    },
+
     /** Adds pending steps from `firstOrder` on; a step the job has already moves to its new place. */
     async insert(jobId: string, names: readonly string[], firstOrder: number): Promise<void> {
       for (const [i, name] of names.entries()) {

@@ -206,3 +206,6 @@ export function toSummary(row: SummaryRow) {
 }
 
 export type JobSummaryView = ReturnType<typeof toSummary>;
+
+/** Rows one multi-row insert writes at most (a book's chapters and their steps). */
+export const MANY_ROWS = 500;

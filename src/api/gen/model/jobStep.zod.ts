@@ -18,7 +18,7 @@ export const jobStepProgressMax = 100;
 
 export const JobStep = zod.object({
   "id": zod.uuid(),
-  "step_name": zod.enum(['acquire_content', 'analyze', 'split_chapters', 'synthesize', 'synthesize_chapters', 'combine_audio', 'finalize']).describe('A conversion step. A text job runs acquire_content, analyze, split_chapters, synthesize, finalize; when split_chapters finds chapters, synthesize_chapters and combine_audio replace synthesize; a chapter job runs acquire_content, synthesize, finalize.'),
+  "step_name": zod.enum(['acquire_content', 'analyze', 'split_chapters', 'synthesize', 'synthesize_chapters', 'combine_audio', 'finalize']).describe('A conversion step. A text job runs acquire_content, analyze, split_chapters, synthesize, finalize; a book runs acquire_content, split_chapters, synthesize_chapters, analyze, combine_audio, finalize (its analysis once its chapters are converted); a chapter job runs acquire_content, synthesize, finalize.'),
   "step_order": zod.int(),
   "status": zod.enum(['PENDING', 'RUNNING', 'COMPLETED', 'FAILED']).describe('Uppercase on the wire; clients lowercase it for display.'),
   "progress": zod.number().min(jobStepProgressMin).max(jobStepProgressMax),

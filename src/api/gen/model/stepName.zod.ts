@@ -12,7 +12,7 @@
  */
 import * as zod from 'zod';
 
-export const StepName = zod.enum(['acquire_content', 'analyze', 'split_chapters', 'synthesize', 'synthesize_chapters', 'combine_audio', 'finalize']).describe('A conversion step. A text job runs acquire_content, analyze, split_chapters, synthesize, finalize; when split_chapters finds chapters, synthesize_chapters and combine_audio replace synthesize; a chapter job runs acquire_content, synthesize, finalize.')
+export const StepName = zod.enum(['acquire_content', 'analyze', 'split_chapters', 'synthesize', 'synthesize_chapters', 'combine_audio', 'finalize']).describe('A conversion step. A text job runs acquire_content, analyze, split_chapters, synthesize, finalize; a book runs acquire_content, split_chapters, synthesize_chapters, analyze, combine_audio, finalize (its analysis once its chapters are converted); a chapter job runs acquire_content, synthesize, finalize.')
 
 export type StepName = zod.input<typeof StepName>;
 export type StepNameOutput = zod.output<typeof StepName>;

@@ -1,0 +1,67 @@
+/**
+ * Resident memory of a process and of every process below it, read from Linux's /proc: what the
+ * memory benches print. A sampler polls the tree's summed RSS (children come and go: espeak-ng,
+ * lame, the npm wrapper's node) and keeps its peak; each process's own peak is its VmHWM.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+
+function statusField(pid: number, field: string): number {
+  try {
+    const line = readFileSync(`/proc/${pid}/status`, 'utf8')
+      .split('\n')
+      .find((l) => l.startsWith(`${field}:`));
+    return Number(line?.replace(/\D+/g, '') ?? 0) / 1024;
+  } catch {
+    return 0; // the process has just ended
+  }
+}
+
+/** The pids of a process's children (every thread's), or none once it has ended. */
+function childrenOf(pid: number): number[] {
+  const out: number[] = [];
+  try {
+    for (const tid of readdirSync(`/proc/${pid}/task`)) {
+      const text = readFileSync(`/proc/${pid}/task/${tid}/children`, 'utf8').trim();
+      if (text !== '') out.push(...text.split(/\s+/).map(Number));
+    }
+  } catch {
+    // ended
+  }
+  return out;
+}
+
+/** The pid and every process below it. */
+export function processTree(pid: number): number[] {
+  const all = [pid];
+  for (let i = 0; i < all.length; i += 1) all.push(...childrenOf(all[i]!));
+  return all;
+}
+
+/** Current RSS of one process, MB. */
+export const rssMb = (pid: number): number => statusField(pid, 'VmRSS');
+/** Peak RSS of one process so far (VmHWM), MB. */
+export const peakRssMb = (pid: number): number => statusField(pid, 'VmHWM');
+
+export interface TreeSampler {
+  /** Highest summed RSS of the tree seen so far, MB. */
+  peakMb(): number;
+  stop(): void;
+}
+
+/** Samples the summed RSS of `pid`'s tree every `intervalMs` until stopped. */
+export function sampleTree(pid: number, intervalMs = 50): TreeSampler {
+  let peak = 0;
+  const tick = () => {
+    const sum = processTree(pid).reduce((n, p) => n + rssMb(p), 0);
+    if (sum > peak) peak = sum;
+  };
+  tick();
+  const timer = setInterval(tick, intervalMs);
+  return {
+    peakMb: () => {
+      tick();
+      return peak;
+    },
+    stop: () => clearInterval(timer),
+  };
+}
