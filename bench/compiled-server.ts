@@ -5,13 +5,36 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 
+/** Servers started by this bench and still running. */
+const running = new Set<ChildProcess>();
+let stopsWithBench = false;
+
+/**
+ * A bench interrupted (Ctrl-C, SIGTERM) takes its servers with it: a soak server left behind keeps
+ * converting on both cores for hours.
+ */
+function stopServersWithBench(): void {
+  if (stopsWithBench) return;
+  stopsWithBench = true;
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+    process.once(signal, () => {
+      for (const server of running) server.kill('SIGTERM');
+      process.exit(130);
+    });
+  }
+}
+
 /** Starts dist-server/main.mjs with the given environment on top of this process's. */
 export function startCompiledServer(env: Record<string, string>): ChildProcess {
+  stopServersWithBench();
   const flags = (process.env.LECTIO_SERVER_NODE_FLAGS ?? '').split(' ').filter(Boolean);
-  return spawn(process.execPath, [...flags, 'dist-server/main.mjs'], {
+  const server = spawn(process.execPath, [...flags, 'dist-server/main.mjs'], {
     env: { ...process.env, STATIC_DIR: '', LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
+  running.add(server);
+  server.once('exit', () => running.delete(server));
+  return server;
 }
 
 /** Resolves once the API at `base` answers, or throws after `timeoutMs`. */

@@ -46,4 +46,13 @@ const server = spawn(process.execPath, [...SERVER_NODE_FLAGS, SERVER_ENTRY], {
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
   process.on(signal, () => server.kill(signal));
 }
+// npm does not pass a SIGTERM sent to it on to this script (its shell dies, this process lives on
+// under init): a parent gone is the same request to stop, handed to the server as SIGTERM.
+const parent = process.ppid;
+const orphanWatch = setInterval(() => {
+  if (process.ppid === parent) return;
+  clearInterval(orphanWatch);
+  server.kill('SIGTERM');
+}, 500);
+orphanWatch.unref();
 server.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
