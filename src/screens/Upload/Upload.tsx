@@ -176,7 +176,10 @@ export function Upload() {
   };
   const update = <K extends keyof UploadForm>(field: K, value: UploadForm[K]) => {
     if (field === 'title') setTitleTouched(true);
-    apply({ ...draft, form: { ...draft.form, [field]: value } });
+    // From the latest draft, not this render's: the voice picker may have just chosen the server's
+    // default voice (its list arrived while the reader typed), and a keystroke must not undo that.
+    setDraft((current) => ({ ...current, form: { ...current.form, [field]: value } }));
+    if (attempted) setErrors(validateUpload({ ...form, [field]: value }) ?? {});
   };
 
   const onMode = (next: UploadMode) => {
