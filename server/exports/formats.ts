@@ -37,7 +37,7 @@ export const CONTENT_TYPES: Record<ExportFormat, string> = {
 };
 /**
  * AAC bitrate of the M4B, from the combined MP3's own average bitrate: re-encoding at more than the
- * source adds bytes, not sound, so the M4B is never larger than the MP3 it is made from (offline
+ * source adds bytes, not sound, so the M4B stays about the size of the MP3 it is made from (offline
  * voices at 48 kbit/s give 48; a cloud voice's 128 kbit/s MP3 gives 64, where speech from a mono
  * source loses nothing audible). Never under 32 kbit/s, where plain AAC starts to smear speech.
  */

@@ -136,7 +136,7 @@ describe('GET /audio/{jobId}/download', { timeout: 240_000 }, () => {
     const probe = await ffprobe(save('book.m4b', res.rawPayload));
     const aac = probe.streams.find((s) => s.codec_type === 'audio');
     expect(aac?.codec_name).toBe('aac');
-    // Encoded at the offline voice's 48 kbit/s, not more: the M4B is no larger than the book's MP3.
+    // Encoded at the offline voice's 48 kbit/s, not more: the M4B stays about the size of the book's MP3.
     expect(Number(aac?.bit_rate)).toBeLessThan(56_000);
     expect(probe.streams.find((s) => s.disposition?.attached_pic === 1)?.codec_name).toBe('mjpeg');
     expect(tagsOf(probe).major_brand?.trim()).toBe('M4B');
