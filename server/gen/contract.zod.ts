@@ -1231,8 +1231,10 @@ export const ReconvertJobResponse = zod.object({
 
 /**
  * A COMPLETED job's audio (a book's combined file). A book still converting answers its first
- * ready chapter (`source_job_id` names it; stream the other ready chapters by their ids); 409
- * while no chapter is ready.
+ * ready chapter (`source_job_id` names it; stream the other ready chapters by their ids), or,
+ * before any chapter is ready, the opening of its first chapter (its first minutes, converted
+ * first: the chapter's `playable_seconds` says how long it is); 409 while nothing can be
+ * played. A chapter still converting whose opening is ready answers that opening.
  * @summary A signed, short-lived URL for a job's audio, with resume information.
  */
 export const GetAudioStreamParams = zod.object({
@@ -1261,14 +1263,18 @@ export const GetAudioStreamResponse = zod.object({
 
 
 /**
- * For a COMPLETED job, and for a book still converting once one of its chapters is ready:
- * then `status` is the book's (PENDING or PROCESSING), each chapter says whether it is
- * `ready`, and `duration` counts the ready chapters. 409 while nothing can be played.
+ * For a COMPLETED job, and for a book still converting once one of its chapters is ready or
+ * the opening of its first chapter is: then `status` is the book's (PENDING or PROCESSING),
+ * each chapter says whether it is `ready` and how much of it can be played
+ * (`playable_seconds`), and `duration` counts what can be played (the ready chapters and an
+ * opening). 409 while nothing can be played.
  * @summary A job's audio details, chapters and listening progress.
  */
 export const GetAudioMetadataParams = zod.object({
   "jobId": zod.uuid()
 })
+
+export const getAudioMetadataResponseChaptersItemPlayableSecondsMin = 0;
 
 export const getAudioMetadataResponseChaptersReadyMin = 0;
 
@@ -1290,8 +1296,9 @@ export const GetAudioMetadataResponse = zod.object({
   "title": zod.string(),
   "order": zod.int(),
   "start": zod.number().describe('Seconds from the start of the combined audio.'),
-  "duration": zod.number().describe('Seconds; 0 for a chapter not converted yet.'),
-  "ready": zod.boolean().optional().describe('The chapter is converted and can be played (stream it with its id); false while it still converts. Always sent by the server.')
+  "duration": zod.number().describe('Seconds: the chapter\'s once it is ready; while it converts, its opening\'s when that is ready (see `playable_seconds`), else 0.'),
+  "ready": zod.boolean().optional().describe('The chapter is converted and can be played (stream it with its id); false while it still converts. Always sent by the server.'),
+  "playable_seconds": zod.number().min(getAudioMetadataResponseChaptersItemPlayableSecondsMin).optional().describe('Seconds from the chapter\'s start that can be played now: its `duration` once it is ready; while it converts, the length of its opening when that is ready (a book\'s first chapter converts its first minutes first, and its stream answers them; `ready` stays false until the whole chapter is), else 0. Always sent by the server.')
 })),
   "chapters_ready": zod.int().min(getAudioMetadataResponseChaptersReadyMin).optional().describe('How many of `chapters` are ready (all of them once the job is COMPLETED; for a book still converting, the chapters converted so far). Always sent by the server.'),
   "estimated_duration": zod.number().optional().describe('Seconds the whole book will last: `duration` once it is finished; while it converts, the ready chapters\' audio plus an estimate of the rest from their length and the voice\'s pace so far. Always sent by the server.'),

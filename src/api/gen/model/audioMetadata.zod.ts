@@ -12,6 +12,8 @@
  */
 import * as zod from 'zod';
 
+export const audioMetadataChaptersItemPlayableSecondsMin = 0;
+
 export const audioMetadataChaptersReadyMin = 0;
 
 export const audioMetadataResumePositionDefault = 0;
@@ -31,8 +33,9 @@ export const AudioMetadata = zod.object({
   "title": zod.string(),
   "order": zod.int(),
   "start": zod.number().describe('Seconds from the start of the combined audio.'),
-  "duration": zod.number().describe('Seconds; 0 for a chapter not converted yet.'),
-  "ready": zod.boolean().optional().describe('The chapter is converted and can be played (stream it with its id); false while it still converts. Always sent by the server.')
+  "duration": zod.number().describe('Seconds: the chapter\'s once it is ready; while it converts, its opening\'s when that is ready (see `playable_seconds`), else 0.'),
+  "ready": zod.boolean().optional().describe('The chapter is converted and can be played (stream it with its id); false while it still converts. Always sent by the server.'),
+  "playable_seconds": zod.number().min(audioMetadataChaptersItemPlayableSecondsMin).optional().describe('Seconds from the chapter\'s start that can be played now: its `duration` once it is ready; while it converts, the length of its opening when that is ready (a book\'s first chapter converts its first minutes first, and its stream answers them; `ready` stays false until the whole chapter is), else 0. Always sent by the server.')
 })),
   "chapters_ready": zod.int().min(audioMetadataChaptersReadyMin).optional().describe('How many of `chapters` are ready (all of them once the job is COMPLETED; for a book still converting, the chapters converted so far). Always sent by the server.'),
   "estimated_duration": zod.number().optional().describe('Seconds the whole book will last: `duration` once it is finished; while it converts, the ready chapters\' audio plus an estimate of the rest from their length and the voice\'s pace so far. Always sent by the server.'),

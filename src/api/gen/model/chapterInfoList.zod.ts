@@ -12,13 +12,17 @@
  */
 import * as zod from 'zod';
 
+export const chapterInfoListItemPlayableSecondsMin = 0;
+
+
 export const ChapterInfoList = zod.array(zod.object({
   "id": zod.string().describe('The chapter\'s job id, or the job\'s own id for a single text.'),
   "title": zod.string(),
   "order": zod.int(),
   "start": zod.number().describe('Seconds from the start of the combined audio.'),
-  "duration": zod.number().describe('Seconds; 0 for a chapter not converted yet.'),
-  "ready": zod.boolean().optional().describe('The chapter is converted and can be played (stream it with its id); false while it still converts. Always sent by the server.')
+  "duration": zod.number().describe('Seconds: the chapter\'s once it is ready; while it converts, its opening\'s when that is ready (see `playable_seconds`), else 0.'),
+  "ready": zod.boolean().optional().describe('The chapter is converted and can be played (stream it with its id); false while it still converts. Always sent by the server.'),
+  "playable_seconds": zod.number().min(chapterInfoListItemPlayableSecondsMin).optional().describe('Seconds from the chapter\'s start that can be played now: its `duration` once it is ready; while it converts, the length of its opening when that is ready (a book\'s first chapter converts its first minutes first, and its stream answers them; `ready` stays false until the whole chapter is), else 0. Always sent by the server.')
 }))
 
 export type ChapterInfoList = zod.input<typeof ChapterInfoList>;

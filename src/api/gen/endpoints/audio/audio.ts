@@ -68,8 +68,10 @@ export const getGetAudioStreamUrl = (jobId: string,) => {
 
 /**
  * A COMPLETED job's audio (a book's combined file). A book still converting answers its first
- * ready chapter (`source_job_id` names it; stream the other ready chapters by their ids); 409
- * while no chapter is ready.
+ * ready chapter (`source_job_id` names it; stream the other ready chapters by their ids), or,
+ * before any chapter is ready, the opening of its first chapter (its first minutes, converted
+ * first: the chapter's `playable_seconds` says how long it is); 409 while nothing can be
+ * played. A chapter still converting whose opening is ready answers that opening.
  * @summary A signed, short-lived URL for a job's audio, with resume information.
  */
 export const getAudioStream = async (jobId: string, options?: Parameters<typeof apiFetch>[1]): Promise<StreamInfo> => {
@@ -171,9 +173,11 @@ export const getGetAudioMetadataUrl = (jobId: string,) => {
 }
 
 /**
- * For a COMPLETED job, and for a book still converting once one of its chapters is ready:
- * then `status` is the book's (PENDING or PROCESSING), each chapter says whether it is
- * `ready`, and `duration` counts the ready chapters. 409 while nothing can be played.
+ * For a COMPLETED job, and for a book still converting once one of its chapters is ready or
+ * the opening of its first chapter is: then `status` is the book's (PENDING or PROCESSING),
+ * each chapter says whether it is `ready` and how much of it can be played
+ * (`playable_seconds`), and `duration` counts what can be played (the ready chapters and an
+ * opening). 409 while nothing can be played.
  * @summary A job's audio details, chapters and listening progress.
  */
 export const getAudioMetadata = async (jobId: string, options?: Parameters<typeof apiFetch>[1]): Promise<AudioMetadata> => {
