@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { finishedBook } from '../testing/book-fixture';
-import { chaptersOf, parseAnalysis, toBook, type Book } from './book';
+import { chaptersOf, isListenable, parseAnalysis, toBook, type Book } from './book';
 import type { JobRecord } from './types';
 
 const at = new Date('2030-01-01T12:00:00Z');
@@ -86,6 +86,18 @@ describe('the read model of a book', () => {
     ]);
   });
 
+  it("reads a converting chapter's opening, and forgets it once the chapter is no longer converting", () => {
+    const opening = { file_key: 'jobs/c1/opening.mp3', duration: 131.5 };
+    expect(toBook(record({ status: 'PROCESSING', config: { opening } })).opening).toEqual({
+      fileKey: 'jobs/c1/opening.mp3',
+      durationSeconds: 131.5,
+    });
+    expect(toBook(record({ status: 'COMPLETED', config: { opening } })).opening).toBeNull();
+    expect(toBook(record({ status: 'PROCESSING', config: { opening: null } })).opening).toBeNull();
+    const broken = { file_key: '', duration: -1 };
+    expect(toBook(record({ status: 'PROCESSING', config: { opening: broken } })).opening).toBeNull();
+  });
+
   it('has no analysis until the analyze step wrote one, and keeps only characters with a name', () => {
     expect(toBook(record({})).analysis).toBeNull();
     expect(parseAnalysis({ characters: [{ name: ' ' }, { name: 'Tobias' }] })?.characters).toEqual([
@@ -137,6 +149,7 @@ describe('chaptersOf: the chapters a listener meets', () => {
         duration: 12,
         fileKey: 'jobs/c1/audio.mp3',
         ready: true,
+        playableSeconds: 12,
         sourceBytes: 200,
         ttsEngine: 'espeak-ng',
       },
@@ -148,10 +161,32 @@ describe('chaptersOf: the chapters a listener meets', () => {
         duration: 0,
         fileKey: null,
         ready: false,
+        playableSeconds: 0,
         sourceBytes: 300,
         ttsEngine: null,
       },
     ]);
+  });
+
+  it("of a book before its first chapter is ready: that chapter's opening plays, for as long as it lasts", () => {
+    const book = {
+      ...finishedBook({ id: 'book', title: 'Harbour Tales', durationSeconds: null }),
+      status: 'PROCESSING' as const,
+      openingReady: true,
+    };
+    const opening = { fileKey: 'jobs/c1/opening.mp3', durationSeconds: 131.5 };
+    const jobs = [
+      chapter(1, { status: 'PROCESSING', opening, sourceBytes: 20_000, ttsEngine: null }),
+      chapter(2, { status: 'PENDING', sourceBytes: 300, ttsEngine: null }),
+    ];
+    const [first, second] = chaptersOf(book, jobs);
+    expect(first).toMatchObject({ ready: false, duration: 131.5, playableSeconds: 131.5, fileKey: opening.fileKey });
+    expect(second).toMatchObject({ ready: false, start: 131.5, duration: 0, playableSeconds: 0, fileKey: null });
+    expect(isListenable(book)).toBe(true);
+    expect(isListenable({ ...book, openingReady: false })).toBe(false);
+    // Once the chapter is converted its whole file plays, not the opening.
+    const done = chapter(1, { outputFileKey: 'jobs/c1/audio.mp3', durationSeconds: 900, opening: null });
+    expect(chaptersOf(book, [done])[0]).toMatchObject({ ready: true, duration: 900, fileKey: 'jobs/c1/audio.mp3' });
   });
 
   it('of a text: the text itself, one chapter', () => {
@@ -168,6 +203,7 @@ describe('chaptersOf: the chapters a listener meets', () => {
         duration: 7,
         fileKey: 'jobs/text/audio.mp3',
         ready: true,
+        playableSeconds: 7,
         sourceBytes: null,
         ttsEngine: 'espeak-ng',
       },

@@ -5,7 +5,7 @@
  * config or result_data for reading. A text job is a book of one chapter; a book's chapter jobs
  * read as books of their own (their audio, text and timing map), named by `parentJobId`.
  */
-import type { JobRecord, JobStatus, JobType, Provider, ResultData } from './types';
+import { isActive, type JobRecord, type JobStatus, type JobType, type Provider, type ResultData } from './types';
 
 /** A chapter as the finished book records it (result_data), in book order. */
 export interface RecordedChapter {
@@ -45,6 +45,13 @@ export interface Book {
   inputFileKey: string | null;
   /** For a book: its chapter jobs that are COMPLETED (playable while the rest converts). */
   chaptersReady: number;
+  /**
+   * A chapter job still converting: its opening, once that is playable (only a book's first
+   * chapter has one; docs/listening.md#the-opening-of-the-first-chapter). Null otherwise.
+   */
+  opening: { fileKey: string; durationSeconds: number } | null;
+  /** For a book still converting: one of its chapters' opening is playable (counted with the row). */
+  openingReady: boolean;
   /** A chapter job's own title (its `title` is prefixed with the book's). */
   chapterTitle: string | null;
   /** From the book's file (EPUB, ...), when it names one. */
@@ -79,6 +86,8 @@ export interface ChapterInfo {
   fileKey: string | null;
   /** Converted and playable (a book's later chapters may still convert). */
   ready: boolean;
+  /** Seconds from its start that can be played now: `duration` when ready, else its opening's (or 0). */
+  playableSeconds: number;
   /** Bytes of its text, when known (estimates a chapter not converted yet). */
   sourceBytes: number | null;
   /** The engine that spoke it, once it has. */
@@ -140,8 +149,28 @@ function recordedChapters(result: ResultData): RecordedChapter[] {
     .sort((a, b) => a.order - b.order);
 }
 
-/** The read model of a job record; `chaptersReady` is counted by the repository with the row. */
-export function toBook(job: JobRecord, chaptersReady = 0): Book {
+/**
+ * Whether anything of the job can be played now: it is finished, or it still converts and a
+ * chapter of it is ready or has its opening ready (or it is such a chapter).
+ */
+export function isListenable(book: Pick<Book, 'status' | 'chaptersReady' | 'opening' | 'openingReady'>): boolean {
+  if (book.status === 'COMPLETED') return true;
+  return isActive(book.status) && (book.chaptersReady > 0 || book.openingReady || book.opening !== null);
+}
+
+function openingOf(job: JobRecord): Book['opening'] {
+  const opening = job.config.opening;
+  if (!isActive(job.status) || opening === null || opening === undefined) return null;
+  const durationSeconds = nonNegative(opening.duration);
+  const fileKey = text(opening.file_key);
+  return fileKey === null || durationSeconds === null ? null : { fileKey, durationSeconds };
+}
+
+/**
+ * The read model of a job record; `chaptersReady` (and, for a book, whether one of its converting
+ * chapters has its opening ready) are counted by the repository with the row.
+ */
+export function toBook(job: JobRecord, chaptersReady = 0, openingReady = false): Book {
   const result = job.resultData;
   const provider = job.config.voice_config?.provider ?? job.config.provider;
   const size = nonNegative(result.file_size_bytes);
@@ -158,6 +187,8 @@ export function toBook(job: JobRecord, chaptersReady = 0): Book {
     outputFileKey: job.outputFileKey,
     inputFileKey: job.inputFileKey,
     chaptersReady,
+    opening: openingOf(job),
+    openingReady,
     chapterTitle: text(job.config.chapter_title),
     author: text(job.config.author),
     cover:
@@ -191,19 +222,24 @@ export function chaptersOf(book: Book, chapterJobs: readonly Book[]): ChapterInf
       duration: c.duration ?? 0,
       fileKey: c.fileKey,
       ready: c.fileKey !== null,
+      playableSeconds: c.fileKey !== null ? (c.duration ?? 0) : 0,
       sourceBytes: null,
       ttsEngine: book.ttsEngine,
     }));
   } else if (chapterJobs.length > 0) {
     listed = chapterJobs.map((chapter, index) => {
       const ready = chapter.status === 'COMPLETED' && chapter.outputFileKey !== null;
+      // A chapter still converting plays its opening, when that is ready, for as long as it lasts.
+      const opening = ready ? null : chapter.opening;
+      const duration = ready ? (chapter.durationSeconds ?? 0) : (opening?.durationSeconds ?? 0);
       return {
         id: chapter.id,
         title: chapter.chapterTitle ?? chapter.title,
         order: chapter.chapterOrder ?? index + 1,
-        duration: ready ? (chapter.durationSeconds ?? 0) : 0,
-        fileKey: ready ? chapter.outputFileKey : null,
+        duration,
+        fileKey: ready ? chapter.outputFileKey : (opening?.fileKey ?? null),
         ready,
+        playableSeconds: duration,
         sourceBytes: chapter.sourceBytes,
         ttsEngine: chapter.ttsEngine,
       };
@@ -217,6 +253,7 @@ export function chaptersOf(book: Book, chapterJobs: readonly Book[]): ChapterInf
         duration: book.durationSeconds ?? 0,
         fileKey: book.outputFileKey,
         ready: true,
+        playableSeconds: book.durationSeconds ?? 0,
         sourceBytes: book.sourceBytes,
         ttsEngine: book.ttsEngine,
       },

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../testing/app';
 import { createJob, getJob, signIn, waitForJob } from '../testing/jobs';
+import { mp3DurationSeconds } from '../audio/concat';
 import { MIN_SEGMENT_CHARS } from './synthesis';
 
 // Sentences of ordinary prose; a chapter is long enough for two encoder streams.
@@ -22,6 +23,58 @@ const BOOK = [1, 2, 3].map((n) => `Chapter ${n}\n\n${chapterBody(2 * MIN_SEGMENT
 let t: TestApp;
 let headers: { authorization: string };
 
+interface Meta {
+  duration: number;
+  chapters_ready: number;
+  chapters: { id: string; order: number; ready: boolean; duration: number; playable_seconds: number }[];
+}
+
+/**
+ * Polls the book as the player does until its first chapter's opening can be played (chapter 1
+ * not ready yet), and checks what the reader gets then: its seconds, the stream's answer and its
+ * audio, and a place saved in it.
+ */
+async function untilOpeningPlays(bookId: string): Promise<{ seconds: number; chapterId: string; url: string }> {
+  const deadline = Date.now() + 200_000;
+  for (;;) {
+    const answer = await t.app.inject({ method: 'GET', url: `/api/v1/audio/${bookId}/metadata`, headers });
+    if (answer.statusCode === 200) {
+      const meta = answer.json() as Meta;
+      const first = meta.chapters.find((c) => c.order === 1)!;
+      if (first.ready) throw new Error('chapter 1 was ready before its opening was ever playable');
+      expect(meta.chapters_ready).toBe(0);
+      expect(first.playable_seconds).toBeGreaterThan(60); // some two minutes of speech
+      expect(first.duration).toBe(first.playable_seconds);
+      expect(meta.duration).toBe(first.playable_seconds);
+      expect(meta.chapters.slice(1).every((c) => c.playable_seconds === 0 && !c.ready)).toBe(true);
+      const stream = await t.app.inject({ method: 'GET', url: `/api/v1/audio/${bookId}/stream`, headers });
+      expect(stream.statusCode).toBe(200);
+      const info = stream.json() as { streaming_url: string; source_job_id: string };
+      expect(info.source_job_id).toBe(first.id);
+      // The chapter's own stream answers the same opening while it converts.
+      const own = await t.app.inject({ method: 'GET', url: `/api/v1/audio/${first.id}/stream`, headers });
+      expect(own.statusCode).toBe(200);
+      const url = new URL(info.streaming_url, 'http://localhost');
+      const audio = await t.app.inject({ method: 'GET', url: url.pathname + url.search });
+      expect(audio.statusCode).toBe(200);
+      expect(audio.headers['content-type']).toBe('audio/mpeg');
+      expect(await mp3DurationSeconds(audio.rawPayload)).toBeCloseTo(first.playable_seconds, 0);
+      // The listener's place in the opening is kept.
+      const saved = await t.app.inject({
+        method: 'PUT',
+        url: `/api/v1/progress/${bookId}`,
+        headers,
+        payload: { position_seconds: 30, current_chapter_id: first.id, current_chapter_position: 30 },
+      });
+      expect(saved.statusCode, saved.body).toBe(200);
+      return { seconds: first.playable_seconds, chapterId: first.id, url: url.pathname + url.search };
+    }
+    expect(answer.statusCode).toBe(409); // nothing playable yet
+    if (Date.now() > deadline) throw new Error("chapter 1's opening never became playable");
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
 beforeAll(async () => {
   // Three chapters may convert at once, on two encoder streams.
   t = await createTestApp({ env: { ENCODER_THREADS: '2', MP3_ENCODER: 'wasm', CHAPTER_CONCURRENCY: '3' } });
@@ -37,6 +90,8 @@ describe('the first chapter first', () => {
     { timeout: 240_000 },
     async () => {
       const created = (await createJob(t, headers, { title: 'The Harbour', content: BOOK })).json() as { id: string };
+      // Chapter 1's opening plays before chapter 1 is ready: the player's view of it.
+      const opening = await untilOpeningPlays(created.id);
       const book = await waitForJob(t, headers, created.id, undefined, 220_000);
       expect(book.status, book.error_message ?? '').toBe('COMPLETED');
       const chapters = await Promise.all(book.children.map((c) => getJob(t, headers, c.id)));
@@ -52,8 +107,12 @@ describe('the first chapter first', () => {
       for (const later of synthesis.slice(1)) {
         expect(Date.parse(later.started_at!)).toBeGreaterThanOrEqual(Date.parse(first.completed_at!));
       }
-      // Chapter 1 used both streams; the others one each, converting side by side.
-      expect(first.step_metadata).toMatchObject({ encoder_streams: 2 });
+      // Chapter 1 used both streams (its opening first); the others one each, side by side.
+      expect(first.step_metadata).toMatchObject({ encoder_streams: 2, opening_seconds: opening.seconds });
+      expect(opening.chapterId).toBe(chapters[0]!.id);
+      // The book plays whole now; the opening's file went with the join (its link no longer plays).
+      const gone = await t.app.inject({ method: 'GET', url: opening.url });
+      expect(gone.statusCode).toBe(404);
       for (const later of synthesis.slice(1)) expect(later.step_metadata).toMatchObject({ encoder_streams: 1 });
       const [second, third] = synthesis.slice(1);
       expect(Date.parse(third!.started_at!)).toBeLessThan(Date.parse(second!.completed_at!));

@@ -13,7 +13,7 @@ import { selectEngine, type VoiceSettings } from '../tts/select';
 import type { JobRepository } from './repository';
 import { appliedRecord, createSpeaker } from './speech';
 import { SampleRateChange, segmentCount, synthesizeToMp3, type SynthesisResult } from './synthesis';
-import { audioKey, isSourceKey, sourceKey, timingKey } from './storage-keys';
+import { audioKey, isSourceKey, openingKey, sourceKey, timingKey } from './storage-keys';
 import { timingMapJson, type TimingEntry } from './timing';
 import { jobPlan, planSourceOffThread, storedPlan } from './plan';
 import {
@@ -145,6 +145,13 @@ async function eachAtOnce<T>(items: readonly T[], limit: number, work: (item: T)
 }
 
 /** A book's first chapter (chapters are numbered from 1), converted before the others. */
+/**
+ * About how many characters a book's first chapter's opening holds: some two minutes of speech,
+ * synthesised in about a second on one core by the offline voice
+ * (docs/listening.md#the-opening-of-the-first-chapter).
+ */
+export const OPENING_CHARS = 2_000;
+
 function isFirstChapter(job: JobRecord): boolean {
   return job.parentJobId !== null && job.chapterOrder === 1;
 }
@@ -302,6 +309,18 @@ export function createSteps(deps: StepDeps): Record<string, (ctx: StepContext) =
         engine.name === 'espeak-ng' && (job.parentJobId === null || isFirstChapter(job))
           ? segmentCount(text.length, deps.encoderPool?.parallelism ?? 1)
           : 1;
+      // A book's first chapter plays its first minutes while the rest converts.
+      let openingSeconds: number | null = null;
+      const opening = isFirstChapter(job)
+        ? {
+            chars: OPENING_CHARS,
+            key: openingKey(job.id),
+            ready: async (duration: number) => {
+              await repo.jobs.mergeConfig(job.id, { opening: { file_key: openingKey(job.id), duration } });
+              openingSeconds = duration;
+            },
+          }
+        : undefined;
       let result: SynthesisResult;
       try {
         result = await synthesizeToMp3({
@@ -315,8 +334,11 @@ export function createSteps(deps: StepDeps): Record<string, (ctx: StepContext) =
           segments,
           signal,
           report,
+          opening,
         });
       } catch (error) {
+        // A failed attempt deletes what it encoded, the opening too: nobody is sent to it any more.
+        if (opening) await repo.jobs.mergeConfig(job.id, { opening: null }).catch(() => undefined);
         if (error instanceof SampleRateChange) throw new PipelineError(error.message);
         throw error;
       }
@@ -339,6 +361,7 @@ export function createSteps(deps: StepDeps): Record<string, (ctx: StepContext) =
           encoded_while_synthesizing: true,
           encoder: deps.encoderPool?.describe() ?? 'LAME WebAssembly, in-process',
           encoder_streams: result.segments,
+          ...(openingSeconds !== null && { opening_seconds: openingSeconds }),
           duration_seconds: result.durationSeconds,
           file_size_bytes: result.bytes,
           output_file_key: key,
@@ -370,6 +393,10 @@ export function createSteps(deps: StepDeps): Record<string, (ctx: StepContext) =
         }
       }
       await storage.write(timingKey(key), timingMapJson(chapterMaps()));
+      // The first chapter's opening has served: the book plays as a whole now.
+      for (const child of children) {
+        if (child.config.opening) await storage.delete(child.config.opening.file_key).catch(() => undefined);
+      }
       return {
         metadata: { chapters: children.length, duration_seconds: offset, file_size_bytes: size, output_file_key: key },
       };

@@ -14,6 +14,11 @@ export const jobFolder = (jobId: string) => `${JOBS}${jobId}/`;
 export const sourceKey = (jobId: string) => `${jobFolder(jobId)}source.txt`;
 /** The finished MP3 (a book's: its chapters joined). */
 export const audioKey = (jobId: string) => `${jobFolder(jobId)}audio.mp3`;
+/**
+ * A book's first chapter's opening (its first minutes as an MP3 of their own, playable before the
+ * chapter is); deleted when its book is joined.
+ */
+export const openingKey = (jobId: string) => `${jobFolder(jobId)}opening.mp3`;
 /** The cover supplied with the job's input (an EPUB's), copied from its upload. */
 export const coverKey = (jobId: string) => `${jobFolder(jobId)}cover`;
 /** The typographic cover drawn for a finished book that has none, kept on its first request. */

@@ -54,14 +54,22 @@ describe.each([
     await pool.close();
   });
 
-  it.each([1, 3])(
-    'with %i stream(s): the timing map points at each sentence group in the decoded audio',
+  it.each([
+    { segments: 1, opening: false },
+    { segments: 3, opening: false },
+    { segments: 2, opening: true },
+  ])(
+    'with $segments stream(s), opening first: $opening: the timing map points at each sentence group in the decoded audio',
     { timeout: 60_000 },
-    async (segments) => {
+    async ({ segments, opening }) => {
       const env = await tempStorage();
       try {
         const pieces = splitIntoChunks(TEXT, 160).map((c) => ({ start: c.start, end: c.end, sentences: c.sentences }));
         expect(pieces.length).toBeGreaterThanOrEqual(4);
+        // The opening: the first piece (at least 100 characters), a file of its own that is ready
+        // (and listed by `ready`) before the whole text is joined.
+        const openings: { seconds: number; files: string[] }[] = [];
+        const openingKey = 'jobs/j/opening.mp3';
         // A text said twice may differ by a few samples (eSpeak WebAssembly keeps its voice running
         // between requests): each piece is looked for among the speeches of its text.
         const spoken = new Map<string, Int16Array[]>();
@@ -81,10 +89,18 @@ describe.each([
           segments,
           signal: new AbortController().signal,
           report: async (f) => void fractions.push(f),
+          ...(opening && {
+            opening: {
+              chars: 100,
+              key: openingKey,
+              ready: async (seconds) => void openings.push({ seconds, files: await listFiles(env.root) }),
+            },
+          }),
         });
         expect(result.segments).toBe(segments);
         expect(fractions.at(-1)).toBe(1);
-        expect(await listFiles(env.root)).toEqual(['jobs/j/audio.mp3']); // no part files left
+        // No part files left; the opening is kept (a reader may be listening to it).
+        expect(await listFiles(env.root)).toEqual(['jobs/j/audio.mp3', ...(opening ? [openingKey] : [])]);
         const mp3 = await readAll(env.storage.read('jobs/j/audio.mp3'));
         expect(result.bytes).toBe(mp3.length);
         const info = parseMp3(mp3);
@@ -105,13 +121,33 @@ describe.each([
           const speeches = spoken.get(TEXT.slice(piece.start, piece.end))!;
           const entry = result.timings.find((t) => t.char_start === piece.sentences[0]!.start)!;
           const at = Math.round(entry.start * result.sampleRate) + LAME_DELAY_SAMPLES;
-          // The map is rounded to milliseconds: look within half a millisecond (11 samples) of it.
+          // The map is rounded to milliseconds, a joined run's entries twice (its own map, then
+          // shifted to where it starts): look within a millisecond (22 samples) of it.
           let best = 0;
           for (const pcm of speeches) {
-            for (let lag = -11; lag <= 11; lag += 1)
+            for (let lag = -22; lag <= 22; lag += 1)
               best = Math.max(best, correlationAt(pcm, decoded.samples, at + lag));
           }
           expect(best, `piece at ${piece.start}`).toBeGreaterThan(0.95);
+        }
+        if (opening) {
+          // Ready once, before the whole file existed, holding exactly the first piece's sentences.
+          expect(openings).toHaveLength(1);
+          expect(openings[0]!.files).toContain(openingKey);
+          expect(openings[0]!.files).not.toContain('jobs/j/audio.mp3');
+          const seconds = openings[0]!.seconds;
+          const inOpening = result.timings.filter((t) => t.end <= seconds + 0.001);
+          expect(inOpening.map((t) => t.char_start)).toEqual(pieces[0]!.sentences.map((s) => s.start));
+          // Its audio is the whole file's first seconds, sample for sample where it matters.
+          const alone = await decodeMp3(await readAll(env.storage.read(openingKey)));
+          expect(alone.errors).toBe(0);
+          expect(alone.samples.length / result.sampleRate).toBeGreaterThanOrEqual(seconds);
+          const head = alone.samples.subarray(
+            LAME_DELAY_SAMPLES,
+            LAME_DELAY_SAMPLES + Math.round(seconds * result.sampleRate),
+          );
+          const pcm = Int16Array.from(head, (v) => Math.round(v * 32767));
+          expect(correlationAt(pcm, decoded.samples, LAME_DELAY_SAMPLES)).toBeGreaterThan(0.95);
         }
       } finally {
         await env.cleanup();

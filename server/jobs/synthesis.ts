@@ -10,7 +10,14 @@
  * duration count them: segment k starts at the summed frame lengths of the segments before it,
  * which is exactly where its audio is in the joined file. With one segment this is the plain
  * streaming path (PCM duration, no join).
+ *
+ * With `opening` (a book's first chapter), the text's first minutes are a run of their own, started
+ * first and kept as a file of its own once encoded, so the reader can listen while the rest is
+ * synthesised (docs/listening.md#the-opening-of-the-first-chapter); the rest is cut into `segments`
+ * runs as before, at most `segments` runs encoding at once. The opening is joined into the whole
+ * text like any other run, so its seconds are the whole file's first seconds.
  */
+import pLimit from 'p-limit';
 import { concatMp3 } from '../audio/concat';
 import type { EncoderPool } from '../audio/encoder-pool';
 import { createMp3Writer, type Mp3Writer } from '../audio/mp3';
@@ -39,6 +46,35 @@ export interface SynthesisInput {
   signal: AbortSignal;
   /** Fraction of the text's characters spoken so far. */
   report(fraction: number): Promise<void>;
+  /** The text's first minutes as a file of their own, ready first (a long text only: see openingPieces). */
+  opening?: OpeningOptions | undefined;
+}
+
+export interface OpeningOptions {
+  /** About how many characters it holds: whole pieces from the start until at least this many. */
+  chars: number;
+  /** Where its MP3 is kept (it stays when the whole text is joined). */
+  key: string;
+  /** Called once its file is complete and before the rest is joined, with its seconds. */
+  ready(durationSeconds: number): Promise<void>;
+}
+
+/**
+ * The pieces of a text's opening: whole pieces from the start until `chars` characters, when the
+ * text is at least three times that long (a shorter text is ready soon enough as a whole); else
+ * none.
+ */
+export function openingPieces<T extends { start: number; end: number }>(pieces: readonly T[], chars: number): T[] {
+  const total = pieces.reduce((sum, p) => sum + (p.end - p.start), 0);
+  if (chars <= 0 || total < chars * 3) return [];
+  const taken: T[] = [];
+  let count = 0;
+  for (const piece of pieces) {
+    if (count >= chars) break;
+    taken.push(piece);
+    count += piece.end - piece.start;
+  }
+  return taken.length < pieces.length ? taken : [];
 }
 
 export interface SynthesisResult {
@@ -86,17 +122,26 @@ interface RunOutcome {
 }
 
 export async function synthesizeToMp3(input: SynthesisInput): Promise<SynthesisResult> {
-  const { pieces, storage, key, signal } = input;
-  const runs = splitRuns(pieces, Math.max(1, Math.min(input.segments, pieces.length)));
+  const { pieces, storage, key, signal, opening } = input;
+  const first = opening === undefined ? [] : openingPieces(pieces, opening.chars);
+  const rest = pieces.slice(first.length);
+  const runs = [
+    ...(first.length > 0 ? [first] : []),
+    ...splitRuns(rest, Math.max(1, Math.min(input.segments, rest.length))),
+  ];
+  const openingRun = first.length > 0 ? 0 : -1;
   const totalChars = pieces.reduce((n, p) => n + (p.end - p.start), 0);
   let doneChars = 0;
-  const partKey = (i: number) => (runs.length === 1 ? key : `${key}.part-${i + 1}`);
+  const partKey = (i: number) => (i === openingRun ? opening!.key : runs.length === 1 ? key : `${key}.part-${i + 1}`);
+  // Runs encoding at once: `segments` (the opening is one of them while it runs), in order.
+  const limit = pLimit(Math.max(1, input.segments));
   const inner = new AbortController();
   const onAbort = () => inner.abort(signal.reason);
   signal.addEventListener('abort', onAbort, { once: true });
   let sampleRate: number | null = null;
 
   async function encodeRun(run: readonly Piece[], index: number): Promise<RunOutcome> {
+    inner.signal.throwIfAborted();
     let writer: Mp3Writer | null = null;
     let samples = 0;
     const timings: TimingEntry[] = [];
@@ -143,6 +188,7 @@ export async function synthesizeToMp3(input: SynthesisInput): Promise<SynthesisR
       }
       inner.signal.throwIfAborted();
       const result = await writer!.finish();
+      if (index === openingRun) await opening!.ready(samples / writer!.sampleRate);
       return { key: partKey(index), sampleRate: writer!.sampleRate, samples, bytes: result.bytes, timings };
     } catch (error) {
       inner.abort(error); // the other runs stop too
@@ -152,7 +198,7 @@ export async function synthesizeToMp3(input: SynthesisInput): Promise<SynthesisR
   }
 
   try {
-    const settled = await Promise.allSettled(runs.map((run, i) => encodeRun(run, i)));
+    const settled = await Promise.allSettled(runs.map((run, i) => limit(() => encodeRun(run, i))));
     const failed = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
     if (failed) {
       // Runs that finished before another failed leave nothing behind either.
@@ -186,7 +232,10 @@ export async function synthesizeToMp3(input: SynthesisInput): Promise<SynthesisR
         { onSource: (_, info) => frameSamples.push(info.samples) },
       );
     } finally {
-      await Promise.all(outcomes.map((o) => storage.delete(o.key).catch(() => undefined)));
+      // The opening stays: a reader may be listening to it (its book deletes it when joined).
+      await Promise.all(
+        outcomes.map((o, i) => (i === openingRun ? undefined : storage.delete(o.key).catch(() => undefined))),
+      );
     }
     const timings: TimingEntry[] = [];
     let offset = 0;
@@ -201,7 +250,8 @@ export async function synthesizeToMp3(input: SynthesisInput): Promise<SynthesisR
       bytes,
       sampleRate: rate,
       timings,
-      segments: outcomes.length,
+      // Streams encoded at once (an opening is one more run, not one more stream).
+      segments: Math.min(outcomes.length, Math.max(1, input.segments)),
     };
   } finally {
     signal.removeEventListener('abort', onAbort);

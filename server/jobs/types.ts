@@ -59,6 +59,18 @@ export interface JobConfig {
   cover_type?: string;
   /** Internal: bytes of the job's own stored text (counted in the owner's storage quota). */
   source_bytes?: number;
+  /**
+   * Internal, on a book's first chapter while it converts: its opening (its first minutes,
+   * converted first and playable before the chapter is: docs/listening.md#the-opening-of-the-first-chapter);
+   * null once a failed attempt took it away.
+   */
+  opening?: ChapterOpening | null;
+}
+
+/** A chapter's opening: its own MP3 in storage and its seconds. */
+export interface ChapterOpening {
+  file_key: string;
+  duration: number;
 }
 
 /**

@@ -5,7 +5,7 @@ import { signMediaUrl, verifyMediaSignature } from '../audio/signing';
 import { DomainError } from '../errors';
 import type { ProgressRecord } from '../progress/repository';
 import type { FileStorage } from '../storage/types';
-import { chaptersOf, type Book, type ChapterInfo } from '../jobs/book';
+import { chaptersOf, isListenable, type Book, type ChapterInfo } from '../jobs/book';
 import type { JobsTable } from '../jobs/repository';
 import { isUuid } from '../uuid';
 
@@ -82,8 +82,6 @@ function resumeFrom(progress: ProgressRecord | null): ResumeInfo {
   };
 }
 
-const isUnfinished = (status: string) => status === 'PENDING' || status === 'PROCESSING';
-
 const PROBE_BYTES = 16 * 1024;
 
 /**
@@ -121,7 +119,7 @@ export function createListeningService(deps: {
   async function listenableJob(userId: string, jobId: string): Promise<Book> {
     const job = await books.findBook(userId, jobId);
     if (job === null) throw new DomainError('not_found', JOB_NOT_FOUND);
-    if (job.status !== 'COMPLETED' && !(isUnfinished(job.status) && job.chaptersReady > 0)) {
+    if (!isListenable(job)) {
       throw new DomainError('conflict', `The audiobook is not ready yet (status ${job.status})`);
     }
     return job;
@@ -138,6 +136,11 @@ export function createListeningService(deps: {
     const children = await books.chapterJobs(userId, job.id);
     const child = children.find((c) => c.status === 'COMPLETED' && c.outputFileKey !== null);
     if (child?.outputFileKey) return { fileKey: child.outputFileKey, sourceJobId: child.id };
+    // Before any chapter is ready: the first chapter's opening (docs/listening.md#the-opening-of-the-first-chapter).
+    const opening = job.opening ?? null;
+    if (opening !== null) return { fileKey: opening.fileKey, sourceJobId: null };
+    const opened = children.find((c) => c.opening !== null);
+    if (opened?.opening) return { fileKey: opened.opening.fileKey, sourceJobId: opened.id };
     const chapter = job.chapters.find((c) => c.fileKey !== null && c.jobId !== null && isUuid(c.jobId));
     if (chapter?.fileKey && chapter.jobId) return { fileKey: chapter.fileKey, sourceJobId: chapter.jobId };
     throw new DomainError('not_found', 'Audio file not found');
@@ -188,7 +191,9 @@ export function createListeningService(deps: {
     async metadata(userId, jobId) {
       const job = await listenableJob(userId, jobId);
       const chapters = await chaptersOfBook(userId, job);
+      // What can be played now: the ready chapters, and an opening.
       const duration = job.durationSeconds ?? chapters.reduce((sum, c) => sum + c.duration, 0);
+      const readySeconds = chapters.reduce((sum, c) => sum + (c.ready ? c.duration : 0), 0);
       const chaptersReady = chapters.filter((c) => c.ready).length;
       const finished = job.status === 'COMPLETED';
       const file = await playableFile(userId, job).catch(() => null);
@@ -198,7 +203,7 @@ export function createListeningService(deps: {
         job,
         format: job.format ?? 'mp3',
         duration,
-        estimatedDuration: finished ? duration : estimateBookDuration(chapters, duration),
+        estimatedDuration: finished ? duration : estimateBookDuration(chapters, readySeconds),
         fileSize: job.fileSizeBytes ?? stat?.size ?? 0,
         chapters,
         chaptersReady,

@@ -1,5 +1,5 @@
 import { DomainError } from '../errors';
-import type { Book } from '../jobs/book';
+import { isListenable, type Book } from '../jobs/book';
 import type { JobsTable } from '../jobs/repository';
 import type { ProgressRecord, ProgressRepository } from './repository';
 
@@ -48,9 +48,9 @@ export function createProgressService(deps: {
 
     async save(userId, jobId, update) {
       const job = await ownedJob(userId, jobId);
-      // A book still converting is listened to from its ready chapters; its place is kept too.
-      const partlyReady = (job.status === 'PENDING' || job.status === 'PROCESSING') && job.chaptersReady > 0;
-      if (job.status !== 'COMPLETED' && !partlyReady) {
+      // A book still converting is listened to from its ready chapters (or its first chapter's
+      // opening); its place is kept too.
+      if (!isListenable(job)) {
         throw new DomainError('conflict', 'Progress can only be saved for a completed audiobook');
       }
       // The job's own duration is the truth; the client's figure only stands in when it is unknown.

@@ -95,13 +95,14 @@ export const audioRoutes: RoutePlugin<{
         file_size: meta.fileSize,
         created_at: meta.job.createdAt.toISOString(),
         completed_at: meta.job.completedAt?.toISOString() ?? null,
-        chapters: meta.chapters.map(({ id, title, order, start, duration, ready }) => ({
+        chapters: meta.chapters.map(({ id, title, order, start, duration, ready, playableSeconds }) => ({
           id,
           title,
           order,
           start,
           duration,
           ready,
+          playable_seconds: playableSeconds,
         })),
         chapters_ready: meta.chaptersReady,
         estimated_duration: meta.estimatedDuration,

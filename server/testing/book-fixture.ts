@@ -29,6 +29,8 @@ export function finishedBook(fields: {
     outputFileKey: null,
     inputFileKey: null,
     chaptersReady: 0,
+    opening: null,
+    openingReady: false,
     chapterTitle: null,
     author: null,
     cover: null,

@@ -5,7 +5,8 @@
 import type { DbExecutor } from '../db/types';
 import type { FileStorage } from '../storage/types';
 import { BOOK_STEPS, CHAPTER_STEPS } from '../jobs/types';
-import { insertJob, insertSteps, seedCompletedAudiobook } from './library-fixtures';
+import { openingKey } from '../jobs/storage-keys';
+import { insertJob, insertSteps, seedCompletedAudiobook, writeMp3 } from './library-fixtures';
 
 export interface WrittenSentence {
   text: string;
@@ -77,6 +78,8 @@ export async function seedConvertingBook(
     secondsPerChapter?: number;
     notReadyStatus?: 'PENDING' | 'PROCESSING' | 'FAILED';
     bookStatus?: 'PENDING' | 'PROCESSING' | 'FAILED';
+    /** Seconds of chapter 1's opening (a real MP3), chapter 1 converting and not ready. */
+    openingSeconds?: number;
   },
 ): Promise<{ bookId: string; chapterIds: string[] }> {
   const title = options.title ?? 'The Long Voyage';
@@ -115,6 +118,24 @@ export async function seedConvertingBook(
         createdAt.toISOString(),
       ]);
       await writeTranscript(db, storage, done, chapterParagraphs(order));
+    } else if (order === 1 && options.openingSeconds !== undefined) {
+      // Chapter 1 synthesising, its opening written and recorded as the synthesize step does.
+      id = await insertJob(db, {
+        userId: options.userId,
+        title: `${title} - Chapter ${order}`,
+        status: 'PROCESSING',
+        parentJobId: bookId,
+        chapterOrder: order,
+        config,
+        createdAt,
+      });
+      await insertSteps(db, id, CHAPTER_STEPS, CHAPTER_STEPS.indexOf('synthesize'));
+      const fileKey = openingKey(id);
+      const { durationSeconds } = await writeMp3(storage, fileKey, options.openingSeconds, order);
+      await db.query('UPDATE jobs SET config = config || $2::jsonb WHERE id = $1', [
+        id,
+        JSON.stringify({ opening: { file_key: fileKey, duration: durationSeconds } }),
+      ]);
     } else {
       id = await insertJob(db, {
         userId: options.userId,

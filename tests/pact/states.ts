@@ -14,6 +14,8 @@ export const states = {
   audiobookWithTranscript: 'a completed audiobook with its transcript exists',
   /** Injects {token, jobId, chapterId (the first chapter's)}: a PROCESSING book whose chapters listed in `ready` are converted. Params: {title, chapters, ready (numbers from 1)}. */
   bookConverting: 'a book is converting and some of its chapters are ready',
+  /** Injects {token, jobId, chapterId (the first chapter's)}: a PROCESSING book with no chapter ready, whose first chapter (synthesising) has its opening of `seconds` written. Params: {title, chapters, seconds}. */
+  bookOpening: "a book is converting and its first chapter's opening can be played",
   /** Injects {token, jobId}: a PROCESSING job (progress 40) with steps completed, running, pending, pending. Params: {title, steps (false: no step rows)}. */
   jobProcessing: 'a job is processing',
   /** Injects {token, jobId}: a completed audiobook with saved progress. Params: {title, position_seconds, current_chapter_id}. */

@@ -148,3 +148,101 @@ describe('a book still converting', () => {
         expect(stream.source_job_id).toBe(EXAMPLE_CHAPTER_ID);
       }));
 });
+
+describe('a book before any chapter is ready', () => {
+  const OPENING = { title: 'The Long Voyage', chapters: 3, seconds: 2 };
+
+  it("has metadata saying how much of its first chapter can be played: the chapter's opening", () =>
+    pact
+      .addInteraction()
+      .given(states.bookOpening, OPENING)
+      .uponReceiving("a request for the metadata of a book whose first chapter's opening is ready")
+      .withRequest('GET', jobPath('/api/v1/audio/{id}/metadata'), (req) => req.headers(bearer()))
+      .willRespondWith(200, (res) =>
+        res.jsonBody({
+          job_id: uuid(EXAMPLE_JOB_ID),
+          title: 'The Long Voyage',
+          status: 'PROCESSING',
+          format: string('mp3'),
+          duration: number(2.0),
+          file_size: integer(12288),
+          created_at: isoTimestamp(),
+          completed_at: null,
+          chapters: [
+            {
+              id: uuid(EXAMPLE_CHAPTER_ID),
+              title: 'Chapter 1',
+              order: 1,
+              start: 0,
+              duration: number(2.0),
+              ready: false,
+              playable_seconds: number(2.0),
+            },
+            {
+              id: uuid(EXAMPLE_CHAPTER_ID),
+              title: 'Chapter 2',
+              order: 2,
+              start: number(2.0),
+              duration: 0,
+              ready: false,
+              playable_seconds: 0,
+            },
+            {
+              id: uuid(EXAMPLE_CHAPTER_ID),
+              title: 'Chapter 3',
+              order: 3,
+              start: number(2.0),
+              duration: 0,
+              ready: false,
+              playable_seconds: 0,
+            },
+          ],
+          chapters_ready: 0,
+          resume_position: 0,
+          percentage_complete: 0,
+          last_played_at: null,
+          current_chapter_id: null,
+          current_chapter_position: 0,
+        }),
+      )
+      .executeTest(async (server) => {
+        useMockServer(server.url, EXAMPLE_TOKEN);
+        const meta = await getAudioMetadata(EXAMPLE_JOB_ID);
+        expect(meta.chapters_ready).toBe(0);
+        expect(meta.chapters.map((c) => c.ready)).toEqual([false, false, false]);
+        expect(meta.chapters[0]!.playable_seconds).toBeGreaterThan(0);
+        expect(meta.chapters[0]!.duration).toBe(meta.chapters[0]!.playable_seconds);
+      }));
+
+  it("streams the first chapter's opening", () =>
+    pact
+      .addInteraction()
+      .given(states.bookOpening, OPENING)
+      .uponReceiving("a request for the stream of a book whose first chapter's opening is ready")
+      .withRequest('GET', jobPath('/api/v1/audio/{id}/stream'), (req) => req.headers(bearer()))
+      .willRespondWith(200, (res) =>
+        res.jsonBody({
+          streaming_url: regex(
+            /^https?:\/\/[^/]+\/api\/v1\/media\/[A-Za-z0-9._/-]+\?expires=\d+&sig=[A-Za-z0-9_-]+$/,
+            `https://listen.example.org/api/v1/media/jobs/${EXAMPLE_CHAPTER_ID}/opening.mp3?expires=1795881600&sig=abc`,
+          ),
+          expires_at: isoTimestamp(),
+          file_key: string(`jobs/${EXAMPLE_CHAPTER_ID}/opening.mp3`),
+          content_type: 'audio/mpeg',
+          resume_info: like({
+            has_progress: boolean(false),
+            resume_position: number(0),
+            percentage_complete: number(0),
+            last_played_at: null,
+            current_chapter_id: null,
+            current_chapter_position: number(0),
+          }),
+          source_job_id: fromProviderState('${chapterId}', EXAMPLE_CHAPTER_ID),
+        }),
+      )
+      .executeTest(async (server) => {
+        useMockServer(server.url, EXAMPLE_TOKEN);
+        const stream = await getAudioStream(EXAMPLE_JOB_ID);
+        expect(stream.source_job_id).toBe(EXAMPLE_CHAPTER_ID);
+      }));
+});

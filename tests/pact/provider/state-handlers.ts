@@ -140,6 +140,18 @@ export function createStateHandlers(ctx: ProviderContext): Record<string, StateH
       const book = await seedConvertingBook(ctx.dev.db, ctx.storage, { userId: user.id, title, chapters, ready });
       return { token: user.token, jobId: book.bookId, chapterId: book.chapterIds[0] };
     },
+    [states.bookOpening]: async (params: unknown) => {
+      const user = await freshReader(ctx);
+      const { title = 'The Long Voyage', chapters = 3, seconds = 2 } = seedParams(params);
+      const book = await seedConvertingBook(ctx.dev.db, ctx.storage, {
+        userId: user.id,
+        title,
+        chapters,
+        ready: [],
+        openingSeconds: seconds,
+      });
+      return { token: user.token, jobId: book.bookId, chapterId: book.chapterIds[0] };
+    },
     [states.jobProcessing]: async (params: unknown) => {
       const user = await freshReader(ctx);
       const { title = 'Moby-Dick', steps = true } = seedParams(params);

@@ -159,15 +159,18 @@ export function jobRecords(x: DbExecutor) {
     /** The user's job as a book, its ready chapters counted; null when it is not theirs (or `jobId` is no id). */
     async findBook(userId: string, jobId: string): Promise<Book | null> {
       if (!isUuid(jobId)) return null;
-      const { rows } = await x.query<JobRow & { chapters_ready: number | string }>(
+      const { rows } = await x.query<JobRow & { chapters_ready: number | string; opening_ready: boolean }>(
         `SELECT ${JOB_COLUMNS},
            (SELECT count(*) FROM jobs c
-            WHERE c.parent_job_id = jobs.id AND c.user_id = jobs.user_id AND c.status = 'COMPLETED') AS chapters_ready
+            WHERE c.parent_job_id = jobs.id AND c.user_id = jobs.user_id AND c.status = 'COMPLETED') AS chapters_ready,
+           EXISTS (SELECT 1 FROM jobs c
+            WHERE c.parent_job_id = jobs.id AND c.user_id = jobs.user_id AND c.status IN ('PENDING', 'PROCESSING')
+              AND jsonb_typeof(c.config->'opening') = 'object') AS opening_ready
          FROM jobs WHERE id = $1 AND user_id = $2`,
         [jobId, userId],
       );
       const row = rows[0];
-      return row === undefined ? null : toBook(toJob(row), Number(row.chapters_ready));
+      return row === undefined ? null : toBook(toJob(row), Number(row.chapters_ready), row.opening_ready === true);
     },
 
     /** A book's chapter jobs that belong to the user, in chapter order. */
