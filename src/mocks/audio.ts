@@ -24,6 +24,12 @@ import { errorBodyFixture, userFixture } from './fixtures';
 export const SAMPLE_AUDIO_URL = `${import.meta.env.BASE_URL}fixtures/sample.mp3`;
 export const SAMPLE_AUDIO_SECONDS = 60;
 export const SAMPLE_AUDIO_BYTES = 60192;
+/**
+ * public/fixtures/sample-opening.mp3: the sample's first 12 s alone, as a converting book's first
+ * chapter's opening (its first minutes, converted first) is served before the chapter is.
+ */
+export const SAMPLE_OPENING_URL = `${import.meta.env.BASE_URL}fixtures/sample-opening.mp3`;
+export const SAMPLE_OPENING_SECONDS = 12;
 
 /** What a finished job's result_data says of the sample MP3 (chapters aside). */
 export function sampleAudioResult() {
@@ -45,7 +51,7 @@ export const chapterJobIds = [
 
 type ChapterInfo = AudioMetadata['chapters'][number];
 
-/** Three 20 s chapters covering the sample MP3. */
+/** Three 20 s chapters covering the sample MP3, all converted (as the server sends them). */
 export function chapterInfoFixtures(): ChapterInfo[] {
   return ['The Visitor', 'The Night Watch', 'The Confession'].map((title, index) => ({
     id: chapterJobIds[index] ?? bookJobId,
@@ -53,7 +59,49 @@ export function chapterInfoFixtures(): ChapterInfo[] {
     order: index + 1,
     start: index * 20,
     duration: 20,
+    ready: true,
+    playable_seconds: 20,
   }));
+}
+
+/**
+ * The sample book's chapters while it converts, as the server sends them: the first `ready` are
+ * converted; the one after them has its opening (its first `openingSeconds`, converted first, as a
+ * book's first chapter does) playable when `openingSeconds` > 0; the rest are not converted
+ * (duration 0). Each starts where the playable audio before it ends.
+ */
+export function convertingChapterInfoFixtures({
+  ready = 1,
+  openingSeconds = 0,
+}: { ready?: number; openingSeconds?: number } = {}): ChapterInfo[] {
+  let start = 0;
+  return chapterInfoFixtures().map((chapter, index) => {
+    const done = index < ready;
+    const playable = done ? chapter.duration : index === ready ? openingSeconds : 0;
+    const info = { ...chapter, start, duration: playable, ready: done, playable_seconds: playable };
+    start += playable;
+    return info;
+  });
+}
+
+/**
+ * The metadata of the sample book while it converts (see convertingChapterInfoFixtures): its
+ * duration counts what can be played; the whole book is expected to last 60 s.
+ */
+export function convertingMetadataFixture(
+  options: { ready?: number; openingSeconds?: number } = {},
+  overrides: Partial<AudioMetadata> = {},
+): AudioMetadata {
+  const chapters = convertingChapterInfoFixtures(options);
+  return audioMetadataFixture({
+    status: 'PROCESSING',
+    completed_at: null,
+    duration: chapters.reduce((total, chapter) => total + (chapter.playable_seconds ?? 0), 0),
+    estimated_duration: SAMPLE_AUDIO_SECONDS,
+    chapters,
+    chapters_ready: chapters.filter((chapter) => chapter.ready).length,
+    ...overrides,
+  });
 }
 
 export function streamInfoFixture(overrides: Partial<StreamInfo> = {}): StreamInfo {
@@ -118,6 +166,20 @@ export function progressFixture(overrides: Partial<PlaybackProgress> = {}): Play
     updated_at: '2025-02-03T20:15:00Z',
     ...overrides,
   };
+}
+
+/**
+ * GET /audio/{id}/stream of a book converting its first chapter, before the chapter is finished:
+ * the chapter's opening (source_job_id names chapter 1).
+ */
+export function openingStreamHandler() {
+  return audioStreamHandler({
+    stream: {
+      streaming_url: SAMPLE_OPENING_URL,
+      source_job_id: chapterJobIds[0],
+      file_key: `audio/${chapterJobIds[0]}/opening.mp3`,
+    },
+  });
 }
 
 export function audioStreamHandler(options: ReplyOptions & { stream?: Partial<StreamInfo> } = {}) {

@@ -9,6 +9,8 @@ import {
   sampleAudioResult,
   streamInfoFixture,
 } from './audio';
+import { failWith } from './answer';
+import { errorBodyFixture } from './fixtures';
 import { jobAtStatus, jobNotFound, jobsBackend, jobUuid, stepsFixture } from './jobs';
 
 /**
@@ -38,9 +40,14 @@ export function flowBackend(initial: readonly Job[] = []): FlowBackend {
   const polls = new Map<string, number>();
   let created = 0;
   const find = (id: unknown) => backend.jobs().find((job) => job.id === id);
-  /** A stored job that has its audio; 404 otherwise, as the server answers. */
+  /**
+   * A stored job that has its audio; as the server answers otherwise: 409 while it converts
+   * (these jobs have no chapters, so nothing of them plays before the end), else 404.
+   */
   const finished = (id: unknown): Job => {
     const job = find(id);
+    if (job && isActiveStatus(job.status))
+      failWith(409, errorBodyFixture(`The audiobook is not ready yet (status ${job.status})`));
     return job?.status === 'COMPLETED' ? job : jobNotFound();
   };
 

@@ -25,14 +25,17 @@ export function jobUuid(n: number, kind = 0): string {
 }
 
 export const TEXT_STEP_NAMES = ['acquire_content', 'analyze', 'split_chapters', 'synthesize', 'finalize'] as const;
+/** A book's steps in the server's order: its analysis runs once every chapter is converted. */
 export const BOOK_STEP_NAMES = [
   'acquire_content',
-  'analyze',
   'split_chapters',
   'synthesize_chapters',
+  'analyze',
   'combine_audio',
   'finalize',
 ] as const;
+/** The step a book still converting is at: its chapters convert. */
+const BOOK_RUNNING_STEP = BOOK_STEP_NAMES.indexOf('synthesize_chapters');
 export const CHAPTER_STEP_NAMES = ['acquire_content', 'synthesize', 'finalize'] as const;
 
 export function stepFixture(overrides: Partial<JobStep> = {}): JobStep {
@@ -56,8 +59,8 @@ export function stepFixture(overrides: Partial<JobStep> = {}): JobStep {
 export type StepsStage = 'pending' | 'processing' | 'completed' | 'failed';
 
 /**
- * A job's steps at a stage: processing = the 4th step running at 60 %; failed = the 4th step
- * failed with `error`; completed = all done; pending = none started.
+ * A job's steps at a stage: processing = the step at index `at` (the 4th unless told) running at
+ * 60 %; failed = that step failed with `error`; completed = all done; pending = none started.
  */
 export function stepsFixture(
   stage: StepsStage,
@@ -65,13 +68,15 @@ export function stepsFixture(
     names = TEXT_STEP_NAMES,
     seed = 1,
     error = 'The voice engine stopped responding',
+    at = 3,
   }: {
     names?: readonly JobStep['step_name'][];
     seed?: number;
     error?: string;
+    /** The step that runs or fails. */
+    at?: number;
   } = {},
 ): JobStep[] {
-  const at = 3; // the step that runs or fails
   return names.map((name, index) => {
     const done = stage === 'completed' || ((stage === 'processing' || stage === 'failed') && index < at);
     const current = (stage === 'processing' || stage === 'failed') && index === at;
@@ -163,7 +168,7 @@ export function bookWithChaptersFixture(): { book: Job; chapters: Job[] } {
     job_type: 'book_processing',
     title: 'Collected Tales',
     progress: 75,
-    steps: stepsFixture('processing', { names: BOOK_STEP_NAMES, seed: 50 }),
+    steps: stepsFixture('processing', { names: BOOK_STEP_NAMES, seed: 50, at: BOOK_RUNNING_STEP }),
   });
   const titles = ['Chapter 1: The Visitor', 'Chapter 2: The Night Watch', 'Chapter 3: The Confession'];
   const chapters = titles.map((title, index) =>
@@ -207,7 +212,7 @@ export function convertingBookFixture({
     progress: Math.round((done / count) * 100),
     created_at: createdAt,
     updated_at: createdAt,
-    steps: stepsFixture('processing', { names: BOOK_STEP_NAMES, seed: n }),
+    steps: stepsFixture('processing', { names: BOOK_STEP_NAMES, seed: n, at: BOOK_RUNNING_STEP }),
   });
   const chapters = Array.from({ length: count }, (_, index) => {
     const status: Job['status'] = index < done ? 'COMPLETED' : index === done ? 'PROCESSING' : 'PENDING';

@@ -3,7 +3,7 @@ import styled from 'styled-components';
 import { Card, ListStack } from '../../components/ui';
 import { formatClock, formatDuration } from '../../entities/time';
 import { useChapters, usePlayer } from './hooks';
-import { isChapterReady } from './chapters';
+import { isChapterPlayable, isPartlyPlayable, playableSeconds } from './chapters';
 import { jumpToChapter } from './controls';
 import { isReady } from './store';
 
@@ -66,12 +66,14 @@ const REASON_ID = 'chapters-not-ready-reason';
  * The loaded book's chapters: jump to one; the playing one is marked (the player has the previous
  * and next chapter buttons). A book still converting marks its chapters not converted yet "Not
  * ready yet": they cannot be chosen (the disabled button names the reason) and Next chapter skips
- * them.
+ * them. A chapter whose opening (its first minutes) is converted says "First minutes ready" and
+ * plays.
  */
 export function ChapterList() {
   const ready = isReady(usePlayer());
   const { chapters, current } = useChapters();
-  const waiting = chapters.filter((chapter) => !isChapterReady(chapter)).length;
+  const waiting = chapters.filter((chapter) => !isChapterPlayable(chapter)).length;
+  const opening = chapters.find(isPartlyPlayable);
   const scroller = useRef<HTMLDivElement>(null);
   const currentId = current?.id;
 
@@ -89,6 +91,9 @@ export function ChapterList() {
   return (
     <Card aria-labelledby="chapters-heading">
       <Heading id="chapters-heading">Chapters</Heading>
+      {opening && (
+        <Reason>{`${opening.title} is still converting: its first minutes play now, the rest follows as soon as it is ready.`}</Reason>
+      )}
       {waiting > 0 && (
         <Reason id={REASON_ID}>
           {`This book is still converting: ${waiting === 1 ? '1 chapter is' : `${waiting} chapters are`} not ready yet and can be played once converted.`}
@@ -98,7 +103,8 @@ export function ChapterList() {
         <ListStack $gap={1}>
           {chapters.map((chapter) => {
             const isCurrent = chapter === current;
-            const playable = isChapterReady(chapter);
+            const playable = isChapterPlayable(chapter);
+            const firstMinutes = isPartlyPlayable(chapter);
             return (
               <li key={chapter.id}>
                 <Item
@@ -111,7 +117,9 @@ export function ChapterList() {
                   onClick={() => jumpToChapter(chapter.id)}
                 >
                   <span>{`${chapter.order}. ${chapter.title}`}</span>
-                  {playable ? (
+                  {firstMinutes ? (
+                    <NotReady>{`First minutes ready · ${formatDuration(playableSeconds(chapter))}`}</NotReady>
+                  ) : playable ? (
                     <Meta>{`${formatClock(chapter.start)} · ${formatDuration(chapter.duration)}`}</Meta>
                   ) : (
                     <NotReady>Not ready yet</NotReady>

@@ -5,7 +5,7 @@ import {
   audioMetadataHandler,
   audioStreamHandler,
   bookJobId,
-  chapterInfoFixtures,
+  convertingChapterInfoFixtures,
   chapterJobIds,
   progressHandler,
   progressFixture,
@@ -173,9 +173,7 @@ export const Phone: Story = {
 };
 
 /** A book still converting: chapter 1 converted, chapters 2 and 3 not yet. */
-const convertingChapters = chapterInfoFixtures().map((chapter, index) =>
-  index === 0 ? { ...chapter, ready: true } : { ...chapter, start: 20, duration: 0, ready: false },
-);
+const convertingChapters = convertingChapterInfoFixtures({ ready: 1 });
 
 /** A book still converting: chapter 1 plays while the rest converts. */
 export const ConvertingBook: Story = {

@@ -1,7 +1,15 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { useEffect } from 'react';
 import { expect, fireEvent, userEvent, waitFor, within } from 'storybook/test';
-import { audioMetadataHandler, audioStreamHandler, bookJobId, chapterInfoFixtures } from '../../mocks/audio';
+import {
+  audioMetadataHandler,
+  audioStreamHandler,
+  bookJobId,
+  chapterInfoFixtures,
+  convertingMetadataFixture,
+  openingStreamHandler,
+  SAMPLE_OPENING_SECONDS,
+} from '../../mocks/audio';
 import { ChapterList } from './ChapterList';
 import { Player } from './Player';
 import { PlayerAudio } from './PlayerAudio';
@@ -261,7 +269,11 @@ export const ConvertingBook: Story = {
         audioMetadata: audioMetadataHandler({
           metadata: {
             status: 'PROCESSING',
-            chapters: chapterInfoFixtures().map((chapter, index) => ({ ...chapter, ready: index === 0 })),
+            chapters: chapterInfoFixtures().map((chapter, index) => ({
+              ...chapter,
+              ready: index === 0,
+              playable_seconds: index === 0 ? chapter.duration : 0,
+            })),
           },
         }),
       },
@@ -277,6 +289,89 @@ export const ConvertingBook: Story = {
     await expect(slider).toHaveAttribute('aria-valuenow', '0');
     await userEvent.click(canvas.getByRole('button', { name: 'Next chapter' }));
     await expect(elapsed(canvas)).toHaveTextContent('0:00');
+  },
+};
+
+/**
+ * A long book converting its first chapter: the chapter's first minutes (its opening, converted
+ * first and served as a file of their own, 0:12 here) play already; the rest of the chapter and
+ * of the book are striped, not playable.
+ */
+const firstMinutesOnly = {
+  audioMetadata: audioMetadataHandler({
+    metadata: convertingMetadataFixture({ ready: 0, openingSeconds: SAMPLE_OPENING_SECONDS }),
+  }),
+  audioStream: openingStreamHandler(),
+};
+
+async function firstMinutesReady(canvasElement: HTMLElement) {
+  const canvas = within(canvasElement);
+  await waitFor(() => expect(canvas.getByRole('button', { name: 'Play' })).toBeEnabled(), { timeout: 5000 });
+  await expect(canvas.getByRole('timer', { name: 'Total time' })).toHaveTextContent('0:12');
+  return canvas;
+}
+
+/** A book converting its first chapter: the chapter's first minutes play, the rest is not ready yet. */
+export const ConvertingFirstMinutes: Story = {
+  name: 'Converting, first minutes playing',
+  parameters: { msw: { handlers: firstMinutesOnly } },
+  play: async ({ canvasElement }) => {
+    const canvas = await firstMinutesReady(canvasElement);
+    const chapters = within(canvas.getByRole('region', { name: 'Chapters' }));
+    const first = chapters.getByRole('button', { name: /The Visitor/ });
+    await expect(first).toBeEnabled();
+    await expect(first).toHaveAccessibleName(/^1\. The Visitor\s*First minutes ready · 12s$/);
+    await expect(
+      chapters.getByText(
+        'The Visitor is still converting: its first minutes play now, the rest follows as soon as it is ready.',
+      ),
+    ).toBeVisible();
+    for (const name of [/The Night Watch/, /The Confession/]) {
+      await expect(chapters.getByRole('button', { name })).toBeDisabled();
+    }
+    // The seek bar spans the whole book as estimated: past the first minutes it is striped.
+    const rest = canvas.getByTestId('not-converted');
+    await expect(rest).toHaveAttribute('title', 'Not converted yet');
+    await expect(rest.style.left).toBe('20%');
+    await expect(rest.style.width).toBe('80%');
+    // Seeking goes no further than what can be played.
+    const slider = seekBar(canvas);
+    await expect(slider).toHaveAttribute('aria-valuemax', '12');
+    slider.focus();
+    await userEvent.keyboard('{End}');
+    await expect(slider).toHaveAttribute('aria-valuetext', '0:12 of 0:12');
+    await userEvent.keyboard('{Home}');
+    await expect(elapsed(canvas)).toHaveTextContent('0:00');
+    await expect(canvas.getByRole('button', { name: 'Next chapter' })).toBeDisabled();
+    // And they play.
+    muteForStory(canvasElement);
+    await userEvent.click(canvas.getByRole('button', { name: 'Play' }));
+    await expect(await canvas.findByRole('button', { name: 'Pause' })).toBeVisible();
+    await waitFor(() => expect(elapsed(canvas)).toHaveTextContent('0:01'), { timeout: 5000 });
+  },
+};
+
+/** The first minutes have played and the rest of chapter 1 still converts: paused, it says so. */
+export const ConvertingFirstMinutesPlayed: Story = {
+  name: 'Converting, first minutes played: waits for the rest of chapter 1',
+  parameters: { msw: { handlers: firstMinutesOnly } },
+  play: async ({ canvasElement }) => {
+    const canvas = await firstMinutesReady(canvasElement);
+    // From the opening's last moment: its file ends.
+    const slider = seekBar(canvas);
+    slider.focus();
+    await userEvent.keyboard('{End}');
+    muteForStory(canvasElement);
+    await userEvent.click(canvas.getByRole('button', { name: 'Play' }));
+    await expect(
+      await canvas.findByText(
+        'The Visitor is still converting: it plays on as soon as it is ready.',
+        {},
+        { timeout: 5000 },
+      ),
+    ).toBeVisible();
+    await expect(canvas.getByRole('button', { name: 'Play' })).toBeEnabled();
+    await expect(elapsed(canvas)).toHaveTextContent('0:12');
   },
 };
 

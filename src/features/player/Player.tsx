@@ -16,7 +16,8 @@ import { ChoiceMenu, type Choice } from './ChoiceMenu';
 import { useChapters, usePlayer } from './hooks';
 import { SeekBar } from './SeekBar';
 import { PLAYER_REGION_ATTRIBUTE, PLAYER_SHORTCUTS } from './shortcuts';
-import { isChapterReady } from './chapters';
+import { isChapterPlayable } from './chapters';
+import { usePlayerMetadata } from './data';
 import { nextChapter, previousChapter, setPlaybackRate, setVolume, skip, toggleMute } from './controls';
 import { togglePlay } from './media';
 import { PLAYBACK_RATES, SKIP_SECONDS, SLEEP_MINUTES, VOLUME_STEP } from './settings';
@@ -160,7 +161,11 @@ export function Player({ title = 'Audio player' }: { title?: string }) {
   const player = usePlayer();
   const { chapters, current } = useChapters();
   const currentIndex = current ? chapters.indexOf(current) : -1;
-  const hasNext = chapters.slice(currentIndex + 1).some(isChapterReady);
+  const hasNext = chapters.slice(currentIndex + 1).some(isChapterPlayable);
+  const metadata = usePlayerMetadata();
+  // While the book converts, the seek bar spans its estimated length: the rest is striped.
+  const converting = metadata?.status === 'PENDING' || metadata?.status === 'PROCESSING';
+  const scale = converting ? (metadata?.estimated_duration ?? 0) : 0;
   const [dragValue, setDragValue] = useState<number | null>(null);
   const ready = isReady(player);
   const shownPosition = dragValue ?? player.currentPosition;
@@ -182,6 +187,7 @@ export function Player({ title = 'Audio player' }: { title?: string }) {
           position={player.currentPosition}
           duration={Math.max(player.duration, 0)}
           chapters={chapters}
+          scale={scale}
           disabled={!ready}
           onDrag={setDragValue}
         />

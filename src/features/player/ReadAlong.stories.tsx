@@ -8,8 +8,11 @@ import {
   audioTranscriptHandler,
   bookJobId,
   chapterInfoFixtures,
+  convertingMetadataFixture,
+  openingStreamHandler,
   progressFixture,
   progressHandler,
+  SAMPLE_OPENING_SECONDS,
   transcriptFixture,
 } from '../../mocks/audio';
 import { errorBodyFixture } from '../../mocks/fixtures';
@@ -155,7 +158,11 @@ export const ChapterNotReady: Story = {
         audioTranscript: getGetAudioTranscriptMockHandler(() =>
           failWith(409, errorBodyFixture('Chapter 1 is not ready yet (status PROCESSING)')),
         ),
-        audioMetadata: audioMetadataHandler({ metadata: { status: 'PROCESSING', completed_at: null } }),
+        // Chapter 1 still converts: its first minutes (its opening) play already, its text comes later.
+        audioMetadata: audioMetadataHandler({
+          metadata: convertingMetadataFixture({ ready: 0, openingSeconds: SAMPLE_OPENING_SECONDS }),
+        }),
+        audioStream: openingStreamHandler(),
       },
     },
   },

@@ -8,6 +8,7 @@ import { useChapters, usePlayer } from './hooks';
 import { paragraphsOf, sentenceAt, spokenWord } from './readAlong';
 import { seek } from './controls';
 import { isReady } from './store';
+import { isChapterReady } from './chapters';
 
 const Header = styled.div`
   display: flex;
@@ -125,6 +126,12 @@ export function ReadAlong({ jobId }: { jobId: string }) {
   // Only one sentence is in the tab order (the spoken one, else the first): Tab passes the text.
   const tabStop = spoken >= 0 ? spoken : 0;
   const notReady = transcript.error instanceof ApiError && transcript.error.status === 409;
+  // A chapter that was still converting (its opening playing) has its text once it is ready.
+  const chapterReady = loaded && current ? isChapterReady(current) : false;
+  const { refetch } = transcript;
+  useEffect(() => {
+    if (chapterReady && notReady) void refetch();
+  }, [chapterReady, notReady, refetch]);
 
   return (
     <Card aria-labelledby="read-along-heading">

@@ -1,7 +1,7 @@
 import { useRef, useState, type KeyboardEvent, type PointerEvent } from 'react';
 import styled from 'styled-components';
 import { formatClock } from '../../entities/time';
-import { isChapterReady, type ChapterInfo } from './chapters';
+import { isChapterReady, isPartlyPlayable, playableSeconds, type ChapterInfo } from './chapters';
 import { jumpToChapter, nextChapter, previousChapter, seek } from './controls';
 
 /** Seek bar keys: ←/→ move this many seconds. */
@@ -44,7 +44,7 @@ const Fill = styled.div`
   background: ${({ theme }) => theme.colors.primary};
 `;
 
-/** A chapter still converting: striped, not playable. */
+/** A chapter still converting, or the part of the book not converted yet: striped, not playable. */
 const NotReady = styled.div`
   position: absolute;
   top: 0;
@@ -83,30 +83,58 @@ interface SeekBarProps {
   position: number;
   duration: number;
   chapters: readonly ChapterInfo[];
+  /**
+   * The rail's length in seconds when it is longer than `duration`: a book still converting
+   * spans its estimated length, and the part past what can be played is striped.
+   */
+  scale?: number;
   disabled: boolean;
   /** The time under the pointer while dragging (null when not dragging), for the clock. */
   onDrag: (position: number | null) => void;
 }
 
-const percent = (value: number, duration: number) =>
-  `${duration > 0 ? (Math.min(Math.max(value, 0), duration) / duration) * 100 : 0}%`;
+const percent = (value: number, length: number) =>
+  `${length > 0 ? (Math.min(Math.max(value, 0), length) / length) * 100 : 0}%`;
+
+/** A striped part of the bar: what of a chapter is not converted yet (seconds in the book). */
+interface Stripe {
+  chapter: ChapterInfo;
+  start: number;
+  end: number;
+}
 
 /**
- * The seek bar: a slider with a tick at each chapter start and the chapters that still convert
- * striped. Dragging shows the time and seeks on release; ←/→ 5 s, PageUp/PageDown a chapter,
- * Home/End the start and the end.
+ * The chapters' parts not converted yet: a chapter not ready from its start (or, when its opening
+ * plays, from the opening's end) to where the next chapter starts (the last one: to the end of
+ * what can be played, past which the whole rest is striped).
  */
-export function SeekBar({ position, duration, chapters, disabled, onDrag }: SeekBarProps) {
+function stripesOf(chapters: readonly ChapterInfo[], duration: number): Stripe[] {
+  return chapters.flatMap((chapter, index) => {
+    if (isChapterReady(chapter)) return [];
+    const start = chapter.start + playableSeconds(chapter);
+    const end = Math.max(chapters[index + 1]?.start ?? duration, chapter.start + chapter.duration);
+    return [{ chapter, start, end }];
+  });
+}
+
+/**
+ * The seek bar: a slider with a tick at each chapter start and what still converts striped (the
+ * chapters not ready, and while a book converts, the rest of it past what can be played).
+ * Dragging shows the time and seeks on release; ←/→ 5 s, PageUp/PageDown a chapter, Home/End the
+ * start and the end.
+ */
+export function SeekBar({ position, duration, chapters, scale = 0, disabled, onDrag }: SeekBarProps) {
   const track = useRef<HTMLDivElement>(null);
   const [drag, setDrag] = useState<number | null>(null);
   // Read by the pointer handlers, which may run before React renders the new drag state.
   const dragging = useRef<number | null>(null);
   const shown = drag ?? position;
+  const length = Math.max(duration, scale);
 
   const timeAt = (clientX: number) => {
     const rect = track.current?.getBoundingClientRect();
     if (!rect || rect.width === 0) return position;
-    return (Math.min(Math.max(clientX - rect.left, 0), rect.width) / rect.width) * duration;
+    return (Math.min(Math.max(clientX - rect.left, 0), rect.width) / rect.width) * length;
   };
   const moveTo = (value: number | null) => {
     dragging.current = value;
@@ -131,10 +159,12 @@ export function SeekBar({ position, duration, chapters, disabled, onDrag }: Seek
   };
   const onPointerCancel = () => moveTo(null);
 
-  /** A position inside a chapter that is not converted yet goes to that chapter's start instead. */
+  const stripes = stripesOf(chapters, duration);
+
+  /** A position in a striped part (not converted yet) does nothing. */
   const seekReady = (value: number) => {
-    const inside = [...chapters].reverse().find((chapter) => chapter.start <= value);
-    if (inside && !isChapterReady(inside)) return;
+    if (value > duration + 0.001) return;
+    if (stripes.some((stripe) => value > stripe.start + 0.001 && value < stripe.end)) return;
     seek(value);
   };
 
@@ -188,30 +218,29 @@ export function SeekBar({ position, duration, chapters, disabled, onDrag }: Seek
       data-testid="seek-bar"
     >
       <Rail>
-        <Fill style={{ width: percent(shown, duration) }} />
-        {chapters.map((chapter, index) => {
-          if (isChapterReady(chapter)) return null;
-          const end =
-            chapter.duration > 0 ? chapter.start + chapter.duration : (chapters[index + 1]?.start ?? duration);
-          const left = percent(chapter.start, duration);
-          const width =
-            duration > 0 ? `${(Math.max(Math.min(end, duration) - chapter.start, 0) / duration) * 100}%` : '0%';
-          return (
-            <NotReady
-              key={chapter.id}
-              data-testid="chapter-not-ready"
-              title={`${chapter.title}: not ready yet`}
-              style={{ left, width }}
-            />
-          );
-        })}
+        <Fill style={{ width: percent(shown, length) }} />
+        {stripes.map(({ chapter, start, end }) => (
+          <NotReady
+            key={chapter.id}
+            data-testid="chapter-not-ready"
+            title={`${chapter.title}: ${isPartlyPlayable(chapter) ? 'the rest is not' : 'not'} ready yet`}
+            style={{ left: percent(start, length), width: percent(Math.max(Math.min(end, length) - start, 0), length) }}
+          />
+        ))}
+        {length > duration && (
+          <NotReady
+            data-testid="not-converted"
+            title="Not converted yet"
+            style={{ left: percent(duration, length), width: percent(length - duration, length) }}
+          />
+        )}
       </Rail>
       {chapters
         .filter((chapter) => chapter.start > 0 && chapter.start < duration)
         .map((chapter) => (
-          <Tick key={chapter.id} data-testid="chapter-marker" style={{ left: percent(chapter.start, duration) }} />
+          <Tick key={chapter.id} data-testid="chapter-marker" style={{ left: percent(chapter.start, length) }} />
         ))}
-      {!disabled && <Thumb style={{ left: percent(shown, duration) }} />}
+      {!disabled && <Thumb style={{ left: percent(shown, length) }} />}
     </Track>
   );
 }

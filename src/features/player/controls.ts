@@ -1,5 +1,14 @@
 import { errorMessage } from '../../api/errors';
-import { chaptersOf, clamp, isChapterReady, nextReadyChapter, previousReadyChapter } from './chapters';
+import {
+  chaptersOf,
+  clamp,
+  clampToPlayable,
+  isChapterPlayable,
+  isChapterReady,
+  nextPlayableChapter,
+  playableSeconds,
+  previousPlayableChapter,
+} from './chapters';
 import { fetchMetadata, fetchStream, loadedMetadata, playerCache } from './data';
 import {
   applyRate,
@@ -13,6 +22,7 @@ import {
   pause,
   play,
   PLAYER_MESSAGES,
+  stopWaiting,
   syncMediaPosition,
 } from './media';
 import { progressQuery } from './progressCache';
@@ -45,6 +55,7 @@ export async function loadJob(jobId: string): Promise<boolean> {
     duration: 0,
     streamStart: 0,
     streamChapterId: null,
+    streamOpeningSeconds: null,
   } satisfies Partial<PlayerState>);
   try {
     const cache = playerCache();
@@ -60,12 +71,14 @@ export async function loadJob(jobId: string): Promise<boolean> {
     }
     const duration = metadata.duration > 0 ? metadata.duration : 0;
     const position = progress ? clamp(progress.position_seconds, 0, duration || progress.position_seconds) : 0;
-    // A book still converting answers its first ready chapter's own file (source_job_id).
+    // A book still converting answers its first ready chapter's own file (source_job_id), or
+    // before any is ready, its first chapter's opening.
     const source = stream.sourceJobId ? chaptersOf(metadata).find((c) => c.id === stream.sourceJobId) : undefined;
     Object.assign(state, {
       streamFrom: jobId,
       streamStart: source?.start ?? 0,
       streamChapterId: source?.id ?? null,
+      streamOpeningSeconds: source && !isChapterReady(source) ? playableSeconds(source) : null,
       duration,
       currentPosition: position,
       currentChapter: progress?.current_chapter_id ?? null,
@@ -134,10 +147,15 @@ export async function playFrom(jobId: string, position: number): Promise<boolean
   return true;
 }
 
-/** Clamps to 0..duration; the element follows only when it is more than 1 s away. */
+/**
+ * Clamps to what can be played (0..duration, and no further than the opening's end in a chapter
+ * whose opening alone is converted); the element follows only when it is more than 1 s away. A
+ * wait for a chapter still converting ends: the reader chose where to be.
+ */
 export function seek(position: number): void {
   if (!Number.isFinite(position)) return;
-  state.currentPosition = clamp(position, 0, state.duration);
+  stopWaiting();
+  state.currentPosition = clampToPlayable(chaptersOf(loadedMetadata()), clamp(position, 0, state.duration));
   followChapter();
   syncMediaPosition();
   followSeek();
@@ -187,18 +205,18 @@ export function setPlaybackRate(rate: number): void {
 
 export function jumpToChapter(chapterId: string): void {
   const chapter = chaptersOf(loadedMetadata()).find((c) => c.id === chapterId);
-  if (!chapter || !isChapterReady(chapter)) return;
+  if (!chapter || !isChapterPlayable(chapter)) return;
   seek(chapter.start);
   state.currentChapter = chapter.id;
 }
 
 export function nextChapter(): void {
-  const next = nextReadyChapter(chaptersOf(loadedMetadata()), state.currentPosition);
+  const next = nextPlayableChapter(chaptersOf(loadedMetadata()), state.currentPosition);
   if (next) jumpToChapter(next.id);
 }
 
 export function previousChapter(): void {
-  const previous = previousReadyChapter(chaptersOf(loadedMetadata()), state.currentPosition);
+  const previous = previousPlayableChapter(chaptersOf(loadedMetadata()), state.currentPosition);
   if (previous) jumpToChapter(previous.id);
   else seek(0);
 }

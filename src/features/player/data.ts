@@ -7,7 +7,8 @@ import {
   getGetAudioMetadataQueryKey,
   getGetAudioStreamQueryKey,
 } from '../../api/gen/endpoints/audio/audio';
-import { connectPlayerCache, environment } from './settings';
+import { isChapterPlayable } from './chapters';
+import { connectPlayerCache, CONVERTING_POLL_MS, environment } from './settings';
 import { isReady, state } from './store';
 
 /**
@@ -91,4 +92,25 @@ export function usePlayerMetadata(): BookMetadata | null {
   const jobId = snapshot.currentJobId;
   const query = useQuery({ ...metadataQuery(jobId ?? ''), enabled: jobId !== null && isReady(snapshot) });
   return jobId ? (query.data ?? null) : null;
+}
+
+/** Something of the book can be played: a chapter, or the first chapter's opening. */
+function hasPlayable(metadata: BookMetadata | undefined): boolean {
+  return Boolean(metadata?.chapters.some(isChapterPlayable));
+}
+
+/**
+ * Whether a book still converting, none of whose chapters is finished, can already be played:
+ * its first chapter's opening (its first minutes, converted first) is ready. The metadata answers
+ * 409 until something is playable; it is asked every few seconds while `enabled` and nothing is.
+ * The answer is the one the player loads (the same cache entry).
+ */
+export function useOpeningPlayable(jobId: string, enabled: boolean): boolean {
+  const query = useQuery({
+    ...metadataQuery(jobId),
+    staleTime: 0,
+    enabled,
+    refetchInterval: (q) => (enabled && !hasPlayable(q.state.data) ? CONVERTING_POLL_MS : false),
+  });
+  return enabled && hasPlayable(query.data);
 }

@@ -4,6 +4,6 @@ export { PlayerAudio } from './PlayerAudio';
 export { ChapterList } from './ChapterList';
 export { ReadAlong } from './ReadAlong';
 export { useSavedProgress } from './progressCache';
-export { usePlayerMetadata } from './data';
+export { useOpeningPlayable, usePlayerMetadata } from './data';
 export { listenAgain, loadJob, playFrom, resetPlayer, togglePlayback } from './controls';
 export { isReady, state as playerState } from './store';

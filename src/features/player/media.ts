@@ -1,8 +1,15 @@
 import { errorMessage } from '../../api/errors';
-import { chapterAt, chaptersOf, isChapterReady, type ChapterInfo } from './chapters';
+import {
+  chapterAt,
+  chaptersOf,
+  isChapterPlayable,
+  isChapterReady,
+  playableSeconds,
+  type ChapterInfo,
+} from './chapters';
 import { fetchMetadata, fetchStream, loadedMetadata, loadedStreamUrl } from './data';
 import { saveNow, startSaving, stopSaving } from './saving';
-import { SEEK_THRESHOLD_SECONDS } from './settings';
+import { CONVERTING_POLL_MS, environment, SEEK_THRESHOLD_SECONDS } from './settings';
 import { isReady, sleepFade, state } from './store';
 
 /**
@@ -50,6 +57,7 @@ export function currentLoad(): number {
 
 export function nextLoad(): number {
   loadToken += 1;
+  stopWaiting();
   return loadToken;
 }
 
@@ -111,11 +119,13 @@ export function syncMediaPosition({ exact = false }: { exact?: boolean } = {}): 
 
 /**
  * Plays a chapter's own file from `position` (book seconds): how a book still converting goes on
- * past its first chapter. Resumes playing when `resume`.
+ * past its first chapter, and from a chapter's opening into the whole chapter. Resumes playing
+ * when `resume`.
  */
 async function switchStream(chapter: ChapterInfo, position: number, resume: boolean): Promise<void> {
   const jobId = state.currentJobId;
   const token = loadToken;
+  stopWaiting();
   try {
     const stream = await fetchStream(chapter.id);
     if (token !== loadToken || state.currentJobId !== jobId || !stream.url) return;
@@ -123,6 +133,8 @@ async function switchStream(chapter: ChapterInfo, position: number, resume: bool
       streamFrom: chapter.id,
       streamStart: chapter.start,
       streamChapterId: chapter.id,
+      // A chapter still converting answers its opening: it is that long.
+      streamOpeningSeconds: isChapterReady(chapter) ? null : playableSeconds(chapter),
       currentPosition: position,
       currentChapter: chapter.id,
       notice: null,
@@ -135,28 +147,63 @@ async function switchStream(chapter: ChapterInfo, position: number, resume: bool
   }
 }
 
+/** The wait for a chapter still converting: its poll timer, and a count that drops stale answers. */
+let waitTimer: unknown = null;
+let waitRound = 0;
+
 /**
- * The end of a chapter's own file (a book still converting): on to the next chapter when it is
- * ready by now (the metadata is asked again), else pause and say it is still converting.
+ * Stops waiting for a chapter to finish converting: another book or file was loaded, the reader
+ * pressed play or sought, or the player went away.
  */
-async function continueAfterChapter(): Promise<void> {
+export function stopWaiting(): void {
+  waitRound += 1;
+  if (waitTimer !== null) environment().clearTimeout(waitTimer);
+  waitTimer = null;
+}
+
+/** The player waits for a chapter to finish converting, and goes on by itself when it has. */
+export function isWaiting(): boolean {
+  return waitTimer !== null;
+}
+
+/**
+ * The end of a chapter's own file (a book still converting), or of a chapter's opening: the
+ * metadata is asked again. After an opening, the whole chapter plays on from where the opening
+ * ended once that chapter is ready; after a whole chapter, the next one plays once it can be.
+ * Until then playback pauses with a notice, and the metadata is asked every few seconds: the
+ * player goes on by itself as soon as the chapter is ready.
+ */
+async function continueAfterFile(round: number): Promise<void> {
   const jobId = state.currentJobId;
   const finished = state.streamChapterId;
+  const opening = state.streamOpeningSeconds;
   if (!jobId || !finished) return;
   const token = loadToken;
+  const current = () => token === loadToken && round === waitRound && state.currentJobId === jobId;
   // Asked again: chapters become ready while one plays. On failure, what is known stands.
   await fetchMetadata(jobId).catch(() => null);
-  if (token !== loadToken || state.currentJobId !== jobId) return;
+  if (!current()) return;
   const metadata = loadedMetadata();
   if (!metadata) return;
   if (metadata.duration > state.duration) state.duration = metadata.duration;
   const chapters = chaptersOf(metadata);
-  const next = chapters[chapters.findIndex((c) => c.id === finished) + 1];
-  if (next && isChapterReady(next)) {
-    await switchStream(next, next.start, true);
-  } else if (next) {
+  const index = chapters.findIndex((c) => c.id === finished);
+  const chapter = chapters[index];
+  if (!chapter) return;
+  if (opening !== null) {
+    // The whole chapter's first seconds are the opening, frame for frame: it goes on from there.
+    if (isChapterReady(chapter)) return switchStream(chapter, chapter.start + opening, true);
+    state.notice = `${chapter.title} is still converting: it plays on as soon as it is ready.`;
+  } else {
+    const next = chapters[index + 1];
+    if (!next) return;
+    if (isChapterPlayable(next)) return switchStream(next, next.start, true);
     state.notice = `${next.title} is still converting: it plays as soon as it is ready.`;
   }
+  waitTimer = environment().setTimeout(() => {
+    waitTimer = null;
+    void continueAfterFile(round);
+  }, CONVERTING_POLL_MS);
 }
 
 function onTimeUpdate(): void {
@@ -179,7 +226,9 @@ function onMediaPlay(): void {
 
 function onMediaEnded(): void {
   setPaused();
-  if (state.streamChapterId) void continueAfterChapter();
+  if (!state.streamChapterId) return;
+  stopWaiting();
+  void continueAfterFile(waitRound);
 }
 
 /** The element's error, in words that say what to do (its own message is for the console). */
@@ -225,6 +274,7 @@ export function attachMedia(element: MediaElement): () => void {
 
 export function detachMedia(element: MediaElement | null = media): void {
   if (!element) return;
+  stopWaiting();
   for (const [type, listener] of mediaListeners) element.removeEventListener(type, listener);
   element.pause();
   if (media === element) {
@@ -258,6 +308,7 @@ export function setPaused(): void {
 
 export function play(): void {
   if (!media || !isReady(state)) return;
+  stopWaiting();
   state.error = null;
   setPlaying();
   const started = media.play();

@@ -10,6 +10,11 @@ export const PLAYBACK_RATES = [0.75, 1, 1.25, 1.5, 1.75, 2] as const;
 export const SLEEP_MINUTES = [15, 30, 45, 60] as const;
 export const SLEEP_FADE_SECONDS = 10;
 export const SLEEP_TICK_MS = 250;
+/**
+ * While the player waits for a chapter still converting (docs/listening.md#listening-while-a-book-converts),
+ * it asks the book's metadata this often; the book page polls a converting book as often.
+ */
+export const CONVERTING_POLL_MS = 3_000;
 
 /**
  * I/O the player uses, swappable in tests: the clock for the periodic save and the sleep timer,

@@ -9,11 +9,14 @@ import {
   audioMetadataHandler,
   audioStreamHandler,
   bookJobId,
-  chapterInfoFixtures,
   chapterJobIds,
+  convertingMetadataFixture,
+  openingStreamHandler,
   progressFixture,
   progressHandler,
   SAMPLE_AUDIO_URL,
+  SAMPLE_OPENING_SECONDS,
+  SAMPLE_OPENING_URL,
 } from '../../mocks/audio';
 import { errorBodyFixture } from '../../mocks/fixtures';
 import { handlers } from '../../mocks/handlers';
@@ -36,7 +39,7 @@ import {
   togglePlayback,
 } from './controls';
 import { loadedMetadata, loadedStreamUrl } from './data';
-import { attachMedia, pause, play, PLAYER_MESSAGES, type MediaElement } from './media';
+import { attachMedia, detachMedia, isWaiting, pause, play, PLAYER_MESSAGES, type MediaElement } from './media';
 import { watchPageHide } from './saving';
 import { configurePlayer, connectPlayerCache } from './settings';
 import { cancelSleepTimer, startSleepTimer } from './sleep';
@@ -525,14 +528,7 @@ describe('player store', () => {
   });
 
   it('never plays a chapter that is not ready yet (a book still converting)', async () => {
-    const chapters = chapterInfoFixtures().map((chapter, index) =>
-      index === 0 ? { ...chapter, ready: true } : { ...chapter, start: 20, duration: 0, ready: false },
-    );
-    server.use(
-      audioMetadataHandler({
-        metadata: { status: 'PROCESSING', completed_at: null, duration: 20, chapters, chapters_ready: 1 },
-      }),
-    );
+    server.use(audioMetadataHandler({ metadata: convertingMetadataFixture({ ready: 1 }) }));
     await loadJob(bookJobId);
     jumpToChapter(chapterJobIds[1]);
     expect(state).toMatchObject({ currentPosition: 0, currentChapter: chapterJobIds[0] });
@@ -543,23 +539,9 @@ describe('player store', () => {
   });
 
   describe('a book still converting plays chapter by chapter', () => {
-    // Chapters 1 and 2 converted (0-20 s, 20-40 s), chapter 3 still converting.
-    const converting = (readyCount: number) =>
-      chapterInfoFixtures().map((chapter, index) =>
-        index < readyCount
-          ? { ...chapter, ready: true }
-          : { ...chapter, start: 20 * readyCount, duration: 0, ready: false },
-      );
+    // The first `readyCount` 20 s chapters converted, the others still converting.
     const metadataWith = (readyCount: number) =>
-      audioMetadataHandler({
-        metadata: {
-          status: 'PROCESSING',
-          completed_at: null,
-          duration: 20 * readyCount,
-          chapters: converting(readyCount),
-          chapters_ready: readyCount,
-        },
-      });
+      audioMetadataHandler({ metadata: convertingMetadataFixture({ ready: readyCount }) });
     const firstChapterFile = audioStreamHandler({
       stream: { source_job_id: chapterJobIds[0], file_key: `audio/${chapterJobIds[0]}.mp3` },
     });
@@ -604,6 +586,26 @@ describe('player store', () => {
       expect(state).toMatchObject({ currentPosition: 20, isPlaying: true, notice: null });
     });
 
+    it('waits for a next chapter still converting and plays it by itself once it is converted', async () => {
+      vi.useFakeTimers();
+      server.use(metadataWith(1), firstChapterFile);
+      await loadJob(bookJobId);
+      play();
+      media.advanceTo(20);
+      media.dispatchEvent(new Event('ended'));
+      await vi.waitFor(() =>
+        expect(state.notice).toBe('The Night Watch is still converting: it plays as soon as it is ready.'),
+      );
+      expect(state.isPlaying).toBe(false);
+      await vi.advanceTimersByTimeAsync(3_000);
+      expect(state.isPlaying).toBe(false);
+      server.use(metadataWith(2));
+      await vi.advanceTimersByTimeAsync(3_000);
+      await vi.waitFor(() => expect(state.isPlaying).toBe(true));
+      expect(state).toMatchObject({ streamChapterId: chapterJobIds[1], currentPosition: 20, notice: null });
+      expect(isWaiting()).toBe(false);
+    });
+
     it('seeks across chapters by switching files, and resumes a saved place in a later chapter', async () => {
       server.use(
         metadataWith(2),
@@ -618,6 +620,168 @@ describe('player store', () => {
       await vi.waitFor(() => expect(state.streamChapterId).toBe(chapterJobIds[0]));
       expect(state).toMatchObject({ currentPosition: 5, streamStart: 0 });
       expect(media.seeks.at(-1)).toBe(5);
+    });
+  });
+
+  describe("a converting book's first chapter: its opening first, then the whole chapter", () => {
+    // Chapter 1 converts its first 12 s first, as a file of their own; the rest of the book waits.
+    const OPENING = SAMPLE_OPENING_SECONDS;
+    const openingOnly = () =>
+      audioMetadataHandler({ metadata: convertingMetadataFixture({ ready: 0, openingSeconds: OPENING }) });
+    // Chapter 1 finished: the metadata says so, and its stream answers the whole chapter's file.
+    const chapterOneReady = () => [
+      audioMetadataHandler({ metadata: convertingMetadataFixture({ ready: 1 }) }),
+      audioStreamHandler({ stream: { file_key: `audio/${chapterJobIds[0]}.mp3` } }),
+    ];
+    const openingFile = openingStreamHandler();
+    const metadataAsks = () => paths.filter((path) => path === `GET /api/v1/audio/${bookJobId}/metadata`).length;
+    const stillConverting = 'The Visitor is still converting: it plays on as soon as it is ready.';
+
+    /**
+     * Loads the book with only its opening playable and plays it to the opening's end; `meanwhile`
+     * is what the server answers from then on.
+     */
+    async function playToOpeningEnd(meanwhile = [openingOnly()]) {
+      server.use(openingOnly(), openingFile);
+      await loadJob(bookJobId);
+      play();
+      media.advanceTo(OPENING);
+      server.use(...meanwhile);
+      paths.length = 0;
+      media.dispatchEvent(new Event('ended'));
+    }
+
+    it('loads a book whose only playable audio is its opening, and keeps seeks inside it', async () => {
+      server.use(openingOnly(), openingFile);
+      expect(await loadJob(bookJobId)).toBe(true);
+      expect(state).toMatchObject({
+        streamFrom: bookJobId,
+        streamChapterId: chapterJobIds[0],
+        streamOpeningSeconds: OPENING,
+        streamStart: 0,
+        duration: OPENING,
+        currentChapter: chapterJobIds[0],
+        error: null,
+      });
+      expect(isReady(state)).toBe(true);
+      expect(media.src).toBe(SAMPLE_OPENING_URL);
+      play();
+      expect(state.isPlaying).toBe(true);
+      // Past the opening's end there is nothing to play yet.
+      seek(30);
+      expect(state.currentPosition).toBe(OPENING);
+      skip(-10);
+      expect(state.currentPosition).toBe(2);
+      // Chapter 1 can be chosen; chapter 2 is not converted at all.
+      jumpToChapter(chapterJobIds[1]);
+      nextChapter();
+      expect(state).toMatchObject({ currentPosition: 2, currentChapter: chapterJobIds[0] });
+      jumpToChapter(chapterJobIds[0]);
+      expect(state).toMatchObject({ currentPosition: 0, currentChapter: chapterJobIds[0] });
+    });
+
+    it('when the opening ends and the chapter is ready, plays on in the whole chapter from where the opening ended', async () => {
+      // Chapter 1 finished converting while its opening played.
+      await playToOpeningEnd(chapterOneReady());
+      await vi.waitFor(() => expect(state.streamFrom).toBe(chapterJobIds[0]));
+      expect(paths.filter((path) => path.startsWith('GET'))).toEqual([
+        `GET /api/v1/audio/${bookJobId}/metadata`,
+        `GET /api/v1/audio/${chapterJobIds[0]}/stream`,
+      ]);
+      expect(state).toMatchObject({
+        streamChapterId: chapterJobIds[0],
+        streamOpeningSeconds: null,
+        streamStart: 0,
+        currentPosition: OPENING,
+        currentChapter: chapterJobIds[0],
+        duration: 20,
+        isPlaying: true,
+        notice: null,
+      });
+      // The whole chapter's file starts where the opening did: the element goes on at 0:12.
+      expect(media.src).toBe(SAMPLE_AUDIO_URL);
+      expect(media.seeks.at(-1)).toBe(OPENING);
+      expect(media.play).toHaveBeenCalledTimes(2);
+      media.advanceTo(15);
+      expect(state.currentPosition).toBe(15);
+      // Its end now leads on to chapter 2, as for any chapter.
+      seek(19);
+      expect(state.currentPosition).toBe(19);
+    });
+
+    it('when the chapter still converts, pauses with a notice and plays on by itself once it is ready', async () => {
+      vi.useFakeTimers();
+      await playToOpeningEnd();
+      await vi.waitFor(() => expect(state.notice).toBe(stillConverting));
+      expect(state).toMatchObject({ isPlaying: false, streamOpeningSeconds: OPENING });
+      expect(isWaiting()).toBe(true);
+      // Asked again every 3 s while it converts.
+      await vi.advanceTimersByTimeAsync(3_000);
+      await vi.advanceTimersByTimeAsync(3_000);
+      expect(metadataAsks()).toBe(3);
+      expect(state.isPlaying).toBe(false);
+      server.use(...chapterOneReady());
+      await vi.advanceTimersByTimeAsync(3_000);
+      await vi.waitFor(() => expect(state.isPlaying).toBe(true));
+      expect(state).toMatchObject({
+        streamFrom: chapterJobIds[0],
+        streamOpeningSeconds: null,
+        currentPosition: OPENING,
+        notice: null,
+      });
+      expect(media.seeks.at(-1)).toBe(OPENING);
+      // Playing, it asks no more.
+      expect(isWaiting()).toBe(false);
+      const asked = metadataAsks();
+      await vi.advanceTimersByTimeAsync(30_000);
+      expect(metadataAsks()).toBe(asked);
+    });
+
+    it.each([
+      ['the reader presses play', () => play()],
+      ['the reader seeks', () => seek(3)],
+      ['another book is loaded', () => void loadJob('2b3c4d5e-6f7a-4b8c-9d0e-1f2a3b4c5d6e')],
+      ['the player goes away', () => detachMedia()],
+      ['the book is cleared', () => clearAudio()],
+    ])('stops asking when %s', async (_, stop) => {
+      vi.useFakeTimers();
+      await playToOpeningEnd();
+      await vi.waitFor(() => expect(isWaiting()).toBe(true));
+      stop();
+      expect(isWaiting()).toBe(false);
+      const asked = metadataAsks();
+      // Even once the chapter is ready, nothing switches by itself any more.
+      server.use(...chapterOneReady());
+      await vi.advanceTimersByTimeAsync(30_000);
+      expect(metadataAsks()).toBe(asked);
+      expect(paths).not.toContain(`GET /api/v1/audio/${chapterJobIds[0]}/stream`);
+    });
+
+    it('an answer that arrives after the reader sought elsewhere is dropped', async () => {
+      server.use(openingOnly(), openingFile);
+      await loadJob(bookJobId);
+      play();
+      media.advanceTo(OPENING);
+      let release = () => {};
+      server.use(
+        http.get(
+          '*/api/v1/audio/:id/metadata',
+          async () => {
+            await new Promise<void>((resolve) => (release = resolve));
+            return HttpResponse.json(convertingMetadataFixture({ ready: 1 }));
+          },
+          { once: true },
+        ),
+      );
+      media.dispatchEvent(new Event('ended'));
+      await until(() => paths.includes(`GET /api/v1/audio/${bookJobId}/metadata`));
+      seek(4);
+      paths.length = 0;
+      release();
+      await flush();
+      await flush();
+      expect(paths).not.toContain(`GET /api/v1/audio/${chapterJobIds[0]}/stream`);
+      expect(state).toMatchObject({ streamFrom: bookJobId, currentPosition: 4, isPlaying: false });
     });
   });
 

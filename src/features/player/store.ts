@@ -30,6 +30,12 @@ export interface PlayerState {
    */
   streamStart: number;
   streamChapterId: string | null;
+  /**
+   * When the loaded file is the opening of a chapter still converting (its first minutes,
+   * converted first), the opening's length in seconds; null for a whole chapter or book. When the
+   * opening ends, playback goes on in the whole chapter's file from there.
+   */
+  streamOpeningSeconds: number | null;
   isLoading: boolean;
   /** What went wrong, in words for the reader (never the browser's own message). */
   error: string | null;
@@ -58,6 +64,7 @@ const initialState: PlayerState = {
   streamFrom: null,
   streamStart: 0,
   streamChapterId: null,
+  streamOpeningSeconds: null,
   isLoading: false,
   error: null,
   notice: null,

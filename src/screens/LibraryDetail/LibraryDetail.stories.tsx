@@ -5,14 +5,19 @@ import {
   audioCoverHandler,
   audioMetadataHandler,
   audioStreamHandler,
+  audioTranscriptHandler,
   bookJobId,
-  chapterInfoFixtures,
   chapterJobIds,
+  convertingChapterInfoFixtures,
+  convertingMetadataFixture,
+  openingStreamHandler,
   progressFixture,
   progressHandler,
+  SAMPLE_OPENING_SECONDS,
   saveProgressHandler,
 } from '../../mocks/audio';
 import type { ProgressUpdate } from '../../api/gen/model';
+import { errorBodyFixture } from '../../mocks/fixtures';
 import { convertingBookFixture, tutoringAnalysisFixture } from '../../mocks/jobs';
 import { completedJobFixture, jobHandler } from '../../mocks/library';
 import { voiceConversationHandler } from '../../mocks/voice';
@@ -65,7 +70,18 @@ export const Loading: Story = {
 /** A book still converting: the first chapter will play here when ready. */
 export const NotReady: Story = {
   name: 'Not ready: still converting, the page says the first chapter plays here when ready',
-  parameters: { msw: { handlers: { job: jobHandler(completedJobFixture({ status: 'PROCESSING', progress: 60 })) } } },
+  parameters: {
+    msw: {
+      handlers: {
+        job: jobHandler(completedJobFixture({ status: 'PROCESSING', progress: 60 })),
+        // Nothing of it can be played yet, not even its first chapter's opening.
+        audioMetadata: audioMetadataHandler({
+          status: 409,
+          body: errorBodyFixture('The audiobook is not ready yet (status PROCESSING)'),
+        }),
+      },
+    },
+  },
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
     await expect(
@@ -243,9 +259,7 @@ export const WithChapters: Story = {
 };
 
 // A book still converting: its first chapter is converted, the other two are not yet.
-const convertingChapters = chapterInfoFixtures().map((chapter, index) =>
-  index === 0 ? { ...chapter, ready: true } : { ...chapter, start: 20, duration: 0, ready: false },
-);
+const convertingChapters = convertingChapterInfoFixtures({ ready: 1 });
 
 /** A converting book: the ready chapter plays, the others are marked not ready. */
 export const ConvertingBook: Story = {
@@ -303,6 +317,55 @@ export const ConvertingBook: Story = {
   },
 };
 
+/** A long book converting its first chapter: its first minutes play on the book page already. */
+export const ConvertingFirstMinutes: Story = {
+  name: 'Converting, first minutes playing: the page is the player, the rest of chapter 1 not ready yet',
+  parameters: {
+    msw: {
+      handlers: {
+        // No chapter finished yet: chapter 1 converts, its first 12 s (its opening) are ready.
+        job: jobHandler(convertingBookFixture({ title: 'The Tell-Tale Heart', count: 3, done: 0 }).book),
+        audioMetadata: audioMetadataHandler({
+          metadata: convertingMetadataFixture({ ready: 0, openingSeconds: SAMPLE_OPENING_SECONDS }),
+        }),
+        audioStream: openingStreamHandler(),
+        audioTranscript: audioTranscriptHandler({
+          status: 409,
+          body: errorBodyFixture('Chapter 1 is not ready yet (status PROCESSING)'),
+        }),
+      },
+    },
+  },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await ready(canvas);
+    await expect(canvas.queryByText(/the first chapter plays here as soon as it is ready/)).toBeNull();
+    await expect(canvas.getByRole('timer', { name: 'Total time' })).toHaveTextContent('0:12');
+    const chapters = within(canvas.getByRole('region', { name: 'Chapters' }));
+    await expect(chapters.getAllByRole('listitem').map((item) => item.textContent)).toEqual([
+      '1. The VisitorFirst minutes ready · 12s',
+      '2. The Night WatchNot ready yet',
+      '3. The ConfessionNot ready yet',
+    ]);
+    const first = chapters.getByRole('button', { name: /The Visitor/ });
+    await expect(first).toBeEnabled();
+    await expect(first).toHaveAccessibleName(/First minutes ready/);
+    await expect(first).toHaveAttribute('aria-current', 'true');
+    // Past the first minutes, the seek bar is striped: not converted yet.
+    await expect(canvas.getByTestId('not-converted')).toHaveAttribute('title', 'Not converted yet');
+    await expect(canvas.getByRole('button', { name: 'Next chapter' })).toBeDisabled();
+    await expect(canvas.getAllByText('12s ready · about 1m 00s in all')[0]).toBeVisible();
+    await expect(
+      canvas.getByText('This chapter is still converting: its text appears here when it is ready.'),
+    ).toBeVisible();
+    // The first minutes play.
+    (canvas.getByTestId('player-audio') as HTMLAudioElement).muted = true;
+    await userEvent.click(canvas.getByRole('button', { name: 'Play' }));
+    await expect(await canvas.findByRole('button', { name: 'Pause' })).toBeVisible();
+    await waitFor(() => expect(elapsed(canvas)).toHaveTextContent('0:01'), { timeout: 5000 });
+  },
+};
+
 // A hundred short chapters over the sample's minute: the list shows a few and scrolls by itself.
 const hundredChapters = Array.from({ length: 100 }, (_, index) => ({
   id: `1a2b3c4d-${String(index).padStart(4, '0')}-4e5f-8a9b-0c1d2e3f4a5b`,
@@ -310,6 +373,8 @@ const hundredChapters = Array.from({ length: 100 }, (_, index) => ({
   order: index + 1,
   start: index * 0.6,
   duration: 0.6,
+  ready: true,
+  playable_seconds: 0.6,
 }));
 
 /** A hundred chapters: the list scrolls inside itself, the current one in view. */

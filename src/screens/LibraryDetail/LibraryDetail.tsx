@@ -17,6 +17,7 @@ import {
   playerState,
   ReadAlong,
   togglePlayback,
+  useOpeningPlayable,
   usePlayer,
   usePlayerMetadata,
   useSavedProgress,
@@ -125,18 +126,23 @@ const Back = styled.p`
 
 /** The book page: cover and player first, then the read-along and the chapters, details folded away. */
 export function LibraryDetail({ jobId }: { jobId: string }) {
-  // Polled while the book converts: its page turns into the player as soon as chapter 1 is ready.
+  // Polled while the book converts: its page turns into the player as soon as chapter 1, or its
+  // opening (its first minutes, converted first), can be played.
   const job = usePolledJob(jobId);
   const player = usePlayer();
   const playerMetadata = usePlayerMetadata();
   const environment = useEnvironment();
   // A finished book, or one still converting whose first chapters can be played already.
-  const ready = job.data
+  const listenable = job.data
     ? isListenable({
         status: job.data.status,
         chapters_ready: job.data.children.filter((c) => c.status === 'COMPLETED').length,
       })
     : false;
+  // Before its first chapter is finished, a converting book can play that chapter's opening.
+  const converting = Boolean(job.data && isActiveStatus(job.data.status));
+  const opening = useOpeningPlayable(jobId, converting && !listenable);
+  const ready = listenable || opening;
   // The saved place comes from the data cache, which the player updates on every save.
   const savedPlace = useSavedProgress(jobId, { enabled: ready }).data;
   // The book the reader started over on this page (its saved place is then 0:00).
