@@ -51,6 +51,7 @@ type SeedParams = {
   ready?: number[];
   entries?: { text: string; say_as: string }[];
   word?: string;
+  seconds?: number;
 };
 
 async function ensureAccount(app: FastifyInstance, email: string, password: string) {
