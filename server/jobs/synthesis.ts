@@ -13,9 +13,11 @@
  *
  * With `opening` (a book's first chapter), the text's first minutes are a run of their own, started
  * first and kept as a file of its own once encoded, so the reader can listen while the rest is
- * synthesised (docs/listening.md#the-opening-of-the-first-chapter); the rest is cut into `segments`
- * runs as before, at most `segments` runs encoding at once. The opening is joined into the whole
- * text like any other run, so its seconds are the whole file's first seconds.
+ * synthesised (docs/listening.md#the-opening-of-the-first-chapter). The text is cut into `segments`
+ * runs as before and the opening carved out of the first; the rest of that run starts once the
+ * opening is done, the other runs at once, so they all end about when they would have without it
+ * (at most `segments` runs encode at once). The opening is joined into the whole text like any
+ * other run, so its seconds are the whole file's first seconds.
  */
 import pLimit from 'p-limit';
 import { concatMp3 } from '../audio/concat';
@@ -124,16 +126,20 @@ interface RunOutcome {
 export async function synthesizeToMp3(input: SynthesisInput): Promise<SynthesisResult> {
   const { pieces, storage, key, signal, opening } = input;
   const first = opening === undefined ? [] : openingPieces(pieces, opening.chars);
-  const rest = pieces.slice(first.length);
-  const runs = [
-    ...(first.length > 0 ? [first] : []),
-    ...splitRuns(rest, Math.max(1, Math.min(input.segments, rest.length))),
-  ];
+  const even = splitRuns(pieces, Math.max(1, Math.min(input.segments, pieces.length)));
+  // The opening is carved out of the first run; what is left of that run starts when the opening
+  // is done, the other runs at once, so every run still ends at about the same time.
+  const firstRest = even[0]!.slice(first.length);
+  const runs = first.length > 0 ? [first, ...(firstRest.length > 0 ? [firstRest] : []), ...even.slice(1)] : even;
   const openingRun = first.length > 0 ? 0 : -1;
+  const startOrder =
+    first.length > 0 && firstRest.length > 0 && runs.length > 2
+      ? [0, ...runs.slice(2).map((_, i) => i + 2), 1]
+      : runs.map((_, i) => i);
   const totalChars = pieces.reduce((n, p) => n + (p.end - p.start), 0);
   let doneChars = 0;
   const partKey = (i: number) => (i === openingRun ? opening!.key : runs.length === 1 ? key : `${key}.part-${i + 1}`);
-  // Runs encoding at once: `segments` (the opening is one of them while it runs), in order.
+  // Runs encoding at once: `segments` (the opening is one of them while it runs), in startOrder.
   const limit = pLimit(Math.max(1, input.segments));
   const inner = new AbortController();
   const onAbort = () => inner.abort(signal.reason);
@@ -198,7 +204,8 @@ export async function synthesizeToMp3(input: SynthesisInput): Promise<SynthesisR
   }
 
   try {
-    const settled = await Promise.allSettled(runs.map((run, i) => limit(() => encodeRun(run, i))));
+    const started = new Map(startOrder.map((i) => [i, limit(() => encodeRun(runs[i]!, i))]));
+    const settled = await Promise.allSettled(runs.map((_, i) => started.get(i)!));
     const failed = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
     if (failed) {
       // Runs that finished before another failed leave nothing behind either.
