@@ -81,6 +81,8 @@ export async function createPgBossQueue(
   const polling = options.pollingIntervalSeconds ?? 0.5;
   let stopped = false;
   const sql = boss.getDb();
+  /** This process's pollers: a message sent here wakes them instead of waiting for their next poll. */
+  const localWorkers: string[] = [];
 
   return {
     async send(jobId, sendOptions) {
@@ -99,17 +101,21 @@ export async function createPgBossQueue(
         // The queue lives in the database: when it cannot be reached, neither can the queue.
         throw isConnectionFailure(error) ? new DatabaseUnavailableError(error) : error;
       }
+      // A message due now is fetched at once by this process's idle pollers (a busy one fetches
+      // right after its job); other processes' workers find it at their next poll.
+      if (!sendOptions?.delaySeconds) for (const id of localWorkers) boss.notifyWorker(id);
     },
     async work(concurrency, handler) {
       // pg-boss 10 has no per-worker concurrency: each work() call is one poller running one job at a time.
       for (let i = 0; i < concurrency; i += 1) {
-        await boss.work<{ jobId: string }>(
+        const id = await boss.work<{ jobId: string }>(
           queueName,
           { pollingIntervalSeconds: polling, batchSize: 1 },
           async (jobs) => {
             for (const job of jobs) await handler(job.data.jobId);
           },
         );
+        localWorkers.push(id);
       }
     },
     async retryOrphans() {
@@ -148,6 +154,7 @@ export async function createPgBossQueue(
     },
     async stopFetching() {
       if (stopped) return;
+      localWorkers.length = 0;
       await boss.offWork(queueName);
     },
     async stop() {
