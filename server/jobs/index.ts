@@ -4,8 +4,7 @@ import type { Config } from '../config';
 import type { Db } from '../db/types';
 import { LocalFileStorage, openStorage } from '../storage/index';
 import { createStorageHealth, type StorageHealth } from '../storage/health';
-import { closeEspeakHosts, closeEspeakWasmPool, useOfflineBackend } from '../tts/espeak';
-import { espeakHostBinary } from '../tts/espeak-host-build';
+import { closeEspeakHosts, closeEspeakWasmPool, keepNativeEspeakRunning, useOfflineBackend } from '../tts/espeak';
 import type { FileStorage } from '../storage/types';
 import { createPronunciationRepository } from '../pronunciations/repository';
 import type { VoiceSettings } from '../tts/select';
@@ -74,7 +73,7 @@ export async function createConversion(
   if (offlineVoice.backend === 'native') {
     // eSpeak-NG kept running is built in the background (once, then cached); it needs a C
     // compiler and libespeak-ng's headers, and without them each request starts espeak-ng.
-    void espeakHostBinary().then((build) => {
+    void keepNativeEspeakRunning(config.espeakKeepRunning)?.then((build) => {
       if (build.binary === null) {
         log.warn(
           { reason: build.reason },

@@ -3,7 +3,14 @@ import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { closeEspeakHosts, createEspeakEngine, detectNativeEspeak, espeakHostPids, type EspeakEngine } from './espeak';
+import {
+  closeEspeakHosts,
+  createEspeakEngine,
+  detectNativeEspeak,
+  espeakHostPids,
+  keepNativeEspeakRunning,
+  type EspeakEngine,
+} from './espeak';
 import { EspeakHostPool, HostFailure, hostWordTimings } from './espeak-host';
 import { espeakHostBinary } from './espeak-host-build';
 import { parseWav } from './wav';
@@ -222,6 +229,20 @@ describe.skipIf(SKIP !== '')(`native eSpeak-NG kept running${SKIP ? ` (skipped: 
     await expect(engine.synthesize('Hello', 'en-us', ac2.signal)).rejects.toMatchObject({ code: 'aborted' });
     expect((await engine.synthesize('The next one.', 'en-us')).samples.length).toBeGreaterThan(1000);
     expect((await espeakHostPids()).sort()).toEqual(before.sort());
+  });
+
+  it('starts espeak-ng per request when told not to keep eSpeak-NG running (ESPEAK_KEEP_RUNNING=false)', async () => {
+    await closeEspeakHosts();
+    expect(keepNativeEspeakRunning(false)).toBeNull();
+    try {
+      const s = await engine.synthesize('Hello world.', 'en-us');
+      expect(s.samples.length).toBeGreaterThan(1000);
+      expect(s.words).toBeUndefined(); // the command gives no word timings
+      expect(await espeakHostPids()).toEqual([]);
+    } finally {
+      await expect(keepNativeEspeakRunning(true)).resolves.toMatchObject({ binary: build.binary });
+    }
+    expect((await engine.synthesize('Hello world.', 'en-us')).words?.length).toBe(2);
   });
 
   it('ends its hosts on close and waits for them', async () => {

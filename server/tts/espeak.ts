@@ -136,9 +136,20 @@ async function runNative(binary: string, args: string[], text: string, signal?: 
 // then costs its synthesis only, and its words come timed.
 let hostPool: Promise<EspeakHostPool | null> | undefined;
 let hostsDisabled = false;
+let hostsWanted = true;
+
+/**
+ * Whether the native backend keeps eSpeak-NG running (ESPEAK_KEEP_RUNNING, default yes) or starts
+ * `espeak-ng` per request. Returns the pending build when hosts are wanted, so the caller can say
+ * why there are none.
+ */
+export function keepNativeEspeakRunning(on: boolean): ReturnType<typeof espeakHostBinary> | null {
+  hostsWanted = on;
+  return on ? espeakHostBinary() : null;
+}
 
 function getHostPool(): Promise<EspeakHostPool | null> {
-  if (hostsDisabled) return Promise.resolve(null);
+  if (hostsDisabled || !hostsWanted) return Promise.resolve(null);
   hostPool ??= espeakHostBinary().then((build) => {
     if (build.binary === null) return null;
     const pool = new EspeakHostPool(build.binary);
