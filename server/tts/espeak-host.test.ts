@@ -81,6 +81,27 @@ describe('hostWordTimings', () => {
       [0.5, 1],
     ]);
   });
+
+  it('gives a word eSpeak said as part of a phrase a share of its time, so none is missing', () => {
+    const text = 'It was déjà vu — again.';
+    // "déjà vu" is one entry of eSpeak's dictionary: its event for "vu" points into "déjà".
+    const words = [
+      { position: 1, length: 2, sample: 0 },
+      { position: 4, length: 3, sample: 200 },
+      { position: 8, length: 4, sample: 400 },
+      { position: 9, length: 4, sample: 700 },
+      { position: 18, length: 5, sample: 1000 },
+    ];
+    const timed = hostWordTimings(text, words, 1500, 1000);
+    expect(timed.map((w) => text.slice(w.charStart, w.charEnd))).toEqual(['It', 'was', 'déjà', 'vu', 'again']);
+    expect(timed.map((w) => [w.start, w.end])).toEqual([
+      [0, 0.2],
+      [0.2, 0.4],
+      [0.4, 0.8],
+      [0.8, 1],
+      [1, 1.5],
+    ]);
+  });
 });
 
 describe('espeakHostBinary', () => {
