@@ -85,7 +85,7 @@ class Host {
         const how = spawnError
           ? `could not start (${spawnError.message})`
           : `stopped (${signal ?? `exit status ${code}`})`;
-        const detail = this.stderr.trim().split('\n').at(-1) ?? '';
+        const detail = this.error ?? this.stderr.trim().split('\n').at(-1) ?? '';
         this.fail(new HostFailure(`the eSpeak-NG host ${how}${detail ? `: ${detail}` : ''}`));
         onExit(this);
         resolve();

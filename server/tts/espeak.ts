@@ -137,6 +137,11 @@ async function runNative(binary: string, args: string[], text: string, signal?: 
 let hostPool: Promise<EspeakHostPool | null> | undefined;
 let hostsDisabled = false;
 let hostsWanted = true;
+/**
+ * The pool started last: killed if the process exits without closing it (its hosts would exit
+ * anyway once their stdin closes).
+ */
+let runningPool: EspeakHostPool | null = null;
 
 /**
  * Whether the native backend keeps eSpeak-NG running (ESPEAK_KEEP_RUNNING, default yes) or starts
@@ -153,7 +158,8 @@ function getHostPool(): Promise<EspeakHostPool | null> {
   hostPool ??= espeakHostBinary().then((build) => {
     if (build.binary === null) return null;
     const pool = new EspeakHostPool(build.binary);
-    process.once('exit', () => pool.killAll());
+    if (runningPool === null) process.once('exit', () => runningPool?.killAll());
+    runningPool = pool;
     return pool;
   });
   return hostPool;
