@@ -2,6 +2,12 @@
  * Resident memory of a process and of every process below it, read from Linux's /proc: what the
  * memory benches print. A sampler polls the tree's summed RSS (children come and go: espeak-ng,
  * lame, the npm wrapper's node) and keeps its peak; each process's own peak is its VmHWM.
+ *
+ * Summed RSS counts a page shared by several processes once per process: the node binary's code
+ * (some 30 MB) is in npm's, the start script's and the server's RSS alike, though the machine holds
+ * it once. So the sampler also sums PSS (proportional set size, /proc/<pid>/smaps_rollup: each
+ * shared page divided among the processes that map it), which adds up to what the tree really
+ * occupies. The benches print both.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 
@@ -37,6 +43,18 @@ export function processTree(pid: number): number[] {
   return all;
 }
 
+/** Current PSS of one process (its private pages plus its share of the shared ones), MB. */
+export function pssMb(pid: number): number {
+  try {
+    const line = readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8')
+      .split('\n')
+      .find((l) => l.startsWith('Pss:'));
+    return Number(line?.replace(/\D+/g, '') ?? 0) / 1024;
+  } catch {
+    return 0; // the process has just ended
+  }
+}
+
 /** Current RSS of one process, MB. */
 export const rssMb = (pid: number): number => statusField(pid, 'VmRSS');
 /** Peak RSS of one process so far (VmHWM), MB. */
@@ -45,15 +63,21 @@ export const peakRssMb = (pid: number): number => statusField(pid, 'VmHWM');
 export interface TreeSampler {
   /** Highest summed RSS of the tree seen so far, MB. */
   peakMb(): number;
+  /** Highest summed PSS of the tree seen so far (shared pages counted once), MB. */
+  peakPssMb(): number;
   stop(): void;
 }
 
-/** Samples the summed RSS of `pid`'s tree every `intervalMs` until stopped. */
+/** Samples the summed RSS and PSS of `pid`'s tree every `intervalMs` until stopped. */
 export function sampleTree(pid: number, intervalMs = 50): TreeSampler {
   let peak = 0;
+  let peakPss = 0;
   const tick = () => {
-    const sum = processTree(pid).reduce((n, p) => n + rssMb(p), 0);
+    const pids = processTree(pid);
+    const sum = pids.reduce((n, p) => n + rssMb(p), 0);
     if (sum > peak) peak = sum;
+    const pss = pids.reduce((n, p) => n + pssMb(p), 0);
+    if (pss > peakPss) peakPss = pss;
   };
   tick();
   const timer = setInterval(tick, intervalMs);
@@ -61,6 +85,10 @@ export function sampleTree(pid: number, intervalMs = 50): TreeSampler {
     peakMb: () => {
       tick();
       return peak;
+    },
+    peakPssMb: () => {
+      tick();
+      return peakPss;
     },
     stop: () => clearInterval(timer),
   };

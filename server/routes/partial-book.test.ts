@@ -213,3 +213,81 @@ describe('GET /jobs?status=listenable (the library)', () => {
     }
   });
 });
+
+describe("a book before any chapter is ready, its first chapter's opening written", () => {
+  let book: { bookId: string; chapterIds: string[] };
+  beforeAll(async () => {
+    book = await seedConvertingBook(t.db, storage, {
+      userId: ann.id,
+      title: 'The Early Tide',
+      chapters: 3,
+      ready: [],
+      openingSeconds: 2,
+    });
+  });
+
+  it("answers the opening as chapter 1's playable part, to its owner only", async () => {
+    const res = await get(`/api/v1/audio/${book.bookId}/metadata`);
+    expect(res.statusCode).toBe(200);
+    const meta = res.json() as Meta & { chapters: { playable_seconds: number }[] };
+    expect(meta.status).toBe('PROCESSING');
+    expect(meta.chapters_ready).toBe(0);
+    const [first, ...rest] = meta.chapters;
+    expect(first).toMatchObject({ id: book.chapterIds[0], ready: false });
+    expect(first!.playable_seconds).toBeGreaterThan(1.9);
+    expect(first!.duration).toBe(first!.playable_seconds);
+    expect(meta.duration).toBe(first!.playable_seconds);
+    expect(rest.map((c) => [c.ready, c.playable_seconds, c.start])).toEqual([
+      [false, 0, first!.playable_seconds],
+      [false, 0, first!.playable_seconds],
+    ]);
+
+    for (const id of [book.bookId, book.chapterIds[0]!]) {
+      const stream = await get(`/api/v1/audio/${id}/stream`);
+      expect(stream.statusCode, id).toBe(200);
+      const info = stream.json() as { streaming_url: string; file_key: string; source_job_id: string | null };
+      expect(info.file_key).toBe(`jobs/${book.chapterIds[0]}/opening.mp3`);
+      expect(info.source_job_id).toBe(id === book.bookId ? book.chapterIds[0] : null);
+      const audio = await get(info.streaming_url);
+      expect(audio.statusCode).toBe(200);
+      expect(audio.headers['content-type']).toBe('audio/mpeg');
+    }
+    // A chapter with nothing converted yet still answers 409; another reader gets 404.
+    expect((await get(`/api/v1/audio/${book.chapterIds[1]}/stream`)).statusCode).toBe(409);
+    const bob = await signedInUser(t.app, 'someone.else@example.com');
+    for (const id of [book.bookId, book.chapterIds[0]!]) {
+      for (const what of ['metadata', 'stream']) {
+        const res = await t.app.inject({
+          method: 'GET',
+          url: `/api/v1/audio/${id}/${what}`,
+          headers: { authorization: `Bearer ${bob.token}` },
+        });
+        expect(res.statusCode, `${what} of ${id}`).toBe(404);
+      }
+    }
+  });
+
+  it('keeps the place of a listener in the opening', async () => {
+    const saved = await t.app.inject({
+      method: 'PUT',
+      url: `/api/v1/progress/${book.bookId}`,
+      headers: auth(),
+      payload: { position_seconds: 1.5, current_chapter_id: book.chapterIds[0], current_chapter_position: 1.5 },
+    });
+    expect(saved.statusCode, saved.body).toBe(200);
+    const meta = (await get(`/api/v1/audio/${book.bookId}/metadata`)).json() as { resume_position: number };
+    expect(meta.resume_position).toBe(1.5);
+  });
+
+  it('plays nothing once the book failed, its opening included', async () => {
+    const failed = await seedConvertingBook(t.db, storage, {
+      userId: ann.id,
+      title: 'The Lost Tide',
+      chapters: 2,
+      ready: [],
+      openingSeconds: 2,
+      bookStatus: 'FAILED',
+    });
+    expect((await get(`/api/v1/audio/${failed.bookId}/metadata`)).statusCode).toBe(409);
+  });
+});
