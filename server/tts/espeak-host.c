@@ -11,8 +11,8 @@
  *   response (stdout): frames of one type byte, a payload length, the payload:
  *     'R' once at start: the sample rate (eSpeak's data loaded; the host takes requests)
  *     'A' samples, 16-bit signed little-endian mono, as eSpeak produces them
- *     'W' a word: its position and length in characters (Unicode code points; the position
- *         counts from 1), and its first sample
+ *     'W' a word: its position and length in characters (Unicode code points of the whole
+ *         text; the position counts from 1), and its first sample in the request's audio
  *     'X' an error: a message (e.g. "voice does not exist"), then 'E' follows
  *     'E' the end of the request: the sample rate
  * The host serves requests one after another until stdin closes, then exits with status 0.
@@ -71,20 +71,32 @@ static int read_u32(uint32_t *value) {
   return 1;
 }
 
+/* A request is spoken line by line (see main): where the current line starts in the request. */
+static uint32_t line_chars = 0;   /* code points of the request before the line */
+static uint32_t line_sample = 0;  /* samples of the request before the line */
+static uint32_t request_samples = 0;
+
 static int on_synth(short *wav, int count, espeak_EVENT *events) {
   for (espeak_EVENT *e = events; e != NULL && e->type != espeakEVENT_LIST_TERMINATED; e++) {
     if (e->type != espeakEVENT_WORD) continue;
     unsigned char payload[12];
-    put_u32(payload, (uint32_t)(e->text_position < 0 ? 0 : e->text_position));
+    put_u32(payload, line_chars + (uint32_t)(e->text_position < 0 ? 0 : e->text_position));
     put_u32(payload + 4, (uint32_t)(e->length < 0 ? 0 : e->length));
-    put_u32(payload + 8, (uint32_t)(e->sample < 0 ? 0 : e->sample));
+    put_u32(payload + 8, line_sample + (uint32_t)(e->sample < 0 ? 0 : e->sample));
     frame('W', payload, sizeof payload);
   }
   if (wav != NULL && count > 0) {
     /* x86 and ARM are little-endian: the samples go out as they are. */
     frame('A', wav, (uint32_t)count * 2);
+    request_samples += (uint32_t)count;
   }
   return 0;
+}
+
+static uint32_t code_points(const char *s, size_t n) {
+  uint32_t count = 0;
+  for (size_t i = 0; i < n; i++) count += ((unsigned char)s[i] & 0xc0) != 0x80;
+  return count;
 }
 
 int main(void) {
@@ -129,9 +141,24 @@ int main(void) {
       strcpy(current_voice, voice);
     }
     espeak_SetParameter(espeakRATE, (int)rate, 0);
-    /* As `espeak-ng -b 1`: UTF-8 input, [[phonemes]] allowed, a sentence pause at the end. */
-    espeak_ERROR status = espeak_Synth(text, text_length + 1, 0, POS_CHARACTER, 0,
-                                       espeakCHARS_UTF8 | espeakPHONEMES | espeakENDPAUSE, NULL, NULL);
+    /*
+     * As `espeak-ng -b 1` reading stdin: one line at a time (so a line break is a pause), UTF-8,
+     * [[phonemes]] allowed, a sentence pause at the end of each line.
+     */
+    request_samples = 0;
+    espeak_ERROR status = EE_OK;
+    for (size_t start = 0; start < text_length && status == EE_OK;) {
+      char *newline = memchr(text + start, '\n', text_length - start);
+      size_t end = newline != NULL ? (size_t)(newline - text) + 1 : text_length;
+      char kept = text[end];
+      text[end] = '\0';
+      line_chars = code_points(text, start);
+      line_sample = request_samples;
+      status = espeak_Synth(text + start, end - start + 1, 0, POS_CHARACTER, 0,
+                            espeakCHARS_UTF8 | espeakPHONEMES | espeakENDPAUSE, NULL, NULL);
+      text[end] = kept;
+      start = end;
+    }
     if (status != EE_OK) frame_text('X', "synthesis failed");
     frame_u32('E', (uint32_t)sample_rate);
     fflush(stdout);

@@ -134,6 +134,8 @@ describe.skipIf(SKIP !== '')(`native eSpeak-NG kept running${SKIP ? ` (skipped: 
       ['Hello world. This is Lectio.', 'en-gb+m3'],
       [LONG, 'en-us+f3'],
       ['Bonjour tout le monde.', 'fr'],
+      // The command reads line by line: a line break is a pause, a blank line a longer one.
+      ['Chapter One\nIt was a dark\n\nnight and cold.', 'en-us'],
     ] as const) {
       const pool = new EspeakHostPool(build.binary!, 1);
       try {
@@ -184,6 +186,21 @@ describe.skipIf(SKIP !== '')(`native eSpeak-NG kept running${SKIP ? ` (skipped: 
     // "Outside" starts after the sentence pause: well after the middle of the audio's first half.
     const outside = words.find((w) => text.slice(w.charStart, w.charEnd) === 'Outside')!;
     expect(outside.start).toBeGreaterThan(duration / 2);
+  });
+
+  it('times the words of every line of a text of several lines', async () => {
+    const text = 'Chapter Two\nThe night was cold.\n\nThe café was warm.';
+    const s = await engine.synthesize(text, 'en-us');
+    const words = s.words ?? [];
+    expect(words.map((w) => text.slice(w.charStart, w.charEnd))).toEqual(
+      text.split(/\s+/).map((w) => w.replace('.', '')),
+    );
+    // "The" of the second line comes after the pause that ends the first.
+    const first = words[0]!;
+    const second = words[2]!;
+    expect(second.start - first.start).toBeGreaterThan(0.5);
+    for (const [i, w] of words.entries()) if (i > 0) expect(w.start).toBeGreaterThan(words[i - 1]!.start);
+    expect(words.at(-1)!.end).toBeCloseTo(s.samples.length / s.sampleRate, 5);
   });
 
   it('gives UTF-16 offsets for accented, CJK and emoji text', async () => {
