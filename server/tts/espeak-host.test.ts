@@ -114,6 +114,21 @@ describe('espeakHostBinary', () => {
   });
 });
 
+describe('EspeakHostPool', () => {
+  it('fails every waiting request clearly when its binary cannot start, and says so (the voice then starts espeak-ng)', async () => {
+    const pool = new EspeakHostPool(path.join(mkdtempSync(path.join(tmpdir(), 'lectio-gone-')), 'espeak-host'), 1);
+    const results = await Promise.allSettled([pool.say('en-us', 175, 'One.'), pool.say('en-us', 175, 'Two.')]);
+    expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected']);
+    expect((results[0] as PromiseRejectedResult).reason).toBeInstanceOf(HostFailure);
+    expect(String((results[0] as PromiseRejectedResult).reason)).toMatch(
+      /the eSpeak-NG host could not start \(spawn .* ENOENT\)/,
+    );
+    expect(pool.startFailed).toBe(true);
+    expect(pool.pids).toEqual([]);
+    await pool.close();
+  });
+});
+
 const NATIVE = detectNativeEspeak() !== null;
 const build = NATIVE ? await espeakHostBinary() : { binary: null, reason: 'espeak-ng is not installed' };
 const SKIP = build.binary === null ? `no eSpeak-NG host here: ${'reason' in build ? build.reason : ''}` : '';
