@@ -20,6 +20,8 @@
 //      GET /environment, on the embedded database and on PostgreSQL  (bench/joblist.ts)
 //   8. encode: MP3 encoding speed of 10 minutes of speech-like audio, in-process and on the
 //      encoder pool, and peak RSS  (bench/encode.ts)
+//      espeak: the native offline voice's CPU for the same requests, espeak-ng started per request
+//      against eSpeak-NG kept running  (bench/espeak.ts)
 //   9. voices: offline synthesis speed per sentence and per 1,000-character chunk  (bench/voices.ts)
 //  10. memory: peak RSS of the first start under `npm start` (npm, the start script and the server
 //      together, and the server alone), and of the server converting a 1 MB book and a 10 MB plain
@@ -51,6 +53,7 @@ const benches = [
   { name: 'scale-out', args: ['--import', 'tsx', 'bench/scale-out.ts'], before: buildServerIfStale },
   { name: 'joblist', args: ['--import', 'tsx', 'bench/joblist.ts'], before: buildServerIfStale },
   { name: 'encode', args: ['--import', 'tsx', 'bench/encode.ts'] },
+  { name: 'espeak', args: ['--import', 'tsx', 'bench/espeak.ts'] },
   { name: 'voices', args: ['--import', 'tsx', 'bench/voices.ts'] },
   { name: 'memory', args: ['--import', 'tsx', 'bench/memory.ts'], before: buildServerIfStale },
   { name: 'first-chapter', args: ['--import', 'tsx', 'bench/first-chapter.ts'], before: buildServerIfStale },

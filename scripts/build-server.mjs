@@ -47,6 +47,8 @@ const FILES_BESIDE_BUNDLE = [
   'server/ingest/pdf-worker.mjs',
   'server/ingest/reader-worker.mjs',
   'server/tts/espeak-worker.mjs',
+  // The kept-running eSpeak-NG's C source, compiled at first use (server/tts/espeak-host-build.ts).
+  'server/tts/espeak-host.c',
   // The embedded database's template and its stamp (server/db/pglite.ts).
   'server/db/template/pglite-data.tar.gz',
   'server/db/template/pglite-data.json',

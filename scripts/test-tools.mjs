@@ -1,6 +1,6 @@
 // The Debian programs some tests drive or read their results with: Chromium (stories, end to end),
-// PostgreSQL's server binaries (the database tests), espeak-ng and lame (the native voice and
-// encoder tests), ffprobe, epubcheck and unzip (the download tests read every file with them).
+// PostgreSQL's server binaries (the database tests), espeak-ng, its headers and lame (the native
+// voice and encoder tests), ffprobe, epubcheck and unzip (the download tests read every file with them).
 // `npm test` (scripts/test-all.mjs) calls ensureTestTools() for the steps it is about to run: on a
 // machine where it can (root, apt-get present) it installs what is missing, so a fresh machine
 // runs the README's test command as CI does; elsewhere it says what to install and the tests that
@@ -47,6 +47,13 @@ export const TOOLS = [
   { name: 'Chromium', steps: ['test:stories', 'test:e2e'], present: hasChrome, debian: 'chromium' },
   { name: 'PostgreSQL server', steps: ['test:unit'], present: hasPostgres, debian: 'postgresql' },
   { name: 'espeak-ng', steps: ['test:unit'], present: () => onPath('espeak-ng'), debian: 'espeak-ng' },
+  {
+    name: "eSpeak-NG's headers",
+    steps: ['test:unit'],
+    // The kept-running native voice (server/tts/espeak-host.c) is compiled against them.
+    present: () => existsSync('/usr/include/espeak-ng/speak_lib.h'),
+    debian: 'libespeak-ng-dev',
+  },
   { name: 'lame', steps: ['test:unit'], present: () => onPath('lame'), debian: 'lame' },
   { name: 'ffprobe', steps: ['test:unit'], present: () => onPath('ffprobe'), debian: 'ffmpeg' },
   {

@@ -1,5 +1,5 @@
 import os from 'node:os';
-import { httpUrl, integer, oneOf, section, text } from './declare';
+import { flag, httpUrl, integer, oneOf, section, text } from './declare';
 
 /** Speech: the cloud voices' keys and addresses, and the MP3 encoder (the offline voice needs nothing). */
 export const voicesSection = section({
@@ -33,6 +33,11 @@ export const voicesSection = section({
       ['auto', 'native', 'wasm'] as const,
       { default: 'auto' },
       "'auto': a native `espeak-ng` binary on PATH speaks the offline voice (about 2x faster per core than WebAssembly) when there is one, else eSpeak-NG WebAssembly in worker threads, one per CPU. 'native' requires the binary; 'wasm' never uses it.",
+    ),
+    espeakKeepRunning: flag(
+      'ESPEAK_KEEP_RUNNING',
+      { default: true },
+      "With the native `espeak-ng`: keep eSpeak-NG running (a few `espeak-host` processes, one per CPU, built at first use with the machine's C compiler against libespeak-ng, package libespeak-ng-dev) instead of starting `espeak-ng` per request; it also times each word for the read-along. Without a compiler or the headers the server says so once in its log and starts `espeak-ng` per request; 'false' always does.",
     ),
     exportFfmpeg: oneOf(
       'EXPORT_FFMPEG',

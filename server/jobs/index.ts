@@ -4,7 +4,7 @@ import type { Config } from '../config';
 import type { Db } from '../db/types';
 import { LocalFileStorage, openStorage } from '../storage/index';
 import { createStorageHealth, type StorageHealth } from '../storage/health';
-import { closeEspeakWasmPool, useOfflineBackend } from '../tts/espeak';
+import { closeEspeakHosts, closeEspeakWasmPool, keepNativeEspeakRunning, useOfflineBackend } from '../tts/espeak';
 import type { FileStorage } from '../storage/types';
 import { createPronunciationRepository } from '../pronunciations/repository';
 import type { VoiceSettings } from '../tts/select';
@@ -70,6 +70,18 @@ export async function createConversion(
 ): Promise<Conversion> {
   // ESPEAK_ENGINE=native without the binary stops the start here, saying so.
   const offlineVoice = useOfflineBackend(config.espeakEngine);
+  if (offlineVoice.backend === 'native') {
+    // eSpeak-NG kept running is built in the background (once, then cached); it needs a C
+    // compiler and libespeak-ng's headers, and without them each request starts espeak-ng.
+    void keepNativeEspeakRunning(config.espeakKeepRunning)?.then((build) => {
+      if (build.binary === null) {
+        log.warn(
+          { reason: build.reason },
+          'the offline voice starts espeak-ng for each request: eSpeak-NG cannot be kept running here',
+        );
+      }
+    });
+  }
   const storage = overrides.storage ?? (await openStorage(config));
   // Half-written files of a process that died (a crash, kill -9) are removed at start.
   // A storage that cannot be read does not stop the start: /readyz reports it.
@@ -223,6 +235,7 @@ export async function createConversion(
       await queue.stop();
       await pool?.close();
       await closeEspeakWasmPool();
+      await closeEspeakHosts();
     },
   };
 }

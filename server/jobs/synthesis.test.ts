@@ -3,6 +3,7 @@ import { parseMp3 } from '../audio/mp3-frames';
 import { correlationAt, decodeMp3, LAME_DELAY_SAMPLES, listFiles, readAll, tempStorage } from '../testing/audio';
 import { splitIntoChunks } from '../tts/chunking';
 import { createEspeakEngine, detectNativeEspeak, type EspeakEngine } from '../tts/espeak';
+import { espeakHostBinary } from '../tts/espeak-host-build';
 import { MIN_SEGMENT_CHARS, segmentCount, splitRuns, synthesizeToMp3 } from './synthesis';
 
 const SENTENCES = [
@@ -36,6 +37,8 @@ describe('segmentCount and splitRuns', () => {
 });
 
 const NATIVE_ESPEAK = detectNativeEspeak() !== null;
+/** eSpeak-NG kept running can be built here (a C compiler and libespeak-ng's headers). */
+const HOSTED_ESPEAK = NATIVE_ESPEAK && (await espeakHostBinary()).binary !== null;
 
 describe.each([
   ['native lame', 'native eSpeak', () => new EncoderPool(0, { encoder: 'native' }), 'native'],
@@ -130,6 +133,22 @@ describe.each([
               best = Math.max(best, correlationAt(pcm, decoded.samples, at + lag));
           }
           expect(best, `piece at ${piece.start}`).toBeGreaterThan(0.95);
+        }
+        // Native eSpeak kept running times every word: each sentence lists its words, in order,
+        // inside the sentence's time and its characters.
+        if (backend === 'native' && HOSTED_ESPEAK) {
+          for (const t of result.timings) {
+            const words = t.words ?? [];
+            expect(words.length, `sentence at ${t.char_start}`).toBeGreaterThan(0);
+            expect(words[0]!.start).toBeCloseTo(t.start, 2);
+            for (const [i, w] of words.entries()) {
+              expect(w.char_start).toBeGreaterThanOrEqual(t.char_start);
+              expect(w.char_end).toBeLessThanOrEqual(t.char_end);
+              expect(w.end).toBeGreaterThanOrEqual(w.start);
+              expect(w.end).toBeLessThanOrEqual(t.end + 0.001);
+              if (i > 0) expect(w.start).toBeGreaterThanOrEqual(words[i - 1]!.end - 0.001);
+            }
+          }
         }
         if (opening) {
           // Ready once, before the whole file existed, holding exactly the first piece's sentences.

@@ -252,8 +252,17 @@ export async function synthesizeToMp3(input: SynthesisInput): Promise<SynthesisR
       if (i < outcomes.length - 1) offset += frameSamples[i]!;
     }
     const last = outcomes[outcomes.length - 1]!;
+    const durationSeconds = (offset + last.samples) / rate;
+    // Shifted entries are rounded twice (their run's map, then the shift): the map still ends
+    // with the audio, to the millisecond.
+    const end = Math.round(durationSeconds * 1000) / 1000;
+    const final = timings.at(-1);
+    if (final !== undefined) {
+      final.end = end;
+      for (const w of final.words ?? []) w.end = Math.min(w.end, end);
+    }
     return {
-      durationSeconds: (offset + last.samples) / rate,
+      durationSeconds,
       bytes,
       sampleRate: rate,
       timings,

@@ -3,8 +3,8 @@
  * span in the audio (seconds) and its character span in the job's text (UTF-16 offsets into the
  * stored source text). Exact when the engine speaks one sentence per request; otherwise a
  * chunk's time is shared among its sentences in proportion to their length. When the engine
- * timed each word (a voice server's captions), a sentence also lists its words, and sentences
- * start where their first word does.
+ * timed each word (a voice server's captions, native eSpeak-NG's word events), a sentence also
+ * lists its words, and sentences start where their first word does.
  */
 import { z } from 'zod';
 

@@ -21,6 +21,8 @@ import { MAX_LINE_BYTES } from './espeak-wasm';
 import { findExecutable } from '../executables';
 import { TtsError, type Speech, type TtsEngine } from './types';
 import { getLauncher } from './launcher';
+import { espeakHostBinary } from './espeak-host-build';
+import { EspeakHostPool, HostFailure, hostWordTimings } from './espeak-host';
 import { parseWav, pcm16leToSamples } from './wav';
 
 /** One call's outcome: a WAV file (native), or samples and their rate (WebAssembly). */
@@ -130,6 +132,84 @@ async function runNative(binary: string, args: string[], text: string, signal?: 
   return { status: out.status, wav: out.stdout.length > 0 ? out.stdout : null, stderr: out.stderr };
 }
 
+// The native backend's kept-running hosts (espeak-host.ts), when one could be built: a request
+// then costs its synthesis only, and its words come timed.
+let hostPool: Promise<EspeakHostPool | null> | undefined;
+let hostsDisabled = false;
+let hostsWanted = true;
+/**
+ * The pool started last: killed if the process exits without closing it (its hosts would exit
+ * anyway once their stdin closes).
+ */
+let runningPool: EspeakHostPool | null = null;
+
+/**
+ * Whether the native backend keeps eSpeak-NG running (ESPEAK_KEEP_RUNNING, default yes) or starts
+ * `espeak-ng` per request. Returns the pending build when hosts are wanted, so the caller can say
+ * why there are none.
+ */
+export function keepNativeEspeakRunning(on: boolean): ReturnType<typeof espeakHostBinary> | null {
+  hostsWanted = on;
+  return on ? espeakHostBinary() : null;
+}
+
+function getHostPool(): Promise<EspeakHostPool | null> {
+  if (hostsDisabled || !hostsWanted) return Promise.resolve(null);
+  hostPool ??= espeakHostBinary().then((build) => {
+    if (build.binary === null) return null;
+    const pool = new EspeakHostPool(build.binary);
+    if (runningPool === null) process.once('exit', () => runningPool?.killAll());
+    runningPool = pool;
+    return pool;
+  });
+  return hostPool;
+}
+
+/** Ends the native eSpeak-NG hosts and waits for them (the server's shutdown); they start again if used. */
+export async function closeEspeakHosts(): Promise<void> {
+  const pending = hostPool;
+  hostPool = undefined;
+  await (await pending)?.close();
+}
+
+/** Process ids of the running native eSpeak-NG hosts (none before the first request or without a host). */
+export async function espeakHostPids(): Promise<number[]> {
+  return (await hostPool)?.pids ?? [];
+}
+
+/** Speaks through a host; null when there is none (or it cannot start): the caller runs `espeak-ng`. */
+async function speakHosted(voice: string, rate: number, text: string, signal?: AbortSignal): Promise<Speech | null> {
+  const pool = await getHostPool();
+  if (pool === null) return null;
+  let out;
+  try {
+    out = await pool.say(voice, rate, text, signal);
+  } catch (e) {
+    if (signal?.aborted) throw abortedError(signal);
+    if (pool.startFailed) {
+      // The binary cannot run here (removed, or a folder mounted noexec): one process per request.
+      hostsDisabled = true;
+      return null;
+    }
+    throw new TtsError(`eSpeak-NG failed: ${(e as Error).message}`, {
+      retryable: e instanceof HostFailure,
+      code: 'engine',
+      engine: 'espeak-ng',
+      cause: e,
+    });
+  }
+  if (out.error !== undefined) {
+    const noVoice = /voice does not exist/i.test(out.error);
+    throw new TtsError(noVoice ? `eSpeak-NG has no voice "${voice}"` : `eSpeak-NG failed: ${out.error}`, {
+      retryable: false,
+      code: noVoice ? 'invalid_input' : 'engine',
+      engine: 'espeak-ng',
+    });
+  }
+  const words = hostWordTimings(text, out.words, out.samples.length, out.sampleRate);
+  return { samples: out.samples, sampleRate: out.sampleRate, words };
+}
+
 // ---------------------------------------------------------------------------------------------
 // Engine
 
@@ -148,6 +228,11 @@ export interface EspeakOptions {
    * encoding, the bottleneck; a few sentences per call keep timings within a few seconds.
    */
   maxCharsPerRequest?: number;
+  /**
+   * Native backend: speak through kept-running `espeak-host` processes when one can be built
+   * (default: yes, unless `nativeBinary` names the binary to run); otherwise `espeak-ng` per request.
+   */
+  nativeHost?: boolean;
 }
 
 export interface EspeakEngine extends TtsEngine {
@@ -182,6 +267,7 @@ export function createEspeakEngine(options: EspeakOptions = {}): EspeakEngine {
     }
   }
   const backend: EspeakBackend = nativeBinary ? 'native' : 'wasm';
+  const hosted = backend === 'native' && (options.nativeHost ?? options.nativeBinary === undefined);
 
   async function synthesize(text: string, voiceId: string, signal?: AbortSignal): Promise<Speech> {
     if (signal?.aborted) throw abortedError(signal);
@@ -199,6 +285,10 @@ export function createEspeakEngine(options: EspeakOptions = {}): EspeakEngine {
       );
     }
     const voice = resolveVoice(voiceId);
+    if (hosted) {
+      const speech = await speakHosted(voice, rate, text, signal);
+      if (speech !== null) return speech;
+    }
     const args = ['-b', '1', '-v', voice, '-s', String(rate)];
     let result: RunResult;
     try {

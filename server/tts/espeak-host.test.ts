@@ -1,0 +1,311 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  closeEspeakHosts,
+  createEspeakEngine,
+  detectNativeEspeak,
+  espeakHostPids,
+  keepNativeEspeakRunning,
+  type EspeakEngine,
+} from './espeak';
+import { EspeakHostPool, HostFailure, hostWordTimings } from './espeak-host';
+import { espeakHostBinary } from './espeak-host-build';
+import { parseWav } from './wav';
+
+/** The children of this process, and which of them are zombies (exited, never waited for). */
+function children(): { pids: number[]; zombies: number[] } {
+  const pids: number[] = [];
+  const zombies: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+    } catch {
+      continue; // gone meanwhile
+    }
+    // pid (comm) state ppid ...: comm may hold spaces, so read after its closing parenthesis.
+    const [state, ppid] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    if (Number(ppid) !== process.pid) continue;
+    pids.push(Number(entry));
+    if (state === 'Z') zombies.push(Number(entry));
+  }
+  return { pids, zombies };
+}
+
+function correlation(a: Int16Array, b: Int16Array): number {
+  const n = Math.min(a.length, b.length);
+  let xy = 0;
+  let xx = 0;
+  let yy = 0;
+  for (let i = 0; i < n; i++) {
+    xy += a[i]! * b[i]!;
+    xx += a[i]! * a[i]!;
+    yy += b[i]! * b[i]!;
+  }
+  return xy / Math.sqrt(xx * yy);
+}
+
+function cli(text: string, voice: string, rate: number): Int16Array {
+  const out = spawnSync(detectNativeEspeak()!, ['--stdout', '-b', '1', '-v', voice, '-s', String(rate)], {
+    input: text,
+  });
+  return parseWav(new Uint8Array(out.stdout)).samples;
+}
+
+const LONG = 'The keeper climbed the stairs at dusk, lit the great lamp and watched the ships turn away. '.repeat(3);
+
+describe('hostWordTimings', () => {
+  it('turns code-point positions into UTF-16 offsets of whole words, in order, inside the audio', () => {
+    const text = 'Café 😀 日本 “naïve” end.';
+    // eSpeak counts code points from 1: "Café" 1, "😀" 6, "日本" 8, the quote 11, "naïve" 12, "end" 19.
+    const words = [
+      { position: 1, length: 4, sample: 0 },
+      { position: 6, length: 1, sample: 100 },
+      { position: 8, length: 2, sample: 200 },
+      { position: 8, length: 2, sample: 300 }, // the same word named again: it goes on
+      { position: 11, length: 0, sample: 400 },
+      { position: 3, length: 0, sample: 450 }, // pointing back: part of the word before
+      { position: 19, length: 3, sample: 500 },
+    ];
+    const timed = hostWordTimings(text, words, 1000, 1000);
+    expect(timed.map((w) => text.slice(w.charStart, w.charEnd))).toEqual(['Café', '😀', '日本', 'naïve', 'end']);
+    expect(timed.map((w) => [w.start, w.end])).toEqual([
+      [0, 0.1],
+      [0.1, 0.2],
+      [0.2, 0.4],
+      [0.4, 0.5],
+      [0.5, 1],
+    ]);
+  });
+
+  it('gives a word eSpeak said as part of a phrase a share of its time, so none is missing', () => {
+    const text = 'It was déjà vu — again.';
+    // "déjà vu" is one entry of eSpeak's dictionary: its event for "vu" points into "déjà".
+    const words = [
+      { position: 1, length: 2, sample: 0 },
+      { position: 4, length: 3, sample: 200 },
+      { position: 8, length: 4, sample: 400 },
+      { position: 9, length: 4, sample: 700 },
+      { position: 18, length: 5, sample: 1000 },
+    ];
+    const timed = hostWordTimings(text, words, 1500, 1000);
+    expect(timed.map((w) => text.slice(w.charStart, w.charEnd))).toEqual(['It', 'was', 'déjà', 'vu', 'again']);
+    expect(timed.map((w) => [w.start, w.end])).toEqual([
+      [0, 0.2],
+      [0.2, 0.4],
+      [0.4, 0.8],
+      [0.8, 1],
+      [1, 1.5],
+    ]);
+  });
+});
+
+describe('espeakHostBinary', () => {
+  it('says why there is no host when no C compiler is on PATH (the voice then starts espeak-ng per request)', async () => {
+    const emptyDir = mkdtempSync(path.join(tmpdir(), 'lectio-no-cc-'));
+    await expect(espeakHostBinary(emptyDir)).resolves.toEqual({
+      binary: null,
+      reason: 'no C compiler (cc or gcc) on PATH',
+    });
+  });
+});
+
+describe('EspeakHostPool', () => {
+  it('fails every waiting request clearly when its binary cannot start, and says so (the voice then starts espeak-ng)', async () => {
+    const pool = new EspeakHostPool(path.join(mkdtempSync(path.join(tmpdir(), 'lectio-gone-')), 'espeak-host'), 1);
+    const results = await Promise.allSettled([pool.say('en-us', 175, 'One.'), pool.say('en-us', 175, 'Two.')]);
+    expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected']);
+    expect((results[0] as PromiseRejectedResult).reason).toBeInstanceOf(HostFailure);
+    expect(String((results[0] as PromiseRejectedResult).reason)).toMatch(
+      /the eSpeak-NG host could not start \(spawn .* ENOENT\)/,
+    );
+    expect(pool.startFailed).toBe(true);
+    expect(pool.pids).toEqual([]);
+    await pool.close();
+  });
+});
+
+const NATIVE = detectNativeEspeak() !== null;
+const build = NATIVE ? await espeakHostBinary() : { binary: null, reason: 'espeak-ng is not installed' };
+const SKIP = build.binary === null ? `no eSpeak-NG host here: ${'reason' in build ? build.reason : ''}` : '';
+
+describe.skipIf(SKIP !== '')(`native eSpeak-NG kept running${SKIP ? ` (skipped: ${SKIP})` : ''}`, () => {
+  let engine: EspeakEngine;
+  beforeAll(async () => {
+    engine = createEspeakEngine({ backend: 'native' });
+    await engine.synthesize('Warm up.', 'en-us');
+  }, 60_000);
+  afterAll(async () => {
+    await closeEspeakHosts();
+  });
+
+  it('speaks as the espeak-ng command does for the same text, voice and rate', { timeout: 60_000 }, async () => {
+    // A fresh host says it sample for sample as the command.
+    for (const [text, voice] of [
+      ['Hello world. This is Lectio.', 'en-gb+m3'],
+      [LONG, 'en-us+f3'],
+      ['Bonjour tout le monde.', 'fr'],
+      // The command reads line by line: a line break is a pause, a blank line a longer one.
+      ['Chapter One\nIt was a dark\n\nnight and cold.', 'en-us'],
+    ] as const) {
+      const pool = new EspeakHostPool(build.binary!, 1);
+      try {
+        const fresh = await pool.say(voice, 160, text);
+        const expected = cli(text, voice, 160);
+        expect(fresh.samples.length).toBe(expected.length);
+        expect(correlation(fresh.samples, expected)).toBeGreaterThan(0.95);
+      } finally {
+        await pool.close();
+      }
+    }
+    // A host that spoke before keeps eSpeak's voice running (its pitch phase, so the waves are
+    // shifted): the speech, from its first to its last audible sample, is as long within a few
+    // milliseconds, and the silence after it within a few tens.
+    const audible = (s: Int16Array) => {
+      let first = 0;
+      while (first < s.length && Math.abs(s[first]!) < 50) first++;
+      let last = s.length - 1;
+      while (last > first && Math.abs(s[last]!) < 50) last--;
+      return (last - first) / 22050;
+    };
+    for (const [text, voice] of [
+      [LONG, 'en-us+f3'],
+      ['Café “naïve” — déjà vu.', 'en-gb+f4'],
+      ['Bonjour tout le monde.', 'fr'],
+    ] as const) {
+      const hosted = await engine.synthesize(text, voice);
+      const expected = cli(text, voice, 175);
+      expect(hosted.sampleRate).toBe(22050);
+      expect(Math.abs(audible(hosted.samples) - audible(expected))).toBeLessThan(0.025);
+      expect(Math.abs(hosted.samples.length - expected.length) / 22050).toBeLessThan(0.06);
+    }
+  });
+
+  it('times each word: in order, inside the audio, pointing at the words of the text', async () => {
+    const text = 'The keeper climbed the stairs, and lit the lamp. Outside the sea was calm.';
+    const s = await engine.synthesize(text, 'en-us+f3');
+    const duration = s.samples.length / s.sampleRate;
+    const words = s.words ?? [];
+    expect(words.map((w) => text.slice(w.charStart, w.charEnd))).toEqual(
+      text.split(' ').map((w) => w.replace(/[.,]/g, '')),
+    );
+    for (const [i, w] of words.entries()) {
+      expect(w.start).toBeLessThanOrEqual(w.end);
+      expect(w.end).toBeLessThanOrEqual(duration);
+      if (i > 0) expect(w.start).toBeGreaterThan(words[i - 1]!.start);
+    }
+    // "Outside" starts after the sentence pause: well after the middle of the audio's first half.
+    const outside = words.find((w) => text.slice(w.charStart, w.charEnd) === 'Outside')!;
+    expect(outside.start).toBeGreaterThan(duration / 2);
+  });
+
+  it('times the words of every line of a text of several lines', async () => {
+    const text = 'Chapter Two\nThe night was cold.\n\nThe café was warm.';
+    const s = await engine.synthesize(text, 'en-us');
+    const words = s.words ?? [];
+    expect(words.map((w) => text.slice(w.charStart, w.charEnd))).toEqual(
+      text.split(/\s+/).map((w) => w.replace('.', '')),
+    );
+    // "The" of the second line comes after the pause that ends the first.
+    const first = words[0]!;
+    const second = words[2]!;
+    expect(second.start - first.start).toBeGreaterThan(0.5);
+    for (const [i, w] of words.entries()) if (i > 0) expect(w.start).toBeGreaterThan(words[i - 1]!.start);
+    expect(words.at(-1)!.end).toBeCloseTo(s.samples.length / s.sampleRate, 5);
+  });
+
+  it('gives UTF-16 offsets for accented, CJK and emoji text', async () => {
+    const text = 'Naïve café 😀 garden, 日本 tree.';
+    const s = await engine.synthesize(text, 'en-us');
+    const said = (s.words ?? []).map((w) => text.slice(w.charStart, w.charEnd));
+    expect(said).toEqual(expect.arrayContaining(['Naïve', 'café', 'garden', 'tree']));
+    expect(said.indexOf('garden')).toBeLessThan(said.indexOf('tree'));
+  });
+
+  it('answers an unknown voice with the same clear error as before, and keeps working', async () => {
+    await expect(engine.synthesize('Hello', 'xx-nope')).rejects.toMatchObject({
+      name: 'TtsError',
+      code: 'invalid_input',
+      message: 'eSpeak-NG has no voice "xx-nope"',
+    });
+    expect((await engine.synthesize('Still here.', 'en-us')).samples.length).toBeGreaterThan(1000);
+  });
+
+  it('serves 200 requests with the same processes, leaving no zombie', { timeout: 120_000 }, async () => {
+    await Promise.all([engine.synthesize('One.', 'en-us'), engine.synthesize('Two.', 'en-us')]);
+    const hosts = (await espeakHostPids()).sort();
+    const before = children();
+    for (let i = 0; i < 200; i += 4) {
+      await Promise.all([0, 1, 2, 3].map((j) => engine.synthesize(`Request ${i + j}.`, j % 2 ? 'en-us' : 'en-gb+m3')));
+    }
+    expect((await espeakHostPids()).sort()).toEqual(hosts);
+    const after = children();
+    expect(after.zombies).toEqual([]);
+    expect(after.pids.length).toBeLessThanOrEqual(before.pids.length);
+  });
+
+  it('fails a request whose host dies with a clear error, replaces the host and reaps the dead one', async () => {
+    const pool = new EspeakHostPool(build.binary!, 1);
+    try {
+      const speaking = pool.say('en-us', 175, LONG);
+      const [victim] = pool.pids;
+      process.kill(victim!, 'SIGKILL');
+      const error = await speaking.then(
+        () => null,
+        (e: unknown) => e,
+      );
+      expect(error).toBeInstanceOf(HostFailure);
+      expect((error as Error).message).toBe('the eSpeak-NG host stopped (SIGKILL)');
+      const next = await pool.say('en-us', 175, 'After the crash.');
+      expect(next.samples.length).toBeGreaterThan(1000);
+      expect(pool.pids).not.toContain(victim);
+      expect(children().pids).not.toContain(victim);
+    } finally {
+      await pool.close();
+    }
+    expect(children().zombies).toEqual([]);
+  });
+
+  it('answers an aborted request at once; its host finishes and serves the next', async () => {
+    const before = await espeakHostPids();
+    const ac = new AbortController();
+    const speaking = engine.synthesize(LONG, 'en-us', ac.signal);
+    await new Promise((resolve) => setTimeout(resolve, 5)); // in its host by now, or about to be
+    ac.abort();
+    await expect(speaking).rejects.toMatchObject({ name: 'TtsError', code: 'aborted' });
+    const ac2 = new AbortController();
+    ac2.abort();
+    await expect(engine.synthesize('Hello', 'en-us', ac2.signal)).rejects.toMatchObject({ code: 'aborted' });
+    expect((await engine.synthesize('The next one.', 'en-us')).samples.length).toBeGreaterThan(1000);
+    expect((await espeakHostPids()).sort()).toEqual(before.sort());
+  });
+
+  it('starts espeak-ng per request when told not to keep eSpeak-NG running (ESPEAK_KEEP_RUNNING=false)', async () => {
+    await closeEspeakHosts();
+    expect(keepNativeEspeakRunning(false)).toBeNull();
+    try {
+      const s = await engine.synthesize('Hello world.', 'en-us');
+      expect(s.samples.length).toBeGreaterThan(1000);
+      expect(s.words).toBeUndefined(); // the command gives no word timings
+      expect(await espeakHostPids()).toEqual([]);
+    } finally {
+      await expect(keepNativeEspeakRunning(true)).resolves.toMatchObject({ binary: build.binary });
+    }
+    expect((await engine.synthesize('Hello world.', 'en-us')).words?.length).toBe(2);
+  });
+
+  it('ends its hosts on close and waits for them', async () => {
+    await engine.synthesize('Before closing.', 'en-us');
+    const pids = await espeakHostPids();
+    expect(pids.length).toBeGreaterThan(0);
+    await closeEspeakHosts();
+    const left = children().pids;
+    for (const pid of pids) expect(left).not.toContain(pid);
+    // Used again, the engine starts new hosts.
+    expect((await engine.synthesize('Again.', 'en-us')).samples.length).toBeGreaterThan(1000);
+  });
+});
