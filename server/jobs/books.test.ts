@@ -21,6 +21,16 @@ const BOOK = [
   'At noon the fox slept under a tree. The chickens were safe for one more day on the farm.',
 ].join('\n');
 
+/**
+ * The same book with a first chapter of some minutes: chapter 2 starts only once chapter 1 is done
+ * (the first chapter converts alone), which leaves the test seconds, not a few milliseconds, to
+ * take chapter 2's text away before it is read.
+ */
+const LONG_FIRST_CHAPTER_BOOK = BOOK.replace(
+  'It was looking for breakfast in the cold morning light.',
+  Array.from({ length: 40 }, () => 'It was looking for breakfast in the cold morning light.').join(' '),
+);
+
 const BOOK_STEP_NAMES = [
   'acquire_content',
   'split_chapters',
@@ -120,7 +130,9 @@ describe('a book', () => {
   });
 
   it('fails with the failed chapter and a retry re-runs only that chapter', { timeout: 120_000 }, async () => {
-    const created = (await createJob(t, headers, { title: 'Broken', content: BOOK })).json() as { id: string };
+    const created = (await createJob(t, headers, { title: 'Broken', content: LONG_FIRST_CHAPTER_BOOK })).json() as {
+      id: string;
+    };
     const withChildren = await waitForJob(t, headers, created.id, (j) => j.children.length === 3, 60_000);
     const second = withChildren.children[1]!;
     const source = `jobs/${second.id}/source.txt`;
