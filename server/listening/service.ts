@@ -137,8 +137,7 @@ export function createListeningService(deps: {
     const child = children.find((c) => c.status === 'COMPLETED' && c.outputFileKey !== null);
     if (child?.outputFileKey) return { fileKey: child.outputFileKey, sourceJobId: child.id };
     // Before any chapter is ready: the first chapter's opening (docs/listening.md#the-opening-of-the-first-chapter).
-    const opening = job.opening ?? null;
-    if (opening !== null) return { fileKey: opening.fileKey, sourceJobId: null };
+    if (job.opening !== null) return { fileKey: job.opening.fileKey, sourceJobId: null };
     const opened = children.find((c) => c.opening !== null);
     if (opened?.opening) return { fileKey: opened.opening.fileKey, sourceJobId: opened.id };
     const chapter = job.chapters.find((c) => c.fileKey !== null && c.jobId !== null && isUuid(c.jobId));
