@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import v8 from 'node:v8';
 import { fileURLToPath } from 'node:url';
 import { PGlite, type PGliteOptions } from '@electric-sql/pglite';
 import { x as extractTar } from 'tar';
@@ -91,8 +92,33 @@ export interface OpenPgliteOptions {
   template?: string | null;
 }
 
+/**
+ * Compiles the database's WebAssembly with V8's baseline compiler (Liftoff) only. By default V8
+ * recompiles every function that runs often with its optimising compiler (TurboFan): Postgres
+ * starting up and answering its first queries runs enough of its code to have tens of MB compiled
+ * twice, and glibc keeps what the optimising compiler allocated. Postgres' work here is small
+ * queries, for which the baseline code is as fast (`npm run bench -- memory`; docs/decisions.md,
+ * "The server's memory at rest and at its peaks"). The choice is V8's, made when a module is
+ * compiled, and the flag is process-wide: it is set only while the database's module compiles, so
+ * the voice and encoder WebAssembly compiled later keeps the optimising compiler.
+ */
+async function withBaselineWasmCompiler<T>(open: () => Promise<T>): Promise<T> {
+  const chosenByOperator = process.execArgv.some((flag) => flag.replace(/_/g, '-') === '--liftoff-only');
+  if (chosenByOperator) return open();
+  v8.setFlagsFromString('--liftoff-only');
+  try {
+    return await open();
+  } finally {
+    v8.setFlagsFromString('--no-liftoff-only');
+  }
+}
+
 /** Creates (or opens) the PGlite instance, from the template when the database is new. */
-async function createPglite(dataDir: string | undefined, templateFile: string | null): Promise<PGlite> {
+function createPglite(dataDir: string | undefined, templateFile: string | null): Promise<PGlite> {
+  return withBaselineWasmCompiler(() => createPgliteInstance(dataDir, templateFile));
+}
+
+async function createPgliteInstance(dataDir: string | undefined, templateFile: string | null): Promise<PGlite> {
   const options: PGliteOptions = { postgresqlconf: EMBEDDED_SETTINGS };
   const isNew = dataDir === undefined || isEmptyDir(dataDir);
   const fromTemplate = isNew && isUsableTemplate(templateFile);
