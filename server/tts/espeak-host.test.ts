@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -126,6 +126,55 @@ describe('EspeakHostPool', () => {
     expect(pool.startFailed).toBe(true);
     expect(pool.pids).toEqual([]);
     await pool.close();
+  });
+
+  it('reads frames however the pipe cuts them: samples and words arrive whole, an error frame without text too', async () => {
+    // A stand-in host speaking the protocol of espeak-host.c: for each request it answers 3,001
+    // known samples in two 'A' frames, one word, an empty 'X' frame and 'E', written a few bytes at
+    // a time, so frame heads and payloads are split across the pipe's reads.
+    const dir = mkdtempSync(path.join(tmpdir(), 'lectio-host-'));
+    const script = path.join(dir, 'host.mjs');
+    writeFileSync(
+      script,
+      `#!${process.execPath}
+import { writeSync } from 'node:fs';
+const frame = (type, payload) => {
+  const head = Buffer.alloc(5); head.write(type, 0, 'latin1'); head.writeUInt32LE(payload.length, 1);
+  return Buffer.concat([head, payload]);
+};
+const u32 = (...values) => { const b = Buffer.alloc(4 * values.length); values.forEach((v, i) => b.writeUInt32LE(v, 4 * i)); return b; };
+const samples = Buffer.alloc(3001 * 2); for (let i = 0; i < 3001; i++) samples.writeInt16LE(i - 1500, 2 * i);
+const dribble = (bytes) => { for (let at = 0; at < bytes.length; at += 3) writeSync(1, bytes.subarray(at, at + 3)); };
+writeSync(1, frame('R', u32(22050)));
+let input = Buffer.alloc(0);
+process.stdin.on('data', (chunk) => {
+  input = Buffer.concat([input, chunk]);
+  for (;;) {
+    if (input.length < 4) return;
+    const voice = input.readUInt32LE(0);
+    if (input.length < 12 + voice) return;
+    const text = input.readUInt32LE(8 + voice);
+    if (input.length < 12 + voice + text) return;
+    input = input.subarray(12 + voice + text);
+    dribble(Buffer.concat([frame('A', samples.subarray(0, 2001)), frame('W', u32(1, 5, 700)),
+      frame('A', samples.subarray(2001)), frame('X', Buffer.alloc(0)), frame('E', u32(22050))]));
+  }
+});
+`,
+    );
+    chmodSync(script, 0o755);
+    const pool = new EspeakHostPool(script, 1);
+    try {
+      for (const text of ['Hello.', 'Again.']) {
+        const speech = await pool.say('en-us', 175, text);
+        expect(speech.sampleRate).toBe(22050);
+        expect(Array.from(speech.samples)).toEqual(Array.from({ length: 3001 }, (_, i) => i - 1500));
+        expect(speech.words).toEqual([{ position: 1, length: 5, sample: 700 }]);
+        expect(speech.error).toBe('');
+      }
+    } finally {
+      await pool.close();
+    }
   });
 });
 

@@ -55,7 +55,13 @@ type HostChild = ChildProcessByStdio<Writable, Readable, Readable>;
 class Host {
   readonly child: HostChild;
   request: Request | null = null;
-  private rest: Buffer = Buffer.alloc(0);
+  /** The head of the frame being read, and how much of it has arrived. */
+  private readonly head = Buffer.alloc(5);
+  private headFilled = 0;
+  /** Payload bytes of the current frame still to come; -1 between frames. */
+  private remaining = -1;
+  /** The current frame's payload so far: views of the pipe's chunks. */
+  private parts: Buffer[] = [];
   private audio: Buffer[] = [];
   private words: HostWord[] = [];
   private error: string | undefined;
@@ -135,20 +141,43 @@ class Host {
     }
   }
 
+  /**
+   * Reads the host's frames as they arrive, without copying the audio: an 'A' frame's samples stay
+   * views of the pipe's own chunks (a frame may span chunks) until the request ends and they are
+   * joined once into its samples. (Copying every chunk, then every frame, made three copies of all
+   * the speech, and the garbage collector ran after each few MB of it.)
+   */
   private receive(chunk: Buffer): void {
-    let data = this.rest.length > 0 ? Buffer.concat([this.rest, chunk]) : chunk;
-    while (data.length >= 5) {
-      const length = data.readUInt32LE(1);
-      if (data.length < 5 + length) break;
-      this.frame(String.fromCharCode(data[0]!), data.subarray(5, 5 + length));
-      data = data.subarray(5 + length);
+    let at = 0;
+    // A frame ends when its last byte has arrived, even at the chunk's end (or with no payload).
+    while (at < chunk.length || this.remaining === 0) {
+      if (this.remaining < 0) {
+        // Between frames: the 5-byte head (type, then the payload's length), perhaps split.
+        const take = Math.min(5 - this.headFilled, chunk.length - at);
+        chunk.copy(this.head, this.headFilled, at, at + take);
+        this.headFilled += take;
+        at += take;
+        if (this.headFilled < 5) return;
+        this.headFilled = 0;
+        this.remaining = this.head.readUInt32LE(1);
+        this.parts = [];
+      }
+      const take = Math.min(this.remaining, chunk.length - at);
+      if (take > 0) this.parts.push(chunk.subarray(at, at + take));
+      at += take;
+      this.remaining -= take;
+      if (this.remaining === 0) {
+        this.remaining = -1;
+        const type = String.fromCharCode(this.head[0]!);
+        if (type === 'A') this.audio.push(...this.parts);
+        else this.frame(type, this.parts.length === 1 ? this.parts[0]! : Buffer.concat(this.parts));
+        this.parts = [];
+      }
     }
-    this.rest = Buffer.from(data); // a copy: the chunk it points into is not kept
   }
 
   private frame(type: string, payload: Buffer): void {
-    if (type === 'A') this.audio.push(Buffer.from(payload));
-    else if (type === 'W') {
+    if (type === 'W') {
       this.words.push({
         position: payload.readUInt32LE(0),
         length: payload.readUInt32LE(4),
