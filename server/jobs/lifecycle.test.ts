@@ -84,9 +84,9 @@ describe('restart', () => {
       expect(job.status, job.error_message ?? '').toBe('COMPLETED');
       expect(job.steps.map((s) => [s.step_name, s.status])).toEqual([
         ['acquire_content', 'COMPLETED'],
-        ['analyze', 'COMPLETED'],
         ['split_chapters', 'COMPLETED'],
         ['synthesize', 'COMPLETED'],
+        ['analyze', 'COMPLETED'],
         ['finalize', 'COMPLETED'],
       ]);
       const { rows } = await dbB.query<{ step_name: string; attempts: number }>(
@@ -95,9 +95,9 @@ describe('restart', () => {
       );
       expect(rows.map((r) => r.step_name)).toEqual([
         'acquire_content',
-        'analyze',
         'split_chapters',
         'synthesize',
+        'analyze',
         'finalize',
       ]);
       expect(rows.find((r) => r.step_name === 'analyze')?.attempts).toBe(1);

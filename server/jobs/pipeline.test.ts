@@ -24,9 +24,9 @@ describe('a text job', () => {
     expect(created.status).toBe('PENDING');
     expect(created.steps.map((s) => [s.step_name, s.status])).toEqual([
       ['acquire_content', 'PENDING'],
-      ['analyze', 'PENDING'],
       ['split_chapters', 'PENDING'],
       ['synthesize', 'PENDING'],
+      ['analyze', 'PENDING'],
       ['finalize', 'PENDING'],
     ]);
 
@@ -36,9 +36,9 @@ describe('a text job', () => {
     expect(job.progress).toBe(100);
     expect(job.steps.map((s) => s.step_name)).toEqual([
       'acquire_content',
-      'analyze',
       'split_chapters',
       'synthesize',
+      'analyze',
       'finalize',
     ]);
     expect(job.steps.every((s) => s.status === 'COMPLETED')).toBe(true);
@@ -52,6 +52,16 @@ describe('a text job', () => {
     expect(job.result_data.duration_seconds).toBeGreaterThan(1);
     expect(job.duration).toBe(job.result_data.duration_seconds);
     expect(job.config.tutoring_analysis).toBeDefined();
+    // The analysis ran beside the voice, while synthesize ran: analyze found it kept.
+    const analyze = job.steps.find((s) => s.step_name === 'analyze')!;
+    expect(analyze.step_metadata).toMatchObject({
+      ran_beside_synthesis: true,
+      discussion_questions: expect.any(Number),
+    });
+    const synthesizing = job.steps.find((s) => s.step_name === 'synthesize')!;
+    const analysedAt = Date.parse((job.config.tutoring_analysis as { analyzed_at: string }).analyzed_at);
+    expect(analysedAt).toBeGreaterThanOrEqual(Date.parse(synthesizing.started_at!));
+    expect(analysedAt).toBeLessThanOrEqual(Date.parse(synthesizing.completed_at!));
     const synth = job.steps.find((s) => s.step_name === 'synthesize')!;
     expect(synth.step_metadata).toMatchObject({ engine: 'espeak-ng', stand_in: true, provider: 'openai' });
 

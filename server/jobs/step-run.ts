@@ -44,9 +44,9 @@ const BOOK_LEAD = new Set(['acquire_content', 'split_chapters']);
 /** Where the job's progress bar stands when a step ends (a book's, after BOOK_LEAD, rolls up its chapters). */
 const PROGRESS_AFTER: Record<string, number> = {
   acquire_content: 3,
-  analyze: 6,
   split_chapters: 8,
   synthesize: 98,
+  analyze: 99,
   combine_audio: 99,
   finalize: 100,
 };

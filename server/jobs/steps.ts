@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { analyseInWorker } from '../analysis/run';
+import type { TutoringAnalysis } from '../analysis/tutoring';
 import { concatMp3 } from '../audio/concat';
 import { DomainError, type DomainErrorKind } from '../errors';
 import { documentReader } from '../ingest/reader';
@@ -174,9 +175,102 @@ export function createSteps(deps: StepDeps): Record<string, (ctx: StepContext) =
     return plan;
   }
 
+  /** The tutoring analysis of the job's text, in its own thread, kept in the job's config. */
+  async function analyseAndKeep(job: JobRecord, signal: AbortSignal): Promise<TutoringAnalysis> {
+    if (job.inputFileKey === null) throw new PipelineError('The job has no text yet');
+    // The bytes go to the analysis thread as they are: this thread never decodes a long book.
+    const analysis = await analyseInWorker(await readBytes(storage, job.inputFileKey), signal);
+    await repo.jobs.mergeConfig(job.id, { tutoring_analysis: analysis });
+    return analysis;
+  }
+
   async function jobText(job: JobRecord): Promise<string> {
     if (job.inputFileKey === null) throw new PipelineError('The job has no text yet');
     return readText(storage, job.inputFileKey);
+  }
+
+  /** Reads the job's text aloud into its MP3 and timing map (the synthesize step's work). */
+  async function synthesizeText({ job, signal, report }: StepContext): Promise<StepOutcome> {
+    const text = await jobText(job);
+    const provider = job.config.voice_config?.provider ?? job.config.provider ?? 'openai';
+    const selection = selectEngine(deps.voices, provider, job.config.voice_config?.voice_id);
+    const { engine } = selection;
+    // One request per chunk of whole sentences (timings inside a chunk are by character share),
+    // or per sentence for engines that say so (each sentence's time is then exact).
+    const chunks = splitIntoChunks(text, engine.maxCharsPerRequest);
+    const pieces = engine.sentencePerRequest
+      ? chunks.flatMap((c) => c.sentences.map((sentence) => ({ ...sentence, sentences: [sentence] })))
+      : chunks.map((c) => ({ start: c.start, end: c.end, sentences: c.sentences }));
+    if (pieces.length === 0) throw new PipelineError('The text has nothing to read aloud');
+    // The reader's pronunciations change what the voice reads, never the text (nor the transcript).
+    const rules = compileRules(await deps.pronunciations.forUser(job.userId));
+    const key = audioKey(job.id);
+    // The offline voice runs on this machine: a long standalone text is encoded in several
+    // streams at once (a book's chapters already are), and so is a book's first chapter, which
+    // converts alone so the book is playable soonest (docs/listening.md#the-first-chapter-first).
+    // Cloud voices keep one request at a time.
+    const segments =
+      engine.name === 'espeak-ng' && (job.parentJobId === null || isFirstChapter(job))
+        ? segmentCount(text.length, deps.encoderPool?.parallelism ?? 1)
+        : 1;
+    // A book's first chapter plays its first minutes while the rest converts.
+    let openingSeconds: number | null = null;
+    const opening = isFirstChapter(job)
+      ? {
+          chars: OPENING_CHARS,
+          key: openingKey(job.id),
+          ready: async (duration: number) => {
+            await repo.jobs.mergeConfig(job.id, { opening: { file_key: openingKey(job.id), duration } });
+            openingSeconds = duration;
+          },
+        }
+      : undefined;
+    let result: SynthesisResult;
+    try {
+      result = await synthesizeToMp3({
+        text,
+        pieces,
+        speak: createSpeaker(engine, selection.voiceId, rules),
+        lookahead: engine.concurrency ?? 1,
+        storage,
+        key,
+        pool: deps.encoderPool,
+        segments,
+        signal,
+        report,
+        opening,
+      });
+    } catch (error) {
+      // A failed attempt deletes what it encoded, the opening too: nobody is sent to it any more.
+      if (opening) await repo.jobs.mergeConfig(job.id, { opening: null }).catch(() => undefined);
+      if (error instanceof SampleRateChange) throw new PipelineError(error.message);
+      throw error;
+    }
+    await storage.write(timingKey(key), Buffer.from(JSON.stringify(result.timings)));
+    return {
+      metadata: {
+        engine: engine.name,
+        ...('backend' in engine && { engine_backend: engine.backend }),
+        provider,
+        voice: selection.voiceId,
+        requested_voice: selection.requestedVoiceId,
+        stand_in: selection.standIn,
+        characters: text.length,
+        chunks: chunks.length,
+        requests: pieces.length,
+        sentences: chunks.reduce((n, c) => n + c.sentences.length, 0),
+        sample_rate: result.sampleRate,
+        word_timings: result.timings.some((t) => t.words !== undefined),
+        pronunciations: appliedRecord(await matchingEntries(text, rules)),
+        encoded_while_synthesizing: true,
+        encoder: deps.encoderPool?.describe() ?? 'LAME WebAssembly, in-process',
+        encoder_streams: result.segments,
+        ...(openingSeconds !== null && { opening_seconds: openingSeconds }),
+        duration_seconds: result.durationSeconds,
+        file_size_bytes: result.bytes,
+        output_file_key: key,
+      },
+    };
   }
 
   return {
@@ -228,16 +322,17 @@ export function createSteps(deps: StepDeps): Record<string, (ctx: StepContext) =
     },
 
     async analyze({ job, signal }) {
-      if (job.inputFileKey === null) throw new PipelineError('The job has no text yet');
-      // The bytes go to the analysis thread as they are: this thread never decodes a long book.
-      const analysis = await analyseInWorker(await readBytes(storage, job.inputFileKey), signal);
-      await repo.jobs.mergeConfig(job.id, { tutoring_analysis: analysis });
+      // A text's analysis ran beside its synthesis (see synthesize) and is kept already; a job's
+      // text never changes, so a kept analysis is its analysis.
+      const kept = job.config.tutoring_analysis;
+      const analysis = kept ?? (await analyseAndKeep(job, signal));
       return {
         metadata: {
           themes: analysis.themes.length,
           characters: analysis.characters.length,
           discussion_questions: analysis.discussion_questions.length,
           content_type: analysis.content_type,
+          ran_beside_synthesis: kept !== undefined,
         },
       };
     },
@@ -286,87 +381,23 @@ export function createSteps(deps: StepDeps): Record<string, (ctx: StepContext) =
       };
     },
 
-    async synthesize({ job, signal, report }) {
-      const text = await jobText(job);
-      const provider = job.config.voice_config?.provider ?? job.config.provider ?? 'openai';
-      const selection = selectEngine(deps.voices, provider, job.config.voice_config?.voice_id);
-      const { engine } = selection;
-      // One request per chunk of whole sentences (timings inside a chunk are by character share),
-      // or per sentence for engines that say so (each sentence's time is then exact).
-      const chunks = splitIntoChunks(text, engine.maxCharsPerRequest);
-      const pieces = engine.sentencePerRequest
-        ? chunks.flatMap((c) => c.sentences.map((sentence) => ({ ...sentence, sentences: [sentence] })))
-        : chunks.map((c) => ({ start: c.start, end: c.end, sentences: c.sentences }));
-      if (pieces.length === 0) throw new PipelineError('The text has nothing to read aloud');
-      // The reader's pronunciations change what the voice reads, never the text (nor the transcript).
-      const rules = compileRules(await deps.pronunciations.forUser(job.userId));
-      const key = audioKey(job.id);
-      // The offline voice runs on this machine: a long standalone text is encoded in several
-      // streams at once (a book's chapters already are), and so is a book's first chapter, which
-      // converts alone so the book is playable soonest (docs/listening.md#the-first-chapter-first).
-      // Cloud voices keep one request at a time.
-      const segments =
-        engine.name === 'espeak-ng' && (job.parentJobId === null || isFirstChapter(job))
-          ? segmentCount(text.length, deps.encoderPool?.parallelism ?? 1)
-          : 1;
-      // A book's first chapter plays its first minutes while the rest converts.
-      let openingSeconds: number | null = null;
-      const opening = isFirstChapter(job)
-        ? {
-            chars: OPENING_CHARS,
-            key: openingKey(job.id),
-            ready: async (duration: number) => {
-              await repo.jobs.mergeConfig(job.id, { opening: { file_key: openingKey(job.id), duration } });
-              openingSeconds = duration;
-            },
-          }
-        : undefined;
-      let result: SynthesisResult;
+    async synthesize(ctx) {
+      const { job, signal } = ctx;
+      // A text's tutoring analysis (one thread, one core, a second or two) runs beside its voice
+      // and encoders instead of before them, and is kept for its analyze step. If it fails here,
+      // the analyze step runs it again and reports why, with its own retries.
+      const besides =
+        job.jobType === 'text_to_audio' && job.parentJobId === null && job.config.tutoring_analysis === undefined
+          ? analyseAndKeep(job, signal).then(
+              () => undefined,
+              () => undefined,
+            )
+          : undefined;
       try {
-        result = await synthesizeToMp3({
-          text,
-          pieces,
-          speak: createSpeaker(engine, selection.voiceId, rules),
-          lookahead: engine.concurrency ?? 1,
-          storage,
-          key,
-          pool: deps.encoderPool,
-          segments,
-          signal,
-          report,
-          opening,
-        });
-      } catch (error) {
-        // A failed attempt deletes what it encoded, the opening too: nobody is sent to it any more.
-        if (opening) await repo.jobs.mergeConfig(job.id, { opening: null }).catch(() => undefined);
-        if (error instanceof SampleRateChange) throw new PipelineError(error.message);
-        throw error;
+        return await synthesizeText(ctx);
+      } finally {
+        await besides;
       }
-      await storage.write(timingKey(key), Buffer.from(JSON.stringify(result.timings)));
-      return {
-        metadata: {
-          engine: engine.name,
-          ...('backend' in engine && { engine_backend: engine.backend }),
-          provider,
-          voice: selection.voiceId,
-          requested_voice: selection.requestedVoiceId,
-          stand_in: selection.standIn,
-          characters: text.length,
-          chunks: chunks.length,
-          requests: pieces.length,
-          sentences: chunks.reduce((n, c) => n + c.sentences.length, 0),
-          sample_rate: result.sampleRate,
-          word_timings: result.timings.some((t) => t.words !== undefined),
-          pronunciations: appliedRecord(await matchingEntries(text, rules)),
-          encoded_while_synthesizing: true,
-          encoder: deps.encoderPool?.describe() ?? 'LAME WebAssembly, in-process',
-          encoder_streams: result.segments,
-          ...(openingSeconds !== null && { opening_seconds: openingSeconds }),
-          duration_seconds: result.durationSeconds,
-          file_size_bytes: result.bytes,
-          output_file_key: key,
-        },
-      };
     },
 
     async synthesize_chapters({ job }) {

@@ -145,8 +145,13 @@ export interface StepRecord {
   completedAt: Date | null;
 }
 
-/** Steps of a text job (top level). A web page found to be a book swaps its tail for BOOK_TAIL when it is read. */
-export const TEXT_STEPS = ['acquire_content', 'analyze', 'split_chapters', 'synthesize', 'finalize'] as const;
+/**
+ * Steps of a text job (top level). A web page found to be a book swaps its tail for BOOK_TAIL when
+ * it is read. The tutoring analysis runs beside the synthesis (started by synthesize, kept by the
+ * time analyze comes), so its one core of work no longer keeps the voice waiting
+ * (docs/decisions.md#a-texts-analysis-runs-beside-its-synthesis).
+ */
+export const TEXT_STEPS = ['acquire_content', 'split_chapters', 'synthesize', 'analyze', 'finalize'] as const;
 /**
  * Steps of a book after acquire_content. split_chapters creates its chapter jobs and hands the
  * first to the queue at once; the tutoring analysis waits until every chapter is converted, so it

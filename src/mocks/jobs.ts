@@ -24,7 +24,10 @@ export function jobUuid(n: number, kind = 0): string {
   return `${head}-0000-4000-8000-${tail}`;
 }
 
-export const TEXT_STEP_NAMES = ['acquire_content', 'analyze', 'split_chapters', 'synthesize', 'finalize'] as const;
+/** A text's steps in the server's order: its analysis runs beside its synthesis, kept by `analyze`. */
+export const TEXT_STEP_NAMES = ['acquire_content', 'split_chapters', 'synthesize', 'analyze', 'finalize'] as const;
+/** The step a text still converting is at: its voice reads. */
+const TEXT_RUNNING_STEP = TEXT_STEP_NAMES.indexOf('synthesize');
 /** A book's steps in the server's order: its analysis runs once every chapter is converted. */
 export const BOOK_STEP_NAMES = [
   'acquire_content',
@@ -59,8 +62,8 @@ export function stepFixture(overrides: Partial<JobStep> = {}): JobStep {
 export type StepsStage = 'pending' | 'processing' | 'completed' | 'failed';
 
 /**
- * A job's steps at a stage: processing = the step at index `at` (the 4th unless told) running at
- * 60 %; failed = that step failed with `error`; completed = all done; pending = none started.
+ * A job's steps at a stage: processing = the step at index `at` (a text's synthesize unless told)
+ * running at 60 %; failed = that step failed with `error`; completed = all done; pending = none started.
  */
 export function stepsFixture(
   stage: StepsStage,
@@ -68,7 +71,7 @@ export function stepsFixture(
     names = TEXT_STEP_NAMES,
     seed = 1,
     error = 'The voice engine stopped responding',
-    at = 3,
+    at = TEXT_RUNNING_STEP,
   }: {
     names?: readonly JobStep['step_name'][];
     seed?: number;

@@ -69,9 +69,9 @@ describe('a crash in the middle of a conversion', () => {
     const steps = done.steps as Step[];
     expect(steps.map((s) => s.step_name)).toEqual([
       'acquire_content',
-      'analyze',
       'split_chapters',
       'synthesize',
+      'analyze',
       'finalize',
     ]);
     expect(steps.every((s) => s.status === 'COMPLETED')).toBe(true);

@@ -94,21 +94,22 @@ afterAll(async () => {
 });
 
 describe('SIGTERM on a worker', () => {
-  it('hands a job in its analyze step to the other worker at once', async () => {
+  it('hands a job in its synthesize step to the other worker at once', async () => {
     const a = startWorker();
     const b = startWorker();
     const ids = new Map([
       [await workerIdOf(a), a],
       [await workerIdOf(b), b],
     ]);
-    const id = await client.createJob('Short story', sentences(30, 'river'));
+    // Long enough that its voice is still reading when the signal comes.
+    const id = await client.createJob('Short story', sentences(200, 'river'));
 
     const owner = await until(
-      'the analyze step to run',
+      'the synthesize step to run',
       async () => {
-        const analyzing = (await stepRows(id)).some((s) => s.step_name === 'analyze' && s.status === 'running');
+        const reading = (await stepRows(id)).some((s) => s.step_name === 'synthesize' && s.status === 'running');
         const row = await jobRow(id);
-        return analyzing && row?.lease_owner ? row.lease_owner : undefined;
+        return reading && row?.lease_owner ? row.lease_owner : undefined;
       },
       60_000,
       logs,
@@ -135,7 +136,7 @@ describe('SIGTERM on a worker', () => {
     const steps = await stepRows(id);
     expect(steps.every((s) => s.status === 'completed')).toBe(true);
     // The interrupted step ran again, once, in the other worker.
-    expect(steps.find((s) => s.step_name === 'analyze')?.attempts).toBe(2);
+    expect(steps.find((s) => s.step_name === 'synthesize')?.attempts).toBe(2);
     // The worker lets go of the finished job.
     await until(
       'the lease to be released',
@@ -212,7 +213,8 @@ describe('SIGTERM on a worker', () => {
     // npm passes its SIGTERM on to the worker, which got its own from the group: two signals, one request.
     const a = startWorker('npm-worker');
     const aId = await workerIdOf(a, 120_000);
-    const id = await client.createJob('Long river', sentences(40, 'meadow'));
+    // Long enough to be still converting once the second worker has started.
+    const id = await client.createJob('Long river', sentences(200, 'meadow'));
     await until(
       'the first worker to run the job',
       async () => ((await jobRow(id))?.lease_owner === aId ? true : undefined),

@@ -137,9 +137,9 @@ describe('separate worker processes on PostgreSQL', () => {
     const steps = await stepRows(id);
     expect(steps.map((s) => s.step_name)).toEqual([
       'acquire_content',
-      'analyze',
       'split_chapters',
       'synthesize',
+      'analyze',
       'finalize',
     ]);
     expect(steps.every((s) => s.status === 'completed')).toBe(true);

@@ -146,8 +146,8 @@ export const ExpandCollapse: Story = {
     await expect(toggles().map((button) => button.getAttribute('aria-expanded'))).toEqual([
       'false',
       'false',
-      'false',
       'true',
+      'false',
       'false',
     ]);
     await userEvent.click(canvas.getByRole('button', { name: 'Expand All' }));

@@ -385,9 +385,9 @@ describe('job detail', () => {
       .willRespondWith(200, (res) =>
         res.jsonBody([
           completedStep('acquire_content', 1),
-          runningStep('analyze', 2),
-          pendingStep('split_chapters', 3),
-          pendingStep('synthesize', 4),
+          completedStep('split_chapters', 2),
+          runningStep('synthesize', 3),
+          pendingStep('analyze', 4),
           pendingStep('finalize', 5),
         ]),
       )

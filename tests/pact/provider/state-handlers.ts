@@ -157,8 +157,8 @@ export function createStateHandlers(ctx: ProviderContext): Record<string, StateH
       const user = await freshReader(ctx);
       const { title = 'Moby-Dick', steps = true } = seedParams(params);
       const jobId = await insertJob(ctx.dev.db, { userId: user.id, title, status: 'PROCESSING', progress: 40 });
-      // acquire_content done, tutoring_analysis running, the rest pending.
-      if (steps) await insertSteps(ctx.dev.db, jobId, TEXT_STEPS, 1);
+      // acquire_content and split_chapters done, synthesize running, the rest pending.
+      if (steps) await insertSteps(ctx.dev.db, jobId, TEXT_STEPS, TEXT_STEPS.indexOf('synthesize'));
       return { token: user.token, jobId };
     },
     [states.progressSaved]: async (params: unknown) => {
