@@ -187,6 +187,7 @@ export const ListJobsResponse = zod.object({
   "duration": zod.number().nullable().describe('Audio duration in seconds, once known.'),
   "chapter_count": zod.int().min(listJobsResponseJobsItemChapterCountMin).describe('Chapters of a book (0 for a job that is not a book).'),
   "chapters_ready": zod.int().min(listJobsResponseJobsItemChaptersReadyMin).optional().describe('Chapters of a book that are converted and can be played, also while the rest still converts (0 for a job that is not a book). Always sent by the server.'),
+  "listenable": zod.boolean().optional().describe('Whether the job can be played now: it is COMPLETED, or it is still converting (PENDING or PROCESSING) and has something to play: a book with a converted chapter or with its first chapter\'s opening (the first minutes, converted first) ready, or a chapter whose own opening is ready. False for a failed or cancelled job. This is what `status=LISTENABLE` filters on. Always sent by the server.'),
   "queue_position": zod.int().min(listJobsResponseJobsItemQueuePositionMin).nullish().describe('For a job waiting for its turn in the queue (PENDING, not yet handed to a worker): how many jobs, of every user, start before it ("queued, 3 ahead"). Null or absent once the job has been handed to a worker, and for chapters. Users take turns: see QUOTA_RUNNING_JOBS.')
 }).describe('A job as the list shows it. `GET /jobs/{jobId}` has its steps, children, parent and analysis.')),
   "total": zod.int(),

@@ -170,8 +170,17 @@ describe('a finished book', () => {
   });
 });
 
+interface ListedJob {
+  id: string;
+  title: string;
+  status: string;
+  chapter_count: number;
+  chapters_ready: number;
+  listenable: boolean;
+}
+
 describe('GET /jobs?status=listenable (the library)', () => {
-  it('lists finished jobs and books converting with a chapter ready, each with chapters_ready', async () => {
+  it('lists finished jobs and books converting with a chapter ready, each with chapters_ready and listenable', async () => {
     const bob = await signedInUser(t.app, 'library.reader@example.com');
     const single = await seedCompletedAudiobook(t.db, storage, { userId: bob.id, title: 'Finished Tale', seconds: 1 });
     const finished = await seedCompletedBook(t.db, storage, { userId: bob.id, title: 'Finished Book', chapters: 2 });
@@ -201,12 +210,12 @@ describe('GET /jobs?status=listenable (the library)', () => {
       expect(res.statusCode).toBe(200);
       const list = res.json() as {
         total: number;
-        jobs: { id: string; title: string; status: string; chapter_count: number; chapters_ready: number }[];
+        jobs: ListedJob[];
       };
-      expect(list.jobs.map((j) => [j.title, j.status, j.chapter_count, j.chapters_ready])).toEqual([
-        ['Converting Book', 'PROCESSING', 12, 3],
-        ['Finished Book', 'COMPLETED', 2, 2],
-        ['Finished Tale', 'COMPLETED', 0, 0],
+      expect(list.jobs.map((j) => [j.title, j.status, j.chapter_count, j.chapters_ready, j.listenable])).toEqual([
+        ['Converting Book', 'PROCESSING', 12, 3, true],
+        ['Finished Book', 'COMPLETED', 2, 2, true],
+        ['Finished Tale', 'COMPLETED', 0, 0, true],
       ]);
       expect(list.total).toBe(3);
       expect(list.jobs.map((j) => j.id)).toEqual([converting.bookId, finished.bookId, single.jobId]);
@@ -277,6 +286,71 @@ describe("a book before any chapter is ready, its first chapter's opening writte
     expect(saved.statusCode, saved.body).toBe(200);
     const meta = (await get(`/api/v1/audio/${book.bookId}/metadata`)).json() as { resume_position: number };
     expect(meta.resume_position).toBe(1.5);
+  });
+
+  it('is in the library (status=listenable) as listenable while only its opening plays, to its owner only', async () => {
+    const cleo = await signedInUser(t.app, 'opening.reader@example.com');
+    const opening = await seedConvertingBook(t.db, storage, {
+      userId: cleo.id,
+      title: 'Opening Only',
+      chapters: 2,
+      ready: [],
+      openingSeconds: 1,
+    });
+    const failed = await seedConvertingBook(t.db, storage, {
+      userId: cleo.id,
+      title: 'Failed With Opening',
+      chapters: 2,
+      ready: [],
+      openingSeconds: 1,
+      bookStatus: 'FAILED',
+    });
+    const waiting = await seedConvertingBook(t.db, storage, {
+      userId: cleo.id,
+      title: 'Nothing Yet',
+      chapters: 2,
+      ready: [],
+    });
+    const list = async (query: string, token = cleo.token) => {
+      const res = await t.app.inject({
+        method: 'GET',
+        url: `/api/v1/jobs?${query}&sort=title&order=asc`,
+        headers: { authorization: `Bearer ${token}` },
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json() as { total: number; jobs: ListedJob[] };
+    };
+
+    const library = await list('status=LISTENABLE&top_level=true');
+    expect(library.jobs.map((j) => [j.id, j.title, j.status, j.chapters_ready, j.listenable])).toEqual([
+      [opening.bookId, 'Opening Only', 'PROCESSING', 0, true],
+    ]);
+    expect(library.total).toBe(1);
+    // Every row of an unfiltered list says it too: the failed book's opening and a book with nothing yet do not play.
+    const all = await list('top_level=true');
+    expect(all.jobs.map((j) => [j.id, j.listenable])).toEqual([
+      [failed.bookId, false],
+      [waiting.bookId, false],
+      [opening.bookId, true],
+    ]);
+    // With chapters: a first chapter still converting plays its own opening, as its stream does (the
+    // failed book's too: the book is not listed, its chapter answers for itself); the others have nothing yet.
+    const chapters = await list('status=listenable&top_level=false');
+    expect(chapters.jobs.map((j) => [j.id, j.listenable])).toEqual([
+      [failed.chapterIds[0], true],
+      [opening.bookId, true],
+      [opening.chapterIds[0], true],
+    ]);
+    const stream = await t.app.inject({
+      method: 'GET',
+      url: `/api/v1/audio/${failed.chapterIds[0]}/stream`,
+      headers: { authorization: `Bearer ${cleo.token}` },
+    });
+    expect(stream.statusCode).toBe(200);
+    // Another reader's library never has it ('The Early Tide' above is ann's: not in cleo's lists either).
+    const dan = await signedInUser(t.app, 'other.library@example.com');
+    expect((await list('status=listenable&top_level=false', dan.token)).jobs).toEqual([]);
+    expect((await list('status=listenable&top_level=false')).jobs.map((j) => j.id)).not.toContain(book.bookId);
   });
 
   it('plays nothing once the book failed, its opening included', async () => {

@@ -4,6 +4,7 @@ import {
   chaptersDoneLabel,
   convertingLabel,
   isListenable,
+  readyText,
   chaptersInOrder,
   chapterTitle,
   countLabel,
@@ -87,6 +88,30 @@ describe('books in the jobs list', () => {
     expect(isListenable({ status: 'PROCESSING', chapters_ready: 1 })).toBe(true);
     expect(isListenable({ status: 'PROCESSING', chapters_ready: 0 })).toBe(false);
     expect(isListenable({ status: 'FAILED', chapters_ready: 4 })).toBe(false);
+  });
+
+  it('readyText: how much of a converting book plays, its first minutes before any chapter', () => {
+    expect(readyText({ status: 'PROCESSING', chapter_count: 12, chapters_ready: 3, listenable: true })).toBe(
+      '3 of 12 chapters ready',
+    );
+    expect(readyText({ status: 'PROCESSING', chapter_count: 12, chapters_ready: 0, listenable: true })).toBe(
+      'First minutes ready',
+    );
+    expect(readyText({ status: 'PROCESSING', chapter_count: 12, chapters_ready: 0, listenable: false })).toBe(
+      '0 of 12 chapters ready',
+    );
+    expect(readyText({ status: 'PROCESSING', chapter_count: 12, chapters_ready: 0 })).toBe('0 of 12 chapters ready');
+    expect(readyText({ status: 'PROCESSING', chapter_count: 0, chapters_ready: 0, listenable: true })).toBeNull();
+    expect(readyText({ status: 'PROCESSING', chapter_count: 12 })).toBeNull();
+  });
+
+  it("isListenable: the server's word when it sends one, so a book whose opening plays is listed", () => {
+    // Only the first chapter's opening is ready: no chapter counts yet, the server says it plays.
+    expect(isListenable({ status: 'PROCESSING', chapters_ready: 0, listenable: true })).toBe(true);
+    expect(isListenable({ status: 'PENDING', listenable: true })).toBe(true);
+    expect(isListenable({ status: 'FAILED', chapters_ready: 0, listenable: false })).toBe(false);
+    expect(isListenable({ status: 'PROCESSING', chapters_ready: 2, listenable: false })).toBe(false);
+    expect(isListenable({ status: 'COMPLETED', listenable: true })).toBe(true);
   });
 
   const child = (n: number) => ({ id: `id-${n}`, title: `Chapter ${n}` });

@@ -98,9 +98,28 @@ export function jobProgress(
   return job.progress;
 }
 
-/** The library plays a finished job, or a book still converting with at least one chapter ready. */
-export function isListenable(job: Pick<JobSummaryOutput, 'status' | 'chapters_ready'>): boolean {
+/**
+ * The library plays a finished job, or a book still converting with a chapter or its first
+ * chapter's opening ready (docs/listening.md). The server says so in `listenable`; an answer
+ * without it (an older server) is judged by its status and `chapters_ready`, which cannot see an opening.
+ */
+export function isListenable(job: Pick<JobSummaryOutput, 'status' | 'chapters_ready' | 'listenable'>): boolean {
+  if (job.listenable !== undefined) return job.listenable;
   return job.status === 'COMPLETED' || (isActiveStatus(job.status) && (job.chapters_ready ?? 0) > 0);
+}
+
+/**
+ * What of a converting book plays already: '3 of 12 chapters ready', or 'First minutes ready' while
+ * only its first chapter's opening does (no chapter ready, the server says it plays); null for a
+ * job without chapters, or when the answer does not say how many are ready.
+ */
+export function readyText(
+  job: Pick<JobSummaryOutput, 'status' | 'chapter_count' | 'chapters_ready' | 'listenable'>,
+): string | null {
+  const ready = job.chapters_ready;
+  if (job.chapter_count <= 0 || ready === undefined) return null;
+  if (ready === 0 && isActiveStatus(job.status) && job.listenable === true) return 'First minutes ready';
+  return `${ready} of ${job.chapter_count} chapters ready`;
 }
 
 interface BookWithChapters<T extends { id: string }> {

@@ -7,6 +7,7 @@ import type {
   TokenResponse,
   User,
 } from '../api/gen/model';
+import { isListenable } from '../entities/job';
 import { nameCover } from './covers';
 
 /**
@@ -77,6 +78,7 @@ export function toJobSummary(job: Job | JobSummary): JobSummary {
   if (!('steps' in job)) return job;
   const { voice_config, provider, author } = job.config;
   const { duration, duration_seconds, file_size_bytes, tts_engine } = job.result_data;
+  const chaptersReady = job.children.filter((child) => child.status === 'COMPLETED').length;
   return {
     id: job.id,
     user_id: job.user_id,
@@ -107,8 +109,11 @@ export function toJobSummary(job: Job | JobSummary): JobSummary {
     duration: job.duration,
     chapter_count:
       job.children.length || job.result_data.child_job_ids?.length || job.result_data.chapters?.length || 0,
-    // As the server counts it: the chapter jobs already converted (0 for a job that is not a book).
-    chapters_ready: job.children.filter((child) => child.status === 'COMPLETED').length,
+    // As the server counts them: the chapter jobs already converted (0 for a job that is not a book).
+    chapters_ready: chaptersReady,
+    // As the server has it: finished, or converting with a chapter ready (a whole job names no
+    // opening: a summary whose opening plays is built with `listenable: true` directly).
+    listenable: isListenable({ status: job.status, chapters_ready: chaptersReady }),
   };
 }
 

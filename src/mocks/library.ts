@@ -117,7 +117,22 @@ export function convertingBookSummary(overrides: Partial<JobSummary> = {}): JobS
     completed_at: null,
     duration: null,
   });
-  return { ...toJobSummary(job), chapter_count: 12, chapters_ready: 3, ...overrides };
+  return { ...toJobSummary(job), chapter_count: 12, chapters_ready: 3, listenable: true, ...overrides };
+}
+
+/**
+ * The same book a few seconds after it started: no chapter converted yet, but its first chapter's
+ * opening (its first minutes, converted first) plays, so the server lists it as listenable.
+ */
+export function openingBookSummary(overrides: Partial<JobSummary> = {}): JobSummary {
+  return convertingBookSummary({
+    chapters_ready: 0,
+    progress: 2,
+    result_data: {},
+    updated_at: '2025-03-12T09:00:20Z',
+    listenable: true,
+    ...overrides,
+  });
 }
 
 /**

@@ -102,18 +102,31 @@ describe('the server on a PostgreSQL server', () => {
     const db = await openPostgres(pg.url);
     try {
       await seedConvertingBook(db, appStorage(config), { userId: me.id, title: 'Voyage', chapters: 11, ready: [1, 2] });
+      // Only its first chapter's opening plays yet: listed too.
+      await seedConvertingBook(db, appStorage(config), {
+        userId: me.id,
+        title: 'Early',
+        chapters: 2,
+        ready: [],
+        openingSeconds: 1,
+      });
     } finally {
       await db.close();
     }
     const list = async (query: string) =>
       (await app.inject({ method: 'GET', url: `/api/v1/jobs?page_size=100${query}`, headers })).json() as {
-        jobs: { title: string; chapters_ready: number }[];
+        jobs: { title: string; chapters_ready: number; listenable: boolean }[];
       };
-    const listenable = await list('&status=listenable&top_level=true');
-    expect(listenable.jobs.map((j) => [j.title, j.chapters_ready])).toEqual([['Voyage', 2]]);
+    const listenable = await list('&status=listenable&top_level=true&sort=title&order=desc');
+    expect(listenable.jobs.map((j) => [j.title, j.chapters_ready, j.listenable])).toEqual([
+      ['Voyage', 2, true],
+      ['Early', 0, true],
+    ]);
     const chapters = Array.from({ length: 11 }, (_v, i) => `Voyage - Chapter ${i + 1}`);
-    expect((await list('&sort=title&order=asc')).jobs.map((j) => j.title)).toEqual(['Voyage', ...chapters]);
-    expect((await list('')).jobs.map((j) => j.title).slice(0, 11)).toEqual(chapters);
+    const byTitle = (await list('&sort=title&order=asc')).jobs.filter((j) => j.title.startsWith('Voyage'));
+    expect(byTitle.map((j) => j.title)).toEqual(['Voyage', ...chapters]);
+    const newest = (await list('')).jobs.map((j) => j.title).filter((title) => title.startsWith('Voyage - '));
+    expect(newest).toEqual(chapters);
   });
 
   it("stores a long book's chapters and their steps in a few statements, as on the embedded database", async () => {

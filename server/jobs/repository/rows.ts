@@ -159,6 +159,8 @@ export interface SummaryRow extends Omit<JobRow, 'config' | 'result_data'> {
   r_tts_engine: string | null;
   chapter_count: number | string;
   chapters_ready: number | string;
+  /** It can be played now (sql.ts `listenable`). */
+  listenable: boolean;
   total: number | string;
 }
 
@@ -202,6 +204,7 @@ export function toSummary(row: SummaryRow) {
     duration: row.duration === null ? null : Number(row.duration),
     chapter_count: Number(row.chapter_count),
     chapters_ready: Number(row.chapters_ready),
+    listenable: row.listenable === true,
   };
 }
 

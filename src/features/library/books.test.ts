@@ -66,10 +66,17 @@ describe('library books', () => {
       ...summary(completedJobFixture({ status: 'PROCESSING', completed_at: null })),
       chapter_count: 12,
       chapters_ready: 3,
+      listenable: true,
     };
     expect(toLibraryBooks([converting], [])).toMatchObject([
       { converting: '3 of 12 chapters ready', status: '3 of 12 chapters ready', chapters: 12 },
     ]);
+    // Before any chapter is ready, its first chapter's opening plays: the server says so, the book is kept.
+    const opening = { ...converting, chapters_ready: 0 };
+    expect(toLibraryBooks([opening], [])).toMatchObject([
+      { converting: 'First minutes ready', status: 'First minutes ready', chapters: 12 },
+    ]);
+    expect(toLibraryBooks([{ ...opening, listenable: false }], [])).toEqual([]);
     expect(toLibraryBooks(jobs, []).every((book) => book.converting === null)).toBe(true);
   });
 

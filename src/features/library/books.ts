@@ -1,5 +1,5 @@
 import type { JobSummaryOutput, PlaybackProgressOutput } from '../../api/gen/model';
-import { bookTitle, chapterCount, isListenable, jobDuration } from '../../entities/job';
+import { bookTitle, chapterCount, isListenable, jobDuration, readyText } from '../../entities/job';
 import { isFinished, listenedPercent } from '../../entities/progress';
 import { voiceLabel } from '../../entities/provider';
 import { formatDuration, formatTimeLeft } from '../../entities/time';
@@ -35,7 +35,7 @@ export interface LibraryBook {
   /** The saved place is at the end (entities/progress.ts): the card says Finished and offers Listen again. */
   finished: boolean;
   description: string | null;
-  /** '3 of 12 chapters ready' for a book whose first chapters can be played already; else null. */
+  /** '3 of 12 chapters ready' ('First minutes ready') for a book that plays while it converts; else null. */
   converting: string | null;
   /** Where the reader is, in a few words: '2h 10m left', 'Finished', 'Not started', or `converting`. */
   status: string;
@@ -64,12 +64,16 @@ export const sortOptions: { value: LibrarySort; label: string }[] = [
   { value: 'progress', label: 'Progress' },
 ];
 
-/** '3 of 12 chapters ready' while a book converts (its status is not COMPLETED); else null. */
-function convertingText(job: Pick<JobOutput, 'status' | 'chapter_count' | 'chapters_ready'>): string | null {
+/**
+ * '3 of 12 chapters ready' (or 'First minutes ready' while only the first chapter's opening plays)
+ * while a book converts (its status is not COMPLETED, some chapters not ready); else null.
+ */
+function convertingText(
+  job: Pick<JobOutput, 'status' | 'chapter_count' | 'chapters_ready' | 'listenable'>,
+): string | null {
   const ready = job.chapters_ready;
-  if (job.status === 'COMPLETED' || job.chapter_count <= 0 || ready === undefined || ready >= job.chapter_count)
-    return null;
-  return `${ready} of ${job.chapter_count} chapters ready`;
+  if (job.status === 'COMPLETED' || ready === undefined || ready >= job.chapter_count) return null;
+  return readyText(job);
 }
 
 export function toLibraryBook(
@@ -110,7 +114,7 @@ export function toLibraryBook(
 }
 
 /**
- * Listenable jobs (finished, or converting with a chapter ready) joined with the reader's progress
+ * Listenable jobs (finished, or converting with a chapter or the first chapter's opening ready) joined with the reader's progress
  * records (the newest record per job wins). `demoMode`: nothing spoke yet means the offline voice.
  */
 export function toLibraryBooks(

@@ -4,7 +4,7 @@ import { useGetRecentProgress } from '../../api/gen/endpoints/progress/progress'
 import type { JobSummaryOutput } from '../../api/gen/model';
 import { BookTile, type TileAction } from '../../components/book';
 import { Spinner } from '../../components/ui';
-import { bookTitle, isListenable, jobDuration, jobProgress } from '../../entities/job';
+import { bookTitle, isListenable, jobDuration, jobProgress, readyText } from '../../entities/job';
 import { formatDuration, formatTimeLeft } from '../../entities/time';
 import { POLL_MS, usePolledJobs } from '../../features/jobs';
 // Not the player's index: the home's first load carries the state only, the controls come on first use.
@@ -151,10 +151,7 @@ function ConvertingNow({ active }: { active: boolean }) {
         {jobs.map((job) => {
           const title = bookTitle(job);
           const listenable = isListenable(job);
-          const status =
-            job.chapter_count > 0 && job.chapters_ready !== undefined
-              ? `${job.chapters_ready} of ${job.chapter_count} chapters ready`
-              : `Converting (${Math.round(job.progress)}%)`;
+          const status = readyText(job) ?? `Converting (${Math.round(job.progress)}%)`;
           return (
             <BookTile
               key={job.id}

@@ -12,6 +12,7 @@ import {
   libraryBookIds,
   libraryProgressFixture,
   libraryShelfFixture,
+  openingBookSummary,
 } from '../../mocks/library';
 import { Library } from './Library';
 
@@ -328,6 +329,41 @@ export const ConvertingBook: Story = {
     // Finished books are listed beside it as before.
     await expect(titlesShown(canvas)).toHaveLength(5);
     await expect(canvas.getByRole('listitem', { name: 'The Raven' })).not.toHaveTextContent('chapters ready');
+  },
+};
+
+/** A book that has just started: no chapter yet, but its first chapter's opening plays. */
+export const ConvertingBookFirstMinutes: Story = {
+  name: 'Converting book: listed as soon as its first minutes play, before any chapter is ready',
+  parameters: {
+    msw: {
+      handlers: {
+        jobs: jobsListHandler([
+          openingBookSummary(),
+          // A book with nothing to play yet: the server says so, and it is not on the shelf.
+          openingBookSummary({
+            id: '5e6f7a8b-9c0d-4e1f-8a2b-4c5d6e7f8092',
+            title: 'The Slow Start',
+            progress: 0,
+            listenable: false,
+          }),
+          ...libraryShelfFixture(),
+        ]),
+      },
+    },
+  },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    const card = within(await canvas.findByRole('listitem', { name: 'The Long Voyage' }));
+    await expect(card.getByText('First minutes ready')).toBeVisible();
+    await expect(card.queryByText('Finished', { exact: true })).toBeNull();
+    await expect(card.getByRole('button', { name: 'Play The Long Voyage' })).toBeEnabled();
+    await expect(card.getByRole('link', { name: 'The Long Voyage' })).toHaveAttribute(
+      'href',
+      '/library/5e6f7a8b-9c0d-4e1f-8a2b-4c5d6e7f8091',
+    );
+    await expect(canvas.queryByRole('listitem', { name: 'The Slow Start' })).toBeNull();
+    await expect(titlesShown(canvas)).toHaveLength(5);
   },
 };
 

@@ -13,6 +13,77 @@ const pact = lectioPact();
 const USER_ID = '5a0b8a7e-2f3c-4d5e-9f60-718293a4b5c6';
 const CONVERTING = { title: 'The Long Voyage', chapters: 3, ready: [1] };
 
+/**
+ * The library's page (GET /jobs?status=listenable&top_level=true) holding the converting book, with
+ * `chaptersReady` of its 3 chapters converted; it is listed, and says it can be played, either way.
+ */
+function libraryPage(chaptersReady: number) {
+  return {
+    jobs: eachLike({
+      id: uuid(EXAMPLE_JOB_ID),
+      user_id: uuid(USER_ID),
+      parent_job_id: null,
+      job_type: 'book_processing',
+      title: string('The Long Voyage'),
+      description: null,
+      status: regex(/^(PENDING|PROCESSING)$/, 'PROCESSING'),
+      progress: number(50),
+      error_message: null,
+      config: like({ voice_config: { provider: 'openai', voice_id: 'alloy' }, provider: 'openai' }),
+      result_data: like({}),
+      input_file_key: null,
+      output_file_key: null,
+      created_at: isoTimestamp(),
+      updated_at: isoTimestamp(),
+      started_at: isoTimestamp(),
+      completed_at: null,
+      duration: null,
+      chapter_count: integer(3),
+      chapters_ready: integer(chaptersReady),
+      listenable: boolean(true),
+    }),
+    total: integer(1),
+    page: 1,
+    page_size: 100,
+    total_pages: integer(1),
+  };
+}
+
+/**
+ * The metadata of the converting book of 3 chapters (2 s of audio playable): its first chapter
+ * converted (`ready`), or only that chapter's opening playable (`opening`), every chapter then
+ * saying how many of its seconds play.
+ */
+function convertingMetadata(first: 'ready' | 'opening') {
+  const opening = first === 'opening';
+  const chapter = (order: number) => ({
+    id: uuid(EXAMPLE_CHAPTER_ID),
+    title: `Chapter ${order}`,
+    order,
+    start: order === 1 ? 0 : number(2.0),
+    duration: order === 1 ? number(2.0) : 0,
+    ready: order === 1 && !opening,
+    ...(opening && { playable_seconds: order === 1 ? number(2.0) : 0 }),
+  });
+  return {
+    job_id: uuid(EXAMPLE_JOB_ID),
+    title: 'The Long Voyage',
+    status: 'PROCESSING',
+    format: string('mp3'),
+    duration: number(2.0),
+    file_size: integer(12288),
+    created_at: isoTimestamp(),
+    completed_at: null,
+    chapters: [1, 2, 3].map(chapter),
+    chapters_ready: opening ? 0 : 1,
+    resume_position: 0,
+    percentage_complete: 0,
+    last_played_at: null,
+    current_chapter_id: null,
+    current_chapter_position: 0,
+  };
+}
+
 describe('a book still converting', () => {
   it('is in the library (status listenable) with how many of its chapters are ready', () =>
     pact
@@ -22,40 +93,17 @@ describe('a book still converting', () => {
       .withRequest('GET', '/api/v1/jobs', (req) =>
         req.headers(bearer()).query({ status: 'listenable', top_level: 'true', page_size: '100' }),
       )
-      .willRespondWith(200, (res) =>
-        res.jsonBody({
-          jobs: eachLike({
-            id: uuid(EXAMPLE_JOB_ID),
-            user_id: uuid(USER_ID),
-            parent_job_id: null,
-            job_type: 'book_processing',
-            title: string('The Long Voyage'),
-            description: null,
-            status: regex(/^(PENDING|PROCESSING)$/, 'PROCESSING'),
-            progress: number(50),
-            error_message: null,
-            config: like({ voice_config: { provider: 'openai', voice_id: 'alloy' }, provider: 'openai' }),
-            result_data: like({}),
-            input_file_key: null,
-            output_file_key: null,
-            created_at: isoTimestamp(),
-            updated_at: isoTimestamp(),
-            started_at: isoTimestamp(),
-            completed_at: null,
-            duration: null,
-            chapter_count: integer(3),
-            chapters_ready: integer(1),
-          }),
-          total: integer(1),
-          page: 1,
-          page_size: 100,
-          total_pages: integer(1),
-        }),
-      )
+      .willRespondWith(200, (res) => res.jsonBody(libraryPage(1)))
       .executeTest(async (server) => {
         useMockServer(server.url, EXAMPLE_TOKEN);
         const page = await listJobs({ status: 'listenable', top_level: true, page_size: 100 });
-        expect(page.jobs[0]).toMatchObject({ status: 'PROCESSING', chapter_count: 3, chapters_ready: 1 });
+        // The library shows what the server says can be played (src/entities/job.ts isListenable).
+        expect(page.jobs[0]).toMatchObject({
+          status: 'PROCESSING',
+          chapter_count: 3,
+          chapters_ready: 1,
+          listenable: true,
+        });
       }));
 
   it('has metadata marking which chapters can be played', () =>
@@ -64,50 +112,7 @@ describe('a book still converting', () => {
       .given(states.bookConverting, CONVERTING)
       .uponReceiving('a request for the metadata of a book still converting')
       .withRequest('GET', jobPath('/api/v1/audio/{id}/metadata'), (req) => req.headers(bearer()))
-      .willRespondWith(200, (res) =>
-        res.jsonBody({
-          job_id: uuid(EXAMPLE_JOB_ID),
-          title: 'The Long Voyage',
-          status: 'PROCESSING',
-          format: string('mp3'),
-          duration: number(2.0),
-          file_size: integer(12288),
-          created_at: isoTimestamp(),
-          completed_at: null,
-          chapters: [
-            {
-              id: uuid(EXAMPLE_CHAPTER_ID),
-              title: 'Chapter 1',
-              order: 1,
-              start: 0,
-              duration: number(2.0),
-              ready: true,
-            },
-            {
-              id: uuid(EXAMPLE_CHAPTER_ID),
-              title: 'Chapter 2',
-              order: 2,
-              start: number(2.0),
-              duration: 0,
-              ready: false,
-            },
-            {
-              id: uuid(EXAMPLE_CHAPTER_ID),
-              title: 'Chapter 3',
-              order: 3,
-              start: number(2.0),
-              duration: 0,
-              ready: false,
-            },
-          ],
-          chapters_ready: 1,
-          resume_position: 0,
-          percentage_complete: 0,
-          last_played_at: null,
-          current_chapter_id: null,
-          current_chapter_position: 0,
-        }),
-      )
+      .willRespondWith(200, (res) => res.jsonBody(convertingMetadata('ready')))
       .executeTest(async (server) => {
         useMockServer(server.url, EXAMPLE_TOKEN);
         const meta = await getAudioMetadata(EXAMPLE_JOB_ID);
@@ -152,59 +157,28 @@ describe('a book still converting', () => {
 describe('a book before any chapter is ready', () => {
   const OPENING = { title: 'The Long Voyage', chapters: 3, seconds: 2 };
 
+  it("is in the library (status listenable) as soon as its first chapter's opening plays", () =>
+    pact
+      .addInteraction()
+      .given(states.bookOpening, OPENING)
+      .uponReceiving("a request for the listenable top-level jobs, a book's first chapter's opening ready")
+      .withRequest('GET', '/api/v1/jobs', (req) =>
+        req.headers(bearer()).query({ status: 'listenable', top_level: 'true', page_size: '100' }),
+      )
+      .willRespondWith(200, (res) => res.jsonBody(libraryPage(0)))
+      .executeTest(async (server) => {
+        useMockServer(server.url, EXAMPLE_TOKEN);
+        const page = await listJobs({ status: 'listenable', top_level: true, page_size: 100 });
+        expect(page.jobs[0]).toMatchObject({ status: 'PROCESSING', chapters_ready: 0, listenable: true });
+      }));
+
   it("has metadata saying how much of its first chapter can be played: the chapter's opening", () =>
     pact
       .addInteraction()
       .given(states.bookOpening, OPENING)
       .uponReceiving("a request for the metadata of a book whose first chapter's opening is ready")
       .withRequest('GET', jobPath('/api/v1/audio/{id}/metadata'), (req) => req.headers(bearer()))
-      .willRespondWith(200, (res) =>
-        res.jsonBody({
-          job_id: uuid(EXAMPLE_JOB_ID),
-          title: 'The Long Voyage',
-          status: 'PROCESSING',
-          format: string('mp3'),
-          duration: number(2.0),
-          file_size: integer(12288),
-          created_at: isoTimestamp(),
-          completed_at: null,
-          chapters: [
-            {
-              id: uuid(EXAMPLE_CHAPTER_ID),
-              title: 'Chapter 1',
-              order: 1,
-              start: 0,
-              duration: number(2.0),
-              ready: false,
-              playable_seconds: number(2.0),
-            },
-            {
-              id: uuid(EXAMPLE_CHAPTER_ID),
-              title: 'Chapter 2',
-              order: 2,
-              start: number(2.0),
-              duration: 0,
-              ready: false,
-              playable_seconds: 0,
-            },
-            {
-              id: uuid(EXAMPLE_CHAPTER_ID),
-              title: 'Chapter 3',
-              order: 3,
-              start: number(2.0),
-              duration: 0,
-              ready: false,
-              playable_seconds: 0,
-            },
-          ],
-          chapters_ready: 0,
-          resume_position: 0,
-          percentage_complete: 0,
-          last_played_at: null,
-          current_chapter_id: null,
-          current_chapter_position: 0,
-        }),
-      )
+      .willRespondWith(200, (res) => res.jsonBody(convertingMetadata('opening')))
       .executeTest(async (server) => {
         useMockServer(server.url, EXAMPLE_TOKEN);
         const meta = await getAudioMetadata(EXAMPLE_JOB_ID);

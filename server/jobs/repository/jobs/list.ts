@@ -1,7 +1,7 @@
 /** The job list: one page of summaries, filtered, searched and sorted, in one query. */
 import type { DbExecutor } from '../../../db/types';
 import { toSummary, type JobSummaryView, type SummaryRow } from '../rows';
-import { ACTIVE } from './sql';
+import { ACTIVE, listenable } from './sql';
 
 export interface ListFilter {
   userId: string;
@@ -32,8 +32,8 @@ export function jobList(x: DbExecutor) {
   return {
     /**
      * One page of the list in ONE query: the page's summary columns (JSON fields picked out by the
-     * database, never the analysis), each book's chapter count (an index lookup per row of the page
-     * only) and the filter's total (a window count). A page past the end costs a second, count-only
+     * database, never the analysis), each book's chapter count and whether it can be played now (index
+     * lookups per row of the page only) and the filter's total (a window count). A page past the end costs a second, count-only
      * query. Each sort has its index (migration 0004). `waiting` names the page's jobs still waiting
      * their turn in the fair queue (a page without any needs no queue-position query).
      */
@@ -42,9 +42,8 @@ export function jobList(x: DbExecutor) {
       const params: unknown[] = [filter.userId];
       if (filter.status === 'running') where.push(ACTIVE);
       else if (filter.status === 'listenable') {
-        // What can be played now: finished jobs, and books still converting with a chapter ready.
-        where.push(`(status = 'COMPLETED' OR (status IN ('PENDING', 'PROCESSING') AND EXISTS
-          (SELECT 1 FROM jobs r WHERE r.parent_job_id = jobs.id AND r.status = 'COMPLETED')))`);
+        // What can be played now: finished jobs, and jobs still converting with a chapter or an opening ready.
+        where.push(listenable('jobs'));
       } else if (filter.status !== undefined) {
         params.push(filter.status.toUpperCase());
         where.push(`status = $${params.length}`);
@@ -84,13 +83,15 @@ export function jobList(x: DbExecutor) {
                   input_file_key, output_file_key, duration, created_at, updated_at, started_at, completed_at,
                   chapter_order, ${sortTitle} AS sort_title, COALESCE(parent_job_id, id) AS book_id,
                   (parent_job_id IS NULL AND status = 'PENDING' AND enqueued_at IS NULL) AS waiting,
+                  config->'opening' AS opening,
                   count(*) OVER () AS total
            FROM jobs WHERE ${whereSql}
            ORDER BY ${orderBy(inPage)}
            LIMIT $${params.length - 1} OFFSET $${params.length}
          )
          SELECT page.*, (SELECT count(*) FROM jobs c WHERE c.parent_job_id = page.id) AS chapter_count,
-                (SELECT count(*) FROM jobs c WHERE c.parent_job_id = page.id AND c.status = 'COMPLETED') AS chapters_ready
+                (SELECT count(*) FROM jobs c WHERE c.parent_job_id = page.id AND c.status = 'COMPLETED') AS chapters_ready,
+                ${listenable('page', 'page.opening')} AS listenable
          FROM page ORDER BY ${orderBy((c) => `page.${c}`)}`,
         params,
       );

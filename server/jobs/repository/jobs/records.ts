@@ -8,7 +8,7 @@ import { isUuid } from '../../../uuid';
 import { toBook, type Book } from '../../book';
 import type { JobConfig, JobRecord, JobStatus, JobType, ResultData } from '../../types';
 import { JOB_COLUMNS, MANY_ROWS, toJob, type JobRow } from '../rows';
-import { ACTIVE, ids } from './sql';
+import { ACTIVE, ids, openingReady } from './sql';
 
 /** A job to insert (PENDING); its steps are the steps table's. */
 export interface NewJobRow {
@@ -163,9 +163,7 @@ export function jobRecords(x: DbExecutor) {
         `SELECT ${JOB_COLUMNS},
            (SELECT count(*) FROM jobs c
             WHERE c.parent_job_id = jobs.id AND c.user_id = jobs.user_id AND c.status = 'COMPLETED') AS chapters_ready,
-           EXISTS (SELECT 1 FROM jobs c
-            WHERE c.parent_job_id = jobs.id AND c.user_id = jobs.user_id AND c.status IN ('PENDING', 'PROCESSING')
-              AND jsonb_typeof(c.config->'opening') = 'object') AS opening_ready
+           ${openingReady('jobs')} AS opening_ready
          FROM jobs WHERE id = $1 AND user_id = $2`,
         [jobId, userId],
       );

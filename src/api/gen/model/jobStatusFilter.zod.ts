@@ -12,7 +12,7 @@
  */
 import * as zod from 'zod';
 
-export const JobStatusFilter = zod.enum(['PENDING', 'PROCESSING', 'RUNNING', 'LISTENABLE', 'COMPLETED', 'FAILED', 'CANCELLED', 'pending', 'processing', 'running', 'listenable', 'completed', 'failed', 'cancelled']).describe('A job status (`PENDING`, `PROCESSING`, `COMPLETED`, `FAILED`, `CANCELLED`), `RUNNING` for PENDING and PROCESSING together, or `LISTENABLE` for what can be played now: COMPLETED jobs and books still converting (PENDING or PROCESSING) with at least one chapter ready (see `chapters_ready`). The server compares case-insensitively, so the lowercase aliases (`completed`, `running`, `listenable`, ...) mean the same.')
+export const JobStatusFilter = zod.enum(['PENDING', 'PROCESSING', 'RUNNING', 'LISTENABLE', 'COMPLETED', 'FAILED', 'CANCELLED', 'pending', 'processing', 'running', 'listenable', 'completed', 'failed', 'cancelled']).describe('A job status (`PENDING`, `PROCESSING`, `COMPLETED`, `FAILED`, `CANCELLED`), `RUNNING` for PENDING and PROCESSING together, or `LISTENABLE` for what can be played now: COMPLETED jobs and jobs still converting (PENDING or PROCESSING) with something to play: a book with at least one chapter ready (see `chapters_ready`) or with its first chapter\'s opening ready (see JobSummary `listenable`). The server compares case-insensitively, so the lowercase aliases (`completed`, `running`, `listenable`, ...) mean the same.')
 
 export type JobStatusFilter = zod.input<typeof JobStatusFilter>;
 export type JobStatusFilterOutput = zod.output<typeof JobStatusFilter>;
