@@ -394,7 +394,7 @@ describe('job detail', () => {
       .executeTest(async (server) => {
         useMockServer(server.url, EXAMPLE_TOKEN);
         const steps = await getJobSteps(EXAMPLE_JOB_ID);
-        expect(steps.map((s) => s.status)).toEqual(['COMPLETED', 'RUNNING', 'PENDING', 'PENDING', 'PENDING']);
+        expect(steps.map((s) => s.status)).toEqual(['COMPLETED', 'COMPLETED', 'RUNNING', 'PENDING', 'PENDING']);
         expect(steps.map((s) => s.step_order)).toEqual([1, 2, 3, 4, 5]);
       }));
 });
