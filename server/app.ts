@@ -28,7 +28,7 @@ import { createPronunciationRepository } from './pronunciations/repository';
 import { createPronunciationService } from './pronunciations/service';
 import { createProgressRepository } from './progress/repository';
 import { createProgressService } from './progress/service';
-import { createConversion, type ConversionOverrides } from './jobs/index';
+import { convertsNatively, createConversion, type ConversionOverrides } from './jobs/index';
 import { createExports } from './exports/index';
 import { createMediaTagger } from './exports/media-tags';
 import { createFeedRepository } from './feeds/repository';
@@ -86,7 +86,11 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Fas
   });
   idleWhileWorking(app);
 
-  const db = deps.db ?? (await openDatabase(config, (message, err) => app.log.warn({ err }, message)));
+  const db =
+    deps.db ??
+    (await openDatabase(config, (message, err) => app.log.warn({ err }, message), {
+      baselineCompiler: convertsNatively(config),
+    }));
   if (deps.db === undefined) app.addHook('onClose', () => db.close());
   try {
     await migrate(db);

@@ -2,7 +2,7 @@ import Fastify from 'fastify';
 import { ConfigError, loadConfig, type Config } from './config';
 import { migrate } from './db/migrate';
 import { openDatabase } from './db/open';
-import { createConversion } from './jobs/index';
+import { convertsNatively, createConversion } from './jobs/index';
 import { createExports } from './exports/index';
 import { createListeningService, deriveMediaSecret } from './listening/service';
 import { createTranscriptService } from './listening/transcript';
@@ -43,7 +43,9 @@ async function main(): Promise<void> {
   });
   const log = ops.log;
   surviveDatabaseOutages(log);
-  const db = await openDatabase(config, (message, err) => log.warn({ err }, message));
+  const db = await openDatabase(config, (message, err) => log.warn({ err }, message), {
+    baselineCompiler: convertsNatively(config),
+  });
   await migrate(db);
   const metrics = createMetrics();
   const storage = await openStorage(config);

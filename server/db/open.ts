@@ -4,12 +4,16 @@ import { openPglite } from './pglite';
 import { openPostgres } from './postgres';
 import type { Db } from './types';
 
-/** Chooses the engine: Postgres when DATABASE_URL is set, else PGlite in DATA_DIR/db. */
+/**
+ * Chooses the engine: Postgres when DATABASE_URL is set, else PGlite in DATA_DIR/db.
+ * `baselineCompiler`: see OpenPgliteOptions (only when no other WebAssembly runs in the process).
+ */
 export function openDatabase(
   config: Pick<Config, 'databaseUrl' | 'dataDir'>,
   log?: (message: string, error: unknown) => void,
+  { baselineCompiler = false }: { baselineCompiler?: boolean } = {},
 ): Promise<Db> {
   return config.databaseUrl !== undefined
     ? openPostgres(config.databaseUrl, log)
-    : openPglite(path.join(config.dataDir, 'db'));
+    : openPglite(path.join(config.dataDir, 'db'), { baselineCompiler });
 }

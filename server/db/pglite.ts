@@ -90,17 +90,22 @@ async function unpackTemplate(templateFile: string, dataDir: string): Promise<vo
 export interface OpenPgliteOptions {
   /** The template to start a new database from; null = always initialise from scratch. */
   template?: string | null;
+  /**
+   * Compile the database with V8's baseline compiler only (smaller; see withBaselineWasmCompiler).
+   * Only for a process that compiles no other WebAssembly whose speed matters. Default false.
+   */
+  baselineCompiler?: boolean;
 }
 
 /**
  * Compiles the database's WebAssembly with V8's baseline compiler (Liftoff) only. By default V8
  * recompiles every function that runs often with its optimising compiler (TurboFan): Postgres
- * starting up and answering its first queries runs enough of its code to have tens of MB compiled
- * twice, and glibc keeps what the optimising compiler allocated. Postgres' work here is small
- * queries, for which the baseline code is as fast (`npm run bench -- memory`; docs/decisions.md,
- * "The server's memory at rest and at its peaks"). The choice is V8's, made when a module is
- * compiled, and the flag is process-wide: it is set only while the database's module compiles, so
- * the voice and encoder WebAssembly compiled later keeps the optimising compiler.
+ * starting up and answering its first queries runs enough of its code to keep 30 to 45 MB more
+ * resident. Postgres' work here is small queries, for which the baseline code is as fast
+ * (docs/decisions.md, "The server's memory at rest and at its peaks"). V8's flag is process-wide,
+ * and switching it back after the database's module has compiled does not give WebAssembly
+ * compiled later its optimising compiler again (the offline voice and LAME in WebAssembly then ran
+ * at half their speed): so this is only done when the process runs no such WebAssembly.
  */
 async function withBaselineWasmCompiler<T>(open: () => Promise<T>): Promise<T> {
   const chosenByOperator = process.execArgv.some((flag) => flag.replace(/_/g, '-') === '--liftoff-only');
@@ -114,8 +119,13 @@ async function withBaselineWasmCompiler<T>(open: () => Promise<T>): Promise<T> {
 }
 
 /** Creates (or opens) the PGlite instance, from the template when the database is new. */
-function createPglite(dataDir: string | undefined, templateFile: string | null): Promise<PGlite> {
-  return withBaselineWasmCompiler(() => createPgliteInstance(dataDir, templateFile));
+function createPglite(
+  dataDir: string | undefined,
+  templateFile: string | null,
+  baselineCompiler: boolean,
+): Promise<PGlite> {
+  const create = () => createPgliteInstance(dataDir, templateFile);
+  return baselineCompiler ? withBaselineWasmCompiler(create) : create();
 }
 
 async function createPgliteInstance(dataDir: string | undefined, templateFile: string | null): Promise<PGlite> {
@@ -148,9 +158,9 @@ async function createPgliteInstance(dataDir: string | undefined, templateFile: s
 /** Embedded Postgres (WASM). dataDir undefined = in memory (tests). */
 export async function openPglite(
   dataDir?: string,
-  { template = DB_TEMPLATE_FILE }: OpenPgliteOptions = {},
+  { template = DB_TEMPLATE_FILE, baselineCompiler = false }: OpenPgliteOptions = {},
 ): Promise<Db> {
-  const pg = await createPglite(dataDir, template);
+  const pg = await createPglite(dataDir, template, baselineCompiler);
   return {
     async query<T>(sql: string, params?: unknown[]) {
       const result = await pg.query<T>(sql, params as unknown[] | undefined);

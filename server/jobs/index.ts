@@ -1,10 +1,17 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { EncoderPool } from '../audio/encoder-pool';
+import { detectNativeLame } from '../audio/lame-native';
 import type { Config } from '../config';
 import type { Db } from '../db/types';
 import { LocalFileStorage, openStorage } from '../storage/index';
 import { createStorageHealth, type StorageHealth } from '../storage/health';
-import { closeEspeakHosts, closeEspeakWasmPool, keepNativeEspeakRunning, useOfflineBackend } from '../tts/espeak';
+import {
+  closeEspeakHosts,
+  closeEspeakWasmPool,
+  detectNativeEspeak,
+  keepNativeEspeakRunning,
+  useOfflineBackend,
+} from '../tts/espeak';
 import type { FileStorage } from '../storage/types';
 import { createPronunciationRepository } from '../pronunciations/repository';
 import type { VoiceSettings } from '../tts/select';
@@ -54,6 +61,21 @@ export interface Conversion {
   encoderPool: EncoderPool | undefined;
   /** Stops workers (running jobs are handed back to the queue for another worker), the queue and the encoder threads. */
   close(): Promise<void>;
+}
+
+/**
+ * Whether the offline voice and the MP3 encoder run as native programs (ESPEAK_ENGINE and
+ * MP3_ENCODER not 'wasm', and the programs on PATH): then the process compiles no WebAssembly
+ * that needs V8's optimising compiler, and the embedded database's may be compiled with the
+ * baseline compiler only (server/db/pglite.ts).
+ */
+export function convertsNatively(config: Pick<Config, 'espeakEngine' | 'mp3Encoder'>): boolean {
+  return (
+    config.espeakEngine !== 'wasm' &&
+    config.mp3Encoder !== 'wasm' &&
+    detectNativeEspeak() !== null &&
+    detectNativeLame() !== null
+  );
 }
 
 /**
