@@ -5,12 +5,13 @@
  * edited source builds anew; the compiler writes to a name of its own and the result is renamed
  * into place, so several processes starting at once never run a half-written binary. Without a
  * compiler or the library's headers (package libespeak-ng-dev) there is no host, and the native
- * voice keeps running one `espeak-ng` per request.
+ * voice keeps running one `espeak-ng` per request. A new build removes the binaries of earlier
+ * sources from the folder (about 20 KB each); a process still running one keeps it until it exits.
  */
 import { spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { constants as fsConstants, existsSync } from 'node:fs';
-import { access, lstat, mkdir, readFile, rename, rm } from 'node:fs/promises';
+import { access, lstat, mkdir, readdir, readFile, rename, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -111,9 +112,24 @@ async function build(searchPath: string): Promise<EspeakHostBuild> {
       return { binary: null, reason: `it did not compile${headers}: ${detail}` };
     }
     await rename(partial, binary);
+    await removeOlderBuilds(dir, binary);
     return { binary };
   } finally {
     await rm(partial, { force: true });
+  }
+}
+
+/** A cached binary's name: `espeak-host-` and 16 hex digits of its source's hash. */
+const BUILT = /^espeak-host-[0-9a-f]{16}$/;
+
+/**
+ * Removes the binaries of earlier sources from `dir`, all but `current`; a build still being
+ * written by another process (its `.tmp` name) and any other file are left alone.
+ */
+export async function removeOlderBuilds(dir: string, current: string): Promise<void> {
+  const names = await readdir(dir).catch(() => [] as string[]);
+  for (const name of names) {
+    if (BUILT.test(name) && path.join(dir, name) !== current) await rm(path.join(dir, name), { force: true });
   }
 }
 

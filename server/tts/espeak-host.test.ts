@@ -12,7 +12,7 @@ import {
   type EspeakEngine,
 } from './espeak';
 import { EspeakHostPool, HostFailure, hostWordTimings } from './espeak-host';
-import { espeakHostBinary } from './espeak-host-build';
+import { espeakHostBinary, removeOlderBuilds } from './espeak-host-build';
 import { parseWav } from './wav';
 
 /** The children of this process, and which of them are zombies (exited, never waited for). */
@@ -111,6 +111,21 @@ describe('espeakHostBinary', () => {
       binary: null,
       reason: 'no C compiler (cc or gcc) on PATH',
     });
+  });
+});
+
+describe('removeOlderBuilds', () => {
+  it('leaves the current binary, builds still being written and other files; removes older binaries', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'lectio-cache-'));
+    const names = [
+      'espeak-host-0123456789abcdef',
+      'espeak-host-fedcba9876543210',
+      'espeak-host-aaaaaaaaaaaaaaaa.4242.0a0b0c0d.tmp',
+      'pglite-template.tar.gz',
+    ];
+    for (const name of names) writeFileSync(path.join(dir, name), 'x');
+    await removeOlderBuilds(dir, path.join(dir, 'espeak-host-fedcba9876543210'));
+    expect(readdirSync(dir).sort()).toEqual(names.slice(1).sort());
   });
 });
 
