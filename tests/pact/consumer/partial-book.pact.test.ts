@@ -5,12 +5,11 @@ import { describe, expect, it } from 'vitest';
 import { getAudioMetadata, getAudioStream } from '../../../src/api/gen/endpoints/audio/audio';
 import { listJobs } from '../../../src/api/gen/endpoints/jobs/jobs';
 import { states } from '../states';
-import { bearer, EXAMPLE_CHAPTER_ID, EXAMPLE_JOB_ID, EXAMPLE_TOKEN, jobPath } from './listening';
+import { bearer, convertingBookSummary, EXAMPLE_CHAPTER_ID, EXAMPLE_JOB_ID, EXAMPLE_TOKEN, jobPath } from './listening';
 import { isoTimestamp, lectioPact, useMockServer } from './pact';
 
 const { boolean, eachLike, fromProviderState, integer, like, number, regex, string, uuid } = MatchersV3;
 const pact = lectioPact();
-const USER_ID = '5a0b8a7e-2f3c-4d5e-9f60-718293a4b5c6';
 const CONVERTING = { title: 'The Long Voyage', chapters: 3, ready: [1] };
 
 /**
@@ -19,29 +18,13 @@ const CONVERTING = { title: 'The Long Voyage', chapters: 3, ready: [1] };
  */
 function libraryPage(chaptersReady: number) {
   return {
-    jobs: eachLike({
-      id: uuid(EXAMPLE_JOB_ID),
-      user_id: uuid(USER_ID),
-      parent_job_id: null,
-      job_type: 'book_processing',
-      title: string('The Long Voyage'),
-      description: null,
-      status: regex(/^(PENDING|PROCESSING)$/, 'PROCESSING'),
-      progress: number(50),
-      error_message: null,
-      config: like({ voice_config: { provider: 'openai', voice_id: 'alloy' }, provider: 'openai' }),
-      result_data: like({}),
-      input_file_key: null,
-      output_file_key: null,
-      created_at: isoTimestamp(),
-      updated_at: isoTimestamp(),
-      started_at: isoTimestamp(),
-      completed_at: null,
-      duration: null,
-      chapter_count: integer(3),
-      chapters_ready: integer(chaptersReady),
-      listenable: boolean(true),
-    }),
+    jobs: eachLike(
+      convertingBookSummary({
+        chapter_count: integer(3),
+        chapters_ready: integer(chaptersReady),
+        listenable: boolean(true),
+      }),
+    ),
     total: integer(1),
     page: 1,
     page_size: 100,
