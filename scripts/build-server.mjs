@@ -33,6 +33,7 @@ export const SERVER_ENV = { MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? '2
 const ENTRIES = [
   'server/main.ts',
   'server/worker.ts',
+  'server/analysis/people-and-places.ts',
   'server/analysis/tutoring.ts',
   'server/auth/password-policy.ts',
   'server/tts/espeak-wasm.ts',

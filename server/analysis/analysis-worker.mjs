@@ -1,6 +1,8 @@
-// Runs one tutoring analysis in its own thread, then the thread ends (plain ESM so it starts under
-// node, tsx and vitest alike). The NLP models cost about 130 MB while loaded; in a thread of their
-// own that memory is returned as soon as the analysis is done, instead of staying in the server.
+// Runs one half of a tutoring analysis in its own thread, then the thread ends (plain ESM so it
+// starts under node, tsx and vitest alike): `call` exported by `moduleUrl`, given `input` and the
+// analysis's date. Each half loads one NLP library (compromise about 70 MB, retext with its
+// part-of-speech lexicon about 60 MB while loaded); in a thread of its own that memory is returned
+// as soon as the half is done, instead of staying in the server, and the halves never hold both.
 import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 
@@ -15,12 +17,12 @@ if (process.platform === 'linux') {
     /* not permitted: normal priority */
   }
 }
-const { moduleUrl, text, now } = workerData;
+const { moduleUrl, call, input, now } = workerData;
 if (moduleUrl.endsWith('.ts')) {
   const { register } = await import('tsx/esm/api');
   register();
 }
-const { analyseText } = await import(moduleUrl);
+const run = (await import(moduleUrl))[call];
 // A book's text comes as its UTF-8 bytes (handed over, not copied): decoded here, in this thread.
-const decoded = typeof text === 'string' ? text : new TextDecoder().decode(text);
-parentPort.postMessage(analyseText(decoded, new Date(now)));
+const decoded = input instanceof Uint8Array ? new TextDecoder().decode(input) : input;
+parentPort.postMessage(run(decoded, new Date(now)));

@@ -1,9 +1,9 @@
 /**
- * Characters and the main place of a text: people and places found by compromise in a small
- * sample, completed by honorific and speech-verb cues, merged into entities (one per person,
- * whatever form of the name is used) and ranked by how often the whole scan sample mentions them.
+ * Characters and the main place of a text: the people and places compromise found in a small
+ * sample (./people-and-places.ts, in a thread of its own), completed by honorific and speech-verb
+ * cues, merged into entities (one per person, whatever form of the name is used) and ranked by how
+ * often the whole scan sample mentions them. No NLP model is loaded here: regular expressions only.
  */
-import nlp from 'compromise';
 import {
   countWords,
   escapeRe,
@@ -17,7 +17,7 @@ import {
 
 export type CharacterRole = 'protagonist' | 'major character' | 'minor character';
 
-function cleanName(raw: string): string {
+export function cleanName(raw: string): string {
   return raw
     .replace(/['’]s\b/g, '')
     .replace(/[^\p{L}\p{M}.'’\s-]/gu, ' ')
@@ -60,20 +60,6 @@ function variantPattern(v: string): string {
         escapeRe(w.replace(/\.$/, '')) + (w.endsWith('.') || HONORIFIC_SET.has(w.toLowerCase()) ? String.raw`\.?` : ''),
     )
     .join(String.raw`\s+`);
-}
-
-/** People and places compromise finds in the (small) nlp sample: one parse for both. */
-export function nlpEntities(nlpSample: string): { people: string[]; places: string[] } {
-  const people: string[] = [];
-  const places: string[] = [];
-  try {
-    const doc = nlp(nlpSample);
-    for (const p of doc.people().out('array') as string[]) people.push(cleanName(p));
-    for (const p of doc.places().out('array') as string[]) places.push(cleanName(p));
-  } catch {
-    // compromise failed on odd input: the regex cues still work
-  }
-  return { people: people.filter(Boolean), places: places.filter(Boolean) };
 }
 
 /** Adds cheap regex cues over the scan sample: honorific + name, and names next to speech verbs. */

@@ -1,5 +1,5 @@
 import { analyseInWorker } from './run';
-import { analyseText } from './tutoring';
+import { analyseText } from './analyse';
 
 const TEXT = [
   'Elizabeth Bennet walked from Longbourn to Netherfield in the rain.',

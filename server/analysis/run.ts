@@ -1,32 +1,48 @@
 import { Worker } from 'node:worker_threads';
+import type { PeopleAndPlaces } from './people-and-places';
 import type { TutoringAnalysis } from './tutoring';
 
-/** tutoring.ts beside this file when run from source, tutoring.mjs beside the compiled server. */
-const MODULE_URL = new URL(import.meta.url.endsWith('.ts') ? './tutoring.ts' : './tutoring.mjs', import.meta.url).href;
+/** A module beside this file when run from source (.ts), beside the compiled server (.mjs). */
+const besideThis = (name: string): string =>
+  new URL(import.meta.url.endsWith('.ts') ? `./${name}.ts` : `./${name}.mjs`, import.meta.url).href;
+const FIRST_HALF = { moduleUrl: besideThis('people-and-places'), call: 'findPeopleAndPlaces' };
+const SECOND_HALF = { moduleUrl: besideThis('tutoring'), call: 'analyseFound' };
 const WORKER_URL = new URL('./analysis-worker.mjs', import.meta.url);
 
 /**
- * The tutoring analysis (characters, setting, themes, questions) in a short-lived worker thread,
- * so its NLP models never stay resident in the server. Rejects if the thread fails; the worker
- * is stopped when `signal` aborts.
+ * The tutoring analysis (characters, setting, themes, questions) in short-lived worker threads, so
+ * its NLP models never stay resident in the server: its first half (samples, people and places,
+ * with compromise) in one thread, then its second half (characters, themes, setting, questions,
+ * with retext) in another, so the two libraries are never loaded at once (docs/decisions.md, "The
+ * server's memory at rest and at its peaks"). The result is the same as ./analyse.ts's analyseText
+ * in one thread. Rejects if a thread fails; the running thread is stopped when `signal` aborts.
  *
- * The text may be given as its UTF-8 bytes: they are handed to the thread, not copied (the
+ * The text may be given as its UTF-8 bytes: they are handed to the first thread, not copied (the
  * array is detached here), and decoded there, so a long book's text is never held as a string
  * by the server's thread.
  */
-export function analyseInWorker(
+export async function analyseInWorker(
   text: string | Uint8Array,
   signal?: AbortSignal,
   now = new Date(),
 ): Promise<TutoringAnalysis> {
+  const found = await inThread<PeopleAndPlaces | null>(FIRST_HALF, text, now, signal);
+  return inThread<TutoringAnalysis>(SECOND_HALF, found, now, signal);
+}
+
+function inThread<T>(
+  half: { moduleUrl: string; call: string },
+  input: unknown,
+  now: Date,
+  signal: AbortSignal | undefined,
+): Promise<T> {
   signal?.throwIfAborted();
-  return new Promise<TutoringAnalysis>((resolve, reject) => {
+  return new Promise<T>((resolve, reject) => {
     // Only an array that owns its whole buffer is handed over (a pooled Buffer's is shared).
-    const owns = typeof text !== 'string' && text.byteOffset === 0 && text.byteLength === text.buffer.byteLength;
-    const transfer = owns ? [text.buffer as ArrayBuffer] : [];
+    const owns = input instanceof Uint8Array && input.byteOffset === 0 && input.byteLength === input.buffer.byteLength;
     const worker = new Worker(WORKER_URL, {
-      workerData: { moduleUrl: MODULE_URL, text, now: now.toISOString() },
-      transferList: transfer,
+      workerData: { ...half, input, now: now.toISOString() },
+      transferList: owns ? [input.buffer as ArrayBuffer] : [],
       // A small young generation: the models are long-lived, so a big nursery only holds garbage
       // (about 20 MB less at the analysis's peak).
       resourceLimits: { maxYoungGenerationSizeMb: 4 },
@@ -41,7 +57,7 @@ export function analyseInWorker(
     };
     const onAbort = (): void => settle(() => reject(signal!.reason));
     signal?.addEventListener('abort', onAbort, { once: true });
-    worker.once('message', (analysis: TutoringAnalysis) => settle(() => resolve(analysis)));
+    worker.once('message', (result: T) => settle(() => resolve(result)));
     worker.once('error', (error) => settle(() => reject(new Error(`The text analysis failed: ${error.message}`))));
     worker.once('exit', (code) =>
       settle(() => reject(new Error(`The text analysis stopped unexpectedly (exit code ${code})`))),

@@ -1,9 +1,12 @@
-/** A text's themes: keywords and key phrases (retext-keywords), without names and generic words. */
+/**
+ * A text's themes: keywords and key phrases (retext-keywords, on the part-of-speech tags of
+ * ./part-of-speech.ts), without names and generic words.
+ */
 import { retext } from 'retext';
-import retextPos from 'retext-pos';
 import retextKeywords from 'retext-keywords';
 import { toString as nlcstToString } from 'nlcst-to-string';
 import { VFile } from 'vfile';
+import retextPartOfSpeech from './part-of-speech';
 import { escapeRe, GENERIC_NOUNS, HONORIFIC_SET, STOP_WORDS } from './words';
 
 function isMostlyCapitalised(word: string, scan: string): boolean {
@@ -14,7 +17,7 @@ function isMostlyCapitalised(word: string, scan: string): boolean {
 }
 
 export function findThemes(sample: string, scan: string, nameTokens: Set<string>): string[] {
-  const processor = retext().use(retextPos).use(retextKeywords, { maximum: 20 });
+  const processor = retext().use(retextPartOfSpeech).use(retextKeywords, { maximum: 20 });
   const file = new VFile(sample);
   processor.runSync(processor.parse(file), file);
   const data = file.data as {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { analyseText } from './tutoring';
+import { analyseText } from './analyse';
 
 // The opening of Pride and Prejudice (Jane Austen, 1813; public domain), chapters 1-2 abridged.
 const PRIDE = `It is a truth universally acknowledged, that a single man in possession of a good fortune, must be in want of a wife.

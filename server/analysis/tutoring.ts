@@ -2,20 +2,18 @@
  * The tutoring analysis stored in a job's config.tutoring_analysis: themes, characters, setting,
  * discussion questions and whether the text reads as fiction or non-fiction.
  *
- * Speed: compromise is accurate but costs ~30 µs per character, so the text is sampled:
- * - a "scan" sample (first ~120 KB + 8 evenly spaced 10 KB slices, ~200 KB) is used for the cheap
- *   regex work: counting name mentions, honorific and speech-verb name cues, time cues, and the
- *   fiction/non-fiction features;
- * - a "keyword" sample (~80 KB) goes through retext-pos + retext-keywords;
- * - an "nlp" sample (~30 KB: the opening plus evenly spaced slices) goes through compromise for
- *   people and places.
- * analyseText never throws: any internal failure falls back to a minimal analysis.
+ * This is its second half: it starts from the samples and the names the first half found
+ * (./people-and-places.ts, with compromise) and uses retext for the themes, never compromise, so
+ * each half runs in a thread of its own with one NLP library loaded (./run.ts; the whole in one
+ * call is ./analyse.ts). What the samples are: ./samples.ts.
+ * analyseFound never throws: any internal failure falls back to a minimal analysis.
  */
-import { findCharacters, findPlace, nlpEntities, type CharacterRole } from './characters';
+import { findCharacters, findPlace, type CharacterRole } from './characters';
 import { classify } from './fiction';
 import { buildQuestions } from './questions';
 import { findThemes } from './themes';
 import { findTime } from './time';
+import type { PeopleAndPlaces } from './people-and-places';
 import { escapeRe, NOT_STATED } from './words';
 
 export type TutoringAnalysis = {
@@ -30,33 +28,6 @@ export type TutoringAnalysis = {
 // The parts, each in a module of its own: characters and the place (characters.ts), the time
 // (time.ts), the themes (themes.ts), fiction or not (fiction.ts), the questions (questions.ts);
 // the word lists they share are in words.ts.
-
-// ---------------------------------------------------------------------------------------------
-// Sampling
-// ---------------------------------------------------------------------------------------------
-
-/** The opening `head` characters plus `slices` evenly spaced pieces of `sliceSize` from the rest. */
-export function sampleText(text: string, head: number, slices: number, sliceSize: number): string {
-  if (text.length <= head + slices * sliceSize) return text;
-  const cutAtSpace = (pos: number, forward: boolean): number => {
-    const limit = 200;
-    for (let i = 0; i < limit; i++) {
-      const p = forward ? pos + i : pos - i;
-      if (p <= 0 || p >= text.length) return Math.max(0, Math.min(text.length, p));
-      if (/\s/.test(text[p] ?? '')) return p;
-    }
-    return pos;
-  };
-  const parts = [text.slice(0, cutAtSpace(head, false))];
-  const restStart = head;
-  const step = (text.length - restStart) / slices;
-  for (let i = 0; i < slices; i++) {
-    const s = cutAtSpace(Math.floor(restStart + i * step + (step - sliceSize) / 2), true);
-    const e = cutAtSpace(s + sliceSize, false);
-    if (e > s) parts.push(text.slice(s, e));
-  }
-  return parts.join('\n\n');
-}
 
 // ---------------------------------------------------------------------------------------------
 // Entry point
@@ -77,19 +48,11 @@ function safeIso(now: Date): string {
   return Number.isNaN(now.getTime()) ? new Date().toISOString() : now.toISOString();
 }
 
-/** Analyses a text for the tutoring features. Never throws. */
-export function analyseText(text: string, now = new Date()): TutoringAnalysis {
+/** The tutoring analysis from what the first half found (null: a text without a letter). Never throws. */
+export function analyseFound(found: PeopleAndPlaces | null, now = new Date()): TutoringAnalysis {
   try {
-    const clean = String(text ?? '')
-      .replace(/\r\n?/g, '\n')
-      .replace(/^\uFEFF/, '');
-    if (!/\p{L}/u.test(clean)) return minimal(now);
-
-    const scan = sampleText(clean, 120_000, 8, 10_000);
-    const keywordSample = sampleText(clean, 50_000, 6, 5_000);
-    const nlpSample = sampleText(clean, 18_000, 6, 2_000);
-
-    const { people, places } = nlpEntities(nlpSample);
+    if (found === null) return minimal(now);
+    const { scan, keywordSample, people, places } = found;
     const placeTokens = new Set(places.flatMap((p) => p.split(/\s+/)));
     const characters = findCharacters(people, scan, placeTokens);
     const personTokens = new Set(characters.flatMap((c) => c.name.split(/\s+/).map((w) => w.replace(/\.$/, ''))));
