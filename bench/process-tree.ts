@@ -9,7 +9,7 @@
  * shared page divided among the processes that map it), which adds up to what the tree really
  * occupies. The benches print both.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 
 function statusField(pid: number, field: string): number {
   try {
@@ -59,6 +59,14 @@ export function pssMb(pid: number): number {
 export const rssMb = (pid: number): number => statusField(pid, 'VmRSS');
 /** Peak RSS of one process so far (VmHWM), MB. */
 export const peakRssMb = (pid: number): number => statusField(pid, 'VmHWM');
+
+/**
+ * Starts a new peak: Linux resets a process's VmHWM to its current RSS when "5" is written to its
+ * clear_refs, so the next peakRssMb is the peak from now on (what one step of its life took).
+ */
+export function resetPeakRss(pid: number): void {
+  writeFileSync(`/proc/${pid}/clear_refs`, '5');
+}
 
 export interface TreeSampler {
   /** Highest summed RSS of the tree seen so far, MB. */
