@@ -1,6 +1,7 @@
 import type { StorageWriter } from '../storage/types';
 import type { EncoderPool } from './encoder-pool';
 import { assertEncodable, defaultKbps, InProcessEncoderSession, type EncoderSession } from './encoder-session';
+import { releasePcm } from './pcm-memory';
 
 export { defaultKbps } from './encoder-session';
 
@@ -181,7 +182,12 @@ export function createMp3Writer(opts: Mp3WriterOptions): Mp3Writer {
       filled = 0;
     }
     sampleCount += samples.length;
-    dispatch(session.encode(samples));
+    const encoded = session.encode(samples);
+    dispatch(encoded);
+    // Taken by the encoder (written to it, copied, or transferred to its thread): its memory goes
+    // back now instead of at V8's next full collection, when it can (./pcm-memory.ts).
+    const done = () => releasePcm(samples);
+    encoded.then(done, done);
     await drainTo(maxInFlight - 1);
     await assertOpen();
   }

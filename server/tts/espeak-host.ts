@@ -18,6 +18,7 @@ import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import os from 'node:os';
 import type { Readable, Writable } from 'node:stream';
 import { lowerPriority } from '../audio/lame-native';
+import { GrowingPcm } from '../audio/pcm-memory';
 import type { WordTiming } from './types';
 
 /** A word event of eSpeak: position and length in code points of the text (position from 1), first sample. */
@@ -52,6 +53,9 @@ interface Request {
 
 type HostChild = ChildProcessByStdio<Writable, Readable, Readable>;
 
+/** The frame type of speech samples ('A'); the others: 'W' a word, 'X' an error, 'E' the end. */
+const AUDIO_FRAME = 'A'.charCodeAt(0);
+
 class Host {
   readonly child: HostChild;
   request: Request | null = null;
@@ -60,9 +64,13 @@ class Host {
   private headFilled = 0;
   /** Payload bytes of the current frame still to come; -1 between frames. */
   private remaining = -1;
-  /** The current frame's payload so far: views of the pipe's chunks. */
+  /** The current frame's payload so far (not speech): views of the pipe's chunks. */
   private parts: Buffer[] = [];
-  private audio: Buffer[] = [];
+  /**
+   * The request's speech so far, copied out of each pipe chunk as it arrives, so the chunks die
+   * young; its memory goes back to the system once the encoder has taken it (../audio/pcm-memory.ts).
+   */
+  private audio = new GrowingPcm();
   private words: HostWord[] = [];
   private error: string | undefined;
   private stderr = '';
@@ -102,7 +110,7 @@ class Host {
 
   send(request: Request): void {
     this.request = request;
-    this.audio = [];
+    this.audio.clear();
     this.words = [];
     this.error = undefined;
     this.hold(true);
@@ -163,14 +171,20 @@ class Host {
         this.parts = [];
       }
       const take = Math.min(this.remaining, chunk.length - at);
-      if (take > 0) this.parts.push(chunk.subarray(at, at + take));
+      const speech = this.head[0] === AUDIO_FRAME;
+      if (take > 0) {
+        if (speech) this.audio.append(chunk.subarray(at, at + take));
+        else this.parts.push(chunk.subarray(at, at + take));
+      }
       at += take;
       this.remaining -= take;
       if (this.remaining === 0) {
         this.remaining = -1;
-        const type = String.fromCharCode(this.head[0]!);
-        if (type === 'A') this.audio.push(...this.parts);
-        else this.frame(type, this.parts.length === 1 ? this.parts[0]! : Buffer.concat(this.parts));
+        if (!speech)
+          this.frame(
+            String.fromCharCode(this.head[0]!),
+            this.parts.length === 1 ? this.parts[0]! : Buffer.concat(this.parts),
+          );
         this.parts = [];
       }
     }
@@ -188,17 +202,8 @@ class Host {
       const request = this.request;
       this.request = null;
       const sampleRate = payload.readUInt32LE(0);
-      const bytes = this.audio.reduce((n, b) => n + b.length, 0);
-      const samples = new Int16Array(bytes >> 1);
-      const view = new Uint8Array(samples.buffer);
-      let at = 0;
-      for (const b of this.audio) {
-        view.set(b.subarray(0, Math.min(b.length, view.length - at)), at);
-        at += b.length;
-      }
-      const speech: HostSpeech = { samples, sampleRate, words: this.words };
+      const speech: HostSpeech = { samples: this.audio.take(), sampleRate, words: this.words };
       if (this.error !== undefined) speech.error = this.error;
-      this.audio = [];
       this.words = [];
       this.hold(false);
       if (request && !request.dropped) request.resolve(speech);
