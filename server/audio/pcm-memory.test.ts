@@ -24,6 +24,14 @@ describe('GrowingPcm', () => {
     expect(growing.take()).toHaveLength(0);
   });
 
+  it('keeps every sample of a piece longer than its reservation, moved to a larger one', () => {
+    const pcm = speechLikePcm(1, 22050);
+    const growing = new GrowingPcm(4_096);
+    const bytes = bytesOf(pcm);
+    for (let at = 0; at < bytes.length; at += 1_001) growing.append(bytes.subarray(at, at + 1_001));
+    expect(growing.take()).toEqual(pcm);
+  });
+
   it('drops what a failed or dropped request had collected', () => {
     const growing = new GrowingPcm();
     growing.append(bytesOf(speechLikePcm(1, 22050)));

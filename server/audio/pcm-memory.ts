@@ -25,8 +25,13 @@ const RESERVED_BYTES = 64 * 1024 * 1024;
 
 /** Mono 16-bit PCM arriving in chunks of any size, collected in one resizable buffer. */
 export class GrowingPcm {
-  private buffer = new ResizableArrayBufferConstructor(0, { maxByteLength: RESERVED_BYTES });
+  private buffer: ResizableArrayBuffer;
   private bytes = 0;
+
+  /** `reservedBytes`: address space set aside for one piece before it moves to a larger reservation. */
+  constructor(private readonly reservedBytes = RESERVED_BYTES) {
+    this.buffer = new ResizableArrayBufferConstructor(0, { maxByteLength: reservedBytes });
+  }
 
   /** Copies a chunk in at the end (the chunk may then be dropped at once). */
   append(chunk: Uint8Array): void {
@@ -51,7 +56,7 @@ export class GrowingPcm {
     const buffer = this.buffer;
     const samples = this.bytes >> 1;
     buffer.resize(samples * 2);
-    this.buffer = new ResizableArrayBufferConstructor(0, { maxByteLength: RESERVED_BYTES });
+    this.buffer = new ResizableArrayBufferConstructor(0, { maxByteLength: this.reservedBytes });
     this.bytes = 0;
     return new Int16Array(buffer, 0, samples);
   }
