@@ -2,6 +2,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { createPasswordHasher, type ScryptCost } from './auth/passwords';
 import { createHashingQueue } from './auth/hashing-queue';
 import { createPasswordChecker } from './auth/password-check';
+import { shutdownDeadlineMs } from './process';
 import { createAuthService } from './auth/service';
 import { createLoginThrottle } from './auth/throttle';
 import { createTokenService } from './auth/tokens';
@@ -83,6 +84,10 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Fas
     // Request ids and the one-line-per-request log come from server/ops/routes.ts.
     genReqId: requestId,
     logController: requestLogController(),
+    // Fastify gives each closing hook as long as a plugin gets to load (10 s by default). Handing
+    // running jobs back waits up to SHUTDOWN_GRACE_SECONDS by design, so a hook may take that long:
+    // closing is bounded by the process's own shutdown deadline instead (server/process.ts).
+    pluginTimeout: shutdownDeadlineMs(config.shutdownGraceSeconds),
   });
   idleWhileWorking(app);
 
@@ -91,7 +96,10 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Fas
     (await openDatabase(config, (message, err) => app.log.warn({ err }, message), {
       baselineCompiler: convertsNatively(config),
     }));
-  if (deps.db === undefined) app.addHook('onClose', () => db.close());
+  if (deps.db === undefined)
+    app.addHook('onClose', async function closeDatabase() {
+      await db.close();
+    });
   try {
     await migrate(db);
   } catch (error) {
@@ -100,7 +108,9 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Fas
   }
 
   const passwordChecker = createPasswordChecker();
-  app.addHook('onClose', () => passwordChecker.close());
+  app.addHook('onClose', async function stopPasswordChecker() {
+    await passwordChecker.close();
+  });
   const auth = createAuthService({
     users: cachedUserLookups(createUserRepository(db)),
     passwordChecker,
@@ -125,7 +135,9 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Fas
   // Cached job-list pages, trusted while the database announces job changes (jobs/list-cache.ts).
   const listCache = createListCache();
   const stopListening = config.jobListCache ? await listenForJobChanges(db, listCache) : async () => undefined;
-  app.addHook('preClose', () => stopListening());
+  app.addHook('preClose', async function stopJobChangeListener() {
+    await stopListening();
+  });
 
   // The conversion engine (queue + in-process workers). preClose: running jobs stop (and resume
   // later) before the database closes.
@@ -138,7 +150,9 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Fas
     conversionMetricsHook(metrics),
     now,
   );
-  app.addHook('preClose', () => conversion.close());
+  app.addHook('preClose', async function handBackRunningJobs() {
+    await conversion.close();
+  });
 
   // Listening and progress read books through the jobs module's repository (the tables' one owner).
   const books = conversion.repo.jobs;
@@ -161,11 +175,15 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Fas
     storage,
     pool: () => conversion.encoderPool ?? (samplePool ??= new EncoderPool(1, { encoder: config.mp3Encoder })),
   });
-  app.addHook('onClose', async () => samplePool?.close());
+  app.addHook('onClose', async function stopSampleEncoder() {
+    await samplePool?.close();
+  });
   // Downloads (M4B, MP3, ZIP, EPUB) built on their own queue, and the private podcast feeds.
   const transcripts = createTranscriptService({ books, storage });
   const exports = await createExports({ config, db, storage, listening, transcripts, log: app.log, now });
-  app.addHook('preClose', () => exports.close());
+  app.addHook('preClose', async function stopExports() {
+    await exports.close();
+  });
   const feeds = createFeedService({
     repo: createFeedRepository(db),
     books: exports.books,

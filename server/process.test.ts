@@ -1,6 +1,8 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyBaseLogger } from 'fastify';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { exitOnSignals } from './process';
+import { createTestApp } from './testing/app';
 
 /**
  * Signals as they arrive in practice: `kill -TERM` to a process group reaches node directly and
@@ -81,4 +83,33 @@ describe('one graceful shutdown however the signal arrives', () => {
     process.emit('SIGINT', 'SIGINT');
     expect(exits).toEqual([1]);
   });
+});
+
+describe('a shutdown that needs its whole grace', () => {
+  it(
+    'lets the running work take SHUTDOWN_GRACE_SECONDS, then closes the database and exits 0',
+    { timeout: 40_000 },
+    async () => {
+      // Fastify's own limit for a closing hook is 10 s; handing jobs back may wait the whole grace.
+      const t = await createTestApp({ env: { SHUTDOWN_GRACE_SECONDS: '15' } });
+      let handedBack = false;
+      t.app.addHook('preClose', async function slowHandBack() {
+        await sleep(11_000);
+        handedBack = true;
+      });
+      await t.app.ready();
+      const errors = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+      let exited!: (code: number) => void;
+      const exit = new Promise<number>((resolve) => (exited = resolve));
+      vi.spyOn(process, 'exit').mockImplementation(((code?: number) => exited(code ?? 0)) as typeof process.exit);
+      exitOnSignals(log, 'shutting down', () => t.close(), 15);
+      process.emit('SIGTERM', 'SIGTERM');
+
+      expect(await exit).toBe(0);
+      expect(errors).not.toHaveBeenCalled();
+      expect(handedBack).toBe(true);
+      expect(lines).toContain('shutdown complete');
+      await expect(t.db.query('SELECT 1')).rejects.toThrow(); // closed after the slow work, not before
+    },
+  );
 });

@@ -14,6 +14,12 @@ export const SIGTERM_REPEAT_MS = 5_000;
 export const SIGINT_REPEAT_MS = 300;
 
 /**
+ * How long closing may take in all after a shutdown signal: the grace the running work gets
+ * (SHUTDOWN_GRACE_SECONDS), plus a margin for handing jobs back and closing the database.
+ */
+export const shutdownDeadlineMs = (graceSeconds: number): number => (graceSeconds + 5) * 1000;
+
+/**
  * Closes gracefully on the first SIGINT or SIGTERM (new work is refused, running jobs are handed
  * back to the queue, in-flight requests finish), then exits: 0 when closing worked, 1 when it
  * failed. Closing is bounded: when it has not finished `graceSeconds` plus a margin after the
@@ -41,13 +47,10 @@ export function exitOnSignals(
     }
     first = { signal, at: now() };
     log.info({ signal, graceSeconds }, message);
-    const deadline = setTimeout(
-      () => {
-        log.error({ graceSeconds }, 'shutdown took too long: exiting now');
-        process.exit(1);
-      },
-      (graceSeconds + 5) * 1000,
-    );
+    const deadline = setTimeout(() => {
+      log.error({ graceSeconds }, 'shutdown took too long: exiting now');
+      process.exit(1);
+    }, shutdownDeadlineMs(graceSeconds));
     deadline.unref();
     close().then(
       () => {
