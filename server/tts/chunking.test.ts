@@ -132,6 +132,41 @@ describe('splitIntoChunks', () => {
     expect(sentences).toEqual(['Mr. Rochester came in.', '"Is that you, Jane?" he asked.', 'Dr. J. R. Smith nodded.']);
   });
 
+  // The segmenter is given a long text a window at a time (V8 before 12 took quadratic time for
+  // one long input): the sentences are the same as ICU finds in the whole text.
+  it('splits a long paragraph exactly as ICU splits the whole text', () => {
+    const kinds = [
+      'The harbour was quiet.',
+      'Was it? Nobody knew!',
+      'See the list etc. 123 and more came after it.',
+      'Pi is 3.14 or so.',
+      'Wait... then it rained.',
+      'Ça va? Oui.',
+      `Long${' word'.repeat(2_000)}.`,
+    ];
+    let text = '';
+    for (let i = 0; text.length < 60_000; i += 1) text += `${kinds[(i * 5) % kinds.length]} `;
+    const whole = [...new Intl.Segmenter('en', { granularity: 'sentence' }).segment(text)]
+      .map((seg) => seg.segment.trim())
+      .filter((sentence) => sentence.length > 0);
+    expect(splitSentences(text).map((s) => text.slice(s.start, s.end))).toEqual(whole);
+  });
+
+  it('splits a long text of paragraphs as it splits each paragraph', () => {
+    const paragraphs = Array.from(
+      { length: 400 },
+      (_, i) => `Mr. Rochester came in, chapter ${i}. "Is that you, Jane?" he asked. Dr. J. R. Smith nodded.`,
+    );
+    const text = paragraphs.join('\n\n');
+    let offset = 0;
+    const expected = paragraphs.flatMap((p) => {
+      const spans = splitSentences(p).map((s) => ({ start: s.start + offset, end: s.end + offset }));
+      offset += p.length + 2;
+      return spans;
+    });
+    expect(splitSentences(text)).toEqual(expected);
+  });
+
   it('splits an over-long sentence at word boundaries', () => {
     const text = 'alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu.';
     const chunks = splitIntoChunks(text, 16);
