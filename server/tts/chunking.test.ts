@@ -167,6 +167,24 @@ describe('splitIntoChunks', () => {
     expect(splitSentences(text)).toEqual(expected);
   });
 
+  it('cuts a long text without a full stop only where ICU finds word boundaries in the whole text', () => {
+    const words = ['well-known', 'harbour', 'a,b', 'lamp', '日本語の文', 'x'.repeat(40), '—', 'walls'];
+    let text = '';
+    for (let i = 0; text.length < 30_000; i += 1) text += `${words[(i * 3) % words.length]}${i % 4 ? ' ' : ''}`;
+    text = text.trim();
+    const boundaries = new Set(
+      [...new Intl.Segmenter('en', { granularity: 'word' }).segment(text)].map((seg) => seg.index),
+    );
+    const chunks = splitIntoChunks(text, 300);
+    checkInvariants(text, chunks, 300);
+    for (const chunk of chunks.slice(1)) {
+      // A chunk starts at a word boundary (after any whitespace that follows one).
+      let at = chunk.start;
+      while (at > 0 && /\s/.test(text[at - 1]!)) at -= 1;
+      expect(boundaries.has(at) || boundaries.has(chunk.start)).toBe(true);
+    }
+  });
+
   it('splits an over-long sentence at word boundaries', () => {
     const text = 'alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu.';
     const chunks = splitIntoChunks(text, 16);

@@ -69,29 +69,39 @@ function continuesInLowerCase(text: string, prev: SentenceSpan, next: SentenceSp
 }
 
 /**
- * How much text ICU's sentence segmenter is given at once. V8 before version 12 (Node 20) copies
- * the whole input again for every segment it returns, so one long text took quadratic time and
- * memory (about 1.2 s and hundreds of MB of garbage for 200,000 characters, on the main thread).
+ * How much text an ICU segmenter is given at once (for sentences; for words, a tenth). V8 before
+ * version 12 (Node 20) copies the whole input again for every segment it returns, so one long text
+ * took quadratic time and memory on the main thread (200,000 characters: about 0.8 s to split into
+ * sentences; a 100,000-character "sentence" with no full stop took 1.9 s to split into words).
+ * Within a window the cost is still its length times its segments, hence the smaller word window.
  */
-const SEGMENT_WINDOW = 4_000;
+const SENTENCE_WINDOW = 4_000;
+const WORD_WINDOW = 400;
 
 /**
- * ICU's sentence segments of `text` as [start, end) offsets, found a window at a time. A window's
- * last two segments are not taken: the next window starts at the first of them, at a boundary, so
- * each boundary taken had a whole sentence of text after it to decide on (ICU looks ahead past
- * spaces and punctuation for a lower-case word). A window holding fewer than three segments grows.
+ * The segments of text.slice(start, end) as [start, end) offsets into `text`, found a window at a
+ * time. A window's last two segments are not taken: the next window starts at the first of them,
+ * at a boundary, so each boundary taken had a whole segment of text after it to decide on (ICU's
+ * sentence rules look ahead past spaces and punctuation for a lower-case word). A window holding
+ * fewer than three segments grows.
  */
-function sentenceSegments(text: string): SentenceSpan[] {
+function segmentsOf(
+  segmenter: Intl.Segmenter,
+  initialWindow: number,
+  text: string,
+  start = 0,
+  end = text.length,
+): SentenceSpan[] {
   const spans: SentenceSpan[] = [];
-  let from = 0;
-  let window = SEGMENT_WINDOW;
-  while (from < text.length) {
-    const end = Math.min(text.length, from + window);
+  let from = start;
+  let window = initialWindow;
+  while (from < end) {
+    const to = Math.min(end, from + window);
     const found: SentenceSpan[] = [];
-    for (const seg of sentenceSegmenter.segment(text.slice(from, end))) {
+    for (const seg of segmenter.segment(text.slice(from, to))) {
       found.push({ start: from + seg.index, end: from + seg.index + seg.segment.length });
     }
-    if (end === text.length) {
+    if (to === end) {
       spans.push(...found);
       break;
     }
@@ -101,7 +111,7 @@ function sentenceSegments(text: string): SentenceSpan[] {
     }
     spans.push(...found.slice(0, -2));
     from = found[found.length - 2]!.start;
-    window = SEGMENT_WINDOW;
+    window = initialWindow;
   }
   return spans;
 }
@@ -109,7 +119,7 @@ function sentenceSegments(text: string): SentenceSpan[] {
 /** Sentences of `text` as trimmed spans (whitespace-only segments dropped). */
 export function splitSentences(text: string): SentenceSpan[] {
   const raw: SentenceSpan[] = [];
-  for (const seg of sentenceSegments(text)) {
+  for (const seg of segmentsOf(sentenceSegmenter, SENTENCE_WINDOW, text)) {
     const span = trimRange(text, seg.start, seg.end);
     if (span) raw.push(span);
   }
@@ -177,10 +187,9 @@ function splitLongSentence(text: string, span: SentenceSpan, maxChars: number): 
   const tier1: number[] = [];
   const tier2: number[] = [];
   const tier3: number[] = [];
-  const sub = text.slice(span.start, span.end);
-  for (const seg of wordSegmenter.segment(sub)) {
-    if (seg.index === 0) continue;
-    const pos = span.start + seg.index;
+  for (const seg of segmentsOf(wordSegmenter, WORD_WINDOW, text, span.start, span.end)) {
+    if (seg.start === span.start) continue;
+    const pos = seg.start;
     const before = text[pos - 1];
     const after = text[pos];
     if (isSpace(before) || isSpace(after)) tier1.push(pos);
