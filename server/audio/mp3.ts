@@ -184,8 +184,8 @@ export function createMp3Writer(opts: Mp3WriterOptions): Mp3Writer {
     sampleCount += samples.length;
     const encoded = session.encode(samples);
     dispatch(encoded);
-    // Taken by the encoder (written to it, copied, or transferred to its thread): its memory goes
-    // back now instead of at V8's next full collection, when it can (./pcm-memory.ts).
+    // Taken by the encoder (written to it, copied, or transferred to its thread): a block of
+    // collected speech goes back to be reused for the next piece (./pcm-memory.ts).
     const done = () => releasePcm(samples);
     encoded.then(done, done);
     await drainTo(maxInFlight - 1);

@@ -1,14 +1,14 @@
 import { EncoderPool } from './encoder-pool';
 import { createMp3Writer } from './mp3';
 import { parseMp3 } from './mp3-frames';
-import { GrowingPcm, releasePcm } from './pcm-memory';
+import { GrowingPcm, PcmBlocks, releasePcm } from './pcm-memory';
 import { speechLikePcm } from '../testing/synthetic-pcm';
 
 const bytesOf = (pcm: Int16Array) => new Uint8Array(pcm.buffer, pcm.byteOffset, pcm.byteLength);
 
 /** Speech collected the way the eSpeak-NG host collects it: pipe chunks of odd sizes, a sample split across two. */
-function collected(pcm: Int16Array, chunkBytes = 4_099): Int16Array {
-  const growing = new GrowingPcm();
+function collected(pcm: Int16Array, blocks = new PcmBlocks(), chunkBytes = 4_099): Int16Array {
+  const growing = new GrowingPcm(blocks);
   const bytes = bytesOf(pcm);
   for (let at = 0; at < bytes.length; at += chunkBytes) growing.append(bytes.subarray(at, at + chunkBytes));
   return growing.take();
@@ -17,38 +17,58 @@ function collected(pcm: Int16Array, chunkBytes = 4_099): Int16Array {
 describe('GrowingPcm', () => {
   it('collects chunks of any size into exactly the samples sent, and starts empty again', () => {
     const pcm = speechLikePcm(3, 22050);
-    const growing = new GrowingPcm();
+    const growing = new GrowingPcm(new PcmBlocks());
     const bytes = bytesOf(pcm);
     for (let at = 0; at < bytes.length; at += 777) growing.append(bytes.subarray(at, at + 777));
     expect(growing.take()).toEqual(pcm);
     expect(growing.take()).toHaveLength(0);
   });
 
-  it('keeps every sample of a piece longer than its reservation, moved to a larger one', () => {
+  it('keeps every sample of a piece longer than a block, and gives the block it outgrew back', () => {
+    const blocks = new PcmBlocks(4_096);
     const pcm = speechLikePcm(1, 22050);
-    const growing = new GrowingPcm(4_096);
-    const bytes = bytesOf(pcm);
-    for (let at = 0; at < bytes.length; at += 1_001) growing.append(bytes.subarray(at, at + 1_001));
-    expect(growing.take()).toEqual(pcm);
+    expect(collected(pcm, blocks, 1_001)).toEqual(pcm);
+    expect(blocks.available).toBe(1);
   });
 
-  it('drops what a failed or dropped request had collected', () => {
-    const growing = new GrowingPcm();
+  it('drops what a failed or dropped request had collected, and its block is reused', () => {
+    const blocks = new PcmBlocks();
+    const growing = new GrowingPcm(blocks);
     growing.append(bytesOf(speechLikePcm(1, 22050)));
     growing.clear();
+    expect(blocks.available).toBe(1);
     growing.append(new Uint8Array([1, 0, 2, 0]));
     expect([...growing.take()]).toEqual([1, 2]);
+    expect(blocks.available).toBe(0);
   });
 });
 
 describe('releasePcm', () => {
-  it("gives a collected block's memory back, and leaves ordinary arrays alone", () => {
-    const block = collected(speechLikePcm(1, 22050));
-    releasePcm(block);
-    expect(block.buffer.byteLength).toBe(0);
+  it('hands a block back once, for the next piece to be collected in the same memory', () => {
+    const blocks = new PcmBlocks();
+    const first = collected(speechLikePcm(1, 22050, 1), blocks);
+    releasePcm(first);
+    releasePcm(first); // a second release must not hand the same memory to two pieces
+    expect(blocks.available).toBe(1);
+    const second = collected(speechLikePcm(1, 22050, 2), blocks);
+    expect(second.buffer).toBe(first.buffer);
+    expect(second).toEqual(speechLikePcm(1, 22050, 2));
+    const third = collected(speechLikePcm(1, 22050, 3), blocks);
+    expect(third.buffer).not.toBe(second.buffer);
+  });
+
+  it('leaves ordinary arrays alone', () => {
     const ordinary = speechLikePcm(1, 22050);
     releasePcm(ordinary);
-    expect(ordinary).toHaveLength(22050);
+    expect(ordinary).toEqual(speechLikePcm(1, 22050));
+  });
+
+  it('lets the free blocks go once no speech has come for a while', async () => {
+    const blocks = new PcmBlocks(undefined, undefined, 50);
+    releasePcm(collected(speechLikePcm(1, 22050), blocks));
+    expect(blocks.available).toBe(1);
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    expect(blocks.available).toBe(0);
   });
 });
 
@@ -60,17 +80,18 @@ describe('the MP3 writer with handed-over speech', () => {
     { name: 'native lame', pool: () => new EncoderPool(1, { encoder: 'native' }) },
   ];
   for (const { name, pool: makePool } of encoders) {
-    it(`encodes every sample and gives each block's memory back once encoded (${name})`, async () => {
+    it(`encodes every sample and hands each block back once encoded (${name})`, async () => {
       const pool = makePool();
       try {
         const chunks: Uint8Array[] = [];
         const writer = createMp3Writer({ sampleRate: 22050, sink: async (c) => void chunks.push(c.slice()), pool });
-        const blocks = [0, 1, 2, 3].map((seed) => collected(speechLikePcm(2, 22050, seed + 1)));
-        for (const block of blocks) await writer.write(block, { handOver: true });
+        const blocks = new PcmBlocks();
+        const pieces = [0, 1, 2, 3].map((seed) => collected(speechLikePcm(2, 22050, seed + 1), blocks));
+        for (const piece of pieces) await writer.write(piece, { handOver: true });
         const result = await writer.finish();
         expect(result.sampleCount).toBe(4 * 2 * 22050);
         expect(parseMp3(Buffer.concat(chunks)).samples).toBeGreaterThanOrEqual(4 * 2 * 22050);
-        for (const block of blocks) expect(block.buffer.byteLength).toBe(0);
+        expect(blocks.available).toBe(4);
       } finally {
         await pool?.close();
       }

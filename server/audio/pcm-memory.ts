@@ -1,83 +1,129 @@
 /**
- * Memory for speech that is given back as soon as it has been encoded. A long conversion produces
- * some 40 KB of PCM per second of speech; allocated as ordinary ArrayBuffers, each piece's memory
- * stays with the process until V8's next full garbage collection, long after the encoder has taken
- * it (30 MB and more at once while a book converts). A resizable ArrayBuffer keeps its memory in a
- * mapping of its own that `resize(0)` hands back to the system at once, so the kept-running
- * eSpeak-NG host (server/tts/espeak-host.ts) collects each piece of speech in one, and the MP3
- * writer (./mp3.ts) releases it once the encoder has taken it.
+ * Memory for speech, reused from one piece to the next. A long conversion produces some 40 KB of
+ * PCM per second of speech. Each piece waits a little for its encoder, long enough for V8 to move
+ * an ordinary ArrayBuffer to its old generation, so it stayed in memory until the next full
+ * collection (30 MB and more at once while a book converted). Resizable buffers, shrunk to nothing
+ * once encoded, gave that memory back at once, but V8 counts every growth of one as new external
+ * memory and a shrink not at all, so it ran a full collection every few megabytes of speech
+ * (about 25 while 50,000 characters converted: a second or two of CPU). So the kept-running
+ * eSpeak-NG host (server/tts/espeak-host.ts) collects each piece in a block of PcmBlocks, the MP3
+ * writer (./mp3.ts) hands the block back once its encoder has taken it, and the next piece is
+ * collected in it: no new memory per piece, nothing for the collector (docs/decisions.md,
+ * "Speech memory is reused once encoded").
  */
 
-/** The ES2024 resizable ArrayBuffer (Node 20 has it; the server's TypeScript library is ES2023). */
-interface ResizableArrayBuffer extends ArrayBuffer {
-  readonly resizable: boolean;
-  readonly maxByteLength: number;
-  resize(byteLength: number): void;
+/** A block holds this much: 300 characters read slowly (about 25 s at 22,050 Hz) still fit. */
+const BLOCK_BYTES = 2 * 1024 * 1024;
+/** Free blocks kept for the next pieces (the pieces in flight at once are fewer). */
+const MAX_FREE_BLOCKS = 8;
+/** Free blocks are let go after this long without a piece of speech (the server is idle). */
+const IDLE_MS = 30_000;
+
+/** The pool each block came from, so a block handed back finds its way home. */
+const owners = new WeakMap<ArrayBuffer, PcmBlocks>();
+
+/** Fixed-size blocks for pieces of speech, handed out and taken back for reuse. */
+export class PcmBlocks {
+  private readonly free: ArrayBuffer[] = [];
+  private lastUse = 0;
+  private idleTimer: NodeJS.Timeout | null = null;
+
+  constructor(
+    readonly blockBytes = BLOCK_BYTES,
+    private readonly maxFree = MAX_FREE_BLOCKS,
+    private readonly idleMs = IDLE_MS,
+  ) {}
+
+  /** Free blocks waiting for a piece. */
+  get available(): number {
+    return this.free.length;
+  }
+
+  /** A buffer of at least `bytes`: a reused block when one fits, else a new buffer (a block if it fits one). */
+  get(bytes: number): ArrayBuffer {
+    if (bytes > this.blockBytes) return new ArrayBuffer(bytes);
+    this.lastUse = Date.now();
+    const reused = this.free.pop();
+    if (reused !== undefined) return reused;
+    const block = new ArrayBuffer(this.blockBytes);
+    owners.set(block, this);
+    return block;
+  }
+
+  /** Takes a block back for the next piece (anything else, or a block already back, is left alone). */
+  giveBack(buffer: ArrayBuffer): void {
+    if (owners.get(buffer) !== this || buffer.byteLength !== this.blockBytes) return; // not ours, or transferred
+    if (this.free.length >= this.maxFree || this.free.includes(buffer)) return;
+    this.free.push(buffer);
+    this.lastUse = Date.now();
+    this.idleTimer ??= this.letGoWhenIdle(this.idleMs);
+  }
+
+  private letGoWhenIdle(delay: number): NodeJS.Timeout {
+    const timer = setTimeout(() => {
+      const idle = Date.now() - this.lastUse;
+      if (idle >= this.idleMs) {
+        this.free.length = 0;
+        this.idleTimer = null;
+      } else {
+        this.idleTimer = this.letGoWhenIdle(this.idleMs - idle);
+      }
+    }, delay);
+    timer.unref();
+    return timer;
+  }
 }
 
-const ResizableArrayBufferConstructor = ArrayBuffer as unknown as new (
-  byteLength: number,
-  options: { maxByteLength: number },
-) => ResizableArrayBuffer;
+/** The blocks every piece of speech in this thread is collected in. */
+const sharedBlocks = new PcmBlocks();
 
-/** Address space set aside per piece (not memory: pages are only used as the speech fills them). */
-const RESERVED_BYTES = 64 * 1024 * 1024;
-
-/** Mono 16-bit PCM arriving in chunks of any size, collected in one resizable buffer. */
+/** Mono 16-bit PCM arriving in chunks of any size, collected in one block. */
 export class GrowingPcm {
-  private buffer: ResizableArrayBuffer;
+  private buffer: ArrayBuffer | null = null;
   private bytes = 0;
 
-  /** `reservedBytes`: address space set aside for one piece before it moves to a larger reservation. */
-  constructor(private readonly reservedBytes = RESERVED_BYTES) {
-    this.buffer = new ResizableArrayBufferConstructor(0, { maxByteLength: reservedBytes });
-  }
+  constructor(private readonly blocks: PcmBlocks = sharedBlocks) {}
 
   /** Copies a chunk in at the end (the chunk may then be dropped at once). */
   append(chunk: Uint8Array): void {
     const needed = this.bytes + chunk.length;
-    if (needed > this.buffer.byteLength) {
-      if (needed > this.buffer.maxByteLength) {
-        // Longer than any 300-character piece of speech; moved to a larger reservation.
-        const larger = new ResizableArrayBufferConstructor(needed, { maxByteLength: needed * 2 });
+    if (this.buffer === null || needed > this.buffer.byteLength) {
+      // A piece longer than a block (rare) grows by doubling, outside the pool.
+      const larger = this.blocks.get(this.buffer === null ? needed : Math.max(needed, this.buffer.byteLength * 2));
+      if (this.buffer !== null) {
         new Uint8Array(larger).set(new Uint8Array(this.buffer, 0, this.bytes));
-        this.buffer.resize(0);
-        this.buffer = larger;
-      } else {
-        this.buffer.resize(Math.min(this.buffer.maxByteLength, Math.max(needed, this.buffer.byteLength * 2)));
+        this.blocks.giveBack(this.buffer);
       }
+      this.buffer = larger;
     }
     new Uint8Array(this.buffer, this.bytes, chunk.length).set(chunk);
     this.bytes = needed;
   }
 
-  /** The samples collected (a whole number of them), in their own buffer; the collector starts empty. */
+  /**
+   * The samples collected (a whole number of them), a view of their block, which now belongs to
+   * the caller (releasePcm hands it back); the collector starts empty.
+   */
   take(): Int16Array {
-    const buffer = this.buffer;
-    const samples = this.bytes >> 1;
-    buffer.resize(samples * 2);
-    this.buffer = new ResizableArrayBufferConstructor(0, { maxByteLength: this.reservedBytes });
+    const samples = this.buffer === null ? new Int16Array(0) : new Int16Array(this.buffer, 0, this.bytes >> 1);
+    this.buffer = null;
     this.bytes = 0;
-    return new Int16Array(buffer, 0, samples);
+    return samples;
   }
 
-  /** Gives the memory collected so far back (a request dropped or failed). */
+  /** Drops what was collected (a request dropped or failed); its block goes back. */
   clear(): void {
-    this.buffer.resize(0);
+    if (this.buffer !== null) this.blocks.giveBack(this.buffer);
+    this.buffer = null;
     this.bytes = 0;
   }
 }
 
 /**
- * Gives a block's memory back now if it lives in a resizable buffer (a GrowingPcm's), once nobody
- * reads it any more. A buffer transferred to an encoder thread is that thread's: nothing happens.
+ * Hands a piece's block back for the next piece, once nobody reads these samples any more. Other
+ * arrays, and a block transferred to an encoder thread (that thread's now), are left alone.
  */
 export function releasePcm(samples: Int16Array): void {
-  const buffer = samples.buffer as ResizableArrayBuffer;
-  if (buffer.resizable !== true || buffer.byteLength === 0) return;
-  try {
-    buffer.resize(0);
-  } catch {
-    // detached (transferred): not ours to release
-  }
+  const buffer = samples.buffer;
+  if (buffer instanceof ArrayBuffer) owners.get(buffer)?.giveBack(buffer);
 }

@@ -68,7 +68,8 @@ class Host {
   private parts: Buffer[] = [];
   /**
    * The request's speech so far, copied out of each pipe chunk as it arrives, so the chunks die
-   * young; its memory goes back to the system once the encoder has taken it (../audio/pcm-memory.ts).
+   * young, into a reused block that goes back to be reused once the encoder has taken it
+   * (../audio/pcm-memory.ts).
    */
   private audio = new GrowingPcm();
   private words: HostWord[] = [];
