@@ -16,9 +16,18 @@ export const SERVER_ENTRY = path.join(SERVER_OUT, 'main.mjs');
  * measurable (see `npm run bench -- conversion`). One background compiler task for WebAssembly:
  * by default V8 optimises the embedded database's hot functions on as many threads as there are
  * cores, each holding its own working memory, which made the start peak about 70 MB higher
- * (300 MB instead of 230 MB on the 2-core machine); the code is the same once compiled.
+ * (300 MB instead of 230 MB on the 2-core machine); the code is the same once compiled. The old
+ * generation may double before a full collection: V8's own choice for a heap that promotes little
+ * is to let it grow by about a third, and the external memory of the ArrayBuffers a conversion
+ * passes around counts against that margin, so V8 ran a full collection every 300 ms while
+ * converting (docs/decisions.md, "Full garbage collections while converting"): a fifth of the
+ * server's CPU on a 1 MB book, and its peak about 10 MB higher.
  */
-export const SERVER_NODE_FLAGS = ['--max-semi-space-size=4', '--wasm-num-compilation-tasks=1'];
+export const SERVER_NODE_FLAGS = [
+  '--max-semi-space-size=4',
+  '--wasm-num-compilation-tasks=1',
+  '--heap-growing-percent=100',
+];
 
 /**
  * Environment the server runs with (an operator's own value wins). glibc gives every thread that

@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
+import { SERVER_NODE_FLAGS } from '../../scripts/build-server.mjs';
 
 /**
  * Real processes for scale-out tests and benches: the API (`server/main.ts`) and workers, either
@@ -19,7 +20,7 @@ const ARGS: Record<Entry, string[]> = {
   // As `npm start` runs it, once dist-server/ is built: with its Node flags (scripts/bench.mjs passes
   // them on; its environment is inherited).
   'compiled-api': [
-    ...(process.env.LECTIO_SERVER_NODE_FLAGS ?? '--max-semi-space-size=4').split(' ').filter(Boolean),
+    ...(process.env.LECTIO_SERVER_NODE_FLAGS?.split(' ').filter(Boolean) ?? SERVER_NODE_FLAGS),
     'dist-server/main.mjs',
   ],
   worker: ['--import', 'tsx', 'server/worker.ts'],
