@@ -19,9 +19,10 @@ export const SERVER_ENTRY = path.join(SERVER_OUT, 'main.mjs');
  * (300 MB instead of 230 MB on the 2-core machine); the code is the same once compiled. The old
  * generation may double before a full collection: V8's own choice for a heap that promotes little
  * is to let it grow by about a third, and the external memory of the ArrayBuffers a conversion
- * passes around counts against that margin, so V8 ran a full collection every 300 ms while
- * converting (docs/decisions.md, "Full garbage collections while converting"): a fifth of the
- * server's CPU on a 1 MB book, and its peak about 10 MB higher.
+ * passes around (40 KB of pipe chunks per second of speech alone) counts against that margin, so
+ * V8 ran full collections over and over while converting (docs/decisions.md, "Full garbage
+ * collections while converting"): the 1 MB book cost the server 48 CPU seconds without the flag,
+ * 26 with it.
  */
 export const SERVER_NODE_FLAGS = [
   '--max-semi-space-size=4',
