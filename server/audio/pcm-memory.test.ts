@@ -57,6 +57,15 @@ describe('releasePcm', () => {
     expect(third.buffer).not.toBe(second.buffer);
   });
 
+  it('keeps no more than its free blocks: one more handed back gives its memory back at once', () => {
+    const blocks = new PcmBlocks(undefined, 1);
+    const [a, b] = [1, 2].map((seed) => collected(speechLikePcm(1, 22050, seed), blocks));
+    releasePcm(a!);
+    releasePcm(b!);
+    expect(blocks.available).toBe(1);
+    expect(b!.buffer.byteLength).toBe(0);
+  });
+
   it('leaves ordinary arrays alone', () => {
     const ordinary = speechLikePcm(1, 22050);
     releasePcm(ordinary);
@@ -65,10 +74,12 @@ describe('releasePcm', () => {
 
   it('lets the free blocks go once no speech has come for a while', async () => {
     const blocks = new PcmBlocks(undefined, undefined, 50);
-    releasePcm(collected(speechLikePcm(1, 22050), blocks));
+    const piece = collected(speechLikePcm(1, 22050), blocks);
+    releasePcm(piece);
     expect(blocks.available).toBe(1);
     await new Promise((resolve) => setTimeout(resolve, 150));
     expect(blocks.available).toBe(0);
+    expect(piece.buffer.byteLength).toBe(0); // its pages went back to the system
   });
 });
 

@@ -2,15 +2,28 @@
  * Memory for speech, reused from one piece to the next. A long conversion produces some 40 KB of
  * PCM per second of speech. Each piece waits a little for its encoder, long enough for V8 to move
  * an ordinary ArrayBuffer to its old generation, so it stayed in memory until the next full
- * collection (30 MB and more at once while a book converted). Resizable buffers, shrunk to nothing
- * once encoded, gave that memory back at once, but V8 counts every growth of one as new external
+ * collection (30 MB and more at once while a book converted). Resizable buffers shrunk to nothing
+ * once encoded gave that memory back at once, but V8 counts every growth of one as new external
  * memory and a shrink not at all, so it ran a full collection every few megabytes of speech
- * (about 25 while 50,000 characters converted: a second or two of CPU). So the kept-running
- * eSpeak-NG host (server/tts/espeak-host.ts) collects each piece in a block of PcmBlocks, the MP3
+ * (about 25 while 50,000 characters converted: a second or two of CPU). Fixed blocks of ordinary
+ * memory cost their whole size in resident memory however little of them a piece used. So the
+ * kept-running eSpeak-NG host (server/tts/espeak-host.ts) collects each piece in a block of
+ * PcmBlocks: a resizable buffer that grows to what its pieces need (pages are only used as they
+ * are written) and is never shrunk while in use, so V8 counts each block's memory once; the MP3
  * writer (./mp3.ts) hands the block back once its encoder has taken it, and the next piece is
- * collected in it: no new memory per piece, nothing for the collector (docs/decisions.md,
- * "Speech memory is reused once encoded").
+ * collected in it (docs/decisions.md, "Speech memory is reused once encoded").
  */
+
+/** The ES2024 resizable ArrayBuffer (Node 20 has it; the server's TypeScript library is ES2023). */
+interface ResizableArrayBuffer extends ArrayBuffer {
+  readonly maxByteLength: number;
+  resize(byteLength: number): void;
+}
+
+const ResizableArrayBufferConstructor = ArrayBuffer as unknown as new (
+  byteLength: number,
+  options: { maxByteLength: number },
+) => ResizableArrayBuffer;
 
 /** A block holds this much: 300 characters read slowly (about 25 s at 22,050 Hz) still fit. */
 const BLOCK_BYTES = 2 * 1024 * 1024;
@@ -22,9 +35,9 @@ const IDLE_MS = 30_000;
 /** The pool each block came from, so a block handed back finds its way home. */
 const owners = new WeakMap<ArrayBuffer, PcmBlocks>();
 
-/** Fixed-size blocks for pieces of speech, handed out and taken back for reuse. */
+/** Blocks for pieces of speech (resizable up to `blockBytes`), handed out and taken back for reuse. */
 export class PcmBlocks {
-  private readonly free: ArrayBuffer[] = [];
+  private readonly free: ResizableArrayBuffer[] = [];
   private lastUse = 0;
   private idleTimer: NodeJS.Timeout | null = null;
 
@@ -39,22 +52,27 @@ export class PcmBlocks {
     return this.free.length;
   }
 
-  /** A buffer of at least `bytes`: a reused block when one fits, else a new buffer (a block if it fits one). */
-  get(bytes: number): ArrayBuffer {
-    if (bytes > this.blockBytes) return new ArrayBuffer(bytes);
+  /** A block to collect a piece in: a reused one (as large as it grew) or a new, empty one. */
+  get(): ResizableArrayBuffer {
     this.lastUse = Date.now();
     const reused = this.free.pop();
     if (reused !== undefined) return reused;
-    const block = new ArrayBuffer(this.blockBytes);
+    const block = new ResizableArrayBufferConstructor(0, { maxByteLength: this.blockBytes });
     owners.set(block, this);
     return block;
   }
 
   /** Takes a block back for the next piece (anything else, or a block already back, is left alone). */
   giveBack(buffer: ArrayBuffer): void {
-    if (owners.get(buffer) !== this || buffer.byteLength !== this.blockBytes) return; // not ours, or transferred
-    if (this.free.length >= this.maxFree || this.free.includes(buffer)) return;
-    this.free.push(buffer);
+    const block = buffer as ResizableArrayBuffer;
+    // Not ours, or transferred to an encoder thread (a detached buffer's maximum is 0).
+    if (owners.get(block) !== this || block.maxByteLength !== this.blockBytes) return;
+    if (this.free.includes(block)) return;
+    if (this.free.length >= this.maxFree) {
+      block.resize(0); // not kept: its pages go back now
+      return;
+    }
+    this.free.push(block);
     this.lastUse = Date.now();
     this.idleTimer ??= this.letGoWhenIdle(this.idleMs);
   }
@@ -63,6 +81,7 @@ export class PcmBlocks {
     const timer = setTimeout(() => {
       const idle = Date.now() - this.lastUse;
       if (idle >= this.idleMs) {
+        for (const block of this.free) block.resize(0);
         this.free.length = 0;
         this.idleTimer = null;
       } else {
@@ -87,17 +106,24 @@ export class GrowingPcm {
   /** Copies a chunk in at the end (the chunk may then be dropped at once). */
   append(chunk: Uint8Array): void {
     const needed = this.bytes + chunk.length;
-    if (this.buffer === null || needed > this.buffer.byteLength) {
-      // A piece longer than a block (rare) grows by doubling, outside the pool.
-      const larger = this.blocks.get(this.buffer === null ? needed : Math.max(needed, this.buffer.byteLength * 2));
-      if (this.buffer !== null) {
-        new Uint8Array(larger).set(new Uint8Array(this.buffer, 0, this.bytes));
-        this.blocks.giveBack(this.buffer);
-      }
-      this.buffer = larger;
-    }
+    this.buffer ??= this.blocks.get();
+    if (needed > this.buffer.byteLength) this.grow(needed);
     new Uint8Array(this.buffer, this.bytes, chunk.length).set(chunk);
     this.bytes = needed;
+  }
+
+  private grow(needed: number): void {
+    const buffer = this.buffer as ResizableArrayBuffer;
+    const max = buffer.maxByteLength ?? 0;
+    if (needed <= max) {
+      buffer.resize(Math.min(max, Math.max(needed, buffer.byteLength * 2)));
+      return;
+    }
+    // A piece longer than a block (rare) goes on in ordinary memory, growing by doubling.
+    const larger = new ArrayBuffer(Math.max(needed, buffer.byteLength * 2));
+    new Uint8Array(larger).set(new Uint8Array(buffer, 0, this.bytes));
+    this.blocks.giveBack(buffer);
+    this.buffer = larger;
   }
 
   /**
