@@ -25,7 +25,7 @@ const ResizableArrayBufferConstructor = ArrayBuffer as unknown as new (
   options: { maxByteLength: number },
 ) => ResizableArrayBuffer;
 
-/** A block holds this much: 300 characters read slowly (about 25 s at 22,050 Hz) still fit. */
+/** A block holds up to this much: 47 s of speech at 22,050 Hz (300 characters read slowly still fit). */
 const BLOCK_BYTES = 2 * 1024 * 1024;
 /** Free blocks kept for the next pieces (the pieces in flight at once are fewer). */
 const MAX_FREE_BLOCKS = 8;
