@@ -38,7 +38,6 @@ const owners = new WeakMap<ArrayBuffer, PcmBlocks>();
 /** Blocks for pieces of speech (resizable up to `blockBytes`), handed out and taken back for reuse. */
 export class PcmBlocks {
   private readonly free: ResizableArrayBuffer[] = [];
-  private lastUse = 0;
   private idleTimer: NodeJS.Timeout | null = null;
 
   constructor(
@@ -54,7 +53,7 @@ export class PcmBlocks {
 
   /** A block to collect a piece in: a reused one (as large as it grew) or a new, empty one. */
   get(): ResizableArrayBuffer {
-    this.lastUse = Date.now();
+    this.idleTimer?.refresh();
     const reused = this.free.pop();
     if (reused !== undefined) return reused;
     const block = new ResizableArrayBufferConstructor(0, { maxByteLength: this.blockBytes });
@@ -73,23 +72,17 @@ export class PcmBlocks {
       return;
     }
     this.free.push(block);
-    this.lastUse = Date.now();
-    this.idleTimer ??= this.letGoWhenIdle(this.idleMs);
-  }
-
-  private letGoWhenIdle(delay: number): NodeJS.Timeout {
-    const timer = setTimeout(() => {
-      const idle = Date.now() - this.lastUse;
-      if (idle >= this.idleMs) {
-        for (const block of this.free) block.resize(0);
-        this.free.length = 0;
-        this.idleTimer = null;
-      } else {
-        this.idleTimer = this.letGoWhenIdle(this.idleMs - idle);
-      }
-    }, delay);
-    timer.unref();
-    return timer;
+    // Let the free blocks go once no speech has come for idleMs (each piece starts the wait again).
+    if (this.idleTimer !== null) {
+      this.idleTimer.refresh();
+      return;
+    }
+    this.idleTimer = setTimeout(() => {
+      for (const free of this.free) free.resize(0);
+      this.free.length = 0;
+      this.idleTimer = null;
+    }, this.idleMs);
+    this.idleTimer.unref();
   }
 }
 
@@ -114,7 +107,7 @@ export class GrowingPcm {
 
   private grow(needed: number): void {
     const buffer = this.buffer as ResizableArrayBuffer;
-    const max = buffer.maxByteLength ?? 0;
+    const max = buffer.maxByteLength;
     if (needed <= max) {
       buffer.resize(Math.min(max, Math.max(needed, buffer.byteLength * 2)));
       return;
