@@ -53,6 +53,7 @@ export async function createExports(deps: {
   const queue: JobQueue = await createPgBossQueue(embedded ? { db } : { connectionString: config.databaseUrl! }, {
     name: EXPORT_QUEUE,
     expireInSeconds: config.jobStepTimeoutSeconds + 120,
+    soleProcess: embedded,
     onError: (err) => log.warn({ err }, 'export queue error'),
   });
   let worker: ExportWorker | null = null;

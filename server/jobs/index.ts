@@ -122,6 +122,7 @@ export async function createConversion(
   const messageBudgetSeconds = config.jobStepTimeoutSeconds + 120;
   const queue = await createPgBossQueue(embedded ? { db } : { connectionString: config.databaseUrl! }, {
     expireInSeconds: messageBudgetSeconds,
+    soleProcess: embedded,
     onError: (err) => log.warn({ err }, 'job queue error'),
   });
 

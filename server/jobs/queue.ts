@@ -25,12 +25,26 @@ export interface JobQueue {
 
 export const QUEUE_NAME = 'lectio-conversion';
 
+/**
+ * How often a sole process's idle workers look for messages on their own: only a safety net, as
+ * every message is announced to them (twice a second, three workers cost the idle server about
+ * 15 ms of CPU each second: docs/decisions.md, "An idle server does nothing").
+ */
+export const SOLE_PROCESS_POLL_SECONDS = 30;
+
 export interface QueueOptions {
   /** The pg-boss queue; default QUEUE_NAME (the conversion). Other work (downloads) has its own. */
   name?: string;
   /** A dead worker's message is handed to another worker after this long. */
   expireInSeconds: number;
-  /** How often workers look for messages. */
+  /**
+   * Every message comes from this process: the embedded database has one owner. Its workers are
+   * then woken by `send` (at once, or by a timer when the message is due later) and after each
+   * message they handle, and look on their own only every SOLE_PROCESS_POLL_SECONDS, in case.
+   * With a shared database (PostgreSQL) other processes send too, and workers poll.
+   */
+  soleProcess?: boolean;
+  /** How often workers look for messages; default 0.5 s, or SOLE_PROCESS_POLL_SECONDS for a sole process. */
   pollingIntervalSeconds?: number;
   /** How often pg-boss's maintenance finds expired messages. */
   maintenanceIntervalSeconds?: number;
@@ -78,11 +92,33 @@ export async function createPgBossQueue(
     retryLimit: 0,
     expireInSeconds: options.expireInSeconds,
   });
-  const polling = options.pollingIntervalSeconds ?? 0.5;
+  const sole = options.soleProcess ?? false;
+  const polling = options.pollingIntervalSeconds ?? (sole ? SOLE_PROCESS_POLL_SECONDS : 0.5);
   let stopped = false;
   const sql = boss.getDb();
   /** This process's pollers: a message sent here wakes them instead of waiting for their next poll. */
   const localWorkers: string[] = [];
+  const wakeAll = (): void => {
+    for (const id of localWorkers) boss.notifyWorker(id);
+  };
+  /** A sole process's delayed messages: its workers are woken when each is due. */
+  const dueTimers = new Set<NodeJS.Timeout>();
+  const wakeWhenDue = (delaySeconds: number): void => {
+    // A little after the message's start_after, so the fetch finds it due.
+    const timer = setTimeout(
+      () => {
+        dueTimers.delete(timer);
+        wakeAll();
+      },
+      delaySeconds * 1000 + 100,
+    );
+    timer.unref();
+    dueTimers.add(timer);
+  };
+  const clearDueTimers = (): void => {
+    for (const timer of dueTimers) clearTimeout(timer);
+    dueTimers.clear();
+  };
 
   return {
     async send(jobId, sendOptions) {
@@ -103,7 +139,8 @@ export async function createPgBossQueue(
       }
       // A message due now is fetched at once by this process's idle pollers (a busy one fetches
       // right after its job); other processes' workers find it at their next poll.
-      if (!sendOptions?.delaySeconds) for (const id of localWorkers) boss.notifyWorker(id);
+      if (!sendOptions?.delaySeconds) wakeAll();
+      else if (sole && !stopped) wakeWhenDue(sendOptions.delaySeconds);
     },
     async work(concurrency, handler) {
       // pg-boss 10 has no per-worker concurrency: each work() call is one poller running one job at a time.
@@ -112,7 +149,13 @@ export async function createPgBossQueue(
           queueName,
           { pollingIntervalSeconds: polling, batchSize: 1 },
           async (jobs) => {
-            for (const job of jobs) await handler(job.data.jobId);
+            try {
+              for (const job of jobs) await handler(job.data.jobId);
+            } finally {
+              // More may be waiting (sent while every worker was busy): this worker looks again
+              // at once, rather than after a sole process's long interval, and so do idle ones.
+              if (sole) wakeAll();
+            }
           },
         );
         localWorkers.push(id);
@@ -154,12 +197,14 @@ export async function createPgBossQueue(
     },
     async stopFetching() {
       if (stopped) return;
+      clearDueTimers();
       localWorkers.length = 0;
       await boss.offWork(queueName);
     },
     async stop() {
       if (stopped) return;
       stopped = true;
+      clearDueTimers();
       // Graceful: completions of handlers that just returned are written before the pool closes.
       await boss.stop({ graceful: true, wait: true, close: true, timeout: 3000 });
     },
