@@ -2,8 +2,8 @@ import nlp from 'compromise';
 import { cleanName } from './characters';
 import { findPeopleAndPlaces } from './people-and-places';
 
-// compromise reads the sample a few paragraphs at a time; what it finds is what it finds in the
-// whole sample at once.
+// compromise reads the sample a few paragraphs at a time, and the analysis loads the package's
+// one-file build; what it finds is what compromise's ES modules find in the whole sample at once.
 describe('findPeopleAndPlaces', () => {
   it('finds the same people and places as compromise reading the whole text at once', () => {
     const sentences = [
