@@ -21,4 +21,4 @@ EXPOSE 8080
 # The compiled server, started directly (npm start would need the build tools, pruned above), so
 # SIGTERM reaches it and it drains (SHUTDOWN_GRACE_SECONDS). Workers: dist-server/worker.mjs.
 STOPSIGNAL SIGTERM
-CMD ["node", "--max-semi-space-size=4", "--wasm-num-compilation-tasks=1", "--heap-growing-percent=100", "dist-server/main.mjs"]
+CMD ["node", "--max-semi-space-size=4", "--wasm-num-compilation-tasks=1", "--heap-growing-percent=100", "--expose-gc", "dist-server/main.mjs"]

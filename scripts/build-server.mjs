@@ -22,12 +22,15 @@ export const SERVER_ENTRY = path.join(SERVER_OUT, 'main.mjs');
  * passes around (40 KB of pipe chunks per second of speech alone) counts against that margin, so
  * V8 ran full collections over and over while converting (docs/decisions.md, "Full garbage
  * collections while converting"): the 1 MB book cost the server 48 CPU seconds without the flag,
- * 26 with it.
+ * 26 with it. `gc()` is exposed so that the server can ask for one collection at the moment it
+ * matters: before a tutoring analysis's thread loads its NLP models, the garbage of a whole book's
+ * synthesis is freed (server/analysis/run.ts).
  */
 export const SERVER_NODE_FLAGS = [
   '--max-semi-space-size=4',
   '--wasm-num-compilation-tasks=1',
   '--heap-growing-percent=100',
+  '--expose-gc',
 ];
 
 /**

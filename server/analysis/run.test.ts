@@ -25,6 +25,18 @@ describe('analyseInWorker', () => {
     expect(bytes.byteLength).toBe(0); // moved to the analysis thread
   });
 
+  it("starts a concurrent full collection of the server's heap before loading the models, where gc() is exposed", async () => {
+    const gc = vi.fn();
+    vi.stubGlobal('gc', gc);
+    try {
+      const analysis = await analyseInWorker(TEXT, undefined, new Date('2026-01-02T03:04:05Z'));
+      expect(analysis.characters.map((c) => c.name)).toContain('Elizabeth Bennet');
+      expect(gc).toHaveBeenCalledExactlyOnceWith({ type: 'major', execution: 'async' });
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  });
+
   it('stops when the job is cancelled', async () => {
     const controller = new AbortController();
     const running = analyseInWorker(TEXT, controller.signal);
