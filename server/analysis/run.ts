@@ -34,10 +34,11 @@ export async function analyseInWorker(
 /**
  * Starts a full garbage collection of the server's heap, marked concurrently, before the analysis's
  * thread loads its NLP models, when the process exposes `gc()` (the compiled server does:
- * SERVER_NODE_FLAGS in scripts/build-server.mjs). The analysis of a book runs after its chapters,
- * whose synthesis left garbage V8 lets wait (the old generation may double before it collects), and
- * the analysis's thread is the server's largest peak: 1 MB book, 235 MB instead of 251 (docs/decisions.md,
- * "The analysis's share of a conversion"). Concurrent, so the server's thread only pauses briefly.
+ * SERVER_NODE_FLAGS in scripts/build-server.mjs). A book's analysis runs after its chapters, whose
+ * synthesis left garbage V8 lets wait (the old generation may double before it collects), and the
+ * analysis's thread is the server's largest peak; V8's committed heap is then 56 to 63 MB instead
+ * of about 70 (docs/decisions.md, "The analysis's share of a conversion"). Concurrent, so the
+ * server's thread only pauses briefly.
  */
 function freeGarbageFirst(): void {
   (globalThis as { gc?: (options: { type: 'major'; execution: 'async' }) => void }).gc?.({
