@@ -314,10 +314,11 @@ async function main(): Promise<void> {
   }
   // The API's latency while the same text converts: a run of its own (its requests cost CPU).
   const probed = await serverRun(text, {}, { probeApi: true });
+  const extraCpu = probed.cpu - median(runs.map((r) => r.cpu));
   console.log(
     `Lectio native with the API probed every 50 ms (job created -> ${probed.status}): ${fmt(probed.audio)} s of audio in ` +
       `${fmt(probed.wall)} s = ${fmt(probed.audio / probed.wall)}x real time, ${fmt(probed.cpu)} CPU seconds ` +
-      `(${fmt(probed.cpu - median(runs.map((r) => r.cpu)))} more than the median round: the ${probed.latencies.length} requests)`,
+      `(${fmt(Math.abs(extraCpu))} ${extraCpu >= 0 ? 'more' : 'less'} than the median round without the ${probed.latencies.length} requests)`,
   );
   const wasm =
     process.env.BENCH_WASM === '0'
