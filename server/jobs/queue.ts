@@ -101,23 +101,13 @@ export async function createPgBossQueue(
   const wakeAll = (): void => {
     for (const id of localWorkers) boss.notifyWorker(id);
   };
-  /** A sole process's delayed messages: its workers are woken when each is due. */
-  const dueTimers = new Set<NodeJS.Timeout>();
+  /**
+   * A sole process's delayed message: its workers are woken when it is due. The timer does not
+   * keep the process alive, and one that fires after a stop finds no worker to wake.
+   */
   const wakeWhenDue = (delaySeconds: number): void => {
     // A little after the message's start_after, so the fetch finds it due.
-    const timer = setTimeout(
-      () => {
-        dueTimers.delete(timer);
-        wakeAll();
-      },
-      delaySeconds * 1000 + 100,
-    );
-    timer.unref();
-    dueTimers.add(timer);
-  };
-  const clearDueTimers = (): void => {
-    for (const timer of dueTimers) clearTimeout(timer);
-    dueTimers.clear();
+    setTimeout(wakeAll, delaySeconds * 1000 + 100).unref();
   };
 
   return {
@@ -197,14 +187,13 @@ export async function createPgBossQueue(
     },
     async stopFetching() {
       if (stopped) return;
-      clearDueTimers();
       localWorkers.length = 0;
       await boss.offWork(queueName);
     },
     async stop() {
       if (stopped) return;
       stopped = true;
-      clearDueTimers();
+      localWorkers.length = 0;
       // Graceful: completions of handlers that just returned are written before the pool closes.
       await boss.stop({ graceful: true, wait: true, close: true, timeout: 3000 });
     },
