@@ -101,8 +101,10 @@ describe('SIGTERM on a worker', () => {
       [await workerIdOf(a), a],
       [await workerIdOf(b), b],
     ]);
-    // Long enough that its voice is still reading when the signal comes.
-    const id = await client.createJob('Short story', sentences(200, 'river'));
+    // Long enough that its voice is still reading when the signal comes: about 6 s of native
+    // synthesis (200 sentences took under 2 s, and a step that ends before the signal arrives
+    // completes instead of running again).
+    const id = await client.createJob('Short story', sentences(600, 'river'));
 
     const owner = await until(
       'the synthesize step to run',
