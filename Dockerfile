@@ -9,8 +9,8 @@ COPY . .
 RUN npm run build && node scripts/build-server.mjs && npm prune --omit=dev
 
 FROM node:22-bookworm-slim
-# MALLOC_ARENA_MAX and the node flags below: scripts/build-server.mjs (SERVER_ENV, SERVER_NODE_FLAGS).
-ENV NODE_ENV=production APP_ENV=production HOST=0.0.0.0 PORT=8080 SKIP_BUILD=1 MALLOC_ARENA_MAX=2
+# MALLOC_ARENA_MAX, MALLOC_MMAP_THRESHOLD_ and the node flags below: scripts/build-server.mjs (SERVER_ENV, SERVER_NODE_FLAGS).
+ENV NODE_ENV=production APP_ENV=production HOST=0.0.0.0 PORT=8080 SKIP_BUILD=1 MALLOC_ARENA_MAX=2 MALLOC_MMAP_THRESHOLD_=131072
 WORKDIR /app
 COPY --from=build /app/package.json /app/package-lock.json ./
 COPY --from=build /app/node_modules ./node_modules

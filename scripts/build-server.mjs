@@ -34,13 +34,23 @@ export const SERVER_NODE_FLAGS = [
 ];
 
 /**
- * Environment the server runs with (an operator's own value wins). glibc gives every thread that
- * allocates (libuv's pool hashing passwords, worker threads rating passwords or analysing a text)
- * an arena of its own, up to 8 per core, and keeps what was freed in them: two arenas keep the
- * server about 30 MB smaller at rest and 40 MB lower at its peaks (`npm run bench -- conversion`),
- * at no measurable cost to speed. Other C libraries ignore the variable.
+ * Environment the server runs with (an operator's own value wins); other C libraries than glibc
+ * ignore both variables.
+ * - MALLOC_ARENA_MAX: glibc gives every thread that allocates (libuv's pool hashing passwords,
+ *   worker threads rating passwords or analysing a text) an arena of its own, up to 8 per core, and
+ *   keeps what was freed in them: two arenas keep the server about 30 MB smaller at rest and 40 MB
+ *   lower at its peaks (`npm run bench -- conversion`), at no measurable cost to speed.
+ * - MALLOC_MMAP_THRESHOLD_: glibc maps a block of 128 KB or more on its own and unmaps it when it
+ *   is freed, but once such a block is freed it raises that threshold to the block's size, up to
+ *   32 MB. Hashing a password takes a 32 MB block, so after the first sign-up every later buffer
+ *   under 32 MB came from the arenas, which keep what is freed in their middle: the server sat
+ *   12 MB higher at rest and 10 MB higher while converting a book. A fixed threshold keeps 128 KB
+ *   (docs/decisions.md, "A collection after each chapter, and glibc's mapping threshold fixed").
  */
-export const SERVER_ENV = { MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? '2' };
+export const SERVER_ENV = {
+  MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? '2',
+  MALLOC_MMAP_THRESHOLD_: process.env.MALLOC_MMAP_THRESHOLD_ ?? '131072',
+};
 
 /** Entry points: each becomes dist-server/<name>.mjs (the directory is one level below the root, like server/). */
 const ENTRIES = [

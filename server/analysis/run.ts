@@ -1,4 +1,5 @@
 import { Worker } from 'node:worker_threads';
+import { collectGarbageSoon } from '../garbage';
 import type { PeopleAndPlaces } from './people-and-places';
 import type { TutoringAnalysis } from './tutoring';
 
@@ -26,25 +27,10 @@ export async function analyseInWorker(
   signal?: AbortSignal,
   now = new Date(),
 ): Promise<TutoringAnalysis> {
-  freeGarbageFirst();
+  // The garbage a book's synthesis left is freed before the thread loads its models (../garbage.ts).
+  collectGarbageSoon();
   const found = await inThread<PeopleAndPlaces | null>(FIRST_HALF, text, now, signal);
   return inThread<TutoringAnalysis>(SECOND_HALF, found, now, signal);
-}
-
-/**
- * Starts a full garbage collection of the server's heap, marked concurrently, before the analysis's
- * thread loads its NLP models, when the process exposes `gc()` (the compiled server does:
- * SERVER_NODE_FLAGS in scripts/build-server.mjs). A book's analysis runs after its chapters, whose
- * synthesis left garbage V8 lets wait (the old generation may double before it collects), and the
- * analysis's thread is the server's largest peak; V8's committed heap is then 56 to 63 MB instead
- * of about 70 (docs/decisions.md, "The analysis's share of a conversion"). Concurrent, so the
- * server's thread only pauses briefly.
- */
-function freeGarbageFirst(): void {
-  (globalThis as { gc?: (options: { type: 'major'; execution: 'async' }) => void }).gc?.({
-    type: 'major',
-    execution: 'async',
-  });
 }
 
 function inThread<T>(

@@ -1,7 +1,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { mp3DurationSeconds } from '../audio/concat';
 import { LocalFileStorage } from '../storage/local';
 import { createTestApp, type TestApp } from '../testing/app';
@@ -128,6 +128,30 @@ describe('a book', () => {
     const last = timing[timing.length - 1]!;
     expect(BOOK.slice(last.char_start, last.char_end)).toBe('The chickens were safe for one more day on the farm.');
   });
+
+  it(
+    "asks for a full collection of the server's heap after each chapter, where gc() is exposed",
+    { timeout: 120_000 },
+    async () => {
+      // What a chapter's synthesis leaves is freed before the next piles onto it (server/garbage.ts).
+      const gc = vi.fn();
+      vi.stubGlobal('gc', gc);
+      try {
+        const created = (await createJob(t, headers, { title: 'Collected Tales', content: BOOK })).json() as {
+          id: string;
+        };
+        const book = await waitForJob(t, headers, created.id, undefined, 90_000);
+        expect(book.status, book.error_message ?? '').toBe('COMPLETED');
+        // One after each of the three chapters, one before the book's analysis.
+        expect(gc).toHaveBeenCalledTimes(4);
+        expect(gc.mock.calls.every(([options]) => options.type === 'major' && options.execution === 'async')).toBe(
+          true,
+        );
+      } finally {
+        vi.unstubAllGlobals();
+      }
+    },
+  );
 
   it('fails with the failed chapter and a retry re-runs only that chapter', { timeout: 120_000 }, async () => {
     const created = (await createJob(t, headers, { title: 'Broken', content: LONG_FIRST_CHAPTER_BOOK })).json() as {

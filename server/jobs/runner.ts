@@ -39,6 +39,7 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyBaseLogger } from 'fastify';
 import { isDatabaseUnavailable } from '../db/errors';
+import { collectGarbageSoon } from '../garbage';
 import { RETRY_BUDGET } from '../retry-policy';
 import { isStorageUnavailable, type FileStorage } from '../storage/types';
 import { createChapterSchedule } from './chapter-schedule';
@@ -177,7 +178,10 @@ export function createRunner(options: RunnerOptions) {
           { jobId, userId: job?.userId, parentJobId: job?.parentJobId, status: 'COMPLETED' },
           'job completed',
         );
-        if (job?.parentJobId) await afterChapter(job.parentJobId);
+        if (job?.parentJobId) {
+          collectGarbageSoon(); // what the chapter's synthesis left (../garbage.ts)
+          await afterChapter(job.parentJobId);
+        }
       }
     } catch (error) {
       if (controller.signal.aborted) {

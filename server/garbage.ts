@@ -1,0 +1,18 @@
+/**
+ * Starts a full garbage collection of this thread's heap, marked concurrently (the thread only
+ * pauses briefly), when the process exposes `gc()`: the compiled server does (SERVER_NODE_FLAGS in
+ * scripts/build-server.mjs); tests and tools running the source without --expose-gc skip it.
+ *
+ * The server lets its old generation double before V8 collects it on its own (the same flags; it
+ * saves about half the CPU of a long conversion), so garbage that outlives a chapter waits: a 1 MB
+ * book's chapters grew V8's committed heap from about 50 to 71 MB. The server asks for a collection
+ * where a stretch of such garbage has just ended: after each chapter of a book, and before a
+ * tutoring analysis's thread loads its NLP models (docs/decisions.md, "A collection after each
+ * chapter, and glibc's mapping threshold fixed").
+ */
+export function collectGarbageSoon(): void {
+  (globalThis as { gc?: (options: { type: 'major'; execution: 'async' }) => void }).gc?.({
+    type: 'major',
+    execution: 'async',
+  });
+}
