@@ -73,6 +73,8 @@ const FILES_BESIDE_BUNDLE = [
   'server/tts/espeak-worker.mjs',
   // The kept-running eSpeak-NG's C source, compiled at first use (server/tts/espeak-host-build.ts).
   'server/tts/espeak-host.c',
+  // The part-of-speech tagger's lexicon (server/analysis/part-of-speech.ts).
+  'server/analysis/gen/pos-lexicon.tsv',
   // The embedded database's template and its stamp (server/db/pglite.ts).
   'server/db/template/pglite-data.tar.gz',
   'server/db/template/pglite-data.json',

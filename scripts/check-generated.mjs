@@ -1,6 +1,6 @@
-// Fails when regenerating the Orval client/server schemas or the protobufjs frames would change
-// what is on disk: generated code is never edited by hand, and a contract change must be
-// regenerated and committed together with it.
+// Fails when regenerating the Orval client/server schemas, the protobufjs frames or the part-of-speech
+// lexicon would change what is on disk: generated code is never edited by hand, and a contract
+// change must be regenerated and committed together with it.
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
@@ -8,7 +8,7 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const generatedDirs = ['src/api/gen', 'server/gen', 'proto/gen'];
+const generatedDirs = ['src/api/gen', 'server/gen', 'proto/gen', 'server/analysis/gen'];
 
 function snapshot() {
   const files = new Map();
@@ -36,7 +36,7 @@ for (const [file, hash] of after) {
 for (const file of before.keys()) if (!after.has(file)) changed.push(`removed:  ${file}`);
 
 if (changed.length) {
-  console.error('Generated code is out of date with contracts/openapi.yaml or proto/frames.proto:');
+  console.error('Generated code is out of date with contracts/openapi.yaml, proto/frames.proto or the pos package:');
   for (const line of changed) console.error(`  ${line}`);
   console.error('The regenerated files are now on disk: review and commit them (never edit them by hand).');
   process.exit(1);

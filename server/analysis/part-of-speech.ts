@@ -1,12 +1,15 @@
 /**
  * A retext plugin that tags each word with its part of speech (Penn Treebank tags such as NN, JJ,
  * VBD), as retext-pos does and with the same tagger: Eric Brill's, from the `pos` package. The
- * difference is how the tagger's lexicon (92,000 words) is loaded. `pos` ships it as a 4 MB
- * JavaScript object literal of words and all their possible tags; compiling that literal made the
- * analysis thread about 25 MB bigger while it ran. The tagger only ever reads a word's first (most
- * likely) tag, so this reads the file as text, keeps each word's first tag in a Map, and gives the
- * tagger that. If the file is ever not in the shape expected, the literal is loaded as before.
- * server/analysis/part-of-speech.test.ts holds the two lexicons to the same tags.
+ * difference is the tagger's lexicon (92,000 words). `pos` ships it as a 4 MB JavaScript object
+ * literal of words and all their possible tags; compiling that literal made the analysis thread
+ * about 25 MB bigger, and a map of each word's first tag read from it still took 24 MB and a tenth
+ * of a second. The tagger only ever reads a word's first (most likely) tag, so
+ * `npm run generate` writes each word with its first tag, sorted, to ./gen/pos-lexicon.tsv
+ * (scripts/gen-pos-lexicon.mjs), and the tagger looks words up in that text where it lies, by
+ * binary search: about 1.2 MB of string and 0.4 MB of line offsets (docs/decisions.md, "A
+ * collection after each chapter, and glibc's mapping threshold fixed").
+ * server/analysis/part-of-speech.test.ts holds it to the package's own lexicon and tagger.
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -22,41 +25,81 @@ type Lexicon = Record<string, readonly string[] | undefined>;
 const require = createRequire(import.meta.url);
 /** The package's tagger; its constructor would load the whole literal, so it is never called. */
 const POSTagger = require('pos/POSTagger.js') as { prototype: BrillTagger };
-const LEXICON_FILE = require.resolve('pos/lexicon.js');
+/** Beside this module from source, beside the compiled bundle (scripts/build-server.mjs) otherwise. */
+const LEXICON_FILE = new URL(
+  import.meta.url.endsWith('.ts') ? './gen/pos-lexicon.tsv' : './pos-lexicon.tsv',
+  import.meta.url,
+);
 
-/** `"word": [ "FIRST-TAG"` in the lexicon's source; a word may contain escaped characters. */
-const ENTRY = /"((?:[^"\\]|\\.)*)"\s*:\s*\[\s*"((?:[^"\\]|\\.)*)"/g;
-/** Fewer entries than this means the file has changed shape: the literal is loaded instead. */
-const EXPECTED_ENTRIES = 50_000;
+const TAB = 9;
 
-const unescape = (s: string): string => (s.includes('\\') ? s.replace(/\\(.)/g, '$1') : s);
+/**
+ * Each word's first tag, looked up in the sorted "word<TAB>tag" lines of `text` without copying
+ * them: a word's line is found by binary search, comparing it character by character.
+ */
+export class SortedLexicon {
+  private readonly starts: Uint32Array;
+  /** One array per tag, shared by every word that has it (the tagger reads `lexicon[word][0]`). */
+  private readonly tags = new Map<string, readonly string[]>();
 
-/** Each word's first tag, read from the lexicon's source text; null if it is not in the shape expected. */
-export function readFirstTags(source: string): Map<string, string> | null {
-  const first = new Map<string, string>();
-  for (const [, word, tag] of source.matchAll(ENTRY)) {
-    const key = unescape(word!);
-    if (!first.has(key)) first.set(key, unescape(tag!));
+  constructor(private readonly text: string) {
+    let lines = 0;
+    for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) lines += 1;
+    this.starts = new Uint32Array(lines);
+    for (let line = 0, at = 0; line < lines; line += 1, at = text.indexOf('\n', at) + 1) this.starts[line] = at;
   }
-  return first.size >= EXPECTED_ENTRIES ? first : null;
-}
 
-/** The lexicon the tagger reads, backed by the compact map: one shared one-tag array per tag. */
-function compactLexicon(first: Map<string, string>): Lexicon {
-  const arrays = new Map<string, readonly string[]>();
-  for (const tag of first.values()) if (!arrays.has(tag)) arrays.set(tag, [tag]);
-  return new Proxy({} as Lexicon, {
-    get: (_, word) => (typeof word === 'string' ? arrays.get(first.get(word) ?? '') : undefined),
-  });
+  get size(): number {
+    return this.starts.length;
+  }
+
+  /** The word's first tag, in an array as the package's lexicon gives it; undefined for no word of it. */
+  get(word: string): readonly string[] | undefined {
+    let low = 0;
+    let high = this.starts.length - 1;
+    while (low <= high) {
+      const middle = (low + high) >>> 1;
+      const order = this.compare(word, this.starts[middle]!);
+      if (order === 0) return this.tagAt(this.starts[middle]! + word.length + 1);
+      if (order < 0) high = middle - 1;
+      else low = middle + 1;
+    }
+    return undefined;
+  }
+
+  /** <0, 0 or >0 as `word` sorts before, as or after the word of the line starting at `at`. */
+  private compare(word: string, at: number): number {
+    const { text } = this;
+    for (let i = 0; ; i += 1) {
+      const ours = i < word.length ? word.charCodeAt(i) : -1;
+      const theirs = text.charCodeAt(at + i);
+      const lineWordEnded = theirs === TAB;
+      if (ours === -1) return lineWordEnded ? 0 : -1;
+      if (lineWordEnded) return 1;
+      if (ours !== theirs) return ours - theirs;
+    }
+  }
+
+  private tagAt(at: number): readonly string[] {
+    const tag = this.text.slice(at, this.text.indexOf('\n', at));
+    let shared = this.tags.get(tag);
+    if (shared === undefined) {
+      shared = [tag];
+      this.tags.set(tag, shared);
+    }
+    return shared;
+  }
 }
 
 let tagger: BrillTagger | null = null;
 
-/** The tagger with the compact lexicon (the package's own when the file is not as expected). */
+/** The tagger, reading the generated lexicon. */
 export function brillTagger(): BrillTagger {
   if (tagger) return tagger;
-  const first = readFirstTags(readFileSync(LEXICON_FILE, 'utf8'));
-  const lexicon = first ? compactLexicon(first) : (require('pos/lexicon.js') as Lexicon);
+  const sorted = new SortedLexicon(readFileSync(LEXICON_FILE, 'utf8'));
+  const lexicon = new Proxy({} as Lexicon, {
+    get: (_, word) => (typeof word === 'string' ? sorted.get(word) : undefined),
+  });
   const tag = POSTagger.prototype.tag;
   tagger = { tag: (words) => tag.call({ lexicon }, words) };
   return tagger;
