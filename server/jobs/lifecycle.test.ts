@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openPglite } from '../db/pglite';
+import { createConversion } from './index';
 import { LocalFileStorage } from '../storage/local';
 import { createTestApp, type TestApp } from '../testing/app';
 import { createJob, getJob, longText, signIn, waitForJob } from '../testing/jobs';
@@ -46,6 +47,33 @@ describe('cancel', () => {
     const storage = new LocalFileStorage(t.config.storageDir);
     expect(await storage.stat(`jobs/${id}/audio.mp3`)).toBeNull();
     expect(job.steps.find((s) => s.step_name === 'finalize')?.status).toBe('PENDING');
+  });
+});
+
+describe('a lease', () => {
+  it('is let go by a worker that finds the job it still holds ended', { timeout: 120_000 }, async () => {
+    const t = await createTestApp({ env: { ENCODER_THREADS: '0' } });
+    opened.push(t);
+    const headers = await signIn(t, 'lease@example.com');
+    const id = ((await createJob(t, headers, { title: 'Short', content: longText(2) })).json() as { id: string }).id;
+    expect((await waitForJob(t, headers, id, undefined, 60_000)).status).toBe('COMPLETED');
+    // A second worker on the same database, as after a database outage: it kept its lease to
+    // resume the job, whose last step had gone through before a later query failed.
+    const other = await createConversion(t.config, t.db, t.app.log);
+    try {
+      await t.db.query("UPDATE jobs SET lease_owner = $2, lease_until = now() + interval '10 minutes' WHERE id = $1", [
+        id,
+        other.runner!.workerId,
+      ]);
+      await other.runner!.handle(id); // its resumed run
+      const { rows } = await t.db.query<{ lease_owner: string | null }>('SELECT lease_owner FROM jobs WHERE id = $1', [
+        id,
+      ]);
+      expect(rows[0]?.lease_owner).toBeNull();
+      expect((await getJob(t, headers, id)).status).toBe('COMPLETED');
+    } finally {
+      await other.close();
+    }
   });
 });
 

@@ -134,7 +134,12 @@ export function createRunner(options: RunnerOptions) {
 
   async function run(jobId: string): Promise<void> {
     let job = await repo.jobs.get(jobId);
-    if (!job || !isActive(job.status)) return;
+    if (!job || !isActive(job.status)) {
+      // A run that kept its lease through a database outage may find its job ended meanwhile (its
+      // last step went through before a later query failed): it lets go of the lease here.
+      await repo.jobs.releaseLease(jobId, workerId).catch(() => undefined);
+      return;
+    }
     // A live run (here or in another worker) has it: that run goes on, or its own message is retried.
     if (active.has(jobId) || !(await repo.jobs.claimLease(jobId, workerId, leaseSeconds))) return;
     const controller = new AbortController();
