@@ -92,12 +92,21 @@ export function ReadAlong({ jobId }: { jobId: string }) {
   useEffect(() => {
     const container = box.current;
     if (!following || spoken < 0 || !container) return;
-    const element = container.querySelector<HTMLElement>(`[data-index="${spoken}"]`);
-    if (!element) return;
-    const top = Math.max(0, element.offsetTop - container.clientHeight / 3);
-    if (typeof container.scrollTo === 'function')
-      container.scrollTo({ top, behavior: reducedMotion() ? 'auto' : 'smooth' });
-    else container.scrollTop = top;
+    const follow = () => {
+      const element = container.querySelector<HTMLElement>(`[data-index="${spoken}"]`);
+      if (!element) return;
+      const top = Math.max(0, element.offsetTop - container.clientHeight / 3);
+      if (typeof container.scrollTo === 'function')
+        container.scrollTo({ top, behavior: reducedMotion() ? 'auto' : 'smooth' });
+      else container.scrollTop = top;
+    };
+    follow();
+    // The box may take its size after the sentence was brought into view (the page's layout
+    // settling, a window resized, a phone turned): the sentence is brought into view again then.
+    if (typeof ResizeObserver !== 'function') return;
+    const observer = new ResizeObserver(follow);
+    observer.observe(container);
+    return () => observer.disconnect();
   }, [spoken, following, transcript.data]);
 
   const playFrom = (index: number) => {
