@@ -3,10 +3,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openPglite } from '../db/pglite';
-import { createConversion } from './index';
 import { LocalFileStorage } from '../storage/local';
 import { createTestApp, type TestApp } from '../testing/app';
 import { createJob, getJob, longText, signIn, waitForJob } from '../testing/jobs';
+import { createConversion } from './index';
 
 const opened: TestApp[] = [];
 afterAll(async () => {
