@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { retext } from 'retext';
 import { describe, expect, it } from 'vitest';
-import retextPartOfSpeech, { brillTagger, SortedLexicon } from './part-of-speech';
+import { SortedLexicon } from './lexicon';
+import retextPartOfSpeech, { brillTagger } from './part-of-speech';
 
 const require = createRequire(import.meta.url);
 /** The package's own tagger, with its whole lexicon: what retext-pos tags with. */

@@ -1,6 +1,7 @@
 /**
  * The first half of the tutoring analysis, the only part that loads compromise: the text is cleaned
- * and sampled (./samples.ts) and compromise finds the people and places in its small nlp sample.
+ * and sampled (./samples.ts) and compromise finds the people and places in the sentences of its
+ * small nlp sample that may name someone or somewhere.
  * The second half (./tutoring.ts, analyseFound) works from what this returns, with retext instead.
  * The analysis thread runs the halves in two threads one after the other (./run.ts), so the two
  * NLP libraries are never in memory together.
@@ -8,15 +9,21 @@
 import { createRequire } from 'node:module';
 import type Compromise from 'compromise';
 import { cleanName } from './characters';
+import { partOfSpeechLexicon, type SortedLexicon } from './lexicon';
 import { cleanText, keywordSample, nlpSample, scanSample } from './samples';
 
 /**
  * compromise's own one-file build, which its package gives `require` (the same version as its ES
  * modules, which `import` gets): this thread loads it in about half the time of its 300-odd module
  * files, about 0.2 s less CPU and 8 MB less at its peak (docs/decisions.md, "The analysis's share
- * of a conversion").
+ * of a conversion"). It is loaded only for a text with a sentence that may name someone: loading
+ * it alone costs some 0.4 s of CPU and 25 MB.
  */
-const nlp = createRequire(import.meta.url)('compromise') as typeof Compromise;
+let compromise: typeof Compromise | null = null;
+const nlp = (text: string) => {
+  compromise ??= createRequire(import.meta.url)('compromise') as typeof Compromise;
+  return compromise(text);
+};
 
 /** What the second half of the analysis reads: the text's samples and the names compromise found. */
 export interface PeopleAndPlaces {
@@ -31,10 +38,64 @@ export function findPeopleAndPlaces(text: string): PeopleAndPlaces | null {
   try {
     const clean = cleanText(text);
     if (!/\p{L}/u.test(clean)) return null;
-    return { scan: scanSample(clean), keywordSample: keywordSample(clean), ...nlpEntities(nlpSample(clean)) };
+    const named = namingSentences(nlpSample(clean), partOfSpeechLexicon());
+    return { scan: scanSample(clean), keywordSample: keywordSample(clean), ...nlpEntities(named) };
   } catch {
     return null;
   }
+}
+
+/**
+ * compromise tells a person or a place by its capitals: in a sentence whose only capital is its
+ * first letter, and that first word an ordinary one, it finds nobody (nor does anyone reading it),
+ * yet it reads that sentence as slowly as any other, some 12 µs a character. So it is given only
+ * the sentences that have a capitalised word after their first (other than "I"), or begin with a
+ * word the part-of-speech lexicon does not know in lower case or knows as a proper noun ("Anna",
+ * "London"); the others are left out, their paragraphs kept. A text of which no sentence may name
+ * anyone (many an essay or manual) never loads compromise (docs/decisions.md, "Only the sentences
+ * that may name someone go to compromise").
+ */
+export function namingSentences(sample: string, lexicon: SortedLexicon): string {
+  const ordinary = (word: string): boolean => {
+    const tag = lexicon.get(word)?.[0] ?? lexicon.get(word.toLowerCase())?.[0];
+    return tag !== undefined && !tag.startsWith('NNP');
+  };
+  const mayName = (sentence: string): boolean => {
+    let first = true;
+    for (const [word] of sentence.matchAll(WORD)) {
+      if (CAPITALISED.test(word) && (first ? !ordinary(word) : !FIRST_PERSON.test(word))) return true;
+      first = false;
+    }
+    return false;
+  };
+  return sample
+    .split(/\n[ \t]*\n/)
+    .map((paragraph) => sentencesOf(paragraph).filter(mayName).join(' '))
+    .filter((paragraph) => paragraph !== '')
+    .join('\n\n');
+}
+
+const WORD = /\p{L}[\p{L}\p{M}'’]*/gu;
+const CAPITALISED = /^\p{Lu}/u;
+/** "I", "I'm", "I'd", "I'll", "I've": capitalised wherever they stand. */
+const FIRST_PERSON = /^I(?:['’](?:m|d|ll|ve))?$/;
+/** A sentence's end: its stops, then any closing quotes or brackets, before white space or the end. */
+const SENTENCE_END = /[.!?…]+["'”’)\]]*(?=\s|$)/g;
+/** A full stop that ends a title or an initial ("Mr.", "Dr.", "J."), not a sentence. */
+const ABBREVIATION = /(?:^|[\s("'“‘])(?:Mr|Mrs|Ms|Mx|Dr|St|Prof|Rev|Capt|Col|Gen|Lt|Sgt|Hon|Jr|Sr|Mt|\p{Lu})\.$/u;
+
+/** A paragraph's sentences, cut after each sentence's end (a title's or an initial's full stop is not one). */
+export function sentencesOf(paragraph: string): string[] {
+  const sentences: string[] = [];
+  let start = 0;
+  for (const end of paragraph.matchAll(SENTENCE_END)) {
+    const after = end.index + end[0].length;
+    if (end[0] === '.' && ABBREVIATION.test(paragraph.slice(Math.max(start, end.index - 6), after))) continue;
+    sentences.push(paragraph.slice(start, after).trim());
+    start = after;
+  }
+  sentences.push(paragraph.slice(start).trim());
+  return sentences.filter((sentence) => sentence !== '');
 }
 
 /**
@@ -63,6 +124,7 @@ function nlpPieces(sample: string): string[] {
 function nlpEntities(sample: string): { people: string[]; places: string[] } {
   const people: string[] = [];
   const places: string[] = [];
+  if (sample === '') return { people, places };
   try {
     for (const piece of nlpPieces(sample)) {
       const doc = nlp(piece);
