@@ -1,3 +1,4 @@
+import { GrowingPcm, releasePcm } from '../audio/pcm-memory';
 import { analyseInWorker } from './run';
 import { analyseText } from './analyse';
 
@@ -35,6 +36,16 @@ describe('analyseInWorker', () => {
     } finally {
       vi.unstubAllGlobals();
     }
+  });
+
+  it("gives back the memory of the speech blocks no piece is using, before the analysis's thread starts", async () => {
+    const spoken = new GrowingPcm();
+    spoken.append(new Uint8Array(64_000));
+    const piece = spoken.take();
+    releasePcm(piece); // encoded: the block waits for the next piece
+    expect(piece.buffer.byteLength).toBe(64_000);
+    await analyseInWorker(TEXT, undefined, new Date('2026-01-02T03:04:05Z'));
+    expect(piece.buffer.byteLength).toBe(0);
   });
 
   it('stops when the job is cancelled', async () => {

@@ -1,4 +1,5 @@
 import { Worker } from 'node:worker_threads';
+import { letFreeSpeechBlocksGo } from '../audio/pcm-memory';
 import { collectGarbageSoon } from '../garbage';
 import type { PeopleAndPlaces } from './people-and-places';
 import type { TutoringAnalysis } from './tutoring';
@@ -27,8 +28,10 @@ export async function analyseInWorker(
   signal?: AbortSignal,
   now = new Date(),
 ): Promise<TutoringAnalysis> {
-  // The garbage a book's synthesis left is freed before the thread loads its models (../garbage.ts).
+  // What a book's synthesis left, its garbage (../garbage.ts) and its free blocks of speech
+  // (../audio/pcm-memory.ts), is given back before the thread loads its models.
   collectGarbageSoon();
+  letFreeSpeechBlocksGo();
   const found = await inThread<PeopleAndPlaces | null>(FIRST_HALF, text, now, signal);
   return inThread<TutoringAnalysis>(SECOND_HALF, found, now, signal);
 }

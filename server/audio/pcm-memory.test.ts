@@ -83,6 +83,19 @@ describe('releasePcm', () => {
   });
 });
 
+describe('PcmBlocks.letFreeBlocksGo', () => {
+  it('gives the free blocks back at once and keeps the ones in use', () => {
+    const blocks = new PcmBlocks();
+    const free = collected(speechLikePcm(1, 22050), blocks);
+    const inUse = collected(speechLikePcm(1, 22050), blocks);
+    releasePcm(free);
+    blocks.letFreeBlocksGo();
+    expect(blocks.available).toBe(0);
+    expect(free.buffer.byteLength).toBe(0);
+    expect(inUse).toEqual(speechLikePcm(1, 22050));
+  });
+});
+
 describe('the MP3 writer with handed-over speech', () => {
   const encoders: { name: string; pool: () => EncoderPool | undefined }[] = [
     { name: 'in this thread', pool: () => undefined },

@@ -77,17 +77,29 @@ export class PcmBlocks {
       this.idleTimer.refresh();
       return;
     }
-    this.idleTimer = setTimeout(() => {
-      for (const free of this.free) free.resize(0);
-      this.free.length = 0;
-      this.idleTimer = null;
-    }, this.idleMs);
+    this.idleTimer = setTimeout(() => this.letFreeBlocksGo(), this.idleMs);
     this.idleTimer.unref();
+  }
+
+  /** Gives the free blocks' pages back now (blocks in use are kept; later pieces start new ones). */
+  letFreeBlocksGo(): void {
+    for (const free of this.free) free.resize(0);
+    this.free.length = 0;
+    if (this.idleTimer !== null) clearTimeout(this.idleTimer);
+    this.idleTimer = null;
   }
 }
 
 /** The blocks every piece of speech in this thread is collected in. */
 const sharedBlocks = new PcmBlocks();
+
+/**
+ * Gives back the free blocks of this thread's speech now rather than after IDLE_MS: a book whose
+ * chapters are all spoken is analysed next, and its analysis's thread is the book's peak.
+ */
+export function letFreeSpeechBlocksGo(): void {
+  sharedBlocks.letFreeBlocksGo();
+}
 
 /** Mono 16-bit PCM arriving in chunks of any size, collected in one block. */
 export class GrowingPcm {
