@@ -2,6 +2,7 @@
  * A text's themes: keywords and key phrases (retext-keywords, on the part-of-speech tags of
  * ./part-of-speech.ts), without names and generic words.
  */
+import type { Nodes, Root } from 'nlcst';
 import { retext } from 'retext';
 import retextKeywords from 'retext-keywords';
 import { toString as nlcstToString } from 'nlcst-to-string';
@@ -16,10 +17,36 @@ function isMostlyCapitalised(word: string, scan: string): boolean {
   return upper > lower;
 }
 
+/** retext with the part-of-speech tagger and retext-keywords, as the themes are found. */
+export const keywordProcessor = () => retext().use(retextPartOfSpeech).use(retextKeywords, { maximum: 20 });
+
+/**
+ * The sample's syntax tree, parsed a paragraph at a time (as retext's parser does anyway) without
+ * each node's position in the text, which retext-keywords never reads: the positions were over half
+ * of the tree, some 10 MB for a long book's 80,000-character sample, at the analysis's peak
+ * (docs/decisions.md, "Only the sentences that may name someone go to compromise").
+ */
+export function treeWithoutPositions(processor: ReturnType<typeof keywordProcessor>, sample: string): Root {
+  const root: Root = { type: 'RootNode', children: [] };
+  const forget = (node: Nodes): void => {
+    delete node.position;
+    if ('children' in node) for (const child of node.children) forget(child);
+  };
+  for (const [i, paragraph] of sample.split(PARAGRAPH_BREAK).entries()) {
+    if (i > 0) root.children.push({ type: 'WhiteSpaceNode', value: '\n\n' });
+    const parsed = processor.parse(paragraph);
+    forget(parsed);
+    root.children.push(...parsed.children);
+  }
+  return root;
+}
+
+const PARAGRAPH_BREAK = /\n[ \t]*\n/;
+
 export function findThemes(sample: string, scan: string, nameTokens: Set<string>): string[] {
-  const processor = retext().use(retextPartOfSpeech).use(retextKeywords, { maximum: 20 });
-  const file = new VFile(sample);
-  processor.runSync(processor.parse(file), file);
+  const processor = keywordProcessor();
+  const file = new VFile();
+  processor.runSync(treeWithoutPositions(processor, sample), file);
   const data = file.data as {
     keywords?: { stem: string; score: number; matches: { node: Parameters<typeof nlcstToString>[0] }[] }[];
     keyphrases?: { score: number; weight: number; matches: { nodes: Parameters<typeof nlcstToString>[0][] }[] }[];
