@@ -1,7 +1,10 @@
 /**
- * Starts a full garbage collection of this thread's heap, marked concurrently (the thread only
- * pauses briefly), when the process exposes `gc()`: the compiled server does (SERVER_NODE_FLAGS in
- * scripts/build-server.mjs); tests and tools running the source without --expose-gc skip it.
+ * Asks for a full garbage collection of this thread's heap, run as a task of its own just after
+ * the current one, when the process exposes `gc()`: the compiled server does (SERVER_NODE_FLAGS in
+ * scripts/build-server.mjs); tests and tools running the source without --expose-gc skip it. The
+ * collection is not incremental: it pauses the thread, some 50 to 90 ms on the server's heap of
+ * 50 to 70 MB, so it is asked for only where a book's memory needs it, never while a text
+ * converts (docs/decisions.md, "A forced collection pauses the API").
  *
  * The server lets its old generation double before V8 collects it on its own (the same flags; it
  * saves about half the CPU of a long conversion), so garbage that outlives a chapter waits: a 1 MB

@@ -1,5 +1,5 @@
 import { GrowingPcm, releasePcm } from '../audio/pcm-memory';
-import { analyseInWorker } from './run';
+import { analyseInWorker, freeWhatSpeechLeft } from './run';
 import { analyseText } from './analyse';
 
 const TEXT = [
@@ -9,6 +9,25 @@ const TEXT = [
 ]
   .join(' ')
   .repeat(6);
+
+describe('freeWhatSpeechLeft', () => {
+  it('starts a full collection where gc() is exposed, and gives back the speech blocks no piece is using', () => {
+    const gc = vi.fn();
+    vi.stubGlobal('gc', gc);
+    try {
+      const spoken = new GrowingPcm();
+      spoken.append(new Uint8Array(64_000));
+      const piece = spoken.take();
+      releasePcm(piece); // encoded: the block waits for the next piece
+      expect(piece.buffer.byteLength).toBe(64_000);
+      freeWhatSpeechLeft();
+      expect(piece.buffer.byteLength).toBe(0);
+      expect(gc).toHaveBeenCalledExactlyOnceWith({ type: 'major', execution: 'async' });
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  });
+});
 
 describe('analyseInWorker', () => {
   it('gives the same analysis as running it in the server thread', async () => {
@@ -26,26 +45,16 @@ describe('analyseInWorker', () => {
     expect(bytes.byteLength).toBe(0); // moved to the analysis thread
   });
 
-  it("starts a concurrent full collection of the server's heap before loading the models, where gc() is exposed", async () => {
+  it("forces no collection of the server's heap itself: a text's analysis starts with its synthesis", async () => {
     const gc = vi.fn();
     vi.stubGlobal('gc', gc);
     try {
       const analysis = await analyseInWorker(TEXT, undefined, new Date('2026-01-02T03:04:05Z'));
       expect(analysis.characters.map((c) => c.name)).toContain('Elizabeth Bennet');
-      expect(gc).toHaveBeenCalledExactlyOnceWith({ type: 'major', execution: 'async' });
+      expect(gc).not.toHaveBeenCalled();
     } finally {
       vi.unstubAllGlobals();
     }
-  });
-
-  it("gives back the memory of the speech blocks no piece is using, before the analysis's thread starts", async () => {
-    const spoken = new GrowingPcm();
-    spoken.append(new Uint8Array(64_000));
-    const piece = spoken.take();
-    releasePcm(piece); // encoded: the block waits for the next piece
-    expect(piece.buffer.byteLength).toBe(64_000);
-    await analyseInWorker(TEXT, undefined, new Date('2026-01-02T03:04:05Z'));
-    expect(piece.buffer.byteLength).toBe(0);
   });
 
   it('stops when the job is cancelled', async () => {

@@ -28,12 +28,20 @@ export async function analyseInWorker(
   signal?: AbortSignal,
   now = new Date(),
 ): Promise<TutoringAnalysis> {
-  // What a book's synthesis left, its garbage (../garbage.ts) and its free blocks of speech
-  // (../audio/pcm-memory.ts), is given back before the thread loads its models.
-  collectGarbageSoon();
-  letFreeSpeechBlocksGo();
   const found = await inThread<PeopleAndPlaces | null>(FIRST_HALF, text, now, signal);
   return inThread<TutoringAnalysis>(SECOND_HALF, found, now, signal);
+}
+
+/**
+ * Gives back what a book's synthesis left before its analysis's thread loads its models: its
+ * garbage (../garbage.ts) and its free blocks of speech (../audio/pcm-memory.ts). Called when the
+ * analysis comes after the speech (a book's); not for a text's analysis, which starts with its
+ * synthesis, when there is nothing to collect and the collection's pause (some 50 to 90 ms of the
+ * main thread) would only keep the API waiting.
+ */
+export function freeWhatSpeechLeft(): void {
+  collectGarbageSoon();
+  letFreeSpeechBlocksGo();
 }
 
 function inThread<T>(

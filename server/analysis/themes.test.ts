@@ -13,11 +13,21 @@ const PARAGRAPHS = [
 function found(file: VFile) {
   const data = file.data as {
     keywords: { stem: string; score: number; matches: { node: Parameters<typeof toString>[0] }[] }[];
-    keyphrases: { stems: string[]; score: number; weight: number; matches: { nodes: Parameters<typeof toString>[0][] }[] }[];
+    keyphrases: {
+      stems: string[];
+      score: number;
+      weight: number;
+      matches: { nodes: Parameters<typeof toString>[0][] }[];
+    }[];
   };
   return {
     keywords: data.keywords.map((k) => [k.stem, k.score, k.matches.map((m) => toString(m.node))]),
-    keyphrases: data.keyphrases.map((p) => [p.stems, p.score, p.weight, p.matches.map((m) => m.nodes.map(toString).join(''))]),
+    keyphrases: data.keyphrases.map((p) => [
+      p.stems,
+      p.score,
+      p.weight,
+      p.matches.map((m) => m.nodes.map(toString).join('')),
+    ]),
   };
 }
 
@@ -36,7 +46,7 @@ describe('the themes', () => {
     expect(JSON.stringify(tree)).not.toContain('"position"');
   });
 
-  it("names what the text is about, leaving out the names of its people and places", () => {
+  it('names what the text is about, leaving out the names of its people and places', () => {
     const sample = PARAGRAPHS.join('\n\n');
     const themes = findThemes(sample, sample, new Set(['keeper']));
     expect(themes).toContain('lighthouse');

@@ -130,7 +130,7 @@ describe('a book', () => {
   });
 
   it(
-    "asks for a full collection of the server's heap after each chapter, where gc() is exposed",
+    "asks for a full collection of the server's heap after each chapter, where gc() is exposed, and for none while a text converts",
     { timeout: 120_000 },
     async () => {
       // What a chapter's synthesis leaves is freed before the next piles onto it (server/garbage.ts).
@@ -147,6 +147,16 @@ describe('a book', () => {
         expect(gc.mock.calls.every(([options]) => options.type === 'major' && options.execution === 'async')).toBe(
           true,
         );
+        // A text forces none: its analysis starts with its synthesis, and the collection's pause
+        // would only keep the API waiting.
+        gc.mockClear();
+        const posted = await createJob(t, headers, {
+          title: 'A short tale',
+          content: 'The hens were safe for one more day on the farm. '.repeat(4),
+        });
+        expect(posted.statusCode, posted.body).toBe(201);
+        expect((await waitForJob(t, headers, (posted.json() as { id: string }).id)).status).toBe('COMPLETED');
+        expect(gc).not.toHaveBeenCalled();
       } finally {
         vi.unstubAllGlobals();
       }

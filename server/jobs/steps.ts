@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { analyseInWorker } from '../analysis/run';
+import { analyseInWorker, freeWhatSpeechLeft } from '../analysis/run';
 import type { TutoringAnalysis } from '../analysis/tutoring';
 import { concatMp3 } from '../audio/concat';
 import { DomainError, type DomainErrorKind } from '../errors';
@@ -325,6 +325,7 @@ export function createSteps(deps: StepDeps): Record<string, (ctx: StepContext) =
       // A text's analysis ran beside its synthesis (see synthesize) and is kept already; a job's
       // text never changes, so a kept analysis is its analysis.
       const kept = job.config.tutoring_analysis;
+      if (kept === undefined) freeWhatSpeechLeft(); // a book's chapters are all spoken (../analysis/run.ts)
       const analysis = kept ?? (await analyseAndKeep(job, signal));
       return {
         metadata: {
