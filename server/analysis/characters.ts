@@ -7,6 +7,7 @@
 import {
   countWords,
   escapeRe,
+  ABBREVIATED_HONORIFICS,
   HONORIFIC_RE,
   HONORIFIC_SET,
   NOT_NAMES,
@@ -26,6 +27,10 @@ export function cleanName(raw: string): string {
     .replace(/^[.'’-]+|[.'’-]+$/g, '');
 }
 
+/** A title as a name is written with it: "Mr.", "Dr.", but "Captain", "Sister". */
+const titled = (honorific: string): string =>
+  ABBREVIATED_HONORIFICS.has(honorific.toLowerCase()) ? `${honorific}.` : honorific;
+
 type NameParts = { honorific: string | null; tokens: string[] };
 
 function splitName(name: string): NameParts {
@@ -33,7 +38,8 @@ function splitName(name: string): NameParts {
   let honorific: string | null = null;
   const first = words[0]?.replace(/\.$/, '') ?? '';
   if (words.length > 1 && HONORIFIC_SET.has(first.toLowerCase())) {
-    honorific = first;
+    // A title in lower case is a word before the name ("his sister Margaret"), not part of it.
+    honorific = /^\p{Lu}/u.test(first) ? first : null;
     words.shift();
   }
   const tokens = words
@@ -94,7 +100,7 @@ function buildEntities(names: string[], placeTokens: Set<string>, strongPeople: 
   for (const p of parsed) {
     const first = p.tokens.length >= 2 ? (p.tokens[0] ?? null) : null;
     const last = p.tokens.length >= 2 ? (p.tokens[p.tokens.length - 1] ?? null) : null;
-    const variant = p.honorific ? `${p.honorific}. ${p.tokens.join(' ')}` : p.tokens.join(' ');
+    const variant = p.honorific ? `${titled(p.honorific)} ${p.tokens.join(' ')}` : p.tokens.join(' ');
     if (p.tokens.length >= 2) {
       const existing = entities.find((e) => e.first === first && e.last === last);
       if (existing) existing.variants.add(variant);

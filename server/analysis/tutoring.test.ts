@@ -91,6 +91,19 @@ describe('analyseText', () => {
     expect(a.analyzed_at).toBe('2024-05-01T10:00:00.000Z');
   });
 
+  it('names characters as the text writes them: a full stop after "Mr." or "Dr.", none after a title word', () => {
+    const story = [
+      'Captain Harris rode to London with his sister Margaret and Dr. Watson.',
+      'Margaret watched the road while Captain Harris talked.',
+      '"Will it rain, Dr. Watson?" asked Margaret.',
+      'Captain Harris laughed, and Dr. Watson said nothing.',
+    ].join(' ');
+    const names = analyseText(story.repeat(4)).characters.map((c) => c.name);
+    expect(names).toEqual(expect.arrayContaining(['Margaret', 'Captain Harris', 'Dr. Watson']));
+    // "his sister Margaret": a title in lower case is a word before the name, not part of it.
+    expect(names.filter((name) => name.includes('sister') || name.includes('Captain.'))).toEqual([]);
+  });
+
   it('gives lower-case themes without stop words or names', () => {
     const a = analyseText(PRIDE);
     expect(a.themes.length).toBeGreaterThanOrEqual(3);

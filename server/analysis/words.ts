@@ -47,6 +47,8 @@ const HONORIFICS = [
   'St',
 ];
 export const HONORIFIC_SET = new Set(HONORIFICS.map((h) => h.toLowerCase()));
+/** The titles written with a full stop ("Mr. Bennet", "Dr. Watson"); the others are words ("Captain Harris"). */
+export const ABBREVIATED_HONORIFICS = new Set(['mr', 'mrs', 'ms', 'dr', 'mme', 'mlle', 'prof', 'rev', 'st']);
 export const HONORIFIC_RE = new RegExp(
   String.raw`\b(${HONORIFICS.join('|')})\.?\s+((?:[A-Z][\p{Ll}'’-]+)(?:\s+[A-Z][\p{Ll}'’-]+)?)`,
   'gu',
