@@ -219,15 +219,18 @@ export const LongChapter: Story = {
   },
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
-    const box = await canvas.findByRole('group', { name: 'Text of The Night Watch' }, { timeout: 5000 });
+    // Every chapter's text here has this title: the box found before the player has loaded is
+    // chapter 1's, replaced by chapter 2's once it has, so the box is looked up each time.
+    const box = () => canvas.getByRole('group', { name: 'Text of The Night Watch' });
+    await canvas.findByRole('group', { name: 'Text of The Night Watch' }, { timeout: 5000 });
     // 25 s is 5 s into chapter 2: sentence 151.
     await waitFor(() => expect(spoken(canvas)).toHaveTextContent('Sentence 151 of the long night'));
     // The box scrolls smoothly once the sentence is there: on a loaded machine that takes a while.
-    await waitFor(() => expect(box.scrollTop).toBeGreaterThan(0), { timeout: 10_000 });
+    await waitFor(() => expect(box().scrollTop).toBeGreaterThan(0), { timeout: 10_000 });
     await waitFor(
       () => {
         const current = spoken(canvas).getBoundingClientRect();
-        const frame = box.getBoundingClientRect();
+        const frame = box().getBoundingClientRect();
         expect(current.top >= frame.top && current.bottom <= frame.bottom).toBe(true);
       },
       { timeout: 10_000 },
