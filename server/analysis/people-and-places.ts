@@ -10,6 +10,7 @@ import { createRequire } from 'node:module';
 import type Compromise from 'compromise';
 import { cleanName } from './characters';
 import { partOfSpeechLexicon, type SortedLexicon } from './lexicon';
+import { splitSentences } from '../tts/chunking';
 import { cleanText, keywordSample, nlpSample, scanSample } from './samples';
 
 /**
@@ -70,7 +71,12 @@ export function namingSentences(sample: string, lexicon: SortedLexicon): string 
   };
   return sample
     .split(/\n[ \t]*\n/)
-    .map((paragraph) => sentencesOf(paragraph).filter(mayName).join(' '))
+    .map((paragraph) =>
+      splitSentences(paragraph)
+        .map(({ start, end }) => paragraph.slice(start, end))
+        .filter(mayName)
+        .join(' '),
+    )
     .filter((paragraph) => paragraph !== '')
     .join('\n\n');
 }
@@ -79,25 +85,6 @@ const WORD = /\p{L}[\p{L}\p{M}'’]*/gu;
 const CAPITALISED = /^\p{Lu}/u;
 /** "I", "I'm", "I'd", "I'll", "I've": capitalised wherever they stand. */
 const FIRST_PERSON = /^I(?:['’](?:m|d|ll|ve))?$/;
-/** A sentence's end: its stops, then any closing quotes or brackets, before white space or the end. */
-const SENTENCE_END = /[.!?…]+["'”’)\]]*(?=\s|$)/g;
-/** A full stop that ends a title or an initial ("Mr.", "Dr.", "J."), not a sentence. */
-const ABBREVIATION = /(?:^|[\s("'“‘])(?:Mr|Mrs|Ms|Mx|Dr|St|Prof|Rev|Capt|Col|Gen|Lt|Sgt|Hon|Jr|Sr|Mt|\p{Lu})\.$/u;
-
-/** A paragraph's sentences, cut after each sentence's end (a title's or an initial's full stop is not one). */
-export function sentencesOf(paragraph: string): string[] {
-  const sentences: string[] = [];
-  let start = 0;
-  for (const end of paragraph.matchAll(SENTENCE_END)) {
-    const after = end.index + end[0].length;
-    if (end[0] === '.' && ABBREVIATION.test(paragraph.slice(Math.max(start, end.index - 6), after))) continue;
-    sentences.push(paragraph.slice(start, after).trim());
-    start = after;
-  }
-  sentences.push(paragraph.slice(start).trim());
-  return sentences.filter((sentence) => sentence !== '');
-}
-
 /**
  * compromise is given the sample a few paragraphs at a time: its cost grows faster than the text
  * it is given (the bench's 30,000-character sample took about 1.1 s in one piece and 0.7 s in
