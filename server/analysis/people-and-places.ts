@@ -8,6 +8,7 @@
  */
 import { createRequire } from 'node:module';
 import type Compromise from 'compromise';
+import { collectThreadGarbageNow } from '../garbage';
 import { cleanName } from './characters';
 import { partOfSpeechLexicon, type SortedLexicon } from './lexicon';
 import { splitSentences } from '../tts/chunking';
@@ -22,7 +23,10 @@ import { cleanText, keywordSample, nlpSample, scanSample } from './samples';
  */
 let compromise: typeof Compromise | null = null;
 const nlp = (text: string) => {
-  compromise ??= createRequire(import.meta.url)('compromise') as typeof Compromise;
+  if (compromise === null) {
+    compromise = createRequire(import.meta.url)('compromise') as typeof Compromise;
+    collectThreadGarbageNow(); // what unpacking its lexicon left (about 10 MB of the thread's peak)
+  }
   return compromise(text);
 };
 

@@ -1,4 +1,32 @@
 import { GrowingPcm, releasePcm } from '../audio/pcm-memory';
+
+// Each analysis thread's start and exit, in order, with the thread's number. The threads are the
+// real ones, each kept alive by a timer once its half has answered and ended 100 ms after
+// terminate() is called, as a thread freeing a large heap takes a while.
+const threadEvents = vi.hoisted((): Array<{ thread: number; event: 'start' | 'exit' }> => []);
+vi.mock('node:worker_threads', async (importOriginal) => {
+  const real = await importOriginal<typeof import('node:worker_threads')>();
+  const KEPT_ALIVE = `
+    setInterval(() => {}, 60_000);
+    import(require('node:worker_threads').workerData.analysisWorker);
+  `;
+  class RecordedWorker extends real.Worker {
+    constructor(filename: URL, options: import('node:worker_threads').WorkerOptions) {
+      const workerData = { ...(options.workerData as object), analysisWorker: filename.href };
+      super(KEPT_ALIVE, { ...options, eval: true, workerData });
+      const thread = threadEvents.filter(({ event }) => event === 'start').length;
+      threadEvents.push({ thread, event: 'start' });
+      this.once('exit', () => threadEvents.push({ thread, event: 'exit' }));
+    }
+
+    override async terminate(): Promise<number> {
+      await new Promise((resolve) => setTimeout(resolve, 100)); // a large heap takes a while to free
+      return super.terminate();
+    }
+  }
+  return { ...real, Worker: RecordedWorker };
+});
+
 import { analyseInWorker, freeWhatSpeechLeft } from './run';
 import { analyseText } from './analyse';
 
@@ -55,6 +83,18 @@ describe('analyseInWorker', () => {
     } finally {
       vi.unstubAllGlobals();
     }
+  });
+
+  it("starts its second half's thread only once the first's has exited, so their memory never adds up", async () => {
+    const before = threadEvents.filter(({ event }) => event === 'start').length;
+    await analyseInWorker(TEXT, undefined, new Date('2026-01-02T03:04:05Z'));
+    const own = threadEvents.filter(({ thread }) => thread >= before);
+    expect(own).toEqual([
+      { thread: before, event: 'start' },
+      { thread: before, event: 'exit' },
+      { thread: before + 1, event: 'start' },
+      { thread: before + 1, event: 'exit' },
+    ]);
   });
 
   it('stops when the job is cancelled', async () => {

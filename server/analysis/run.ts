@@ -62,12 +62,13 @@ function inThread<T>(
       resourceLimits: { maxYoungGenerationSizeMb: 4 },
     });
     let settled = false;
+    // Settled once the thread has exited: its heap is gone before the next half's thread starts,
+    // so the two never hold memory at once (a book's analysis is its peak).
     const settle = (fn: () => void): void => {
       if (settled) return;
       settled = true;
       signal?.removeEventListener('abort', onAbort);
-      fn();
-      void worker.terminate();
+      void worker.terminate().finally(fn);
     };
     const onAbort = (): void => settle(() => reject(signal!.reason));
     signal?.addEventListener('abort', onAbort, { once: true });
