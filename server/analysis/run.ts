@@ -1,6 +1,6 @@
-import { Worker } from 'node:worker_threads';
 import { letFreeSpeechBlocksGo } from '../audio/pcm-memory';
 import { collectGarbageSoon } from '../garbage';
+import { threadWithSmallNursery } from '../thread-nursery';
 import type { PeopleAndPlaces } from './people-and-places';
 import type { TutoringAnalysis } from './tutoring';
 
@@ -54,11 +54,11 @@ function inThread<T>(
   return new Promise<T>((resolve, reject) => {
     // Only an array that owns its whole buffer is handed over (a pooled Buffer's is shared).
     const owns = input instanceof Uint8Array && input.byteOffset === 0 && input.byteLength === input.buffer.byteLength;
-    const worker = new Worker(WORKER_URL, {
+    // A small young generation: the models are long-lived, so a big nursery only holds garbage
+    // (some 6 MB less at each thread's peak; ../thread-nursery.ts).
+    const worker = threadWithSmallNursery(WORKER_URL, {
       workerData: { ...half, input, now: now.toISOString() },
       transferList: owns ? [input.buffer as ArrayBuffer] : [],
-      // A small young generation: the models are long-lived, so a big nursery only holds garbage
-      // (about 20 MB less at the analysis's peak).
       resourceLimits: { maxYoungGenerationSizeMb: 4 },
     });
     let settled = false;

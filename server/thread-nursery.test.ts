@@ -1,0 +1,46 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { processSemiSpaceMb } from './thread-nursery';
+
+describe('processSemiSpaceMb', () => {
+  it("reads the process's --max-semi-space-size in each form Node accepts, 0 without it", () => {
+    expect(processSemiSpaceMb(['--max-semi-space-size=4'])).toBe(4);
+    expect(processSemiSpaceMb(['--expose-gc', '--max_semi_space_size', '16'])).toBe(16);
+    expect(processSemiSpaceMb(['--expose-gc', ''])).toBe(0);
+  });
+});
+
+describe('threadWithSmallNursery', () => {
+  // A process started as the server is, whose flag would give every thread 8 MB of young generation:
+  // each thread churns through objects until its young generation has grown as far as it may.
+  const SCRIPT = `
+    import { Worker } from 'node:worker_threads';
+    const { threadWithSmallNursery } = await import(process.env.MODULE_URL);
+    const churn = \`
+      import v8 from 'node:v8';
+      import { parentPort } from 'node:worker_threads';
+      let kept = [];
+      for (let i = 0; i < 400000; i++) {
+        kept.push({ i, s: 'x' + i, a: [i] });
+        if (kept.length > 60000) kept = kept.slice(30000);
+      }
+      parentPort.postMessage(v8.getHeapSpaceStatistics().find((s) => s.space_name === 'new_space').space_size);
+    \`;
+    const url = new URL('data:text/javascript,' + encodeURIComponent(churn));
+    const young = (worker) => new Promise((resolve, reject) => { worker.once('message', resolve); worker.once('error', reject); });
+    const small = await young(threadWithSmallNursery(url, {}));
+    const plainAfter = await young(new Worker(url));
+    console.log(JSON.stringify({ small, plainAfter }));
+  `;
+
+  it("gives a thread at most 2 MB of young generation under the server's flag, and leaves the flag as it was", async () => {
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      ['--max-semi-space-size=4', '--import', 'tsx', '--input-type=module', '-e', SCRIPT],
+      { env: { ...process.env, MODULE_URL: new URL('./thread-nursery.ts', import.meta.url).href } },
+    );
+    const { small, plainAfter } = JSON.parse(stdout) as { small: number; plainAfter: number };
+    expect(small).toBeLessThanOrEqual(2 * 1024 * 1024);
+    expect(plainAfter).toBe(8 * 1024 * 1024); // a thread started afterwards has the process's own size
+  });
+});
