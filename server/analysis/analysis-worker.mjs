@@ -1,8 +1,9 @@
 // Runs one half of a tutoring analysis in its own thread, then the thread ends (plain ESM so it
 // starts under node, tsx and vitest alike): `call` exported by `moduleUrl`, given `input` and the
-// analysis's date. Each half loads one NLP library (compromise about 70 MB, retext with its
-// part-of-speech lexicon about 60 MB while loaded); in a thread of its own that memory is returned
-// as soon as the half is done, instead of staying in the server, and the halves never hold both.
+// analysis's date. Each half loads one NLP library (compromise's thread some 45 MB at its peak,
+// retext's with its part-of-speech lexicon some 20 MB, measured above a process of their own); in
+// a thread of its own that memory is returned as soon as the half is done, instead of staying in
+// the server, and the halves never hold both.
 import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 
