@@ -1,16 +1,16 @@
 import { Worker } from 'node:worker_threads';
 import { collectGarbageSoon, collectThreadGarbageNow } from './garbage';
 
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
 describe('collectGarbageSoon', () => {
   it('asks for a full collection, run as a task of its own, where gc() is exposed', () => {
     const gc = vi.fn();
     vi.stubGlobal('gc', gc);
-    try {
-      collectGarbageSoon();
-      expect(gc).toHaveBeenCalledExactlyOnceWith({ type: 'major', execution: 'async' });
-    } finally {
-      vi.unstubAllGlobals();
-    }
+    collectGarbageSoon();
+    expect(gc).toHaveBeenCalledExactlyOnceWith({ type: 'major', execution: 'async' });
   });
 });
 
@@ -18,12 +18,8 @@ describe('collectThreadGarbageNow', () => {
   it("never collects on the main thread, whose pause would keep the API's requests waiting", () => {
     const gc = vi.fn();
     vi.stubGlobal('gc', gc);
-    try {
-      collectThreadGarbageNow();
-      expect(gc).not.toHaveBeenCalled();
-    } finally {
-      vi.unstubAllGlobals();
-    }
+    collectThreadGarbageNow();
+    expect(gc).not.toHaveBeenCalled();
   });
 
   it("collects a worker thread's own heap at once", async () => {

@@ -7,6 +7,7 @@ describe('processSemiSpaceMb', () => {
     expect(processSemiSpaceMb(['--max-semi-space-size=4'])).toBe(4);
     expect(processSemiSpaceMb(['--expose-gc', '--max_semi_space_size', '16'])).toBe(16);
     expect(processSemiSpaceMb(['--expose-gc', ''])).toBe(0);
+    expect(processSemiSpaceMb(['--max-semi-space-size=2', '--max-semi-space-size=4'])).toBe(4); // the last wins
   });
 });
 

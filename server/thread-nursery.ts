@@ -16,9 +16,12 @@ import { Worker, type WorkerOptions } from 'node:worker_threads';
 /** A thread's semi-space, in MB: 2 MB of young generation. */
 const THREAD_SEMI_SPACE_MB = 1;
 
-/** The process's --max-semi-space-size in MB (from its command line or NODE_OPTIONS); 0 when none. */
+/**
+ * The process's --max-semi-space-size in MB; 0 when none. NODE_OPTIONS comes first: Node applies
+ * it before the command line, so the command line's value wins, as it does here (the last one).
+ */
 export function processSemiSpaceMb(
-  args: readonly string[] = [...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split(/\s+/)],
+  args: readonly string[] = [...(process.env.NODE_OPTIONS ?? '').split(/\s+/), ...process.execArgv],
 ): number {
   let mb = 0;
   for (const [i, arg] of args.entries()) {
