@@ -37,7 +37,7 @@ export const voicesSection = section({
     espeakKeepRunning: flag(
       'ESPEAK_KEEP_RUNNING',
       { default: true },
-      "With the native `espeak-ng`: keep eSpeak-NG running (a few `espeak-host` processes, one per CPU, built at first use with the machine's C compiler against libespeak-ng, package libespeak-ng-dev) instead of starting `espeak-ng` per request; it also times each word for the read-along. Without a compiler or the headers the server says so once in its log and starts `espeak-ng` per request; 'false' always does.",
+      "With the native `espeak-ng`: keep eSpeak-NG running (a few `espeak-host` processes, one per CPU, built at first use with the machine's C compiler against libespeak-ng, package libespeak-ng-dev) instead of starting `espeak-ng` per request; it also times each word for the read-along, and, built with LAME's headers too (package libmp3lame-dev), encodes the MP3 itself when the MP3 encoder is native. Without a compiler or eSpeak-NG's headers the server says so once in its log and starts `espeak-ng` per request; 'false' always does.",
     ),
     exportFfmpeg: oneOf(
       'EXPORT_FFMPEG',

@@ -101,6 +101,10 @@ export async function createConversion(
           { reason: build.reason },
           'the offline voice starts espeak-ng for each request: eSpeak-NG cannot be kept running here',
         );
+      } else if (!build.encodes) {
+        log.info(
+          'the eSpeak-NG hosts were built without LAME (no libmp3lame-dev): the speech is encoded by lame processes',
+        );
       }
     });
   }

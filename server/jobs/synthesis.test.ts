@@ -1,10 +1,12 @@
 import { EncoderPool } from '../audio/encoder-pool';
+import { InProcessEncoderSession } from '../audio/encoder-session';
 import { parseMp3 } from '../audio/mp3-frames';
 import { correlationAt, decodeMp3, LAME_DELAY_SAMPLES, listFiles, readAll, tempStorage } from '../testing/audio';
 import { splitIntoChunks } from '../tts/chunking';
 import { createEspeakEngine, detectNativeEspeak, type EspeakEngine } from '../tts/espeak';
 import { espeakHostBinary } from '../tts/espeak-host-build';
-import { MIN_SEGMENT_CHARS, segmentCount, splitRuns, synthesizeToMp3 } from './synthesis';
+import type { EncodedSpeechStream, Speech } from '../tts/types';
+import { MIN_SEGMENT_CHARS, segmentCount, splitRuns, synthesizeToMp3, type EncodedSpeaking } from './synthesis';
 
 const SENTENCES = [
   'The lighthouse keeper climbed the stairs at dusk.',
@@ -40,12 +42,46 @@ const NATIVE_ESPEAK = detectNativeEspeak() !== null;
 /** eSpeak-NG kept running can be built here (a C compiler and libespeak-ng's headers). */
 const HOSTED_ESPEAK = NATIVE_ESPEAK && (await espeakHostBinary()).binary !== null;
 
+/**
+ * A voice that encodes its own MP3, as the offline voice's hosts built with LAME do, made of the
+ * real voice and LAME in this process: each request's speech (kept in `heard`, so the test knows
+ * what was said) is encoded into the stream in the order the requests came, and only its MP3
+ * comes back.
+ */
+function voiceEncodingItself(engine: EspeakEngine, heard: (text: string, speech: Speech) => void): EncodedSpeaking {
+  return {
+    open: async () => {
+      const session = new InProcessEncoderSession(22_050, 48);
+      let tail: Promise<unknown> = Promise.resolve();
+      const stream: EncodedSpeechStream = {
+        sampleRate: 22_050,
+        speak(text, signal) {
+          const speech = engine.synthesize(text, 'en-us+f3', signal);
+          const encoded = tail.then(async () => {
+            const said = await speech;
+            heard(text, said);
+            const mp3 = await session.encode(said.samples.slice());
+            return { mp3, samples: said.samples.length, sampleRate: said.sampleRate, words: said.words };
+          });
+          tail = encoded.catch(() => undefined);
+          return encoded;
+        },
+        finish: () => tail.then(() => session.flush()),
+        close: () => session.close(),
+      };
+      return stream;
+    },
+    speaker: (stream) => (text, signal) => stream.speak(text, signal),
+  };
+}
+
 describe.each([
-  ['native lame', 'native eSpeak', () => new EncoderPool(0, { encoder: 'native' }), 'native'],
-  ['native lame', 'eSpeak WebAssembly', () => new EncoderPool(0, { encoder: 'native' }), 'wasm'],
-  ['LAME WebAssembly', 'eSpeak WebAssembly', () => new EncoderPool(1, { encoder: 'wasm' }), 'wasm'],
-  ['LAME WebAssembly', 'native eSpeak', () => new EncoderPool(1, { encoder: 'wasm' }), 'native'],
-] as const)('synthesizeToMp3 with %s and %s', (_lame, _voice, makePool, backend) => {
+  ['native lame', 'native eSpeak', () => new EncoderPool(0, { encoder: 'native' }), 'native', false],
+  ['native lame', 'eSpeak WebAssembly', () => new EncoderPool(0, { encoder: 'native' }), 'wasm', false],
+  ['LAME WebAssembly', 'eSpeak WebAssembly', () => new EncoderPool(1, { encoder: 'wasm' }), 'wasm', false],
+  ['LAME WebAssembly', 'native eSpeak', () => new EncoderPool(1, { encoder: 'wasm' }), 'native', false],
+  ['LAME in the voice', 'native eSpeak', () => new EncoderPool(0, { encoder: 'wasm' }), 'native', true],
+] as const)('synthesizeToMp3 with %s and %s', (_lame, _voice, makePool, backend, inVoice) => {
   let pool: EncoderPool;
   let engine: EspeakEngine;
   beforeAll(() => {
@@ -77,15 +113,18 @@ describe.each([
         // between requests): each piece is looked for among the speeches of its text.
         const spoken = new Map<string, Int16Array[]>();
         const fractions: number[] = [];
+        // A copy: the writer may take the samples' buffer away.
+        const heard = (text: string, speech: Speech) =>
+          spoken.set(text, [...(spoken.get(text) ?? []), speech.samples.slice()]);
         const result = await synthesizeToMp3({
           text: TEXT,
           pieces,
           speak: async (text, signal) => {
             const speech = await engine.synthesize(text, 'en-us+f3', signal);
-            // A copy: the writer may take the samples' buffer away.
-            spoken.set(text, [...(spoken.get(text) ?? []), speech.samples.slice()]);
+            heard(text, speech);
             return speech;
           },
+          ...(inVoice && { encoded: voiceEncodingItself(engine, heard) }),
           storage: env.storage,
           key: 'jobs/j/audio.mp3',
           pool,
@@ -101,6 +140,7 @@ describe.each([
           }),
         });
         expect(result.segments).toBe(segments);
+        expect(result.encodedByVoice).toBe(inVoice);
         expect(fractions.at(-1)).toBe(1);
         // No part files left; the opening is kept (a reader may be listening to it).
         expect(await listFiles(env.root)).toEqual(['jobs/j/audio.mp3', ...(opening ? [openingKey] : [])]);
@@ -180,14 +220,18 @@ describe.each([
     try {
       const pieces = splitIntoChunks(TEXT, 160).map((c) => ({ start: c.start, end: c.end, sentences: c.sentences }));
       let calls = 0;
+      const breaking: Pick<EspeakEngine, 'synthesize'> = {
+        synthesize: async (text, voice, signal) => {
+          calls += 1;
+          if (calls === 4) throw new Error('the voice broke');
+          return engine.synthesize(text, voice, signal);
+        },
+      };
       const run = synthesizeToMp3({
         text: TEXT,
         pieces,
-        speak: async (text, signal) => {
-          calls += 1;
-          if (calls === 4) throw new Error('the voice broke');
-          return engine.synthesize(text, 'en-us', signal);
-        },
+        speak: (text, signal) => breaking.synthesize(text, 'en-us', signal),
+        ...(inVoice && { encoded: voiceEncodingItself(breaking as EspeakEngine, () => undefined) }),
         storage: env.storage,
         key: 'jobs/k/audio.mp3',
         pool,

@@ -23,8 +23,8 @@ import pLimit from 'p-limit';
 import { concatMp3 } from '../audio/concat';
 import type { EncoderPool } from '../audio/encoder-pool';
 import { createMp3Writer, type Mp3Writer } from '../audio/mp3';
-import type { FileStorage } from '../storage/types';
-import type { Speech } from '../tts/types';
+import type { FileStorage, StorageWriter } from '../storage/types';
+import type { EncodedSpeech, EncodedSpeechStream, Speech } from '../tts/types';
 import { proportionalTimings, shiftEntry, wordTimedEntries, type TimingEntry } from './timing';
 
 export interface Piece {
@@ -38,6 +38,12 @@ export interface SynthesisInput {
   pieces: readonly Piece[];
   /** Speech for one piece's text; its word timings (if any) are offsets into that piece's text. */
   speak(text: string, signal: AbortSignal): Promise<Speech>;
+  /**
+   * When the voice can encode MP3 itself (the offline voice's hosts built with LAME): a stream of
+   * its own for each run, null when it cannot after all (the run then encodes `speak`'s PCM), and
+   * speech for a piece into that stream. No PCM then reaches this process.
+   */
+  encoded?: EncodedSpeaking | undefined;
   /** Pieces of one run asked for at once (the engine's own limit bounds its total); default 1. */
   lookahead?: number;
   storage: FileStorage;
@@ -50,6 +56,11 @@ export interface SynthesisInput {
   report(fraction: number): Promise<void>;
   /** The text's first minutes as a file of their own, ready first (a long text only: see openingPieces). */
   opening?: OpeningOptions | undefined;
+}
+
+export interface EncodedSpeaking {
+  open(signal: AbortSignal): Promise<EncodedSpeechStream | null>;
+  speaker(stream: EncodedSpeechStream): (text: string, signal: AbortSignal) => Promise<EncodedSpeech>;
 }
 
 export interface OpeningOptions {
@@ -85,6 +96,8 @@ export interface SynthesisResult {
   sampleRate: number;
   timings: TimingEntry[];
   segments: number;
+  /** The voice encoded the MP3 itself (`encoded`), no PCM reaching this process. */
+  encodedByVoice: boolean;
 }
 
 /** A text this long (characters) or longer is worth a second encoder stream. */
@@ -145,39 +158,118 @@ export async function synthesizeToMp3(input: SynthesisInput): Promise<SynthesisR
   const onAbort = () => inner.abort(signal.reason);
   signal.addEventListener('abort', onAbort, { once: true });
   let sampleRate: number | null = null;
+  let encodedByVoice = false;
+
+  /** Where a run's speech goes: PCM to an MP3 writer, or MP3 the voice encoded to the file. */
+  interface RunOutput {
+    speak(text: string, signal: AbortSignal): Promise<Spoken>;
+    /** Takes a piece's speech, in order (waits while the encoder is behind). */
+    take(spoken: Spoken): Promise<void>;
+    /** Ends the file: its size in bytes. */
+    finish(): Promise<number>;
+    abort(): Promise<void>;
+  }
+  interface Spoken {
+    samples: number;
+    sampleRate: number;
+    words?: Speech['words'];
+    pcm?: Int16Array;
+    mp3?: Uint8Array;
+  }
+
+  /** PCM from `speak`, encoded here (an encoder thread or a `lame` process per stream). */
+  function pcmOutput(index: number): RunOutput {
+    let writer: Mp3Writer | null = null;
+    return {
+      speak: async (text, runSignal) => {
+        const speech = await input.speak(text, runSignal);
+        return {
+          samples: speech.samples.length,
+          sampleRate: speech.sampleRate,
+          words: speech.words,
+          pcm: speech.samples,
+        };
+      },
+      async take(spoken) {
+        writer ??= createMp3Writer({
+          sampleRate: spoken.sampleRate,
+          sink: await storage.createWriter(partKey(index)),
+          pool: input.pool,
+        });
+        // Nobody else uses this speech: its buffer may go to an encoder thread as it is.
+        await writer.write(spoken.pcm!, { handOver: true });
+      },
+      finish: async () => (await writer!.finish()).bytes,
+      abort: async () => writer?.abort(),
+    };
+  }
+
+  /** MP3 the voice encoded in a stream of its own, written to the file as it comes. */
+  function encodedOutput(index: number, stream: EncodedSpeechStream, encoded: EncodedSpeaking): RunOutput {
+    const speak = encoded.speaker(stream);
+    let sink: StorageWriter | null = null;
+    let bytes = 0;
+    let open = true;
+    const write = async (mp3: Uint8Array) => {
+      sink ??= await storage.createWriter(partKey(index));
+      if (mp3.byteLength === 0) return;
+      await sink.write(mp3);
+      bytes += mp3.byteLength;
+    };
+    return {
+      speak: async (text, runSignal) => {
+        const speech = await speak(text, runSignal);
+        return { samples: speech.samples, sampleRate: speech.sampleRate, words: speech.words, mp3: speech.mp3 };
+      },
+      take: (spoken) => write(spoken.mp3!),
+      async finish() {
+        open = false;
+        await write(await stream.finish());
+        await sink!.commit();
+        return bytes;
+      },
+      async abort() {
+        if (open) stream.close();
+        open = false;
+        await sink?.abort();
+      },
+    };
+  }
 
   async function encodeRun(run: readonly Piece[], index: number): Promise<RunOutcome> {
     inner.signal.throwIfAborted();
-    let writer: Mp3Writer | null = null;
+    let output: RunOutput | null = null;
     let samples = 0;
+    let rate: number | null = null;
     const timings: TimingEntry[] = [];
     // Up to `lookahead` pieces are asked for ahead of the one being encoded; speech goes in in order.
     const ahead = Math.max(1, input.lookahead ?? 1);
-    const asked: Promise<Speech>[] = [];
+    const asked: Promise<Spoken>[] = [];
     let next = 0;
     const ask = () => {
       while (asked.length < ahead && next < run.length) {
         const piece = run[next++]!;
-        const speech = input.speak(input.text.slice(piece.start, piece.end), inner.signal);
+        const speech = output!.speak(input.text.slice(piece.start, piece.end), inner.signal);
         speech.catch(() => undefined); // awaited in order below; a failure there stops the run
         asked.push(speech);
       }
     };
     try {
+      const stream = (await input.encoded?.open(inner.signal)) ?? null;
+      output = stream !== null ? encodedOutput(index, stream, input.encoded!) : pcmOutput(index);
+      if (stream !== null) encodedByVoice = true;
       for (const piece of run) {
         inner.signal.throwIfAborted();
         ask();
         const speech = await asked.shift()!;
         sampleRate ??= speech.sampleRate;
+        rate = sampleRate;
         if (speech.sampleRate !== sampleRate) {
           throw new SampleRateChange(sampleRate, speech.sampleRate);
         }
-        writer ??= createMp3Writer({ sampleRate, sink: await storage.createWriter(partKey(index)), pool: input.pool });
-        const count = speech.samples.length;
-        // Nobody else uses this speech: its buffer may go to an encoder thread as it is.
-        await writer.write(speech.samples, { handOver: true });
+        await output.take(speech);
         const t0 = samples / sampleRate;
-        samples += count;
+        samples += speech.samples;
         const t1 = samples / sampleRate;
         const words = speech.words?.map((w) => ({
           ...w,
@@ -193,12 +285,12 @@ export async function synthesizeToMp3(input: SynthesisInput): Promise<SynthesisR
         await input.report(doneChars / totalChars);
       }
       inner.signal.throwIfAborted();
-      const result = await writer!.finish();
-      if (index === openingRun) await opening!.ready(samples / writer!.sampleRate);
-      return { key: partKey(index), sampleRate: writer!.sampleRate, samples, bytes: result.bytes, timings };
+      const bytes = await output.finish();
+      if (index === openingRun) await opening!.ready(samples / rate!);
+      return { key: partKey(index), sampleRate: rate!, samples, bytes, timings };
     } catch (error) {
       inner.abort(error); // the other runs stop too
-      await writer?.abort().catch(() => undefined);
+      await output?.abort().catch(() => undefined);
       throw error;
     }
   }
@@ -226,6 +318,7 @@ export async function synthesizeToMp3(input: SynthesisInput): Promise<SynthesisR
         sampleRate: rate,
         timings: only.timings,
         segments: 1,
+        encodedByVoice,
       };
     }
     // Join the runs; each starts where the frames of the runs before it end.
@@ -268,6 +361,7 @@ export async function synthesizeToMp3(input: SynthesisInput): Promise<SynthesisR
       timings,
       // Streams encoded at once (an opening is one more run, not one more stream).
       segments: Math.min(outcomes.length, Math.max(1, input.segments)),
+      encodedByVoice,
     };
   } finally {
     signal.removeEventListener('abort', onAbort);

@@ -5,7 +5,9 @@
  * edited source builds anew; the compiler writes to a name of its own and the result is renamed
  * into place, so several processes starting at once never run a half-written binary. Without a
  * compiler or the library's headers (package libespeak-ng-dev) there is no host, and the native
- * voice keeps running one `espeak-ng` per request. A new build removes the binaries of earlier
+ * voice keeps running one `espeak-ng` per request. With libmp3lame's headers too (package
+ * libmp3lame-dev) the host also encodes MP3 (`encodes`); without them it is built without, and the
+ * server encodes with `lame` processes as before. A new build removes the binaries of earlier
  * sources from the folder (about 20 KB each); a process still running one keeps it until it exits.
  */
 import { spawn } from 'node:child_process';
@@ -22,7 +24,14 @@ import { findExecutable } from '../executables';
 const SOURCE_URL = new URL('./espeak-host.c', import.meta.url);
 const COMPILE_FLAGS = ['-O2', '-std=c99', '-D_POSIX_C_SOURCE=200809L'];
 
-export type EspeakHostBuild = { binary: string } | { binary: null; reason: string };
+/** A built host (`encodes`: it was built with LAME and encodes MP3 itself), or why there is none. */
+export type EspeakHostBuild = { binary: string; encodes: boolean } | { binary: null; reason: string };
+
+/** The variants tried, the one that encodes first: [extra compiler flags, libraries]. */
+const VARIANTS: { flags: string[]; libraries: string[]; encodes: boolean }[] = [
+  { flags: ['-DLECTIO_WITH_LAME'], libraries: ['-lespeak-ng', '-lmp3lame'], encodes: true },
+  { flags: [], libraries: ['-lespeak-ng'], encodes: false },
+];
 
 /** The project's `node_modules` (above this module in server/tts/ or dist-server/), or null. */
 function projectModules(): string | null {
@@ -88,35 +97,42 @@ async function build(searchPath: string): Promise<EspeakHostBuild> {
   } catch (error) {
     return { binary: null, reason: `its source is missing (${(error as Error).message})` };
   }
-  const hash = createHash('sha256').update(source).update(COMPILE_FLAGS.join(' ')).digest('hex').slice(0, 16);
   let dir: string;
   try {
     dir = await cacheFolder();
   } catch (error) {
     return { binary: null, reason: `no cache folder: ${(error as Error).message}` };
   }
-  const binary = path.join(dir, `espeak-host-${hash}`);
-  try {
-    await access(binary, fsConstants.X_OK);
-    return { binary };
-  } catch {
-    /* not built yet */
-  }
-  const partial = `${binary}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-  try {
-    const out = await compile(compiler, [...COMPILE_FLAGS, '-o', partial, fileURLToPath(SOURCE_URL), '-lespeak-ng']);
-    if (out.status !== 0) {
+  let failure = '';
+  for (const variant of VARIANTS) {
+    const flags = [...COMPILE_FLAGS, ...variant.flags];
+    const hash = createHash('sha256').update(source).update(flags.join(' ')).digest('hex').slice(0, 16);
+    const binary = path.join(dir, `espeak-host-${hash}`);
+    try {
+      await access(binary, fsConstants.X_OK);
+      return { binary, encodes: variant.encodes };
+    } catch {
+      /* not built yet */
+    }
+    const partial = `${binary}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+    try {
+      const out = await compile(compiler, [...flags, '-o', partial, fileURLToPath(SOURCE_URL), ...variant.libraries]);
+      if (out.status === 0) {
+        await rename(partial, binary);
+        await removeOlderBuilds(dir, binary);
+        return { binary, encodes: variant.encodes };
+      }
+      // Without LAME's headers the next variant builds without it; eSpeak's missing ends the search.
       const first = out.stderr.split('\n').find((l) => /error|cannot find|not found/i.test(l)) ?? out.stderr;
       const detail = first.trim().slice(0, 300);
       const headers = /speak_lib\.h|lespeak-ng/.test(out.stderr) ? ' (install the libespeak-ng-dev package)' : '';
-      return { binary: null, reason: `it did not compile${headers}: ${detail}` };
+      failure = `it did not compile${headers}: ${detail}`;
+      if (headers !== '') break;
+    } finally {
+      await rm(partial, { force: true });
     }
-    await rename(partial, binary);
-    await removeOlderBuilds(dir, binary);
-    return { binary };
-  } finally {
-    await rm(partial, { force: true });
   }
+  return { binary: null, reason: failure };
 }
 
 /** A cached binary's name: `espeak-host-` and 16 hex digits of its source's hash. */

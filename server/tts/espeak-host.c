@@ -1,21 +1,32 @@
 /*
- * espeak-host: eSpeak-NG kept running, serving speech requests over stdin/stdout.
+ * espeak-host: eSpeak-NG kept running, serving speech requests over stdin/stdout, and, when built
+ * with LAME (LECTIO_WITH_LAME, libmp3lame), encoding that speech to MP3 itself.
  *
- * Lectio compiles this file at first use against Debian's libespeak-ng (espeak-host-build.ts) and
- * runs a few of them (espeak-host.ts), so a request costs its synthesis only: starting the
- * `espeak-ng` command per request spent about as much CPU loading eSpeak's data as speaking.
+ * Lectio compiles this file at first use against Debian's libespeak-ng (and libmp3lame when its
+ * headers are there: espeak-host-build.ts) and runs a few of them (espeak-host.ts), so a request
+ * costs its synthesis only: starting the `espeak-ng` command per request spent about as much CPU
+ * loading eSpeak's data as speaking. Encoding here too, a book's speech never leaves the process
+ * that made it: the server receives MP3 (a seventh of the PCM's bytes) instead of passing every
+ * sample from this process to a `lame` process (docs/decisions.md, "Speech encoded where it is
+ * made").
  *
- * Protocol (all integers are unsigned 32-bit little-endian):
- *   request  (stdin):  voice length, voice name (e.g. "en-us+f3"), rate (words per minute),
- *                      text length, text (UTF-8)
- *   response (stdout): frames of one type byte, a payload length, the payload:
- *     'R' once at start: the sample rate (eSpeak's data loaded; the host takes requests)
- *     'A' samples, 16-bit signed little-endian mono, as eSpeak produces them
- *     'W' a word: its position and length in characters (Unicode code points of the whole
- *         text; the position counts from 1), and its first sample in the request's audio
- *     'X' an error: a message (e.g. "voice does not exist"), then 'E' follows
- *     'E' the end of the request: the sample rate
- * The host serves requests one after another until stdin closes, then exits with status 0.
+ * Protocol (all integers are unsigned 32-bit little-endian). A request is one command byte, then:
+ *   'S' speak:  stream (0: none), voice length, voice name (e.g. "en-us+f3"), rate (words per
+ *               minute), text length, text (UTF-8). With stream 0 the samples come back as 'A'
+ *               frames; else they are encoded into that open stream and its MP3 bytes come back.
+ *   'O' open a stream: stream (not 0), bitrate in kbps (constant; mono at eSpeak's rate)
+ *   'F' finish a stream: its last MP3 bytes come back and the stream is gone
+ *   'C' close a stream without finishing it (a conversion given up)
+ * Responses (stdout) are frames of one type byte, a payload length, the payload:
+ *   'R' once at start: the sample rate, then 1 when this build encodes MP3, else 0
+ *   'A' samples, 16-bit signed little-endian mono, as eSpeak produces them
+ *   'M' MP3 bytes of the request's stream, in order
+ *   'W' a word: its position and length in characters (Unicode code points of the whole
+ *       text; the position counts from 1), and its first sample in the request's audio
+ *   'X' an error: a message (e.g. "voice does not exist"), then 'E' follows
+ *   'E' the end of the request: the sample rate, then the samples the request spoke
+ * The host serves requests one after another until stdin closes, then exits with status 0; a
+ * request it cannot read (unknown command, lengths over the limits) ends it with status 2.
  */
 #include <espeak-ng/speak_lib.h>
 #include <stdint.h>
@@ -23,11 +34,29 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#ifdef LECTIO_WITH_LAME
+#include <lame/lame.h>
+#endif
 
 #define MAX_VOICE 256
 #define MAX_TEXT (1 << 20)
 
 static int sample_rate = 0;
+
+#ifdef LECTIO_WITH_LAME
+/* Open MP3 streams: a request names one by its id; a few per host (one per conversion run). */
+#define MAX_STREAMS 64
+static struct {
+  uint32_t id;
+  lame_global_flags *lame;
+} streams[MAX_STREAMS];
+/* LAME's worst case for n samples is 1.25 n + 7200 bytes; eSpeak hands over far fewer at once. */
+#define MP3_BUFFER (1 << 18)
+static unsigned char mp3_buffer[MP3_BUFFER];
+#endif
+/* The stream the current request encodes into (NULL: its samples go out as 'A' frames). */
+static void *encoding = NULL;
+static int encoding_failed = 0;
 
 static void put_u32(unsigned char *p, uint32_t v) {
   p[0] = v & 0xff;
@@ -42,12 +71,6 @@ static void frame(char type, const void *payload, uint32_t length) {
   put_u32(head + 1, length);
   fwrite(head, 1, sizeof head, stdout);
   if (length > 0) fwrite(payload, 1, length, stdout);
-}
-
-static void frame_u32(char type, uint32_t value) {
-  unsigned char payload[4];
-  put_u32(payload, value);
-  frame(type, payload, sizeof payload);
 }
 
 static void frame_text(char type, const char *message) { frame(type, message, (uint32_t)strlen(message)); }
@@ -86,12 +109,90 @@ static int on_synth(short *wav, int count, espeak_EVENT *events) {
     frame('W', payload, sizeof payload);
   }
   if (wav != NULL && count > 0) {
-    /* x86 and ARM are little-endian: the samples go out as they are. */
-    frame('A', wav, (uint32_t)count * 2);
+#ifdef LECTIO_WITH_LAME
+    if (encoding != NULL) {
+      for (int at = 0; at < count;) {
+        int take = count - at < 65536 ? count - at : 65536;
+        int bytes = lame_encode_buffer((lame_global_flags *)encoding, wav + at, NULL, take, mp3_buffer, MP3_BUFFER);
+        if (bytes < 0) {
+          encoding_failed = 1;
+          return 1; /* eSpeak stops the request */
+        }
+        if (bytes > 0) frame('M', mp3_buffer, (uint32_t)bytes);
+        at += take;
+      }
+    } else
+#endif
+      /* x86 and ARM are little-endian: the samples go out as they are. */
+      frame('A', wav, (uint32_t)count * 2);
     request_samples += (uint32_t)count;
   }
   return 0;
 }
+
+/* The end of a request: the sample rate and the samples it spoke. */
+static void end_request(void) {
+  unsigned char payload[8];
+  put_u32(payload, (uint32_t)sample_rate);
+  put_u32(payload + 4, request_samples);
+  frame('E', payload, sizeof payload);
+  fflush(stdout);
+}
+
+#ifdef LECTIO_WITH_LAME
+static int find_stream(uint32_t id) {
+  for (int i = 0; i < MAX_STREAMS; i++)
+    if (streams[i].lame != NULL && streams[i].id == id) return i;
+  return -1;
+}
+
+/* 'O': a constant-bitrate mono stream at eSpeak's rate, as `lame -r -m m --cbr -b kbps -t`. */
+static void open_stream(uint32_t id, uint32_t kbps) {
+  int slot = find_stream(id);
+  if (slot < 0)
+    for (int i = 0; i < MAX_STREAMS && slot < 0; i++)
+      if (streams[i].lame == NULL) slot = i;
+  if (slot < 0 || streams[slot].lame != NULL) {
+    frame_text('X', slot < 0 ? "too many open streams" : "the stream is open already");
+    return;
+  }
+  lame_global_flags *lame = lame_init();
+  if (lame == NULL) {
+    frame_text('X', "cannot start an MP3 encoder");
+    return;
+  }
+  lame_set_num_channels(lame, 1);
+  lame_set_in_samplerate(lame, sample_rate);
+  lame_set_out_samplerate(lame, sample_rate);
+  lame_set_mode(lame, MONO);
+  lame_set_VBR(lame, vbr_off);
+  lame_set_brate(lame, (int)kbps);
+  lame_set_bWriteVbrTag(lame, 0); /* -t: no Xing/LAME frame, every frame is audio */
+  if (lame_init_params(lame) < 0) {
+    lame_close(lame);
+    frame_text('X', "the MP3 encoder refused its settings");
+    return;
+  }
+  streams[slot].id = id;
+  streams[slot].lame = lame;
+}
+
+/* 'F' (finish: the last frames go out) or 'C' (close: dropped). */
+static void end_stream(uint32_t id, int finish) {
+  int slot = find_stream(id);
+  if (slot < 0) {
+    frame_text('X', "no such stream");
+    return;
+  }
+  if (finish) {
+    int bytes = lame_encode_flush(streams[slot].lame, mp3_buffer, MP3_BUFFER);
+    if (bytes < 0) frame_text('X', "the MP3 encoder failed");
+    else if (bytes > 0) frame('M', mp3_buffer, (uint32_t)bytes);
+  }
+  lame_close(streams[slot].lame);
+  streams[slot].lame = NULL;
+}
+#endif
 
 static uint32_t code_points(const char *s, size_t n) {
   uint32_t count = 0;
@@ -109,7 +210,14 @@ int main(void) {
     return 1;
   }
   espeak_SetSynthCallback(on_synth);
-  frame_u32('R', (uint32_t)sample_rate);
+  unsigned char ready[8];
+  put_u32(ready, (uint32_t)sample_rate);
+#ifdef LECTIO_WITH_LAME
+  put_u32(ready + 4, 1);
+#else
+  put_u32(ready + 4, 0);
+#endif
+  frame('R', ready, sizeof ready);
   fflush(stdout);
 
   char voice[MAX_VOICE + 1];
@@ -117,10 +225,26 @@ int main(void) {
   char *text = malloc(MAX_TEXT + 1);
   if (text == NULL) return 1;
   for (;;) {
-    uint32_t voice_length, rate, text_length;
-    int r = read_u32(&voice_length);
+    unsigned char command;
+    uint32_t stream, voice_length, rate, text_length;
+    int r = read_exact(&command, 1);
     if (r == 0) break; /* stdin closed: done */
-    if (r < 0 || voice_length > MAX_VOICE || read_exact(voice, voice_length) <= 0) return 2;
+    if (r < 0 || read_u32(&stream) <= 0) return 2;
+    request_samples = 0;
+    if (command == 'O' || command == 'F' || command == 'C') {
+      uint32_t kbps = 0;
+      if (command == 'O' && read_u32(&kbps) <= 0) return 2;
+#ifdef LECTIO_WITH_LAME
+      if (command == 'O') open_stream(stream, kbps);
+      else end_stream(stream, command == 'F');
+#else
+      frame_text('X', "this host does not encode MP3");
+#endif
+      end_request();
+      continue;
+    }
+    if (command != 'S') return 2;
+    if (read_u32(&voice_length) <= 0 || voice_length > MAX_VOICE || read_exact(voice, voice_length) <= 0) return 2;
     voice[voice_length] = '\0';
     if (read_u32(&rate) <= 0 || read_u32(&text_length) <= 0 || text_length > MAX_TEXT) return 2;
     if (text_length > 0 && read_exact(text, text_length) <= 0) return 2;
@@ -134,18 +258,28 @@ int main(void) {
       by_language.languages = voice;
       if (espeak_SetVoiceByName(voice) != EE_OK && espeak_SetVoiceByProperties(&by_language) != EE_OK) {
         frame_text('X', "voice does not exist");
-        frame_u32('E', (uint32_t)sample_rate);
-        fflush(stdout);
+        end_request();
         continue;
       }
       strcpy(current_voice, voice);
+    }
+    encoding = NULL;
+    if (stream != 0) {
+#ifdef LECTIO_WITH_LAME
+      int slot = find_stream(stream);
+      if (slot >= 0) encoding = streams[slot].lame;
+#endif
+      if (encoding == NULL) {
+        frame_text('X', "no such stream");
+        end_request();
+        continue;
+      }
     }
     espeak_SetParameter(espeakRATE, (int)rate, 0);
     /*
      * As `espeak-ng -b 1` reading stdin: one line at a time (so a line break is a pause), UTF-8,
      * [[phonemes]] allowed, a sentence pause at the end of each line.
      */
-    request_samples = 0;
     espeak_ERROR status = EE_OK;
     for (size_t start = 0; start < text_length && status == EE_OK;) {
       char *newline = memchr(text + start, '\n', text_length - start);
@@ -159,9 +293,10 @@ int main(void) {
       text[end] = kept;
       start = end;
     }
-    if (status != EE_OK) frame_text('X', "synthesis failed");
-    frame_u32('E', (uint32_t)sample_rate);
-    fflush(stdout);
+    if (encoding_failed) frame_text('X', "the MP3 encoder failed");
+    else if (status != EE_OK) frame_text('X', "synthesis failed");
+    encoding_failed = 0;
+    end_request();
   }
   free(text);
   espeak_Terminate();

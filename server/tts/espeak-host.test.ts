@@ -13,6 +13,8 @@ import {
 } from './espeak';
 import { EspeakHostPool, HostFailure, hostWordTimings } from './espeak-host';
 import { espeakHostBinary, removeOlderBuilds } from './espeak-host-build';
+import { parseMp3 } from '../audio/mp3-frames';
+import { decodeMp3, LAME_DELAY_SAMPLES } from '../testing/audio';
 import { parseWav } from './wav';
 
 /** The children of this process, and which of them are zombies (exited, never waited for). */
@@ -160,19 +162,20 @@ const frame = (type, payload) => {
 const u32 = (...values) => { const b = Buffer.alloc(4 * values.length); values.forEach((v, i) => b.writeUInt32LE(v, 4 * i)); return b; };
 const samples = Buffer.alloc(3001 * 2); for (let i = 0; i < 3001; i++) samples.writeInt16LE(i - 1500, 2 * i);
 const dribble = (bytes) => { for (let at = 0; at < bytes.length; at += 3) writeSync(1, bytes.subarray(at, at + 3)); };
-writeSync(1, frame('R', u32(22050)));
+writeSync(1, frame('R', u32(22050, 0)));
 let input = Buffer.alloc(0);
 process.stdin.on('data', (chunk) => {
   input = Buffer.concat([input, chunk]);
   for (;;) {
-    if (input.length < 4) return;
-    const voice = input.readUInt32LE(0);
-    if (input.length < 12 + voice) return;
-    const text = input.readUInt32LE(8 + voice);
-    if (input.length < 12 + voice + text) return;
-    input = input.subarray(12 + voice + text);
+    // 'S', the stream (0), the voice's length and name, the rate, the text's length and text.
+    if (input.length < 9) return;
+    const voice = input.readUInt32LE(5);
+    if (input.length < 17 + voice) return;
+    const text = input.readUInt32LE(13 + voice);
+    if (input.length < 17 + voice + text) return;
+    input = input.subarray(17 + voice + text);
     dribble(Buffer.concat([frame('A', samples.subarray(0, 2001)), frame('W', u32(1, 5, 700)),
-      frame('A', samples.subarray(2001)), frame('X', Buffer.alloc(0)), frame('E', u32(22050))]));
+      frame('A', samples.subarray(2001)), frame('X', Buffer.alloc(0)), frame('E', u32(22050, 3001))]));
   }
 });
 `,
@@ -373,3 +376,140 @@ describe.skipIf(SKIP !== '')(`native eSpeak-NG kept running${SKIP ? ` (skipped: 
     expect((await engine.synthesize('Again.', 'en-us')).samples.length).toBeGreaterThan(1000);
   });
 });
+
+/** The host encodes MP3 itself: built with LAME (libmp3lame's headers, package libmp3lame-dev). */
+const SKIP_ENCODING =
+  SKIP !== '' ? SKIP : 'encodes' in build && !build.encodes ? 'built without LAME (no libmp3lame-dev)' : '';
+const LAME = spawnSync('lame', ['--version']).status === 0;
+
+describe.skipIf(SKIP_ENCODING !== '')(
+  `eSpeak-NG kept running, encoding its own MP3${SKIP_ENCODING ? ` (skipped: ${SKIP_ENCODING})` : ''}`,
+  () => {
+    const lameCli = (pcm: Int16Array) =>
+      spawnSync(
+        'lame',
+        ['-r', '-s', '22.05', '--bitwidth', '16', '--signed', '--little-endian', '-m', 'm', '--cbr', '-b', '48'].concat(
+          ['--resample', '22.05', '-t', '--quiet', '-', '-'],
+        ),
+        { input: Buffer.from(pcm.buffer, pcm.byteOffset, pcm.byteLength), maxBuffer: 1 << 26 },
+      ).stdout;
+
+    it.skipIf(!LAME)('makes the bytes `lame` makes of the same speech', { timeout: 60_000 }, async () => {
+      // A fresh host speaks a text sample for sample the same: one encodes it, one returns it.
+      const encoding = new EspeakHostPool(build.binary!, 1);
+      const speaking = new EspeakHostPool(build.binary!, 1);
+      try {
+        const stream = await encoding.openStream(() => 48);
+        expect(stream.sampleRate).toBe(22050);
+        const encoded = await stream.speak('en-us+f3', 175, LONG);
+        const mp3 = Buffer.concat([encoded.mp3, await stream.finish()]);
+        const pcm = (await speaking.say('en-us+f3', 175, LONG)).samples;
+        expect(encoded.samples).toBe(pcm.length);
+        expect(mp3.equals(lameCli(pcm))).toBe(true);
+        expect(encoded.words.length).toBeGreaterThan(40); // each word timed, as when it returns PCM
+      } finally {
+        await Promise.all([encoding.close(), speaking.close()]);
+      }
+    });
+
+    it('keeps several streams in one host apart, each whole and in its own order', { timeout: 60_000 }, async () => {
+      const pool = new EspeakHostPool(build.binary!, 1);
+      try {
+        const [a, b] = await Promise.all([pool.openStream(() => 48), pool.openStream(() => 32)]);
+        const texts = ['The first stream begins.', 'The second stream begins.', 'And the first goes on.'];
+        // Asked for at once, interleaved: each stream's speech goes into it in the order asked.
+        const said = await Promise.all([
+          a.speak('en-us', 175, texts[0]!),
+          b.speak('en-gb+m3', 175, texts[1]!),
+          a.speak('en-us', 175, texts[2]!),
+        ]);
+        const fileA = Buffer.concat([said[0]!.mp3, said[2]!.mp3, await a.finish()]);
+        const fileB = Buffer.concat([said[1]!.mp3, await b.finish()]);
+        for (const [file, samples, kbps] of [
+          [fileA, said[0]!.samples + said[2]!.samples, 48],
+          [fileB, said[1]!.samples, 32],
+        ] as const) {
+          const info = parseMp3(file);
+          expect(info.skippedBytes).toBe(0);
+          expect(info.audioBytes).toBe(file.length);
+          // Constant bitrate: the size says the bitrate the stream was opened with.
+          expect(Math.round((file.length * 8) / info.durationSeconds / 1000)).toBe(kbps);
+          // Every sample is in it, after LAME's delay and before its last frame's padding.
+          expect(info.samples - samples).toBeGreaterThanOrEqual(LAME_DELAY_SAMPLES);
+          expect(info.samples - samples).toBeLessThanOrEqual(LAME_DELAY_SAMPLES + 2 * 576);
+          expect((await decodeMp3(file)).errors).toBe(0);
+        }
+      } finally {
+        await pool.close();
+      }
+    });
+
+    it("serves requests in the order they came, a preview among a stream's, so a conversion never starves it", async () => {
+      const pool = new EspeakHostPool(build.binary!, 1);
+      try {
+        const stream = await pool.openStream(() => 48);
+        const order: string[] = [];
+        const speak = (i: number) => stream.speak('en-us', 175, LONG).then(() => void order.push(`stream ${i}`));
+        const before = [speak(1), speak(2)];
+        const preview = pool.say('en-us', 175, 'A preview.').then(() => void order.push('preview'));
+        const after = [speak(3), speak(4)];
+        await Promise.all([...before, preview, ...after]);
+        expect(order).toEqual(['stream 1', 'stream 2', 'preview', 'stream 3', 'stream 4']);
+        await stream.finish();
+      } finally {
+        await pool.close();
+      }
+    });
+
+    it('says what it cannot do and goes on: a bitrate LAME refuses, a finished stream, an unknown voice', async () => {
+      const pool = new EspeakHostPool(build.binary!, 1);
+      try {
+        await expect(pool.openStream(() => 47)).rejects.toThrow('Unsupported bitrate 47 kbps at 22050 Hz');
+        const stream = await pool.openStream(() => 48);
+        await expect(stream.speak('xx-nowhere', 175, 'Hello.')).rejects.toThrow('voice does not exist');
+        await stream.speak('en-us', 175, 'Hello.');
+        await stream.finish();
+        await expect(stream.speak('en-us', 175, 'Again.')).rejects.toThrow('no such stream');
+        const [pid] = pool.pids;
+        expect((await pool.say('en-us', 175, 'Still here.')).samples.length).toBeGreaterThan(1000);
+        expect(pool.pids).toEqual([pid]);
+      } finally {
+        await pool.close();
+      }
+    });
+
+    it('fails a stream whose host dies, retryably, and opens the next in a new host', async () => {
+      const pool = new EspeakHostPool(build.binary!, 1);
+      try {
+        const stream = await pool.openStream(() => 48);
+        const speaking = stream.speak('en-us', 175, LONG);
+        const waiting = stream.speak('en-us', 175, LONG);
+        const [victim] = pool.pids;
+        process.kill(victim!, 'SIGKILL');
+        await expect(speaking).rejects.toBeInstanceOf(HostFailure);
+        await expect(waiting).rejects.toBeInstanceOf(HostFailure);
+        await expect(stream.finish()).rejects.toBeInstanceOf(HostFailure);
+        const next = await pool.openStream(() => 48);
+        expect((await next.speak('en-us', 175, 'After the crash.')).mp3.length).toBeGreaterThan(0);
+        await next.finish();
+        expect(pool.pids).not.toContain(victim);
+      } finally {
+        await pool.close();
+      }
+      expect(children().zombies).toEqual([]);
+    });
+
+    it("is what the engine offers as a stream, with its errors as the engine's", async () => {
+      const engine = createEspeakEngine({ backend: 'native' });
+      const stream = await engine.openEncodedStream!('en-us+f3', () => 48);
+      expect(stream).not.toBeNull();
+      const speech = await stream!.speak('Hello world.');
+      expect(speech.words?.map((w) => w.charStart)).toEqual([0, 6]);
+      await expect(stream!.speak('')).rejects.toMatchObject({ name: 'TtsError', code: 'invalid_input' });
+      await stream!.finish();
+      // Told not to, the engine offers none (the caller encodes PCM).
+      const plain = createEspeakEngine({ backend: 'native', encodeInHost: false });
+      await expect(plain.openEncodedStream!('en-us', () => 48)).resolves.toBeNull();
+    });
+  },
+);

@@ -13,11 +13,16 @@
  * - Idle hosts do not keep the server alive; `close()` (the server's shutdown) ends them and
  *   waits for them, and they exit on their own when their stdin closes (the server died).
  * - Hosts run at the batch priority of the other audio children (`lowerPriority`).
+ * - A host built with LAME also encodes: `openStream` opens an MP3 stream in one host, and that
+ *   stream's speech is encoded where it is made, only its MP3 coming back (`HostStream`). A
+ *   stream's requests go to its host, one after another; a free host takes the oldest request,
+ *   its own or any other, so a conversion's streams never starve a preview or the assistant.
  */
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import os from 'node:os';
 import type { Readable, Writable } from 'node:stream';
 import { lowerPriority } from '../audio/lame-native';
+import { assertEncodable } from '../audio/encoder-session';
 import { GrowingPcm } from '../audio/pcm-memory';
 import type { WordTiming } from './types';
 
@@ -36,18 +41,45 @@ export interface HostSpeech {
   error?: string;
 }
 
+/** What a host returns for speech encoded into one of its streams. */
+export interface HostEncoded {
+  /** The MP3 bytes the stream produced for this speech (LAME holds back a frame or two). */
+  mp3: Buffer;
+  /** Samples spoken, at `sampleRate`. */
+  samples: number;
+  sampleRate: number;
+  words: HostWord[];
+}
+
 /** The host stopped or could not start: the request failed through no fault of its own. */
 export class HostFailure extends Error {
   override readonly name = 'HostFailure';
 }
 
+/** One reply of a host: everything between a request and its 'E' frame. */
+interface Reply {
+  samples: Int16Array;
+  sampleCount: number;
+  sampleRate: number;
+  words: HostWord[];
+  mp3: Buffer;
+  error?: string;
+}
+
 interface Request {
+  /** 'S' speak, 'O' open a stream, 'F' finish it, 'C' close it (espeak-host.c). */
+  command: 'S' | 'O' | 'F' | 'C';
+  /** The stream it belongs to; 0: none (speech comes back as samples). */
+  stream: number;
   voice: string;
   rate: number;
   text: string;
+  kbps: number;
+  /** Its place in the order requests arrived: a free host takes the oldest. */
+  order: number;
   /** The caller stopped waiting: the host finishes and the result is dropped. */
   dropped: boolean;
-  resolve(speech: HostSpeech): void;
+  resolve(reply: Reply): void;
   reject(error: Error): void;
 }
 
@@ -59,6 +91,11 @@ const AUDIO_FRAME = 'A'.charCodeAt(0);
 class Host {
   readonly child: HostChild;
   request: Request | null = null;
+  /** Requests of this host's streams, waiting for it. */
+  readonly queue: Request[] = [];
+  /** Streams open in this host. */
+  streams = 0;
+  dead = false;
   /** The head of the frame being read, and how much of it has arrived. */
   private readonly head = Buffer.alloc(5);
   private headFilled = 0;
@@ -73,15 +110,22 @@ class Host {
    */
   private audio = new GrowingPcm();
   private words: HostWord[] = [];
+  private mp3: Buffer[] = [];
   private error: string | undefined;
   private stderr = '';
   readonly exited: Promise<void>;
+  /** eSpeak's sample rate, once the host has loaded its data (its 'R' frame). */
+  readonly ready: Promise<number>;
+  private onReady!: (sampleRate: number) => void;
 
   constructor(
     binary: string,
     private readonly onIdle: (host: Host) => void,
     onExit: (host: Host) => void,
   ) {
+    this.ready = new Promise<number>((resolve) => {
+      this.onReady = resolve;
+    });
     this.child = spawn(binary, [], { stdio: ['pipe', 'pipe', 'pipe'] });
     lowerPriority(this.child.pid);
     this.child.stdout.on('data', (chunk: Buffer) => this.receive(chunk));
@@ -113,16 +157,30 @@ class Host {
     this.request = request;
     this.audio.clear();
     this.words = [];
+    this.mp3 = [];
     this.error = undefined;
     this.hold(true);
+    const head = Buffer.alloc(5);
+    head.write(request.command, 0, 'latin1');
+    head.writeUInt32LE(request.stream, 1);
+    if (request.command === 'O') {
+      const kbps = Buffer.alloc(4);
+      kbps.writeUInt32LE(request.kbps);
+      this.child.stdin.write(Buffer.concat([head, kbps]));
+      return;
+    }
+    if (request.command !== 'S') {
+      this.child.stdin.write(head);
+      return;
+    }
     const voice = Buffer.from(request.voice, 'utf8');
     const text = Buffer.from(request.text, 'utf8');
-    const head = Buffer.alloc(4);
-    head.writeUInt32LE(voice.length);
+    const voiceLength = Buffer.alloc(4);
+    voiceLength.writeUInt32LE(voice.length);
     const middle = Buffer.alloc(8);
     middle.writeUInt32LE(request.rate, 0);
     middle.writeUInt32LE(text.length, 4);
-    this.child.stdin.write(Buffer.concat([head, voice, middle, text]));
+    this.child.stdin.write(Buffer.concat([head, voiceLength, voice, middle, text]));
   }
 
   /** Kills the host; `wait` keeps the server alive until it is reaped (a shutdown awaiting it). */
@@ -133,13 +191,16 @@ class Host {
   }
 
   private fail(error: Error): void {
+    this.dead = true;
     const request = this.request;
     this.request = null;
     if (request && !request.dropped) request.reject(error);
+    // Its streams' encoders died with it: what waits for them fails too.
+    for (const waiting of this.queue.splice(0)) if (!waiting.dropped) waiting.reject(error);
   }
 
   /** Keeps the server alive (`true`) while a request is in the host, or lets it exit (`false`). */
-  private hold(on: boolean): void {
+  hold(on: boolean): void {
     const handles = [this.child, this.child.stdin, this.child.stdout, this.child.stderr] as unknown as {
       ref?: () => void;
       unref?: () => void;
@@ -198,26 +259,76 @@ class Host {
         length: payload.readUInt32LE(4),
         sample: payload.readUInt32LE(8),
       });
-    } else if (type === 'X') this.error = payload.toString('utf8');
+    } else if (type === 'M') this.mp3.push(payload);
+    else if (type === 'R') this.onReady(payload.readUInt32LE(0));
+    else if (type === 'X') this.error = payload.toString('utf8');
     else if (type === 'E') {
       const request = this.request;
       this.request = null;
-      const sampleRate = payload.readUInt32LE(0);
-      const speech: HostSpeech = { samples: this.audio.take(), sampleRate, words: this.words };
-      if (this.error !== undefined) speech.error = this.error;
+      const samples = this.audio.take();
+      const reply: Reply = {
+        samples,
+        sampleRate: payload.readUInt32LE(0),
+        sampleCount: payload.length >= 8 ? payload.readUInt32LE(4) : samples.length,
+        words: this.words,
+        mp3: this.mp3.length === 1 ? this.mp3[0]! : Buffer.concat(this.mp3),
+      };
+      if (this.error !== undefined) reply.error = this.error;
       this.words = [];
+      this.mp3 = [];
       this.hold(false);
-      if (request && !request.dropped) request.resolve(speech);
+      if (request && !request.dropped) request.resolve(reply);
       this.onIdle(this);
     }
   }
 }
 
+/**
+ * An MP3 stream encoded inside one host (built with LAME): speech spoken into it comes back as
+ * its MP3 bytes, in order; `finish` returns the last frames. Its requests all go to that host.
+ */
+export class HostStream {
+  constructor(
+    private readonly pool: EspeakHostPool,
+    private readonly host: Host,
+    readonly id: number,
+    readonly sampleRate: number,
+  ) {}
+
+  /** Speaks `text` into the stream; rejects with eSpeak's error, or HostFailure if the host died. */
+  async speak(voice: string, rate: number, text: string, signal?: AbortSignal): Promise<HostEncoded> {
+    const reply = await this.pool.enqueue({ command: 'S', stream: this.id, voice, rate, text }, this.host, signal);
+    if (reply.error !== undefined) throw new HostSpeechError(reply.error);
+    return { mp3: reply.mp3, samples: reply.sampleCount, sampleRate: reply.sampleRate, words: reply.words };
+  }
+
+  /** Ends the stream: its last MP3 bytes. */
+  async finish(): Promise<Buffer> {
+    const reply = await this.pool.enqueue({ command: 'F', stream: this.id }, this.host);
+    this.host.streams -= 1;
+    if (reply.error !== undefined) throw new HostSpeechError(reply.error);
+    return reply.mp3;
+  }
+
+  /** Drops the stream (a conversion given up); the host frees its encoder. */
+  close(): void {
+    this.host.streams -= 1;
+    this.pool.enqueue({ command: 'C', stream: this.id }, this.host).catch(() => undefined);
+  }
+}
+
+/** eSpeak-NG's or LAME's own error for one request ("voice does not exist"). */
+export class HostSpeechError extends Error {
+  override readonly name = 'HostSpeechError';
+}
+
 export class EspeakHostPool {
   private readonly hosts = new Set<Host>();
-  private idle: Host[] = [];
+  /** Requests any host may serve, oldest first. */
   private waiting: Request[] = [];
   private closed = false;
+  private order = 0;
+  private nextStream = 1;
   /** Set when a host could not be started at all (e.g. the binary is gone). */
   startFailed = false;
 
@@ -227,22 +338,74 @@ export class EspeakHostPool {
   ) {}
 
   /** Speaks `text` (UTF-8) with eSpeak voice `voice` at `rate` words per minute. */
-  say(voice: string, rate: number, text: string, signal?: AbortSignal): Promise<HostSpeech> {
+  async say(voice: string, rate: number, text: string, signal?: AbortSignal): Promise<HostSpeech> {
+    const reply = await this.enqueue({ command: 'S', stream: 0, voice, rate, text }, null, signal);
+    const speech: HostSpeech = { samples: reply.samples, sampleRate: reply.sampleRate, words: reply.words };
+    if (reply.error !== undefined) speech.error = reply.error;
+    return speech;
+  }
+
+  /**
+   * Opens an MP3 stream (constant bitrate `kbpsFor(eSpeak's rate)`, mono at that rate) in the host
+   * with the fewest open streams, starting one while fewer than `size` run. Rejects when the host
+   * does not encode.
+   */
+  async openStream(kbpsFor: (sampleRate: number) => number, signal?: AbortSignal): Promise<HostStream> {
+    if (this.closed) throw new HostFailure('the eSpeak-NG hosts were closed');
+    let host: Host | undefined;
+    for (const h of this.hosts) if (!h.dead && (host === undefined || h.streams < host.streams)) host = h;
+    if (host === undefined || (host.streams > 0 && this.hosts.size < this.size)) host = this.start();
+    const id = this.nextStream++;
+    host.streams += 1;
+    let reply: Reply;
+    try {
+      // The bitrate suits eSpeak's rate, which the host says once it has started (held meanwhile,
+      // as for a request).
+      host.hold(true);
+      const sampleRate = await Promise.race([host.ready, host.exited.then(() => 0)]);
+      if (host.request === null) host.hold(false);
+      if (sampleRate === 0) throw new HostFailure('the eSpeak-NG host stopped before it was ready');
+      const kbps = kbpsFor(sampleRate);
+      assertEncodable(sampleRate, kbps); // LAME itself would round an unknown bitrate silently
+      reply = await this.enqueue({ command: 'O', stream: id, kbps }, host, signal);
+    } catch (error) {
+      host.streams -= 1;
+      throw error;
+    }
+    if (reply.error !== undefined) {
+      host.streams -= 1;
+      throw new HostSpeechError(reply.error);
+    }
+    return new HostStream(this, host, id, reply.sampleRate);
+  }
+
+  /** Queues a request for `host` (one of its streams) or for any host (null); settles with its reply. */
+  enqueue(
+    fields: Partial<Pick<Request, 'voice' | 'rate' | 'text' | 'kbps'>> & Pick<Request, 'command' | 'stream'>,
+    host: Host | null,
+    signal?: AbortSignal,
+  ): Promise<Reply> {
     if (this.closed) return Promise.reject(new HostFailure('the eSpeak-NG hosts were closed'));
-    return new Promise<HostSpeech>((resolve, reject) => {
+    if (host?.dead) return Promise.reject(new HostFailure('the eSpeak-NG host of this stream stopped'));
+    return new Promise<Reply>((resolve, reject) => {
       const onAbort = () => {
         request.dropped = true;
-        this.waiting = this.waiting.filter((r) => r !== request);
+        const queue = host?.queue ?? this.waiting;
+        const at = queue.indexOf(request);
+        if (at >= 0) queue.splice(at, 1);
         reject(new Error('aborted'));
       };
       const request: Request = {
-        voice,
-        rate,
-        text,
+        voice: '',
+        rate: 0,
+        text: '',
+        kbps: 0,
+        ...fields,
+        order: this.order++,
         dropped: false,
-        resolve: (speech) => {
+        resolve: (reply) => {
           signal?.removeEventListener('abort', onAbort);
-          resolve(speech);
+          resolve(reply);
         },
         reject: (error) => {
           signal?.removeEventListener('abort', onAbort);
@@ -251,7 +414,7 @@ export class EspeakHostPool {
       };
       if (signal?.aborted) return onAbort();
       signal?.addEventListener('abort', onAbort, { once: true });
-      this.waiting.push(request);
+      (host?.queue ?? this.waiting).push(request);
       this.dispatch();
     });
   }
@@ -276,27 +439,25 @@ export class EspeakHostPool {
     for (const host of this.hosts) host.kill(false);
   }
 
+  /** Each free host takes the oldest request it may serve: its streams' or anyone's. */
   private dispatch(): void {
-    while (this.waiting.length > 0 && !this.closed) {
-      let host = this.idle.pop();
-      if (host === undefined) {
-        if (this.hosts.size >= this.size) return;
-        host = this.start();
-      }
-      host.send(this.waiting.shift()!);
+    if (this.closed) return;
+    for (const host of this.hosts) {
+      if (host.request !== null || host.dead) continue;
+      const own = host.queue[0];
+      const shared = this.waiting[0];
+      if (own !== undefined && (shared === undefined || own.order < shared.order)) host.send(host.queue.shift()!);
+      else if (shared !== undefined) host.send(this.waiting.shift()!);
     }
+    while (this.waiting.length > 0 && this.hosts.size < this.size) this.start().send(this.waiting.shift()!);
   }
 
   private start(): Host {
     const host = new Host(
       this.binary,
-      (h) => {
-        if (this.hosts.has(h)) this.idle.push(h);
-        this.dispatch();
-      },
+      () => this.dispatch(),
       (h) => {
         this.hosts.delete(h);
-        this.idle = this.idle.filter((x) => x !== h);
         if (h.child.pid === undefined) this.startFailed = true;
         // A replacement starts for the requests still waiting (not after a failed start).
         if (!this.startFailed) this.dispatch();

@@ -19,10 +19,10 @@
 import { EspeakWasmPool } from './espeak-pool';
 import { MAX_LINE_BYTES } from './espeak-wasm';
 import { findExecutable } from '../executables';
-import { TtsError, type Speech, type TtsEngine } from './types';
+import { TtsError, type EncodedSpeechStream, type Speech, type TtsEngine } from './types';
 import { getLauncher } from './launcher';
 import { espeakHostBinary } from './espeak-host-build';
-import { EspeakHostPool, HostFailure, hostWordTimings } from './espeak-host';
+import { EspeakHostPool, HostFailure, HostSpeechError, hostWordTimings } from './espeak-host';
 import { parseWav, pcm16leToSamples } from './wav';
 
 /** One call's outcome: a WAV file (native), or samples and their rate (WebAssembly). */
@@ -135,6 +135,8 @@ async function runNative(binary: string, args: string[], text: string, signal?: 
 // The native backend's kept-running hosts (espeak-host.ts), when one could be built: a request
 // then costs its synthesis only, and its words come timed.
 let hostPool: Promise<EspeakHostPool | null> | undefined;
+/** The hosts were built with LAME: they encode MP3 themselves (espeak-host.c). */
+let hostsEncode = false;
 let hostsDisabled = false;
 let hostsWanted = true;
 /**
@@ -157,6 +159,7 @@ function getHostPool(): Promise<EspeakHostPool | null> {
   if (hostsDisabled || !hostsWanted) return Promise.resolve(null);
   hostPool ??= espeakHostBinary().then((build) => {
     if (build.binary === null) return null;
+    hostsEncode = build.encodes;
     const pool = new EspeakHostPool(build.binary);
     if (runningPool === null) process.once('exit', () => runningPool?.killAll());
     runningPool = pool;
@@ -177,6 +180,25 @@ export async function espeakHostPids(): Promise<number[]> {
   return (await hostPool)?.pids ?? [];
 }
 
+/** A host's failure as the engine's: eSpeak's own error, the host stopping (retryable), an abort. */
+function hostError(e: unknown, voice: string, signal?: AbortSignal): TtsError {
+  if (signal?.aborted) return abortedError(signal);
+  if (e instanceof HostSpeechError) {
+    const noVoice = /voice does not exist/i.test(e.message);
+    return new TtsError(noVoice ? `eSpeak-NG has no voice "${voice}"` : `eSpeak-NG failed: ${e.message}`, {
+      retryable: false,
+      code: noVoice ? 'invalid_input' : 'engine',
+      engine: 'espeak-ng',
+    });
+  }
+  return new TtsError(`eSpeak-NG failed: ${(e as Error).message}`, {
+    retryable: e instanceof HostFailure,
+    code: 'engine',
+    engine: 'espeak-ng',
+    cause: e,
+  });
+}
+
 /** Speaks through a host; null when there is none (or it cannot start): the caller runs `espeak-ng`. */
 async function speakHosted(voice: string, rate: number, text: string, signal?: AbortSignal): Promise<Speech | null> {
   const pool = await getHostPool();
@@ -185,29 +207,65 @@ async function speakHosted(voice: string, rate: number, text: string, signal?: A
   try {
     out = await pool.say(voice, rate, text, signal);
   } catch (e) {
-    if (signal?.aborted) throw abortedError(signal);
-    if (pool.startFailed) {
+    if (!signal?.aborted && pool.startFailed) {
       // The binary cannot run here (removed, or a folder mounted noexec): one process per request.
       hostsDisabled = true;
       return null;
     }
-    throw new TtsError(`eSpeak-NG failed: ${(e as Error).message}`, {
-      retryable: e instanceof HostFailure,
-      code: 'engine',
-      engine: 'espeak-ng',
-      cause: e,
-    });
+    throw hostError(e, voice, signal);
   }
-  if (out.error !== undefined) {
-    const noVoice = /voice does not exist/i.test(out.error);
-    throw new TtsError(noVoice ? `eSpeak-NG has no voice "${voice}"` : `eSpeak-NG failed: ${out.error}`, {
-      retryable: false,
-      code: noVoice ? 'invalid_input' : 'engine',
-      engine: 'espeak-ng',
-    });
-  }
+  if (out.error !== undefined) throw hostError(new HostSpeechError(out.error), voice);
   const words = hostWordTimings(text, out.words, out.samples.length, out.sampleRate);
   return { samples: out.samples, sampleRate: out.sampleRate, words };
+}
+
+/**
+ * An MP3 stream encoded in a host (one built with LAME), speaking `voice` at `rate`; null when
+ * there is no such host, so the caller encodes PCM itself. Requests are checked as `synthesize`'s.
+ */
+async function hostedStream(
+  voice: string,
+  rate: number,
+  kbpsFor: (sampleRate: number) => number,
+  check: (text: string) => void,
+  signal?: AbortSignal,
+): Promise<EncodedSpeechStream | null> {
+  const pool = await getHostPool();
+  if (pool === null || !hostsEncode) return null;
+  let stream;
+  try {
+    stream = await pool.openStream(kbpsFor, signal);
+  } catch (e) {
+    if (!signal?.aborted && pool.startFailed) {
+      hostsDisabled = true;
+      return null;
+    }
+    // The host refused a stream (all its streams in use): this run encodes PCM as without LAME.
+    if (!signal?.aborted && e instanceof HostSpeechError) return null;
+    throw hostError(e, voice, signal);
+  }
+  return {
+    sampleRate: stream.sampleRate,
+    async speak(text, speakSignal) {
+      if (speakSignal?.aborted) throw abortedError(speakSignal);
+      check(text);
+      try {
+        const out = await stream.speak(voice, rate, text, speakSignal);
+        const words = hostWordTimings(text, out.words, out.samples, out.sampleRate);
+        return { mp3: out.mp3, samples: out.samples, sampleRate: out.sampleRate, words };
+      } catch (e) {
+        throw hostError(e, voice, speakSignal);
+      }
+    },
+    async finish() {
+      try {
+        return await stream.finish();
+      } catch (e) {
+        throw hostError(e, voice);
+      }
+    },
+    close: () => stream.close(),
+  };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -233,6 +291,11 @@ export interface EspeakOptions {
    * (default: yes, unless `nativeBinary` names the binary to run); otherwise `espeak-ng` per request.
    */
   nativeHost?: boolean;
+  /**
+   * Native backend with hosts built with LAME: offer MP3 streams the hosts encode themselves
+   * (`openEncodedStream`; default yes). Off, the hosts return PCM and the caller encodes it.
+   */
+  encodeInHost?: boolean;
 }
 
 export interface EspeakEngine extends TtsEngine {
@@ -269,8 +332,8 @@ export function createEspeakEngine(options: EspeakOptions = {}): EspeakEngine {
   const backend: EspeakBackend = nativeBinary ? 'native' : 'wasm';
   const hosted = backend === 'native' && (options.nativeHost ?? options.nativeBinary === undefined);
 
-  async function synthesize(text: string, voiceId: string, signal?: AbortSignal): Promise<Speech> {
-    if (signal?.aborted) throw abortedError(signal);
+  /** Throws the engine's error for a text no request may carry. */
+  function checkText(text: string): void {
     if (text.trim() === '') {
       throw new TtsError('Nothing to synthesize: the text is empty', {
         retryable: false,
@@ -284,6 +347,11 @@ export function createEspeakEngine(options: EspeakOptions = {}): EspeakEngine {
         { retryable: false, code: 'invalid_input', engine: 'espeak-ng' },
       );
     }
+  }
+
+  async function synthesize(text: string, voiceId: string, signal?: AbortSignal): Promise<Speech> {
+    if (signal?.aborted) throw abortedError(signal);
+    checkText(text);
     const voice = resolveVoice(voiceId);
     if (hosted) {
       const speech = await speakHosted(voice, rate, text, signal);
@@ -333,8 +401,17 @@ export function createEspeakEngine(options: EspeakOptions = {}): EspeakEngine {
     }
   }
 
+  async function openEncodedStream(
+    voiceId: string,
+    kbpsFor: (sampleRate: number) => number,
+    signal?: AbortSignal,
+  ): Promise<EncodedSpeechStream | null> {
+    if (!hosted || options.encodeInHost === false) return null;
+    return hostedStream(resolveVoice(voiceId), rate, kbpsFor, checkText, signal);
+  }
+
   // Two requests of each text at once keep its voice busy while the one before is handed on.
-  return { name: 'espeak-ng', maxCharsPerRequest: maxChars, concurrency: 2, backend, synthesize };
+  return { name: 'espeak-ng', maxCharsPerRequest: maxChars, concurrency: 2, backend, synthesize, openEncodedStream };
 }
 
 let sharedEngine: EspeakEngine | undefined;

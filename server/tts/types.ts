@@ -11,6 +11,27 @@ export interface Speech {
   words?: WordTiming[];
 }
 
+/**
+ * Speech an engine encoded to MP3 where it made it (the offline voice's kept-running hosts built
+ * with LAME): the MP3 bytes it added to its stream, and how much speech that was.
+ */
+export interface EncodedSpeech {
+  mp3: Uint8Array;
+  /** Samples spoken, at `sampleRate` (the MP3's frames hold them, give or take LAME's delay). */
+  samples: number;
+  sampleRate: number;
+  words?: WordTiming[];
+}
+
+/** One MP3 stream an engine encodes itself: speech in, in order; `finish` returns the last bytes. */
+export interface EncodedSpeechStream {
+  readonly sampleRate: number;
+  speak(text: string, signal?: AbortSignal): Promise<EncodedSpeech>;
+  finish(): Promise<Uint8Array>;
+  /** Drops the stream (a conversion given up). */
+  close(): void;
+}
+
 export interface WordTiming {
   start: number;
   end: number;
@@ -36,6 +57,16 @@ export interface TtsEngine {
   /** Requests worth sending at once for one text (the engine bounds its own total); default 1. */
   readonly concurrency?: number;
   synthesize(text: string, voiceId: string, signal?: AbortSignal): Promise<Speech>;
+  /**
+   * Opens an MP3 stream (constant bitrate `kbpsFor(its sample rate)`) the engine encodes as it
+   * speaks, so no PCM leaves it; resolves null when it cannot here (the caller then encodes
+   * `synthesize`'s PCM itself).
+   */
+  openEncodedStream?(
+    voiceId: string,
+    kbpsFor: (sampleRate: number) => number,
+    signal?: AbortSignal,
+  ): Promise<EncodedSpeechStream | null>;
 }
 
 export type TtsErrorCode =
