@@ -54,6 +54,13 @@ export const TOOLS = [
     present: () => existsSync('/usr/include/espeak-ng/speak_lib.h'),
     debian: 'libespeak-ng-dev',
   },
+  {
+    name: "LAME's headers",
+    steps: ['test:unit'],
+    // With them that voice also encodes the MP3 itself (espeak-host.c, LECTIO_WITH_LAME).
+    present: () => existsSync('/usr/include/lame/lame.h'),
+    debian: 'libmp3lame-dev',
+  },
   { name: 'lame', steps: ['test:unit'], present: () => onPath('lame'), debian: 'lame' },
   { name: 'ffprobe', steps: ['test:unit'], present: () => onPath('ffprobe'), debian: 'ffmpeg' },
   {

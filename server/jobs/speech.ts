@@ -4,9 +4,12 @@
  * the engine's limit needs once the words are replaced, with word timings placed back on the
  * book's own words.
  */
+import type { EncoderPool } from '../audio/encoder-pool';
+import { defaultKbps } from '../audio/mp3';
 import { rewrite, type Pronunciation, type Rules } from '../pronunciations/rules';
 import { splitIntoChunks } from '../tts/chunking';
 import type { EncodedSpeech, EncodedSpeechStream, Speech, TtsEngine, WordTiming } from '../tts/types';
+import type { EncodedSpeaking } from './synthesis';
 
 /**
  * Reads `text` in as many requests of at most `max` characters as it needs, the words of each
@@ -85,7 +88,7 @@ export function createSpeaker(engine: TtsEngine, voiceId: string, rules: Rules |
  * all reach the stream when `speak` is called (before it returns), so pieces asked for one after
  * another are encoded in that order.
  */
-export function createEncodedSpeaker(engine: TtsEngine, stream: EncodedSpeechStream, rules: Rules | null) {
+function createEncodedSpeaker(engine: TtsEngine, stream: EncodedSpeechStream, rules: Rules | null) {
   const joinMp3 = (parts: EncodedSpeech[], words: WordTiming[] | undefined): EncodedSpeech => ({
     mp3: Buffer.concat(parts.map((p) => p.mp3)),
     samples: parts.reduce((n, p) => n + p.samples, 0),
@@ -103,6 +106,32 @@ export function createEncodedSpeaker(engine: TtsEngine, stream: EncodedSpeechStr
         true,
       ),
     );
+  };
+}
+
+/** What encoded a text's MP3 (the synthesize step's `encoder`): its voice itself, or the pool. */
+export function encoderName(byVoice: boolean, pool: EncoderPool | undefined): string {
+  if (byVoice) return 'LAME (libmp3lame) in the eSpeak-NG host';
+  return pool?.describe() ?? 'LAME WebAssembly, in-process';
+}
+
+/**
+ * MP3 streams the voice encodes itself, when it can and the MP3 encoder is native LAME
+ * (`nativeEncoder`): the offline voice's hosts built with libmp3lame, the same encoder, its bytes
+ * the same as `lame`'s (docs/decisions.md, "Speech encoded where it is made"). MP3_ENCODER=wasm
+ * keeps the PCM coming to the server.
+ */
+export function encodedSpeaking(
+  engine: TtsEngine,
+  voiceId: string,
+  rules: Rules | null,
+  nativeEncoder: boolean,
+): EncodedSpeaking | undefined {
+  const open = engine.openEncodedStream;
+  if (open === undefined || !nativeEncoder) return undefined;
+  return {
+    open: (signal) => open.call(engine, voiceId, defaultKbps, signal),
+    speaker: (stream) => createEncodedSpeaker(engine, stream, rules),
   };
 }
 

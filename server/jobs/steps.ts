@@ -5,23 +5,15 @@ import { concatMp3 } from '../audio/concat';
 import { DomainError, type DomainErrorKind } from '../errors';
 import { documentReader } from '../ingest/reader';
 import type { EncoderPool } from '../audio/encoder-pool';
-import { defaultKbps } from '../audio/mp3';
 import { fetchPage } from '../ingest/fetch-page';
 import { normaliseText } from '../ingest/text-file';
-import { compileRules, matchingEntries, type Pronunciation, type Rules } from '../pronunciations/rules';
+import { compileRules, matchingEntries, type Pronunciation } from '../pronunciations/rules';
 import type { FileStorage } from '../storage/types';
 import { splitIntoChunks } from '../tts/chunking';
 import { selectEngine, type VoiceSettings } from '../tts/select';
-import type { TtsEngine } from '../tts/types';
 import type { JobRepository } from './repository';
-import { appliedRecord, createEncodedSpeaker, createSpeaker } from './speech';
-import {
-  SampleRateChange,
-  segmentCount,
-  synthesizeToMp3,
-  type EncodedSpeaking,
-  type SynthesisResult,
-} from './synthesis';
+import { appliedRecord, createSpeaker, encodedSpeaking, encoderName } from './speech';
+import { SampleRateChange, segmentCount, synthesizeToMp3, type SynthesisResult } from './synthesis';
 import { audioKey, isSourceKey, openingKey, sourceKey, timingKey } from './storage-keys';
 import { timingMapJson, type TimingEntry } from './timing';
 import { jobPlan, planSourceOffThread, storedPlan } from './plan';
@@ -197,20 +189,6 @@ export function createSteps(deps: StepDeps): Record<string, (ctx: StepContext) =
     return readText(storage, job.inputFileKey);
   }
 
-  /**
-   * MP3 streams the voice encodes itself, when it can and the MP3 encoder is native LAME (the
-   * offline voice's hosts built with libmp3lame: the same encoder, its bytes the same as `lame`'s;
-   * docs/decisions.md, "Speech encoded where it is made"). MP3_ENCODER=wasm keeps PCM coming here.
-   */
-  function encodedSpeaking(engine: TtsEngine, voiceId: string, rules: Rules | null): EncodedSpeaking | undefined {
-    const open = engine.openEncodedStream;
-    if (open === undefined || deps.encoderPool?.lameBinary == null) return undefined;
-    return {
-      open: (signal) => open.call(engine, voiceId, defaultKbps, signal),
-      speaker: (stream) => createEncodedSpeaker(engine, stream, rules),
-    };
-  }
-
   /** Reads the job's text aloud into its MP3 and timing map (the synthesize step's work). */
   async function synthesizeText({ job, signal, report }: StepContext): Promise<StepOutcome> {
     const text = await jobText(job);
@@ -253,7 +231,7 @@ export function createSteps(deps: StepDeps): Record<string, (ctx: StepContext) =
         text,
         pieces,
         speak: createSpeaker(engine, selection.voiceId, rules),
-        encoded: encodedSpeaking(engine, selection.voiceId, rules),
+        encoded: encodedSpeaking(engine, selection.voiceId, rules, deps.encoderPool?.lameBinary != null),
         lookahead: engine.concurrency ?? 1,
         storage,
         key,
@@ -286,9 +264,7 @@ export function createSteps(deps: StepDeps): Record<string, (ctx: StepContext) =
         word_timings: result.timings.some((t) => t.words !== undefined),
         pronunciations: appliedRecord(await matchingEntries(text, rules)),
         encoded_while_synthesizing: true,
-        encoder: result.encodedByVoice
-          ? 'LAME (libmp3lame) in the eSpeak-NG host'
-          : (deps.encoderPool?.describe() ?? 'LAME WebAssembly, in-process'),
+        encoder: encoderName(result.encodedByVoice, deps.encoderPool),
         encoder_streams: result.segments,
         ...(openingSeconds !== null && { opening_seconds: openingSeconds }),
         duration_seconds: result.durationSeconds,

@@ -22,7 +22,8 @@ import { findExecutable } from '../executables';
 import { TtsError, type EncodedSpeechStream, type Speech, type TtsEngine } from './types';
 import { getLauncher } from './launcher';
 import { espeakHostBinary } from './espeak-host-build';
-import { EspeakHostPool, HostFailure, HostSpeechError, hostWordTimings } from './espeak-host';
+import { EspeakHostPool, HostFailure, HostSpeechError } from './espeak-host';
+import { hostWordTimings } from './espeak-words';
 import { parseWav, pcm16leToSamples } from './wav';
 
 /** One call's outcome: a WAV file (native), or samples and their rate (WebAssembly). */
