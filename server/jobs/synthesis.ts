@@ -18,6 +18,11 @@
  * opening is done, the other runs at once, so they all end about when they would have without it
  * (at most `segments` runs encode at once). The opening is joined into the whole text like any
  * other run, so its seconds are the whole file's first seconds.
+ *
+ * With `encoded` (the offline voice's hosts built with LAME), each run's speech is encoded into an
+ * MP3 stream of its own in the voice's process and only its MP3 comes here, written to the run's
+ * file as it comes: the same runs, timings and join, no PCM in this process
+ * (docs/decisions.md, "Speech encoded where it is made").
  */
 import pLimit from 'p-limit';
 import { concatMp3 } from '../audio/concat';

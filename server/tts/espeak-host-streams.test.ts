@@ -126,6 +126,23 @@ describe.skipIf(SKIP_ENCODING !== '')(
       }
     });
 
+    it('leaves no encoder behind in its host for an open given up while the host was opening it', async () => {
+      const pool = new EspeakHostPool(build.binary!, 1);
+      try {
+        await pool.say('en-us', 175, 'Ready.'); // the host is up: the open goes to it at once
+        const ac = new AbortController();
+        const opening = pool.openStream(() => 48, ac.signal);
+        await new Promise((resolve) => setImmediate(resolve)); // sent to the host by now
+        ac.abort();
+        await expect(opening).rejects.toThrow('aborted');
+        // A host holds 64 streams: all of them open, so the abandoned one was closed.
+        const streams = await Promise.all(Array.from({ length: 64 }, () => pool.openStream(() => 48)));
+        await Promise.all(streams.map((stream) => stream.finish()));
+      } finally {
+        await pool.close();
+      }
+    });
+
     it('fails a stream whose host dies, retryably, and opens the next in a new host', async () => {
       const pool = new EspeakHostPool(build.binary!, 1);
       try {

@@ -369,6 +369,8 @@ export class EspeakHostPool {
       reply = await this.enqueue({ command: 'O', stream: id, kbps }, host, signal);
     } catch (error) {
       host.streams -= 1;
+      // Given up while its host may be opening it: closed there too, so no encoder is left behind.
+      if (signal?.aborted) this.enqueue({ command: 'C', stream: id }, host).catch(() => undefined);
       throw error;
     }
     if (reply.error !== undefined) {
