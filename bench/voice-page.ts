@@ -68,7 +68,7 @@ export async function benchVoicePage(): Promise<void> {
     });
     await registerThroughUi(page, app.url, `bench.${Date.now()}@example.com`, 'correct-horse-battery');
     await page.goto(`${app.url}/upload`);
-    await page.getByLabel('Job Title').fill('The Keeper of the Cape');
+    await page.getByLabel('Title', { exact: true }).fill('The Keeper of the Cape');
     await page
       .getByLabel('Story Text')
       .fill(
