@@ -245,7 +245,6 @@ export async function synthesizeToMp3(input: SynthesisInput): Promise<SynthesisR
     inner.signal.throwIfAborted();
     let output: RunOutput | null = null;
     let samples = 0;
-    let rate: number | null = null;
     const timings: TimingEntry[] = [];
     // Up to `lookahead` pieces are asked for ahead of the one being encoded; speech goes in in order.
     const ahead = Math.max(1, input.lookahead ?? 1);
@@ -268,7 +267,6 @@ export async function synthesizeToMp3(input: SynthesisInput): Promise<SynthesisR
         ask();
         const speech = await asked.shift()!;
         sampleRate ??= speech.sampleRate;
-        rate = sampleRate;
         if (speech.sampleRate !== sampleRate) {
           throw new SampleRateChange(sampleRate, speech.sampleRate);
         }
@@ -291,8 +289,8 @@ export async function synthesizeToMp3(input: SynthesisInput): Promise<SynthesisR
       }
       inner.signal.throwIfAborted();
       const bytes = await output.finish();
-      if (index === openingRun) await opening!.ready(samples / rate!);
-      return { key: partKey(index), sampleRate: rate!, samples, bytes, timings };
+      if (index === openingRun) await opening!.ready(samples / sampleRate!);
+      return { key: partKey(index), sampleRate: sampleRate!, samples, bytes, timings };
     } catch (error) {
       inner.abort(error); // the other runs stop too
       await output?.abort().catch(() => undefined);

@@ -268,7 +268,7 @@ class Host {
       const reply: Reply = {
         samples,
         sampleRate: payload.readUInt32LE(0),
-        sampleCount: payload.length >= 8 ? payload.readUInt32LE(4) : samples.length,
+        sampleCount: payload.readUInt32LE(4),
         words: this.words,
         mp3: this.mp3.length === 1 ? this.mp3[0]! : Buffer.concat(this.mp3),
       };
