@@ -101,6 +101,9 @@ export function createStepRun(deps: StepRunDeps) {
     if (impl === undefined) throw new StepFailed(`Unknown step ${step.stepName}`);
     const firstAttempt = Date.now();
     for (let attempt = 1; ; attempt += 1) {
+      // A job stopped meanwhile (a worker shutting down, a cancel) starts no step: the next
+      // worker runs it from the start.
+      jobSignal.throwIfAborted();
       await repo.steps.update(job.id, step.stepName, {
         status: 'running',
         start: true,

@@ -245,4 +245,39 @@ describe.each([
       await env.cleanup();
     }
   });
+
+  it('a job stopped before its synthesis began speaks nothing and leaves no file', async () => {
+    // A worker told to stop while the step was still reading the text hands the job on: the
+    // synthesis must not then run to its end in the stopping worker.
+    const env = await tempStorage();
+    try {
+      const pieces = splitIntoChunks(TEXT, 160).map((c) => ({ start: c.start, end: c.end, sentences: c.sentences }));
+      let calls = 0;
+      const counting: Pick<EspeakEngine, 'synthesize'> = {
+        synthesize: async (text, voice, signal) => {
+          calls += 1;
+          return engine.synthesize(text, voice, signal);
+        },
+      };
+      const stop = new AbortController();
+      stop.abort(new Error('the worker is shutting down'));
+      const run = synthesizeToMp3({
+        text: TEXT,
+        pieces,
+        speak: (text, signal) => counting.synthesize(text, 'en-us', signal),
+        ...(inVoice && { encoded: voiceEncodingItself(counting as EspeakEngine, () => undefined) }),
+        storage: env.storage,
+        key: 'jobs/k/audio.mp3',
+        pool,
+        segments: 2,
+        signal: stop.signal,
+        report: async () => undefined,
+      });
+      await expect(run).rejects.toThrow('the worker is shutting down');
+      expect(calls).toBe(0);
+      expect(await listFiles(env.root)).toEqual([]);
+    } finally {
+      await env.cleanup();
+    }
+  });
 });

@@ -159,6 +159,9 @@ export async function synthesizeToMp3(input: SynthesisInput): Promise<SynthesisR
   const partKey = (i: number) => (i === openingRun ? opening!.key : runs.length === 1 ? key : `${key}.part-${i + 1}`);
   // Runs encoding at once: `segments` (the opening is one of them while it runs), in startOrder.
   const limit = pLimit(Math.max(1, input.segments));
+  // A job stopped before its synthesis began (the step's first awaits) never starts it: the
+  // listener below only hears a stop that comes later.
+  signal.throwIfAborted();
   const inner = new AbortController();
   const onAbort = () => inner.abort(signal.reason);
   signal.addEventListener('abort', onAbort, { once: true });

@@ -111,6 +111,7 @@ class Lane {
 
   say(args: string[], text: string, signal?: AbortSignal): Promise<PoolResult> {
     if (this.dead) return Promise.reject(this.dead);
+    if (signal?.aborted) return Promise.reject(signal.reason);
     const id = this.next++;
     this.lastArgs = JSON.stringify(args);
     return new Promise<PoolResult>((resolve, reject) => {

@@ -138,7 +138,7 @@ describe('SIGTERM on a worker', () => {
     const steps = await stepRows(id);
     expect(steps.every((s) => s.status === 'completed')).toBe(true);
     // The interrupted step ran again, once, in the other worker.
-    expect(steps.find((s) => s.step_name === 'synthesize')?.attempts).toBe(2);
+    expect(steps.find((s) => s.step_name === 'synthesize')?.attempts, logs()).toBe(2);
     // The worker lets go of the finished job.
     await until(
       'the lease to be released',

@@ -1,0 +1,54 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RETRY_BUDGET } from '../retry-policy';
+import { createTestApp, type TestApp } from '../testing/app';
+import { createJob, signIn, SHORT_TEXT } from '../testing/jobs';
+import { createJobRepository } from './repository';
+import { createStepRun } from './step-run';
+import type { createSteps, StepOutcome } from './steps';
+
+/**
+ * A job stopped between two steps (its worker shutting down, the reader cancelling) starts no
+ * further step: the worker that takes it next runs that step as its first attempt. One that began
+ * anyway ran to its end in the stopping worker, beside the next worker's run of the same job.
+ */
+let t: TestApp;
+beforeAll(async () => {
+  // Nothing converts the job in this app: the step is run by hand below.
+  t = await createTestApp({ env: { ENCODER_THREADS: '0', WORKERS: 'none' } });
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+describe('a step of a stopped job', () => {
+  it('does not start: it is not marked running, counts no attempt and its work never runs', async () => {
+    const h = await signIn(t, 'stopped@example.com');
+    const { id } = (await createJob(t, h, { title: 'Stopped', content: SHORT_TEXT })).json() as { id: string };
+    const repo = createJobRepository(t.db);
+    const job = (await repo.jobs.get(id))!;
+    const step = (await repo.steps.ofJobs([id]))[0]!;
+    let ran = 0;
+    const steps = {
+      [step.stepName]: async (): Promise<StepOutcome> => {
+        ran += 1;
+        return {};
+      },
+    } as ReturnType<typeof createSteps>;
+    const runStep = createStepRun({ repo, steps, budget: RETRY_BUDGET, stepTimeoutSeconds: 60 });
+    const stop = new AbortController();
+    stop.abort(new Error('the worker is shutting down'));
+
+    await expect(runStep(job, step, stop.signal)).rejects.toThrow('the worker is shutting down');
+    expect(ran).toBe(0);
+    const after = (await repo.steps.ofJobs([id])).find((s) => s.stepName === step.stepName)!;
+    expect(after).toMatchObject({ status: 'pending', attempts: 0, startedAt: null });
+
+    // The same step of a job still running is run, once.
+    await expect(runStep(job, step, new AbortController().signal)).resolves.toEqual({ wait: false });
+    expect(ran).toBe(1);
+    expect((await repo.steps.ofJobs([id])).find((s) => s.stepName === step.stepName)).toMatchObject({
+      status: 'completed',
+      attempts: 1,
+    });
+  });
+});
