@@ -7,9 +7,9 @@ import { configureApi } from '../../../src/api/http';
 export const pactDir = resolve('contracts/pacts');
 
 /**
- * The pact the consumer tests add their interactions to (written into `dir`). Its HTTP tests wait, once their own code
- * is done, until the mock server has recorded every request it answered (see
- * docs/contracts.md#the-mock-servers-late-records).
+ * The pact the consumer tests add their interactions to (written into `dir`). Its HTTP tests wait,
+ * once their own code is done, until the mock server has recorded every request it answered
+ * (docs/contracts.md#the-mock-servers-late-records).
  */
 export function lectioPact(dir = pactDir): PactV4 {
   return waitingForRecords(new PactV4({ consumer: 'lectio-web', provider: 'lectio-api', dir, logLevel: 'warn' }));
