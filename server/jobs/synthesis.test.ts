@@ -215,30 +215,39 @@ describe.each([
     },
   );
 
-  it('a failing request stops every stream and leaves no file', async () => {
+  /** TEXT in two streams into fresh storage, `voice` standing in for the engine's synthesis. */
+  async function twoStreamsWith(voice: Pick<EspeakEngine, 'synthesize'>, signal: AbortSignal) {
     const env = await tempStorage();
-    try {
-      const pieces = splitIntoChunks(TEXT, 160).map((c) => ({ start: c.start, end: c.end, sentences: c.sentences }));
-      let calls = 0;
-      const breaking: Pick<EspeakEngine, 'synthesize'> = {
+    const pieces = splitIntoChunks(TEXT, 160).map((c) => ({ start: c.start, end: c.end, sentences: c.sentences }));
+    const run = synthesizeToMp3({
+      text: TEXT,
+      pieces,
+      speak: (text, runSignal) => voice.synthesize(text, 'en-us', runSignal),
+      ...(inVoice && { encoded: voiceEncodingItself(voice as EspeakEngine, () => undefined) }),
+      storage: env.storage,
+      key: 'jobs/k/audio.mp3',
+      pool,
+      segments: 2,
+      signal,
+      report: async () => undefined,
+    });
+    run.catch(() => undefined); // awaited by the test
+    return { env, run };
+  }
+
+  it('a failing request stops every stream and leaves no file', async () => {
+    let calls = 0;
+    const { env, run } = await twoStreamsWith(
+      {
         synthesize: async (text, voice, signal) => {
           calls += 1;
           if (calls === 4) throw new Error('the voice broke');
           return engine.synthesize(text, voice, signal);
         },
-      };
-      const run = synthesizeToMp3({
-        text: TEXT,
-        pieces,
-        speak: (text, signal) => breaking.synthesize(text, 'en-us', signal),
-        ...(inVoice && { encoded: voiceEncodingItself(breaking as EspeakEngine, () => undefined) }),
-        storage: env.storage,
-        key: 'jobs/k/audio.mp3',
-        pool,
-        segments: 2,
-        signal: new AbortController().signal,
-        report: async () => undefined,
-      });
+      },
+      new AbortController().signal,
+    );
+    try {
       await expect(run).rejects.toThrow('the voice broke');
       expect(await listFiles(env.root)).toEqual([]);
     } finally {
@@ -249,30 +258,19 @@ describe.each([
   it('a job stopped before its synthesis began speaks nothing and leaves no file', async () => {
     // A worker told to stop while the step was still reading the text hands the job on: the
     // synthesis must not then run to its end in the stopping worker.
-    const env = await tempStorage();
-    try {
-      const pieces = splitIntoChunks(TEXT, 160).map((c) => ({ start: c.start, end: c.end, sentences: c.sentences }));
-      let calls = 0;
-      const counting: Pick<EspeakEngine, 'synthesize'> = {
+    let calls = 0;
+    const stop = new AbortController();
+    stop.abort(new Error('the worker is shutting down'));
+    const { env, run } = await twoStreamsWith(
+      {
         synthesize: async (text, voice, signal) => {
           calls += 1;
           return engine.synthesize(text, voice, signal);
         },
-      };
-      const stop = new AbortController();
-      stop.abort(new Error('the worker is shutting down'));
-      const run = synthesizeToMp3({
-        text: TEXT,
-        pieces,
-        speak: (text, signal) => counting.synthesize(text, 'en-us', signal),
-        ...(inVoice && { encoded: voiceEncodingItself(counting as EspeakEngine, () => undefined) }),
-        storage: env.storage,
-        key: 'jobs/k/audio.mp3',
-        pool,
-        segments: 2,
-        signal: stop.signal,
-        report: async () => undefined,
-      });
+      },
+      stop.signal,
+    );
+    try {
       await expect(run).rejects.toThrow('the worker is shutting down');
       expect(calls).toBe(0);
       expect(await listFiles(env.root)).toEqual([]);

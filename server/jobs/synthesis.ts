@@ -143,6 +143,9 @@ interface RunOutcome {
 
 export async function synthesizeToMp3(input: SynthesisInput): Promise<SynthesisResult> {
   const { pieces, storage, key, signal, opening } = input;
+  // A job stopped before its synthesis began (the step's first awaits) never starts it: the
+  // listener below only hears a stop that comes later.
+  signal.throwIfAborted();
   const first = opening === undefined ? [] : openingPieces(pieces, opening.chars);
   const even = splitRuns(pieces, Math.max(1, Math.min(input.segments, pieces.length)));
   // The opening is carved out of the first run; what is left of that run starts when the opening
@@ -159,9 +162,6 @@ export async function synthesizeToMp3(input: SynthesisInput): Promise<SynthesisR
   const partKey = (i: number) => (i === openingRun ? opening!.key : runs.length === 1 ? key : `${key}.part-${i + 1}`);
   // Runs encoding at once: `segments` (the opening is one of them while it runs), in startOrder.
   const limit = pLimit(Math.max(1, input.segments));
-  // A job stopped before its synthesis began (the step's first awaits) never starts it: the
-  // listener below only hears a stop that comes later.
-  signal.throwIfAborted();
   const inner = new AbortController();
   const onAbort = () => inner.abort(signal.reason);
   signal.addEventListener('abort', onAbort, { once: true });
