@@ -35,7 +35,8 @@ function describeIssue(issue: z.core.$ZodIssue, data: unknown, part: HttpPart): 
   switch (issue.code) {
     case 'invalid_type':
       if (issue.path.length === 0) {
-        return part === 'body' ? 'Request body must be a JSON object' : `Invalid ${part}`;
+        if (part !== 'body') return `Invalid ${part}`;
+        return issue.expected === 'array' ? 'Request body must be a JSON array' : 'Request body must be a JSON object';
       }
       return valueAt(data, issue.path) === undefined
         ? `${name} is required`

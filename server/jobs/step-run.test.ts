@@ -3,7 +3,8 @@ import { RETRY_BUDGET } from '../retry-policy';
 import { createTestApp, type TestApp } from '../testing/app';
 import { createJob, signIn, SHORT_TEXT } from '../testing/jobs';
 import { createJobRepository } from './repository';
-import { createStepRun } from './step-run';
+import { DomainError } from '../errors';
+import { createStepRun, INTERNAL_FAILURE_MESSAGE, StepFailed } from './step-run';
 import type { createSteps, StepOutcome } from './steps';
 
 /**
@@ -50,5 +51,38 @@ describe('a step of a stopped job', () => {
       status: 'completed',
       attempts: 1,
     });
+  });
+});
+
+describe("a step's failure as the reader reads it", () => {
+  async function failWith(email: string, error: Error) {
+    const h = await signIn(t, email);
+    const { id } = (await createJob(t, h, { title: 'Fails', content: SHORT_TEXT })).json() as { id: string };
+    const repo = createJobRepository(t.db);
+    const job = (await repo.jobs.get(id))!;
+    const step = (await repo.steps.ofJobs([id]))[0]!;
+    const steps = {
+      [step.stepName]: () => Promise.reject(error),
+    } as unknown as ReturnType<typeof createSteps>;
+    const runStep = createStepRun({ repo, steps, budget: { ...RETRY_BUDGET, attempts: 1 }, stepTimeoutSeconds: 60 });
+    const thrown = await runStep(job, step, new AbortController().signal).catch((e: unknown) => e);
+    expect(thrown).toBeInstanceOf(StepFailed);
+    const stored = (await repo.steps.ofJobs([id])).find((s) => s.stepName === step.stepName)!;
+    expect(stored.errorMessage).toBe((thrown as StepFailed).message);
+    return (thrown as StepFailed).message;
+  }
+
+  it("never shows Lectio's own internals (a pattern, a file path), only that the fault was Lectio's", async () => {
+    const internal = new SyntaxError('Invalid regular expression: /(?:Jean\\-Luc)/giu: Invalid escape');
+    const message = await failWith('internal@example.com', internal);
+    expect(message).toBe(INTERNAL_FAILURE_MESSAGE);
+    expect(message).not.toMatch(/regular expression|\/giu|jobs\//);
+    const path = await failWith('path@example.com', new Error('Cannot join audio: jobs/1/audio.mp3 does not exist'));
+    expect(path).toBe(INTERNAL_FAILURE_MESSAGE);
+  });
+
+  it('shows what a reader can act on in its own words', async () => {
+    const words = 'This page has no readable text';
+    expect(await failWith('words@example.com', new DomainError('invalid', words))).toBe(words);
   });
 });

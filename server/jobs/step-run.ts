@@ -75,11 +75,18 @@ function isRetryable(error: unknown): boolean {
 export const DISK_FULL_MESSAGE =
   "The server's storage was full, so the audio could not be stored. Retry the job once space has been freed";
 
-/** What the reader is told of a failure. */
+/**
+ * What a job that failed on a fault of Lectio's own says: anything but a domain error (a bug, a
+ * library's message, a file path, a regular expression) is for the operator's log, not the reader.
+ */
+export const INTERNAL_FAILURE_MESSAGE =
+  'Lectio ran into a problem of its own while converting this (not a problem with your text). Retry the job; if it fails again, the operator will find the details in the server log';
+
+/** What the reader is told of a failure: a domain error's own words (written for readers), or a plain summary. */
 export function userMessage(error: unknown): string {
   if (isDiskFull(error)) return DISK_FULL_MESSAGE;
-  if (error instanceof Error && error.message) return error.message;
-  return 'The conversion failed for an unknown reason';
+  if (error instanceof DomainError && error.message) return error.message;
+  return INTERNAL_FAILURE_MESSAGE;
 }
 
 export interface StepRunDeps {
@@ -183,7 +190,10 @@ export function createStepRun(deps: StepRunDeps) {
           await sleep(wait, undefined, { signal: jobSignal });
           continue;
         }
-        if (!timeout.aborted && isRetryable(error)) deps.log?.warn(logged, 'step failed; retry budget spent');
+        if (!timeout.aborted && isRetryable(error))
+          deps.log?.warn({ ...logged, err: error }, 'step failed; retry budget spent');
+        // The reader was told only that it was Lectio's fault: the log says what it was.
+        else if (!(error instanceof DomainError)) deps.log?.error({ ...logged, err: error }, 'step failed');
         if (isStorageUnavailable(error) && !timeout.aborted) {
           await repo.steps.update(job.id, step.stepName, { metadata: { last_error: message } }).catch(() => undefined);
           throw error; // the runner queues the job again for later; it is not failed

@@ -51,7 +51,7 @@ describe("a user's pronunciations", () => {
     expect(twice.json().detail).toBe('"GANDALF" is listed twice (entries 1 and 2)');
     const symbols = await put(ann, [{ text: '...', say_as: 'dot dot dot' }]);
     expect(symbols.statusCode).toBe(422);
-    expect(symbols.json().detail).toBe('Entry 1: "..." has no letters or digits to match');
+    expect(symbols.json().detail).toBe('Entry 1: "..." has no letters, digits or symbols to match');
     const blank = await put(ann, [{ text: 'Frodo', say_as: '   ' }]);
     expect(blank.statusCode).toBe(422);
     expect(blank.json().detail).toBe('Entry 1: say how to read "Frodo"');

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { compileRules, matchingEntries, rewrite } from './rules';
 
@@ -59,5 +60,98 @@ describe('pronunciations', () => {
     const book = paragraph.repeat(2000) + 'At the end a GIF from york.' + paragraph.repeat(10);
     expect((await matchingEntries(book, rules)).map((e) => e.text)).toEqual(['GIF', 'York']);
     expect(await matchingEntries(book, null)).toEqual([]);
+  });
+});
+
+describe('entries with characters a pattern would read as its own', () => {
+  const odd = [
+    { text: 'Jean-Luc', sayAs: 'zhan luke' },
+    { text: 'X-ray', sayAs: 'ex ray' },
+    { text: "O'Brien", sayAs: 'oh bryan' },
+    { text: 'St. Ives', sayAs: 'saint ives' },
+    { text: 'C++', sayAs: 'see plus plus' },
+    { text: '[sic]', sayAs: 'sick' },
+    { text: 'a/b', sayAs: 'a over b' },
+    { text: '$5', sayAs: 'five dollars' },
+    { text: 'Ægir', sayAs: 'eye geer' },
+    { text: 'Чехов', sayAs: 'chekhov' },
+    { text: '東京', sayAs: 'tokyo' },
+    { text: '🙂', sayAs: 'smiley' },
+    { text: 'AT&T', sayAs: 'A T and T' },
+    { text: 'x|y', sayAs: 'x or y' },
+    { text: '(a)', sayAs: 'item a' },
+  ];
+
+  it('match literally, each where the book writes it and nowhere else', () => {
+    const compiled = compileRules(odd);
+    const text = odd.map((e) => `Then ${e.text} came.`).join(' ');
+    const out = rewrite(text, compiled);
+    expect(out.spoken).toBe(odd.map((e) => `Then ${e.sayAs} came.`).join(' '));
+    expect(out.applied).toEqual(odd);
+    // Characters the pattern would read as its own match only themselves.
+    expect(rewrite('Jean Luc and Jean_Luc, x or y, C, St Ives, 5 dollars.', compiled).applied).toEqual([]);
+  });
+});
+
+/** Text made of words, the pattern's own characters, other scripts, emoji and blank space. */
+const PIECES = [
+  'Jean',
+  '-',
+  'Luc',
+  "'",
+  '.',
+  '(',
+  ')',
+  '[',
+  ']',
+  '{',
+  '}',
+  '\\',
+  '/',
+  '|',
+  '^',
+  '$',
+  '*',
+  '+',
+  '?',
+  'é',
+  'ß',
+  'Ω',
+  'д',
+  '東',
+  '🙂',
+  '👩‍👩‍👧',
+  '1',
+  ' ',
+  ' ',
+  '\n',
+];
+const piece = fc.constantFrom(...PIECES);
+const textOf = (min: number, max: number) =>
+  fc
+    .array(fc.oneof(piece, fc.string({ unit: 'grapheme', maxLength: 3 })), { minLength: min, maxLength: max })
+    .map((p) => p.join(''));
+
+describe('any entry the pronunciation list accepts', () => {
+  it('compiles, and a text holding its words reads them as said, whatever characters they are made of', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.record({ text: textOf(1, 6), sayAs: fc.constantFrom('said so', 'zhan luke') }), { maxLength: 6 }),
+        textOf(0, 40),
+        async (entries, text) => {
+          const rules = compileRules(entries);
+          // Never throws, whatever the entries or the text hold.
+          const out = rewrite(text, rules);
+          await matchingEntries(text, rules);
+          if (rules === null) return;
+          // An entry placed alone between blanks is read as said (the longest entry wins an overlap).
+          const entry = rules.entries[0]!;
+          const placed = rewrite(`${text} \n${entry.text.trim()}\n`, rules);
+          expect(placed.applied.length).toBeGreaterThan(0);
+          expect(out.spoken.length).toBeGreaterThanOrEqual(0);
+        },
+      ),
+      { numRuns: 300 },
+    );
   });
 });

@@ -6,6 +6,7 @@
  * text to the book's, so word timings land on the book's own words.
  */
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
+import escapeStringRegexp from 'escape-string-regexp';
 import type { WordTiming } from '../tts/types';
 
 export interface Pronunciation {
@@ -24,7 +25,8 @@ export interface Rules {
 const BEFORE = '(?<![\\p{L}\\p{N}\\p{M}_])';
 const AFTER = '(?![\\p{L}\\p{N}\\p{M}_])';
 
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
+/** An entry's words as a literal pattern, whatever they hold (hyphens, brackets, dots, emoji), valid under the `u` flag. */
+const literal = (text: string) => text.trim().split(/\s+/u).map(escapeStringRegexp).join('\\s+');
 /** The same key for an entry and any way the book writes it: lower case, blank runs as one space. */
 export const pronunciationKey = (s: string) => s.trim().replace(/\s+/gu, ' ').toLowerCase();
 
@@ -33,9 +35,7 @@ export function compileRules(entries: readonly Pronunciation[]): Rules | null {
   const usable = entries.filter((e) => e.text.trim() !== '' && e.sayAs.trim() !== '');
   if (usable.length === 0) return null;
   const byKey = new Map(usable.map((e) => [pronunciationKey(e.text), e]));
-  const alternatives = [...byKey.values()]
-    .sort((a, b) => b.text.length - a.text.length)
-    .map((e) => e.text.trim().split(/\s+/u).map(escape).join('\\s+'));
+  const alternatives = [...byKey.values()].sort((a, b) => b.text.length - a.text.length).map((e) => literal(e.text));
   const source = `${BEFORE}(?:${alternatives.join('|')})${AFTER}`;
   return {
     entries: usable,
@@ -44,7 +44,7 @@ export function compileRules(entries: readonly Pronunciation[]): Rules | null {
       const direct = byKey.get(pronunciationKey(matched));
       if (direct) return direct;
       // Case folding the key cannot see (ß and SS): ask each entry.
-      return usable.find((e) => new RegExp(`^${escape(e.text.trim()).replace(/\s+/g, '\\s+')}$`, 'iu').test(matched));
+      return usable.find((e) => new RegExp(`^${literal(e.text)}$`, 'iu').test(matched));
     },
   };
 }
