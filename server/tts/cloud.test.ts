@@ -88,6 +88,22 @@ describe('OpenAI engine (real SDK, local HTTP)', () => {
     expect((err as Error).message).toMatch(/^OpenAI is unavailable \(503\): retried 3 times, giving up/);
   });
 
+  it('says it tried once when the first attempt used the whole time budget (a server that hangs)', async () => {
+    replies = [json(503, { error: { message: 'overloaded' } })];
+    const hung = createOpenAiEngine({
+      apiKey: 'sk-test',
+      baseURL: `${base}/v1`,
+      model: 'tts-1',
+      retry: { ...fastRetry, baseDelayMs: 50, maxDelayMs: 50, totalMs: 10 },
+    });
+    const err = await hung.synthesize('Hi.', 'alloy').catch((e: unknown) => e);
+    expect(seen).toHaveLength(1);
+    expect((err as Error).message).toMatch(
+      /^OpenAI is unavailable \(503\): tried once, and no time was left to try again/,
+    );
+    expect((err as Error).message).not.toMatch(/retried 0/);
+  });
+
   it('gives up on a persistent 429 with a rate-limit message', async () => {
     replies = [json(429, { error: { message: 'slow down' } }, { 'retry-after': '0' })];
     await expect(engine().synthesize('Hi.', 'alloy')).rejects.toThrow(/^OpenAI rate limit: retried 3 times, giving up/);

@@ -155,7 +155,12 @@ function finalError(
   exhausted: boolean,
 ): TtsError {
   const retries = attempts - 1;
-  const giveUp = exhausted ? `: retried ${retries} time${retries === 1 ? '' : 's'}, giving up` : '';
+  // A first attempt that used the whole time budget (a voice server that hangs) left no time to try again.
+  const giveUp = !exhausted
+    ? ''
+    : retries === 0
+      ? ': tried once, and no time was left to try again; giving up'
+      : `: retried ${retries} time${retries === 1 ? '' : 's'}, giving up`;
   const detail = f.detail ? ` ${f.detail}` : '';
   const base = { engine, attempts, cause: f.cause };
   if (f.kind === 'network' || f.kind === 'timeout') {
