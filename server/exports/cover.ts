@@ -5,12 +5,12 @@
  * Serif font that ships in an npm package (so the title is drawn on any machine). Made once per
  * book and kept beside its audio (`jobs/<id>/cover.jpg`, deleted with the book).
  */
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import os from 'node:os';
 import path from 'node:path';
 import { coverJpegKey } from '../jobs/storage-keys';
 import { typographicCover } from '../listening/covers';
+import type { Scratch } from '../storage/scratch';
 import type { FileStorage } from '../storage/types';
 import type { ExportBook } from './book';
 import { runFfmpeg, type Ffmpeg } from './ffmpeg';
@@ -52,9 +52,8 @@ async function drawnCover(book: ExportBook, signal?: AbortSignal): Promise<Buffe
 }
 
 /** Any image ffmpeg reads (PNG, GIF, WebP, JPEG) as a baseline JPEG of at most 1400 pixels a side. */
-async function toJpeg(ffmpeg: Ffmpeg, image: Buffer, signal?: AbortSignal): Promise<Buffer> {
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'lectio-cover-'));
-  try {
+function toJpeg(ffmpeg: Ffmpeg, scratch: Scratch, image: Buffer, signal?: AbortSignal): Promise<Buffer> {
+  return scratch.withDir(async (dir) => {
     const input = path.join(dir, 'in');
     const output = path.join(dir, 'cover.jpg');
     await writeFile(input, image);
@@ -75,10 +74,8 @@ async function toJpeg(ffmpeg: Ffmpeg, image: Buffer, signal?: AbortSignal): Prom
       ],
       signal === undefined ? {} : { signal },
     );
-    return await readFile(output);
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
+    return readFile(output);
+  });
 }
 
 export interface CoverMaker {
@@ -86,7 +83,7 @@ export interface CoverMaker {
   jpeg(book: ExportBook, signal?: AbortSignal): Promise<Buffer>;
 }
 
-export function createCoverMaker(deps: { storage: FileStorage; ffmpeg: () => Ffmpeg }): CoverMaker {
+export function createCoverMaker(deps: { storage: FileStorage; ffmpeg: () => Ffmpeg; scratch: Scratch }): CoverMaker {
   const { storage } = deps;
   // One making per book at a time: concurrent feed and download requests share it.
   const making = new Map<string, Promise<Buffer>>();
@@ -99,8 +96,9 @@ export function createCoverMaker(deps: { storage: FileStorage; ffmpeg: () => Ffm
       source = await readAll(storage, book.cover.key);
     // An image ffmpeg cannot read gets the drawn cover, like a book without one.
     let jpeg: Buffer | null = null;
-    if (source !== null) jpeg = isJpeg(source) ? source : await toJpeg(deps.ffmpeg(), source, signal).catch(() => null);
-    jpeg ??= await toJpeg(deps.ffmpeg(), await drawnCover(book, signal), signal);
+    if (source !== null)
+      jpeg = isJpeg(source) ? source : await toJpeg(deps.ffmpeg(), deps.scratch, source, signal).catch(() => null);
+    jpeg ??= await toJpeg(deps.ffmpeg(), deps.scratch, await drawnCover(book, signal), signal);
     await storage.write(key, jpeg);
     return jpeg;
   }

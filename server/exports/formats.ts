@@ -3,10 +3,10 @@
  * into a storage writer, reporting progress, and stops when its signal aborts.
  */
 import { createReadStream } from 'node:fs';
-import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { buildM3u } from '../audio/playlist';
+import type { Scratch } from '../storage/scratch';
 import type { FileStorage, StorageWriter } from '../storage/types';
 import type { BookSource, ExportBook } from './book';
 import { runFfmpeg, type Ffmpeg } from './ffmpeg';
@@ -22,6 +22,8 @@ export interface BuildContext {
   /** The cover as JPEG. */
   cover: Buffer;
   ffmpeg: () => Ffmpeg;
+  /** Where ffmpeg's files live while it works (server/storage/scratch.ts). */
+  scratch: Scratch;
   books: BookSource;
   signal: AbortSignal;
   /** Progress of the build, 0 to 1. */
@@ -145,8 +147,7 @@ export function ffmetadata(book: ExportBook): string {
 
 /** AAC in MP4 with a chapter track, the cover and the book's tags, encoded by ffmpeg from the combined MP3. */
 async function buildM4b(ctx: BuildContext): Promise<void> {
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'lectio-m4b-'));
-  try {
+  await ctx.scratch.withDir(async (dir) => {
     const meta = path.join(dir, 'metadata.txt');
     const cover = path.join(dir, 'cover.jpg');
     const output = path.join(dir, 'book.m4b');
@@ -214,9 +215,7 @@ async function buildM4b(ctx: BuildContext): Promise<void> {
       copied += chunk.length;
       await ctx.report(0.95 + (copied / Math.max(1, size)) * 0.05);
     }
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
+  });
 }
 
 export const BUILDERS: Record<Exclude<ExportFormat, 'epub'>, (ctx: BuildContext) => Promise<void>> = {

@@ -10,6 +10,7 @@ import type { Db } from '../db/types';
 import { createPgBossQueue, type JobQueue } from '../jobs/queue';
 import type { ListeningService } from '../listening/service';
 import type { TranscriptService } from '../listening/transcript';
+import { createScratch } from '../storage/scratch';
 import type { FileStorage } from '../storage/types';
 import { createBookSource, type BookSource } from './book';
 import { createCoverMaker, type CoverMaker } from './cover';
@@ -48,7 +49,8 @@ export async function createExports(deps: {
   let ffmpeg: Ffmpeg | undefined;
   // Looked up on first use: a server that never builds a download never needs one.
   const findFfmpeg = () => (ffmpeg ??= locateFfmpeg(config.exportFfmpeg));
-  const covers = createCoverMaker({ storage, ffmpeg: findFfmpeg });
+  const scratch = createScratch(storage, config.dataDir);
+  const covers = createCoverMaker({ storage, ffmpeg: findFfmpeg, scratch });
   const embedded = config.databaseUrl === undefined;
   const queue: JobQueue = await createPgBossQueue(embedded ? { db } : { connectionString: config.databaseUrl! }, {
     name: EXPORT_QUEUE,
@@ -64,6 +66,7 @@ export async function createExports(deps: {
       books,
       covers,
       ffmpeg: findFfmpeg,
+      scratch,
       queue,
       leaseSeconds: config.jobLeaseSeconds,
       log,

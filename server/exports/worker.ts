@@ -12,6 +12,7 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { JobQueue } from '../jobs/queue';
 import { exportKey } from '../jobs/storage-keys';
+import type { Scratch } from '../storage/scratch';
 import type { FileStorage } from '../storage/types';
 import type { BookSource } from './book';
 import type { CoverMaker } from './cover';
@@ -29,6 +30,7 @@ export interface ExportWorkerOptions {
   books: BookSource;
   covers: CoverMaker;
   ffmpeg: () => Ffmpeg;
+  scratch: Scratch;
   queue: Pick<JobQueue, 'send'>;
   leaseSeconds: number;
   log?: FastifyBaseLogger;
@@ -57,6 +59,7 @@ export function createExportWorker(options: ExportWorkerOptions) {
       writer,
       cover,
       ffmpeg: options.ffmpeg,
+      scratch: options.scratch,
       books: options.books,
       signal,
       async report(fraction) {

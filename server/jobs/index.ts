@@ -5,6 +5,7 @@ import type { Config } from '../config';
 import type { Db } from '../db/types';
 import { LocalFileStorage, openStorage } from '../storage/index';
 import { createStorageHealth, type StorageHealth } from '../storage/health';
+import { createScratch, lowestFreeBytes } from '../storage/scratch';
 import {
   closeEspeakHosts,
   closeEspeakWasmPool,
@@ -109,17 +110,23 @@ export async function createConversion(
     });
   }
   const storage = overrides.storage ?? (await openStorage(config));
-  // Half-written files of a process that died (a crash, kill -9) are removed at start.
-  // A storage that cannot be read does not stop the start: /readyz reports it.
-  if (storage instanceof LocalFileStorage) {
-    try {
-      const removed = await storage.removeOrphanedTempFiles();
-      if (removed > 0) log.info({ removed }, 'removed half-written files left by a stopped process');
-    } catch (error) {
-      log.warn({ err: error }, 'could not clean half-written files from storage');
-    }
+  const scratch = createScratch(storage, config.dataDir);
+  // Half-written files and build scratch of a process that died (a crash, kill -9) are removed at
+  // start (with local storage both live in its temp area). A storage that cannot be read does not
+  // stop the start: /readyz reports it.
+  try {
+    const removed = await (storage instanceof LocalFileStorage
+      ? storage.removeOrphanedTempFiles()
+      : scratch.removeOrphaned());
+    if (removed > 0) log.info({ removed }, 'removed half-written files left by a stopped process');
+  } catch (error) {
+    log.warn({ err: error }, 'could not clean half-written files from storage');
   }
-  const storageHealth = createStorageHealth(storage, config.storageMinFreeBytes);
+  // Builds need room on the scratch disk as well as in the store: the floor holds for both.
+  const storageHealth = createStorageHealth(
+    { freeBytes: () => lowestFreeBytes(storage, scratch) },
+    config.storageMinFreeBytes,
+  );
   const repo = createJobRepository(db);
   const embedded = config.databaseUrl === undefined;
   // A message may take a step's full time plus the quick steps around it (see runner.ts).

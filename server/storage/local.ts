@@ -92,6 +92,19 @@ export class LocalFileStorage implements FileStorage {
     });
   }
 
+  /**
+   * A new private directory for a build's scratch files (an M4B being encoded, a cover being
+   * converted), beside the half-written files: on the store's own disk, so the free-space floor
+   * counts it, and named like them, so a start after a crash removes what a dead process left.
+   * The caller removes it when done.
+   */
+  async makeScratchDir(): Promise<string> {
+    await this.ensureTempDir();
+    const dir = path.join(this.tempDir, `${process.pid}-${randomUUID()}@${HOST_TAG}`);
+    await fs.mkdir(dir, { mode: 0o700 });
+    return dir;
+  }
+
   /** Free space on the storage directory's filesystem, for unprivileged writers. */
   async freeBytes(): Promise<number> {
     await fs.mkdir(this.rootDir, { recursive: true });
