@@ -47,6 +47,7 @@ import { openStorage, type FileStorage } from './storage/index';
 import { createVoiceSamples } from './voices/samples';
 import { conversionMetricsHook, readinessChecks } from './ops/checks';
 import { createMetrics } from './ops/metrics';
+import { loggerOptions, type LogDestination } from './ops/logger';
 import { installOps, requestId, requestLogController } from './ops/routes';
 
 export interface AppDeps {
@@ -63,6 +64,8 @@ export interface AppDeps {
   storage?: FileStorage;
   /** Conversion-engine knobs for tests and benches (timeouts, retry delays, voice options). */
   conversion?: ConversionOverrides;
+  /** Where the log's lines go instead of standard output (tests read them), at LOG_LEVEL. */
+  logDestination?: LogDestination;
 }
 
 /** Places in the password hashing queue (running or waiting) one client address may hold. */
@@ -78,7 +81,7 @@ const DEFAULT_BODY_LIMIT = 1024 * 1024;
 export async function createApp(config: Config, deps: AppDeps = {}): Promise<FastifyInstance> {
   const now = deps.now ?? (() => new Date());
   const app = Fastify({
-    logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
+    logger: loggerOptions(config.logLevel, deps.logDestination),
     bodyLimit: DEFAULT_BODY_LIMIT,
     ...serverOptions(config),
     // Request ids and the one-line-per-request log come from server/ops/routes.ts.

@@ -9,6 +9,7 @@ import { createTranscriptService } from './listening/transcript';
 import { createProgressRepository } from './progress/repository';
 import { conversionMetricsHook, readinessChecks } from './ops/checks';
 import { createMetrics } from './ops/metrics';
+import { loggerOptions } from './ops/logger';
 import { installOps, requestId, requestLogController } from './ops/routes';
 import { exitOnSignals, surviveDatabaseOutages } from './process';
 import { openStorage } from './storage/index';
@@ -37,7 +38,7 @@ async function main(): Promise<void> {
   }
   // Fastify (pino) logs in the API's format; it listens only with OPS_PORT, for /healthz, /readyz and /metrics.
   const ops = Fastify({
-    logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
+    logger: loggerOptions(config.logLevel),
     genReqId: requestId,
     logController: requestLogController(),
   });

@@ -1,6 +1,6 @@
 import { randomUUID, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import { LogController, type FastifyInstance } from 'fastify';
+import { LogController, type FastifyInstance, type FastifyRequest } from 'fastify';
 import { sendError, HttpError } from '../http/errors';
 import type { Metrics } from './metrics';
 
@@ -54,6 +54,35 @@ export function requestLogController(): LogController {
 
 const QUIET_METHODS = new Set(['GET', 'HEAD']);
 
+/** Path parameters that are credentials (a feed's token, a link's signature): never written to a log. */
+const SECRET_PARAMS: ReadonlySet<string> = new Set(['token', 'signature']);
+
+/** A path segment (before any extension) long and random enough to be a token or a signature, not a UUID. */
+const TOKEN_LIKE = /^[A-Za-z0-9_-]{32,}$/;
+const UUID_LIKE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * The request's path as the log keeps it: without the query string (media URLs carry their
+ * signature there) and with every credential in the path replaced by `[secret]`: the route's
+ * secret parameters, and any token-like segment (a path no route matched has no parameters).
+ */
+export function loggedUrl(request: Pick<FastifyRequest, 'url' | 'params'>): string {
+  let url = request.url.split('?')[0] ?? '';
+  const params = (request.params ?? {}) as Record<string, unknown>;
+  for (const [name, value] of Object.entries(params)) {
+    if (!SECRET_PARAMS.has(name) || typeof value !== 'string' || value === '') continue;
+    url = url.replaceAll(encodeURIComponent(value), '[secret]').replaceAll(value, '[secret]');
+  }
+  return url
+    .split('/')
+    .map((segment) => {
+      const dot = segment.indexOf('.');
+      const stem = dot === -1 ? segment : segment.slice(0, dot);
+      return TOKEN_LIKE.test(stem) && !UUID_LIKE.test(stem) ? `[secret]${segment.slice(stem.length)}` : segment;
+    })
+    .join('/');
+}
+
 function tokenMatches(header: string | undefined, token: string): boolean {
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '');
   if (!match?.[1]) return false;
@@ -89,8 +118,7 @@ export function installOps(app: FastifyInstance, deps: OpsDeps): void {
     const quiet = QUIET_METHODS.has(request.method) && reply.statusCode < 400;
     const line = {
       method: request.method,
-      // Without the query string: media URLs carry their signature there.
-      url: request.url.split('?')[0],
+      url: loggedUrl(request),
       route,
       status: reply.statusCode,
       ms: Math.round(reply.elapsedTime),
