@@ -71,7 +71,11 @@ export async function createExports(deps: {
       leaseSeconds: config.jobLeaseSeconds,
       log,
     });
-    if (embedded) await queue.retryOrphans();
+    if (embedded) {
+      // Builds a stopped process left half-done start again now, from 0 %, not once their lease lapses.
+      for (const id of await repo.releaseAbandoned()) await queue.send(id);
+      await queue.retryOrphans();
+    }
     worker.start();
     const w = worker;
     // One build at a time per process: a build keeps a core busy (ffmpeg) or streams a whole book.

@@ -87,8 +87,13 @@ export interface ExportRepository {
   /** Records the finished file; false when the build was cancelled (or taken over) meanwhile. */
   complete(id: string, owner: string, fileKey: string, sizeBytes: number): Promise<boolean>;
   fail(id: string, owner: string, message: string): Promise<void>;
-  /** Lets go of a build this worker stops (shutdown): queued again for another worker. */
+  /** Lets go of a build this worker stops (shutdown): queued again for another worker, from 0 %. */
   release(id: string, owner: string): Promise<void>;
+  /**
+   * Embedded mode, at start: this process is the only one, so every build in progress was a dead
+   * process's: queued again from 0 % (its file is built anew). Answers their ids.
+   */
+  releaseAbandoned(): Promise<string[]>;
   /** Cancels and forgets `format` of a book; answers the file key it had, to delete. */
   remove(jobId: string, format: ExportFormat): Promise<{ fileKey: string | null } | null>;
   /** Of `ids`, those no longer being built (cancelled or removed). */
@@ -138,7 +143,7 @@ export function createExportRepository(db: Db): ExportRepository {
     claim: (id, owner, leaseSeconds) =>
       one(
         `UPDATE exports SET status = 'building', lease_owner = $2, lease_until = now() + make_interval(secs => $3),
-           attempts = attempts + 1, updated_at = now()
+           attempts = attempts + 1, progress = 0, updated_at = now()
          WHERE id = $1 AND (status = 'queued' OR (status = 'building' AND (lease_until IS NULL OR lease_until < now())))
          RETURNING ${COLUMNS}`,
         [id, owner, leaseSeconds],
@@ -181,10 +186,19 @@ export function createExportRepository(db: Db): ExportRepository {
 
     async release(id, owner) {
       await db.query(
-        `UPDATE exports SET status = 'queued', lease_owner = NULL, lease_until = NULL, updated_at = now()
+        `UPDATE exports SET status = 'queued', progress = 0, lease_owner = NULL, lease_until = NULL, updated_at = now()
           WHERE id = $1 AND lease_owner = $2 AND status = 'building'`,
         [id, owner],
       );
+    },
+
+    async releaseAbandoned() {
+      const { rows } = await db.query<{ id: string }>(
+        `UPDATE exports SET status = 'queued', progress = 0, lease_owner = NULL, lease_until = NULL, updated_at = now()
+          WHERE status = 'building' RETURNING id`,
+        [],
+      );
+      return rows.map((r) => r.id);
     },
 
     async remove(jobId, format) {
