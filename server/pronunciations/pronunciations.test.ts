@@ -56,7 +56,9 @@ describe("a user's pronunciations", () => {
     expect(blank.statusCode).toBe(422);
     expect(blank.json().detail).toBe('Entry 1: say how to read "Frodo"');
     expect((await put(ann, [{ text: '', say_as: 'x' }])).statusCode).toBe(422);
-    expect((await put(ann, { text: 'a', say_as: 'b' })).statusCode).toBe(422);
+    const notAList = await put(ann, { text: 'a', say_as: 'b' });
+    expect(notAList.statusCode).toBe(422);
+    expect(notAList.json().detail).toBe('Request body must be a JSON array');
     expect((await put(ann, [{ text: 'x'.repeat(101), say_as: 'b' }])).statusCode).toBe(422);
     expect((await get(ann)).json()).toEqual([]);
     expect((await get({})).statusCode).toBe(401);
