@@ -77,7 +77,14 @@ async function timeFormat(api: Client, id: string, format: string): Promise<{ se
 async function withServer<T>(dir: string, env: Record<string, string>, fn: (url: string) => Promise<T>): Promise<T> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const server = startCompiledServer({ PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dir, ...env });
+  // The book's audio (and its downloads) count in the storage quota: room for a long book.
+  const server = startCompiledServer({
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATA_DIR: dir,
+    QUOTA_STORAGE_BYTES: String(50 * 1024 ** 3),
+    ...env,
+  });
   try {
     await untilServing(url);
     return await fn(url);

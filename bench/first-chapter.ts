@@ -57,7 +57,13 @@ async function runCase(c: Case): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'lectio-bench-first-chapter-'));
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const server = startCompiledServer({ PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dir });
+  // The books' audio is reserved up front: a 10 MB text needs some 7 GB of quota.
+  const server = startCompiledServer({
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATA_DIR: dir,
+    QUOTA_STORAGE_BYTES: String(50 * 1024 ** 3),
+  });
   try {
     await untilServing(url);
     const startPeak = peakRssMb(server.pid!);

@@ -44,6 +44,8 @@ async function firstStart(): Promise<void> {
       PORT: String(port),
       HOST: '127.0.0.1',
       DATA_DIR: dir,
+      // The books' audio is reserved up front: a 10 MB text needs some 7 GB of quota.
+      QUOTA_STORAGE_BYTES: String(50 * 1024 ** 3),
     },
     stdio: ['ignore', 'ignore', 'inherit'],
   });

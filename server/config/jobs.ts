@@ -35,8 +35,8 @@ export const jobsSection = section({
     ),
     quotaStorageBytes: integer(
       'QUOTA_STORAGE_BYTES',
-      { min: 1_048_576, max: 1_099_511_627_776, default: 524_288_000 },
-      'Storage one user may fill with uploads, texts and audio, in bytes (1048576-1099511627776; default 500 MB). An upload or a new job past it gets 413; deleting books or files frees space.',
+      { min: 1_048_576, max: 1_099_511_627_776, default: 2_147_483_648 },
+      'Storage one user may fill with uploads, texts, covers, audio and downloads, in bytes (1048576-1099511627776; default 2 GB, room for a few long novels with their downloads). An upload or a new job past it gets 413 (the audio of a job is estimated from its text up front); older downloads are removed to make room for new ones; deleting books or files frees space.',
     ),
     quotaQueuedJobs: optionalInteger(
       'QUOTA_QUEUED_JOBS',

@@ -3,7 +3,8 @@
  * the podcast feed: the image supplied with the book (a JPEG as is, any other image converted by
  * ffmpeg), else the typographic cover of server/listening/covers.ts drawn by resvg with the DejaVu
  * Serif font that ships in an npm package (so the title is drawn on any machine). Made once per
- * book and kept beside its audio (`jobs/<id>/cover.jpg`, deleted with the book).
+ * book and kept beside its audio (`jobs/<id>/cover.jpg`, deleted with the book), its size counted
+ * in the book owner's storage quota (`kept`).
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
@@ -83,7 +84,13 @@ export interface CoverMaker {
   jpeg(book: ExportBook, signal?: AbortSignal): Promise<Buffer>;
 }
 
-export function createCoverMaker(deps: { storage: FileStorage; ffmpeg: () => Ffmpeg; scratch: Scratch }): CoverMaker {
+export function createCoverMaker(deps: {
+  storage: FileStorage;
+  ffmpeg: () => Ffmpeg;
+  scratch: Scratch;
+  /** Counts a kept cover's bytes in its book owner's storage (the jobs module's repository). */
+  kept?: (bookId: string, bytes: number) => Promise<void>;
+}): CoverMaker {
   const { storage } = deps;
   // One making per book at a time: concurrent feed and download requests share it.
   const making = new Map<string, Promise<Buffer>>();
@@ -99,7 +106,12 @@ export function createCoverMaker(deps: { storage: FileStorage; ffmpeg: () => Ffm
     if (source !== null)
       jpeg = isJpeg(source) ? source : await toJpeg(deps.ffmpeg(), deps.scratch, source, signal).catch(() => null);
     jpeg ??= await toJpeg(deps.ffmpeg(), deps.scratch, await drawnCover(book, signal), signal);
-    await storage.write(key, jpeg);
+    // Counted before it is written, like everything a reader keeps; a write that fails counts nothing.
+    await deps.kept?.(book.id, jpeg.byteLength);
+    await storage.write(key, jpeg).catch(async (error: unknown) => {
+      await deps.kept?.(book.id, 0).catch(() => undefined);
+      throw error;
+    });
     return jpeg;
   }
 

@@ -8,6 +8,8 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config';
 import type { Db } from '../db/types';
 import { createPgBossQueue, type JobQueue } from '../jobs/queue';
+import { createQuotas, quotaLimits } from '../jobs/quotas';
+import { createJobRepository } from '../jobs/repository';
 import type { ListeningService } from '../listening/service';
 import type { TranscriptService } from '../listening/transcript';
 import { createScratch } from '../storage/scratch';
@@ -45,12 +47,20 @@ export async function createExports(deps: {
 }): Promise<Exports> {
   const { config, db, storage, log } = deps;
   const repo = createExportRepository(db);
+  // Downloads count in their reader's storage quota, and so do the covers made for them.
+  const jobs = createJobRepository(db);
+  const quotas = createQuotas(jobs, quotaLimits(config), deps.now ?? (() => new Date()));
   const books = createBookSource({ listening: deps.listening, transcripts: deps.transcripts });
   let ffmpeg: Ffmpeg | undefined;
   // Looked up on first use: a server that never builds a download never needs one.
   const findFfmpeg = () => (ffmpeg ??= locateFfmpeg(config.exportFfmpeg));
   const scratch = createScratch(storage, config.dataDir);
-  const covers = createCoverMaker({ storage, ffmpeg: findFfmpeg, scratch });
+  const covers = createCoverMaker({
+    storage,
+    ffmpeg: findFfmpeg,
+    scratch,
+    kept: (bookId, bytes) => jobs.jobs.keepCoverBytes(bookId, 'jpeg', bytes),
+  });
   const embedded = config.databaseUrl === undefined;
   const queue: JobQueue = await createPgBossQueue(embedded ? { db } : { connectionString: config.databaseUrl! }, {
     name: EXPORT_QUEUE,
@@ -86,6 +96,7 @@ export async function createExports(deps: {
     books,
     storage,
     queue,
+    quotas,
     secret: deriveDownloadSecret(config.jwtSecret),
     linkTtlSeconds: config.mediaUrlTtlSeconds,
     now: deps.now ?? (() => new Date()),

@@ -6,11 +6,13 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { DomainError } from '../errors';
 import type { JobQueue } from '../jobs/queue';
+import type { Quotas } from '../jobs/quotas';
 import type { FileStorage } from '../storage/types';
 import type { BookSource, ExportBook } from './book';
 import { contentDisposition, safeName } from './filename';
 import { CONTENT_TYPES, EXTENSIONS } from './formats';
 import { EXPORT_FORMATS, type ExportFormat, type ExportRecord, type ExportRepository } from './repository';
+import { estimateExportBytes, reserveExport } from './space';
 
 export type ExportState = 'none' | 'queued' | 'building' | 'ready' | 'failed';
 
@@ -54,6 +56,8 @@ export function createExportService(deps: {
   books: BookSource;
   storage: FileStorage;
   queue: Pick<JobQueue, 'send'>;
+  /** The owner's storage quota: a build reserves its size, evicting older downloads to make room (./space.ts). */
+  quotas: Pick<Quotas, 'withStorageLock'>;
   /** Signs download links (derived from the token secret, like media links). */
   secret: Buffer;
   linkTtlSeconds: number;
@@ -84,13 +88,14 @@ export function createExportService(deps: {
   }
 
   async function start(book: ExportBook, format: ExportFormat): Promise<ExportRecord> {
-    const { record, queued, staleFileKey } = await repo.request({
+    const { record, queued, freedKeys } = await reserveExport(deps.quotas, {
       jobId: book.id,
       userId: book.userId,
       format,
       sourceVersion: book.version,
+      reservedBytes: await estimateExportBytes(deps.storage, book, format),
     });
-    if (staleFileKey !== null) await deps.storage.delete(staleFileKey).catch(() => undefined);
+    for (const key of freedKeys) await deps.storage.delete(key).catch(() => undefined);
     if (queued) await deps.queue.send(record.id);
     return record;
   }

@@ -73,13 +73,24 @@ export const LoginResponse = zod.object({
 
 
 /**
- * @summary The signed-in user.
+ * @summary The signed-in user, with their storage use and quota.
  */
+export const getCurrentUserResponseTwoStorageUsedBytesMin = 0;
+
+export const getCurrentUserResponseTwoStorageQuotaBytesMin = 0;
+
+
+
 export const GetCurrentUserResponse = zod.object({
   "id": zod.uuid(),
   "email": zod.email(),
   "created_at": zod.iso.datetime({"offset":true})
-})
+}).and(zod.object({
+  "storage": zod.object({
+  "used_bytes": zod.int().min(getCurrentUserResponseTwoStorageUsedBytesMin).describe('Bytes used now, reservations of unfinished conversions and downloads included.'),
+  "quota_bytes": zod.int().min(getCurrentUserResponseTwoStorageQuotaBytesMin).describe('Bytes the reader may use in all.')
+}).describe('What the reader\'s files take of their storage quota (QUOTA_STORAGE_BYTES): uploads, the texts, covers, audio and timing maps of their books, their downloads, and the space held for books still converting (an estimate, replaced by the true size when each finishes).')
+})).describe('The signed-in user (the fields of User) and their storage.')
 
 
 /**

@@ -13,14 +13,20 @@
  *   minute, which is what both services' default voices speak at on English prose. A voice
  *   server's voices (Kokoro and its kind) read at about that pace too.
  *
+ * SPEECH_SAMPLE_RATES: the sample rate each engine's speech comes at; its MP3 is encoded at that
+ * rate's constant bitrate (defaultKbps, server/audio/encoder-session.ts: 48 kbit/s for eSpeak-NG's
+ * 22.05 kHz, 64 kbit/s for the 24 kHz of the cloud voices and the voice server). With the speaking
+ * rate it gives a text's audio size before it is converted (the storage quota's estimate, space.ts).
+ *
  * PRICES_PER_MILLION_CHARACTERS: US dollars per million characters of input text, list prices
  * of the models this server uses by default (OpenAI bills gpt-4o-mini-tts by audio tokens; the
  * figure is its published ~$0.015 per minute at the rate above).
  */
+import { defaultKbps } from '../audio/mp3';
 import { offlineVoiceFor } from '../tts/espeak';
 import { DEFAULT_VOICES, type VoiceSettings } from '../tts/select';
-import { OPENAI_DEFAULT_MODEL } from '../tts/openai';
-import { ELEVENLABS_DEFAULT_MODEL } from '../tts/elevenlabs';
+import { OPENAI_DEFAULT_MODEL, OPENAI_PCM_SAMPLE_RATE } from '../tts/openai';
+import { ELEVENLABS_DEFAULT_MODEL, ELEVENLABS_PCM_SAMPLE_RATE } from '../tts/elevenlabs';
 import type { Provider } from './types';
 
 export type CostProvider = Provider;
@@ -33,6 +39,14 @@ export const SPEAKING_RATES: Readonly<
   openai: { '*': 15.0 },
   elevenlabs: { '*': 14.8 },
   openai_compatible: { '*': 15.0 },
+};
+
+/** Hz of each engine's speech (the voice server answers 24 kHz PCM, as the cloud voices do). */
+export const SPEECH_SAMPLE_RATES: Readonly<Record<keyof typeof SPEAKING_RATES, number>> = {
+  'espeak-ng': 22_050,
+  openai: OPENAI_PCM_SAMPLE_RATE,
+  elevenlabs: ELEVENLABS_PCM_SAMPLE_RATE,
+  openai_compatible: 24_000,
 };
 
 /** US dollars per million characters, by provider and model ('*' = a model not listed). */
@@ -54,14 +68,29 @@ function rateOf(engine: keyof typeof SPEAKING_RATES, voice: string): number {
   return table[voice.toLowerCase()] ?? table['*'] ?? 15;
 }
 
-/** Characters per second of the voice that would actually speak (the offline stand-in without a key). */
-export function speakingRate(voices: VoiceSettings, provider: Provider, voiceId?: string): number {
-  if (provider === 'openai_compatible') return rateOf('openai_compatible', voiceId?.trim() ?? '');
-  if (provider === 'offline') return rateOf('espeak-ng', voiceId?.trim() || DEFAULT_VOICES.offline);
+/** The engine and voice that would actually speak (the offline stand-in without a key). */
+function speaker(
+  voices: VoiceSettings,
+  provider: Provider,
+  voiceId?: string,
+): { engine: keyof typeof SPEAKING_RATES; voice: string } {
+  if (provider === 'openai_compatible') return { engine: 'openai_compatible', voice: voiceId?.trim() ?? '' };
+  if (provider === 'offline') return { engine: 'espeak-ng', voice: voiceId?.trim() || DEFAULT_VOICES.offline };
   const hasKey = (k: string | undefined) => typeof k === 'string' && k.trim() !== '';
   const cloud = provider === 'openai' ? hasKey(voices.openaiApiKey) : hasKey(voices.elevenlabsApiKey);
-  if (!cloud) return rateOf('espeak-ng', offlineVoiceFor(provider, voiceId));
-  return rateOf(provider, voiceId?.trim() || DEFAULT_VOICES[provider]);
+  if (!cloud) return { engine: 'espeak-ng', voice: offlineVoiceFor(provider, voiceId) };
+  return { engine: provider, voice: voiceId?.trim() || DEFAULT_VOICES[provider] };
+}
+
+/** Characters per second of the voice that would actually speak (the offline stand-in without a key). */
+export function speakingRate(voices: VoiceSettings, provider: Provider, voiceId?: string): number {
+  const { engine, voice } = speaker(voices, provider, voiceId);
+  return rateOf(engine, voice);
+}
+
+/** Kilobits per second of the MP3 that voice's speech is encoded to. */
+export function speechKbps(voices: VoiceSettings, provider: Provider, voiceId?: string): number {
+  return defaultKbps(SPEECH_SAMPLE_RATES[speaker(voices, provider, voiceId).engine]);
 }
 
 export function estimateSeconds(characters: number, charsPerSecond: number): number {

@@ -76,8 +76,16 @@ async function untilOpeningPlays(bookId: string): Promise<{ seconds: number; cha
 }
 
 beforeAll(async () => {
-  // Three chapters may convert at once, on two encoder streams.
-  t = await createTestApp({ env: { ENCODER_THREADS: '2', MP3_ENCODER: 'wasm', CHAPTER_CONCURRENCY: '3' } });
+  // Three chapters may convert at once, on two encoder streams. The 10 MB text's audio (some 6.5 GB
+  // with its chapters', reserved up front) needs a storage quota to match.
+  t = await createTestApp({
+    env: {
+      ENCODER_THREADS: '2',
+      MP3_ENCODER: 'wasm',
+      CHAPTER_CONCURRENCY: '3',
+      QUOTA_STORAGE_BYTES: String(20 * 1024 ** 3),
+    },
+  });
   headers = await signIn(t, 'first-chapter@example.com');
 });
 afterAll(async () => {

@@ -22,7 +22,7 @@ import { createPgBossQueue, type JobQueue } from './queue';
 import { createJobRepository, type JobRepository } from './repository';
 import { createRunner, type Runner } from './runner';
 import type { JobEvent } from './step-run';
-import { createQuotas } from './quotas';
+import { createQuotas, quotaLimits } from './quotas';
 import { createReconverter, type Reconverter } from './reconvert';
 import { createScheduler } from './scheduler';
 import { createJobService, type JobService } from './service';
@@ -128,6 +128,7 @@ export async function createConversion(
     config.storageMinFreeBytes,
   );
   const repo = createJobRepository(db);
+  const quotas = createQuotas(repo, quotaLimits(config), now);
   const embedded = config.databaseUrl === undefined;
   // A message may take a step's full time plus the quick steps around it (see runner.ts).
   const messageBudgetSeconds = config.jobStepTimeoutSeconds + 120;
@@ -191,6 +192,7 @@ export async function createConversion(
         allowLoopbackFetch: config.allowPrivateFetchForTests,
         fetchTimeoutMs,
         fetchSlots: createFetchSlots(config.urlFetchConcurrency),
+        quotas,
       },
       chapterConcurrency: config.chapterConcurrency,
       stepTimeoutSeconds: config.jobStepTimeoutSeconds,
@@ -217,15 +219,6 @@ export async function createConversion(
     await scheduler.dispatch();
   }
 
-  const quotas = createQuotas(
-    repo,
-    {
-      storageBytes: config.quotaStorageBytes,
-      queuedJobs: config.quotaQueuedJobs,
-      uploadsPerHour: config.quotaUploadsPerHour,
-    },
-    now,
-  );
   const service = createJobService({
     repo,
     storage,

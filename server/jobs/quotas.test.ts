@@ -175,7 +175,8 @@ describe('storage quota (QUOTA_STORAGE_BYTES) and DELETE /files/{fileKey}', () =
     );
     const text = await createJob(t, alice, { title: 'Long', content: prose(600 * 1024) });
     expect(text.statusCode).toBe(413);
-    expect(text.json().detail).toMatch(/^Storage limit reached: you use 600 KB of your 1.0 MB storage limit/);
+    // A conversion is told what its text and audio need (server/jobs/storage-quota.test.ts).
+    expect(text.json().detail).toMatch(/^This book needs about \d+ MB; you have 424 KB left of your 1\.0 MB storage\./);
     expect(storedKeys(t).filter((k) => k.startsWith('jobs/'))).toEqual([]);
 
     expect((await upload(t, bob, prose(600 * 1024))).statusCode).toBe(201);

@@ -1,3 +1,5 @@
+import type { Config } from '../config';
+import type { DbExecutor } from '../db/types';
 import { DomainError } from '../errors';
 import type { JobRepository, JobStore } from './repository';
 
@@ -6,11 +8,13 @@ import type { JobRepository, JobStore } from './repository';
  * limit, QUOTA_RUNNING_JOBS, is the scheduler's: further jobs wait rather than being refused). A refused
  * request is told which limit it met and how to get under it; other users are never affected.
  *
- * Storage counts what the user's data holds on disk: uploaded files, each job's own text
- * (`config.source_bytes`) and each finished job's audio (`result_data.file_size_bytes`, for a book
- * its joined audio plus every chapter's). Audio still being made counts once its job finishes; the
- * active-jobs limit bounds how much that can be. Space is reserved, not only checked: the row that
- * counts new bytes is inserted in the same transaction, under the user's lock, as the check.
+ * Storage counts every byte the user's data holds (JobStore.storageUsed): uploads (their text,
+ * cover and what was read of the book), each job's own text and cover, the audio and timing maps
+ * of finished jobs (a book's joined audio and every chapter's), the covers made of finished books,
+ * and downloads. Space is reserved before the work that writes it, not only checked: the row that
+ * counts new bytes is written in the same transaction, under the user's lock, as the check. A
+ * conversion reserves an estimate of its audio up front (./space.ts), replaced by the true size of
+ * what it wrote when it finishes; failed, cancelled and deleted jobs hold no reservation.
  */
 export interface QuotaLimits {
   storageBytes: number;
@@ -19,7 +23,21 @@ export interface QuotaLimits {
   uploadsPerHour: number;
 }
 
+/** The limits the configuration sets (QUOTA_STORAGE_BYTES, QUOTA_QUEUED_JOBS, QUOTA_UPLOADS_PER_HOUR). */
+export function quotaLimits(
+  config: Pick<Config, 'quotaStorageBytes' | 'quotaQueuedJobs' | 'quotaUploadsPerHour'>,
+): QuotaLimits {
+  return {
+    storageBytes: config.quotaStorageBytes,
+    queuedJobs: config.quotaQueuedJobs,
+    uploadsPerHour: config.quotaUploadsPerHour,
+  };
+}
+
 const HOUR_MS = 3600_000;
+
+/** What a refusal speaks of: a book (chapters) or a single text. */
+export type SpaceUser = 'book' | 'text';
 
 export function formatBytes(bytes: number): string {
   const mb = bytes / (1024 * 1024);
@@ -30,6 +48,16 @@ export function formatBytes(bytes: number): string {
 
 export function createQuotas(repo: JobRepository, limits: QuotaLimits, now: () => Date) {
   const storageUsed = (userId: string): Promise<number> => repo.storageUsed(userId);
+
+  /** The refusal of a conversion (or a retry) that would pass the quota: the estimate and the space left, in words. */
+  function conversionRefused(what: SpaceUser, needBytes: number, used: number): DomainError {
+    const left = limits.storageBytes - used;
+    const room = left > 0 ? `you have ${formatBytes(left)} left` : 'you have no space left';
+    return new DomainError(
+      'quota_exceeded',
+      `This ${what} needs about ${formatBytes(needBytes)}; ${room} of your ${formatBytes(limits.storageBytes)} storage. Delete books you no longer need to make room`,
+    );
+  }
 
   function refuseStorage(used: number, extraBytes: number): void {
     if (used + extraBytes <= limits.storageBytes) return;
@@ -44,6 +72,11 @@ export function createQuotas(repo: JobRepository, limits: QuotaLimits, now: () =
     limits,
     storageUsed,
 
+    /** What the user's data holds (reservations included) and their quota, in bytes. */
+    async storageUse(userId: string): Promise<{ usedBytes: number; quotaBytes: number }> {
+      return { usedBytes: await storageUsed(userId), quotaBytes: limits.storageBytes };
+    },
+
     /**
      * Reserves `extraBytes` of the user's storage quota, or refuses (413). Run it in the transaction
      * that inserts the row counting those bytes (the upload, or the job with its `source_bytes`):
@@ -53,6 +86,43 @@ export function createQuotas(repo: JobRepository, limits: QuotaLimits, now: () =
     async reserveStorage(tx: JobStore, userId: string, extraBytes: number): Promise<void> {
       await tx.lockOwner(userId);
       refuseStorage(await tx.storageUsed(userId), extraBytes);
+    },
+
+    /**
+     * Reserves a new conversion's `bytes` (its text and cover, and the estimate of the audio it
+     * will write), or refuses it (413) with the estimate and the space left in words. Run it in
+     * the transaction that inserts the job, which holds the reservation.
+     */
+    async reserveConversion(tx: JobStore, userId: string, bytes: number, what: SpaceUser): Promise<void> {
+      await tx.lockOwner(userId);
+      const used = await tx.storageUsed(userId);
+      if (used + bytes > limits.storageBytes) throw conversionRefused(what, bytes, used);
+    },
+
+    /**
+     * Makes `change` (which writes the rows holding new space: a retried job's reservation coming
+     * back, a web page's text and estimate once read) under the user's lock, and refuses it (413,
+     * rolling the transaction back) when it takes the user past the quota.
+     */
+    async keepWithin<T>(tx: JobStore, userId: string, what: SpaceUser, change: () => Promise<T>): Promise<T> {
+      await tx.lockOwner(userId);
+      const before = await tx.storageUsed(userId);
+      const result = await change();
+      const after = await tx.storageUsed(userId);
+      if (after > limits.storageBytes && after > before) throw conversionRefused(what, after - before, before);
+      return result;
+    },
+
+    /**
+     * Runs `work` in a transaction holding the user's storage lock, for rows other modules own
+     * (downloads): it gets the transaction's executor and `room()`, the bytes the user has left
+     * now (negative past the quota), counted on that transaction.
+     */
+    withStorageLock<T>(userId: string, work: (x: DbExecutor, room: () => Promise<number>) => Promise<T>): Promise<T> {
+      return repo.transaction(async (tx, x) => {
+        await tx.lockOwner(userId);
+        return work(x, async () => limits.storageBytes - (await tx.storageUsed(userId)));
+      });
     },
 
     /**

@@ -26,17 +26,10 @@ import type { Quotas } from './quotas';
 import type { Scheduler } from './scheduler';
 import type { JobRepository, ListFilter } from './repository';
 import { readText } from './steps';
-import {
-  coverKey,
-  isUploadKey,
-  jobFolder,
-  newUploadKey,
-  sourceKey,
-  timingKey,
-  uploadCoverKey,
-  uploadInfoKey,
-} from './storage-keys';
+import { coverKey, isUploadKey, jobFolder, sourceKey, timingKey, uploadCoverKey, uploadInfoKey } from './storage-keys';
+import { reservationOf, voiceFigures } from './space';
 import { isActive, type JobConfig, type JobRecord, type JobType, type Provider } from './types';
+import { storeUpload } from './upload';
 
 export const MIN_TEXT_CHARS = 100;
 
@@ -192,9 +185,11 @@ export function createJobService(deps: JobServiceDeps) {
       const title = input.title.trim() || 'Untitled';
       let jobType: JobType = input.job_type ?? 'text_to_audio';
       const choosing = input.chapters !== undefined || input.chapter_titles !== undefined;
-      // The job's own text and cover, written only once the quota allows them.
+      // The job's own text and cover, written only once the quota allows them, and the space
+      // reserved for what the conversion will write (unknown for a web page until it is read).
       let sourceBytes: Buffer | null = null;
       let coverFrom: string | null = null;
+      let reservedBytes = 0;
 
       if (input.url !== undefined && input.content === undefined && input.file_key === undefined) {
         if (choosing)
@@ -218,9 +213,11 @@ export function createJobService(deps: JobServiceDeps) {
         if (source.info?.author !== undefined) config.author = source.info.author;
         // The plan is decided now, once, as the preview showed it: a text, or a book and its chapters.
         const plan = await planSourceOffThread(source.text, title, source.info, input.job_type);
+        let converted = source.text;
         if (source.info !== null || choosing) {
           // Only the chosen chapters are kept: the job's own text is theirs, one after the other.
           const assembled = assemble(source.text, chosenChapters(plan, input));
+          converted = assembled.text;
           inputFileKey = sourceKey(id);
           sourceBytes = Buffer.from(assembled.text, 'utf8');
           config.plan = jobPlan({ kind: plan.kind, chapters: assembled.chapters });
@@ -228,6 +225,7 @@ export function createJobService(deps: JobServiceDeps) {
             coverFrom = source.info.cover.key;
             config.cover_key = coverKey(id);
             config.cover_type = source.info.cover.content_type;
+            config.cover_bytes = (await storage.stat(coverFrom))?.size ?? 0;
           }
         } else {
           config.plan = jobPlan(plan);
@@ -239,15 +237,22 @@ export function createJobService(deps: JobServiceDeps) {
           }
         }
         jobType = jobTypeOf(config.plan);
+        reservedBytes = reservationOf(
+          config.plan.kind,
+          { characters: converted.length, bytes: Buffer.byteLength(converted, 'utf8') },
+          voiceFigures(deps.voices ?? {}, provider, voiceConfig.voice_id),
+        );
       }
 
-      // Quotas before anything is written, in the transaction that inserts the job: its text's
-      // bytes (a web page's count once fetched) are reserved against the storage quota, and the
-      // unfinished-jobs limit is counted, under the user's lock.
+      // Quotas before anything is written, in the transaction that inserts the job: its text,
+      // cover and the estimate of its audio (a web page's once it is read) are reserved against
+      // the storage quota, and the unfinished-jobs limit is counted, under the user's lock.
       if (sourceBytes !== null) config.source_bytes = sourceBytes.byteLength;
       const steps = stepsOf(jobType);
+      const needed = (sourceBytes?.byteLength ?? 0) + (config.cover_bytes ?? 0) + reservedBytes;
       await repo.transaction(async (tx) => {
-        await quotas.reserveStorage(tx, userId, sourceBytes?.byteLength ?? 0);
+        if (config.source === 'url') await quotas.reserveStorage(tx, userId, 0);
+        else await quotas.reserveConversion(tx, userId, needed, jobType === 'book_processing' ? 'book' : 'text');
         await quotas.assertQueueRoom(tx, userId);
         await tx.insertJob({
           id,
@@ -257,6 +262,7 @@ export function createJobService(deps: JobServiceDeps) {
           description: input.description ?? null,
           config,
           inputFileKey,
+          reservedBytes,
           steps,
         });
       });
@@ -384,7 +390,9 @@ export function createJobService(deps: JobServiceDeps) {
       await deps.storageHealth?.assertRoom();
       await repo.transaction(async (tx) => {
         if (target.parentJobId === null) await quotas.assertQueueRoom(tx, userId);
-        await tx.resetForRetry(target.id);
+        // The space its unfinished parts reserved counts again, within the quota.
+        const what = target.jobType === 'book_processing' ? 'book' : 'text';
+        await quotas.keepWithin(tx, userId, what, () => tx.resetForRetry(target.id));
       });
       // A book or a text waits for its turn again; a chapter of a running book goes straight back to its book's work.
       if (target.parentJobId === null) await dispatch(target.id);
@@ -438,46 +446,10 @@ export function createJobService(deps: JobServiceDeps) {
     },
 
     /** Validates, reads and stores an uploaded book for the user; throws IngestError for files it refuses. */
-    async upload(userId: string, filename: string, bytes: Uint8Array) {
-      await deps.storageHealth?.assertRoom();
-      const doc = await documentReader().readUpload(bytes, filename);
-      const fileKey = newUploadKey();
-      // Control characters (NUL among them) cannot be stored as text and mean nothing in a name.
-      const cleanName =
-        (filename.split(/[\\/]/).pop() ?? 'upload.txt').replace(/\p{Cc}/gu, '').slice(0, 255) || 'upload.txt';
-      // The upload's row reserves its bytes, in the transaction that checks the quotas.
-      await repo.transaction(async (tx) => {
-        await quotas.reserveStorage(tx, userId, bytes.byteLength);
-        await quotas.takeUpload(tx, userId);
-        await tx.uploads.insert(fileKey, userId, cleanName, bytes.byteLength);
-      });
-      const written: string[] = [];
-      const put = async (key: string, data: Uint8Array) => {
-        written.push(key);
-        await storage.write(key, data);
-      };
-      try {
-        await put(fileKey, Buffer.from(doc.text, 'utf8'));
-        if (doc.format !== 'txt') {
-          const info: StoredDocumentInfo = {
-            format: doc.format,
-            title: doc.title,
-            author: doc.author,
-            chapters: doc.chapters,
-          };
-          if (doc.cover !== undefined) {
-            await put(uploadCoverKey(fileKey), doc.cover.bytes);
-            info.cover = { key: uploadCoverKey(fileKey), content_type: doc.cover.contentType };
-          }
-          await put(uploadInfoKey(fileKey), Buffer.from(JSON.stringify(info), 'utf8'));
-        }
-      } catch (error) {
-        await repo.uploads.remove(fileKey).catch(() => undefined);
-        await Promise.all(written.map((k) => storage.delete(k).catch(() => undefined)));
-        throw error;
-      }
-      return { file_key: fileKey, filename: cleanName, size_bytes: bytes.byteLength };
-    },
+    upload: (userId: string, filename: string, bytes: Uint8Array) => storeUpload(deps, userId, filename, bytes),
+
+    /** What the user's data holds (reservations of unfinished jobs included) and their storage quota. */
+    storageUse: (userId: string) => quotas.storageUse(userId),
   };
 }
 

@@ -3,15 +3,15 @@ import { analyseInWorker, freeWhatSpeechLeft } from '../analysis/run';
 import type { TutoringAnalysis } from '../analysis/tutoring';
 import { concatMp3 } from '../audio/concat';
 import { DomainError, type DomainErrorKind } from '../errors';
-import { documentReader } from '../ingest/reader';
 import type { EncoderPool } from '../audio/encoder-pool';
-import { fetchPage } from '../ingest/fetch-page';
-import { normaliseText } from '../ingest/text-file';
 import { compileRules, matchingEntries, type Pronunciation } from '../pronunciations/rules';
 import type { FileStorage } from '../storage/types';
 import { splitIntoChunks } from '../tts/chunking';
 import { selectEngine, type VoiceSettings } from '../tts/select';
+import { acquirePage, type FetchSlots } from './acquire-page';
+import type { Quotas } from './quotas';
 import type { JobRepository } from './repository';
+import { audioBytes, voiceFigures } from './space';
 import { appliedRecord, createSpeaker, encodedSpeaking, encoderName } from './speech';
 import { SampleRateChange, segmentCount, synthesizeToMp3, type SynthesisResult } from './synthesis';
 import { audioKey, isSourceKey, openingKey, sourceKey, timingKey } from './storage-keys';
@@ -59,36 +59,15 @@ export interface StepDeps {
   fetchTimeoutMs: number;
   /** Web-page downloads run in a few slots of their own (URL_FETCH_CONCURRENCY). */
   fetchSlots: FetchSlots;
+  /** The storage quota: a web page's text and audio are reserved once it is read (./acquire-page.ts). */
+  quotas: Pick<Quotas, 'keepWithin'>;
   /** Gives the job's worker slot back: the job runs again from the queue in `seconds`. */
   runLater(jobId: string, seconds: number): Promise<void>;
   /** Hands chapters to the queue (books only). */
   scheduleChapters(parentId: string): Promise<ChapterState>;
 }
 
-/** A counter of download slots: take one without waiting, or learn that all are busy. */
-export interface FetchSlots {
-  /** A release function, or null when every slot is busy. */
-  tryTake(): (() => void) | null;
-}
-
-export function createFetchSlots(size: number): FetchSlots {
-  let busy = 0;
-  return {
-    tryTake() {
-      if (busy >= size) return null;
-      busy += 1;
-      let released = false;
-      return () => {
-        if (released) return;
-        released = true;
-        busy -= 1;
-      };
-    },
-  };
-}
-
-/** How long a web-page job that found every download slot busy waits before it asks again. */
-export const FETCH_RETRY_SECONDS = 2;
+export { createFetchSlots, type FetchSlots } from './acquire-page';
 
 export type ChapterState = { state: 'done' } | { state: 'failed'; message: string } | { state: 'waiting' };
 
@@ -171,8 +150,12 @@ export function createSteps(deps: StepDeps): Record<string, (ctx: StepContext) =
    */
   async function keepPlan(job: JobRecord, text: string): Promise<JobPlan> {
     const plan = jobPlan(await planSourceOffThread(text, job.title, null, job.config.job_type_requested));
-    await repo.keepPlan(job.id, plan, BOOK_TAIL, BOOK_STEPS.indexOf(BOOK_TAIL[0]) + 1);
+    await storePlan(job, plan);
     return plan;
+  }
+
+  async function storePlan(job: JobRecord, plan: JobPlan): Promise<void> {
+    await repo.keepPlan(job.id, plan, BOOK_TAIL, BOOK_STEPS.indexOf(BOOK_TAIL[0]) + 1);
   }
 
   /** The tutoring analysis of the job's text, in its own thread, kept in the job's config. */
@@ -247,7 +230,8 @@ export function createSteps(deps: StepDeps): Record<string, (ctx: StepContext) =
       if (error instanceof SampleRateChange) throw new PipelineError(error.message);
       throw error;
     }
-    await storage.write(timingKey(key), Buffer.from(JSON.stringify(result.timings)));
+    const timing = Buffer.from(JSON.stringify(result.timings));
+    await storage.write(timingKey(key), timing);
     return {
       metadata: {
         engine: engine.name,
@@ -269,6 +253,7 @@ export function createSteps(deps: StepDeps): Record<string, (ctx: StepContext) =
         ...(openingSeconds !== null && { opening_seconds: openingSeconds }),
         duration_seconds: result.durationSeconds,
         file_size_bytes: result.bytes,
+        timing_file_bytes: timing.byteLength,
         output_file_key: key,
       },
     };
@@ -278,44 +263,7 @@ export function createSteps(deps: StepDeps): Record<string, (ctx: StepContext) =
     async acquire_content({ job, signal }) {
       const source = job.config.source ?? 'content';
       if (source === 'url' && job.parentJobId === null) {
-        const url = job.config.source_url ?? '';
-        // Every download slot is busy (slow sites): do not sit in a worker slot waiting for one.
-        const release = deps.fetchSlots.tryTake();
-        if (release === null) {
-          await deps.runLater(job.id, FETCH_RETRY_SECONDS);
-          return { wait: true };
-        }
-        let page;
-        try {
-          page = await fetchPage(url, {
-            allowLoopback: deps.allowLoopbackFetch,
-            timeoutMs: deps.fetchTimeoutMs,
-            signal,
-          });
-        } finally {
-          release();
-        }
-        // Parsed in the document reader's thread: a large page never holds the event loop.
-        const article = await documentReader().extractArticle(page.body, page.finalUrl, page.contentType);
-        const text = normaliseText(article.text);
-        const key = sourceKey(job.id);
-        const bytes = Buffer.from(text, 'utf8');
-        await storage.write(key, bytes);
-        await repo.jobs.mergeConfig(job.id, { source_bytes: bytes.byteLength });
-        const title =
-          job.config.title_from_page && article.title.trim() !== '' ? article.title.trim().slice(0, 200) : undefined;
-        await repo.jobs.patch(job.id, { inputFileKey: key, ...(title !== undefined && { title }) });
-        // Only now is the text known: the job's plan is decided, once, as for pasted text.
-        if (storedPlan(job.config) === null) await keepPlan({ ...job, ...(title !== undefined && { title }) }, text);
-        return {
-          metadata: {
-            source: 'url',
-            url,
-            final_url: page.finalUrl,
-            page_title: article.title,
-            characters: text.length,
-          },
-        };
+        return acquirePage({ ...deps, keepPlan: storePlan }, job, signal);
       }
       const text = await jobText(job);
       if (text.trim().length === 0) throw new PipelineError('The text is empty');
@@ -351,6 +299,13 @@ export function createSteps(deps: StepDeps): Record<string, (ctx: StepContext) =
       await eachAtOnce(chapters, CHAPTER_WRITES_AT_ONCE, (c) =>
         storage.write(sourceKey(c.id), Buffer.from(text.slice(c.start, c.end), 'utf8')),
       );
+      // The book's reservation passes to its chapters (their texts, written now, and their audio);
+      // it keeps the space of its joined audio.
+      const voice = voiceFigures(
+        deps.voices,
+        job.config.voice_config?.provider ?? job.config.provider ?? 'openai',
+        job.config.voice_config?.voice_id,
+      );
       await repo.replaceChapters(
         job.id,
         chapters.map((c) => ({
@@ -370,8 +325,10 @@ export function createSteps(deps: StepDeps): Record<string, (ctx: StepContext) =
             char_offset: c.start,
           },
           inputFileKey: sourceKey(c.id),
+          reservedBytes: audioBytes(c.end - c.start, voice),
           steps: CHAPTER_STEPS,
         })),
+        audioBytes(text.length, voice),
       );
       return {
         metadata: {
@@ -425,19 +382,28 @@ export function createSteps(deps: StepDeps): Record<string, (ctx: StepContext) =
           offset += child.duration ?? 0;
         }
       }
-      await storage.write(timingKey(key), timingMapJson(chapterMaps()));
+      const timing = await storage.write(timingKey(key), timingMapJson(chapterMaps()));
       // The first chapter's opening has served: the book plays as a whole now.
       for (const child of children) {
         if (child.config.opening) await storage.delete(child.config.opening.file_key).catch(() => undefined);
       }
       return {
-        metadata: { chapters: children.length, duration_seconds: offset, file_size_bytes: size, output_file_key: key },
+        metadata: {
+          chapters: children.length,
+          duration_seconds: offset,
+          file_size_bytes: size,
+          timing_file_bytes: timing.size,
+          output_file_key: key,
+        },
       };
     },
 
     async finalize({ job }) {
       const steps = await repo.steps.ofJobs([job.id]);
       let result: ResultData;
+      // What the conversion wrote, its MP3 and timing map, replaces the space reserved for it.
+      const written = stepMeta(steps, job.jobType === 'book_processing' ? 'combine_audio' : 'synthesize');
+      const storedBytes = Number(written.file_size_bytes ?? 0) + Number(written.timing_file_bytes ?? 0);
       if (job.jobType === 'book_processing') {
         const combined = stepMeta(steps, 'combine_audio');
         const children = await repo.jobs.children([job.id]);
@@ -489,6 +455,8 @@ export function createSteps(deps: StepDeps): Record<string, (ctx: StepContext) =
           outputFileKey: audioKey(job.id),
           duration: result.duration ?? null,
           completedAt: new Date(),
+          storedBytes,
+          reservedBytes: 0,
         },
         { onlyIfActive: true },
       );

@@ -59,6 +59,14 @@ export interface JobConfig {
   cover_type?: string;
   /** Internal: bytes of the job's own stored text (counted in the owner's storage quota). */
   source_bytes?: number;
+  /** Internal: bytes of the job's own cover (`cover_key`), counted in the owner's storage quota. */
+  cover_bytes?: number;
+  /**
+   * Internal: bytes of the covers made of a finished book and kept beside it (the JPEG of
+   * downloads, tags and feeds; the drawn SVG of a book without a cover), counted likewise.
+   */
+  cover_jpeg_bytes?: number;
+  cover_svg_bytes?: number;
   /**
    * Internal, on a book's first chapter while it converts: its opening (its first minutes,
    * converted first and playable before the chapter is: docs/listening.md#the-opening-of-the-first-chapter);

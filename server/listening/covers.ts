@@ -196,7 +196,11 @@ async function readAll(storage: FileStorage, key: string): Promise<Buffer> {
   return Buffer.concat(parts);
 }
 
-export function createCoverService(deps: { books: Pick<JobsTable, 'findBook'>; storage: FileStorage }): CoverService {
+export function createCoverService(deps: {
+  /** Reads books, and counts a kept drawn cover in its owner's storage quota. */
+  books: Pick<JobsTable, 'findBook' | 'keepCoverBytes'>;
+  storage: FileStorage;
+}): CoverService {
   const { books, storage } = deps;
 
   async function generated(book: Book): Promise<Cover> {
@@ -207,7 +211,9 @@ export function createCoverService(deps: { books: Pick<JobsTable, 'findBook'>; s
       else {
         svg = Buffer.from(typographicCover(book), 'utf8');
         // Keeping it is an optimisation: a storage that refuses the write still gets its cover.
-        await storage.write(key, svg).catch(() => undefined);
+        // It is counted in its reader's storage before it is written, and no longer if it was not.
+        await books.keepCoverBytes(book.id, 'svg', svg.byteLength);
+        await storage.write(key, svg).catch(() => books.keepCoverBytes(book.id, 'svg', 0).catch(() => undefined));
       }
     }
     const body = svg ?? Buffer.from(typographicCover(book), 'utf8');

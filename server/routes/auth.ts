@@ -26,7 +26,13 @@ export interface AuthRateLimits {
   signupPerHour: number;
 }
 
-export const authRoutes: RoutePlugin<{ auth: AuthService; limits: AuthRateLimits }> = async (app, { auth, limits }) => {
+/** What a reader's files take of their storage quota (the jobs module counts it: ../jobs/quotas.ts). */
+export type StorageUse = (userId: string) => Promise<{ usedBytes: number; quotaBytes: number }>;
+
+export const authRoutes: RoutePlugin<{ auth: AuthService; limits: AuthRateLimits; storageUse: StorageUse }> = async (
+  app,
+  { auth, limits, storageUse },
+) => {
   // Per-address request limits (@fastify/rate-limit, registered on the root app); the login
   // throttle and the hashing queue in the auth service come on top of them.
   const perMinute = { max: limits.perMinute, timeWindow: 60_000 };
@@ -66,7 +72,10 @@ export const authRoutes: RoutePlugin<{ auth: AuthService; limits: AuthRateLimits
     },
   );
 
-  app.get('/auth/me', { schema: { response: { 200: GetCurrentUserResponse } } }, async (request) =>
-    userDto(requireUser(request)),
-  );
+  // The user as sign-up answers it, and what their files take of their storage quota.
+  app.get('/auth/me', { schema: { response: { 200: GetCurrentUserResponse } } }, async (request) => {
+    const user = requireUser(request);
+    const { usedBytes, quotaBytes } = await storageUse(user.id);
+    return { ...userDto(user), storage: { used_bytes: usedBytes, quota_bytes: quotaBytes } };
+  });
 };

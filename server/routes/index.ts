@@ -62,7 +62,11 @@ export function apiRoutes(deps: ApiDeps) {
   return async (app: FastifyInstance) => {
     installAuthGuard(app, deps.auth);
     await app.register(environmentRoutes, { info: deps.environment });
-    await app.register(authRoutes, { auth: deps.auth, limits: deps.authLimits });
+    await app.register(authRoutes, {
+      auth: deps.auth,
+      limits: deps.authLimits,
+      storageUse: (userId) => deps.jobs.storageUse(userId),
+    });
     await app.register(audioRoutes, {
       listening: deps.listening,
       storage: deps.storage,

@@ -19,6 +19,7 @@ const Library = lazy(() => import('../screens/Library/Library').then((m) => ({ d
 const LibraryDetail = lazy(() =>
   import('../screens/LibraryDetail/LibraryDetail').then((m) => ({ default: m.LibraryDetail })),
 );
+const Account = lazy(() => import('../screens/Account/Account').then((m) => ({ default: m.Account })));
 const VoiceAssistant = lazy(() =>
   import('../screens/VoiceAssistant/VoiceAssistant').then((m) => ({ default: m.VoiceAssistant })),
 );
@@ -102,6 +103,11 @@ export function AppRoutes() {
             <LibraryDetail jobId={params.jobId} />
           </Protected>
         )}
+      </Route>
+      <Route path={routePatterns.account}>
+        <Protected>
+          <Account />
+        </Protected>
       </Route>
       <Route path={routePatterns.voiceAssistant}>
         <Protected>

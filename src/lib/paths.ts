@@ -18,6 +18,7 @@ export const paths = {
   job: (jobId: string) => `/jobs/${encodeURIComponent(jobId)}`,
   library: () => '/library',
   libraryBook: (jobId: string) => `/library/${encodeURIComponent(jobId)}`,
+  account: () => '/account',
   voiceAssistant: (query: { mode?: AssistantMode; jobId?: string; position?: number } = {}) => {
     const search = new URLSearchParams();
     if (query.mode) search.set('mode', query.mode);
@@ -39,5 +40,6 @@ export const routePatterns = {
   job: '/jobs/:jobId',
   library: '/library',
   libraryBook: '/library/:jobId',
+  account: '/account',
   voiceAssistant: '/voice-assistant',
 } as const;

@@ -17,8 +17,9 @@ import {
   libraryShelfFixture,
 } from './library';
 import { describe, expect, it } from 'vitest';
-import { EnvironmentInfo, ErrorBody, Job, JobListResponse, TokenResponse, User } from '../api/gen/model';
+import { CurrentUser, EnvironmentInfo, ErrorBody, Job, JobListResponse, TokenResponse, User } from '../api/gen/model';
 import {
+  currentUserFixture,
   environmentFixture,
   errorBodyFixture,
   jobFixture,
@@ -31,6 +32,7 @@ import {
 describe('fixtures match the generated schemas', () => {
   it.each([
     ['user', User, userFixture()],
+    ['current user (GET /auth/me)', CurrentUser, currentUserFixture()],
     ['token', TokenResponse, tokenFixture()],
     ['environment (dev)', EnvironmentInfo, environmentFixture()],
     [

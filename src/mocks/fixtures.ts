@@ -1,4 +1,5 @@
 import type {
+  CurrentUser,
   EnvironmentInfo,
   ErrorBody,
   Job,
@@ -20,6 +21,17 @@ export function userFixture(overrides: Partial<User> = {}): User {
     email: 'reader@example.com',
     created_at: '2025-01-15T09:30:00Z',
     ...overrides,
+  };
+}
+
+/** GET /auth/me: the user and their storage (12 MB of 2 GB used unless `storage` says otherwise). */
+export function currentUserFixture(
+  overrides: Partial<User> = {},
+  storage: Partial<CurrentUser['storage']> = {},
+): CurrentUser {
+  return {
+    ...userFixture(overrides),
+    storage: { used_bytes: 12 * 1024 * 1024, quota_bytes: 2 * 1024 * 1024 * 1024, ...storage },
   };
 }
 

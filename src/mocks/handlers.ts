@@ -5,7 +5,7 @@ import {
 } from '../api/gen/endpoints/auth/auth.msw';
 import { getGetEnvironmentMockHandler } from '../api/gen/endpoints/environment/environment.msw';
 import { getListJobsMockHandler } from '../api/gen/endpoints/jobs/jobs.msw';
-import type { RegisterRequest, TokenResponse, User } from '../api/gen/model';
+import type { CurrentUser, RegisterRequest, TokenResponse, User } from '../api/gen/model';
 import { answer, type ReplyOptions } from './answer';
 import {
   audioMetadataHandler,
@@ -40,7 +40,14 @@ import {
   voiceSampleHandler,
   voicesHandler,
 } from './voices';
-import { environmentFixture, errorBodyFixture, runningCountFixture, tokenFixture, userFixture } from './fixtures';
+import {
+  currentUserFixture,
+  environmentFixture,
+  errorBodyFixture,
+  runningCountFixture,
+  tokenFixture,
+  userFixture,
+} from './fixtures';
 
 export type { ReplyOptions } from './answer';
 
@@ -78,8 +85,10 @@ export function registerHandler(options: ReplyOptions & { user?: Partial<User> }
   );
 }
 
-export function meHandler(options: ReplyOptions & { user?: Partial<User> } = {}) {
-  return getGetCurrentUserMockHandler(answer(options, () => userFixture(options.user)));
+export function meHandler(
+  options: ReplyOptions & { user?: Partial<User>; storage?: Partial<CurrentUser['storage']> } = {},
+) {
+  return getGetCurrentUserMockHandler(answer(options, () => currentUserFixture(options.user, options.storage)));
 }
 
 /** GET /jobs as the top bar asks it (status=running, page_size=1): answers `total` running jobs. */

@@ -245,4 +245,17 @@ export const migrations: readonly Migration[] = [
       CREATE UNIQUE INDEX pronunciations_user_text_idx ON pronunciations (user_id, lower(text));
     `,
   },
+  {
+    // The storage quota counts every byte a reader keeps and reserves room before it is written:
+    // a job holds an estimate of the audio it has yet to write (counted while it waits or
+    // converts), replaced by the true size of what it wrote (its MP3 and timing map) when it
+    // finishes. Rows finished before keep counting their MP3's size from result_data. Downloads
+    // count too: a reader's are summed (and the oldest evicted) at every storage check.
+    id: '0010_storage_reservations',
+    sql: `
+      ALTER TABLE jobs ADD COLUMN reserved_bytes bigint NOT NULL DEFAULT 0;
+      ALTER TABLE jobs ADD COLUMN stored_bytes bigint;
+      CREATE INDEX exports_user_idx ON exports (user_id, status);
+    `,
+  },
 ];

@@ -11,8 +11,12 @@
  * Here they are put together on one executor, with the changes that span tables (a job and its
  * steps, a cancel and its running steps); `transaction(fn)` hands `fn` the same, bound to one
  * transaction (e.g. the quota check and the insert of a new job). Rows are decoded by `rows.ts`.
+ *
+ * The storage quota counts a user's downloads too: their bytes are asked of the `exports` table's
+ * owner (server/exports/repository.ts) on the same executor, so one transaction counts them all.
  */
 import type { Db, DbExecutor } from '../../db/types';
+import { exportsTable } from '../../exports/repository';
 import type { JobPlan } from '../types';
 import { jobStepsTable } from './job-steps';
 import { jobsTable, type NewJobRow } from './jobs/index';
@@ -50,9 +54,15 @@ function stores(x: DbExecutor) {
       return id;
     },
 
-    /** Bytes the user's data holds: uploads, each job's own text and each finished job's audio. */
+    /**
+     * Bytes the user's data holds or has reserved (the storage quota): uploads, jobs (texts,
+     * covers, audio and timing maps, reservations of unfinished ones) and downloads.
+     */
     async storageUsed(userId: string): Promise<number> {
-      return (await uploads.bytesHeld(userId)) + (await jobs.bytesHeld(userId));
+      // One after the other: a transaction's connection answers one query at a time.
+      const uploaded = await uploads.bytesHeld(userId);
+      const converted = await jobs.bytesHeld(userId);
+      return uploaded + converted + (await exportsTable(x).bytesHeld(userId));
     },
 
     /** An active book's progress while its chapters run: their mean, kept between 8 and 99; also its running synthesize_chapters step's. */
@@ -85,7 +95,9 @@ function stores(x: DbExecutor) {
 export type JobStore = ReturnType<typeof stores>;
 
 export function createJobRepository(db: Db) {
-  const transaction = <T>(fn: (tx: JobStore) => Promise<T>): Promise<T> => db.transaction((tx) => fn(stores(tx)));
+  /** Runs `fn` in one transaction; its executor is handed along for other modules' tables counted with these (the quota's). */
+  const transaction = <T>(fn: (tx: JobStore, executor: DbExecutor) => Promise<T>): Promise<T> =>
+    db.transaction((tx) => fn(stores(tx), tx));
   return {
     ...stores(db),
     transaction,
@@ -107,11 +119,18 @@ export function createJobRepository(db: Db) {
 
     /**
      * split_chapters carries out a book's plan: in one transaction, chapter jobs of an earlier try
-     * go and `chapters` are inserted as the book's chapter jobs.
+     * go and `chapters` are inserted as the book's chapter jobs. With `bookReservedBytes`, the
+     * book's reservation moves with them: each chapter holds the space of its own audio, the book
+     * keeps that much (its joined audio).
      */
-    async replaceChapters(bookId: string, chapters: (NewJob & { id: string })[]): Promise<void> {
+    async replaceChapters(
+      bookId: string,
+      chapters: (NewJob & { id: string })[],
+      bookReservedBytes?: number,
+    ): Promise<void> {
       await transaction(async (tx) => {
         await tx.jobs.deleteChapters(bookId);
+        if (bookReservedBytes !== undefined) await tx.jobs.reserve(bookId, bookReservedBytes);
         // Chapters share their steps: rows go in a few multi-row statements, however long the book.
         const names = chapters[0]?.steps ?? [];
         if (chapters.some((c) => c.steps.join() !== names.join())) {

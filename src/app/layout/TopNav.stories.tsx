@@ -161,3 +161,18 @@ export const SignOut: Story = {
     await expect(localStorage.getItem('user')).toBeNull();
   },
 };
+
+/** Account, beside Sign out, opens the reader's account page (their storage). */
+export const AccountLink: Story = {
+  tags: ['navigates'],
+  name: 'Account opens the account page',
+  parameters: { routeStubs: ['/login', '/account'], msw: { handlers: { jobs: jobsRunningCountHandler(0) } } },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    const account = canvas.getByRole('link', { name: 'Account' });
+    await expect(account).toHaveAttribute('href', '/account');
+    await expect(account).not.toHaveAttribute('aria-current');
+    await userEvent.click(account);
+    await waitFor(() => expect(canvas.getByRole('heading', { name: 'Navigated to /account' })).toBeVisible());
+  },
+};

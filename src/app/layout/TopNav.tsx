@@ -76,6 +76,23 @@ const AddBook = styled(ButtonLink)`
   }
 `;
 
+/** The reader's own page (their storage for now), beside their email and Sign out. */
+const AccountLink = styled(Link)`
+  padding: ${({ theme }) => `${theme.space(2)} ${theme.space(3)}`};
+  border-radius: ${({ theme }) => theme.radii.pill};
+  color: ${({ theme }) => theme.colors.text};
+  text-decoration: none;
+  &[aria-current='page'] {
+    background: ${({ theme }) => theme.tone.info.background};
+    color: ${({ theme }) => theme.tone.info.text};
+    font-weight: 700;
+  }
+  &:hover {
+    color: ${({ theme }) => theme.colors.text};
+    text-decoration: underline;
+  }
+`;
+
 const Email = styled.span`
   color: ${({ theme }) => theme.colors.textMuted};
   font-size: ${({ theme }) => theme.fontSizes.sm};
@@ -87,8 +104,9 @@ const Email = styled.span`
 
 /**
  * The top bar (docs/product.md#navigation-bar): the brand, the main places (Home, Library, Jobs with
- * its running badge, Assistant), Add a book, the reader's email, dark mode and Sign out. On a phone
- * the places move to the bottom navigation and the bar keeps the brand, dark mode and Sign out.
+ * its running badge, Assistant), Add a book, the reader's email, Account, dark mode and Sign out. On
+ * a phone the places move to the bottom navigation and the bar keeps the brand, Account, dark mode
+ * and Sign out.
  */
 export function TopNav() {
   const { user } = useAuth();
@@ -136,6 +154,12 @@ export function TopNav() {
             Add a book
           </AddBook>
           {user && <Email>{user.email}</Email>}
+          <AccountLink
+            href={paths.account()}
+            aria-current={isCurrentPlace(location, paths.account()) ? 'page' : undefined}
+          >
+            Account
+          </AccountLink>
           <ThemeToggle />
           <Button variant="secondary" onClick={() => void signOut()}>
             Sign out

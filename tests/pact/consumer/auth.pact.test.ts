@@ -195,12 +195,15 @@ describe('current user', () => {
           id: uuid('5a0b8a7e-2f3c-4d5e-9f60-718293a4b5c6'),
           email: reader.email,
           created_at: isoTimestamp(),
+          // What the reader's files take of their storage quota, in bytes (the account page's meter).
+          storage: { used_bytes: integer(12_582_912), quota_bytes: integer(524_288_000) },
         }),
       )
       .executeTest(async (server) => {
         useMockServer(server.url, 'eyJhbGciOiJIUzI1NiJ9.e30.sig');
         const me = await getCurrentUser();
         expect(me.email).toBe(reader.email);
+        expect(me.storage).toEqual({ used_bytes: 12_582_912, quota_bytes: 524_288_000 });
       }));
 
   it('answers 401 for an expired or invalid token, and the SPA drops the session', () =>

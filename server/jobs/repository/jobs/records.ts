@@ -21,6 +21,8 @@ export interface NewJobRow {
   description?: string | null;
   config: JobConfig;
   inputFileKey?: string | null;
+  /** Storage held for the files the job has yet to write (its audio), counted while it waits or converts. */
+  reservedBytes?: number;
 }
 
 type JobPatch = Partial<{
@@ -35,6 +37,8 @@ type JobPatch = Partial<{
   duration: number | null;
   completedAt: Date | null;
   enqueuedAt: Date | null;
+  reservedBytes: number;
+  storedBytes: number | null;
 }>;
 
 const PATCH_COLUMNS: Record<keyof JobPatch, string> = {
@@ -49,6 +53,8 @@ const PATCH_COLUMNS: Record<keyof JobPatch, string> = {
   duration: 'duration',
   completedAt: 'completed_at',
   enqueuedAt: 'enqueued_at',
+  reservedBytes: 'reserved_bytes',
+  storedBytes: 'stored_bytes',
 };
 
 export function jobRecords(x: DbExecutor) {
@@ -62,8 +68,9 @@ export function jobRecords(x: DbExecutor) {
     async insert(job: NewJobRow): Promise<string> {
       const id = job.id ?? randomUUID();
       await x.query(
-        `INSERT INTO jobs (id, user_id, parent_job_id, chapter_order, job_type, title, description, status, config, input_file_key)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, 'PENDING', $8::jsonb, $9)`,
+        `INSERT INTO jobs (id, user_id, parent_job_id, chapter_order, job_type, title, description, status, config,
+           input_file_key, reserved_bytes)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, 'PENDING', $8::jsonb, $9, $10)`,
         [
           id,
           job.userId,
@@ -74,6 +81,7 @@ export function jobRecords(x: DbExecutor) {
           job.description ?? null,
           JSON.stringify(job.config),
           job.inputFileKey ?? null,
+          job.reservedBytes ?? 0,
         ],
       );
       return id;
@@ -87,10 +95,14 @@ export function jobRecords(x: DbExecutor) {
       for (let at = 0; at < jobs.length; at += MANY_ROWS) {
         const batch = jobs.slice(at, at + MANY_ROWS);
         await x.query(
-          `INSERT INTO jobs (id, user_id, parent_job_id, chapter_order, job_type, title, description, status, config, input_file_key)
-           SELECT id, user_id, parent_job_id, chapter_order, job_type, title, description, 'PENDING', config::jsonb, input_file_key
-           FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::integer[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[])
-             AS t(id, user_id, parent_job_id, chapter_order, job_type, title, description, config, input_file_key)`,
+          `INSERT INTO jobs (id, user_id, parent_job_id, chapter_order, job_type, title, description, status, config,
+             input_file_key, reserved_bytes)
+           SELECT id, user_id, parent_job_id, chapter_order, job_type, title, description, 'PENDING', config::jsonb,
+             input_file_key, reserved_bytes
+           FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::integer[], $5::text[], $6::text[], $7::text[], $8::text[],
+             $9::text[], $10::bigint[])
+             AS t(id, user_id, parent_job_id, chapter_order, job_type, title, description, config, input_file_key,
+               reserved_bytes)`,
           [
             batch.map((j) => j.id),
             batch.map((j) => j.userId),
@@ -101,6 +113,7 @@ export function jobRecords(x: DbExecutor) {
             batch.map((j) => j.description ?? null),
             batch.map((j) => JSON.stringify(j.config)),
             batch.map((j) => j.inputFileKey ?? null),
+            batch.map((j) => j.reservedBytes ?? 0),
           ],
         );
       }
@@ -279,15 +292,38 @@ export function jobRecords(x: DbExecutor) {
       return Number(rows[0]?.n ?? 0);
     },
 
-    /** Bytes the user's jobs hold: each job's own text and each finished job's audio. */
+    /**
+     * Bytes the user's jobs hold (the storage quota): each job's own text and cover, the covers
+     * made of a finished book (cover_jpeg_bytes, cover_svg_bytes), what each finished job wrote
+     * (stored_bytes: its MP3 and timing map; a row finished before that column counts its MP3's
+     * size), and while a job waits or converts, the space reserved for what it has yet to write.
+     */
     async bytesHeld(userId: string): Promise<number> {
       const { rows } = await x.query<{ used: string | number }>(
-        `SELECT COALESCE(sum(COALESCE((result_data->>'file_size_bytes')::bigint, 0)
-                           + COALESCE((config->>'source_bytes')::bigint, 0)), 0) AS used
+        `SELECT COALESCE(sum(COALESCE(stored_bytes, (result_data->>'file_size_bytes')::bigint, 0)
+                           + COALESCE((config->>'source_bytes')::bigint, 0)
+                           + COALESCE((config->>'cover_bytes')::bigint, 0)
+                           + COALESCE((config->>'cover_jpeg_bytes')::bigint, 0)
+                           + COALESCE((config->>'cover_svg_bytes')::bigint, 0)
+                           + CASE WHEN ${ACTIVE} THEN reserved_bytes ELSE 0 END), 0) AS used
          FROM jobs WHERE user_id = $1`,
         [userId],
       );
       return Number(rows[0]?.used ?? 0);
+    },
+
+    /** Sets the space the job holds for what it has yet to write (a web page's, once its text is read). */
+    async reserve(jobId: string, bytes: number): Promise<void> {
+      await x.query('UPDATE jobs SET reserved_bytes = $2 WHERE id = $1', [jobId, Math.max(0, Math.round(bytes))]);
+    },
+
+    /** Counts a cover kept for a finished book (the JPEG of downloads and feeds, or the drawn SVG) in its owner's storage. */
+    async keepCoverBytes(jobId: string, kind: 'jpeg' | 'svg', bytes: number): Promise<void> {
+      await x.query('UPDATE jobs SET config = config || jsonb_build_object($2::text, $3::bigint) WHERE id = $1', [
+        jobId,
+        `cover_${kind}_bytes`,
+        bytes,
+      ]);
     },
 
     /** A job that was made from this upload, if any. */

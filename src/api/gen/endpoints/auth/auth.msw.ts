@@ -23,6 +23,7 @@ import type {
 } from 'msw';
 
 import type {
+  CurrentUser,
   TokenResponse,
   User
 } from '../../model';
@@ -32,7 +33,7 @@ export const getRegisterResponseMock = (overrideResponse: Partial<Extract<User, 
 
 export const getLoginResponseMock = (overrideResponse: Partial<Extract<TokenResponse, object>> = {}): TokenResponse => ({access_token: faker.string.alpha({length: {min: 10, max: 20}}), token_type: faker.helpers.arrayElement(['bearer'] as const), expires_in: faker.number.int(), ...overrideResponse})
 
-export const getGetCurrentUserResponseMock = (overrideResponse: Partial<Extract<User, object>> = {}): User => ({id: faker.string.uuid(), email: faker.internet.email(), created_at: faker.date.past().toISOString().slice(0, 19) + 'Z', ...overrideResponse})
+export const getGetCurrentUserResponseMock = (): CurrentUser => ({...{id: faker.string.uuid(), email: faker.internet.email(), created_at: faker.date.past().toISOString().slice(0, 19) + 'Z'},...{storage: {used_bytes: faker.number.int({min: 0}), quota_bytes: faker.number.int({min: 0})}},})
 
 
 export const getRegisterMockHandler = (overrideResponse?: User | ((info: Parameters<Parameters<typeof http.post>[1]>[0]) => Promise<User> | User), options?: RequestHandlerOptions) => {
@@ -59,7 +60,7 @@ export const getLoginMockHandler = (overrideResponse?: TokenResponse | ((info: P
   }, options)
 }
 
-export const getGetCurrentUserMockHandler = (overrideResponse?: User | ((info: Parameters<Parameters<typeof http.get>[1]>[0]) => Promise<User> | User), options?: RequestHandlerOptions) => {
+export const getGetCurrentUserMockHandler = (overrideResponse?: CurrentUser | ((info: Parameters<Parameters<typeof http.get>[1]>[0]) => Promise<CurrentUser> | CurrentUser), options?: RequestHandlerOptions) => {
   return http.get('*/api/v1/auth/me', async (info: Parameters<Parameters<typeof http.get>[1]>[0]) => {
 
 

@@ -30,6 +30,7 @@ import type {
 } from '@tanstack/react-query';
 
 import {
+  CurrentUser,
   TokenResponse,
   User
 } from '../../model';
@@ -246,17 +247,17 @@ export const useLogin = <TError = ErrorBody,
 }
 
 /**
- * @summary The signed-in user.
+ * @summary The signed-in user, with their storage use and quota.
  */
-export const getCurrentUser = async ( options?: Parameters<typeof apiFetch>[1]): Promise<User> => {
+export const getCurrentUser = async ( options?: Parameters<typeof apiFetch>[1]): Promise<CurrentUser> => {
 
-  return apiFetch<User>(getGetCurrentUserUrl(),
+  return apiFetch<CurrentUser>(getGetCurrentUserUrl(),
   {
     ...options,
     method: 'GET'
 
     ,
-    schema: User
+    schema: CurrentUser
   }
 );}
 
@@ -318,7 +319,7 @@ export function useGetCurrentUser<TData = Awaited<ReturnType<typeof getCurrentUs
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 /**
- * @summary The signed-in user.
+ * @summary The signed-in user, with their storage use and quota.
  */
 
 export function useGetCurrentUser<TData = Awaited<ReturnType<typeof getCurrentUser>>, TError = ErrorBody>(
