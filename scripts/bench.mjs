@@ -52,6 +52,7 @@ const benches = [
   { name: 'estimate', args: ['--import', 'tsx', 'bench/estimate.ts'] },
   { name: 'scale-out', args: ['--import', 'tsx', 'bench/scale-out.ts'], before: buildServerIfStale },
   { name: 'joblist', args: ['--import', 'tsx', 'bench/joblist.ts'], before: buildServerIfStale },
+  { name: 'feeds', args: ['--import', 'tsx', 'bench/feeds.ts'], before: buildServerIfStale },
   { name: 'encode', args: ['--import', 'tsx', 'bench/encode.ts'] },
   { name: 'espeak', args: ['--import', 'tsx', 'bench/espeak.ts'] },
   { name: 'voices', args: ['--import', 'tsx', 'bench/voices.ts'] },

@@ -192,7 +192,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Fas
     books: exports.books,
     covers: exports.covers,
     storage,
-    finishedBookIds: async (userId) => (await books.completedBooks(userId, 500)).map((book) => book.id).reverse(),
+    finishedVersions: (userId, jobId) => books.finishedVersions(userId, jobId),
     titles: (userId, jobIds) => books.titles(userId, jobIds),
     secret: deriveFeedSecret(config.jwtSecret),
   });
@@ -256,7 +256,12 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Fas
     }),
     { prefix: '/api/v1' },
   );
-  await app.register(publicFeedRoutes, { feeds, storage, urls: config });
+  await app.register(publicFeedRoutes, {
+    feeds,
+    storage,
+    urls: config,
+    limits: { perFeed: config.feedRateLimitPerFeed, perAddress: config.feedRateLimitPerAddress },
+  });
   if (config.staticDir !== undefined) await installSpa(app, config.staticDir);
 
   return app;

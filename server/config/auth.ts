@@ -60,6 +60,16 @@ export const authSection = section({
       { min: 1, max: 100_000, default: 10 },
       'Sign-up requests per hour one client address may send (1-100000).',
     ),
+    feedRateLimitPerFeed: integer(
+      'FEED_RATE_LIMIT_PER_FEED',
+      { min: 1, max: 100_000, default: 600 },
+      'Requests per minute one podcast feed (its address, episodes and cover together) answers (1-100000); more get 429 with Retry-After. Podcast apps fetch a feed every few minutes and download episodes in ranges.',
+    ),
+    feedRateLimitPerAddress: integer(
+      'FEED_RATE_LIMIT_PER_ADDRESS',
+      { min: 1, max: 100_000, default: 600 },
+      'Requests per minute one client address may send to the podcast feeds (1-100000), whatever the feed; more get 429 with Retry-After.',
+    ),
   },
   rawOnly: ['signupEnabled', 'jwtSecret'],
   derive: (vars, all) => ({

@@ -41,6 +41,8 @@ export interface FeedRepository {
   }>;
   list(userId: string): Promise<FeedRecord[]>;
   byTokenHash(tokenHash: string): Promise<FeedRecord | null>;
+  /** The feed with `id`, if it still exists (an episode link names its feed). */
+  byId(id: string): Promise<FeedRecord | null>;
   /** False when there was no such feed of the user's. */
   delete(userId: string, id: string): Promise<boolean>;
 }
@@ -91,6 +93,10 @@ export function createFeedRepository(db: Db): FeedRepository {
       const { rows } = await db.query<Row>('SELECT id, user_id, job_id, created_at FROM feeds WHERE token_hash = $1', [
         tokenHash,
       ]);
+      return rows[0] === undefined ? null : toRecord(rows[0]);
+    },
+    async byId(id) {
+      const { rows } = await db.query<Row>('SELECT id, user_id, job_id, created_at FROM feeds WHERE id = $1', [id]);
       return rows[0] === undefined ? null : toRecord(rows[0]);
     },
     async delete(userId, id) {

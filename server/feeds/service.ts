@@ -11,6 +11,8 @@ import type { BookSource, ExportBook } from '../exports/book';
 import type { CoverMaker } from '../exports/cover';
 import { chapterTag, DEFAULT_ARTIST } from '../exports/tags';
 import type { FileStorage } from '../storage/types';
+import { createFeedDocumentCache } from './document-cache';
+import { createEpisodeLinks } from './episode-links';
 import { newFeedId, type FeedRecord, type FeedRepository } from './repository';
 import { renderRss, type FeedEpisode } from './rss';
 
@@ -32,14 +34,31 @@ export interface Episode {
   tag: Buffer;
 }
 
+/** A feed's RSS as a podcast app asks for it: validators first, the document only when needed. */
+export interface FeedDocument {
+  /** Changes whenever the document would (its books, their versions, the server's address). */
+  etag: string;
+  lastModified: Date;
+  xml(): Promise<string>;
+}
+
 export interface FeedService {
   create(userId: string, jobId: string | null): Promise<{ feed: FeedView; created: boolean }>;
   list(userId: string): Promise<FeedView[]>;
   remove(userId: string, id: string): Promise<void>;
   /** The RSS document; `base` is the server's origin for absolute links. */
-  rss(token: string, base: string): Promise<string>;
-  episode(token: string, jobId: string, chapter: number): Promise<Episode>;
-  cover(token: string, jobId: string): Promise<Buffer>;
+  rss(token: string, base: string): Promise<FeedDocument>;
+  /** A chapter behind a signed episode link (./episode-links.ts). */
+  episode(link: { feedId: string; jobId: string; chapter: number; signature: string }): Promise<Episode>;
+  cover(link: { feedId: string; jobId: string; signature: string }): Promise<Buffer>;
+}
+
+/** How long one reading of a feed's state answers its fetches. */
+const STATE_FRESH_MS = 1000;
+
+interface FinishedBook {
+  id: string;
+  completedAt: Date;
 }
 
 export function deriveFeedSecret(jwtSecret: Uint8Array): Buffer {
@@ -53,8 +72,8 @@ export function createFeedService(deps: {
   books: BookSource;
   covers: CoverMaker;
   storage: FileStorage;
-  /** The user's finished top-level books, oldest first. */
-  finishedBookIds(userId: string): Promise<string[]>;
+  /** The user's finished top-level books (only `jobId`, when given), oldest first, with when each was finished. */
+  finishedVersions(userId: string, jobId: string | null): Promise<FinishedBook[]>;
   /** Titles of the user's books, for the list. */
   titles(userId: string, jobIds: string[]): Promise<Map<string, string>>;
   secret: Buffer;
@@ -62,6 +81,8 @@ export function createFeedService(deps: {
   const { repo, books } = deps;
   const tokenOf = (id: string) => createHmac('sha256', deps.secret).update(id).digest('base64url');
   const pathOf = (id: string) => `/feeds/${tokenOf(id)}.xml`;
+  const links = createEpisodeLinks(deps.secret);
+  const cache = createFeedDocumentCache();
 
   async function resolve(token: string): Promise<FeedRecord> {
     const feed = await repo.byTokenHash(hash(token));
@@ -81,18 +102,38 @@ export function createFeedService(deps: {
     }
   }
 
-  async function episodesOf(book: ExportBook, base: string, token: string, season?: number): Promise<FeedEpisode[]> {
+  /** The feed's books, in the order it lists them (read only to build its document). */
+  async function booksOf(feed: FeedRecord, ids: readonly string[]): Promise<ExportBook[]> {
+    if (feed.jobId !== null) return [await bookOf(feed, feed.jobId)];
+    const found = await Promise.all(ids.map((id) => books.book(feed.userId, id).catch(() => null)));
+    return found.filter((b): b is ExportBook => b !== null);
+  }
+
+  /** The book behind a signed link, when the link was made for that file of this feed's book. */
+  async function linked(feedId: string, jobId: string, file: number | 'cover', signature: string) {
+    const feed = await repo.byId(feedId);
+    if (feed === null) throw new DomainError('not_found', FEED_NOT_FOUND);
+    const book = await bookOf(feed, jobId);
+    if (!links.verify({ feedId, jobId, file, version: book.version }, signature)) {
+      throw new DomainError('not_found', FEED_NOT_FOUND);
+    }
+    return book;
+  }
+
+  async function episodesOf(feed: FeedRecord, book: ExportBook, base: string, season?: number): Promise<FeedEpisode[]> {
     const cover = await deps.covers.jpeg(book);
+    const tagLengths = await cache.tagLengths(book, cover);
     const published = new Date(book.version);
     return Promise.all(
-      book.chapters.map(async (c) => {
+      book.chapters.map(async (c, index) => {
         const size = (await deps.storage.stat(c.fileKey))?.size ?? 0;
+        const link = { feedId: feed.id, jobId: book.id, file: c.order, version: book.version };
         return {
           title: book.chapters.length === 1 ? book.title : `${book.title}: ${c.title}`,
           description: `Chapter ${c.order} of ${book.chapters.length} of ${book.title}`,
           guid: `${book.id}:${c.order}:${book.version}`,
-          url: `${base}/feeds/${token}/${book.id}/${c.order}.mp3`,
-          lengthBytes: (await chapterTag(book, c, cover)).length + size,
+          url: `${base}${links.path(link)}`,
+          lengthBytes: (tagLengths[index] ?? 0) + size,
           durationSeconds: c.duration,
           episode: c.order,
           ...(season !== undefined && { season }),
@@ -101,6 +142,57 @@ export function createFeedService(deps: {
         };
       }),
     );
+  }
+
+  /**
+   * The feed and its books' completion times: whether the feed changed is told by these alone (two
+   * small queries), the books themselves are read only when its document must be built again.
+   * Fetches of one feed within a second share one reading (podcast apps and crowds of listeners
+   * ask at once); a deletion here is seen at once, on another server process within that second.
+   */
+  const states = new Map<string, { at: number; state: Promise<{ feed: FeedRecord; finished: FinishedBook[] }> }>();
+  function recentState(token: string) {
+    const key = hash(token);
+    const now = Date.now();
+    const kept = states.get(key);
+    if (kept !== undefined && now - kept.at < STATE_FRESH_MS) return kept.state;
+    if (states.size > 1000) for (const [k, v] of states) if (now - v.at >= STATE_FRESH_MS) states.delete(k);
+    const state = (async () => {
+      const feed = await resolve(token);
+      const finished = await deps.finishedVersions(feed.userId, feed.jobId);
+      if (feed.jobId !== null && finished.length === 0) throw new DomainError('not_found', FEED_NOT_FOUND);
+      return { feed, finished };
+    })();
+    states.set(key, { at: now, state });
+    state.catch(() => states.delete(key));
+    return state;
+  }
+
+  const coverUrl = (feed: FeedRecord, book: ExportBook, base: string) =>
+    `${base}${links.path({ feedId: feed.id, jobId: book.id, file: 'cover', version: book.version })}`;
+
+  async function render(feed: FeedRecord, listed: ExportBook[], base: string, selfUrl: string): Promise<string> {
+    if (feed.jobId !== null) {
+      const book = listed[0]!;
+      return renderRss({
+        title: book.title,
+        author: book.author ?? DEFAULT_ARTIST,
+        description: `${book.title}, an audiobook made with Lectio: ${book.chapters.length} chapters.`,
+        selfUrl,
+        imageUrl: coverUrl(feed, book, base),
+        episodes: await episodesOf(feed, book, base),
+      });
+    }
+    const episodes: FeedEpisode[] = [];
+    for (const [index, book] of listed.entries()) episodes.push(...(await episodesOf(feed, book, base, index + 1)));
+    return renderRss({
+      title: LIBRARY_FEED_TITLE,
+      author: DEFAULT_ARTIST,
+      description: `Every finished audiobook of this Lectio library: ${listed.length} books.`,
+      selfUrl,
+      imageUrl: listed[0] === undefined ? null : coverUrl(feed, listed[0], base),
+      episodes,
+    });
   }
 
   return {
@@ -134,47 +226,39 @@ export function createFeedService(deps: {
 
     async remove(userId, id) {
       if (!(await repo.delete(userId, id))) throw new DomainError('not_found', FEED_NOT_FOUND);
+      cache.forget(id);
+      states.delete(hash(tokenOf(id)));
     },
 
     async rss(token, base) {
-      const feed = await resolve(token);
-      const selfUrl = `${base}/feeds/${token}.xml`;
-      if (feed.jobId !== null) {
-        const book = await bookOf(feed, feed.jobId);
-        return renderRss({
-          title: book.title,
-          author: book.author ?? DEFAULT_ARTIST,
-          description: `${book.title}, an audiobook made with Lectio: ${book.chapters.length} chapters.`,
-          selfUrl,
-          imageUrl: `${base}/feeds/${token}/${book.id}/cover.jpg`,
-          episodes: await episodesOf(book, base, token),
-        });
-      }
-      const ids = await deps.finishedBookIds(feed.userId);
-      const episodes: FeedEpisode[] = [];
-      for (const [index, id] of ids.entries()) {
-        const book = await books.book(feed.userId, id).catch(() => null);
-        if (book !== null) episodes.push(...(await episodesOf(book, base, token, index + 1)));
-      }
-      return renderRss({
-        title: LIBRARY_FEED_TITLE,
-        author: DEFAULT_ARTIST,
-        description: `Every finished audiobook of this Lectio library: ${ids.length} books.`,
-        selfUrl,
-        imageUrl: ids[0] === undefined ? null : `${base}/feeds/${token}/${ids[0]}/cover.jpg`,
-        episodes,
-      });
+      const { feed, finished } = await recentState(token);
+      const key = [base, ...finished.map((b) => `${b.id}:${b.completedAt.toISOString()}`)].join('\n');
+      const build = async () =>
+        render(
+          feed,
+          await booksOf(
+            feed,
+            finished.map((b) => b.id),
+          ),
+          base,
+          `${base}/feeds/${token}.xml`,
+        );
+      return {
+        etag: `"${createHash('sha256').update(key).digest('base64url').slice(0, 27)}"`,
+        lastModified: new Date(Math.max(feed.createdAt.getTime(), ...finished.map((b) => b.completedAt.getTime()))),
+        xml: () => cache.xml(feed.id, key, build),
+      };
     },
 
-    async episode(token, jobId, chapter) {
-      const book = await bookOf(await resolve(token), jobId);
+    async episode({ feedId, jobId, chapter, signature }) {
+      const book = await linked(feedId, jobId, chapter, signature);
       const c = book.chapters[chapter - 1];
       if (c === undefined) throw new DomainError('not_found', FEED_NOT_FOUND);
       return { key: c.fileKey, tag: await chapterTag(book, c, await deps.covers.jpeg(book)) };
     },
 
-    async cover(token, jobId) {
-      return deps.covers.jpeg(await bookOf(await resolve(token), jobId));
+    async cover({ feedId, jobId, signature }) {
+      return deps.covers.jpeg(await linked(feedId, jobId, 'cover', signature));
     },
   };
 }

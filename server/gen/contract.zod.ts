@@ -1898,8 +1898,10 @@ export const DeleteFeedResponse = zod.void()
 
 /**
  * Title, author, cover and description of the book (or of the library), then one item per
- * chapter in reading order with its enclosure (a tagged MP3 under the same token),
- * `itunes:duration` and `itunes:episode`. 404 for an unknown or revoked token.
+ * chapter in reading order with its enclosure (a tagged MP3 behind a link signed for that one
+ * chapter, see getFeedEpisode), `itunes:duration` and `itunes:episode`. 404 for an unknown or
+ * revoked token. The answer carries `ETag` and `Last-Modified`; a client that sends them back
+ * (`If-None-Match`, `If-Modified-Since`) while the feed is unchanged gets 304 without a body.
  * @summary The podcast feed (RSS 2.0 with the iTunes namespace); the token is the credential.
  */
 export const getFeedXmlPathTokenRegExp = new RegExp('^[A-Za-z0-9_-]{20,100}$');
@@ -1909,20 +1911,29 @@ export const GetFeedXmlParams = zod.object({
   "token": zod.string().regex(getFeedXmlPathTokenRegExp).describe('The feed\'s secret token.')
 })
 
+export const GetFeedXmlHeader = zod.object({
+  "If-None-Match": zod.string().optional(),
+  "If-Modified-Since": zod.string().optional()
+})
+
 export const GetFeedXmlResponse = zod.unknown()
 
 
 /**
+ * The link is the feed's enclosure for this chapter, signed for it alone (the feed, the book,
+ * the chapter and the book's version): it opens no other file and not the feed. 404 once the
+ * feed is deleted, for a book converted again since, or for any changed part.
  * @summary One chapter of a feed's book as a tagged MP3, with Range support.
  */
-export const getFeedEpisodePathTokenRegExp = new RegExp('^[A-Za-z0-9_-]{20,100}$');
+export const getFeedEpisodePathSignatureRegExp = new RegExp('^[A-Za-z0-9_-]{43}$');
 export const getFeedEpisodePathChapterMax = 100000;
 
 
 
 export const GetFeedEpisodeParams = zod.object({
-  "token": zod.string().regex(getFeedEpisodePathTokenRegExp).describe('The feed\'s secret token.'),
+  "feedId": zod.uuid().describe('The feed an episode link belongs to.'),
   "jobId": zod.uuid(),
+  "signature": zod.string().regex(getFeedEpisodePathSignatureRegExp).describe('The link\'s signature, made for this one file of the feed.'),
   "chapter": zod.int().min(1).max(getFeedEpisodePathChapterMax).describe('The chapter\'s number in reading order (1 for the first).')
 })
 
@@ -1934,14 +1945,15 @@ export const GetFeedEpisodeResponse = zod.unknown()
 
 
 /**
- * @summary The cover of a feed's book as a JPEG image.
+ * @summary The cover of a feed's book as a JPEG image, behind a link signed for it alone.
  */
-export const getFeedCoverPathTokenRegExp = new RegExp('^[A-Za-z0-9_-]{20,100}$');
+export const getFeedCoverPathSignatureRegExp = new RegExp('^[A-Za-z0-9_-]{43}$');
 
 
 export const GetFeedCoverParams = zod.object({
-  "token": zod.string().regex(getFeedCoverPathTokenRegExp).describe('The feed\'s secret token.'),
-  "jobId": zod.uuid()
+  "feedId": zod.uuid().describe('The feed an episode link belongs to.'),
+  "jobId": zod.uuid(),
+  "signature": zod.string().regex(getFeedCoverPathSignatureRegExp).describe('The link\'s signature, made for this one file of the feed.')
 })
 
 export const GetFeedCoverResponse = zod.unknown()

@@ -324,30 +324,18 @@ const CASES: Record<string, Case> = {
     public: true,
     expect: 'refuse',
   },
-  'getFeedEpisode path token': {
-    method: 'GET',
-    url: `/feeds/${q(`${'t'.repeat(43)}${NUL}`)}/${ID}/1.mp3`,
-    public: true,
-    expect: 'refuse',
-  },
-  'getFeedEpisode path jobId': {
-    method: 'GET',
-    url: `/feeds/${'t'.repeat(43)}/${q(`${ID}${NUL}`)}/1.mp3`,
-    public: true,
-    expect: 'refuse',
-  },
-  'getFeedCover path token': {
-    method: 'GET',
-    url: `/feeds/${q(`${'t'.repeat(43)}${NUL}`)}/${ID}/cover.jpg`,
-    public: true,
-    expect: 'refuse',
-  },
-  'getFeedCover path jobId': {
-    method: 'GET',
-    url: `/feeds/${'t'.repeat(43)}/${q(`${ID}${NUL}`)}/cover.jpg`,
-    public: true,
-    expect: 'refuse',
-  },
+  // An episode's or cover's link: the feed's id, the book, and a signature made for that file.
+  ...Object.fromEntries(
+    (['feedId', 'jobId', 'signature'] as const).flatMap((part) => {
+      const value = (name: string, plain: string) => (name === part ? q(`${plain}${NUL}`) : plain);
+      const link = (file: string, ext: string) =>
+        `/feeds/episodes/${value('feedId', ID)}/${value('jobId', ID)}/${file}/${value('signature', 's'.repeat(43))}.${ext}`;
+      return [
+        [`getFeedEpisode path ${part}`, { method: 'GET', url: link('1', 'mp3'), public: true, expect: 'refuse' }],
+        [`getFeedCover path ${part}`, { method: 'GET', url: link('cover', 'jpg'), public: true, expect: 'refuse' }],
+      ];
+    }),
+  ),
   'getProgress path jobId': { method: 'GET', url: `/api/v1/progress/${q(`${ID}${NUL}`)}`, expect: 'refuse' },
   'saveProgress path jobId': {
     method: 'PUT',

@@ -63,7 +63,7 @@ describe('private podcast feeds', { timeout: 120_000 }, () => {
     const rss = await parser.parseString(xml.body);
     expect(rss.title).toBe('Harbour Songs');
     expect(rss.itunes?.author).toBe('Lectio');
-    expect(rss.itunes?.image).toMatch(/\/cover\.jpg$/);
+    expect(rss.itunes?.image).toMatch(/\/cover\/[A-Za-z0-9_-]{43}\.jpg$/);
     expect(rss.items.map((i) => i.title)).toEqual([
       'Harbour Songs: Stave 1',
       'Harbour Songs: Stave 2',
@@ -116,9 +116,16 @@ describe('private podcast feeds', { timeout: 120_000 }, () => {
     const bobs = await seedCompletedBook(t.db, storage, { userId: bob.id, title: 'Bob’s', chapters: 1 });
     const feed = (await createFeed(ann, mine.bookId)).json() as { url: string };
     const token = /\/feeds\/([^/]+)\.xml$/.exec(feed.url)![1]!;
+    const rss = await parser.parseString((await fetchPublic(feed.url)).body);
+    const episode = new URL(rss.items[0]!.enclosure!.url).pathname;
+    const cover = new URL(rss.itunes!.image!).pathname;
     for (const id of [another.bookId, bobs.bookId]) {
-      expect((await t.app.inject({ method: 'GET', url: `/feeds/${token}/${id}/1.mp3` })).statusCode).toBe(404);
-      expect((await t.app.inject({ method: 'GET', url: `/feeds/${token}/${id}/cover.jpg` })).statusCode).toBe(404);
+      // A link made for one book opens no other, nor does the token under the old link shape.
+      const get = (url: string) => t.app.inject({ method: 'GET', url });
+      expect((await get(episode.replace(mine.bookId, id))).statusCode).toBe(404);
+      expect((await get(cover.replace(mine.bookId, id))).statusCode).toBe(404);
+      expect((await get(`/feeds/${token}/${id}/1.mp3`)).statusCode).toBe(404);
+      expect((await get(`/feeds/${token}/${mine.bookId}/cover.jpg`)).statusCode).toBe(404);
     }
     expect((await createFeed(ann, bobs.bookId)).statusCode).toBe(404);
     expect((await t.app.inject({ method: 'GET', url: `/feeds/${'x'.repeat(43)}.xml` })).statusCode).toBe(404);

@@ -203,6 +203,23 @@ export function jobRecords(x: DbExecutor) {
       return found.map((job) => toBook(job));
     },
 
+    /**
+     * The user's last 500 COMPLETED top-level jobs (only `jobId`, when given), oldest first, each
+     * with when it was completed: what a podcast feed needs to tell whether it changed, without
+     * reading the books.
+     */
+    async finishedVersions(userId: string, jobId: string | null): Promise<{ id: string; completedAt: Date }[]> {
+      if (jobId !== null && !isUuid(jobId)) return [];
+      const { rows } = await x.query<{ id: string; completed_at: Date | string }>(
+        `SELECT id, completed_at FROM jobs
+          WHERE user_id = $1 AND status = 'COMPLETED' AND parent_job_id IS NULL AND completed_at IS NOT NULL
+            AND ($2::uuid IS NULL OR id = $2::uuid)
+          ORDER BY created_at DESC, id DESC LIMIT 500`,
+        [userId, jobId],
+      );
+      return rows.map((r) => ({ id: r.id, completedAt: new Date(r.completed_at) })).reverse();
+    },
+
     /** The titles of those of `jobIds` that are the user's. */
     async titles(userId: string, jobIds: string[]): Promise<Map<string, string>> {
       const wanted = jobIds.filter(isUuid);

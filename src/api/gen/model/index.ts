@@ -44,6 +44,7 @@ export * from './getAudioDownloadHeaders.zod';
 export * from './getAudioDownloadParams.zod';
 export * from './getAudioTranscriptParams.zod';
 export * from './getFeedEpisodeHeaders.zod';
+export * from './getFeedXmlHeaders.zod';
 export * from './getMediaHeaders.zod';
 export * from './getMediaParams.zod';
 export * from './getRecentProgressParams.zod';

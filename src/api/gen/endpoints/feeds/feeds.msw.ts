@@ -87,7 +87,7 @@ export const getGetFeedXmlMockHandler = (overrideResponse?: string | ((info: Par
 }
 
 export const getGetFeedEpisodeMockHandler = (overrideResponse?: ArrayBuffer | ((info: Parameters<Parameters<typeof http.get>[1]>[0]) => Promise<ArrayBuffer> | ArrayBuffer), options?: RequestHandlerOptions) => {
-  return http.get('*/feeds/:token/:jobId/:chapter.mp3', async (info: Parameters<Parameters<typeof http.get>[1]>[0]) => {
+  return http.get('*/feeds/episodes/:feedId/:jobId/:chapter/:signature.mp3', async (info: Parameters<Parameters<typeof http.get>[1]>[0]) => {
 
   const binaryBody = overrideResponse !== undefined
     ? (typeof overrideResponse === "function" ? await overrideResponse(info) : overrideResponse)
@@ -103,7 +103,7 @@ export const getGetFeedEpisodeMockHandler = (overrideResponse?: ArrayBuffer | ((
 }
 
 export const getGetFeedCoverMockHandler = (overrideResponse?: ArrayBuffer | ((info: Parameters<Parameters<typeof http.get>[1]>[0]) => Promise<ArrayBuffer> | ArrayBuffer), options?: RequestHandlerOptions) => {
-  return http.get('*/feeds/:token/:jobId/cover.jpg', async (info: Parameters<Parameters<typeof http.get>[1]>[0]) => {
+  return http.get('*/feeds/episodes/:feedId/:jobId/cover/:signature.jpg', async (info: Parameters<Parameters<typeof http.get>[1]>[0]) => {
 
   const binaryBody = overrideResponse !== undefined
     ? (typeof overrideResponse === "function" ? await overrideResponse(info) : overrideResponse)

@@ -336,8 +336,10 @@ export const useDeleteFeed = <TError = ErrorBody,
 
 /**
  * Title, author, cover and description of the book (or of the library), then one item per
- * chapter in reading order with its enclosure (a tagged MP3 under the same token),
- * `itunes:duration` and `itunes:episode`. 404 for an unknown or revoked token.
+ * chapter in reading order with its enclosure (a tagged MP3 behind a link signed for that one
+ * chapter, see getFeedEpisode), `itunes:duration` and `itunes:episode`. 404 for an unknown or
+ * revoked token. The answer carries `ETag` and `Last-Modified`; a client that sends them back
+ * (`If-None-Match`, `If-Modified-Since`) while the feed is unchanged gets 304 without a body.
  * @summary The podcast feed (RSS 2.0 with the iTunes namespace); the token is the credential.
  */
 export const getFeedXml = async (token: string, options?: Parameters<typeof apiFetch>[1]): Promise<string> => {
@@ -362,7 +364,7 @@ export const getGetFeedXmlQueryKey = (token: string,) => {
     }
 
 
-export const getGetFeedXmlQueryOptions = <TData = Awaited<ReturnType<typeof getFeedXml>>, TError = ErrorBody>(token: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getFeedXml>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
+export const getGetFeedXmlQueryOptions = <TData = Awaited<ReturnType<typeof getFeedXml>>, TError = void | ErrorBody>(token: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getFeedXml>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
@@ -381,10 +383,10 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type GetFeedXmlQueryResult = NonNullable<Awaited<ReturnType<typeof getFeedXml>>>
-export type GetFeedXmlQueryError = ErrorBody
+export type GetFeedXmlQueryError = void | ErrorBody
 
 
-export function useGetFeedXml<TData = Awaited<ReturnType<typeof getFeedXml>>, TError = ErrorBody>(
+export function useGetFeedXml<TData = Awaited<ReturnType<typeof getFeedXml>>, TError = void | ErrorBody>(
  token: string, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof getFeedXml>>, TError, TData>> & Pick<
         DefinedInitialDataOptions<
           Awaited<ReturnType<typeof getFeedXml>>,
@@ -394,7 +396,7 @@ export function useGetFeedXml<TData = Awaited<ReturnType<typeof getFeedXml>>, TE
       >, request?: SecondParameter<typeof apiFetch>}
  , queryClient?: QueryClient
   ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useGetFeedXml<TData = Awaited<ReturnType<typeof getFeedXml>>, TError = ErrorBody>(
+export function useGetFeedXml<TData = Awaited<ReturnType<typeof getFeedXml>>, TError = void | ErrorBody>(
  token: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getFeedXml>>, TError, TData>> & Pick<
         UndefinedInitialDataOptions<
           Awaited<ReturnType<typeof getFeedXml>>,
@@ -404,7 +406,7 @@ export function useGetFeedXml<TData = Awaited<ReturnType<typeof getFeedXml>>, TE
       >, request?: SecondParameter<typeof apiFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useGetFeedXml<TData = Awaited<ReturnType<typeof getFeedXml>>, TError = ErrorBody>(
+export function useGetFeedXml<TData = Awaited<ReturnType<typeof getFeedXml>>, TError = void | ErrorBody>(
  token: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getFeedXml>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
@@ -412,7 +414,7 @@ export function useGetFeedXml<TData = Awaited<ReturnType<typeof getFeedXml>>, TE
  * @summary The podcast feed (RSS 2.0 with the iTunes namespace); the token is the credential.
  */
 
-export function useGetFeedXml<TData = Awaited<ReturnType<typeof getFeedXml>>, TError = ErrorBody>(
+export function useGetFeedXml<TData = Awaited<ReturnType<typeof getFeedXml>>, TError = void | ErrorBody>(
  token: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getFeedXml>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
  , queryClient?: QueryClient
  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
@@ -429,24 +431,29 @@ export function useGetFeedXml<TData = Awaited<ReturnType<typeof getFeedXml>>, TE
 
 
 
-export const getGetFeedEpisodeUrl = (token: string,
+export const getGetFeedEpisodeUrl = (feedId: string,
     jobId: string,
-    chapter: number,) => {
+    chapter: number,
+    signature: string,) => {
 
 
 
 
-  return `/feeds/${token}/${jobId}/${chapter}.mp3`
+  return `/feeds/episodes/${feedId}/${jobId}/${chapter}/${signature}.mp3`
 }
 
 /**
+ * The link is the feed's enclosure for this chapter, signed for it alone (the feed, the book,
+ * the chapter and the book's version): it opens no other file and not the feed. 404 once the
+ * feed is deleted, for a book converted again since, or for any changed part.
  * @summary One chapter of a feed's book as a tagged MP3, with Range support.
  */
-export const getFeedEpisode = async (token: string,
+export const getFeedEpisode = async (feedId: string,
     jobId: string,
-    chapter: number, options?: Parameters<typeof apiFetch>[1]): Promise<Blob> => {
+    chapter: number,
+    signature: string, options?: Parameters<typeof apiFetch>[1]): Promise<Blob> => {
 
-  return apiFetch<Blob>(getGetFeedEpisodeUrl(token,jobId,chapter),
+  return apiFetch<Blob>(getGetFeedEpisodeUrl(feedId,jobId,chapter,signature),
   {
     ...options,
     method: 'GET'
@@ -459,33 +466,35 @@ export const getFeedEpisode = async (token: string,
 
 
 
-export const getGetFeedEpisodeQueryKey = (token: string,
+export const getGetFeedEpisodeQueryKey = (feedId: string,
     jobId: string,
-    chapter: number,) => {
+    chapter: number,
+    signature: string,) => {
     return [
-    `/feeds/${token}/${jobId}/${chapter}.mp3`
+    `/feeds/episodes/${feedId}/${jobId}/${chapter}/${signature}.mp3`
     ] as const;
     }
 
 
-export const getGetFeedEpisodeQueryOptions = <TData = Awaited<ReturnType<typeof getFeedEpisode>>, TError = ErrorBody>(token: string,
+export const getGetFeedEpisodeQueryOptions = <TData = Awaited<ReturnType<typeof getFeedEpisode>>, TError = ErrorBody>(feedId: string,
     jobId: string,
-    chapter: number, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getFeedEpisode>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
+    chapter: number,
+    signature: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getFeedEpisode>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
 
-  const queryKey =  queryOptions?.queryKey ?? getGetFeedEpisodeQueryKey(token,jobId,chapter);
+  const queryKey =  queryOptions?.queryKey ?? getGetFeedEpisodeQueryKey(feedId,jobId,chapter,signature);
 
 
 
-    const queryFn: QueryFunction<Awaited<ReturnType<typeof getFeedEpisode>>> = ({ signal }) => getFeedEpisode(token,jobId,chapter, { signal, ...requestOptions });
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof getFeedEpisode>>> = ({ signal }) => getFeedEpisode(feedId,jobId,chapter,signature, { signal, ...requestOptions });
 
 
 
 
 
-   return  { queryKey, queryFn, enabled: token !== null && token !== undefined && jobId !== null && jobId !== undefined && chapter !== null && chapter !== undefined, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof getFeedEpisode>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
+   return  { queryKey, queryFn, enabled: feedId !== null && feedId !== undefined && jobId !== null && jobId !== undefined && chapter !== null && chapter !== undefined && signature !== null && signature !== undefined, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof getFeedEpisode>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
 }
 
 export type GetFeedEpisodeQueryResult = NonNullable<Awaited<ReturnType<typeof getFeedEpisode>>>
@@ -493,9 +502,10 @@ export type GetFeedEpisodeQueryError = ErrorBody
 
 
 export function useGetFeedEpisode<TData = Awaited<ReturnType<typeof getFeedEpisode>>, TError = ErrorBody>(
- token: string,
+ feedId: string,
     jobId: string,
-    chapter: number, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof getFeedEpisode>>, TError, TData>> & Pick<
+    chapter: number,
+    signature: string, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof getFeedEpisode>>, TError, TData>> & Pick<
         DefinedInitialDataOptions<
           Awaited<ReturnType<typeof getFeedEpisode>>,
           TError,
@@ -505,9 +515,10 @@ export function useGetFeedEpisode<TData = Awaited<ReturnType<typeof getFeedEpiso
  , queryClient?: QueryClient
   ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 export function useGetFeedEpisode<TData = Awaited<ReturnType<typeof getFeedEpisode>>, TError = ErrorBody>(
- token: string,
+ feedId: string,
     jobId: string,
-    chapter: number, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getFeedEpisode>>, TError, TData>> & Pick<
+    chapter: number,
+    signature: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getFeedEpisode>>, TError, TData>> & Pick<
         UndefinedInitialDataOptions<
           Awaited<ReturnType<typeof getFeedEpisode>>,
           TError,
@@ -517,9 +528,10 @@ export function useGetFeedEpisode<TData = Awaited<ReturnType<typeof getFeedEpiso
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 export function useGetFeedEpisode<TData = Awaited<ReturnType<typeof getFeedEpisode>>, TError = ErrorBody>(
- token: string,
+ feedId: string,
     jobId: string,
-    chapter: number, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getFeedEpisode>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
+    chapter: number,
+    signature: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getFeedEpisode>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 /**
@@ -527,13 +539,14 @@ export function useGetFeedEpisode<TData = Awaited<ReturnType<typeof getFeedEpiso
  */
 
 export function useGetFeedEpisode<TData = Awaited<ReturnType<typeof getFeedEpisode>>, TError = ErrorBody>(
- token: string,
+ feedId: string,
     jobId: string,
-    chapter: number, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getFeedEpisode>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
+    chapter: number,
+    signature: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getFeedEpisode>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
  , queryClient?: QueryClient
  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
 
-  const queryOptions = getGetFeedEpisodeQueryOptions(token,jobId,chapter,options)
+  const queryOptions = getGetFeedEpisodeQueryOptions(feedId,jobId,chapter,signature,options)
 
   const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
 
@@ -545,22 +558,24 @@ export function useGetFeedEpisode<TData = Awaited<ReturnType<typeof getFeedEpiso
 
 
 
-export const getGetFeedCoverUrl = (token: string,
-    jobId: string,) => {
+export const getGetFeedCoverUrl = (feedId: string,
+    jobId: string,
+    signature: string,) => {
 
 
 
 
-  return `/feeds/${token}/${jobId}/cover.jpg`
+  return `/feeds/episodes/${feedId}/${jobId}/cover/${signature}.jpg`
 }
 
 /**
- * @summary The cover of a feed's book as a JPEG image.
+ * @summary The cover of a feed's book as a JPEG image, behind a link signed for it alone.
  */
-export const getFeedCover = async (token: string,
-    jobId: string, options?: Parameters<typeof apiFetch>[1]): Promise<Blob> => {
+export const getFeedCover = async (feedId: string,
+    jobId: string,
+    signature: string, options?: Parameters<typeof apiFetch>[1]): Promise<Blob> => {
 
-  return apiFetch<Blob>(getGetFeedCoverUrl(token,jobId),
+  return apiFetch<Blob>(getGetFeedCoverUrl(feedId,jobId,signature),
   {
     ...options,
     method: 'GET'
@@ -573,31 +588,33 @@ export const getFeedCover = async (token: string,
 
 
 
-export const getGetFeedCoverQueryKey = (token: string,
-    jobId: string,) => {
+export const getGetFeedCoverQueryKey = (feedId: string,
+    jobId: string,
+    signature: string,) => {
     return [
-    `/feeds/${token}/${jobId}/cover.jpg`
+    `/feeds/episodes/${feedId}/${jobId}/cover/${signature}.jpg`
     ] as const;
     }
 
 
-export const getGetFeedCoverQueryOptions = <TData = Awaited<ReturnType<typeof getFeedCover>>, TError = ErrorBody>(token: string,
-    jobId: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getFeedCover>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
+export const getGetFeedCoverQueryOptions = <TData = Awaited<ReturnType<typeof getFeedCover>>, TError = ErrorBody>(feedId: string,
+    jobId: string,
+    signature: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getFeedCover>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
 
-  const queryKey =  queryOptions?.queryKey ?? getGetFeedCoverQueryKey(token,jobId);
+  const queryKey =  queryOptions?.queryKey ?? getGetFeedCoverQueryKey(feedId,jobId,signature);
 
 
 
-    const queryFn: QueryFunction<Awaited<ReturnType<typeof getFeedCover>>> = ({ signal }) => getFeedCover(token,jobId, { signal, ...requestOptions });
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof getFeedCover>>> = ({ signal }) => getFeedCover(feedId,jobId,signature, { signal, ...requestOptions });
 
 
 
 
 
-   return  { queryKey, queryFn, enabled: token !== null && token !== undefined && jobId !== null && jobId !== undefined, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof getFeedCover>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
+   return  { queryKey, queryFn, enabled: feedId !== null && feedId !== undefined && jobId !== null && jobId !== undefined && signature !== null && signature !== undefined, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof getFeedCover>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
 }
 
 export type GetFeedCoverQueryResult = NonNullable<Awaited<ReturnType<typeof getFeedCover>>>
@@ -605,8 +622,9 @@ export type GetFeedCoverQueryError = ErrorBody
 
 
 export function useGetFeedCover<TData = Awaited<ReturnType<typeof getFeedCover>>, TError = ErrorBody>(
- token: string,
-    jobId: string, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof getFeedCover>>, TError, TData>> & Pick<
+ feedId: string,
+    jobId: string,
+    signature: string, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof getFeedCover>>, TError, TData>> & Pick<
         DefinedInitialDataOptions<
           Awaited<ReturnType<typeof getFeedCover>>,
           TError,
@@ -616,8 +634,9 @@ export function useGetFeedCover<TData = Awaited<ReturnType<typeof getFeedCover>>
  , queryClient?: QueryClient
   ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 export function useGetFeedCover<TData = Awaited<ReturnType<typeof getFeedCover>>, TError = ErrorBody>(
- token: string,
-    jobId: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getFeedCover>>, TError, TData>> & Pick<
+ feedId: string,
+    jobId: string,
+    signature: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getFeedCover>>, TError, TData>> & Pick<
         UndefinedInitialDataOptions<
           Awaited<ReturnType<typeof getFeedCover>>,
           TError,
@@ -627,21 +646,23 @@ export function useGetFeedCover<TData = Awaited<ReturnType<typeof getFeedCover>>
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 export function useGetFeedCover<TData = Awaited<ReturnType<typeof getFeedCover>>, TError = ErrorBody>(
- token: string,
-    jobId: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getFeedCover>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
+ feedId: string,
+    jobId: string,
+    signature: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getFeedCover>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 /**
- * @summary The cover of a feed's book as a JPEG image.
+ * @summary The cover of a feed's book as a JPEG image, behind a link signed for it alone.
  */
 
 export function useGetFeedCover<TData = Awaited<ReturnType<typeof getFeedCover>>, TError = ErrorBody>(
- token: string,
-    jobId: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getFeedCover>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
+ feedId: string,
+    jobId: string,
+    signature: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getFeedCover>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
  , queryClient?: QueryClient
  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
 
-  const queryOptions = getGetFeedCoverQueryOptions(token,jobId,options)
+  const queryOptions = getGetFeedCoverQueryOptions(feedId,jobId,signature,options)
 
   const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
 
