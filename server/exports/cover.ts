@@ -1,7 +1,7 @@
 /**
  * The book's cover as a JPEG image, for the ID3 picture (APIC), the M4B, the ZIP's cover.jpg and
  * the podcast feed: the image supplied with the book (a JPEG as is, any other image converted by
- * ffmpeg), else the typographic cover of server/listening/covers.ts drawn by resvg with the DejaVu
+ * ffmpeg), else the typographic cover of server/books/cover-art.ts drawn by resvg with the DejaVu
  * Serif font that ships in an npm package (so the title is drawn on any machine). Made once per
  * book and kept beside its audio (`jobs/<id>/cover.jpg`, deleted with the book), its size counted
  * in the book owner's storage quota (`kept`).
@@ -9,20 +9,13 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { coverJpegKey } from '../jobs/storage-keys';
-import { typographicCover } from '../listening/covers';
+import { typographicCover } from '../books/cover-art';
+import { readWhole } from '../books/read';
+import { coverJpegKey } from '../books/storage-keys';
 import type { Scratch } from '../storage/scratch';
 import type { FileStorage } from '../storage/types';
-import type { ExportBook } from './book';
+import type { ExportBook } from '../books/source';
 import { runFfmpeg, type Ffmpeg } from './ffmpeg';
-
-async function readAll(storage: FileStorage, key: string): Promise<Buffer> {
-  const parts: Buffer[] = [];
-  for await (const chunk of storage.read(key) as AsyncIterable<Buffer | string>) {
-    parts.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
-  }
-  return Buffer.concat(parts);
-}
 
 const isJpeg = (bytes: Buffer) => bytes.length > 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff;
 
@@ -97,10 +90,10 @@ export function createCoverMaker(deps: {
 
   async function make(book: ExportBook, signal?: AbortSignal): Promise<Buffer> {
     const key = coverJpegKey(book.id);
-    if ((await storage.stat(key)) !== null) return readAll(storage, key);
+    if ((await storage.stat(key)) !== null) return readWhole(storage, key);
     let source: Buffer | null = null;
     if (book.cover !== null && (await storage.stat(book.cover.key)) !== null)
-      source = await readAll(storage, book.cover.key);
+      source = await readWhole(storage, book.cover.key);
     // An image ffmpeg cannot read gets the drawn cover, like a book without one.
     let jpeg: Buffer | null = null;
     if (source !== null)

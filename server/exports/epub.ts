@@ -8,9 +8,9 @@
  * stored, `META-INF/container.xml`, then `OEBPS/` with the package document, the navigation
  * document, `text/`, `smil/`, `audio/`, `images/cover.jpg` and `css/`.
  */
-import { escapeXml } from '../listening/covers';
-import type { TranscriptSentence } from '../listening/transcript';
-import type { ExportBook } from './book';
+import type { TranscriptSentence } from '../books/transcript';
+import { escapeXml } from '../books/xml';
+import type { ExportBook } from '../books/source';
 import type { BuildContext } from './formats';
 import { zipInto } from './zip';
 

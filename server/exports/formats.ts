@@ -8,7 +8,7 @@ import path from 'node:path';
 import { buildM3u } from '../audio/playlist';
 import type { Scratch } from '../storage/scratch';
 import type { FileStorage, StorageWriter } from '../storage/types';
-import type { BookSource, ExportBook } from './book';
+import type { BookSource, ExportBook } from '../books/source';
 import { runFfmpeg, type Ffmpeg } from './ffmpeg';
 import { safeName } from './filename';
 import type { ExportFormat } from './repository';

@@ -6,7 +6,7 @@
  * sent as stored (its tag would otherwise change the file's length mid-conversion). Tags are kept
  * for a minute per file, so a player's many range requests build one.
  */
-import type { BookSource, ExportBook } from './book';
+import type { BookSource, ExportBook } from '../books/source';
 import type { CoverMaker } from './cover';
 import { bookTag, chapterTag } from './tags';
 

@@ -8,7 +8,7 @@ import { DomainError } from '../errors';
 import type { JobQueue } from '../jobs/queue';
 import type { Quotas } from '../jobs/quotas';
 import type { FileStorage } from '../storage/types';
-import type { BookSource, ExportBook } from './book';
+import type { BookSource, ExportBook } from '../books/source';
 import { contentDisposition, safeName } from './filename';
 import { CONTENT_TYPES, EXTENSIONS } from './formats';
 import { EXPORT_FORMATS, type ExportFormat, type ExportRecord, type ExportRepository } from './repository';

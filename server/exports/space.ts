@@ -11,7 +11,7 @@ import { DomainError } from '../errors';
 import { formatBytes, type Quotas } from '../jobs/quotas';
 import { coverJpegKey } from '../jobs/storage-keys';
 import type { FileStorage } from '../storage/types';
-import type { ExportBook } from './book';
+import type { ExportBook } from '../books/source';
 import { exportsTable, type ExportFormat, type ExportRecord, type ExportRequest } from './repository';
 
 /** Room for the parts of a download besides the audio: its text and timings (EPUB), playlist and zip entries. */

@@ -9,7 +9,7 @@ import { createQuotas } from '../jobs/quotas';
 import { createJobRepository } from '../jobs/repository';
 import { createTestApp, type TestApp } from '../testing/app';
 import { appStorage, seedCompletedBook, signedInUser } from '../testing/library-fixtures';
-import type { ExportBook } from './book';
+import type { ExportBook } from '../books/source';
 import { estimateExportBytes, reserveExport } from './space';
 
 // Downloads count in their reader's storage quota, but are never refused while older downloads

@@ -12,7 +12,7 @@ import { ID3V24TagBuilder } from 'jamp3';
 import { MemoryWriterStream } from 'jamp3/dist/lib/common/stream-writer-memory.js';
 import { writeRawFrames } from 'jamp3/dist/lib/id3v2/frames/id3v2.frame.write.js';
 import { ID3v2Writer } from 'jamp3/dist/lib/id3v2/id3v2.writer.js';
-import type { ExportBook, ExportChapter } from './book';
+import type { ExportBook, ExportChapter } from '../books/source';
 
 /** Genre of everything we tag. */
 export const GENRE = 'Audiobook';

@@ -6,7 +6,7 @@
  * Both maps are bounded: the oldest entries go first.
  */
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
-import type { ExportBook } from '../exports/book';
+import type { ExportBook } from '../books/source';
 import { chapterTag } from '../exports/tags';
 
 const MAX_FEEDS = 1000;

@@ -3,7 +3,7 @@
  * Text goes through escapeXml (the five XML characters escaped, characters XML cannot hold
  * dropped), so any title makes a well-formed feed.
  */
-import { escapeXml } from '../listening/covers';
+import { escapeXml } from '../books/xml';
 
 export interface FeedEpisode {
   title: string;

@@ -7,7 +7,7 @@
  */
 import { createHash, createHmac } from 'node:crypto';
 import { DomainError } from '../errors';
-import type { BookSource, ExportBook } from '../exports/book';
+import type { BookSource, ExportBook } from '../books/source';
 import type { CoverMaker } from '../exports/cover';
 import { chapterTag, DEFAULT_ARTIST } from '../exports/tags';
 import type { FileStorage } from '../storage/types';

@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { analyseInWorker, freeWhatSpeechLeft } from '../analysis/run';
 import type { TutoringAnalysis } from '../analysis/tutoring';
 import { concatMp3 } from '../audio/concat';
+import { readWhole } from '../books/read';
+import { readTimingMap } from '../books/timing';
 import { DomainError, type DomainErrorKind } from '../errors';
 import type { EncoderPool } from '../audio/encoder-pool';
 import { compileRules, matchingEntries, type Pronunciation } from '../pronunciations/rules';
@@ -15,7 +17,7 @@ import { audioBytes, voiceFigures } from './space';
 import { appliedRecord, createSpeaker, encodedSpeaking, encoderName } from './speech';
 import { SampleRateChange, segmentCount, synthesizeToMp3, type SynthesisResult } from './synthesis';
 import { audioKey, isSourceKey, openingKey, sourceKey, timingKey } from './storage-keys';
-import { timingMapJson, type TimingEntry } from './timing';
+import { timingMapJson } from './timing';
 import { jobPlan, planSourceOffThread, storedPlan } from './plan';
 import {
   BOOK_STEPS,
@@ -77,25 +79,12 @@ export async function readText(storage: FileStorage, key: string): Promise<strin
 
 /** A stored file's bytes in one array that owns its memory (so it can be handed to a thread). */
 export async function readBytes(storage: FileStorage, key: string): Promise<Uint8Array> {
-  const parts: Buffer[] = [];
-  let size = 0;
   try {
-    for await (const chunk of storage.read(key) as AsyncIterable<Buffer | string>) {
-      const part = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
-      parts.push(part);
-      size += part.byteLength;
-    }
+    return await readWhole(storage, key);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new MissingFileError(key);
     throw error;
   }
-  const bytes = new Uint8Array(size);
-  let at = 0;
-  for (const part of parts.splice(0)) {
-    bytes.set(part, at);
-    at += part.byteLength;
-  }
-  return bytes;
 }
 
 /** A stored file is gone; retryable (storage may be catching up), with a message that leaks no paths. */
@@ -106,10 +95,6 @@ export class MissingFileError extends DomainError {
     });
     this.name = 'MissingFileError';
   }
-}
-
-async function readJson<T>(storage: FileStorage, key: string): Promise<T> {
-  return JSON.parse(await readText(storage, key)) as T;
 }
 
 /** Chapter texts split_chapters writes at the same time. */
@@ -377,7 +362,7 @@ export function createSteps(deps: StepDeps): Record<string, (ctx: StepContext) =
       let offset = 0;
       async function* chapterMaps() {
         for (const child of children) {
-          const entries = await readJson<TimingEntry[]>(storage, timingKey(child.outputFileKey!)).catch(() => []);
+          const entries = (await readTimingMap(storage, child.outputFileKey!).catch(() => null)) ?? [];
           yield { entries, timeOffset: offset, charOffset: Number(child.config.char_offset ?? 0) };
           offset += child.duration ?? 0;
         }

@@ -1,15 +1,19 @@
 /**
- * Where every file of a job and of an upload lives in storage: the only module that spells a key.
+ * Where every file of a job and of an upload lives in storage: the only module that spells a key,
+ * with server/books/storage-keys.ts for the keys a book's readers open (re-exported here).
  * A job's files sit in its folder (`jobs/<id>/`), so deleting the job deletes the folder; an
  * upload's sit beside its text (`uploads/<uuid>.txt`), owned through `uploaded_files`.
  */
 import { randomUUID } from 'node:crypto';
+import { bookFolder } from '../books/storage-keys';
+
+export { coverJpegKey, generatedCoverKey, timingKey } from '../books/storage-keys';
 
 const JOBS = 'jobs/';
 const UPLOADS = 'uploads/';
 
 /** The folder of everything a job wrote. */
-export const jobFolder = (jobId: string) => `${JOBS}${jobId}/`;
+export const jobFolder = bookFolder;
 /** The job's own text: pasted, chosen chapters of an upload, a web page's article or a chapter's part of its book. */
 export const sourceKey = (jobId: string) => `${jobFolder(jobId)}source.txt`;
 /** The finished MP3 (a book's: its chapters joined). */
@@ -21,19 +25,12 @@ export const audioKey = (jobId: string) => `${jobFolder(jobId)}audio.mp3`;
 export const openingKey = (jobId: string) => `${jobFolder(jobId)}opening.mp3`;
 /** The cover supplied with the job's input (an EPUB's), copied from its upload. */
 export const coverKey = (jobId: string) => `${jobFolder(jobId)}cover`;
-/** The typographic cover drawn for a finished book that has none, kept on its first request. */
-export const generatedCoverKey = (jobId: string) => `${jobFolder(jobId)}cover.svg`;
-/** The cover as a JPEG for tags, the M4B and feeds (server/exports/cover.ts), made once per book. */
-export const coverJpegKey = (jobId: string) => `${jobFolder(jobId)}cover.jpg`;
 /**
  * A download of the book, a new name per build: a build that lost its row deletes only its own
  * file, never the one a newer build wrote (server/exports/worker.ts).
  */
 export const exportKey = (jobId: string, format: string, extension: string) =>
   `${jobFolder(jobId)}exports/${format}-${randomUUID()}.${extension}`;
-/** The sentence timing map beside an MP3 (server/jobs/timing.ts). */
-export const timingKey = (audio: string) => `${audio}.timing.json`;
-
 /** A job's own text (not an upload's): the file a missing-text error speaks of. */
 export const isSourceKey = (key: string) => key.startsWith(JOBS) && key.endsWith('/source.txt');
 

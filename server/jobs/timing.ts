@@ -1,44 +1,15 @@
 /**
- * Timing maps: `<audio key>.timing.json` beside every MP3, one entry per sentence with its time
- * span in the audio (seconds) and its character span in the job's text (UTF-16 offsets into the
- * stored source text). Exact when the engine speaks one sentence per request; otherwise a
+ * Writing timing maps: `<audio key>.timing.json` beside every MP3, one entry per sentence with its
+ * time span in the audio (seconds) and its character span in the job's text (UTF-16 offsets into
+ * the stored source text); its shape, its schema and its reading are server/books/timing.ts'.
+ * Exact when the engine speaks one sentence per request; otherwise a
  * chunk's time is shared among its sentences in proportion to their length. When the engine
  * timed each word (a voice server's captions, native eSpeak-NG's word events), a sentence also
  * lists its words, and sentences start where their first word does.
  */
-import { z } from 'zod';
+import type { TimingEntry } from '../books/timing';
 
-export interface TimingEntry {
-  /** Seconds into the audio. */
-  start: number;
-  end: number;
-  /** UTF-16 offsets into the job's stored text. */
-  char_start: number;
-  char_end: number;
-  words?: TimedWord[];
-}
-
-export interface TimedWord {
-  start: number;
-  end: number;
-  char_start: number;
-  char_end: number;
-}
-
-const spanSchema = z.object({
-  start: z.number().nonnegative(),
-  end: z.number().nonnegative(),
-  char_start: z.number().int().nonnegative(),
-  char_end: z.number().int().nonnegative(),
-});
-/** A sentence's span, and its words' when the voice timed them. */
-const timingEntrySchema = spanSchema.extend({ words: z.array(spanSchema).optional() });
-
-/** A stored timing map, as the pipeline writes it (an array) or as earlier fixtures wrapped it ({sentences: [...]}). */
-export const timingFileSchema: z.ZodType<TimingEntry[], unknown> = z.union([
-  z.array(timingEntrySchema),
-  z.object({ sentences: z.array(timingEntrySchema) }).transform((f) => f.sentences),
-]);
+export type { TimingEntry } from '../books/timing';
 
 const round = (n: number) => Math.round(n * 1000) / 1000;
 

@@ -2,11 +2,11 @@ import { createHmac } from 'node:crypto';
 import { id3v2Size, parseFrameHeader } from '../audio/mp3-frames';
 import { buildM3u } from '../audio/playlist';
 import { signMediaUrl, verifyMediaSignature } from '../audio/signing';
+import { chaptersOf, isListenable, type Book, type ChapterInfo } from '../books/book';
+import type { BookReader } from '../books/reader';
 import { DomainError } from '../errors';
 import type { ProgressRecord } from '../progress/repository';
 import type { FileStorage } from '../storage/types';
-import { chaptersOf, isListenable, type Book, type ChapterInfo } from '../jobs/book';
-import type { JobsTable } from '../jobs/repository';
 import { isUuid } from '../uuid';
 
 export const JOB_NOT_FOUND = 'Job not found';
@@ -105,8 +105,8 @@ export function estimateBookDuration(chapters: readonly ChapterInfo[], readySeco
 }
 
 export function createListeningService(deps: {
-  /** Books are read through the jobs repository, the owner of the jobs table. */
-  books: Pick<JobsTable, 'findBook' | 'chapterJobs'>;
+  /** Books are read through server/books' reader (the jobs repository, the owner of the jobs table). */
+  books: Pick<BookReader, 'findBook' | 'chapterJobs'>;
   progress: { find(userId: string, jobId: string): Promise<ProgressRecord | null> };
   storage: FileStorage;
   mediaSecret: Buffer;

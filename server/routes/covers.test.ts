@@ -1,14 +1,8 @@
 import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generatedCoverKey } from '../jobs/storage-keys';
-import {
-  COVER_MOTIFS,
-  createCoverService,
-  motifFor,
-  paletteFor,
-  titleLines,
-  typographicCover,
-} from '../listening/covers';
+import { COVER_MOTIFS, motifFor, paletteFor, titleLines, typographicCover } from '../books/cover-art';
+import { createCoverService } from '../listening/covers';
 import { createJobRepository } from '../jobs/repository';
 import type { FileStorage } from '../storage/types';
 import { createTestApp, type TestApp } from '../testing/app';

@@ -6,9 +6,9 @@ import { randomUUID } from 'node:crypto';
 import type { DbExecutor } from '../db/types';
 import { insertJob } from './library-fixtures';
 import type { FileStorage } from '../storage/types';
-import type { BookText } from '../assistant/books';
-import type { Book } from '../jobs/book';
-import type { TimingEntry } from '../jobs/timing';
+import type { BookText } from '../books/text';
+import type { Book } from '../books/book';
+import type { TimingEntry } from '../books/timing';
 import { finishedBook } from './book-fixture';
 
 export const ROCHESTER_SENTENCES = [

@@ -1,9 +1,9 @@
 /**
- * FOR TESTS AND BENCHES: a finished book's read model (server/jobs/book.ts) as the jobs repository
+ * FOR TESTS AND BENCHES: a finished book's read model (server/books/book.ts) as the jobs repository
  * answers it, for the assistant's in-memory book source.
  */
 import { randomUUID } from 'node:crypto';
-import { parseAnalysis, type Book } from '../jobs/book';
+import { parseAnalysis, type Book } from '../books/book';
 
 export function finishedBook(fields: {
   id?: string;

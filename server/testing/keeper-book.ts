@@ -4,9 +4,9 @@
  * scene (place and time).
  */
 import { randomUUID } from 'node:crypto';
-import type { BookText } from '../assistant/books';
-import type { Book } from '../jobs/book';
-import type { TimingEntry } from '../jobs/timing';
+import type { BookText } from '../books/text';
+import type { Book } from '../books/book';
+import type { TimingEntry } from '../books/timing';
 import { finishedBook } from './book-fixture';
 
 // A small book written for these tests: Tobias is heard early, Captain Elias Thorne and the island

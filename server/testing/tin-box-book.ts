@@ -4,9 +4,9 @@
  * box whose contents are heard only in chapter 2, and an ending in chapter 3. Ten seconds a line.
  */
 import { randomUUID } from 'node:crypto';
-import type { BookText } from '../assistant/books';
-import type { Book } from '../jobs/book';
-import type { TimingEntry } from '../jobs/timing';
+import type { BookText } from '../books/text';
+import type { Book } from '../books/book';
+import type { TimingEntry } from '../books/timing';
 import { finishedBook } from './book-fixture';
 
 export const TIN_BOX_LINES = [

@@ -1,11 +1,12 @@
 /**
- * Jobs as records: create, read (typed records, ../../rows.ts, and the read model of a book,
- * ../../book.ts), change, cancel, delete, and what the quotas count.
+ * Jobs as records: create, read (typed records, ../../rows.ts, and the read model of a book of
+ * server/books, built by ../../book.ts), change, cancel, delete, and what the quotas count.
  */
 import { randomUUID } from 'node:crypto';
 import type { DbExecutor } from '../../../db/types';
 import { isUuid } from '../../../uuid';
-import { toBook, type Book } from '../../book';
+import type { Book } from '../../../books/book';
+import { toBook } from '../../book';
 import type { JobConfig, JobRecord, JobStatus, JobType, ResultData } from '../../types';
 import { JOB_COLUMNS, MANY_ROWS, toJob, type JobRow } from '../rows';
 import { ACTIVE, ids, openingReady } from './sql';
@@ -167,7 +168,7 @@ export function jobRecords(x: DbExecutor) {
       return jobs('parent_job_id = ANY($1::uuid[]) ORDER BY chapter_order, created_at', [parentIds]);
     },
 
-    // --- the read model of a book (../book.ts): listening, progress and the assistant read jobs so ---
+    // --- the read model of a book (server/books' BookReader): every reader of books reads jobs so ---
 
     /** The user's job as a book, its ready chapters counted; null when it is not theirs (or `jobId` is no id). */
     async findBook(userId: string, jobId: string): Promise<Book | null> {
@@ -192,6 +193,24 @@ export function jobRecords(x: DbExecutor) {
         userId,
       ]);
       return found.map((job) => toBook(job));
+    },
+
+    /** The user's top-level jobs still converting (PENDING or PROCESSING): deleting the account cancels them first. */
+    async unfinishedIds(userId: string): Promise<string[]> {
+      const { rows } = await x.query<{ id: string }>(
+        `SELECT id FROM jobs WHERE user_id = $1 AND parent_job_id IS NULL AND status IN ('PENDING', 'PROCESSING')`,
+        [userId],
+      );
+      return rows.map((r) => r.id);
+    },
+
+    /** Every job of the user (chapters included) with its audio's key: what deleting the account removes from storage. */
+    async storedOf(userId: string): Promise<{ id: string; outputFileKey: string | null }[]> {
+      const { rows } = await x.query<{ id: string; output_file_key: string | null }>(
+        'SELECT id, output_file_key FROM jobs WHERE user_id = $1',
+        [userId],
+      );
+      return rows.map((r) => ({ id: r.id, outputFileKey: r.output_file_key }));
     },
 
     /** The user's COMPLETED top-level jobs (books and texts, not chapters), newest first. */
@@ -225,7 +244,7 @@ export function jobRecords(x: DbExecutor) {
       const wanted = jobIds.filter(isUuid);
       if (wanted.length === 0) return new Map();
       const { rows } = await x.query<{ id: string; title: string }>(
-        'SELECT id, title FROM jobs WHERE id = ANY($1::uuid[]) AND user_id = $2',
+        'SELECT id, title FROM jobs WHERE id = ANY($1::uuid[]) AND user_id = $2 AND parent_job_id IS NULL',
         [wanted, userId],
       );
       return new Map(rows.map((r) => [r.id, r.title]));
