@@ -4,7 +4,7 @@ import { migrate } from './db/migrate';
 import { openDatabase } from './db/open';
 import { convertsNatively, createConversion } from './jobs/index';
 import { createExports } from './exports/index';
-import { createListeningService, deriveMediaSecret } from './listening/service';
+import { createBookSource } from './books/source';
 import { createTranscriptService } from './listening/transcript';
 import { createProgressRepository } from './progress/repository';
 import { conversionMetricsHook, readinessChecks } from './ops/checks';
@@ -16,7 +16,7 @@ import { openStorage } from './storage/index';
 
 /**
  * A conversion worker without the HTTP API: `npm run worker` (scripts/worker.mjs runs it compiled, dist-server/worker.mjs).
- * Runs jobs from the shared queue; needs DATABASE_URL, because the embedded database can only be
+ * Runs jobs and download builds from the shared queues, each under a lease (server/work/leased-worker.ts); needs DATABASE_URL, because the embedded database can only be
  * opened by one process (the server, which then converts jobs itself with WORKERS=in-process).
  */
 async function main(): Promise<void> {
@@ -51,22 +51,18 @@ async function main(): Promise<void> {
   const metrics = createMetrics();
   const storage = await openStorage(config);
   const conversion = await createConversion(config, db, log, { storage }, conversionMetricsHook(metrics));
-  // Downloads (M4B, MP3, ZIP, EPUB) are built here too, from the book as the listening side reads it.
+  // Downloads (M4B, MP3, ZIP, EPUB) are built here too, from finished books as server/books reads them.
   const books = conversion.repo.jobs;
-  const listening = createListeningService({
-    books,
-    progress: createProgressRepository(db),
-    storage,
-    mediaSecret: deriveMediaSecret(config.jwtSecret),
-    mediaUrlTtlSeconds: config.mediaUrlTtlSeconds,
-    now: () => new Date(),
-  });
   const exports = await createExports({
     config,
     db,
     storage,
-    listening,
-    transcripts: createTranscriptService({ books, storage }),
+    books: createBookSource({
+      books,
+      progress: createProgressRepository(db),
+      storage,
+      transcripts: createTranscriptService({ books, storage }),
+    }),
     log,
   });
   let opsUrl: string | undefined;
@@ -80,13 +76,18 @@ async function main(): Promise<void> {
     opsUrl = await ops.listen({ port: config.opsPort, host: config.host });
   }
   log.info(
-    { concurrency: config.workerConcurrency, workerId: conversion.runner?.workerId, opsUrl },
+    {
+      concurrency: config.workerConcurrency,
+      workerId: conversion.runner?.workerId,
+      exportWorkerId: exports.worker?.workerId,
+      opsUrl,
+    },
     'Lectio worker is running',
   );
 
   exitOnSignals(
     log,
-    'worker shutting down: handing running jobs back to the queue',
+    'worker shutting down: handing running jobs and download builds back to the queue',
     () =>
       ops
         .close()

@@ -10,11 +10,9 @@ import type { Db } from '../db/types';
 import { createPgBossQueue, type JobQueue } from '../jobs/queue';
 import { createQuotas, quotaLimits } from '../jobs/quotas';
 import { createJobRepository } from '../jobs/repository';
-import type { ListeningService } from '../listening/service';
-import type { TranscriptService } from '../listening/transcript';
 import { createScratch } from '../storage/scratch';
 import type { FileStorage } from '../storage/types';
-import { createBookSource, type BookSource } from './book';
+import type { BookSource } from '../books/source';
 import { createCoverMaker, type CoverMaker } from './cover';
 import { locateFfmpeg, type Ffmpeg } from './ffmpeg';
 import { createExportRepository } from './repository';
@@ -40,8 +38,8 @@ export async function createExports(deps: {
   config: Config;
   db: Db;
   storage: FileStorage;
-  listening: ListeningService;
-  transcripts: TranscriptService;
+  /** Finished books as downloads are made from them (server/books). */
+  books: BookSource;
   log: FastifyBaseLogger;
   now?: () => Date;
 }): Promise<Exports> {
@@ -50,7 +48,7 @@ export async function createExports(deps: {
   // Downloads count in their reader's storage quota, and so do the covers made for them.
   const jobs = createJobRepository(db);
   const quotas = createQuotas(jobs, quotaLimits(config), deps.now ?? (() => new Date()));
-  const books = createBookSource({ listening: deps.listening, transcripts: deps.transcripts });
+  const { books } = deps;
   let ffmpeg: Ffmpeg | undefined;
   // Looked up on first use: a server that never builds a download never needs one.
   const findFfmpeg = () => (ffmpeg ??= locateFfmpeg(config.exportFfmpeg));
@@ -78,18 +76,17 @@ export async function createExports(deps: {
       ffmpeg: findFfmpeg,
       scratch,
       queue,
+      // One build at a time per process: a build keeps a core busy (ffmpeg) or streams a whole book.
+      concurrency: 1,
       leaseSeconds: config.jobLeaseSeconds,
       log,
     });
     if (embedded) {
       // Builds a stopped process left half-done start again now, from 0 %, not once their lease lapses.
-      for (const id of await repo.releaseAbandoned()) await queue.send(id);
+      await worker.recoverAbandoned();
       await queue.retryOrphans();
     }
-    worker.start();
-    const w = worker;
-    // One build at a time per process: a build keeps a core busy (ffmpeg) or streams a whole book.
-    await queue.work(1, (id) => w.handle(id));
+    await worker.start();
   }
   const service = createExportService({
     repo,

@@ -74,7 +74,11 @@ export interface ExportRepository {
   list(jobId: string): Promise<ExportRecord[]>;
   find(jobId: string, format: ExportFormat): Promise<ExportRecord | null>;
   get(id: string): Promise<ExportRecord | null>;
-  /** Takes a queued build, or one whose worker's lease lapsed; null when another worker holds it. */
+  /**
+   * Takes a queued build, or one whose worker's lease lapsed (or `owner`'s own, kept through a
+   * database outage: its worker makes sure it never builds one twice at once); null when another
+   * worker holds it.
+   */
   claim(id: string, owner: string, leaseSeconds: number): Promise<ExportRecord | null>;
   renew(id: string, owner: string, leaseSeconds: number): Promise<void>;
   progress(id: string, owner: string, progress: number): Promise<void>;
@@ -196,7 +200,8 @@ export function createExportRepository(db: Db): ExportRepository {
       one(
         `UPDATE exports SET status = 'building', lease_owner = $2, lease_until = now() + make_interval(secs => $3),
            attempts = attempts + 1, progress = 0, updated_at = now()
-         WHERE id = $1 AND (status = 'queued' OR (status = 'building' AND (lease_until IS NULL OR lease_until < now())))
+         WHERE id = $1 AND (status = 'queued'
+           OR (status = 'building' AND (lease_until IS NULL OR lease_until < now() OR lease_owner = $2)))
          RETURNING ${COLUMNS}`,
         [id, owner, leaseSeconds],
       ),

@@ -1,28 +1,28 @@
 /**
  * Builds downloads from the export queue (its own pg-boss queue beside the conversion's). A
  * message names an `exports` row; the worker claims its lease (one builder at a time), builds the
- * file into an atomic storage writer while reporting progress, and records it. Like jobs:
+ * file into an atomic storage writer while reporting progress, and records it. The lease's loop is
+ * the leased worker's (../work/leased-worker.ts), the conversion runner's too; so, like jobs:
  * - a cancel (the row removed) is seen within half a second: the build stops, the partial file is
  *   discarded by its writer;
- * - stopping the process releases running builds to the queue for another worker;
+ * - stopping the process hands running builds back to the queue for another worker (from 0 %);
+ * - a store that is down is waited out (the build is queued again later), and so is a database
+ *   that does not answer (the worker keeps the lease and builds again once it answers);
  * - a worker that dies stops renewing its lease; the sweep of any live worker queues the build
- *   again once the lease lapses (and queued builds whose message was lost).
+ *   again once the lease lapses (and queued builds whose message was lost); in embedded mode,
+ *   builds a stopped process left half-done are queued again at start (`recoverAbandoned`).
  */
-import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
-import type { JobQueue } from '../jobs/queue';
 import { exportKey } from '../jobs/storage-keys';
 import type { Scratch } from '../storage/scratch';
 import type { FileStorage } from '../storage/types';
-import type { BookSource } from './book';
+import { createLeasedWorker, type LeasedWork, type WorkQueue } from '../work/leased-worker';
+import type { BookSource } from '../books/source';
 import type { CoverMaker } from './cover';
 import { buildEpub } from './epub';
 import type { Ffmpeg } from './ffmpeg';
 import { BUILDERS, EXTENSIONS, type BuildContext } from './formats';
 import type { ExportRecord, ExportRepository } from './repository';
-
-const SHUTDOWN = 'shutdown';
-const CANCELLED = 'cancelled';
 
 export interface ExportWorkerOptions {
   repo: ExportRepository;
@@ -31,21 +31,21 @@ export interface ExportWorkerOptions {
   covers: CoverMaker;
   ffmpeg: () => Ffmpeg;
   scratch: Scratch;
-  queue: Pick<JobQueue, 'send'>;
+  queue: WorkQueue;
+  /** Builds run at once in this process. */
+  concurrency: number;
   leaseSeconds: number;
   log?: FastifyBaseLogger;
 }
 
 export function createExportWorker(options: ExportWorkerOptions) {
-  const { repo, storage } = options;
-  const workerId = randomUUID();
-  const active = new Map<string, AbortController>();
-  const inFlight = new Set<Promise<void>>();
-  let watcher: NodeJS.Timeout | undefined;
-  let sweeper: NodeJS.Timeout | undefined;
-  let stopping = false;
+  const { repo, storage, log } = options;
 
-  async function build(record: ExportRecord, signal: AbortSignal): Promise<{ key: string; size: number }> {
+  async function build(
+    record: ExportRecord,
+    signal: AbortSignal,
+    workerId: string,
+  ): Promise<{ key: string; size: number }> {
     const book = await options.books.book(record.userId, record.jobId);
     if (book.version !== record.sourceVersion)
       throw new Error('The book was converted again; ask for the download again');
@@ -81,93 +81,61 @@ export function createExportWorker(options: ExportWorkerOptions) {
     }
   }
 
-  async function run(id: string): Promise<void> {
-    if (active.has(id)) return;
-    const record = await repo.claim(id, workerId, options.leaseSeconds);
-    if (record === null) return;
-    const controller = new AbortController();
-    active.set(id, controller);
-    const heartbeat = setInterval(
-      () => void repo.renew(id, workerId, options.leaseSeconds).catch(() => undefined),
-      (options.leaseSeconds * 1000) / 3,
-    );
-    const began = Date.now();
-    try {
-      const { key, size } = await build(record, controller.signal);
-      if (!(await repo.complete(id, workerId, key, size))) {
+  const work: LeasedWork<ExportRecord> = {
+    noun: 'download build',
+    fields: (exportId, record) => ({
+      exportId,
+      ...(record !== undefined && { jobId: record.jobId, userId: record.userId, format: record.format }),
+    }),
+    claim: (id, owner, seconds) => repo.claim(id, owner, seconds),
+    renew: (id, owner, seconds) => repo.renew(id, owner, seconds),
+    release: (id, owner) => repo.release(id, owner),
+    async run(id, record, signal, owner) {
+      const began = Date.now();
+      const { key, size } = await build(record, signal, owner);
+      if (!(await repo.complete(id, owner, key, size))) {
         // Cancelled (or removed with its book) just as it finished: nothing may stay behind.
         await storage.delete(key).catch(() => undefined);
         return;
       }
-      options.log?.info(
+      log?.info(
         { exportId: id, jobId: record.jobId, format: record.format, bytes: size, seconds: (Date.now() - began) / 1000 },
         'download built',
       );
-    } catch (error) {
-      if (controller.signal.reason === SHUTDOWN) {
-        await repo.release(id, workerId).catch(() => undefined);
-        await options.queue.send(id).catch(() => undefined);
-        return;
-      }
-      if (controller.signal.reason === CANCELLED) return;
+    },
+    async failed(id, record, error, owner) {
       const message = error instanceof Error && error.message ? error.message : 'The download could not be built';
-      options.log?.warn({ exportId: id, jobId: record.jobId, format: record.format, err: error }, 'download failed');
-      await repo.fail(id, workerId, message);
-    } finally {
-      clearInterval(heartbeat);
-      active.delete(id);
-    }
-  }
+      log?.warn({ exportId: id, jobId: record.jobId, format: record.format, err: error }, 'download failed');
+      await repo.fail(id, owner, message);
+    },
+    stoppedAmong: (ids) => repo.stoppedAmong(ids),
+    // Lapsed leases and queued builds untouched for a lease period (a lost message) alike.
+    abandoned: () => repo.orphaned(options.leaseSeconds),
+    releaseAbandoned: () => repo.releaseAbandoned(),
+    probe: () => repo.orphaned(options.leaseSeconds),
+  };
 
-  async function watchCancellations(): Promise<void> {
-    const ids = [...active.keys()];
-    if (ids.length === 0) return;
-    for (const id of await repo.stoppedAmong(ids)) active.get(id)?.abort(CANCELLED);
-  }
-
-  async function sweep(): Promise<void> {
-    for (const id of await repo.orphaned(options.leaseSeconds)) {
-      if (!active.has(id)) await options.queue.send(id);
-    }
-  }
+  const worker = createLeasedWorker({
+    work,
+    queue: options.queue,
+    concurrency: options.concurrency,
+    leaseSeconds: options.leaseSeconds,
+    ...(log !== undefined && { log }),
+  });
 
   return {
-    workerId,
+    workerId: worker.workerId,
     /** The queue's handler. */
-    async handle(id: string): Promise<void> {
-      if (stopping) {
-        await options.queue.send(id);
-        return;
-      }
-      const p = run(id);
-      inFlight.add(p);
-      try {
-        await p;
-      } finally {
-        inFlight.delete(p);
-      }
-    },
+    handle: worker.handle,
+    /** Embedded mode, before `start`: builds a stopped process left half-done are queued again now. */
+    recoverAbandoned: worker.recoverAbandoned,
+    /** Starts the cancel watch and the sweep, and takes the queue's messages. */
+    start: worker.start,
     /** The process that served a cancel stops the build at once. */
-    notifyCancelled(id: string): void {
-      active.get(id)?.abort(CANCELLED);
-    },
-    start(): void {
-      watcher = setInterval(() => void watchCancellations().catch(() => undefined), 500);
-      watcher.unref();
-      sweeper = setInterval(
-        () => void sweep().catch((err: unknown) => options.log?.warn({ err }, 'export sweep failed')),
-        (options.leaseSeconds * 1000) / 2,
-      );
-      sweeper.unref();
-    },
-    async stop(): Promise<void> {
-      stopping = true;
-      clearInterval(watcher);
-      clearInterval(sweeper);
-      for (const controller of active.values()) controller.abort(SHUTDOWN);
-      await Promise.allSettled([...inFlight]);
-    },
-    runningCount: () => active.size,
+    notifyCancelled: (id: string) => worker.notifyCancelled([id]),
+    /** Hands running builds back to the queue and waits up to `graceMs` for them to stop. */
+    stop: worker.stop,
+    runningCount: worker.runningCount,
   };
 }
 

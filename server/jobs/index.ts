@@ -195,6 +195,7 @@ export async function createConversion(
         quotas,
       },
       chapterConcurrency: config.chapterConcurrency,
+      concurrency: config.workerConcurrency,
       stepTimeoutSeconds: config.jobStepTimeoutSeconds,
       leaseSeconds: config.jobLeaseSeconds,
       messageBudgetSeconds,
@@ -207,12 +208,11 @@ export async function createConversion(
     const r = runner;
     if (embedded) {
       // Only one process can open the embedded database: whatever was running belonged to a dead one.
-      await repo.jobs.clearAllLeases();
+      await r.recoverAbandoned();
       const orphans = await queue.retryOrphans();
       if (orphans > 0) log.info({ orphans }, 'resuming jobs interrupted by the last shutdown');
     }
-    r.start();
-    await queue.work(config.workerConcurrency, (jobId) => r.handle(jobId));
+    await r.start();
     // Jobs that should be running but have no message (lost between a commit and a send) get one;
     // a duplicate message is harmless (the job's lease and step rows decide what runs).
     for (const id of await repo.jobs.runnableJobIds()) await queue.send(id);

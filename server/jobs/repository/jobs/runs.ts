@@ -139,9 +139,12 @@ export function jobRuns(x: DbExecutor) {
       return ids(rows);
     },
 
-    /** Embedded mode: this process is the only one, so every lease is a dead process's. */
-    async clearAllLeases(): Promise<void> {
-      await x.query('UPDATE jobs SET lease_owner = NULL, lease_until = NULL WHERE lease_owner IS NOT NULL');
+    /** Embedded mode: this process is the only one, so every lease is a dead process's. Answers their jobs. */
+    async clearAllLeases(): Promise<string[]> {
+      const { rows } = await x.query<{ id: string }>(
+        'UPDATE jobs SET lease_owner = NULL, lease_until = NULL WHERE lease_owner IS NOT NULL RETURNING id',
+      );
+      return ids(rows);
     },
 
     /** Jobs that should be running: active jobs and chapters already handed to the queue (waiting ones are the scheduler's). */
