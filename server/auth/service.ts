@@ -4,7 +4,9 @@ import type { PasswordChecker } from './password-check';
 import type { PasswordHasher } from './passwords';
 import type { LoginThrottle } from './throttle';
 import type { IssuedToken, TokenService } from './tokens';
-import type { User, UserRepository, UserWithPassword } from './users';
+import type { PasswordResets } from './password-resets';
+import type { CachedUserRepository } from './user-cache';
+import type { User, UserWithPassword } from './users';
 
 export interface AuthService {
   /** clientIp decides the client's share of the password hashing queue. */
@@ -13,6 +15,22 @@ export interface AuthService {
   login(email: string, password: string, clientIp: string): Promise<IssuedToken>;
   /** The user a bearer token belongs to; throws DomainError('unauthenticated') otherwise. */
   authenticate(token: string): Promise<User>;
+  /**
+   * A new password for a signed-in user who knows the current one: every other session is signed
+   * out, and the answer is a fresh token for the session that asked.
+   */
+  changePassword(user: User, currentPassword: string, newPassword: string, clientIp: string): Promise<IssuedToken>;
+  /** Signs out every session of the user, the one asking included. */
+  signOutEverywhere(userId: string): Promise<void>;
+  /**
+   * A one-time reset token for the account of `email` (to put in a link), or null when there is no
+   * such account. Only its hash is stored.
+   */
+  passwordResetToken(email: string): Promise<{ token: string; email: string } | null>;
+  /** Sets a new password with a reset token (used up by this) and signs out every session. */
+  resetPassword(token: string, newPassword: string, clientIp: string): Promise<void>;
+  /** Forgets a deleted account's cached lookups. */
+  forget(userId: string): void;
 }
 
 export function normalizeEmail(email: string): string {
@@ -26,7 +44,8 @@ export function describeWait(seconds: number): string {
 }
 
 export function createAuthService(deps: {
-  users: UserRepository;
+  users: CachedUserRepository;
+  resets: PasswordResets;
   /** The strength rule for new passwords (password-policy.ts, in a thread of its own). */
   passwordChecker: Pick<PasswordChecker, 'weakReason'>;
   passwords: PasswordHasher;
@@ -38,6 +57,15 @@ export function createAuthService(deps: {
 }): AuthService {
   const { users, passwords, tokens, throttle, hashing, now } = deps;
 
+  /** The strength rule (as at sign-up) and the hash of a new password, in a hashing place of the client's. */
+  async function hashNewPassword(password: string, email: string, clientIp: string): Promise<string> {
+    return hashing.admit(clientIp).run(async () => {
+      const weakness = await deps.passwordChecker.weakReason(password, email);
+      if (weakness !== null) throw new DomainError('invalid', weakness);
+      return passwords.hash(password);
+    });
+  }
+
   return {
     async register(rawEmail, password, clientIp) {
       if (!deps.signupEnabled) {
@@ -45,11 +73,7 @@ export function createAuthService(deps: {
       }
       const email = normalizeEmail(rawEmail);
       // The strength estimate costs CPU too (up to tens of milliseconds): it takes a hashing place.
-      const passwordHash = await hashing.admit(clientIp).run(async () => {
-        const weakness = await deps.passwordChecker.weakReason(password, email);
-        if (weakness !== null) throw new DomainError('invalid', weakness);
-        return passwords.hash(password);
-      });
+      const passwordHash = await hashNewPassword(password, email, clientIp);
       const user = await users.create({ email, passwordHash, createdAt: now() });
       if (user === null) throw new DomainError('conflict', 'Email already registered');
       return user;
@@ -94,14 +118,55 @@ export function createAuthService(deps: {
         throw new DomainError('unauthenticated', 'Incorrect email or password');
       }
       gate.attempt.succeeded();
-      return tokens.issue(user.id);
+      return tokens.issue(user.id, user.sessionGeneration);
     },
 
     async authenticate(token) {
-      const userId = await tokens.verify(token);
+      const { userId, generation } = await tokens.verify(token);
       const user = await users.findById(userId);
       if (user === null) throw new DomainError('unauthenticated', 'This account no longer exists');
+      if (generation !== user.sessionGeneration)
+        throw new DomainError('unauthenticated', 'This session was signed out');
       return user;
+    },
+
+    async changePassword(user, currentPassword, newPassword, clientIp) {
+      const found = await users.findWithPasswordById(user.id);
+      if (found === null) throw new DomainError('unauthenticated', 'This account no longer exists');
+      const ok = await hashing.admit(clientIp).run(() => passwords.verify(currentPassword, found.passwordHash));
+      if (!ok) throw new DomainError('invalid', 'Your current password is not right');
+      if (newPassword === currentPassword) {
+        throw new DomainError('invalid', 'The new password is the same as the current one');
+      }
+      const passwordHash = await hashNewPassword(newPassword, found.email, clientIp);
+      const generation = await users.setPassword(user.id, passwordHash);
+      return tokens.issue(user.id, generation);
+    },
+
+    async signOutEverywhere(userId) {
+      await users.newSessionGeneration(userId);
+    },
+
+    async passwordResetToken(rawEmail) {
+      const user = await users.findByEmail(normalizeEmail(rawEmail));
+      if (user === null) return null;
+      return { token: await deps.resets.create(user.id), email: user.email };
+    },
+
+    async resetPassword(token, newPassword, clientIp) {
+      const expired = new DomainError('invalid', 'This reset link has expired or was already used. Ask for a new one.');
+      const userId = await deps.resets.valid(token);
+      if (userId === null) throw expired;
+      const user = await users.findWithPasswordById(userId);
+      if (user === null) throw expired;
+      const passwordHash = await hashNewPassword(newPassword, user.email, clientIp);
+      // Used up only now, so a password the strength rule refused can be retried with the same link.
+      if ((await deps.resets.consume(token)) !== userId) throw expired;
+      await users.setPassword(userId, passwordHash);
+    },
+
+    forget(userId) {
+      users.forget(userId);
     },
   };
 }

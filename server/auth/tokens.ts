@@ -8,18 +8,25 @@ export interface IssuedToken {
   expiresIn: number;
 }
 
+/** Who a token was issued to, and the user's session generation then (tokens/auth service). */
+interface TokenSubject {
+  userId: string;
+  /** Tokens issued before this claim existed count as generation 0. */
+  generation: number;
+}
+
 export interface TokenService {
-  issue(userId: string): Promise<IssuedToken>;
-  /** Returns the user id in the token; throws DomainError('unauthenticated') otherwise. */
-  verify(token: string): Promise<string>;
+  issue(userId: string, generation?: number): Promise<IssuedToken>;
+  /** Returns the user id and session generation in the token; throws DomainError('unauthenticated') otherwise. */
+  verify(token: string): Promise<TokenSubject>;
 }
 
 export function createTokenService(options: { secret: Uint8Array; ttlSeconds: number; now: () => Date }): TokenService {
   const { secret, ttlSeconds, now } = options;
   return {
-    async issue(userId) {
+    async issue(userId, generation = 0) {
       const issuedAt = Math.floor(now().getTime() / 1000);
-      const token = await new SignJWT({})
+      const token = await new SignJWT({ gen: generation })
         .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
         .setSubject(userId)
         .setIssuer(TOKEN_ISSUER)
@@ -38,7 +45,10 @@ export function createTokenService(options: { secret: Uint8Array; ttlSeconds: nu
         });
         if (typeof payload.sub !== 'string' || payload.sub === '')
           throw new DomainError('unauthenticated', 'Invalid token');
-        return payload.sub;
+        const generation = payload.gen ?? 0;
+        if (typeof generation !== 'number' || !Number.isInteger(generation))
+          throw new DomainError('unauthenticated', 'Invalid token');
+        return { userId: payload.sub, generation };
       } catch (error) {
         if (error instanceof DomainError) throw error;
         if (error instanceof joseErrors.JWTExpired) {

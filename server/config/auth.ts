@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { ConfigError, integer, optionalOneOf, section, text } from './declare';
+import { ConfigError, httpUrl, integer, optionalOneOf, section, text } from './declare';
 import { dataDirOf } from './core';
 
 /** Accounts, tokens, and the throttles that protect sign-in and sign-up (docs/operations.md). */
@@ -70,9 +70,46 @@ export const authSection = section({
       { min: 1, max: 100_000, default: 600 },
       'Requests per minute one client address may send to the podcast feeds (1-100000), whatever the feed; more get 429 with Retry-After.',
     ),
+    smtpUrl: text(
+      'SMTP_URL',
+      {
+        check: (url) =>
+          /^smtps?:\/\/[^/\s]/.test(url)
+            ? undefined
+            : 'SMTP_URL must be an smtp:// or smtps:// address, e.g. smtps://user:password@mail.example.org',
+      },
+      'The SMTP server that sends password reset links, e.g. smtps://user:password@mail.example.org (smtp:// with STARTTLS when the server offers it); needs MAIL_FROM and PUBLIC_URL, which the links open. Unset: "Forgot password?" tells readers to ask the operator, who makes a link with `npm run user -- reset-password EMAIL`.',
+    ),
+    mailFrom: text(
+      'MAIL_FROM',
+      {},
+      'The sender of those emails, e.g. "Lectio <lectio@example.org>"; required with SMTP_URL.',
+    ),
+    passwordResetTtlSeconds: integer(
+      'PASSWORD_RESET_TTL_SECONDS',
+      { min: 300, max: 86_400, default: 3_600 },
+      'How long a password reset link works, in seconds (300-86400; default 1 hour). A link works once.',
+    ),
+    passwordResetsPerHour: integer(
+      'PASSWORD_RESETS_PER_HOUR',
+      { min: 1, max: 1000, default: 3 },
+      'Reset emails one address gets per hour (1-1000); further requests are answered the same way but send nothing. One client address may ask 10 times as often.',
+    ),
+    termsUrl: httpUrl(
+      'TERMS_URL',
+      '(the built-in page)',
+      'The terms of use readers accept at sign-up, when the operator publishes their own; unset: the app shows its short built-in terms.',
+    ),
+    privacyUrl: httpUrl(
+      'PRIVACY_URL',
+      '(the built-in page)',
+      'The privacy notice, when the operator publishes their own; unset: the app shows its short built-in notice.',
+    ),
   },
-  rawOnly: ['signupEnabled', 'jwtSecret'],
+  rawOnly: ['signupEnabled', 'jwtSecret', 'smtpUrl', 'mailFrom'],
   derive: (vars, all) => ({
+    /** Where reset links are sent from: SMTP_URL with MAIL_FROM, or null (the operator makes links). */
+    mail: mailSettings(vars.smtpUrl, vars.mailFrom, all.PUBLIC_URL as string | undefined),
     /** Whether new accounts can register: SIGNUP_ENABLED, else everywhere but production. */
     signupEnabled: vars.signupEnabled !== undefined ? vars.signupEnabled === 'true' : all.APP_ENV !== 'production',
     /** HS256 signing key for access tokens. */
@@ -82,6 +119,21 @@ export const authSection = section({
         : loadOrCreateJwtSecret(dataDirOf(all.DATA_DIR as string | undefined)),
   }),
 });
+
+/** Emailed links open PUBLIC_URL: never a request's Host header, which whoever asks for a link chooses. */
+function mailSettings(
+  smtpUrl: string | undefined,
+  from: string | undefined,
+  publicUrl: string | undefined,
+): { smtpUrl: string; from: string; origin: string } | null {
+  if (smtpUrl === undefined) return null;
+  if (from === undefined)
+    throw new ConfigError('MAIL_FROM must be set with SMTP_URL, e.g. "Lectio <lectio@example.org>"');
+  if (publicUrl === undefined) {
+    throw new ConfigError('PUBLIC_URL must be set with SMTP_URL: the emailed reset links open that address');
+  }
+  return { smtpUrl, from, origin: publicUrl };
+}
 
 /** Path of the generated signing key inside the data directory. */
 export function jwtSecretPath(dataDir: string): string {

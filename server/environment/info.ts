@@ -10,11 +10,18 @@ export interface EnvironmentInfo {
   demoMode: boolean;
   /** The voice server beside Lectio, when one is configured: its name and whether it answers. */
   voiceServer?: { name: string; reachable: boolean };
+  /** Whether password reset links are emailed (SMTP_URL). */
+  passwordResetEmail: boolean;
+  /** The operator's own terms and privacy notice (TERMS_URL, PRIVACY_URL), when published. */
+  legal: { termsUrl?: string; privacyUrl?: string };
 }
 
 /** The environment as it is now: whether the voice server answers is asked (at most once a minute). */
 export function environmentInfo(
-  config: Pick<Config, 'appEnv' | 'signupEnabled' | 'openaiApiKey' | 'elevenlabsApiKey'>,
+  config: Pick<
+    Config,
+    'appEnv' | 'signupEnabled' | 'openaiApiKey' | 'elevenlabsApiKey' | 'mail' | 'termsUrl' | 'privacyUrl'
+  >,
   voiceServer?: VoiceServer,
 ): () => Promise<EnvironmentInfo> {
   const keysMissing = isDemoMode({
@@ -25,6 +32,11 @@ export function environmentInfo(
     environment: config.appEnv,
     signupEnabled: config.signupEnabled,
     debugMode: config.appEnv !== 'production',
+    passwordResetEmail: config.mail !== null,
+    legal: {
+      ...(config.termsUrl !== undefined && { termsUrl: config.termsUrl }),
+      ...(config.privacyUrl !== undefined && { privacyUrl: config.privacyUrl }),
+    },
   };
   return async () => {
     if (voiceServer === undefined) return { ...fixed, demoMode: keysMissing };

@@ -21,7 +21,7 @@ describe('GET /api/v1/environment', () => {
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({
       environment: 'dev',
-      features: { signup_enabled: true, debug_mode: true, demo_mode: true },
+      features: { signup_enabled: true, debug_mode: true, demo_mode: true, password_reset_email: false },
     });
   });
 
@@ -31,7 +31,7 @@ describe('GET /api/v1/environment', () => {
     await t.close();
     expect(res.json()).toEqual({
       environment: 'production',
-      features: { signup_enabled: false, debug_mode: false, demo_mode: true },
+      features: { signup_enabled: false, debug_mode: false, demo_mode: true, password_reset_email: false },
     });
   });
 

@@ -54,4 +54,16 @@ describe('contract checks on the wire', () => {
     expect(bad.statusCode).toBe(422);
     expect(bad.json().errors).toEqual([{ field: 'page', message: 'Page must be at least 1' }]);
   });
+
+  it('names the values allowed when a number is not one of a fixed set', async () => {
+    const app = Fastify({ logger: false });
+    app.setValidatorCompiler(zodValidatorCompiler);
+    installErrorHandler(app);
+    const Body = z.object({ speed: z.union([z.literal(1), z.literal(1.5), z.literal(null)]).optional() });
+    app.put('/speed', { schema: { body: Body } }, async (request) => request.body);
+    await app.ready();
+    const res = await app.inject({ method: 'PUT', url: '/speed', payload: { speed: 3 } });
+    expect(res.statusCode).toBe(422);
+    expect(res.json().errors).toEqual([{ field: 'speed', message: 'Speed must be one of 1, 1.5, null' }]);
+  });
 });

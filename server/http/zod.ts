@@ -56,6 +56,13 @@ function describeIssue(issue: z.core.$ZodIssue, data: unknown, part: HttpPart): 
       return `${name} has an invalid format`;
     case 'invalid_value':
       return `${name} must be one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}`;
+    case 'invalid_union': {
+      // A choice among fixed values (a numeric enum is generated as a union of literals): name them.
+      const values = issue.errors.every((branch) => branch.length === 1 && branch[0]?.code === 'invalid_value')
+        ? issue.errors.flatMap((branch) => (branch[0] as z.core.$ZodIssueInvalidValue).values)
+        : null;
+      return values ? `${name} must be one of ${values.map((v) => JSON.stringify(v)).join(', ')}` : issue.message;
+    }
     default:
       return issue.message;
   }

@@ -1,7 +1,25 @@
 import type { FastifyRequest } from 'fastify';
-import { describeWait, type AuthService } from '../auth/service';
-import type { User } from '../auth/users';
-import { GetCurrentUserResponse, LoginBody, LoginResponse, RegisterBody, RegisterResponse } from '../gen/contract.zod';
+import type * as z from 'zod';
+import type { AccountDeletion } from '../auth/account-deletion';
+import { resetLink, resetMail, type Mailer } from '../auth/mail';
+import { describeWait, normalizeEmail, type AuthService } from '../auth/service';
+import type { DefaultVoice, Preferences, User, UserRepository } from '../auth/users';
+import {
+  ChangePasswordBody,
+  ChangePasswordResponse,
+  ConfirmPasswordResetBody,
+  DeleteAccountBody,
+  GetCurrentUserResponse,
+  GetPreferencesResponse,
+  LoginBody,
+  LoginResponse,
+  PutPreferencesBody,
+  PutPreferencesResponse,
+  RegisterBody,
+  RegisterResponse,
+  RequestPasswordResetBody,
+} from '../gen/contract.zod';
+import type { Provider } from '../jobs/types';
 import { requireUser } from '../http/auth-guard';
 import { clientKey } from '../http/client-address';
 import { HttpError } from '../http/errors';
@@ -29,10 +47,43 @@ export interface AuthRateLimits {
 /** What a reader's files take of their storage quota (the jobs module counts it: ../jobs/quotas.ts). */
 export type StorageUse = (userId: string) => Promise<{ usedBytes: number; quotaBytes: number }>;
 
-export const authRoutes: RoutePlugin<{ auth: AuthService; limits: AuthRateLimits; storageUse: StorageUse }> = async (
-  app,
-  { auth, limits, storageUse },
-) => {
+/** Emailed password reset links: the mailer, where the links point, and how long and how often. */
+interface ResetMail {
+  mailer: Mailer;
+  /** PUBLIC_URL: the origin the emailed link opens (never the request's Host, which a caller picks). */
+  origin: string;
+  ttlSeconds: number;
+  perEmailPerHour: number;
+}
+
+export interface AccountDeps {
+  deleteAccount: AccountDeletion;
+  preferences: Pick<UserRepository, 'preferences' | 'setPreferences'>;
+  /** Refuses (DomainError 'invalid') a voice GET /voices does not offer; the voice catalog's choose(). */
+  checkVoice: (provider: Provider, voiceId: string | undefined) => Promise<unknown>;
+  /** Null when this server sends no email (no SMTP_URL). */
+  resetMail: ResetMail | null;
+}
+
+function voiceDto(voice: DefaultVoice | null) {
+  if (voice === null) return null;
+  return { provider: voice.provider as Provider, ...(voice.voiceId !== undefined && { voice_id: voice.voiceId }) };
+}
+
+function preferencesDto(preferences: Preferences) {
+  return {
+    default_voice: voiceDto(preferences.defaultVoice),
+    // Only the contract's speeds are ever saved (the request schema admits no other).
+    default_speed: preferences.defaultSpeed as z.output<typeof PutPreferencesResponse>['default_speed'],
+  };
+}
+
+export const authRoutes: RoutePlugin<{
+  auth: AuthService;
+  limits: AuthRateLimits;
+  storageUse: StorageUse;
+  account: AccountDeps;
+}> = async (app, { auth, limits, storageUse, account }) => {
   // Per-address request limits (@fastify/rate-limit, registered on the root app); the login
   // throttle and the hashing queue in the auth service come on top of them.
   const perMinute = { max: limits.perMinute, timeWindow: 60_000 };
@@ -78,4 +129,124 @@ export const authRoutes: RoutePlugin<{ auth: AuthService; limits: AuthRateLimits
     const { usedBytes, quotaBytes } = await storageUse(user.id);
     return { ...userDto(user), storage: { used_bytes: usedBytes, quota_bytes: quotaBytes } };
   });
+
+  // A new password for a reader who knows the current one; the other sessions are signed out.
+  app.put(
+    '/auth/password',
+    {
+      config: { rateLimit: perMinute },
+      schema: { body: ChangePasswordBody, response: { 200: ChangePasswordResponse } },
+    },
+    async (request) => {
+      const user = requireUser(request);
+      const { current_password, new_password } = request.body;
+      const { token, expiresIn } = await auth.changePassword(
+        user,
+        current_password,
+        new_password,
+        clientKey(request.ip),
+      );
+      return { access_token: token, token_type: 'bearer' as const, expires_in: expiresIn };
+    },
+  );
+
+  app.delete('/auth/sessions', async (request, reply) => {
+    await auth.signOutEverywhere(requireUser(request).id);
+    return reply.code(204).send();
+  });
+
+  app.get('/auth/preferences', { schema: { response: { 200: GetPreferencesResponse } } }, async (request) => {
+    return preferencesDto(await account.preferences.preferences(requireUser(request).id));
+  });
+
+  app.put(
+    '/auth/preferences',
+    { schema: { body: PutPreferencesBody, response: { 200: PutPreferencesResponse } } },
+    async (request) => {
+      // A partial update: a field the body leaves out keeps its saved value. The contract admits
+      // only the player's speeds for default_speed (422 naming them otherwise).
+      const user = requireUser(request);
+      const { default_voice: chosen, default_speed: speed } = request.body;
+      const patch: Partial<Preferences> = {};
+      if (chosen === null) patch.defaultVoice = null;
+      else if (chosen !== undefined) {
+        const voiceId = chosen.voice_id?.trim() || undefined;
+        await account.checkVoice(chosen.provider, voiceId);
+        patch.defaultVoice = { provider: chosen.provider, ...(voiceId !== undefined && { voiceId }) };
+      }
+      if (speed !== undefined) patch.defaultSpeed = speed;
+      return preferencesDto(await account.preferences.setPreferences(user.id, patch));
+    },
+  );
+
+  // The reader confirms by typing the account's email: a stolen session alone cannot delete it
+  // without knowing whose account it is, and a slip of the finger cannot either.
+  app.post(
+    '/auth/account/delete',
+    { config: { rateLimit: perMinute }, schema: { body: DeleteAccountBody } },
+    async (request, reply) => {
+      const user = requireUser(request);
+      if (normalizeEmail(request.body.email) !== user.email) {
+        throw new HttpError(422, "That is not this account's email. Type it exactly to delete the account.");
+      }
+      await account.deleteAccount(user.id);
+      return reply.code(204).send();
+    },
+  );
+
+  // Forgot password: the answer is the same whether or not the email has an account.
+  const resetsFromThisAddress = app.createRateLimit({
+    max: 10 * (account.resetMail?.perEmailPerHour ?? 3),
+    timeWindow: 3_600_000,
+  });
+  const resetsToThisEmail = app.createRateLimit({
+    max: account.resetMail?.perEmailPerHour ?? 3,
+    timeWindow: 3_600_000,
+    keyGenerator: (request) => `reset:${normalizeEmail((request.body as { email: string }).email)}`,
+  });
+  app.post(
+    '/auth/password-reset',
+    {
+      config: { public: true, rateLimit: perMinute },
+      preValidation: trimEmail,
+      schema: { body: RequestPasswordResetBody },
+    },
+    async (request, reply) => {
+      const mail = account.resetMail;
+      if (mail === null) {
+        throw new HttpError(403, 'This server does not send email. Ask its operator for a link to set a new password.');
+      }
+      const fromAddress = await resetsFromThisAddress(request);
+      if (!fromAddress.isAllowed && fromAddress.isExceeded) {
+        const wait = fromAddress.ttlInSeconds;
+        throw new HttpError(429, `Too many reset requests from your network. Try again in ${describeWait(wait)}.`, {
+          headers: { 'retry-after': String(wait) },
+        });
+      }
+      // Past the per-email limit nothing is sent, and the answer stays the same.
+      const toEmail = await resetsToThisEmail(request);
+      if (toEmail.isAllowed || !toEmail.isExceeded) {
+        // Looked up and sent after answering, so the time to answer does not tell whether the account exists.
+        const email = request.body.email;
+        void (async () => {
+          const reset = await auth.passwordResetToken(email);
+          if (reset === null) return;
+          const { subject, text } = resetMail(resetLink(mail.origin, reset.token), mail.ttlSeconds);
+          await mail.mailer.send({ to: reset.email, subject, text });
+        })().catch((err: unknown) => {
+          request.log.error({ err }, 'the password reset email could not be sent');
+        });
+      }
+      return reply.code(202).send();
+    },
+  );
+
+  app.post(
+    '/auth/password-reset/confirm',
+    { config: { public: true, rateLimit: perMinute }, schema: { body: ConfirmPasswordResetBody } },
+    async (request, reply) => {
+      await auth.resetPassword(request.body.token, request.body.password, clientKey(request.ip));
+      return reply.code(204).send();
+    },
+  );
 };

@@ -14,8 +14,15 @@ export const environmentRoutes: RoutePlugin<{ info: () => Promise<EnvironmentInf
           signup_enabled: now.signupEnabled,
           debug_mode: now.debugMode,
           demo_mode: now.demoMode,
+          password_reset_email: now.passwordResetEmail,
         },
         ...(now.voiceServer !== undefined && { voice_server: now.voiceServer }),
+        ...(Object.keys(now.legal).length > 0 && {
+          legal: {
+            ...(now.legal.termsUrl !== undefined && { terms_url: now.legal.termsUrl }),
+            ...(now.legal.privacyUrl !== undefined && { privacy_url: now.legal.privacyUrl }),
+          },
+        }),
       };
     },
   );

@@ -10,7 +10,7 @@ import type { ProgressService } from '../progress/service';
 import { allowsSocketOrigin, type CrossOrigin } from '../http/cross-origin';
 import type { FileStorage } from '../storage/types';
 import { audioRoutes } from './audio';
-import { authRoutes, type AuthRateLimits } from './auth';
+import { authRoutes, type AccountDeps, type AuthRateLimits } from './auth';
 import { environmentRoutes } from './environment';
 import { fileRoutes } from './files';
 import { jobRoutes } from './jobs';
@@ -35,6 +35,8 @@ import { feedRoutes } from './feeds';
 export interface ApiDeps {
   auth: AuthService;
   authLimits: AuthRateLimits;
+  /** Password changes and resets, preferences and account deletion (routes/auth.ts). */
+  account: AccountDeps;
   /** The environment as it is now (whether the voice server answers changes). */
   environment: () => Promise<EnvironmentInfo>;
   storage: FileStorage;
@@ -66,6 +68,7 @@ export function apiRoutes(deps: ApiDeps) {
       auth: deps.auth,
       limits: deps.authLimits,
       storageUse: (userId) => deps.jobs.storageUse(userId),
+      account: deps.account,
     });
     await app.register(audioRoutes, {
       listening: deps.listening,

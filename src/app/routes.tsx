@@ -10,6 +10,14 @@ import { connectAuthToApi, initAuth, useAuth } from '../features/auth';
 // one where they are used, so each lands in the chunk of the screen that shows it.
 const Login = lazy(() => import('../screens/Login/Login').then((m) => ({ default: m.Login })));
 const Register = lazy(() => import('../screens/Register/Register').then((m) => ({ default: m.Register })));
+const ForgotPassword = lazy(() =>
+  import('../screens/ForgotPassword/ForgotPassword').then((m) => ({ default: m.ForgotPassword })),
+);
+const ResetPassword = lazy(() =>
+  import('../screens/ResetPassword/ResetPassword').then((m) => ({ default: m.ResetPassword })),
+);
+const Terms = lazy(() => import('../screens/Legal/Legal').then((m) => ({ default: m.Terms })));
+const Privacy = lazy(() => import('../screens/Legal/Legal').then((m) => ({ default: m.Privacy })));
 const SignedInShell = lazy(() => import('./layout/SignedInShell').then((m) => ({ default: m.SignedInShell })));
 const Dashboard = lazy(() => import('../screens/Dashboard/Dashboard').then((m) => ({ default: m.Dashboard })));
 const Upload = lazy(() => import('../screens/Upload/Upload').then((m) => ({ default: m.Upload })));
@@ -69,6 +77,27 @@ export function AppRoutes() {
         <SignedOutOnly>
           <Register />
         </SignedOutOnly>
+      </Route>
+      <Route path={routePatterns.forgotPassword}>
+        <SignedOutOnly>
+          <ForgotPassword />
+        </SignedOutOnly>
+      </Route>
+      {/* A reset link works signed in or out: setting the password signs every session out. */}
+      <Route path={routePatterns.resetPassword}>
+        <Suspense fallback={<Spinner label="Loading..." />}>
+          <ResetPassword />
+        </Suspense>
+      </Route>
+      <Route path={routePatterns.terms}>
+        <Suspense fallback={<Spinner label="Loading..." />}>
+          <Terms />
+        </Suspense>
+      </Route>
+      <Route path={routePatterns.privacy}>
+        <Suspense fallback={<Spinner label="Loading..." />}>
+          <Privacy />
+        </Suspense>
       </Route>
       <Route path={routePatterns.dashboard}>
         <Protected>

@@ -45,6 +45,11 @@ export function storeToken(token: string, remember: boolean): void {
   (remember ? persistent : temporary).setItem(TOKEN_KEY, token);
 }
 
+/** A new token for the same session (after a password change), kept where the old one was. */
+export function replaceToken(token: string): void {
+  activeStorage()?.setItem(TOKEN_KEY, token);
+}
+
 export function storeUser(user: unknown): void {
   activeStorage()?.setItem(USER_KEY, JSON.stringify(user));
 }

@@ -10,7 +10,10 @@ export type AssistantMode = AssistantModeOutput;
 
 export const paths = {
   login: () => '/login',
-  forgotPassword: () => '/login?forgot=1',
+  forgotPassword: () => '/forgot-password',
+  resetPassword: () => '/reset-password',
+  terms: () => '/terms',
+  privacy: () => '/privacy',
   register: () => '/register',
   dashboard: () => '/dashboard',
   upload: () => '/upload',
@@ -34,6 +37,10 @@ export const paths = {
 export const routePatterns = {
   login: '/login',
   register: '/register',
+  forgotPassword: '/forgot-password',
+  resetPassword: '/reset-password',
+  terms: '/terms',
+  privacy: '/privacy',
   dashboard: '/dashboard',
   upload: '/upload',
   jobs: '/jobs',

@@ -40,11 +40,16 @@ export function tokenFixture(overrides: Partial<TokenResponse> = {}): TokenRespo
 }
 
 export function environmentFixture(
-  overrides: { environment?: EnvironmentInfo['environment']; features?: Partial<EnvironmentInfo['features']> } = {},
+  overrides: {
+    environment?: EnvironmentInfo['environment'];
+    features?: Partial<EnvironmentInfo['features']>;
+    legal?: EnvironmentInfo['legal'];
+  } = {},
 ): EnvironmentInfo {
   return {
     environment: overrides.environment ?? 'dev',
     features: { signup_enabled: true, debug_mode: true, demo_mode: false, ...overrides.features },
+    ...(overrides.legal !== undefined && { legal: overrides.legal }),
   };
 }
 

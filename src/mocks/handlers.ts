@@ -19,6 +19,15 @@ import {
 } from './audio';
 import { createJobHandler, previewJobHandler, uploadFileHandler } from './library';
 import {
+  changePasswordHandler,
+  confirmPasswordResetHandler,
+  deleteAccountHandler,
+  preferencesHandler,
+  putPreferencesHandler,
+  requestPasswordResetHandler,
+  signOutEverywhereHandler,
+} from './account';
+import {
   cancelExportHandler,
   createFeedHandler,
   deleteFeedHandler,
@@ -130,6 +139,13 @@ export const defaultHandlers = {
   pronunciations: pronunciationsHandler(),
   putPronunciations: putPronunciationsHandler(),
   reconvert: reconvertHandler(),
+  preferences: preferencesHandler(),
+  putPreferences: putPreferencesHandler(),
+  changePassword: changePasswordHandler(),
+  signOutEverywhere: signOutEverywhereHandler(),
+  deleteAccount: deleteAccountHandler(),
+  requestPasswordReset: requestPasswordResetHandler(),
+  confirmPasswordReset: confirmPasswordResetHandler(),
 };
 
 /** The same happy API as a list (demo mode, setupServer). */

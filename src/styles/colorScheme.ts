@@ -58,6 +58,11 @@ function subscribe(listener: () => void): () => void {
   };
 }
 
+/** The reader's pick ('system' until they make one), re-rendering when it changes. */
+export function useSchemePreference(): SchemePreference {
+  return useSyncExternalStore(subscribe, schemePreference, () => 'system');
+}
+
 /** The scheme in force, re-rendering when the system or the reader changes it. */
 export function useColorScheme(): ColorScheme {
   return useSyncExternalStore(subscribe, currentScheme, () => 'light');

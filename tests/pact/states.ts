@@ -34,6 +34,15 @@ export const states = {
   audiobookWithChangedWord: 'a completed audiobook has a word whose pronunciation changed',
   /** Injects {token, jobId}: the voice assistant runs for the reader with a book heard up to 13 s. Params: {mode}. */
   voiceSession: 'the voice assistant is running for a book the reader is listening to',
+  /** The server emails reset links (SMTP_URL) and an account exists. Params: {email, password}. */
+  passwordResetByEmail: 'the server emails password reset links',
+  /** Injects {token}: an unused reset link was made for an account. Params: {email, password}. */
+  passwordResetLink: 'a password reset link was made for an account',
+  /**
+   * Injects {token}: a signed-in user saved these preferences for new books (and no others).
+   * Params: {email, password, provider?, voice_id?, default_speed?}; no provider: no default voice.
+   */
+  preferencesSaved: 'the user saved a voice and a speed for new books',
 } as const;
 
 export const reader = { email: 'reader@example.com', password: 'correct-horse-battery' } as const;

@@ -18,6 +18,7 @@ export const TABLE_OWNERS: Readonly<Record<string, string>> = {
   exports: 'server/exports/repository.ts',
   feeds: 'server/feeds/repository.ts',
   pronunciations: 'server/pronunciations/repository.ts',
+  password_resets: 'server/auth/password-resets.ts',
   /** Created by the migration runner itself. */
   schema_migrations: 'server/db/migrate.ts',
 };
@@ -256,6 +257,25 @@ export const migrations: readonly Migration[] = [
       ALTER TABLE jobs ADD COLUMN reserved_bytes bigint NOT NULL DEFAULT 0;
       ALTER TABLE jobs ADD COLUMN stored_bytes bigint;
       CREATE INDEX exports_user_idx ON exports (user_id, status);
+    `,
+  },
+  {
+    // Accounts: a session generation in every access token (raising it signs out the tokens
+    // issued before), the voice a reader's new books start with, and one-time password reset
+    // links (only a hash of each link's token is kept).
+    id: '0011_account_settings_and_password_reset',
+    sql: `
+      ALTER TABLE users ADD COLUMN session_generation integer NOT NULL DEFAULT 0;
+      ALTER TABLE users ADD COLUMN default_voice jsonb;
+      ALTER TABLE users ADD COLUMN default_speed real;
+      CREATE TABLE password_resets (
+        token_hash text PRIMARY KEY,
+        user_id uuid NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+        expires_at timestamptz NOT NULL,
+        used_at timestamptz,
+        created_at timestamptz NOT NULL DEFAULT now()
+      );
+      CREATE INDEX password_resets_user_idx ON password_resets (user_id);
     `,
   },
 ];

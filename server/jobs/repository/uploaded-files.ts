@@ -28,6 +28,14 @@ export function uploadedFilesTable(x: DbExecutor) {
       return rows[0]?.user_id ?? null;
     },
 
+    /** The keys of the user's uploads: what deleting the account removes from storage. */
+    async keysOf(userId: string): Promise<string[]> {
+      const { rows } = await x.query<{ file_key: string }>('SELECT file_key FROM uploaded_files WHERE user_id = $1', [
+        userId,
+      ]);
+      return rows.map((r) => r.file_key);
+    },
+
     /** Bytes the user's uploads hold (the storage quota). */
     async bytesHeld(userId: string): Promise<number> {
       const { rows } = await x.query<{ used: string | number }>(

@@ -1,8 +1,31 @@
 export { useAuth } from './hooks';
 export { configureSessionStorage, TOKEN_KEY, USER_KEY } from '../../entities/session';
-export { connectAuthToApi, initAuth, login, logout, register, resetAuth } from './store';
-export { loginFormSchema, registerFormSchema, type LoginForm, type RegisterForm } from './validation';
+export {
+  changePassword,
+  confirmPasswordReset,
+  connectAuthToApi,
+  deleteAccount,
+  initAuth,
+  login,
+  logout,
+  register,
+  requestPasswordReset,
+  resetAuth,
+  signOutEverywhere,
+} from './store';
+export {
+  changePasswordSchema,
+  forgotPasswordSchema,
+  loginFormSchema,
+  newPasswordSchema,
+  registerFormSchema,
+  type ChangePasswordForm,
+  type ForgotPasswordForm,
+  type LoginForm,
+  type NewPasswordForm,
+  type RegisterForm,
+} from './validation';
 export { useAuthForm } from './useAuthForm';
 export { Aside, AuthFrame, FormStack } from './AuthFrame';
-export { PasswordStrengthMeter, usePasswordStrength } from './PasswordStrengthMeter';
+export { NewPasswordFields } from './NewPasswordFields';
 export { loadStrengthEstimator, personalInputs, weakPasswordMessage } from './strength';

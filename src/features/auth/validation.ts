@@ -48,6 +48,39 @@ export const registerFormSchema: FormRules<RegisterForm> = (values) => [
     : [['confirmPassword', "Passwords don't match"] as [keyof RegisterForm, string]]),
 ];
 
+export interface ForgotPasswordForm {
+  email: string;
+}
+
+export const forgotPasswordSchema: FormRules<ForgotPasswordForm> = (values) => emailRule(values.email);
+
+export interface NewPasswordForm {
+  password: string;
+  confirmPassword: string;
+}
+
+const newPasswordRules = (password: string, confirm: string): [keyof NewPasswordForm, string][] => [
+  ...(password.length >= 8
+    ? []
+    : [['password', 'Password must be at least 8 characters'] as [keyof NewPasswordForm, string]]),
+  ...(password === confirm ? [] : [['confirmPassword', "Passwords don't match"] as [keyof NewPasswordForm, string]]),
+];
+
+/** A new password chosen on the reset page: the sign-up rules for a password. */
+export const newPasswordSchema: FormRules<NewPasswordForm> = (values) =>
+  newPasswordRules(values.password, values.confirmPassword);
+
+export interface ChangePasswordForm extends NewPasswordForm {
+  currentPassword: string;
+}
+
+export const changePasswordSchema: FormRules<ChangePasswordForm> = (values) => [
+  ...(values.currentPassword === ''
+    ? [['currentPassword', 'Enter your current password'] as [keyof ChangePasswordForm, string]]
+    : []),
+  ...newPasswordRules(values.password, values.confirmPassword),
+];
+
 export type FieldErrors<T> = Partial<Record<keyof T, string>>;
 
 /** The first message per field, or null when the form is valid. */

@@ -17,6 +17,7 @@ export {
   switchMode,
   titleFromFileName,
   validateUpload,
+  voiceFor,
   type FieldErrors,
   type UploadForm,
   type UploadMode,

@@ -1,16 +1,22 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render, screen } from '@testing-library/react';
+import { render, screen, within } from '@testing-library/react';
 import { setupServer } from 'msw/node';
 import { ThemeProvider } from 'styled-components';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { configureApi } from '../../api/http';
+import { preferencesHandler } from '../../mocks/account';
 import { meHandler } from '../../mocks/handlers';
+import { voicesHandler } from '../../mocks/voices';
 import { themes } from '../../styles/theme';
 import { Account } from './Account';
 
 const MB = 1024 * 1024;
 const GB = 1024 * MB;
-const server = setupServer(meHandler({ storage: { used_bytes: 12 * MB, quota_bytes: 2 * GB } }));
+const server = setupServer(
+  meHandler({ storage: { used_bytes: 12 * MB, quota_bytes: 2 * GB } }),
+  preferencesHandler(),
+  voicesHandler(),
+);
 
 beforeAll(() => {
   server.listen({ onUnhandledRequest: 'error' });
@@ -44,14 +50,15 @@ describe('the account page', () => {
     server.use(meHandler({ storage: { used_bytes: 460 * MB, quota_bytes: 500 * MB } }));
     renderAccount();
     expect(await screen.findByText('460 MB of 500 MB used')).toBeTruthy();
-    expect(screen.getByRole('status').textContent).toMatch(/^Your storage is nearly full\./);
+    const storage = screen.getByRole('region', { name: 'Storage' });
+    expect(within(storage).getByRole('status').textContent).toMatch(/^Your storage is nearly full\./);
   });
 
   it('says why when the server cannot answer', async () => {
     server.use(meHandler({ status: 500 }));
     renderAccount();
     expect((await screen.findByRole('alert')).textContent).toBe(
-      'Your storage could not be loaded. Check your connection and reload the page.',
+      'Your account could not be loaded. Check your connection and reload the page.',
     );
   });
 });

@@ -1,6 +1,6 @@
 import { lazy, Suspense } from 'react';
 import styled from 'styled-components';
-import { Link, useLocation, useSearch } from 'wouter';
+import { Link, useLocation } from 'wouter';
 import { Alert, Button, Checkbox, TextField } from '../../components/ui';
 import { paths } from '../../lib/paths';
 import { AuthFrame, FormStack, login, loginFormSchema, useAuthForm, type LoginForm } from '../../features/auth';
@@ -19,8 +19,6 @@ const initialValues: LoginForm = { email: '', password: '', rememberMe: false };
 
 export function Login() {
   const [, navigate] = useLocation();
-  const search = useSearch();
-  const forgotPassword = new URLSearchParams(search).get('forgot') === '1';
   const form = useAuthForm(loginFormSchema, initialValues);
   const onSubmit = form.onSubmit(async (values) => {
     await login({ email: values.email, password: values.password }, values.rememberMe);
@@ -29,7 +27,6 @@ export function Login() {
 
   return (
     <AuthFrame title="Sign in">
-      {forgotPassword && <Alert tone="info">Password reset is not available yet. Contact your administrator.</Alert>}
       {form.serverError && <Alert tone="error">{form.serverError}</Alert>}
       <FormStack noValidate onSubmit={onSubmit} aria-label="Sign in">
         <TextField label="Email" type="email" autoComplete="email" {...form.text('email')} />

@@ -40,17 +40,42 @@ const valid = {
 /** The strength estimator loads on first use (a separate chunk with its dictionaries). */
 const estimatorLoad = { timeout: 15_000 };
 
-/** A visitor opens the sign-up page: the empty form, the policies not yet published say so. */
+/** A visitor opens the sign-up page: the empty form, with the terms and the privacy policy a click away. */
 export const Empty: Story = {
   play: async ({ canvasElement }) => {
     const canvas = await fillIn(canvasElement, {});
     await expect(canvas.getByRole('heading', { name: 'Create your account' })).toBeVisible();
     await expect(canvas.getByRole('checkbox')).not.toBeChecked();
     await expect(canvas.getByRole('link', { name: 'Sign in' })).toHaveAttribute('href', '/login');
-    // The policies are not published yet: their buttons say so instead of linking nowhere.
-    await userEvent.click(canvas.getByRole('button', { name: 'Terms of Service' }));
-    await expect(canvas.getByRole('button', { name: 'Terms of Service' })).toHaveAttribute('aria-expanded', 'true');
-    await expect(canvas.getByRole('status')).toHaveTextContent('The Terms of Service is not published in the app yet.');
+    // The app's own pages, in a new tab so what the visitor typed stays.
+    await expect(canvas.getByRole('link', { name: 'Terms of Service' })).toHaveAttribute('href', '/terms');
+    await expect(canvas.getByRole('link', { name: 'Privacy Policy' })).toHaveAttribute('href', '/privacy');
+    await expect(canvas.getByRole('link', { name: 'Terms of Service' })).toHaveAttribute('target', '_blank');
+  },
+};
+
+/** The operator publishes their own terms and privacy notice (TERMS_URL, PRIVACY_URL): the links lead there. */
+export const OperatorsOwnPolicies: Story = {
+  name: "The operator's own policies",
+  parameters: {
+    msw: {
+      handlers: {
+        environment: environmentHandler({
+          legal: { terms_url: 'https://example.org/terms', privacy_url: 'https://example.org/privacy' },
+        }),
+      },
+    },
+  },
+  play: async ({ canvasElement }) => {
+    const canvas = await fillIn(canvasElement, {});
+    await expect(canvas.getByRole('link', { name: 'Terms of Service' })).toHaveAttribute(
+      'href',
+      'https://example.org/terms',
+    );
+    await expect(canvas.getByRole('link', { name: 'Privacy Policy' })).toHaveAttribute(
+      'href',
+      'https://example.org/privacy',
+    );
   },
 };
 

@@ -1,4 +1,3 @@
-import { useId, useState } from 'react';
 import styled from 'styled-components';
 import { Link, Redirect, useLocation } from 'wouter';
 import { Alert, Button, Checkbox, Spinner, TextField } from '../../components/ui';
@@ -8,12 +7,11 @@ import {
   AuthFrame,
   FormStack,
   loadStrengthEstimator,
-  PasswordStrengthMeter,
+  NewPasswordFields,
   personalInputs,
   register,
   registerFormSchema,
   useAuthForm,
-  usePasswordStrength,
   weakPasswordMessage,
   type RegisterForm,
 } from '../../features/auth';
@@ -31,16 +29,10 @@ const Policies = styled.p`
 
 const initialValues: RegisterForm = { email: '', password: '', confirmPassword: '', acceptTerms: false };
 
-type Policy = 'terms' | 'privacy';
-const policyTitle: Record<Policy, string> = { terms: 'Terms of Service', privacy: 'Privacy Policy' };
-
 export function Register() {
   const [, navigate] = useLocation();
   const environment = useEnvironment();
-  const noteId = useId();
   const form = useAuthForm(registerFormSchema, initialValues);
-  const [openPolicy, setOpenPolicy] = useState<Policy | null>(null);
-  const strength = usePasswordStrength(form.values.password, form.values.email);
 
   if (!environment) return <Spinner />;
   if (!environment.features.signup_enabled) return <Redirect to={paths.login()} replace />;
@@ -55,16 +47,12 @@ export function Register() {
     navigate(paths.dashboard());
   }, 'Failed to create account. Please try again.');
 
-  // The documents are not published yet (docs/product.md#session): say so rather than link nowhere.
-  const policyButton = (policy: Policy) => (
-    <Button
-      variant="link"
-      aria-expanded={openPolicy === policy}
-      aria-controls={noteId}
-      onClick={() => setOpenPolicy(openPolicy === policy ? null : policy)}
-    >
-      {policyTitle[policy]}
-    </Button>
+  // The operator's own documents when they publish them (TERMS_URL, PRIVACY_URL), else the app's pages.
+  // A new tab keeps what the reader has typed here.
+  const policyLink = (href: string | undefined, fallback: string, title: string) => (
+    <a href={href ?? fallback} target="_blank" rel="noreferrer">
+      {title}
+    </a>
   );
 
   return (
@@ -72,19 +60,12 @@ export function Register() {
       {form.serverError && <Alert tone="error">{form.serverError}</Alert>}
       <FormStack noValidate onSubmit={onSubmit} aria-label="Create account">
         <TextField label="Email" type="email" autoComplete="email" {...form.text('email')} />
-        <TextField
+        <NewPasswordFields
           label="Password"
-          type="password"
-          autoComplete="new-password"
-          hint="At least 8 characters, and hard to guess: a few unusual words work well."
-          {...form.text('password')}
-        />
-        <PasswordStrengthMeter strength={strength} />
-        <TextField
-          label="Confirm password"
-          type="password"
-          autoComplete="new-password"
-          {...form.text('confirmPassword')}
+          confirmLabel="Confirm password"
+          email={form.values.email}
+          password={form.text('password')}
+          confirm={form.text('confirmPassword')}
         />
         <Checkbox
           label="I accept the Terms of Service and the Privacy Policy"
@@ -93,18 +74,11 @@ export function Register() {
         />
         <Policies>
           <span>Read the</span>
-          {policyButton('terms')}
+          {policyLink(environment.legal?.terms_url, paths.terms(), 'Terms of Service')}
           <span>and the</span>
-          {policyButton('privacy')}
+          {policyLink(environment.legal?.privacy_url, paths.privacy(), 'Privacy Policy')}
+          <span>(they open in a new tab).</span>
         </Policies>
-        <div id={noteId}>
-          {openPolicy && (
-            <Alert tone="info">
-              The {policyTitle[openPolicy]} is not published in the app yet. Ask your administrator for a copy before
-              you accept.
-            </Alert>
-          )}
-        </div>
         <Button type="submit" fullWidth disabled={form.submitting}>
           {form.submitting ? 'Creating account...' : 'Create account'}
         </Button>

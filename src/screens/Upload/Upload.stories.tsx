@@ -1,6 +1,7 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
 import type { JobCreateRequest } from '../../api/gen/model';
+import { preferencesHandler } from '../../mocks/account';
 import { errorBodyFixture } from '../../mocks/fixtures';
 import { voiceListFixture, voicesHandler } from '../../mocks/voices';
 import {
@@ -261,6 +262,22 @@ export const Success: Story = {
     await expect(sent.files).toEqual([]);
     await expect(sent.jobs).toEqual([
       { title: 'The Raven', content: story, voice_config: { provider: 'elevenlabs', voice_id: 'adam' } },
+    ]);
+  },
+};
+
+/** The reader saved a voice for new books on the Account page: the form starts with it, and the job uses it. */
+export const AccountDefaultVoice: Story = {
+  name: "Starts with the account's default voice",
+  tags: ['navigates'],
+  parameters: { msw: { handlers: { preferences: preferencesHandler({ provider: 'openai', voice_id: 'nova' }) } } },
+  play: async ({ canvasElement }) => {
+    const canvas = await fillText(canvasElement);
+    await waitFor(() => expect(canvas.getByRole('radio', { name: 'Nova' })).toBeChecked());
+    await submit(canvas);
+    await expect(await canvas.findByRole('heading', { name: `Navigated to /jobs/${createdJobId}` })).toBeVisible();
+    await expect(sent.jobs).toEqual([
+      { title: 'The Raven', content: story, voice_config: { provider: 'openai', voice_id: 'nova' } },
     ]);
   },
 };

@@ -3,6 +3,7 @@ import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import styled from 'styled-components';
 import { useLocation } from 'wouter';
 import { useCreateJob, usePreviewJob } from '../../api/gen/endpoints/jobs/jobs';
+import { useGetPreferences } from '../../api/gen/endpoints/auth/auth';
 import type { JobCreateRequest, TtsProvider } from '../../api/gen/model';
 import { useUploadFile } from '../../api/gen/endpoints/files/files';
 import { errorMessage } from '../../api/errors';
@@ -27,6 +28,7 @@ import {
   titleFromFileName,
   chapterChoice,
   jobRequest,
+  voiceFor,
 } from '../../features/upload';
 import { VoicePicker } from '../../features/voices';
 import { ChapterPreview, type PreviewState } from './ChapterPreview';
@@ -123,6 +125,18 @@ export function Upload() {
   const previewSource = useRef<string | null>(null);
   const { form, file } = draft;
   const fileTitle = file ? titleFromFileName(file.name) : '';
+
+  // The voice saved on the Account page starts the form (once, when it arrives); the reader can
+  // still pick another for this book.
+  const preferences = useGetPreferences({ query: { staleTime: 60_000, retry: false } });
+  const savedVoiceApplied = useRef(false);
+  useEffect(() => {
+    const saved = preferences.data?.default_voice;
+    if (!saved || savedVoiceApplied.current) return;
+    savedVoiceApplied.current = true;
+    const voiceId = saved.voice_id ?? voiceFor(saved.provider);
+    setDraft((d) => ({ ...d, form: { ...d.form, ttsProvider: saved.provider, voiceId } }));
+  }, [preferences.data]);
   const request = previewRequest(mode, form, fileKey, fileTitle);
   const requestKey = request === null ? null : JSON.stringify(request);
 

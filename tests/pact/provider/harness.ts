@@ -2,6 +2,7 @@ import { createServer, request, type IncomingMessage, type Server, type ServerRe
 import type { AddressInfo } from 'node:net';
 import type { MessageDescriptor } from '@pact-foundation/pact';
 import type { FastifyInstance } from 'fastify';
+import { SMTPServer } from 'smtp-server';
 import { offlineSynthesizer } from '../../../server/assistant/service';
 import { appStorage } from '../../../server/testing/library-fixtures';
 import { createTestApp } from '../../../server/testing/app';
@@ -38,16 +39,36 @@ function answer(res: ServerResponse, status: number, body: unknown, headers: Rec
 }
 
 /**
- * The real server, twice: one configured for development (signup open) and one for production
- * (signup closed), on one fresh in-memory database. A front door sends each interaction to the app
+ * The real server, twice: one configured for development (signup open, no email) and one for
+ * production (signup closed, reset links emailed), on one fresh in-memory database. A front door sends each interaction to the app
  * its provider state selects, and serves the two endpoints any Pact verifier can drive:
  * `POST /_pact/provider-states` ({state, params, action}: sets the state up and answers the values
  * the interactions inject) and `POST /_pact/messages` ({description, providerStates, request?}:
  * answers the message's JSON content). pact-js's Verifier calls the same handlers in process.
  */
 export async function startProvider(): Promise<ProviderHarness> {
+  // The production app emails password reset links, to an SMTP server that only takes them in.
+  const smtp = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    logger: false,
+    onData(stream, _session, callback) {
+      stream.resume();
+      stream.on('end', () => callback());
+    },
+  });
+  await new Promise<void>((done) => smtp.listen(0, '127.0.0.1', done));
+  const smtpPort = (smtp.server.address() as AddressInfo).port;
   const dev = await createTestApp({ env: { APP_ENV: 'dev' } });
-  const prod = await createTestApp({ db: dev.db, env: { APP_ENV: 'production' } });
+  const prod = await createTestApp({
+    db: dev.db,
+    env: {
+      APP_ENV: 'production',
+      SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
+      MAIL_FROM: 'Lectio <lectio@example.org>',
+      PUBLIC_URL: 'https://listen.example.org',
+    },
+  });
   await dev.app.listen({ port: 0, host: '127.0.0.1' });
   await prod.app.listen({ port: 0, host: '127.0.0.1' });
   // The offline voice loads once per process (~1.5 s): before the first voice interaction waits on it.
@@ -121,6 +142,7 @@ export async function startProvider(): Promise<ProviderHarness> {
       await new Promise((done) => front.close(done));
       await prod.close();
       await dev.close();
+      await new Promise<void>((done) => smtp.close(() => done()));
     },
   };
 }

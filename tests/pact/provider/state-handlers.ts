@@ -13,6 +13,7 @@ import { TEXT_STEPS } from '../../../server/jobs/types';
 import type { FileStorage } from '../../../server/storage/types';
 import { type TestApp, truncateAll } from '../../../server/testing/app';
 import { makeEpub3, multipartFile } from '../../../server/testing/books';
+import { createPasswordResets } from '../../../server/auth/password-resets';
 import { reader, states } from '../states';
 
 /**
@@ -99,6 +100,50 @@ export function createStateHandlers(ctx: ProviderContext): Record<string, StateH
       const { email = reader.email, password = reader.password } = (params ?? {}) as NonNullable<Params>;
       await ensureAccount(ctx.dev.app, email, password);
       return undefined;
+    },
+    [states.passwordResetByEmail]: async (params: unknown) => {
+      // The production app is the one configured with an SMTP server (harness.ts).
+      ctx.use(ctx.prod.app);
+      const { email = reader.email, password = reader.password } = (params ?? {}) as NonNullable<Params>;
+      await ensureAccount(ctx.dev.app, email, password);
+      return undefined;
+    },
+    [states.passwordResetLink]: async (params: unknown) => {
+      ctx.use(ctx.dev.app);
+      const { email = reader.email, password = reader.password } = (params ?? {}) as NonNullable<Params>;
+      await ensureAccount(ctx.dev.app, email, password);
+      const { rows } = await ctx.dev.db.query<{ id: string }>('SELECT id FROM users WHERE email = $1', [email]);
+      const resets = createPasswordResets(ctx.dev.db, { ttlSeconds: 3600, now: () => new Date() });
+      return { token: await resets.create(rows[0]!.id) };
+    },
+    [states.preferencesSaved]: async (params: unknown) => {
+      ctx.use(ctx.dev.app);
+      const {
+        email = reader.email,
+        password = reader.password,
+        provider,
+        voice_id,
+        default_speed = null,
+      } = (params ?? {}) as NonNullable<Params> & {
+        provider?: string;
+        voice_id?: string;
+        default_speed?: number | null;
+      };
+      await ensureAccount(ctx.dev.app, email, password);
+      const { status, body } = await call(ctx.dev.app, 'POST', '/api/v1/auth/login', { email, password });
+      if (status !== 200) throw new Error(`Could not sign in ${email}: ${status}`);
+      const token = String(body.access_token);
+      const saved = await ctx.dev.app.inject({
+        method: 'PUT',
+        url: '/api/v1/auth/preferences',
+        headers: { authorization: `Bearer ${token}` },
+        payload: {
+          default_voice: provider === undefined ? null : { provider, ...(voice_id !== undefined && { voice_id }) },
+          default_speed,
+        },
+      });
+      if (saved.statusCode !== 200) throw new Error(`Could not save preferences: ${saved.statusCode} ${saved.body}`);
+      return { token };
     },
     [states.signedIn]: async (params: unknown) => {
       ctx.use(ctx.dev.app);
