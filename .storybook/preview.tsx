@@ -5,6 +5,8 @@ import { mswLoader } from 'msw-storybook-addon/csf3';
 import type { User } from '../src/api/gen/model';
 import { configureSessionStorage, connectAuthToApi, resetAuth, TOKEN_KEY, USER_KEY } from '../src/features/auth';
 import { VOICE_STORAGE_KEY } from '../src/features/voices/choice';
+import { resetConnection } from '../src/features/player/connection';
+import { LAST_BOOK_KEY } from '../src/features/player/settings';
 import { defaultHandlers } from '../src/mocks/handlers';
 import { userFixture } from '../src/mocks/fixtures';
 import type { ColorScheme } from '../src/styles/theme';
@@ -75,6 +77,9 @@ const preview: Preview = {
     }
     // Nor a voice remembered by an earlier story's voice picker.
     localStorage.removeItem(VOICE_STORAGE_KEY);
+    // Nor the last book an earlier story played, nor its outage.
+    localStorage.removeItem(LAST_BOOK_KEY);
+    resetConnection();
     connectAuthToApi();
     const auth = parameters.auth as { user?: Partial<User> } | undefined;
     if (auth?.user) {

@@ -86,3 +86,32 @@ describe("a step's failure as the reader reads it", () => {
     expect(await failWith('words@example.com', new DomainError('invalid', words))).toBe(words);
   });
 });
+
+describe('a step that waits and is woken again (a book waiting for its chapters)', () => {
+  it('keeps its first start: its duration is the whole wait, not the last wake', async () => {
+    const h = await signIn(t, 'waiting@example.com');
+    const { id } = (await createJob(t, h, { title: 'Waits', content: SHORT_TEXT })).json() as { id: string };
+    const repo = createJobRepository(t.db);
+    const job = (await repo.jobs.get(id))!;
+    const step = (await repo.steps.ofJobs([id]))[0]!;
+    let wakes = 0;
+    const steps = {
+      [step.stepName]: async (): Promise<StepOutcome> => {
+        wakes += 1;
+        return wakes < 2 ? { wait: true } : {};
+      },
+    } as ReturnType<typeof createSteps>;
+    const runStep = createStepRun({ repo, steps, budget: RETRY_BUDGET, stepTimeoutSeconds: 60 });
+    await expect(runStep(job, step, new AbortController().signal)).resolves.toEqual({ wait: true });
+    // It started a while ago (as a book's step does, minutes before its last chapter ends).
+    await t.db.query(
+      `UPDATE job_steps SET started_at = now() - interval '90 seconds' WHERE job_id = $1 AND step_name = $2`,
+      [id, step.stepName],
+    );
+    await expect(runStep(job, step, new AbortController().signal)).resolves.toEqual({ wait: false });
+    const done = (await repo.steps.ofJobs([id])).find((s) => s.stepName === step.stepName)!;
+    expect(done.status).toBe('completed');
+    const seconds = (done.completedAt!.getTime() - done.startedAt!.getTime()) / 1000;
+    expect(seconds).toBeGreaterThanOrEqual(89);
+  });
+});

@@ -1,6 +1,6 @@
+import { chaptersOf, isListenable, type Book } from '../books/book';
+import type { BookReader } from '../books/reader';
 import { DomainError } from '../errors';
-import { isListenable, type Book } from '../jobs/book';
-import type { JobsTable } from '../jobs/repository';
 import type { ProgressRecord, ProgressRepository } from './repository';
 
 /** A saved position as the API answers it: the progress row and its job's title. */
@@ -25,10 +25,13 @@ export const COMPLETED_AT_PERCENT = 95;
 
 export const JOB_NOT_FOUND = 'Job not found';
 
+/** Rows read beyond the recent list's length, for chapter places that are left out of it. */
+const RECENT_SLACK = 50;
+
 export function createProgressService(deps: {
   repository: ProgressRepository;
-  /** Books (their status, length and title) are read through the jobs repository, the owner of the jobs table. */
-  jobs: Pick<JobsTable, 'findBook' | 'titles'>;
+  /** Books (their status, length and title) are read through server/books' reader (the jobs repository). */
+  jobs: Pick<BookReader, 'findBook' | 'titles' | 'chapterJobs'>;
   now: () => Date;
 }): ProgressService {
   const { repository, jobs, now } = deps;
@@ -47,31 +50,9 @@ export function createProgressService(deps: {
     },
 
     async save(userId, jobId, update) {
-      const job = await ownedJob(userId, jobId);
-      // A book still converting is listened to from its ready chapters (or its first chapter's
-      // opening); its place is kept too.
-      if (!isListenable(job)) {
-        throw new DomainError('conflict', 'Progress can only be saved for a completed audiobook');
-      }
-      // The job's own duration is the truth; the client's figure only stands in when it is unknown.
-      const known = job.durationSeconds !== null && job.durationSeconds > 0 ? job.durationSeconds : null;
-      const given = update.durationSeconds !== undefined && update.durationSeconds > 0 ? update.durationSeconds : null;
-      const duration = known ?? given;
-      const position = duration === null ? update.positionSeconds : Math.min(update.positionSeconds, duration);
-      const exact = duration === null ? 0 : Math.min(100, Math.max(0, (position / duration) * 100));
-      const percentage = Math.round(exact * 100) / 100;
-      const saved = await repository.upsert({
-        userId,
-        jobId,
-        positionSeconds: position,
-        durationSeconds: duration,
-        percentageComplete: percentage,
-        currentChapterId: update.currentChapterId ?? null,
-        currentChapterPosition: update.currentChapterPosition ?? 0,
-        isCompleted: percentage >= COMPLETED_AT_PERCENT,
-        at: now(),
-      });
-      return { ...saved, jobTitle: job.title };
+      const asked = await ownedJob(userId, jobId);
+      if (asked.parentJobId !== null) return saveChapterAsBook(userId, asked, update);
+      return saveBook(userId, asked, update);
     },
 
     async reset(userId, jobId) {
@@ -80,16 +61,70 @@ export function createProgressService(deps: {
     },
 
     async recent(userId, limit) {
-      const records = await repository.recent(userId, limit);
+      // Places saved for a book's chapter jobs (by clients older than the book's own place) are
+      // not books of their own: `titles` names books and texts only, so they drop out here. A few
+      // more rows than asked for are read so that such places do not shorten the list.
+      const records = await repository.recent(userId, limit + RECENT_SLACK);
       const titles = await jobs.titles(
         userId,
         records.map((r) => r.jobId),
       );
       // A job deleted between the two reads takes its progress with it (foreign-key cascade).
-      return records.flatMap((r) => {
-        const jobTitle = titles.get(r.jobId);
-        return jobTitle === undefined ? [] : [{ ...r, jobTitle }];
-      });
+      return records
+        .flatMap((r) => {
+          const jobTitle = titles.get(r.jobId);
+          return jobTitle === undefined ? [] : [{ ...r, jobTitle }];
+        })
+        .slice(0, limit);
     },
   };
+
+  /**
+   * A place reported for one of a book's chapter jobs (how the first clients played a book still
+   * converting) is the book's place: the chapter's start in the book plus the offset in it. The
+   * answer is the book's saved progress.
+   */
+  async function saveChapterAsBook(userId: string, chapter: Book, update: ProgressUpdate): Promise<PlaybackProgress> {
+    const book = chapter.parentJobId === null ? null : await jobs.findBook(userId, chapter.parentJobId);
+    if (book === null) throw new DomainError('not_found', JOB_NOT_FOUND);
+    const chapters = chaptersOf(book, book.chapters.length > 0 ? [] : await jobs.chapterJobs(userId, book.id));
+    const info = chapters.find((c) => c.id === chapter.id || c.order === chapter.chapterOrder);
+    const start = info?.start ?? 0;
+    const offset = Math.max(0, update.positionSeconds);
+    const total = chapters.reduce((sum, c) => sum + c.duration, 0);
+    return saveBook(userId, book, {
+      positionSeconds: start + offset,
+      durationSeconds: total > 0 ? total : undefined,
+      currentChapterId: info?.id ?? chapter.id,
+      currentChapterPosition: offset,
+    });
+  }
+
+  async function saveBook(userId: string, job: Book, update: ProgressUpdate): Promise<PlaybackProgress> {
+    const jobId = job.id;
+    // A book still converting is listened to from its ready chapters (or its first chapter's
+    // opening); its place is kept too.
+    if (!isListenable(job)) {
+      throw new DomainError('conflict', 'Progress can only be saved for a completed audiobook');
+    }
+    // The job's own duration is the truth; the client's figure only stands in when it is unknown.
+    const known = job.durationSeconds !== null && job.durationSeconds > 0 ? job.durationSeconds : null;
+    const given = update.durationSeconds !== undefined && update.durationSeconds > 0 ? update.durationSeconds : null;
+    const duration = known ?? given;
+    const position = duration === null ? update.positionSeconds : Math.min(update.positionSeconds, duration);
+    const exact = duration === null ? 0 : Math.min(100, Math.max(0, (position / duration) * 100));
+    const percentage = Math.round(exact * 100) / 100;
+    const saved = await repository.upsert({
+      userId,
+      jobId,
+      positionSeconds: position,
+      durationSeconds: duration,
+      percentageComplete: percentage,
+      currentChapterId: update.currentChapterId ?? null,
+      currentChapterPosition: update.currentChapterPosition ?? 0,
+      isCompleted: percentage >= COMPLETED_AT_PERCENT,
+      at: now(),
+    });
+    return { ...saved, jobTitle: job.title };
+  }
 }

@@ -129,6 +129,57 @@ describe('a book still converting, with chapters 1 and 3 of 4 ready', () => {
   });
 });
 
+describe('a place an older client reports for a chapter job of a book still converting', () => {
+  let book: { bookId: string; chapterIds: string[] };
+  beforeAll(async () => {
+    book = await seedConvertingBook(t.db, storage, {
+      userId: ann.id,
+      title: 'The Second Voyage',
+      chapters: 3,
+      ready: [1, 2],
+      notReadyStatus: 'PROCESSING',
+    });
+  });
+
+  it("is the book's place (the chapter's start plus the offset), and no chapter is listed as a book", async () => {
+    const meta = (await get(`/api/v1/audio/${book.bookId}/metadata`)).json() as Meta;
+    const chapter2 = meta.chapters[1]!;
+    expect(chapter2.start).toBeGreaterThan(0);
+    const put = await t.app.inject({
+      method: 'PUT',
+      url: `/api/v1/progress/${book.chapterIds[1]}`,
+      headers: auth(),
+      payload: { position_seconds: 1.5 },
+    });
+    expect(put.statusCode).toBe(200);
+    expect(put.json()).toMatchObject({ job_id: book.bookId, job_title: 'The Second Voyage' });
+
+    const saved = (await get(`/api/v1/progress/${book.bookId}`)).json() as {
+      position_seconds: number;
+      current_chapter_id: string;
+      current_chapter_position: number;
+    };
+    expect(saved.position_seconds).toBeCloseTo(chapter2.start + 1.5, 3);
+    expect(saved.current_chapter_id).toBe(book.chapterIds[1]);
+    expect(saved.current_chapter_position).toBeCloseTo(1.5, 3);
+
+    const recent = (await get('/api/v1/progress/user/recent')).json() as { job_id: string }[];
+    expect(recent.map((r) => r.job_id)).toContain(book.bookId);
+    expect(recent.map((r) => r.job_id)).not.toContain(book.chapterIds[1]);
+  });
+
+  it('an old place saved on a chapter job itself is not listed among the recent books', async () => {
+    await t.db.query(
+      `INSERT INTO playback_progress (id, user_id, job_id, position_seconds, duration_seconds, percentage_complete,
+         current_chapter_id, current_chapter_position, is_completed, last_played_at, created_at, updated_at)
+       VALUES (gen_random_uuid(), $1, $2, 3, 4, 75, NULL, 0, false, now(), now(), now())`,
+      [ann.id, book.chapterIds[0]],
+    );
+    const recent = (await get('/api/v1/progress/user/recent')).json() as { job_id: string }[];
+    expect(recent.map((r) => r.job_id)).not.toContain(book.chapterIds[0]);
+  });
+});
+
 describe('a book with nothing ready yet', () => {
   it('refuses stream, metadata, playlist and progress with 409 and the book’s status', async () => {
     const book = await seedConvertingBook(t.db, storage, { userId: ann.id, chapters: 2, ready: [] });

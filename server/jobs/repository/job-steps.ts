@@ -12,7 +12,11 @@ export interface StepFields {
   progress?: number;
   errorMessage?: string | null;
   metadata?: Record<string, unknown>;
-  /** The step starts now: started_at is set, completed_at cleared. */
+  /**
+   * The step starts now: started_at is set, completed_at cleared. A step already running keeps its
+   * start (a book's synthesize_chapters is woken again and again while its chapters convert; its
+   * duration is the whole wait, not the last wake).
+   */
   start?: boolean;
   complete?: boolean;
   countAttempt?: boolean;
@@ -73,7 +77,12 @@ export function jobStepsTable(x: DbExecutor) {
       if (fields.errorMessage !== undefined) add('error_message = ?', fields.errorMessage);
       if (fields.metadata !== undefined)
         add('step_metadata = step_metadata || ?::jsonb', JSON.stringify(fields.metadata));
-      if (fields.start) sets.push('started_at = now()', 'completed_at = NULL');
+      if (fields.start)
+        sets.push(
+          `started_at = CASE WHEN job_steps.status = 'running' AND job_steps.started_at IS NOT NULL
+             THEN job_steps.started_at ELSE now() END`,
+          'completed_at = NULL',
+        );
       if (fields.complete) sets.push('completed_at = now()');
       if (fields.countAttempt) sets.push('attempts = attempts + 1');
       await x.query(`UPDATE job_steps SET ${sets.join(', ')} WHERE job_id = $1 AND step_name = $2`, params);

@@ -6,6 +6,9 @@ import { TopNav } from './TopNav';
 // the first signed-in screen is up: no screen waits for it, and what it grows into (a mini-player)
 // stays out of every screen's first load.
 const PlayerAudio = lazy(() => import('../../features/player/PlayerAudio').then((m) => ({ default: m.PlayerAudio })));
+const OutageBanner = lazy(() =>
+  import('../../features/player/OutageBanner').then((m) => ({ default: m.OutageBanner })),
+);
 const MiniPlayer = lazy(() => import('../../features/player/MiniPlayer').then((m) => ({ default: m.MiniPlayer })));
 
 /**
@@ -17,6 +20,9 @@ export function AppLayout({ children }: { children: ReactNode }) {
   return (
     <>
       <TopNav />
+      <Suspense fallback={null}>
+        <OutageBanner />
+      </Suspense>
       <main>{children}</main>
       <Suspense fallback={null}>
         <PlayerAudio />

@@ -4,7 +4,7 @@ import { Card, ListStack } from '../../components/ui';
 import { formatClock, formatDuration } from '../../entities/time';
 import { useChapters, usePlayer } from './hooks';
 import { isChapterPlayable, isPartlyPlayable, playableSeconds } from './chapters';
-import { jumpToChapter } from './controls';
+import { playChapterFromList } from './controls';
 import { isReady } from './store';
 
 const Item = styled.button<{ $current: boolean }>`
@@ -114,7 +114,7 @@ export function ChapterList() {
                   aria-current={isCurrent ? 'true' : undefined}
                   aria-describedby={playable ? undefined : REASON_ID}
                   disabled={!ready || !playable}
-                  onClick={() => jumpToChapter(chapter.id)}
+                  onClick={() => playChapterFromList(chapter.id)}
                 >
                   <span>{`${chapter.order}. ${chapter.title}`}</span>
                   {firstMinutes ? (

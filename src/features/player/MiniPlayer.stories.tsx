@@ -10,9 +10,14 @@ import {
   progressHandler,
   progressFixture,
 } from '../../mocks/audio';
+import { http, HttpResponse } from 'msw';
+import { environmentFixture } from '../../mocks/fixtures';
 import { MiniPlayer } from './MiniPlayer';
+import { OutageBanner } from './OutageBanner';
 import { PlayerAudio } from './PlayerAudio';
-import { loadJob, resetPlayer } from './controls';
+import { connection, OUTAGE_MESSAGE, resetConnection } from './connection';
+import { loadJob, playFrom, resetPlayer } from './controls';
+import { PLAYER_MESSAGES } from './media';
 import { state } from './store';
 
 /** A signed-in page with the mini-player under it; `load` puts the sample book in the player. */
@@ -27,6 +32,7 @@ function PageWithMiniPlayer({ load, width }: { load: boolean; width?: number }) 
         <h1>Library</h1>
         <p>Your finished audiobooks, ready to play from where you left off.</p>
       </main>
+      <OutageBanner />
       <MiniPlayer />
       <PlayerAudio />
     </div>
@@ -41,6 +47,8 @@ const meta = {
   parameters: { auth: { user: {} }, route: '/library' },
   beforeEach: () => {
     resetPlayer();
+    resetConnection();
+    return () => resetConnection();
   },
 } satisfies Meta<typeof PageWithMiniPlayer>;
 
@@ -204,5 +212,87 @@ export const ConvertingBook: Story = {
       '0:00 of 0:20',
     );
     await expect(state.streamChapterId).toBe(chapterJobIds[0]);
+  },
+};
+
+/** Whether the story's server answers (the outage story stops and starts it). */
+const server = { down: false };
+const unlessDown = (path: string, method: 'get' | 'put', answer: () => object) =>
+  http[method](path, () => (server.down ? HttpResponse.error() : HttpResponse.json(answer())));
+
+/**
+ * The server goes away while a book plays: one banner says so, the player pauses honestly (Play,
+ * not Pause) at the listener's place, and all recovers by itself once the server answers again.
+ */
+export const ServerUnreachable: Story = {
+  name: "Server unreachable: \u201cCan't reach Lectio \u2014 retrying\u201d, paused at the place, recovers by itself",
+  parameters: {
+    msw: {
+      handlers: {
+        saveProgress: unlessDown('*/api/v1/progress/:jobId', 'put', () =>
+          progressFixture({ position_seconds: state.currentPosition }),
+        ),
+        environment: unlessDown('*/api/v1/environment', 'get', () => environmentFixture()),
+      },
+    },
+  },
+  beforeEach: () => {
+    server.down = false;
+  },
+  play: async ({ canvasElement, step }) => {
+    const canvas = within(canvasElement);
+    const bar = await nowPlaying(canvas);
+    muteForStory(canvasElement);
+    await userEvent.click(bar.getByRole('button', { name: 'Play' }));
+    await waitFor(() => expect(state.currentPosition).toBeGreaterThan(0.5), { timeout: 5000 });
+    await step('the server stops: the banner, and the player paused at its place', async () => {
+      server.down = true;
+      // Pausing saves the place: that save gets no answer.
+      await userEvent.click(bar.getByRole('button', { name: 'Pause' }));
+      await expect(await canvas.findByRole('status', {}, { timeout: 5000 })).toHaveTextContent(OUTAGE_MESSAGE);
+      await expect(bar.getByRole('button', { name: 'Play' })).toBeVisible();
+      await expect(state.currentPosition).toBeGreaterThan(0.5);
+    });
+    await step('the server is back: the banner goes by itself', async () => {
+      server.down = false;
+      await waitFor(() => expect(canvas.queryByText(OUTAGE_MESSAGE)).toBeNull(), { timeout: 8000 });
+      await expect(connection.reachable).toBe(true);
+    });
+  },
+};
+
+/**
+ * A jump the listener did not drag to (X-ray's "Play from here"): "Back to 0:46" is offered, and
+ * brings the place back.
+ */
+export const BackToPreviousPlace: Story = {
+  name: 'Back to …: after "Play from here", the previous place is one tap away',
+  parameters: {
+    msw: { handlers: { progress: progressHandler({ progress: progressFixture({ position_seconds: 46 }) }) } },
+  },
+  play: async ({ canvasElement }) => {
+    const bar = await nowPlaying(within(canvasElement));
+    muteForStory(canvasElement);
+    await playFrom(bookJobId, 6);
+    const back = await bar.findByRole('button', { name: 'Back to 0:46' });
+    await waitFor(() => expect(state.currentPosition).toBeLessThan(10));
+    await userEvent.click(back);
+    await waitFor(() => expect(state.currentPosition).toBeGreaterThanOrEqual(46));
+    await expect(bar.queryByRole('button', { name: /^Back to/ })).toBeNull();
+  },
+};
+
+/** The browser blocks a start without a tap (autoplay): the listener is asked to tap, Play shows. */
+export const TapPlayToStart: Story = {
+  name: 'Autoplay blocked: \u201cTap play to start\u201d, Play shown (not Pause)',
+  play: async ({ canvasElement }) => {
+    const bar = await nowPlaying(within(canvasElement));
+    const audio = canvasElement.ownerDocument.querySelector<HTMLAudioElement>('[data-testid="player-audio"]')!;
+    // What a browser does to audio started without a tap.
+    audio.play = () => Promise.reject(new DOMException('play() needs a user gesture', 'NotAllowedError'));
+    await playFrom(bookJobId, 10);
+    await expect(await bar.findByText(PLAYER_MESSAGES.tapToPlay)).toBeVisible();
+    await expect(bar.getByRole('button', { name: 'Play' })).toBeVisible();
+    await expect(state.isPlaying).toBe(false);
   },
 };

@@ -13,6 +13,7 @@ import { skip } from './controls';
 import { usePlayerMetadata } from './data';
 import { togglePlay } from './media';
 import { SKIP_SECONDS } from './settings';
+import { ReturnButton } from './ReturnButton';
 import { isReady } from './store';
 
 /** Room below the page, so the fixed bar never covers its end (docs/listening.md#mini-player). */
@@ -133,8 +134,9 @@ export function MiniPlayer() {
             <Link href={paths.libraryBook(jobId)} aria-label={`Open ${title}`}>
               {title}
             </Link>
-            {chapterTitle && <span>{chapterTitle}</span>}
+            {player.notice ? <span role="status">{player.notice}</span> : chapterTitle && <span>{chapterTitle}</span>}
           </Titles>
+          <ReturnButton />
           <Time aria-hidden="true">{`${formatClock(player.currentPosition)} / ${formatClock(player.duration)}`}</Time>
           <Secondary>
             <IconButton

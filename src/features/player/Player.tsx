@@ -23,6 +23,7 @@ import { togglePlay } from './media';
 import { PLAYBACK_RATES, SKIP_SECONDS, SLEEP_MINUTES, VOLUME_STEP } from './settings';
 import { cancelSleepTimer, startSleepTimer } from './sleep';
 import { isReady } from './store';
+import { ReturnButton } from './ReturnButton';
 
 const Region = styled(Card)`
   display: flex;
@@ -179,6 +180,7 @@ export function Player({ title = 'Audio player' }: { title?: string }) {
       {player.isLoading && <Spinner label="Loading audio..." />}
       {player.error && <ErrorText role="alert">{player.error}</ErrorText>}
       {player.notice && <Notice role="status">{player.notice}</Notice>}
+      <ReturnButton />
       <Row>
         <Clock role="timer" aria-label="Elapsed time">
           {formatClock(shownPosition)}

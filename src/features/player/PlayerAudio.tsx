@@ -4,6 +4,8 @@ import { getGetAudioCoverQueryOptions } from '../../api/gen/endpoints/audio/audi
 import { watchMediaSession, type ArtworkSource } from './mediaSession';
 import { installPlayerShortcuts } from './shortcuts';
 import { usePlayerMetadata } from './data';
+import { onConnectionChange, watchConnection } from './connection';
+import { pauseForOutage, recoverAfterOutage, restoreLastBook } from './controls';
 import { attachMedia } from './media';
 import { watchPageHide } from './saving';
 import { connectPlayerCache } from './settings';
@@ -45,6 +47,11 @@ export function PlayerAudio() {
   const audio = useRef<HTMLAudioElement>(null);
   const queryClient = useQueryClient();
   useEffect(() => connectPlayerCache(queryClient), [queryClient]);
+  // The outage banner's source, and what the player does when the server goes away and comes back.
+  useEffect(() => watchConnection(queryClient), [queryClient]);
+  useEffect(() => onConnectionChange((reachable) => (reachable ? void recoverAfterOutage() : pauseForOutage())), []);
+  // After a reload the mini player is back with the last book, paused at its saved place.
+  useEffect(() => void restoreLastBook(), []);
   // Observed here, the loaded book's metadata stays in the cache on every page.
   usePlayerMetadata();
   useEffect(() => {

@@ -1,4 +1,6 @@
+import type { QueryClient } from '@tanstack/react-query';
 import { errorMessage } from '../../api/errors';
+import { getGetPreferencesQueryKey, getPreferences } from '../../api/gen/endpoints/auth/auth';
 import {
   chaptersOf,
   clamp,
@@ -9,6 +11,7 @@ import {
   playableSeconds,
   previousPlayableChapter,
 } from './chapters';
+import { connection } from './connection';
 import { fetchMetadata, fetchStream, loadedMetadata, playerCache } from './data';
 import {
   applyRate,
@@ -27,7 +30,7 @@ import {
 } from './media';
 import { progressQuery } from './progressCache';
 import { forgetPlace, markSaved, saveNow, stopSaving } from './saving';
-import { environment, PLAYBACK_RATES } from './settings';
+import { environment, LAST_BOOK_KEY, PLAYBACK_RATES } from './settings';
 import { cancelSleepTimer, followSeek } from './sleep';
 import { isReady, resetState, state, type PlayerState } from './store';
 
@@ -45,6 +48,7 @@ export async function loadJob(jobId: string): Promise<boolean> {
   if (state.sleepTimer?.mode === 'chapterEnd') cancelSleepTimer();
   Object.assign(state, {
     currentJobId: jobId,
+    returnTo: null,
     isPlaying: false,
     isLoading: true,
     error: null,
@@ -59,10 +63,12 @@ export async function loadJob(jobId: string): Promise<boolean> {
   } satisfies Partial<PlayerState>);
   try {
     const cache = playerCache();
-    const [stream, metadata, progress] = await Promise.all([
+    const ownRate = storedRate(jobId);
+    const [stream, metadata, progress, preferredRate] = await Promise.all([
       fetchStream(jobId),
       fetchMetadata(jobId),
       cache.fetchQuery({ ...progressQuery(jobId), retry: false }).catch(() => null),
+      ownRate === null ? defaultRate(cache) : null,
     ]);
     if (token !== currentLoad()) return false;
     if (!stream.url) {
@@ -82,10 +88,11 @@ export async function loadJob(jobId: string): Promise<boolean> {
       duration,
       currentPosition: position,
       currentChapter: progress?.current_chapter_id ?? null,
-      playbackRate: storedRate(jobId),
+      playbackRate: ownRate ?? preferredRate ?? 1,
       isLoading: false,
     } satisfies Partial<PlayerState>);
     markSaved(position);
+    rememberLastBook(jobId);
     if (!state.currentChapter) followChapter();
     applySource();
     // The saved place may be in a later chapter than the file answered.
@@ -142,9 +149,100 @@ export async function playFrom(jobId: string, position: number): Promise<boolean
   if (state.currentJobId !== jobId || !isReady(state)) {
     if (!(await loadJob(jobId))) return false;
   }
-  seek(position);
+  jumpTo(position);
   play();
   return true;
+}
+
+/** How long "Back to …" is offered after a jump the listener did not drag to. */
+export const RETURN_OFFER_MS = 30_000;
+/** A jump shorter than this keeps no way back: the listener is nearly where they were. */
+const RETURN_MIN_SECONDS = 5;
+let returnTimer: unknown = null;
+
+function offerReturn(position: number | null): void {
+  if (returnTimer !== null) environment().clearTimeout(returnTimer);
+  returnTimer = null;
+  state.returnTo = position;
+  if (position === null) return;
+  returnTimer = environment().setTimeout(() => {
+    returnTimer = null;
+    state.returnTo = null;
+  }, RETURN_OFFER_MS);
+}
+
+/**
+ * A jump the listener did not make by dragging (X-ray's "Play from here", a chapter, the
+ * assistant's "continue"): the place before it is offered as "Back to …" for a while (until the
+ * next such jump, or RETURN_OFFER_MS), as e-readers do.
+ */
+export function jumpTo(position: number): void {
+  const before = state.currentPosition;
+  seek(position);
+  offerReturn(Math.abs(state.currentPosition - before) >= RETURN_MIN_SECONDS ? before : null);
+}
+
+/** "Back to 2:46": returns to the place before the last jump, and offers no way back from there. */
+export function returnToPrevious(): void {
+  const back = state.returnTo;
+  if (back === null) return;
+  offerReturn(null);
+  seek(back);
+  followChapter();
+}
+
+/**
+ * Plays the book: the play buttons of the job page, the shelves and the library. Loads it first
+ * (at its saved place) unless it is loaded; plays on if it is. Resolves true when it plays.
+ */
+export async function playBook(jobId: string): Promise<boolean> {
+  if (state.currentJobId !== jobId || !isReady(state)) {
+    if (!(await loadJob(jobId))) return false;
+  }
+  play();
+  return true;
+}
+
+/**
+ * A chapter's Play (the job page, the book page's chapter list): THE BOOK plays from that chapter's
+ * start, loaded first when it is not; the place before is offered as "Back to …". Resolves true
+ * when it plays.
+ */
+export async function playChapter(bookId: string, chapterId: string): Promise<boolean> {
+  if (state.currentJobId !== bookId || !isReady(state)) {
+    if (!(await loadJob(bookId))) return false;
+  }
+  const chapter = chaptersOf(loadedMetadata()).find((c) => c.id === chapterId);
+  if (chapter && isChapterPlayable(chapter)) {
+    jumpTo(chapter.start);
+    state.currentChapter = chapter.id;
+  }
+  play();
+  return true;
+}
+
+function rememberLastBook(jobId: string): void {
+  try {
+    environment().storage()?.setItem(LAST_BOOK_KEY, jobId);
+  } catch {
+    // Storage full or refused (private mode): the book just is not restored after a reload.
+  }
+}
+
+/**
+ * After a reload: the last book played is loaded again, paused at its saved place (the server's),
+ * unless a book is loaded already. Resolves true when it is.
+ */
+export async function restoreLastBook(): Promise<boolean> {
+  if (state.currentJobId !== null) return false;
+  const jobId = environment().storage()?.getItem(LAST_BOOK_KEY) ?? null;
+  if (!jobId) return false;
+  const loaded = await loadJob(jobId);
+  if (!loaded && state.currentJobId === jobId && connection.reachable) {
+    // Gone (deleted, or another account's): forget it rather than show an error nobody asked for.
+    clearAudio();
+  }
+  return loaded;
 }
 
 /**
@@ -190,9 +288,30 @@ export function changeVolume(delta: number): void {
 
 const rateKey = (jobId: string) => `lectio.playbackRate.${jobId}`;
 
-function storedRate(jobId: string): number {
+/** The speed the listener picked for this book, or null when they never did. */
+function storedRate(jobId: string): number | null {
   const value = Number(environment().storage()?.getItem(rateKey(jobId)));
-  return (PLAYBACK_RATES as readonly number[]).includes(value) ? value : 1;
+  return (PLAYBACK_RATES as readonly number[]).includes(value) ? value : null;
+}
+
+/**
+ * The speed for new books the account saved (GET /auth/preferences, the entry the Account page
+ * reads and updates), for a book the listener never set a speed for; null when none is saved or
+ * it cannot be read.
+ */
+async function defaultRate(cache: QueryClient): Promise<number | null> {
+  try {
+    const preferences = await cache.fetchQuery({
+      queryKey: getGetPreferencesQueryKey(),
+      queryFn: ({ signal }) => getPreferences({ signal }),
+      staleTime: 60_000,
+      retry: false,
+    });
+    const rate = preferences.default_speed ?? null;
+    return rate !== null && (PLAYBACK_RATES as readonly number[]).includes(rate) ? rate : null;
+  } catch {
+    return null;
+  }
 }
 
 /** Sets the speed and remembers it for this book. */
@@ -208,6 +327,18 @@ export function jumpToChapter(chapterId: string): void {
   if (!chapter || !isChapterPlayable(chapter)) return;
   seek(chapter.start);
   state.currentChapter = chapter.id;
+}
+
+/**
+ * A click on a chapter in the chapter list: the book plays from there, and the place before is
+ * offered as "Back to …".
+ */
+export function playChapterFromList(chapterId: string): void {
+  const chapter = chaptersOf(loadedMetadata()).find((c) => c.id === chapterId);
+  if (!chapter || !isChapterPlayable(chapter)) return;
+  jumpTo(chapter.start);
+  state.currentChapter = chapter.id;
+  play();
 }
 
 export function nextChapter(): void {
@@ -234,6 +365,7 @@ export async function resetProgress(): Promise<void> {
 /** Stops and forgets everything about the loaded book (the element stays attached). */
 export function clearAudio(): void {
   nextLoad();
+  offerReturn(null);
   stopSaving();
   cancelSleepTimer();
   resetState();
@@ -253,4 +385,32 @@ export async function stopForSignOut(): Promise<void> {
   pause();
   await saveNow({ keepalive: true });
   clearAudio();
+  // The next account on this browser does not get this one's book back after a reload.
+  environment().storage()?.setItem(LAST_BOOK_KEY, '');
+}
+
+/**
+ * The server cannot be reached (connection.ts): the player pauses honestly (it shows Play), and
+ * keeps the listener's place.
+ */
+export function pauseForOutage(): void {
+  pause();
+}
+
+/**
+ * The server is back: a book that failed to load (or whose audio stopped loading) is loaded again
+ * at the place the listener had, and that place is saved. Playback stays paused: the listener
+ * presses Play.
+ */
+export async function recoverAfterOutage(): Promise<void> {
+  const jobId = state.currentJobId;
+  if (!jobId) return;
+  if (state.error === null && isReady(state)) {
+    await saveNow();
+    return;
+  }
+  const place = state.currentPosition;
+  if (!(await loadJob(jobId)) || state.currentJobId !== jobId) return;
+  if (place > 0) seek(place);
+  await saveNow();
 }

@@ -5,5 +5,5 @@ export { ChapterList } from './ChapterList';
 export { ReadAlong } from './ReadAlong';
 export { useSavedProgress } from './progressCache';
 export { useOpeningPlayable, usePlayerMetadata } from './data';
-export { listenAgain, loadJob, playFrom, resetPlayer, togglePlayback } from './controls';
+export { listenAgain, loadJob, playBook, playChapter, playFrom, resetPlayer, togglePlayback } from './controls';
 export { isReady, state as playerState } from './store';

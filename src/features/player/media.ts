@@ -7,6 +7,7 @@ import {
   playableSeconds,
   type ChapterInfo,
 } from './chapters';
+import { checkConnection } from './connection';
 import { fetchMetadata, fetchStream, loadedMetadata, loadedStreamUrl } from './data';
 import { saveNow, startSaving, stopSaving } from './saving';
 import { CONVERTING_POLL_MS, environment, SEEK_THRESHOLD_SECONDS } from './settings';
@@ -247,7 +248,10 @@ function onMediaError(): void {
   if (!isReady(state)) return;
   console.error('Audio error', media?.error);
   setPaused();
+  const code = media?.error?.code;
   state.error = describeMediaError(media?.error ?? null);
+  // The audio stopped loading: the server may be away (the outage banner then says so).
+  if (code === 2) checkConnection();
 }
 
 const mediaListeners: [string, () => void][] = [

@@ -1,5 +1,6 @@
 import { deleteProgress, saveProgress } from '../../api/gen/endpoints/progress/progress';
 import { errorMessage } from '../../api/errors';
+import { reportFailure } from './connection';
 import { playerCache } from './data';
 import { forgetSavedProgress, writeSavedProgress } from './progressCache';
 import { environment, SAVE_INTERVAL_MS } from './settings';
@@ -48,6 +49,9 @@ export async function saveNow(options: { keepalive?: boolean } = {}): Promise<vo
     );
     writeSavedProgress(playerCache(), saved);
   } catch (error) {
+    // Not saved: the next save tries again from here (the server may be away for a while).
+    if (lastSavedPosition === position) lastSavedPosition = null;
+    reportFailure(error);
     console.warn(errorMessage(error, 'Failed to update progress'), error);
   }
 }

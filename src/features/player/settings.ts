@@ -16,6 +16,9 @@ export const SLEEP_TICK_MS = 250;
  */
 export const CONVERTING_POLL_MS = 3_000;
 
+/** Where the last book played is remembered, so the mini player comes back after a reload. */
+export const LAST_BOOK_KEY = 'lectio.lastBook';
+
 /**
  * I/O the player uses, swappable in tests: the clock for the periodic save and the sleep timer,
  * where speeds are kept, and the data cache that holds every server answer the player reads (the

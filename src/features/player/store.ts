@@ -43,6 +43,11 @@ export interface PlayerState {
   notice: string | null;
   /** The running sleep timer, or null when it is off. */
   sleepTimer: SleepTimer | null;
+  /**
+   * Where the listener was before a jump they did not drag to ("Play from here", a chapter, the
+   * assistant's "continue"): offered as "Back to 2:46" for a while (controls.ts), else null.
+   */
+  returnTo: number | null;
 }
 
 /**
@@ -69,6 +74,7 @@ const initialState: PlayerState = {
   error: null,
   notice: null,
   sleepTimer: null,
+  returnTo: null,
 };
 
 export const state = proxy<PlayerState>(structuredClone(initialState));

@@ -2,6 +2,7 @@ import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
 import { errorBodyFixture } from '../../mocks/fixtures';
 import { bookWithChaptersFixture, jobAtStatus, jobsBackend, jobUuid, tutoringAnalysisFixture } from '../../mocks/jobs';
+import { playerState, resetPlayer } from '../../features/player';
 import { JobDetail } from './JobDetail';
 
 const processing = jobAtStatus('PROCESSING', { id: jobUuid(1), title: 'The Tell-Tale Heart' });
@@ -53,12 +54,15 @@ const meta = {
       `/jobs/${book.id}`,
       `/jobs/${chapters[0]!.id}`,
       `/library/${completed.id}`,
-      `/library/${chapters[0]!.id}`,
+      `/library/${book.id}`,
     ],
     auth: { user: {} },
     msw: { handlers: api.handlers },
   },
-  beforeEach: () => api.reset(),
+  beforeEach: () => {
+    api.reset();
+    resetPlayer();
+  },
 } satisfies Meta<typeof JobDetail>;
 
 export default meta;
@@ -89,9 +93,9 @@ export const Processing: Story = {
     await expect(steps.getByRole('button', { name: /Acquire content/ })).toHaveTextContent('completed');
     await expect(steps.getAllByRole('progressbar')).toHaveLength(1);
     await expect(canvas.getByRole('button', { name: 'Cancel Job' })).toBeVisible();
-    await expect(canvas.queryByRole('link', { name: 'Play Audiobook' })).toBeNull();
+    await expect(canvas.queryByRole('button', { name: 'Play Audiobook' })).toBeNull();
     await expect(canvas.queryByRole('heading', { name: 'Error Details' })).toBeNull();
-    await expect(canvas.queryByRole('heading', { name: 'Chapter Jobs' })).toBeNull();
+    await expect(canvas.queryByRole('heading', { name: 'Chapters' })).toBeNull();
   },
 };
 
@@ -175,25 +179,22 @@ export const Completed: Story = {
     await expect(canvas.getByRole('progressbar', { name: 'Overall progress' })).toHaveAttribute('aria-valuenow', '100');
     await expect(canvas.queryByRole('button', { name: 'Cancel Job' })).toBeNull();
     await expect(canvas.queryByRole('button', { name: 'Retry' })).toBeNull();
-    await expect(canvas.getByRole('link', { name: 'Play Audiobook' })).toHaveAttribute(
-      'href',
-      `/library/${completed.id}`,
-    );
-    // Ids are kept under a closed Technical details disclosure.
-    const details = canvas.getByText('Technical details').closest('details')!;
-    await expect(details).not.toHaveAttribute('open');
-    await expect(details).toHaveTextContent(`Job ID: ${completed.id}`);
+    await expect(canvas.getByRole('button', { name: 'Play Audiobook' })).toBeEnabled();
+    // A listener never sees the job's internals (its id, its type).
+    await expect(canvas.queryByText('Technical details')).toBeNull();
+    await expect(canvasElement).not.toHaveTextContent(completed.id);
   },
 };
 
-/** Play Audiobook opens the book page. */
+/** Play Audiobook starts the book and opens its page. */
 export const CompletedPlayNavigates: Story = {
   tags: ['navigates'],
-  name: 'Completed: Play Audiobook opens the book page',
+  name: 'Completed: Play Audiobook starts the book and opens its page',
   args: { jobId: completed.id },
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
-    await userEvent.click(await canvas.findByRole('link', { name: 'Play Audiobook' }));
+    await userEvent.click(await canvas.findByRole('button', { name: 'Play Audiobook' }));
+    await waitFor(() => expect(playerState.currentJobId).toBe(completed.id));
     await expect(await canvas.findByRole('heading', { name: `Navigated to /library/${completed.id}` })).toBeVisible();
   },
 };
@@ -255,35 +256,31 @@ export const BookWithChapters: Story = {
   args: { jobId: book.id },
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
-    await expect(await canvas.findByRole('heading', { name: 'Chapter Jobs' })).toBeVisible();
-    const list = within(canvas.getByRole('list', { name: 'Chapter jobs' }));
+    await expect(await canvas.findByRole('heading', { name: 'Chapters' })).toBeVisible();
+    const list = within(canvas.getByRole('list', { name: 'Chapters' }));
     await expect(list.getAllByRole('listitem')).toHaveLength(3);
-    await expect(list.getAllByRole('link', { name: /^Play/ })).toHaveLength(2);
+    await expect(list.getAllByRole('button', { name: /^Play/ })).toHaveLength(2);
     await expect(list.getAllByRole('link', { name: /^View/ })).toHaveLength(3);
-    await expect(list.queryByRole('link', { name: `Play ${runningChapter.title}` })).toBeNull();
+    await expect(list.queryByRole('button', { name: `Play ${runningChapter.title}` })).toBeNull();
     await expect(canvas.queryByRole('link', { name: 'Go to Parent Book' })).toBeNull();
-    await expect(list.getByRole('link', { name: `Play ${chapters[0]!.title}` })).toHaveAttribute(
-      'href',
-      `/library/${chapters[0]!.id}`,
-    );
+    await expect(list.getByRole('button', { name: `Play ${chapters[0]!.title}` })).toBeEnabled();
     // A book's progress counts its chapters (2 of 3 done), not its steps.
     await expect(canvas.getByText('2 of 3 chapters done')).toBeVisible();
     await expect(canvas.getByRole('progressbar', { name: 'Overall progress' })).toHaveAttribute('aria-valuenow', '67');
   },
 };
 
-/** Play on a chapter opens it. */
+/** Play on a chapter starts THE BOOK at that chapter and opens the book's page (never the chapter as a book). */
 export const PlayChapterNavigates: Story = {
   tags: ['navigates'],
-  name: 'Book with chapters: Play on a chapter opens it',
+  name: 'Book with chapters: Play on a chapter starts the book there',
   args: { jobId: book.id },
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
-    const list = within(await canvas.findByRole('list', { name: 'Chapter jobs' }));
-    await userEvent.click(list.getByRole('link', { name: `Play ${chapters[0]!.title}` }));
-    await expect(
-      await canvas.findByRole('heading', { name: `Navigated to /library/${chapters[0]!.id}` }),
-    ).toBeVisible();
+    const list = within(await canvas.findByRole('list', { name: 'Chapters' }));
+    await userEvent.click(list.getByRole('button', { name: `Play ${chapters[0]!.title}` }));
+    await expect(await canvas.findByRole('heading', { name: `Navigated to /library/${book.id}` })).toBeVisible();
+    await waitFor(() => expect(playerState.currentJobId).toBe(book.id));
   },
 };
 
@@ -346,7 +343,7 @@ export const WithoutTutoringAnalysis: Story = {
   args: { jobId: completed.id },
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
-    await expect(await canvas.findByRole('link', { name: 'Play Audiobook' })).toBeVisible();
+    await expect(await canvas.findByRole('button', { name: 'Play Audiobook' })).toBeVisible();
     await expect(canvas.queryByRole('link', { name: 'Ask Tutor' })).toBeNull();
     await expect(canvas.queryByRole('link', { name: 'X-ray Lookup' })).toBeNull();
   },

@@ -1,23 +1,13 @@
 import styled from 'styled-components';
-import { Link } from 'wouter';
+import { Link, useLocation } from 'wouter';
 import type { Job } from '../../api/gen/model';
 import { ApiError, errorMessage } from '../../api/errors';
-import {
-  Alert,
-  Button,
-  ButtonLink,
-  Card,
-  Disclosure,
-  Page,
-  ProgressBar,
-  Spinner,
-  StatusBadge,
-} from '../../components/ui';
+import { Alert, Button, ButtonLink, Card, Page, ProgressBar, Spinner, StatusBadge } from '../../components/ui';
 import { paths } from '../../lib/paths';
 import { VoiceBadge } from '../../components/book';
 import { useEnvironment } from '../../features/environment';
 import { formatDateTime } from '../../entities/time';
-import { isActiveStatus, jobTitle } from '../../entities/job';
+import { chapterTitle, isActiveStatus, jobTitle } from '../../entities/job';
 import {
   PollingIndicator,
   useCancelJobFlow,
@@ -26,6 +16,7 @@ import {
   useRetryJobAction,
   defaultFilters,
 } from '../../features/jobs';
+import { playBook, playChapter } from '../../features/player';
 import { TaskProgress } from './TaskProgress';
 
 const Crumbs = styled.nav`
@@ -138,26 +129,27 @@ function Breadcrumb({ job }: { job: Job }) {
   );
 }
 
-function ChapterJobs({ job }: { job: Job }) {
+function ChapterJobs({ job, onPlayChapter }: { job: Job; onPlayChapter: (chapterId: string) => void }) {
   return (
     <Card aria-labelledby="chapter-jobs-heading">
-      <SectionTitle id="chapter-jobs-heading">Chapter Jobs</SectionTitle>
+      <SectionTitle id="chapter-jobs-heading">Chapters</SectionTitle>
       {job.children.length === 0 ? (
-        <p>No chapter jobs yet.</p>
+        <p>No chapters yet.</p>
       ) : (
-        <Chapters aria-label="Chapter jobs">
+        <Chapters aria-label="Chapters">
           {job.children.map((child) => {
-            const title = jobTitle(child);
+            const title = chapterTitle(child, job.title.trim());
             const hidden = <span className="visually-hidden"> {title}</span>;
             return (
               <li key={child.id}>
                 <strong>{title}</strong>
                 <StatusBadge status={child.status} />
                 {child.status === 'COMPLETED' && (
-                  <ButtonLink variant="primary" href={paths.libraryBook(child.id)}>
+                  // The book plays, from this chapter (never the chapter as a book of its own).
+                  <Button variant="primary" onClick={() => onPlayChapter(child.id)}>
                     Play
                     {hidden}
-                  </ButtonLink>
+                  </Button>
                 )}
                 <ButtonLink href={paths.job(child.id)}>
                   View
@@ -183,6 +175,7 @@ export function JobDetail({ jobId }: { jobId: string }) {
   const { isCancelling } = cancelFlow;
   const { retry, isRetrying, error: retryError } = useRetryJobAction();
   const demoMode = useEnvironment()?.features.demo_mode ?? false;
+  const [, navigate] = useLocation();
   const job = state.currentJob;
 
   if (state.isLoading) {
@@ -212,6 +205,16 @@ export function JobDetail({ jobId }: { jobId: string }) {
   const canDiscuss = job.status === 'COMPLETED' && job.config.tutoring_analysis !== undefined;
   // A book's progress is its chapters: 2 of 33 done is 6 %, whatever its steps say.
   const chaptersDone = job.children.filter((child) => child.status === 'COMPLETED').length;
+  // A book plays as soon as one of its chapters is converted: always as the book itself.
+  const playable = job.status === 'COMPLETED' || (isBook && chaptersDone > 0);
+  const startBook = () => {
+    void playBook(job.id);
+    navigate(paths.libraryBook(job.id));
+  };
+  const startChapter = (chapterId: string) => {
+    void playChapter(job.id, chapterId);
+    navigate(paths.libraryBook(job.id));
+  };
   const overall =
     job.status === 'COMPLETED'
       ? 100
@@ -223,10 +226,22 @@ export function JobDetail({ jobId }: { jobId: string }) {
     <Page title={title} lead={job.description ?? undefined}>
       <Breadcrumb job={job} />
       <Toolbar>
-        {job.status === 'COMPLETED' && (
-          <ButtonLink variant="primary" href={paths.libraryBook(job.id)}>
+        {playable && !job.parent_job_id && (
+          <Button variant="primary" onClick={startBook}>
             Play Audiobook
-          </ButtonLink>
+          </Button>
+        )}
+        {job.parent_job_id && job.status === 'COMPLETED' && (
+          <Button
+            variant="primary"
+            onClick={() => {
+              const bookId = job.parent_job_id!;
+              void playChapter(bookId, job.id);
+              navigate(paths.libraryBook(bookId));
+            }}
+          >
+            Play this chapter in the book
+          </Button>
         )}
         {canDiscuss && (
           <>
@@ -272,11 +287,6 @@ export function JobDetail({ jobId }: { jobId: string }) {
           <p>{formatDateTime(job.created_at)}</p>
         </Fact>
       </Grid>
-      <Disclosure summary="Technical details">
-        <p>{`Job ID: ${job.id}`}</p>
-        {job.parent_job_id && <p>{`Book job ID: ${job.parent_job_id}`}</p>}
-        <p>{`Type: ${job.job_type}`}</p>
-      </Disclosure>
 
       <Stack>
         <Card aria-labelledby="overall-progress-heading">
@@ -286,7 +296,7 @@ export function JobDetail({ jobId }: { jobId: string }) {
           )}
           <ProgressBar value={overall} label="Overall progress" tone={job.status === 'FAILED' ? 'danger' : 'primary'} />
         </Card>
-        {isBook && <ChapterJobs job={job} />}
+        {isBook && <ChapterJobs job={job} onPlayChapter={startChapter} />}
         <TaskProgress key={job.id} steps={job.steps} />
         {job.error_message && (
           <Card aria-labelledby="error-details-heading">

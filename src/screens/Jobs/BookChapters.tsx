@@ -4,6 +4,7 @@ import { Alert, ButtonLink, Spinner, StatusBadge } from '../../components/ui';
 import { paths } from '../../lib/paths';
 import { chapterTitle, jobTitle } from '../../entities/job';
 import { useBookChapters } from '../../features/jobs';
+import { playChapter } from '../../features/player';
 
 const List = styled.ol`
   display: flex;
@@ -30,7 +31,8 @@ const Row = styled.li`
 
 /**
  * The chapter jobs of an opened book in the jobs list, in chapter order (GET /jobs/{id}'s
- * children; docs/listening.md#chapter-order), each with its status, Play when done, and View.
+ * children; docs/listening.md#chapter-order), each with its status, Play when done (the book
+ * from that chapter), and View.
  */
 export function BookChapters({ bookId, bookTitle }: { bookId: string; bookTitle: string }) {
   const { chapters, isLoading, error } = useBookChapters(bookId, { enabled: true });
@@ -47,7 +49,12 @@ export function BookChapters({ bookId, bookTitle }: { bookId: string; bookTitle:
             <span className="title">{name}</span>
             <StatusBadge status={chapter.status} />
             {chapter.status === 'COMPLETED' && (
-              <ButtonLink variant="primary" href={paths.libraryBook(chapter.id)}>
+              // THE BOOK plays, from this chapter, on the book's page (never the chapter as a book).
+              <ButtonLink
+                variant="primary"
+                href={paths.libraryBook(bookId)}
+                onClick={() => void playChapter(bookId, chapter.id)}
+              >
                 Play
                 <span className="visually-hidden"> {full}</span>
               </ButtonLink>

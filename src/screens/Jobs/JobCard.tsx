@@ -17,6 +17,7 @@ import {
 } from '../../entities/job';
 import { BookChapters } from './BookChapters';
 import { JobStatusIcon } from '../../features/jobs';
+import { playChapter } from '../../features/player';
 
 const Article = styled(Card)`
   display: flex;
@@ -124,7 +125,12 @@ export function JobCard({ job, onCancel, cancelling, onDelete }: JobCardProps) {
           </ButtonLink>
         )}
         {job.status === 'COMPLETED' && (
-          <ButtonLink variant="primary" href={paths.libraryBook(job.id)}>
+          // A chapter job plays as its book, from that chapter.
+          <ButtonLink
+            variant="primary"
+            href={paths.libraryBook(job.parent_job_id ?? job.id)}
+            onClick={job.parent_job_id ? () => void playChapter(job.parent_job_id!, job.id) : undefined}
+          >
             Play
             {forTitle}
           </ButtonLink>

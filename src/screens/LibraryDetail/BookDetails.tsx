@@ -1,7 +1,6 @@
 import styled from 'styled-components';
 import type { Job } from '../../api/gen/model';
 import { Disclosure } from '../../components/ui';
-import { shortId } from '../../entities/job';
 import { voiceLabel, voiceLabelText } from '../../entities/provider';
 import { formatBytes, formatDateTime, formatDuration } from '../../entities/time';
 import type { usePlayerMetadata } from '../../features/player';
@@ -73,10 +72,8 @@ export function BookDetails({
           </dd>
         </Details>
       </Disclosure>
-      <Disclosure summary="Technical details">
+      <Disclosure summary="Dates">
         <Details>
-          <dt>Job ID</dt>
-          <dd>{shortId(book.id)}</dd>
           <dt>Created</dt>
           <dd>{formatDateTime(book.created_at)}</dd>
           <dt>Completed</dt>

@@ -143,10 +143,11 @@ export const Details: Story = {
     // What speaks it, in words: never an engine's code name, never the voice only asked for.
     await expect(audio).toHaveTextContent('VoiceOffline voice · requested OpenAI');
     await expect(audio).toHaveTextContent('16 kHz');
-    // The id waits under a closed disclosure, not in the first glance.
-    const tech = canvas.getByText('Technical details').closest('details')!;
-    await expect(tech).not.toHaveAttribute('open');
-    await expect(tech).toHaveTextContent(bookJobId.slice(0, 8));
+    // The dates wait under a closed disclosure; the book's id is nowhere on a listener's page.
+    const dates = canvas.getByText('Dates').closest('details')!;
+    await expect(dates).not.toHaveAttribute('open');
+    await expect(dates).toHaveTextContent('Created');
+    await expect(canvasElement.textContent).not.toContain(bookJobId.slice(0, 8));
     await expect(canvas.getByText('3 chapters')).toBeVisible();
     // The offline voice read it, standing in for the OpenAI voice that was asked for.
     await expect(canvas.getByText('Offline voice')).toBeVisible();

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import styled from 'styled-components';
-import { Link } from 'wouter';
+import { Link, useLocation } from 'wouter';
 import { ApiError, errorMessage } from '../../api/errors';
 import { Alert, Badge, Button, ButtonLink, Page, Spinner } from '../../components/ui';
 import { paths } from '../../lib/paths';
@@ -14,6 +14,7 @@ import {
   listenAgain,
   loadJob,
   Player,
+  playChapter,
   playerState,
   ReadAlong,
   togglePlayback,
@@ -158,12 +159,21 @@ export function LibraryDetail({ jobId }: { jobId: string }) {
     if (playing) setRecapDoneFor(jobId);
   }, [playing, jobId]);
 
+  // A chapter is never a book of its own: an address of one (an old link) opens its book, from it.
+  const bookOfChapter = job.data?.parent_job_id ?? null;
+  const [, navigate] = useLocation();
+  useEffect(() => {
+    if (bookOfChapter === null) return;
+    void playChapter(bookOfChapter, jobId);
+    navigate(paths.libraryBook(bookOfChapter), { replace: true });
+  }, [bookOfChapter, jobId, navigate]);
+
   useEffect(() => {
     // A book already loaded (say, playing from the library) keeps playing where it is.
-    if (ready && playerState.currentJobId !== jobId) void loadJob(jobId);
-  }, [ready, jobId]);
+    if (ready && bookOfChapter === null && playerState.currentJobId !== jobId) void loadJob(jobId);
+  }, [ready, jobId, bookOfChapter]);
 
-  if (job.isLoading) return <Spinner label="Loading..." />;
+  if (job.isLoading || bookOfChapter !== null) return <Spinner label="Loading..." />;
   if (job.data && !ready && isActiveStatus(job.data.status)) {
     return (
       <Page title={bookTitle(job.data)}>
