@@ -8,6 +8,9 @@ import { createLoginThrottle } from './auth/throttle';
 import { createTokenService } from './auth/tokens';
 import { cachedUserLookups } from './auth/user-cache';
 import { createUserRepository } from './auth/users';
+import { createAccountDeletion } from './auth/account-deletion';
+import { createMailer } from './auth/mail';
+import { createPasswordResets } from './auth/password-resets';
 import type { Config } from './config';
 import { migrate } from './db/migrate';
 import { openDatabase } from './db/open';
@@ -30,6 +33,7 @@ import { createPronunciationService } from './pronunciations/service';
 import { createProgressRepository } from './progress/repository';
 import { createProgressService } from './progress/service';
 import { convertsNatively, createConversion, type ConversionOverrides } from './jobs/index';
+import { createBookSource } from './books/source';
 import { createExports } from './exports/index';
 import { createMediaTagger } from './exports/media-tags';
 import { createFeedRepository } from './feeds/repository';
@@ -37,12 +41,11 @@ import { createFeedService, deriveFeedSecret } from './feeds/service';
 import { createListCache, listenForJobChanges } from './jobs/list-cache';
 import { apiRoutes } from './routes/index';
 import { publicFeedRoutes } from './routes/feeds';
-import { createBookSource } from './assistant/books';
 import { createListeningHistory } from './assistant/library';
 import { createConversationRepository } from './assistant/conversations';
 import { openAiEngines } from './assistant/openai';
 import { createVoiceAssistant, offlineEngines, type AssistantEngines } from './assistant/service';
-import { withModel } from './assistant/model';
+import { withModel, withoutModel } from './assistant/model';
 import { openStorage, type FileStorage } from './storage/index';
 import { createVoiceSamples } from './voices/samples';
 import { conversionMetricsHook, readinessChecks } from './ops/checks';
@@ -114,8 +117,10 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Fas
   app.addHook('onClose', async function stopPasswordChecker() {
     await passwordChecker.close();
   });
+  const users = cachedUserLookups(createUserRepository(db));
   const auth = createAuthService({
-    users: cachedUserLookups(createUserRepository(db)),
+    users,
+    resets: createPasswordResets(db, { ttlSeconds: config.passwordResetTtlSeconds, now }),
     passwordChecker,
     passwords: createPasswordHasher(deps.passwordCost),
     tokens: createTokenService({ secret: config.jwtSecret, ttlSeconds: config.tokenTtlSeconds, now }),
@@ -157,7 +162,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Fas
     await conversion.close();
   });
 
-  // Listening and progress read books through the jobs module's repository (the tables' one owner).
+  // Books are read through server/books' reader, which the jobs module's repository (the table's one owner) implements.
   const books = conversion.repo.jobs;
   const progressRepository = createProgressRepository(db);
   const progress = createProgressService({ repository: progressRepository, jobs: books, now });
@@ -183,7 +188,9 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Fas
   });
   // Downloads (M4B, MP3, ZIP, EPUB) built on their own queue, and the private podcast feeds.
   const transcripts = createTranscriptService({ books, storage });
-  const exports = await createExports({ config, db, storage, listening, transcripts, log: app.log, now });
+  // One source of finished books for downloads, feeds, the streamed files' tags and the assistant.
+  const bookSource = createBookSource({ books, progress: progressRepository, storage, transcripts });
+  const exports = await createExports({ config, db, storage, books: bookSource, log: app.log, now });
   app.addHook('preClose', async function stopExports() {
     await exports.close();
   });
@@ -206,7 +213,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Fas
 
   // The voice assistant: per-user sessions and their conversations (its websocket is a route).
   const voiceAssistant = createVoiceAssistant({
-    books: createBookSource(books, progressRepository, storage),
+    books: bookSource,
     history: createListeningHistory(progressRepository, books),
     conversations: createConversationRepository(db),
     recapAfterMinutes: config.recapAfterMinutes,
@@ -231,11 +238,39 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Fas
     ...readinessChecks(metrics, db, storage, conversion),
   });
 
+  const mailer = config.mail === null ? null : createMailer(config.mail.smtpUrl, config.mail.from);
+  if (mailer !== null)
+    app.addHook('onClose', async function closeMailer() {
+      mailer.close();
+    });
+
   await installRateLimit(app);
   await app.register(
     apiRoutes({
       auth,
       authLimits: { perMinute: config.authRateLimitPerMinute, signupPerHour: config.signupRateLimitPerHour },
+      account: {
+        deleteAccount: createAccountDeletion({
+          users,
+          jobs: conversion.repo.jobs,
+          uploads: conversion.repo.uploads,
+          storage,
+          cancelJob: (userId, jobId) => conversion.service.cancel(userId, jobId),
+          onDeleted: (userId) => auth.forget(userId),
+          log: app.log,
+        }),
+        preferences: users,
+        checkVoice: (provider, voiceId) => conversion.catalog.choose(provider, voiceId),
+        resetMail:
+          mailer === null || config.mail === null
+            ? null
+            : {
+                mailer,
+                origin: config.mail.origin,
+                ttlSeconds: config.passwordResetTtlSeconds,
+                perEmailPerHour: config.passwordResetsPerHour,
+              },
+      },
       environment: environmentInfo(config, conversion.voiceServer),
       storage,
       progress,
@@ -273,14 +308,16 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Fas
  * when it fails).
  */
 function assistantEngines(config: Config): AssistantEngines {
-  const base =
-    config.openaiApiKey !== undefined && config.openaiApiKey !== ''
-      ? openAiEngines({
-          apiKey: config.openaiApiKey,
-          ...(config.openaiBaseUrl !== undefined && { baseURL: config.openaiBaseUrl }),
-        })
-      : offlineEngines();
-  if (config.assistantModel === undefined) return base;
+  const openaiKey = config.openaiApiKey;
+  const openai = openaiKey !== undefined && openaiKey !== '';
+  const base = openai
+    ? openAiEngines({
+        apiKey: openaiKey,
+        ...(config.openaiBaseUrl !== undefined && { baseURL: config.openaiBaseUrl }),
+      })
+    : offlineEngines();
+  // No chat model at all: offline answers, and the client is told what they can do (NO_MODEL_NOTICE).
+  if (config.assistantModel === undefined) return openai ? base : withoutModel(base);
   const { url, model, key, timeoutSeconds } = config.assistantModel;
   // The fallback is always the offline brain, whatever answers normally.
   return withModel(

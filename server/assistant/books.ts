@@ -1,117 +1,59 @@
 /**
- * What the assistant reads about the user's books: finished jobs, their source text with its
- * sentence timing map, their tutoring analysis and the listener's saved position. Read-only: the
- * rows come from the jobs and progress repositories (the owners of those tables), the files from storage.
+ * What the assistant reads about the user's books: server/books' one `BookSource` (finished
+ * books, their source text with its sentence timing map, their tutoring analysis and the
+ * listener's saved position), and an in-memory one for tests and benchmarks.
  */
-import type { Book } from '../jobs/book';
-import type { JobsTable } from '../jobs/repository';
-import { timingKey } from '../jobs/storage-keys';
-import type { TimingEntry } from '../jobs/timing';
-import type { ProgressRepository } from '../progress/repository';
-import type { FileStorage } from '../storage/types';
-import { isUuid } from '../uuid';
+import { chaptersOf, type Book } from '../books/book';
+import { BOOK_NOT_FOUND, downloadableBook, type BookSource } from '../books/source';
+import type { BookText } from '../books/text';
+import { sentencesOf } from '../books/transcript';
+import { DomainError } from '../errors';
 
-export interface BookText {
-  /** The job's whole source text (never hand it out unbounded: see tools.heardText). */
-  text: string;
-  /** Sentences in time order, with UTF-16 offsets into `text`. */
-  timing: TimingEntry[];
-}
+export type { BookSource } from '../books/source';
+export type { BookText } from '../books/text';
 
-export interface BookSource {
-  /** The user's COMPLETED books (not chapter jobs), newest first. */
-  listCompleted(userId: string): Promise<Book[]>;
-  /** The job when it is the user's and COMPLETED; null otherwise (indistinguishable). */
-  findCompleted(userId: string, jobId: string): Promise<Book | null>;
-  /** Source text and timing map; null when either is missing. */
-  text(userId: string, jobId: string): Promise<BookText | null>;
-  /** The saved listening position in seconds; null when never played. */
-  savedPosition(userId: string, jobId: string): Promise<number | null>;
-}
-
-function record(value: unknown): Record<string, unknown> {
-  const parsed = typeof value === 'string' ? (JSON.parse(value) as unknown) : value;
-  return parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)
-    ? (parsed as Record<string, unknown>)
-    : {};
-}
-
-const num = (value: unknown): number | null =>
-  typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : null;
-
-/** A timing map's well-formed entries in time order (a malformed entry is skipped, not fatal). */
-export function parseTiming(value: unknown): TimingEntry[] {
-  // The pipeline writes an array; older fixtures wrote {sentences: [...]}.
-  const list = Array.isArray(value)
-    ? value
-    : Array.isArray(record(value).sentences)
-      ? (record(value).sentences as unknown[])
-      : [];
-  return list
-    .flatMap((e: unknown) => {
-      const r = record(e);
-      const start = num(r.start);
-      const end = num(r.end);
-      const cs = num(r.char_start);
-      const ce = num(r.char_end);
-      return start !== null && end !== null && cs !== null && ce !== null
-        ? [{ start, end, char_start: cs, char_end: ce }]
-        : [];
-    })
-    .sort((a, b) => a.start - b.start || a.char_start - b.char_start);
-}
-
-async function readAll(storage: FileStorage, key: string): Promise<string> {
-  const parts: Buffer[] = [];
-  for await (const chunk of storage.read(key))
-    parts.push(typeof chunk === 'string' ? Buffer.from(chunk) : Buffer.from(chunk));
-  return Buffer.concat(parts).toString('utf8');
-}
-
-/** Books read through the jobs repository and the progress repository, the owners of those tables. */
-export function createBookSource(
-  jobs: Pick<JobsTable, 'findBook' | 'completedBooks'>,
-  progress: Pick<ProgressRepository, 'find'>,
-  storage: FileStorage,
-): BookSource {
-  async function completed(userId: string, jobId: string): Promise<Book | null> {
-    const book = await jobs.findBook(userId, jobId);
-    return book !== null && book.status === 'COMPLETED' ? book : null;
-  }
-
-  return {
-    async listCompleted(userId) {
-      return jobs.completedBooks(userId, 500);
-    },
-    async findCompleted(userId, jobId) {
-      return completed(userId, jobId);
-    },
-    async text(userId, jobId) {
-      const job = await completed(userId, jobId);
-      if (job === null || job.inputFileKey === null || job.outputFileKey === null) return null;
-      try {
-        const [text, timing] = await Promise.all([
-          readAll(storage, job.inputFileKey),
-          readAll(storage, timingKey(job.outputFileKey)),
-        ]);
-        return { text, timing: parseTiming(JSON.parse(timing)) };
-      } catch {
-        return null;
-      }
-    },
-    async savedPosition(userId, jobId) {
-      if (!isUuid(jobId)) return null;
-      return (await progress.find(userId, jobId))?.positionSeconds ?? null;
-    },
-  };
-}
-
-/** An in-memory BookSource for tests and benchmarks. */
+/**
+ * An in-memory BookSource for tests and benchmarks. Its books have no files: a chapter's
+ * transcript is the sentences of the book's text spoken within the chapter, timed from its start,
+ * and only a book given an `outputFileKey` can be downloaded.
+ */
 export function memoryBookSource(
   books: { userId: string; book: Book; text?: BookText; position?: number }[],
 ): BookSource & { setPosition(userId: string, jobId: string, seconds: number): void } {
   const find = (userId: string, jobId: string) => books.find((b) => b.userId === userId && b.book.id === jobId);
+  const found = (userId: string, jobId: string) => {
+    const b = find(userId, jobId);
+    if (b === undefined) throw new DomainError('not_found', BOOK_NOT_FOUND);
+    return b;
+  };
   return {
+    async book(userId, jobId) {
+      const { book } = found(userId, jobId);
+      return downloadableBook(book, chaptersOf(book, []));
+    },
+    async transcript(userId, jobId, order) {
+      const { book, text } = found(userId, jobId);
+      const chapters = chaptersOf(book, []);
+      const chapter = chapters[order - 1];
+      if (chapter === undefined) {
+        throw new DomainError('not_found', `There is no chapter ${order}: this book has ${chapters.length} chapters`);
+      }
+      const end = order === chapters.length ? Infinity : chapter.start + chapter.duration;
+      const spoken = (text?.timing ?? [])
+        .filter((e) => e.start >= chapter.start && e.start < end)
+        .map((e) => ({
+          start: e.start - chapter.start,
+          end: e.end - chapter.start,
+          char_start: e.char_start,
+          char_end: e.char_end,
+        }));
+      return {
+        jobId: book.id,
+        chapter: { id: chapter.id, order, title: chapter.title, start: chapter.start, duration: chapter.duration },
+        chapterCount: chapters.length,
+        sentences: sentencesOf(text?.text ?? '', spoken),
+      };
+    },
     async listCompleted(userId) {
       return books.filter((b) => b.userId === userId).map((b) => b.book);
     },

@@ -83,6 +83,10 @@ const CONTINUE =
 const THIS_BOOK =
   /^(?:it|this|that|this\s+book|the\s+book|my\s+book|where\s+i\s+left\s+off|from\s+where\s+i\s+(?:left\s+off|stopped))$/iu;
 
+/** "My last book", "what I was listening to": the book played last, whatever book the session is on. */
+const LAST_BOOK =
+  /^(?:(?:my\s+)?(?:last|latest|previous|most\s+recent)(?:\s+played)?\s+(?:book|audiobook|story|one)|(?:the\s+(?:book|one)\s+|what\s+)i\s+was\s+(?:listening\s+to|reading|playing))$/iu;
+
 function cleanTitle(raw: string): string {
   return raw
     .trim()
@@ -101,8 +105,9 @@ export function createOfflineBrain(ctx: BrainContext): Brain {
   /** The job id of a book named by the user (their library only); null when none matches. */
   async function resolveBook(title: string): Promise<{ id: string } | { missing: string }> {
     const name = cleanTitle(title);
-    if (name === '' || THIS_BOOK.test(name)) {
-      if (jobId !== null) return { id: jobId };
+    const lastPlayed = LAST_BOOK.test(name) || LAST_BOOK.test(title.trim().replace(/[?!.]+$/u, ''));
+    if (lastPlayed || name === '' || THIS_BOOK.test(name)) {
+      if (jobId !== null && !lastPlayed) return { id: jobId };
       const recent = await callTool('search_library', { recent: true, max_results: 1 });
       const last = (recent.data.results as { job_id: string }[] | undefined)?.[0];
       return last === undefined ? { missing: '' } : { id: last.job_id };

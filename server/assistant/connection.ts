@@ -12,6 +12,10 @@ import { Speaker, type Synthesizer } from './speaker';
 import type { VoiceSession } from './sessions';
 import { TOOL_NAMES, ToolError, type ToolName, type Toolbox } from './tools';
 
+/** What the listener reads when an answer failed on the server's side (the cause goes to the log). */
+export const ASSISTANT_FAILED =
+  "The assistant couldn't answer that just now (a problem on Lectio's side, not your question). Please ask again.";
+
 export const OFFLINE_SPEECH_REPLY =
   "I can't understand speech offline yet. Please type your question in the box below.";
 
@@ -327,7 +331,8 @@ export class VoiceConnection {
         this.deps.log?.warn({ err: error }, 'voice assistant answer failed');
         if (turn === this.turn) {
           this.message('bot-llm-stopped');
-          this.error(`The assistant could not answer: ${error instanceof Error ? error.message : String(error)}`);
+          // The listener is told what happened in their words; the cause is in the log.
+          this.error(ASSISTANT_FAILED);
         }
         return;
       }

@@ -13,8 +13,8 @@
 import MiniSearch from 'minisearch';
 import { stemmer } from 'stemmer';
 import { splitSentences } from '../tts/chunking';
-import type { RecordedChapter } from '../jobs/book';
-import type { BookText } from './books';
+import type { RecordedChapter } from '../books/book';
+import type { BookText } from '../books/text';
 
 export interface SentencePlace {
   /** 1-based chapter number; null when the book has no chapter list. */

@@ -4,10 +4,10 @@
  * their playback progress); another user's book is never found.
  */
 import MiniSearch from 'minisearch';
-import type { JobsTable } from '../jobs/repository';
+import type { Book } from '../books/book';
+import type { BookReader } from '../books/reader';
+import type { BookSource } from '../books/source';
 import type { ProgressRepository } from '../progress/repository';
-import type { Book } from '../jobs/book';
-import type { BookSource } from './books';
 import { indexTerm } from './heard-index';
 import { formatTime, spokenList } from './text';
 
@@ -26,11 +26,11 @@ export interface ListeningHistory {
 
 /**
  * Listening history from the user's saved places (progress owns them) on their own finished books
- * (the jobs repository says which those are).
+ * (server/books' reader, the jobs repository, says which those are).
  */
 export function createListeningHistory(
   progress: Pick<ProgressRepository, 'recent'>,
-  jobs: Pick<JobsTable, 'byIds'>,
+  jobs: Pick<BookReader, 'byIds'>,
 ): ListeningHistory {
   return {
     async recent(userId, limit) {
@@ -125,7 +125,9 @@ export interface LibraryQuery {
 }
 
 export async function libraryBooks(q: LibraryQuery): Promise<{ all: Book[]; entries: Map<string, ListeningEntry> }> {
-  const [all, recent] = await Promise.all([q.books.listCompleted(q.userId), q.history.recent(q.userId, 500)]);
+  const [completed, recent] = await Promise.all([q.books.listCompleted(q.userId), q.history.recent(q.userId, 500)]);
+  // A book's chapter jobs are parts of it, never books of their own.
+  const all = completed.filter((b) => b.parentJobId === null);
   return { all, entries: new Map(recent.map((e) => [e.jobId, e])) };
 }
 

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { ConfigError, loadConfig } from '../config';
 import { createOfflineBrain } from './brain';
 import { memoryBookSource } from './books';
-import { FALLBACK_MESSAGE, withModel } from './model';
+import { FALLBACK_MESSAGE, NO_MODEL_NOTICE, withModel, withoutModel } from './model';
 import { serveVoiceAssistant, type ServedAssistant } from '../testing/voice-socket';
 import { createVoiceAssistant, type AssistantEngines } from './service';
 import { CHAPTER_1, POSITION, SPOILERS, UNHEARD, lighthouse } from '../testing/keeper-book';
@@ -88,11 +88,12 @@ afterAll(() => new Promise((r) => fake.server.close(r)));
 /** The assistant with the model option over a text-only voice, a session in `mode` on the lighthouse book. */
 async function connect(
   mode: 'xray' | 'tutor' | null,
-  options: { timeoutMs?: number; coolDownMs?: number } = {},
+  options: { timeoutMs?: number; coolDownMs?: number; noModel?: boolean } = {},
 ): Promise<TestVoiceClient> {
   const offline: AssistantEngines = {
     synthesize: async () => new Int16Array(0),
     speechToText: null,
+    chatModel: false,
     brain: ({ session, callTool }) => createOfflineBrain({ mode: session.mode, jobId: session.jobId, callTool }),
   };
   const assistant = createVoiceAssistant({
@@ -100,13 +101,15 @@ async function connect(
       { userId: 'ann', book, text, position: POSITION },
       { userId: 'bob', book: other, text: rochesterText(), position: 100 },
     ]),
-    engines: withModel(offline, {
-      url: baseURL,
-      model: 'llama3.1:8b',
-      key: 'local-key',
-      timeoutMs: options.timeoutMs ?? 5000,
-      coolDownMs: options.coolDownMs ?? 0,
-    }),
+    engines: options.noModel
+      ? withoutModel(offline)
+      : withModel(offline, {
+          url: baseURL,
+          model: 'llama3.1:8b',
+          key: 'local-key',
+          timeoutMs: options.timeoutMs ?? 5000,
+          coolDownMs: options.coolDownMs ?? 0,
+        }),
   });
   const served = await serveVoiceAssistant(assistant, 'ann');
   running.push(served);
@@ -224,6 +227,22 @@ describe('the assistant with a chat model (ASSISTANT_MODEL_URL)', () => {
       reason: 'The language model did not answer within 300 ms',
       message: 'The language model is unavailable; the offline assistant is answering for now.',
     });
+  });
+});
+
+describe('the assistant without a chat model (no ASSISTANT_MODEL_URL)', () => {
+  it('answers offline and tells the client, with each answer, what offline answers can do and how a model is connected', async () => {
+    const c = await connect('xray', { noModel: true });
+    const asked = fake.requests.length;
+    const { answer, from } = await ask(c, 'Where does the story take place?');
+    expect(answer).toContain('Gull Island');
+    expect(fake.requests).toHaveLength(asked);
+    const notices = after(c, 'server-message', from).filter((m) => m.data.t === FALLBACK_MESSAGE);
+    expect(notices.map((m) => m.data.d)).toEqual([NO_MODEL_NOTICE]);
+    expect(NO_MODEL_NOTICE.message).toMatch(/who someone is, where the story takes place, what just happened/u);
+    expect(NO_MODEL_NOTICE.message).toContain('ASSISTANT_MODEL_URL');
+    const next = await ask(c, 'Who is Tobias?');
+    expect(after(c, 'server-message', next.from).filter((m) => m.data.t === FALLBACK_MESSAGE)).toHaveLength(1);
   });
 });
 

@@ -35,6 +35,39 @@ export interface FallbackNotice {
   message: string;
 }
 
+/**
+ * What a server without a chat model tells the client with each offline answer (reason `no-model`):
+ * one line on what offline answers can do and how an operator connects a model.
+ */
+export const NO_MODEL_NOTICE: FallbackNotice = {
+  reason: 'no-model',
+  message:
+    'Offline answers can tell you who someone is, where the story takes place, what just happened, and quote what you have heard; for open conversation an operator connects a chat model with ASSISTANT_MODEL_URL.',
+};
+
+/** `base` engines with no chat model: the offline brain answers, and each answer tells the client so. */
+export function withoutModel(base: AssistantEngines): AssistantEngines {
+  return {
+    ...base,
+    chatModel: false,
+    brain(context) {
+      const offline = base.brain(context);
+      const told = () => context.notify(FALLBACK_MESSAGE, NO_MODEL_NOTICE);
+      return {
+        async opening() {
+          const text = await offline.opening();
+          if (text !== null) told();
+          return text;
+        },
+        async respond(text) {
+          told();
+          return offline.respond(text);
+        },
+      };
+    },
+  };
+}
+
 /** Answers with `primary`; when it throws, with `fallback`, telling `notify` why. */
 export function createFallbackBrain(
   primary: Brain,
@@ -93,6 +126,7 @@ export function withModel(base: AssistantEngines, options: ModelOptions): Assist
   });
   return {
     ...base,
+    chatModel: true,
     brain(context) {
       const model = createOpenAiBrain(client, {
         model: options.model,

@@ -139,6 +139,7 @@ export function openAiEngines(options: OpenAiAssistantOptions): AssistantEngines
   });
   const voice = options.voice ?? 'alloy';
   return {
+    chatModel: true,
     async synthesize(text, signal) {
       const speech = await tts.synthesize(text, voice, signal);
       return resample(speech.samples, speech.sampleRate, BOT_SAMPLE_RATE);

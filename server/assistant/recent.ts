@@ -5,7 +5,7 @@
  * words, in story order, within a word budget, never a chapter heading. It names who is in the
  * span. Questions about what lies ahead get a kind refusal instead.
  */
-import type { BookAnalysis } from '../jobs/book';
+import type { BookAnalysis } from '../books/book';
 import { describePlace, indexTerms, type IndexedSentence } from './heard-index';
 import { isHeading, personMentions } from './evidence';
 import { entityPattern, formatTime, shorten, spokenList } from './text';

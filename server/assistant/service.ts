@@ -32,6 +32,8 @@ export type { ConnectionEnd, VoiceSocket };
 export interface AssistantEngines {
   synthesize: Synthesizer;
   speechToText: SpeechToText | null;
+  /** Whether a chat model answers (false: the offline brain answers everything). */
+  chatModel: boolean;
   brain(context: {
     session: VoiceSession;
     toolbox: Toolbox;
@@ -76,6 +78,8 @@ export interface VoiceAssistant {
   readonly toolNames: readonly string[];
   /** Whether it turns the microphone's audio into text (a speech service is configured). */
   readonly hearsSpeech: boolean;
+  /** Whether a chat model answers (else the offline brain answers everything). */
+  readonly hasChatModel: boolean;
   /** Loads the speech engine and audio WASM in the background (the first answer is then fast). */
   warmUp(): Promise<void>;
   /**
@@ -108,6 +112,7 @@ export function offlineEngines(): AssistantEngines {
   return {
     synthesize: offlineSynthesizer(),
     speechToText: null,
+    chatModel: false,
     brain: ({ session, callTool }) => createOfflineBrain({ mode: session.mode, jobId: session.jobId, callTool }),
   };
 }
@@ -249,6 +254,7 @@ export function createVoiceAssistant(deps: VoiceAssistantDeps): VoiceAssistant {
     books: deps.books,
     toolNames: TOOL_NAMES,
     hearsSpeech: engines.speechToText !== null,
+    hasChatModel: engines.chatModel,
     warmUp,
     connect,
     connectionCount: (userId) => open.get(userId)?.size ?? 0,

@@ -9,9 +9,10 @@
  * characters, places and discussion questions are used only when their names occur in the heard
  * text. See docs/voice-assistant.md.
  */
-import type { Book } from '../jobs/book';
-import type { TimingEntry } from '../jobs/timing';
-import type { BookSource, BookText } from './books';
+import type { Book } from '../books/book';
+import type { BookSource } from '../books/source';
+import type { BookText } from '../books/text';
+import type { TimingEntry } from '../books/timing';
 import { BookIndexCache, HeardIndex, describePlace, indexTerms, type IndexedSentence } from './heard-index';
 import { formatTime, shorten } from './text';
 import { historyFromBooks, searchLibrary as librarySearch, type ListeningHistory } from './library';

@@ -52,6 +52,20 @@ function ownWords(reply: string): string {
   return reply.replace(/"[^"]*"/g, ' ');
 }
 
+/**
+ * The reader's own content words the tutor's own words (book quotes removed) say back: quoted as
+ * theirs ('scared'), or offered as what the book is about. Names of the book's people do not count.
+ */
+function saysBack(reply: string, said: string): string[] {
+  const own = ownWords(reply).toLowerCase();
+  const people = new Set(['mara', 'quill', 'tobias', 'gull', 'island']);
+  return words(said)
+    .filter((w) => w.length >= 4 && !people.has(w))
+    .filter(
+      (w) => own.includes(`'${w}'`) || own.includes(`comes down to ${w}`) || new RegExp(`\\b${w}\\b`, 'u').test(own),
+    );
+}
+
 /** Whether a heard sentence bears on what the reader said: it shares a word with it or names the person they spoke of. */
 function bearsOn(sentence: string, said: string, people: readonly string[]): boolean {
   const mine = new Set(indexTerms(said));
@@ -65,19 +79,19 @@ describe('the Socratic tutor (offline)', () => {
     // The analysis's first question names Elias Thorne, who is not heard yet: it is skipped.
     expect(opening).toBe('What keeps Mara Quill on Gull Island?');
 
-    // Each answer, with the words of it the tutor must name and the people it is about.
+    // Each answer, with the person of the book the tutor must name in its reply.
     const dialogue: { said: string; names: RegExp; people: string[] }[] = [
-      { said: 'Tobias seems scared.', names: /Tobias.*'scared'|'scared'.*Tobias/su, people: ['Tobias'] },
+      { said: 'Tobias seems scared.', names: /Tobias/u, people: ['Tobias'] },
       {
         said: 'She stays because she promised to keep the lamp burning every night.',
-        names: /'promised'/u,
+        names: /Mara/u,
         people: ['Mara'],
       },
-      { said: 'Duty, I guess.', names: /'duty'/u, people: ['Mara'] },
-      { said: 'Her brother forces her to stay out there.', names: /'brother'/u, people: ['Mara'] },
+      { said: 'Duty, I guess.', names: /Mara/u, people: ['Mara'] },
+      { said: 'Her brother forces her to stay out there.', names: /Mara/u, people: ['Mara'] },
       {
         said: 'I think she is proud of the work and would feel lost on the mainland.',
-        names: /'proud' and 'mainland' for Mara/u,
+        names: /a view of Mara worth keeping/u,
         people: ['Mara'],
       },
     ];
@@ -86,9 +100,10 @@ describe('the Socratic tutor (offline)', () => {
     for (const { said, names, people } of dialogue) {
       const reply = await brain.respond(said);
       replies.push(reply);
-      // It refers to what the reader just said, by their own words, without repeating them back.
+      // It answers from the book (the person, the place, the heard text), never with the reader's own words.
       expect(reply).toMatch(names);
       expect(echoes(reply, said)).toBe(false);
+      expect(saysBack(reply, said)).toEqual([]);
       // One open question, at the end.
       expect(ownWords(reply).match(/\?/g)).toHaveLength(1);
       expect(reply.trim().endsWith('?')).toBe(true);
@@ -104,6 +119,7 @@ describe('the Socratic tutor (offline)', () => {
     }
     // The dialogue moves on: why, then the evidence, then another reading, then the reader's own view.
     expect(kinds).toEqual(['opening', 'why', 'evidence', 'alternative', 'own_view', 'next_question']);
+    expect(replies[0]).toMatch(/^That says something about Tobias and about Gull Island\. /u);
     expect(replies[0]).toMatch(/What makes you read Tobias that way/u);
     expect(replies[0]).toContain(`"${CHAPTER_1[2]}"`);
     expect(replies[1]).toContain(`you heard: "${CHAPTER_1[1]}" Does that line bear out`);
@@ -123,6 +139,35 @@ describe('the Socratic tutor (offline)', () => {
     const reply = await brain.respond('Continue the lamp work every night because she promised.');
     expect(reply).toContain(CHAPTER_1[1]);
     expect(kinds.at(-1)).toBe('why');
+  });
+
+  it('never turns a request into "themes": "quiz me on what I heard" gets a question about the book', async () => {
+    const { brain, kinds } = tutor();
+    await brain.opening();
+    const reply = await brain.respond('Quiz me on what I heard');
+    expect(kinds.at(-1)).toBe('next_question');
+    expect(reply).not.toMatch(/'quiz'|'heard'|comes down to/u);
+    expect(reply).toBe('Here is one. How does the sea shape the lives of Mara and Tobias?');
+  });
+
+  it("draws on a theme of the analysis that the heard text touches, not on the reader's words", async () => {
+    const { book, text } = lighthouse();
+    // The analysis finds "the sea" among the themes; the heard text speaks of it (chapter 2).
+    const withSea = { ...book, analysis: { ...book.analysis!, themes: ['the sea', 'duty'] } };
+    const books = memoryBookSource([{ userId: 'ann', book: withSea, text, position: POSITION }]);
+    const toolbox = createToolbox({ userId: 'ann', books, clientPosition: () => undefined });
+    const brain = createOfflineBrain({
+      mode: 'tutor',
+      jobId: book.id,
+      callTool: (name, args) => toolbox.call(name, args),
+    });
+    await brain.opening();
+    const said = 'Tobias is a worried fisherman who frets constantly.';
+    const reply = await brain.respond(said);
+    expect(reply).toContain('the book keeps coming back to the sea');
+    expect(reply).toContain('Tobias');
+    expect(saysBack(reply, said)).toEqual([]);
+    expectGrounded(reply);
   });
 
   it('a reader who does not know gets a passage to think about, not the same question again', async () => {
@@ -152,6 +197,7 @@ describe('the tutor over the websocket', () => {
       engines: {
         synthesize: async () => new Int16Array(0),
         speechToText: null,
+        chatModel: false,
         brain: ({ session, callTool }) => createOfflineBrain({ mode: session.mode, jobId: session.jobId, callTool }),
       },
     });

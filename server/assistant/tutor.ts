@@ -1,21 +1,22 @@
 /**
  * The offline Socratic tutor: one open question at a time, grounded in the book's analysis and the
- * heard text. Each reader answer gets a follow-up that names what they just said (their own words,
- * marked as theirs, and who they spoke about), brings the heard passage that bears on it (quoted
- * once, pointed back to after), and asks one open question that moves the dialogue on: why they
- * read it so, then the evidence, then another reading, then their own view; the next answer closes
- * the question and the next discussion question follows. A passage that does not bear on the
- * reader's words or the person they spoke of is never quoted, and no question is asked twice. It
- * never repeats the reader's words back. The state of the dialogue lives in a TutorState that the
+ * heard text. Each reader answer gets a follow-up drawn from the book, never from the reader's own
+ * words: who they spoke about, the heard place, a theme of the analysis that the heard text
+ * touches, and the heard passage that bears on their answer (quoted once, pointed back to after).
+ * It asks one open question that moves the dialogue on: why they read it so, then the evidence,
+ * then another reading, then their own view; the next answer closes the question and the next
+ * discussion question follows. "Quiz me" or "ask me a question" is a request, not an answer: it
+ * gets a question. A passage that does not bear on the reader's words or the person they spoke of
+ * is never quoted, and no question is asked twice. It never says the reader's words back. The state of the dialogue lives in a TutorState that the
  * session keeps, so a reconnect carries on where it was.
  *
  * Spoiler bound: questions come from the analysis only when every name in them has been heard;
  * passages come from HeardIndex.find with the heard count.
  */
-import type { BookAnalysis } from '../jobs/book';
+import type { BookAnalysis } from '../books/book';
 import { describePlace, indexTerm, indexTerms, type HeardIndex, type IndexedSentence } from './heard-index';
 import { heardPlaces } from './xray';
-import { entityPattern, pick, shorten, spokenList } from './text';
+import { entityPattern, pick, shorten } from './text';
 
 export interface TutorState {
   /** Questions asked so far, in order (the last one is the open question). */
@@ -66,6 +67,9 @@ export interface TutorReply {
 const DONT_KNOW =
   /\b(?:(?:i\s+)?(?:don'?t|do\s+not|dunno)\s+know|not\s+sure|no\s+idea|can'?t\s+say|no\s+clue|i'?m\s+stuck)\b/iu;
 const NEXT = /\b(?:next|another|different|new)\s+question\b|\bmove\s+on\b|\bskip\b|\bask\s+me\s+something\s+else\b/iu;
+/** The reader asks to be questioned ("quiz me on what I heard", "ask me a question about the book"). */
+const QUIZ_ME =
+  /\b(?:quiz|test)\s+me\b|\bask\s+me\s+(?:a|an|one|some)\s+(?:\w+\s+)?questions?\b|\bgive\s+me\s+a\s+question\b/iu;
 
 /** Names (capitalised words not opening the sentence) a question mentions. */
 function namesIn(question: string): string[] {
@@ -123,12 +127,24 @@ const GENERIC = new Set(
 const STAGES = ['why', 'evidence', 'alternative', 'own_view'] as const;
 type Stage = (typeof STAGES)[number];
 
-/** What the reader just said, as the tutor refers to it: who it is about and their own key words. */
+/** What the reader just said, as the tutor looks it up: who it is about and their key words. */
 interface Focus {
   /** A heard character the answer is about (named, or the open question's when they say "she"); null when none. */
   who: string | null;
-  /** The reader's own content words, at most two, in the order they said them. */
+  /** The reader's own content words, at most two: only to find the passage that bears on them, never said back. */
   words: string[];
+}
+
+/** What of the book a follow-up draws on: the heard place and a theme the heard text touches. */
+interface BookThread {
+  place: string | null;
+  theme: string | null;
+}
+
+function bookThread(input: TutorInput, sentences: readonly IndexedSentence[], heardText: string): BookThread {
+  const heardTerms = new Set(indexTerms(heardText));
+  const theme = (input.analysis?.themes ?? []).find((t) => indexTerms(t).some((term) => heardTerms.has(term))) ?? null;
+  return { place: heardPlaces(sentences, input.analysis)[0]?.name ?? null, theme };
 }
 
 function characterNamed(input: TutorInput, text: string, heardText: string): string | null {
@@ -165,11 +181,6 @@ function focusOf(input: TutorInput, state: TutorState, message: string, open: st
   return { who, words };
 }
 
-/** The reader's words as the tutor says them back, marked as theirs: 'scared', 'promised' and 'lamp'. */
-function theirWords(focus: Focus): string {
-  return spokenList(focus.words.map((w) => `'${w}'`));
-}
-
 /**
  * The heard passage that bears on what the reader said: it mentions their words or the person
  * they talk about (BM25 over the heard sentences only), best first; one not quoted yet when there
@@ -198,7 +209,9 @@ async function passageFor(
 /** How the passage enters the turn: quoted when new, pointed back to when already discussed. */
 function citing(passage: { sentence: IndexedSentence; fresh: boolean } | null, focus: Focus): string {
   if (passage === null)
-    return `I can't find anything in what you've heard so far that speaks to ${theirWords(focus) || 'that'} directly.`;
+    return focus.who === null
+      ? "I can't find anything in what you've heard so far that speaks to that directly."
+      : `I can't find a moment about ${focus.who} in what you've heard so far that speaks to that directly.`;
   const where = describePlace(passage.sentence.place);
   return passage.fresh
     ? `${capitalise(where)}, you heard: "${shorten(passage.sentence.text, 150)}"`
@@ -219,47 +232,53 @@ function otherReading(sentence: IndexedSentence, focus: Focus, input: TutorInput
   return words.sort((a, b) => b.length - a.length)[0] ?? null;
 }
 
-/** One follow-up: what the reader said, the passage that bears on it, and one open question for the stage. */
+/** Where the follow-up sits in the book: the person, else the heard place, else the book itself. */
+function inTheBook(who: string | null, thread: BookThread, title: string): string {
+  if (who !== null) return who;
+  if (thread.place !== null) return thread.place;
+  return `what you have heard of ${title}`;
+}
+
+/** One follow-up: the book's side of what the reader said, the passage that bears on it, and one open question for the stage. */
 function followUp(
   stage: Stage,
   focus: Focus,
   passage: { sentence: IndexedSentence; fresh: boolean } | null,
   input: TutorInput,
+  thread: BookThread,
 ): { lead: string; question: string } {
-  const them = theirWords(focus);
   const who = focus.who;
-  // What the reader said, named: their own words, else the person they spoke of.
-  const said = them !== '' ? them : who !== null ? `what you see in ${who}` : 'what you say';
+  const where = inTheBook(who, thread, input.title);
+  const theme = thread.theme === null ? '' : `, and the book keeps coming back to ${thread.theme}`;
   switch (stage) {
     case 'why':
       return {
-        lead:
-          them !== ''
-            ? `So for you, ${who ?? 'this part'} comes down to ${them}.`
-            : `So this is about ${who ?? 'the story'} for you.`,
+        lead: `That says something about ${where}${who !== null && thread.place !== null ? ` and about ${thread.place}` : ''}${theme}.`,
         question: `What makes you read ${who ?? 'it'} that way at this point in the story?`,
       };
     case 'evidence':
       return {
-        lead: `You bring in ${said}; let’s test that against the text.`,
+        lead: `Let’s test your reading of ${where} against the text.`,
         question:
           passage === null
-            ? `Which moment you have heard would you point to for ${said}?`
-            : `Does that line bear out ${said}, or is there a moment that shows it better?`,
+            ? 'Which moment you have heard would you point to for your reading?'
+            : 'Does that line bear out your reading, or is there a moment that shows it better?',
       };
     case 'alternative': {
       const other = passage === null ? null : otherReading(passage.sentence, focus, input);
       return {
-        lead: `That is one reading: ${said}.`,
+        lead: `That is one reading of ${where}.`,
         question:
-          other === null
-            ? `How might another listener read ${who ?? 'this'} differently, and what would they point to?`
-            : `Another listener might hear that line as being about '${other}' more than ${said}. How would you answer them?`,
+          thread.theme !== null
+            ? `Another listener might hear ${thread.theme} in that instead. How would you answer them?`
+            : other === null
+              ? `How might another listener read ${who ?? 'this'} differently, and what would they point to?`
+              : `Another listener might hear that line as being about '${other}' more than anything else. How would you answer them?`,
       };
     }
     case 'own_view':
       return {
-        lead: `You've weighed ${said} against the text.`,
+        lead: `You've weighed ${where} against the text${theme}.`,
         question:
           who === null
             ? 'Leaving the text aside, where do you stand yourself, and why?'
@@ -268,14 +287,11 @@ function followUp(
   }
 }
 
-/** The acknowledgement that closes a question: it names what the reader made of it. */
+/** The acknowledgement that closes a question: it names whom in the book the reader spoke of. */
 function closing(focus: Focus): string {
-  const them = theirWords(focus);
-  if (them === '')
-    return focus.who === null
-      ? 'Thank you — that gives us plenty to think about. Here is a new question.'
-      : `Thank you — that is a view of ${focus.who} worth keeping. Here is a new question.`;
-  return `Thank you — ${them}${focus.who === null ? '' : ` for ${focus.who}`} is a reading worth keeping. Here is a new question.`;
+  return focus.who === null
+    ? 'Thank you — that gives us plenty to think about. Here is a new question.'
+    : `Thank you — that is a view of ${focus.who} worth keeping. Here is a new question.`;
 }
 
 export async function tutorTurn(input: TutorInput, state: TutorState, rawMessage: string): Promise<TutorReply> {
@@ -322,6 +338,7 @@ export async function tutorTurn(input: TutorInput, state: TutorState, rawMessage
   state.turns.push({ role: 'reader', text: message });
   if (open === undefined) return ask('opening', '');
   if (NEXT.test(message)) return ask('next_question', 'Sure, a different one.');
+  if (QUIZ_ME.test(message)) return ask('next_question', 'Here is one.');
 
   const heardText = sentences.map((s) => s.text).join(' ');
 
@@ -355,7 +372,7 @@ export async function tutorTurn(input: TutorInput, state: TutorState, rawMessage
   state.followUps += 1;
   const stage = STAGES[step]!;
   const passage = await passageFor(input, state, focus);
-  const { lead, question } = followUp(stage, focus, passage, input);
+  const { lead, question } = followUp(stage, focus, passage, input, bookThread(input, sentences, heardText));
   // Never the same question twice in a conversation: a repeat gets the stage's plainer wording.
   const asked = state.phrasings.has(question) ? fallbackQuestion(stage, state) : question;
   return reply(stage, `${lead} ${citing(passage, focus)} ${asked}`, asked, passage?.fresh ? passage.sentence : null);

@@ -70,6 +70,8 @@ describe('voice assistant routes (per user)', () => {
       job_id: null,
       // No speech service configured (no OPENAI_API_KEY): the browser listens, or the reader types.
       speech_to_text: false,
+      // No chat model either: the page says what offline answers can do.
+      chat_model: false,
     });
 
     const started = await t.app.inject({
@@ -94,6 +96,7 @@ describe('voice assistant routes (per user)', () => {
       mode: 'xray',
       job_id: annBook,
       speech_to_text: false,
+      chat_model: false,
     });
     // Bob's session is untouched by Ann's, and starts with his own mode and book.
     expect((await call('GET', 'status', bob)).json().status).toBe('stopped');
@@ -121,6 +124,7 @@ describe('voice assistant routes (per user)', () => {
       mode: null,
       job_id: null,
       speech_to_text: false,
+      chat_model: false,
     });
     expect((await call('GET', 'status', bob)).json()).toMatchObject({
       status: 'running',
@@ -252,6 +256,8 @@ describe('voice assistant websocket', () => {
       'bot-ready',
       'user-llm-text',
       'bot-llm-started',
+      // No chat model on this server: the client is told the answer is offline (reason no-model).
+      'server-message',
       'llm-function-call-started',
       'llm-function-call-in-progress',
       'llm-function-call-stopped',

@@ -6,7 +6,7 @@
  * Only the heard sentences (HeardIndex.heard / find with the heard count) are read; the book's
  * analysis is used only for names that occur in them.
  */
-import type { BookAnalysis } from '../jobs/book';
+import type { BookAnalysis } from '../books/book';
 import { describePlace, type HeardIndex, type IndexedSentence } from './heard-index';
 import { entityPattern, shorten, spokenList, titleCase } from './text';
 import { evidenceOf, personMentions, prose } from './evidence';

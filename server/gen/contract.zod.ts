@@ -20,12 +20,17 @@ export const GetEnvironmentResponse = zod.object({
   "features": zod.object({
   "signup_enabled": zod.boolean(),
   "debug_mode": zod.boolean(),
-  "demo_mode": zod.boolean().describe('True while the offline voice engine stands in for a cloud voice (a cloud key is missing) and no voice server answers.')
+  "demo_mode": zod.boolean().describe('True while the offline voice engine stands in for a cloud voice (a cloud key is missing) and no voice server answers.'),
+  "password_reset_email": zod.boolean().optional().describe('True when the server emails password reset links (SMTP_URL); otherwise readers ask the operator for one. Absent means false.')
 }),
   "voice_server": zod.object({
   "name": zod.string().describe('The name users see for its voices (TTS_SERVER_NAME).'),
   "reachable": zod.boolean().describe('It answered its voice list the last time it was asked (at most a minute ago).')
-}).optional().describe('The voice server beside Lectio (TTS_SERVER_URL); absent when none is configured.')
+}).optional().describe('The voice server beside Lectio (TTS_SERVER_URL); absent when none is configured.'),
+  "legal": zod.object({
+  "terms_url": zod.url().optional(),
+  "privacy_url": zod.url().optional()
+}).optional().describe('Where the terms of use and the privacy notice are published, when the operator publishes their own (TERMS_URL, PRIVACY_URL); absent ones are the app\'s built-in pages.')
 })
 
 
@@ -91,6 +96,143 @@ export const GetCurrentUserResponse = zod.object({
   "quota_bytes": zod.int().min(getCurrentUserResponseTwoStorageQuotaBytesMin).describe('Bytes the reader may use in all.')
 }).describe('What the reader\'s files take of their storage quota (QUOTA_STORAGE_BYTES): uploads, the texts, covers, audio and timing maps of their books, their downloads, and the space held for books still converting (an estimate, replaced by the true size when each finishes).')
 })).describe('The signed-in user (the fields of User) and their storage.')
+
+
+/**
+ * The current password must be right (422 otherwise) and the new one must pass the strength
+ * rule sign-up uses (422 with the reason). Every other session of the user is signed out; the
+ * answer is a new token for the session that asked, which replaces its old one.
+ * @summary Change the password; every other session is signed out.
+ */
+export const changePasswordBodyCurrentPasswordMax = 1024;
+
+export const changePasswordBodyNewPasswordMin = 8;
+export const changePasswordBodyNewPasswordMax = 1024;
+
+
+
+export const ChangePasswordBody = zod.object({
+  "current_password": zod.string().min(1).max(changePasswordBodyCurrentPasswordMax),
+  "new_password": zod.string().min(changePasswordBodyNewPasswordMin).max(changePasswordBodyNewPasswordMax).describe('The same rule as sign-up\'s password.')
+})
+
+export const ChangePasswordResponse = zod.object({
+  "access_token": zod.string(),
+  "token_type": zod.enum(['bearer']),
+  "expires_in": zod.int().describe('Seconds until the token expires.')
+})
+
+
+/**
+ * @summary Sign out every session of the user, this one included.
+ */
+export const SignOutEverywhereResponse = zod.void()
+
+
+/**
+ * @summary The user's preferences for new books.
+ */
+export const getPreferencesResponseDefaultVoiceOneVoiceIdMax = 200;
+
+
+
+export const GetPreferencesResponse = zod.object({
+  "default_voice": zod.object({
+  "provider": zod.enum(['openai', 'elevenlabs', 'offline', 'openai_compatible']).describe('Who speaks: `openai` and `elevenlabs` (cloud voices; the offline voice stands in without their key), `offline` (the eSpeak-NG voice, chosen on purpose) and `openai_compatible` (the voice server beside Lectio, TTS_SERVER_URL).'),
+  "voice_id": zod.string().min(1).max(getPreferencesResponseDefaultVoiceOneVoiceIdMax).optional().describe('A voice id of `GET /voices` for the provider; absent for the provider\'s default voice.')
+}).nullable().describe('The voice new books start with; null for the app\'s default.'),
+  "default_speed": zod.union([zod.literal(0.75),zod.literal(1),zod.literal(1.25),zod.literal(1.5),zod.literal(1.75),zod.literal(2),zod.literal(null)]).nullable().describe('The playback speed a book starts at until the listener picks one for it: one of the player\'s speeds; null for normal speed (1×).')
+})
+
+
+/**
+ * A partial update: a field left out keeps its saved value, and null clears it.
+ * `default_voice` is the voice the upload form starts with (null: the app's default). A voice
+ * of the offline engine or of the voice server that `GET /voices` does not list is refused
+ * with 422. `default_speed` is the speed the player starts a book at until the listener picks
+ * one for that book (null: 1×); a speed the player does not offer is refused with 422.
+ * @summary Save the user's preferences for new books.
+ */
+export const putPreferencesBodyDefaultVoiceOneVoiceIdMax = 200;
+
+
+
+export const PutPreferencesBody = zod.object({
+  "default_voice": zod.object({
+  "provider": zod.enum(['openai', 'elevenlabs', 'offline', 'openai_compatible']).describe('Who speaks: `openai` and `elevenlabs` (cloud voices; the offline voice stands in without their key), `offline` (the eSpeak-NG voice, chosen on purpose) and `openai_compatible` (the voice server beside Lectio, TTS_SERVER_URL).'),
+  "voice_id": zod.string().min(1).max(putPreferencesBodyDefaultVoiceOneVoiceIdMax).optional().describe('A voice id of `GET /voices` for the provider; absent for the provider\'s default voice.')
+}).nullish().describe('The voice new books start with; null for the app\'s default.'),
+  "default_speed": zod.union([zod.literal(0.75),zod.literal(1),zod.literal(1.25),zod.literal(1.5),zod.literal(1.75),zod.literal(2),zod.literal(null)]).nullish().describe('The playback speed a book starts at until the listener picks one for it: one of the player\'s speeds; null for normal speed (1×).')
+}).describe('The preferences to change; a field left out keeps its saved value.')
+
+export const putPreferencesResponseDefaultVoiceOneVoiceIdMax = 200;
+
+
+
+export const PutPreferencesResponse = zod.object({
+  "default_voice": zod.object({
+  "provider": zod.enum(['openai', 'elevenlabs', 'offline', 'openai_compatible']).describe('Who speaks: `openai` and `elevenlabs` (cloud voices; the offline voice stands in without their key), `offline` (the eSpeak-NG voice, chosen on purpose) and `openai_compatible` (the voice server beside Lectio, TTS_SERVER_URL).'),
+  "voice_id": zod.string().min(1).max(putPreferencesResponseDefaultVoiceOneVoiceIdMax).optional().describe('A voice id of `GET /voices` for the provider; absent for the provider\'s default voice.')
+}).nullable().describe('The voice new books start with; null for the app\'s default.'),
+  "default_speed": zod.union([zod.literal(0.75),zod.literal(1),zod.literal(1.25),zod.literal(1.5),zod.literal(1.75),zod.literal(2),zod.literal(null)]).nullable().describe('The playback speed a book starts at until the listener picks one for it: one of the player\'s speeds; null for normal speed (1×).')
+})
+
+
+/**
+ * The reader confirms by sending the account's email. Unfinished conversions are cancelled,
+ * then every book, chapter, upload, download, feed, conversation, listening position,
+ * pronunciation and stored file of the account is deleted, and the account with them. Every
+ * session is signed out. This cannot be undone.
+ * @summary Delete the account and everything it holds.
+ */
+export const deleteAccountBodyEmailMax = 254;
+
+
+
+export const DeleteAccountBody = zod.object({
+  "email": zod.string().max(deleteAccountBodyEmailMax).describe('The account\'s email, typed by the reader to confirm (case and surrounding spaces do not matter).')
+})
+
+export const DeleteAccountResponse = zod.void()
+
+
+/**
+ * Answers 202 whether or not an account has this email, so the answer tells nothing about
+ * who has an account. With an account, a link valid for PASSWORD_RESET_TTL_SECONDS (one hour
+ * by default) is emailed, at most a few times an hour per email. 403 when this server sends
+ * no email (no SMTP_URL): the reader asks the operator for a link.
+ * @summary Email a one-time link to set a new password.
+ */
+export const requestPasswordResetBodyEmailMax = 254;
+
+
+
+export const RequestPasswordResetBody = zod.object({
+  "email": zod.email().max(requestPasswordResetBodyEmailMax)
+})
+
+export const RequestPasswordResetResponse = zod.void()
+
+
+/**
+ * The token works once and expires; 422 says when it is not (or no longer) valid, or why the
+ * new password is too weak (the link then still works). Every session of the account is
+ * signed out; the reader signs in with the new password.
+ * @summary Set a new password with a reset link's token.
+ */
+export const confirmPasswordResetBodyTokenMax = 200;
+
+export const confirmPasswordResetBodyPasswordMin = 8;
+export const confirmPasswordResetBodyPasswordMax = 1024;
+
+
+
+export const ConfirmPasswordResetBody = zod.object({
+  "token": zod.string().min(1).max(confirmPasswordResetBodyTokenMax).describe('The token of the emailed (or operator-made) link.'),
+  "password": zod.string().min(confirmPasswordResetBodyPasswordMin).max(confirmPasswordResetBodyPasswordMax).describe('The same rule as sign-up\'s password.')
+})
+
+export const ConfirmPasswordResetResponse = zod.void()
 
 
 /**
@@ -1657,7 +1799,8 @@ export const GetVoiceAssistantStatusResponse = zod.object({
   "mcp_functions": zod.array(zod.string()),
   "mode": zod.union([zod.literal('tutor'),zod.literal('xray'),zod.literal(null)]).nullable(),
   "job_id": zod.uuid().nullable(),
-  "speech_to_text": zod.boolean().optional().describe('Whether the server turns the microphone\'s audio into text (a speech service is configured: OPENAI_API_KEY). When false, a browser that offers speech recognition listens itself and sends what it heard as text; elsewhere the reader types.')
+  "speech_to_text": zod.boolean().optional().describe('Whether the server turns the microphone\'s audio into text (a speech service is configured: OPENAI_API_KEY). When false, a browser that offers speech recognition listens itself and sends what it heard as text; elsewhere the reader types.'),
+  "chat_model": zod.boolean().optional().describe('Whether a chat model answers (ASSISTANT_MODEL_URL or OPENAI_API_KEY is configured). When false, offline answers tell who someone is, where the story takes place, what just happened, and quote what the listener has heard.')
 })
 
 
@@ -1675,7 +1818,8 @@ export const StartVoiceAssistantResponse = zod.object({
   "mcp_functions": zod.array(zod.string()),
   "mode": zod.union([zod.literal('tutor'),zod.literal('xray'),zod.literal(null)]).nullable(),
   "job_id": zod.uuid().nullable(),
-  "speech_to_text": zod.boolean().optional().describe('Whether the server turns the microphone\'s audio into text (a speech service is configured: OPENAI_API_KEY). When false, a browser that offers speech recognition listens itself and sends what it heard as text; elsewhere the reader types.')
+  "speech_to_text": zod.boolean().optional().describe('Whether the server turns the microphone\'s audio into text (a speech service is configured: OPENAI_API_KEY). When false, a browser that offers speech recognition listens itself and sends what it heard as text; elsewhere the reader types.'),
+  "chat_model": zod.boolean().optional().describe('Whether a chat model answers (ASSISTANT_MODEL_URL or OPENAI_API_KEY is configured). When false, offline answers tell who someone is, where the story takes place, what just happened, and quote what the listener has heard.')
 })
 
 
@@ -1688,7 +1832,8 @@ export const StopVoiceAssistantResponse = zod.object({
   "mcp_functions": zod.array(zod.string()),
   "mode": zod.union([zod.literal('tutor'),zod.literal('xray'),zod.literal(null)]).nullable(),
   "job_id": zod.uuid().nullable(),
-  "speech_to_text": zod.boolean().optional().describe('Whether the server turns the microphone\'s audio into text (a speech service is configured: OPENAI_API_KEY). When false, a browser that offers speech recognition listens itself and sends what it heard as text; elsewhere the reader types.')
+  "speech_to_text": zod.boolean().optional().describe('Whether the server turns the microphone\'s audio into text (a speech service is configured: OPENAI_API_KEY). When false, a browser that offers speech recognition listens itself and sends what it heard as text; elsewhere the reader types.'),
+  "chat_model": zod.boolean().optional().describe('Whether a chat model answers (ASSISTANT_MODEL_URL or OPENAI_API_KEY is configured). When false, offline answers tell who someone is, where the story takes place, what just happened, and quote what the listener has heard.')
 })
 
 

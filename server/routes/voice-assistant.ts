@@ -28,6 +28,7 @@ function statusDto(assistant: VoiceAssistant, session: VoiceSession | null, requ
         mode: null,
         job_id: null,
         speech_to_text: assistant.hearsSpeech,
+        chat_model: assistant.hasChatModel,
       }
     : {
         status: 'running' as const,
@@ -36,6 +37,7 @@ function statusDto(assistant: VoiceAssistant, session: VoiceSession | null, requ
         mode: session.mode,
         job_id: session.jobId,
         speech_to_text: assistant.hearsSpeech,
+        chat_model: assistant.hasChatModel,
       };
 }
 

@@ -39,28 +39,30 @@ export const SignedOutProtectedRoute: Story = {
   },
 };
 
-/** A returning reader opens the app: straight to the home. */
+/** A returning reader opens the app: straight to the Dashboard. */
 export const RestoredSession: Story = {
   name: 'Restored session: / goes to the dashboard',
   parameters: { route: '/', msw: { handlers: { jobs: jobsRunningCountHandler(1) } } },
   beforeEach: () => storeSession({ withUser: true }),
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
-    // The home is its own chunk: on a loaded machine it may take more than a second to arrive.
-    await expect(await canvas.findByRole('heading', { level: 1, name: 'Home' }, { timeout: 10_000 })).toBeVisible();
+    // The Dashboard is its own chunk: on a loaded machine it may take more than a second to arrive.
+    await expect(
+      await canvas.findByRole('heading', { level: 1, name: 'Dashboard' }, { timeout: 10_000 }),
+    ).toBeVisible();
     await expect(canvas.getByText('Welcome, reader@example.com')).toBeVisible();
     await expect(await canvas.findByRole('link', { name: 'Jobs (1 running)' })).toBeVisible();
   },
 };
 
-/** A signed-in reader opens the sign-in page: back to the home. */
+/** A signed-in reader opens the sign-in page: back to the Dashboard. */
 export const SignedInVisitsLogin: Story = {
   name: 'Signed in on /login goes to the dashboard',
   parameters: { route: '/login' },
   beforeEach: () => storeSession({ withUser: true }),
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
-    await expect(await canvas.findByRole('heading', { level: 1, name: 'Home' })).toBeVisible();
+    await expect(await canvas.findByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();
   },
 };
 
@@ -77,13 +79,13 @@ export const ExpiredSession: Story = {
   },
 };
 
-/** An address the app does not know: the home. */
+/** An address the app does not know: the Dashboard. */
 export const UnknownPath: Story = {
   name: 'Unknown path goes to the dashboard',
   parameters: { route: '/no/such/page' },
   beforeEach: () => storeSession({ withUser: true }),
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
-    await expect(await canvas.findByRole('heading', { level: 1, name: 'Home' })).toBeVisible();
+    await expect(await canvas.findByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();
   },
 };

@@ -56,7 +56,7 @@ async function createAudiobook(title: string, text: string): Promise<string> {
 
 /** Job detail polls every 3 s; Play Audiobook appears once the job is COMPLETED. */
 async function waitUntilPlayable() {
-  await page.getByRole('link', { name: 'Play Audiobook' }).waitFor({ timeout: 120_000 });
+  await page.getByRole('button', { name: 'Play Audiobook' }).waitFor({ timeout: 120_000 });
 }
 
 let ferryId = '';
@@ -82,9 +82,9 @@ describe('listening in the real app', () => {
     }
     expect(await page.getByText('failed').count()).toBe(0);
 
-    await page.getByRole('link', { name: 'Play Audiobook' }).click();
+    // Play Audiobook plays: the book page opens with the book already playing.
+    await page.getByRole('button', { name: 'Play Audiobook' }).click();
     await page.waitForURL(`${app.url}/library/${id}`);
-    await page.getByRole('button', { name: 'Play', exact: true }).click();
     await page.getByRole('button', { name: 'Pause' }).waitFor();
     await page.waitForFunction(() => (document.querySelector('audio')?.currentTime ?? 0) > 0.5, undefined, {
       timeout: 15_000,
@@ -144,17 +144,17 @@ describe('listening in the real app', () => {
     const id = await createAudiobook('The Ferry', book);
     ferryId = id;
     await waitUntilPlayable();
-    const chapterJobs = page.getByRole('region', { name: 'Chapter Jobs' }).getByRole('listitem');
+    const chapterJobs = page.getByRole('region', { name: 'Chapters' }).getByRole('listitem');
     await chapterJobs.nth(2).waitFor();
     await expect(chapterJobs.count()).resolves.toBe(3);
-    await expect(page.getByText('The Ferry - Chapter 2').first().isVisible()).resolves.toBe(true);
+    // A chapter is named by its own title, not "<Book> - <Chapter>".
+    await expect(chapterJobs.nth(1).locator('strong').textContent()).resolves.toBe('Chapter 2');
 
-    await page.getByRole('link', { name: 'Play Audiobook' }).click();
+    await page.getByRole('button', { name: 'Play Audiobook' }).click();
     await page.waitForURL(`${app.url}/library/${id}`);
     const chapters = page.getByRole('region', { name: 'Chapters' }).getByRole('listitem');
     await chapters.nth(2).waitFor();
     await expect(chapters.count()).resolves.toBe(3);
-    await page.getByRole('button', { name: 'Play', exact: true }).click();
     await page.getByRole('button', { name: 'Pause' }).waitFor();
 
     await page.getByRole('button', { name: /^2\. / }).click();
@@ -196,7 +196,7 @@ describe('listening in the real app', () => {
     expect(await page.getByRole('region', { name: 'Now playing' }).count()).toBe(0);
 
     const nav = page.getByRole('navigation', { name: 'Main' });
-    for (const name of ['Library', 'Jobs', 'Home']) {
+    for (const name of ['Library', 'Jobs', 'Dashboard']) {
       const before = await audioTime();
       await nav.getByRole('link', { name }).click();
       await page.getByRole('heading', { level: 1, name }).waitFor();

@@ -51,12 +51,12 @@ describe('X-ray in the real app', () => {
     await page.getByRole('button', { name: 'Create Audiobook' }).click();
     await page.waitForURL(/\/jobs\/[0-9a-f-]{36}$/);
     bookId = new URL(page.url()).pathname.split('/').at(-1)!;
-    await page.getByRole('link', { name: 'Play Audiobook' }).waitFor({ timeout: 120_000 });
+    await page.getByRole('button', { name: 'Play Audiobook' }).waitFor({ timeout: 120_000 });
     await expect(page.getByRole('link', { name: 'X-ray Lookup' }).isVisible()).resolves.toBe(true);
 
     // Listen to the first sentences only, then pause (which saves the position).
-    await page.getByRole('link', { name: 'Play Audiobook' }).click();
-    await page.getByRole('button', { name: 'Play', exact: true }).click();
+    // Play Audiobook plays: the book page opens with the book already playing.
+    await page.getByRole('button', { name: 'Play Audiobook' }).click();
     await page.getByRole('button', { name: 'Pause' }).waitFor();
     await page.getByRole('button', { name: 'Forward 10 seconds' }).click();
     const saving = page.waitForResponse(

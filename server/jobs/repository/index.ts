@@ -24,7 +24,7 @@ import { lockOwner } from './owner-lock';
 import { uploadEventsTable } from './upload-events';
 import { uploadedFilesTable } from './uploaded-files';
 
-export type { JobsTable, ListFilter } from './jobs/index';
+export type { ListFilter } from './jobs/index';
 
 /** A job to create, with the steps it will run. */
 export interface NewJob extends NewJobRow {

@@ -45,11 +45,11 @@ export const OnAPhone: Story = {
     const bar = within(navs[0]!);
     const links = bar.getAllByRole('link');
     await expect(links.map((link) => link.textContent?.replace(/\(\d+ running\)|\d/g, '').trim())).toEqual([
-      'Home',
-      'Library',
-      'Add',
+      'Dashboard',
       'Jobs',
-      'Assistant',
+      'Upload',
+      'Library',
+      'Voice Assistant',
     ]);
     await expect(bar.getByRole('link', { name: 'Library' })).toHaveAttribute('aria-current', 'page');
     await expect(await bar.findByRole('link', { name: 'Jobs (2 running)' })).toBeVisible();
@@ -69,18 +69,18 @@ export const DarkMode: Story = {
   parameters: { theme: 'dark' },
   play: async ({ canvasElement }) => {
     const bar = within(within(canvasElement).getByRole('navigation', { name: 'Main' }));
-    await expect(bar.getByRole('link', { name: 'Home' })).toBeVisible();
+    await expect(bar.getByRole('link', { name: 'Dashboard' })).toBeVisible();
   },
 };
 
-/** Assistant opens the voice assistant. */
+/** Voice Assistant opens the voice assistant. */
 export const GoesToTheAssistant: Story = {
   tags: ['navigates'],
-  name: 'On a phone: Assistant opens the voice assistant',
+  name: 'On a phone: Voice Assistant opens the voice assistant',
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
     await userEvent.click(
-      within(canvas.getByRole('navigation', { name: 'Main' })).getByRole('link', { name: 'Assistant' }),
+      within(canvas.getByRole('navigation', { name: 'Main' })).getByRole('link', { name: 'Voice Assistant' }),
     );
     await expect(await canvas.findByRole('heading', { name: 'Navigated to /voice-assistant' })).toBeVisible();
   },

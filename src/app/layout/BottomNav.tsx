@@ -43,6 +43,9 @@ const Item = styled(Link)`
   gap: 2px;
   font-size: ${({ theme }) => theme.fontSizes.xs};
   font-weight: 600;
+  /* "Voice Assistant" may take two lines on a narrow phone: centred, tight, inside the bar. */
+  line-height: 1.15;
+  text-align: center;
   color: ${({ theme }) => theme.colors.textMuted};
   text-decoration: none;
   &[aria-current='page'] {

@@ -24,8 +24,16 @@ export const WithBadge: Story = {
     const canvas = within(canvasElement);
     const jobs = await canvas.findByRole('link', { name: 'Jobs (3 running)' });
     await expect(jobs).toHaveAttribute('aria-current', 'page');
-    await expect(canvas.getByRole('link', { name: 'Home' })).not.toHaveAttribute('aria-current');
-    await expect(canvas.getByRole('link', { name: 'Add a book' })).toHaveAttribute('href', '/upload');
+    await expect(canvas.getByRole('link', { name: 'Dashboard' })).not.toHaveAttribute('aria-current');
+    await expect(canvas.getByRole('link', { name: 'Upload New Story' })).toHaveAttribute('href', '/upload');
+    // The places in the order of the specification, each under its own name.
+    const places = within(canvas.getByRole('navigation', { name: 'Main' })).getAllByRole('link');
+    await expect(places.map((link) => link.textContent?.replace(/\(\d+ running\)|\d/g, '').trim())).toEqual([
+      'Dashboard',
+      'Jobs',
+      'Library',
+      'Voice Assistant',
+    ]);
     await expect(canvas.getByText('reader@example.com')).toBeVisible();
   },
 };

@@ -103,8 +103,8 @@ const Email = styled.span`
 `;
 
 /**
- * The top bar (docs/product.md#navigation-bar): the brand, the main places (Home, Library, Jobs with
- * its running badge, Assistant), Add a book, the reader's email, Account, dark mode and Sign out. On
+ * The top bar (docs/product.md#navigation-bar): the brand, the main places (Dashboard, Jobs with its
+ * running badge, Library, Voice Assistant), Upload New Story, the reader's email, Account, dark mode and Sign out. On
  * a phone the places move to the bottom navigation and the bar keeps the brand, Account, dark mode
  * and Sign out.
  */
@@ -151,7 +151,7 @@ export function TopNav() {
         </Links>
         <Account>
           <AddBook variant="primary" href={paths.upload()}>
-            Add a book
+            Upload New Story
           </AddBook>
           {user && <Email>{user.email}</Email>}
           <AccountLink

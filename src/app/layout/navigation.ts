@@ -9,7 +9,8 @@ import { paths } from '../../lib/paths';
 
 /**
  * The app's main places (docs/product.md#navigation-bar), in the order both navigations show them:
- * the top bar on wider screens, the bottom bar on a phone. `add` is the top bar's button, not a link.
+ * the top bar on wider screens, the bottom bar on a phone. `add` (Upload, in the middle of the bottom
+ * bar) is the top bar's Upload New Story button, not one of its links.
  */
 export interface Place {
   label: string;
@@ -21,11 +22,11 @@ export interface Place {
 }
 
 export const places: readonly Place[] = [
-  { label: 'Home', href: paths.dashboard(), icon: House },
-  { label: 'Library', href: paths.library(), icon: LibraryBig },
-  { label: 'Add', href: paths.upload(), icon: CirclePlus, add: true },
+  { label: 'Dashboard', href: paths.dashboard(), icon: House },
   { label: 'Jobs', href: paths.jobs(), icon: ListChecks, badge: true },
-  { label: 'Assistant', href: paths.voiceAssistant(), icon: MessagesSquare },
+  { label: 'Upload', href: paths.upload(), icon: CirclePlus, add: true },
+  { label: 'Library', href: paths.library(), icon: LibraryBig },
+  { label: 'Voice Assistant', href: paths.voiceAssistant(), icon: MessagesSquare },
 ];
 
 /** How often the running-jobs badge refreshes: the dashboard's rate (docs/product.md#navigation-bar). */

@@ -4,5 +4,5 @@ export { Previously, restedFor } from './Previously';
 export { clearKeptConversation, dismissRecap, loadConversation } from './history';
 export { disconnect, NOBODY_HEARS } from './connection';
 export { configureVoiceAssistant } from './deps';
-export { ask, checkStatus, resetVoiceAssistant, setContext, start, stop, talk, watchStatus } from './store';
-export { talkState, type Recap, type ServiceStatus, type TalkState, type TranscriptEntry } from './state';
+export { ask, resetVoiceAssistant, setContext, talk, watchStatus } from './store';
+export { talkState, type Recap, type TalkState, type TranscriptEntry } from './state';

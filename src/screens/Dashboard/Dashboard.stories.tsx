@@ -44,7 +44,7 @@ const queued = jobAtStatus('PENDING', { id: jobUuid(88), title: 'Morning Paper',
 const convertingApi = jobsBackend([longNovel.book, ...longNovel.chapters, queued, raven!]);
 
 /**
- * Home: the first page after sign-in, listening first: the books to continue, the books converting now, then
+ * Dashboard: the first page after sign-in, listening first: the books to continue, the books converting now, then
  * the counts and the latest jobs.
  */
 const meta = {
@@ -174,7 +174,7 @@ export const PlayFromTheShelf: Story = {
     // The page stays; the player has the book (the mini-player shows it in the app).
     await expect(await shelf.findByRole('button', { name: 'Pause The Raven' }, { timeout: 5000 })).toBeVisible();
     await expect(playerState.currentJobId).toBe(raven!.id);
-    await expect(canvas.getByRole('heading', { level: 1, name: 'Home' })).toBeVisible();
+    await expect(canvas.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();
   },
 };
 
@@ -220,23 +220,33 @@ export const OpensARecentJob: Story = {
   },
 };
 
-/** The home’s actions: add a book, browse the library, see every job. */
+/** The Dashboard's actions, in the specification's words and order: upload, every job, the library. */
 export const Actions: Story = {
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
-    await expect(canvas.getByRole('link', { name: 'Add a book' })).toHaveAttribute('href', '/upload');
-    await expect(canvas.getByRole('link', { name: 'Browse library' })).toHaveAttribute('href', '/library');
-    await expect(canvas.getByRole('link', { name: 'View all jobs' })).toHaveAttribute('href', '/jobs');
+    await expect(canvas.getByRole('link', { name: 'Upload New Story' })).toHaveAttribute('href', '/upload');
+    await expect(canvas.getByRole('link', { name: 'View All Jobs' })).toHaveAttribute('href', '/jobs');
+    await expect(canvas.getByRole('link', { name: 'Browse Library' })).toHaveAttribute('href', '/library');
+    const actions = canvas.getAllByRole('link', { name: /^(Upload New Story|View All Jobs|Browse Library)$/ });
+    await expect(actions.map((link) => link.textContent)).toEqual([
+      'Upload New Story',
+      'View All Jobs',
+      'Browse Library',
+    ]);
+    // The shelves still come first below the actions, before the counters.
+    const shelf = await canvas.findByRole('region', { name: 'Continue listening' });
+    const counts = canvas.getByRole('heading', { name: 'Your jobs' });
+    await expect(shelf.compareDocumentPosition(counts) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
   },
 };
 
-/** View all jobs opens the jobs list. */
+/** View All Jobs opens the jobs list. */
 export const ViewAllJobsNavigates: Story = {
   tags: ['navigates'],
-  name: 'Actions: View all jobs opens the jobs list',
+  name: 'Actions: View All Jobs opens the jobs list',
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
-    await userEvent.click(await canvas.findByRole('link', { name: 'View all jobs' }));
+    await userEvent.click(await canvas.findByRole('link', { name: 'View All Jobs' }));
     await expect(await canvas.findByRole('heading', { name: 'Navigated to /jobs' })).toBeVisible();
   },
 };
@@ -250,6 +260,6 @@ export const Error: Story = {
       'Your jobs could not be loaded. Reload the page to try again.',
     );
     await waitFor(() => expect(counter(canvasElement, 'Total Jobs')).toBe('—'));
-    await expect(canvas.getByRole('link', { name: 'Add a book' })).toBeVisible();
+    await expect(canvas.getByRole('link', { name: 'Upload New Story' })).toBeVisible();
   },
 };

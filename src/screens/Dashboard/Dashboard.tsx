@@ -109,7 +109,7 @@ function counterValue(total: number | undefined, loading: boolean): string {
 }
 
 /**
- * docs/product.md#dashboard: the home leads with listening. The shelves (Continue listening,
+ * docs/product.md#dashboard: the Dashboard leads with listening. The shelves (Continue listening,
  * Recently added, Converting now), then, compact, the counters and the recent jobs. Everything
  * counts books and single texts, never chapter jobs, and refreshes every 10 s while jobs run.
  */
@@ -135,16 +135,16 @@ export function Dashboard() {
   ];
 
   return (
-    <Page title="Home" lead={user ? `Welcome, ${user.email}` : 'Welcome to Lectio'}>
+    <Page title="Dashboard" lead={user ? `Welcome, ${user.email}` : 'Welcome to Lectio'}>
       {failed && (
         <Alert>{errorMessage(failed.error, 'Your jobs could not be loaded. Reload the page to try again.')}</Alert>
       )}
       <Actions>
         <ButtonLink variant="primary" href={paths.upload()}>
-          Add a book
+          Upload New Story
         </ButtonLink>
-        <ButtonLink href={paths.library()}>Browse library</ButtonLink>
-        <ButtonLink href={paths.jobs()}>View all jobs</ButtonLink>
+        <ButtonLink href={paths.jobs()}>View All Jobs</ButtonLink>
+        <ButtonLink href={paths.library()}>Browse Library</ButtonLink>
       </Actions>
 
       <Suspense fallback={<Spinner label="Loading your books..." />}>

@@ -8,6 +8,7 @@ import {
   clearKeptConversation,
   useOfferedRecap,
   useServiceStatus,
+  useVoiceStatus,
   useVoiceAssistant,
   type TranscriptEntry,
 } from '../../features/voice-assistant';
@@ -145,10 +146,13 @@ function TurnItem({
   entry,
   botName,
   jobId,
+  noModel,
 }: {
   entry: Readonly<TranscriptEntry>;
   botName: string;
   jobId: string | null;
+  /** No chat model on this server: every answer is offline, the note above says so once. */
+  noModel: boolean;
 }) {
   const name = entry.speaker === 'user' ? 'You' : entry.mode ? modeNames[entry.mode] : botName;
   return (
@@ -156,7 +160,7 @@ function TurnItem({
       <TurnHead>
         <strong>{name}</strong>
         <time dateTime={new Date(entry.at).toISOString()}>{clockOf(entry.at)}</time>
-        {entry.offline && <Badge tone="neutral">Answered offline</Badge>}
+        {entry.offline && !noModel && <Badge tone="neutral">Answered offline</Badge>}
       </TurnHead>
       <TurnText className="text">{entry.text}</TurnText>
       {entry.evidence && (
@@ -217,6 +221,13 @@ function useFollowLatest(count: number, lastText: string) {
   return { list, following, toBottom };
 }
 
+/** The server's reason when it has no chat model at all (docs/voice-assistant.md#offline-answers). */
+const NO_MODEL = 'no-model';
+
+/** What offline answers can do, shown before the first answer when the server has no chat model. */
+export const OFFLINE_ANSWERS_NOTE =
+  'Offline answers can tell you who someone is, where the story takes place, what just happened, and quote what you have heard; for open conversation an operator connects a chat model with ASSISTANT_MODEL_URL.';
+
 /** The conversation: the offline notice, the turns, and the question box (always there). */
 export function TranscriptPanel({
   botName,
@@ -239,6 +250,10 @@ export function TranscriptPanel({
   const service = useServiceStatus();
   const recap = useOfferedRecap();
   const busy = voice.clientStatus === 'connecting' || service === 'starting';
+  // The status says so from the start; each offline answer says so again (its own words).
+  const status = useVoiceStatus();
+  const noModel = voice.fallback?.reason === NO_MODEL || status?.chat_model === false;
+  const notice = voice.fallback?.message ?? (noModel ? OFFLINE_ANSWERS_NOTE : null);
 
   async function send(event: FormEvent) {
     event.preventDefault();
@@ -258,10 +273,10 @@ export function TranscriptPanel({
         )}
       </Head>
       {recap && jobId && <RecapCard recap={recap} jobId={jobId} />}
-      {voice.fallback && (
+      {notice !== null && (
         <Notice role="status">
           <p>
-            <strong>Answering offline.</strong> {voice.fallback.message}
+            <strong>{noModel ? 'Offline answers.' : 'Answering offline.'}</strong> {notice}
           </p>
         </Notice>
       )}
@@ -280,7 +295,7 @@ export function TranscriptPanel({
             </Hint>
           )}
           {voice.transcript.map((entry) => (
-            <TurnItem key={entry.id} entry={entry} botName={botName} jobId={jobId} />
+            <TurnItem key={entry.id} entry={entry} botName={botName} jobId={jobId} noModel={noModel} />
           ))}
         </Transcript>
         {!following && (

@@ -127,8 +127,9 @@ export const Idle: Story = {
       await expect(within(transcriptOf(canvas)).getByText(`“${example}”`)).toBeVisible();
     // Typing is always there, even before a conversation runs.
     await expect(canvas.getByLabelText('Type a question')).toBeEnabled();
-    // The workings stay folded away.
-    await expect(canvas.getByText('Service', { selector: 'dt' })).not.toBeVisible();
+    // Nothing of the service's workings: no Details, no start or stop.
+    await expect(canvas.queryByText('Details')).toBeNull();
+    await expect(canvas.queryByRole('button', { name: /the service/ })).toBeNull();
   },
 };
 
@@ -555,36 +556,72 @@ export const RecapOffered: Story = {
   },
 };
 
-// --- details and widths ----------------------------------------------------------------------------
+// --- what a listener never sees, the offline note, widths -----------------------------------------
 
-/** The workings unfolded: service, WebSocket address, functions. */
-export const DetailsOpen: Story = {
-  name: 'Details (service, WebSocket URL, functions)',
-  parameters: { msw: { handlers: { voiceStatus: voiceStatusHandler({ status: 'running' }) } } },
+/** A running session whose status carries the service's internals: none of them reaches the page. */
+export const NoInternals: Story = {
+  name: 'No internals: no address, no tool names, no start or stop, whatever the status carries',
+  parameters: {
+    route: tutorRoute,
+    msw: { handlers: { voiceStatus: voiceStatusHandler({ status: 'running', mode: 'tutor', job_id: bookJobId }) } },
+  },
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
-    await userEvent.click(canvas.getByText('Details'));
-    await expect(await canvas.findByText('Running')).toBeVisible();
-    await expect(canvas.getByText(VOICE_WS_URL)).toBeVisible();
-    for (const name of VOICE_FUNCTIONS) await expect(canvas.getByText(name)).toBeVisible();
-    await expect(canvas.getByRole('button', { name: 'Start the service' })).toBeDisabled();
-    await expect(canvas.getByRole('button', { name: 'Stop the service' })).toBeEnabled();
+    await startTalking(canvas);
+    await canvas.findByRole('button', { name: 'End conversation' });
+    // What a listener needs, in their words: which book, and that the conversation is on.
+    await expect(await canvas.findByRole('heading', { name: 'The Tell-Tale Heart' })).toBeVisible();
+    await expect(await canvas.findByText('Talking in Tutor mode')).toBeVisible();
+    await expectTalkState(canvas, 'Listening');
+    const page = canvasElement.textContent ?? '';
+    await expect(page).not.toContain(VOICE_WS_URL);
+    await expect(page).not.toMatch(/wss?:\/\//);
+    for (const name of [...VOICE_FUNCTIONS, 'xray_lookup', 'tutor_turn']) await expect(page).not.toContain(name);
+    await expect(page).not.toContain(bookJobId);
+    await expect(canvas.queryByText('Details')).toBeNull();
+    await expect(canvas.queryByRole('button', { name: /Start the service|Stop the service/ })).toBeNull();
   },
 };
 
-/** The reader pressed Start the service: Starting until the server answers, and nothing starts twice. */
-export const DetailsStarting: Story = {
-  name: 'Details while the service starts',
-  parameters: { msw: { handlers: { voiceStart: voiceStartHandler({}, { delay: 'infinite' }) } } },
+/** What a server without a chat model says with each answer (docs/voice-assistant.md#offline-answers). */
+const NO_MODEL_MESSAGE =
+  'Offline answers can tell you who someone is, where the story takes place, what just happened, and quote what you have heard; for open conversation an operator connects a chat model with ASSISTANT_MODEL_URL.';
+
+/** No chat model on the server: one line says what offline answers can do and how a model is connected. */
+export const OfflineAssistantNote: Story = {
+  name: 'Offline assistant (no chat model): one line on what it can do and how an operator connects a model',
+  parameters: {
+    route: xrayRoute,
+    msw: {
+      handlers: {
+        voiceStatus: voiceStatusHandler({ chat_model: false }),
+        voiceStart: voiceStartHandler({ chat_model: false }),
+      },
+    },
+    voice: {
+      transport: {
+        answer: () => 'The story takes place in an old house, at night.',
+        serverMessages: () => [{ t: 'assistant-fallback', d: { reason: 'no-model', message: NO_MODEL_MESSAGE } }],
+      },
+    },
+  },
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
-    await userEvent.click(canvas.getByText('Details'));
-    await expect(await canvas.findByText('Stopped')).toBeVisible();
-    await userEvent.click(canvas.getByRole('button', { name: 'Start the service' }));
-    await expect(await canvas.findByText('Starting')).toBeVisible();
-    await expect(canvas.getByRole('button', { name: 'Start the service' })).toBeDisabled();
-    // The talk button waits for the start too.
-    await expect(canvas.getByRole('button', { name: 'Connecting…' })).toBeDisabled();
+    // Said before the first question: the server's status tells the page it has no chat model.
+    const note = (await canvas.findByText('Offline answers.')).closest('[role="status"]') as HTMLElement;
+    await expect(note).toHaveTextContent('quote what you have heard');
+    await typeQuestion(canvas, 'Where does the story take place?');
+    await expect(note).toHaveTextContent('who someone is, where the story takes place, what just happened');
+    await expect(note).toHaveTextContent('ASSISTANT_MODEL_URL');
+    await waitFor(() =>
+      expect(transcriptOf(canvas)).toHaveTextContent('The story takes place in an old house, at night.'),
+    );
+    // Every answer is offline here: the note says it once, no badge on each answer.
+    await expect(within(transcriptOf(canvas)).queryByText('Answered offline')).toBeNull();
+    await typeQuestion(canvas, 'Who is the old man?');
+    await waitFor(() => expect(within(transcriptOf(canvas)).getAllByRole('listitem')).toHaveLength(4));
+    await expect(canvas.getByText('Offline answers.')).toBeVisible();
+    await expect(within(transcriptOf(canvas)).queryByText('Answered offline')).toBeNull();
   },
 };
 

@@ -5,7 +5,7 @@ import { useGetAudioMetadata } from '../../api/gen/endpoints/audio/audio';
 import { useListJobs } from '../../api/gen/endpoints/jobs/jobs';
 import { Page } from '../../components/ui';
 import { bookTitle } from '../../entities/job';
-import { loadJob, playerState, useListeningPosition } from '../../features/player';
+import { playFrom, useListeningPosition } from '../../features/player';
 import {
   disconnect,
   loadConversation,
@@ -15,7 +15,6 @@ import {
 } from '../../features/voice-assistant';
 import { paths, type AssistantMode } from '../../lib/paths';
 import { BookBar, NO_BOOK } from './BookBar';
-import { DetailsPanel } from './DetailsPanel';
 import { modeNames } from './parts';
 import { TalkPanel } from './TalkPanel';
 import { TranscriptPanel } from './TranscriptPanel';
@@ -50,7 +49,8 @@ function readQuery(search: string): { mode: AssistantMode | null; jobId: string 
 /**
  * /voice-assistant (docs/voice-assistant.md#the-page): a conversation about a book. Mode (Tutor /
  * X-ray) and the book at the top, the transcript in the main column, the talk button beside it,
- * a question box always available, and the service's workings in a collapsed Details.
+ * a question box always available. Nothing of the service's workings (addresses, tool names,
+ * starting and stopping it) is shown: operators have /metrics and the logs.
  */
 export function VoiceAssistant() {
   const search = useSearch();
@@ -73,11 +73,14 @@ export function VoiceAssistant() {
     };
   }, []);
 
-  // "Continue X": the assistant asked to open a book; it is loaded in the player at once.
+  // "Continue X": the assistant asked to open a book; it plays at once from the listener's place
+  // (the place before is offered as "Back to …").
   const openSeq = voice.openBook?.seq ?? null;
   const openJobId = voice.openBook?.jobId ?? null;
+  const openAt = voice.openBook?.positionSeconds ?? 0;
   useEffect(() => {
-    if (openSeq !== null && openJobId !== null && playerState.currentJobId !== openJobId) void loadJob(openJobId);
+    if (openSeq !== null && openJobId !== null) void playFrom(openJobId, openAt);
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- once per request (its seq), at its place
   }, [openSeq, openJobId]);
 
   const botName = mode ? modeNames[mode] : 'Assistant';
@@ -131,7 +134,6 @@ export function VoiceAssistant() {
         <TranscriptPanel botName={botName} examples={examples} jobId={jobId} />
         <TalkPanel botName={botName} />
       </Layout>
-      <DetailsPanel />
     </Page>
   );
 }

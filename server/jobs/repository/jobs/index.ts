@@ -20,5 +20,3 @@ export type { NewJobRow } from './records';
 export function jobsTable(x: DbExecutor) {
   return { ...jobRecords(x), ...jobList(x), ...jobRuns(x), ...jobFairQueue(x) };
 }
-
-export type JobsTable = ReturnType<typeof jobsTable>;

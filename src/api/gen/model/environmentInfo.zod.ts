@@ -17,12 +17,17 @@ export const EnvironmentInfo = zod.object({
   "features": zod.object({
   "signup_enabled": zod.boolean(),
   "debug_mode": zod.boolean(),
-  "demo_mode": zod.boolean().describe('True while the offline voice engine stands in for a cloud voice (a cloud key is missing) and no voice server answers.')
+  "demo_mode": zod.boolean().describe('True while the offline voice engine stands in for a cloud voice (a cloud key is missing) and no voice server answers.'),
+  "password_reset_email": zod.boolean().optional().describe('True when the server emails password reset links (SMTP_URL); otherwise readers ask the operator for one. Absent means false.')
 }),
   "voice_server": zod.object({
   "name": zod.string().describe('The name users see for its voices (TTS_SERVER_NAME).'),
   "reachable": zod.boolean().describe('It answered its voice list the last time it was asked (at most a minute ago).')
-}).optional().describe('The voice server beside Lectio (TTS_SERVER_URL); absent when none is configured.')
+}).optional().describe('The voice server beside Lectio (TTS_SERVER_URL); absent when none is configured.'),
+  "legal": zod.object({
+  "terms_url": zod.url().optional(),
+  "privacy_url": zod.url().optional()
+}).optional().describe('Where the terms of use and the privacy notice are published, when the operator publishes their own (TERMS_URL, PRIVACY_URL); absent ones are the app\'s built-in pages.')
 })
 
 export type EnvironmentInfo = zod.input<typeof EnvironmentInfo>;

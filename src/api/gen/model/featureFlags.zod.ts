@@ -15,7 +15,8 @@ import * as zod from 'zod';
 export const FeatureFlags = zod.object({
   "signup_enabled": zod.boolean(),
   "debug_mode": zod.boolean(),
-  "demo_mode": zod.boolean().describe('True while the offline voice engine stands in for a cloud voice (a cloud key is missing) and no voice server answers.')
+  "demo_mode": zod.boolean().describe('True while the offline voice engine stands in for a cloud voice (a cloud key is missing) and no voice server answers.'),
+  "password_reset_email": zod.boolean().optional().describe('True when the server emails password reset links (SMTP_URL); otherwise readers ask the operator for one. Absent means false.')
 })
 
 export type FeatureFlags = zod.input<typeof FeatureFlags>;

@@ -18,7 +18,8 @@ export const VoiceAssistantStatus = zod.object({
   "mcp_functions": zod.array(zod.string()),
   "mode": zod.union([zod.literal('tutor'),zod.literal('xray'),zod.literal(null)]).nullable(),
   "job_id": zod.uuid().nullable(),
-  "speech_to_text": zod.boolean().optional().describe('Whether the server turns the microphone\'s audio into text (a speech service is configured: OPENAI_API_KEY). When false, a browser that offers speech recognition listens itself and sends what it heard as text; elsewhere the reader types.')
+  "speech_to_text": zod.boolean().optional().describe('Whether the server turns the microphone\'s audio into text (a speech service is configured: OPENAI_API_KEY). When false, a browser that offers speech recognition listens itself and sends what it heard as text; elsewhere the reader types.'),
+  "chat_model": zod.boolean().optional().describe('Whether a chat model answers (ASSISTANT_MODEL_URL or OPENAI_API_KEY is configured). When false, offline answers tell who someone is, where the story takes place, what just happened, and quote what the listener has heard.')
 })
 
 export type VoiceAssistantStatus = zod.input<typeof VoiceAssistantStatus>;

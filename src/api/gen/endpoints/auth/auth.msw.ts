@@ -24,6 +24,7 @@ import type {
 
 import type {
   CurrentUser,
+  Preferences,
   TokenResponse,
   User
 } from '../../model';
@@ -34,6 +35,12 @@ export const getRegisterResponseMock = (overrideResponse: Partial<Extract<User, 
 export const getLoginResponseMock = (overrideResponse: Partial<Extract<TokenResponse, object>> = {}): TokenResponse => ({access_token: faker.string.alpha({length: {min: 10, max: 20}}), token_type: faker.helpers.arrayElement(['bearer'] as const), expires_in: faker.number.int(), ...overrideResponse})
 
 export const getGetCurrentUserResponseMock = (): CurrentUser => ({...{id: faker.string.uuid(), email: faker.internet.email(), created_at: faker.date.past().toISOString().slice(0, 19) + 'Z'},...{storage: {used_bytes: faker.number.int({min: 0}), quota_bytes: faker.number.int({min: 0})}},})
+
+export const getChangePasswordResponseMock = (overrideResponse: Partial<Extract<TokenResponse, object>> = {}): TokenResponse => ({access_token: faker.string.alpha({length: {min: 10, max: 20}}), token_type: faker.helpers.arrayElement(['bearer'] as const), expires_in: faker.number.int(), ...overrideResponse})
+
+export const getGetPreferencesResponseMock = (overrideResponse: Partial<Extract<Preferences, object>> = {}): Preferences => ({default_voice: {...{provider: faker.helpers.arrayElement(['openai','elevenlabs','offline','openai_compatible'] as const), voice_id: faker.helpers.arrayElement([faker.string.alpha({length: {min: 1, max: 200}}), undefined])},}, default_speed: faker.helpers.arrayElement([0.75,1,1.25,1.5,1.75,2] as const), ...overrideResponse})
+
+export const getPutPreferencesResponseMock = (overrideResponse: Partial<Extract<Preferences, object>> = {}): Preferences => ({default_voice: {...{provider: faker.helpers.arrayElement(['openai','elevenlabs','offline','openai_compatible'] as const), voice_id: faker.helpers.arrayElement([faker.string.alpha({length: {min: 1, max: 200}}), undefined])},}, default_speed: faker.helpers.arrayElement([0.75,1,1.25,1.5,1.75,2] as const), ...overrideResponse})
 
 
 export const getRegisterMockHandler = (overrideResponse?: User | ((info: Parameters<Parameters<typeof http.post>[1]>[0]) => Promise<User> | User), options?: RequestHandlerOptions) => {
@@ -71,8 +78,91 @@ export const getGetCurrentUserMockHandler = (overrideResponse?: CurrentUser | ((
       })
   }, options)
 }
+
+export const getChangePasswordMockHandler = (overrideResponse?: TokenResponse | ((info: Parameters<Parameters<typeof http.put>[1]>[0]) => Promise<TokenResponse> | TokenResponse), options?: RequestHandlerOptions) => {
+  return http.put('*/api/v1/auth/password', async (info: Parameters<Parameters<typeof http.put>[1]>[0]) => {
+
+
+    return HttpResponse.json(overrideResponse !== undefined
+    ? (typeof overrideResponse === "function" ? await overrideResponse(info) : overrideResponse)
+    : getChangePasswordResponseMock(),
+      { status: 200
+      })
+  }, options)
+}
+
+export const getSignOutEverywhereMockHandler = (overrideResponse?: void | ((info: Parameters<Parameters<typeof http.delete>[1]>[0]) => Promise<void> | void), options?: RequestHandlerOptions) => {
+  return http.delete('*/api/v1/auth/sessions', async (info: Parameters<Parameters<typeof http.delete>[1]>[0]) => {
+  if (typeof overrideResponse === 'function') {await overrideResponse(info); }
+
+    return new HttpResponse(null,
+      { status: 204
+      })
+  }, options)
+}
+
+export const getGetPreferencesMockHandler = (overrideResponse?: Preferences | ((info: Parameters<Parameters<typeof http.get>[1]>[0]) => Promise<Preferences> | Preferences), options?: RequestHandlerOptions) => {
+  return http.get('*/api/v1/auth/preferences', async (info: Parameters<Parameters<typeof http.get>[1]>[0]) => {
+
+
+    return HttpResponse.json(overrideResponse !== undefined
+    ? (typeof overrideResponse === "function" ? await overrideResponse(info) : overrideResponse)
+    : getGetPreferencesResponseMock(),
+      { status: 200
+      })
+  }, options)
+}
+
+export const getPutPreferencesMockHandler = (overrideResponse?: Preferences | ((info: Parameters<Parameters<typeof http.put>[1]>[0]) => Promise<Preferences> | Preferences), options?: RequestHandlerOptions) => {
+  return http.put('*/api/v1/auth/preferences', async (info: Parameters<Parameters<typeof http.put>[1]>[0]) => {
+
+
+    return HttpResponse.json(overrideResponse !== undefined
+    ? (typeof overrideResponse === "function" ? await overrideResponse(info) : overrideResponse)
+    : getPutPreferencesResponseMock(),
+      { status: 200
+      })
+  }, options)
+}
+
+export const getDeleteAccountMockHandler = (overrideResponse?: void | ((info: Parameters<Parameters<typeof http.post>[1]>[0]) => Promise<void> | void), options?: RequestHandlerOptions) => {
+  return http.post('*/api/v1/auth/account/delete', async (info: Parameters<Parameters<typeof http.post>[1]>[0]) => {
+  if (typeof overrideResponse === 'function') {await overrideResponse(info); }
+
+    return new HttpResponse(null,
+      { status: 204
+      })
+  }, options)
+}
+
+export const getRequestPasswordResetMockHandler = (overrideResponse?: void | ((info: Parameters<Parameters<typeof http.post>[1]>[0]) => Promise<void> | void), options?: RequestHandlerOptions) => {
+  return http.post('*/api/v1/auth/password-reset', async (info: Parameters<Parameters<typeof http.post>[1]>[0]) => {
+  if (typeof overrideResponse === 'function') {await overrideResponse(info); }
+
+    return new HttpResponse(null,
+      { status: 202
+      })
+  }, options)
+}
+
+export const getConfirmPasswordResetMockHandler = (overrideResponse?: void | ((info: Parameters<Parameters<typeof http.post>[1]>[0]) => Promise<void> | void), options?: RequestHandlerOptions) => {
+  return http.post('*/api/v1/auth/password-reset/confirm', async (info: Parameters<Parameters<typeof http.post>[1]>[0]) => {
+  if (typeof overrideResponse === 'function') {await overrideResponse(info); }
+
+    return new HttpResponse(null,
+      { status: 204
+      })
+  }, options)
+}
 export const getAuthMock = () => [
   getRegisterMockHandler(),
   getLoginMockHandler(),
-  getGetCurrentUserMockHandler()
+  getGetCurrentUserMockHandler(),
+  getChangePasswordMockHandler(),
+  getSignOutEverywhereMockHandler(),
+  getGetPreferencesMockHandler(),
+  getPutPreferencesMockHandler(),
+  getDeleteAccountMockHandler(),
+  getRequestPasswordResetMockHandler(),
+  getConfirmPasswordResetMockHandler()
 ]

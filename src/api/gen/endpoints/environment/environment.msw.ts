@@ -27,7 +27,7 @@ import type {
 } from '../../model';
 
 
-export const getGetEnvironmentResponseMock = (overrideResponse: Partial<Extract<EnvironmentInfo, object>> = {}): EnvironmentInfo => ({environment: faker.helpers.arrayElement(['production','dev'] as const), features: {signup_enabled: faker.datatype.boolean(), debug_mode: faker.datatype.boolean(), demo_mode: faker.datatype.boolean()}, voice_server: faker.helpers.arrayElement([{name: faker.string.alpha({length: {min: 10, max: 20}}), reachable: faker.datatype.boolean()}, undefined]), ...overrideResponse})
+export const getGetEnvironmentResponseMock = (overrideResponse: Partial<Extract<EnvironmentInfo, object>> = {}): EnvironmentInfo => ({environment: faker.helpers.arrayElement(['production','dev'] as const), features: {signup_enabled: faker.datatype.boolean(), debug_mode: faker.datatype.boolean(), demo_mode: faker.datatype.boolean(), password_reset_email: faker.helpers.arrayElement([faker.datatype.boolean(), undefined])}, voice_server: faker.helpers.arrayElement([{name: faker.string.alpha({length: {min: 10, max: 20}}), reachable: faker.datatype.boolean()}, undefined]), legal: faker.helpers.arrayElement([{terms_url: faker.helpers.arrayElement([faker.internet.url(), undefined]), privacy_url: faker.helpers.arrayElement([faker.internet.url(), undefined])}, undefined]), ...overrideResponse})
 
 
 export const getGetEnvironmentMockHandler = (overrideResponse?: EnvironmentInfo | ((info: Parameters<Parameters<typeof http.get>[1]>[0]) => Promise<EnvironmentInfo> | EnvironmentInfo), options?: RequestHandlerOptions) => {
