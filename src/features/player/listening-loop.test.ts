@@ -25,30 +25,7 @@ import { ApiError } from '../../api/errors';
 import { attachMedia, PLAYER_MESSAGES, type MediaElement } from './media';
 import { configurePlayer, connectPlayerCache, LAST_BOOK_KEY } from './settings';
 import { state } from './store';
-
-/** Enough of an <audio> element; `refuse` makes play() reject as a browser blocking autoplay does. */
-class FakeMedia extends EventTarget {
-  currentTime = 0;
-  duration = Number.NaN;
-  volume = 1;
-  playbackRate = 1;
-  src = '';
-  error: MediaError | null = null;
-  paused = true;
-  refuse = false;
-  play = vi.fn(async () => {
-    if (this.refuse) throw new DOMException('The user has not interacted with the page', 'NotAllowedError');
-    this.paused = false;
-    this.dispatchEvent(new Event('play'));
-  });
-  pause = vi.fn(() => {
-    if (this.paused) return;
-    this.paused = true;
-    this.dispatchEvent(new Event('pause'));
-  });
-  load = vi.fn();
-  removeAttribute = vi.fn();
-}
+import { FakeMedia } from '../../testing/fake-media';
 
 const server = setupServer(...handlers);
 let media: FakeMedia & MediaElement;

@@ -10,21 +10,7 @@ import { loadJob, resetPlayer, setPlaybackRate } from './controls';
 import { attachMedia, type MediaElement } from './media';
 import { configurePlayer, connectPlayerCache } from './settings';
 import { state } from './store';
-
-/** Enough of an <audio> element to see the speed it plays at. */
-class FakeMedia extends EventTarget {
-  currentTime = 0;
-  duration = Number.NaN;
-  volume = 1;
-  playbackRate = 1;
-  src = '';
-  error: MediaError | null = null;
-  paused = true;
-  play = async () => {};
-  pause = () => {};
-  load = () => {};
-  removeAttribute = () => {};
-}
+import { FakeMedia } from '../../testing/fake-media';
 
 const server = setupServer(...handlers);
 const asked: string[] = [];

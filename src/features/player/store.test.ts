@@ -44,36 +44,7 @@ import { watchPageHide } from './saving';
 import { configurePlayer, connectPlayerCache } from './settings';
 import { cancelSleepTimer, startSleepTimer } from './sleep';
 import { isReady, state } from './store';
-
-/** Enough of an <audio> element: it records what the store did and fires the events a real one would. */
-class FakeMedia extends EventTarget {
-  currentTime = 0;
-  duration = Number.NaN;
-  volume = 1;
-  playbackRate = 1;
-  src = '';
-  error: MediaError | null = null;
-  paused = true;
-  seeks: number[] = [];
-  play = vi.fn(async () => {
-    this.paused = false;
-    this.dispatchEvent(new Event('play'));
-  });
-  pause = vi.fn(() => {
-    if (this.paused) return;
-    this.paused = true;
-    this.dispatchEvent(new Event('pause'));
-  });
-  load = vi.fn();
-  removeAttribute = vi.fn((name: string) => {
-    if (name === 'src') this.src = '';
-  });
-  /** The element reaching `seconds` on its own, as it does while playing. */
-  advanceTo(seconds: number) {
-    this.currentTime = seconds;
-    this.dispatchEvent(new Event('timeupdate'));
-  }
-}
+import { FakeMedia } from '../../testing/fake-media';
 
 function fakeMedia(): FakeMedia & MediaElement {
   const media = new FakeMedia();
