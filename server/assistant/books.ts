@@ -3,7 +3,7 @@
  * books, their source text with its sentence timing map, their tutoring analysis and the
  * listener's saved position), and an in-memory one for tests and benchmarks.
  */
-import { chaptersOf, type Book } from '../books/book';
+import { chaptersOf, isListenable, type Book } from '../books/book';
 import { BOOK_NOT_FOUND, downloadableBook, type BookSource } from '../books/source';
 import type { BookText } from '../books/text';
 import { sentencesOf } from '../books/transcript';
@@ -55,10 +55,15 @@ export function memoryBookSource(
       };
     },
     async listCompleted(userId) {
-      return books.filter((b) => b.userId === userId).map((b) => b.book);
+      return books.filter((b) => b.userId === userId && b.book.status === 'COMPLETED').map((b) => b.book);
     },
     async findCompleted(userId, jobId) {
-      return find(userId, jobId)?.book ?? null;
+      const book = find(userId, jobId)?.book;
+      return book !== undefined && book.status === 'COMPLETED' ? book : null;
+    },
+    async findListenable(userId, jobId) {
+      const book = find(userId, jobId)?.book;
+      return book !== undefined && book.parentJobId === null && isListenable(book) ? book : null;
     },
     async text(userId, jobId) {
       return find(userId, jobId)?.text ?? null;

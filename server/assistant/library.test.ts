@@ -131,3 +131,46 @@ describe('library questions', () => {
     );
   }, 30_000);
 });
+
+describe('a book still converting', () => {
+  it('"continue my last book" resumes the book played last while it converts, at its place', async () => {
+    const lighthouse = await insertJob(t.db, {
+      userId: ann.id,
+      title: 'The Lighthouse',
+      status: 'PROCESSING',
+      jobType: 'book_processing',
+    });
+    await insertJob(t.db, {
+      userId: ann.id,
+      parentJobId: lighthouse,
+      chapterOrder: 1,
+      title: 'Arrival',
+      duration: 120,
+      outputFileKey: `jobs/${randomUUID()}/audio.mp3`,
+    });
+    await insertJob(t.db, {
+      userId: ann.id,
+      parentJobId: lighthouse,
+      chapterOrder: 2,
+      title: 'The Storm',
+      status: 'PROCESSING',
+    });
+    await progress(ann.id, lighthouse, 65, '2030-02-01T10:00:00Z');
+    const c = await session(ann, { mode: 'xray', jobId: janeEyre });
+    const from = c.frames.length;
+    expect(await ask(c, 'Continue my last book')).toBe(
+      'Continuing The Lighthouse from 1:05. It is still converting: the rest plays as it is ready.',
+    );
+    const opened = c
+      .messages('server-message')
+      .filter((m) => c.frames.indexOf(m) >= from)
+      .map((m) => m.data)
+      .filter((d) => (d as { t: string }).t === 'open-book');
+    expect(opened).toEqual([
+      { t: 'open-book', d: { job_id: lighthouse, title: 'The Lighthouse', position_seconds: 65 } },
+    ]);
+    expect(await ask(c, 'What was I listening to?')).toMatch(
+      /^You were last listening to The Lighthouse, at 1:05; it is still converting\. Before that: Jane Eyre \(54% in\)/,
+    );
+  }, 30_000);
+});

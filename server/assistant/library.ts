@@ -4,7 +4,8 @@
  * their playback progress); another user's book is never found.
  */
 import MiniSearch from 'minisearch';
-import type { Book } from '../books/book';
+import { isListenable, type Book } from '../books/book';
+import { isActive } from '../jobs/types';
 import type { BookReader } from '../books/reader';
 import type { BookSource } from '../books/source';
 import type { ProgressRepository } from '../progress/repository';
@@ -17,38 +18,50 @@ export interface ListeningEntry {
   /** When the user last played it; null when the source keeps no time. */
   lastPlayedAt: Date | null;
   completed: boolean;
+  /**
+   * The book still converts (some of it can be played already): the listener may have played it
+   * last, so "continue my last book" resumes it, but it is not in the assistant's library yet.
+   */
+  converting: Book | null;
 }
 
 export interface ListeningHistory {
-  /** The user's playback progress on their finished books, most recently played first. */
+  /** The user's playback progress on their books that can be played, most recently played first. */
   recent(userId: string, limit: number): Promise<ListeningEntry[]>;
 }
 
+/** How many of the most recent places on books still converting are looked at (each is one read). */
+const CONVERTING_LOOKED_AT = 5;
+
 /**
- * Listening history from the user's saved places (progress owns them) on their own finished books
- * (server/books' reader, the jobs repository, says which those are).
+ * Listening history from the user's saved places (progress owns them) on their own books that can
+ * be played: finished, or still converting with a chapter ready (server/books' reader, the jobs
+ * repository, says which those are).
  */
 export function createListeningHistory(
   progress: Pick<ProgressRepository, 'recent'>,
-  jobs: Pick<BookReader, 'byIds'>,
+  jobs: Pick<BookReader, 'byIds' | 'findBook'>,
 ): ListeningHistory {
   return {
     async recent(userId, limit) {
-      // Places on books that are not finished (yet) are skipped, so read a few more than asked.
+      // Places on books that cannot be played (yet) are skipped, so read a few more than asked.
       const saved = await progress.recent(userId, limit + 20);
-      const finished = new Set(
-        (await jobs.byIds(saved.map((p) => p.jobId)))
-          .filter((j) => j.userId === userId && j.status === 'COMPLETED')
-          .map((j) => j.id),
-      );
+      const owned = (await jobs.byIds(saved.map((p) => p.jobId))).filter((j) => j.userId === userId);
+      const finished = new Set(owned.filter((j) => j.status === 'COMPLETED').map((j) => j.id));
+      const converting = new Map<string, Book>();
+      for (const j of owned.filter((j) => isActive(j.status)).slice(0, CONVERTING_LOOKED_AT)) {
+        const book = await jobs.findBook(userId, j.id);
+        if (book !== null && book.parentJobId === null && isListenable(book)) converting.set(j.id, book);
+      }
       return saved
-        .filter((p) => finished.has(p.jobId))
+        .filter((p) => finished.has(p.jobId) || converting.has(p.jobId))
         .slice(0, limit)
         .map((p) => ({
           jobId: p.jobId,
           positionSeconds: p.positionSeconds,
           lastPlayedAt: p.lastPlayedAt,
           completed: p.isCompleted,
+          converting: converting.get(p.jobId) ?? null,
         }));
     },
   };
@@ -63,7 +76,13 @@ export function historyFromBooks(books: BookSource): ListeningHistory {
       for (const b of all) {
         const position = await books.savedPosition(userId, b.id);
         if (position !== null)
-          entries.push({ jobId: b.id, positionSeconds: position, lastPlayedAt: null, completed: false });
+          entries.push({
+            jobId: b.id,
+            positionSeconds: position,
+            lastPlayedAt: null,
+            completed: false,
+            converting: null,
+          });
         if (entries.length >= limit) break;
       }
       return entries;
@@ -79,6 +98,8 @@ export interface LibraryBook {
   position_seconds: number | null;
   percentage: number | null;
   last_played_at: string | null;
+  /** Still converting: some of it plays already, the rest as it is ready. */
+  converting: boolean;
 }
 
 function percentage(position: number | null, duration: number | null): number | null {
@@ -141,6 +162,7 @@ export function describeBook(b: Book, entry: ListeningEntry | undefined): Librar
     position_seconds: position,
     percentage: entry?.completed === true ? 100 : percentage(position, b.durationSeconds),
     last_played_at: entry?.lastPlayedAt?.toISOString() ?? null,
+    converting: b.status !== 'COMPLETED',
   };
 }
 
@@ -160,7 +182,7 @@ export async function searchLibrary(
   const query = args.query.trim();
   if (args.recent) {
     const played = [...entries.values()]
-      .map((e) => ({ e, b: all.find((b) => b.id === e.jobId) }))
+      .map((e) => ({ e, b: e.converting ?? all.find((b) => b.id === e.jobId) }))
       .filter((x): x is { e: ListeningEntry; b: Book } => x.b !== undefined)
       .slice(0, args.max)
       .map(({ e, b }) => describeBook(b, e));
@@ -173,8 +195,10 @@ export async function searchLibrary(
     const last = played[0]!;
     const others = played.slice(1, 3).map((b) => `${b.title} (${progressPhrase(b)})`);
     const answer =
-      `You were last listening to ${last.title}, at ${formatTime(last.position_seconds ?? 0)}` +
-      `${last.duration_seconds !== null ? ` of ${formatTime(last.duration_seconds)}` : ''} — ${progressPhrase(last)}.` +
+      (last.converting
+        ? `You were last listening to ${last.title}, at ${formatTime(last.position_seconds ?? 0)}; it is still converting.`
+        : `You were last listening to ${last.title}, at ${formatTime(last.position_seconds ?? 0)}` +
+          `${last.duration_seconds !== null ? ` of ${formatTime(last.duration_seconds)}` : ''} — ${progressPhrase(last)}.`) +
       (others.length > 0 ? ` Before that: ${spokenList(others)}.` : '') +
       ` Say "continue ${last.title}" to pick it up.`;
     return { answer, data: { results: played, total_books: total } };

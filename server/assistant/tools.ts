@@ -356,10 +356,40 @@ export function createToolbox(ctx: ToolContext): Toolbox {
     };
   }
 
+  /**
+   * Where the listener is in a book still converting (its text is read once it is finished): the
+   * place alone, and with `resume` the player opens there; the rest plays as it is ready.
+   */
+  async function convertingPosition(b: Book, resume: boolean): Promise<ToolResult> {
+    const pos = await position(b.id);
+    const data: Record<string, unknown> = {
+      job_id: b.id,
+      title: b.title,
+      position_seconds: pos.seconds,
+      duration_seconds: null,
+      source: pos.source,
+      percentage: null,
+      converting: true,
+    };
+    const from = pos.source === 'none' ? 'from the beginning' : `from ${formatTime(pos.seconds)}`;
+    if (resume) {
+      data.open_book = { job_id: b.id, title: b.title, position_seconds: pos.seconds };
+      return { answer: `Continuing ${b.title} ${from}. It is still converting: the rest plays as it is ready.`, data };
+    }
+    const where =
+      pos.source === 'none'
+        ? `You haven't started ${b.title} yet.`
+        : `You're at ${formatTime(pos.seconds)} in ${b.title}.`;
+    return { answer: `${where} It is still converting.`, data };
+  }
+
   async function currentPosition(args: Record<string, unknown>): Promise<ToolResult> {
     const id = argString(args, 'job_id', true);
     if (args.resume !== undefined && typeof args.resume !== 'boolean')
       throw new ToolError('Argument resume must be a boolean');
+    const listenable = await ctx.books.findListenable(ctx.userId, id);
+    if (listenable !== null && listenable.status !== 'COMPLETED')
+      return convertingPosition(listenable, args.resume === true);
     const h = await heard(id);
     const duration = h.book.durationSeconds;
     const pct = duration ? Math.min(100, Math.round((h.positionSeconds / duration) * 100)) : null;

@@ -50,6 +50,11 @@ export interface BookSource {
   listCompleted(userId: string): Promise<Book[]>;
   /** The job when it is the user's and COMPLETED; null otherwise (indistinguishable). */
   findCompleted(userId: string, jobId: string): Promise<Book | null>;
+  /**
+   * The user's book (not a chapter of one) when something of it can be played: finished, or still
+   * converting with a chapter (or its opening) ready; null otherwise.
+   */
+  findListenable(userId: string, jobId: string): Promise<Book | null>;
   /** Source text and timing map; null when either is missing or cannot be read. */
   text(userId: string, jobId: string): Promise<BookText | null>;
   /** The saved listening position in seconds; null when never played. */
@@ -125,6 +130,10 @@ export function createBookSource(deps: {
     },
     async findCompleted(userId, jobId) {
       return completed(userId, jobId);
+    },
+    async findListenable(userId, jobId) {
+      const book = await books.findBook(userId, jobId);
+      return book !== null && book.parentJobId === null && isListenable(book) ? book : null;
     },
     async text(userId, jobId) {
       const book = await completed(userId, jobId);

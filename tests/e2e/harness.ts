@@ -18,13 +18,14 @@ export interface RunningApp {
 
 /**
  * Starts the app exactly as `npm start` does (build if needed, then serve SPA + API on one port),
- * on a fresh data directory or on `dataDir` when given (to start again after a crash).
+ * on a fresh data directory or on `dataDir` when given (to start again after a crash), on a free
+ * port or on `port` (the same address again: a browser keeps its page, its storage and its session).
  */
 export async function startApp(
   env: Record<string, string> = {},
-  options: { dataDir?: string } = {},
+  options: { dataDir?: string; port?: number } = {},
 ): Promise<RunningApp> {
-  const port = await freePort();
+  const port = options.port ?? (await freePort());
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'lectio-e2e-'));
   let log = '';
   const child: ChildProcess = spawn(process.execPath, ['scripts/start.mjs'], {
@@ -185,4 +186,30 @@ export async function say(page: Page, text: string): Promise<void> {
     text,
     { timeout: 30_000 },
   );
+}
+
+/**
+ * Waits, through the API with the page's own sign-in, until the job has `status` (a job page shows
+ * its chapters' statuses too, so its text alone cannot say the book is finished).
+ */
+export async function waitForJobStatus(
+  page: Page,
+  appUrl: string,
+  jobId: string,
+  status = 'COMPLETED',
+  timeoutMs = 180_000,
+): Promise<void> {
+  const token = await page.evaluate(
+    () => localStorage.getItem('access_token') ?? sessionStorage.getItem('access_token'),
+  );
+  const headers: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const job = (await (await page.request.get(`${appUrl}/api/v1/jobs/${jobId}`, { headers })).json()) as {
+      status?: string;
+    };
+    if (job.status === status) return;
+    if (Date.now() > deadline) throw new Error(`Job ${jobId} is ${job.status}, not ${status}, after ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 1000));
+  }
 }

@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, registerThroughUi, type RunningApp, startApp } from './harness';
+import { launchBrowser, registerThroughUi, type RunningApp, startApp, waitForJobStatus } from './harness';
 
 // From sign-up to listening, in the real app: paste a story, watch it convert, play it, and come
 // back to the same place after a reload; then a three-chapter book and its chapter navigation.
@@ -56,11 +56,13 @@ async function createAudiobook(title: string, text: string): Promise<string> {
 
 /**
  * Job detail polls every 3 s; Play Audiobook appears once a chapter is ready. These tests listen to
- * the finished book (one file), so they also wait for its status to read COMPLETED.
+ * the finished book (one file), so they also wait for the job to be COMPLETED.
  */
-async function waitUntilPlayable() {
+async function waitUntilPlayable(id: string) {
   await page.getByRole('button', { name: 'Play Audiobook' }).waitFor({ timeout: 120_000 });
-  await page.getByText('COMPLETED', { exact: true }).first().waitFor({ timeout: 120_000 });
+  await waitForJobStatus(page, app.url, id);
+  // The page polls every 3 s: it shows the finished job too.
+  await page.getByText('COMPLETED', { exact: true }).first().waitFor({ timeout: 30_000 });
 }
 
 let ferryId = '';
@@ -77,7 +79,7 @@ describe('listening in the real app', () => {
   it('converts pasted text, showing its steps complete, and plays it', async () => {
     const id = await createAudiobook('The Letter on the Bridge', story);
     letterId = id;
-    await waitUntilPlayable();
+    await waitUntilPlayable(id);
     await page.getByRole('button', { name: 'Expand All' }).click();
     for (const step of ['Acquire content', 'Synthesize', 'Finalize']) {
       await expect(page.getByText(step, { exact: false }).first().isVisible()).resolves.toBe(true);
@@ -152,7 +154,7 @@ describe('listening in the real app', () => {
   it('turns a three-chapter book into chapter jobs, and chapter navigation jumps between them', async () => {
     const id = await createAudiobook('The Ferry', book);
     ferryId = id;
-    await waitUntilPlayable();
+    await waitUntilPlayable(id);
     const chapterJobs = page.getByRole('region', { name: 'Chapters' }).getByRole('listitem');
     await chapterJobs.nth(2).waitFor();
     await expect(chapterJobs.count()).resolves.toBe(3);

@@ -1,11 +1,13 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, registerThroughUi, type RunningApp, startApp } from './harness';
+import { launchBrowser, registerThroughUi, type RunningApp, startApp, waitForJobStatus } from './harness';
+import { OUTAGE_MESSAGE } from '../../src/features/player/connection';
 
 // The listener's loop without seams, in the real app at 1280 x 800 and on a 390 x 844 phone: a
 // book still converting is played from its job page as THE BOOK (its title, its one place), shows
 // once in Continue listening and the library, keeps its place across a reload and on its page,
-// offers "Back to …" after a jump, and every Play button plays.
+// offers "Back to …" after a jump, every Play button plays, and the server going away and coming
+// back loses nothing.
 let app: RunningApp;
 let browser: Browser;
 let desktop: BrowserContext;
@@ -141,7 +143,7 @@ describe('a book played while it converts', () => {
       await mobile.goto(`${app.url}/jobs/${bookId}`);
       // The saved place may lie in a chapter still converting, where nothing can play yet: these
       // Play buttons are tried on the finished book (the converting one is the first test's).
-      await mobile.getByText('COMPLETED', { exact: true }).first().waitFor({ timeout: 120_000 });
+      await waitForJobStatus(mobile, app.url, bookId);
       await mobile.getByRole('button', { name: 'Play Audiobook' }).tap();
       await mobile.waitForURL(`${app.url}/library/${bookId}`);
       await expect(mobile.getByRole('heading', { level: 1 }).textContent()).resolves.toBe(TITLE);
@@ -158,5 +160,32 @@ describe('a book played while it converts', () => {
     } finally {
       await phone.close();
     }
+  });
+
+  it('the server goes away mid-book: one banner, paused at the place, and all comes back without a reload', async () => {
+    await page.goto(`${app.url}/library/${bookId}`);
+    const play = page.getByRole('button', { name: 'Play', exact: true });
+    await expect.poll(() => play.isEnabled(), { timeout: 15_000 }).toBe(true);
+    await play.click();
+    await page.getByRole('button', { name: 'Pause' }).waitFor({ timeout: 15_000 });
+    await isPlaying(page);
+
+    // The server stops at once, as a crash or a lost network would; its data stays.
+    await app.crash();
+    const banner = page.getByText(OUTAGE_MESSAGE);
+    await banner.waitFor({ timeout: 60_000 });
+    await page.getByRole('button', { name: 'Play', exact: true }).waitFor({ timeout: 15_000 });
+    const place = await bookTime(page);
+    // The banner says it once: the player adds no error of its own.
+    expect(await page.getByRole('alert').count()).toBe(0);
+
+    // The same server comes back at the same address: the page recovers by itself.
+    app = await startApp({}, { dataDir: app.dataDir, port: Number(new URL(app.url).port) });
+    await banner.waitFor({ state: 'detached', timeout: 30_000 });
+    expect(Math.abs((await bookTime(page)) - place)).toBeLessThanOrEqual(1);
+    await page.getByRole('button', { name: 'Play', exact: true }).click();
+    await page.getByRole('button', { name: 'Pause' }).waitFor({ timeout: 15_000 });
+    await isPlaying(page);
+    expect(await page.getByRole('alert').count()).toBe(0);
   });
 });

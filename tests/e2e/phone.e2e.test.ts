@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, registerThroughUi, type RunningApp, startApp } from './harness';
+import { launchBrowser, registerThroughUi, type RunningApp, startApp, waitForJobStatus } from './harness';
 
 // The listening issue's whole story on a phone (390 x 844): paste a long text, listen to chapter 1
 // while the rest converts, move around with the mini-player, follow the highlighted sentence, set a
@@ -90,15 +90,7 @@ describe('listening on a phone', () => {
 
     // Finish the book: once it has converted, play its last seconds to the end.
     await page.getByRole('button', { name: 'Pause' }).click();
-    await expect
-      .poll(
-        async () =>
-          (await page.request.get(`${app.url}/api/v1/jobs/${id}`, { headers: await authHeaders() }))
-            .json()
-            .then((j) => j.status),
-        { timeout: 180_000, interval: 2000 },
-      )
-      .toBe('COMPLETED');
+    await waitForJobStatus(page, app.url, id);
     await page.reload();
     const playButton = page.getByRole('button', { name: 'Play', exact: true });
     // Ready to play (the whole book's file and its metadata loaded), not just shown.
@@ -125,11 +117,3 @@ describe('listening on a phone', () => {
     );
   });
 });
-
-/** The signed-in reader's bearer token, as the SPA keeps it. */
-async function authHeaders(): Promise<Record<string, string>> {
-  const token = await page.evaluate(
-    () => localStorage.getItem('access_token') ?? sessionStorage.getItem('access_token'),
-  );
-  return token ? { authorization: `Bearer ${token}` } : {};
-}

@@ -1,5 +1,6 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { useEffect } from 'react';
+import { http, HttpResponse } from 'msw';
 import { expect, fireEvent, userEvent, waitFor, within } from 'storybook/test';
 import {
   audioMetadataHandler,
@@ -9,8 +10,12 @@ import {
   convertingMetadataFixture,
   openingStreamHandler,
   SAMPLE_OPENING_SECONDS,
+  streamInfoFixture,
 } from '../../mocks/audio';
+import { environmentFixture } from '../../mocks/fixtures';
 import { ChapterList } from './ChapterList';
+import { OUTAGE_MESSAGE, resetConnection } from './connection';
+import { OutageBanner } from './OutageBanner';
 import { Player } from './Player';
 import { PlayerAudio } from './PlayerAudio';
 import { loadJob, resetPlayer } from './controls';
@@ -23,6 +28,7 @@ function LoadedPlayer() {
   }, []);
   return (
     <div style={{ maxWidth: 640, padding: 16, display: 'grid', gap: 16 }}>
+      <OutageBanner />
       <Player title="Player: The Tell-Tale Heart" />
       <ChapterList />
       <PlayerAudio />
@@ -39,7 +45,9 @@ const meta = {
   parameters: { auth: { user: {} } },
   beforeEach: () => {
     resetPlayer();
+    resetConnection();
     localStorage.removeItem(`lectio.playbackRate.${bookJobId}`);
+    return () => resetConnection();
   },
 } satisfies Meta<typeof LoadedPlayer>;
 
@@ -112,6 +120,46 @@ export const Error: Story = {
       'The audio could not be loaded. Check your connection, then try again.',
     );
     await expect(canvas.getByRole('button', { name: 'Play' })).toBeDisabled();
+  },
+};
+
+/** Whether the story's server answers (the outage story starts it again). */
+const server = { down: false };
+
+/**
+ * The server cannot be reached while the book loads: the banner alone says so (the player's own
+ * "could not be loaded" would say it twice), and the book loads by itself once the server is back.
+ */
+export const ServerUnreachable: Story = {
+  name: 'Server unreachable: the banner alone, then the book loads by itself',
+  parameters: {
+    msw: {
+      handlers: {
+        audioStream: http.get('*/api/v1/audio/:jobId/stream', () =>
+          server.down ? HttpResponse.error() : HttpResponse.json(streamInfoFixture()),
+        ),
+        environment: http.get('*/api/v1/environment', () =>
+          server.down ? HttpResponse.error() : HttpResponse.json(environmentFixture()),
+        ),
+      },
+    },
+  },
+  beforeEach: () => {
+    server.down = true;
+  },
+  play: async ({ canvasElement, step }) => {
+    const canvas = within(canvasElement);
+    await step('no answer: one banner, no second error in the player', async () => {
+      await expect(await canvas.findByText(OUTAGE_MESSAGE, {}, { timeout: 5000 })).toBeVisible();
+      await waitFor(() => expect(state.error).not.toBeNull());
+      await expect(canvas.queryByRole('alert')).toBeNull();
+    });
+    await step('the server answers again: the book loads, with nothing to dismiss', async () => {
+      server.down = false;
+      await waitFor(() => expect(canvas.queryByText(OUTAGE_MESSAGE)).toBeNull(), { timeout: 8000 });
+      await ready(canvasElement);
+      await expect(canvas.queryByRole('alert')).toBeNull();
+    });
   },
 };
 

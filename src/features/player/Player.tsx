@@ -10,6 +10,7 @@ import Moon from 'lucide-react/icons/moon';
 import Gauge from 'lucide-react/icons/gauge';
 import { useState } from 'react';
 import styled from 'styled-components';
+import { useSnapshot } from 'valtio';
 import { Card, IconButton, Spinner } from '../../components/ui';
 import { formatClock } from '../../entities/time';
 import { ChoiceMenu, type Choice } from './ChoiceMenu';
@@ -24,6 +25,7 @@ import { PLAYBACK_RATES, SKIP_SECONDS, SLEEP_MINUTES, VOLUME_STEP } from './sett
 import { cancelSleepTimer, startSleepTimer } from './sleep';
 import { isReady } from './store';
 import { ReturnButton } from './ReturnButton';
+import { connection } from './connection';
 
 const Region = styled(Card)`
   display: flex;
@@ -168,6 +170,9 @@ export function Player({ title = 'Audio player' }: { title?: string }) {
   const converting = metadata?.status === 'PENDING' || metadata?.status === 'PROCESSING';
   const scale = converting ? (metadata?.estimated_duration ?? 0) : 0;
   const [dragValue, setDragValue] = useState<number | null>(null);
+  // While the server cannot be reached the outage banner says why the audio stopped; the player's
+  // own error would say it twice (and it clears itself when the player reloads after the outage).
+  const { reachable } = useSnapshot(connection);
   const ready = isReady(player);
   const shownPosition = dragValue ?? player.currentPosition;
   const volumePercent = `${Math.round(player.volume * 100)}%`;
@@ -178,7 +183,7 @@ export function Player({ title = 'Audio player' }: { title?: string }) {
   return (
     <Region aria-label={title} tabIndex={0} {...{ [PLAYER_REGION_ATTRIBUTE]: '' }}>
       {player.isLoading && <Spinner label="Loading audio..." />}
-      {player.error && <ErrorText role="alert">{player.error}</ErrorText>}
+      {player.error && reachable && <ErrorText role="alert">{player.error}</ErrorText>}
       {player.notice && <Notice role="status">{player.notice}</Notice>}
       <ReturnButton />
       <Row>

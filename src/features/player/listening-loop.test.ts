@@ -3,7 +3,15 @@ import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { configureApi } from '../../api/http';
-import { bookJobId, chapterJobIds, progressFixture, progressHandler } from '../../mocks/audio';
+import {
+  audioMetadataHandler,
+  audioStreamHandler,
+  bookJobId,
+  chapterJobIds,
+  convertingMetadataFixture,
+  progressFixture,
+  progressHandler,
+} from '../../mocks/audio';
 import { handlers } from '../../mocks/handlers';
 import { connection, reportFailure, resetConnection, RETRY_MS, watchConnection } from './connection';
 import {
@@ -23,7 +31,7 @@ import {
 } from './controls';
 import { ApiError } from '../../api/errors';
 import { attachMedia, PLAYER_MESSAGES, type MediaElement } from './media';
-import { configurePlayer, connectPlayerCache, LAST_BOOK_KEY } from './settings';
+import { configurePlayer, connectPlayerCache, CONVERTING_POLL_MS, LAST_BOOK_KEY } from './settings';
 import { state } from './store';
 import { FakeMedia } from '../../testing/fake-media';
 
@@ -88,6 +96,27 @@ describe('a chapter plays as THE BOOK', () => {
     await playBook(bookJobId);
     await flush();
     expect(state).toMatchObject({ isPlaying: false, notice: PLAYER_MESSAGES.tapToPlay, error: null });
+  });
+
+  it('Play Audiobook at the end of what is converted says what it waits for, then plays on by itself', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const converting = { metadata: convertingMetadataFixture({ ready: 1 }) };
+    server.use(
+      progressHandler({ progress: progressFixture({ position_seconds: 20 }) }),
+      audioMetadataHandler(converting),
+      audioStreamHandler({ stream: { source_job_id: chapterJobIds[0] } }),
+    );
+    await playBook(bookJobId);
+    await vi.waitFor(() =>
+      expect(state.notice).toBe('The Night Watch is still converting: it plays as soon as it is ready.'),
+    );
+    // The end of the first chapter's file is not played again: nothing started.
+    expect(media.play).not.toHaveBeenCalled();
+    expect(state).toMatchObject({ currentPosition: 20, isPlaying: false, error: null });
+    converting.metadata = convertingMetadataFixture({ ready: 2 });
+    await vi.advanceTimersByTimeAsync(CONVERTING_POLL_MS);
+    await vi.waitFor(() => expect(state).toMatchObject({ streamChapterId: chapterJobIds[1], isPlaying: true }));
+    expect(state.notice).toBeNull();
   });
 });
 

@@ -148,6 +148,9 @@ async function switchStream(chapter: ChapterInfo, position: number, resume: bool
   }
 }
 
+/** How close to a chapter file's end counts as its end (the place saved as it ended). */
+const END_OF_FILE_SLACK_SECONDS = 0.25;
+
 /** The wait for a chapter still converting: its poll timer, and a count that drops stale answers. */
 let waitTimer: unknown = null;
 let waitRound = 0;
@@ -310,10 +313,27 @@ export function setPaused(): void {
   void saveNow();
 }
 
+/**
+ * The place is at the end of the chapter file playing (a book still converting): nothing is left
+ * in it to play, so Play goes straight on to what comes next.
+ */
+function atEndOfChapterFile(): boolean {
+  if (!state.streamChapterId) return false;
+  const chapter = chaptersOf(loadedMetadata()).find((c) => c.id === state.streamChapterId);
+  if (!chapter) return false;
+  const end = chapter.start + (state.streamOpeningSeconds ?? playableSeconds(chapter));
+  return state.currentPosition >= end - END_OF_FILE_SLACK_SECONDS;
+}
+
 export function play(): void {
   if (!media || !isReady(state)) return;
   stopWaiting();
   state.error = null;
+  if (atEndOfChapterFile()) {
+    // The next chapter plays when it can; until then the notice says it is still converting.
+    void continueAfterFile(waitRound);
+    return;
+  }
   setPlaying();
   const started = media.play();
   started?.catch((error: unknown) => {

@@ -708,8 +708,9 @@ describe('player store', () => {
       expect(metadataAsks()).toBe(asked);
     });
 
+    // Play at the end of the opening is not among them: it means "play on when you can", so the
+    // player keeps asking (listening-loop.test.ts).
     it.each([
-      ['the reader presses play', () => play()],
       ['the reader seeks', () => seek(3)],
       ['another book is loaded', () => void loadJob('2b3c4d5e-6f7a-4b8c-9d0e-1f2a3b4c5d6e')],
       ['the player goes away', () => detachMedia()],
