@@ -11,15 +11,16 @@ export interface SessionStorages {
   temporary: Storage;
 }
 
-let injected: SessionStorages | null = null;
+/** The storages swapped in (null: the browser's own). */
+const swapped: { storages: SessionStorages | null } = { storages: null };
 
 /** Swap the storages (tests, non-browser hosts); `null` returns to the browser's own. */
 export function configureSessionStorage(storages: SessionStorages | null): void {
-  injected = storages;
+  swapped.storages = storages;
 }
 
 function storages(): SessionStorages {
-  return injected ?? { persistent: window.localStorage, temporary: window.sessionStorage };
+  return swapped.storages ?? { persistent: window.localStorage, temporary: window.sessionStorage };
 }
 
 /** The storage holding the token, persistent first. */

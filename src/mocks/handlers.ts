@@ -27,13 +27,8 @@ import {
   requestPasswordResetHandler,
   signOutEverywhereHandler,
 } from './account';
-import {
-  cancelExportHandler,
-  createFeedHandler,
-  deleteFeedHandler,
-  exportsHandler,
-  startExportHandler,
-} from './exports';
+import { cancelExportHandler, exportsHandler, startExportHandler } from './exports';
+import { createFeedHandler, deleteFeedHandler } from './podcast-feeds';
 import {
   voiceClearConversationHandler,
   voiceConnectHandler,
@@ -42,13 +37,8 @@ import {
   voiceStatusHandler,
   voiceStopHandler,
 } from './voice';
-import {
-  pronunciationsHandler,
-  putPronunciationsHandler,
-  reconvertHandler,
-  voiceSampleHandler,
-  voicesHandler,
-} from './voices';
+import { pronunciationsHandler, putPronunciationsHandler, reconvertHandler } from './pronunciations';
+import { voiceSampleHandler, voicesHandler } from './voices';
 import {
   currentUserFixture,
   environmentFixture,

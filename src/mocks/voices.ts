@@ -1,18 +1,12 @@
 import { bypass } from 'msw';
-import { getReconvertJobMockHandler } from '../api/gen/endpoints/jobs/jobs.msw';
-import {
-  getGetPronunciationsMockHandler,
-  getPutPronunciationsMockHandler,
-} from '../api/gen/endpoints/pronunciations/pronunciations.msw';
 import { getGetVoiceSampleMockHandler, getListVoicesMockHandler } from '../api/gen/endpoints/voices/voices.msw';
-import type { Pronunciation, ReconvertResult, Voice, VoiceList, VoiceSource } from '../api/gen/model';
+import type { Voice, VoiceList, VoiceSource } from '../api/gen/model';
 import { answer, type ReplyOptions } from './answer';
 import { SAMPLE_AUDIO_URL } from './audio';
 
 /**
- * The voices, samples and pronunciations the voice picker and the book page's pronunciation
- * editor show: a Kokoro voice server (or not), the cloud voices of a server with keys, and the
- * offline voice's eSpeak-NG variants.
+ * The voices and samples the voice picker shows: a Kokoro voice server (or not), the cloud voices
+ * of a server with keys, and the offline voice's eSpeak-NG variants.
  */
 const voice = (provider: Voice['provider'], id: string, name: string, language: string): Voice => ({
   provider,
@@ -87,34 +81,6 @@ export function voiceSampleHandler(options: ReplyOptions & { onSample?: (provide
     answer(options, async ({ params }) => {
       options.onSample?.(String(params.provider), String(params.voiceId));
       return (await fetch(bypass(SAMPLE_AUDIO_URL))).arrayBuffer();
-    }),
-  );
-}
-
-export function pronunciationsHandler(options: ReplyOptions & { entries?: Pronunciation[] } = {}) {
-  return getGetPronunciationsMockHandler(answer(options, () => options.entries ?? []));
-}
-
-/** PUT /pronunciations: answers the list as sent (trimmed); `onPut` sees each list. */
-export function putPronunciationsHandler(options: ReplyOptions & { onPut?: (list: Pronunciation[]) => void } = {}) {
-  return getPutPronunciationsMockHandler(
-    answer(options, async ({ request }) => {
-      const list = ((await request.clone().json()) as Pronunciation[]).map((e) => ({
-        text: e.text.trim(),
-        say_as: e.say_as.trim(),
-      }));
-      options.onPut?.(list);
-      return list;
-    }),
-  );
-}
-
-/** POST /jobs/{jobId}/reconvert: re-converts `chapters` (none by default) of the sample book. */
-export function reconvertHandler(options: ReplyOptions & { chapters?: number[] } = {}) {
-  return getReconvertJobMockHandler(
-    answer(options, (): ReconvertResult => {
-      const chapters = options.chapters ?? [];
-      return { chapters, status: chapters.length > 0 ? 'PENDING' : 'COMPLETED' };
     }),
   );
 }

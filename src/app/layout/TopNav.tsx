@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
-import styled from 'styled-components';
+import styled, { css } from 'styled-components';
 import { Link, useLocation } from 'wouter';
 import { Badge, Button, ButtonLink } from '../../components/ui';
 import { paths } from '../../lib/paths';
@@ -44,10 +44,8 @@ const Links = styled.nav`
   }
 `;
 
-const NavLink = styled(Link)`
-  display: inline-flex;
-  align-items: center;
-  gap: ${({ theme }) => theme.space(2)};
+/** A place in the bar: a pill, filled when it is the current page. */
+const placeLink = css`
   padding: ${({ theme }) => `${theme.space(2)} ${theme.space(3)}`};
   border-radius: ${({ theme }) => theme.radii.pill};
   color: ${({ theme }) => theme.colors.text};
@@ -61,6 +59,13 @@ const NavLink = styled(Link)`
     color: ${({ theme }) => theme.colors.text};
     text-decoration: underline;
   }
+`;
+
+const NavLink = styled(Link)`
+  display: inline-flex;
+  align-items: center;
+  gap: ${({ theme }) => theme.space(2)};
+  ${placeLink}
 `;
 
 const Account = styled.div`
@@ -78,19 +83,7 @@ const AddBook = styled(ButtonLink)`
 
 /** The reader's own page (their storage for now), beside their email and Sign out. */
 const AccountLink = styled(Link)`
-  padding: ${({ theme }) => `${theme.space(2)} ${theme.space(3)}`};
-  border-radius: ${({ theme }) => theme.radii.pill};
-  color: ${({ theme }) => theme.colors.text};
-  text-decoration: none;
-  &[aria-current='page'] {
-    background: ${({ theme }) => theme.tone.info.background};
-    color: ${({ theme }) => theme.tone.info.text};
-    font-weight: 700;
-  }
-  &:hover {
-    color: ${({ theme }) => theme.colors.text};
-    text-decoration: underline;
-  }
+  ${placeLink}
 `;
 
 const Email = styled.span`

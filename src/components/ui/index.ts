@@ -17,3 +17,6 @@ export { IconButton } from './IconButton';
 export { Disclosure } from './Disclosure';
 export { EmptyState } from './EmptyState';
 export { Dialog } from './Dialog';
+export { useMenuButton } from './useMenuButton';
+export { MenuAnchor, MenuList } from './MenuList';
+export { SectionHeader } from './SectionHeader';

@@ -19,11 +19,12 @@ export interface PasswordStrength {
 
 type Estimate = (password: string, userInputs: string[]) => PasswordStrength;
 
-let loading: Promise<Estimate> | null = null;
+/** The estimator's load, shared by every caller once started (null: not started, or it failed). */
+const estimator: { loading: Promise<Estimate> | null } = { loading: null };
 
 /** Loads the estimator once; later calls share the same promise. */
 export function loadStrengthEstimator(): Promise<Estimate> {
-  loading ??= Promise.all([
+  estimator.loading ??= Promise.all([
     import('@zxcvbn-ts/core'),
     import('@zxcvbn-ts/language-common'),
     import('@zxcvbn-ts/language-en'),
@@ -43,8 +44,9 @@ export function loadStrengthEstimator(): Promise<Estimate> {
     };
   });
   // A failed load (offline) may be retried later; the server judges the password anyway.
+  const loading = estimator.loading;
   loading.catch(() => {
-    loading = null;
+    if (estimator.loading === loading) estimator.loading = null;
   });
   return loading;
 }

@@ -3,7 +3,7 @@ import { errorMessage } from '../../api/errors';
 import type { Export } from '../../api/gen/model';
 import { Alert, Button, ProgressBar, Spinner } from '../../components/ui';
 import { formatBytes } from '../../entities/time';
-import { FORMATS, isBuilding } from './formats';
+import { DOWNLOAD_FORMATS, isBuilding } from './download-formats';
 import { useBookExports, useCancelExport, useStartExport } from './hooks';
 
 const List = styled.ul`
@@ -129,7 +129,7 @@ export function DownloadOptions({ jobId }: { jobId: string }) {
     <>
       {failure !== null && <Alert>{errorMessage(failure, 'That did not work; try again')}</Alert>}
       <List aria-label="Downloads">
-        {FORMATS.map(({ format, label, description }) => {
+        {DOWNLOAD_FORMATS.map(({ format, label, description }) => {
           const entry = exports.data.exports.find((e) => e.format === format);
           if (entry === undefined) return null;
           return (

@@ -5,9 +5,8 @@ import {
   useListAudioExports,
   useStartAudioExport,
 } from '../../api/gen/endpoints/exports/exports';
-import { getListFeedsQueryKey, useCreateFeed, useDeleteFeed } from '../../api/gen/endpoints/feeds/feeds';
 import type { ExportFormat, ExportList } from '../../api/gen/model';
-import { EXPORT_POLL_MS, isBuilding } from './formats';
+import { EXPORT_POLL_MS, isBuilding } from './download-formats';
 
 /** The book's four downloads, asked again every EXPORT_POLL_MS while one is being built. */
 export function useBookExports(jobId: string, enabled = true) {
@@ -51,16 +50,4 @@ export function useCancelExport(jobId: string) {
     pending: mutation.isPending ? (mutation.variables?.format ?? null) : null,
     error: mutation.error,
   };
-}
-
-/** The book's (or, without a book, the library's) private feed: made or found on the server. */
-export function useFeed() {
-  const client = useQueryClient();
-  const create = useCreateFeed({
-    mutation: { onSuccess: () => client.invalidateQueries({ queryKey: getListFeedsQueryKey() }) },
-  });
-  const remove = useDeleteFeed({
-    mutation: { onSuccess: () => client.invalidateQueries({ queryKey: getListFeedsQueryKey() }) },
-  });
-  return { create, remove };
 }

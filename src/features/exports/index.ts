@@ -1,3 +1,1 @@
-export { useBookExportActions } from './BookExportActions';
-export { DownloadMenu } from './DownloadMenu';
-export { PodcastFeedButton } from './PodcastFeedDialog';
+export { DownloadDialog, DownloadMenu } from './DownloadMenu';

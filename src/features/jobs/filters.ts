@@ -19,7 +19,7 @@ export type StatusFilter = (typeof statusFilters)[number]['value'];
 /**
  * The list's sorts (creation date, update date, title, status), with both directions of the creation
  * date. Each maps to the server's sort/order, so the date sorts really sort
- * (docs/decisions.md#defects-of-the-earlier-client-fixed).
+ * (docs/adr/0009-earlier-client-defects-fixed.md).
  */
 export const sortOptions = [
   { value: 'newest', label: 'Newest', sort: 'created_at', order: 'desc' },

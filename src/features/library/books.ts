@@ -9,7 +9,7 @@ type JobOutput = JobSummaryOutput;
 
 /**
  * The library's view of a listenable job (docs/product.md#library), with the two defects of the
- * earlier client fixed (docs/decisions.md#defects-of-the-earlier-client-fixed): `progress` is the
+ * earlier client fixed (docs/adr/0009-earlier-client-defects-fixed.md): `progress` is the
  * reader's real listening progress (from the progress records, not always 0) and `duration` is in
  * seconds.
  */

@@ -1,15 +1,11 @@
-import { useEffect, useId, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import styled from 'styled-components';
+import { MenuAnchor, MenuList, useMenuButton } from '../../components/ui';
 
 export interface Choice<T> {
   value: T;
   label: string;
 }
-
-const Wrapper = styled.div`
-  position: relative;
-  display: inline-block;
-`;
 
 const MenuButton = styled.button`
   font: inherit;
@@ -38,20 +34,11 @@ const MenuButton = styled.button`
   }
 `;
 
-const List = styled.ul`
-  position: absolute;
+const List = styled(MenuList)`
   z-index: 10;
   bottom: calc(100% + 4px);
   left: 0;
   min-width: 100%;
-  margin: 0;
-  padding: ${({ theme }) => theme.space(1)} 0;
-  list-style: none;
-  background: ${({ theme }) => theme.colors.surface};
-  border: 1px solid ${({ theme }) => theme.colors.border};
-  border-radius: ${({ theme }) => theme.radii.md};
-  box-shadow: ${({ theme }) => theme.shadowRaised};
-  white-space: nowrap;
 `;
 
 const Item = styled.li`
@@ -102,99 +89,34 @@ export function ChoiceMenu<T>({
   onChoose,
   disabled,
 }: ChoiceMenuProps<T>) {
-  const [open, setOpen] = useState(false);
-  const button = useRef<HTMLButtonElement>(null);
-  const list = useRef<HTMLUListElement>(null);
-  const wrapper = useRef<HTMLDivElement>(null);
-  const menuId = useId();
   const selectedIndex = Math.max(
     0,
     choices.findIndex((choice) => Object.is(choice.value, selected)),
   );
-
-  const items = () => [...(list.current?.querySelectorAll<HTMLElement>('[role="menuitemradio"]') ?? [])];
-  const focusItem = (index: number) => {
-    const all = items();
-    all[(index + all.length) % all.length]?.focus();
-  };
-
-  useEffect(() => {
-    if (!open) return;
-    focusItem(selectedIndex);
-    const onPointer = (event: PointerEvent) => {
-      if (!wrapper.current?.contains(event.target as Node)) setOpen(false);
-    };
-    document.addEventListener('pointerdown', onPointer);
-    return () => document.removeEventListener('pointerdown', onPointer);
-    // Focus moves into the menu only when it opens.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [open]);
-
-  const close = (refocus: boolean) => {
-    setOpen(false);
-    if (refocus) button.current?.focus();
-  };
   const choose = (value: T) => {
     onChoose(value);
-    close(true);
+    close();
   };
-
-  const onMenuKey = (event: KeyboardEvent<HTMLUListElement>) => {
-    const current = items().indexOf(document.activeElement as HTMLElement);
-    switch (event.key) {
-      case 'ArrowDown':
-        focusItem(current + 1);
-        break;
-      case 'ArrowUp':
-        focusItem(current - 1);
-        break;
-      case 'Home':
-        focusItem(0);
-        break;
-      case 'End':
-        focusItem(-1);
-        break;
-      case 'Escape':
-        close(true);
-        break;
-      case 'Tab':
-        setOpen(false);
-        return;
-      case 'Enter':
-      case ' ': {
-        const choice = choices[current];
-        if (choice) choose(choice.value);
-        break;
-      }
-      default:
-        return;
-    }
-    event.preventDefault();
-    event.stopPropagation();
-  };
+  const { open, close, wrapperRef, buttonProps, listProps } = useMenuButton({
+    initialIndex: selectedIndex,
+    onActivate: (index) => {
+      const choice = choices[index];
+      if (choice) choose(choice.value);
+    },
+  });
 
   return (
-    <Wrapper ref={wrapper}>
+    <MenuAnchor ref={wrapperRef}>
       <MenuButton
-        ref={button}
+        {...buttonProps}
         type="button"
         aria-label={valueText ? `${label}: ${valueText}` : label}
-        aria-haspopup="menu"
-        aria-expanded={open}
-        aria-controls={open ? menuId : undefined}
         disabled={disabled}
-        onClick={() => setOpen((was) => !was)}
-        onKeyDown={(event) => {
-          if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
-            event.preventDefault();
-            setOpen(true);
-          }
-        }}
       >
         {children}
       </MenuButton>
       {open && (
-        <List ref={list} id={menuId} role="menu" aria-label={label} onKeyDown={onMenuKey}>
+        <List {...listProps} aria-label={label}>
           {choices.map((choice, index) => (
             <Item
               key={String(choice.value)}
@@ -208,6 +130,6 @@ export function ChoiceMenu<T>({
           ))}
         </List>
       )}
-    </Wrapper>
+    </MenuAnchor>
   );
 }

@@ -15,10 +15,10 @@ import { environmentFixture } from '../../mocks/fixtures';
 import { MiniPlayer } from './MiniPlayer';
 import { OutageBanner } from './OutageBanner';
 import { PlayerAudio } from './PlayerAudio';
-import { connection, OUTAGE_MESSAGE, resetConnection } from './connection';
+import { OUTAGE_MESSAGE, resetConnection } from './connection';
 import { loadJob, playFrom, resetPlayer } from './controls';
 import { PLAYER_MESSAGES } from './media';
-import { state } from './store';
+import { connection, state } from './store';
 
 /** A signed-in page with the mini-player under it; `load` puts the sample book in the player. */
 function PageWithMiniPlayer({ load, width }: { load: boolean; width?: number }) {

@@ -1,6 +1,7 @@
 import styled from 'styled-components';
 import { useSnapshot } from 'valtio';
-import { connection, OUTAGE_MESSAGE } from './connection';
+import { OUTAGE_MESSAGE } from './connection';
+import { connection } from './store';
 
 const Banner = styled.div`
   position: sticky;

@@ -188,11 +188,11 @@ export const Seek: Story = {
         button: 0,
         pointerId: 1,
       });
-      fireEvent.pointerDown(slider, at(0.5));
-      fireEvent.pointerMove(slider, at(0.75));
+      await fireEvent.pointerDown(slider, at(0.5));
+      await fireEvent.pointerMove(slider, at(0.75));
       await waitFor(() => expect(elapsed(canvas)).toHaveTextContent('0:45'));
       await expect(state.currentPosition).toBe(0);
-      fireEvent.pointerUp(slider, at(0.75));
+      await fireEvent.pointerUp(slider, at(0.75));
       await waitFor(() => expect(state.currentPosition).toBe(45));
       await expect(slider).toHaveAttribute('aria-valuetext', '0:45 of 1:00');
     });
@@ -230,7 +230,7 @@ export const Volume: Story = {
     const volume = canvas.getByRole('slider', { name: 'Volume' });
     await expect(volume).toHaveAttribute('aria-valuetext', '100%');
     await expect(volume).toHaveAttribute('step', '0.1');
-    fireEvent.input(volume, { target: { value: '0.7' } });
+    await fireEvent.input(volume, { target: { value: '0.7' } });
     await waitFor(() => expect(volume).toHaveAttribute('aria-valuetext', '70%'));
     await expect(canvas.getByText('70%')).toBeVisible();
     await expect(state.volume).toBe(0.7);

@@ -23,9 +23,8 @@ import { nextChapter, previousChapter, setPlaybackRate, setVolume, skip, toggleM
 import { togglePlay } from './media';
 import { PLAYBACK_RATES, SKIP_SECONDS, SLEEP_MINUTES, VOLUME_STEP } from './settings';
 import { cancelSleepTimer, startSleepTimer } from './sleep';
-import { isReady } from './store';
+import { connection, isReady } from './store';
 import { ReturnButton } from './ReturnButton';
-import { connection } from './connection';
 
 const Region = styled(Card)`
   display: flex;
@@ -159,6 +158,67 @@ const sleepChoices: Choice<SleepChoice>[] = [
   { value: 'off', label: 'Off' },
 ];
 
+/** Previous and next chapter, ten seconds back and forward, and Play or Pause. */
+function TransportButtons({
+  ready,
+  playing,
+  hasChapters,
+  hasNext,
+}: {
+  ready: boolean;
+  playing: boolean;
+  hasChapters: boolean;
+  hasNext: boolean;
+}) {
+  return (
+    <Transport>
+      <IconButton
+        label="Previous chapter"
+        icon={SkipBack}
+        onClick={previousChapter}
+        disabled={!ready || !hasChapters}
+      />
+      <IconButton
+        label={`Back ${SKIP_SECONDS} seconds`}
+        icon={Undo2}
+        onClick={() => skip(-SKIP_SECONDS)}
+        disabled={!ready}
+      />
+      <IconButton
+        main
+        label={playing ? 'Pause' : 'Play'}
+        icon={playing ? Pause : Play}
+        onClick={togglePlay}
+        disabled={!ready}
+      />
+      <IconButton
+        label={`Forward ${SKIP_SECONDS} seconds`}
+        icon={Redo2}
+        onClick={() => skip(SKIP_SECONDS)}
+        disabled={!ready}
+      />
+      <IconButton label="Next chapter" icon={SkipForward} onClick={nextChapter} disabled={!ready || !hasNext} />
+    </Transport>
+  );
+}
+
+/** The keyboard shortcuts (shortcuts.ts), folded away under their summary. */
+function ShortcutsHelp() {
+  return (
+    <Shortcuts>
+      <summary>Keyboard shortcuts</summary>
+      <dl>
+        {PLAYER_SHORTCUTS.map((shortcut) => (
+          <div key={shortcut.keys} style={{ display: 'contents' }}>
+            <dt>{shortcut.keys}</dt>
+            <dd>{shortcut.action}</dd>
+          </div>
+        ))}
+      </dl>
+    </Shortcuts>
+  );
+}
+
 /** The player for the loaded book (the store's current job). */
 export function Player({ title = 'Audio player' }: { title?: string }) {
   const player = usePlayer();
@@ -202,34 +262,7 @@ export function Player({ title = 'Audio player' }: { title?: string }) {
           {formatClock(player.duration)}
         </Clock>
       </Row>
-      <Transport>
-        <IconButton
-          label="Previous chapter"
-          icon={SkipBack}
-          onClick={previousChapter}
-          disabled={!ready || chapters.length === 0}
-        />
-        <IconButton
-          label={`Back ${SKIP_SECONDS} seconds`}
-          icon={Undo2}
-          onClick={() => skip(-SKIP_SECONDS)}
-          disabled={!ready}
-        />
-        <IconButton
-          main
-          label={player.isPlaying ? 'Pause' : 'Play'}
-          icon={player.isPlaying ? Pause : Play}
-          onClick={togglePlay}
-          disabled={!ready}
-        />
-        <IconButton
-          label={`Forward ${SKIP_SECONDS} seconds`}
-          icon={Redo2}
-          onClick={() => skip(SKIP_SECONDS)}
-          disabled={!ready}
-        />
-        <IconButton label="Next chapter" icon={SkipForward} onClick={nextChapter} disabled={!ready || !hasNext} />
-      </Transport>
+      <TransportButtons ready={ready} playing={player.isPlaying} hasChapters={chapters.length > 0} hasNext={hasNext} />
       <Row>
         <VolumeGroup>
           <IconButton
@@ -272,17 +305,7 @@ export function Player({ title = 'Audio player' }: { title?: string }) {
           {sleepText ?? 'Sleep timer'}
         </ChoiceMenu>
       </Row>
-      <Shortcuts>
-        <summary>Keyboard shortcuts</summary>
-        <dl>
-          {PLAYER_SHORTCUTS.map((shortcut) => (
-            <div key={shortcut.keys} style={{ display: 'contents' }}>
-              <dt>{shortcut.keys}</dt>
-              <dd>{shortcut.action}</dd>
-            </div>
-          ))}
-        </dl>
-      </Shortcuts>
+      <ShortcutsHelp />
     </Region>
   );
 }

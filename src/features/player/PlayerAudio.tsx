@@ -8,7 +8,6 @@ import { onConnectionChange, watchConnection } from './connection';
 import { pauseForOutage, recoverAfterOutage, restoreLastBook } from './controls';
 import { attachMedia } from './media';
 import { watchPageHide } from './saving';
-import { connectPlayerCache } from './settings';
 
 /**
  * Media Session artwork: the book's cover from the same cached query the cover images use (fetched
@@ -39,14 +38,12 @@ function coverArtwork(queryClient: QueryClient): { artworkFor: ArtworkSource; re
 /**
  * The app's one <audio> element. It hands itself to the player store (which drives it) and
  * watches the page being hidden (to save the place), the Media Session and the keyboard shortcuts
- * (shortcuts.ts), and gives the store the
- * data cache its saves update. Mounted once, around the signed-in screens, so a book keeps playing
+ * (shortcuts.ts). The data cache comes from the app (attachPlayer). Mounted once, around the signed-in screens, so a book keeps playing
  * from one page to the next.
  */
 export function PlayerAudio() {
   const audio = useRef<HTMLAudioElement>(null);
   const queryClient = useQueryClient();
-  useEffect(() => connectPlayerCache(queryClient), [queryClient]);
   // The outage banner's source, and what the player does when the server goes away and comes back.
   useEffect(() => watchConnection(queryClient), [queryClient]);
   useEffect(() => onConnectionChange((reachable) => (reachable ? void recoverAfterOutage() : pauseForOutage())), []);

@@ -231,7 +231,8 @@ export const LongChapter: Story = {
       () => {
         const current = spoken(canvas).getBoundingClientRect();
         const frame = box().getBoundingClientRect();
-        expect(current.top >= frame.top && current.bottom <= frame.bottom).toBe(true);
+        if (current.top < frame.top || current.bottom > frame.bottom)
+          throw new globalThis.Error('The spoken sentence is out of view');
       },
       { timeout: 10_000 },
     );

@@ -1,17 +1,17 @@
 import { onlineManager, type QueryClient } from '@tanstack/react-query';
-import { proxy } from 'valtio';
 import { ApiError } from '../../api/errors';
 import { getEnvironment } from '../../api/gen/endpoints/environment/environment';
-import { environment } from './settings';
+import { environment } from './environment';
+import { connection, runtime } from './store';
 
 /**
  * Whether Lectio's server can be reached (docs/listening.md#when-the-server-cannot-be-reached).
  * A request that gets no answer at all marks it unreachable: the app says so in one banner, the
  * player pauses (keeping the listener's place), React Query holds its queries, and the server is
  * asked every RETRY_MS until it answers. Then every query that failed or waited is asked again and
- * the pages recover by themselves, without a reload.
+ * the pages recover by themselves, without a reload. Whether it is reachable is the `connection`
+ * proxy (store.ts).
  */
-export const connection = proxy({ reachable: true });
 
 /** How often the server is asked again while it cannot be reached. */
 export const RETRY_MS = 3_000;
@@ -20,9 +20,6 @@ export const RETRY_MS = 3_000;
 export const OUTAGE_MESSAGE = "Can't reach Lectio — retrying";
 
 type Listener = (reachable: boolean) => void;
-const listeners = new Set<Listener>();
-let client: QueryClient | null = null;
-let probeTimer: unknown = null;
 
 /** No answer at all (the network, or a proxy in front of a stopped server): not an answer from Lectio. */
 export function isUnreachable(error: unknown): boolean {
@@ -32,25 +29,25 @@ export function isUnreachable(error: unknown): boolean {
 
 /** Called with the new state whenever reachability changes; returns the function that stops it. */
 export function onConnectionChange(listener: Listener): () => void {
-  listeners.add(listener);
-  return () => listeners.delete(listener);
+  runtime.connectionListeners.add(listener);
+  return () => runtime.connectionListeners.delete(listener);
 }
 
 function setReachable(reachable: boolean): void {
   if (connection.reachable === reachable) return;
   connection.reachable = reachable;
   onlineManager.setOnline(reachable);
-  for (const listener of listeners) listener(reachable);
+  for (const listener of runtime.connectionListeners) listener(reachable);
   if (reachable) {
     // Every page recovers by itself: what failed while the server was away is asked again.
-    void client?.refetchQueries({ type: 'active', predicate: (q) => q.state.status === 'error' });
+    void runtime.watchedClient?.refetchQueries({ type: 'active', predicate: (q) => q.state.status === 'error' });
   }
 }
 
 function scheduleProbe(): void {
-  if (probeTimer !== null) return;
-  probeTimer = environment().setTimeout(() => {
-    probeTimer = null;
+  if (runtime.probeTimer !== null) return;
+  runtime.probeTimer = environment().setTimeout(() => {
+    runtime.probeTimer = null;
     void probe();
   }, RETRY_MS);
 }
@@ -84,7 +81,7 @@ export function checkConnection(): void {
  * browser going offline). Returns the function that stops watching.
  */
 export function watchConnection(queryClient: QueryClient): () => void {
-  client = queryClient;
+  runtime.watchedClient = queryClient;
   const stopQueries = queryClient.getQueryCache().subscribe((event) => {
     if (event.type === 'updated' && event.action.type === 'error') reportFailure(event.action.error);
   });
@@ -103,16 +100,16 @@ export function watchConnection(queryClient: QueryClient): () => void {
     stopMutations();
     globalThis.removeEventListener?.('offline', onOffline);
     globalThis.removeEventListener?.('online', onOnline);
-    if (probeTimer !== null) environment().clearTimeout(probeTimer);
-    probeTimer = null;
-    if (client === queryClient) client = null;
+    if (runtime.probeTimer !== null) environment().clearTimeout(runtime.probeTimer);
+    runtime.probeTimer = null;
+    if (runtime.watchedClient === queryClient) runtime.watchedClient = null;
   };
 }
 
 /** Back to reachable with nothing watched (stories and tests start clean). */
 export function resetConnection(): void {
-  if (probeTimer !== null) environment().clearTimeout(probeTimer);
-  probeTimer = null;
+  if (runtime.probeTimer !== null) environment().clearTimeout(runtime.probeTimer);
+  runtime.probeTimer = null;
   connection.reachable = true;
   onlineManager.setOnline(true);
 }

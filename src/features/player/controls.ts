@@ -11,7 +11,6 @@ import {
   playableSeconds,
   previousPlayableChapter,
 } from './chapters';
-import { connection } from './connection';
 import { fetchMetadata, fetchStream, loadedMetadata, playerCache } from './data';
 import {
   applyRate,
@@ -30,9 +29,10 @@ import {
 } from './media';
 import { progressQuery } from './progressCache';
 import { forgetPlace, markSaved, saveNow, stopSaving } from './saving';
-import { environment, LAST_BOOK_KEY, PLAYBACK_RATES } from './settings';
+import { environment } from './environment';
+import { LAST_BOOK_KEY, PLAYBACK_RATES } from './settings';
 import { cancelSleepTimer, followSeek } from './sleep';
-import { isReady, resetState, state, type PlayerState } from './store';
+import { connection, isReady, resetState, runtime, state, type PlayerState } from './store';
 
 /** What the player's buttons, keys and the screens ask of it (docs/product.md#player). */
 
@@ -158,15 +158,14 @@ export async function playFrom(jobId: string, position: number): Promise<boolean
 export const RETURN_OFFER_MS = 30_000;
 /** A jump shorter than this keeps no way back: the listener is nearly where they were. */
 const RETURN_MIN_SECONDS = 5;
-let returnTimer: unknown = null;
 
 function offerReturn(position: number | null): void {
-  if (returnTimer !== null) environment().clearTimeout(returnTimer);
-  returnTimer = null;
+  if (runtime.returnTimer !== null) environment().clearTimeout(runtime.returnTimer);
+  runtime.returnTimer = null;
   state.returnTo = position;
   if (position === null) return;
-  returnTimer = environment().setTimeout(() => {
-    returnTimer = null;
+  runtime.returnTimer = environment().setTimeout(() => {
+    runtime.returnTimer = null;
     state.returnTo = null;
   }, RETURN_OFFER_MS);
 }
@@ -270,15 +269,13 @@ export function setVolume(volume: number): void {
   applyVolume();
 }
 
-let volumeBeforeMute = 1;
-
 /** Mute (volume 0) or back to the volume before muting. */
 export function toggleMute(): void {
   if (state.volume > 0) {
-    volumeBeforeMute = state.volume;
+    runtime.volumeBeforeMute = state.volume;
     setVolume(0);
   } else {
-    setVolume(volumeBeforeMute > 0 ? volumeBeforeMute : 1);
+    setVolume(runtime.volumeBeforeMute > 0 ? runtime.volumeBeforeMute : 1);
   }
 }
 

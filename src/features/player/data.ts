@@ -1,5 +1,4 @@
-import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import { useEffect } from 'react';
+import { useQuery, type QueryClient } from '@tanstack/react-query';
 import { useSnapshot } from 'valtio';
 import {
   getAudioMetadata,
@@ -8,23 +7,23 @@ import {
   getGetAudioStreamQueryKey,
 } from '../../api/gen/endpoints/audio/audio';
 import { isChapterPlayable } from './chapters';
-import { connectPlayerCache, CONVERTING_POLL_MS, environment } from './settings';
-import { isReady, state } from './store';
+import { CONVERTING_POLL_MS } from './settings';
+import { isReady, runtime, state } from './store';
 
 /**
  * The loaded book's server data, kept in React Query only: its metadata (chapters, duration, title)
  * and the stream answers (signed URLs) of the files the element plays. The player reads them from
- * the cache the app hands it (PlayerAudio, usePlayerCache); screens read the same entries through
- * usePlayerMetadata. A test hands in its own (connectPlayerCache).
+ * the cache the app hands it once (attachPlayer, store.ts, from the component that provides the cache);
+ * screens read the same entries through usePlayerMetadata. A test hands in its own.
  */
 
 /** The book's metadata as the API answers it. */
 export type BookMetadata = Awaited<ReturnType<typeof getAudioMetadata>>;
 
 export function playerCache(): QueryClient {
-  const connected = environment().queryClient;
-  if (!connected) throw new Error('The player has no data cache yet: PlayerAudio or usePlayer hands it one');
-  return connected;
+  const attached = runtime.queryClient;
+  if (!attached) throw new Error('The player has no data cache yet: attachPlayer hands it one');
+  return attached;
 }
 
 /** The metadata query: asked once per load (and again when a converting book's chapter ends). */
@@ -45,7 +44,7 @@ export function fetchMetadata(jobId: string): Promise<BookMetadata> {
 export function loadedMetadata(): BookMetadata | null {
   const jobId = state.currentJobId;
   if (!jobId) return null;
-  return environment().queryClient?.getQueryData<BookMetadata>(getGetAudioMetadataQueryKey(jobId)) ?? null;
+  return runtime.queryClient?.getQueryData<BookMetadata>(getGetAudioMetadataQueryKey(jobId)) ?? null;
 }
 
 /** Asks for a fresh signed URL of `id`'s audio (a book, or one of its chapters); cached for the element. */
@@ -70,17 +69,7 @@ function streamUrlOf(stream: StreamAnswer | undefined): string | null {
 /** The URL of the file the element plays (state.streamFrom), from the cache. */
 export function loadedStreamUrl(): string | null {
   if (!state.streamFrom) return null;
-  return streamUrlOf(
-    environment().queryClient?.getQueryData<StreamAnswer>(getGetAudioStreamQueryKey(state.streamFrom)),
-  );
-}
-
-/** Hands the player the app's data cache (every screen that shows the player does, through usePlayer). */
-export function usePlayerCache(): void {
-  const client = useQueryClient();
-  useEffect(() => {
-    connectPlayerCache(client);
-  }, [client]);
+  return streamUrlOf(runtime.queryClient?.getQueryData<StreamAnswer>(getGetAudioStreamQueryKey(state.streamFrom)));
 }
 
 /**

@@ -1,12 +1,11 @@
 import { useSnapshot } from 'valtio';
 import { chapterAt, chaptersOf } from './chapters';
-import { usePlayerCache, usePlayerMetadata } from './data';
+import { usePlayerMetadata } from './data';
 import { useSavedProgress } from './progressCache';
 import { state } from './store';
 
-/** The player state for rendering (re-renders on change); hands the player the app's data cache. */
+/** The player state for rendering (re-renders on change). */
 export function usePlayer() {
-  usePlayerCache();
   return useSnapshot(state);
 }
 

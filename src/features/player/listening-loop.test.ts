@@ -13,7 +13,7 @@ import {
   progressHandler,
 } from '../../mocks/audio';
 import { handlers } from '../../mocks/handlers';
-import { connection, reportFailure, resetConnection, RETRY_MS, watchConnection } from './connection';
+import { reportFailure, resetConnection, RETRY_MS, watchConnection } from './connection';
 import {
   jumpTo,
   loadJob,
@@ -30,9 +30,10 @@ import {
   stopForSignOut,
 } from './controls';
 import { ApiError } from '../../api/errors';
-import { attachMedia, PLAYER_MESSAGES, type MediaElement } from './media';
-import { configurePlayer, connectPlayerCache, CONVERTING_POLL_MS, LAST_BOOK_KEY } from './settings';
-import { state } from './store';
+import { attachMedia, PLAYER_MESSAGES } from './media';
+import { configurePlayer } from './environment';
+import { CONVERTING_POLL_MS, LAST_BOOK_KEY } from './settings';
+import { attachPlayer, connection, state, type MediaElement } from './store';
 import { FakeMedia } from '../../testing/fake-media';
 
 const server = setupServer(...handlers);
@@ -53,7 +54,7 @@ beforeEach(() => {
   resetPlayer();
   resetConnection();
   cache = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  connectPlayerCache(cache);
+  attachPlayer(cache);
   media = new FakeMedia() as FakeMedia & MediaElement;
   attachMedia(media);
 });

@@ -10,33 +10,14 @@ import {
 import { checkConnection } from './connection';
 import { fetchMetadata, fetchStream, loadedMetadata, loadedStreamUrl } from './data';
 import { saveNow, startSaving, stopSaving } from './saving';
-import { CONVERTING_POLL_MS, environment, SEEK_THRESHOLD_SECONDS } from './settings';
-import { isReady, sleepFade, state } from './store';
+import { environment } from './environment';
+import { CONVERTING_POLL_MS, SEEK_THRESHOLD_SECONDS } from './settings';
+import { isReady, runtime, sleepFade, state, type MediaElement } from './store';
 
 /**
  * The app's one <audio> element, as the player drives it: the source, the position, the volume
  * and speed, play and pause, and a book still converting played chapter file by chapter file.
  */
-
-/**
- * The parts of an <audio> element the player drives. The real element comes from PlayerAudio;
- * tests hand in a fake with the same surface.
- */
-export type MediaElement = Pick<
-  HTMLMediaElement,
-  | 'play'
-  | 'pause'
-  | 'load'
-  | 'currentTime'
-  | 'duration'
-  | 'volume'
-  | 'playbackRate'
-  | 'src'
-  | 'error'
-  | 'removeAttribute'
-  | 'addEventListener'
-  | 'removeEventListener'
->;
 
 /** What the reader is told instead of the browser's own words (docs/product.md#errors). */
 export const PLAYER_MESSAGES = {
@@ -47,30 +28,25 @@ export const PLAYER_MESSAGES = {
   unplayable: 'This audio could not be played. Reload the page to try again.',
 } as const;
 
-let media: MediaElement | null = null;
-/** Bumped by every load: an answer for an older load is dropped. */
-let loadToken = 0;
-const positionListeners = new Set<() => void>();
-
 export function currentLoad(): number {
-  return loadToken;
+  return runtime.loadToken;
 }
 
 export function nextLoad(): number {
-  loadToken += 1;
+  runtime.loadToken += 1;
   stopWaiting();
-  return loadToken;
+  return runtime.loadToken;
 }
 
 /** Called after every position update from the element (the sleep timer watches them). */
 export function onPositionUpdate(listener: () => void): () => void {
-  positionListeners.add(listener);
-  return () => positionListeners.delete(listener);
+  runtime.positionListeners.add(listener);
+  return () => runtime.positionListeners.delete(listener);
 }
 
 /** Where the element really is in the book (seconds): fresher than the last timeupdate. */
 export function livePosition(): number {
-  return media && isReady(state) ? state.streamStart + media.currentTime : state.currentPosition;
+  return runtime.media && isReady(state) ? state.streamStart + runtime.media.currentTime : state.currentPosition;
 }
 
 /** Keeps the current chapter in step with the position. */
@@ -82,22 +58,22 @@ export function followChapter(): void {
 }
 
 export function applyVolume(): void {
-  if (media) media.volume = state.volume * sleepFade(state);
+  if (runtime.media) runtime.media.volume = state.volume * sleepFade(state);
 }
 
 export function applyRate(): void {
-  if (media) media.playbackRate = state.playbackRate;
+  if (runtime.media) runtime.media.playbackRate = state.playbackRate;
 }
 
 /** Puts the loaded file, volume, speed and position on the element. */
 export function applySource(): void {
   const url = loadedStreamUrl();
-  if (!media || !url) return;
-  media.src = url;
+  if (!runtime.media || !url) return;
+  runtime.media.src = url;
   applyVolume();
   applyRate();
   // Before the metadata arrives this sets the start position, which is how a book resumes.
-  media.currentTime = Math.max(0, state.currentPosition - state.streamStart);
+  runtime.media.currentTime = Math.max(0, state.currentPosition - state.streamStart);
 }
 
 /**
@@ -106,7 +82,7 @@ export function applySource(): void {
  * that chapter's file.
  */
 export function syncMediaPosition({ exact = false }: { exact?: boolean } = {}): void {
-  if (!media || !isReady(state)) return;
+  if (!runtime.media || !isReady(state)) return;
   if (state.streamChapterId) {
     const chapter = chapterAt(chaptersOf(loadedMetadata()), state.currentPosition);
     if (chapter && chapter.id !== state.streamChapterId) {
@@ -115,7 +91,8 @@ export function syncMediaPosition({ exact = false }: { exact?: boolean } = {}): 
     }
   }
   const local = state.currentPosition - state.streamStart;
-  if (exact || Math.abs(media.currentTime - local) > SEEK_THRESHOLD_SECONDS) media.currentTime = Math.max(0, local);
+  if (exact || Math.abs(runtime.media.currentTime - local) > SEEK_THRESHOLD_SECONDS)
+    runtime.media.currentTime = Math.max(0, local);
 }
 
 /**
@@ -125,11 +102,11 @@ export function syncMediaPosition({ exact = false }: { exact?: boolean } = {}): 
  */
 async function switchStream(chapter: ChapterInfo, position: number, resume: boolean): Promise<void> {
   const jobId = state.currentJobId;
-  const token = loadToken;
+  const token = runtime.loadToken;
   stopWaiting();
   try {
     const stream = await fetchStream(chapter.id);
-    if (token !== loadToken || state.currentJobId !== jobId || !stream.url) return;
+    if (token !== runtime.loadToken || state.currentJobId !== jobId || !stream.url) return;
     Object.assign(state, {
       streamFrom: chapter.id,
       streamStart: chapter.start,
@@ -143,7 +120,7 @@ async function switchStream(chapter: ChapterInfo, position: number, resume: bool
     applySource();
     if (resume) play();
   } catch (error) {
-    if (token !== loadToken) return;
+    if (token !== runtime.loadToken) return;
     state.error = errorMessage(error, PLAYER_MESSAGES.couldNotLoad);
   }
 }
@@ -151,23 +128,19 @@ async function switchStream(chapter: ChapterInfo, position: number, resume: bool
 /** How close to a chapter file's end counts as its end (the place saved as it ended). */
 const END_OF_FILE_SLACK_SECONDS = 0.25;
 
-/** The wait for a chapter still converting: its poll timer, and a count that drops stale answers. */
-let waitTimer: unknown = null;
-let waitRound = 0;
-
 /**
  * Stops waiting for a chapter to finish converting: another book or file was loaded, the reader
  * pressed play or sought, or the player went away.
  */
 export function stopWaiting(): void {
-  waitRound += 1;
-  if (waitTimer !== null) environment().clearTimeout(waitTimer);
-  waitTimer = null;
+  runtime.waitRound += 1;
+  if (runtime.waitTimer !== null) environment().clearTimeout(runtime.waitTimer);
+  runtime.waitTimer = null;
 }
 
 /** The player waits for a chapter to finish converting, and goes on by itself when it has. */
 export function isWaiting(): boolean {
-  return waitTimer !== null;
+  return runtime.waitTimer !== null;
 }
 
 /**
@@ -182,8 +155,8 @@ async function continueAfterFile(round: number): Promise<void> {
   const finished = state.streamChapterId;
   const opening = state.streamOpeningSeconds;
   if (!jobId || !finished) return;
-  const token = loadToken;
-  const current = () => token === loadToken && round === waitRound && state.currentJobId === jobId;
+  const token = runtime.loadToken;
+  const current = () => token === runtime.loadToken && round === runtime.waitRound && state.currentJobId === jobId;
   // Asked again: chapters become ready while one plays. On failure, what is known stands.
   await fetchMetadata(jobId).catch(() => null);
   if (!current()) return;
@@ -204,23 +177,23 @@ async function continueAfterFile(round: number): Promise<void> {
     if (isChapterPlayable(next)) return switchStream(next, next.start, true);
     state.notice = `${next.title} is still converting: it plays as soon as it is ready.`;
   }
-  waitTimer = environment().setTimeout(() => {
-    waitTimer = null;
+  runtime.waitTimer = environment().setTimeout(() => {
+    runtime.waitTimer = null;
     void continueAfterFile(round);
   }, CONVERTING_POLL_MS);
 }
 
 function onTimeUpdate(): void {
-  if (!media || !isReady(state)) return;
-  state.currentPosition = state.streamStart + media.currentTime;
+  if (!runtime.media || !isReady(state)) return;
+  state.currentPosition = state.streamStart + runtime.media.currentTime;
   followChapter();
-  for (const listener of positionListeners) listener();
+  for (const listener of runtime.positionListeners) listener();
 }
 
 function onDurationChange(): void {
   // Metadata gives the duration; the element's own only fills in when metadata has none.
-  if (media && state.duration === 0 && Number.isFinite(media.duration) && media.duration > 0) {
-    state.duration = media.duration;
+  if (runtime.media && state.duration === 0 && Number.isFinite(runtime.media.duration) && runtime.media.duration > 0) {
+    state.duration = runtime.media.duration;
   }
 }
 
@@ -232,7 +205,7 @@ function onMediaEnded(): void {
   setPaused();
   if (!state.streamChapterId) return;
   stopWaiting();
-  void continueAfterFile(waitRound);
+  void continueAfterFile(runtime.waitRound);
 }
 
 /** The element's error, in words that say what to do (its own message is for the console). */
@@ -249,10 +222,10 @@ function describeMediaError(error: MediaError | null): string | null {
 
 function onMediaError(): void {
   if (!isReady(state)) return;
-  console.error('Audio error', media?.error);
+  console.error('Audio error', runtime.media?.error);
   setPaused();
-  const code = media?.error?.code;
-  state.error = describeMediaError(media?.error ?? null);
+  const code = runtime.media?.error?.code;
+  state.error = describeMediaError(runtime.media?.error ?? null);
   // The audio stopped loading: the server may be away (the outage banner then says so).
   if (code === 2) checkConnection();
 }
@@ -272,30 +245,30 @@ const mediaListeners: [string, () => void][] = [
  * function, which stops the element and lets go of it.
  */
 export function attachMedia(element: MediaElement): () => void {
-  if (media && media !== element) detachMedia(media);
-  media = element;
+  if (runtime.media && runtime.media !== element) detachMedia(runtime.media);
+  runtime.media = element;
   for (const [type, listener] of mediaListeners) element.addEventListener(type, listener);
   applySource();
   return () => detachMedia(element);
 }
 
-export function detachMedia(element: MediaElement | null = media): void {
+export function detachMedia(element: MediaElement | null = runtime.media): void {
   if (!element) return;
   stopWaiting();
   for (const [type, listener] of mediaListeners) element.removeEventListener(type, listener);
   element.pause();
-  if (media === element) {
-    media = null;
+  if (runtime.media === element) {
+    runtime.media = null;
     setPaused();
   }
 }
 
 /** Stops the element and empties it (the element stays attached). */
 export function emptyMedia(): void {
-  if (!media) return;
-  media.pause();
-  media.removeAttribute('src');
-  media.load();
+  if (!runtime.media) return;
+  runtime.media.pause();
+  runtime.media.removeAttribute('src');
+  runtime.media.load();
 }
 
 function setPlaying(): void {
@@ -326,16 +299,16 @@ function atEndOfChapterFile(): boolean {
 }
 
 export function play(): void {
-  if (!media || !isReady(state)) return;
+  if (!runtime.media || !isReady(state)) return;
   stopWaiting();
   state.error = null;
   if (atEndOfChapterFile()) {
     // The next chapter plays when it can; until then the notice says it is still converting.
-    void continueAfterFile(waitRound);
+    void continueAfterFile(runtime.waitRound);
     return;
   }
   setPlaying();
-  const started = media.play();
+  const started = runtime.media.play();
   started?.catch((error: unknown) => {
     // A pause() during the start rejects play() with AbortError: nothing went wrong.
     if (error instanceof DOMException && error.name === 'AbortError') return;
@@ -348,7 +321,7 @@ export function play(): void {
 }
 
 export function pause(): void {
-  media?.pause();
+  runtime.media?.pause();
   setPaused();
 }
 

@@ -3,8 +3,8 @@ import { chapterAt, chaptersOf } from './chapters';
 import { nextChapter, previousChapter, seek, skip } from './controls';
 import { loadedMetadata } from './data';
 import { pause, play } from './media';
-import { environment, SKIP_SECONDS } from './settings';
-import { isReady, state } from './store';
+import { SKIP_SECONDS } from './settings';
+import { isReady, runtime, state } from './store';
 
 type MetadataConstructor = new (init: MediaMetadataInit) => MediaMetadata;
 
@@ -89,7 +89,7 @@ export function watchMediaSession(
   update();
   const unsubscribe = subscribe(state, update);
   // A converting book's metadata is asked again while it plays: its chapters change in the cache.
-  const unsubscribeCache = environment().queryClient?.getQueryCache().subscribe(update) ?? (() => {});
+  const unsubscribeCache = runtime.queryClient?.getQueryCache().subscribe(update) ?? (() => {});
   return () => {
     stopped = true;
     unsubscribe();

@@ -3,8 +3,9 @@ import { errorMessage } from '../../api/errors';
 import { reportFailure } from './connection';
 import { playerCache } from './data';
 import { forgetSavedProgress, writeSavedProgress } from './progressCache';
-import { environment, SAVE_INTERVAL_MS } from './settings';
-import { isReady, state } from './store';
+import { environment } from './environment';
+import { SAVE_INTERVAL_MS } from './settings';
+import { isReady, runtime, state } from './store';
 
 /**
  * Saving the reader's place (docs/product.md#player): every 10 s while playing, on pause, when the
@@ -12,23 +13,20 @@ import { isReady, state } from './store';
  * every screen that shows progress shows it at once.
  */
 
-let saveTimer: unknown = null;
-let lastSavedPosition: number | null = null;
-
 /** Playback started: save every SAVE_INTERVAL_MS from now on. */
 export function startSaving(): void {
   stopSaving();
-  saveTimer = environment().setInterval(() => void saveNow(), SAVE_INTERVAL_MS);
+  runtime.saveTimer = environment().setInterval(() => void saveNow(), SAVE_INTERVAL_MS);
 }
 
 export function stopSaving(): void {
-  if (saveTimer !== null) environment().clearInterval(saveTimer);
-  saveTimer = null;
+  if (runtime.saveTimer !== null) environment().clearInterval(runtime.saveTimer);
+  runtime.saveTimer = null;
 }
 
 /** What was saved (or loaded) last: a save at the same place is skipped. Null: nothing yet. */
 export function markSaved(position: number | null): void {
-  lastSavedPosition = position;
+  runtime.lastSavedPosition = position;
 }
 
 /**
@@ -39,8 +37,8 @@ export async function saveNow(options: { keepalive?: boolean } = {}): Promise<vo
   const jobId = state.currentJobId;
   if (!jobId || !isReady(state)) return;
   const position = Math.round(state.currentPosition * 10) / 10;
-  if (lastSavedPosition !== null && Math.abs(position - lastSavedPosition) < 0.05) return;
-  lastSavedPosition = position;
+  if (runtime.lastSavedPosition !== null && Math.abs(position - runtime.lastSavedPosition) < 0.05) return;
+  runtime.lastSavedPosition = position;
   try {
     const saved = await saveProgress(
       jobId,
@@ -50,7 +48,7 @@ export async function saveNow(options: { keepalive?: boolean } = {}): Promise<vo
     writeSavedProgress(playerCache(), saved);
   } catch (error) {
     // Not saved: the next save tries again from here (the server may be away for a while).
-    if (lastSavedPosition === position) lastSavedPosition = null;
+    if (runtime.lastSavedPosition === position) runtime.lastSavedPosition = null;
     reportFailure(error);
     console.warn(errorMessage(error, 'Failed to update progress'), error);
   }
@@ -65,7 +63,7 @@ export async function forgetPlace(jobId: string): Promise<boolean> {
     return false;
   }
   forgetSavedProgress(playerCache(), jobId);
-  lastSavedPosition = 0;
+  runtime.lastSavedPosition = 0;
   return true;
 }
 

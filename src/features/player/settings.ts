@@ -1,5 +1,3 @@
-import type { QueryClient } from '@tanstack/react-query';
-
 /** Player timings and steps (docs/product.md#player). */
 export const SAVE_INTERVAL_MS = 10_000;
 export const SEEK_THRESHOLD_SECONDS = 1;
@@ -21,9 +19,7 @@ export const LAST_BOOK_KEY = 'lectio.lastBook';
 
 /**
  * I/O the player uses, swappable in tests: the clock for the periodic save and the sleep timer,
- * where speeds are kept, and the data cache that holds every server answer the player reads (the
- * book's metadata, its stream URLs, the saved places). PlayerAudio and the player's hooks hand in
- * the app's cache.
+ * and where speeds are kept. (The data cache is handed in apart: attachPlayer, store.ts.)
  */
 export interface PlayerEnvironment {
   setInterval: (callback: () => void, ms: number) => unknown;
@@ -33,35 +29,14 @@ export interface PlayerEnvironment {
   /** Milliseconds on a clock that only moves forward (the sleep timer measures with it). */
   now: () => number;
   storage: () => Pick<Storage, 'getItem' | 'setItem'> | null;
-  queryClient: QueryClient | null;
 }
 
-const defaultEnvironment: PlayerEnvironment = {
+/** The browser's own clock and storage. */
+export const defaultEnvironment: PlayerEnvironment = {
   setInterval: (callback, ms) => globalThis.setInterval(callback, ms),
   clearInterval: (handle) => globalThis.clearInterval(handle as ReturnType<typeof setInterval>),
   setTimeout: (callback, ms) => globalThis.setTimeout(callback, ms),
   clearTimeout: (handle) => globalThis.clearTimeout(handle as ReturnType<typeof setTimeout>),
   now: () => Date.now(),
   storage: () => (typeof localStorage === 'undefined' ? null : localStorage),
-  queryClient: null,
 };
-
-let current: PlayerEnvironment = defaultEnvironment;
-
-/** The environment in force. */
-export function environment(): PlayerEnvironment {
-  return current;
-}
-
-/** Replaces parts of the environment (null: back to the defaults). */
-export function configurePlayer(patch: Partial<PlayerEnvironment> | null): void {
-  current = patch ? { ...defaultEnvironment, ...patch } : defaultEnvironment;
-}
-
-/** Hands the player the data cache it reads and writes; returns the function that takes it back. */
-export function connectPlayerCache(client: QueryClient): () => void {
-  current = { ...current, queryClient: client };
-  return () => {
-    if (current.queryClient === client) current = { ...current, queryClient: null };
-  };
-}

@@ -6,10 +6,10 @@ import { handlers } from '../../mocks/handlers';
 import { getGetAudioMetadataQueryKey, getGetAudioStreamQueryKey } from '../../api/gen/endpoints/audio/audio';
 import { audioMetadataFixture, bookJobId, streamInfoFixture } from '../../mocks/audio';
 import { resetPlayer } from './controls';
-import { attachMedia, type MediaElement } from './media';
-import { configurePlayer, connectPlayerCache } from './settings';
+import { attachMedia } from './media';
+import { configurePlayer } from './environment';
 import { installPlayerShortcuts, PLAYER_REGION_ATTRIBUTE } from './shortcuts';
-import { state } from './store';
+import { attachPlayer, state, type MediaElement } from './store';
 
 /** Enough of an <audio> element for play/pause/seek/volume. */
 class FakeMedia extends EventTarget {
@@ -36,7 +36,7 @@ let stop: () => void;
 function loaded(position = 25) {
   // Loaded as loadJob leaves it: the answers in the data cache, the store ready at `position`.
   const cache = new QueryClient();
-  connectPlayerCache(cache);
+  attachPlayer(cache);
   cache.setQueryData(getGetAudioMetadataQueryKey(bookJobId), audioMetadataFixture());
   cache.setQueryData(getGetAudioStreamQueryKey(bookJobId), streamInfoFixture());
   resetPlayer({ currentJobId: bookJobId, streamFrom: bookJobId, duration: 60, currentPosition: position });

@@ -1,8 +1,9 @@
 import { chapterEndAt, chaptersOf, clamp } from './chapters';
 import { loadedMetadata } from './data';
 import { applyVolume, followChapter, livePosition, onPositionUpdate, pause, syncMediaPosition } from './media';
-import { environment, SLEEP_TICK_MS } from './settings';
-import { state } from './store';
+import { environment } from './environment';
+import { SLEEP_TICK_MS } from './settings';
+import { runtime, state } from './store';
 
 /**
  * The sleep timer (docs/listening.md#player-controls): after some minutes of playing, or at the
@@ -12,12 +13,6 @@ import { state } from './store';
 
 /** "End of chapter" stops this close to the chapter's end (seconds). */
 const END_TOLERANCE_SECONDS = 0.05;
-
-let ticker: unknown = null;
-let lastTick = 0;
-/** A one-off timer set for the very end of the chapter, when it is nearer than a tick. */
-let endTimer: unknown = null;
-let stopWatching: (() => void) | null = null;
 
 /** Where the chapter playing at `position` ends. */
 function chapterEnd(position: number): number {
@@ -39,9 +34,9 @@ export function startSleepTimer(choice: number | 'chapterEnd'): void {
     if (!Number.isFinite(choice) || choice <= 0) return;
     state.sleepTimer = { mode: 'minutes', minutes: choice, remaining: choice * 60 };
   }
-  lastTick = environment().now();
-  ticker = environment().setInterval(tick, SLEEP_TICK_MS);
-  stopWatching = onPositionUpdate(() => check(state.currentPosition));
+  runtime.lastSleepTick = environment().now();
+  runtime.sleepTicker = environment().setInterval(tick, SLEEP_TICK_MS);
+  runtime.stopWatchingPosition = onPositionUpdate(() => check(state.currentPosition));
   applyVolume();
 }
 
@@ -63,18 +58,18 @@ export function followSeek(): void {
 
 function stopClocks(): void {
   const env = environment();
-  if (ticker !== null) env.clearInterval(ticker);
-  if (endTimer !== null) env.clearTimeout(endTimer);
-  ticker = null;
-  endTimer = null;
-  stopWatching?.();
-  stopWatching = null;
+  if (runtime.sleepTicker !== null) env.clearInterval(runtime.sleepTicker);
+  if (runtime.sleepEndTimer !== null) env.clearTimeout(runtime.sleepEndTimer);
+  runtime.sleepTicker = null;
+  runtime.sleepEndTimer = null;
+  runtime.stopWatchingPosition?.();
+  runtime.stopWatchingPosition = null;
 }
 
 function tick(): void {
   const now = environment().now();
-  const elapsed = Math.max(0, now - lastTick) / 1000;
-  lastTick = now;
+  const elapsed = Math.max(0, now - runtime.lastSleepTick) / 1000;
+  runtime.lastSleepTick = now;
   const timer = state.sleepTimer;
   if (!timer) return stopClocks();
   // Minutes count playing time only: a paused book does not fall asleep.
@@ -99,9 +94,9 @@ function check(position: number): void {
 /** The end is nearer than the next tick (or timeupdate): a timer of its own, set for the moment itself. */
 function aimAtTheEnd(seconds: number): void {
   const env = environment();
-  if (endTimer !== null) env.clearTimeout(endTimer);
-  endTimer = env.setTimeout(() => {
-    endTimer = null;
+  if (runtime.sleepEndTimer !== null) env.clearTimeout(runtime.sleepEndTimer);
+  runtime.sleepEndTimer = env.setTimeout(() => {
+    runtime.sleepEndTimer = null;
     check(livePosition());
   }, seconds * 1000);
 }

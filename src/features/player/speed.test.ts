@@ -7,9 +7,9 @@ import { bookJobId } from '../../mocks/audio';
 import { errorBodyFixture } from '../../mocks/fixtures';
 import { handlers } from '../../mocks/handlers';
 import { loadJob, resetPlayer, setPlaybackRate } from './controls';
-import { attachMedia, type MediaElement } from './media';
-import { configurePlayer, connectPlayerCache } from './settings';
-import { state } from './store';
+import { attachMedia } from './media';
+import { configurePlayer } from './environment';
+import { attachPlayer, state, type MediaElement } from './store';
 import { FakeMedia } from '../../testing/fake-media';
 
 const server = setupServer(...handlers);
@@ -30,7 +30,7 @@ beforeEach(() => {
     storage: () => ({ getItem: (k) => stored.get(k) ?? null, setItem: (k, v) => void stored.set(k, v) }),
   });
   resetPlayer();
-  connectPlayerCache(new QueryClient({ defaultOptions: { queries: { retry: false } } }));
+  attachPlayer(new QueryClient({ defaultOptions: { queries: { retry: false } } }));
   media = new FakeMedia() as FakeMedia & MediaElement;
   attachMedia(media);
   asked.length = 0;
@@ -69,7 +69,7 @@ describe('the speed a book starts at', () => {
     expect(state.playbackRate).toBe(1);
 
     resetPlayer();
-    connectPlayerCache(new QueryClient({ defaultOptions: { queries: { retry: false } } }));
+    attachPlayer(new QueryClient({ defaultOptions: { queries: { retry: false } } }));
     server.use(preferencesHandler(null, { status: 503, body: errorBodyFixture('Try again shortly') }));
     expect(await loadJob(bookJobId)).toBe(true);
     expect(state.playbackRate).toBe(1);

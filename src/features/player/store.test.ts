@@ -39,11 +39,11 @@ import {
   togglePlayback,
 } from './controls';
 import { loadedMetadata, loadedStreamUrl } from './data';
-import { attachMedia, detachMedia, isWaiting, pause, play, PLAYER_MESSAGES, type MediaElement } from './media';
+import { attachMedia, detachMedia, isWaiting, pause, play, PLAYER_MESSAGES } from './media';
 import { watchPageHide } from './saving';
-import { configurePlayer, connectPlayerCache } from './settings';
+import { configurePlayer } from './environment';
 import { cancelSleepTimer, startSleepTimer } from './sleep';
-import { isReady, state } from './store';
+import { attachPlayer, isReady, state, type MediaElement } from './store';
 import { FakeMedia } from '../../testing/fake-media';
 
 function fakeMedia(): FakeMedia & MediaElement {
@@ -82,7 +82,7 @@ beforeEach(() => {
   configurePlayer(null);
   resetPlayer();
   cache = new QueryClient();
-  connectPlayerCache(cache);
+  attachPlayer(cache);
   paths.length = 0;
   bodies.length = 0;
   media = fakeMedia();

@@ -1,5 +1,6 @@
+import type { QueryClient } from '@tanstack/react-query';
 import { proxy } from 'valtio';
-import { SLEEP_FADE_SECONDS } from './settings';
+import { SLEEP_FADE_SECONDS, type PlayerEnvironment } from './settings';
 
 /**
  * The player's state (docs/product.md#player): client state only. What the server says about the
@@ -7,7 +8,12 @@ import { SLEEP_FADE_SECONDS } from './settings';
  * (data.ts, progressCache.ts); the store keeps which book and which file are loaded, where playback
  * is, and what the reader chose. The code that changes it lives beside it: chapters.ts (chapter
  * maths), media.ts (the <audio> element), sleep.ts (the sleep timer), saving.ts (saving the
- * place) and controls.ts (what the buttons do).
+ * place), connection.ts (whether the server answers) and controls.ts (what the buttons do).
+ *
+ * Two kinds of holder, and nothing else mutable at module level: the Valtio proxies screens
+ * render from (`state`, and `connection` for the outage banner), and `runtime`, one plain object
+ * for what must not be reactive (the <audio> element, the data cache, timer handles, listeners,
+ * counters that drop stale answers). A component never renders from `runtime`.
  */
 export interface PlayerState {
   isPlaying: boolean;
@@ -79,6 +85,9 @@ const initialState: PlayerState = {
 
 export const state = proxy<PlayerState>(structuredClone(initialState));
 
+/** Whether Lectio's server answers (connection.ts); the outage banner renders from it. */
+export const connection = proxy({ reachable: true });
+
 /** Back to the initial state, with `patch` on top. */
 export function resetState(patch: Partial<PlayerState> = {}): void {
   Object.assign(state, structuredClone(initialState), patch);
@@ -94,4 +103,95 @@ export function sleepFade(player: Pick<PlayerState, 'sleepTimer'>): number {
   const timer = player.sleepTimer;
   if (!timer || timer.remaining >= SLEEP_FADE_SECONDS) return 1;
   return Math.min(1, Math.max(0, timer.remaining / SLEEP_FADE_SECONDS));
+}
+
+/**
+ * The parts of an <audio> element the player drives. The real element comes from PlayerAudio;
+ * tests hand in a fake with the same surface.
+ */
+export type MediaElement = Pick<
+  HTMLMediaElement,
+  | 'play'
+  | 'pause'
+  | 'load'
+  | 'currentTime'
+  | 'duration'
+  | 'volume'
+  | 'playbackRate'
+  | 'src'
+  | 'error'
+  | 'removeAttribute'
+  | 'addEventListener'
+  | 'removeEventListener'
+>;
+
+/** A timer handle, as the environment's setTimeout and setInterval return it. */
+type TimerHandle = unknown;
+
+/** The player's non-reactive parts (see the comment on PlayerState). */
+export interface PlayerRuntime {
+  /** The environment in force (environment.ts); null: the browser's own (settings.ts). */
+  environment: PlayerEnvironment | null;
+  /** The data cache the app hands the player (attachPlayer, data.ts); null before it does. */
+  queryClient: QueryClient | null;
+  /** The <audio> element PlayerAudio hands in (attachMedia, media.ts). */
+  media: MediaElement | null;
+  /** Bumped by every load: an answer for an older load is dropped. */
+  loadToken: number;
+  /** Called after every position update from the element (the sleep timer watches them). */
+  positionListeners: Set<() => void>;
+  /** The wait for a chapter still converting: its poll timer, and a count that drops stale answers. */
+  waitTimer: TimerHandle | null;
+  waitRound: number;
+  /** The periodic save, and the position saved (or loaded) last: a save at the same place is skipped. */
+  saveTimer: TimerHandle | null;
+  lastSavedPosition: number | null;
+  /** The sleep timer's clocks: its tick, and a one-off timer for the very end of a chapter. */
+  sleepTicker: TimerHandle | null;
+  lastSleepTick: number;
+  sleepEndTimer: TimerHandle | null;
+  stopWatchingPosition: (() => void) | null;
+  /** When "Back to …" stops being offered. */
+  returnTimer: TimerHandle | null;
+  /** The volume before muting, given back on unmute. */
+  volumeBeforeMute: number;
+  /** The cache whose failed queries are asked again when the server is back (connection.ts). */
+  watchedClient: QueryClient | null;
+  /** The next probe of an unreachable server. */
+  probeTimer: TimerHandle | null;
+  /** Called with the new reachability whenever it changes. */
+  connectionListeners: Set<(reachable: boolean) => void>;
+}
+
+export const runtime: PlayerRuntime = {
+  environment: null,
+  queryClient: null,
+  media: null,
+  loadToken: 0,
+  positionListeners: new Set(),
+  waitTimer: null,
+  waitRound: 0,
+  saveTimer: null,
+  lastSavedPosition: null,
+  sleepTicker: null,
+  lastSleepTick: 0,
+  sleepEndTimer: null,
+  stopWatchingPosition: null,
+  returnTimer: null,
+  volumeBeforeMute: 1,
+  watchedClient: null,
+  probeTimer: null,
+  connectionListeners: new Set(),
+};
+
+/**
+ * Hands the player the data cache it reads and writes. Returns the function that takes it back
+ * (the cache attached before, if any, is in force again).
+ */
+export function attachPlayer(client: QueryClient): () => void {
+  const previous = runtime.queryClient;
+  runtime.queryClient = client;
+  return () => {
+    if (runtime.queryClient === client) runtime.queryClient = previous;
+  };
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { JobCreateRequest, JobPreview, TtsProvider } from '../../api/gen/model';
+import { isInputFormat, WRONG_INPUT_FORMAT } from './input-formats';
 
 /** The upload form, its modes and its validation (docs/product.md#upload). */
 export const MIN_TEXT_LENGTH = 100;
@@ -131,23 +132,11 @@ export function jobRequest(
 // -------------------------------------------------------------------------------------------
 // Files
 
-/** The kinds of file the server reads (see docs/formats.md). */
-export const ACCEPTED_FILE_TYPES =
-  '.txt,.epub,.pdf,.md,.markdown,.html,.htm,text/plain,application/epub+zip,application/pdf,text/markdown,text/html';
-export const WRONG_FILE_TYPE = 'Please upload a .txt, .epub, .pdf, .md or .html file';
-
-/** null when the file is acceptable, else the message to show. */
+/** null when the file is acceptable (an input format, 10 MB at most), else the message to show. */
 export function checkFile(file: File): string | null {
-  const name = file.name.toLowerCase();
-  const known = /\.(txt|epub|pdf|md|markdown|html?)$/.test(name) || file.type === 'text/plain';
-  if (!known) return WRONG_FILE_TYPE;
+  if (!isInputFormat(file)) return WRONG_INPUT_FORMAT;
   if (file.size > MAX_FILE_BYTES) return 'The file is larger than 10 MB';
   return null;
-}
-
-/** A .txt file is read in the browser too (its text fills the character counter). */
-export function isPlainText(file: File): boolean {
-  return file.name.toLowerCase().endsWith('.txt') || file.type === 'text/plain';
 }
 
 // -------------------------------------------------------------------------------------------

@@ -1,11 +1,9 @@
 export {
-  ACCEPTED_FILE_TYPES,
   canSubmit,
   chapterChoice,
   chosenTotals,
   costLines,
   formatListening,
-  isPlainText,
   checkFile,
   countedCharacters,
   initiallyChosen,
@@ -22,3 +20,4 @@ export {
   type UploadForm,
   type UploadMode,
 } from './form';
+export { INPUT_FORMAT_ACCEPT, isPlainText } from './input-formats';

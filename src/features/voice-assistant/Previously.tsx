@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import styled from 'styled-components';
 import { Button } from '../../components/ui';
-import type { Recap } from './state';
+import type { Recap } from './store';
 
 const Box = styled.section`
   padding: ${({ theme }) => `${theme.space(3)} ${theme.space(4)}`};

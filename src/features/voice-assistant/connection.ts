@@ -5,46 +5,28 @@
  * from the status the server last gave (data.ts); what each message does to the conversation is
  * in conversation.ts.
  */
-import {
-  SIG_CONNECTION_CANCELED,
-  type AudioIO,
-  type Recognizer,
-  type Transport,
-  type TransportError,
-} from '../../voice-transport/index';
+import { SIG_CONNECTION_CANCELED, type TransportError } from '../../voice-transport/index';
 import { addQuestion, applyMessage, finishTurn, resetTurn } from './conversation';
 import { cachedStatus, hearingOf } from './data';
 import { deps } from './deps';
 import { connectionProblemOf, messageOf, micProblemOf } from './problems';
-import { state } from './state';
-
-/** The live session's I/O, outside the proxy (sockets and AudioContexts are not state). */
-interface Session {
-  transport: Transport;
-  audio: AudioIO;
-  /** The browser's speech recognition, when it (not the server) hears the reader. */
-  recognizer: Recognizer | null;
-  unsubscribe: Array<() => void>;
-}
+import { runtime, state, type Session } from './store';
 
 /** Said when nobody can turn speech into text here (the page adds that typing works). */
 export const NOBODY_HEARS =
   'Speaking is not available here: the server has no speech service and this browser offers no speech recognition.';
-let session: Session | null = null;
-/** The last position (whole seconds) the live session was told with set-position. */
-let sentPosition: number | null = null;
 
 /** Tells the live conversation where the listener is, once per whole second moved. */
 export function sendPosition(): void {
-  const current = session;
+  const current = runtime.session;
   if (!current || state.clientStatus !== 'connected' || state.jobId === null || state.position === null) return;
   if (!Number.isFinite(state.position) || state.position < 0) return;
   const seconds = Math.floor(state.position);
-  if (seconds === sentPosition) return;
-  sentPosition = seconds;
+  if (seconds === runtime.sentPosition) return;
+  runtime.sentPosition = seconds;
   current.transport.sendClientMessage('set-position', { seconds, job_id: state.jobId }).catch((error: unknown) => {
     // The next move sends it again.
-    if (sentPosition === seconds) sentPosition = null;
+    if (runtime.sentPosition === seconds) runtime.sentPosition = null;
     console.warn('voice: set-position failed:', messageOf(error));
   });
 }
@@ -81,8 +63,8 @@ export async function connect(): Promise<void> {
   const audio = deps().createAudio();
   const hearing = hearingOf(status);
   const current: Session = { transport, audio, recognizer: null, unsubscribe: [] };
-  session = current;
-  const live = () => session === current;
+  runtime.session = current;
+  const live = () => runtime.session === current;
   try {
     // The websocket URL came with the start: no second request for it.
     const url = connectionUrlWith(websocketUrl, deps().location(), token, state.position);
@@ -110,7 +92,7 @@ export async function connect(): Promise<void> {
     if (!live()) return;
     state.clientStatus = 'connected';
     state.remoteParticipant = { id: 'bot', name: 'Bot' };
-    sentPosition = state.position === null ? null : Math.floor(state.position);
+    runtime.sentPosition = state.position === null ? null : Math.floor(state.position);
     if (hearing === 'browser') listenInBrowser(current);
     const micError = await mic;
     if (micError && live()) {
@@ -135,7 +117,7 @@ export async function connect(): Promise<void> {
 function listenInBrowser(current: Session): void {
   const create = deps().speechRecognition();
   if (create === null) return;
-  const live = () => session === current;
+  const live = () => runtime.session === current;
   const recognizer = create({
     onFinal: (text) => {
       if (live()) sendText(text);
@@ -159,8 +141,8 @@ function listenInBrowser(current: Session): void {
 }
 
 export async function disconnect(): Promise<void> {
-  const current = session;
-  session = null;
+  const current = runtime.session;
+  runtime.session = null;
   endSession(current);
   state.clientStatus = 'disconnected';
 }
@@ -168,9 +150,9 @@ export async function disconnect(): Promise<void> {
 /** RTVI send-text: the bot answers at once, out loud. The question joins the transcript. */
 export function sendText(text: string): boolean {
   const content = text.trim();
-  if (!content || !session || state.clientStatus !== 'connected') return false;
+  if (!content || !runtime.session || state.clientStatus !== 'connected') return false;
   try {
-    session.transport.sendText(content, { run_immediately: true, audio_response: true });
+    runtime.session.transport.sendText(content, { run_immediately: true, audio_response: true });
   } catch (error) {
     console.warn('voice: the question could not be sent:', messageOf(error));
     clientError(`Connection failed: ${connectionProblemOf(error)}`);
@@ -180,8 +162,8 @@ export function sendText(text: string): boolean {
   return true;
 }
 
-export function endSession(current: Session | null = session): void {
-  session = null;
+export function endSession(current: Session | null = runtime.session): void {
+  runtime.session = null;
   if (current) {
     current.unsubscribe.forEach((off) => off());
     current.recognizer?.stop();
@@ -199,7 +181,7 @@ export function endSession(current: Session | null = session): void {
     thinking: false,
     levels: { local: 0, remote: 0 },
   });
-  sentPosition = null;
+  runtime.sentPosition = null;
 }
 
 /** A client or message error shows its message and sets client status error (docs/product.md#voice-assistant). */
@@ -214,7 +196,7 @@ function wire(current: Session): void {
   const guard =
     <A extends unknown[]>(fn: (...args: A) => void) =>
     (...args: A) => {
-      if (session === current) fn(...args);
+      if (runtime.session === current) fn(...args);
     };
   current.unsubscribe.push(
     transport.on(

@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { rtvi } from '../../voice-transport/rtvi';
 import { addQuestion, applyMessage, clearConversation } from './conversation';
-import { resetState, state, talkState } from './state';
+import { resetState, state, talkState } from './store';
 
 const io = { stopPlayback: vi.fn(), fatal: vi.fn() };
 const apply = (type: string, data?: unknown) => applyMessage(rtvi(type, data), io);

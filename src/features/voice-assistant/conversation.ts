@@ -5,7 +5,7 @@
  * each message in, with what to do about audio and fatal errors.
  */
 import type { RTVIMessage } from '../../voice-transport/index';
-import { state, type OpenBookRequest, type TranscriptEntry } from './state';
+import { runtime, state, type OpenBookRequest, type TranscriptEntry } from './store';
 
 /** What a message may ask of the live connection. */
 export interface ConversationIO {
@@ -14,13 +14,6 @@ export interface ConversationIO {
   /** A fatal error: the connection ends with this message. */
   fatal(message: string): void;
 }
-
-let nextEntryId = 1;
-let nextOpenBook = 1;
-/** The current turn was answered offline (an assistant-fallback arrived since the question). */
-let turnOffline = false;
-/** An open-book request waiting for the bot turn that carries it. */
-let pendingOpenBook: OpenBookRequest | null = null;
 
 /** A new conversation: no turns, no notice, nothing pending. */
 export function clearConversation(): void {
@@ -32,27 +25,34 @@ export function clearConversation(): void {
 export function resetTurn(): void {
   state.fallback = null;
   state.openBook = null;
-  turnOffline = false;
-  pendingOpenBook = null;
+  runtime.turnOffline = false;
+  runtime.pendingOpenBook = null;
 }
 
 /** A question is out: the answer to come is not known to be offline yet. */
 export function newTurn(): void {
   state.thinking = true;
-  turnOffline = false;
-  pendingOpenBook = null;
+  runtime.turnOffline = false;
+  runtime.pendingOpenBook = null;
 }
 
 /** The reader's typed question joins the transcript (the answer to the previous one is complete). */
 export function addQuestion(text: string): void {
   finishTurn('bot');
   newTurn();
-  state.transcript.push({ id: nextEntryId++, speaker: 'user', text, final: true, at: Date.now(), mode: state.mode });
+  state.transcript.push({
+    id: runtime.nextEntryId++,
+    speaker: 'user',
+    text,
+    final: true,
+    at: Date.now(),
+    mode: state.mode,
+  });
 }
 
 /** A fresh id for a transcript entry (kept turns loaded from the server get one too). */
 export function entryId(): number {
-  return nextEntryId++;
+  return runtime.nextEntryId++;
 }
 
 function lastEntry(speaker: 'user' | 'bot'): TranscriptEntry | undefined {
@@ -85,7 +85,7 @@ export function applyMessage(msg: RTVIMessage, io: ConversationIO): void {
         open.final = data.final === true;
       } else {
         state.transcript.push({
-          id: nextEntryId++,
+          id: runtime.nextEntryId++,
           speaker: 'user',
           text,
           final: data.final === true,
@@ -105,7 +105,7 @@ export function applyMessage(msg: RTVIMessage, io: ConversationIO): void {
       if (open) open.text += text;
       else
         state.transcript.push({
-          id: nextEntryId++,
+          id: runtime.nextEntryId++,
           speaker: 'bot',
           text: text.trimStart(),
           final: false,
@@ -113,17 +113,17 @@ export function applyMessage(msg: RTVIMessage, io: ConversationIO): void {
           mode: state.mode,
         });
       const entry = lastEntry('bot');
-      if (entry && turnOffline) entry.offline = true;
-      if (entry && pendingOpenBook) {
-        entry.openBook = pendingOpenBook;
-        pendingOpenBook = null;
+      if (entry && runtime.turnOffline) entry.offline = true;
+      if (entry && runtime.pendingOpenBook) {
+        entry.openBook = runtime.pendingOpenBook;
+        runtime.pendingOpenBook = null;
       }
       return;
     }
     case 'bot-llm-stopped':
       finishTurn('bot');
       // An answer the chat model gave itself: the offline notice has served its turn.
-      if (!turnOffline) state.fallback = null;
+      if (!runtime.turnOffline) state.fallback = null;
       return;
     case 'user-started-speaking':
       state.userSpeaking = true;
@@ -171,7 +171,7 @@ function onServerMessage(data: unknown): void {
     const message =
       typeof body.message === 'string' && body.message.trim() ? body.message : 'The offline assistant is answering.';
     state.fallback = { reason: typeof body.reason === 'string' ? body.reason : '', message };
-    turnOffline = true;
+    runtime.turnOffline = true;
     const open = lastEntry('bot');
     if (open) open.offline = true;
     return;
@@ -192,9 +192,9 @@ function onServerMessage(data: unknown): void {
       title: typeof title === 'string' && title ? title : 'your book',
       positionSeconds: typeof position === 'number' && Number.isFinite(position) && position >= 0 ? position : 0,
     };
-    state.openBook = { ...request, seq: nextOpenBook++ };
+    state.openBook = { ...request, seq: runtime.nextOpenBook++ };
     const open = lastEntry('bot');
     if (open) open.openBook = request;
-    else pendingOpenBook = request;
+    else runtime.pendingOpenBook = request;
   }
 }

@@ -15,15 +15,15 @@ import {
 } from '../../api/gen/endpoints/voice-assistant/voice-assistant';
 import type { VoiceAssistantStartRequest, VoiceAssistantStatus } from '../../api/gen/model';
 import { deps } from './deps';
-import type { Hearing, ServiceStatus } from './state';
+import { runtime, type Hearing, type ServiceStatus } from './store';
 
 /**
  * What the server says about the reader's assistant session, kept in React Query only
  * (docs/voice-assistant.md#where-its-state-lives): the status answer (running or stopped, the
  * websocket URL, the tools, the session's mode and book, whether the server hears speech) is one
  * query; start and stop are mutations that put their answer in its place, so the cache always
- * holds the server's latest word. The page hands the feature the app's cache
- * (the hooks do, hooks.ts); a test hands in its own (connectVoiceCache, store.ts).
+ * holds the server's latest word. The app hands the feature its cache once (attachVoiceAssistant,
+ * service.ts); a test hands in its own.
  */
 
 /** The status answer as the API gives it (GET /voice-assistant/status, and start's and stop's answers). */
@@ -36,10 +36,7 @@ const statusKey = getGetVoiceAssistantStatusQueryKey();
 const statusHash = hashKey(statusKey);
 const startKey = getStartVoiceAssistantMutationKey();
 
-let cache: QueryClient | null = null;
-let detach: (() => void) | null = null;
-
-/** What the feature does with each answer or failure of the status query (store.ts). */
+/** What the feature does with each answer or failure of the status query (service.ts). */
 export interface StatusListener {
   /** A status answer the server gave (a fetch: never a start's or stop's answer). */
   answered: (answer: StatusAnswer) => void;
@@ -48,24 +45,32 @@ export interface StatusListener {
 
 /**
  * Hands the feature the data cache it reads and writes, and has `listener` hear every status
- * answer fetched into it, whoever asked (the poll, Refresh status, a component).
+ * answer fetched into it, whoever asked (the poll, Refresh status, a component). Returns the
+ * function that lets it go (a no-op when that cache was attached already).
  */
-export function connectStatusCache(client: QueryClient, listener: StatusListener): void {
-  if (cache === client) return;
-  detach?.();
-  cache = client;
-  detach = client.getQueryCache().subscribe((event: QueryCacheNotifyEvent) => {
+export function attachStatusCache(client: QueryClient, listener: StatusListener): () => void {
+  if (runtime.cache === client) return () => {};
+  runtime.stopWatchingCache?.();
+  runtime.cache = client;
+  const stopWatching = client.getQueryCache().subscribe((event: QueryCacheNotifyEvent) => {
     if (event.type !== 'updated' || event.query.queryHash !== statusHash) return;
     const { action } = event;
     if (action.type === 'success' && !action.manual) listener.answered(action.data as StatusAnswer);
     else if (action.type === 'error') listener.failed(action.error);
   });
+  runtime.stopWatchingCache = stopWatching;
+  return () => {
+    if (runtime.cache !== client) return;
+    stopWatching();
+    runtime.cache = null;
+    runtime.stopWatchingCache = null;
+  };
 }
 
 /** The data cache handed to the feature (throws before one is). */
 export function voiceCache(): QueryClient {
-  if (!cache) throw new Error('The voice assistant has no data cache yet: useVoiceAssistant hands it one');
-  return cache;
+  if (!runtime.cache) throw new Error('The voice assistant has no data cache yet: attachVoiceAssistant hands it one');
+  return runtime.cache;
 }
 
 /** The status query. Only the page's watcher polls it; everyone else reads what it holds. */
@@ -91,12 +96,12 @@ export function pollStatus(): () => void {
 
 /** The server's latest status answer, or null before the first one. */
 export function cachedStatus(): StatusAnswer | null {
-  return cache?.getQueryData<StatusAnswer>(statusKey) ?? null;
+  return runtime.cache?.getQueryData<StatusAnswer>(statusKey) ?? null;
 }
 
 /** A start is out: it owns the status until it answers. */
 export function isStarting(): boolean {
-  return (cache?.isMutating({ mutationKey: startKey }) ?? 0) > 0;
+  return (runtime.cache?.isMutating({ mutationKey: startKey }) ?? 0) > 0;
 }
 
 /** A start's or stop's answer becomes the status; an older status request still out is dropped. */

@@ -1,27 +1,8 @@
 import { readToken } from '../../entities/session';
-import {
-  BrowserAudioIO,
-  browserRecognizer,
-  WebSocketTransport,
-  type AudioIO,
-  type RecognizerFactory,
-  type Transport,
-} from '../../voice-transport/index';
+import { BrowserAudioIO, browserRecognizer, WebSocketTransport } from '../../voice-transport/index';
+import { runtime, type VoiceAssistantDeps } from './store';
 
-/** What the voice assistant uses from the browser, swappable in stories and tests. */
-export interface VoiceAssistantDeps {
-  createTransport: () => Transport;
-  createAudio: () => AudioIO;
-  /** The stored access token (`access_token` in local or session storage; docs/product.md#session). */
-  getToken: () => string | null;
-  /** Base for relative connection URLs. */
-  location: () => string;
-  /** Whether the page may open a microphone at all (HTTPS or localhost). */
-  isSecureContext: () => boolean;
-  /** The browser's own speech recognition; null where it offers none. */
-  speechRecognition: () => RecognizerFactory | null;
-}
-
+/** The browser's own parts (what each is: VoiceAssistantDeps, store.ts). */
 const defaultDeps: VoiceAssistantDeps = {
   createTransport: () => new WebSocketTransport(),
   createAudio: () => new BrowserAudioIO(),
@@ -31,14 +12,12 @@ const defaultDeps: VoiceAssistantDeps = {
   speechRecognition: browserRecognizer,
 };
 
-let current: VoiceAssistantDeps = { ...defaultDeps };
-
-/** The browser parts in force. */
+/** The browser parts in force (kept in the store's runtime holder). */
 export function deps(): VoiceAssistantDeps {
-  return current;
+  return runtime.deps ?? defaultDeps;
 }
 
 /** Inject the transport, audio and token source (stories, tests); `null` restores the real ones. */
 export function configureVoiceAssistant(patch: Partial<VoiceAssistantDeps> | null): void {
-  current = patch ? { ...current, ...patch } : { ...defaultDeps };
+  runtime.deps = patch ? { ...deps(), ...patch } : null;
 }

@@ -6,8 +6,8 @@ import { handlers } from '../../mocks/handlers';
 import { voiceClearConversationHandler, voiceConversationHandler, voiceTurnsFixture } from '../../mocks/voice';
 import { applyMessage } from './conversation';
 import { clearKeptConversation, dismissRecap, loadConversation, offeredRecap } from './history';
-import { resetState, state } from './state';
-import { connectVoiceCache } from './store';
+import { attachVoiceAssistant } from './service';
+import { resetState, state } from './store';
 import { rtvi } from '../../voice-transport/rtvi';
 
 const server = setupServer(...handlers);
@@ -18,7 +18,7 @@ beforeAll(() => {
   configureApi({ baseUrl: 'http://localhost' });
 });
 beforeEach(() => {
-  connectVoiceCache(new QueryClient());
+  attachVoiceAssistant(new QueryClient());
   resetState();
 });
 afterEach(() => server.resetHandlers());

@@ -14,7 +14,7 @@ import type { VoiceConversation, VoiceTurn } from '../../api/gen/model';
 import { clearConversation, entryId } from './conversation';
 import { voiceCache } from './data';
 import { messageOf, serviceError } from './problems';
-import { state, type Recap, type TranscriptEntry } from './state';
+import { state, type Recap, type TranscriptEntry } from './store';
 
 /** A book's kept conversation, asked once per opening of the page (readers keep the answer). */
 export const keptQuery = (jobId: string) =>

@@ -1,26 +1,16 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect } from 'react';
+import { useQuery } from '@tanstack/react-query';
 import { useSnapshot } from 'valtio';
 import { hearingOf, serviceStatusOf, statusQuery, useStarting, type StatusAnswer } from './data';
 import { keptQuery, recapOf } from './history';
-import type { Hearing, Recap, ServiceStatus } from './state';
-import { connectVoiceCache, state } from './store';
-
-/** Hands the feature the app's data cache (the one the page renders with). */
-function useVoiceCache(): void {
-  const client = useQueryClient();
-  useEffect(() => connectVoiceCache(client), [client]);
-}
+import { state, type Hearing, type Recap, type ServiceStatus } from './store';
 
 /** The voice assistant page's client state for rendering (re-renders on change). */
 export function useVoiceAssistant() {
-  useVoiceCache();
   return useSnapshot(state);
 }
 
 /** The server's latest word on the session (status, websocket URL, tools, mode, book), or null before it. */
 export function useVoiceStatus(): StatusAnswer | null {
-  useVoiceCache();
   return useQuery(statusQuery()).data ?? null;
 }
 

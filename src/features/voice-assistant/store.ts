@@ -1,176 +1,206 @@
-/**
- * The voice assistant page's actions (docs/voice-assistant.md#the-page): the session the page asks
- * for (its mode and book), starting and stopping it, watching its status, and the talk button.
- * The server's answers live in the React Query cache (data.ts); the client state in state.ts; the
- * connection in connection.ts.
- */
 import type { QueryClient } from '@tanstack/react-query';
-import type { VoiceAssistantStartRequest } from '../../api/gen/model';
+import { proxy } from 'valtio';
 import type { AssistantMode } from '../../lib/paths';
-import { connect, disconnect, endSession, sendPosition, sendText } from './connection';
-import {
-  cachedStatus,
-  connectStatusCache,
-  fetchStatus,
-  isStarting,
-  pollStatus,
-  serviceStatusOf,
-  startSession,
-  stopSession,
-  type StatusAnswer,
-} from './data';
-import { serviceError } from './problems';
-import { resetState, state, type ServiceStatus, type VoiceAssistantState } from './state';
-
-export { state };
-
-/** The service's status now (see serviceStatusOf). */
-export function serviceStatus(): ServiceStatus {
-  return serviceStatusOf(state.serviceFailed, isStarting(), cachedStatus());
-}
-
-/** What the page does with the status answers: the latest one's follow-up, awaited by checkStatus. */
-let followUp: Promise<void> = Promise.resolve();
+import type { AudioIO, Recognizer, RecognizerFactory, Transport } from '../../voice-transport/index';
 
 /**
- * Hands the feature the data cache it reads and writes (the app's, through the hooks; a test's
- * own). Every status answer fetched into it is followed up here, whoever asked for it.
+ * The voice assistant page's client state (docs/voice-assistant.md#where-its-state-lives): the
+ * connection, the conversation, the page's mode, book and position, and what went wrong. What the
+ * server says about the session (its status, websocket URL, tools, mode, whether it hears speech)
+ * is never copied here: it lives in the React Query cache (data.ts).
+ *
+ * Two holders, and nothing else mutable at module level: `state`, the Valtio proxy the page renders
+ * from, and `runtime`, one plain object for what must not be reactive (the live session's socket
+ * and audio, the data cache, the browser parts in force, counters). A component never renders from
+ * `runtime`. The actions live beside them, in files named for what they do: service.ts (the
+ * session the page asks for, the talk button), connection.ts (the live conversation),
+ * conversation.ts (the messages it brings), history.ts (the kept conversation).
  */
-export function connectVoiceCache(client: QueryClient): void {
-  connectStatusCache(client, {
-    answered: (answer) => {
-      followUp = Promise.resolve().then(() => followStatus(answer));
-    },
-    failed: (error) => {
-      // A start in flight owns the status until it answers.
-      if (isStarting()) return;
-      state.serviceFailed = true;
-      state.error = serviceError(error, 'Failed to check status');
-    },
-  });
+
+/** The service's status as the page shows it (docs/product.md#voice-assistant): see serviceStatusOf. */
+export type ServiceStatus = 'unknown' | 'running' | 'stopped' | 'starting' | 'error';
+export type ClientStatus = 'disconnected' | 'connecting' | 'connected' | 'error';
+
+/** A book the assistant asked the client to open ("continue X"): the server's `open-book` message. */
+export interface OpenBookRequest {
+  jobId: string;
+  title: string;
+  positionSeconds: number;
 }
 
-/** Back to the initial state, dropping any live session (every story and test starts clean). */
-export function resetVoiceAssistant(patch: Partial<VoiceAssistantState> = {}): void {
-  endSession();
-  followUp = Promise.resolve();
-  resetState(patch);
+/** The heard sentence an X-ray answer rests on, and where to play it from. */
+export interface Evidence {
+  text: string;
+  where: string;
+  positionSeconds: number;
 }
 
-/**
- * The page's mode, book and listening position. Another mode or book while a session runs switches
- * the session; a new position (whole seconds) is sent to a live conversation at once (set-position),
- * so X-ray follows the player while it plays.
- */
-export function setContext(context: {
+/** "Previously…": offered when the book has rested a while (the server's recap). */
+export interface Recap {
+  text: string;
+  restedMinutes: number;
+}
+
+export interface TranscriptEntry {
+  id: number;
+  speaker: 'user' | 'bot';
+  text: string;
+  final: boolean;
+  /** When the turn began (ms since the epoch). */
+  at: number;
+  /** A bot turn answered by the offline assistant because the chat model did not answer. */
+  offline?: boolean;
+  /** A bot turn that asked the client to open a book. */
+  openBook?: OpenBookRequest;
+  /** The mode the turn was said in. */
   mode?: AssistantMode | null;
-  jobId?: string | null;
-  position?: number | null;
-}): void {
-  const before = { mode: state.mode, jobId: state.jobId };
-  if (context.mode !== undefined) state.mode = context.mode;
-  if (context.jobId !== undefined) state.jobId = context.jobId;
-  if (context.position !== undefined) state.position = context.position;
-  // Asked for another mode or book while a session runs: look, and switch if it differs.
-  if (serviceStatus() === 'running' && (before.mode !== state.mode || before.jobId !== state.jobId)) {
-    void checkStatus();
-    return;
-  }
-  if (context.position !== undefined) sendPosition();
+  /** The passage an answer rests on. */
+  evidence?: Evidence;
 }
 
-/** Asks the server for the status now, and resolves once its answer is followed up. */
-export async function checkStatus(): Promise<void> {
-  try {
-    await fetchStatus();
-  } catch {
-    // The failure reached the cache's listener, which says it on the page.
-  }
-  await followUp;
-}
-
-/** A fresh status answer: clear an earlier failure, and switch sessions when it is not the page's. */
-async function followStatus(answer: StatusAnswer): Promise<void> {
-  // A start in flight owns the status until it answers.
-  if (isStarting()) return;
-  state.serviceFailed = false;
-  if (state.clientStatus !== 'error') state.error = null;
-  if (answer.status === 'running' && asksForAnotherSession(answer)) await switchSession();
-}
-
-/** The page names a mode or book (e.g. "Ask Tutor" on a book) other than the running session's. */
-function asksForAnotherSession(status: { mode?: string | null; job_id?: string | null }): boolean {
-  if (state.mode === null && state.jobId === null) return false;
-  return (status.mode ?? null) !== state.mode || (status.job_id ?? null) !== state.jobId;
+/** The chat model did not answer: the server's `assistant-fallback` message. */
+export interface FallbackNotice {
+  reason: string;
+  message: string;
 }
 
 /**
- * Starts the session the page asks for; the server ends the running one (never a stale mode).
- * A live conversation reconnects to the new session.
+ * Who hears the reader's voice: the server's speech service, the browser's own speech recognition
+ * (the server has no speech service), or nobody (neither: the reader types).
  */
-async function switchSession(): Promise<void> {
-  const wasConnected = state.clientStatus === 'connected' || state.clientStatus === 'connecting';
-  if (wasConnected) await disconnect();
-  await start();
-  if (wasConnected && serviceStatus() === 'running') await connect();
+export type Hearing = 'server' | 'browser' | 'none';
+
+/** What the conversation is doing, for the talk button (docs/voice-assistant.md#the-page). */
+export type TalkState = 'idle' | 'connecting' | 'listening' | 'typing' | 'thinking' | 'speaking';
+
+export interface VoiceAssistantState {
+  /** The last request about the service (status, start or stop) failed: its status shows Error. */
+  serviceFailed: boolean;
+  clientStatus: ClientStatus;
+  /** What went wrong, in words for the reader (the service's or the connection's). */
+  error: string | null;
+  transcript: TranscriptEntry[];
+  mode: AssistantMode | null;
+  jobId: string | null;
+  /** Playback position (seconds) in the book, passed to the bot on connect. */
+  position: number | null;
+  /** The remote speaker once connected. */
+  remoteParticipant: { id: 'bot'; name: 'Bot' } | null;
+  micEnabled: boolean;
+  camEnabled: boolean;
+  reconnecting: boolean;
+  botSpeaking: boolean;
+  userSpeaking: boolean;
+  levels: { local: number; remote: number };
+  /** A question is out and no answer is heard yet. */
+  thinking: boolean;
+  /** Why the microphone is off while connected (no device, permission denied, insecure origin). */
+  micProblem: string | null;
+  /** The latest answer came from the offline assistant because the chat model did not answer. */
+  fallback: FallbackNotice | null;
+  /** The latest book the assistant asked to open, with a sequence number per request. */
+  openBook: (OpenBookRequest & { seq: number }) | null;
+  /** The book whose kept conversation the transcript holds (null: none loaded). */
+  keptFor: string | null;
+  /** The reader dismissed (or heard) the "Previously…" recap the server offers for the book. */
+  recapDismissed: boolean;
 }
 
-/** Starts the session for the page's mode and book; its answer becomes the cached status. */
-export async function start(): Promise<void> {
-  state.error = null;
-  const body: VoiceAssistantStartRequest = {};
-  if (state.mode) body.mode = state.mode;
-  if (state.jobId) body.jobId = state.jobId;
-  try {
-    await startSession(body);
-    state.serviceFailed = false;
-  } catch (error) {
-    state.serviceFailed = true;
-    state.error = serviceError(error, 'Failed to start service');
-  }
+const initialState: VoiceAssistantState = {
+  serviceFailed: false,
+  clientStatus: 'disconnected',
+  error: null,
+  transcript: [],
+  mode: null,
+  jobId: null,
+  position: null,
+  remoteParticipant: null,
+  micEnabled: false,
+  camEnabled: false,
+  reconnecting: false,
+  botSpeaking: false,
+  userSpeaking: false,
+  levels: { local: 0, remote: 0 },
+  thinking: false,
+  micProblem: null,
+  fallback: null,
+  openBook: null,
+  keptFor: null,
+  recapDismissed: false,
+};
+
+export const state = proxy<VoiceAssistantState>(structuredClone(initialState));
+
+/** The conversation's state for the talk button. */
+export function talkState(
+  s: Pick<VoiceAssistantState, 'clientStatus' | 'botSpeaking' | 'thinking' | 'micEnabled'>,
+): TalkState {
+  if (s.clientStatus === 'connecting') return 'connecting';
+  if (s.clientStatus !== 'connected') return 'idle';
+  if (s.botSpeaking) return 'speaking';
+  if (s.thinking) return 'thinking';
+  return s.micEnabled ? 'listening' : 'typing';
 }
 
-/** Ends the conversation and the session; the stopped status becomes the cached one. */
-export async function stop(): Promise<void> {
-  if (state.clientStatus === 'connecting' || state.clientStatus === 'connected') await disconnect();
-  state.error = null;
-  try {
-    await stopSession();
-    state.serviceFailed = false;
-  } catch (error) {
-    state.serviceFailed = true;
-    state.error = serviceError(error, 'Failed to stop service');
-  }
+/** Back to the initial state with `patch` applied. */
+export function resetState(patch: Partial<VoiceAssistantState> = {}): void {
+  Object.assign(state, structuredClone(initialState), patch);
 }
 
-/**
- * Checks the status now, then every STATUS_POLL_MS while the service is running (the status
- * query's refetchInterval). Returns the function that stops watching.
- */
-export function watchStatus(): () => void {
-  const unwatch = pollStatus();
-  void checkStatus();
-  return unwatch;
+/** What the voice assistant uses from the browser, swappable in stories and tests. */
+export interface VoiceAssistantDeps {
+  createTransport: () => Transport;
+  createAudio: () => AudioIO;
+  /** The stored access token (`access_token` in local or session storage; docs/product.md#session). */
+  getToken: () => string | null;
+  /** Base for relative connection URLs. */
+  location: () => string;
+  /** Whether the page may open a microphone at all (HTTPS or localhost). */
+  isSecureContext: () => boolean;
+  /** The browser's own speech recognition; null where it offers none. */
+  speechRecognition: () => RecognizerFactory | null;
 }
 
-/**
- * The talk button: starts the session the page asks for (mode and book; the server switches a
- * running one), then connects with the microphone on.
- */
-export async function talk(): Promise<void> {
-  if (state.clientStatus === 'connecting' || state.clientStatus === 'connected') return;
-  if (isStarting()) return;
-  await start();
-  if (serviceStatus() === 'running') await connect();
+/** The live session's I/O (sockets and AudioContexts are not state). */
+export interface Session {
+  transport: Transport;
+  audio: AudioIO;
+  /** The browser's speech recognition, when it (not the server) hears the reader. */
+  recognizer: Recognizer | null;
+  unsubscribe: Array<() => void>;
 }
 
-/**
- * A typed question, connected or not: when no conversation runs, it starts one first, then asks.
- * Resolves true when the question was sent.
- */
-export async function ask(text: string): Promise<boolean> {
-  const content = text.trim();
-  if (!content) return false;
-  if (state.clientStatus !== 'connected') await talk();
-  return sendText(content);
+/** The voice assistant's non-reactive parts (see the comment on VoiceAssistantState). */
+export interface VoiceAssistantRuntime {
+  /** The browser parts in force (deps.ts); null: the real ones. */
+  deps: VoiceAssistantDeps | null;
+  /** The data cache the app hands the feature (attachVoiceAssistant, service.ts), and how to let it go. */
+  cache: QueryClient | null;
+  stopWatchingCache: (() => void) | null;
+  /** What the page does with the latest status answer, awaited by checkStatus (service.ts). */
+  followUp: Promise<void>;
+  /** The live conversation (connection.ts). */
+  session: Session | null;
+  /** The last position (whole seconds) the live session was told with set-position. */
+  sentPosition: number | null;
+  /** The next transcript entry's id, and the next open-book request's sequence number. */
+  nextEntryId: number;
+  nextOpenBook: number;
+  /** The current turn was answered offline (an assistant-fallback arrived since the question). */
+  turnOffline: boolean;
+  /** An open-book request waiting for the bot turn that carries it. */
+  pendingOpenBook: OpenBookRequest | null;
 }
+
+export const runtime: VoiceAssistantRuntime = {
+  deps: null,
+  cache: null,
+  stopWatchingCache: null,
+  followUp: Promise.resolve(),
+  session: null,
+  sentPosition: null,
+  nextEntryId: 1,
+  nextOpenBook: 1,
+  turnOffline: false,
+  pendingOpenBook: null,
+};

@@ -1,2 +1,1 @@
-export { BookPronunciations } from './BookPronunciations';
 export { VoicePicker } from './VoicePicker';

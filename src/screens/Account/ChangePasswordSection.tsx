@@ -55,7 +55,7 @@ function ChangePasswordForm({ email, onChanged }: { email: string; onChanged: ()
     <>
       <Muted>Changing it signs out every other device where you are signed in.</Muted>
       {form.serverError && <Alert tone="error">{form.serverError}</Alert>}
-      <FormStack noValidate onSubmit={onSubmit} aria-label="Change password">
+      <FormStack noValidate onSubmit={(event) => void onSubmit(event)} aria-label="Change password">
         <TextField
           label="Current password"
           type="password"

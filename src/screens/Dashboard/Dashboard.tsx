@@ -2,7 +2,7 @@ import { lazy, Suspense } from 'react';
 import styled from 'styled-components';
 import { Link } from 'wouter';
 import { errorMessage } from '../../api/errors';
-import { Alert, ButtonLink, Card, Page, Spinner, StatusBadge } from '../../components/ui';
+import { Alert, ButtonLink, Card, Page, SectionHeader, Spinner, StatusBadge } from '../../components/ui';
 import { paths } from '../../lib/paths';
 import { useAuth } from '../../features/auth';
 import { formatDate } from '../../entities/time';
@@ -28,18 +28,6 @@ const Below = styled.div`
   grid-template-columns: repeat(auto-fit, minmax(300px, 1fr));
   gap: ${({ theme }) => theme.space(4)};
   align-items: start;
-`;
-
-const SectionHead = styled.div`
-  display: flex;
-  align-items: center;
-  justify-content: space-between;
-  gap: ${({ theme }) => theme.space(3)};
-  margin-bottom: ${({ theme }) => theme.space(3)};
-  h2 {
-    margin: 0;
-    font-size: ${({ theme }) => theme.fontSizes.lg};
-  }
 `;
 
 const Compact = styled(Card)`
@@ -153,10 +141,10 @@ export function Dashboard() {
 
       <Below>
         <Compact aria-labelledby="counts-heading">
-          <SectionHead>
+          <SectionHeader>
             <h2 id="counts-heading">Your jobs</h2>
             <PollingIndicator isPolling={isPolling} />
-          </SectionHead>
+          </SectionHeader>
           <Counters aria-busy={counts.total.isLoading}>
             {counters.map(({ label, query }) => (
               <div key={label}>
@@ -167,9 +155,9 @@ export function Dashboard() {
           </Counters>
         </Compact>
         <Compact aria-labelledby="recent-jobs-heading">
-          <SectionHead>
+          <SectionHeader>
             <h2 id="recent-jobs-heading">Recent Jobs</h2>
-          </SectionHead>
+          </SectionHeader>
           {recent.isLoading ? (
             <Spinner label="Loading jobs..." />
           ) : recent.data && recent.data.jobs.length === 0 ? (

@@ -56,7 +56,7 @@ export function ForgotPassword() {
         <>
           {form.serverError && <Alert tone="error">{form.serverError}</Alert>}
           <p>Enter the email you signed up with, and we will send you a link to set a new password.</p>
-          <FormStack noValidate onSubmit={onSubmit} aria-label="Ask for a reset link">
+          <FormStack noValidate onSubmit={(event) => void onSubmit(event)} aria-label="Ask for a reset link">
             <TextField label="Email" type="email" autoComplete="email" {...form.text('email')} />
             <Button type="submit" fullWidth disabled={form.submitting}>
               {form.submitting ? 'Sending...' : 'Send me a link'}

@@ -7,16 +7,10 @@ import { paths } from '../../lib/paths';
 import { VoiceBadge } from '../../components/book';
 import { useEnvironment } from '../../features/environment';
 import { formatDateTime } from '../../entities/time';
-import { chapterTitle, isActiveStatus, jobTitle } from '../../entities/job';
-import {
-  PollingIndicator,
-  useCancelJobFlow,
-  useJobsState,
-  usePolledJob,
-  useRetryJobAction,
-  defaultFilters,
-} from '../../features/jobs';
-import { playBook, playChapter } from '../../features/player';
+import { chapterTitle, jobTitle } from '../../entities/job';
+import { useCancelJobFlow, useJobsState, usePolledJob, useRetryJobAction, defaultFilters } from '../../features/jobs';
+import { playChapter } from '../../features/player';
+import { JobActions } from './JobActions';
 import { TaskProgress } from './TaskProgress';
 
 const Crumbs = styled.nav`
@@ -37,14 +31,6 @@ const Crumbs = styled.nav`
   [aria-current] {
     font-weight: 600;
   }
-`;
-
-const Toolbar = styled.div`
-  display: flex;
-  flex-wrap: wrap;
-  align-items: center;
-  gap: ${({ theme }) => theme.space(2)};
-  margin-bottom: ${({ theme }) => theme.space(6)};
 `;
 
 const Grid = styled.div`
@@ -172,8 +158,7 @@ export function JobDetail({ jobId }: { jobId: string }) {
   const query = usePolledJob(jobId);
   const state = useJobsState({ filters: defaultFilters, job: query });
   const cancelFlow = useCancelJobFlow();
-  const { isCancelling } = cancelFlow;
-  const { retry, isRetrying, error: retryError } = useRetryJobAction();
+  const retryAction = useRetryJobAction();
   const demoMode = useEnvironment()?.features.demo_mode ?? false;
   const [, navigate] = useLocation();
   const job = state.currentJob;
@@ -198,19 +183,11 @@ export function JobDetail({ jobId }: { jobId: string }) {
   }
 
   const title = jobTitle(job);
-  const active = isActiveStatus(job.status);
   const isBook = job.job_type === 'book_processing' || job.children.length > 0;
-  // Something to talk about: a finished book with its analysis (never a failed, cancelled or
-  // still running job: the assistant talks about finished books).
-  const canDiscuss = job.status === 'COMPLETED' && job.config.tutoring_analysis !== undefined;
   // A book's progress is its chapters: 2 of 33 done is 6 %, whatever its steps say.
   const chaptersDone = job.children.filter((child) => child.status === 'COMPLETED').length;
   // A book plays as soon as one of its chapters is converted: always as the book itself.
   const playable = job.status === 'COMPLETED' || (isBook && chaptersDone > 0);
-  const startBook = () => {
-    void playBook(job.id);
-    navigate(paths.libraryBook(job.id));
-  };
   const startChapter = (chapterId: string) => {
     void playChapter(job.id, chapterId);
     navigate(paths.libraryBook(job.id));
@@ -225,49 +202,15 @@ export function JobDetail({ jobId }: { jobId: string }) {
   return (
     <Page title={title} lead={job.description ?? undefined}>
       <Breadcrumb job={job} />
-      <Toolbar>
-        {playable && !job.parent_job_id && (
-          <Button variant="primary" onClick={startBook}>
-            Play Audiobook
-          </Button>
-        )}
-        {job.parent_job_id && job.status === 'COMPLETED' && (
-          <Button
-            variant="primary"
-            onClick={() => {
-              const bookId = job.parent_job_id!;
-              void playChapter(bookId, job.id);
-              navigate(paths.libraryBook(bookId));
-            }}
-          >
-            Play this chapter in the book
-          </Button>
-        )}
-        {canDiscuss && (
-          <>
-            <ButtonLink href={paths.voiceAssistant({ mode: 'tutor', jobId: job.id })}>Ask Tutor</ButtonLink>
-            <ButtonLink href={paths.voiceAssistant({ mode: 'xray', jobId: job.id })}>X-ray Lookup</ButtonLink>
-          </>
-        )}
-        {active && (
-          <Button
-            variant="secondary"
-            disabled={isCancelling(job.id)}
-            onClick={() => cancelFlow.ask({ id: job.id, title })}
-          >
-            {isCancelling(job.id) ? 'Cancelling...' : 'Cancel Job'}
-          </Button>
-        )}
-        {job.status === 'FAILED' && (
-          <Button disabled={isRetrying} onClick={() => retry(job.id)}>
-            {isRetrying ? 'Retrying...' : 'Retry'}
-          </Button>
-        )}
-        {job.parent_job_id && <ButtonLink href={paths.job(job.parent_job_id)}>Go to Parent Book</ButtonLink>}
-        <PollingIndicator isPolling={state.isPolling} />
-      </Toolbar>
+      <JobActions
+        job={job}
+        isPolling={state.isPolling}
+        cancelFlow={cancelFlow}
+        retryAction={retryAction}
+        playable={playable}
+      />
       <Stack>
-        {retryError && <Alert>{retryError}</Alert>}
+        {retryAction.error && <Alert>{retryAction.error}</Alert>}
         {state.error && <Alert>{state.error}</Alert>}
       </Stack>
 

@@ -4,7 +4,7 @@ import { useMemo, useState } from 'react';
 import styled from 'styled-components';
 import { useGetRecentProgress } from '../../api/gen/endpoints/progress/progress';
 import { errorMessage } from '../../api/errors';
-import { Alert, Button, ButtonLink, EmptyState, Page, SelectField, Spinner, TextField } from '../../components/ui';
+import { Alert, Button, ButtonLink, EmptyState, Page, Spinner } from '../../components/ui';
 import type { MenuAction } from '../../components/ui/ActionMenu';
 import { BookTile, type TileAction } from '../../components/book';
 import { POLL_MS, useDeleteJobFlow, usePolledJobs } from '../../features/jobs';
@@ -14,8 +14,6 @@ import {
   toLibraryBooks,
   selectBooks,
   summaryLine,
-  filterOptions,
-  sortOptions,
   type LibraryBook,
   type LibraryFilter,
   type LibrarySort,
@@ -24,7 +22,8 @@ import {
   type LibraryView,
 } from '../../features/library';
 import { isReady, listenAgain, togglePlayback, usePlayer } from '../../features/player';
-import { PodcastFeedButton, useBookExportActions } from '../../features/exports';
+import { useBookExportActions } from './export-actions';
+import { LibraryToolbar } from './LibraryToolbar';
 
 /**
  * The library asks for every top-level book that can be played now at once (the API's largest
@@ -37,23 +36,6 @@ const Summary = styled.p`
   margin: 0 0 ${({ theme }) => theme.space(5)};
   color: ${({ theme }) => theme.colors.textMuted};
   font-variant-numeric: tabular-nums;
-`;
-
-const Toolbar = styled.div`
-  display: flex;
-  flex-wrap: wrap;
-  align-items: flex-end;
-  gap: ${({ theme }) => theme.space(3)};
-  margin-bottom: ${({ theme }) => theme.space(5)};
-  > :first-child {
-    flex: 1;
-    min-width: 200px;
-  }
-`;
-
-const Toggle = styled.div`
-  display: flex;
-  gap: ${({ theme }) => theme.space(1)};
 `;
 
 const Shelf = styled.ul<{ $view: LibraryView }>`
@@ -160,30 +142,17 @@ export function Library() {
       ) : (
         <>
           <Summary aria-label="Summary">{summaryLine(books)}</Summary>
-          <Toolbar>
-            <TextField label="Search books" type="search" value={search} onChange={(e) => setSearch(e.target.value)} />
-            <SelectField
-              label="Show"
-              value={filter}
-              options={filterOptions(books)}
-              onChange={(e) => setFilter(e.target.value as LibraryFilter)}
-            />
-            <SelectField
-              label="Sort by"
-              value={sort}
-              options={sortOptions}
-              onChange={(e) => setSort(e.target.value as LibrarySort)}
-            />
-            <Toggle role="group" aria-label="View">
-              <Button variant="secondary" aria-pressed={view === 'grid'} onClick={() => chooseView('grid')}>
-                Grid
-              </Button>
-              <Button variant="secondary" aria-pressed={view === 'list'} onClick={() => chooseView('list')}>
-                List
-              </Button>
-            </Toggle>
-            {books.length > 0 && <PodcastFeedButton title="Your library" label="Library as a podcast" />}
-          </Toolbar>
+          <LibraryToolbar
+            books={books}
+            search={search}
+            onSearch={setSearch}
+            filter={filter}
+            onFilter={setFilter}
+            sort={sort}
+            onSort={setSort}
+            view={view}
+            onView={chooseView}
+          />
           {shown.length === 0 ? (
             <EmptyState title="No books match" action={<Button onClick={clearFilters}>Clear filters</Button>}>
               Try another search, or show all books.

@@ -1,32 +1,19 @@
-import { useEffect, useState } from 'react';
 import styled from 'styled-components';
-import { Link, useLocation } from 'wouter';
+import { Link } from 'wouter';
 import { ApiError, errorMessage } from '../../api/errors';
 import { Alert, Badge, Button, ButtonLink, Page, Spinner } from '../../components/ui';
 import { paths } from '../../lib/paths';
 import { formatClock } from '../../entities/time';
 import { useEnvironment } from '../../features/environment';
-import { bookTitle, chapterCount, isActiveStatus, isListenable, jobDuration } from '../../entities/job';
-import { usePolledJob } from '../../features/jobs';
+import { bookTitle, chapterCount, isActiveStatus, jobDuration } from '../../entities/job';
 import { isFinished } from '../../entities/progress';
-import {
-  ChapterList,
-  listenAgain,
-  loadJob,
-  Player,
-  playChapter,
-  playerState,
-  ReadAlong,
-  togglePlayback,
-  useOpeningPlayable,
-  usePlayer,
-  usePlayerMetadata,
-  useSavedProgress,
-} from '../../features/player';
-import { AskAboutBook, Previously, useRecap } from '../../features/voice-assistant';
-import { DownloadMenu, PodcastFeedButton } from '../../features/exports';
-import { BookPronunciations } from '../../features/voices';
+import { ChapterList, Player, ReadAlong, togglePlayback, usePlayer, usePlayerMetadata } from '../../features/player';
+import { AskAboutBook, Previously } from '../../features/voice-assistant';
+import { DownloadMenu } from '../../features/exports';
+import { PodcastFeedButton } from '../../features/podcast-feeds';
+import { BookPronunciations } from '../../features/pronunciations';
 import { BookCover, VoiceBadge } from '../../components/book';
+import { useBookPage } from './book-page';
 import { BookDetails, durationText } from './BookDetails';
 
 const NOT_READY = 'Book not found or not ready for playback';
@@ -127,51 +114,10 @@ const Back = styled.p`
 
 /** The book page: cover and player first, then the read-along and the chapters, details folded away. */
 export function LibraryDetail({ jobId }: { jobId: string }) {
-  // Polled while the book converts: its page turns into the player as soon as chapter 1, or its
-  // opening (its first minutes, converted first), can be played.
-  const job = usePolledJob(jobId);
+  const { job, ready, bookOfChapter, savedPlace, listeningAgain, startOver, recap, dismissRecap } = useBookPage(jobId);
   const player = usePlayer();
   const playerMetadata = usePlayerMetadata();
   const environment = useEnvironment();
-  // A finished book, or one still converting whose first chapters can be played already.
-  const listenable = job.data
-    ? isListenable({
-        status: job.data.status,
-        chapters_ready: job.data.children.filter((c) => c.status === 'COMPLETED').length,
-      })
-    : false;
-  // Before its first chapter is finished, a converting book can play that chapter's opening.
-  const converting = Boolean(job.data && isActiveStatus(job.data.status));
-  const opening = useOpeningPlayable(jobId, converting && !listenable);
-  const ready = listenable || opening;
-  // The saved place comes from the data cache, which the player updates on every save.
-  const savedPlace = useSavedProgress(jobId, { enabled: ready }).data;
-  // The book the reader started over on this page (its saved place is then 0:00).
-  const [restartedId, setRestartedId] = useState<string | null>(null);
-  const listeningAgain = restartedId === jobId;
-  // "Previously…" after a break: for a finished book, until the reader plays on.
-  const recap = useRecap(jobId, job.data?.status === 'COMPLETED');
-  const [recapDoneFor, setRecapDoneFor] = useState<string | null>(null);
-
-  // Once the book plays again, "Previously…" has done its job.
-  const playing = player.currentJobId === jobId && player.isPlaying;
-  useEffect(() => {
-    if (playing) setRecapDoneFor(jobId);
-  }, [playing, jobId]);
-
-  // A chapter is never a book of its own: an address of one (an old link) opens its book, from it.
-  const bookOfChapter = job.data?.parent_job_id ?? null;
-  const [, navigate] = useLocation();
-  useEffect(() => {
-    if (bookOfChapter === null) return;
-    void playChapter(bookOfChapter, jobId);
-    navigate(paths.libraryBook(bookOfChapter), { replace: true });
-  }, [bookOfChapter, jobId, navigate]);
-
-  useEffect(() => {
-    // A book already loaded (say, playing from the library) keeps playing where it is.
-    if (ready && bookOfChapter === null && playerState.currentJobId !== jobId) void loadJob(jobId);
-  }, [ready, jobId, bookOfChapter]);
 
   if (job.isLoading || bookOfChapter !== null) return <Spinner label="Loading..." />;
   if (job.data && !ready && isActiveStatus(job.data.status)) {
@@ -217,10 +163,6 @@ export function LibraryDetail({ jobId }: { jobId: string }) {
   // The saved place is at the end (docs/product.md#library-detail): offer to start over.
   const finished = isFinished(savedPlace, duration);
   const settled = Boolean(loaded && !loaded.isLoading && !loaded.isPlaying);
-  const startOver = () => {
-    setRestartedId(jobId);
-    void listenAgain(jobId);
-  };
   // What speaks it: the engine that did (its chapters', while it converts), as every badge says.
   const voiceJob = {
     config: book.config,
@@ -239,11 +181,11 @@ export function LibraryDetail({ jobId }: { jobId: string }) {
             <span>{durationText(duration, estimate)}</span>
             {finished && <Badge tone="success">Finished</Badge>}
           </Facts>
-          {recap && settled && !finished && recapDoneFor !== jobId && (
+          {recap && settled && !finished && (
             <Previously
               recap={recap}
               onResume={() => {
-                setRecapDoneFor(jobId);
+                dismissRecap();
                 void togglePlayback(jobId);
               }}
             />

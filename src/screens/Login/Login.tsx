@@ -28,7 +28,7 @@ export function Login() {
   return (
     <AuthFrame title="Sign in">
       {form.serverError && <Alert tone="error">{form.serverError}</Alert>}
-      <FormStack noValidate onSubmit={onSubmit} aria-label="Sign in">
+      <FormStack noValidate onSubmit={(event) => void onSubmit(event)} aria-label="Sign in">
         <TextField label="Email" type="email" autoComplete="email" {...form.text('email')} />
         <TextField label="Password" type="password" autoComplete="current-password" {...form.text('password')} />
         <Row>

@@ -58,7 +58,7 @@ export function Register() {
   return (
     <AuthFrame title="Create your account">
       {form.serverError && <Alert tone="error">{form.serverError}</Alert>}
-      <FormStack noValidate onSubmit={onSubmit} aria-label="Create account">
+      <FormStack noValidate onSubmit={(event) => void onSubmit(event)} aria-label="Create account">
         <TextField label="Email" type="email" autoComplete="email" {...form.text('email')} />
         <NewPasswordFields
           label="Password"

@@ -69,7 +69,7 @@ export function ResetPassword({ hash = globalThis.location?.hash ?? '' }: { hash
           {form.serverError} <Link href={paths.forgotPassword()}>Ask for a new link</Link>
         </Alert>
       )}
-      <FormStack noValidate onSubmit={onSubmit} aria-label="Set a new password">
+      <FormStack noValidate onSubmit={(event) => void onSubmit(event)} aria-label="Set a new password">
         <NewPasswordFields password={form.text('password')} confirm={form.text('confirmPassword')} />
         <Button type="submit" fullWidth disabled={form.submitting}>
           {form.submitting ? 'Saving...' : 'Set new password'}

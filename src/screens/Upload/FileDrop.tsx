@@ -2,7 +2,7 @@ import { useRef, useState, type DragEvent } from 'react';
 import styled from 'styled-components';
 import { Button, FieldMessage } from '../../components/ui';
 import { formatBytes } from '../../entities/time';
-import { ACCEPTED_FILE_TYPES } from '../../features/upload';
+import { INPUT_FORMAT_ACCEPT } from '../../features/upload';
 
 const Zone = styled.div<{ $active: boolean }>`
   display: flex;
@@ -99,7 +99,7 @@ export function FileDrop({
           <input
             ref={input}
             type="file"
-            accept={ACCEPTED_FILE_TYPES}
+            accept={INPUT_FORMAT_ACCEPT}
             hidden
             data-testid="file-input"
             onChange={(event) => {

@@ -1,13 +1,13 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, fn, userEvent, within } from 'storybook/test';
 import { bookJobId } from '../../mocks/audio';
-import { createFeedHandler, deleteFeedHandler, feedFixture } from '../../mocks/exports';
+import { createFeedHandler, deleteFeedHandler, feedFixture } from '../../mocks/podcast-feeds';
 import { errorBodyFixture } from '../../mocks/fixtures';
 import { PodcastFeedButton, PodcastFeedDialog } from './PodcastFeedDialog';
 
 /** A private podcast feed for one book or the whole library: the reader copies its address or scans its QR code in a podcast app, and can revoke it. */
 const meta = {
-  title: 'Features/Exports/PodcastFeedDialog',
+  title: 'Features/Podcast feeds/PodcastFeedDialog',
   component: PodcastFeedDialog,
   args: { jobId: bookJobId, title: 'The Tell-Tale Heart', onClose: fn() },
   parameters: { auth: { user: {} } },

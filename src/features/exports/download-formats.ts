@@ -1,7 +1,7 @@
 import type { Export, ExportFormat } from '../../api/gen/model';
 
 /** The download formats in the menu's order, with what each is for (docs/product.md#downloads). */
-export const FORMATS: readonly { format: ExportFormat; label: string; description: string }[] = [
+export const DOWNLOAD_FORMATS: readonly { format: ExportFormat; label: string; description: string }[] = [
   { format: 'm4b', label: 'M4B', description: 'Audiobook with chapters, for Apple Books and BookPlayer' },
   { format: 'mp3', label: 'MP3', description: 'The whole book in one file, with chapters' },
   { format: 'zip', label: 'ZIP', description: 'Each chapter as an MP3, with the cover and a playlist' },

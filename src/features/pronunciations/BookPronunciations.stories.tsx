@@ -3,7 +3,7 @@ import { expect, userEvent, waitFor, within } from 'storybook/test';
 import type { Pronunciation } from '../../api/gen/model';
 import { bookJobId } from '../../mocks/audio';
 import { errorBodyFixture } from '../../mocks/fixtures';
-import { pronunciationsHandler, putPronunciationsHandler, reconvertHandler } from '../../mocks/voices';
+import { pronunciationsHandler, putPronunciationsHandler, reconvertHandler } from '../../mocks/pronunciations';
 import { BookPronunciations } from './BookPronunciations';
 
 /** The lists the stories saved (cleared before every story). */
@@ -21,7 +21,7 @@ function BookPage({ finished = true }: { finished?: boolean }) {
 
 /** A finished book's Pronunciations block under the read-along: the reader fixes how a word is said (the word selected on the page comes in), and re-converts only the chapters that contain a changed word. */
 const meta = {
-  title: 'Features/Voices/BookPronunciations',
+  title: 'Features/Pronunciations/BookPronunciations',
   component: BookPage,
   parameters: {
     auth: { user: {} },

@@ -30,20 +30,19 @@ import { rtvi } from '../../voice-transport/rtvi';
 import { connect, connectionUrlWith, disconnect, NOBODY_HEARS, sendText } from './connection';
 import { configureVoiceAssistant } from './deps';
 import { micProblemOf } from './problems';
-import { talkState } from './state';
 import {
   ask,
+  attachVoiceAssistant,
   checkStatus,
-  connectVoiceCache,
   resetVoiceAssistant,
   serviceStatus,
   setContext,
   start,
-  state,
   stop,
   talk,
   watchStatus,
-} from './store';
+} from './service';
+import { state, talkState } from './store';
 
 const server = setupServer(...handlers);
 let transport: FakeTransport;
@@ -99,7 +98,7 @@ beforeAll(() => {
 });
 beforeEach(() => {
   cache = new QueryClient();
-  connectVoiceCache(cache);
+  attachVoiceAssistant(cache);
   resetVoiceAssistant();
   useFakes();
 });
@@ -112,7 +111,7 @@ afterEach(() => {
 });
 afterAll(() => server.close());
 
-describe('voice assistant store: service', () => {
+describe('voice assistant: service', () => {
   it('starts unknown and disconnected, with no status answer yet', () => {
     expect(serviceStatus()).toBe('unknown');
     expect(state).toMatchObject({ clientStatus: 'disconnected', error: null });
@@ -286,7 +285,7 @@ describe('voice assistant store: service', () => {
   });
 });
 
-describe('voice assistant store: client', () => {
+describe('voice assistant: client', () => {
   it('connect does nothing without a websocket URL', async () => {
     const seen = requestsTo('/api/v1/voice-assistant/connect');
     await connect();
@@ -416,7 +415,7 @@ describe('voice assistant store: client', () => {
   });
 });
 
-describe('voice assistant store: the conversation page', () => {
+describe('voice assistant: the conversation page', () => {
   const talking = () => talkState(state);
 
   it('talk starts the session the page asks for, then connects with the microphone on', async () => {

@@ -2,8 +2,8 @@ import Download from 'lucide-react/icons/download';
 import Podcast from 'lucide-react/icons/podcast';
 import { useState, type ReactNode } from 'react';
 import type { MenuAction } from '../../components/ui/ActionMenu';
-import { DownloadDialog } from './DownloadMenu';
-import { PodcastFeedDialog } from './PodcastFeedDialog';
+import { DownloadDialog } from '../../features/exports';
+import { PodcastFeedDialog } from '../../features/podcast-feeds';
 
 type Open = { kind: 'download' | 'podcast'; jobId: string; title: string } | null;
 

@@ -3,20 +3,11 @@ import { useEffect, useRef, useState } from 'react';
 import styled from 'styled-components';
 import { errorMessage } from '../../api/errors';
 import { getGetJobQueryKey, useReconvertJob } from '../../api/gen/endpoints/jobs/jobs';
-import { Alert, Button, Card } from '../../components/ui';
+import { Alert, Button, Card, SectionHeader } from '../../components/ui';
 import { PronunciationEditor } from './PronunciationEditor';
 
-const Header = styled.div`
-  display: flex;
+const Header = styled(SectionHeader)`
   flex-wrap: wrap;
-  align-items: center;
-  justify-content: space-between;
-  gap: ${({ theme }) => theme.space(3)};
-  margin-bottom: ${({ theme }) => theme.space(3)};
-  h2 {
-    margin: 0;
-    font-size: ${({ theme }) => theme.fontSizes.lg};
-  }
 `;
 
 const Actions = styled.div`

@@ -1,0 +1,1 @@
+export { PodcastFeedButton, PodcastFeedDialog } from './PodcastFeedDialog';

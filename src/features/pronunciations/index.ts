@@ -1,0 +1,1 @@
+export { BookPronunciations } from './BookPronunciations';
