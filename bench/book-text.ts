@@ -4,7 +4,7 @@ import { SAMPLE_SENTENCES } from './sample-text';
 /**
  * Prose in which people and places are named, four sentences in ten, as in a novel: the sample
  * prose names nobody, so the tutoring analysis never loads its finder of people and places
- * (compromise) for it (docs/decisions.md, "Only the sentences that may name someone go to compromise").
+ * (compromise) for it (docs/adr/0054-only-naming-sentences-go-to-compromise.md).
  */
 export const NAMING_SENTENCES = [
   'The old lighthouse stood at the edge of the cliff, watching the grey sea roll in.',

@@ -82,8 +82,8 @@ function processCpuSeconds(stat: string): number {
 
 /**
  * CPU seconds used so far by a process and everything below it (Linux /proc): each live process's
- * own time plus that of the children it has waited for, so short-lived children (a `lame` per
- * stream, an `espeak-ng` per call) count once reaped. A load-independent figure: what a piece of
+ * own time plus that of the children it has waited for, so short-lived children (the reference
+ * pipeline's `espeak-ng` and `lame`, a compiler) count once reaped. A load-independent figure: what a piece of
  * work costs, whatever else the machine runs.
  */
 export function treeCpuSeconds(root: number): number {
@@ -114,4 +114,31 @@ export function reapedChildrenCpuSeconds(): number {
   const stat = readFileSync('/proc/self/stat', 'utf8');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return (Number(fields[13]) + Number(fields[14])) / TICKS_PER_SECOND;
+}
+
+/** A JSON answer of the bench's server: its status and body (null when it has none). */
+export interface ApiAnswer {
+  status: number;
+  body: Record<string, unknown>;
+}
+
+/**
+ * The bench's client of a server at `url`: `call` sends JSON (with a bearer token when given),
+ * `signUp` registers a reader and signs in, resolving with the token.
+ */
+export function apiClient(url: string) {
+  const call = async (method: string, path: string, body?: object, token?: string): Promise<ApiAnswer> => {
+    const res = await fetch(`${url}${path}`, {
+      method,
+      headers: { 'content-type': 'application/json', ...(token && { authorization: `Bearer ${token}` }) },
+      ...(body && { body: JSON.stringify(body) }),
+    });
+    const text = await res.text();
+    return { status: res.status, body: (text ? JSON.parse(text) : null) as Record<string, unknown> };
+  };
+  const signUp = async (email: string, password: string): Promise<string> => {
+    await call('POST', '/api/v1/auth/register', { email, password });
+    return String((await call('POST', '/api/v1/auth/login', { email, password })).body.access_token);
+  };
+  return { call, signUp };
 }

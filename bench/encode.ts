@@ -67,7 +67,7 @@ async function main(): Promise<void> {
   }
   if (only === 'in-process') return;
 
-  const pool = new EncoderPool(WORKERS, { encoder: 'wasm' });
+  const pool = new EncoderPool(WORKERS);
   try {
     const part = Math.ceil(pcm.length / STREAMS / 1152) * 1152;
     const slices = Array.from({ length: STREAMS }, (_, i) =>

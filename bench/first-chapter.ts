@@ -5,7 +5,7 @@
  * creating the job to its first playable audio (GET /audio/{id}/metadata answers a chapter with
  * `playable_seconds`: chapter 1's opening, or a whole chapter, and its stream answers), and to
  * chapter 1 being playable whole, with the time each step before
- * synthesis took and the server's peak RSS up to then (with its children: espeak-ng, lame).
+ * synthesis took and the server's peak RSS up to then (with its children: the eSpeak-NG hosts).
  *
  * Cases, each on a server of its own: a 1 MB book in "Chapter N" chapters (target 3 s), a 10 MB
  * series with headings and a 10 MB plain text without any (target 10 s each). BENCH_BOOK_CHARS
@@ -16,7 +16,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '../tests/support/ports';
-import { startCompiledServer, stopServer, untilServing } from './compiled-server';
+import { apiClient, startCompiledServer, stopServer, untilServing } from './compiled-server';
 import { peakRssMb, sampleTree } from './process-tree';
 import { bookText } from './book-text';
 
@@ -67,17 +67,8 @@ async function runCase(c: Case): Promise<void> {
   try {
     await untilServing(url);
     const startPeak = peakRssMb(server.pid!);
-    const call = async (method: string, path: string, body?: object, token?: string) => {
-      const res = await fetch(`${url}${path}`, {
-        method,
-        headers: { 'content-type': 'application/json', ...(token && { authorization: `Bearer ${token}` }) },
-        ...(body && { body: JSON.stringify(body) }),
-      });
-      return { status: res.status, body: (await res.json()) as Record<string, unknown> };
-    };
-    const credentials = { email: 'bench@example.com', password: 'bench-password-first-chapter' };
-    await call('POST', '/api/v1/auth/register', credentials);
-    const token = String((await call('POST', '/api/v1/auth/login', credentials)).body.access_token);
+    const { call, signUp } = apiClient(url);
+    const token = await signUp('bench@example.com', 'bench-password-first-chapter');
 
     const tree = sampleTree(server.pid!);
     const started = performance.now();

@@ -16,15 +16,15 @@
  *    It takes as long as 10 MB of speech takes to synthesise; BENCH_MEMORY_MINUTES stops it
  *    earlier (it then prints the peak so far, and says so).
  *
- * The server's own peak is Linux's VmHWM; "with its children" adds espeak-ng's shell and the lame
- * encoders (sampled every 50 ms).
+ * The server's own peak is Linux's VmHWM; "with its children" adds the offline voice's eSpeak-NG
+ * hosts on its native path (sampled every 50 ms).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '../tests/support/ports';
-import { startCompiledServer, stopServer, untilServing } from './compiled-server';
+import { apiClient, startCompiledServer, stopServer, untilServing } from './compiled-server';
 import { bookText, NAMING_SENTENCES } from './book-text';
 import { peakRssMb, processTree, resetPeakRss, rssMb, sampleTree } from './process-tree';
 
@@ -127,17 +127,8 @@ async function conversion(name: string, text: string, targetMb: number): Promise
   try {
     await untilServing(url);
     const atRest = peakRssMb(server.pid!);
-    const call = async (method: string, path: string, body?: object, token?: string) => {
-      const res = await fetch(`${url}${path}`, {
-        method,
-        headers: { 'content-type': 'application/json', ...(token && { authorization: `Bearer ${token}` }) },
-        ...(body && { body: JSON.stringify(body) }),
-      });
-      return (await res.json()) as Record<string, unknown>;
-    };
-    const credentials = { email: 'bench@example.com', password: 'bench-password-memory' };
-    await call('POST', '/api/v1/auth/register', credentials);
-    const token = String((await call('POST', '/api/v1/auth/login', credentials)).access_token);
+    const { call, signUp: register } = apiClient(url);
+    const token = await register('bench@example.com', 'bench-password-memory');
     const signUp = peakRssMb(server.pid!);
     // The password rating thread ends 5 s after the last check: the conversion starts without it.
     await new Promise((r) => setTimeout(r, 6_000));
@@ -145,11 +136,11 @@ async function conversion(name: string, text: string, targetMb: number): Promise
     resetPeakRss(server.pid!);
     const tree = sampleTree(server.pid!);
     const started = performance.now();
-    const { id } = await call('POST', '/api/v1/jobs', { title: 'Bench', content: text }, token);
+    const { id } = (await call('POST', '/api/v1/jobs', { title: 'Bench', content: text }, token)).body;
     let job: Record<string, unknown>;
     let stopped = false;
     for (;;) {
-      job = await call('GET', `/api/v1/jobs/${String(id)}`, undefined, token);
+      job = (await call('GET', `/api/v1/jobs/${String(id)}`, undefined, token)).body;
       if (job.status !== 'PENDING' && job.status !== 'PROCESSING') break;
       if (LIMIT_MINUTES > 0 && performance.now() - started > LIMIT_MINUTES * 60_000) {
         stopped = true;

@@ -1,7 +1,7 @@
 /**
  * Resident memory of a process and of every process below it, read from Linux's /proc: what the
- * memory benches print. A sampler polls the tree's summed RSS (children come and go: espeak-ng,
- * lame, the npm wrapper's node) and keeps its peak; each process's own peak is its VmHWM.
+ * memory benches print. A sampler polls the tree's summed RSS (children come and go: the eSpeak-NG
+ * hosts, the npm wrapper's node) and keeps its peak; each process's own peak is its VmHWM.
  *
  * Summed RSS counts a page shared by several processes once per process: the node binary's code
  * (some 30 MB) is in npm's, the start script's and the server's RSS alike, though the machine holds

@@ -19,7 +19,7 @@ import { census } from '../server/testing/processes';
 import { longPage, makeLongEpub, makeLyingEpub, multipartFile, SAMPLE_CHAPTERS } from '../server/testing/books';
 import { makePdf } from '../server/testing/pdf';
 import { freePort } from '../tests/support/ports';
-import { startCompiledServer, untilServing } from './compiled-server';
+import { apiClient, startCompiledServer, untilServing } from './compiled-server';
 import { sampleText } from './sample-text';
 
 const TOTAL_CHARS = Number(process.env.BENCH_SOAK_BYTES ?? 20_000_000);
@@ -71,18 +71,8 @@ async function main(): Promise<void> {
   const pid = server.pid!;
   try {
     await untilServing(url);
-    const call = async (method: string, path: string, body?: object, token?: string) => {
-      const res = await fetch(`${url}${path}`, {
-        method,
-        headers: { 'content-type': 'application/json', ...(token && { authorization: `Bearer ${token}` }) },
-        ...(body && { body: JSON.stringify(body) }),
-      });
-      const text = await res.text();
-      return { status: res.status, body: (text ? JSON.parse(text) : null) as Record<string, unknown> };
-    };
-    const credentials = { email: 'soak@example.com', password: 'bench-password-soak-test' };
-    await call('POST', '/api/v1/auth/register', credentials);
-    const token = String((await call('POST', '/api/v1/auth/login', credentials)).body.access_token);
+    const { call, signUp } = apiClient(url);
+    const token = await signUp('soak@example.com', 'bench-password-soak-test');
 
     // 1. Hostile files beside the prober.
     console.log('Hostile files (the prober asks /healthz every 10 ms):');

@@ -23,7 +23,7 @@ import { sampleText } from './sample-text';
 const SPEED = Number(process.env.BENCH_SERVER_SPEED ?? 20);
 const CAPACITY = Number(process.env.BENCH_SERVER_CAPACITY ?? 4);
 const text = sampleText(Number(process.env.BENCH_CHARS ?? 6000));
-// MP3 encoding as the server does it: native lame when installed, else one WebAssembly thread.
+// MP3 encoding as the server does it for a voice server's speech: LAME WebAssembly, one thread.
 const pool = new EncoderPool(1);
 
 const REAL_URL = process.env.BENCH_TTS_SERVER_URL;

@@ -4,9 +4,9 @@
  * Prints the RTVI handshake time, the time from a typed question to the first bot audio frame,
  * and the time from the end of user speech to user-stopped-speaking (and to the first audio of
  * the reply), as p50 and p95 over typed questions of every kind. The assistant runs in a child
- * process on a plain HTTP server with an in-memory library, once with the offline voice as
- * deployed (native espeak-ng when on PATH) and, when that was native, again with eSpeak
- * WebAssembly in its worker thread (the voice on a machine without the binary). Then the voice
+ * process on a plain HTTP server with an in-memory library, once on each of the offline voice's
+ * speech paths: native (eSpeak-NG kept running in C hosts; where they can be built) and portable
+ * (eSpeak-NG WebAssembly in a worker thread, the voice on a machine without them). Then the voice
  * page in Chromium: Send to the answer's text on screen (bench/voice-page.ts).
  */
 import { spawn } from 'node:child_process';
@@ -19,9 +19,9 @@ import { HEARD_POSITION, rochesterBook, rochesterText } from '../server/testing/
 import { createVoiceAssistant, offlineEngines } from '../server/assistant/service';
 import { VOICE_WS_PATH } from '../server/routes/voice-socket';
 import { serveVoiceAssistant } from '../server/testing/voice-socket';
-import { resample } from '../server/assistant/audio';
-import { BOT_SAMPLE_RATE } from '../proto/audio';
-import { createEspeakEngine, detectNativeEspeak, offlineVoiceFor } from '../server/tts/espeak';
+import { createEspeakEngine } from '../server/tts/espeak';
+import { espeakHostBinary } from '../server/tts/espeak-host-build';
+import { chooseSpeechPath, type SpeechPathName } from '../server/tts/speech-paths';
 import { TestVoiceClient } from '../server/testing/voice-client';
 import { benchVoicePage } from './voice-page';
 
@@ -42,11 +42,11 @@ const QUESTIONS = [
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 if (process.argv.includes('--serve')) {
-  await serve(process.argv.includes('--wasm'));
+  await serve(process.argv.includes('--portable') ? 'portable' : 'native');
 } else {
-  // The offline voice as deployed: native espeak-ng when it is on PATH, else WebAssembly in a worker thread.
-  await bench(false);
-  if (detectNativeEspeak() !== null) await bench(true);
+  // Both speech paths: native where its host can be built here, and portable.
+  if ((await espeakHostBinary()).binary !== null) await bench('native');
+  await bench('portable');
   await benchIndex();
   await benchVoicePage();
 }
@@ -86,17 +86,9 @@ async function benchIndex(): Promise<void> {
   );
 }
 
-async function serve(wasm: boolean): Promise<void> {
+async function serve(pathName: SpeechPathName): Promise<void> {
   const book = rochesterBook();
-  const engines = offlineEngines();
-  if (wasm) {
-    const espeak = createEspeakEngine({ backend: 'wasm' });
-    const voice = offlineVoiceFor('openai', 'alloy');
-    engines.synthesize = async (text, signal) => {
-      const speech = await espeak.synthesize(text, voice, signal);
-      return resample(speech.samples, speech.sampleRate, BOT_SAMPLE_RATE);
-    };
-  }
+  const engines = offlineEngines(createEspeakEngine({ path: await chooseSpeechPath(pathName) }));
   const assistant = createVoiceAssistant({
     engines,
     books: memoryBookSource([{ userId: 'bench-user', book, text: rochesterText(), position: HEARD_POSITION }]),
@@ -111,13 +103,13 @@ async function serve(wasm: boolean): Promise<void> {
   process.stdin.resume();
 }
 
-async function bench(wasm: boolean): Promise<void> {
+async function bench(pathName: SpeechPathName): Promise<void> {
   console.log(
-    `--- offline voice: ${wasm ? 'eSpeak WebAssembly (worker thread)' : detectNativeEspeak() !== null ? 'native espeak-ng' : 'eSpeak WebAssembly (worker thread)'}`,
+    `--- offline voice: ${pathName === 'portable' ? 'eSpeak WebAssembly (worker thread), the portable path' : 'eSpeak-NG kept running in C hosts, the native path'}`,
   );
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', fileURLToPath(import.meta.url), '--serve', ...(wasm ? ['--wasm'] : [])],
+    ['--import', 'tsx', fileURLToPath(import.meta.url), '--serve', `--${pathName}`],
     { stdio: ['pipe', 'pipe', 'inherit'] },
   );
   const port = await new Promise<number>((resolve, reject) => {

@@ -4,7 +4,8 @@
  * (how the pipeline drives the offline engine), plus one call per 1,000-char chunk for comparison.
  */
 import { splitIntoChunks } from '../server/tts/chunking';
-import { closeEspeakWasmPool, createEspeakEngine, offlineVoiceFor } from '../server/tts/espeak';
+import { createEspeakEngine, offlineVoiceFor } from '../server/tts/espeak';
+import { chooseSpeechPath } from '../server/tts/speech-paths';
 
 const PARAGRAPH =
   'There was no possibility of taking a walk that day. We had been wandering, indeed, in the leafless ' +
@@ -18,10 +19,10 @@ async function main() {
   let text = '';
   while (text.length < 5000) text += PARAGRAPH;
   text = text.slice(0, text.lastIndexOf('.', 5000) + 1);
-  const backendArg = process.argv.find((a) => a === '--native' || a === '--wasm');
-  const engine = createEspeakEngine(
-    backendArg === '--native' ? { backend: 'native' } : backendArg === '--wasm' ? { backend: 'wasm' } : {},
-  );
+  // --native or --portable forces a speech path; without either, the one the server would choose.
+  const forced = process.argv.find((a) => a === '--native' || a === '--portable');
+  const path = await chooseSpeechPath(forced === '--native' ? 'native' : forced === '--portable' ? 'portable' : 'auto');
+  const engine = createEspeakEngine({ path });
   const voice = offlineVoiceFor('openai', 'alloy');
   console.log(`backend: ${engine.backend}, voice ${voice}, text ${text.length} chars`);
 
@@ -30,7 +31,9 @@ async function main() {
   const first = performance.now() - t;
   console.log(
     `first call ${first.toFixed(0)} ms` +
-      (engine.backend === 'wasm' ? ' (starts an eSpeak thread: compiles and instantiates the module)' : ''),
+      (engine.backend === 'portable'
+        ? ' (starts an eSpeak thread: compiles and instantiates the module)'
+        : ' (starts an eSpeak-NG host)'),
   );
 
   const chunks = splitIntoChunks(text, engine.maxCharsPerRequest);
@@ -52,7 +55,7 @@ async function main() {
         `= ${(audio / wall).toFixed(1)}x real time (${((wall * 1000) / pieces.length).toFixed(1)} ms/call)`,
     );
   }
+  await path.close();
 }
 
 await main();
-await closeEspeakWasmPool();

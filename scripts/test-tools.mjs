@@ -44,33 +44,53 @@ function hasPostgres() {
 
 /** Each program: the steps that need it, whether it is here, and the Debian package that brings it. */
 export const TOOLS = [
-  { name: 'Chromium', steps: ['test:stories', 'test:e2e'], present: hasChrome, debian: 'chromium' },
-  { name: 'PostgreSQL server', steps: ['test:unit'], present: hasPostgres, debian: 'postgresql' },
-  { name: 'espeak-ng', steps: ['test:unit'], present: () => onPath('espeak-ng'), debian: 'espeak-ng' },
+  { name: 'Chromium', steps: ['test:stories', 'test:visual', 'test:e2e'], present: hasChrome, debian: 'chromium' },
+  {
+    name: 'PostgreSQL server',
+    steps: ['test:unit', 'test:app', 'test:integration'],
+    present: hasPostgres,
+    debian: 'postgresql',
+  },
+  {
+    name: 'espeak-ng',
+    steps: ['test:unit', 'test:app', 'test:integration'],
+    present: () => onPath('espeak-ng'),
+    debian: 'espeak-ng',
+  },
   {
     name: "eSpeak-NG's headers",
-    steps: ['test:unit'],
+    steps: ['test:unit', 'test:app', 'test:integration'],
     // The kept-running native voice (server/tts/espeak-host.c) is compiled against them.
     present: () => existsSync('/usr/include/espeak-ng/speak_lib.h'),
     debian: 'libespeak-ng-dev',
   },
   {
     name: "LAME's headers",
-    steps: ['test:unit'],
+    steps: ['test:unit', 'test:app', 'test:integration'],
     // With them that voice also encodes the MP3 itself (espeak-host.c, LECTIO_WITH_LAME).
     present: () => existsSync('/usr/include/lame/lame.h'),
     debian: 'libmp3lame-dev',
   },
-  { name: 'lame', steps: ['test:unit'], present: () => onPath('lame'), debian: 'lame' },
-  { name: 'ffprobe', steps: ['test:unit'], present: () => onPath('ffprobe'), debian: 'ffmpeg' },
+  { name: 'lame', steps: ['test:unit', 'test:app', 'test:integration'], present: () => onPath('lame'), debian: 'lame' },
+  {
+    name: 'ffprobe',
+    steps: ['test:unit', 'test:app', 'test:integration'],
+    present: () => onPath('ffprobe'),
+    debian: 'ffmpeg',
+  },
   {
     name: 'epubcheck',
-    steps: ['test:unit'],
+    steps: ['test:unit', 'test:app', 'test:integration'],
     // Run as `java -jar`: the package brings the Java runtime with it.
     present: () => onPath('java') && existsSync(EPUBCHECK_JAR),
     debian: 'epubcheck',
   },
-  { name: 'unzip', steps: ['test:unit'], present: () => onPath('unzip'), debian: 'unzip' },
+  {
+    name: 'unzip',
+    steps: ['test:unit', 'test:app', 'test:integration'],
+    present: () => onPath('unzip'),
+    debian: 'unzip',
+  },
 ];
 
 /** The tools missing for these package.json scripts (all steps when none are named). */

@@ -16,7 +16,7 @@ async function encode(pcm: Int16Array, sampleRate: number, pool?: EncoderPool): 
 describe('EncoderPool', () => {
   let pool: EncoderPool;
   beforeAll(() => {
-    pool = new EncoderPool(2, { encoder: 'wasm' });
+    pool = new EncoderPool(2);
   });
   afterAll(async () => {
     await pool.close();
@@ -67,11 +67,11 @@ describe('EncoderPool', () => {
   });
 
   it('size 0 encodes in-process with identical output; a closed pool refuses new streams', async () => {
-    const inline = new EncoderPool(0, { encoder: 'wasm' });
+    const inline = new EncoderPool(0);
     const pcm = speechLikePcm(2, 22050, 11);
     expect((await encode(pcm, 22050, inline)).equals(await encode(pcm, 22050, pool))).toBe(true);
     await inline.close();
-    const temp = new EncoderPool(1, { encoder: 'wasm' });
+    const temp = new EncoderPool(1);
     await temp.close();
     expect(() => temp.openSession(22050, 48)).toThrow(/closed/);
   });
@@ -79,7 +79,7 @@ describe('EncoderPool', () => {
   it('streams still open when a pool is closed fail instead of hanging, leaving no file', async () => {
     const env = await tempStorage();
     try {
-      const temp = new EncoderPool(1, { encoder: 'wasm' });
+      const temp = new EncoderPool(1);
       const writer = createMp3Writer({
         sampleRate: 22050,
         pool: temp,

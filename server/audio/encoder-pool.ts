@@ -1,7 +1,6 @@
 import * as os from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { assertEncodable, InProcessEncoderSession, type EncoderSession } from './encoder-session';
-import { detectNativeLame, NativeLameSession } from './lame-native';
 
 export type { EncoderSession } from './encoder-session';
 
@@ -107,55 +106,35 @@ class WorkerEncoderSession implements EncoderSession {
   }
 }
 
-/** Which LAME encodes: 'auto' is the native binary when one is on PATH, else WebAssembly. */
-export type Mp3EncoderChoice = 'auto' | 'native' | 'wasm';
-
-export interface EncoderPoolOptions {
-  /** Default 'auto'. */
-  encoder?: Mp3EncoderChoice;
-  /** Explicit `lame` binary for the native encoder (default: found on PATH). */
-  lameBinary?: string;
-  /** Directories to look for `lame` in, PATH-style (default: PATH). */
-  searchPath?: string;
-}
-
 /**
- * MP3 encoders for the conversions of one process. With a native `lame` (see lame-native.ts)
- * every stream is a `lame` process of its own, and `size` is unused. Otherwise:
- * up to `size` worker threads running LAME (WebAssembly), started when work first needs them.
- * A stream goes to an idle worker, else to a new one while fewer than `size` run, else to the
- * one with the shortest backlog; it stays there (its encoder lives there). So the chapters of a
- * book encode on all cores while the main thread keeps synthesising. `size` 0 encodes
- * in-process (same bytes, no threads).
+ * MP3 encoders for the conversions of one process: up to `size` worker threads running LAME
+ * compiled to WebAssembly, started when work first needs them. A stream goes to an idle worker,
+ * else to a new one while fewer than `size` run, else to the one with the shortest backlog; it
+ * stays there (its encoder lives there). So the chapters of a book encode on all cores while the
+ * main thread keeps synthesising. `size` 0 encodes on the calling thread with the same LAME (same
+ * bytes, no threads). The offline voice's native path encodes in its own hosts and does not come
+ * here; cloud voices and the portable path do.
  * Memory: each worker costs roughly 20–30 MB RSS (a V8 isolate plus one LAME instance per
  * stream), so on a many-core host pass an explicit size that fits the memory budget.
  */
 export class EncoderPool {
   readonly size: number;
-  /** The native `lame` binary streams are encoded by, or null for WebAssembly. */
-  readonly lameBinary: string | null;
   private readonly workers: EncoderWorker[] = [];
   private nextId = 1;
   private closed = false;
 
-  constructor(size: number = os.availableParallelism(), options: EncoderPoolOptions = {}) {
+  constructor(size: number = os.availableParallelism()) {
     if (!Number.isInteger(size) || size < 0) throw new RangeError(`Invalid encoder pool size ${size}`);
     this.size = size;
-    const choice = options.encoder ?? 'auto';
-    this.lameBinary = choice === 'wasm' ? null : (options.lameBinary ?? detectNativeLame(options.searchPath));
-    if (choice === 'native' && this.lameBinary === null) {
-      throw new Error('MP3 encoder "native" requested but no lame binary is on PATH (install the lame package)');
-    }
   }
 
-  /** Streams that encode truly at once: one per CPU with native lame, else one per worker thread. */
+  /** Streams that encode truly at once: one per worker thread. */
   get parallelism(): number {
-    return this.lameBinary !== null ? os.availableParallelism() : Math.max(1, this.size);
+    return Math.max(1, this.size);
   }
 
   /** What encodes this pool's streams, for job metadata and logs. */
   describe(): string {
-    if (this.lameBinary !== null) return 'native lame';
     return this.size > 0 ? `LAME WebAssembly, worker threads (${this.size})` : 'LAME WebAssembly, in-process';
   }
 
@@ -163,7 +142,6 @@ export class EncoderPool {
   openSession(sampleRate: number, kbps: number): EncoderSession {
     if (this.closed) throw new Error('Encoder pool is closed');
     assertEncodable(sampleRate, kbps);
-    if (this.lameBinary !== null) return new NativeLameSession(this.lameBinary, sampleRate, kbps);
     if (this.size === 0) return new InProcessEncoderSession(sampleRate, kbps);
     return new WorkerEncoderSession(this.pick(), this.nextId++, sampleRate, kbps);
   }

@@ -1,12 +1,8 @@
-// Every MP3 encoder path gives a file that decodes to the PCM it was given, with the same frame
-// structure: native `lame` (used when on PATH), LAME WebAssembly in worker threads and in-process,
-// and the fallback to WebAssembly when no `lame` is there.
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+// The server's MP3 encoder (LAME WebAssembly, in worker threads or in-process) gives a file that
+// decodes to the PCM it was given, frame-exact. The offline voice's native path encodes in its
+// hosts instead (../tts/espeak-host-streams.test.ts compares the two).
 import { concatMp3 } from './concat';
-import { EncoderPool, type EncoderPoolOptions } from './encoder-pool';
-import { detectNativeLame, lameArguments } from './lame-native';
+import { EncoderPool } from './encoder-pool';
 import { parseFrameHeader, parseMp3 } from './mp3-frames';
 import { createMp3Writer } from './mp3';
 import { speechLikePcm } from '../testing/synthetic-pcm';
@@ -20,39 +16,9 @@ import {
   writeInPieces,
 } from '../testing/audio';
 
-/** The real LAME binary: these tests prove the native path, so it must be installed (CI installs it). */
-function requireLame(): string {
-  const lame = detectNativeLame();
-  if (lame === null) {
-    throw new Error('The native MP3 encoder tests need LAME: sudo apt-get install -y lame');
-  }
-  return lame;
-}
-
-const emptyDir = mkdtempSync(path.join(tmpdir(), 'lectio-nolame-'));
-afterAll(() => rmSync(emptyDir, { recursive: true, force: true }));
-
-const paths: { name: string; size: number; options: () => EncoderPoolOptions; describes: RegExp }[] = [
-  {
-    name: 'native lame',
-    size: 1,
-    options: () => ({ encoder: 'native', lameBinary: requireLame() }),
-    describes: /^native lame$/,
-  },
-  {
-    name: 'WebAssembly worker threads',
-    size: 2,
-    options: () => ({ encoder: 'wasm' }),
-    describes: /worker threads \(2\)/,
-  },
-  { name: 'WebAssembly in-process', size: 0, options: () => ({ encoder: 'wasm' }), describes: /in-process/ },
-  // A machine without lame: 'auto' falls back to WebAssembly.
-  {
-    name: 'auto without lame on PATH',
-    size: 1,
-    options: () => ({ encoder: 'auto', searchPath: emptyDir }),
-    describes: /WebAssembly, worker threads \(1\)/,
-  },
+const paths: { name: string; size: number; describes: RegExp }[] = [
+  { name: 'WebAssembly worker threads', size: 2, describes: /worker threads \(2\)/ },
+  { name: 'WebAssembly in-process', size: 0, describes: /in-process/ },
 ];
 
 async function encodeWith(pool: EncoderPool, pcm: Int16Array, sampleRate: number): Promise<Buffer> {
@@ -67,10 +33,10 @@ async function encodeWith(pool: EncoderPool, pcm: Int16Array, sampleRate: number
   return mp3;
 }
 
-describe.each(paths)('MP3 encoding: $name', ({ size, options, describes }) => {
+describe.each(paths)('MP3 encoding: $name', ({ size, describes }) => {
   let pool: EncoderPool;
   beforeAll(() => {
-    pool = new EncoderPool(size, options());
+    pool = new EncoderPool(size);
   });
   afterAll(async () => {
     await pool.close();
@@ -133,93 +99,16 @@ describe.each(paths)('MP3 encoding: $name', ({ size, options, describes }) => {
   });
 });
 
-describe('native lame and WebAssembly', () => {
-  it('produce files of the same frames, so durations and chapter offsets do not depend on the encoder', async () => {
-    const native = new EncoderPool(0, { encoder: 'native', lameBinary: requireLame() });
-    const wasm = new EncoderPool(0, { encoder: 'wasm' });
-    for (const [seconds, rate] of [
-      [7.3, 22050],
-      [0.01, 22050],
-      [4.2, 24000],
-    ] as const) {
-      const pcm = speechLikePcm(seconds, rate, 9);
-      const a = parseMp3(await encodeWith(native, pcm, rate));
-      const b = parseMp3(await encodeWith(wasm, pcm, rate));
-      expect([a.frames, a.audioBytes, a.durationSeconds]).toEqual([b.frames, b.audioBytes, b.durationSeconds]);
-    }
-    await native.close();
-    await wasm.close();
+describe('the encoder pool', () => {
+  it('refuses a size that is not a whole number of threads', () => {
+    expect(() => new EncoderPool(-1)).toThrow('Invalid encoder pool size -1');
+    expect(() => new EncoderPool(1.5)).toThrow('Invalid encoder pool size 1.5');
   });
 
-  it('native lame is asked for mono CBR at the input rate with no Info frame', () => {
-    expect(lameArguments(22050, 48)).toEqual([
-      '-r',
-      '-s',
-      '22.05',
-      '--bitwidth',
-      '16',
-      '--signed',
-      '--little-endian',
-      '-m',
-      'm',
-      '--cbr',
-      '-b',
-      '48',
-      '--resample',
-      '22.05',
-      '-t',
-      '--quiet',
-      '-',
-      '-',
-    ]);
-  });
-});
-
-describe('when the native encoder is missing or fails', () => {
-  it("'native' without a lame binary is refused with a clear message; 'auto' and 'wasm' fall back", () => {
-    expect(() => new EncoderPool(1, { encoder: 'native', searchPath: emptyDir })).toThrow(
-      'MP3 encoder "native" requested but no lame binary is on PATH (install the lame package)',
-    );
-    expect(new EncoderPool(1, { encoder: 'auto', searchPath: emptyDir }).lameBinary).toBeNull();
-    expect(new EncoderPool(1, { encoder: 'wasm', lameBinary: requireLame() }).lameBinary).toBeNull();
-  });
-
-  it('a lame that dies reports its error and leaves no file under the key', async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'lectio-badlame-'));
-    const bin = path.join(dir, 'lame');
-    // Reads a little, then fails like a broken install would.
-    writeFileSync(
-      bin,
-      `#!/bin/sh\nhead -c 1000 >/dev/null\necho "lame: fatal: cannot initialise encoder" >&2\nexit 3\n`,
-    );
-    chmodSync(bin, 0o755);
+  it('an aborted stream writes nothing', async () => {
     const env = await tempStorage();
+    const pool = new EncoderPool(1);
     try {
-      const pool = new EncoderPool(0, { encoder: 'native', lameBinary: bin });
-      const writer = createMp3Writer({
-        sampleRate: 22050,
-        pool,
-        sink: await env.storage.createWriter('books/x/ch.mp3'),
-      });
-      const failed = (async () => {
-        await writeInPieces(speechLikePcm(6, 22050, 2), (s) => writer.write(s));
-        await writer.finish();
-      })();
-      await expect(failed).rejects.toThrow(
-        'MP3 encoding failed: lame exited with status 3: lame: fatal: cannot initialise encoder',
-      );
-      expect(await env.storage.stat('books/x/ch.mp3')).toBeNull();
-      expect(await listFiles(env.root)).toEqual([]);
-    } finally {
-      await env.cleanup();
-      rmSync(dir, { recursive: true, force: true });
-    }
-  });
-
-  it('an aborted native stream ends its lame process and writes nothing', async () => {
-    const env = await tempStorage();
-    try {
-      const pool = new EncoderPool(0, { encoder: 'native', lameBinary: requireLame() });
       const writer = createMp3Writer({
         sampleRate: 22050,
         pool,
@@ -231,6 +120,7 @@ describe('when the native encoder is missing or fails', () => {
       expect(await listFiles(env.root)).toEqual([]);
       await expect(writer.write(new Int16Array(10))).rejects.toThrow(/aborted/);
     } finally {
+      await pool.close();
       await env.cleanup();
     }
   });

@@ -58,18 +58,28 @@ function isStorageWriter(sink: Mp3Sink): sink is StorageWriter {
   return typeof sink === 'object' && sink !== null && typeof sink.commit === 'function';
 }
 
-/** Streams mono 16-bit PCM into a constant-bitrate MP3 without holding the whole file in memory. */
-export function createMp3Writer(opts: Mp3WriterOptions): Mp3Writer {
+/** A writer's settings from its options: the bitrate, block size and encoder session it uses. */
+function writerSettings(opts: Mp3WriterOptions) {
   const sampleRate = opts.sampleRate;
   const kbps = opts.kbps ?? defaultKbps(sampleRate);
   assertEncodable(sampleRate, kbps);
-  const blockSamples = FRAME_ALIGN * (opts.blockFrames ?? DEFAULT_BLOCK_FRAMES);
-  const maxInFlight = Math.max(1, opts.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT);
   const sink = opts.sink;
-  const sinkWrite: (chunk: Uint8Array) => Promise<void> = isStorageWriter(sink) ? (chunk) => sink.write(chunk) : sink;
-  const session: EncoderSession = opts.pool
-    ? opts.pool.openSession(sampleRate, kbps)
-    : new InProcessEncoderSession(sampleRate, kbps);
+  return {
+    sampleRate,
+    kbps,
+    sink,
+    blockSamples: FRAME_ALIGN * (opts.blockFrames ?? DEFAULT_BLOCK_FRAMES),
+    maxInFlight: Math.max(1, opts.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT),
+    sinkWrite: (isStorageWriter(sink) ? (chunk) => sink.write(chunk) : sink) as (chunk: Uint8Array) => Promise<void>,
+    session: (opts.pool
+      ? opts.pool.openSession(sampleRate, kbps)
+      : new InProcessEncoderSession(sampleRate, kbps)) as EncoderSession,
+  };
+}
+
+/** Streams mono 16-bit PCM into a constant-bitrate MP3 without holding the whole file in memory. */
+export function createMp3Writer(opts: Mp3WriterOptions): Mp3Writer {
+  const { sampleRate, kbps, sink, blockSamples, maxInFlight, sinkWrite, session } = writerSettings(opts);
 
   let block = new Int16Array(blockSamples);
   let filled = 0;

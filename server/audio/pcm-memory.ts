@@ -11,7 +11,7 @@
  * PcmBlocks: a resizable buffer that grows to what its pieces need (pages are only used as they
  * are written) and is never shrunk while in use, so V8 counts each block's memory once; the MP3
  * writer (./mp3.ts) hands the block back once its encoder has taken it, and the next piece is
- * collected in it (docs/decisions.md, "Speech memory is reused once encoded").
+ * collected in it (docs/adr/0023-offline-voice-variants-and-speech-buffers.md).
  */
 
 /** The ES2024 resizable ArrayBuffer (Node 20 has it; the server's TypeScript library is ES2023). */

@@ -49,44 +49,19 @@ export function parseRange(header: string | undefined, size: number): RangeResul
  * 404 with the standard error body if the key does not exist. Browsers cache privately only:
  * media URLs are signed and short-lived.
  */
-export async function sendMedia(
+export function sendMedia(
   reply: FastifyReply,
   storage: FileStorage,
   key: string,
   rangeHeader: string | undefined,
   contentType = 'audio/mpeg',
 ): Promise<FastifyReply> {
-  const info = await storage.stat(key);
-  if (info === null) {
-    const detail = 'Audio file not found';
-    return reply.code(404).type('application/json; charset=utf-8').send({ detail, message: detail });
-  }
-  const { size } = info;
-  reply.header('accept-ranges', 'bytes').header('cache-control', 'private, max-age=300');
-  const range = parseRange(rangeHeader, size);
-  if (range.kind === 'unsatisfiable') {
-    const detail = 'Requested range not satisfiable';
-    return reply
-      .code(416)
-      .header('content-range', `bytes */${size}`)
-      .type('application/json; charset=utf-8')
-      .send({ detail, message: detail });
-  }
-  reply.type(contentType);
-  if (range.kind === 'partial') {
-    return reply
-      .code(206)
-      .header('content-range', `bytes ${range.start}-${range.end}/${size}`)
-      .header('content-length', String(range.end - range.start + 1))
-      .send(storage.read(key, range));
-  }
-  reply.code(200).header('content-length', String(size));
-  return reply.send(size === 0 ? '' : storage.read(key));
+  return sendWithPrefix(reply, storage, key, new Uint8Array(0), rangeHeader, contentType);
 }
 
 /**
- * Like sendMedia, for a file served with `prefix` in front of its stored bytes (an ID3 tag made
- * for this answer): Range counts over the bytes as sent, prefix included.
+ * A stored file served with `prefix` in front of its stored bytes (an ID3 tag made for this
+ * answer): Range counts over the bytes as sent, prefix included. 404, 206 and 416 as sendMedia.
  */
 export async function sendWithPrefix(
   reply: FastifyReply,
@@ -114,6 +89,13 @@ export async function sendWithPrefix(
   }
   const start = range.kind === 'partial' ? range.start : 0;
   const end = range.kind === 'partial' ? range.end : size - 1;
+  reply.type(contentType).header('content-length', String(end - start + 1));
+  if (range.kind === 'partial') reply.code(206).header('content-range', `bytes ${start}-${end}/${size}`);
+  else reply.code(200);
+  if (prefix.length === 0) {
+    // The stored bytes alone: their stream is sent as it is.
+    return reply.send(size === 0 ? '' : storage.read(key, range.kind === 'partial' ? { start, end } : undefined));
+  }
   async function* bytes(): AsyncIterable<Uint8Array> {
     if (start < prefix.length) yield prefix.subarray(start, Math.min(end + 1, prefix.length));
     if (end >= prefix.length && info!.size > 0) {
@@ -123,8 +105,5 @@ export async function sendWithPrefix(
       }) as AsyncIterable<Uint8Array>;
     }
   }
-  reply.type(contentType).header('content-length', String(end - start + 1));
-  if (range.kind === 'partial') reply.code(206).header('content-range', `bytes ${start}-${end}/${size}`);
-  else reply.code(200);
   return reply.send(Readable.from(bytes()));
 }

@@ -53,20 +53,12 @@ describe('loadConfig', () => {
     );
   });
 
-  it('chooses the MP3 encoder: auto by default, native or wasm on request, nothing else', () => {
-    expect(loadConfig(env({})).mp3Encoder).toBe('auto');
-    expect(loadConfig(env({ MP3_ENCODER: 'wasm' })).mp3Encoder).toBe('wasm');
-    expect(configError({ MP3_ENCODER: 'fast' })).toBe(
-      "MP3_ENCODER must be one of 'auto', 'native', 'wasm' (got \"fast\")",
-    );
-  });
-
-  it('chooses the offline voice engine: auto by default, native or wasm on request, nothing else', () => {
+  it('chooses the offline speech path: auto by default, native or portable on request, nothing else', () => {
     expect(loadConfig(env({})).espeakEngine).toBe('auto');
-    expect(loadConfig(env({ ESPEAK_ENGINE: 'wasm' })).espeakEngine).toBe('wasm');
+    expect(loadConfig(env({ ESPEAK_ENGINE: 'portable' })).espeakEngine).toBe('portable');
     expect(loadConfig(env({ ESPEAK_ENGINE: 'Native' })).espeakEngine).toBe('native');
-    expect(configError({ ESPEAK_ENGINE: 'fast' })).toBe(
-      "ESPEAK_ENGINE must be one of 'auto', 'native', 'wasm' (got \"fast\")",
+    expect(configError({ ESPEAK_ENGINE: 'wasm' })).toBe(
+      "ESPEAK_ENGINE must be one of 'auto', 'native', 'portable' (got \"wasm\")",
     );
   });
 

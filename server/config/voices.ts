@@ -1,5 +1,5 @@
 import os from 'node:os';
-import { flag, httpUrl, integer, oneOf, section, text } from './declare';
+import { httpUrl, integer, oneOf, section, text } from './declare';
 
 /** Speech: the cloud voices' keys and addresses, and the MP3 encoder (the offline voice needs nothing). */
 export const voicesSection = section({
@@ -20,24 +20,13 @@ export const voicesSection = section({
     encoderThreads: integer(
       'ENCODER_THREADS',
       { min: 0, max: 64, default: os.availableParallelism(), shown: '(CPU count)' },
-      'Worker threads that encode MP3 with LAME WebAssembly (0-64; unused with a native `lame`); 0 encodes on the main thread. One per CPU by default: the offline voice speaks in threads of its own, and a long text is encoded as this many streams at once. Each thread costs about 25 MB.',
-    ),
-    mp3Encoder: oneOf(
-      'MP3_ENCODER',
-      ['auto', 'native', 'wasm'] as const,
-      { default: 'auto' },
-      "'auto': a native `lame` binary on PATH encodes MP3 (a process per stream, about 2.5x faster than WebAssembly) when there is one, else LAME WebAssembly in the ENCODER_THREADS worker threads. 'native' requires the binary; 'wasm' never uses it.",
+      'Worker threads that encode MP3 with LAME WebAssembly (0-64): the cloud voices, and the offline voice on its portable path; 0 encodes on the main thread (the same encoder, for tests and tiny machines). One per CPU by default: a long text is encoded as this many streams at once. Each thread costs about 25 MB.',
     ),
     espeakEngine: oneOf(
       'ESPEAK_ENGINE',
-      ['auto', 'native', 'wasm'] as const,
+      ['auto', 'native', 'portable'] as const,
       { default: 'auto' },
-      "'auto': a native `espeak-ng` binary on PATH speaks the offline voice (about 2x faster per core than WebAssembly) when there is one, else eSpeak-NG WebAssembly in worker threads, one per CPU. 'native' requires the binary; 'wasm' never uses it.",
-    ),
-    espeakKeepRunning: flag(
-      'ESPEAK_KEEP_RUNNING',
-      { default: true },
-      "With the native `espeak-ng`: keep eSpeak-NG running (a few `espeak-host` processes, one per CPU, built at first use with the machine's C compiler against libespeak-ng, package libespeak-ng-dev) instead of starting `espeak-ng` per request; it also times each word for the read-along, and, built with LAME's headers too (package libmp3lame-dev), encodes the MP3 itself when the MP3 encoder is native. Without a compiler or eSpeak-NG's headers the server says so once in its log and starts `espeak-ng` per request; 'false' always does.",
+      "How the offline voice (eSpeak-NG) speaks and encodes, chosen once at start. 'native': eSpeak-NG kept running in a few `espeak-host` processes (one per CPU) that also encode the MP3 with LAME, built with the machine's C compiler against libespeak-ng and libmp3lame (packages libespeak-ng-dev, libmp3lame-dev) or found built; the server does not start without it. 'portable': eSpeak-NG and LAME compiled to WebAssembly, in worker threads; needs nothing but Node. 'auto': native where it can be built, else portable (the log says why). Both time each word alike.",
     ),
     exportFfmpeg: oneOf(
       'EXPORT_FFMPEG',

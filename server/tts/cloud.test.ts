@@ -4,6 +4,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createElevenLabsEngine } from './elevenlabs';
 import { createOpenAiEngine } from './openai';
 import { isDemoMode, selectEngine } from './select';
+import type { TtsEngine } from './types';
 
 interface Seen {
   method: string;
@@ -212,20 +213,31 @@ describe('ElevenLabs engine (real SDK, local HTTP)', () => {
 });
 
 describe('selectEngine', () => {
+  // The offline engine the process chose at start; only picked here, never asked to speak.
+  const offline: TtsEngine = {
+    name: 'espeak-ng',
+    maxCharsPerRequest: 300,
+    synthesize: () => Promise.reject(new Error('not spoken in this test')),
+  };
+
   it('uses the cloud engine when its key is set and the offline stand-in otherwise', async () => {
-    const s1 = selectEngine({ openaiApiKey: 'k', openaiBaseUrl: `${base}/v1` }, 'openai');
+    const s1 = selectEngine({ openaiApiKey: 'k', openaiBaseUrl: `${base}/v1`, offline }, 'openai');
     expect(s1).toMatchObject({ standIn: false, voiceId: 'alloy', provider: 'openai' });
     expect(s1.engine.name).toBe('openai');
-    const s2 = selectEngine({ openaiApiKey: 'k' }, 'elevenlabs');
+    const s2 = selectEngine({ openaiApiKey: 'k', offline }, 'elevenlabs');
     expect(s2).toMatchObject({ standIn: true, voiceId: 'en-gb+m3', requestedVoiceId: 'adam' });
-    expect(s2.engine.name).toBe('espeak-ng');
-    const s3 = selectEngine({}, 'openai');
+    expect(s2.engine).toBe(offline);
+    const s3 = selectEngine({ offline }, 'openai');
     expect(s3).toMatchObject({ standIn: true, voiceId: 'en-us+f3', requestedVoiceId: 'alloy' });
     expect(s3.voiceId).not.toBe(s2.voiceId);
     const s4 = selectEngine({ elevenlabsApiKey: 'x', elevenlabsBaseUrl: base }, 'elevenlabs', 'rachel');
     expect(s4).toMatchObject({ standIn: false, voiceId: 'rachel' });
     expect(s4.engine.name).toBe('elevenlabs');
-    expect(selectEngine({ openaiApiKey: '  ' }, 'openai').standIn).toBe(true);
+    expect(selectEngine({ openaiApiKey: '  ', offline }, 'openai').standIn).toBe(true);
+  });
+
+  it('says so when a stand-in is needed and the process has no offline voice', () => {
+    expect(() => selectEngine({}, 'offline')).toThrow('This process has no offline voice to read with');
   });
 
   it('isDemoMode is true when any provider lacks a key', () => {

@@ -7,7 +7,7 @@ export const ELEVENLABS_DEFAULT_MODEL = 'eleven_multilingual_v2';
 export const ELEVENLABS_DEFAULT_VOICE = 'adam';
 export const ELEVENLABS_PCM_SAMPLE_RATE = 24_000;
 
-/** Characters per request by model (docs/decisions.md#cloud-voices-split-texts-at-their-request-limits); unknown models get the most conservative. */
+/** Characters per request by model (docs/adr/0011-cloud-voices-split-at-request-limits.md); unknown models get the most conservative. */
 export const ELEVENLABS_MODEL_LIMITS: Readonly<Record<string, number>> = {
   eleven_multilingual_v2: 10_000,
   eleven_flash_v2_5: 40_000,

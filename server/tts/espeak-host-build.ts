@@ -1,37 +1,32 @@
 /**
- * Builds `espeak-host` (espeak-host.c, eSpeak-NG kept running) with the machine's C compiler
- * against Debian's libespeak-ng, once, into a cache folder git ignores (`cacheFolder`):
- * `node_modules/.cache/lectio/espeak-host-<hash of the source>`. The hash keys the binary, so an
- * edited source builds anew; the compiler writes to a name of its own and the result is renamed
- * into place, so several processes starting at once never run a half-written binary. Without a
- * compiler or the library's headers (package libespeak-ng-dev) there is no host, and the native
- * voice keeps running one `espeak-ng` per request. With libmp3lame's headers too (package
- * libmp3lame-dev) the host also encodes MP3 (`encodes`); without them it is built without, and the
- * server encodes with `lame` processes as before. A new build removes the binaries of earlier
- * sources from the folder (about 20 KB each); a process still running one keeps it until it exits.
+ * Builds `espeak-host` (espeak-host.c, eSpeak-NG kept running, encoding its own MP3 with LAME)
+ * with the machine's C compiler against Debian's libespeak-ng and libmp3lame, once, into a cache
+ * folder git ignores (`cacheFolder`): `node_modules/.cache/lectio/espeak-host-<hash of the
+ * source>`. The hash keys the binary, so an edited source builds anew; the compiler writes to a
+ * name of its own and the result is renamed into place, so several processes starting at once
+ * never run a half-written binary. A binary built already in the project's cache (the image's
+ * build stage builds it there, see the Dockerfile) is used without a compiler. Without a compiler or the libraries'
+ * headers (packages libespeak-ng-dev, libmp3lame-dev) there is no host, and the offline voice takes
+ * the portable path (speech-paths.ts). A new build removes the binaries of earlier sources from
+ * the folder (about 20 KB each); a process still running one keeps it until it exits.
  */
 import { spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { constants as fsConstants, existsSync } from 'node:fs';
+import { accessSync, constants as fsConstants, existsSync, readFileSync } from 'node:fs';
 import { access, lstat, mkdir, readdir, readFile, rename, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { lowerPriority } from '../audio/lame-native';
+import { lowerPriority } from '../audio/priority';
 import { findExecutable } from '../executables';
 
 /** The host's source: beside this module in server/tts/, and beside the bundle in dist-server/. */
 const SOURCE_URL = new URL('./espeak-host.c', import.meta.url);
-const COMPILE_FLAGS = ['-O2', '-std=c99', '-D_POSIX_C_SOURCE=200809L'];
+const COMPILE_FLAGS = ['-O2', '-std=c99', '-D_POSIX_C_SOURCE=200809L', '-DLECTIO_WITH_LAME'];
+const LIBRARIES = ['-lespeak-ng', '-lmp3lame'];
 
-/** A built host (`encodes`: it was built with LAME and encodes MP3 itself), or why there is none. */
-export type EspeakHostBuild = { binary: string; encodes: boolean } | { binary: null; reason: string };
-
-/** The variants tried, the one that encodes first: [extra compiler flags, libraries]. */
-const VARIANTS: { flags: string[]; libraries: string[]; encodes: boolean }[] = [
-  { flags: ['-DLECTIO_WITH_LAME'], libraries: ['-lespeak-ng', '-lmp3lame'], encodes: true },
-  { flags: [], libraries: ['-lespeak-ng'], encodes: false },
-];
+/** A built host, or why there is none. */
+export type EspeakHostBuild = { binary: string } | { binary: null; reason: string };
 
 /** The project's `node_modules` (above this module in server/tts/ or dist-server/), or null. */
 function projectModules(): string | null {
@@ -88,51 +83,68 @@ function compile(compiler: string, args: string[]): Promise<{ status: number; st
   });
 }
 
+/** The binary's name in the cache folder: keyed by the source and the flags. */
+function binaryName(source: Buffer): string {
+  const hash = createHash('sha256').update(source).update(COMPILE_FLAGS.join(' ')).digest('hex').slice(0, 16);
+  return `espeak-host-${hash}`;
+}
+
+/** A binary of this source built already in the project's cache (no compiler needed), or null. */
+async function prebuilt(name: string): Promise<string | null> {
+  const modules = projectModules();
+  if (modules === null) return null;
+  const binary = path.join(modules, '.cache', 'lectio', name);
+  try {
+    await access(binary, fsConstants.X_OK);
+    return binary;
+  } catch {
+    return null;
+  }
+}
+
 async function build(searchPath: string): Promise<EspeakHostBuild> {
-  const compiler = findExecutable('cc', searchPath) ?? findExecutable('gcc', searchPath);
-  if (compiler === null) return { binary: null, reason: 'no C compiler (cc or gcc) on PATH' };
   let source: Buffer;
   try {
     source = await readFile(SOURCE_URL);
   } catch (error) {
     return { binary: null, reason: `its source is missing (${(error as Error).message})` };
   }
+  const name = binaryName(source);
+  const ready = await prebuilt(name);
+  if (ready !== null) return { binary: ready };
+  const compiler = findExecutable('cc', searchPath) ?? findExecutable('gcc', searchPath);
+  if (compiler === null) return { binary: null, reason: 'no C compiler (cc or gcc) on PATH' };
   let dir: string;
   try {
     dir = await cacheFolder();
   } catch (error) {
     return { binary: null, reason: `no cache folder: ${(error as Error).message}` };
   }
-  let failure = '';
-  for (const variant of VARIANTS) {
-    const flags = [...COMPILE_FLAGS, ...variant.flags];
-    const hash = createHash('sha256').update(source).update(flags.join(' ')).digest('hex').slice(0, 16);
-    const binary = path.join(dir, `espeak-host-${hash}`);
-    try {
-      await access(binary, fsConstants.X_OK);
-      return { binary, encodes: variant.encodes };
-    } catch {
-      /* not built yet */
-    }
-    const partial = `${binary}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-    try {
-      const out = await compile(compiler, [...flags, '-o', partial, fileURLToPath(SOURCE_URL), ...variant.libraries]);
-      if (out.status === 0) {
-        await rename(partial, binary);
-        await removeOlderBuilds(dir, binary);
-        return { binary, encodes: variant.encodes };
-      }
-      // Without LAME's headers the next variant builds without it; eSpeak's missing ends the search.
-      const first = out.stderr.split('\n').find((l) => /error|cannot find|not found/i.test(l)) ?? out.stderr;
-      const detail = first.trim().slice(0, 300);
-      const headers = /speak_lib\.h|lespeak-ng/.test(out.stderr) ? ' (install the libespeak-ng-dev package)' : '';
-      failure = `it did not compile${headers}: ${detail}`;
-      if (headers !== '') break;
-    } finally {
-      await rm(partial, { force: true });
-    }
+  const binary = path.join(dir, name);
+  try {
+    await access(binary, fsConstants.X_OK);
+    return { binary };
+  } catch {
+    /* not built yet */
   }
-  return { binary: null, reason: failure };
+  const partial = `${binary}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+  try {
+    const out = await compile(compiler, [...COMPILE_FLAGS, '-o', partial, fileURLToPath(SOURCE_URL), ...LIBRARIES]);
+    if (out.status === 0) {
+      await rename(partial, binary);
+      await removeOlderBuilds(dir, binary);
+      return { binary };
+    }
+    const first = out.stderr.split('\n').find((l) => /error|cannot find|not found/i.test(l)) ?? out.stderr;
+    const packages = [
+      /speak_lib\.h|lespeak-ng/.test(out.stderr) && 'libespeak-ng-dev',
+      /lame\.h|lmp3lame/.test(out.stderr) && 'libmp3lame-dev',
+    ].filter(Boolean);
+    const hint = packages.length > 0 ? ` (install ${packages.join(' and ')})` : '';
+    return { binary: null, reason: `it did not compile${hint}: ${first.trim().slice(0, 300)}` };
+  } finally {
+    await rm(partial, { force: true });
+  }
 }
 
 /** A cached binary's name: `espeak-host-` and 16 hex digits of its source's hash. */
@@ -147,6 +159,26 @@ export async function removeOlderBuilds(dir: string, current: string): Promise<v
   for (const name of names) {
     if (BUILT.test(name) && path.join(dir, name) !== current) await rm(path.join(dir, name), { force: true });
   }
+}
+
+/**
+ * Whether the native path can be had here, as far as a look without building tells: a binary of
+ * this source built already, or a C compiler and the headers of libespeak-ng and libmp3lame.
+ */
+export function nativeSpeechLikely(searchPath = process.env.PATH ?? ''): boolean {
+  const modules = projectModules();
+  try {
+    if (modules !== null) {
+      accessSync(path.join(modules, '.cache', 'lectio', binaryName(readFileSync(SOURCE_URL))), fsConstants.X_OK);
+      return true;
+    }
+  } catch {
+    /* not built yet */
+  }
+  const compiler = findExecutable('cc', searchPath) ?? findExecutable('gcc', searchPath);
+  return (
+    compiler !== null && existsSync('/usr/include/espeak-ng/speak_lib.h') && existsSync('/usr/include/lame/lame.h')
+  );
 }
 
 const builds = new Map<string, Promise<EspeakHostBuild>>();

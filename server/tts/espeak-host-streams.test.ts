@@ -1,48 +1,42 @@
 /**
- * The offline voice's hosts built with LAME: MP3 streams encoded where the speech is made
- * (espeak-host.c, espeak-host.ts; docs/decisions.md, "Speech encoded where it is made").
+ * The native speech path's hosts: MP3 streams encoded where the speech is made (espeak-host.c,
+ * espeak-host.ts; docs/adr/0003-two-speech-paths.md).
  */
-import { spawnSync } from 'node:child_process';
-import { afterAll, describe, expect, it } from 'vitest';
-import { detectNativeLame } from '../audio/lame-native';
+import { describe, expect, it } from 'vitest';
+import { EncoderPool } from '../audio/encoder-pool';
+import { createMp3Writer } from '../audio/mp3';
 import { parseMp3 } from '../audio/mp3-frames';
 import { decodeMp3, LAME_DELAY_SAMPLES } from '../testing/audio';
 import { descendants, zombiesBelow } from '../testing/processes';
-import { closeEspeakHosts, createEspeakEngine, detectNativeEspeak } from './espeak';
+import { createEspeakEngine } from './espeak';
 import { EspeakHostPool, HostFailure } from './espeak-host';
 import { espeakHostBinary } from './espeak-host-build';
+import { nativeSpeechPath } from './speech-paths';
 
 const LONG = 'The keeper climbed the stairs at dusk, lit the great lamp and watched the ships turn away. '.repeat(3);
 const build = await espeakHostBinary();
 
-/** The host encodes MP3 itself: built with LAME (libmp3lame's headers, package libmp3lame-dev). */
-const SKIP_ENCODING =
-  detectNativeEspeak() === null
-    ? 'espeak-ng is not installed'
-    : build.binary === null
-      ? `no eSpeak-NG host here: ${build.reason}`
-      : !build.encodes
-        ? 'built without LAME (no libmp3lame-dev)'
-        : '';
-const LAME = detectNativeLame();
+/** The host is built with the machine's compiler against libespeak-ng and libmp3lame (their -dev packages). */
+const SKIP_ENCODING = build.binary === null ? `no eSpeak-NG host here: ${build.reason}` : '';
 
 describe.skipIf(SKIP_ENCODING !== '')(
   `eSpeak-NG kept running, encoding its own MP3${SKIP_ENCODING ? ` (skipped: ${SKIP_ENCODING})` : ''}`,
   () => {
-    afterAll(async () => {
-      await closeEspeakHosts(); // the engine's own hosts (the last test)
-    });
+    /** The same speech encoded by the portable path's LAME (WebAssembly, in an encoder thread). */
+    const portableMp3 = async (pcm: Int16Array) => {
+      const pool = new EncoderPool(1);
+      const chunks: Uint8Array[] = [];
+      try {
+        const writer = createMp3Writer({ sampleRate: 22050, kbps: 48, pool, sink: async (c) => void chunks.push(c) });
+        await writer.write(pcm);
+        await writer.finish();
+        return Buffer.concat(chunks);
+      } finally {
+        await pool.close();
+      }
+    };
 
-    const lameCli = (pcm: Int16Array) =>
-      spawnSync(
-        LAME!,
-        ['-r', '-s', '22.05', '--bitwidth', '16', '--signed', '--little-endian', '-m', 'm', '--cbr', '-b', '48'].concat(
-          ['--resample', '22.05', '-t', '--quiet', '-', '-'],
-        ),
-        { input: Buffer.from(pcm.buffer, pcm.byteOffset, pcm.byteLength), maxBuffer: 1 << 26 },
-      ).stdout;
-
-    it.skipIf(LAME === null)('makes the bytes `lame` makes of the same speech', { timeout: 60_000 }, async () => {
+    it('makes the frames the portable encoder makes of the same speech', { timeout: 60_000 }, async () => {
       // A fresh host speaks a text sample for sample the same: one encodes it, one returns it.
       const encoding = new EspeakHostPool(build.binary!, 1);
       const speaking = new EspeakHostPool(build.binary!, 1);
@@ -53,7 +47,9 @@ describe.skipIf(SKIP_ENCODING !== '')(
         const mp3 = Buffer.concat([encoded.mp3, await stream.finish()]);
         const pcm = (await speaking.say('en-us+f3', 175, LONG)).samples;
         expect(encoded.samples).toBe(pcm.length);
-        expect(mp3.equals(lameCli(pcm))).toBe(true);
+        const a = parseMp3(mp3);
+        const b = parseMp3(await portableMp3(pcm));
+        expect([a.frames, a.audioBytes, a.durationSeconds]).toEqual([b.frames, b.audioBytes, b.durationSeconds]);
         expect(encoded.words.length).toBeGreaterThan(40); // each word timed, as when it returns PCM
       } finally {
         await Promise.all([encoding.close(), speaking.close()]);
@@ -166,16 +162,15 @@ describe.skipIf(SKIP_ENCODING !== '')(
     });
 
     it("is what the engine offers as a stream, with its errors as the engine's", async () => {
-      const engine = createEspeakEngine({ backend: 'native' });
+      const path = nativeSpeechPath(build.binary!, 1);
+      const engine = createEspeakEngine({ path });
       const stream = await engine.openEncodedStream!('en-us+f3', () => 48);
       expect(stream).not.toBeNull();
       const speech = await stream!.speak('Hello world.');
       expect(speech.words?.map((w) => w.charStart)).toEqual([0, 6]);
       await expect(stream!.speak('')).rejects.toMatchObject({ name: 'TtsError', code: 'invalid_input' });
       await stream!.finish();
-      // Told not to, the engine offers none (the caller encodes PCM).
-      const plain = createEspeakEngine({ backend: 'native', encodeInHost: false });
-      await expect(plain.openEncodedStream!('en-us', () => 48)).resolves.toBeNull();
+      await path.close();
     });
   },
 );

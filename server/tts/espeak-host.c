@@ -1,14 +1,12 @@
 /*
- * espeak-host: eSpeak-NG kept running, serving speech requests over stdin/stdout, and, when built
- * with LAME (LECTIO_WITH_LAME, libmp3lame), encoding that speech to MP3 itself.
+ * espeak-host: eSpeak-NG kept running, serving speech requests over stdin/stdout, and encoding that
+ * speech to MP3 itself with LAME (LECTIO_WITH_LAME, libmp3lame): the offline voice's native path.
  *
- * Lectio compiles this file at first use against Debian's libespeak-ng (and libmp3lame when its
- * headers are there: espeak-host-build.ts) and runs a few of them (espeak-host.ts), so a request
- * costs its synthesis only: starting the `espeak-ng` command per request spent about as much CPU
- * loading eSpeak's data as speaking. Encoding here too, a book's speech never leaves the process
- * that made it: the server receives MP3 (a seventh of the PCM's bytes) instead of passing every
- * sample from this process to a `lame` process (docs/decisions.md, "Speech encoded where it is
- * made").
+ * Lectio compiles this file against Debian's libespeak-ng and libmp3lame (espeak-host-build.ts:
+ * at first use, or in the image's build stage) and runs a few of them (espeak-host.ts), so a
+ * request costs its synthesis only: eSpeak's data is loaded once per host, not per request.
+ * Encoding here too, a book's speech never leaves the process that made it: the server receives
+ * MP3 (a seventh of the PCM's bytes), not every sample (docs/adr/0003-two-speech-paths.md).
  *
  * Protocol (all integers are unsigned 32-bit little-endian). A request is one command byte, then:
  *   'S' speak:  stream (0: none), voice length, voice name (e.g. "en-us+f3"), rate (words per

@@ -13,6 +13,7 @@ import os from 'node:os';
 import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import type { HostWord } from './espeak-host';
 
 /** espeak-wasm.ts beside this file when run from source, espeak-wasm.mjs beside the compiled server. */
 const WASM_MODULE_URL = new URL(
@@ -21,11 +22,12 @@ const WASM_MODULE_URL = new URL(
 ).href;
 const WORKER_URL = new URL('./espeak-worker.mjs', import.meta.url);
 
-/** What one request gives: samples and their rate, or eSpeak's exit status and messages. */
+/** What one request gives: samples, their rate and eSpeak's word events, or its exit status and messages. */
 export interface PoolResult {
   status: number;
   pcm: Uint8Array | null;
   sampleRate: number;
+  words: HostWord[];
   stderr: string;
 }
 
@@ -33,6 +35,7 @@ interface Reply {
   id?: number;
   pcm?: ArrayBuffer;
   sampleRate?: number;
+  words?: HostWord[];
   status?: number;
   stderr?: string;
   error?: string;
@@ -88,6 +91,7 @@ class Lane {
           status: msg.pcm ? 0 : (msg.status ?? 1),
           pcm: msg.pcm ? new Uint8Array(msg.pcm) : null,
           sampleRate: msg.sampleRate ?? 0,
+          words: msg.words ?? [],
           stderr: msg.stderr ?? '',
         });
       }

@@ -7,6 +7,8 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { ESpeakNgModule } from 'espeak-ng';
+import type { HostWord } from './espeak-host';
+import { hookSynthCallback, type WasmTable } from './espeak-wasm-events';
 
 // Minimal WebAssembly typings: the server's tsconfig has no DOM lib and @types/node lacks them.
 interface WasmApi {
@@ -22,6 +24,7 @@ interface WasmExports {
   stackAlloc(size: number): number;
   __main_argc_argv(argc: number, argv: number): number;
   fflush(file: number): number;
+  __indirect_function_table: WasmTable;
 }
 
 /** How `serve` ended: eSpeak's exit status and what it wrote to stderr. */
@@ -35,13 +38,17 @@ export interface WasmRuntime {
    * eSpeak's line-by-line mode, for many calls with the same `args` (voice and rate) at the cost
    * of one start: `espeak-ng ARGS -w <device>` reads its text from stdin one line at a time.
    * `next()` gives the next text (called when eSpeak asks for more input, so it may block until
-   * there is one) or null to end; `done(pcm)` gets each text's 16-bit little-endian samples at
-   * the moment eSpeak asks for the following line, that is as soon as the text is spoken.
+   * there is one) or null to end; `done(pcm)` gets each text's 16-bit little-endian samples and
+   * its word events (first samples counted from the text's first sample) at the moment eSpeak
+   * asks for the following line, that is as soon as the text is spoken.
    */
-  serve(args: string[], next: () => string | null, done: (pcm: Uint8Array, sampleRate: number) => void): ServeResult;
+  serve(args: string[], next: () => string | null, done: Delivery): ServeResult;
   /** Milliseconds spent reading, compiling and instantiating the module. */
   readonly initMs: number;
 }
+
+/** One text's speech as `serve` hands it over. */
+export type Delivery = (pcm: Uint8Array, sampleRate: number, words: HostWord[]) => void;
 
 /** What `-w` writes to in `serve`: a device of ours, so the samples come straight to JavaScript. */
 const PCM_DEVICE = '/dev/lectio-pcm';
@@ -110,25 +117,25 @@ function wasmBytes(): Uint8Array {
   return readFileSync(path.join(path.dirname(require.resolve('espeak-ng')), 'espeak-ng.wasm'));
 }
 
-/**
- * Compiles (or takes an already compiled module: compiled code is shared by every thread it is
- * posted to) and instantiates eSpeak-NG, ready for `serve`.
- */
-export async function createWasmRuntime(module?: object): Promise<WasmRuntime> {
-  const t0 = performance.now();
-  const compiled = module ?? (await Wasm.compile(wasmBytes()));
-  const { default: ESpeakNg } = await import('espeak-ng');
+/** An instantiated module: its exports, file system, and what it wrote to stderr. */
+interface Instance {
+  ex: WasmExports;
+  FS: ESpeakNgModule['FS'];
+  stderr: { text: string };
+}
 
-  let stderr = '';
+async function instantiate(compiled: object): Promise<Instance> {
+  const { default: ESpeakNg } = await import('espeak-ng');
+  const stderr = { text: '' };
   let exportsRef: WasmExports | undefined;
-  const modulePromise = withoutStackTraces(() =>
+  const mod: ESpeakNgModule = await withoutStackTraces(() =>
     ESpeakNg({
       noInitialRun: true,
-      // A device of its own for stdin, whose reads `serve` answers (see `lineReader`).
+      // A device of its own for stdin, whose reads `serve` answers.
       stdin: () => null,
       print: () => {},
       printErr: (line: string) => {
-        stderr += line + '\n';
+        stderr.text += line + '\n';
       },
       instantiateWasm(imports, receive) {
         const instance = new Wasm.Instance(compiled, imports);
@@ -138,10 +145,95 @@ export async function createWasmRuntime(module?: object): Promise<WasmRuntime> {
       },
     }),
   );
-  const mod: ESpeakNgModule = await modulePromise;
   if (!exportsRef) throw new Error('espeak-ng WASM did not instantiate');
-  const ex: WasmExports = exportsRef;
-  const FS = mod.FS;
+  return { ex: exportsRef, FS: mod.FS, stderr };
+}
+
+/** Runs the CLI's main() with `args` on memory as it was at `snapshot`; returns its exit status. */
+function callMain({ ex, FS, stderr }: Instance, snapshot: MemorySnapshot, args: string[]): number {
+  restoreMemory(new Uint8Array(ex.memory.buffer), snapshot);
+  stderr.text = '';
+  const encoder = new TextEncoder();
+  const sp = ex.stackSave();
+  try {
+    const ptrs = ['espeak-ng', ...args].map((a) => {
+      const bytes = encoder.encode(a + '\0');
+      const p = ex.stackAlloc(bytes.length);
+      new Uint8Array(ex.memory.buffer).set(bytes, p);
+      return p;
+    });
+    const argv = ex.stackAlloc((ptrs.length + 1) * 4);
+    const heap32 = new Uint32Array(ex.memory.buffer);
+    ptrs.forEach((p, i) => (heap32[(argv >> 2) + i] = p));
+    heap32[(argv >> 2) + ptrs.length] = 0;
+    return ex.__main_argc_argv(ptrs.length, argv);
+  } catch (e) {
+    // exit(n) inside the program throws Emscripten's ExitStatus { status }.
+    const s = (e as { status?: unknown } | null)?.status;
+    if (typeof s !== 'number') throw e;
+    return s;
+  } finally {
+    ex.stackRestore(sp);
+    // Close whatever the run left open (fds 0-2 are the std streams).
+    for (const stream of FS.streams) {
+      if (stream && stream.fd > 2) {
+        try {
+          FS.close(stream);
+        } catch {
+          /* already closed */
+        }
+      }
+    }
+  }
+}
+
+/** What eSpeak writes to the PCM device in one `serve`: a WAV header once, then samples, text by text. */
+function pcmCollector() {
+  const header: number[] = [];
+  let sampleRate = 22050;
+  let chunks: Uint8Array[] = [];
+  let bytes = 0;
+  return {
+    write(data: Uint8Array): void {
+      let body = data;
+      if (header.length < WAV_HEADER_BYTES) {
+        const take = Math.min(WAV_HEADER_BYTES - header.length, body.length);
+        header.push(...body.subarray(0, take));
+        body = body.subarray(take);
+        if (header.length === WAV_HEADER_BYTES) {
+          sampleRate = header[24]! | (header[25]! << 8) | (header[26]! << 16) | (header[27]! << 24);
+        }
+      }
+      if (body.length > 0) {
+        chunks.push(body);
+        bytes += body.length;
+      }
+    },
+    /** The samples since the last take, in one array. */
+    take(): { pcm: Uint8Array; sampleRate: number } {
+      const pcm = chunks.length === 1 ? chunks[0]! : new Uint8Array(bytes);
+      if (chunks.length !== 1) {
+        let at = 0;
+        for (const c of chunks) {
+          pcm.set(c, at);
+          at += c.length;
+        }
+      }
+      chunks = [];
+      bytes = 0;
+      return { pcm, sampleRate };
+    },
+  };
+}
+
+/**
+ * Compiles (or takes an already compiled module: compiled code is shared by every thread it is
+ * posted to) and instantiates eSpeak-NG, ready for `serve`.
+ */
+export async function createWasmRuntime(module?: object): Promise<WasmRuntime> {
+  const t0 = performance.now();
+  const instance = await instantiate(module ?? (await Wasm.compile(wasmBytes())));
+  const { ex, FS } = instance;
 
   // `serve`'s plumbing: what eSpeak writes to PCM_DEVICE goes to `sink` (a copy: the heap is
   // reused), and its reads of stdin are answered by `reader`.
@@ -161,85 +253,13 @@ export async function createWasmRuntime(module?: object): Promise<WasmRuntime> {
   stdinOps.read = (_stream, buffer, offset, length) => (reader ? reader(buffer, offset, length) : 0);
 
   const snapshot = snapshotMemory(new Uint8Array(ex.memory.buffer));
-  const initMs = performance.now() - t0;
   const encoder = new TextEncoder();
+  /** The words of the text being spoken, in order; `serve` takes them with its samples. */
+  let words: HostWord[] = [];
 
-  /** Runs the CLI's main() with `args` on memory as it was before the first run; returns its exit status. */
-  function main(args: string[]): number {
-    const memory = new Uint8Array(ex.memory.buffer);
-    restoreMemory(memory, snapshot);
-    stderr = '';
-    const argvStrings = ['espeak-ng', ...args];
-    const sp = ex.stackSave();
-    try {
-      const ptrs = argvStrings.map((a) => {
-        const bytes = encoder.encode(a + '\0');
-        const p = ex.stackAlloc(bytes.length);
-        new Uint8Array(ex.memory.buffer).set(bytes, p);
-        return p;
-      });
-      const argv = ex.stackAlloc((ptrs.length + 1) * 4);
-      const heap32 = new Uint32Array(ex.memory.buffer);
-      ptrs.forEach((p, i) => (heap32[(argv >> 2) + i] = p));
-      heap32[(argv >> 2) + ptrs.length] = 0;
-      return ex.__main_argc_argv(ptrs.length, argv);
-    } catch (e) {
-      // exit(n) inside the program throws Emscripten's ExitStatus { status }.
-      const s = (e as { status?: unknown } | null)?.status;
-      if (typeof s !== 'number') throw e;
-      return s;
-    } finally {
-      ex.stackRestore(sp);
-      // Close whatever the run left open (fds 0-2 are the std streams).
-      for (const stream of FS.streams) {
-        if (stream && stream.fd > 2) {
-          try {
-            FS.close(stream);
-          } catch {
-            /* already closed */
-          }
-        }
-      }
-    }
-  }
-
-  function serve(
-    args: string[],
-    next: () => string | null,
-    done: (pcm: Uint8Array, sampleRate: number) => void,
-  ): ServeResult {
-    let header: number[] = [];
-    let sampleRate = 22050;
-    let chunks: Uint8Array[] = [];
-    let bytes = 0;
-    sink = (data) => {
-      let body = data;
-      if (header.length < WAV_HEADER_BYTES) {
-        const take = Math.min(WAV_HEADER_BYTES - header.length, body.length);
-        header.push(...body.subarray(0, take));
-        body = body.subarray(take);
-        if (header.length === WAV_HEADER_BYTES) {
-          sampleRate = header[24]! | (header[25]! << 8) | (header[26]! << 16) | (header[27]! << 24);
-        }
-      }
-      if (body.length > 0) {
-        chunks.push(body);
-        bytes += body.length;
-      }
-    };
-    const deliver = () => {
-      const pcm = chunks.length === 1 ? chunks[0]! : new Uint8Array(bytes);
-      if (chunks.length !== 1) {
-        let at = 0;
-        for (const c of chunks) {
-          pcm.set(c, at);
-          at += c.length;
-        }
-      }
-      chunks = [];
-      bytes = 0;
-      done(pcm, sampleRate);
-    };
+  function serve(args: string[], next: () => string | null, done: Delivery): ServeResult {
+    const collected = pcmCollector();
+    sink = collected.write;
     let line: Uint8Array | null = null;
     let at = 0;
     let speaking = false;
@@ -250,7 +270,10 @@ export async function createWasmRuntime(module?: object): Promise<WasmRuntime> {
         if (speaking) {
           ex.fflush(0);
           speaking = false;
-          deliver();
+          const { pcm, sampleRate } = collected.take();
+          const spoken = words;
+          words = [];
+          done(pcm, sampleRate, spoken);
         }
         const text = next();
         if (text === null) {
@@ -260,6 +283,7 @@ export async function createWasmRuntime(module?: object): Promise<WasmRuntime> {
         line = encoder.encode(asOneLine(text) + '\n');
         at = 0;
         speaking = true;
+        words = [];
       }
       const n = Math.min(length, line.length - at);
       buffer.set(line.subarray(at, at + n), offset);
@@ -267,13 +291,32 @@ export async function createWasmRuntime(module?: object): Promise<WasmRuntime> {
       return n;
     };
     try {
-      return withoutStackTraces(() => ({ status: main([...args, '-w', PCM_DEVICE]), stderr }));
+      return withoutStackTraces(() => ({
+        status: callMain(instance, snapshot, [...args, '-w', PCM_DEVICE]),
+        stderr: instance.stderr.text,
+      }));
     } finally {
       sink = null;
       reader = null;
-      header = [];
     }
   }
 
-  return { serve, initMs };
+  // The word events: eSpeak's synthesis callback gets a listener, found by trying a short text.
+  hookSynthCallback(
+    ex.__indirect_function_table,
+    () => ex.memory.buffer,
+    (block) => words.push(...block.words),
+    () => {
+      let samples = 0;
+      let given = false;
+      const out = serve(
+        ['-v', 'en'],
+        () => (given ? null : ((given = true), 'one two')),
+        (pcm) => (samples = pcm.length / 2),
+      );
+      if (out.status !== 0) throw new Error(out.stderr);
+      return samples;
+    },
+  );
+  return { serve, initMs: performance.now() - t0 };
 }

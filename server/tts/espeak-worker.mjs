@@ -5,7 +5,7 @@
 // loop: requests are taken from `port` with receiveMessageOnPort, and the thread sleeps on
 // Atomics.wait until the pool bumps `signal` after posting one.
 // In: { type: 'say', id, args, text } and { type: 'close' }.
-// Out: { id, pcm, sampleRate } (the samples' ArrayBuffer transferred), { id, error } or { ready }.
+// Out: { id, pcm, sampleRate, words } (the samples' ArrayBuffer transferred), { id, error } or { ready }.
 import { setPriority } from 'node:os';
 import { receiveMessageOnPort, workerData } from 'node:worker_threads';
 
@@ -80,9 +80,9 @@ for (;;) {
         held.unshift(msg); // another voice, or close: after this serve ends
         return null;
       },
-      (pcm, sampleRate) => {
+      (pcm, sampleRate, words) => {
         const owned = pcm.byteOffset === 0 && pcm.byteLength === pcm.buffer.byteLength ? pcm : pcm.slice();
-        port.postMessage({ id: current.id, pcm: owned.buffer, sampleRate }, [owned.buffer]);
+        port.postMessage({ id: current.id, pcm: owned.buffer, sampleRate, words }, [owned.buffer]);
         current = null;
       },
     );

@@ -1,10 +1,13 @@
-import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEspeakEngine, offlineVoiceFor, type EspeakEngine } from './espeak';
+import { espeakHostBinary } from './espeak-host-build';
+import { MAX_LINE_BYTES } from './espeak-wasm';
+import { nativeSpeechPath, portableSpeechPath, type SpeechPath } from './speech-paths';
 import { TtsError } from './types';
 import { encodeWav, parseWav } from './wav';
+
+/** The native path's host, where it can be built here (CI has the compiler and the headers). */
+const HOST = (await espeakHostBinary()).binary;
 
 function rms(s: Int16Array): number {
   let sum = 0;
@@ -12,14 +15,27 @@ function rms(s: Int16Array): number {
   return Math.sqrt(sum / Math.max(1, s.length));
 }
 
-describe('offline engine (WASM)', () => {
+describe.each([
+  { name: 'portable', makePath: () => portableSpeechPath(1), missing: false },
+  { name: 'native', makePath: () => nativeSpeechPath(HOST!, 1), missing: HOST === null },
+])('offline engine on the $name path', ({ name, makePath, missing }) => {
+  let path: SpeechPath;
   let engine: EspeakEngine;
   beforeAll(async () => {
-    engine = createEspeakEngine({ backend: 'wasm' });
-    await engine.synthesize('Warm up.', 'en-us'); // first call pays the one-time init
+    if (missing) return;
+    path = makePath();
+    engine = createEspeakEngine({ path });
+    await engine.synthesize('Warm up.', 'en-us'); // first call pays the one-time start
   }, 60_000);
+  afterAll(() => path?.close());
+  const test = it.skipIf(missing);
 
-  it('speaks a short text at 22050 Hz with a plausible duration', async () => {
+  test('is the engine of that path, and only the native path encodes MP3 itself', () => {
+    expect(engine.backend).toBe(name);
+    expect(engine.openEncodedStream !== undefined).toBe(name === 'native');
+  });
+
+  test('speaks a short text at 22050 Hz with a plausible duration', async () => {
     const s = await engine.synthesize('Hello world. This is Lectio.', offlineVoiceFor('openai', 'alloy'));
     expect(engine.name).toBe('espeak-ng');
     expect(s.sampleRate).toBe(22050);
@@ -30,7 +46,7 @@ describe('offline engine (WASM)', () => {
     expect(rms(s.samples)).toBeGreaterThan(300);
   });
 
-  it('uses different voices for the alloy and adam stand-ins', async () => {
+  test('uses different voices for the alloy and adam stand-ins', async () => {
     const alloy = offlineVoiceFor('openai', 'alloy');
     const adam = offlineVoiceFor('elevenlabs', 'adam');
     expect(alloy).toBe('en-us+f3');
@@ -60,12 +76,12 @@ describe('offline engine (WASM)', () => {
     );
   });
 
-  it('accepts the cloud voice names directly and handles unicode and leading dashes', async () => {
+  test('accepts the cloud voice names directly and handles unicode and leading dashes', async () => {
     expect((await engine.synthesize('-v x --help', 'adam')).samples.length).toBeGreaterThan(1000);
     expect((await engine.synthesize('Café “naïve” — déjà vu.', 'alloy')).samples.length).toBeGreaterThan(1000);
   });
 
-  it('rejects empty text, over-long text and unknown voices with clear errors', async () => {
+  test('rejects empty text, over-long text and unknown voices with clear errors', async () => {
     await expect(engine.synthesize('   ', 'en-us')).rejects.toMatchObject({
       name: 'TtsError',
       code: 'invalid_input',
@@ -79,7 +95,7 @@ describe('offline engine (WASM)', () => {
     expect((await engine.synthesize('Still here.', 'en-us')).samples.length).toBeGreaterThan(1000);
   });
 
-  it('speaks in a worker thread: the event loop keeps turning while it synthesises', async () => {
+  test('speaks off the main thread: the event loop keeps turning while it synthesises', async () => {
     let turns = 0;
     let speaking = true;
     const spin = (): void => {
@@ -94,60 +110,20 @@ describe('offline engine (WASM)', () => {
     expect(turns).toBeGreaterThan(10);
   });
 
-  it('honours an aborted signal', async () => {
+  test('honours an aborted signal', async () => {
     const ac = new AbortController();
     ac.abort();
     await expect(engine.synthesize('Hello', 'en-us', ac.signal)).rejects.toMatchObject({ code: 'aborted' });
   });
 });
 
-describe('offline engine (native binary)', () => {
-  // A stand-in "espeak-ng" that answers like `espeak-ng --stdout`: a WAV with the streaming
-  // (unknown) data size, and a tone whose length follows the text.
-  const dir = mkdtempSync(path.join(tmpdir(), 'lectio-espeak-'));
-  const bin = path.join(dir, 'espeak-ng');
-  writeFileSync(
-    bin,
-    `#!${process.execPath}
-const args = process.argv.slice(2);
-let text = '';
-process.stdin.on('data', (d) => (text += d));
-process.stdin.on('end', () => {
-  if (!args.includes('--stdout')) { process.stderr.write('no --stdout'); process.exit(2); }
-  const v = args[args.indexOf('-v') + 1];
-  if (v === 'nope') { process.stderr.write('Error: The specified espeak-ng voice does not exist.\\n'); process.exit(1); }
-  const go = () => {
-    const n = 2205 * text.length;
-    const b = Buffer.alloc(44 + n * 2);
-    b.write('RIFF', 0); b.writeUInt32LE(0x7fffffff, 4); b.write('WAVEfmt ', 8);
-    b.writeUInt32LE(16, 16); b.writeUInt16LE(1, 20); b.writeUInt16LE(1, 22);
-    b.writeUInt32LE(22050, 24); b.writeUInt32LE(44100, 28); b.writeUInt16LE(2, 32); b.writeUInt16LE(16, 34);
-    b.write('data', 36); b.writeUInt32LE(0x7fffffff, 40);
-    for (let i = 0; i < n; i++) b.writeInt16LE(Math.round(8000 * Math.sin(i / 5)), 44 + i * 2);
-    process.stdout.write(b);
-  };
-  if (text.includes('SLOW')) setTimeout(go, 5000); else go();
-});
-`,
-  );
-  chmodSync(bin, 0o755);
-
-  it('spawns the binary with --stdout and parses the streamed WAV', async () => {
-    const engine = createEspeakEngine({ nativeBinary: bin });
-    expect(engine.backend).toBe('native');
-    const s = await engine.synthesize('Hello', 'alloy');
-    expect(s.sampleRate).toBe(22050);
-    expect(s.samples.length).toBe(2205 * 5);
-    await expect(engine.synthesize('Hello', 'nope')).rejects.toThrow('eSpeak-NG has no voice "nope"');
-  });
-
-  it('kills the process when the signal aborts', async () => {
-    const engine = createEspeakEngine({ nativeBinary: bin });
-    const ac = new AbortController();
-    const t0 = Date.now();
-    setTimeout(() => ac.abort(), 100);
-    await expect(engine.synthesize('SLOW', 'en-us', ac.signal)).rejects.toMatchObject({ code: 'aborted' });
-    expect(Date.now() - t0).toBeLessThan(3000);
+describe('the engine options', () => {
+  it('keeps each request one line of eSpeak and its rate in range', () => {
+    const path = portableSpeechPath(1);
+    expect(() => createEspeakEngine({ path, maxCharsPerRequest: Math.floor(MAX_LINE_BYTES / 3) + 1 })).toThrow(
+      /maxCharsPerRequest .* is outside/,
+    );
+    expect(() => createEspeakEngine({ path, rate: 60 })).toThrow('eSpeak rate 60 is outside 80-450 wpm');
   });
 });
 

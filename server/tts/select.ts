@@ -1,11 +1,5 @@
 import { createElevenLabsEngine, ELEVENLABS_DEFAULT_VOICE } from './elevenlabs';
-import {
-  getOfflineEngine,
-  offlineVoiceFor,
-  type CloudProvider,
-  type EspeakOptions,
-  createEspeakEngine,
-} from './espeak';
+import { offlineVoiceFor, type CloudProvider } from './espeak';
 import { OFFLINE_DEFAULT_VOICE } from './offline-voices';
 import { createOpenAiEngine, OPENAI_DEFAULT_VOICE } from './openai';
 import type { RetryOptions } from './retry';
@@ -26,8 +20,8 @@ export interface VoiceSettings {
   retry?: RetryOptions;
   /** Request timeout for the cloud engines. */
   timeoutMs?: number;
-  /** Options for the offline engine (default: the shared engine). */
-  offline?: EspeakOptions;
+  /** The offline engine (eSpeak-NG on the speech path the process chose at start). */
+  offline?: TtsEngine;
   /** The voice server beside Lectio (TTS_SERVER_URL), when there is one. */
   voiceServer?: VoiceServer;
 }
@@ -121,9 +115,14 @@ export function selectEngine(settings: VoiceSettings, provider: Provider, voiceI
     );
     return { engine, voiceId: requestedVoiceId, standIn: false, provider, requestedVoiceId };
   }
-  const engine = settings.offline
-    ? cached(JSON.stringify(['espeak-ng', settings.offline]), () => createEspeakEngine(settings.offline))
-    : getOfflineEngine();
+  const engine = settings.offline;
+  if (engine === undefined) {
+    throw new TtsError('This process has no offline voice to read with', {
+      retryable: false,
+      code: 'engine',
+      engine: 'espeak-ng',
+    });
+  }
   if (provider === 'offline') return { engine, voiceId: requestedVoiceId, standIn: false, provider, requestedVoiceId };
   return { engine, voiceId: offlineVoiceFor(provider, requestedVoiceId), standIn: true, provider, requestedVoiceId };
 }

@@ -115,6 +115,35 @@ function voiceIdsOf(bytes: Uint8Array): string[] | null {
   return [...new Set(ids)];
 }
 
+/** A captioned answer's speech: its audio (base64 WAV) with the words timed from its captions. */
+function captionedSpeech(text: string, audio: string, timestamps: unknown, name: string): Speech {
+  const speech = audioOf(Buffer.from(audio, 'base64'), name);
+  const tokens: CaptionToken[] = (Array.isArray(timestamps) ? timestamps : []).flatMap((t: unknown) => {
+    const o = t as { word?: unknown; start_time?: unknown; end_time?: unknown };
+    return typeof o.word === 'string' && typeof o.start_time === 'number' && typeof o.end_time === 'number'
+      ? [{ word: o.word, start: o.start_time, end: o.end_time }]
+      : [];
+  });
+  return { ...speech, words: alignCaptions(text, tokens, speech.samples.length / speech.sampleRate) };
+}
+
+/** Text the voice server can be asked to read: not empty, and within one request's limit. */
+function assertSpeakable(text: string, name: string): void {
+  if (text.trim() === '') {
+    throw new TtsError('Nothing to synthesize: the text is empty', {
+      retryable: false,
+      code: 'invalid_input',
+      engine: ENGINE,
+    });
+  }
+  if (text.length > VOICE_SERVER_MAX_CHARS) {
+    throw new TtsError(
+      `Text too long for ${name}: ${text.length} characters, the limit is ${VOICE_SERVER_MAX_CHARS} per request`,
+      { retryable: false, code: 'invalid_input', engine: ENGINE },
+    );
+  }
+}
+
 export function createVoiceServer(options: VoiceServerOptions): VoiceServer {
   const base = options.url.replace(/\/+$/, '');
   const root = base.replace(/\/v1$/, '');
@@ -159,14 +188,7 @@ export function createVoiceServer(options: VoiceServerOptions): VoiceServer {
       throw new CaptionsUnavailable();
     }
     captions = 'yes';
-    const speech = audioOf(Buffer.from(body.audio, 'base64'), name);
-    const tokens: CaptionToken[] = (Array.isArray(body.timestamps) ? body.timestamps : []).flatMap((t: unknown) => {
-      const o = t as { word?: unknown; start_time?: unknown; end_time?: unknown };
-      return typeof o.word === 'string' && typeof o.start_time === 'number' && typeof o.end_time === 'number'
-        ? [{ word: o.word, start: o.start_time, end: o.end_time }]
-        : [];
-    });
-    return { ...speech, words: alignCaptions(text, tokens, speech.samples.length / speech.sampleRate) };
+    return captionedSpeech(text, body.audio, body.timestamps, name);
   }
 
   async function plain(text: string, voice: string, signal?: AbortSignal): Promise<Speech> {
@@ -182,19 +204,7 @@ export function createVoiceServer(options: VoiceServerOptions): VoiceServer {
   }
 
   async function synthesize(text: string, voiceId: string, signal?: AbortSignal): Promise<Speech> {
-    if (text.trim() === '') {
-      throw new TtsError('Nothing to synthesize: the text is empty', {
-        retryable: false,
-        code: 'invalid_input',
-        engine: ENGINE,
-      });
-    }
-    if (text.length > VOICE_SERVER_MAX_CHARS) {
-      throw new TtsError(
-        `Text too long for ${name}: ${text.length} characters, the limit is ${VOICE_SERVER_MAX_CHARS} per request`,
-        { retryable: false, code: 'invalid_input', engine: ENGINE },
-      );
-    }
+    assertSpeakable(text, name);
     const voice = voiceId.trim();
     return limit(async () => {
       if (signal?.aborted) {
@@ -220,10 +230,29 @@ export function createVoiceServer(options: VoiceServerOptions): VoiceServer {
     synthesize,
   };
 
-  // ---- the voice list
+  return {
+    name,
+    model,
+    engine,
+    ...voiceList({ base, name, key, listTimeoutMs, refreshMs, configured: [...options.voices] }),
+  };
+}
+
+/**
+ * The voice server's voices: asked at most every `refreshMs` (a sixth of it while unreachable),
+ * one question at a time; the configured list stands in when the server lists none.
+ */
+function voiceList(o: {
+  base: string;
+  name: string;
+  key: string | undefined;
+  listTimeoutMs: number;
+  refreshMs: number;
+  configured: string[];
+}): Pick<VoiceServer, 'voices' | 'status'> {
+  const { base, name, key, listTimeoutMs, refreshMs, configured } = o;
   let state: VoiceServerState | null = null;
   let asking: Promise<VoiceServerState> | null = null;
-  const configured = [...options.voices];
 
   async function ask(): Promise<VoiceServerState> {
     const checkedAt = Date.now();
@@ -260,9 +289,6 @@ export function createVoiceServer(options: VoiceServerOptions): VoiceServer {
   const stale = (s: VoiceServerState) => Date.now() - s.checkedAt >= (s.reachable ? refreshMs : refreshMs / 6);
 
   return {
-    name,
-    model,
-    engine,
     async voices(opts = {}) {
       if (opts.fresh || state === null || stale(state)) return refresh();
       return state;
