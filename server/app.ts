@@ -32,7 +32,7 @@ import { createPronunciationRepository } from './pronunciations/repository';
 import { createPronunciationService } from './pronunciations/service';
 import { createProgressRepository } from './progress/repository';
 import { createProgressService } from './progress/service';
-import { convertsNatively, createConversion, type ConversionOverrides } from './jobs/index';
+import { convertsNatively, createConversion, type Conversion, type ConversionOverrides } from './jobs/index';
 import { createBookSource } from './books/source';
 import { createExports } from './exports/index';
 import { createMediaTagger } from './exports/media-tags';
@@ -41,10 +41,12 @@ import { createFeedService, deriveFeedSecret } from './feeds/service';
 import { createListCache, listenForJobChanges } from './jobs/list-cache';
 import { apiRoutes } from './routes/index';
 import { publicFeedRoutes } from './routes/feeds';
+import type { AccountDeps } from './routes/auth';
 import { createListeningHistory } from './assistant/library';
 import { createConversationRepository } from './assistant/conversations';
 import { openAiEngines } from './assistant/openai';
 import { createVoiceAssistant, offlineEngines, type AssistantEngines } from './assistant/service';
+import type { TtsEngine } from './tts/types';
 import { withModel, withoutModel } from './assistant/model';
 import { openStorage, type FileStorage } from './storage/index';
 import { createVoiceSamples } from './voices/samples';
@@ -77,26 +79,8 @@ const HASHING_PLACES_PER_ADDRESS = 2;
 /** Fastify's default; routes that take larger bodies set their own `bodyLimit`. */
 const DEFAULT_BODY_LIMIT = 1024 * 1024;
 
-/**
- * The composition root: opens the database (unless given), migrates it, chooses every adapter
- * and registers the routes. It does not listen; main.ts (or a test with app.inject) does.
- */
-export async function createApp(config: Config, deps: AppDeps = {}): Promise<FastifyInstance> {
-  const now = deps.now ?? (() => new Date());
-  const app = Fastify({
-    logger: loggerOptions(config.logLevel, deps.logDestination),
-    bodyLimit: DEFAULT_BODY_LIMIT,
-    ...serverOptions(config),
-    // Request ids and the one-line-per-request log come from server/ops/routes.ts.
-    genReqId: requestId,
-    logController: requestLogController(),
-    // Fastify gives each closing hook as long as a plugin gets to load (10 s by default). Handing
-    // running jobs back waits up to SHUTDOWN_GRACE_SECONDS by design, so a hook may take that long:
-    // closing is bounded by the process's own shutdown deadline instead (server/process.ts).
-    pluginTimeout: shutdownDeadlineMs(config.shutdownGraceSeconds),
-  });
-  idleWhileWorking(app);
-
+/** The database (unless given), closed with the app, and migrated. */
+async function openAppDatabase(app: FastifyInstance, config: Config, deps: AppDeps): Promise<Db> {
   const db =
     deps.db ??
     (await openDatabase(config, (message, err) => app.log.warn({ err }, message), {
@@ -112,7 +96,11 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Fas
     await app.close();
     throw error;
   }
+  return db;
+}
 
+/** Sign-up, sign-in and sessions: the users, their passwords' hashing and checks, their tokens. */
+function createAuth(app: FastifyInstance, config: Config, deps: AppDeps, db: Db, now: () => Date) {
   const passwordChecker = createPasswordChecker();
   app.addHook('onClose', async function stopPasswordChecker() {
     await passwordChecker.close();
@@ -137,6 +125,104 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Fas
     signupEnabled: config.signupEnabled,
     now,
   });
+  return { auth, users };
+}
+
+/** What every answer goes through: JSON bodies, zod, errors, security headers, CORS; the ops routes. */
+async function installHttp(
+  app: FastifyInstance,
+  config: Config,
+  parts: {
+    metrics: ReturnType<typeof createMetrics>;
+    db: Db;
+    storage: FileStorage;
+    conversion: Conversion;
+    voiceAssistant: ReturnType<typeof createVoiceAssistant>;
+  },
+): Promise<void> {
+  const { metrics, db, storage, conversion, voiceAssistant } = parts;
+  // The API speaks JSON only: text/plain bodies get 415 instead of failing validation as strings.
+  app.removeContentTypeParser('text/plain');
+  acceptEmptyJsonBodies(app);
+  app.setValidatorCompiler(zodValidatorCompiler);
+  app.setSerializerCompiler(createZodSerializerCompiler({ strict: config.appEnv !== 'production', log: app.log }));
+  installErrorHandler(app);
+  await installSecurityHeaders(app, { otherOriginsAllowed: config.corsOrigins.length > 0 });
+  installNotFound(app, config.staticDir);
+  await installCors(app, config);
+  metrics.setSources({ voiceSessions: () => voiceAssistant.openConnections() });
+  installOps(app, {
+    metrics,
+    metricsPublic: config.metricsPublic,
+    ...(config.metricsToken !== undefined && { metricsToken: config.metricsToken }),
+    ...readinessChecks(metrics, db, storage, conversion),
+  });
+}
+
+/** The account routes' dependencies: deleting an account, preferences, voice checks, reset emails. */
+function accountDeps(
+  app: FastifyInstance,
+  config: Config,
+  parts: {
+    users: ReturnType<typeof createAuth>['users'];
+    auth: ReturnType<typeof createAuth>['auth'];
+    conversion: Conversion;
+    storage: FileStorage;
+  },
+): AccountDeps {
+  const { users, auth, conversion, storage } = parts;
+  const mailer = config.mail === null ? null : createMailer(config.mail.smtpUrl, config.mail.from);
+  if (mailer !== null)
+    app.addHook('onClose', async function closeMailer() {
+      mailer.close();
+    });
+  return {
+    deleteAccount: createAccountDeletion({
+      users,
+      jobs: conversion.repo.jobs,
+      uploads: conversion.repo.uploads,
+      storage,
+      cancelJob: (userId, jobId) => conversion.service.cancel(userId, jobId),
+      onDeleted: (userId) => auth.forget(userId),
+      log: app.log,
+    }),
+    preferences: users,
+    checkVoice: (provider, voiceId) => conversion.catalog.choose(provider, voiceId),
+    resetMail:
+      mailer === null || config.mail === null
+        ? null
+        : {
+            mailer,
+            origin: config.mail.origin,
+            ttlSeconds: config.passwordResetTtlSeconds,
+            perEmailPerHour: config.passwordResetsPerHour,
+          },
+  };
+}
+
+/**
+ * The composition root: opens the database (unless given), migrates it, chooses every adapter
+ * and registers the routes. It does not listen; main.ts (or a test with app.inject) does.
+ */
+export async function createApp(config: Config, deps: AppDeps = {}): Promise<FastifyInstance> {
+  const now = deps.now ?? (() => new Date());
+  const app = Fastify({
+    logger: loggerOptions(config.logLevel, deps.logDestination),
+    bodyLimit: DEFAULT_BODY_LIMIT,
+    ...serverOptions(config),
+    // Request ids and the one-line-per-request log come from server/ops/routes.ts.
+    genReqId: requestId,
+    logController: requestLogController(),
+    // Fastify gives each closing hook as long as a plugin gets to load (10 s by default). Handing
+    // running jobs back waits up to SHUTDOWN_GRACE_SECONDS by design, so a hook may take that long:
+    // closing is bounded by the process's own shutdown deadline instead (server/process.ts).
+    pluginTimeout: shutdownDeadlineMs(config.shutdownGraceSeconds),
+  });
+  idleWhileWorking(app);
+
+  const db = await openAppDatabase(app, config, deps);
+
+  const { auth, users } = createAuth(app, config, deps, db, now);
 
   // One storage for every route: uploads, the pipeline's audio and the media URLs that serve it.
   const storage = deps.storage ?? (await openStorage(config));
@@ -181,7 +267,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Fas
   const samples = createVoiceSamples({
     voices: conversion.voices,
     storage,
-    pool: () => conversion.encoderPool ?? (samplePool ??= new EncoderPool(1, { encoder: config.mp3Encoder })),
+    pool: () => conversion.encoderPool ?? (samplePool ??= new EncoderPool(1)),
   });
   app.addHook('onClose', async function stopSampleEncoder() {
     await samplePool?.close();
@@ -218,59 +304,18 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Fas
     conversations: createConversationRepository(db),
     recapAfterMinutes: config.recapAfterMinutes,
     log: app.log,
-    engines: assistantEngines(config),
+    engines: assistantEngines(config, conversion.offlineVoice),
   });
 
-  // The API speaks JSON only: text/plain bodies get 415 instead of failing validation as strings.
-  app.removeContentTypeParser('text/plain');
-  acceptEmptyJsonBodies(app);
-  app.setValidatorCompiler(zodValidatorCompiler);
-  app.setSerializerCompiler(createZodSerializerCompiler({ strict: config.appEnv !== 'production', log: app.log }));
-  installErrorHandler(app);
-  await installSecurityHeaders(app, { otherOriginsAllowed: config.corsOrigins.length > 0 });
-  installNotFound(app, config.staticDir);
-  await installCors(app, config);
-  metrics.setSources({ voiceSessions: () => voiceAssistant.openConnections() });
-  installOps(app, {
-    metrics,
-    metricsPublic: config.metricsPublic,
-    ...(config.metricsToken !== undefined && { metricsToken: config.metricsToken }),
-    ...readinessChecks(metrics, db, storage, conversion),
-  });
+  await installHttp(app, config, { metrics, db, storage, conversion, voiceAssistant });
 
-  const mailer = config.mail === null ? null : createMailer(config.mail.smtpUrl, config.mail.from);
-  if (mailer !== null)
-    app.addHook('onClose', async function closeMailer() {
-      mailer.close();
-    });
-
+  const account = accountDeps(app, config, { users, auth, conversion, storage });
   await installRateLimit(app);
   await app.register(
     apiRoutes({
       auth,
       authLimits: { perMinute: config.authRateLimitPerMinute, signupPerHour: config.signupRateLimitPerHour },
-      account: {
-        deleteAccount: createAccountDeletion({
-          users,
-          jobs: conversion.repo.jobs,
-          uploads: conversion.repo.uploads,
-          storage,
-          cancelJob: (userId, jobId) => conversion.service.cancel(userId, jobId),
-          onDeleted: (userId) => auth.forget(userId),
-          log: app.log,
-        }),
-        preferences: users,
-        checkVoice: (provider, voiceId) => conversion.catalog.choose(provider, voiceId),
-        resetMail:
-          mailer === null || config.mail === null
-            ? null
-            : {
-                mailer,
-                origin: config.mail.origin,
-                ttlSeconds: config.passwordResetTtlSeconds,
-                perEmailPerHour: config.passwordResetsPerHour,
-              },
-      },
+      account,
       environment: environmentInfo(config, conversion.voiceServer),
       storage,
       progress,
@@ -307,7 +352,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Fas
  * with an OpenAI key; answers from ASSISTANT_MODEL_URL when it is set (the offline brain stands in
  * when it fails).
  */
-function assistantEngines(config: Config): AssistantEngines {
+function assistantEngines(config: Config, offlineVoice: TtsEngine): AssistantEngines {
   const openaiKey = config.openaiApiKey;
   const openai = openaiKey !== undefined && openaiKey !== '';
   const base = openai
@@ -315,13 +360,13 @@ function assistantEngines(config: Config): AssistantEngines {
         apiKey: openaiKey,
         ...(config.openaiBaseUrl !== undefined && { baseURL: config.openaiBaseUrl }),
       })
-    : offlineEngines();
+    : offlineEngines(offlineVoice);
   // No chat model at all: offline answers, and the client is told what they can do (NO_MODEL_NOTICE).
   if (config.assistantModel === undefined) return openai ? base : withoutModel(base);
   const { url, model, key, timeoutSeconds } = config.assistantModel;
   // The fallback is always the offline brain, whatever answers normally.
   return withModel(
-    { ...base, brain: offlineEngines().brain },
+    { ...base, brain: offlineEngines(offlineVoice).brain },
     { url, model, ...(key !== undefined && { key }), timeoutMs: timeoutSeconds * 1000 },
   );
 }

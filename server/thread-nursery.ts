@@ -5,8 +5,8 @@
  * every isolate of the process: a worker's `resourceLimits.maxYoungGenerationSizeMb` is then
  * ignored (V8 lets the flag win), and each thread's young generation grows to 8 MB. For a thread
  * that loads an NLP library and builds a syntax tree, that was 5 to 8 MB more at its peak (the
- * tutoring analysis's threads, a book's peak: docs/decisions.md, "The analysis's threads get a
- * small young generation"). So the flag is set to 1 MB while such a thread's isolate is created
+ * tutoring analysis's threads, a book's peak: docs/adr/0056-analysis-threads-small-young-generation.md).
+ * So the flag is set to 1 MB while such a thread's isolate is created
  * (V8 reads it then, and only then) and set back once the thread is online. Where the process has
  * no such flag, the thread's resourceLimits apply as Node documents and nothing is changed.
  */

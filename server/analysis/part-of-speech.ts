@@ -5,8 +5,7 @@
  * literal of words and all their possible tags; compiling that literal made the analysis thread
  * about 25 MB bigger, and a map of each word's first tag read from it still took 24 MB and a tenth
  * of a second. The tagger only ever reads a word's first (most likely) tag, so it reads the
- * generated lexicon of first tags instead (./lexicon.ts; docs/decisions.md, "A collection after
- * each chapter, and glibc's mapping threshold fixed").
+ * generated lexicon of first tags instead (./lexicon.ts; docs/adr/0053-part-of-speech-lexicon-generated.md).
  * server/analysis/part-of-speech.test.ts holds it to the package's own lexicon and tagger.
  */
 import { createRequire } from 'node:module';

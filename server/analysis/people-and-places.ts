@@ -17,8 +17,8 @@ import { cleanText, keywordSample, nlpSample, scanSample } from './samples';
 /**
  * compromise's own one-file build, which its package gives `require` (the same version as its ES
  * modules, which `import` gets): this thread loads it in about half the time of its 300-odd module
- * files, about 0.2 s less CPU and 8 MB less at its peak (docs/decisions.md, "The analysis's share
- * of a conversion"). It is loaded only for a text with a sentence that may name someone: loading
+ * files, about 0.2 s less CPU and 8 MB less at its peak (docs/adr/0054-only-naming-sentences-go-to-compromise.md).
+ * It is loaded only for a text with a sentence that may name someone: loading
  * it alone costs some 0.4 s of CPU and 25 MB.
  */
 let compromise: typeof Compromise | null = null;
@@ -57,8 +57,7 @@ export function findPeopleAndPlaces(text: string): PeopleAndPlaces | null {
  * the sentences that have a capitalised word after their first (other than "I"), or begin with a
  * word the part-of-speech lexicon does not know in lower case or knows as a proper noun ("Anna",
  * "London"); the others are left out, their paragraphs kept. A text of which no sentence may name
- * anyone (many an essay or manual) never loads compromise (docs/decisions.md, "Only the sentences
- * that may name someone go to compromise").
+ * anyone (many an essay or manual) never loads compromise (docs/adr/0054-only-naming-sentences-go-to-compromise.md).
  */
 export function namingSentences(sample: string, lexicon: SortedLexicon): string {
   const ordinary = (word: string): boolean => {

@@ -15,8 +15,8 @@ const WORKER_URL = new URL('./analysis-worker.mjs', import.meta.url);
  * The tutoring analysis (characters, setting, themes, questions) in short-lived worker threads, so
  * its NLP models never stay resident in the server: its first half (samples, people and places,
  * with compromise) in one thread, then its second half (characters, themes, setting, questions,
- * with retext) in another, so the two libraries are never loaded at once (docs/decisions.md, "The
- * server's memory at rest and at its peaks"). The result is the same as ./analyse.ts's analyseText
+ * with retext) in another, so the two libraries are never loaded at once
+ * (docs/adr/0055-analysis-in-two-threads-one-after-the-other.md). The result is the same as ./analyse.ts's analyseText
  * in one thread. Rejects if a thread fails; the running thread is stopped when `signal` aborts.
  *
  * The text may be given as its UTF-8 bytes: they are handed to the first thread, not copied (the

@@ -24,7 +24,7 @@ export const keywordProcessor = () => retext().use(retextPartOfSpeech).use(retex
  * The sample's syntax tree, parsed a paragraph at a time (as retext's parser does anyway) without
  * each node's position in the text, which retext-keywords never reads: about two thirds of the tree
  * (10 MB for a long book's 80,000-character sample, 4 MB without), at the analysis's peak
- * (docs/decisions.md, "Only the sentences that may name someone go to compromise").
+ * (docs/adr/0054-only-naming-sentences-go-to-compromise.md).
  */
 export function treeWithoutPositions(processor: ReturnType<typeof keywordProcessor>, sample: string): Root {
   const root: Root = { type: 'RootNode', children: [] };

@@ -1,11 +1,12 @@
 /**
  * One client connection to the voice assistant: the RTVI protocol over protobuf frames, typed
- * questions, microphone audio with voice activity detection, barge-in, and spoken answers.
+ * questions, microphone audio with voice activity detection (./microphone.ts), barge-in, and spoken answers.
  */
 import { randomUUID } from 'node:crypto';
 import type { Brain, CallTool } from './brain';
-import { VoiceActivityDetector } from './audio';
-import { MIC_SAMPLE_RATE, pcmFromBytes } from '../../proto/audio';
+import { MIC_SAMPLE_RATE } from '../../proto/audio';
+import { answerClientMessage } from './client-messages';
+import { Microphone } from './microphone';
 import { RTVI_PROTOCOL_VERSION, type RTVIMessage } from '../../proto/rtvi';
 import { MalformedFrameError, decodeFrame, encodeMessage, isCompatibleVersion } from './protocol';
 import { Speaker, type Synthesizer } from './speaker';
@@ -69,19 +70,12 @@ export interface RecordedTurn {
 /** Tutor moves that put a new discussion question. */
 const ASKS = new Set(['opening', 'next_question']);
 
-/** Longest utterance kept for speech-to-text (seconds). */
-const MAX_UTTERANCE_SECONDS = 30;
-
 export class VoiceConnection {
   private readonly speaker: Speaker;
   private readonly brain: Brain;
-  private vad: VoiceActivityDetector | null = null;
-  private vadLoading: Promise<VoiceActivityDetector> | null = null;
-  private utterance: Int16Array[] = [];
-  private utteranceSamples = 0;
+  private readonly microphone: Microphone;
   private turn = 0;
   private closed = false;
-  private lastAudioError = 0;
   private ready = false;
   private stt: AbortController | null = null;
   /** What the tools of the current turn gave: the passage an answer rests on, the tutor's question. */
@@ -94,6 +88,17 @@ export class VoiceConnection {
       deps.synthesize,
     );
     this.brain = deps.brain({ callTool: this.callTool, notify: (t, d) => this.serverMessage(t, d) });
+    this.microphone = new Microphone({
+      started: () => {
+        this.message('user-started-speaking');
+        this.interruptBot();
+      },
+      stopped: (utterance) => {
+        this.message('user-stopped-speaking');
+        void this.onUtterance(utterance);
+      },
+      error: (message) => this.error(message),
+    });
   }
 
   private send(frame: Uint8Array): void {
@@ -129,7 +134,7 @@ export class VoiceConnection {
     }
     switch (frame.kind) {
       case 'audio':
-        this.onAudio(frame.audio, frame.sampleRate, frame.numChannels);
+        this.microphone.hear(frame.audio, frame.sampleRate, frame.numChannels);
         return;
       case 'message':
         this.onMessage(frame.message);
@@ -146,7 +151,7 @@ export class VoiceConnection {
     this.turn += 1;
     this.speaker.interrupt();
     this.stt?.abort();
-    this.vad?.close();
+    this.microphone.close();
   }
 
   // -------------------------------------------------------------------------------------------
@@ -193,7 +198,11 @@ export class VoiceConnection {
         this.close();
         return;
       case 'client-message':
-        this.onClientMessage(m.id, data);
+        answerClientMessage(
+          { session: this.deps.session, positions: this.deps.positions, message: (...args) => this.message(...args) },
+          m.id,
+          data,
+        );
         return;
       case 'send-text': {
         const content = data.content;
@@ -212,40 +221,6 @@ export class VoiceConnection {
       default:
         this.message('error-response', { error: `Unsupported type ${m.type}` }, m.id);
     }
-  }
-
-  private onClientMessage(id: string | undefined, data: Record<string, unknown>): void {
-    const t = data.t;
-    const d = data.d !== null && typeof data.d === 'object' ? (data.d as Record<string, unknown>) : {};
-    if (t === 'set-position') {
-      const seconds = d.seconds;
-      const jobId = typeof d.job_id === 'string' ? d.job_id : this.deps.session.jobId;
-      if (typeof seconds !== 'number' || !Number.isFinite(seconds) || seconds < 0) {
-        this.message('error-response', { error: 'set-position needs d.seconds, a number >= 0' }, id);
-        return;
-      }
-      if (jobId === null) {
-        this.message('error-response', { error: 'set-position needs d.job_id: the session has no book' }, id);
-        return;
-      }
-      this.deps.positions.set(jobId, seconds);
-      this.message('server-response', { t, d: { job_id: jobId, seconds } }, id);
-      return;
-    }
-    if (t === 'get-session') {
-      const { session } = this.deps;
-      this.message(
-        'server-response',
-        { t, d: { mode: session.mode, job_id: session.jobId, functions: TOOL_NAMES } },
-        id,
-      );
-      return;
-    }
-    this.message(
-      'error-response',
-      { error: `Unsupported client message ${typeof t === 'string' ? t : JSON.stringify(t)}` },
-      id,
-    );
   }
 
   // -------------------------------------------------------------------------------------------
@@ -369,79 +344,6 @@ export class VoiceConnection {
 
   // -------------------------------------------------------------------------------------------
   // Microphone audio
-
-  private onAudio(bytes: Uint8Array, sampleRate: number, numChannels: number): void {
-    if (sampleRate !== MIC_SAMPLE_RATE || numChannels !== 1) {
-      const now = Date.now();
-      // One error a second at most: a misconfigured client sends ~30 frames a second.
-      if (now - this.lastAudioError >= 1000) {
-        this.lastAudioError = now;
-        const got = numChannels === 1 ? `${sampleRate} Hz` : `${sampleRate} Hz, ${numChannels} channels`;
-        this.error(`Audio must be 16000 Hz mono 16-bit PCM (got ${got})`);
-      }
-      return;
-    }
-    if (bytes.byteLength % 2 !== 0) {
-      this.error('Malformed frame: 16-bit PCM audio must have an even number of bytes');
-      return;
-    }
-    const pcm = pcmFromBytes(bytes).slice();
-    if (this.vad !== null) {
-      this.onPcm(pcm);
-      return;
-    }
-    // The detector loads once (a few ms); audio arriving meanwhile is queued in order.
-    this.pendingPcm.push(pcm);
-    this.vadLoading ??= VoiceActivityDetector.create().then((vad) => {
-      if (this.closed) {
-        vad.close();
-        return vad;
-      }
-      this.vad = vad;
-      const queued = this.pendingPcm;
-      this.pendingPcm = [];
-      for (const chunk of queued) this.onPcm(chunk);
-      return vad;
-    });
-  }
-
-  private pendingPcm: Int16Array[] = [];
-
-  private onPcm(pcm: Int16Array): void {
-    const vad = this.vad;
-    if (vad === null || this.closed) return;
-    const wasSpeaking = vad.speaking;
-    const events = vad.push(pcm);
-    if (wasSpeaking || events.includes('started')) this.keep(pcm);
-    for (const event of events) {
-      if (event === 'started') {
-        this.message('user-started-speaking');
-        this.interruptBot();
-      } else {
-        this.message('user-stopped-speaking');
-        const audio = this.takeUtterance();
-        void this.onUtterance(audio);
-      }
-    }
-  }
-
-  private keep(pcm: Int16Array): void {
-    if (this.utteranceSamples >= MAX_UTTERANCE_SECONDS * MIC_SAMPLE_RATE) return;
-    this.utterance.push(pcm);
-    this.utteranceSamples += pcm.length;
-  }
-
-  private takeUtterance(): Int16Array {
-    const out = new Int16Array(this.utteranceSamples);
-    let offset = 0;
-    for (const chunk of this.utterance) {
-      out.set(chunk, offset);
-      offset += chunk.length;
-    }
-    this.utterance = [];
-    this.utteranceSamples = 0;
-    return out;
-  }
 
   private async onUtterance(audio: Int16Array): Promise<void> {
     const stt = this.deps.speechToText;

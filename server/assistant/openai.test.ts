@@ -1,4 +1,4 @@
-import { createServer, type IncomingMessage } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { speechLikePcm } from '../testing/synthetic-pcm';
 import { memoryBookSource } from './books';
@@ -23,7 +23,8 @@ function fakeOpenAi() {
       req.on('data', (c: Buffer) => parts.push(c));
       req.on('end', () => resolve(Buffer.concat(parts)));
     });
-  const server = createServer(async (req, res) => {
+  const server = createServer((req, res) => void answer(req, res));
+  async function answer(req: IncomingMessage, res: ServerResponse): Promise<unknown> {
     const body = await read(req);
     requests.push({ path: req.url ?? '', body, contentType: String(req.headers['content-type'] ?? '') });
     const json = (value: unknown) =>
@@ -65,7 +66,7 @@ function fakeOpenAi() {
       });
     }
     res.writeHead(404).end();
-  });
+  }
   return { server, requests };
 }
 

@@ -9,7 +9,12 @@ import WebSocket from 'ws';
 import { memoryBookSource } from './books';
 import { HEARD_POSITION, rochesterBook, rochesterText } from '../testing/assistant-fixtures';
 import { serveVoiceAssistant, type ServedAssistant } from '../testing/voice-socket';
+import { createEspeakEngine } from '../tts/espeak';
+import { portableSpeechPath } from '../tts/speech-paths';
 import { createVoiceAssistant, offlineSynthesizer, type VoiceAssistant } from './service';
+
+const speechPath = portableSpeechPath(1);
+const offlineVoice = createEspeakEngine({ path: speechPath });
 
 /** Records bot audio; no devices. Implements the transport's MediaManager contract. */
 class RecordingMediaManager {
@@ -96,12 +101,16 @@ beforeAll(async () => {
   (globalThis as { window?: unknown }).window ??= globalThis;
   assistant = createVoiceAssistant({
     books: memoryBookSource([{ userId: 'ann', book, text: rochesterText(), position: HEARD_POSITION }]),
+    offlineVoice,
   });
   served = await serveVoiceAssistant(assistant, 'ann');
   url = served.url;
-  await offlineSynthesizer()('Ready.', new AbortController().signal);
+  await offlineSynthesizer(offlineVoice)('Ready.', new AbortController().signal);
 }, 30_000);
-afterAll(() => served.close());
+afterAll(async () => {
+  await served.close();
+  await speechPath.close();
+});
 
 describe('the published Pipecat client', () => {
   it('connects (bot-ready), sends a typed question and receives the answer and bot audio', async () => {

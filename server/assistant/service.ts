@@ -4,7 +4,8 @@
  * close codes) is the HTTP edge's (server/routes/voice-socket.ts): it hands this service a
  * `VoiceSocket` per authenticated socket, and maps each `ConnectionEnd` to its close code.
  */
-import { getOfflineEngine, offlineVoiceFor } from '../tts/espeak';
+import { offlineVoiceFor } from '../tts/espeak';
+import type { TtsEngine } from '../tts/types';
 import { resample, warmUpAudio } from './audio';
 import type { BookSource } from './books';
 import type { ListeningHistory } from './library';
@@ -47,8 +48,10 @@ export interface VoiceAssistantDeps {
   books: BookSource;
   /** The users' playback history (default: the saved positions of `books`). */
   history?: ListeningHistory;
-  /** Engines; default: the offline ones (eSpeak voice, rule-based brain, no speech-to-text). */
+  /** Engines; default: the offline ones (`offlineVoice`, rule-based brain, no speech-to-text). */
   engines?: AssistantEngines;
+  /** The offline voice the default engines speak with (the process's eSpeak-NG engine). */
+  offlineVoice?: TtsEngine;
   log?: { warn(obj: unknown, msg?: string): void };
   now?: () => Date;
   /** Where conversations are kept (default: in memory, for tests). */
@@ -100,67 +103,45 @@ export interface VoiceAssistant {
 }
 
 /** The offline voice: eSpeak-NG at 22050 Hz, resampled to 24 kHz with the Speex resampler. */
-export function offlineSynthesizer(): Synthesizer {
+export function offlineSynthesizer(engine: TtsEngine): Synthesizer {
   const voice = offlineVoiceFor('openai', 'alloy');
   return async (text, signal) => {
-    const speech = await getOfflineEngine().synthesize(text, voice, signal);
+    const speech = await engine.synthesize(text, voice, signal);
     return resample(speech.samples, speech.sampleRate, BOT_SAMPLE_RATE);
   };
 }
 
-export function offlineEngines(): AssistantEngines {
+export function offlineEngines(voice: TtsEngine): AssistantEngines {
   return {
-    synthesize: offlineSynthesizer(),
+    synthesize: offlineSynthesizer(voice),
     speechToText: null,
     chatModel: false,
     brain: ({ session, callTool }) => createOfflineBrain({ mode: session.mode, jobId: session.jobId, callTool }),
   };
 }
 
-export function createVoiceAssistant(deps: VoiceAssistantDeps): VoiceAssistant {
-  const sessions = createVoiceSessions({ books: deps.books, ...(deps.now && { now: deps.now }) });
-  const engines = deps.engines ?? offlineEngines();
-  const conversations = deps.conversations ?? memoryConversations();
-  const history = deps.history ?? historyFromBooks(deps.books);
-  const now = deps.now ?? (() => new Date());
-  const pastQuestions = async (userId: string, jobId: string): Promise<string[]> =>
-    (await conversations.list(userId, jobId)).flatMap((t) => (t.tutorQuestion === null ? [] : [t.tutorQuestion]));
-  const open = new Map<string, Set<{ socket: VoiceSocket; connection: VoiceConnection }>>();
-  // A session's tutoring dialogues outlive its sockets (a reconnect carries on), not the session.
-  const tutorMemory = new WeakMap<VoiceSession, Map<string, TutorState>>();
-  // Book indexes shared by the connections (a reconnect finds its book indexed).
-  const indexes = new BookIndexCache();
-  const tutorFor = (session: VoiceSession): Map<string, TutorState> => {
-    let memory = tutorMemory.get(session);
-    if (memory === undefined) {
-      memory = new Map();
-      tutorMemory.set(session, memory);
-    }
-    return memory;
-  };
-  let warming: Promise<void> | undefined;
+/** What a connection is made with: the service's sessions, engines, memory and open sockets. */
+interface ConnectorContext {
+  deps: VoiceAssistantDeps;
+  sessions: VoiceSessions;
+  engines: AssistantEngines;
+  conversations: ConversationRepository;
+  history: ListeningHistory;
+  indexes: BookIndexCache;
+  open: Map<string, Set<{ socket: VoiceSocket; connection: VoiceConnection }>>;
+  tutorFor(session: VoiceSession): Map<string, TutorState>;
+  pastQuestions(userId: string, jobId: string): Promise<string[]>;
+  warmUp(): Promise<void>;
+}
 
-  function endAll(entries: Iterable<{ socket: VoiceSocket; connection: VoiceConnection }>, why: ConnectionEnd) {
-    for (const entry of [...entries]) {
-      entry.connection.close();
-      entry.socket.end(why);
-    }
-  }
-
-  sessions.onStop((session, why) => endAll(open.get(session.userId) ?? [], why));
-
-  function warmUp(): Promise<void> {
-    warming ??= Promise.all([
-      warmUpAudio(),
-      engines.synthesize('Ready.', new AbortController().signal).then(() => undefined),
-    ]).then(
-      () => undefined,
-      (error: unknown) => deps.log?.warn({ err: error }, 'voice assistant warm-up failed'),
-    );
-    return warming;
-  }
-
-  function connect(userId: string, socket: VoiceSocket, options: { position?: number | null } = {}): VoiceLink | null {
+/** A socket joined to its user's running session: its toolbox, its conversation kept turn by turn. */
+function createConnector(ctx: ConnectorContext) {
+  const { deps, sessions, engines, conversations, history, indexes, open, tutorFor, pastQuestions, warmUp } = ctx;
+  return function connect(
+    userId: string,
+    socket: VoiceSocket,
+    options: { position?: number | null } = {},
+  ): VoiceLink | null {
     const session = sessions.get(userId);
     if (session === null) {
       socket.end('not-running');
@@ -219,7 +200,67 @@ export function createVoiceAssistant(deps: VoiceAssistantDeps): VoiceAssistant {
         if (set.size === 0 && open.get(userId) === set) open.delete(userId);
       },
     };
+  };
+}
+
+export function createVoiceAssistant(deps: VoiceAssistantDeps): VoiceAssistant {
+  const sessions = createVoiceSessions({ books: deps.books, ...(deps.now && { now: deps.now }) });
+  if (deps.engines === undefined && deps.offlineVoice === undefined) {
+    throw new Error('The voice assistant needs its engines or the offline voice');
   }
+  const engines = deps.engines ?? offlineEngines(deps.offlineVoice!);
+  const conversations = deps.conversations ?? memoryConversations();
+  const history = deps.history ?? historyFromBooks(deps.books);
+  const now = deps.now ?? (() => new Date());
+  const pastQuestions = async (userId: string, jobId: string): Promise<string[]> =>
+    (await conversations.list(userId, jobId)).flatMap((t) => (t.tutorQuestion === null ? [] : [t.tutorQuestion]));
+  const open = new Map<string, Set<{ socket: VoiceSocket; connection: VoiceConnection }>>();
+  // A session's tutoring dialogues outlive its sockets (a reconnect carries on), not the session.
+  const tutorMemory = new WeakMap<VoiceSession, Map<string, TutorState>>();
+  // Book indexes shared by the connections (a reconnect finds its book indexed).
+  const indexes = new BookIndexCache();
+  const tutorFor = (session: VoiceSession): Map<string, TutorState> => {
+    let memory = tutorMemory.get(session);
+    if (memory === undefined) {
+      memory = new Map();
+      tutorMemory.set(session, memory);
+    }
+    return memory;
+  };
+  let warming: Promise<void> | undefined;
+
+  function endAll(entries: Iterable<{ socket: VoiceSocket; connection: VoiceConnection }>, why: ConnectionEnd) {
+    for (const entry of [...entries]) {
+      entry.connection.close();
+      entry.socket.end(why);
+    }
+  }
+
+  sessions.onStop((session, why) => endAll(open.get(session.userId) ?? [], why));
+
+  function warmUp(): Promise<void> {
+    warming ??= Promise.all([
+      warmUpAudio(),
+      engines.synthesize('Ready.', new AbortController().signal).then(() => undefined),
+    ]).then(
+      () => undefined,
+      (error: unknown) => deps.log?.warn({ err: error }, 'voice assistant warm-up failed'),
+    );
+    return warming;
+  }
+
+  const connect = createConnector({
+    deps,
+    sessions,
+    engines,
+    conversations,
+    history,
+    indexes,
+    open,
+    tutorFor,
+    pastQuestions,
+    warmUp,
+  });
 
   async function ownBook(userId: string, jobId: string): Promise<void> {
     if ((await deps.books.findCompleted(userId, jobId)) === null) throw new DomainError('not_found', 'Book not found');

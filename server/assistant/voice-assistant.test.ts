@@ -4,7 +4,6 @@ import { speechLikePcm } from '../testing/synthetic-pcm';
 import { appStorage, insertJob, signedInUser } from '../testing/library-fixtures';
 import { createTestApp, type TestApp } from '../testing/app';
 import { OFFLINE_SPEECH_REPLY } from './connection';
-import { offlineSynthesizer } from './service';
 import { HEARD_POSITION, ROCHESTER_SENTENCES, seedRochesterBook } from '../testing/assistant-fixtures';
 import { TestVoiceClient, type ServerFrame } from '../testing/voice-client';
 
@@ -23,8 +22,6 @@ beforeAll(async () => {
   bob = await signedInUser(t.app, 'bob@example.com');
   annBook = await seedRochesterBook(t.db, storage, ann.id, { positionSeconds: HEARD_POSITION });
   bobBook = await seedRochesterBook(t.db, storage, bob.id, { positionSeconds: HEARD_POSITION });
-  // Load the process-wide offline voice (~1.5 s once), as POST /start does in the background.
-  await offlineSynthesizer()('Ready.', new AbortController().signal);
   await t.app.listen({ port: 0, host: '127.0.0.1' });
   base = `ws://127.0.0.1:${(t.app.server.address() as AddressInfo).port}/api/v1/voice-assistant/ws`;
 }, 60_000);

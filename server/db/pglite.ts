@@ -102,7 +102,7 @@ export interface OpenPgliteOptions {
  * recompiles every function that runs often with its optimising compiler (TurboFan): Postgres
  * starting up and answering its first queries runs enough of its code to keep 30 to 45 MB more
  * resident. Postgres' work here is small queries, for which the baseline code is as fast
- * (docs/decisions.md, "The server's memory at rest and at its peaks"). V8's flag is process-wide,
+ * (docs/adr/0021-embedded-database-on-the-baseline-compiler.md). V8's flag is process-wide,
  * and switching it back after the database's module has compiled does not give WebAssembly
  * compiled later its optimising compiler again (the offline voice and LAME in WebAssembly then ran
  * at half their speed): so this is only done when the process runs no such WebAssembly.
@@ -155,13 +155,19 @@ async function createPgliteInstance(dataDir: string | undefined, templateFile: s
   }
 }
 
+/** The embedded database, which can also be written out whole as a template (a gzipped tarball). */
+export interface PgliteDb extends Db {
+  dumpDataDir(): Promise<Blob>;
+}
+
 /** Embedded Postgres (WASM). dataDir undefined = in memory (tests). */
 export async function openPglite(
   dataDir?: string,
   { template = DB_TEMPLATE_FILE, baselineCompiler = false }: OpenPgliteOptions = {},
-): Promise<Db> {
+): Promise<PgliteDb> {
   const pg = await createPglite(dataDir, template, baselineCompiler);
   return {
+    dumpDataDir: () => pg.dumpDataDir('gzip'),
     async query<T>(sql: string, params?: unknown[]) {
       const result = await pg.query<T>(sql, params as unknown[] | undefined);
       return { rows: result.rows };

@@ -11,7 +11,7 @@
 import type { TranscriptSentence } from '../books/transcript';
 import { escapeXml } from '../books/xml';
 import type { ExportBook } from '../books/source';
-import type { BuildContext } from './formats';
+import type { BuildContext } from './download-formats';
 import { zipInto } from './zip';
 
 /** Class reading systems put on the element being spoken (declared in the package document). */

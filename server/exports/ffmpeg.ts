@@ -10,7 +10,7 @@ import { createRequire } from 'node:module';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { findExecutable } from '../executables';
-import { lowerPriority } from '../audio/lame-native';
+import { lowerPriority } from '../audio/priority';
 
 export type FfmpegChoice = 'auto' | 'native' | 'bundled';
 

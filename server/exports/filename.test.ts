@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { contentDisposition, safeName } from './filename';
 import { FfmpegMissingError, locateFfmpeg } from './ffmpeg';
-import { ffmetadata } from './formats';
+import { ffmetadata } from './download-formats';
 
 describe('safeName', () => {
   it('keeps an ordinary title as it is', () => {

@@ -10,7 +10,7 @@ import type { Quotas } from '../jobs/quotas';
 import type { FileStorage } from '../storage/types';
 import type { BookSource, ExportBook } from '../books/source';
 import { contentDisposition, safeName } from './filename';
-import { CONTENT_TYPES, EXTENSIONS } from './formats';
+import { CONTENT_TYPES, EXTENSIONS } from './download-formats';
 import { EXPORT_FORMATS, type ExportFormat, type ExportRecord, type ExportRepository } from './repository';
 import { estimateExportBytes, reserveExport } from './space';
 

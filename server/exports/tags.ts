@@ -1,6 +1,6 @@
 /**
  * ID3v2.4 tags of the MP3s we hand out, built and serialised by jamp3 (a maintained reader and
- * writer of ID3v2.4, chapter frames included; docs/decisions.md says why it): title, album, artist
+ * writer of ID3v2.4, chapter frames included; docs/adr/0040-id3v2-4-tags-by-jamp3.md says why): title, album, artist
  * and album artist, track n/N, genre Audiobook, the cover (APIC), and on a whole-book file a
  * chapter frame (CHAP) per chapter with its title and times, listed in order by a top-level table
  * of contents (CTOC). A tag is built on its own and put in front of the stored audio, which carries

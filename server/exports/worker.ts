@@ -21,7 +21,7 @@ import type { BookSource } from '../books/source';
 import type { CoverMaker } from './cover';
 import { buildEpub } from './epub';
 import type { Ffmpeg } from './ffmpeg';
-import { BUILDERS, EXTENSIONS, type BuildContext } from './formats';
+import { BUILDERS, EXTENSIONS, type BuildContext } from './download-formats';
 import type { ExportRecord, ExportRepository } from './repository';
 
 export interface ExportWorkerOptions {

@@ -9,14 +9,13 @@ import { createHash, createHmac } from 'node:crypto';
 import { DomainError } from '../errors';
 import type { BookSource, ExportBook } from '../books/source';
 import type { CoverMaker } from '../exports/cover';
-import { chapterTag, DEFAULT_ARTIST } from '../exports/tags';
+import { chapterTag } from '../exports/tags';
 import type { FileStorage } from '../storage/types';
 import { createFeedDocumentCache } from './document-cache';
 import { createEpisodeLinks } from './episode-links';
+import { createFeedRenderer, LIBRARY_FEED_TITLE } from './feed-document';
 import { newFeedId, type FeedRecord, type FeedRepository } from './repository';
-import { renderRss, type FeedEpisode } from './rss';
 
-export const LIBRARY_FEED_TITLE = 'Lectio library';
 const FEED_NOT_FOUND = 'Feed not found';
 
 export interface FeedView {
@@ -66,6 +65,41 @@ export function deriveFeedSecret(jwtSecret: Uint8Array): Buffer {
 }
 
 const hash = (token: string) => createHash('sha256').update(token).digest('hex');
+
+/**
+ * The feed and its books' completion times: whether the feed changed is told by these alone (two
+ * small queries), the books themselves are read only when its document must be built again.
+ * Fetches of one feed within a second share one reading (podcast apps and crowds of listeners
+ * ask at once); a deletion here is seen at once, on another server process within that second.
+ */
+function createStateReader(
+  resolve: (token: string) => Promise<FeedRecord>,
+  finishedVersions: (userId: string, jobId: string | null) => Promise<FinishedBook[]>,
+) {
+  const states = new Map<string, { at: number; state: Promise<{ feed: FeedRecord; finished: FinishedBook[] }> }>();
+  return {
+    recent(token: string) {
+      const key = hash(token);
+      const now = Date.now();
+      const kept = states.get(key);
+      if (kept !== undefined && now - kept.at < STATE_FRESH_MS) return kept.state;
+      if (states.size > 1000) for (const [k, v] of states) if (now - v.at >= STATE_FRESH_MS) states.delete(k);
+      const state = (async () => {
+        const feed = await resolve(token);
+        const finished = await finishedVersions(feed.userId, feed.jobId);
+        if (feed.jobId !== null && finished.length === 0) throw new DomainError('not_found', FEED_NOT_FOUND);
+        return { feed, finished };
+      })();
+      states.set(key, { at: now, state });
+      state.catch(() => states.delete(key));
+      return state;
+    },
+    /** A deleted feed's reading goes at once. */
+    forget(tokenHash: string) {
+      states.delete(tokenHash);
+    },
+  };
+}
 
 export function createFeedService(deps: {
   repo: FeedRepository;
@@ -120,80 +154,8 @@ export function createFeedService(deps: {
     return book;
   }
 
-  async function episodesOf(feed: FeedRecord, book: ExportBook, base: string, season?: number): Promise<FeedEpisode[]> {
-    const cover = await deps.covers.jpeg(book);
-    const tagLengths = await cache.tagLengths(book, cover);
-    const published = new Date(book.version);
-    return Promise.all(
-      book.chapters.map(async (c, index) => {
-        const size = (await deps.storage.stat(c.fileKey))?.size ?? 0;
-        const link = { feedId: feed.id, jobId: book.id, file: c.order, version: book.version };
-        return {
-          title: book.chapters.length === 1 ? book.title : `${book.title}: ${c.title}`,
-          description: `Chapter ${c.order} of ${book.chapters.length} of ${book.title}`,
-          guid: `${book.id}:${c.order}:${book.version}`,
-          url: `${base}${links.path(link)}`,
-          lengthBytes: (tagLengths[index] ?? 0) + size,
-          durationSeconds: c.duration,
-          episode: c.order,
-          ...(season !== undefined && { season }),
-          // A second apart, in reading order: apps that sort by date keep the chapters in order.
-          published: new Date(published.getTime() + c.order * 1000),
-        };
-      }),
-    );
-  }
-
-  /**
-   * The feed and its books' completion times: whether the feed changed is told by these alone (two
-   * small queries), the books themselves are read only when its document must be built again.
-   * Fetches of one feed within a second share one reading (podcast apps and crowds of listeners
-   * ask at once); a deletion here is seen at once, on another server process within that second.
-   */
-  const states = new Map<string, { at: number; state: Promise<{ feed: FeedRecord; finished: FinishedBook[] }> }>();
-  function recentState(token: string) {
-    const key = hash(token);
-    const now = Date.now();
-    const kept = states.get(key);
-    if (kept !== undefined && now - kept.at < STATE_FRESH_MS) return kept.state;
-    if (states.size > 1000) for (const [k, v] of states) if (now - v.at >= STATE_FRESH_MS) states.delete(k);
-    const state = (async () => {
-      const feed = await resolve(token);
-      const finished = await deps.finishedVersions(feed.userId, feed.jobId);
-      if (feed.jobId !== null && finished.length === 0) throw new DomainError('not_found', FEED_NOT_FOUND);
-      return { feed, finished };
-    })();
-    states.set(key, { at: now, state });
-    state.catch(() => states.delete(key));
-    return state;
-  }
-
-  const coverUrl = (feed: FeedRecord, book: ExportBook, base: string) =>
-    `${base}${links.path({ feedId: feed.id, jobId: book.id, file: 'cover', version: book.version })}`;
-
-  async function render(feed: FeedRecord, listed: ExportBook[], base: string, selfUrl: string): Promise<string> {
-    if (feed.jobId !== null) {
-      const book = listed[0]!;
-      return renderRss({
-        title: book.title,
-        author: book.author ?? DEFAULT_ARTIST,
-        description: `${book.title}, an audiobook made with Lectio: ${book.chapters.length} chapters.`,
-        selfUrl,
-        imageUrl: coverUrl(feed, book, base),
-        episodes: await episodesOf(feed, book, base),
-      });
-    }
-    const episodes: FeedEpisode[] = [];
-    for (const [index, book] of listed.entries()) episodes.push(...(await episodesOf(feed, book, base, index + 1)));
-    return renderRss({
-      title: LIBRARY_FEED_TITLE,
-      author: DEFAULT_ARTIST,
-      description: `Every finished audiobook of this Lectio library: ${listed.length} books.`,
-      selfUrl,
-      imageUrl: listed[0] === undefined ? null : coverUrl(feed, listed[0], base),
-      episodes,
-    });
-  }
+  const states = createStateReader(resolve, deps.finishedVersions);
+  const render = createFeedRenderer({ covers: deps.covers, storage: deps.storage, links, cache });
 
   return {
     async create(userId, jobId) {
@@ -227,11 +189,11 @@ export function createFeedService(deps: {
     async remove(userId, id) {
       if (!(await repo.delete(userId, id))) throw new DomainError('not_found', FEED_NOT_FOUND);
       cache.forget(id);
-      states.delete(hash(tokenOf(id)));
+      states.forget(hash(tokenOf(id)));
     },
 
     async rss(token, base) {
-      const { feed, finished } = await recentState(token);
+      const { feed, finished } = await states.recent(token);
       const key = [base, ...finished.map((b) => `${b.id}:${b.completedAt.toISOString()}`)].join('\n');
       const build = async () =>
         render(

@@ -18,7 +18,8 @@ export function acceptEmptyJsonBodies(app: FastifyInstance): void {
       done(null, undefined);
       return;
     }
-    parseJson(request, text, done);
+    // Fastify's parser answers through `done`; its typing also allows a promise, which settles the same way.
+    void parseJson(request, text, done);
   });
   // A body-less POST sent as an empty chunked body without a content type (some HTTP tools do)
   // is "no body" too; any other body of a type no parser takes is still refused with 415.

@@ -2,7 +2,7 @@
  * Decides whether a text is narrated as one piece ('text') or as a book of chapters, and where
  * the chapters are. Offsets index the given text: chapter text = text.slice(start, end).
  *
- * Heading families, tried in the earlier backend's order (docs/decisions.md#chapters-are-found-as-the-earlier-backend-found-them):
+ * Heading families, tried in the earlier backend's order (docs/adr/0010-chapters-found-as-the-earlier-backend-found-them.md):
  *   A. "Chapter"/"CHAPTER" + roman numeral           CHAPTER IV.  /  Chapter iv: A Title
  *   B. "Chapter N", "Ch. N", or a line that is only "N" / "N."
  *   C. Prologue / Epilogue / Introduction / Preface / Appendix (also Foreword, Afterword)

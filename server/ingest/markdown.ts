@@ -12,6 +12,7 @@ import type { Heading, Nodes, Root, RootContent } from 'mdast';
 import { fromMarkdown } from 'mdast-util-from-markdown';
 import { joinSections, type ParsedDocument } from './document';
 import { IngestError } from './errors';
+import { decodeUtf8Document } from './text-file';
 
 const SKIP = new Set([
   'code',
@@ -58,16 +59,7 @@ function chapterDepth(children: RootContent[]): number | null {
 }
 
 export function readMarkdown(bytes: Uint8Array): ParsedDocument {
-  let source: string;
-  try {
-    source = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-  } catch {
-    throw new IngestError(
-      'unsupported',
-      'The Markdown file is not UTF-8 text. Save it with UTF-8 encoding and upload it again',
-    );
-  }
-  if (source.includes('\u0000')) throw new IngestError('unsupported', 'The file does not look like Markdown text');
+  const source = decodeUtf8Document(bytes, 'Markdown file', 'Markdown text');
   if (source.trim() === '') throw new IngestError('invalid', 'The file is empty');
 
   const tree: Root = fromMarkdown(source);

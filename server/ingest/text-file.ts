@@ -31,6 +31,24 @@ export function normaliseText(text: string): string {
   );
 }
 
+/**
+ * The text of an uploaded UTF-8 document (Markdown, HTML): a clear error when it is another
+ * encoding, or binary (a NUL byte) dressed as one. `kind` names it in messages ("Markdown file").
+ */
+export function decodeUtf8Document(bytes: Uint8Array, kind: string, looksLike: string): string {
+  let source: string;
+  try {
+    source = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    throw new IngestError(
+      'unsupported',
+      `The ${kind} is not UTF-8 text. Save it with UTF-8 encoding and upload it again`,
+    );
+  }
+  if (source.includes('\u0000')) throw new IngestError('unsupported', `The file does not look like ${looksLike}`);
+  return source;
+}
+
 const notText = () => new IngestError('unsupported', 'The file does not look like text');
 
 /** Share of control characters (other than tab, newline, carriage return, form feed) above which a file is binary. */

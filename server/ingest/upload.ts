@@ -5,7 +5,7 @@
 import type { ParsedDocument } from './document';
 import { IngestError, formatMegabytes } from './errors';
 import { readPdf } from './pdf';
-import { DEFAULT_MAX_UPLOAD_BYTES, readTextUpload } from './text-file';
+import { decodeUtf8Document, DEFAULT_MAX_UPLOAD_BYTES, readTextUpload } from './text-file';
 
 export type UploadFormat = ParsedDocument['format'];
 
@@ -30,16 +30,7 @@ export function formatOf(filename: string): UploadFormat | null {
 }
 
 async function readHtml(bytes: Uint8Array): Promise<ParsedDocument> {
-  let source: string;
-  try {
-    source = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-  } catch {
-    throw new IngestError(
-      'unsupported',
-      'The HTML file is not UTF-8 text. Save it with UTF-8 encoding and upload it again',
-    );
-  }
-  if (source.includes('\u0000')) throw new IngestError('unsupported', 'The file does not look like an HTML page');
+  const source = decodeUtf8Document(bytes, 'HTML file', 'an HTML page');
   const { extractArticle } = await import('./extract');
   let article;
   try {

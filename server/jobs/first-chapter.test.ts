@@ -81,7 +81,6 @@ beforeAll(async () => {
   t = await createTestApp({
     env: {
       ENCODER_THREADS: '2',
-      MP3_ENCODER: 'wasm',
       CHAPTER_CONCURRENCY: '3',
       QUOTA_STORAGE_BYTES: String(20 * 1024 ** 3),
     },

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mp3DurationSeconds } from '../audio/concat';
 import { createTestApp, type TestApp } from '../testing/app';
-import { detectNativeEspeak } from '../tts/espeak';
+import { nativeSpeechLikely } from '../tts/espeak-host-build';
 import { createJob, getJob, longText, SHORT_TEXT, signIn, waitForJob } from '../testing/jobs';
 import { SERVER_CHILD_PROGRAMS, zombiesBelow } from '../testing/processes';
 
@@ -121,7 +121,7 @@ describe('a text job', () => {
 });
 
 describe('the processes a conversion starts', () => {
-  it.skipIf(detectNativeEspeak() === null)(
+  it.skipIf(!nativeSpeechLikely())(
     'are all waited for: no zombie is left after a conversion with the native voice',
     async () => {
       const res = await createJob(t, headers, { title: 'Mill', content: longText(80) });
@@ -131,7 +131,7 @@ describe('the processes a conversion starts', () => {
       expect(job.steps.find((s) => s.step_name === 'synthesize')!.step_metadata).toMatchObject({
         engine: 'espeak-ng',
       });
-      // Every synthesis call's shell and program, and every encoder, has been waited for.
+      // Every host and compiler the conversion started has been waited for.
       for (let i = 0; i < 50 && zombiesBelow(process.pid, SERVER_CHILD_PROGRAMS) > 0; i += 1)
         await new Promise((r) => setTimeout(r, 20));
       expect(zombiesBelow(process.pid, SERVER_CHILD_PROGRAMS)).toBe(0);

@@ -28,7 +28,7 @@ export const QUEUE_NAME = 'lectio-conversion';
 /**
  * How often a sole process's idle workers look for messages on their own: only a safety net, as
  * every message is announced to them (twice a second, three workers cost the idle server about
- * 15 ms of CPU each second: docs/decisions.md, "An idle server does nothing").
+ * 15 ms of CPU each second: docs/adr/0051-an-idle-server-does-nothing.md).
  */
 export const SOLE_PROCESS_POLL_SECONDS = 30;
 

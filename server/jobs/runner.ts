@@ -72,6 +72,115 @@ export interface RunnerOptions {
 
 const DEFAULT_LEASE_SECONDS = 60;
 
+type RunStep = ReturnType<typeof createStepRun>;
+type AfterChapter = (parentJobId: string) => Promise<void>;
+
+async function removeOutputs(storage: FileStorage, jobId: string): Promise<void> {
+  const key = audioKey(jobId);
+  await storage.delete(key).catch(() => undefined);
+  await storage.delete(timingKey(key)).catch(() => undefined);
+}
+
+/** A job's run: its steps one after the other, from the first not completed. */
+function createJobRun(options: RunnerOptions, runStep: RunStep, afterChapter: AfterChapter) {
+  const { repo, storage, queue, log } = options;
+  return async function runSteps(
+    jobId: string,
+    claimed: JobRecord,
+    signal: AbortSignal,
+    workerId: string,
+  ): Promise<void> {
+    let job: JobRecord | null = claimed;
+    const began = Date.now();
+    if (await repo.jobs.markProcessing(jobId)) {
+      log?.info(
+        { jobId, userId: job.userId, parentJobId: job.parentJobId, status: 'PROCESSING', workerId },
+        'job processing',
+      );
+    }
+    for (;;) {
+      signal.throwIfAborted();
+      job = await repo.jobs.get(jobId);
+      if (!job || !isActive(job.status)) {
+        if (job?.status === 'CANCELLED') await removeOutputs(storage, jobId);
+        break;
+      }
+      const next = (await repo.steps.ofJobs([jobId])).find((s) => s.status !== 'completed');
+      if (next === undefined) break;
+      const elapsed = (Date.now() - began) / 1000;
+      if (elapsed + options.stepTimeoutSeconds + 30 > options.messageBudgetSeconds) {
+        await queue.send(jobId); // continue under a fresh message before this one expires
+        break;
+      }
+      const { wait } = await runStep(job, next, signal);
+      if (wait) break;
+    }
+    if (job?.status === 'COMPLETED' || (await repo.jobs.get(jobId))?.status === 'COMPLETED') {
+      log?.info({ jobId, userId: job?.userId, parentJobId: job?.parentJobId, status: 'COMPLETED' }, 'job completed');
+      if (job?.parentJobId) {
+        collectGarbageSoon(); // what the chapter's synthesis left (../garbage.ts)
+        await afterChapter(job.parentJobId);
+      }
+    }
+  };
+}
+
+/** The jobs table's side of the leased worker: its lease queries, a job's run and how a run ends. */
+function jobWork(options: RunnerOptions, runStep: RunStep, afterChapter: AfterChapter): LeasedWork<JobRecord> {
+  const { repo, storage, log } = options;
+  return {
+    noun: 'job',
+    fields: (jobId, job) => ({ jobId, ...(job !== undefined && { userId: job.userId }) }),
+    async claim(jobId, owner, seconds) {
+      const job = await repo.jobs.get(jobId);
+      if (!job || !isActive(job.status)) {
+        // A run that kept its lease through a database outage may find its job ended meanwhile (its
+        // last step went through before a later query failed): it lets go of the lease here.
+        await repo.jobs.releaseLease(jobId, owner).catch(() => undefined);
+        return null;
+      }
+      // A live run in another worker has it: that run goes on, or its own message is retried.
+      return (await repo.jobs.claimLease(jobId, owner, seconds)) ? job : null;
+    },
+    renew: (jobId, owner, seconds) => repo.jobs.renewLease(jobId, owner, seconds),
+    release: (jobId, owner) => repo.jobs.releaseLease(jobId, owner),
+    run: createJobRun(options, runStep, afterChapter),
+    async failed(jobId, job, error) {
+      const message = error instanceof StepFailed ? error.message : userMessage(error);
+      await repo.jobs.patch(jobId, { status: 'FAILED', errorMessage: message }, { onlyIfActive: true });
+      log?.info(
+        { jobId, userId: job.userId, parentJobId: job.parentJobId, status: 'FAILED', error: message },
+        'job failed',
+      );
+      if (job.parentJobId !== null) await afterChapter(job.parentJobId);
+      if (!(error instanceof StepFailed)) log?.warn({ jobId, err: error }, 'job run failed outside a step');
+    },
+    async cancelled(jobId, job) {
+      await removeOutputs(storage, jobId);
+      log?.info({ jobId, userId: job.userId, status: 'CANCELLED' }, 'job cancelled; its work stopped');
+    },
+    async finished(_jobId, job) {
+      // A book or text that ended frees its user's place: the next waiting job may start.
+      if (job.parentJobId !== null) return;
+      await options.scheduler
+        ?.dispatch()
+        .catch((err: unknown) => log?.warn({ err }, 'could not hand waiting jobs to the workers'));
+    },
+    async stillWanted(jobId) {
+      const job = await repo.jobs.get(jobId);
+      return job === null || isActive(job.status);
+    },
+    stoppedAmong: (ids) => repo.jobs.cancelledAmong(ids),
+    beforeSweep: async () => {
+      await options.scheduler?.dispatch();
+    },
+    abandoned: () => repo.jobs.abandonedJobIds(),
+    idle: (idleSeconds) => repo.jobs.unclaimedRunnableJobIds(idleSeconds),
+    releaseAbandoned: () => repo.jobs.clearAllLeases(),
+    probe: () => repo.jobs.countByStatus(),
+  };
+}
+
 export function createRunner(options: RunnerOptions) {
   const { repo, storage, queue, log } = options;
   const budget = {
@@ -101,102 +210,8 @@ export function createRunner(options: RunnerOptions) {
     onJobEvent: options.onJobEvent,
   });
 
-  async function removeOutputs(jobId: string): Promise<void> {
-    const key = audioKey(jobId);
-    await storage.delete(key).catch(() => undefined);
-    await storage.delete(timingKey(key)).catch(() => undefined);
-  }
-
-  /** A job's run: its steps one after the other, from the first not completed. */
-  async function runSteps(jobId: string, claimed: JobRecord, signal: AbortSignal, workerId: string): Promise<void> {
-    let job: JobRecord | null = claimed;
-    const began = Date.now();
-    if (await repo.jobs.markProcessing(jobId)) {
-      log?.info(
-        { jobId, userId: job.userId, parentJobId: job.parentJobId, status: 'PROCESSING', workerId },
-        'job processing',
-      );
-    }
-    for (;;) {
-      signal.throwIfAborted();
-      job = await repo.jobs.get(jobId);
-      if (!job || !isActive(job.status)) {
-        if (job?.status === 'CANCELLED') await removeOutputs(jobId);
-        break;
-      }
-      const next = (await repo.steps.ofJobs([jobId])).find((s) => s.status !== 'completed');
-      if (next === undefined) break;
-      const elapsed = (Date.now() - began) / 1000;
-      if (elapsed + options.stepTimeoutSeconds + 30 > options.messageBudgetSeconds) {
-        await queue.send(jobId); // continue under a fresh message before this one expires
-        break;
-      }
-      const { wait } = await runStep(job, next, signal);
-      if (wait) break;
-    }
-    if (job?.status === 'COMPLETED' || (await repo.jobs.get(jobId))?.status === 'COMPLETED') {
-      log?.info({ jobId, userId: job?.userId, parentJobId: job?.parentJobId, status: 'COMPLETED' }, 'job completed');
-      if (job?.parentJobId) {
-        collectGarbageSoon(); // what the chapter's synthesis left (../garbage.ts)
-        await afterChapter(job.parentJobId);
-      }
-    }
-  }
-
-  const work: LeasedWork<JobRecord> = {
-    noun: 'job',
-    fields: (jobId, job) => ({ jobId, ...(job !== undefined && { userId: job.userId }) }),
-    async claim(jobId, owner, seconds) {
-      const job = await repo.jobs.get(jobId);
-      if (!job || !isActive(job.status)) {
-        // A run that kept its lease through a database outage may find its job ended meanwhile (its
-        // last step went through before a later query failed): it lets go of the lease here.
-        await repo.jobs.releaseLease(jobId, owner).catch(() => undefined);
-        return null;
-      }
-      // A live run in another worker has it: that run goes on, or its own message is retried.
-      return (await repo.jobs.claimLease(jobId, owner, seconds)) ? job : null;
-    },
-    renew: (jobId, owner, seconds) => repo.jobs.renewLease(jobId, owner, seconds),
-    release: (jobId, owner) => repo.jobs.releaseLease(jobId, owner),
-    run: runSteps,
-    async failed(jobId, job, error) {
-      const message = error instanceof StepFailed ? error.message : userMessage(error);
-      await repo.jobs.patch(jobId, { status: 'FAILED', errorMessage: message }, { onlyIfActive: true });
-      log?.info(
-        { jobId, userId: job.userId, parentJobId: job.parentJobId, status: 'FAILED', error: message },
-        'job failed',
-      );
-      if (job.parentJobId !== null) await afterChapter(job.parentJobId);
-      if (!(error instanceof StepFailed)) log?.warn({ jobId, err: error }, 'job run failed outside a step');
-    },
-    async cancelled(jobId, job) {
-      await removeOutputs(jobId);
-      log?.info({ jobId, userId: job.userId, status: 'CANCELLED' }, 'job cancelled; its work stopped');
-    },
-    async finished(_jobId, job) {
-      // A book or text that ended frees its user's place: the next waiting job may start.
-      if (job.parentJobId !== null) return;
-      await options.scheduler
-        ?.dispatch()
-        .catch((err: unknown) => log?.warn({ err }, 'could not hand waiting jobs to the workers'));
-    },
-    async stillWanted(jobId) {
-      const job = await repo.jobs.get(jobId);
-      return job === null || isActive(job.status);
-    },
-    stoppedAmong: (ids) => repo.jobs.cancelledAmong(ids),
-    beforeSweep: async () => {
-      await options.scheduler?.dispatch();
-    },
-    abandoned: () => repo.jobs.abandonedJobIds(),
-    idle: (idleSeconds) => repo.jobs.unclaimedRunnableJobIds(idleSeconds),
-    releaseAbandoned: () => repo.jobs.clearAllLeases(),
-    probe: () => repo.jobs.countByStatus(),
-  };
-
   const worker = createLeasedWorker({
-    work,
+    work: jobWork(options, runStep, afterChapter),
     queue,
     concurrency: options.concurrency,
     leaseSeconds,

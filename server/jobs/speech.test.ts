@@ -40,7 +40,7 @@ describe('encodedSpeaking', () => {
   it("asks for every part of a piece its pronunciations lengthened before the next piece's, so the stream keeps the text's order", async () => {
     const { engine, asked } = recordingVoice(40);
     const rules = compileRules([{ text: 'NASA', sayAs: 'the National Aeronautics and Space Administration' }]);
-    const speaking = encodedSpeaking(engine, 'alloy', rules, true)!;
+    const speaking = encodedSpeaking(engine, 'alloy', rules)!;
     const stream = (await speaking.open(new AbortController().signal))!;
     const speak = speaking.speaker(stream);
     const signal = new AbortController().signal;
@@ -61,12 +61,11 @@ describe('encodedSpeaking', () => {
     expect(Buffer.from(b.mp3).toString()).toBe('Then home.');
   });
 
-  it('is offered only with a native MP3 encoder and a voice that encodes, and names what encoded', () => {
+  it('is offered only by a voice that encodes, and names what encoded', () => {
     const { engine } = recordingVoice(40);
-    expect(encodedSpeaking(engine, 'alloy', null, false)).toBeUndefined();
-    expect(encodedSpeaking({ ...engine, openEncodedStream: undefined }, 'alloy', null, true)).toBeUndefined();
-    expect(encodedSpeaking(engine, 'alloy', null, true)).toBeDefined();
+    expect(encodedSpeaking({ ...engine, openEncodedStream: undefined }, 'alloy', null)).toBeUndefined();
+    expect(encodedSpeaking(engine, 'alloy', null)).toBeDefined();
     expect(encoderName(true, undefined)).toBe('LAME (libmp3lame) in the eSpeak-NG host');
-    expect(encoderName(false, new EncoderPool(0, { encoder: 'wasm' }))).toBe('LAME WebAssembly, in-process');
+    expect(encoderName(false, new EncoderPool(0))).toBe('LAME WebAssembly, in-process');
   });
 });

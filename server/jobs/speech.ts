@@ -29,7 +29,7 @@ async function inRequests<T extends { samples: unknown; sampleRate: number; word
   // Replacements made the piece longer than one request may be: read it in parts, joined.
   const chunks = splitIntoChunks(text, max);
   const asked = atOnce ? chunks.map((chunk) => say(chunk.text)) : [];
-  asked.forEach((speech) => speech.catch(() => undefined)); // awaited in order below
+  for (const speech of asked) speech.catch(() => undefined); // awaited in order below
   const parts: T[] = [];
   const words: WordTiming[] = [];
   let seconds = 0;
@@ -116,19 +116,13 @@ export function encoderName(byVoice: boolean, pool: EncoderPool | undefined): st
 }
 
 /**
- * MP3 streams the voice encodes itself, when it can and the MP3 encoder is native LAME
- * (`nativeEncoder`): the offline voice's hosts built with libmp3lame, the same encoder, its bytes
- * the same as `lame`'s (docs/decisions.md, "Speech encoded where it is made"). MP3_ENCODER=wasm
- * keeps the PCM coming to the server.
+ * MP3 streams the voice encodes itself, when it does: the offline voice on its native path, whose
+ * hosts encode with libmp3lame (docs/adr/0003-two-speech-paths.md). Other voices send PCM, which
+ * the server's encoder threads encode.
  */
-export function encodedSpeaking(
-  engine: TtsEngine,
-  voiceId: string,
-  rules: Rules | null,
-  nativeEncoder: boolean,
-): EncodedSpeaking | undefined {
+export function encodedSpeaking(engine: TtsEngine, voiceId: string, rules: Rules | null): EncodedSpeaking | undefined {
   const open = engine.openEncodedStream;
-  if (open === undefined || !nativeEncoder) return undefined;
+  if (open === undefined) return undefined;
   return {
     open: (signal) => open.call(engine, voiceId, defaultKbps, signal),
     speaker: (stream) => createEncodedSpeaker(engine, stream, rules),

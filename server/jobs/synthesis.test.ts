@@ -3,8 +3,9 @@ import { InProcessEncoderSession } from '../audio/encoder-session';
 import { parseMp3 } from '../audio/mp3-frames';
 import { correlationAt, decodeMp3, LAME_DELAY_SAMPLES, listFiles, readAll, tempStorage } from '../testing/audio';
 import { splitIntoChunks } from '../tts/chunking';
-import { createEspeakEngine, detectNativeEspeak, type EspeakEngine } from '../tts/espeak';
+import { createEspeakEngine, type EspeakEngine } from '../tts/espeak';
 import { espeakHostBinary } from '../tts/espeak-host-build';
+import { nativeSpeechPath, portableSpeechPath, type SpeechPath } from '../tts/speech-paths';
 import type { EncodedSpeechStream, Speech } from '../tts/types';
 import { MIN_SEGMENT_CHARS, segmentCount, splitRuns, synthesizeToMp3, type EncodedSpeaking } from './synthesis';
 
@@ -38,9 +39,8 @@ describe('segmentCount and splitRuns', () => {
   });
 });
 
-const NATIVE_ESPEAK = detectNativeEspeak() !== null;
-/** eSpeak-NG kept running can be built here (a C compiler and libespeak-ng's headers). */
-const HOSTED_ESPEAK = NATIVE_ESPEAK && (await espeakHostBinary()).binary !== null;
+/** The native speech path's host, where it can be built (a C compiler, libespeak-ng's and LAME's headers). */
+const HOST = (await espeakHostBinary()).binary;
 
 /**
  * A voice that encodes its own MP3, as the offline voice's hosts built with LAME do, made of the
@@ -76,21 +76,21 @@ function voiceEncodingItself(engine: EspeakEngine, heard: (text: string, speech:
 }
 
 describe.each([
-  ['native lame', 'native eSpeak', () => new EncoderPool(0, { encoder: 'native' }), 'native', false],
-  ['native lame', 'eSpeak WebAssembly', () => new EncoderPool(0, { encoder: 'native' }), 'wasm', false],
-  ['LAME WebAssembly', 'eSpeak WebAssembly', () => new EncoderPool(1, { encoder: 'wasm' }), 'wasm', false],
-  ['LAME WebAssembly', 'native eSpeak', () => new EncoderPool(1, { encoder: 'wasm' }), 'native', false],
-  ['LAME in the voice', 'native eSpeak', () => new EncoderPool(0, { encoder: 'wasm' }), 'native', true],
+  ['LAME WebAssembly', 'eSpeak WebAssembly (the portable path)', () => new EncoderPool(1), 'portable', false],
+  ['LAME in the voice', 'native eSpeak (the native path)', () => new EncoderPool(0), 'native', true],
 ] as const)('synthesizeToMp3 with %s and %s', (_lame, _voice, makePool, backend, inVoice) => {
   let pool: EncoderPool;
+  let path: SpeechPath;
   let engine: EspeakEngine;
   beforeAll(() => {
     pool = makePool();
-    // Without the espeak-ng package the native voice's cases run with WebAssembly too.
-    engine = createEspeakEngine({ backend: backend === 'native' && !NATIVE_ESPEAK ? 'wasm' : backend });
+    // Without the native host's build tools the native path's cases run on the portable one.
+    path = backend === 'native' && HOST !== null ? nativeSpeechPath(HOST, 1) : portableSpeechPath(1);
+    engine = createEspeakEngine({ path });
   });
   afterAll(async () => {
     await pool.close();
+    await path.close();
   });
 
   it.each([
@@ -174,20 +174,18 @@ describe.each([
           }
           expect(best, `piece at ${piece.start}`).toBeGreaterThan(0.95);
         }
-        // Native eSpeak kept running times every word: each sentence lists its words, in order,
-        // inside the sentence's time and its characters.
-        if (backend === 'native' && HOSTED_ESPEAK) {
-          for (const t of result.timings) {
-            const words = t.words ?? [];
-            expect(words.length, `sentence at ${t.char_start}`).toBeGreaterThan(0);
-            expect(words[0]!.start).toBeCloseTo(t.start, 2);
-            for (const [i, w] of words.entries()) {
-              expect(w.char_start).toBeGreaterThanOrEqual(t.char_start);
-              expect(w.char_end).toBeLessThanOrEqual(t.char_end);
-              expect(w.end).toBeGreaterThanOrEqual(w.start);
-              expect(w.end).toBeLessThanOrEqual(t.end + 0.001);
-              if (i > 0) expect(w.start).toBeGreaterThanOrEqual(words[i - 1]!.end - 0.001);
-            }
+        // Both paths time every word: each sentence lists its words, in order, inside the
+        // sentence's time and its characters.
+        for (const t of result.timings) {
+          const words = t.words ?? [];
+          expect(words.length, `sentence at ${t.char_start}`).toBeGreaterThan(0);
+          expect(words[0]!.start).toBeCloseTo(t.start, 2);
+          for (const [i, w] of words.entries()) {
+            expect(w.char_start).toBeGreaterThanOrEqual(t.char_start);
+            expect(w.char_end).toBeLessThanOrEqual(t.char_end);
+            expect(w.end).toBeGreaterThanOrEqual(w.start);
+            expect(w.end).toBeLessThanOrEqual(t.end + 0.001);
+            if (i > 0) expect(w.start).toBeGreaterThanOrEqual(words[i - 1]!.end - 0.001);
           }
         }
         if (opening) {

@@ -3,7 +3,7 @@
  * encoded to one MP3 while it is synthesised, plus the timing map.
  *
  * A long text read by the offline voice is cut into `segments` runs of consecutive pieces,
- * synthesised and encoded at the same time (one encoder stream each: a `lame` process or a
+ * synthesised and encoded at the same time (one encoder stream each: an eSpeak-NG host's or a
  * worker thread), then joined frame by frame (concatMp3), so one text uses every core as the
  * chapters of a book do. Each stream starts with LAME's priming frames and ends on a whole frame,
  * so a join adds a few tens of milliseconds between two sentences; the timing map and the
@@ -22,14 +22,14 @@
  * With `encoded` (the offline voice's hosts built with LAME), each run's speech is encoded into an
  * MP3 stream of its own in the voice's process and only its MP3 comes here, written to the run's
  * file as it comes: the same runs, timings and join, no PCM in this process
- * (docs/decisions.md, "Speech encoded where it is made").
+ * (docs/adr/0003-two-speech-paths.md).
  */
 import pLimit from 'p-limit';
 import { concatMp3 } from '../audio/concat';
 import type { EncoderPool } from '../audio/encoder-pool';
-import { createMp3Writer, type Mp3Writer } from '../audio/mp3';
-import type { FileStorage, StorageWriter } from '../storage/types';
+import type { FileStorage } from '../storage/types';
 import type { EncodedSpeech, EncodedSpeechStream, Speech } from '../tts/types';
+import { encodedOutput, pcmOutput, type RunOutput, type Spoken } from './synthesis-outputs';
 import { proportionalTimings, shiftEntry, wordTimedEntries, type TimingEntry } from './timing';
 
 export interface Piece {
@@ -141,15 +141,14 @@ interface RunOutcome {
   timings: TimingEntry[];
 }
 
-export async function synthesizeToMp3(input: SynthesisInput): Promise<SynthesisResult> {
-  const { pieces, storage, key, signal, opening } = input;
-  // A job stopped before its synthesis began (the step's first awaits) never starts it: the
-  // listener below only hears a stop that comes later.
-  signal.throwIfAborted();
+/**
+ * The runs to encode: `segments` runs of about the same length, the opening (when there is one)
+ * carved out of the first. The rest of the first run starts when the opening is done, the other
+ * runs at once, so every run still ends at about the same time: `startOrder` is the order they start in.
+ */
+function planRuns(pieces: readonly Piece[], segments: number, opening: OpeningOptions | undefined) {
   const first = opening === undefined ? [] : openingPieces(pieces, opening.chars);
-  const even = splitRuns(pieces, Math.max(1, Math.min(input.segments, pieces.length)));
-  // The opening is carved out of the first run; what is left of that run starts when the opening
-  // is done, the other runs at once, so every run still ends at about the same time.
+  const even = splitRuns(pieces, Math.max(1, Math.min(segments, pieces.length)));
   const firstRest = even[0]!.slice(first.length);
   const runs = first.length > 0 ? [first, ...(firstRest.length > 0 ? [firstRest] : []), ...even.slice(1)] : even;
   const openingRun = first.length > 0 ? 0 : -1;
@@ -157,6 +156,68 @@ export async function synthesizeToMp3(input: SynthesisInput): Promise<SynthesisR
     first.length > 0 && firstRest.length > 0 && runs.length > 2
       ? [0, ...runs.slice(2).map((_, i) => i + 2), 1]
       : runs.map((_, i) => i);
+  return { runs, openingRun, startOrder };
+}
+
+/** Joins the encoded runs into `key`; each starts in the timing map where the frames of the runs before it end. */
+async function joinRuns(
+  storage: FileStorage,
+  key: string,
+  outcomes: RunOutcome[],
+  openingRun: number,
+  { segments, encodedByVoice }: { segments: number; encodedByVoice: boolean },
+): Promise<SynthesisResult> {
+  const rate = outcomes[0]!.sampleRate;
+  // Join the runs; each starts where the frames of the runs before it end.
+  const frameSamples: number[] = [];
+  let bytes: number;
+  try {
+    bytes = await concatMp3(
+      storage,
+      outcomes.map((o) => o.key),
+      key,
+      { onSource: (_, info) => frameSamples.push(info.samples) },
+    );
+  } finally {
+    // The opening stays: a reader may be listening to it (its book deletes it when joined).
+    await Promise.all(
+      outcomes.filter((_, i) => i !== openingRun).map((o) => storage.delete(o.key).catch(() => undefined)),
+    );
+  }
+  const timings: TimingEntry[] = [];
+  let offset = 0;
+  for (const [i, o] of outcomes.entries()) {
+    const shift = offset / rate;
+    for (const t of o.timings) timings.push(shiftEntry(t, shift));
+    if (i < outcomes.length - 1) offset += frameSamples[i]!;
+  }
+  const last = outcomes[outcomes.length - 1]!;
+  const durationSeconds = (offset + last.samples) / rate;
+  // Shifted entries are rounded twice (their run's map, then the shift): the map still ends
+  // with the audio, to the millisecond.
+  const end = Math.round(durationSeconds * 1000) / 1000;
+  const final = timings.at(-1);
+  if (final !== undefined) {
+    final.end = end;
+    for (const w of final.words ?? []) w.end = Math.min(w.end, end);
+  }
+  return {
+    durationSeconds,
+    bytes,
+    sampleRate: rate,
+    timings,
+    // Streams encoded at once (an opening is one more run, not one more stream).
+    segments: Math.min(outcomes.length, Math.max(1, segments)),
+    encodedByVoice,
+  };
+}
+
+export async function synthesizeToMp3(input: SynthesisInput): Promise<SynthesisResult> {
+  const { pieces, storage, key, signal, opening } = input;
+  // A job stopped before its synthesis began (the step's first awaits) never starts it: the
+  // listener below only hears a stop that comes later.
+  signal.throwIfAborted();
+  const { runs, openingRun, startOrder } = planRuns(pieces, input.segments, opening);
   const totalChars = pieces.reduce((n, p) => n + (p.end - p.start), 0);
   let doneChars = 0;
   const partKey = (i: number) => (i === openingRun ? opening!.key : runs.length === 1 ? key : `${key}.part-${i + 1}`);
@@ -167,82 +228,6 @@ export async function synthesizeToMp3(input: SynthesisInput): Promise<SynthesisR
   signal.addEventListener('abort', onAbort, { once: true });
   let sampleRate: number | null = null;
   let encodedByVoice = false;
-
-  /** Where a run's speech goes: PCM to an MP3 writer, or MP3 the voice encoded to the file. */
-  interface RunOutput {
-    speak(text: string, signal: AbortSignal): Promise<Spoken>;
-    /** Takes a piece's speech, in order (waits while the encoder is behind). */
-    take(spoken: Spoken): Promise<void>;
-    /** Ends the file: its size in bytes. */
-    finish(): Promise<number>;
-    abort(): Promise<void>;
-  }
-  interface Spoken {
-    samples: number;
-    sampleRate: number;
-    words?: Speech['words'];
-    pcm?: Int16Array;
-    mp3?: Uint8Array;
-  }
-
-  /** PCM from `speak`, encoded here (an encoder thread or a `lame` process per stream). */
-  function pcmOutput(index: number): RunOutput {
-    let writer: Mp3Writer | null = null;
-    return {
-      speak: async (text, runSignal) => {
-        const speech = await input.speak(text, runSignal);
-        return {
-          samples: speech.samples.length,
-          sampleRate: speech.sampleRate,
-          words: speech.words,
-          pcm: speech.samples,
-        };
-      },
-      async take(spoken) {
-        writer ??= createMp3Writer({
-          sampleRate: spoken.sampleRate,
-          sink: await storage.createWriter(partKey(index)),
-          pool: input.pool,
-        });
-        // Nobody else uses this speech: its buffer may go to an encoder thread as it is.
-        await writer.write(spoken.pcm!, { handOver: true });
-      },
-      finish: async () => (await writer!.finish()).bytes,
-      abort: async () => writer?.abort(),
-    };
-  }
-
-  /** MP3 the voice encoded in a stream of its own, written to the file as it comes. */
-  function encodedOutput(index: number, stream: EncodedSpeechStream, encoded: EncodedSpeaking): RunOutput {
-    const speak = encoded.speaker(stream);
-    let sink: StorageWriter | null = null;
-    let bytes = 0;
-    let open = true;
-    const write = async (mp3: Uint8Array) => {
-      sink ??= await storage.createWriter(partKey(index));
-      if (mp3.byteLength === 0) return;
-      await sink.write(mp3);
-      bytes += mp3.byteLength;
-    };
-    return {
-      speak: async (text, runSignal) => {
-        const speech = await speak(text, runSignal);
-        return { samples: speech.samples, sampleRate: speech.sampleRate, words: speech.words, mp3: speech.mp3 };
-      },
-      take: (spoken) => write(spoken.mp3!),
-      async finish() {
-        open = false;
-        await write(await stream.finish());
-        await sink!.commit();
-        return bytes;
-      },
-      async abort() {
-        if (open) stream.close();
-        open = false;
-        await sink?.abort();
-      },
-    };
-  }
 
   async function encodeRun(run: readonly Piece[], index: number): Promise<RunOutcome> {
     inner.signal.throwIfAborted();
@@ -263,7 +248,10 @@ export async function synthesizeToMp3(input: SynthesisInput): Promise<SynthesisR
     };
     try {
       const stream = (await input.encoded?.open(inner.signal)) ?? null;
-      output = stream !== null ? encodedOutput(index, stream, input.encoded!) : pcmOutput(index);
+      output =
+        stream !== null
+          ? encodedOutput(storage, partKey(index), stream, input.encoded!.speaker(stream))
+          : pcmOutput(storage, partKey(index), input.speak, input.pool);
       if (stream !== null) encodedByVoice = true;
       for (const piece of run) {
         inner.signal.throwIfAborted();
@@ -308,7 +296,7 @@ export async function synthesizeToMp3(input: SynthesisInput): Promise<SynthesisR
     if (failed) {
       // Runs that finished before another failed leave nothing behind either.
       await Promise.all(
-        settled.map((s) => (s.status === 'fulfilled' ? storage.delete(s.value.key).catch(() => undefined) : undefined)),
+        settled.filter((s) => s.status === 'fulfilled').map((s) => storage.delete(s.value.key).catch(() => undefined)),
       );
       // The first failure, not the "aborted" of the runs it stopped.
       const first = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected' && !isAbort(s.reason));
@@ -327,48 +315,7 @@ export async function synthesizeToMp3(input: SynthesisInput): Promise<SynthesisR
         encodedByVoice,
       };
     }
-    // Join the runs; each starts where the frames of the runs before it end.
-    const frameSamples: number[] = [];
-    let bytes: number;
-    try {
-      bytes = await concatMp3(
-        storage,
-        outcomes.map((o) => o.key),
-        key,
-        { onSource: (_, info) => frameSamples.push(info.samples) },
-      );
-    } finally {
-      // The opening stays: a reader may be listening to it (its book deletes it when joined).
-      await Promise.all(
-        outcomes.map((o, i) => (i === openingRun ? undefined : storage.delete(o.key).catch(() => undefined))),
-      );
-    }
-    const timings: TimingEntry[] = [];
-    let offset = 0;
-    for (const [i, o] of outcomes.entries()) {
-      const shift = offset / rate;
-      for (const t of o.timings) timings.push(shiftEntry(t, shift));
-      if (i < outcomes.length - 1) offset += frameSamples[i]!;
-    }
-    const last = outcomes[outcomes.length - 1]!;
-    const durationSeconds = (offset + last.samples) / rate;
-    // Shifted entries are rounded twice (their run's map, then the shift): the map still ends
-    // with the audio, to the millisecond.
-    const end = Math.round(durationSeconds * 1000) / 1000;
-    const final = timings.at(-1);
-    if (final !== undefined) {
-      final.end = end;
-      for (const w of final.words ?? []) w.end = Math.min(w.end, end);
-    }
-    return {
-      durationSeconds,
-      bytes,
-      sampleRate: rate,
-      timings,
-      // Streams encoded at once (an opening is one more run, not one more stream).
-      segments: Math.min(outcomes.length, Math.max(1, input.segments)),
-      encodedByVoice,
-    };
+    return await joinRuns(storage, key, outcomes, openingRun, { segments: input.segments, encodedByVoice });
   } finally {
     signal.removeEventListener('abort', onAbort);
   }

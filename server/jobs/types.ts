@@ -157,14 +157,14 @@ export interface StepRecord {
  * Steps of a text job (top level). A web page found to be a book swaps its tail for BOOK_TAIL when
  * it is read. The tutoring analysis runs beside the synthesis (started by synthesize, kept by the
  * time analyze comes), so its one core of work no longer keeps the voice waiting
- * (docs/decisions.md#a-texts-analysis-runs-beside-its-synthesis).
+ * (docs/adr/0050-a-texts-analysis-runs-beside-its-synthesis.md).
  */
 export const TEXT_STEPS = ['acquire_content', 'split_chapters', 'synthesize', 'analyze', 'finalize'] as const;
 /**
  * Steps of a book after acquire_content. split_chapters creates its chapter jobs and hands the
  * first to the queue at once; the tutoring analysis waits until every chapter is converted, so it
  * neither delays the first playable chapter nor adds its memory to the synthesis's
- * (docs/decisions.md#a-books-analysis-runs-after-its-chapters).
+ * (docs/adr/0048-a-books-analysis-runs-after-its-chapters.md).
  */
 export const BOOK_TAIL = ['split_chapters', 'synthesize_chapters', 'analyze', 'combine_audio', 'finalize'] as const;
 export const BOOK_STEPS = ['acquire_content', ...BOOK_TAIL] as const;

@@ -78,15 +78,11 @@ function preferencesDto(preferences: Preferences) {
   };
 }
 
-export const authRoutes: RoutePlugin<{
-  auth: AuthService;
-  limits: AuthRateLimits;
-  storageUse: StorageUse;
-  account: AccountDeps;
-}> = async (app, { auth, limits, storageUse, account }) => {
-  // Per-address request limits (@fastify/rate-limit, registered on the root app); the login
-  // throttle and the hashing queue in the auth service come on top of them.
-  const perMinute = { max: limits.perMinute, timeWindow: 60_000 };
+type RouteApp = Parameters<RoutePlugin>[0];
+type PerMinute = { max: number; timeWindow: number };
+
+/** Signing up and signing in. */
+function signInRoutes(app: RouteApp, auth: AuthService, limits: AuthRateLimits, perMinute: PerMinute): void {
   const signupsThisHour = app.createRateLimit({ max: limits.signupPerHour, timeWindow: 3_600_000 });
   app.post(
     '/auth/register',
@@ -122,7 +118,18 @@ export const authRoutes: RoutePlugin<{
       return { access_token: token, token_type: 'bearer' as const, expires_in: expiresIn };
     },
   );
+}
 
+/** The signed-in reader's account: who they are, their password, sessions, preferences; deleting it. */
+function accountRoutes(
+  app: RouteApp,
+  {
+    auth,
+    storageUse,
+    account,
+    perMinute,
+  }: { auth: AuthService; storageUse: StorageUse; account: AccountDeps; perMinute: PerMinute },
+): void {
   // The user as sign-up answers it, and what their files take of their storage quota.
   app.get('/auth/me', { schema: { response: { 200: GetCurrentUserResponse } } }, async (request) => {
     const user = requireUser(request);
@@ -193,7 +200,10 @@ export const authRoutes: RoutePlugin<{
       return reply.code(204).send();
     },
   );
+}
 
+/** Forgot password: a reset link emailed, and the new password it sets. */
+function passwordResetRoutes(app: RouteApp, auth: AuthService, account: AccountDeps, perMinute: PerMinute): void {
   // Forgot password: the answer is the same whether or not the email has an account.
   const resetsFromThisAddress = app.createRateLimit({
     max: 10 * (account.resetMail?.perEmailPerHour ?? 3),
@@ -249,4 +259,18 @@ export const authRoutes: RoutePlugin<{
       return reply.code(204).send();
     },
   );
+}
+
+export const authRoutes: RoutePlugin<{
+  auth: AuthService;
+  limits: AuthRateLimits;
+  storageUse: StorageUse;
+  account: AccountDeps;
+}> = async (app, { auth, limits, storageUse, account }) => {
+  // Per-address request limits (@fastify/rate-limit, registered on the root app); the login
+  // throttle and the hashing queue in the auth service come on top of them.
+  const perMinute = { max: limits.perMinute, timeWindow: 60_000 };
+  signInRoutes(app, auth, limits, perMinute);
+  accountRoutes(app, { auth, storageUse, account, perMinute });
+  passwordResetRoutes(app, auth, account, perMinute);
 };

@@ -1,10 +1,14 @@
-import { mkdtempSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, renameSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { createApp, type AppDeps } from '../app';
 import { loadConfig, type Config } from '../config';
-import { openPglite } from '../db/pglite';
+import { migrate } from '../db/migrate';
+import { migrations } from '../db/migrations/index';
+import { installedPgliteVersion, openPglite } from '../db/pglite';
 import type { Db } from '../db/types';
 
 /** A cheap scrypt cost so tests do not spend 0.3 s per hash. Never used outside tests. */
@@ -46,7 +50,7 @@ export interface TestApp {
 export async function createTestApp(options: { env?: Record<string, string> } & AppDeps = {}): Promise<TestApp> {
   const { env, db: given, ...deps } = options;
   const config = testConfig(env);
-  const db = given ?? (await openPglite());
+  const db = given ?? (await openMigratedPglite());
   const app = await createApp(config, { passwordCost: TEST_PASSWORD_COST, ...deps, db });
   return {
     app,
@@ -57,6 +61,41 @@ export async function createTestApp(options: { env?: Record<string, string> } & 
       if (given === undefined) await db.close();
     },
   };
+}
+
+/**
+ * Where the tests keep a database with every migration applied, for this PGlite and these
+ * migrations (their hash names the file): git-ignored, outside the work tree's sources, shared by
+ * every test file and run until a migration or PGlite changes.
+ */
+function migratedTemplateFile(): string {
+  const hash = createHash('sha256')
+    .update(installedPgliteVersion())
+    .update(JSON.stringify(migrations.map((m) => [m.id, m.sql])))
+    .digest('hex')
+    .slice(0, 16);
+  const cache = fileURLToPath(new URL('../../node_modules/.cache/lectio-test-db/', import.meta.url));
+  return path.join(cache, `migrated-${hash}.tar.gz`);
+}
+
+/**
+ * A new in-memory database with every migration applied: loaded from the migrated template (the
+ * app's own migrate() then finds nothing to do), or, the first time, migrated here and written out
+ * as that template. Opening a database and migrating it cost a test app about 2 to 3 s of CPU.
+ */
+async function openMigratedPglite(): Promise<Db> {
+  const file = migratedTemplateFile();
+  if (existsSync(file)) return openPglite(undefined, { template: file });
+  const db = await openPglite();
+  await migrate(db);
+  const bytes = Buffer.from(await (await db.dumpDataDir()).arrayBuffer());
+  mkdirSync(path.dirname(file), { recursive: true });
+  // Written beside and renamed: a test file running at the same time reads a whole template or none.
+  const partial = `${file}.${process.pid}.partial`;
+  writeFileSync(file.replace(/\.tar\.gz$/, '.json'), `${JSON.stringify({ pglite: installedPgliteVersion() })}\n`);
+  writeFileSync(partial, bytes);
+  renameSync(partial, file);
+  return db;
 }
 
 /** Empties every table but schema_migrations, so one database can serve many independent tests. */

@@ -64,15 +64,17 @@ export function descendants(root: number): Stat[] {
 }
 
 /**
- * Zombies among the descendants of `root`; with `names`, only those of these programs (a test
- * runner starts helpers of its own, such as esbuild, whose children are not the server's).
+ * Zombies among the descendants of `root`; with `names`, only those of programs whose names start
+ * so (a test runner starts helpers of its own, such as esbuild, whose children are not the server's).
  */
 export function zombiesBelow(root: number, names?: readonly string[]): number {
-  return descendants(root).filter((s) => s.state === 'Z' && (names === undefined || names.includes(s.name))).length;
+  return descendants(root).filter(
+    (s) => s.state === 'Z' && (names === undefined || names.some((name) => s.name.startsWith(name))),
+  ).length;
 }
 
-/** The programs the server starts: the launcher's shell and its calls, the voice, the encoder. */
-export const SERVER_CHILD_PROGRAMS = ['sh', 'espeak-ng', 'lame'] as const;
+/** The programs the server starts: the offline voice's hosts (espeak-host-<hash>) and their compiler. */
+export const SERVER_CHILD_PROGRAMS = ['espeak-host', 'cc', 'gcc'] as const;
 
 function countOpenFiles(pid: number): number {
   try {

@@ -109,179 +109,249 @@ interface Running<Claim> {
   handedBack: boolean;
 }
 
-export function createLeasedWorker<Claim>(options: LeasedWorkerOptions<Claim>) {
-  const { work, queue, leaseSeconds, log } = options;
-  const noun = work.noun;
-  const workerId = randomUUID();
-  const storeRetrySeconds = options.storeRetrySeconds ?? 15;
-  const databaseProbeMs = options.databaseProbeMs ?? 2_000;
-  const active = new Map<string, Running<Claim>>();
+/** One worker's state: what it runs, claims and holds, its timers, and whether it is stopping. */
+interface WorkerState<Claim> {
+  options: LeasedWorkerOptions<Claim>;
+  workerId: string;
+  active: Map<string, Running<Claim>>;
   /** Units whose lease is being claimed here: a second message for one waits for none. */
-  const claiming = new Set<string>();
-  const inFlight = new Set<Promise<void>>();
+  claiming: Set<string>;
+  inFlight: Set<Promise<void>>;
   /** Units this worker holds while its database does not answer. */
-  const awaitingDatabase = new Set<string>();
+  awaitingDatabase: Set<string>;
   /** Store outages in a row, per unit: its next wait doubles with each. */
-  const storeOutages = new Map<string, number>();
-  let databaseProbe: NodeJS.Timeout | undefined;
-  let watcher: NodeJS.Timeout | undefined;
-  let sweeper: NodeJS.Timeout | undefined;
-  let stopping = false;
+  storeOutages: Map<string, number>;
+  databaseProbe: NodeJS.Timeout | undefined;
+  watcher: NodeJS.Timeout | undefined;
+  sweeper: NodeJS.Timeout | undefined;
+  stopping: boolean;
+}
 
-  async function run(id: string): Promise<void> {
-    if (active.has(id) || claiming.has(id)) return; // a live run here has it (a repeated message)
-    claiming.add(id);
-    let claim: Claim | null;
-    try {
-      claim = await work.claim(id, workerId, leaseSeconds);
-    } finally {
-      claiming.delete(id);
-    }
-    if (claim === null) return;
-    const controller = new AbortController();
-    const heartbeat = setInterval(
-      () => void work.renew(id, workerId, leaseSeconds).catch(() => undefined),
-      (leaseSeconds * 1000) / 3,
-    );
-    const entry: Running<Claim> = { claim, controller, heartbeat, handedBack: false };
-    active.set(id, entry);
-    let outcome: 'ended' | 'shutdown' | 'store' | 'database' = 'ended';
-    try {
-      await work.run(id, claim, controller.signal, workerId);
-    } catch (error) {
-      if (controller.signal.aborted) {
-        if (controller.signal.reason === SHUTDOWN) outcome = 'shutdown';
-        else await work.cancelled?.(id, claim);
-      } else if (isStorageUnavailable(error)) outcome = 'store';
-      else if (isDatabaseUnavailable(error)) outcome = 'database';
-      else await work.failed(id, claim, error, workerId);
-    } finally {
-      clearInterval(heartbeat);
-      if (active.get(id) === entry) active.delete(id);
+async function run<Claim>(state: WorkerState<Claim>, id: string): Promise<void> {
+  const { work, leaseSeconds } = state.options;
+  const { active, claiming, workerId } = state;
+  if (active.has(id) || claiming.has(id)) return; // a live run here has it (a repeated message)
+  claiming.add(id);
+  let claim: Claim | null;
+  try {
+    claim = await work.claim(id, workerId, leaseSeconds);
+  } finally {
+    claiming.delete(id);
+  }
+  if (claim === null) return;
+  const controller = new AbortController();
+  const heartbeat = setInterval(
+    () => void work.renew(id, workerId, leaseSeconds).catch(() => undefined),
+    (leaseSeconds * 1000) / 3,
+  );
+  const entry: Running<Claim> = { claim, controller, heartbeat, handedBack: false };
+  active.set(id, entry);
+  let outcome: 'ended' | 'shutdown' | 'store' | 'database' = 'ended';
+  try {
+    await work.run(id, claim, controller.signal, workerId);
+  } catch (error) {
+    if (controller.signal.aborted) {
       if (controller.signal.reason === SHUTDOWN) outcome = 'shutdown';
-      if (outcome === 'shutdown') await handBack(id, entry);
-      else if (outcome === 'database') resumeWhenDatabaseAnswers(id, claim);
-      else await work.release(id, workerId).catch(() => undefined);
-      if (outcome === 'ended') {
-        storeOutages.delete(id);
-        await work.finished?.(id, claim);
-      }
-      if (outcome === 'store') await retryAfterStoreOutage(id, claim);
+      else await work.cancelled?.(id, claim);
+    } else if (isStorageUnavailable(error)) outcome = 'store';
+    else if (isDatabaseUnavailable(error)) outcome = 'database';
+    else await work.failed(id, claim, error, workerId);
+  } finally {
+    clearInterval(heartbeat);
+    if (active.get(id) === entry) active.delete(id);
+    if (controller.signal.reason === SHUTDOWN) outcome = 'shutdown';
+    if (outcome === 'shutdown') await handBack(state, id, entry);
+    else if (outcome === 'database') resumeWhenDatabaseAnswers(state, id, claim);
+    else await work.release(id, workerId).catch(() => undefined);
+    if (outcome === 'ended') {
+      state.storeOutages.delete(id);
+      await work.finished?.(id, claim);
     }
+    if (outcome === 'store') await retryAfterStoreOutage(state, id, claim);
   }
+}
 
-  async function retryAfterStoreOutage(id: string, claim: Claim): Promise<void> {
-    const inRow = (storeOutages.get(id) ?? 0) + 1;
-    storeOutages.set(id, inRow);
-    const retryInSeconds = Math.min(STORE_RETRY_MAX_SECONDS, storeRetrySeconds * 2 ** (inRow - 1));
-    log?.warn({ ...work.fields(id, claim), retryInSeconds }, `file store unavailable; the ${noun} will run again`);
-    // If this send fails too (database down as well), the sweep of a live worker queues it.
-    await queue.send(id, { delaySeconds: retryInSeconds }).catch(() => undefined);
+async function retryAfterStoreOutage<Claim>(state: WorkerState<Claim>, id: string, claim: Claim): Promise<void> {
+  const { work, queue, log } = state.options;
+  const inRow = (state.storeOutages.get(id) ?? 0) + 1;
+  state.storeOutages.set(id, inRow);
+  const retryInSeconds = Math.min(STORE_RETRY_MAX_SECONDS, (state.options.storeRetrySeconds ?? 15) * 2 ** (inRow - 1));
+  log?.warn({ ...work.fields(id, claim), retryInSeconds }, `file store unavailable; the ${work.noun} will run again`);
+  // If this send fails too (database down as well), the sweep of a live worker queues it.
+  await queue.send(id, { delaySeconds: retryInSeconds }).catch(() => undefined);
+}
+
+/**
+ * The database went away while this worker ran (or was about to run) the unit: keep it (its lease
+ * stays ours) and run it again from where it is once the database answers.
+ */
+function resumeWhenDatabaseAnswers<Claim>(state: WorkerState<Claim>, id: string, claim?: Claim): void {
+  const { work, log } = state.options;
+  const databaseProbeMs = state.options.databaseProbeMs ?? 2_000;
+  if (state.stopping) return; // another worker's sweep takes it once the lease lapses
+  if (!state.awaitingDatabase.has(id)) {
+    log?.warn(work.fields(id, claim), `database unavailable; the ${work.noun} resumes when it answers again`);
   }
-
-  /**
-   * The database went away while this worker ran (or was about to run) the unit: keep it (its lease
-   * stays ours) and run it again from where it is once the database answers.
-   */
-  function resumeWhenDatabaseAnswers(id: string, claim?: Claim): void {
-    if (stopping) return; // another worker's sweep takes it once the lease lapses
-    if (!awaitingDatabase.has(id)) {
-      log?.warn(work.fields(id, claim), `database unavailable; the ${noun} resumes when it answers again`);
-    }
-    awaitingDatabase.add(id);
-    if (databaseProbe !== undefined) return;
-    const probe = async () => {
-      databaseProbe = undefined;
-      if (stopping || awaitingDatabase.size === 0) return;
-      try {
-        await work.probe();
-      } catch {
-        databaseProbe = setTimeout(() => void probe(), databaseProbeMs);
-        return;
-      }
-      const ids = [...awaitingDatabase];
-      awaitingDatabase.clear();
-      log?.info({ count: ids.length }, `database answers again; resuming its ${noun}s`);
-      for (const held of ids) void runTracked(held).catch(() => undefined);
-    };
-    databaseProbe = setTimeout(() => void probe(), databaseProbeMs);
-  }
-
-  /** Runs the unit as the queue handler does, counted among the runs `stop` waits for. */
-  async function runTracked(id: string): Promise<void> {
-    const p = run(id).catch((error: unknown) => {
-      if (isDatabaseUnavailable(error)) {
-        resumeWhenDatabaseAnswers(id);
-        return;
-      }
-      log?.warn({ ...work.fields(id), err: error }, `${noun} run interrupted; the queue will retry it`);
-      throw error;
-    });
-    inFlight.add(p);
+  state.awaitingDatabase.add(id);
+  if (state.databaseProbe !== undefined) return;
+  const probe = async () => {
+    state.databaseProbe = undefined;
+    if (state.stopping || state.awaitingDatabase.size === 0) return;
     try {
-      await p;
-    } finally {
-      inFlight.delete(p);
+      await work.probe();
+    } catch {
+      state.databaseProbe = setTimeout(() => void probe(), databaseProbeMs);
+      return;
     }
-  }
+    const ids = [...state.awaitingDatabase];
+    state.awaitingDatabase.clear();
+    log?.info({ count: ids.length }, `database answers again; resuming its ${work.noun}s`);
+    for (const held of ids) void runTracked(state, held).catch(() => undefined);
+  };
+  state.databaseProbe = setTimeout(() => void probe(), databaseProbeMs);
+}
 
-  /** Lets go of a unit this worker is stopping and queues it again at once, for another worker. */
-  async function handBack(id: string, entry: Running<Claim>): Promise<void> {
-    if (entry.handedBack) return;
-    entry.handedBack = true;
-    clearInterval(entry.heartbeat);
-    await work.release(id, workerId).catch(() => undefined);
-    if (work.stillWanted !== undefined && !(await work.stillWanted(id).catch(() => true))) return;
-    try {
-      await queue.send(id);
-      log?.info(work.fields(id, entry.claim), `${noun} handed back for another worker`);
-      options.onHandedBack?.(id);
-    } catch (err) {
-      // The sweep of a live worker queues it again (no lease, no waiting message).
-      log?.warn(
-        { ...work.fields(id, entry.claim), err },
-        `could not queue a handed-back ${noun}; a live worker will sweep it up`,
-      );
+/** Runs the unit as the queue handler does, counted among the runs `stop` waits for. */
+async function runTracked<Claim>(state: WorkerState<Claim>, id: string): Promise<void> {
+  const { work, log } = state.options;
+  const p = run(state, id).catch((error: unknown) => {
+    if (isDatabaseUnavailable(error)) {
+      resumeWhenDatabaseAnswers(state, id);
+      return;
     }
+    log?.warn({ ...work.fields(id), err: error }, `${work.noun} run interrupted; the queue will retry it`);
+    throw error;
+  });
+  state.inFlight.add(p);
+  try {
+    await p;
+  } finally {
+    state.inFlight.delete(p);
   }
+}
 
-  async function sweep(): Promise<void> {
-    await work.beforeSweep?.();
-    for (const id of await work.abandoned()) {
-      if (active.has(id)) continue;
-      log?.info(work.fields(id), `taking over a ${noun} whose worker stopped`);
-      options.onTakenOver?.(id);
-      await queue.send(id);
-    }
-    if (work.idle === undefined) return;
-    const idle = (await work.idle(leaseSeconds)).filter((id) => !active.has(id));
-    if (idle.length === 0) return;
-    const waiting = queue.waitingAmong === undefined ? new Set<string>() : await queue.waitingAmong(idle);
-    for (const id of idle) {
-      if (waiting.has(id)) continue;
-      log?.info(work.fields(id), `queueing a ${noun} that has no worker and no queued message`);
-      await queue.send(id);
-    }
+/** Lets go of a unit this worker is stopping and queues it again at once, for another worker. */
+async function handBack<Claim>(state: WorkerState<Claim>, id: string, entry: Running<Claim>): Promise<void> {
+  const { work, queue, log } = state.options;
+  const noun = work.noun;
+  if (entry.handedBack) return;
+  entry.handedBack = true;
+  clearInterval(entry.heartbeat);
+  await work.release(id, state.workerId).catch(() => undefined);
+  if (work.stillWanted !== undefined && !(await work.stillWanted(id).catch(() => true))) return;
+  try {
+    await queue.send(id);
+    log?.info(work.fields(id, entry.claim), `${noun} handed back for another worker`);
+    state.options.onHandedBack?.(id);
+  } catch (err) {
+    // The sweep of a live worker queues it again (no lease, no waiting message).
+    log?.warn(
+      { ...work.fields(id, entry.claim), err },
+      `could not queue a handed-back ${noun}; a live worker will sweep it up`,
+    );
   }
+}
 
-  async function watchCancellations(): Promise<void> {
-    const ids = [...active.keys()];
-    if (ids.length === 0) return;
-    for (const id of await work.stoppedAmong(ids)) active.get(id)?.controller.abort(CANCELLED);
+async function sweep<Claim>(state: WorkerState<Claim>): Promise<void> {
+  const { work, queue, log, leaseSeconds } = state.options;
+  const noun = work.noun;
+  await work.beforeSweep?.();
+  for (const id of await work.abandoned()) {
+    if (state.active.has(id)) continue;
+    log?.info(work.fields(id), `taking over a ${noun} whose worker stopped`);
+    state.options.onTakenOver?.(id);
+    await queue.send(id);
   }
+  if (work.idle === undefined) return;
+  const idle = (await work.idle(leaseSeconds)).filter((id) => !state.active.has(id));
+  if (idle.length === 0) return;
+  const waiting = queue.waitingAmong === undefined ? new Set<string>() : await queue.waitingAmong(idle);
+  for (const id of idle) {
+    if (waiting.has(id)) continue;
+    log?.info(work.fields(id), `queueing a ${noun} that has no worker and no queued message`);
+    await queue.send(id);
+  }
+}
+
+async function watchCancellations<Claim>(state: WorkerState<Claim>): Promise<void> {
+  const ids = [...state.active.keys()];
+  if (ids.length === 0) return;
+  for (const id of await state.options.work.stoppedAmong(ids)) state.active.get(id)?.controller.abort(CANCELLED);
+}
+
+/** Starts the cancel watch and the sweep, and takes messages, `concurrency` at a time. */
+async function start<Claim>(state: WorkerState<Claim>, handle: (id: string) => Promise<void>): Promise<void> {
+  const { options } = state;
+  const { log, leaseSeconds, queue } = options;
+  const noun = options.work.noun;
+  // While the database is away these fail every time: said once, not twice a second.
+  let watchFailing = false;
+  state.watcher = setInterval(() => {
+    watchCancellations(state).then(
+      () => (watchFailing = false),
+      (err: unknown) => {
+        if (!watchFailing) log?.warn({ err }, `${noun} cancel watch failed`);
+        watchFailing = true;
+      },
+    );
+  }, options.cancelWatchMs ?? 500);
+  state.watcher.unref();
+  state.sweeper = setInterval(
+    () => void sweep(state).catch((err: unknown) => log?.warn({ err }, `${noun} lease sweep failed`)),
+    (leaseSeconds * 1000) / 2,
+  );
+  state.sweeper.unref();
+  await queue.work(options.concurrency, handle);
+}
+
+/**
+ * Hands running units back (aborted, lease released, queued again for another worker) and waits
+ * up to `graceMs` for their runs to return; a run that ignores the abort is handed back when the
+ * grace period ends.
+ */
+async function stop<Claim>(state: WorkerState<Claim>, graceMs: number): Promise<void> {
+  state.stopping = true;
+  clearInterval(state.watcher);
+  clearInterval(state.sweeper);
+  clearTimeout(state.databaseProbe);
+  for (const { controller } of state.active.values()) controller.abort(SHUTDOWN);
+  const grace = new AbortController();
+  await Promise.race([
+    Promise.allSettled([...state.inFlight]),
+    sleep(graceMs, undefined, { signal: grace.signal }).catch(() => undefined),
+  ]);
+  grace.abort();
+  for (const [id, entry] of state.active) await handBack(state, id, entry);
+}
+
+export function createLeasedWorker<Claim>(options: LeasedWorkerOptions<Claim>) {
+  const { work, queue } = options;
+  const state: WorkerState<Claim> = {
+    options,
+    workerId: randomUUID(),
+    active: new Map(),
+    claiming: new Set(),
+    inFlight: new Set(),
+    awaitingDatabase: new Set(),
+    storeOutages: new Map(),
+    databaseProbe: undefined,
+    watcher: undefined,
+    sweeper: undefined,
+    stopping: false,
+  };
 
   /** The queue's handler. */
   async function handle(id: string): Promise<void> {
-    if (stopping) {
+    if (state.stopping) {
       // Fetched while stopping: back to the queue for another worker, at once.
       await queue.send(id);
       return;
     }
-    await runTracked(id);
+    await runTracked(state, id);
   }
 
   return {
-    workerId,
+    workerId: state.workerId,
     handle,
     /**
      * Embedded mode, before `start`: this process is the only one, so every lease is a dead
@@ -293,53 +363,21 @@ export function createLeasedWorker<Claim>(options: LeasedWorkerOptions<Claim>) {
       return ids;
     },
     /** Starts the cancel watch and the sweep, and takes messages, `concurrency` at a time. */
-    async start(): Promise<void> {
-      // While the database is away these fail every time: said once, not twice a second.
-      let watchFailing = false;
-      watcher = setInterval(() => {
-        watchCancellations().then(
-          () => (watchFailing = false),
-          (err: unknown) => {
-            if (!watchFailing) log?.warn({ err }, `${noun} cancel watch failed`);
-            watchFailing = true;
-          },
-        );
-      }, options.cancelWatchMs ?? 500);
-      watcher.unref();
-      sweeper = setInterval(
-        () => void sweep().catch((err: unknown) => log?.warn({ err }, `${noun} lease sweep failed`)),
-        (leaseSeconds * 1000) / 2,
-      );
-      sweeper.unref();
-      await queue.work(options.concurrency, handle);
-    },
+    start: () => start(state, handle),
     /** The process that served a cancel stops the work at once (others notice within the watch's period). */
     notifyCancelled(ids: Iterable<string>): void {
-      for (const id of ids) active.get(id)?.controller.abort(CANCELLED);
+      for (const id of ids) state.active.get(id)?.controller.abort(CANCELLED);
     },
     /**
      * Hands running units back (aborted, lease released, queued again for another worker) and waits
      * up to `graceMs` for their runs to return; a run that ignores the abort is handed back when the
      * grace period ends.
      */
-    async stop(graceMs = 5000): Promise<void> {
-      stopping = true;
-      clearInterval(watcher);
-      clearInterval(sweeper);
-      clearTimeout(databaseProbe);
-      for (const { controller } of active.values()) controller.abort(SHUTDOWN);
-      const grace = new AbortController();
-      await Promise.race([
-        Promise.allSettled([...inFlight]),
-        sleep(graceMs, undefined, { signal: grace.signal }).catch(() => undefined),
-      ]);
-      grace.abort();
-      for (const [id, entry] of active) await handBack(id, entry);
-    },
+    stop: (graceMs = 5000) => stop(state, graceMs),
     /** Units this process is running now. */
-    runningCount: () => active.size,
+    runningCount: () => state.active.size,
     /** Whether this process is running the unit now. */
-    isRunning: (id: string) => active.has(id),
+    isRunning: (id: string) => state.active.has(id),
   };
 }
 

@@ -3,7 +3,6 @@ import type { AddressInfo } from 'node:net';
 import type { MessageDescriptor } from '@pact-foundation/pact';
 import type { FastifyInstance } from 'fastify';
 import { SMTPServer } from 'smtp-server';
-import { offlineSynthesizer } from '../../../server/assistant/service';
 import { appStorage } from '../../../server/testing/library-fixtures';
 import { createTestApp } from '../../../server/testing/app';
 import { createStateHandlers, type ProviderContext, type StateHandler } from './state-handlers';
@@ -71,8 +70,6 @@ export async function startProvider(): Promise<ProviderHarness> {
   });
   await dev.app.listen({ port: 0, host: '127.0.0.1' });
   await prod.app.listen({ port: 0, host: '127.0.0.1' });
-  // The offline voice loads once per process (~1.5 s): before the first voice interaction waits on it.
-  await offlineSynthesizer()('Ready.', new AbortController().signal);
   let current = dev.app;
   const ctx: ProviderContext = {
     dev,

@@ -1,4 +1,13 @@
 /** What the SQL of the jobs table shares. */
+import type { DbExecutor } from '../../../db/types';
+import type { JobRecord } from '../../types';
+import { JOB_COLUMNS, toJob, type JobRow } from '../rows';
+
+/** The jobs that match `where` (a condition, and its ORDER BY and LIMIT), as typed records. */
+export async function selectJobs(x: DbExecutor, where: string, params: unknown[]): Promise<JobRecord[]> {
+  const { rows } = await x.query<JobRow>(`SELECT ${JOB_COLUMNS} FROM jobs WHERE ${where}`, params);
+  return rows.map(toJob);
+}
 
 /** An unfinished job. */
 export const ACTIVE = `status IN ('PENDING', 'PROCESSING')`;

@@ -1,21 +1,21 @@
 /**
  * The acquire_content step of a web page's job: the page is downloaded in one of the worker's
  * download slots, its article read and its plan decided; then the space its text and audio will
- * take is reserved against its reader's storage quota (./quotas.ts, ./space.ts), and only then is
+ * take is reserved against its reader's storage quota (../quotas.ts, ../space.ts), and only then is
  * its text stored. A page whose estimate passes the quota fails the job with the estimate and the
  * space left in words, and nothing of it is stored.
  */
-import { fetchPage } from '../ingest/fetch-page';
-import { normaliseText } from '../ingest/text-file';
-import { documentReader } from '../ingest/reader';
-import type { VoiceSettings } from '../tts/select';
-import { jobPlan, planSourceOffThread, storedPlan } from './plan';
-import type { Quotas } from './quotas';
-import type { JobRepository } from './repository';
-import { reservationOf, voiceFigures } from './space';
-import { sourceKey } from './storage-keys';
-import type { JobPlan, JobRecord } from './types';
-import type { FileStorage } from '../storage/types';
+import { fetchPage } from '../../ingest/fetch-page';
+import { normaliseText } from '../../ingest/text-file';
+import { documentReader } from '../../ingest/reader';
+import type { VoiceSettings } from '../../tts/select';
+import { jobPlan, planSourceOffThread, storedPlan } from '../plan';
+import type { Quotas } from '../quotas';
+import type { JobRepository } from '../repository';
+import { reservationOf, voiceFigures } from '../space';
+import { sourceKey } from '../storage-keys';
+import type { JobPlan, JobRecord } from '../types';
+import type { FileStorage } from '../../storage/types';
 
 /** A counter of download slots: take one without waiting, or learn that all are busy. */
 export interface FetchSlots {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { aacKbps } from './formats';
+import { aacKbps } from './download-formats';
 
 describe('the M4B bitrate', () => {
   const hour = 3600;
