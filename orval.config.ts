@@ -1,7 +1,7 @@
 // Orval's configuration: contracts/openapi.yaml -> the SPA's zod-validated React Query hooks and msw
 // handlers (src/api/gen) and the server's request and response schemas (server/gen).
 // Orval itself is a tool of its own in tools/codegen (it needs Node 22.18 or later, the app runs on
-// 20.19: docs/decisions.md#the-code-generator-runs-on-its-own-node); `npm run generate:api`
+// 20.19: docs/adr/0018-code-generator-on-its-own-node.md); `npm run generate:api`
 // (scripts/codegen.mjs) runs it with this file. So this file imports nothing from Orval: its paths
 // are relative to this folder, the repository root.
 // Generated code is never edited by hand: change contracts/openapi.yaml and run `npm run generate:api`.

@@ -1,5 +1,8 @@
 /// <reference types="vitest/config" />
 import react from '@vitejs/plugin-react';
+import { readdirSync, readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 import { firstLoadChunks, firstLoadGroups } from './tools/vite/first-load.mjs';
@@ -9,6 +12,57 @@ import { noVendorPrefixes } from './tools/vite/no-vendor-prefixes.mjs';
 // The API runs on its own port in development (`npm run dev`); Vite proxies /api to it,
 // including the voice assistant's websocket.
 const apiTarget = `http://127.0.0.1:${process.env.API_PORT ?? '8080'}`;
+
+/**
+ * The tests of the repository's own rules rather than of its behaviour (docs, README, the
+ * architecture map, file sizes, import boundaries and circles, table owners, CI's tools): quick,
+ * they run beside lint (`npm run test:meta`).
+ */
+const META_TESTS = [
+  'tests/unit/architecture.test.ts',
+  'tests/unit/contracts-doc.test.ts',
+  'tests/unit/docs.test.ts',
+  'tests/unit/import-boundaries.test.ts',
+  'tests/unit/import-cycles.test.ts',
+  'tests/unit/lint-rules.test.ts',
+  'tests/unit/readme.test.ts',
+  'tests/unit/server-flags.test.ts',
+  'tests/unit/story-docs.test.ts',
+  'tests/unit/table-owners.test.ts',
+  'tests/unit/test-chain.test.ts',
+  'tests/unit/test-tools.test.ts',
+];
+
+/** Vitest's own exclusions, kept when a project lists more. */
+const EXCLUDED = ['**/node_modules/**', '**/.git/**'];
+
+const SERVER_TESTS = ['server/**/*.test.ts', 'proto/**/*.test.ts', 'tests/integration/**/*.test.ts'];
+
+/**
+ * The server's test files by what they start, read from what they import and call: `integration`
+ * starts real PostgreSQL servers or the server's processes as in production (tests/integration/,
+ * tests/support/postgres.ts, tests/support/cluster.ts); `app` boots the whole app in-process
+ * (createTestApp, createApp). Read when the config loads, so a new test file lands in its group
+ * without being listed.
+ */
+function groupServerTests(): { app: string[]; integration: string[] } {
+  const root = fileURLToPath(new URL('.', import.meta.url));
+  const files = (dir: string): string[] =>
+    readdirSync(path.join(root, dir), { withFileTypes: true }).flatMap((entry) => {
+      const file = `${dir}/${entry.name}`;
+      if (entry.isDirectory()) return entry.name === 'node_modules' ? [] : files(file);
+      return entry.name.endsWith('.test.ts') ? [file] : [];
+    });
+  const groups = { app: [] as string[], integration: [] as string[] };
+  for (const file of ['server', 'proto', 'tests/integration'].flatMap(files)) {
+    const source = readFileSync(path.join(root, file), 'utf8');
+    if (file.startsWith('tests/integration/') || /tests\/support\/(postgres|cluster)'/.test(source))
+      groups.integration.push(file);
+    else if (/\bcreate(Test)?App\(/.test(source)) groups.app.push(file);
+  }
+  return groups;
+}
+const serverTests = groupServerTests();
 
 export default defineConfig({
   plugins: [
@@ -44,13 +98,36 @@ export default defineConfig({
   },
   test: {
     globals: true,
+    // Vitest's default on a run is one worker fewer than the CPUs: on a 2-core machine one file at a
+    // time, with the other core mostly idle while a test waits on its child processes. At least two
+    // (projects that must run one file at a time say so with fileParallelism: false).
+    maxWorkers: Math.max(2, availableParallelism() - 1),
+    // The projects are grouped by what a test file costs, so each can run as a step of its own
+    // (scripts/test-all.mjs) and the quick ones in the inner loop (scripts/check.mjs):
+    //   meta         the repository's own rules: docs, README, architecture map, file sizes, imports
+    //   unit         the SPA and its units (jsdom), nothing booted
+    //   server       server and protocol units: no app booted
+    //   app          server tests that boot the whole app in-process (createTestApp, createApp)
+    //   integration  real PostgreSQL servers and processes started as in production
     projects: [
+      {
+        extends: true,
+        test: {
+          name: 'meta',
+          environment: 'node',
+          include: META_TESTS,
+          setupFiles: ['./tests/setup/temp-dir.ts'],
+          // npm test runs them beside lint, the type checks and the Storybook build.
+          testTimeout: 30_000,
+        },
+      },
       {
         extends: true,
         test: {
           name: 'unit',
           environment: 'jsdom',
           include: ['src/**/*.test.{ts,tsx}', 'tests/unit/**/*.test.{ts,tsx}'],
+          exclude: [...EXCLUDED, ...META_TESTS],
           setupFiles: ['./tests/setup/dom.ts', './tests/setup/temp-dir.ts'],
         },
       },
@@ -60,9 +137,36 @@ export default defineConfig({
           name: 'server',
           environment: 'node',
           setupFiles: ['./tests/setup/temp-dir.ts'],
-          include: ['server/**/*.test.ts', 'proto/**/*.test.ts', 'tests/integration/**/*.test.ts'],
-          testTimeout: 30_000,
-          hookTimeout: 60_000,
+          include: SERVER_TESTS,
+          exclude: [...EXCLUDED, ...serverTests.app, ...serverTests.integration],
+          // Two files at once, on a machine another process may be keeping busy: room to spare.
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'app',
+          environment: 'node',
+          setupFiles: ['./tests/setup/temp-dir.ts'],
+          include: serverTests.app,
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'integration',
+          environment: 'node',
+          setupFiles: ['./tests/setup/temp-dir.ts'],
+          include: serverTests.integration,
+          // One file at a time: each starts PostgreSQL and several server processes, which build
+          // dist-server/ first when it is stale.
+          fileParallelism: false,
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
         },
       },
       {

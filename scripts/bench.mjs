@@ -1,7 +1,8 @@
-// `npm run bench`: every performance figure the issues set targets for, printed, never asserted.
-//   1. conversion: the native espeak-ng | lame pipeline and the server (job creation to COMPLETED)
-//      in the same run and their ratio, the API's p99 while converting, peak RSS of the first start
-//      and of the conversion  (bench/conversion.ts; BENCH_CHARS=50000)
+// `npm run bench`: every performance figure with a target (README "Speed and size"), printed, never asserted.
+//   1. conversion: the native espeak-ng | lame pipeline and the server on its native and portable
+//      speech paths (job creation to COMPLETED) in the same run and their ratios, the API's p99
+//      while converting, peak RSS of the first start and of the conversion  (bench/conversion.ts;
+//      BENCH_CHARS=50000, BENCH_QUICK=1 to check it runs)
 //   2. bundle: gzip JavaScript a first visit needs on /login and /dashboard (target 105 KB), chunk
 //      by chunk, and its shares: the framework (react, react-dom, scheduler) and the app (its own
 //      code and each library, heaviest first)  (bench/bundle.mjs)
@@ -20,8 +21,6 @@
 //      GET /environment, on the embedded database and on PostgreSQL  (bench/joblist.ts)
 //   8. encode: MP3 encoding speed of 10 minutes of speech-like audio, in-process and on the
 //      encoder pool, and peak RSS  (bench/encode.ts)
-//      espeak: the native offline voice's CPU for the same requests, espeak-ng started per request
-//      against eSpeak-NG kept running  (bench/espeak.ts)
 //   9. voices: offline synthesis speed per sentence and per 1,000-character chunk  (bench/voices.ts)
 //  10. memory: peak RSS of the first start under `npm start` (npm, the start script and the server
 //      together, and the server alone), and of the server converting a 1 MB book and a 10 MB plain
@@ -54,7 +53,6 @@ const benches = [
   { name: 'joblist', args: ['--import', 'tsx', 'bench/joblist.ts'], before: buildServerIfStale },
   { name: 'feeds', args: ['--import', 'tsx', 'bench/feeds.ts'], before: buildServerIfStale },
   { name: 'encode', args: ['--import', 'tsx', 'bench/encode.ts'] },
-  { name: 'espeak', args: ['--import', 'tsx', 'bench/espeak.ts'] },
   { name: 'voices', args: ['--import', 'tsx', 'bench/voices.ts'] },
   { name: 'memory', args: ['--import', 'tsx', 'bench/memory.ts'], before: buildServerIfStale },
   { name: 'first-chapter', args: ['--import', 'tsx', 'bench/first-chapter.ts'], before: buildServerIfStale },

@@ -20,8 +20,8 @@ export const SERVER_ENTRY = path.join(SERVER_OUT, 'main.mjs');
  * generation may double before a full collection: V8's own choice for a heap that promotes little
  * is to let it grow by about a third, and the external memory of the ArrayBuffers a conversion
  * passes around (40 KB of pipe chunks per second of speech alone) counts against that margin, so
- * V8 ran full collections over and over while converting (docs/decisions.md, "Full garbage
- * collections while converting"): the 1 MB book cost the server 48 CPU seconds without the flag,
+ * V8 ran full collections over and over while converting (docs/adr/0020-server-start-flags-and-environment.md):
+ * the 1 MB book cost the server 48 CPU seconds without the flag,
  * 26 with it. `gc()` is exposed so that the server can ask for one collection at the moment it
  * matters: before a tutoring analysis's thread loads its NLP models, the garbage of a whole book's
  * synthesis is freed (server/analysis/run.ts).
@@ -45,7 +45,7 @@ export const SERVER_NODE_FLAGS = [
  *   32 MB. Hashing a password takes a 32 MB block, so after the first sign-up every later buffer
  *   under 32 MB came from the arenas, which keep what is freed in their middle: the server sat
  *   12 MB higher at rest and 10 MB higher while converting a book. A fixed threshold keeps 128 KB
- *   (docs/decisions.md, "A collection after each chapter, and glibc's mapping threshold fixed").
+ *   (docs/adr/0020-server-start-flags-and-environment.md).
  */
 export const SERVER_ENV = {
   MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? '2',

@@ -4,7 +4,7 @@
 //
 // Orval is a tool of its own here, not a dependency of the app: every Orval release since 7.14
 // requires Node 22.18 or later, while the app's dependencies all run on Node 20.19
-// (docs/decisions.md#the-code-generator-runs-on-its-own-node). So tools/codegen has its own
+// (docs/adr/0018-code-generator-on-its-own-node.md). So tools/codegen has its own
 // package.json and lockfile, installed on first use (and again when the lockfile changes) into
 // tools/codegen/node_modules, and Orval runs on a Node it supports:
 //   1. CODEGEN_NODE, when set (a path to a node binary; CI points it at the Node 24 it installs);

@@ -1,70 +1,92 @@
-// `npm test`: every check, in the order the chain runs: formatting -> lint -> types -> contract -> generated code
-// -> dependencies -> unit and server tests -> screens as stories -> screenshots against baselines -> Pact consumer -> Pact provider
-// against the real server -> the app in a real browser.
+// `npm test`: every check, in three stages.
+//   1. generated code drift (it regenerates the code in place, so nothing else reads the tree
+//      meanwhile) beside the contract lint;
+//   2. the static checks side by side, as many at once as the machine has cores: formatting, lint,
+//      the repository's rules (meta tests), types, knip, and the one Storybook build that the
+//      stories and the screenshots both use;
+//   3. the tests, one step at a time (each uses every core): unit and server units -> the app
+//      in-process -> real PostgreSQL and processes -> stories in Chromium -> screenshots against
+//      baselines -> Pact consumer -> Pact provider against the real server -> the app in a real
+//      browser.
 // Each step is a package.json script, run by name: the scripts are the one list of commands, so
 // `npm run typecheck` and this chain cannot drift apart. Each step runs even when an earlier one
-// failed (except the provider, which needs the pact the consumer writes), and the summary names
-// what failed. Run some steps only by naming them (a script name or a word of the label), e.g.
-// `node scripts/test-all.mjs lint typecheck Pact`.
+// failed (except those that need what a failed step makes: the provider needs the consumer's pact,
+// the stories and screenshots the Storybook build), and the summary names what failed.
+//
+// Run some steps only by naming them (a script name or a word of the label), e.g.
+// `node scripts/test-all.mjs lint typecheck Pact`; a step that uses the Storybook build brings it.
+// TEST_SKIP_STEPS (script names, separated by spaces or commas) leaves steps out, named as skipped
+// in the summary: CI runs some steps on another Node first and skips them here (.ci/run).
 import { spawn } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { ensureTestTools } from './test-tools.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
-const steps = [
-  { script: 'format:check', name: 'formatting (Prettier)' },
-  { script: 'lint', name: 'lint (incl. import boundaries)' },
-  { script: 'typecheck:spa', name: 'typecheck (SPA)' },
-  { script: 'typecheck:server', name: 'typecheck (server)' },
-  { script: 'lint:contract', name: 'contract lint' },
-  { script: 'check:generated', name: 'generated code drift' },
-  { script: 'check:deps', name: 'unused dependencies, files and exports (knip)' },
-  { script: 'test:unit', name: 'unit and server tests' },
-  { script: 'test:stories', name: 'stories in Chromium' },
-  { script: 'test:visual', name: 'visual review (screenshots against baselines)' },
+export const steps = [
+  { script: 'check:generated', name: 'generated code drift', stage: 1 },
+  { script: 'lint:contract', name: 'contract lint', stage: 1 },
+  // `seconds`: about what the step takes on a 2-core machine; the longest start first, so the last
+  // to finish is a short one.
+  { script: 'format:check', name: 'formatting (Prettier)', stage: 2, seconds: 20 },
+  { script: 'lint', name: 'lint (incl. import boundaries)', stage: 2, seconds: 20 },
+  {
+    script: 'test:meta',
+    name: 'meta tests (docs, README, architecture map, file sizes, imports)',
+    stage: 2,
+    seconds: 15,
+  },
+  { script: 'typecheck:spa', name: 'typecheck (SPA)', stage: 2, seconds: 35 },
+  { script: 'typecheck:server', name: 'typecheck (server)', stage: 2, seconds: 20 },
+  { script: 'check:deps', name: 'unused dependencies, files and exports (knip)', stage: 2, seconds: 6 },
+  { script: 'build-storybook', name: 'Storybook build (for the stories and the screenshots)', stage: 2, seconds: 30 },
+  { script: 'test:unit', name: 'unit and server unit tests', stage: 3 },
+  { script: 'test:app', name: 'app tests (the server in-process)', stage: 3 },
+  { script: 'test:integration', name: 'integration tests (PostgreSQL, server processes)', stage: 3 },
+  {
+    script: 'test:stories',
+    args: ['--no-build'],
+    name: 'stories in Chromium',
+    stage: 3,
+    needs: 'build-storybook',
+  },
+  {
+    script: 'test:visual',
+    args: ['--no-build'],
+    name: 'visual review (screenshots against baselines)',
+    stage: 3,
+    needs: 'build-storybook',
+  },
   {
     script: 'test:pact:consumer',
     name: 'Pact consumer',
+    stage: 3,
     // The consumer tests add their interactions to the pact file: start from none, so an
     // interaction a test no longer declares cannot linger in the contract.
     before: () => rmSync(`${root}contracts/pacts/lectio-web-lectio-api.json`, { force: true }),
   },
-  { script: 'test:pact:provider', name: 'Pact provider verification', needs: 'Pact consumer' },
-  { script: 'test:e2e', name: 'browser end-to-end' },
+  { script: 'test:pact:provider', name: 'Pact provider verification', stage: 3, needs: 'test:pact:consumer' },
+  { script: 'test:e2e', name: 'browser end-to-end', stage: 3 },
 ];
 
-const scripts = JSON.parse(readFileSync(`${root}package.json`, 'utf8')).scripts ?? {};
-const missing = steps.filter((step) => !(step.script in scripts)).map((step) => step.script);
-if (missing.length) {
-  console.error(`package.json has no script named ${missing.join(', ')}`);
-  process.exit(2);
-}
-const only = process.argv.slice(2);
-const chosen = steps.filter(
-  (step) =>
-    !only.length ||
-    only.some((word) => step.script === word || step.script.startsWith(`${word}:`) || step.name.includes(word)),
-);
-if (only.length && !chosen.length) {
-  console.error(`No step matches ${only.join(', ')}. Steps: ${steps.map((step) => step.script).join(', ')}`);
-  process.exit(2);
-}
 /** Lines kept from a step's output, printed again after the summary when the step failed. */
 const TAIL_LINES = 80;
 
 /**
- * Runs one script, its output shown live, and resolves with its exit status and the last lines it
- * printed: a CI log that keeps only its end still shows why a step failed.
+ * Runs one script and resolves with its exit status and the last lines it printed: a CI log that
+ * keeps only its end still shows why a step failed. Its output is shown live, or, when it runs
+ * beside others (`buffered`), all at once when it ends, so the steps' lines do not interleave.
  */
-function runScript(script) {
+function runScript(script, args, buffered) {
   return new Promise((resolve) => {
-    const child = spawn('npm', ['run', '-s', script], {
+    const child = spawn('npm', ['run', '-s', script, ...(args.length ? ['--', ...args] : [])], {
       cwd: root,
-      stdio: ['inherit', 'pipe', 'pipe'],
+      stdio: ['ignore', 'pipe', 'pipe'],
       env: { ...process.env, FORCE_COLOR: '0' },
     });
+    const chunks = [];
     let tail = [];
     let partial = '';
     const keep = (chunk) => {
@@ -72,43 +94,112 @@ function runScript(script) {
       partial = lines.pop() ?? '';
       tail = tail.concat(lines).slice(-TAIL_LINES);
     };
-    child.stdout.on('data', (chunk) => {
-      process.stdout.write(chunk);
+    const show = (stream) => (chunk) => {
+      if (buffered) chunks.push(chunk);
+      else stream.write(chunk);
       keep(chunk);
+    };
+    child.stdout.on('data', show(process.stdout));
+    child.stderr.on('data', show(process.stderr));
+    child.on('close', (status) => {
+      if (buffered) process.stdout.write(Buffer.concat(chunks));
+      resolve({ status, tail: partial ? [...tail, partial].slice(-TAIL_LINES) : tail });
     });
-    child.stderr.on('data', (chunk) => {
-      process.stderr.write(chunk);
-      keep(chunk);
-    });
-    child.on('close', (status) => resolve({ status, tail: partial ? [...tail, partial].slice(-TAIL_LINES) : tail }));
   });
 }
 
-// The Debian programs the chosen steps drive (Chromium, PostgreSQL, ffprobe, epubcheck...):
-// installed here when missing and this machine can, so a fresh machine runs the chain as CI does.
-ensureTestTools(chosen.map((step) => step.script));
+/** The steps the words name (all when none), with the steps they need built first. */
+function choose(words) {
+  const named = steps.filter(
+    (step) =>
+      !words.length ||
+      words.some((word) => step.script === word || step.script.startsWith(`${word}:`) || step.name.includes(word)),
+  );
+  const needed = new Set(named.flatMap((step) => (step.needs === 'build-storybook' ? [step.needs] : [])));
+  return steps.filter((step) => named.includes(step) || needed.has(step.script));
+}
 
-const results = [];
-for (const step of chosen) {
-  if (step.needs && results.find((r) => r.name === step.needs && !r.ok)) {
-    results.push({ name: step.name, ok: false, seconds: 0, note: `skipped: ${step.needs} failed` });
-    continue;
+/** TEST_SKIP_STEPS: the script names to leave out. */
+function skippedScripts() {
+  return new Set((process.env.TEST_SKIP_STEPS ?? '').split(/[\s,]+/).filter(Boolean));
+}
+
+async function main() {
+  const scripts = JSON.parse(readFileSync(`${root}package.json`, 'utf8')).scripts ?? {};
+  const missing = steps.filter((step) => !(step.script in scripts)).map((step) => step.script);
+  if (missing.length) {
+    console.error(`package.json has no script named ${missing.join(', ')}`);
+    process.exit(2);
   }
-  console.log(`\n=== ${step.name} (npm run ${step.script}) ===`);
-  step.before?.();
-  const started = Date.now();
-  const run = await runScript(step.script);
-  results.push({ name: step.name, ok: run.status === 0, seconds: (Date.now() - started) / 1000, tail: run.tail });
+  const words = process.argv.slice(2);
+  const chosen = choose(words);
+  if (words.length && !chosen.length) {
+    console.error(`No step matches ${words.join(', ')}. Steps: ${steps.map((step) => step.script).join(', ')}`);
+    process.exit(2);
+  }
+  const skipped = skippedScripts();
+  const unknown = [...skipped].filter((script) => !steps.some((step) => step.script === script));
+  if (unknown.length) {
+    console.error(`TEST_SKIP_STEPS names no step of the chain: ${unknown.join(', ')}`);
+    process.exit(2);
+  }
+  const toRun = chosen.filter((step) => !skipped.has(step.script));
+
+  // The Debian programs the chosen steps drive (Chromium, PostgreSQL, ffprobe, epubcheck...):
+  // installed here when missing and this machine can, so a fresh machine runs the chain as CI does.
+  ensureTestTools(toRun.map((step) => step.script));
+
+  const jobs = Math.max(1, availableParallelism());
+  const results = new Map();
+  for (const step of chosen.filter((s) => skipped.has(s.script)))
+    results.set(step, { ok: true, skipped: true, seconds: 0, note: 'skipped: named in TEST_SKIP_STEPS' });
+
+  const runStep = async (step, buffered) => {
+    const needed = step.needs && results.get(steps.find((s) => s.script === step.needs));
+    if (needed && !needed.ok) {
+      results.set(step, { ok: false, seconds: 0, note: `skipped: ${step.needs} failed` });
+      return;
+    }
+    const command = `npm run ${step.script}${step.args ? ` -- ${step.args.join(' ')}` : ''}`;
+    console.log(buffered ? `\n--- started: ${step.name} (${command})` : `\n=== ${step.name} (${command}) ===`);
+    step.before?.();
+    const started = Date.now();
+    const run = await runScript(step.script, step.args ?? [], buffered);
+    const seconds = (Date.now() - started) / 1000;
+    if (buffered) console.log(`=== ${step.name} (${command}): ${run.status === 0 ? 'ok' : 'FAILED'} ===`);
+    results.set(step, { ok: run.status === 0, seconds, tail: run.tail });
+  };
+
+  for (const stage of [...new Set(toRun.map((step) => step.stage))]) {
+    const queue = toRun.filter((step) => step.stage === stage).sort((a, b) => (b.seconds ?? 0) - (a.seconds ?? 0));
+    // The tests (stage 3) use every core themselves; the checks before them one core each.
+    const width = stage === 3 ? 1 : Math.min(jobs, queue.length);
+    const started = Date.now();
+    await Promise.all(
+      Array.from({ length: width }, async () => {
+        for (let step = queue.shift(); step; step = queue.shift()) await runStep(step, width > 1);
+      }),
+    );
+    if (width > 1) console.log(`\n(stage ${stage}: ${((Date.now() - started) / 1000).toFixed(1)} s, ${width} at once)`);
+  }
+
+  const ordered = chosen.map((step) => ({ step, ...results.get(step) }));
+  for (const r of ordered.filter((result) => !result.ok && result.tail)) {
+    console.log(`\n=== why "${r.step.name}" failed: its last ${r.tail.length} lines ===`);
+    console.log(r.tail.join('\n'));
+  }
+
+  console.log('\n=== summary ===');
+  for (const r of ordered) {
+    const mark = r.skipped ? 'skip' : r.ok ? 'ok  ' : 'FAIL';
+    console.log(`${mark}  ${r.step.name}  (${r.seconds.toFixed(1)} s)${r.note ? `  ${r.note}` : ''}`);
+  }
+  const failed = ordered.filter((r) => !r.ok).length;
+  const skippedCount = ordered.filter((r) => r.skipped).length;
+  console.log(
+    `Steps: ${ordered.length - failed - skippedCount} passed, ${failed} failed${skippedCount ? `, ${skippedCount} skipped` : ''}`,
+  );
+  process.exit(failed ? 1 : 0);
 }
 
-for (const r of results.filter((result) => !result.ok && result.tail)) {
-  console.log(`\n=== why "${r.name}" failed: its last ${r.tail.length} lines ===`);
-  console.log(r.tail.join('\n'));
-}
-
-console.log('\n=== summary ===');
-for (const r of results)
-  console.log(`${r.ok ? 'ok  ' : 'FAIL'}  ${r.name}  (${r.seconds.toFixed(1)} s)${r.note ? `  ${r.note}` : ''}`);
-const failed = results.filter((r) => !r.ok).length;
-console.log(`Steps: ${results.length - failed} passed, ${failed} failed`);
-process.exit(failed ? 1 : 0);
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) await main();

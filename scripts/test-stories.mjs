@@ -1,7 +1,9 @@
 // Builds the static Storybook, serves it on 127.0.0.1 (a free port), runs every story's play
 // function and a11y check with @storybook/test-runner in the system Chromium, then stops the
-// server and exits with the runner's code. Extra arguments go to test-storybook.
+// server and exits with the runner's code. `--no-build` serves storybook-static/ as it is (`npm
+// test` builds it once, for this and the screenshots); other arguments go to test-storybook.
 import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serveStatic, urlOf } from './static-server.mjs';
@@ -23,6 +25,11 @@ const extra = process.argv.slice(2).filter((arg) => arg !== '--no-build');
 if (!skipBuild) {
   const built = await run(bin('storybook'), ['build', '-o', 'storybook-static', '--quiet']);
   if (built !== 0) process.exit(built);
+}
+
+if (skipBuild && !existsSync(join(staticDir, 'index.json'))) {
+  console.error('storybook-static/ holds no built Storybook: run `npm run build-storybook` first, or drop --no-build.');
+  process.exit(2);
 }
 
 const server = await serveStatic(staticDir);

@@ -6,10 +6,10 @@
 //
 //   npm run test:visual                  check
 //   npm run test:visual -- --update      accept what the stories look like now (rewrites baselines)
-//   npm run test:visual -- --no-build    reuse storybook-static as it is
+//   npm run test:visual -- --no-build    reuse storybook-static as it is (`npm test` builds it once)
 //   npm run test:visual -- --only login  only the stories whose id contains "login"
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serveStatic, urlOf } from './static-server.mjs';
@@ -44,6 +44,11 @@ if (!skipBuild) {
     '--quiet',
   ]);
   if (built !== 0) process.exit(built);
+}
+
+if (skipBuild && !existsSync(join(root, 'storybook-static', 'index.json'))) {
+  console.error('storybook-static/ holds no built Storybook: run `npm run build-storybook` first, or drop --no-build.');
+  process.exit(2);
 }
 
 const server = await serveStatic(join(root, 'storybook-static'));

@@ -1,0 +1,53 @@
+// @vitest-environment node
+// The README's test table is the chain `npm test` runs (scripts/test-all.mjs), step for step, and
+// CI runs no step twice: what it runs on Node 24 first is what `npm test` then skips.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { steps } from '../../scripts/test-all.mjs';
+
+const root = path.resolve(import.meta.dirname, '../..');
+const read = (file: string) => readFileSync(path.join(root, file), 'utf8');
+
+/** The rows of the README's table of steps: their numbers and the script each runs. */
+function readmeSteps(): { number: string; script: string }[] {
+  const lines = read('README.md').split('\n');
+  const header = lines.findIndex((line) => /^\| Step \| Script \|/.test(line));
+  expect(header, 'the README has a table of steps').toBeGreaterThan(0);
+  const rows = [];
+  for (const line of lines.slice(header + 2)) {
+    if (!line.startsWith('|')) break;
+    const [, number = '', script = ''] = line.split('|').map((cell) => cell.trim());
+    rows.push({ number, script: /`npm run ([\w:-]+)/.exec(script)?.[1] ?? script });
+  }
+  return rows;
+}
+
+describe('the test chain', () => {
+  it('is the README’s table of steps, in its order', () => {
+    const rows = readmeSteps();
+    expect(rows.map((row) => row.script)).toEqual(steps.map((step) => step.script));
+    expect(rows.map((row) => row.number)).toEqual(steps.map((_, i) => String(i + 1)));
+  });
+
+  it('builds Storybook once, for both the stories and the screenshots', () => {
+    expect(steps.filter((step) => step.script === 'build-storybook')).toHaveLength(1);
+    for (const script of ['test:stories', 'test:visual']) {
+      const step = steps.find((s) => s.script === script);
+      expect(step?.args).toContain('--no-build');
+      expect(step?.needs).toBe('build-storybook');
+      const build = steps.findIndex((s) => s.script === 'build-storybook');
+      expect(build).toBeLessThan(steps.indexOf(step!));
+    }
+  });
+
+  it('runs on CI what it runs on Node 24 once: `npm test` skips exactly those steps', () => {
+    const ci = read('.ci/run');
+    const onNode24 = /^node24_steps="([^"]+)"$/m.exec(ci)?.[1]?.split(' ') ?? [];
+    expect(onNode24.length).toBeGreaterThan(0);
+    expect(onNode24.filter((script) => !steps.some((step) => step.script === script))).toEqual([]);
+    expect(ci).toMatch(/^PATH="\$node24_bin:\$PATH" node scripts\/test-all\.mjs \$node24_steps /m);
+    expect(ci).toMatch(/^export TEST_SKIP_STEPS="\$node24_steps"$/m);
+    expect(ci.indexOf('export TEST_SKIP_STEPS')).toBeLessThan(ci.search(/^npm test$/m));
+  });
+});
