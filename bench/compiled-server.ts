@@ -4,6 +4,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
+import { freePort } from '../tests/support/ports';
 
 /** Servers started by this bench and still running. */
 const running = new Set<ChildProcess>();
@@ -136,9 +137,21 @@ export function apiClient(url: string) {
     const text = await res.text();
     return { status: res.status, body: (text ? JSON.parse(text) : null) as Record<string, unknown> };
   };
+  const signIn = async (email: string, password: string): Promise<string> =>
+    String((await call('POST', '/api/v1/auth/login', { email, password })).body.access_token);
   const signUp = async (email: string, password: string): Promise<string> => {
     await call('POST', '/api/v1/auth/register', { email, password });
-    return String((await call('POST', '/api/v1/auth/login', { email, password })).body.access_token);
+    return signIn(email, password);
   };
-  return { call, signUp };
+  return { call, signIn, signUp };
+}
+
+/** Room in the storage quota for the benches' long books (their audio and downloads count in it). */
+export const BENCH_STORAGE_QUOTA = String(50 * 1024 ** 3);
+
+/** Starts the compiled server on a free port of 127.0.0.1 (with `env`): the process and its address. */
+export async function startOnFreePort(env: Record<string, string>): Promise<{ server: ChildProcess; url: string }> {
+  const port = await freePort();
+  const server = startCompiledServer({ ...env, PORT: String(port), HOST: '127.0.0.1' });
+  return { server, url: `http://127.0.0.1:${port}` };
 }

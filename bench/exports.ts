@@ -11,8 +11,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { findExecutable } from '../server/executables';
-import { freePort } from '../tests/support/ports';
-import { startCompiledServer, untilServing } from './compiled-server';
+import { BENCH_STORAGE_QUOTA, startOnFreePort, untilServing } from './compiled-server';
 import { SAMPLE_SENTENCES } from './sample-text';
 
 const CHARS = Number(process.env.BENCH_BOOK_CHARS ?? 1_000_000);
@@ -75,16 +74,7 @@ async function timeFormat(api: Client, id: string, format: string): Promise<{ se
 }
 
 async function withServer<T>(dir: string, env: Record<string, string>, fn: (url: string) => Promise<T>): Promise<T> {
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
-  // The book's audio (and its downloads) count in the storage quota: room for a long book.
-  const server = startCompiledServer({
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    DATA_DIR: dir,
-    QUOTA_STORAGE_BYTES: String(50 * 1024 ** 3),
-    ...env,
-  });
+  const { server, url } = await startOnFreePort({ DATA_DIR: dir, QUOTA_STORAGE_BYTES: BENCH_STORAGE_QUOTA, ...env });
   try {
     await untilServing(url);
     return await fn(url);

@@ -19,8 +19,7 @@ import { migrate } from '../server/db/migrate';
 import { openPglite } from '../server/db/pglite';
 import { LocalFileStorage } from '../server/storage/local';
 import { seedCompletedBook } from '../server/testing/library-fixtures';
-import { freePort } from '../tests/support/ports';
-import { startCompiledServer, stopServer, untilServing } from './compiled-server';
+import { apiClient, startOnFreePort, stopServer, untilServing } from './compiled-server';
 
 const CHAPTERS = Number(process.env.BENCH_FEED_CHAPTERS ?? 200);
 const ROUNDS_WARM = 5;
@@ -82,23 +81,10 @@ const ms = (n: number) => `${n.toFixed(0).padStart(5)} ms`;
 const dataDir = mkdtempSync(join(tmpdir(), 'lectio-bench-feeds-'));
 try {
   await seed(dataDir);
-  const port = await freePort();
-  const base = `http://127.0.0.1:${port}`;
-  const server = startCompiledServer({
-    APP_ENV: 'production',
-    WORKERS: 'none',
-    DATA_DIR: dataDir,
-    PORT: String(port),
-    HOST: '127.0.0.1',
-  });
+  const { server, url: base } = await startOnFreePort({ APP_ENV: 'production', WORKERS: 'none', DATA_DIR: dataDir });
   try {
     await untilServing(base);
-    const login = await fetch(`${base}/api/v1/auth/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email: EMAIL, password: PASSWORD }),
-    });
-    const { access_token: token } = (await login.json()) as { access_token: string };
+    const token = await apiClient(base).signIn(EMAIL, PASSWORD);
     const created = await fetch(`${base}/api/v1/feeds`, {
       method: 'POST',
       headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },

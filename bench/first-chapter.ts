@@ -15,8 +15,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort } from '../tests/support/ports';
-import { apiClient, startCompiledServer, stopServer, untilServing } from './compiled-server';
+import { apiClient, BENCH_STORAGE_QUOTA, startOnFreePort, stopServer, untilServing } from './compiled-server';
 import { peakRssMb, sampleTree } from './process-tree';
 import { bookText } from './book-text';
 
@@ -55,15 +54,9 @@ const CASES: Case[] =
 async function runCase(c: Case): Promise<void> {
   const text = bookText(c.chars, c.headings);
   const dir = mkdtempSync(join(tmpdir(), 'lectio-bench-first-chapter-'));
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
   // The books' audio is reserved up front: a 10 MB text needs some 7 GB of quota.
-  const server = startCompiledServer({
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    DATA_DIR: dir,
-    QUOTA_STORAGE_BYTES: String(50 * 1024 ** 3),
-  });
+  const { server, url } = await startOnFreePort({ DATA_DIR: dir, QUOTA_STORAGE_BYTES: BENCH_STORAGE_QUOTA });
+
   try {
     await untilServing(url);
     const startPeak = peakRssMb(server.pid!);

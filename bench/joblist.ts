@@ -28,8 +28,7 @@ import { openPglite } from '../server/db/pglite';
 import { openPostgres } from '../server/db/postgres';
 import type { Db } from '../server/db/types';
 import { startPostgres } from '../tests/support/postgres';
-import { freePort } from '../tests/support/ports';
-import { startCompiledServer, untilServing } from './compiled-server';
+import { apiClient, startOnFreePort, untilServing } from './compiled-server';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = 10;
@@ -174,24 +173,15 @@ async function probe(base: string, during: Promise<unknown>): Promise<{ median: 
 }
 
 async function measure(label: string, env: Record<string, string>): Promise<void> {
-  const port = await freePort();
-  const base = `http://127.0.0.1:${port}`;
-  const server = startCompiledServer({
+  const { server, url: base } = await startOnFreePort({
     APP_ENV: 'production',
     SIGNUP_ENABLED: 'true',
     WORKERS: 'none',
     ...env,
-    PORT: String(port),
-    HOST: '127.0.0.1',
   });
   try {
     await untilServing(base);
-    const login = await fetch(`${base}/api/v1/auth/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email: EMAIL, password: PASSWORD }),
-    });
-    const { access_token: token } = (await login.json()) as { access_token: string };
+    const token = await apiClient(base).signIn(EMAIL, PASSWORD);
     const auth = { authorization: `Bearer ${token}` };
     const first = await fetch(`${base}${LIST_PATH}`, { headers: auth });
     const body = await first.text();

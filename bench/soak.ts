@@ -18,8 +18,7 @@ import { join } from 'node:path';
 import { census } from '../server/testing/processes';
 import { longPage, makeLongEpub, makeLyingEpub, multipartFile, SAMPLE_CHAPTERS } from '../server/testing/books';
 import { makePdf } from '../server/testing/pdf';
-import { freePort } from '../tests/support/ports';
-import { apiClient, startCompiledServer, untilServing } from './compiled-server';
+import { apiClient, BENCH_STORAGE_QUOTA, startOnFreePort, untilServing } from './compiled-server';
 import { sampleText } from './sample-text';
 
 const TOTAL_CHARS = Number(process.env.BENCH_SOAK_BYTES ?? 20_000_000);
@@ -59,13 +58,9 @@ function healthProber(url: string) {
 
 async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'lectio-bench-soak-'));
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
-  const server = startCompiledServer({
-    PORT: String(port),
-    HOST: '127.0.0.1',
+  const { server, url } = await startOnFreePort({
     DATA_DIR: dir,
-    QUOTA_STORAGE_BYTES: String(50 * 1024 ** 3),
+    QUOTA_STORAGE_BYTES: BENCH_STORAGE_QUOTA,
     QUOTA_UPLOADS_PER_HOUR: '1000',
   });
   const pid = server.pid!;

@@ -2,16 +2,7 @@ import { useEffect, useId, useRef, type KeyboardEvent, type ReactNode } from 're
 import styled from 'styled-components';
 import { Alert } from './Alert';
 import { Button } from './Button';
-
-const Backdrop = styled.div`
-  position: fixed;
-  inset: 0;
-  z-index: 100;
-  display: grid;
-  place-items: center;
-  padding: ${({ theme }) => theme.space(4)};
-  background: ${({ theme }) => theme.backdrop};
-`;
+import { Backdrop } from './Dialog';
 
 const Panel = styled.div`
   width: min(100%, 440px);

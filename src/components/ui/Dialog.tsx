@@ -3,7 +3,8 @@ import { useEffect, useId, useRef, type KeyboardEvent, type ReactNode } from 're
 import styled from 'styled-components';
 import { IconButton } from './IconButton';
 
-const Backdrop = styled.div`
+/** The dimmed page behind a modal dialog, centring it. */
+export const Backdrop = styled.div`
   position: fixed;
   inset: 0;
   z-index: 100;

@@ -19,4 +19,5 @@ export { EmptyState } from './EmptyState';
 export { Dialog } from './Dialog';
 export { useMenuButton } from './useMenuButton';
 export { MenuAnchor, MenuList } from './MenuList';
+export { FactList } from './FactList';
 export { SectionHeader } from './SectionHeader';

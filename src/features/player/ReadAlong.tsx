@@ -3,24 +3,12 @@ import styled from 'styled-components';
 import { useGetAudioTranscript } from '../../api/gen/endpoints/audio/audio';
 import type { TranscriptSentenceOutput } from '../../api/gen/model';
 import { ApiError, errorMessage } from '../../api/errors';
-import { Button, Card, Spinner } from '../../components/ui';
+import { Button, Card, SectionHeader, Spinner } from '../../components/ui';
 import { useChapters, usePlayer } from './hooks';
 import { paragraphsOf, sentenceAt, spokenWord } from './readAlong';
 import { seek } from './controls';
 import { isReady } from './store';
 import { isChapterReady } from './chapters';
-
-const Header = styled.div`
-  display: flex;
-  align-items: center;
-  justify-content: space-between;
-  gap: ${({ theme }) => theme.space(3)};
-  margin-bottom: ${({ theme }) => theme.space(3)};
-  h2 {
-    margin: 0;
-    font-size: ${({ theme }) => theme.fontSizes.lg};
-  }
-`;
 
 const Box = styled.div`
   position: relative;
@@ -144,14 +132,14 @@ export function ReadAlong({ jobId }: { jobId: string }) {
 
   return (
     <Card aria-labelledby="read-along-heading">
-      <Header>
+      <SectionHeader>
         <h2 id="read-along-heading">Read along</h2>
         {!following && spoken >= 0 && (
           <Button variant="secondary" onClick={() => setFollowing(true)}>
             Follow along
           </Button>
         )}
-      </Header>
+      </SectionHeader>
       {transcript.isLoading ? (
         <Spinner label="Loading the text..." />
       ) : notReady ? (

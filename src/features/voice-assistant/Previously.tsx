@@ -3,13 +3,15 @@ import styled from 'styled-components';
 import { Button } from '../../components/ui';
 import type { Recap } from './store';
 
-const Box = styled.section`
+/** The recap's box, in the info tone: a heading (h2 or h3), its text and its actions in a row. */
+export const RecapBox = styled.section`
   padding: ${({ theme }) => `${theme.space(3)} ${theme.space(4)}`};
   border-radius: ${({ theme }) => theme.radii.md};
   border: 1px solid ${({ theme }) => theme.tone.info.border};
   background: ${({ theme }) => theme.tone.info.background};
   color: ${({ theme }) => theme.tone.info.text};
-  h2 {
+  h2,
+  h3 {
     margin: 0 0 ${({ theme }) => theme.space(1)};
     font-size: ${({ theme }) => theme.fontSizes.md};
   }
@@ -63,7 +65,7 @@ export function Previously({ recap, onResume }: { recap: Readonly<Recap>; onResu
     onResume();
   };
   return (
-    <Box aria-labelledby="previously">
+    <RecapBox aria-labelledby="previously">
       <h2 id="previously">Previously…</h2>
       <p>{`You last listened ${restedFor(recap.restedMinutes)} ago. ${recap.text}`}</p>
       <div>
@@ -76,6 +78,6 @@ export function Previously({ recap, onResume }: { recap: Readonly<Recap>; onResu
           Resume listening
         </Button>
       </div>
-    </Box>
+    </RecapBox>
   );
 }

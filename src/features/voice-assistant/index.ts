@@ -8,7 +8,7 @@
  */
 export { AskAboutBook } from './AskAboutBook';
 export { useHearing, useOfferedRecap, useRecap, useServiceStatus, useVoiceAssistant, useVoiceStatus } from './hooks';
-export { Previously, restedFor } from './Previously';
+export { Previously, RecapBox, restedFor } from './Previously';
 export { clearKeptConversation, dismissRecap, loadConversation } from './history';
 export { disconnect, NOBODY_HEARS } from './connection';
 export { configureVoiceAssistant } from './deps';

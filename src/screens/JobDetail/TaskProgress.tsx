@@ -1,7 +1,7 @@
 import { useEffect, useId, useState } from 'react';
 import styled from 'styled-components';
 import type { JobStep } from '../../api/gen/model';
-import { Button, Card, ProgressBar, StatusBadge } from '../../components/ui';
+import { Button, Card, FactList, ProgressBar, StatusBadge } from '../../components/ui';
 import { formatDateTime, formatDuration } from '../../entities/time';
 import { humanizeStepName } from '../../entities/job';
 
@@ -59,24 +59,9 @@ const Toggle = styled.button`
   }
 `;
 
-const Details = styled.dl`
-  display: flex;
-  flex-wrap: wrap;
-  gap: ${({ theme }) => `${theme.space(1)} ${theme.space(6)}`};
+const Details = styled(FactList)`
   margin: 0 0 0 calc(1ch + ${({ theme }) => theme.space(3)});
-  font-size: ${({ theme }) => theme.fontSizes.sm};
-  color: ${({ theme }) => theme.colors.textMuted};
-  div {
-    display: flex;
-    gap: ${({ theme }) => theme.space(1)};
-  }
-  dt {
-    font-weight: 600;
-  }
-  dd {
-    margin: 0;
-  }
-  /* display: flex above would otherwise win over the hidden attribute. */
+  /* display: flex would otherwise win over the hidden attribute. */
   &[hidden] {
     display: none;
   }

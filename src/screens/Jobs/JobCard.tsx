@@ -1,7 +1,7 @@
 import { useId, useState } from 'react';
 import styled from 'styled-components';
 import type { JobSummary } from '../../api/gen/model';
-import { Badge, Button, ButtonLink, Card, ProgressBar, StatusBadge } from '../../components/ui';
+import { Badge, Button, ButtonLink, Card, FactList, ProgressBar, StatusBadge } from '../../components/ui';
 import { paths } from '../../lib/paths';
 import { VoiceBadge } from '../../components/book';
 import { useEnvironment } from '../../features/environment';
@@ -45,25 +45,6 @@ const Muted = styled.p`
   font-size: ${({ theme }) => theme.fontSizes.sm};
 `;
 
-const Facts = styled.dl`
-  display: flex;
-  flex-wrap: wrap;
-  gap: ${({ theme }) => `${theme.space(1)} ${theme.space(6)}`};
-  margin: 0;
-  font-size: ${({ theme }) => theme.fontSizes.sm};
-  color: ${({ theme }) => theme.colors.textMuted};
-  div {
-    display: flex;
-    gap: ${({ theme }) => theme.space(1)};
-  }
-  dt {
-    font-weight: 600;
-  }
-  dd {
-    margin: 0;
-  }
-`;
-
 const Actions = styled.div`
   display: flex;
   flex-wrap: wrap;
@@ -104,7 +85,7 @@ export function JobCard({ job, onCancel, cancelling, onDelete }: JobCardProps) {
       {done && <Muted>{done}</Muted>}
       {queued && <Muted>{queued}</Muted>}
       {job.parent_job_id && <Muted>Part of parent book job</Muted>}
-      <Facts>
+      <FactList>
         <div>
           <dt>Created</dt>
           <dd>{formatDate(job.created_at)}</dd>
@@ -115,7 +96,7 @@ export function JobCard({ job, onCancel, cancelling, onDelete }: JobCardProps) {
             <VoiceBadge job={job} demoMode={demoMode} />
           </dd>
         </div>
-      </Facts>
+      </FactList>
       {active && <ProgressBar value={jobProgress(job)} label={`Progress of ${title}`} />}
       <Actions>
         {job.parent_job_id && (

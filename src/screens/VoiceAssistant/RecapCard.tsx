@@ -1,27 +1,10 @@
 import styled from 'styled-components';
 import { Button } from '../../components/ui';
 import { togglePlayback } from '../../features/player';
-import { ask, dismissRecap, restedFor, type Recap } from '../../features/voice-assistant';
+import { ask, dismissRecap, RecapBox, restedFor, type Recap } from '../../features/voice-assistant';
 
-const Box = styled.section`
+const Box = styled(RecapBox)`
   margin-bottom: ${({ theme }) => theme.space(3)};
-  padding: ${({ theme }) => `${theme.space(3)} ${theme.space(4)}`};
-  border-radius: ${({ theme }) => theme.radii.md};
-  border: 1px solid ${({ theme }) => theme.tone.info.border};
-  background: ${({ theme }) => theme.tone.info.background};
-  color: ${({ theme }) => theme.tone.info.text};
-  h3 {
-    margin: 0 0 ${({ theme }) => theme.space(1)};
-    font-size: ${({ theme }) => theme.fontSizes.md};
-  }
-  p {
-    margin: 0 0 ${({ theme }) => theme.space(2)};
-  }
-  div {
-    display: flex;
-    flex-wrap: wrap;
-    gap: ${({ theme }) => theme.space(2)};
-  }
 `;
 
 /**
