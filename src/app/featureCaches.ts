@@ -10,8 +10,9 @@ type Attach = (client: QueryClient) => () => void;
  * layout effect, so the cache is attached before any screen's own effects (a player loading a book
  * on mount) run. The player's store is small and is imported as is. The voice assistant is not:
  * without `attachVoiceAssistant` (stories and tests, which have the module at hand, pass it), its
- * module is fetched here with import(). The screens that use it import the same module, and this
- * import, asked for first, is answered first, before any of them renders.
+ * module is fetched here with import(). A page opened at its address may render the voice
+ * assistant before that import answers: the feature's hooks then attach the same cache themselves
+ * (src/features/voice-assistant/hooks.ts), and the attach here does nothing.
  */
 export function useFeatureCaches(client: QueryClient, attachVoiceAssistant?: Attach): void {
   useLayoutEffect(() => {

@@ -1,11 +1,27 @@
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useLayoutEffect } from 'react';
 import { useSnapshot } from 'valtio';
 import { hearingOf, serviceStatusOf, statusQuery, useStarting, type StatusAnswer } from './data';
 import { keptQuery, recapOf } from './history';
-import { state, type Hearing, type Recap, type ServiceStatus } from './store';
+import { attachVoiceAssistant } from './service';
+import { runtime, state, type Hearing, type Recap, type ServiceStatus } from './store';
+
+/**
+ * The app hands the feature its data cache once the feature's code has loaded
+ * (src/app/featureCaches.ts); a page opened at its address may render the feature first. Its first
+ * component then attaches the same cache, in a layout effect: before any effect of the page (the
+ * status watch) reads it. The app's own attach is then a no-op, and this one is never undone here.
+ */
+function useAppCache(): void {
+  const client = useQueryClient();
+  useLayoutEffect(() => {
+    if (runtime.cache === null) attachVoiceAssistant(client);
+  }, [client]);
+}
 
 /** The voice assistant page's client state for rendering (re-renders on change). */
 export function useVoiceAssistant() {
+  useAppCache();
   return useSnapshot(state);
 }
 
