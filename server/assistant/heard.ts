@@ -71,9 +71,9 @@ export function createHeardReader(ctx: ToolContext) {
     return indexes.get(ctx.userId, b.id, b.chapters, () => ctx.books.text(ctx.userId, b.id));
   }
 
-  async function heard(jobIdArg: string): Promise<Heard> {
-    const b = await book(jobIdArg);
-    const pos = await position(jobIdArg);
+  /** What the listener has heard of a finished book already read (`heard` reads it first). */
+  async function heardOf(b: Book): Promise<Heard> {
+    const pos = await position(b.id);
     const found = await indexed(b);
     const index = found?.index ?? (await HeardIndex.build({ text: '', timing: [] }, []));
     // No timing map: the bound cannot be placed, so nothing counts as heard.
@@ -93,7 +93,11 @@ export function createHeardReader(ctx: ToolContext) {
     };
   }
 
-  return { book, position, heard };
+  async function heard(jobIdArg: string): Promise<Heard> {
+    return heardOf(await book(jobIdArg));
+  }
+
+  return { book, position, heard, heardOf };
 }
 
 export type HeardReader = ReturnType<typeof createHeardReader>;

@@ -156,10 +156,12 @@ export async function currentPosition(kit: ToolKit, args: Record<string, unknown
   const id = argString(args, 'job_id', true);
   if (args.resume !== undefined && typeof args.resume !== 'boolean')
     throw new ToolError('Argument resume must be a boolean');
+  // A book is read once: still converting it has a place but no text yet; a chapter job is no
+  // book of its own (findListenable), and is read as the finished job it is.
   const listenable = await kit.ctx.books.findListenable(kit.ctx.userId, id);
   if (listenable !== null && listenable.status !== 'COMPLETED')
     return convertingPosition(kit, listenable, args.resume === true);
-  const h = await kit.heard(id);
+  const h = listenable !== null ? await kit.heardOf(listenable) : await kit.heard(id);
   const duration = h.book.durationSeconds;
   const pct = duration ? Math.min(100, Math.round((h.positionSeconds / duration) * 100)) : null;
   const last = h.sentences[h.sentences.length - 1];

@@ -10,13 +10,17 @@ const PASSWORD = 'correct horse battery';
 const NEW_PASSWORD = 'violet lantern orchard';
 
 let db: Db;
+/** The app of the account's everyday actions (password, sessions, preferences), on the shared database. */
+let t: TestApp;
 let counter = 0;
 const uniqueEmail = () => `account${++counter}@example.com`;
 
 beforeAll(async () => {
   db = await openPglite();
+  t = await createTestApp({ db });
 });
 afterAll(async () => {
+  await t.close();
   await db.close();
 });
 
@@ -39,12 +43,6 @@ const me = (t: TestApp, headers: Record<string, string>) =>
   t.app.inject({ method: 'GET', url: '/api/v1/auth/me', headers });
 
 describe('changing the password', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp({ db });
-  });
-  afterAll(() => t.close());
-
   it('signs out every other session, keeps this one with a new token, and the new password works', async () => {
     const email = uniqueEmail();
     await register(t, email);
@@ -102,12 +100,6 @@ describe('changing the password', () => {
 });
 
 describe('signing out everywhere', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp({ db });
-  });
-  afterAll(() => t.close());
-
   it('refuses every token of the user, this one included, and leaves other users signed in', async () => {
     const email = uniqueEmail();
     await register(t, email);
@@ -127,12 +119,6 @@ describe('signing out everywhere', () => {
 });
 
 describe('preferences', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp({ db });
-  });
-  afterAll(() => t.close());
-
   it("keeps each reader's default voice, and refuses a voice that is not offered", async () => {
     const email = uniqueEmail();
     await register(t, email);
