@@ -1,27 +1,29 @@
 # Lectio: one image for the API (default command) and the workers (`npm run worker`).
 # Mirrors docs/deploy.md. It was written without a container runtime at hand and has not been
 # built; its build commands were run by hand on Debian bookworm (docs/deploy.md, "The image").
-FROM node:22-bookworm-slim AS build
+FROM node:22-trixie-slim AS build
 # The offline voice's native speech path: eSpeak-NG kept running in C hosts that encode their own
-# MP3 (server/tts/espeak-host.c), compiled here against libespeak-ng and libmp3lame. espeak-ng and
-# lame themselves are the references the tests and the bench compare with.
+# MP3 (server/tts/espeak-host.c), compiled here against Debian 13's eSpeak-NG 1.52 (linked
+# statically; the portable path's version) and libmp3lame.
 RUN apt-get update \
-  && apt-get install -y --no-install-recommends gcc libc6-dev espeak-ng libespeak-ng-dev lame libmp3lame-dev \
+  && apt-get install -y --no-install-recommends gcc libc6-dev libespeak-ng-dev libmp3lame-dev \
   && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm install --no-audit --no-fund
 COPY . .
 RUN npm run build && node scripts/build-server.mjs
-# The host, built once into node_modules/.cache/lectio/ (kept by the prune below and copied with
-# node_modules): the runtime, which has no compiler, finds it there (server/tts/espeak-host-build.ts).
+# The host, built once into node_modules/.cache/lectio/ beside the voice data it reads (kept by the
+# prune below and copied with node_modules): the runtime, which has no compiler, finds it there
+# (server/tts/espeak-host-build.ts).
 RUN node --import tsx --input-type=module -e "const { espeakHostBinary } = await import('./server/tts/espeak-host-build.ts'); const b = await espeakHostBinary(); if (b.binary === null) { console.error(b.reason); process.exit(1); } console.log(b.binary);"
 RUN npm prune --omit=dev && test -n "$(find node_modules/.cache/lectio -name 'espeak-host-*' -perm -u+x)"
 
-FROM node:22-bookworm-slim
-# The host's runtime libraries and eSpeak-NG's voice data: ESPEAK_ENGINE=auto takes the native path.
+FROM node:22-trixie-slim
+# The shared libraries the host calls (eSpeak-NG's playback and speed-up libraries, LAME):
+# ESPEAK_ENGINE=auto takes the native path. Its voice data sits beside it.
 RUN apt-get update \
-  && apt-get install -y --no-install-recommends libespeak-ng1 libmp3lame0 espeak-ng-data \
+  && apt-get install -y --no-install-recommends libpcaudio0 libsonic0 libmp3lame0 \
   && rm -rf /var/lib/apt/lists/*
 # MALLOC_ARENA_MAX, MALLOC_MMAP_THRESHOLD_ and the node flags below: scripts/build-server.mjs (SERVER_ENV, SERVER_NODE_FLAGS).
 ENV NODE_ENV=production APP_ENV=production HOST=0.0.0.0 PORT=8080 SKIP_BUILD=1 MALLOC_ARENA_MAX=2 MALLOC_MMAP_THRESHOLD_=131072

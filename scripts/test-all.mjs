@@ -147,7 +147,7 @@ async function main() {
 
   // The Debian programs the chosen steps drive (Chromium, PostgreSQL, ffprobe, epubcheck...):
   // installed here when missing and this machine can, so a fresh machine runs the chain as CI does.
-  ensureTestTools(toRun.map((step) => step.script));
+  await ensureTestTools(toRun.map((step) => step.script));
 
   const jobs = Math.max(1, availableParallelism());
   const results = new Map();

@@ -1,6 +1,8 @@
 // The Debian programs some tests drive or read their results with: Chromium (stories, end to end),
-// PostgreSQL's server binaries (the database tests), espeak-ng, its headers and lame (the native
-// voice and encoder tests), ffprobe, epubcheck and unzip (the download tests read every file with them).
+// PostgreSQL's server binaries (the database tests), espeak-ng, LAME's headers and lame (the native
+// voice and encoder tests), ffprobe, epubcheck and unzip (the download tests read every file with
+// them); and eSpeak-NG 1.52's library, which the native voice links (fetched from Debian 13's
+// archive by scripts/espeak-ng-library.mjs, not installed with apt).
 // `npm test` (scripts/test-all.mjs) calls ensureTestTools() for the steps it is about to run: on a
 // machine where it can (root, apt-get present) it installs what is missing, so a fresh machine
 // runs the README's test command as CI does; elsewhere it says what to install and the tests that
@@ -10,6 +12,7 @@
 import { spawnSync } from 'node:child_process';
 import { accessSync, constants, existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
+import { espeakNgLibraryPresent, fetchEspeakNgLibrary } from './espeak-ng-library.mjs';
 import { findChrome } from './find-chrome.mjs';
 
 export const EPUBCHECK_JAR = '/usr/share/java/epubcheck.jar';
@@ -58,11 +61,11 @@ export const TOOLS = [
     debian: 'espeak-ng',
   },
   {
-    name: "eSpeak-NG's headers",
+    name: 'eSpeak-NG 1.52 (the native voice links it)',
     steps: ['test:unit', 'test:app', 'test:integration'],
-    // The kept-running native voice (server/tts/espeak-host.c) is compiled against them.
-    present: () => existsSync('/usr/include/espeak-ng/speak_lib.h'),
-    debian: 'libespeak-ng-dev',
+    // The kept-running native voice (server/tts/espeak-host.c) is compiled against it.
+    present: espeakNgLibraryPresent,
+    fetch: fetchEspeakNgLibrary,
   },
   {
     name: "LAME's headers",
@@ -114,10 +117,19 @@ function apt(args) {
  * Installs (or names) the Debian packages of the tools these steps need and this machine lacks.
  * Never throws: a tool still missing afterwards makes its tests fail with what to install.
  */
-export function ensureTestTools(scripts = []) {
+export async function ensureTestTools(scripts = []) {
   const missing = missingTools(scripts);
   if (missing.length === 0) return true;
-  const packages = [...new Set(missing.map((tool) => tool.debian))];
+  const fetched = missing.filter((tool) => tool.fetch);
+  for (const tool of fetched) {
+    try {
+      console.log(await tool.fetch());
+    } catch (error) {
+      console.warn(`${tool.name} could not be fetched: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+  if (fetched.length === missing.length) return missingTools(scripts).length === 0;
+  const packages = [...new Set(missing.filter((tool) => tool.debian).map((tool) => tool.debian))];
   const names = missing.map((tool) => tool.name).join(', ');
   if (!canInstall()) {
     console.warn(
@@ -137,5 +149,5 @@ export function ensureTestTools(scripts = []) {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  process.exit(ensureTestTools(process.argv.slice(2)) ? 0 : 1);
+  process.exit((await ensureTestTools(process.argv.slice(2))) ? 0 : 1);
 }

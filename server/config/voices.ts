@@ -26,7 +26,7 @@ export const voicesSection = section({
       'ESPEAK_ENGINE',
       ['auto', 'native', 'portable'] as const,
       { default: 'auto' },
-      "How the offline voice (eSpeak-NG) speaks and encodes, chosen once at start. 'native': eSpeak-NG kept running in a few `espeak-host` processes (one per CPU) that also encode the MP3 with LAME, built with the machine's C compiler against libespeak-ng and libmp3lame (packages libespeak-ng-dev, libmp3lame-dev) or found built; the server does not start without it. 'portable': eSpeak-NG and LAME compiled to WebAssembly, in worker threads; needs nothing but Node. 'auto': native where it can be built, else portable (the log says why). Both time each word alike.",
+      "How the offline voice (eSpeak-NG) speaks and encodes, chosen once at start. 'native': eSpeak-NG kept running in a few `espeak-host` processes (one per CPU) that also encode the MP3 with LAME, built with the machine's C compiler against eSpeak-NG 1.52 (`npm run setup:espeak-ng`, or libespeak-ng-dev on Debian 13) and libmp3lame (libmp3lame-dev) or found built; the server does not start without it. 'portable': eSpeak-NG and LAME compiled to WebAssembly, in worker threads; needs nothing but Node. 'auto': native where it can be built, else portable (the log says why). Both run the same eSpeak-NG on the same voice data, so a book sounds and is timed the same on either.",
     ),
     exportFfmpeg: oneOf(
       'EXPORT_FFMPEG',

@@ -39,7 +39,7 @@ describe('segmentCount and splitRuns', () => {
   });
 });
 
-/** The native speech path's host, where it can be built (a C compiler, libespeak-ng's and LAME's headers). */
+/** The native speech path's host, where it can be built (a C compiler, eSpeak-NG 1.52 and LAME's headers). */
 const HOST = (await espeakHostBinary()).binary;
 
 /**

@@ -7,6 +7,11 @@ import type { Readable, Writable } from 'node:stream';
 import { GrowingPcm } from '../audio/pcm-memory';
 import { lowerPriority } from '../audio/priority';
 
+/** The folder holding the voice data (`espeak-ng-data/`) a host binary reads: its one argument. */
+export function hostDataFolder(binary: string): string {
+  return `${binary}.data`;
+}
+
 /** A word event of eSpeak: position and length in code points of the text (position from 1), first sample. */
 export interface HostWord {
   position: number;
@@ -89,7 +94,7 @@ export class Host {
     this.ready = new Promise<number>((resolve) => {
       this.onReady = resolve;
     });
-    this.child = spawn(binary, [], { stdio: ['pipe', 'pipe', 'pipe'] });
+    this.child = spawn(binary, [hostDataFolder(binary)], { stdio: ['pipe', 'pipe', 'pipe'] });
     lowerPriority(this.child.pid);
     this.child.stdout.on('data', (chunk: Buffer) => this.receive(chunk));
     this.child.stderr.setEncoding('utf8');

@@ -16,7 +16,7 @@ import { nativeSpeechPath } from './speech-paths';
 const LONG = 'The keeper climbed the stairs at dusk, lit the great lamp and watched the ships turn away. '.repeat(3);
 const build = await espeakHostBinary();
 
-/** The host is built with the machine's compiler against libespeak-ng and libmp3lame (their -dev packages). */
+/** The host is built with the machine's compiler against eSpeak-NG 1.52 and libmp3lame (espeak-host-build.ts). */
 const SKIP_ENCODING = build.binary === null ? `no eSpeak-NG host here: ${build.reason}` : '';
 
 describe.skipIf(SKIP_ENCODING !== '')(

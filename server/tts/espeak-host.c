@@ -2,9 +2,11 @@
  * espeak-host: eSpeak-NG kept running, serving speech requests over stdin/stdout, and encoding that
  * speech to MP3 itself with LAME (LECTIO_WITH_LAME, libmp3lame): the offline voice's native path.
  *
- * Lectio compiles this file against Debian's libespeak-ng and libmp3lame (espeak-host-build.ts:
- * at first use, or in the image's build stage) and runs a few of them (espeak-host.ts), so a
- * request costs its synthesis only: eSpeak's data is loaded once per host, not per request.
+ * Lectio compiles this file against eSpeak-NG 1.52 (the portable path's version, linked statically)
+ * and libmp3lame (espeak-host-build.ts: at first use, or in the image's build stage) and runs a few
+ * of them (espeak-host.ts), so a request costs its synthesis only: eSpeak's data is loaded once per
+ * host, not per request. Its one argument is the folder holding the `espeak-ng-data` to read: the
+ * portable path's own voice data, so both paths say a text the same.
  * Encoding here too, a book's speech never leaves the process that made it: the server receives
  * MP3 (a seventh of the PCM's bytes), not every sample (docs/adr/0003-two-speech-paths.md).
  *
@@ -26,11 +28,15 @@
  * The host serves requests one after another until stdin closes, then exits with status 0; a
  * request it cannot read (unknown command, lengths over the limits) ends it with status 2.
  */
+#include <errno.h>
+#include <espeak-ng/espeak_ng.h>
 #include <espeak-ng/speak_lib.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/types.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #ifdef LECTIO_WITH_LAME
 #include <lame/lame.h>
@@ -97,6 +103,28 @@ static uint32_t line_chars = 0;   /* code points of the request before the line 
 static uint32_t line_sample = 0;  /* samples of the request before the line */
 static uint32_t request_samples = 0;
 
+/* A request's samples: out as 'A' frames, or encoded into its stream as 'M' frames. 0: the encoder failed. */
+static int emit_samples(short *wav, int count) {
+#ifdef LECTIO_WITH_LAME
+  if (encoding != NULL) {
+    for (int at = 0; at < count;) {
+      int take = count - at < 65536 ? count - at : 65536;
+      int bytes = lame_encode_buffer((lame_global_flags *)encoding, wav + at, NULL, take, mp3_buffer, MP3_BUFFER);
+      if (bytes < 0) {
+        encoding_failed = 1;
+        return 0;
+      }
+      if (bytes > 0) frame('M', mp3_buffer, (uint32_t)bytes);
+      at += take;
+    }
+  } else
+#endif
+    /* x86 and ARM are little-endian: the samples go out as they are. */
+    frame('A', wav, (uint32_t)count * 2);
+  request_samples += (uint32_t)count;
+  return 1;
+}
+
 static int on_synth(short *wav, int count, espeak_EVENT *events) {
   for (espeak_EVENT *e = events; e != NULL && e->type != espeakEVENT_LIST_TERMINATED; e++) {
     if (e->type != espeakEVENT_WORD) continue;
@@ -106,26 +134,52 @@ static int on_synth(short *wav, int count, espeak_EVENT *events) {
     put_u32(payload + 8, line_sample + (uint32_t)(e->sample < 0 ? 0 : e->sample));
     frame('W', payload, sizeof payload);
   }
-  if (wav != NULL && count > 0) {
-#ifdef LECTIO_WITH_LAME
-    if (encoding != NULL) {
-      for (int at = 0; at < count;) {
-        int take = count - at < 65536 ? count - at : 65536;
-        int bytes = lame_encode_buffer((lame_global_flags *)encoding, wav + at, NULL, take, mp3_buffer, MP3_BUFFER);
-        if (bytes < 0) {
-          encoding_failed = 1;
-          return 1; /* eSpeak stops the request */
-        }
-        if (bytes > 0) frame('M', mp3_buffer, (uint32_t)bytes);
-        at += take;
-      }
-    } else
-#endif
-      /* x86 and ARM are little-endian: the samples go out as they are. */
-      frame('A', wav, (uint32_t)count * 2);
-    request_samples += (uint32_t)count;
-  }
+  if (wav != NULL && count > 0 && !emit_samples(wav, count)) return 1; /* eSpeak stops the request */
   return 0;
+}
+
+/* Reads exactly n bytes from fd; 0 at a clean end before the first byte, -1 on a short read. */
+static int read_fd_exact(int fd, void *buffer, size_t n) {
+  size_t done = 0;
+  while (done < n) {
+    ssize_t got = read(fd, (char *)buffer + done, n - done);
+    if (got < 0 && errno == EINTR) continue;
+    if (got <= 0) return done == 0 && got == 0 ? 0 : -1;
+    done += (size_t)got;
+  }
+  return 1;
+}
+
+/*
+ * The frames a speaking child sends (speak_fresh), until it closes the pipe: samples go on as the
+ * request wants them (emit_samples), words and errors as they are. After an encoder failure the
+ * rest is read and dropped, so the child never blocks on a full pipe.
+ */
+static void relay_child(int fd) {
+  static short *samples = NULL;
+  static uint32_t capacity = 0;
+  unsigned char head[5];
+  while (read_fd_exact(fd, head, sizeof head) > 0) {
+    uint32_t length = (uint32_t)head[1] | ((uint32_t)head[2] << 8) | ((uint32_t)head[3] << 16) | ((uint32_t)head[4] << 24);
+    if (length > capacity) {
+      short *grown = realloc(samples, length);
+      if (grown == NULL) {
+        encoding_failed = 1;
+        break;
+      }
+      samples = grown;
+      capacity = length;
+    }
+    if (length > 0 && read_fd_exact(fd, samples, length) <= 0) break;
+    if (head[0] == 'A') {
+      if (!encoding_failed) emit_samples(samples, (int)(length / 2));
+    } else {
+      frame((char)head[0], samples, length);
+    }
+  }
+  /* Whatever is left (after a failure): drained, so the child can finish and be waited for. */
+  while (read(fd, head, sizeof head) > 0) {
+  }
 }
 
 /* The end of a request: the sample rate and the samples it spoke. */
@@ -198,16 +252,90 @@ static uint32_t code_points(const char *s, size_t n) {
   return count;
 }
 
-int main(void) {
+
+/*
+ * As `espeak-ng -b 1` reading stdin: one line at a time (so a line break is a pause), UTF-8,
+ * [[phonemes]] allowed, a sentence pause at the end of each line. Frames go to stdout.
+ */
+static espeak_ERROR speak_lines(char *text, size_t text_length) {
+  espeak_ERROR status = EE_OK;
+  for (size_t start = 0; start < text_length && status == EE_OK;) {
+    char *newline = memchr(text + start, '\n', text_length - start);
+    size_t end = newline != NULL ? (size_t)(newline - text) + 1 : text_length;
+    char kept = text[end];
+    text[end] = '\0';
+    line_chars = code_points(text, start);
+    line_sample = request_samples;
+    status = espeak_Synth(text + start, end - start + 1, 0, POS_CHARACTER, 0,
+                          espeakCHARS_UTF8 | espeakPHONEMES | espeakENDPAUSE, NULL, NULL);
+    text[end] = kept;
+    start = end;
+  }
+  return status;
+}
+
+/*
+ * Speaks a request from eSpeak's state as it was before any speech: eSpeak carries state from one
+ * text to the next (the phase of its pitch flutter, which moves where waves end by a few
+ * milliseconds), so the same text would come out a little longer or shorter depending on what
+ * this host said before. A child forked from this host, which never speaks itself, speaks the
+ * request and exits: every request sounds as from a fresh eSpeak, as on the portable path, which
+ * starts each request from the same memory. The child sends its samples and words through a pipe
+ * as 'A', 'W' and 'X' frames; here they go on as they are, or encoded into the request's stream.
+ * Where no child can be had, the request is spoken here.
+ */
+static void speak_fresh(char *text, size_t text_length) {
+  int chan[2];
+  pid_t child = -1;
+  fflush(stdout);
+  if (pipe(chan) == 0) {
+    child = fork();
+    if (child < 0) {
+      close(chan[0]);
+      close(chan[1]);
+    }
+  }
+  if (child == 0) {
+    close(chan[0]);
+    if (dup2(chan[1], 1) < 0) _exit(3);
+    close(chan[1]);
+    encoding = NULL; /* the samples go to the parent, which encodes */
+    request_samples = 0;
+    espeak_ERROR status = speak_lines(text, text_length);
+    if (status != EE_OK) frame_text('X', "synthesis failed");
+    fflush(stdout);
+    _exit(0);
+  }
+  if (child < 0) {
+    espeak_ERROR status = speak_lines(text, text_length);
+    if (encoding_failed) frame_text('X', "the MP3 encoder failed");
+    else if (status != EE_OK) frame_text('X', "synthesis failed");
+    return;
+  }
+  close(chan[1]);
+  relay_child(chan[0]);
+  close(chan[0]);
+  int child_status = 0;
+  while (waitpid(child, &child_status, 0) < 0) {
+    if (errno != EINTR) break;
+  }
+  if (!WIFEXITED(child_status) || WEXITSTATUS(child_status) != 0) frame_text('X', "synthesis failed");
+  else if (encoding_failed) frame_text('X', "the MP3 encoder failed");
+}
+
+int main(int argc, char **argv) {
   static char stdout_buffer[1 << 16];
   setvbuf(stdout, stdout_buffer, _IOFBF, sizeof stdout_buffer);
-  sample_rate = espeak_Initialize(AUDIO_OUTPUT_SYNCHRONOUS, 0, NULL, espeakINITIALIZE_DONT_EXIT);
+  sample_rate = espeak_Initialize(AUDIO_OUTPUT_SYNCHRONOUS, 0, argc > 1 ? argv[1] : NULL, espeakINITIALIZE_DONT_EXIT);
   if (sample_rate <= 0) {
     frame_text('X', "cannot load the eSpeak-NG data");
     fflush(stdout);
     return 1;
   }
   espeak_SetSynthCallback(on_synth);
+  /* eSpeak seeds the noise of its breathy voices with the clock at start; a fixed seed, as the
+     portable path's (whose clock reads 0), so a text sounds the same whenever it is spoken. */
+  espeak_ng_SetRandSeed(0);
   unsigned char ready[8];
   put_u32(ready, (uint32_t)sample_rate);
 #ifdef LECTIO_WITH_LAME
@@ -274,25 +402,7 @@ int main(void) {
       }
     }
     espeak_SetParameter(espeakRATE, (int)rate, 0);
-    /*
-     * As `espeak-ng -b 1` reading stdin: one line at a time (so a line break is a pause), UTF-8,
-     * [[phonemes]] allowed, a sentence pause at the end of each line.
-     */
-    espeak_ERROR status = EE_OK;
-    for (size_t start = 0; start < text_length && status == EE_OK;) {
-      char *newline = memchr(text + start, '\n', text_length - start);
-      size_t end = newline != NULL ? (size_t)(newline - text) + 1 : text_length;
-      char kept = text[end];
-      text[end] = '\0';
-      line_chars = code_points(text, start);
-      line_sample = request_samples;
-      status = espeak_Synth(text + start, end - start + 1, 0, POS_CHARACTER, 0,
-                            espeakCHARS_UTF8 | espeakPHONEMES | espeakENDPAUSE, NULL, NULL);
-      text[end] = kept;
-      start = end;
-    }
-    if (encoding_failed) frame_text('X', "the MP3 encoder failed");
-    else if (status != EE_OK) frame_text('X', "synthesis failed");
+    speak_fresh(text, text_length);
     encoding_failed = 0;
     end_request();
   }

@@ -6,6 +6,8 @@ declare module 'espeak-ng' {
     writeFile(path: string, data: string | Uint8Array): void;
     unlink(path: string): void;
     readdir(path: string): string[];
+    stat(path: string): { mode: number };
+    isDir(mode: number): boolean;
     analyzePath(path: string): { exists: boolean };
     close(stream: unknown): void;
     streams: ({ fd: number; stream_ops: ESpeakNgStreamOps } | null | undefined)[];

@@ -4,6 +4,7 @@
  * the calling thread. Built as an entry of its own beside the compiled server (dist-server/).
  */
 import { readFileSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { ESpeakNgModule } from 'espeak-ng';
@@ -100,7 +101,7 @@ function snapshotMemory(memory: Uint8Array): MemorySnapshot {
   return { length: memory.length, runs };
 }
 
-/** Puts `memory[0, snapshot.length)` back exactly as it was when the snapshot was taken. */
+/** Puts memory back exactly as it was when the snapshot was taken (memory grown since is zeroed). */
 function restoreMemory(memory: Uint8Array, snapshot: MemorySnapshot): void {
   let at = 0;
   for (const run of snapshot.runs) {
@@ -108,13 +109,35 @@ function restoreMemory(memory: Uint8Array, snapshot: MemorySnapshot): void {
     memory.set(run.bytes, run.offset);
     at = run.offset + run.bytes.length;
   }
-  memory.fill(0, at, snapshot.length);
+  memory.fill(0, at, memory.length);
 }
 
 /** The eSpeak-NG WebAssembly module's bytes (18 MB, the voices' data included). */
 function wasmBytes(): Uint8Array {
   const require = createRequire(import.meta.url);
   return readFileSync(path.join(path.dirname(require.resolve('espeak-ng')), 'espeak-ng.wasm'));
+}
+
+/** Where the WebAssembly build keeps eSpeak-NG's voice data in its own file system. */
+const WASM_DATA_DIR = '/usr/local/share/espeak-ng-data';
+
+/**
+ * Writes the WebAssembly build's voice data (its `espeak-ng-data` folder, 19 MB) into
+ * `target/espeak-ng-data`: the native host reads the very same files (espeak-host-build.ts).
+ */
+export async function copyVoiceData(target: string): Promise<void> {
+  const { default: ESpeakNg } = await import('espeak-ng');
+  const { FS } = await withoutStackTraces(() => ESpeakNg({ noInitialRun: true, print: () => {}, printErr: () => {} }));
+  const copy = async (from: string, to: string): Promise<void> => {
+    await mkdir(to, { recursive: true });
+    for (const name of FS.readdir(from)) {
+      if (name === '.' || name === '..') continue;
+      const source = `${from}/${name}`;
+      if (FS.isDir(FS.stat(source).mode)) await copy(source, path.join(to, name));
+      else await writeFile(path.join(to, name), FS.readFile(source));
+    }
+  };
+  await copy(WASM_DATA_DIR, path.join(target, 'espeak-ng-data'));
 }
 
 /** An instantiated module: its exports, file system, and what it wrote to stderr. */
@@ -138,6 +161,11 @@ async function instantiate(compiled: object): Promise<Instance> {
         stderr.text += line + '\n';
       },
       instantiateWasm(imports, receive) {
+        // eSpeak seeds the noise of its breathy voices with the clock (time()) when it starts:
+        // the clock reads 0 here, as the native host seeds it with 0, so a text sounds the same
+        // on either path whenever it is spoken.
+        const env = (imports as { env: Record<string, unknown> }).env;
+        env.emscripten_date_now = () => 0;
         const instance = new Wasm.Instance(compiled, imports);
         exportsRef = instance.exports as unknown as WasmExports;
         receive(instance, compiled);
@@ -174,22 +202,29 @@ function callMain({ ex, FS, stderr }: Instance, snapshot: MemorySnapshot, args: 
     return s;
   } finally {
     ex.stackRestore(sp);
-    // Close whatever the run left open (fds 0-2 are the std streams).
-    for (const stream of FS.streams) {
-      if (stream && stream.fd > 2) {
-        try {
-          FS.close(stream);
-        } catch {
-          /* already closed */
-        }
+    closeFiles(FS);
+  }
+}
+
+/** Closes every file the program left open (fds 0-2 are the std streams). */
+function closeFiles(FS: ESpeakNgModule['FS']): void {
+  for (const stream of FS.streams) {
+    if (stream && stream.fd > 2) {
+      try {
+        FS.close(stream);
+      } catch {
+        /* already closed */
       }
     }
   }
 }
 
-/** What eSpeak writes to the PCM device in one `serve`: a WAV header once, then samples, text by text. */
+/**
+ * What eSpeak writes to the PCM device in one `serve`: a WAV header, then samples, text by text
+ * (each text after the first is spoken from restored memory, so its header comes again).
+ */
 function pcmCollector() {
-  const header: number[] = [];
+  let header: number[] = [];
   let sampleRate = 22050;
   let chunks: Uint8Array[] = [];
   let bytes = 0;
@@ -208,6 +243,10 @@ function pcmCollector() {
         chunks.push(body);
         bytes += body.length;
       }
+    },
+    /** The next write starts with a WAV header again. */
+    expectHeader(): void {
+      header = [];
     },
     /** The samples since the last take, in one array. */
     take(): { pcm: Uint8Array; sampleRate: number } {
@@ -263,6 +302,8 @@ export async function createWasmRuntime(module?: object): Promise<WasmRuntime> {
     let line: Uint8Array | null = null;
     let at = 0;
     let speaking = false;
+    /** Memory as it was when eSpeak, set up with `args`, first asked for a line. */
+    let beforeFirstLine: MemorySnapshot | null = null;
     // eSpeak asks for more input only once the line before is spoken: that is when its samples
     // are complete (once stdio's buffer is flushed) and handed over.
     reader = (buffer, offset, length) => {
@@ -279,6 +320,20 @@ export async function createWasmRuntime(module?: object): Promise<WasmRuntime> {
         if (text === null) {
           line = null;
           return 0;
+        }
+        // Every text is spoken from eSpeak's state before any speech, as a fresh eSpeak (and the
+        // native path) speaks it: eSpeak carries state from one text to the next (its pitch
+        // flutter's phase), which would make a text a few milliseconds longer or shorter
+        // depending on what was said before. Here, inside the same read, the program's memory is
+        // put back as it was at the first one (its call stack included), the output file it then
+        // opens again is closed, and its header read again.
+        const memory = new Uint8Array(ex.memory.buffer);
+        if (beforeFirstLine === null) {
+          beforeFirstLine = snapshotMemory(memory);
+        } else {
+          restoreMemory(memory, beforeFirstLine);
+          closeFiles(FS);
+          collected.expectHeader();
         }
         line = encoder.encode(asOneLine(text) + '\n');
         at = 0;

@@ -86,26 +86,6 @@ async function timingMap(path: SpeechPath, pool: EncoderPool, segments: number):
   }
 }
 
-/**
- * Each word's time from the start of its sentence, on the sentence's own clock. The native path
- * links Debian's libespeak-ng (1.51) and the portable one runs the npm build (1.52-dev): the two
- * say a few words a few milliseconds apart ("be" 12 ms longer in 1.51, some pauses after a
- * sentence up to 90 ms), so over a chapter their clocks drift apart by that much per sentence, while within a
- * sentence they agree.
- */
-function sentenceClock(
-  map: TimingEntry[],
-): { sentence: number; chars: [number, number]; start: number; end: number }[] {
-  return map.flatMap((t, sentence) =>
-    (t.words ?? []).map((w) => ({
-      sentence,
-      chars: [w.char_start, w.char_end] as [number, number],
-      start: w.start - t.start,
-      end: w.end - t.start,
-    })),
-  );
-}
-
 describe.skipIf(HOST === null)('the same chapter on both paths', () => {
   const native = HOST === null ? null : nativeSpeechPath(HOST, 2);
   const portable = portableSpeechPath(2);
@@ -117,27 +97,30 @@ describe.skipIf(HOST === null)('the same chapter on both paths', () => {
   });
 
   it.each([1, 2])(
-    'times the same words, each within 50 ms of the other path in its sentence (%i encoder streams)',
+    'times every word of the chapter within 10 ms of the other path (%i encoder streams)',
     { timeout: 60_000 },
     async (segments) => {
       const a = await timingMap(native!, pool, segments);
       const b = await timingMap(portable, pool, segments);
       expect(a.map((t) => [t.char_start, t.char_end])).toEqual(b.map((t) => [t.char_start, t.char_end]));
-      const wordsA = sentenceClock(a);
-      const wordsB = sentenceClock(b);
+      const wordsA = a.flatMap((t) => t.words ?? []);
+      const wordsB = b.flatMap((t) => t.words ?? []);
       expect(wordsA.length).toBeGreaterThan(100);
-      // Every word of the text is timed on both paths, the same words in the same sentences.
-      expect(wordsA.map((w) => [w.sentence, ...w.chars])).toEqual(wordsB.map((w) => [w.sentence, ...w.chars]));
+      expect(wordsA.map((w) => [w.char_start, w.char_end])).toEqual(wordsB.map((w) => [w.char_start, w.char_end]));
+      // The same eSpeak-NG on the same voice data, every request from the same state whichever
+      // host or thread speaks it: the same samples, so the same times, up to the one place the
+      // two builds of 1.52 read this text apart ("Mr." in this voice, 4 ms; see
+      // docs/adr/0003-two-speech-paths.md) and the millisecond the times are rounded to.
       for (const [i, w] of wordsA.entries()) {
-        const other = wordsB[i]!;
-        const word = `"${CHAPTER.slice(...w.chars)}" (word ${i}, sentence ${w.sentence})`;
-        expect(Math.abs(w.start - other.start), `start of ${word}`).toBeLessThanOrEqual(0.05);
-        // A word ends where the next begins; a sentence's last word ends with its pause, which
-        // the two versions make differently long.
-        if (wordsA[i + 1]?.sentence === w.sentence) {
-          expect(Math.abs(w.end - other.end), `end of ${word}`).toBeLessThanOrEqual(0.05);
-        }
+        const word = `"${CHAPTER.slice(w.char_start, w.char_end)}" (word ${i})`;
+        expect(Math.abs(w.start - wordsB[i]!.start), `start of ${word}`).toBeLessThanOrEqual(0.01);
+        expect(Math.abs(w.end - wordsB[i]!.end), `end of ${word}`).toBeLessThanOrEqual(0.01);
       }
+      // Up to that word, exactly the same.
+      const okafor = CHAPTER.indexOf('Mr.');
+      const before = (m: TimingEntry[]) => m.flatMap((t) => t.words ?? []).filter((w) => w.char_end <= okafor);
+      expect(before(a).length).toBeGreaterThan(30);
+      expect(before(a)).toEqual(before(b));
     },
   );
 });

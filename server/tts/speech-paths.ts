@@ -3,18 +3,20 @@
  * (`chooseSpeechPath`, ESPEAK_ENGINE) and handed to the engine (espeak.ts) as an object:
  *
  * - native: eSpeak-NG kept running in a few `espeak-host` processes (espeak-host.c, one per CPU),
- *   built with the machine's C compiler against libespeak-ng and libmp3lame (espeak-host-build.ts),
+ *   built with the machine's C compiler against eSpeak-NG 1.52 and libmp3lame (espeak-host-build.ts),
  *   which also encode the MP3 themselves, so only MP3 comes back for a conversion.
  * - portable: eSpeak-NG compiled to WebAssembly in worker threads (espeak-pool.ts), its PCM
  *   encoded by LAME compiled to WebAssembly in the encoder threads (../audio/encoder-pool.ts).
  *   Needs nothing but Node.
  *
- * Both give eSpeak's own word events, turned into word timings by the same code on either path
- * (espeak-words.ts).
+ * Both run the same eSpeak-NG (1.52) on the same voice data, so a text sounds the same sample for
+ * sample on either path, and both give eSpeak's own word events, turned into word timings by the
+ * same code (espeak-words.ts).
  */
 import { EspeakHostPool, HostFailure, HostSpeechError, type HostWord } from './espeak-host';
 import { espeakHostBinary, type EspeakHostBuild } from './espeak-host-build';
 import { EspeakWasmPool } from './espeak-pool';
+import { asOneLine } from './espeak-wasm';
 import { TtsError } from './types';
 import { pcm16leToSamples } from './wav';
 
@@ -91,7 +93,14 @@ function hostError(e: unknown, voice: string, signal?: AbortSignal): TtsError {
   });
 }
 
-/** The native path over `binary` (an `espeak-host` built with LAME). */
+/**
+ * A text as the portable path hands it to eSpeak: one line (its line breaks are spaces, the same
+ * length, so eSpeak's word positions still point into the text as given) ending with a line break,
+ * which ends its last clause as any line's does.
+ */
+const asLine = (text: string): string => `${asOneLine(text)}\n`;
+
+/** The native path over `binary` (an `espeak-host` built with LAME). Texts are spoken as lines (`asLine`). */
 export function nativeSpeechPath(binary: string, hosts?: number): SpeechPath {
   const pool = new EspeakHostPool(binary, hosts);
   const onExit = () => pool.killAll();
@@ -103,7 +112,7 @@ export function nativeSpeechPath(binary: string, hosts?: number): SpeechPath {
     async say(voice, rate, text, signal) {
       let out;
       try {
-        out = await pool.say(voice, rate, text, signal);
+        out = await pool.say(voice, rate, asLine(text), signal);
       } catch (e) {
         throw hostError(e, voice, signal);
       }
@@ -122,7 +131,7 @@ export function nativeSpeechPath(binary: string, hosts?: number): SpeechPath {
         async speak(voice, rate, text, speakSignal) {
           if (speakSignal?.aborted) throw abortedError(speakSignal);
           try {
-            return await stream.speak(voice, rate, text, speakSignal);
+            return await stream.speak(voice, rate, asLine(text), speakSignal);
           } catch (e) {
             throw hostError(e, voice, speakSignal);
           }
