@@ -1,7 +1,8 @@
 // One eSpeak-NG WebAssembly instance in a thread of its own (plain ESM so it starts under node,
 // tsx and vitest alike), one of the pool's (espeak-pool.ts). The thread runs eSpeak's line-by-line
 // mode (espeak-wasm.ts `serve`) for as long as requests come with the same voice and rate, so a
-// request costs its synthesis only: no restart, no memory restore. It never returns to its event
+// request costs its synthesis and a restore of the memory eSpeak had before its first line (so it
+// speaks from the same state every time), not a restart. It never returns to its event
 // loop: requests are taken from `port` with receiveMessageOnPort, and the thread sleeps on
 // Atomics.wait until the pool bumps `signal` after posting one.
 // In: { type: 'say', id, args, text } and { type: 'close' }.
