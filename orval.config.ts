@@ -13,7 +13,12 @@ export default {
   client: {
     input: { target: './contracts/openapi.yaml' },
     output: {
-      mode: 'tags-split',
+      // One file per operation (src/api/gen/endpoints/<tag>/<operation>.ts, with <tag>/index.ts
+      // passing them all on), not one per tag: the bundler places a module whole, so a tag's file
+      // would bring every call of the tag that any screen uses into the chunk of the first screen
+      // that needs one (the account calls into the entry with sign-in, the job mutations into the
+      // dashboard with the job list).
+      mode: 'tags-operations',
       // The app's package.json and tsconfig (not this folder's), whose versions decide what is emitted.
       packageJson: './package.json',
       tsconfig: './tsconfig.json',

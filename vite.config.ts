@@ -33,6 +33,18 @@ const META_TESTS = [
   'tests/unit/test-tools.test.ts',
 ];
 
+/**
+ * React Query's mutation hook and its observer, a chunk of their own: the first screens only read
+ * (a sign-in or sign-up is a plain call), so they load with the first screen that changes something.
+ * Without this group they would go with the entry, whose generated calls import the hooks they
+ * leave unused.
+ */
+const mutationChunk = {
+  name: 'mutations',
+  test: /[\\/]@tanstack[\\/](?:react-query[\\/]build[\\/]modern[\\/]useMutation|query-core[\\/]build[\\/]modern[\\/]mutationObserver)\.js$/,
+  includeDependenciesRecursively: false,
+};
+
 /** Vitest's own exclusions, kept when a project lists more. */
 const EXCLUDED = ['**/node_modules/**', '**/.git/**'];
 
@@ -89,10 +101,11 @@ export default defineConfig({
     // Every browser the app supports preloads modules itself (the polyfill was 0.3 KB gzip).
     modulePreload: { polyfill: false },
     rolldownOptions: {
-      // zod and the generated schemas: one chunk, loaded with the first answer to validate; the
-      // first screens' modules: one chunk per measured route (tools/vite/first-load.mjs).
+      // zod and the generated schemas: one chunk, loaded with the first answer to validate; React
+      // Query's mutation hook: one chunk, loaded with the first screen that uses it; the first
+      // screens' modules: one chunk per measured route (tools/vite/first-load.mjs).
       output: {
-        codeSplitting: { groups: [...lazyModelChunks, ...firstLoadChunks] },
+        codeSplitting: { groups: [...lazyModelChunks, mutationChunk, ...firstLoadChunks] },
       },
     },
   },

@@ -1,7 +1,7 @@
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { getJob } from './gen/endpoints/jobs/jobs';
+import { getJob } from './gen/endpoints/jobs';
 import { ApiError, errorMessage, isRetryable } from './errors';
 import { configureApi } from './http';
 

@@ -2,6 +2,7 @@ import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import type { ColorScheme } from '../styles/theme';
 import { AppFrame } from './App';
+import { attachPlayer } from '../features/player/store';
 import { attachVoiceAssistant } from '../features/voice-assistant/service';
 import { useFeatureCaches } from './featureCaches';
 
@@ -18,7 +19,7 @@ export function AppProviders({
   scheme?: ColorScheme;
   children: ReactNode;
 }) {
-  useFeatureCaches(queryClient, attachVoiceAssistant);
+  useFeatureCaches(queryClient, { player: attachPlayer, voiceAssistant: attachVoiceAssistant });
   return (
     <QueryClientProvider client={queryClient}>
       <AppFrame scheme={scheme}>{children}</AppFrame>

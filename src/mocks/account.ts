@@ -1,12 +1,10 @@
-import {
-  getChangePasswordMockHandler,
-  getConfirmPasswordResetMockHandler,
-  getDeleteAccountMockHandler,
-  getGetPreferencesMockHandler,
-  getPutPreferencesMockHandler,
-  getRequestPasswordResetMockHandler,
-  getSignOutEverywhereMockHandler,
-} from '../api/gen/endpoints/auth/auth.msw';
+import { getChangePasswordMockHandler } from '../api/gen/endpoints/auth/change-password.msw';
+import { getConfirmPasswordResetMockHandler } from '../api/gen/endpoints/auth/confirm-password-reset.msw';
+import { getDeleteAccountMockHandler } from '../api/gen/endpoints/auth/delete-account.msw';
+import { getGetPreferencesMockHandler } from '../api/gen/endpoints/auth/get-preferences.msw';
+import { getPutPreferencesMockHandler } from '../api/gen/endpoints/auth/put-preferences.msw';
+import { getRequestPasswordResetMockHandler } from '../api/gen/endpoints/auth/request-password-reset.msw';
+import { getSignOutEverywhereMockHandler } from '../api/gen/endpoints/auth/sign-out-everywhere.msw';
 import type { DefaultVoice, Preferences, PreferencesUpdate } from '../api/gen/model';
 import { answer, type ReplyOptions } from './answer';
 import { tokenFixture } from './fixtures';

@@ -1,7 +1,7 @@
 import { delay, HttpResponse, type JsonBodyType } from 'msw';
 
 /**
- * The stories' mocks are Orval's generated msw handlers (src/api/gen/endpoints/<tag>/<tag>.msw.ts),
+ * The stories' mocks are Orval's generated msw handlers (src/api/gen/endpoints/<tag>/<operation>.msw.ts),
  * one per operation with the contract's path, method and success status, and typed by the
  * contract's schemas. src/mocks only says what they answer: a realistic fixture instead of faker
  * data, an error, or a wait. A contract change regenerates the handlers, and the fixtures that no

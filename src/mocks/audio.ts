@@ -1,15 +1,11 @@
-import {
-  getGetAudioCoverMockHandler,
-  getGetAudioMetadataMockHandler,
-  getGetAudioStreamMockHandler,
-  getGetAudioTranscriptMockHandler,
-} from '../api/gen/endpoints/audio/audio.msw';
-import {
-  getDeleteProgressMockHandler,
-  getGetProgressMockHandler,
-  getGetRecentProgressMockHandler,
-  getSaveProgressMockHandler,
-} from '../api/gen/endpoints/progress/progress.msw';
+import { getGetAudioCoverMockHandler } from '../api/gen/endpoints/audio/get-audio-cover.msw';
+import { getGetAudioMetadataMockHandler } from '../api/gen/endpoints/audio/get-audio-metadata.msw';
+import { getGetAudioStreamMockHandler } from '../api/gen/endpoints/audio/get-audio-stream.msw';
+import { getGetAudioTranscriptMockHandler } from '../api/gen/endpoints/audio/get-audio-transcript.msw';
+import { getDeleteProgressMockHandler } from '../api/gen/endpoints/progress/delete-progress.msw';
+import { getGetProgressMockHandler } from '../api/gen/endpoints/progress/get-progress.msw';
+import { getGetRecentProgressMockHandler } from '../api/gen/endpoints/progress/get-recent-progress.msw';
+import { getSaveProgressMockHandler } from '../api/gen/endpoints/progress/save-progress.msw';
 import type { AudioMetadata, Job, PlaybackProgress, ProgressUpdate, StreamInfo, Transcript } from '../api/gen/model';
 import { answer, failWith, type ReplyOptions } from './answer';
 import { mockCoverSvg } from './covers';

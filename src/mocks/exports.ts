@@ -1,8 +1,6 @@
-import {
-  getCancelAudioExportMockHandler,
-  getListAudioExportsMockHandler,
-  getStartAudioExportMockHandler,
-} from '../api/gen/endpoints/exports/exports.msw';
+import { getCancelAudioExportMockHandler } from '../api/gen/endpoints/exports/cancel-audio-export.msw';
+import { getListAudioExportsMockHandler } from '../api/gen/endpoints/exports/list-audio-exports.msw';
+import { getStartAudioExportMockHandler } from '../api/gen/endpoints/exports/start-audio-export.msw';
 import type { Export, ExportFormat, ExportList } from '../api/gen/model';
 import { answer, type ReplyOptions } from './answer';
 import { bookJobId } from './audio';

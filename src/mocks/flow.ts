@@ -1,5 +1,7 @@
-import { getGetAudioMetadataMockHandler, getGetAudioStreamMockHandler } from '../api/gen/endpoints/audio/audio.msw';
-import { getCreateJobMockHandler, getGetJobMockHandler } from '../api/gen/endpoints/jobs/jobs.msw';
+import { getGetAudioMetadataMockHandler } from '../api/gen/endpoints/audio/get-audio-metadata.msw';
+import { getGetAudioStreamMockHandler } from '../api/gen/endpoints/audio/get-audio-stream.msw';
+import { getCreateJobMockHandler } from '../api/gen/endpoints/jobs/create-job.msw';
+import { getGetJobMockHandler } from '../api/gen/endpoints/jobs/get-job.msw';
 import type { Job, JobCreateRequest } from '../api/gen/model';
 import { isActiveStatus } from '../entities/job';
 import {

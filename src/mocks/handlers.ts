@@ -1,10 +1,8 @@
-import {
-  getGetCurrentUserMockHandler,
-  getLoginMockHandler,
-  getRegisterMockHandler,
-} from '../api/gen/endpoints/auth/auth.msw';
-import { getGetEnvironmentMockHandler } from '../api/gen/endpoints/environment/environment.msw';
-import { getListJobsMockHandler } from '../api/gen/endpoints/jobs/jobs.msw';
+import { getGetCurrentUserMockHandler } from '../api/gen/endpoints/auth/get-current-user.msw';
+import { getLoginMockHandler } from '../api/gen/endpoints/auth/login.msw';
+import { getRegisterMockHandler } from '../api/gen/endpoints/auth/register.msw';
+import { getGetEnvironmentMockHandler } from '../api/gen/endpoints/environment/get-environment.msw';
+import { getListJobsMockHandler } from '../api/gen/endpoints/jobs/list-jobs.msw';
 import type { CurrentUser, RegisterRequest, TokenResponse, User } from '../api/gen/model';
 import { answer, type ReplyOptions } from './answer';
 import {

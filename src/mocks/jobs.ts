@@ -1,10 +1,8 @@
-import {
-  getCancelJobMockHandler,
-  getGetJobMockHandler,
-  getGetJobStepsMockHandler,
-  getListJobsMockHandler,
-  getRetryJobMockHandler,
-} from '../api/gen/endpoints/jobs/jobs.msw';
+import { getCancelJobMockHandler } from '../api/gen/endpoints/jobs/cancel-job.msw';
+import { getGetJobStepsMockHandler } from '../api/gen/endpoints/jobs/get-job-steps.msw';
+import { getGetJobMockHandler } from '../api/gen/endpoints/jobs/get-job.msw';
+import { getListJobsMockHandler } from '../api/gen/endpoints/jobs/list-jobs.msw';
+import { getRetryJobMockHandler } from '../api/gen/endpoints/jobs/retry-job.msw';
 import type { Job, JobCore, JobListResponse, JobStep, TutoringAnalysis } from '../api/gen/model';
 import { isActiveStatus, isListenable } from '../entities/job';
 import { failWith, respond, type ReplyOptions } from './answer';

@@ -1,10 +1,8 @@
-import { getUploadFileMockHandler } from '../api/gen/endpoints/files/files.msw';
-import {
-  getCreateJobMockHandler,
-  getGetJobMockHandler,
-  getListJobsMockHandler,
-  getPreviewJobMockHandler,
-} from '../api/gen/endpoints/jobs/jobs.msw';
+import { getUploadFileMockHandler } from '../api/gen/endpoints/files/upload-file.msw';
+import { getCreateJobMockHandler } from '../api/gen/endpoints/jobs/create-job.msw';
+import { getGetJobMockHandler } from '../api/gen/endpoints/jobs/get-job.msw';
+import { getListJobsMockHandler } from '../api/gen/endpoints/jobs/list-jobs.msw';
+import { getPreviewJobMockHandler } from '../api/gen/endpoints/jobs/preview-job.msw';
 import type {
   FileUploadResponse,
   Job,

@@ -1,4 +1,5 @@
-import { getCreateFeedMockHandler, getDeleteFeedMockHandler } from '../api/gen/endpoints/feeds/feeds.msw';
+import { getCreateFeedMockHandler } from '../api/gen/endpoints/feeds/create-feed.msw';
+import { getDeleteFeedMockHandler } from '../api/gen/endpoints/feeds/delete-feed.msw';
 import type { Feed } from '../api/gen/model';
 import { answer, type ReplyOptions } from './answer';
 import { bookJobId } from './audio';

@@ -1,8 +1,6 @@
-import { getReconvertJobMockHandler } from '../api/gen/endpoints/jobs/jobs.msw';
-import {
-  getGetPronunciationsMockHandler,
-  getPutPronunciationsMockHandler,
-} from '../api/gen/endpoints/pronunciations/pronunciations.msw';
+import { getReconvertJobMockHandler } from '../api/gen/endpoints/jobs/reconvert-job.msw';
+import { getGetPronunciationsMockHandler } from '../api/gen/endpoints/pronunciations/get-pronunciations.msw';
+import { getPutPronunciationsMockHandler } from '../api/gen/endpoints/pronunciations/put-pronunciations.msw';
 import type { Pronunciation, ReconvertResult } from '../api/gen/model';
 import { answer, type ReplyOptions } from './answer';
 

@@ -1,11 +1,9 @@
-import {
-  getClearVoiceConversationMockHandler,
-  getConnectVoiceAssistantMockHandler,
-  getGetVoiceConversationMockHandler,
-  getGetVoiceAssistantStatusMockHandler,
-  getStartVoiceAssistantMockHandler,
-  getStopVoiceAssistantMockHandler,
-} from '../api/gen/endpoints/voice-assistant/voice-assistant.msw';
+import { getClearVoiceConversationMockHandler } from '../api/gen/endpoints/voice-assistant/clear-voice-conversation.msw';
+import { getConnectVoiceAssistantMockHandler } from '../api/gen/endpoints/voice-assistant/connect-voice-assistant.msw';
+import { getGetVoiceAssistantStatusMockHandler } from '../api/gen/endpoints/voice-assistant/get-voice-assistant-status.msw';
+import { getGetVoiceConversationMockHandler } from '../api/gen/endpoints/voice-assistant/get-voice-conversation.msw';
+import { getStartVoiceAssistantMockHandler } from '../api/gen/endpoints/voice-assistant/start-voice-assistant.msw';
+import { getStopVoiceAssistantMockHandler } from '../api/gen/endpoints/voice-assistant/stop-voice-assistant.msw';
 import type {
   VoiceAssistantConnectResponse,
   VoiceAssistantStartRequest,

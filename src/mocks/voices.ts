@@ -1,5 +1,6 @@
 import { bypass } from 'msw';
-import { getGetVoiceSampleMockHandler, getListVoicesMockHandler } from '../api/gen/endpoints/voices/voices.msw';
+import { getGetVoiceSampleMockHandler } from '../api/gen/endpoints/voices/get-voice-sample.msw';
+import { getListVoicesMockHandler } from '../api/gen/endpoints/voices/list-voices.msw';
 import type { Voice, VoiceList, VoiceSource } from '../api/gen/model';
 import { answer, type ReplyOptions } from './answer';
 import { SAMPLE_AUDIO_URL } from './audio';

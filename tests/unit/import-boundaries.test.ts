@@ -36,7 +36,7 @@ tester.run('lectio/import-boundaries', rule, {
     { filename: file('src/main.tsx'), code: "const m = import('./mocks/browser');" },
     {
       filename: file('src/mocks/jobs.ts'),
-      code: "import { getGetJobMockHandler } from '../api/gen/endpoints/jobs/jobs.msw';",
+      code: "import { getGetJobMockHandler } from '../api/gen/endpoints/jobs/get-job.msw';",
     },
     { filename: file('src/screens/Jobs/Jobs.stories.tsx'), code: "import { jobsBackend } from '../../mocks/jobs';" },
   ],
@@ -53,11 +53,11 @@ tester.run('lectio/import-boundaries', rule, {
     },
     {
       filename: file('src/features/jobs/hooks.ts'),
-      code: "import { getGetJobMockHandler } from '../../api/gen/endpoints/jobs/jobs.msw';",
+      code: "import { getGetJobMockHandler } from '../../api/gen/endpoints/jobs/get-job.msw';",
       errors: [
         {
           message:
-            'Production code must not import the msw mocks (../../api/gen/endpoints/jobs/jobs.msw) statically; load them with import() for the demo mode.',
+            'Production code must not import the msw mocks (../../api/gen/endpoints/jobs/get-job.msw) statically; load them with import() for the demo mode.',
         },
       ],
     },

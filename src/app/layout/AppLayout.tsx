@@ -2,14 +2,13 @@ import { lazy, Suspense, type ReactNode } from 'react';
 import { BottomNav } from './BottomNav';
 import { TopNav } from './TopNav';
 
-// The player (its <audio> element, store and Media Session) is a chunk of its own, fetched once
-// the first signed-in screen is up: no screen waits for it, and what it grows into (a mini-player)
-// stays out of every screen's first load.
-const PlayerAudio = lazy(() => import('../../features/player/PlayerAudio').then((m) => ({ default: m.PlayerAudio })));
+// The player (its <audio> element, store, Media Session and the mini-player) is a chunk of its
+// own, fetched once the first signed-in screen is up: no screen waits for it, and none of it is in
+// a screen's first load. So is the outage banner, which renders from the player's store.
+const PlayerDock = lazy(() => import('./PlayerDock').then((m) => ({ default: m.PlayerDock })));
 const OutageBanner = lazy(() =>
   import('../../features/player/OutageBanner').then((m) => ({ default: m.OutageBanner })),
 );
-const MiniPlayer = lazy(() => import('../../features/player/MiniPlayer').then((m) => ({ default: m.MiniPlayer })));
 
 /**
  * The signed-in frame: the top bar, the screen as the page's main landmark, the one audio element,
@@ -25,8 +24,7 @@ export function AppLayout({ children }: { children: ReactNode }) {
       </Suspense>
       <main>{children}</main>
       <Suspense fallback={null}>
-        <PlayerAudio />
-        <MiniPlayer />
+        <PlayerDock />
       </Suspense>
       <BottomNav />
     </>

@@ -4,7 +4,7 @@ import { resetPlayer } from '../../features/player';
 import { bookJobId, progressFixture } from '../../mocks/audio';
 import { jobsRunningCountHandler } from '../../mocks/handlers';
 import { convertingBookFixture, jobAtStatus, jobsBackend, jobUuid } from '../../mocks/jobs';
-import { getSaveProgressMockHandler } from '../../api/gen/endpoints/progress/progress.msw';
+import { getSaveProgressMockHandler } from '../../api/gen/endpoints/progress/save-progress.msw';
 import { TopNav } from './TopNav';
 
 /** The top bar: the app’s places, the running jobs count, the light/dark toggle and sign out. */

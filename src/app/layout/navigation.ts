@@ -4,7 +4,7 @@ import LibraryBig from 'lucide-react/icons/library-big';
 import ListChecks from 'lucide-react/icons/list-checks';
 import MessagesSquare from 'lucide-react/icons/messages-square';
 import CirclePlus from 'lucide-react/icons/circle-plus';
-import { useListJobs } from '../../api/gen/endpoints/jobs/jobs';
+import { useListJobs } from '../../api/gen/endpoints/jobs';
 import { paths } from '../../lib/paths';
 
 /**

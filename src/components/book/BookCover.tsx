@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import styled from 'styled-components';
-import { useGetAudioCover } from '../../api/gen/endpoints/audio/audio';
+import { useGetAudioCover } from '../../api/gen/endpoints/audio';
 
 /**
  * Cover sizes: the mini-player's, a thumbnail (list rows), a shelf's (at least 120 px wide), the

@@ -1,18 +1,13 @@
 export { useAuth } from './hooks';
 export { configureSessionStorage, TOKEN_KEY, USER_KEY } from '../../entities/session';
+export { connectAuthToApi, initAuth, login, logout, register, resetAuth } from './store';
 export {
   changePassword,
   confirmPasswordReset,
-  connectAuthToApi,
   deleteAccount,
-  initAuth,
-  login,
-  logout,
-  register,
   requestPasswordReset,
-  resetAuth,
   signOutEverywhere,
-} from './store';
+} from './account';
 export {
   changePasswordSchema,
   forgotPasswordSchema,

@@ -1,7 +1,7 @@
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { listJobs } from '../../api/gen/endpoints/jobs/jobs';
+import { listJobs } from '../../api/gen/endpoints/jobs';
 import { configureApi } from '../../api/http';
 import { errorBodyFixture, userFixture } from '../../mocks/fixtures';
 import { handlers, jobsRunningCountHandler, loginRejectedHandler, meHandler } from '../../mocks/handlers';

@@ -1,19 +1,10 @@
 import { proxy } from 'valtio';
-import {
-  changePassword as putPassword,
-  confirmPasswordReset as postResetConfirm,
-  deleteAccount as postDeleteAccount,
-  getCurrentUser,
-  login as postLogin,
-  register as postRegister,
-  requestPasswordReset as postResetRequest,
-  signOutEverywhere as deleteSessions,
-} from '../../api/gen/endpoints/auth/auth';
+import { getCurrentUser, login as postLogin, register as postRegister } from '../../api/gen/endpoints/auth';
 import { User, type UserOutput } from '../../api/gen/model';
 import { loadedSchema, resolveSchema } from '../../api/lazySchema';
 import { errorMessage } from '../../api/errors';
 import { configureApi } from '../../api/http';
-import { clearSession, readStoredUser, readToken, replaceToken, storeToken, storeUser } from '../../entities/session';
+import { clearSession, readStoredUser, readToken, storeToken, storeUser } from '../../entities/session';
 
 /** The auth state (docs/product.md#session). isLoading starts true until init has run. */
 export interface AuthState {
@@ -126,37 +117,6 @@ export async function register(credentials: Credentials): Promise<UserOutput> {
 /** Sign out: forget the user and the stored session. The router then shows /login. */
 export function logout(): void {
   signedOut();
-}
-
-/**
- * PUT /auth/password: the server signs out every other session and answers a new token for this
- * one, which replaces the old token where it was kept.
- */
-export async function changePassword(currentPassword: string, newPassword: string): Promise<void> {
-  const { access_token } = await putPassword({ current_password: currentPassword, new_password: newPassword });
-  replaceToken(access_token);
-}
-
-/** DELETE /auth/sessions: every session ends, this one too. */
-export async function signOutEverywhere(): Promise<void> {
-  await deleteSessions();
-  signedOut();
-}
-
-/** POST /auth/account/delete, confirmed with the account's email; then signed out for good. */
-export async function deleteAccount(email: string): Promise<void> {
-  await postDeleteAccount({ email });
-  signedOut();
-}
-
-/** POST /auth/password-reset: the server emails a link if the email has an account. */
-export async function requestPasswordReset(email: string): Promise<void> {
-  await postResetRequest({ email });
-}
-
-/** POST /auth/password-reset/confirm with the link's token. */
-export async function confirmPasswordReset(token: string, password: string): Promise<void> {
-  await postResetConfirm({ token, password });
 }
 
 /** Any 401 on an authenticated request: the stored session is no longer valid. */

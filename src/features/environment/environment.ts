@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { useGetEnvironment } from '../../api/gen/endpoints/environment/environment';
+import { useGetEnvironment } from '../../api/gen/endpoints/environment';
 import type { EnvironmentInfoOutput } from '../../api/gen/model';
 
 /** The product's production host: when the environment call fails there, signup stays off. */

@@ -4,7 +4,7 @@ import {
   useCancelAudioExport,
   useListAudioExports,
   useStartAudioExport,
-} from '../../api/gen/endpoints/exports/exports';
+} from '../../api/gen/endpoints/exports';
 import type { ExportFormat, ExportList } from '../../api/gen/model';
 import { EXPORT_POLL_MS, isBuilding } from './download-formats';
 

@@ -2,7 +2,7 @@
 // (hooks.ts): a screen that only shows jobs, such as the home, loads none of it.
 import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useCallback, useState } from 'react';
-import { getGetJobQueryKey, useCancelJob, useRetryJob } from '../../api/gen/endpoints/jobs/jobs';
+import { getGetJobQueryKey, useCancelJob, useRetryJob } from '../../api/gen/endpoints/jobs';
 import type { Job, JobListResponse } from '../../api/gen/model';
 import { errorMessage } from '../../api/errors';
 import { invalidateJobLists, jobListsKey } from './cache';

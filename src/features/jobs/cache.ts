@@ -1,5 +1,5 @@
 import type { QueryClient } from '@tanstack/react-query';
-import { getListJobsQueryKey } from '../../api/gen/endpoints/jobs/jobs';
+import { getListJobsQueryKey } from '../../api/gen/endpoints/jobs';
 
 /** The first element of every listJobs query key ('/api/v1/jobs'), shared by all pages and counts. */
 export const jobListsKey = getListJobsQueryKey().slice(0, 1);

@@ -1,5 +1,5 @@
 import { keepPreviousData } from '@tanstack/react-query';
-import { useListJobs } from '../../api/gen/endpoints/jobs/jobs';
+import { useListJobs } from '../../api/gen/endpoints/jobs';
 import type { JobListResponse, ListJobsParams } from '../../api/gen/model';
 import { hasActiveJobs, keepJobListUnlessChanged, POLL_MS } from './polling';
 

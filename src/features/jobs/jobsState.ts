@@ -1,5 +1,5 @@
 import { useIsMutating } from '@tanstack/react-query';
-import { getCreateJobMutationKey } from '../../api/gen/endpoints/jobs/jobs';
+import { getCreateJobMutationKey } from '../../api/gen/endpoints/jobs';
 import type { Job, JobListResponse, JobSummary } from '../../api/gen/model';
 import { errorMessage } from '../../api/errors';
 import { JOBS_PAGE_SIZE, type JobsFilters } from './filters';

@@ -2,7 +2,7 @@
 // book's chapters in the jobs list. The home shows lists only, and loads none of this.
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
-import { useGetJob } from '../../api/gen/endpoints/jobs/jobs';
+import { useGetJob } from '../../api/gen/endpoints/jobs';
 import type { Job, JobCore } from '../../api/gen/model';
 import { chaptersInOrder, isActiveStatus } from '../../entities/job';
 import { invalidateJobLists } from './cache';

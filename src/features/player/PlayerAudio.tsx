@@ -1,6 +1,6 @@
 import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
-import { getGetAudioCoverQueryOptions } from '../../api/gen/endpoints/audio/audio';
+import { getGetAudioCoverQueryOptions } from '../../api/gen/endpoints/audio';
 import { watchMediaSession, type ArtworkSource } from './mediaSession';
 import { installPlayerShortcuts } from './shortcuts';
 import { usePlayerMetadata } from './data';

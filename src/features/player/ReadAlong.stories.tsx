@@ -1,7 +1,7 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { useEffect } from 'react';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
-import { getGetAudioTranscriptMockHandler } from '../../api/gen/endpoints/audio/audio.msw';
+import { getGetAudioTranscriptMockHandler } from '../../api/gen/endpoints/audio/get-audio-transcript.msw';
 import { failWith } from '../../mocks/answer';
 import {
   audioMetadataHandler,

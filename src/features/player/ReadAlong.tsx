@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import styled from 'styled-components';
-import { useGetAudioTranscript } from '../../api/gen/endpoints/audio/audio';
+import { useGetAudioTranscript } from '../../api/gen/endpoints/audio';
 import type { TranscriptSentenceOutput } from '../../api/gen/model';
 import { ApiError, errorMessage } from '../../api/errors';
 import { Button, Card, SectionHeader, Spinner } from '../../components/ui';

@@ -1,6 +1,6 @@
 import { onlineManager, type QueryClient } from '@tanstack/react-query';
 import { ApiError } from '../../api/errors';
-import { getEnvironment } from '../../api/gen/endpoints/environment/environment';
+import { getEnvironment } from '../../api/gen/endpoints/environment';
 import { environment } from './environment';
 import { connection, runtime } from './store';
 

@@ -1,6 +1,6 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { errorMessage } from '../../api/errors';
-import { getGetPreferencesQueryKey, getPreferences } from '../../api/gen/endpoints/auth/auth';
+import { getGetPreferencesQueryKey, getPreferences } from '../../api/gen/endpoints/auth';
 import {
   chaptersOf,
   clamp,

@@ -5,7 +5,7 @@ import {
   getAudioStream,
   getGetAudioMetadataQueryKey,
   getGetAudioStreamQueryKey,
-} from '../../api/gen/endpoints/audio/audio';
+} from '../../api/gen/endpoints/audio';
 import { isChapterPlayable } from './chapters';
 import { CONVERTING_POLL_MS } from './settings';
 import { isReady, runtime, state } from './store';

@@ -1,9 +1,5 @@
 import { useQuery, type QueryClient } from '@tanstack/react-query';
-import {
-  getGetProgressQueryKey,
-  getGetRecentProgressQueryKey,
-  getProgress,
-} from '../../api/gen/endpoints/progress/progress';
+import { getGetProgressQueryKey, getGetRecentProgressQueryKey, getProgress } from '../../api/gen/endpoints/progress';
 import { PlaybackProgressOrNull, type PlaybackProgressOutput } from '../../api/gen/model';
 import { resolveSchema } from '../../api/lazySchema';
 

@@ -1,4 +1,4 @@
-import { deleteProgress, saveProgress } from '../../api/gen/endpoints/progress/progress';
+import { deleteProgress, saveProgress } from '../../api/gen/endpoints/progress';
 import { errorMessage } from '../../api/errors';
 import { reportFailure } from './connection';
 import { playerCache } from './data';

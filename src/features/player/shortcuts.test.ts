@@ -3,7 +3,7 @@ import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { configureApi } from '../../api/http';
 import { handlers } from '../../mocks/handlers';
-import { getGetAudioMetadataQueryKey, getGetAudioStreamQueryKey } from '../../api/gen/endpoints/audio/audio';
+import { getGetAudioMetadataQueryKey, getGetAudioStreamQueryKey } from '../../api/gen/endpoints/audio';
 import { audioMetadataFixture, bookJobId, streamInfoFixture } from '../../mocks/audio';
 import { resetPlayer } from './controls';
 import { attachMedia } from './media';

@@ -2,7 +2,7 @@ import { QueryClient } from '@tanstack/react-query';
 import { delay, http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { getGetProgressQueryKey, getGetRecentProgressQueryKey } from '../../api/gen/endpoints/progress/progress';
+import { getGetProgressQueryKey, getGetRecentProgressQueryKey } from '../../api/gen/endpoints/progress';
 import type { PlaybackProgressOutput } from '../../api/gen/model';
 import { configureApi } from '../../api/http';
 import {
@@ -21,7 +21,7 @@ import {
 import { errorBodyFixture } from '../../mocks/fixtures';
 import { handlers } from '../../mocks/handlers';
 import { watchMediaSession } from './mediaSession';
-import { getGetAudioMetadataQueryKey } from '../../api/gen/endpoints/audio/audio';
+import { getGetAudioMetadataQueryKey } from '../../api/gen/endpoints/audio';
 import {
   changeVolume,
   clearAudio,

@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { getListFeedsQueryKey, useCreateFeed, useDeleteFeed } from '../../api/gen/endpoints/feeds/feeds';
+import { getListFeedsQueryKey, useCreateFeed, useDeleteFeed } from '../../api/gen/endpoints/feeds';
 
 /** The book's (or, without a book, the library's) private feed: made or found on the server. */
 export function useFeed() {

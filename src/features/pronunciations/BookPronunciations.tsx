@@ -2,7 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import styled from 'styled-components';
 import { errorMessage } from '../../api/errors';
-import { getGetJobQueryKey, useReconvertJob } from '../../api/gen/endpoints/jobs/jobs';
+import { getGetJobQueryKey, useReconvertJob } from '../../api/gen/endpoints/jobs';
 import { Alert, Button, Card, SectionHeader } from '../../components/ui';
 import { PronunciationEditor } from './PronunciationEditor';
 

@@ -6,7 +6,7 @@ import {
   getGetPronunciationsQueryKey,
   useGetPronunciations,
   usePutPronunciations,
-} from '../../api/gen/endpoints/pronunciations/pronunciations';
+} from '../../api/gen/endpoints/pronunciations';
 import type { PronunciationOutput } from '../../api/gen/model';
 import { Alert, Button, Spinner, TextField } from '../../components/ui';
 

@@ -12,7 +12,7 @@ import {
   getStartVoiceAssistantMutationKey,
   getStartVoiceAssistantMutationOptions,
   getStopVoiceAssistantMutationOptions,
-} from '../../api/gen/endpoints/voice-assistant/voice-assistant';
+} from '../../api/gen/endpoints/voice-assistant';
 import type { VoiceAssistantStartRequest, VoiceAssistantStatus } from '../../api/gen/model';
 import { deps } from './deps';
 import { runtime, type Hearing, type ServiceStatus } from './store';

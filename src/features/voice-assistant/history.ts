@@ -6,10 +6,7 @@
  * too; the page's conversation (kept turns, then live ones) and whether the reader dismissed the
  * recap are client state.
  */
-import {
-  clearVoiceConversation,
-  getGetVoiceConversationQueryOptions,
-} from '../../api/gen/endpoints/voice-assistant/voice-assistant';
+import { clearVoiceConversation, getGetVoiceConversationQueryOptions } from '../../api/gen/endpoints/voice-assistant';
 import type { VoiceConversation, VoiceTurn } from '../../api/gen/model';
 import { clearConversation, entryId } from './conversation';
 import { voiceCache } from './data';

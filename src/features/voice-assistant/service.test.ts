@@ -2,11 +2,9 @@ import { QueryClient } from '@tanstack/react-query';
 import { setupServer } from 'msw/node';
 import { subscribe } from 'valtio';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { getGetVoiceAssistantStatusQueryKey } from '../../api/gen/endpoints/voice-assistant/voice-assistant';
-import {
-  getGetVoiceAssistantStatusMockHandler,
-  getStartVoiceAssistantMockHandler,
-} from '../../api/gen/endpoints/voice-assistant/voice-assistant.msw';
+import { getGetVoiceAssistantStatusQueryKey } from '../../api/gen/endpoints/voice-assistant';
+import { getGetVoiceAssistantStatusMockHandler } from '../../api/gen/endpoints/voice-assistant/get-voice-assistant-status.msw';
+import { getStartVoiceAssistantMockHandler } from '../../api/gen/endpoints/voice-assistant/start-voice-assistant.msw';
 import type { VoiceAssistantStatus } from '../../api/gen/model';
 import { configureApi } from '../../api/http';
 import { errorBodyFixture } from '../../mocks/fixtures';

@@ -1,7 +1,7 @@
 import { useEffect, useId } from 'react';
 import styled from 'styled-components';
 import { errorMessage } from '../../api/errors';
-import { useListVoices } from '../../api/gen/endpoints/voices/voices';
+import { useListVoices } from '../../api/gen/endpoints/voices';
 import { Alert, Button, Spinner } from '../../components/ui';
 import {
   groupVoices,

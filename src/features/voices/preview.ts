@@ -1,7 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { errorMessage } from '../../api/errors';
-import { getGetVoiceSampleQueryOptions } from '../../api/gen/endpoints/voices/voices';
+import { getGetVoiceSampleQueryOptions } from '../../api/gen/endpoints/voices';
 import type { TtsProvider } from '../../api/gen/model';
 
 export type PreviewState =

@@ -1,6 +1,6 @@
 import styled from 'styled-components';
 import { errorMessage } from '../../api/errors';
-import { useGetCurrentUser } from '../../api/gen/endpoints/auth/auth';
+import { useGetCurrentUser } from '../../api/gen/endpoints/auth';
 import { Alert, Page, Spinner } from '../../components/ui';
 import { ChangePasswordSection } from './ChangePasswordSection';
 import { DefaultVoiceSection } from './DefaultVoiceSection';

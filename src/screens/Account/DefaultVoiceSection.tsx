@@ -2,7 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import styled from 'styled-components';
 import { errorMessage } from '../../api/errors';
-import { getGetPreferencesQueryKey, useGetPreferences, usePutPreferences } from '../../api/gen/endpoints/auth/auth';
+import { getGetPreferencesQueryKey, useGetPreferences, usePutPreferences } from '../../api/gen/endpoints/auth';
 import type { Preferences, PreferencesUpdate, TtsProvider } from '../../api/gen/model';
 import { Alert, Button, SelectField, Spinner } from '../../components/ui';
 import { PLAYBACK_RATES } from '../../features/player/settings';

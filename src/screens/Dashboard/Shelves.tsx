@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import styled from 'styled-components';
-import { useGetRecentProgress } from '../../api/gen/endpoints/progress/progress';
+import { useGetRecentProgress } from '../../api/gen/endpoints/progress';
 import type { JobSummaryOutput } from '../../api/gen/model';
 import { BookTile, type TileAction } from '../../components/book';
 import { Spinner } from '../../components/ui';

@@ -2,7 +2,7 @@ import RotateCcw from 'lucide-react/icons/rotate-ccw';
 import Trash2 from 'lucide-react/icons/trash-2';
 import { useMemo, useState } from 'react';
 import styled from 'styled-components';
-import { useGetRecentProgress } from '../../api/gen/endpoints/progress/progress';
+import { useGetRecentProgress } from '../../api/gen/endpoints/progress';
 import { errorMessage } from '../../api/errors';
 import { Alert, Button, ButtonLink, EmptyState, Page, Spinner } from '../../components/ui';
 import type { MenuAction } from '../../components/ui/ActionMenu';

@@ -2,7 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import styled from 'styled-components';
 import { useLocation } from 'wouter';
-import { useCreateJob } from '../../api/gen/endpoints/jobs/jobs';
+import { useCreateJob } from '../../api/gen/endpoints/jobs';
 import type { TtsProvider } from '../../api/gen/model';
 import { errorMessage } from '../../api/errors';
 import { Alert, Card, Page, TextField } from '../../components/ui';

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { useGetPreferences } from '../../api/gen/endpoints/auth/auth';
+import { useGetPreferences } from '../../api/gen/endpoints/auth';
 import {
   initialUploadForm,
   titleFromFileName,

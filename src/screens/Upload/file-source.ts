@@ -1,5 +1,5 @@
 import { useRef, useState } from 'react';
-import { useUploadFile } from '../../api/gen/endpoints/files/files';
+import { useUploadFile } from '../../api/gen/endpoints/files';
 import { errorMessage } from '../../api/errors';
 import { checkFile, isPlainText, readFileText, titleFromFileName } from '../../features/upload';
 import type { UploadDraft } from './draft';

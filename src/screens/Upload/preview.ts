@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState, type Dispatch, type SetStateAction } from 'react';
-import { usePreviewJob } from '../../api/gen/endpoints/jobs/jobs';
+import { usePreviewJob } from '../../api/gen/endpoints/jobs';
 import type { JobCreateRequest } from '../../api/gen/model';
 import { errorMessage } from '../../api/errors';
 import { initiallyChosen, jobRequest, MIN_TEXT_LENGTH, type UploadForm, type UploadMode } from '../../features/upload';

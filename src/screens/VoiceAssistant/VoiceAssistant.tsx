@@ -1,8 +1,8 @@
 import { useEffect } from 'react';
 import styled from 'styled-components';
 import { useLocation, useSearch } from 'wouter';
-import { useGetAudioMetadata } from '../../api/gen/endpoints/audio/audio';
-import { useListJobs } from '../../api/gen/endpoints/jobs/jobs';
+import { useGetAudioMetadata } from '../../api/gen/endpoints/audio';
+import { useListJobs } from '../../api/gen/endpoints/jobs';
 import { Page } from '../../components/ui';
 import { bookTitle } from '../../entities/job';
 import { playFrom, useListeningPosition } from '../../features/player';

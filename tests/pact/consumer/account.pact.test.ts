@@ -9,8 +9,8 @@ import {
   putPreferences,
   requestPasswordReset,
   signOutEverywhere,
-} from '../../../src/api/gen/endpoints/auth/auth';
-import { getEnvironment } from '../../../src/api/gen/endpoints/environment/environment';
+} from '../../../src/api/gen/endpoints/auth';
+import { getEnvironment } from '../../../src/api/gen/endpoints/environment';
 import { reader, states } from '../states';
 import { errorBody, lectioPact, useMockServer } from './pact';
 

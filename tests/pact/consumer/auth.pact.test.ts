@@ -1,8 +1,8 @@
 import { MatchersV3 } from '@pact-foundation/pact';
 import { describe, expect, it, vi } from 'vitest';
 import { ApiError, errorMessage } from '../../../src/api/errors';
-import { getCurrentUser, login, register } from '../../../src/api/gen/endpoints/auth/auth';
-import { getEnvironment } from '../../../src/api/gen/endpoints/environment/environment';
+import { getCurrentUser, login, register } from '../../../src/api/gen/endpoints/auth';
+import { getEnvironment } from '../../../src/api/gen/endpoints/environment';
 import { newcomer, reader, states } from '../states';
 import { errorBody, isoTimestamp, lectioPact, useMockServer } from './pact';
 

@@ -1,7 +1,7 @@
 import { MatchersV3 } from '@pact-foundation/pact';
 import { describe, expect, it } from 'vitest';
-import { cancelAudioExport, listAudioExports, startAudioExport } from '../../../src/api/gen/endpoints/exports/exports';
-import { createFeed } from '../../../src/api/gen/endpoints/feeds/feeds';
+import { cancelAudioExport, listAudioExports, startAudioExport } from '../../../src/api/gen/endpoints/exports';
+import { createFeed } from '../../../src/api/gen/endpoints/feeds';
 import { states } from '../states';
 import { bearer, EXAMPLE_JOB_ID, EXAMPLE_TOKEN, jobPath } from './listening';
 import { isoTimestamp, lectioPact, useMockServer } from './pact';

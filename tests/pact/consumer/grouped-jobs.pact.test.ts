@@ -3,7 +3,7 @@
 // job (the chapters are listed from GET /jobs/{id} when the reader opens the book).
 import { MatchersV3 } from '@pact-foundation/pact';
 import { describe, expect, it } from 'vitest';
-import { listJobs } from '../../../src/api/gen/endpoints/jobs/jobs';
+import { listJobs } from '../../../src/api/gen/endpoints/jobs';
 import { states } from '../states';
 import { bearer, convertingBookSummary, EXAMPLE_TOKEN } from './listening';
 import { lectioPact, useMockServer } from './pact';

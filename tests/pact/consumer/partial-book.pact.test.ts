@@ -2,8 +2,8 @@
 // which chapters can be played and starts with the first ready one.
 import { MatchersV3 } from '@pact-foundation/pact';
 import { describe, expect, it } from 'vitest';
-import { getAudioMetadata, getAudioStream } from '../../../src/api/gen/endpoints/audio/audio';
-import { listJobs } from '../../../src/api/gen/endpoints/jobs/jobs';
+import { getAudioMetadata, getAudioStream } from '../../../src/api/gen/endpoints/audio';
+import { listJobs } from '../../../src/api/gen/endpoints/jobs';
 import { states } from '../states';
 import { bearer, convertingBookSummary, EXAMPLE_CHAPTER_ID, EXAMPLE_JOB_ID, EXAMPLE_TOKEN, jobPath } from './listening';
 import { isoTimestamp, lectioPact, useMockServer } from './pact';

@@ -1,11 +1,6 @@
 import { MatchersV3 } from '@pact-foundation/pact';
 import { describe, expect, it } from 'vitest';
-import {
-  deleteProgress,
-  getProgress,
-  getRecentProgress,
-  saveProgress,
-} from '../../../src/api/gen/endpoints/progress/progress';
+import { deleteProgress, getProgress, getRecentProgress, saveProgress } from '../../../src/api/gen/endpoints/progress';
 import { ApiError, errorMessage } from '../../../src/api/errors';
 import { states } from '../states';
 import { bearer, EXAMPLE_JOB_ID, EXAMPLE_TOKEN, jobPath } from './listening';

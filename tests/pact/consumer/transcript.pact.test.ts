@@ -1,6 +1,6 @@
 import { MatchersV3 } from '@pact-foundation/pact';
 import { describe, expect, it } from 'vitest';
-import { getAudioTranscript } from '../../../src/api/gen/endpoints/audio/audio';
+import { getAudioTranscript } from '../../../src/api/gen/endpoints/audio';
 import { ApiError, errorMessage } from '../../../src/api/errors';
 import { states } from '../states';
 import { bearer, EXAMPLE_CHAPTER_ID, EXAMPLE_JOB_ID, EXAMPLE_TOKEN, jobPath } from './listening';

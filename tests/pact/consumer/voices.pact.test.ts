@@ -2,9 +2,9 @@
 // POST /jobs/{jobId}/reconvert) as the SPA calls them.
 import { MatchersV3 } from '@pact-foundation/pact';
 import { describe, expect, it } from 'vitest';
-import { reconvertJob } from '../../../src/api/gen/endpoints/jobs/jobs';
-import { getPronunciations, putPronunciations } from '../../../src/api/gen/endpoints/pronunciations/pronunciations';
-import { listVoices } from '../../../src/api/gen/endpoints/voices/voices';
+import { reconvertJob } from '../../../src/api/gen/endpoints/jobs';
+import { getPronunciations, putPronunciations } from '../../../src/api/gen/endpoints/pronunciations';
+import { listVoices } from '../../../src/api/gen/endpoints/voices';
 import { ApiError, errorMessage } from '../../../src/api/errors';
 import { reader, states } from '../states';
 import { bearer, EXAMPLE_JOB_ID, EXAMPLE_TOKEN, jobPath } from './listening';

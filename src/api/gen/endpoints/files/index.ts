@@ -1,0 +1,2 @@
+export * from './upload-file';
+export * from './delete-file';

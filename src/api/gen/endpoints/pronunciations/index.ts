@@ -1,0 +1,2 @@
+export * from './get-pronunciations';
+export * from './put-pronunciations';

@@ -1,0 +1,2 @@
+export * from './list-voices';
+export * from './get-voice-sample';
