@@ -1,14 +1,17 @@
 /**
  * A feed's RSS document: one book's chapters as its episodes, or (the library feed) every finished
  * book's, a season each; their links signed (./episode-links.ts), their sizes counting the ID3 tag
- * sent in front of each chapter's audio.
+ * sent in front of each chapter's audio. Each episode links its chapters JSON, and its WebVTT
+ * transcript when its audio has a timing map (./episode-companions.ts).
  */
+import { timingKey } from '../books/storage-keys';
 import type { ExportBook } from '../books/source';
 import type { CoverMaker } from '../exports/cover';
 import { DEFAULT_ARTIST } from '../exports/tags';
 import type { FileStorage } from '../storage/types';
 import type { createFeedDocumentCache } from './document-cache';
-import type { createEpisodeLinks } from './episode-links';
+import { episodeTitle } from './episode-companions';
+import type { createEpisodeLinks, EpisodeFile } from './episode-links';
 import type { FeedRecord } from './repository';
 import { renderRss, type FeedEpisode } from './rss';
 
@@ -28,19 +31,26 @@ export function createFeedRenderer(deps: {
     const published = new Date(book.version);
     return Promise.all(
       book.chapters.map(async (c, index) => {
-        const size = (await deps.storage.stat(c.fileKey))?.size ?? 0;
-        const link = { feedId: feed.id, jobId: book.id, file: c.order, version: book.version };
+        const [stored, timing] = await Promise.all([
+          deps.storage.stat(c.fileKey),
+          deps.storage.stat(timingKey(c.fileKey)),
+        ]);
+        const size = stored?.size ?? 0;
+        const link = { feedId: feed.id, jobId: book.id, version: book.version };
+        const url = (file: EpisodeFile['file']) => `${base}${links.path({ ...link, file })}`;
         return {
-          title: book.chapters.length === 1 ? book.title : `${book.title}: ${c.title}`,
+          title: episodeTitle(book, c),
           description: `Chapter ${c.order} of ${book.chapters.length} of ${book.title}`,
           guid: `${book.id}:${c.order}:${book.version}`,
-          url: `${base}${links.path(link)}`,
+          url: url(c.order),
           lengthBytes: (tagLengths[index] ?? 0) + size,
           durationSeconds: c.duration,
           episode: c.order,
           ...(season !== undefined && { season }),
           // A second apart, in reading order: apps that sort by date keep the chapters in order.
           published: new Date(published.getTime() + c.order * 1000),
+          chaptersUrl: url({ chapter: c.order, companion: 'chapters' }),
+          transcriptUrl: timing === null ? null : url({ chapter: c.order, companion: 'transcript' }),
         };
       }),
     );

@@ -1,5 +1,6 @@
 /**
- * The podcast feed document: RSS 2.0 with the iTunes namespace, the form every podcast app reads.
+ * The podcast feed document: RSS 2.0 with the iTunes namespace, the form every podcast app reads,
+ * and the Podcasting 2.0 namespace for each episode's chapters and transcript.
  * Text goes through escapeXml (the five XML characters escaped, characters XML cannot hold
  * dropped), so any title makes a well-formed feed.
  */
@@ -16,6 +17,10 @@ export interface FeedEpisode {
   /** The book's place in a library feed. */
   season?: number;
   published: Date;
+  /** The episode's chapters (Podcasting 2.0 JSON chapters). */
+  chaptersUrl: string;
+  /** The episode's transcript (WebVTT), when its read-along has a timing map. */
+  transcriptUrl: string | null;
 }
 
 export interface FeedDocument {
@@ -45,6 +50,10 @@ export function renderRss(feed: FeedDocument): string {
       `<itunes:episode>${e.episode}</itunes:episode>`,
       ...(e.season === undefined ? [] : [`<itunes:season>${e.season}</itunes:season>`]),
       '<itunes:episodeType>full</itunes:episodeType>',
+      `<podcast:chapters url="${escapeXml(e.chaptersUrl)}" type="application/json+chapters"/>`,
+      ...(e.transcriptUrl === null
+        ? []
+        : [`<podcast:transcript url="${escapeXml(e.transcriptUrl)}" type="text/vtt"/>`]),
       '</item>',
     ].join('\n'),
   );
@@ -57,7 +66,7 @@ export function renderRss(feed: FeedDocument): string {
         ];
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    '<rss version="2.0" xmlns:itunes="http://www.itunes.com/dtds/podcast-1.0.dtd" xmlns:atom="http://www.w3.org/2005/Atom">',
+    '<rss version="2.0" xmlns:itunes="http://www.itunes.com/dtds/podcast-1.0.dtd" xmlns:atom="http://www.w3.org/2005/Atom" xmlns:podcast="https://podcastindex.org/namespace/1.0">',
     '<channel>',
     `<title>${line(feed.title)}</title>`,
     `<link>${escapeXml(feed.selfUrl)}</link>`,

@@ -3,7 +3,9 @@
  * plays without signing in. The feed's token is the only credential: 256 bits of HMAC of the
  * feed's id under a key derived from the token secret, so the server can show the address again
  * while the database keeps only its SHA-256. Deleting the feed ends its address and every episode
- * link at once; a feed answers nothing but its own book(s), and 404 for anything else.
+ * link at once; a feed answers nothing but its own book(s), and 404 for anything else. Beside
+ * its audio, each episode has its chapters (JSON) and its transcript (WebVTT), each behind a link
+ * signed for it alone.
  */
 import { createHash, createHmac } from 'node:crypto';
 import { DomainError } from '../errors';
@@ -12,7 +14,8 @@ import type { CoverMaker } from '../exports/cover';
 import { chapterTag } from '../exports/tags';
 import type { FileStorage } from '../storage/types';
 import { createFeedDocumentCache } from './document-cache';
-import { createEpisodeLinks } from './episode-links';
+import { chaptersDocument, episodeTranscript } from './episode-companions';
+import { createEpisodeLinks, type EpisodeFile } from './episode-links';
 import { createFeedRenderer, LIBRARY_FEED_TITLE } from './feed-document';
 import { newFeedId, type FeedRecord, type FeedRepository } from './repository';
 
@@ -48,8 +51,20 @@ export interface FeedService {
   /** The RSS document; `base` is the server's origin for absolute links. */
   rss(token: string, base: string): Promise<FeedDocument>;
   /** A chapter behind a signed episode link (./episode-links.ts). */
-  episode(link: { feedId: string; jobId: string; chapter: number; signature: string }): Promise<Episode>;
+  episode(link: EpisodeLink): Promise<Episode>;
   cover(link: { feedId: string; jobId: string; signature: string }): Promise<Buffer>;
+  /** An episode's chapters document (Podcasting 2.0 JSON chapters), times in its audio. */
+  chapters(link: EpisodeLink): Promise<string>;
+  /** An episode's transcript (WebVTT), one cue per sentence, times in its audio; 404 without a timing map. */
+  transcript(link: EpisodeLink): Promise<string>;
+}
+
+/** A signed link to one of a chapter's files. */
+export interface EpisodeLink {
+  feedId: string;
+  jobId: string;
+  chapter: number;
+  signature: string;
 }
 
 /** How long one reading of a feed's state answers its fetches. */
@@ -144,7 +159,7 @@ export function createFeedService(deps: {
   }
 
   /** The book behind a signed link, when the link was made for that file of this feed's book. */
-  async function linked(feedId: string, jobId: string, file: number | 'cover', signature: string) {
+  async function linked(feedId: string, jobId: string, file: EpisodeFile['file'], signature: string) {
     const feed = await repo.byId(feedId);
     if (feed === null) throw new DomainError('not_found', FEED_NOT_FOUND);
     const book = await bookOf(feed, jobId);
@@ -152,6 +167,14 @@ export function createFeedService(deps: {
       throw new DomainError('not_found', FEED_NOT_FOUND);
     }
     return book;
+  }
+
+  /** The book and chapter behind a link signed for one of the chapter's files. */
+  async function linkedChapter(link: EpisodeLink, file: EpisodeFile['file']) {
+    const book = await linked(link.feedId, link.jobId, file, link.signature);
+    const chapter = book.chapters[link.chapter - 1];
+    if (chapter === undefined) throw new DomainError('not_found', FEED_NOT_FOUND);
+    return { book, chapter };
   }
 
   const states = createStateReader(resolve, deps.finishedVersions);
@@ -212,15 +235,23 @@ export function createFeedService(deps: {
       };
     },
 
-    async episode({ feedId, jobId, chapter, signature }) {
-      const book = await linked(feedId, jobId, chapter, signature);
-      const c = book.chapters[chapter - 1];
-      if (c === undefined) throw new DomainError('not_found', FEED_NOT_FOUND);
-      return { key: c.fileKey, tag: await chapterTag(book, c, await deps.covers.jpeg(book)) };
+    async episode(link) {
+      const { book, chapter } = await linkedChapter(link, link.chapter);
+      return { key: chapter.fileKey, tag: await chapterTag(book, chapter, await deps.covers.jpeg(book)) };
     },
 
     async cover({ feedId, jobId, signature }) {
       return deps.covers.jpeg(await linked(feedId, jobId, 'cover', signature));
+    },
+
+    async chapters(link) {
+      const { book, chapter } = await linkedChapter(link, { chapter: link.chapter, companion: 'chapters' });
+      return chaptersDocument(book, chapter);
+    },
+
+    async transcript(link) {
+      const { book, chapter } = await linkedChapter(link, { chapter: link.chapter, companion: 'transcript' });
+      return episodeTranscript(book, chapter, (order) => books.transcript(book.userId, book.id, order));
     },
   };
 }

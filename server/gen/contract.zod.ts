@@ -2044,9 +2044,11 @@ export const DeleteFeedResponse = zod.void()
 /**
  * Title, author, cover and description of the book (or of the library), then one item per
  * chapter in reading order with its enclosure (a tagged MP3 behind a link signed for that one
- * chapter, see getFeedEpisode), `itunes:duration` and `itunes:episode`. 404 for an unknown or
- * revoked token. The answer carries `ETag` and `Last-Modified`; a client that sends them back
- * (`If-None-Match`, `If-Modified-Since`) while the feed is unchanged gets 304 without a body.
+ * chapter, see getFeedEpisode), `itunes:duration`, `itunes:episode`, and the Podcasting 2.0
+ * `podcast:chapters` (getFeedEpisodeChapters) and, when the chapter has a timing map,
+ * `podcast:transcript` (getFeedEpisodeTranscript). 404 for an unknown or revoked token. The
+ * answer carries `ETag` and `Last-Modified`; a client that sends them back (`If-None-Match`,
+ * `If-Modified-Since`) while the feed is unchanged gets 304 without a body.
  * @summary The podcast feed (RSS 2.0 with the iTunes namespace); the token is the credential.
  */
 export const getFeedXmlPathTokenRegExp = new RegExp('^[A-Za-z0-9_-]{20,100}$');
@@ -2087,6 +2089,53 @@ export const GetFeedEpisodeHeader = zod.object({
 })
 
 export const GetFeedEpisodeResponse = zod.unknown()
+
+
+/**
+ * The feed item's `podcast:chapters` link. The chapters heard in the episode's audio, times in
+ * seconds from its start: a chapter with its own audio is one chapter from 0 to its duration;
+ * an episode whose audio is the book's combined file lists every chapter at its start there.
+ * Signed like getFeedEpisode (the feed, the book, this chapter's chapters and the book's
+ * version): 404 once the feed is deleted, for a book converted again since, or for any
+ * changed part.
+ * @summary An episode's chapters (Podcasting 2.0 JSON chapters), behind a link signed for it alone.
+ */
+export const getFeedEpisodeChaptersPathChapterMax = 100000;
+
+export const getFeedEpisodeChaptersPathSignatureRegExp = new RegExp('^[A-Za-z0-9_-]{43}$');
+
+
+export const GetFeedEpisodeChaptersParams = zod.object({
+  "feedId": zod.uuid().describe('The feed an episode link belongs to.'),
+  "jobId": zod.uuid(),
+  "chapter": zod.int().min(1).max(getFeedEpisodeChaptersPathChapterMax).describe('The chapter\'s number in reading order (1 for the first).'),
+  "signature": zod.string().regex(getFeedEpisodeChaptersPathSignatureRegExp).describe('The link\'s signature, made for this one file of the feed.')
+})
+
+export const GetFeedEpisodeChaptersResponse = zod.unknown()
+
+
+/**
+ * The feed item's `podcast:transcript` link, present when the episode's audio has a timing
+ * map. UTF-8 WebVTT: the `WEBVTT` header, then one cue per sentence of the read-along in time
+ * order, its times in the episode's audio, its text on one line with `&`, `<` and `>`
+ * escaped. Signed like getFeedEpisode: 404 once the feed is deleted, for a book converted
+ * again since, or for any changed part.
+ * @summary An episode's transcript (WebVTT), behind a link signed for it alone.
+ */
+export const getFeedEpisodeTranscriptPathChapterMax = 100000;
+
+export const getFeedEpisodeTranscriptPathSignatureRegExp = new RegExp('^[A-Za-z0-9_-]{43}$');
+
+
+export const GetFeedEpisodeTranscriptParams = zod.object({
+  "feedId": zod.uuid().describe('The feed an episode link belongs to.'),
+  "jobId": zod.uuid(),
+  "chapter": zod.int().min(1).max(getFeedEpisodeTranscriptPathChapterMax).describe('The chapter\'s number in reading order (1 for the first).'),
+  "signature": zod.string().regex(getFeedEpisodeTranscriptPathSignatureRegExp).describe('The link\'s signature, made for this one file of the feed.')
+})
+
+export const GetFeedEpisodeTranscriptResponse = zod.unknown()
 
 
 /**

@@ -384,6 +384,14 @@ const CASES: Record<string, Case> = {
       return [
         [`getFeedEpisode path ${part}`, { method: 'GET', url: link('1', 'mp3'), public: true, expect: 'refuse' }],
         [`getFeedCover path ${part}`, { method: 'GET', url: link('cover', 'jpg'), public: true, expect: 'refuse' }],
+        [
+          `getFeedEpisodeChapters path ${part}`,
+          { method: 'GET', url: link('1/chapters', 'json'), public: true, expect: 'refuse' },
+        ],
+        [
+          `getFeedEpisodeTranscript path ${part}`,
+          { method: 'GET', url: link('1/transcript', 'vtt'), public: true, expect: 'refuse' },
+        ],
       ];
     }),
   ),

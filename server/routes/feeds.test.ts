@@ -5,7 +5,9 @@ import Parser from 'rss-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FileStorage } from '../storage/types';
 import { createTestApp, type TestApp } from '../testing/app';
-import { appStorage, seedCompletedBook, signedInUser } from '../testing/library-fixtures';
+import { readWebVtt } from '../testing/webvtt';
+import { appStorage, seedCompletedAudiobook, seedCompletedBook, signedInUser } from '../testing/library-fixtures';
+import { chapterParagraphs, writeTranscript } from '../testing/listening-fixtures';
 import { ffprobe, id3Version, tagsOf } from '../testing/readers';
 
 // WORKERS=none: feeds read finished books; nothing needs building.
@@ -15,8 +17,22 @@ let ann: { id: string; token: string };
 let bob: { id: string; token: string };
 const dir = mkdtempSync(path.join(tmpdir(), 'lectio-feeds-'));
 
-type Item = Parser.Item & { itunes?: { duration?: string; episode?: string; season?: string } };
-const parser = new Parser<Record<string, unknown>, Item>({ customFields: { item: [['itunes:season', 'season']] } });
+/** A Podcasting 2.0 tag as the parser reads it: its attributes. */
+type PodcastLink = { $: { url: string; type: string } } | undefined;
+type Item = Parser.Item & {
+  itunes?: { duration?: string; episode?: string; season?: string };
+  chapters?: PodcastLink;
+  transcript?: PodcastLink;
+};
+const parser = new Parser<Record<string, unknown>, Item>({
+  customFields: {
+    item: [
+      ['itunes:season', 'season'],
+      ['podcast:chapters', 'chapters'],
+      ['podcast:transcript', 'transcript'],
+    ],
+  },
+});
 
 beforeAll(async () => {
   t = await createTestApp({ env: { WORKERS: 'none', PUBLIC_URL: 'https://listen.example.org' } });
@@ -161,5 +177,218 @@ describe('private podcast feeds', { timeout: 120_000 }, () => {
     const rss = await parser.parseString((await fetchPublic(feed.url)).body);
     expect(rss.title).toContain('"Quoted" <b>&amp; ../../x next line 🐋');
     expect(rss.items).toHaveLength(1);
+  });
+});
+
+interface MetadataChapter {
+  id: string;
+  title: string;
+  order: number;
+  start: number;
+  duration: number;
+}
+interface ChaptersJson {
+  version: string;
+  title: string;
+  podcastName: string;
+  chapters: { startTime: number; endTime: number; title: string }[];
+}
+interface TranscriptBody {
+  sentences: { start: number; end: number; text: string }[];
+}
+
+/** Times in seconds agree within 50 ms. */
+const near = (actual: number, expected: number, what: string) =>
+  expect(Math.abs(actual - expected), `${what}: ${actual} vs ${expected}`).toBeLessThanOrEqual(0.05);
+
+async function metadataOf(user: { token: string }, jobId: string): Promise<MetadataChapter[]> {
+  const res = await t.app.inject({ method: 'GET', url: `/api/v1/audio/${jobId}/metadata`, headers: auth(user) });
+  expect(res.statusCode).toBe(200);
+  return (res.json() as { chapters: MetadataChapter[] }).chapters;
+}
+
+async function readAlong(user: { token: string }, jobId: string, chapter: number): Promise<TranscriptBody> {
+  const res = await t.app.inject({
+    method: 'GET',
+    url: `/api/v1/audio/${jobId}/transcript?chapter=${chapter}`,
+    headers: auth(user),
+  });
+  expect(res.statusCode).toBe(200);
+  return res.json() as TranscriptBody;
+}
+
+/** The paths of an item's chapters and transcript links, checked to be the Podcasting 2.0 tags. */
+function companionsOf(item: Item) {
+  expect(item.chapters?.$.type).toBe('application/json+chapters');
+  const chapters = new URL(item.chapters!.$.url).pathname;
+  expect(chapters).toMatch(/^\/feeds\/episodes\/[0-9a-f-]{36}\/[0-9a-f-]{36}\/\d+\/chapters\/[A-Za-z0-9_-]{43}\.json$/);
+  if (item.transcript === undefined) return { chapters, transcript: null };
+  expect(item.transcript.$.type).toBe('text/vtt');
+  const transcript = new URL(item.transcript.$.url).pathname;
+  expect(transcript).toMatch(
+    /^\/feeds\/episodes\/[0-9a-f-]{36}\/[0-9a-f-]{36}\/\d+\/transcript\/[A-Za-z0-9_-]{43}\.vtt$/,
+  );
+  return { chapters, transcript };
+}
+
+describe('podcast feeds with chapters and transcripts (Podcasting 2.0)', { timeout: 120_000 }, () => {
+  it('gives every episode its chapters and its WebVTT transcript, timed as the book’s metadata within 50 ms', async () => {
+    const book = await seedCompletedBook(t.db, storage, {
+      userId: ann.id,
+      title: 'Lights & Harbours',
+      chapters: 3,
+      secondsPerChapter: 3,
+    });
+    const meta = await metadataOf(ann, book.bookId);
+    expect(meta).toHaveLength(3);
+    for (const c of meta) {
+      await writeTranscript(t.db, storage, { jobId: c.id, fileKey: `audio/${c.id}.mp3`, durationSeconds: c.duration }, [
+        ...chapterParagraphs(c.order),
+        [`Keepers <b>say</b> “2 < 3 & 4 > 1” --> of ${c.order}.`],
+      ]);
+    }
+    const feed = (await createFeed(ann, book.bookId)).json() as { url: string };
+    const xml = (await fetchPublic(feed.url)).body;
+    expect(xml).toContain('xmlns:podcast="https://podcastindex.org/namespace/1.0"');
+    const rss = await parser.parseString(xml);
+    expect(rss.items).toHaveLength(3);
+
+    const heard: string[] = [];
+    let bookTime = 0;
+    for (const [index, item] of rss.items.entries()) {
+      const c = meta[index]!;
+      const links = companionsOf(item);
+      expect(links.chapters).toContain(`/${c.order}/chapters/`);
+
+      const chapters = await fetchPublic(item.chapters!.$.url);
+      expect(chapters.statusCode).toBe(200);
+      expect(chapters.headers['content-type']).toBe('application/json+chapters; charset=utf-8');
+      // Podcast apps in a browser read it from their own origin.
+      expect(chapters.headers['access-control-allow-origin']).toBe('*');
+      const doc = chapters.json() as ChaptersJson;
+      expect(doc).toMatchObject({ version: '1.2.0', title: item.title, podcastName: 'Lights & Harbours' });
+      expect(doc.chapters).toHaveLength(1);
+      const [only] = doc.chapters;
+      expect(only!.title).toBe(c.title);
+      near(only!.startTime, 0, `chapter ${c.order} start in its episode`);
+      near(only!.endTime, c.duration, `chapter ${c.order} end in its episode`);
+      // The episodes one after another are the book: each chapter starts where the metadata says.
+      near(bookTime + only!.startTime, c.start, `chapter ${c.order} start in the book`);
+      bookTime += only!.endTime;
+      heard.push(only!.title);
+
+      const vtt = await fetchPublic(item.transcript!.$.url);
+      expect(vtt.statusCode).toBe(200);
+      expect(vtt.headers['content-type']).toBe('text/vtt; charset=utf-8');
+      expect(vtt.headers['access-control-allow-origin']).toBe('*');
+      expect(vtt.rawPayload.toString('utf8')).toBe(vtt.body);
+      const cues = readWebVtt(vtt.body);
+      const sentences = (await readAlong(ann, book.bookId, c.order)).sentences;
+      expect(cues.map((cue) => cue.text)).toEqual(sentences.map((s) => s.text));
+      expect(cues.at(-1)!.text).toBe(`Keepers <b>say</b> “2 < 3 & 4 > 1” --> of ${c.order}.`);
+      for (const [i, cue] of cues.entries()) {
+        near(cue.start, sentences[i]!.start, `chapter ${c.order} cue ${i} start`);
+        near(cue.end, sentences[i]!.end, `chapter ${c.order} cue ${i} end`);
+      }
+      near(cues[0]!.start, 0, `chapter ${c.order} first cue`);
+      near(cues.at(-1)!.end, c.duration, `chapter ${c.order} last cue`);
+    }
+    expect(heard).toEqual(meta.map((c) => c.title));
+    near(
+      bookTime,
+      meta.reduce((sum, c) => sum + c.duration, 0),
+      'the whole book',
+    );
+  });
+
+  it('gives a single text one chapter and its transcript, and leaves out a transcript there is no timing map for', async () => {
+    const text = await seedCompletedAudiobook(t.db, storage, { userId: ann.id, title: 'Harbour Lights', seconds: 3 });
+    await writeTranscript(t.db, storage, text, [['The lamp was lit at dusk.', 'Ships came home.']]);
+    const rss = await parser.parseString((await fetchPublic((await createFeed(ann, text.jobId)).json().url)).body);
+    expect(rss.items).toHaveLength(1);
+    const [meta] = await metadataOf(ann, text.jobId);
+    const doc = (await fetchPublic(rss.items[0]!.chapters!.$.url)).json() as ChaptersJson;
+    expect(doc.chapters.map((c) => c.title)).toEqual(['Harbour Lights']);
+    near(doc.chapters[0]!.startTime, 0, 'start');
+    near(doc.chapters[0]!.endTime, meta!.duration, 'end');
+    const cues = readWebVtt((await fetchPublic(rss.items[0]!.transcript!.$.url)).body);
+    expect(cues.map((c) => c.text)).toEqual(['The lamp was lit at dusk.', 'Ships came home.']);
+
+    const book = await seedCompletedBook(t.db, storage, { userId: ann.id, title: 'Half Timed', chapters: 2 });
+    const [, second] = await metadataOf(ann, book.bookId);
+    await storage.delete(`audio/${second!.id}.mp3.timing.json`);
+    const items = (await parser.parseString((await fetchPublic((await createFeed(ann, book.bookId)).json().url)).body))
+      .items;
+    expect(items.map((i) => i.transcript !== undefined)).toEqual([true, false]);
+    // Its chapters are there all the same.
+    const chapters = (await fetchPublic(items[1]!.chapters!.$.url)).json() as ChaptersJson;
+    expect(chapters.chapters.map((c) => c.title)).toEqual(['Stave 2']);
+  });
+
+  it('signs each chapters and transcript link for its one file: forged, swapped or another feed’s answer 404', async () => {
+    const book = await seedCompletedBook(t.db, storage, { userId: ann.id, title: 'Signed Staves', chapters: 2 });
+    for (const c of await metadataOf(ann, book.bookId)) {
+      const job = { jobId: c.id, fileKey: `audio/${c.id}.mp3`, durationSeconds: c.duration };
+      await writeTranscript(t.db, storage, job, chapterParagraphs(c.order));
+    }
+    const feed = (await createFeed(ann, book.bookId)).json() as { id: string; url: string };
+    const rss = await parser.parseString((await fetchPublic(feed.url)).body);
+    const [first, second] = rss.items.map(companionsOf);
+    const audio = new URL(rss.items[0]!.enclosure!.url).pathname;
+    const get = (url: string) => t.app.inject({ method: 'GET', url });
+    const signature = (path: string) => /([A-Za-z0-9_-]{43})\.\w+$/.exec(path)![1]!;
+    expect((await get(first!.chapters)).statusCode).toBe(200);
+    expect((await get(first!.transcript!)).statusCode).toBe(200);
+
+    const refused = [
+      // Forged.
+      first!.chapters.replace(signature(first!.chapters), 'A'.repeat(43)),
+      first!.transcript!.replace(signature(first!.transcript!), 'A'.repeat(43)),
+      // One file's signature on another: chapters for transcript, another chapter, the audio, the cover.
+      first!.transcript!.replace(signature(first!.transcript!), signature(first!.chapters)),
+      first!.chapters.replace(signature(first!.chapters), signature(first!.transcript!)),
+      first!.chapters.replace(signature(first!.chapters), signature(second!.chapters)),
+      first!.chapters.replace('/1/chapters/', '/2/chapters/'),
+      first!.transcript!.replace('/1/transcript/', '/2/transcript/'),
+      first!.chapters.replace(signature(first!.chapters), signature(audio)),
+      audio.replace(signature(audio), signature(first!.chapters)),
+      // A chapter the book does not have.
+      first!.chapters.replace('/1/chapters/', '/3/chapters/'),
+    ];
+    // Another feed of the same owner that lists the same book: its links are its own, and work.
+    const library = (await createFeed(ann)).json() as { id: string; url: string };
+    refused.push(first!.chapters.replace(feed.id, library.id), first!.transcript!.replace(feed.id, library.id));
+    const listed = (await parser.parseString((await fetchPublic(library.url)).body)).items.find(
+      (i) => i.guid?.startsWith(`${book.bookId}:1:`) === true,
+    );
+    const own = companionsOf(listed!);
+    expect(own.chapters).toContain(`/${library.id}/${book.bookId}/1/chapters/`);
+    expect((await get(own.chapters)).statusCode).toBe(200);
+    expect((await get(own.transcript!)).statusCode).toBe(200);
+    // Another user's book under this feed's links.
+    const bobs = await seedCompletedBook(t.db, storage, { userId: bob.id, title: 'Bob’s Staves', chapters: 2 });
+    refused.push(
+      first!.chapters.replace(book.bookId, bobs.bookId),
+      first!.transcript!.replace(book.bookId, bobs.bookId),
+    );
+    for (const path of refused) expect((await get(path)).statusCode, path).toBe(404);
+    for (const path of [first!.chapters.replace('/1/chapters/', '/0/chapters/'), `${first!.chapters}x`]) {
+      expect([400, 404, 422], path).toContain((await get(path)).statusCode);
+    }
+
+    // Converted again: new links; the old ones open nothing.
+    await t.db.query(`UPDATE jobs SET completed_at = completed_at + interval '1 minute' WHERE id = $1`, [book.bookId]);
+    expect((await get(first!.chapters)).statusCode).toBe(404);
+    expect((await get(first!.transcript!)).statusCode).toBe(404);
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    const renewed = companionsOf((await parser.parseString((await fetchPublic(feed.url)).body)).items[0]!);
+    expect(renewed.chapters).not.toBe(first!.chapters);
+    expect((await get(renewed.chapters)).statusCode).toBe(200);
+    expect((await get(renewed.transcript!)).statusCode).toBe(200);
+
+    // Deleted: every link ends with the feed.
+    await t.app.inject({ method: 'DELETE', url: `/api/v1/feeds/${feed.id}`, headers: auth(ann) });
+    expect((await get(renewed.chapters)).statusCode).toBe(404);
+    expect((await get(renewed.transcript!)).statusCode).toBe(404);
   });
 });

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { sendWithPrefix } from '../audio/range';
 import { describeWait } from '../auth/service';
 import type { FeedService, FeedView } from '../feeds/service';
@@ -8,7 +8,9 @@ import {
   CreateFeedResponse,
   DeleteFeedParams,
   GetFeedCoverParams,
+  GetFeedEpisodeChaptersParams,
   GetFeedEpisodeParams,
+  GetFeedEpisodeTranscriptParams,
   GetFeedXmlParams,
   ListFeedsResponse,
 } from '../gen/contract.zod';
@@ -63,11 +65,24 @@ function stillFresh(headers: FastifyRequest['headers'], etag: string, lastModifi
   return Number.isFinite(since) && Math.floor(lastModified.getTime() / 1000) <= Math.floor(since / 1000);
 }
 
+/**
+ * The headers of an episode's chapters or transcript. Podcast apps in a browser fetch them from
+ * their own origin: any origin may read them, as the signed link (no cookie, no token) is all
+ * that opens them. A link names one version of the book, so its answer never changes.
+ */
+const companion = (reply: FastifyReply, type: string) =>
+  reply
+    .type(type)
+    .header('cache-control', 'private, max-age=86400')
+    .header('access-control-allow-origin', '*')
+    .header('x-robots-tag', 'noindex');
+
 const hashed = (value: string) => createHash('sha256').update(value).digest('base64url');
 
 /**
  * What podcast apps fetch, at the root (`/feeds/...`): no sign-in, the token in the feed's path is
- * the credential, and each episode or cover link is signed for its one file (feeds/episode-links.ts).
+ * the credential, and each episode, chapters, transcript or cover link is signed for its one file
+ * (feeds/episode-links.ts).
  * Nothing here is cached by shared caches, and no answer names anything but the feed's own
  * book(s). Every route is limited per feed and per client address (429 with Retry-After).
  */
@@ -120,6 +135,24 @@ export const publicFeedRoutes: RoutePlugin<{
       const episode = await feeds.episode(request.params);
       void reply.header('x-robots-tag', 'noindex');
       return sendWithPrefix(reply, storage, episode.key, episode.tag, request.headers.range, 'audio/mpeg');
+    },
+  );
+
+  app.get(
+    '/feeds/episodes/:feedId/:jobId/:chapter/chapters/:signature.json',
+    { onRequest: limited, schema: { params: GetFeedEpisodeChaptersParams } },
+    async (request, reply) => {
+      const chapters = await feeds.chapters(request.params);
+      return companion(reply, 'application/json+chapters; charset=utf-8').send(chapters);
+    },
+  );
+
+  app.get(
+    '/feeds/episodes/:feedId/:jobId/:chapter/transcript/:signature.vtt',
+    { onRequest: limited, schema: { params: GetFeedEpisodeTranscriptParams } },
+    async (request, reply) => {
+      const vtt = await feeds.transcript(request.params);
+      return companion(reply, 'text/vtt; charset=utf-8').send(vtt);
     },
   );
 

@@ -84,6 +84,7 @@ export * from './passwordResetRequest.zod';
 export * from './playbackProgress.zod';
 export * from './playbackProgressList.zod';
 export * from './playbackProgressOrNull.zod';
+export * from './podcastChapters.zod';
 export * from './preferences.zod';
 export * from './preferencesUpdate.zod';
 export * from './previewJobBody.zod';

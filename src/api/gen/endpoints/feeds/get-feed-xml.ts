@@ -45,9 +45,11 @@ export const getGetFeedXmlUrl = (token: string,) => {
 /**
  * Title, author, cover and description of the book (or of the library), then one item per
  * chapter in reading order with its enclosure (a tagged MP3 behind a link signed for that one
- * chapter, see getFeedEpisode), `itunes:duration` and `itunes:episode`. 404 for an unknown or
- * revoked token. The answer carries `ETag` and `Last-Modified`; a client that sends them back
- * (`If-None-Match`, `If-Modified-Since`) while the feed is unchanged gets 304 without a body.
+ * chapter, see getFeedEpisode), `itunes:duration`, `itunes:episode`, and the Podcasting 2.0
+ * `podcast:chapters` (getFeedEpisodeChapters) and, when the chapter has a timing map,
+ * `podcast:transcript` (getFeedEpisodeTranscript). 404 for an unknown or revoked token. The
+ * answer carries `ETag` and `Last-Modified`; a client that sends them back (`If-None-Match`,
+ * `If-Modified-Since`) while the feed is unchanged gets 304 without a body.
  * @summary The podcast feed (RSS 2.0 with the iTunes namespace); the token is the credential.
  */
 export const getFeedXml = async (token: string, options?: Parameters<typeof apiFetch>[1]): Promise<string> => {
