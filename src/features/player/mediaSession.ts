@@ -14,7 +14,9 @@ export type ArtworkSource = (jobId: string) => Promise<{ src: string; type: stri
 /**
  * Lock screens, headsets and the browser's media hub: shows the book (artist 'Lectio', album the
  * current chapter, the book's cover as artwork) and routes their buttons to the store. Chapters
- * are the tracks. A no-op where the Media Session API is missing. Returns the function that stops it.
+ * are the tracks. The buttons are set again each time playback starts: WebKit forgets them when
+ * playback stops, which greys out the lock screen's controls. A no-op where the Media Session API
+ * is missing. Returns the function that stops it.
  */
 export function watchMediaSession(
   session: MediaSession | undefined = typeof navigator === 'undefined' ? undefined : navigator.mediaSession,
@@ -31,13 +33,17 @@ export function watchMediaSession(
     ['previoustrack', () => previousChapter()],
     ['nexttrack', () => nextChapter()],
   ];
-  for (const [action, handler] of handlers) {
-    try {
-      session.setActionHandler(action, handler);
-    } catch {
-      // The browser does not know this action: leave it out.
+  const setHandlers = () => {
+    for (const [action, handler] of handlers) {
+      try {
+        session.setActionHandler(action, handler);
+      } catch {
+        // The browser does not know this action: leave it out.
+      }
     }
-  }
+  };
+  setHandlers();
+  let playing = state.isPlaying;
 
   let shown = '';
   let artwork: { jobId: string; image: { src: string; type: string } | null } | null = null;
@@ -73,6 +79,8 @@ export function watchMediaSession(
             })
           : null;
     }
+    if (state.isPlaying && !playing) setHandlers();
+    playing = state.isPlaying;
     session.playbackState = isReady(state) ? (state.isPlaying ? 'playing' : 'paused') : 'none';
     if (state.duration > 0 && typeof session.setPositionState === 'function') {
       try {

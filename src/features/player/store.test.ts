@@ -898,6 +898,12 @@ describe('player store', () => {
     actions.get('pause')?.({ action: 'pause' });
     await flush();
     expect(session.playbackState).toBe('paused');
+    // WebKit forgets the buttons once playback stops: they are set again when it starts.
+    for (const action of actions.keys()) actions.set(action, null);
+    play();
+    await flush();
+    expect([...actions.values()].every((handler) => typeof handler === 'function')).toBe(true);
+    pause();
     stop();
     expect(actions.get('play')).toBeNull();
   });
