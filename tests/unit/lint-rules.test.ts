@@ -32,27 +32,41 @@ async function maxFunctionLines(): Promise<number> {
   return config.rules['max-lines-per-function']![1].max;
 }
 
-// The first lint builds the TypeScript program of the whole repository (about 40 s on a busy 2-core
-// machine, longer when every core is taken): these tests get minutes, not the default.
-describe('the lint step', { timeout: 240_000 }, () => {
-  it('fails on a server function over the limit, and passes one at it', async () => {
-    const MAX_FUNCTION_LINES = await maxFunctionLines();
-    expect(MAX_FUNCTION_LINES).toBeLessThanOrEqual(120);
-    expect(await findings('server/lint-probe.ts', longFunction(MAX_FUNCTION_LINES))).toEqual([
-      expect.stringMatching(/^max-lines-per-function: Function 'long' has too many lines/),
-    ]);
-    expect(await findings('server/lint-probe.ts', longFunction(MAX_FUNCTION_LINES - 4))).toEqual([]);
-  }, 60_000);
+/**
+ * The first lint builds the TypeScript program of the whole repository (about 40 s on a busy 2-core
+ * machine, longer when every core is taken): these tests get minutes, not the default.
+ */
+const LINT_TIMEOUT = 240_000;
 
-  it('fails on a floating promise and on an async handler where a callback returns nothing', async () => {
-    const floating = `async function save(): Promise<void> {}\nexport function onPause(): void {\n  save();\n}\n`;
-    expect(await findings('src/features/lint-probe.ts', floating)).toEqual([
-      expect.stringMatching(/^@typescript-eslint\/no-floating-promises:/),
-    ]);
-    const misused = `export function watch(run: () => void): void {\n  run();\n}\nwatch(async () => {});\n`;
-    expect(await findings('server/lint-probe.ts', misused)).toEqual([
-      expect.stringMatching(/^@typescript-eslint\/no-misused-promises:/),
-    ]);
-    expect(await findings('src/features/lint-probe.ts', floating.replace('  save();', '  void save();'))).toEqual([]);
-  }, 60_000);
+describe('the lint step', () => {
+  it(
+    'fails on a server function over the limit, and passes one at it',
+    { timeout: LINT_TIMEOUT },
+    async () => {
+      const MAX_FUNCTION_LINES = await maxFunctionLines();
+      expect(MAX_FUNCTION_LINES).toBeLessThanOrEqual(120);
+      expect(await findings('server/lint-probe.ts', longFunction(MAX_FUNCTION_LINES))).toEqual([
+        expect.stringMatching(/^max-lines-per-function: Function 'long' has too many lines/),
+      ]);
+      expect(await findings('server/lint-probe.ts', longFunction(MAX_FUNCTION_LINES - 4))).toEqual([]);
+    },
+    60_000,
+  );
+
+  it(
+    'fails on a floating promise and on an async handler where a callback returns nothing',
+    { timeout: LINT_TIMEOUT },
+    async () => {
+      const floating = `async function save(): Promise<void> {}\nexport function onPause(): void {\n  save();\n}\n`;
+      expect(await findings('src/features/lint-probe.ts', floating)).toEqual([
+        expect.stringMatching(/^@typescript-eslint\/no-floating-promises:/),
+      ]);
+      const misused = `export function watch(run: () => void): void {\n  run();\n}\nwatch(async () => {});\n`;
+      expect(await findings('server/lint-probe.ts', misused)).toEqual([
+        expect.stringMatching(/^@typescript-eslint\/no-misused-promises:/),
+      ]);
+      expect(await findings('src/features/lint-probe.ts', floating.replace('  save();', '  void save();'))).toEqual([]);
+    },
+    60_000,
+  );
 });
