@@ -50,6 +50,7 @@ const benches = [
   { name: 'login', args: ['--import', 'tsx', 'bench/login.ts'] },
   { name: 'estimate', args: ['--import', 'tsx', 'bench/estimate.ts'] },
   { name: 'scale-out', args: ['--import', 'tsx', 'bench/scale-out.ts'], before: buildServerIfStale },
+  { name: 'crowd', args: ['--import', 'tsx', 'bench/crowd.ts'], before: buildServerIfStale },
   { name: 'joblist', args: ['--import', 'tsx', 'bench/joblist.ts'], before: buildServerIfStale },
   { name: 'feeds', args: ['--import', 'tsx', 'bench/feeds.ts'], before: buildServerIfStale },
   { name: 'encode', args: ['--import', 'tsx', 'bench/encode.ts'] },

@@ -1,5 +1,5 @@
 import Fastify, { type FastifyInstance } from 'fastify';
-import { parseRange, sendMedia } from './range';
+import { parseRange, sendMedia, sendWithPrefix } from './range';
 import { tempStorage } from '../testing/audio';
 
 describe('parseRange', () => {
@@ -114,5 +114,54 @@ describe('sendMedia', () => {
     expect(res.statusCode).toBe(206);
     expect(res.headers['content-type']).toBe('audio/x-test');
     await local.close();
+  });
+});
+
+describe('sendWithPrefix with a prefix known by its length', () => {
+  let env: Awaited<ReturnType<typeof tempStorage>>;
+  let app: FastifyInstance;
+  const body = Buffer.from(Array.from({ length: 1000 }, (_, i) => i % 251));
+  const tag = Buffer.alloc(100, 7);
+  let made = 0;
+  const lazy = () => ({
+    length: tag.length,
+    bytes: () => {
+      made += 1;
+      return Promise.resolve(tag);
+    },
+  });
+
+  beforeAll(async () => {
+    env = await tempStorage();
+    await env.storage.write('books/2/book.mp3', body);
+    app = Fastify();
+    app.get<{ Params: { '*': string } }>('/media/*', (request, reply) =>
+      sendWithPrefix(reply, env.storage, request.params['*'], lazy(), request.headers.range),
+    );
+    await app.ready();
+  });
+  afterAll(async () => {
+    await app.close();
+    await env.cleanup();
+  });
+
+  it('answers a range past the prefix without making it', async () => {
+    made = 0;
+    const res = await app.inject({ url: '/media/books/2/book.mp3', headers: { range: 'bytes=300-363' } });
+    expect(res.statusCode).toBe(206);
+    expect(res.headers['content-range']).toBe('bytes 300-363/1100');
+    expect(res.rawPayload.equals(body.subarray(200, 264))).toBe(true);
+    expect(made).toBe(0);
+  });
+
+  it('makes the prefix for an answer that includes some of it', async () => {
+    made = 0;
+    const part = await app.inject({ url: '/media/books/2/book.mp3', headers: { range: 'bytes=90-109' } });
+    expect(part.statusCode).toBe(206);
+    expect(part.rawPayload.equals(Buffer.concat([tag.subarray(90), body.subarray(0, 10)]))).toBe(true);
+    const whole = await app.inject({ url: '/media/books/2/book.mp3' });
+    expect(whole.statusCode).toBe(200);
+    expect(whole.rawPayload.equals(Buffer.concat([tag, body]))).toBe(true);
+    expect(made).toBe(2);
   });
 });

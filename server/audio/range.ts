@@ -60,14 +60,25 @@ export function sendMedia(
 }
 
 /**
+ * Bytes sent in front of a stored file (an ID3 tag made for the answer) that are known by their
+ * length before their bytes are needed: a range wholly past them never makes them.
+ */
+export interface LazyPrefix {
+  length: number;
+  bytes(): Promise<Uint8Array>;
+}
+
+/**
  * A stored file served with `prefix` in front of its stored bytes (an ID3 tag made for this
  * answer): Range counts over the bytes as sent, prefix included. 404, 206 and 416 as sendMedia.
+ * A lazy prefix's bytes are fetched only when the answer includes some of them (then their real
+ * length counts); a player's range requests into the audio never read them.
  */
 export async function sendWithPrefix(
   reply: FastifyReply,
   storage: FileStorage,
   key: string,
-  prefix: Uint8Array,
+  prefix: Uint8Array | LazyPrefix,
   rangeHeader: string | undefined,
   contentType = 'audio/mpeg',
 ): Promise<FastifyReply> {
@@ -76,9 +87,16 @@ export async function sendWithPrefix(
     const detail = 'Audio file not found';
     return reply.code(404).type('application/json; charset=utf-8').send({ detail, message: detail });
   }
-  const size = prefix.length + info.size;
+  let head: Uint8Array | null = prefix instanceof Uint8Array ? prefix : null;
+  let range = parseRange(rangeHeader, prefix.length + info.size);
+  const pastPrefix = range.kind === 'unsatisfiable' || (range.kind === 'partial' && range.start >= prefix.length);
+  if (head === null && !pastPrefix) {
+    head = await (prefix as LazyPrefix).bytes();
+    range = parseRange(rangeHeader, head.length + info.size);
+  }
+  const headLength = head?.length ?? prefix.length;
+  const size = headLength + info.size;
   reply.header('accept-ranges', 'bytes').header('cache-control', 'private, max-age=300');
-  const range = parseRange(rangeHeader, size);
   if (range.kind === 'unsatisfiable') {
     const detail = 'Requested range not satisfiable';
     return reply
@@ -92,16 +110,16 @@ export async function sendWithPrefix(
   reply.type(contentType).header('content-length', String(end - start + 1));
   if (range.kind === 'partial') reply.code(206).header('content-range', `bytes ${start}-${end}/${size}`);
   else reply.code(200);
-  if (prefix.length === 0) {
+  if (headLength === 0) {
     // The stored bytes alone: their stream is sent as it is.
     return reply.send(size === 0 ? '' : storage.read(key, range.kind === 'partial' ? { start, end } : undefined));
   }
   async function* bytes(): AsyncIterable<Uint8Array> {
-    if (start < prefix.length) yield prefix.subarray(start, Math.min(end + 1, prefix.length));
-    if (end >= prefix.length && info!.size > 0) {
+    if (start < headLength) yield head!.subarray(start, Math.min(end + 1, headLength));
+    if (end >= headLength && info!.size > 0) {
       yield* storage.read(key, {
-        start: Math.max(0, start - prefix.length),
-        end: end - prefix.length,
+        start: Math.max(0, start - headLength),
+        end: end - headLength,
       }) as AsyncIterable<Uint8Array>;
     }
   }

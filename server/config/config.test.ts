@@ -62,6 +62,12 @@ describe('loadConfig', () => {
     );
   });
 
+  it('sizes the PostgreSQL pool: 20 connections by default, DATABASE_POOL_SIZE within 1-500', () => {
+    expect(loadConfig(env({})).databasePoolSize).toBe(20);
+    expect(loadConfig(env({ DATABASE_POOL_SIZE: '40' })).databasePoolSize).toBe(40);
+    expect(configError({ DATABASE_POOL_SIZE: '0' })).toContain('DATABASE_POOL_SIZE');
+  });
+
   it('reports every bad variable at once', () => {
     const message = configError({ PORT: '0', LOG_LEVEL: 'loud' });
     expect(message).toContain('PORT must be');

@@ -40,6 +40,11 @@ export const coreSection = section({
       },
       'postgres:// URL of a real PostgreSQL server; when unset the embedded PGlite database in DATA_DIR/db is used.',
     ),
+    databasePoolSize: integer(
+      'DATABASE_POOL_SIZE',
+      { min: 1, max: 500, default: 20 },
+      "Connections one process opens to DATABASE_URL at most for its requests and jobs (1-500); a request waits for a free one, and gets 503 after 5 s. The job queue keeps 4 more of its own. Every process's connections count against the server's max_connections (PostgreSQL's default is 100): see docs/deploy.md#sizing.",
+    ),
     appEnv: oneOf(
       'APP_ENV',
       ['dev', 'production'] as const,

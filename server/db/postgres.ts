@@ -4,6 +4,8 @@ import type { Db, DbExecutor } from './types';
 
 /** How long a request waits for a connection before the database counts as unavailable. */
 const CONNECT_TIMEOUT_MS = 5_000;
+/** Connections one process opens at most when the caller does not say (DATABASE_POOL_SIZE's default). */
+export const DEFAULT_POOL_SIZE = 20;
 
 /** A connection failure becomes DatabaseUnavailableError (503, or a job that waits); anything else is thrown as is. */
 function translated(error: unknown): unknown {
@@ -19,8 +21,10 @@ function translated(error: unknown): unknown {
 export async function openPostgres(
   connectionString: string,
   log?: (message: string, error: unknown) => void,
+  { poolSize = DEFAULT_POOL_SIZE }: { poolSize?: number | undefined } = {},
 ): Promise<Db> {
-  const pool = new pg.Pool({ connectionString, max: 10, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
+  // Statements beyond `poolSize` at once wait for a connection (CONNECT_TIMEOUT_MS at most).
+  const pool = new pg.Pool({ connectionString, max: poolSize, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
   pool.on('error', (error) => log?.('a database connection failed while idle; it is replaced on next use', error));
   // Fail at start-up with a clear error rather than on the first request.
   const probe = await pool.connect();

@@ -4,20 +4,27 @@
  * with its chapter frames for a book's combined audio, put in front of the stored bytes as they are
  * sent. Only a finished book's audio is tagged: a chapter streamed while its book still converts is
  * sent as stored (its tag would otherwise change the file's length mid-conversion). Tags are kept
- * for a minute per file, so a player's many range requests build one.
+ * for a minute per file, so a player's many range requests build one; their lengths are kept as
+ * long for many more files, so a range request into the audio (the player's usual one) needs no
+ * tag at all (`prefixFor`).
  */
 import type { BookSource, ExportBook } from '../books/source';
 import type { CoverMaker } from './cover';
+import type { LazyPrefix } from '../audio/range';
 import { bookTag, chapterTag } from './tags';
 
 /** How long a file's tag (or its absence) is reused. */
 const TAG_TTL_MS = 60_000;
 /** Files whose tag is kept at once (each holds the cover, tens of kilobytes). */
 const MAX_CACHED = 200;
+/** Files whose tag's length is kept at once (a number each: one per listener of a crowd). */
+const MAX_LENGTHS = 50_000;
 
 export interface MediaTagger {
   /** The tag to send in front of the stored file `key`, or null to send it as stored. */
   tagFor(key: string): Promise<Buffer | null>;
+  /** The same tag known by its length first: its bytes are made only when an answer sends them. */
+  prefixFor(key: string): Promise<LazyPrefix | null>;
 }
 
 export interface StoredAudioOwner {
@@ -55,23 +62,42 @@ export function createMediaTagger(deps: {
     return chapter === undefined ? null : chapterTag(book, chapter, cover);
   }
 
+  const lengths = new Map<string, { length: number | null; until: number }>();
+
+  function keep<T>(map: Map<string, T>, key: string, value: T, max: number): void {
+    map.delete(key);
+    map.set(key, value);
+    // The oldest entries go first (a Map keeps insertion order).
+    for (const old of map.keys()) {
+      if (map.size <= max) break;
+      map.delete(old);
+    }
+  }
+
+  async function tagFor(key: string): Promise<Buffer | null> {
+    const hit = cache.get(key);
+    if (hit !== undefined && hit.until > now()) return hit.tag;
+    // Streaming never fails for want of a tag: a file whose tag cannot be made goes as stored.
+    const tag = await build(key).catch((error: unknown) => {
+      deps.onError?.(error, key);
+      return null;
+    });
+    const until = now() + TAG_TTL_MS;
+    keep(cache, key, { tag, until }, MAX_CACHED);
+    keep(lengths, key, { length: tag?.length ?? null, until }, MAX_LENGTHS);
+    return tag;
+  }
+
   return {
-    async tagFor(key) {
-      const hit = cache.get(key);
-      if (hit !== undefined && hit.until > now()) return hit.tag;
-      // Streaming never fails for want of a tag: a file whose tag cannot be made goes as stored.
-      const tag = await build(key).catch((error: unknown) => {
-        deps.onError?.(error, key);
-        return null;
-      });
-      cache.delete(key);
-      cache.set(key, { tag, until: now() + TAG_TTL_MS });
-      // The oldest entries go first (a Map keeps insertion order).
-      for (const old of cache.keys()) {
-        if (cache.size <= MAX_CACHED) break;
-        cache.delete(old);
+    tagFor,
+    async prefixFor(key) {
+      const known = lengths.get(key);
+      if (known !== undefined && known.until > now()) {
+        if (known.length === null) return null;
+        return { length: known.length, bytes: async () => (await tagFor(key)) ?? new Uint8Array(0) };
       }
-      return tag;
+      const tag = await tagFor(key);
+      return tag === null ? null : { length: tag.length, bytes: () => Promise.resolve(tag) };
     },
   };
 }

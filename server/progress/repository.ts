@@ -24,7 +24,7 @@ export interface ProgressRecord extends Omit<ProgressWrite, 'at'> {
 
 export interface ProgressRepository {
   find(userId: string, jobId: string): Promise<ProgressRecord | null>;
-  /** Inserts or replaces the one row of this user and job. */
+  /** Inserts or replaces the one row of this user and job (a save that moves nothing writes nothing). */
   upsert(write: ProgressWrite): Promise<ProgressRecord>;
   delete(userId: string, jobId: string): Promise<void>;
   recent(userId: string, limit: number): Promise<ProgressRecord[]>;
@@ -64,11 +64,16 @@ function toProgress(row: ProgressRow): ProgressRecord {
   };
 }
 
-const SELECT = `
-  SELECT p.id, p.user_id, p.job_id, p.position_seconds, p.duration_seconds,
-         p.percentage_complete, p.current_chapter_id, p.current_chapter_position, p.is_completed,
-         p.last_played_at, p.created_at, p.updated_at
-  FROM playback_progress p`;
+const COLUMNS = `p.id, p.user_id, p.job_id, p.position_seconds, p.duration_seconds,
+  p.percentage_complete, p.current_chapter_id, p.current_chapter_position, p.is_completed,
+  p.last_played_at, p.created_at, p.updated_at`;
+const SELECT = `SELECT ${COLUMNS} FROM playback_progress p`;
+
+/**
+ * A save equal to the stored place rewrites the row only once its last_played_at is this old, so
+ * "recently played" still moves for a listener who comes back to the same place.
+ */
+export const UNCHANGED_TOUCH_MS = 60_000;
 
 export function createProgressRepository(db: DbExecutor): ProgressRepository {
   async function find(userId: string, jobId: string): Promise<ProgressRecord | null> {
@@ -80,8 +85,10 @@ export function createProgressRepository(db: DbExecutor): ProgressRepository {
     find,
     async upsert(w) {
       const at = w.at.toISOString();
-      await db.query(
-        `INSERT INTO playback_progress (id, user_id, job_id, position_seconds, duration_seconds, percentage_complete,
+      // A save that moves nothing (a paused player, a retried request) leaves the row as it is,
+      // unless its last_played_at is older than UNCHANGED_TOUCH_MS: no write, no dead row.
+      const { rows } = await db.query<ProgressRow>(
+        `INSERT INTO playback_progress AS p (id, user_id, job_id, position_seconds, duration_seconds, percentage_complete,
            current_chapter_id, current_chapter_position, is_completed, last_played_at, created_at, updated_at)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $10, $10)
          ON CONFLICT (user_id, job_id) DO UPDATE SET
@@ -92,7 +99,13 @@ export function createProgressRepository(db: DbExecutor): ProgressRepository {
            current_chapter_position = EXCLUDED.current_chapter_position,
            is_completed = EXCLUDED.is_completed,
            last_played_at = EXCLUDED.last_played_at,
-           updated_at = EXCLUDED.updated_at`,
+           updated_at = EXCLUDED.updated_at
+         WHERE (p.position_seconds, p.duration_seconds, p.percentage_complete, p.current_chapter_id,
+                p.current_chapter_position, p.is_completed)
+               IS DISTINCT FROM (EXCLUDED.position_seconds, EXCLUDED.duration_seconds, EXCLUDED.percentage_complete,
+                EXCLUDED.current_chapter_id, EXCLUDED.current_chapter_position, EXCLUDED.is_completed)
+            OR p.last_played_at < $11
+         RETURNING ${COLUMNS}`,
         [
           randomUUID(),
           w.userId,
@@ -104,8 +117,11 @@ export function createProgressRepository(db: DbExecutor): ProgressRepository {
           w.currentChapterPosition,
           w.isCompleted,
           at,
+          new Date(w.at.getTime() - UNCHANGED_TOUCH_MS).toISOString(),
         ],
       );
+      if (rows[0]) return toProgress(rows[0]);
+      // Nothing moved: the row as it stands is the answer.
       const saved = await find(w.userId, w.jobId);
       if (saved === null) throw new Error('Progress row vanished right after it was saved');
       return saved;

@@ -1,6 +1,7 @@
 import { chaptersOf, isListenable, type Book } from '../books/book';
 import type { BookReader } from '../books/reader';
 import { DomainError } from '../errors';
+import { latestWins } from './coalesce';
 import type { ProgressRecord, ProgressRepository } from './repository';
 
 /** A saved position as the API answers it: the progress row and its job's title. */
@@ -35,6 +36,8 @@ export function createProgressService(deps: {
   now: () => Date;
 }): ProgressService {
   const { repository, jobs, now } = deps;
+  // One listener's saves of one book are written one at a time, the newest of those waiting next.
+  const saving = latestWins<PlaybackProgress>();
 
   async function ownedJob(userId: string, jobId: string): Promise<Book> {
     const job = await jobs.findBook(userId, jobId);
@@ -49,10 +52,12 @@ export function createProgressService(deps: {
       return record === null ? null : { ...record, jobTitle: job.title };
     },
 
-    async save(userId, jobId, update) {
-      const asked = await ownedJob(userId, jobId);
-      if (asked.parentJobId !== null) return saveChapterAsBook(userId, asked, update);
-      return saveBook(userId, asked, update);
+    save(userId, jobId, update) {
+      return saving(`${userId}/${jobId}`, async () => {
+        const asked = await ownedJob(userId, jobId);
+        if (asked.parentJobId !== null) return saveChapterAsBook(userId, asked, update);
+        return saveBook(userId, asked, update);
+      });
     },
 
     async reset(userId, jobId) {

@@ -140,7 +140,7 @@ export const audioRoutes: RoutePlugin<{
     const direct = await storage.directUrl(fileKey, Math.max(1, Math.min(secondsLeft, 7 * 24 * 3600)));
     if (direct !== null) return reply.header('cache-control', 'no-store').redirect(direct, 302);
     // A finished book's MP3 goes with its ID3 tag in front (server/exports/media-tags.ts).
-    const tag = await mediaTags.tagFor(fileKey);
+    const tag = await mediaTags.prefixFor(fileKey);
     if (tag !== null) return sendWithPrefix(reply, storage, fileKey, tag, request.headers.range, AUDIO_CONTENT_TYPE);
     return sendMedia(reply, storage, fileKey, request.headers.range, AUDIO_CONTENT_TYPE);
   });

@@ -278,4 +278,16 @@ export const migrations: readonly Migration[] = [
       CREATE INDEX password_resets_user_idx ON password_resets (user_id);
     `,
   },
+  {
+    // Queries that ran under load without an index: the fair queue counts each reader's jobs handed
+    // to the workers and unfinished on every dispatch (after every job's end), which read the whole
+    // jobs table, finished jobs included; deleting a book removes its listeners' places by job_id,
+    // which read every place of every reader.
+    id: '0012_queue_and_progress_indexes',
+    sql: `
+      CREATE INDEX jobs_handed_over_idx ON jobs (user_id)
+        WHERE parent_job_id IS NULL AND status IN ('PENDING', 'PROCESSING') AND enqueued_at IS NOT NULL;
+      CREATE INDEX playback_progress_job_idx ON playback_progress (job_id);
+    `,
+  },
 ];

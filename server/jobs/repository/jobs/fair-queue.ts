@@ -12,7 +12,7 @@ const SCHEDULER_LOCK_SPACE = 7416;
  * Waiting top-level jobs (PENDING, not yet handed to the workers) with their turn: the job's place
  * among its user's waiting jobs plus the user's jobs handed over and unfinished.
  */
-const WAITING_TURNS = `WITH waiting AS (
+export const WAITING_TURNS = `WITH waiting AS (
     SELECT id, user_id, created_at, row_number() OVER (PARTITION BY user_id ORDER BY created_at, id) AS place
       FROM jobs WHERE parent_job_id IS NULL AND status = 'PENDING' AND enqueued_at IS NULL
   ), running AS (
