@@ -59,8 +59,17 @@ const WAV_HEADER_BYTES = 44;
 export const MAX_LINE_BYTES = 998;
 
 /** A text as one line of eSpeak's line mode: line breaks (and NULs) become spaces. */
-export function asOneLine(text: string): string {
+function asOneLine(text: string): string {
   return text.replace(/[\r\n]/g, ' ').replaceAll(String.fromCharCode(0), ' ');
+}
+
+/**
+ * A text as eSpeak is handed it on both speech paths: one line (`asOneLine`: the same length, so
+ * eSpeak's word positions still point into the text as given) ending with the line break that ends
+ * its last clause as any line's does.
+ */
+export function asLine(text: string): string {
+  return `${asOneLine(text)}\n`;
 }
 
 /** Stack traces are expensive and the Emscripten FS throws thousands of ErrnoErrors. */
@@ -335,7 +344,7 @@ export async function createWasmRuntime(module?: object): Promise<WasmRuntime> {
           closeFiles(FS);
           collected.expectHeader();
         }
-        line = encoder.encode(asOneLine(text) + '\n');
+        line = encoder.encode(asLine(text));
         at = 0;
         speaking = true;
         words = [];

@@ -16,7 +16,7 @@
 import { EspeakHostPool, HostFailure, HostSpeechError, type HostWord } from './espeak-host';
 import { espeakHostBinary, type EspeakHostBuild } from './espeak-host-build';
 import { EspeakWasmPool } from './espeak-pool';
-import { asOneLine } from './espeak-wasm';
+import { asLine } from './espeak-wasm';
 import { TtsError } from './types';
 import { pcm16leToSamples } from './wav';
 
@@ -92,13 +92,6 @@ function hostError(e: unknown, voice: string, signal?: AbortSignal): TtsError {
     cause: e,
   });
 }
-
-/**
- * A text as the portable path hands it to eSpeak: one line (its line breaks are spaces, the same
- * length, so eSpeak's word positions still point into the text as given) ending with a line break,
- * which ends its last clause as any line's does.
- */
-const asLine = (text: string): string => `${asOneLine(text)}\n`;
 
 /** The native path over `binary` (an `espeak-host` built with LAME). Texts are spoken as lines (`asLine`). */
 export function nativeSpeechPath(binary: string, hosts?: number): SpeechPath {
