@@ -5,6 +5,7 @@ import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
+import { VitePWA } from 'vite-plugin-pwa';
 import { firstLoadChunks, firstLoadGroups } from './tools/vite/first-load.mjs';
 import { lazyModelChunks, lazyZodModels } from './tools/vite/lazy-models.mjs';
 import { noVendorPrefixes } from './tools/vite/no-vendor-prefixes.mjs';
@@ -82,6 +83,51 @@ export default defineConfig({
     noVendorPrefixes(),
     lazyZodModels({ lazySchemaModule: fileURLToPath(new URL('./src/api/lazySchema.ts', import.meta.url)) }),
     firstLoadGroups({ root: fileURLToPath(new URL('.', import.meta.url)) }),
+    // The installable app: its web manifest and the service worker built from
+    // src/app/service-worker/sw.ts, which precaches the shell (the files globbed below) and reads
+    // the kept books. The page registers it (src/app/layout/AppNotices.tsx); a new version waits
+    // for the listener. Not in Storybook, whose build is not the app.
+    VitePWA({
+      disable: process.env.STORYBOOK === 'true',
+      // A build kept in memory (the bundle bench) writes no service worker into dist/.
+      integration: {
+        configureOptions(viteConfig, options) {
+          if (viteConfig.build.write === false) options.disable = true;
+        },
+      },
+      strategies: 'injectManifest',
+      srcDir: 'src/app/service-worker',
+      filename: 'sw.ts',
+      registerType: 'prompt',
+      injectRegister: false,
+      // The icons: these two, and the manifest's own (added by the plugin).
+      includeAssets: ['favicon.svg', 'apple-touch-icon.png'],
+      injectManifest: {
+        globPatterns: ['**/*.{js,css,html,woff2}'],
+        // msw's worker and the stories' sample audio are in public/ for Storybook, not for the app.
+        globIgnores: ['mockServiceWorker.js', 'fixtures/**'],
+      },
+      manifest: {
+        id: '/',
+        name: 'Lectio',
+        short_name: 'Lectio',
+        description:
+          'Turn texts, book files and web pages into audiobooks, and listen where you left off, offline too.',
+        lang: 'en',
+        start_url: '/',
+        scope: '/',
+        display: 'standalone',
+        // The light theme's page colour (src/styles/theme.ts); index.html gives the dark one to
+        // browsers in dark mode (tests/e2e/offline.e2e.test.ts holds them to the themes).
+        theme_color: '#faf6f0',
+        background_color: '#faf6f0',
+        icons: [
+          { src: '/pwa-192x192.png', sizes: '192x192', type: 'image/png' },
+          { src: '/pwa-512x512.png', sizes: '512x512', type: 'image/png' },
+          { src: '/pwa-maskable-512x512.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
+        ],
+      },
+    }),
   ],
   resolve: {
     alias: {

@@ -119,6 +119,7 @@ const results = (
   await Promise.all([
     lane([
       ['typecheck (SPA)', bin('tsc'), ['-p', 'tsconfig.json', '--noEmit']],
+      ['typecheck (service worker)', bin('tsc'), ['-p', 'src/app/service-worker/tsconfig.json', '--noEmit']],
       ['typecheck (server)', bin('tsc'), ['-p', 'server/tsconfig.json', '--noEmit']],
     ]),
     lane([

@@ -49,6 +49,8 @@ function expectCommonHeaders(res: LightMyRequestResponse) {
   expect(policy.get('frame-ancestors')).toBe("'none'");
   expect(policy.get('object-src')).toBe("'none'");
   expect(policy.get('script-src-attr')).toBe("'none'");
+  expect(policy.get('manifest-src')).toBe("'self'");
+  expect(policy.get('worker-src')).toBe("'self'");
   // No inline script, and no eval.
   expect(policy.get('script-src')).toBe("'self' blob:");
   expect(policy.get('style-src')).toMatch(/^'self' 'nonce-[A-Za-z0-9+/]{22}==' *$/);

@@ -57,6 +57,9 @@ export async function installSecurityHeaders(
         frameAncestors: ["'none'"],
         imgSrc: ["'self'", 'data:', 'blob:'],
         mediaSrc: ["'self'", 'blob:'],
+        // The installable app: its web manifest and service worker come from this origin only.
+        manifestSrc: ["'self'"],
+        workerSrc: ["'self'"],
         objectSrc: ["'none'"],
         scriptSrc: ["'self'", 'blob:'],
         scriptSrcAttr: ["'none'"],

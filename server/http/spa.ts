@@ -28,7 +28,16 @@ async function sendIndex(staticDir: string, reply: FastifyReply): Promise<Fastif
   return reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(withNonce);
 }
 
-/** Serves the built SPA; hashed assets are cached for good, index.html is revalidated each time. */
+/**
+ * Files a browser must revalidate on each request: index.html, the service worker (a stale copy
+ * would hold back the app's updates) and the web manifest.
+ */
+const REVALIDATED = new Set(['index.html', 'sw.js', 'manifest.webmanifest']);
+
+/**
+ * Serves the built SPA; hashed assets are cached for good, index.html, the service worker and the
+ * manifest are revalidated each time.
+ */
 export async function installSpa(app: FastifyInstance, staticDir: string): Promise<void> {
   app.get('/', (_request, reply) => sendIndex(staticDir, reply));
   app.get('/index.html', (_request, reply) => sendIndex(staticDir, reply));
@@ -37,7 +46,7 @@ export async function installSpa(app: FastifyInstance, staticDir: string): Promi
     index: false,
     wildcard: true,
     setHeaders(reply, filePath) {
-      if (path.basename(filePath) === 'index.html') reply.header('cache-control', 'no-cache');
+      if (REVALIDATED.has(path.basename(filePath))) reply.header('cache-control', 'no-cache');
       else if (filePath.includes(`${path.sep}assets${path.sep}`)) {
         reply.header('cache-control', 'public, max-age=31536000, immutable');
       }

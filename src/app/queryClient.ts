@@ -8,6 +8,9 @@ export function createQueryClient(): QueryClient {
       queries: {
         retry: (failureCount, error) => failureCount < 1 && isRetryable(error),
         refetchOnWindowFocus: false,
+        // The first try always goes out, offline too: the service worker answers it for a book
+        // kept on this device. Only the retries wait for the connection.
+        networkMode: 'offlineFirst',
       },
     },
   });

@@ -1,7 +1,7 @@
 import Pause from 'lucide-react/icons/pause';
 import Play from 'lucide-react/icons/play';
 import RotateCcw from 'lucide-react/icons/rotate-ccw';
-import { useId } from 'react';
+import { useId, type ReactNode } from 'react';
 import styled, { css } from 'styled-components';
 import { Link } from 'wouter';
 // By path, not the ui index: its icon stays out of every screen that imports the index.
@@ -145,6 +145,7 @@ export function BookTile({
   menu,
   layout = 'column',
   headingLevel = 2,
+  badge,
 }: {
   jobId: string;
   title: string;
@@ -157,6 +158,8 @@ export function BookTile({
   menu?: readonly MenuAction[];
   layout?: TileLayout;
   headingLevel?: 2 | 3;
+  /** A small mark under the status (the library's "On this device"). */
+  badge?: ReactNode;
 }) {
   const titleId = useId();
   const Icon = action ? ICONS[action.kind] : null;
@@ -198,6 +201,7 @@ export function BookTile({
         </TitleRow>
         {author && <Small>{author}</Small>}
         <Small $strong>{status}</Small>
+        {badge && <div>{badge}</div>}
       </Text>
       {layout === 'row' && (
         <Actions>

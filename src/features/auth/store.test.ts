@@ -88,6 +88,15 @@ describe('auth store', () => {
     expect(localStorage.getItem(USER_KEY)).toBeNull();
   });
 
+  it('keeps the stored session when the server cannot be reached (offline)', async () => {
+    localStorage.setItem(TOKEN_KEY, 'stored-token');
+    localStorage.setItem(USER_KEY, JSON.stringify(storedUser));
+    server.use(http.get('*/api/v1/auth/me', () => HttpResponse.error()));
+    await initAuth();
+    expect(state).toMatchObject({ isAuthenticated: true, isLoading: false, user: { email: 'stored@example.com' } });
+    expect(localStorage.getItem(TOKEN_KEY)).toBe('stored-token');
+  });
+
   it.each([
     [true, localStorage, sessionStorage],
     [false, sessionStorage, localStorage],

@@ -2,7 +2,7 @@ import { proxy } from 'valtio';
 import { getCurrentUser, login as postLogin, register as postRegister } from '../../api/gen/endpoints/auth';
 import { User, type UserOutput } from '../../api/gen/model';
 import { loadedSchema, resolveSchema } from '../../api/lazySchema';
-import { errorMessage } from '../../api/errors';
+import { errorMessage, isRetryable } from '../../api/errors';
 import { configureApi } from '../../api/http';
 import { clearSession, readStoredUser, readToken, storeToken, storeUser } from '../../entities/session';
 
@@ -65,7 +65,11 @@ export async function initAuth(): Promise<void> {
   await fetchCurrentUser();
 }
 
-/** GET /auth/me: success keeps the user signed in (and refreshes the stored copy). */
+/**
+ * GET /auth/me: success keeps the user signed in (and refreshes the stored copy). A server that
+ * cannot be reached (offline, or down) keeps a session restored from storage: only the server's
+ * answer signs the user out.
+ */
 export async function fetchCurrentUser(): Promise<UserOutput | null> {
   try {
     const user = (await resolveSchema(User)).parse(await getCurrentUser());
@@ -73,6 +77,7 @@ export async function fetchCurrentUser(): Promise<UserOutput | null> {
     signedIn(user);
     return user;
   } catch (error) {
+    if (state.user && isRetryable(error)) return state.user;
     signedOut(errorMessage(error, 'Failed to get user'));
     return null;
   }

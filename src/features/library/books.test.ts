@@ -12,6 +12,7 @@ import {
   toLibraryBooks,
   writeLibraryView,
 } from './books';
+import { keptLibraryBooks } from './kept';
 
 const summary = (job: Parameters<typeof toJobSummary>[0]) => JobSummary.parse(toJobSummary(job));
 const jobs = libraryShelfFixture().map(summary);
@@ -168,5 +169,37 @@ describe('chapterCount', () => {
       file_key: `audio/${order}.mp3`,
     }));
     expect(chapterCount(completedJobFixture({ result_data: { chapters } }))).toBe(3);
+  });
+
+  it('On this device: a filter once a book is kept, showing the kept books only', () => {
+    const kept = toLibraryBooks(jobs, records, false, new Set([libraryBookIds.heart]));
+    expect(kept.find((book) => book.id === libraryBookIds.heart)?.kept).toBe(true);
+    expect(kept.filter((book) => book.kept)).toHaveLength(1);
+    expect(filterOptions(kept).map((option) => option.label)).toContain('On this device');
+    expect(filterOptions(books).map((option) => option.label)).not.toContain('On this device');
+    expect(titles(selectBooks(kept, { filter: 'kept', sort: 'title', search: '' }))).toEqual(['The Tell-Tale Heart']);
+  });
+
+  it('builds the kept books from their index when the server cannot be asked, with the saved places held', () => {
+    const entry = {
+      id: libraryBookIds.heart,
+      title: 'The Tell-Tale Heart',
+      author: 'Edgar Allan Poe',
+      voice: 'Offline voice',
+      duration: 60,
+      chapters: 3,
+      createdAt: '2025-02-01T10:00:00Z',
+    };
+    const [book] = keptLibraryBooks([entry], records);
+    expect(book).toMatchObject({
+      id: libraryBookIds.heart,
+      title: 'The Tell-Tale Heart',
+      kept: true,
+      position: 25,
+      hasProgress: true,
+      status: '35s left',
+      converting: null,
+    });
+    expect(keptLibraryBooks([entry], [])[0]).toMatchObject({ hasProgress: false, status: 'Not started · 1m 00s' });
   });
 });

@@ -39,20 +39,29 @@ export interface LibraryBook {
   converting: string | null;
   /** Where the reader is, in a few words: '2h 10m left', 'Finished', 'Not started', or `converting`. */
   status: string;
+  /** Kept on this device: it plays without a connection. */
+  kept: boolean;
 }
 
-/** The filters: what the reader did with a book, or the voice that read it (`voice:Offline voice`). */
-export type LibraryFilter = 'all' | 'in_progress' | 'finished' | 'not_started' | `voice:${string}`;
+/**
+ * The filters: what the reader did with a book, the books kept on this device, or the voice that
+ * read it (`voice:Offline voice`).
+ */
+export type LibraryFilter = 'all' | 'in_progress' | 'finished' | 'not_started' | 'kept' | `voice:${string}`;
 export type LibrarySort = 'createdAt' | 'title' | 'duration' | 'progress';
 export type LibraryView = 'grid' | 'list';
 
-/** The filter's options: the listening states, then one per voice the books were read with. */
+/**
+ * The filter's options: the listening states, "On this device" once a book is kept, then one per
+ * voice the books were read with.
+ */
 export function filterOptions(books: readonly LibraryBook[]): { value: LibraryFilter; label: string }[] {
   return [
     { value: 'all', label: 'All books' },
     { value: 'in_progress', label: 'In progress' },
     { value: 'not_started', label: 'Not started' },
     { value: 'finished', label: 'Finished' },
+    ...(books.some((book) => book.kept) ? [{ value: 'kept' as const, label: 'On this device' }] : []),
     ...voicesOf(books).map(({ voice }) => ({ value: `voice:${voice}` as const, label: voice })),
   ];
 }
@@ -80,21 +89,14 @@ export function toLibraryBook(
   job: JobOutput,
   record: PlaybackProgressOutput | undefined,
   demoMode = false,
+  kept = false,
 ): LibraryBook {
   const duration = jobDuration(job);
   const position = record?.position_seconds ?? 0;
   const hasProgress = Boolean(record) && position > 0;
   const finished = isFinished(record, duration);
   const converting = convertingText(job);
-  const status =
-    converting ??
-    (finished
-      ? 'Finished'
-      : hasProgress
-        ? `${formatTimeLeft(Math.max(0, duration - position))} left`
-        : duration > 0
-          ? `Not started · ${formatDuration(duration)}`
-          : 'Not started');
+  const status = converting ?? listeningStatus(finished, hasProgress, duration, position);
   return {
     id: job.id,
     title: bookTitle(job),
@@ -110,7 +112,15 @@ export function toLibraryBook(
     description: job.description,
     converting,
     status,
+    kept,
   };
+}
+
+/** 'Finished', '2h 10m left', 'Not started · 3h 5m'. */
+export function listeningStatus(finished: boolean, hasProgress: boolean, duration: number, position: number): string {
+  if (finished) return 'Finished';
+  if (hasProgress) return `${formatTimeLeft(Math.max(0, duration - position))} left`;
+  return duration > 0 ? `Not started · ${formatDuration(duration)}` : 'Not started';
 }
 
 /**
@@ -121,13 +131,14 @@ export function toLibraryBooks(
   jobs: readonly JobOutput[],
   records: readonly PlaybackProgressOutput[],
   demoMode = false,
+  kept: ReadonlySet<string> = new Set(),
 ): LibraryBook[] {
   const byJob = new Map<string, PlaybackProgressOutput>();
   for (const record of records) {
     const known = byJob.get(record.job_id);
     if (!known || known.last_played_at < record.last_played_at) byJob.set(record.job_id, record);
   }
-  return jobs.filter(isListenable).map((job) => toLibraryBook(job, byJob.get(job.id), demoMode));
+  return jobs.filter(isListenable).map((job) => toLibraryBook(job, byJob.get(job.id), demoMode, kept.has(job.id)));
 }
 
 export function matchesFilter(book: LibraryBook, filter: LibraryFilter): boolean {
@@ -139,6 +150,8 @@ export function matchesFilter(book: LibraryBook, filter: LibraryFilter): boolean
       return !book.finished && !book.hasProgress;
     case 'finished':
       return book.finished;
+    case 'kept':
+      return book.kept;
     default:
       return true;
   }

@@ -11,3 +11,4 @@ export {
   type LibrarySort,
   type LibraryView,
 } from './books';
+export { keptLibraryBooks } from './kept';

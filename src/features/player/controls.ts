@@ -382,15 +382,19 @@ export async function stopForSignOut(): Promise<void> {
   pause();
   await saveNow({ keepalive: true });
   clearAudio();
+  // Books kept on this device are this account's: the next one on this browser does not get them.
+  await runtime.deviceKeeping?.forgetAccount();
   // The next account on this browser does not get this one's book back after a reload.
   environment().storage()?.setItem(LAST_BOOK_KEY, '');
 }
 
 /**
  * The server cannot be reached (connection.ts): the player pauses honestly (it shows Play), and
- * keeps the listener's place.
+ * keeps the listener's place. A book kept on this device plays on from its kept files.
  */
 export function pauseForOutage(): void {
+  const jobId = state.currentJobId;
+  if (jobId !== null && runtime.deviceKeeping?.keptOnDevice(jobId)) return;
   pause();
 }
 

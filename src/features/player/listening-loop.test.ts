@@ -33,6 +33,7 @@ import { ApiError } from '../../api/errors';
 import { attachMedia, PLAYER_MESSAGES } from './media';
 import { configurePlayer } from './environment';
 import { CONVERTING_POLL_MS, LAST_BOOK_KEY } from './settings';
+import { attachDeviceKeeping } from './saving';
 import { attachPlayer, connection, state, type MediaElement } from './store';
 import { FakeMedia } from '../../testing/fake-media';
 
@@ -155,6 +156,23 @@ describe('after a reload', () => {
     expect(state).toMatchObject({ currentJobId: bookJobId, currentPosition: 25, isPlaying: false });
   });
 
+  it('signing out forgets what this device kept for the account', async () => {
+    let forgotten = 0;
+    const detach = attachDeviceKeeping({
+      holds: () => false,
+      keep: () => undefined,
+      keptOnDevice: () => false,
+      forgetAccount: async () => void (forgotten += 1),
+    });
+    try {
+      await loadJob(bookJobId);
+      await stopForSignOut();
+      expect(forgotten).toBe(1);
+    } finally {
+      detach();
+    }
+  });
+
   it('signing out forgets the last book: the next account does not get it back', async () => {
     await loadJob(bookJobId);
     await stopForSignOut();
@@ -181,6 +199,24 @@ describe('when the server cannot be reached', () => {
     resetConnection();
     reportFailure(new ApiError(404, { detail: 'Job not found' }));
     expect(connection.reachable).toBe(true);
+  });
+
+  it('a book kept on this device plays on through the outage', async () => {
+    await playBook(bookJobId);
+    seek(33);
+    const detach = attachDeviceKeeping({
+      holds: () => true,
+      keep: () => undefined,
+      keptOnDevice: (id) => id === bookJobId,
+      forgetAccount: async () => undefined,
+    });
+    try {
+      reportFailure(new ApiError(0, undefined));
+      pauseForOutage();
+      expect(state.isPlaying).toBe(true);
+    } finally {
+      detach();
+    }
   });
 
   it('recovers by itself once the server answers again, and the book reloads at the listener’s place', async () => {

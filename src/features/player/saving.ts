@@ -1,11 +1,11 @@
 import { deleteProgress, saveProgress } from '../../api/gen/endpoints/progress';
 import { errorMessage } from '../../api/errors';
-import { reportFailure } from './connection';
+import { isUnreachable, reportFailure } from './connection';
 import { playerCache } from './data';
 import { forgetSavedProgress, writeSavedProgress } from './progressCache';
 import { environment } from './environment';
 import { SAVE_INTERVAL_MS } from './settings';
-import { isReady, runtime, state } from './store';
+import { isReady, runtime, state, type DeviceKeeping, type UnsentPlace } from './store';
 
 /**
  * Saving the reader's place (docs/product.md#player): every 10 s while playing, on pause, when the
@@ -30,8 +30,22 @@ export function markSaved(position: number | null): void {
 }
 
 /**
+ * Hands the player the device's queue of unsent places: a save that cannot reach the server (or
+ * that the queue holds, offline or while it has places of that book to send) goes there instead
+ * of being lost. Returns the function that takes it back.
+ */
+export function attachDeviceKeeping(queue: DeviceKeeping): () => void {
+  const previous = runtime.deviceKeeping;
+  runtime.deviceKeeping = queue;
+  return () => {
+    if (runtime.deviceKeeping === queue) runtime.deviceKeeping = previous;
+  };
+}
+
+/**
  * Saves the position now (PUT /progress/{id}: position_seconds and current_chapter_id only).
- * Skipped when nothing moved since the last save. Failures are logged: playback goes on.
+ * Skipped when nothing moved since the last save. A save the server cannot be reached for goes to
+ * the device's queue when one is attached; other failures are logged: playback goes on.
  */
 export async function saveNow(options: { keepalive?: boolean } = {}): Promise<void> {
   const jobId = state.currentJobId;
@@ -39,6 +53,12 @@ export async function saveNow(options: { keepalive?: boolean } = {}): Promise<vo
   const position = Math.round(state.currentPosition * 10) / 10;
   if (runtime.lastSavedPosition !== null && Math.abs(position - runtime.lastSavedPosition) < 0.05) return;
   runtime.lastSavedPosition = position;
+  const place: UnsentPlace = { jobId, position, chapterId: state.currentChapter, madeAt: Date.now() };
+  const queue = runtime.deviceKeeping;
+  if (queue?.holds(jobId)) {
+    queue.keep(place);
+    return;
+  }
   try {
     const saved = await saveProgress(
       jobId,
@@ -47,6 +67,12 @@ export async function saveNow(options: { keepalive?: boolean } = {}): Promise<vo
     );
     writeSavedProgress(playerCache(), saved);
   } catch (error) {
+    if (queue && isUnreachable(error)) {
+      // Kept on the device: sent when the server can be reached again.
+      queue.keep(place);
+      reportFailure(error);
+      return;
+    }
     // Not saved: the next save tries again from here (the server may be away for a while).
     if (runtime.lastSavedPosition === position) runtime.lastSavedPosition = null;
     reportFailure(error);

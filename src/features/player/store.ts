@@ -125,6 +125,31 @@ export type MediaElement = Pick<
   | 'removeEventListener'
 >;
 
+/** A place the server could not be told (the network was away), for the device's queue. */
+export interface UnsentPlace {
+  jobId: string;
+  /** Seconds into the book. */
+  position: number;
+  chapterId: string | null;
+  /** When the listener was there (ms since the epoch). */
+  madeAt: number;
+}
+
+/**
+ * What this device keeps for the listener (attachDeviceKeeping, saving.ts; the app hands in the
+ * books kept on it): where saves go that cannot reach the server, sent later (`holds`: a save of
+ * this book goes there now), which books play without the server, and forgetting it all when the
+ * account signs out.
+ */
+export interface DeviceKeeping {
+  holds: (jobId: string) => boolean;
+  keep: (place: UnsentPlace) => void;
+  /** The book's audio is kept on this device: it plays on when the server cannot be reached. */
+  keptOnDevice: (jobId: string) => boolean;
+  /** Signing out: nothing of this account stays on the device. */
+  forgetAccount: () => Promise<void>;
+}
+
 /** A timer handle, as the environment's setTimeout and setInterval return it. */
 type TimerHandle = unknown;
 
@@ -155,6 +180,8 @@ export interface PlayerRuntime {
   returnTimer: TimerHandle | null;
   /** The volume before muting, given back on unmute. */
   volumeBeforeMute: number;
+  /** What this device keeps (attachDeviceKeeping, saving.ts); null: none attached. */
+  deviceKeeping: DeviceKeeping | null;
   /** The cache whose failed queries are asked again when the server is back (connection.ts). */
   watchedClient: QueryClient | null;
   /** The next probe of an unreachable server. */
@@ -179,6 +206,7 @@ export const runtime: PlayerRuntime = {
   stopWatchingPosition: null,
   returnTimer: null,
   volumeBeforeMute: 1,
+  deviceKeeping: null,
   watchedClient: null,
   probeTimer: null,
   connectionListeners: new Set(),

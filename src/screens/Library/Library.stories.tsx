@@ -1,6 +1,10 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
+import { http, HttpResponse } from 'msw';
+import { connectivity } from '../../features/connectivity';
+import { keptState, resetKept } from '../../features/kept-books';
 import { PlayerAudio, resetPlayer } from '../../features/player';
+import { keptBookFixture } from '../../mocks/kept-books';
 import { recentProgressHandler } from '../../mocks/audio';
 import { exportListFixture, exportsHandler } from '../../mocks/exports';
 import { errorBodyFixture } from '../../mocks/fixtures';
@@ -43,6 +47,10 @@ const meta = {
   beforeEach: () => {
     resetPlayer();
     localStorage.removeItem('lectio.library.view');
+    localStorage.removeItem('lectio.keptBooks');
+    localStorage.removeItem('lectio.unsentPlaces');
+    resetKept();
+    connectivity.online = true;
   },
 } satisfies Meta<typeof Library>;
 
@@ -172,6 +180,7 @@ export const MoreActionsMenu: Story = {
     const menu = within(canvas.getByRole('menu', { name: 'More actions for The Tell-Tale Heart' }));
     await expect(menu.getAllByRole('menuitem').map((item) => item.textContent)).toEqual([
       'Start over',
+      'Download to this device',
       'Download…',
       'Listen in a podcast app',
       'Delete',
@@ -179,7 +188,7 @@ export const MoreActionsMenu: Story = {
     // The first action has the focus; the arrows move between them.
     await expect(menu.getByRole('menuitem', { name: 'Start over' })).toHaveFocus();
     await userEvent.keyboard('{ArrowDown}');
-    await expect(menu.getByRole('menuitem', { name: 'Download…' })).toHaveFocus();
+    await expect(menu.getByRole('menuitem', { name: 'Download to this device' })).toHaveFocus();
   },
 };
 
@@ -438,5 +447,142 @@ export const DeleteBookAsks: Story = {
     const dialog = await canvas.findByRole('alertdialog', { name: 'Delete "The Cask of Amontillado"?' });
     await expect(within(dialog).getByRole('button', { name: 'Keep it' })).toHaveFocus();
     await expect(titlesShown(canvas)).toHaveLength(4);
+  },
+};
+
+/** The Tell-Tale Heart is kept on this device (its index, as a download leaves it). */
+const keepHeart = () => {
+  keptState.books[libraryBookIds.heart] = keptBookFixture({ id: libraryBookIds.heart });
+};
+
+/** A kept book carries the "On this device" mark, and "On this device" filters the shelf to the kept books. */
+export const OnThisDeviceFilter: Story = {
+  name: 'On this device: the kept book is marked, and the filter shows it alone',
+  beforeEach: keepHeart,
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await canvas.findByRole('list', { name: 'Books' });
+    const heart = within(canvas.getByRole('listitem', { name: 'The Tell-Tale Heart' }));
+    await expect(heart.getByText('On this device')).toBeVisible();
+    const raven = within(canvas.getByRole('listitem', { name: 'The Raven' }));
+    await expect(raven.queryByText('On this device')).toBeNull();
+    await userEvent.selectOptions(canvas.getByLabelText('Show'), 'On this device');
+    await expect(titlesShown(canvas)).toEqual(['The Tell-Tale Heart']);
+    await expect(canvas.getByRole('status')).toHaveTextContent('1 book');
+  },
+};
+
+/** A kept book's menu lets it go from the device; a book not kept offers to keep it. */
+export const KeptBookMenu: Story = {
+  name: 'More actions: "Remove from this device" for a kept book',
+  beforeEach: keepHeart,
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await userEvent.click(await canvas.findByRole('button', { name: 'More actions for The Tell-Tale Heart' }));
+    const menu = within(canvas.getByRole('menu', { name: 'More actions for The Tell-Tale Heart' }));
+    await expect(menu.getByRole('menuitem', { name: 'Remove from this device' })).toBeVisible();
+    await expect(menu.queryByRole('menuitem', { name: 'Download to this device' })).toBeNull();
+  },
+};
+
+/** A download from the menu shows on its book while it runs. */
+export const DownloadingFromTheMenu: Story = {
+  name: 'Downloading: the book says how far its download is',
+  beforeEach: () => {
+    keptState.downloads[libraryBookIds.raven] = { status: 'downloading', percent: 42 };
+  },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await canvas.findByRole('list', { name: 'Books' });
+    const raven = within(canvas.getByRole('listitem', { name: 'The Raven' }));
+    await expect(raven.getByText('Downloading… 42 %')).toBeVisible();
+  },
+};
+
+/**
+ * Offline after a reload: the server's list cannot be had, so the library shows the books kept
+ * on this device from their index, says kindly that the others need a connection, and the kept
+ * book plays.
+ */
+export const OfflineKeptBook: Story = {
+  name: 'Offline: the kept book from the device, the others need a connection',
+  parameters: {
+    msw: {
+      handlers: {
+        jobs: http.get('*/api/v1/jobs', () => HttpResponse.error()),
+        recentProgress: http.get('*/api/v1/progress/recent', () => HttpResponse.error()),
+      },
+    },
+  },
+  beforeEach: () => {
+    keepHeart();
+    connectivity.online = false;
+    return () => {
+      connectivity.online = true;
+    };
+  },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await expect(await canvas.findByRole('list', { name: 'Books' })).toBeVisible();
+    await expect(titlesShown(canvas)).toEqual(['The Tell-Tale Heart']);
+    await expect(
+      canvas.getByText('You are offline: the books on this device play. The others need a connection.'),
+    ).toBeVisible();
+    const heart = within(canvas.getByRole('listitem', { name: 'The Tell-Tale Heart' }));
+    await expect(heart.getByText('On this device')).toBeVisible();
+    await expect(heart.getByRole('button', { name: 'Play The Tell-Tale Heart' })).toBeVisible();
+    // Kindly: no error banner for what offline cannot load.
+    await expect(canvas.queryByRole('alert')).toBeNull();
+  },
+};
+
+/** Offline with the library already loaded: a book not kept says it needs a connection, and has no Play. */
+export const OfflineNotKept: Story = {
+  name: 'Offline with the library loaded: books not kept need a connection',
+  beforeEach: () => {
+    keepHeart();
+    return () => {
+      connectivity.online = true;
+    };
+  },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await canvas.findByRole('list', { name: 'Books' });
+    // The network goes away with the library on the screen.
+    connectivity.online = false;
+    await waitFor(() => expect(canvas.getByText(/^You are offline/)).toBeVisible());
+    const raven = within(canvas.getByRole('listitem', { name: 'The Raven' }));
+    await expect(raven.getByText('Needs a connection to play')).toBeVisible();
+    await expect(raven.queryByRole('button', { name: /Play|Listen again/ })).toBeNull();
+    const heart = within(canvas.getByRole('listitem', { name: 'The Tell-Tale Heart' }));
+    await expect(heart.getByRole('button', { name: 'Continue The Tell-Tale Heart' })).toBeVisible();
+    await expect(canvas.queryByRole('alert')).toBeNull();
+  },
+};
+
+/** Another device saved a later place in a book this one played offline: it is offered, not overwritten. */
+export const LaterPlaceOnAnotherDevice: Story = {
+  name: 'A later place on another device: "Continue from 12:04 on another device?"',
+  beforeEach: () => {
+    const local = {
+      jobId: libraryBookIds.heart,
+      position: 30,
+      chapterId: null,
+      madeAt: Date.parse('2025-03-01T10:00:00Z'),
+    };
+    keptState.offers[libraryBookIds.heart] = {
+      jobId: libraryBookIds.heart,
+      position: 724,
+      chapterId: null,
+      savedAt: '2025-03-01T11:00:00Z',
+      local,
+    };
+  },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    const offer = within(await canvas.findByRole('group', { name: 'A later place in The Tell-Tale Heart' }));
+    await expect(offer.getByText('Continue The Tell-Tale Heart from 12:04 on another device?')).toBeVisible();
+    await expect(offer.getByRole('button', { name: 'Continue from 12:04' })).toBeEnabled();
+    await expect(offer.getByRole('button', { name: 'Keep my place here' })).toBeEnabled();
   },
 };

@@ -2,16 +2,13 @@ import RotateCcw from 'lucide-react/icons/rotate-ccw';
 import Trash2 from 'lucide-react/icons/trash-2';
 import { useMemo, useState } from 'react';
 import styled from 'styled-components';
-import { useGetRecentProgress } from '../../api/gen/endpoints/progress';
 import { errorMessage } from '../../api/errors';
 import { Alert, Button, ButtonLink, EmptyState, Page, Spinner } from '../../components/ui';
 import type { MenuAction } from '../../components/ui/ActionMenu';
 import { BookTile, type TileAction } from '../../components/book';
-import { POLL_MS, useDeleteJobFlow, usePolledJobs } from '../../features/jobs';
-import { useEnvironment } from '../../features/environment';
+import { useDeleteJobFlow } from '../../features/jobs';
 import { paths } from '../../lib/paths';
 import {
-  toLibraryBooks,
   selectBooks,
   summaryLine,
   type LibraryBook,
@@ -23,14 +20,10 @@ import {
 } from '../../features/library';
 import { isReady, listenAgain, togglePlayback, usePlayer } from '../../features/player';
 import { useBookExportActions } from './export-actions';
+import { useKeepActions } from './kept-actions';
+import { LibraryNotes } from './LibraryNotes';
+import { useLibraryBooks } from './library-books';
 import { LibraryToolbar } from './LibraryToolbar';
-
-/**
- * The library asks for every top-level book that can be played now at once (the API's largest
- * page): finished ones and books still converting with a chapter ready (docs/listening.md).
- */
-const LIBRARY_QUERY = { status: 'listenable', top_level: true, page_size: 100 } as const;
-const RECENT_QUERY = { limit: 50 } as const;
 
 const Summary = styled.p`
   margin: 0 0 ${({ theme }) => theme.space(5)};
@@ -53,8 +46,15 @@ const Count = styled.p`
 
 type PlayState = 'playing' | 'paused' | 'idle';
 
-/** The card's one action: Pause while it plays, Listen again once finished, else Continue or Play. */
-function primaryAction(book: LibraryBook, playState: PlayState): TileAction {
+/** What a book not kept on this device says while the browser is offline. */
+const NEEDS_CONNECTION = 'Needs a connection to play';
+
+/**
+ * The card's one action: Pause while it plays, Listen again once finished, else Continue or Play.
+ * Offline, a book not kept on this device has none: it cannot play.
+ */
+function primaryAction(book: LibraryBook, playState: PlayState, online = true): TileAction | undefined {
+  if (!online && !book.kept && playState === 'idle') return undefined;
   if (playState === 'playing')
     return { kind: 'pause', label: `Pause ${book.title}`, onClick: () => void togglePlayback(book.id) };
   // A book still converting is never finished: its later chapters are yet to come.
@@ -70,24 +70,16 @@ function primaryAction(book: LibraryBook, playState: PlayState): TileAction {
  * rarer ones (start over, delete after a confirmation) in its "More actions" menu.
  */
 export function Library() {
-  // A book still converting is in the list: polling shows its chapters becoming ready.
-  const jobs = usePolledJobs(LIBRARY_QUERY, { intervalMs: POLL_MS.default });
-  const recent = useGetRecentProgress(RECENT_QUERY);
+  const { jobs, recent, books, keptOnly, keptCount, online } = useLibraryBooks();
   const player = usePlayer();
-  const demoMode = useEnvironment()?.features.demo_mode ?? false;
   const [search, setSearch] = useState('');
   const [filter, setFilter] = useState<LibraryFilter>('all');
   const [sort, setSort] = useState<LibrarySort>('createdAt');
   const [view, setView] = useState<LibraryView>(() => readLibraryView());
   const deleteFlow = useDeleteJobFlow();
   const exportActions = useBookExportActions();
+  const keepActions = useKeepActions();
   const { deleted } = deleteFlow;
-
-  // The player writes each saved place into the cached recent list, so it is always the freshest.
-  const books = useMemo(
-    () => toLibraryBooks(jobs.data?.jobs ?? [], recent.data ?? [], demoMode),
-    [jobs.data, recent.data, demoMode],
-  );
   const shown = useMemo(() => selectBooks(books, { search, filter, sort }), [books, search, filter, sort]);
 
   const chooseView = (next: LibraryView) => {
@@ -101,11 +93,12 @@ export function Library() {
   const playStateOf = (id: string): PlayState =>
     player.currentJobId !== id ? 'idle' : player.isPlaying ? 'playing' : isReady(player) ? 'paused' : 'idle';
   const menuOf = (book: LibraryBook): MenuAction[] => [
-    ...(book.hasProgress && !book.finished
+    ...(book.hasProgress && !book.finished && (online || book.kept)
       ? [{ label: 'Start over', icon: RotateCcw, onSelect: () => void listenAgain(book.id) }]
       : []),
+    ...keepActions.actionFor(book, online),
     // Downloads and feeds are made of a finished book.
-    ...(book.converting ? [] : exportActions.actionsFor(book)),
+    ...(book.converting || !online ? [] : exportActions.actionsFor(book)),
     {
       label: 'Delete',
       icon: Trash2,
@@ -114,21 +107,29 @@ export function Library() {
     },
   ];
 
-  const error = jobs.error
-    ? errorMessage(jobs.error, 'Your books could not be loaded. Check your connection and reload the page.')
-    : recent.error
-      ? errorMessage(recent.error, 'Your listening progress could not be loaded. Reload the page to try again.')
-      : null;
+  // Offline, what failed is no error: the kept books play, and the note below says so.
+  const error = !online
+    ? null
+    : jobs.error
+      ? errorMessage(jobs.error, 'Your books could not be loaded. Check your connection and reload the page.')
+      : recent.error
+        ? errorMessage(recent.error, 'Your listening progress could not be loaded. Reload the page to try again.')
+        : null;
 
   return (
     <Page title="Library">
       {error && <Alert>{error}</Alert>}
       {deleted && <Alert tone="success">{`Deleted "${deleted}" from your library.`}</Alert>}
-      {player.error && player.currentJobId && !jobs.isLoading && <Alert>{player.error}</Alert>}
+      {player.error && player.currentJobId && !jobs.isLoading && online && <Alert>{player.error}</Alert>}
+      <LibraryNotes online={online} books={books} keptCount={keptCount} />
       {/* Each book shows its listening progress: wait for it too, so bars never jump from 0. */}
-      {jobs.isLoading || recent.isPending ? (
+      {!keptOnly && (jobs.isLoading || recent.isPending) ? (
         <Spinner label="Loading..." />
-      ) : jobs.error ? null : books.length === 0 ? (
+      ) : jobs.error && !keptOnly ? null : books.length === 0 && keptOnly ? (
+        <EmptyState title="No books on this device">
+          Your library comes back with the connection. Keep a book on this device to listen offline.
+        </EmptyState>
+      ) : books.length === 0 ? (
         <EmptyState
           title="Your library is empty"
           action={
@@ -167,10 +168,11 @@ export function Library() {
                     jobId={book.id}
                     title={book.title}
                     author={book.author}
-                    status={book.status}
+                    status={!online && !book.kept ? NEEDS_CONNECTION : book.status}
                     progress={book.converting || book.finished ? undefined : book.progress}
                     href={paths.libraryBook(book.id)}
-                    action={primaryAction(book, playStateOf(book.id))}
+                    action={primaryAction(book, playStateOf(book.id), online)}
+                    badge={keepActions.badgeFor(book.id)}
                     menu={menuOf(book)}
                     layout={view === 'grid' ? 'column' : 'row'}
                   />

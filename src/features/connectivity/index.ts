@@ -1,0 +1,2 @@
+export { useOnline } from './hooks';
+export { connectivity } from './state';
