@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // `npm start`: build the SPA when dist/ is missing or older than its sources, compile the server
-// likewise (dist-server/), then run it: it serves dist/ and the API on one port.
+// likewise (dist-server/), then run it: it serves dist/ and the API on one port. `--build-only`
+// stops after the builds (the browser tests build once before their files start side by side).
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -37,6 +38,7 @@ if (process.env.SKIP_BUILD !== '1' && spaIsStale()) {
 }
 
 if (process.env.SKIP_BUILD !== '1' && (await buildServerIfStale())) console.log('Compiled the server (dist-server/).');
+if (process.argv.includes('--build-only')) process.exit(0);
 
 const server = spawn(process.execPath, [...SERVER_NODE_FLAGS, SERVER_ENTRY], {
   cwd: root,

@@ -4,10 +4,13 @@
 //   2. the static checks side by side, as many at once as the machine has cores: formatting, lint,
 //      the repository's rules (meta tests), types, knip, and the one Storybook build that the
 //      stories and the screenshots both use;
-//   3. the tests, one step at a time (each uses every core): unit and server units -> the app
-//      in-process -> real PostgreSQL and processes -> stories in Chromium -> screenshots against
-//      baselines -> Pact consumer -> Pact provider against the real server -> the app in a real
-//      browser.
+//   3. the tests, in two lanes side by side. The busy lane's steps keep every core working (unit
+//      and server units -> the app in-process -> stories in Chromium -> screenshots against
+//      baselines); the waiting lane's mostly wait on servers, databases and browsers they started
+//      (real PostgreSQL and processes -> Pact consumer -> Pact provider against the real server ->
+//      the app in a real browser), so they run beside the busy lane instead of after it. The summary
+//      gives each step's wall time and CPU time: a step whose CPU time is near its wall time
+//      times the cores belongs in the busy lane.
 // Each step is a package.json script, run by name: the scripts are the one list of commands, so
 // `npm run typecheck` and this chain cannot drift apart. Each step runs even when an earlier one
 // failed (except those that need what a failed step makes: the provider needs the consumer's pact,
@@ -44,7 +47,7 @@ export const steps = [
   { script: 'build-storybook', name: 'Storybook build (for the stories and the screenshots)', stage: 2, seconds: 30 },
   { script: 'test:unit', name: 'unit and server unit tests', stage: 3 },
   { script: 'test:app', name: 'app tests (the server in-process)', stage: 3 },
-  { script: 'test:integration', name: 'integration tests (PostgreSQL, server processes)', stage: 3 },
+  { script: 'test:integration', name: 'integration tests (PostgreSQL, server processes)', stage: 3, lane: 'waiting' },
   {
     script: 'test:stories',
     args: ['--no-build'],
@@ -57,18 +60,28 @@ export const steps = [
     args: ['--no-build'],
     name: 'visual review (screenshots against baselines)',
     stage: 3,
+    lane: 'waiting',
     needs: 'build-storybook',
   },
   {
     script: 'test:pact:consumer',
     name: 'Pact consumer',
     stage: 3,
+    lane: 'waiting',
+    // The meta tests read the pact this step rewrites.
+    after: 'test:meta',
     // The consumer tests add their interactions to the pact file: start from none, so an
     // interaction a test no longer declares cannot linger in the contract.
     before: () => rmSync(`${root}contracts/pacts/lectio-web-lectio-api.json`, { force: true }),
   },
-  { script: 'test:pact:provider', name: 'Pact provider verification', stage: 3, needs: 'test:pact:consumer' },
-  { script: 'test:e2e', name: 'browser end-to-end', stage: 3 },
+  {
+    script: 'test:pact:provider',
+    name: 'Pact provider verification',
+    stage: 3,
+    lane: 'waiting',
+    needs: 'test:pact:consumer',
+  },
+  { script: 'test:e2e', name: 'browser end-to-end', stage: 3, lane: 'waiting' },
 ];
 
 /** Lines kept from a step's output, printed again after the summary when the step failed. */
@@ -81,11 +94,15 @@ const TAIL_LINES = 80;
  */
 function runScript(script, args, buffered) {
   return new Promise((resolve) => {
-    const child = spawn('npm', ['run', '-s', script, ...(args.length ? ['--', ...args] : [])], {
+    // Through cpu-counted.mjs, which reports on descriptor 3 what the step's processes cost.
+    const npmArgs = ['run', '-s', script, ...(args.length ? ['--', ...args] : [])];
+    const child = spawn(process.execPath, [`${root}scripts/cpu-counted.mjs`, 'npm', ...npmArgs], {
       cwd: root,
-      stdio: ['ignore', 'pipe', 'pipe'],
+      stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
       env: { ...process.env, FORCE_COLOR: '0' },
     });
+    let cpu = '';
+    child.stdio[3].on('data', (chunk) => (cpu += chunk));
     const chunks = [];
     let tail = [];
     let partial = '';
@@ -103,7 +120,8 @@ function runScript(script, args, buffered) {
     child.stderr.on('data', show(process.stderr));
     child.on('close', (status) => {
       if (buffered) process.stdout.write(Buffer.concat(chunks));
-      resolve({ status, tail: partial ? [...tail, partial].slice(-TAIL_LINES) : tail });
+      const cpuSeconds = cpu.trim() === '' ? null : Number(cpu);
+      resolve({ status, cpuSeconds, tail: partial ? [...tail, partial].slice(-TAIL_LINES) : tail });
     });
   });
 }
@@ -154,34 +172,62 @@ async function main() {
   for (const step of chosen.filter((s) => skipped.has(s.script)))
     results.set(step, { ok: true, skipped: true, seconds: 0, note: 'skipped: named in TEST_SKIP_STEPS' });
 
+  // Each step's end: a step that needs another waits for it (the screenshots for the Storybook build).
+  const ends = new Map(
+    toRun.map((step) => {
+      let resolve;
+      const promise = new Promise((r) => (resolve = r));
+      return [step.script, { promise, resolve }];
+    }),
+  );
   const runStep = async (step, buffered) => {
+    for (const before of [step.needs, step.after]) if (before && ends.has(before)) await ends.get(before).promise;
     const needed = step.needs && results.get(steps.find((s) => s.script === step.needs));
     if (needed && !needed.ok) {
       results.set(step, { ok: false, seconds: 0, note: `skipped: ${step.needs} failed` });
-      return;
+    } else {
+      const command = `npm run ${step.script}${step.args ? ` -- ${step.args.join(' ')}` : ''}`;
+      console.log(buffered ? `\n--- started: ${step.name} (${command})` : `\n=== ${step.name} (${command}) ===`);
+      step.before?.();
+      const started = Date.now();
+      const run = await runScript(step.script, step.args ?? [], buffered);
+      const seconds = (Date.now() - started) / 1000;
+      if (buffered) console.log(`=== ${step.name} (${command}): ${run.status === 0 ? 'ok' : 'FAILED'} ===`);
+      results.set(step, { ok: run.status === 0, seconds, cpuSeconds: run.cpuSeconds, tail: run.tail });
     }
-    const command = `npm run ${step.script}${step.args ? ` -- ${step.args.join(' ')}` : ''}`;
-    console.log(buffered ? `\n--- started: ${step.name} (${command})` : `\n=== ${step.name} (${command}) ===`);
-    step.before?.();
-    const started = Date.now();
-    const run = await runScript(step.script, step.args ?? [], buffered);
-    const seconds = (Date.now() - started) / 1000;
-    if (buffered) console.log(`=== ${step.name} (${command}): ${run.status === 0 ? 'ok' : 'FAILED'} ===`);
-    results.set(step, { ok: run.status === 0, seconds, tail: run.tail });
+    ends.get(step.script).resolve();
   };
-
-  for (const stage of [...new Set(toRun.map((step) => step.stage))]) {
-    const queue = toRun.filter((step) => step.stage === stage).sort((a, b) => (b.seconds ?? 0) - (a.seconds ?? 0));
-    // The tests (stage 3) use every core themselves; the checks before them one core each.
-    const width = stage === 3 ? 1 : Math.min(jobs, queue.length);
-    const started = Date.now();
-    await Promise.all(
+  /** Runs `list` `width` at a time, the longest first. */
+  const sideBySide = (list, width, buffered) => {
+    const queue = [...list].sort((a, b) => (b.seconds ?? 0) - (a.seconds ?? 0));
+    return Promise.all(
       Array.from({ length: width }, async () => {
-        for (let step = queue.shift(); step; step = queue.shift()) await runStep(step, width > 1);
+        for (let step = queue.shift(); step; step = queue.shift()) await runStep(step, buffered);
       }),
     );
-    if (width > 1) console.log(`\n(stage ${stage}: ${((Date.now() - started) / 1000).toFixed(1)} s, ${width} at once)`);
-  }
+  };
+  const oneByOne = async (list, buffered) => {
+    for (const step of list) await runStep(step, buffered);
+  };
+
+  const started = Date.now();
+  // Stage 1 alone: it rewrites generated code in place.
+  const first = toRun.filter((step) => step.stage === 1);
+  await sideBySide(first, Math.min(jobs, first.length), first.length > 1);
+  // Then the waiting lane beside the busy one: the static checks, a core each, then the busy tests.
+  const checks = toRun.filter((step) => step.stage === 2);
+  const busy = toRun.filter((step) => step.stage === 3 && step.lane !== 'waiting');
+  const waiting = toRun.filter((step) => step.stage === 3 && step.lane === 'waiting');
+  const both = waiting.length > 0 && checks.length + busy.length > 0;
+  const checksWidth = Math.min(jobs, checks.length);
+  await Promise.all([
+    (async () => {
+      await sideBySide(checks, checksWidth, both || checksWidth > 1);
+      await oneByOne(busy, both);
+    })(),
+    oneByOne(waiting, both),
+  ]);
+  console.log(`\n(${((Date.now() - started) / 1000).toFixed(1)} s in all)`);
 
   const ordered = chosen.map((step) => ({ step, ...results.get(step) }));
   for (const r of ordered.filter((result) => !result.ok && result.tail)) {
@@ -192,7 +238,8 @@ async function main() {
   console.log('\n=== summary ===');
   for (const r of ordered) {
     const mark = r.skipped ? 'skip' : r.ok ? 'ok  ' : 'FAIL';
-    console.log(`${mark}  ${r.step.name}  (${r.seconds.toFixed(1)} s)${r.note ? `  ${r.note}` : ''}`);
+    const cpu = typeof r.cpuSeconds === 'number' ? `, CPU ${r.cpuSeconds.toFixed(1)} s` : '';
+    console.log(`${mark}  ${r.step.name}  (${r.seconds.toFixed(1)} s${cpu})${r.note ? `  ${r.note}` : ''}`);
   }
   const failed = ordered.filter((r) => !r.ok).length;
   const skippedCount = ordered.filter((r) => r.skipped).length;

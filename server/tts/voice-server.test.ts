@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { startFakeVoiceServer, type FakeVoiceServer } from '../testing/voice-server';
 import { isTtsError } from './types';
 import { createVoiceServer, type VoiceServerOptions } from './voice-server';
@@ -44,13 +44,20 @@ describe('the voice list', () => {
 
   it('is asked again once stale, so a voice added to the server appears', async () => {
     fake = await startFakeVoiceServer({ voices: ['af_heart'] });
-    const server = client(fake, { refreshMs: 30 });
-    expect((await server.voices()).voices).toEqual(['af_heart']);
-    fake.setVoices(['af_heart', 'af_nova']);
-    // Trusted while fresh.
-    expect((await server.voices()).voices).toEqual(['af_heart']);
-    await new Promise((r) => setTimeout(r, 40));
-    expect((await server.voices()).voices).toEqual(['af_heart', 'af_nova']);
+    // The clock moves only when the test says so: a busy machine cannot make the list stale early.
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      const server = client(fake, { refreshMs: 30 });
+      expect((await server.voices()).voices).toEqual(['af_heart']);
+      fake.setVoices(['af_heart', 'af_nova']);
+      vi.setSystemTime(Date.now() + 29);
+      // Trusted while fresh.
+      expect((await server.voices()).voices).toEqual(['af_heart']);
+      vi.setSystemTime(Date.now() + 2);
+      expect((await server.voices()).voices).toEqual(['af_heart', 'af_nova']);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('says the server is not reachable while it is down, and reachable again once it is up', async () => {
