@@ -13,7 +13,8 @@
 //      APIs' event-loop lag), so a p99 past its target says why.
 //   3. Sizes: rows and bytes in PostgreSQL and in the store per reader and per hour of audio.
 // BENCH_QUICK=1 runs it small (checks that it runs); BENCH_LISTENERS=2000,4000 picks the crowds,
-// BENCH_CROWD_QUEUE=0 skips the queue.
+// BENCH_CROWD_QUEUE=0 skips the queue; BENCH_CROWD_PROFILE=<dir> writes a CPU profile of each API
+// there (node --cpu-prof; open it in Chrome's DevTools), the APIs then stopped gracefully.
 // Needs PostgreSQL server binaries (as the integration tests do). Every loop is bounded, and every
 // process started here is stopped when it ends, failed or not.
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -22,9 +23,9 @@ import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import pg from 'pg';
 import { Agent, request } from 'undici';
-import { buildServerIfStale } from '../scripts/build-server.mjs';
+import { buildServerIfStale, SERVER_NODE_FLAGS } from '../scripts/build-server.mjs';
 import { startFakeVoiceServer } from '../server/testing/voice-server';
-import { apiClient, startProcess, until, workerIdOf, type Proc } from '../tests/support/cluster';
+import { apiClient, startProcess, stopGracefully, until, workerIdOf, type Proc } from '../tests/support/cluster';
 import { freePort } from '../tests/support/ports';
 import { startPostgres } from '../tests/support/postgres';
 import { startS3 } from '../tests/support/s3';
@@ -64,6 +65,8 @@ const FAIR_RANK = QUICK ? 10 : 100;
 const JWT_SECRET = 'bench-crowd-secret-0123456789abcdefghij';
 const METRICS_TOKEN = 'bench-crowd-metrics-token';
 const STORE_PREFIX = 'crowd';
+/** BENCH_CROWD_PROFILE: where each API writes its CPU profile when it stops. */
+const PROFILE_DIR = process.env.BENCH_CROWD_PROFILE;
 
 const postgres = await startPostgres();
 const s3 = await startS3('lectio-crowd');
@@ -72,12 +75,15 @@ const dir = mkdtempSync(join(tmpdir(), 'lectio-bench-crowd-'));
 const db = new pg.Client({ connectionString: postgres.url });
 await db.connect();
 const procs: Proc[] = [];
+const apiProcs: Proc[] = [];
 const http = new Agent({ connections: 4096, keepAliveTimeout: 30_000, pipelining: 1 });
 
 /** Stops every process started here and removes what they wrote; also on Ctrl-C or SIGTERM. */
 let cleaned: Promise<void> | null = null;
 function cleanUp(): Promise<void> {
   cleaned ??= (async () => {
+    // A profiled API writes its profile as it exits: stopped gracefully first, as an operator would.
+    if (PROFILE_DIR) await Promise.all(apiProcs.map((p) => stopGracefully(p, 20_000)));
     // A worker runs under its start script: its whole process tree goes.
     for (const pid of procs.flatMap((p) => (p.child.pid === undefined ? [] : processTree(p.child.pid))).reverse()) {
       try {
@@ -118,11 +124,15 @@ const env = (extra: Record<string, string> = {}) => ({
 
 async function startApi(): Promise<{ url: string; proc: Proc }> {
   const port = await freePort();
+  // The APIs' Node flags, as `npm start` passes them (scripts/bench.mjs), and the profiler's.
+  if (PROFILE_DIR && !process.env.LECTIO_SERVER_NODE_FLAGS?.includes('--cpu-prof'))
+    process.env.LECTIO_SERVER_NODE_FLAGS = `${process.env.LECTIO_SERVER_NODE_FLAGS ?? SERVER_NODE_FLAGS.join(' ')} --cpu-prof --cpu-prof-dir=${PROFILE_DIR}`;
   const proc = startProcess(
     'compiled-api',
     env({ PORT: String(port), HOST: '127.0.0.1', WORKERS: 'none', STATIC_DIR: '' }),
   );
   procs.push(proc);
+  apiProcs.push(proc);
   const url = `http://127.0.0.1:${port}`;
   await until('the API', async () => ((await fetch(`${url}/healthz`)).ok ? true : undefined), 120_000, proc.log);
   return { url, proc };

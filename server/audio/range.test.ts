@@ -1,5 +1,5 @@
 import Fastify, { type FastifyInstance } from 'fastify';
-import { parseRange, sendMedia, sendWithPrefix } from './range';
+import { parseRange, rangeIntoStored, sendMedia, sendWithPrefix } from './range';
 import { tempStorage } from '../testing/audio';
 
 describe('parseRange', () => {
@@ -28,6 +28,18 @@ describe('parseRange', () => {
     ['', 1000, { kind: 'full' }],
   ])('%s of %i bytes', (header, size, expected) => {
     expect(parseRange(header, size)).toEqual(expected);
+  });
+});
+
+describe('rangeIntoStored', () => {
+  it('turns a range wholly past the prefix into one of the stored bytes, and leaves the rest to the general path', () => {
+    expect(rangeIntoStored('bytes=100-199', 10)).toEqual({ start: 90, end: 189 });
+    expect(rangeIntoStored('bytes=10-', 10)).toEqual({ start: 0 });
+    expect(rangeIntoStored('bytes=5-199', 10)).toBeNull(); // starts inside the prefix
+    expect(rangeIntoStored('bytes=-500', 10)).toBeNull(); // a suffix needs the size
+    expect(rangeIntoStored('bytes=200-100', 0)).toBeNull(); // descending: ignored as the RFC says
+    expect(rangeIntoStored('bytes=0-1,5-9', 0)).toBeNull();
+    expect(rangeIntoStored(undefined, 0)).toBeNull();
   });
 });
 

@@ -60,6 +60,28 @@ export function sendMedia(
 }
 
 /**
+ * `bytes=a-b` or `bytes=a-` wholly past the first `prefixLength` bytes, as a range of the stored
+ * bytes (`end` undefined: to the end); null for any other header, answered by the general path.
+ */
+export function rangeIntoStored(
+  header: string | undefined,
+  prefixLength: number,
+): { start: number; end?: number } | null {
+  const parts = header === undefined ? null : /^\s*bytes\s*=\s*(\d+)\s*-\s*(\d*)\s*$/i.exec(header);
+  if (!parts) return null;
+  const start = Number(parts[1]);
+  const end = parts[2] === '' ? undefined : Number(parts[2]);
+  if (!Number.isSafeInteger(start) || start < prefixLength) return null;
+  if (end !== undefined && (!Number.isSafeInteger(end) || end < start)) return null;
+  return end === undefined ? { start: start - prefixLength } : { start: start - prefixLength, end: end - prefixLength };
+}
+
+function notFound(reply: FastifyReply): FastifyReply {
+  const detail = 'Audio file not found';
+  return reply.code(404).type('application/json; charset=utf-8').send({ detail, message: detail });
+}
+
+/**
  * Bytes sent in front of a stored file (an ID3 tag made for the answer) that are known by their
  * length before their bytes are needed: a range wholly past them never makes them.
  */
@@ -82,11 +104,27 @@ export async function sendWithPrefix(
   rangeHeader: string | undefined,
   contentType = 'audio/mpeg',
 ): Promise<FastifyReply> {
-  const info = await storage.stat(key);
-  if (info === null) {
-    const detail = 'Audio file not found';
-    return reply.code(404).type('application/json; charset=utf-8').send({ detail, message: detail });
+  const into = rangeIntoStored(rangeHeader, prefix.length);
+  if (into !== null) {
+    // A player's range into the stored bytes: read with the file's size in one call to the store.
+    const read = await storage.readSlice(key, into.start, into.end);
+    if (read === null) return notFound(reply);
+    if (read.slice !== null) {
+      const { start, end, stream } = read.slice;
+      const offset = prefix.length;
+      return reply
+        .header('accept-ranges', 'bytes')
+        .header('cache-control', 'private, max-age=300')
+        .type(contentType)
+        .header('content-length', String(end - start + 1))
+        .code(206)
+        .header('content-range', `bytes ${offset + start}-${offset + end}/${offset + read.size}`)
+        .send(stream);
+    }
+    // Past the end: answered below, with the size (416).
   }
+  const info = await storage.stat(key);
+  if (info === null) return notFound(reply);
   let head: Uint8Array | null = prefix instanceof Uint8Array ? prefix : null;
   let range = parseRange(rangeHeader, prefix.length + info.size);
   const pastPrefix = range.kind === 'unsatisfiable' || (range.kind === 'partial' && range.start >= prefix.length);

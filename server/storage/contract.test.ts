@@ -107,6 +107,22 @@ describe.each(adapters)('FileStorage contract: %s', (_name, make) => {
     await expect(writer.write(new Uint8Array(1))).rejects.toThrow(/aborted/);
   });
 
+  it('reads a slice with the file’s size: clamped to the end, open-ended, past the end, missing', async () => {
+    const data = new TextEncoder().encode('hello audiobook world');
+    await storage.write('books/4/ch-001.mp3', data);
+    const slice = async (start: number, end?: number) => {
+      const read = await storage.readSlice('books/4/ch-001.mp3', start, end);
+      if (read?.slice == null) return read;
+      const { stream, ...where } = read.slice;
+      return { size: read.size, ...where, text: (await readAll(stream)).toString() };
+    };
+    expect(await slice(6, 14)).toEqual({ size: data.length, start: 6, end: 14, text: 'audiobook' });
+    expect(await slice(16, 99)).toEqual({ size: data.length, start: 16, end: 20, text: 'world' });
+    expect(await slice(16)).toEqual({ size: data.length, start: 16, end: 20, text: 'world' });
+    expect(await slice(21)).toEqual({ size: data.length, slice: null });
+    expect(await storage.readSlice('books/4/missing.mp3', 0, 3)).toBeNull();
+  });
+
   it('reports missing keys: stat is null, reading errors with ENOENT, deleting is fine', async () => {
     expect(await storage.stat('books/3/missing.mp3')).toBeNull();
     await expect(readAll(storage.read('books/3/missing.mp3'))).rejects.toThrow(/ENOENT|No file/);

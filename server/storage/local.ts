@@ -14,6 +14,7 @@ import {
   type ByteRange,
   type FileStorage,
   type StorageWriter,
+  type StoredSlice,
 } from './types';
 
 /** Temp files older than this are leftovers of a crashed process and are removed on first use. */
@@ -139,6 +140,14 @@ export class LocalFileStorage implements FileStorage {
       return createReadStream(file, { start: range.start, end: range.end });
     }
     return createReadStream(file);
+  }
+
+  async readSlice(key: string, start: number, end?: number): Promise<StoredSlice | null> {
+    const info = await this.stat(key);
+    if (info === null) return null;
+    if (start >= info.size) return { size: info.size, slice: null };
+    const last = Math.min(end ?? info.size - 1, info.size - 1);
+    return { size: info.size, slice: { start, end: last, stream: this.read(key, { start, end: last }) } };
   }
 
   async stat(key: string): Promise<{ size: number } | null> {

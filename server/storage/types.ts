@@ -8,6 +8,12 @@ export interface ByteRange {
   end: number;
 }
 
+/** What readSlice answers: the file's size, and the bytes asked for when the file has them. */
+export interface StoredSlice {
+  size: number;
+  slice: { start: number; end: number; stream: NodeJS.ReadableStream } | null;
+}
+
 /**
  * An open, not yet visible write. Chunks go to a temporary file; only `commit()` makes the file
  * appear under its key (atomically, replacing any previous version). `abort()` discards it.
@@ -26,6 +32,12 @@ export interface FileStorage {
   /** A stream of the file (or of the inclusive byte range). Emits an error if the key does not exist. */
   read(key: string, range?: ByteRange): NodeJS.ReadableStream;
   stat(key: string): Promise<{ size: number } | null>;
+  /**
+   * Bytes `start` to `end` (inclusive; to the file's end when undefined or past it) and the file's
+   * size, in one round trip where the store can (an object store's ranged GET answers both). Null
+   * when the key does not exist; `slice` null when `start` is at or past the end.
+   */
+  readSlice(key: string, start: number, end?: number): Promise<StoredSlice | null>;
   /** Deletes the file; deleting a missing key is not an error. */
   delete(key: string): Promise<void>;
   /** Deletes every file whose key starts with `prefix` (plain string prefix, e.g. `books/42/`). */

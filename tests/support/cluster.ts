@@ -15,19 +15,21 @@ export interface Proc {
 
 export type Entry = 'api' | 'compiled-api' | 'worker' | 'compiled-worker' | 'npm-worker';
 
-const ARGS: Record<Entry, string[]> = {
-  api: ['--import', 'tsx', 'server/main.ts'],
-  // As `npm start` runs it, once dist-server/ is built: with its Node flags (scripts/bench.mjs passes
-  // them on; its environment is inherited).
-  'compiled-api': [
-    ...(process.env.LECTIO_SERVER_NODE_FLAGS?.split(' ').filter(Boolean) ?? SERVER_NODE_FLAGS),
-    'dist-server/main.mjs',
-  ],
-  worker: ['--import', 'tsx', 'server/worker.ts'],
-  'compiled-worker': ['scripts/worker.mjs'],
-  // Exactly as an operator types it: npm, which runs scripts/worker.mjs, which runs the worker.
-  'npm-worker': ['run', '-s', 'worker'],
-};
+/** An entry's arguments, read when a process starts (a bench may add Node flags, a profiler's). */
+const argsOf = (entry: Entry): string[] =>
+  ({
+    api: ['--import', 'tsx', 'server/main.ts'],
+    // As `npm start` runs it, once dist-server/ is built: with its Node flags (scripts/bench.mjs passes
+    // them on in LECTIO_SERVER_NODE_FLAGS; its environment is inherited).
+    'compiled-api': [
+      ...(process.env.LECTIO_SERVER_NODE_FLAGS?.split(' ').filter(Boolean) ?? SERVER_NODE_FLAGS),
+      'dist-server/main.mjs',
+    ],
+    worker: ['--import', 'tsx', 'server/worker.ts'],
+    'compiled-worker': ['scripts/worker.mjs'],
+    // Exactly as an operator types it: npm, which runs scripts/worker.mjs, which runs the worker.
+    'npm-worker': ['run', '-s', 'worker'],
+  })[entry];
 
 /**
  * Starts the process; with `group`, in a process group of its own (as a shell's job is), so
@@ -35,7 +37,7 @@ const ARGS: Record<Entry, string[]> = {
  */
 export function startProcess(entry: Entry, env: Record<string, string>, options: { group?: boolean } = {}): Proc {
   let log = '';
-  const child = spawn(entry === 'npm-worker' ? 'npm' : process.execPath, ARGS[entry], {
+  const child = spawn(entry === 'npm-worker' ? 'npm' : process.execPath, argsOf(entry), {
     cwd: join(import.meta.dirname, '..', '..'),
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -45,6 +47,13 @@ export function startProcess(entry: Entry, env: Record<string, string>, options:
   child.stderr?.on('data', (c) => (log += c));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   return { child, log: () => log, exited };
+}
+
+/** SIGTERM, then up to `ms` for the process to finish on its own (whoever started it kills it after). */
+export async function stopGracefully(proc: Proc, ms: number): Promise<void> {
+  if (proc.child.exitCode !== null || proc.child.signalCode !== null) return;
+  proc.child.kill('SIGTERM');
+  await Promise.race([proc.exited, new Promise((r) => setTimeout(r, ms))]);
 }
 
 /** Polls `probe` until it returns a value (not undefined); errors count as "not yet". */
