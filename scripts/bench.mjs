@@ -33,7 +33,10 @@
 //      timings  (bench/voice-server.ts)
 //  12. exports: seconds to build each download (MP3, ZIP, M4B with the ffmpeg on PATH and the npm
 //      package's, EPUB) of a converted 1 MB book, and their sizes  (bench/exports.ts)
-//  13. soak: hostile files beside a /healthz prober (the longest stall), then 20 MB of text through
+//  13. cast: offline speaker attribution on the annotated long story: the share of quoted spans
+//      given to the right speaker (target at least 90 %), narration characters given to a
+//      character (target 0), and the time per MB of book  (bench/cast.ts)
+//  14. soak: hostile files beside a /healthz prober (the longest stall), then 20 MB of text through
 //      one server with its zombies, processes, open files and memory every minute  (bench/soak.ts;
 //      hours long, so only when named: `npm run bench -- soak`)
 // Run one with e.g. `npm run bench -- voice`. Set BENCH_BOOK_CHARS=1000000 for the 1 MB book figure.
@@ -59,6 +62,7 @@ const benches = [
   { name: 'first-chapter', args: ['--import', 'tsx', 'bench/first-chapter.ts'], before: buildServerIfStale },
   { name: 'voice-server', args: ['--import', 'tsx', 'bench/voice-server.ts'] },
   { name: 'exports', args: ['--import', 'tsx', 'bench/exports.ts'], before: buildServerIfStale },
+  { name: 'cast', args: ['--import', 'tsx', 'bench/cast.ts'] },
   // Hours long: run on its own (`npm run bench -- soak`), never with the others.
   { name: 'soak', args: ['--import', 'tsx', 'bench/soak.ts'], before: buildServerIfStale, alone: true },
 ];

@@ -58,6 +58,7 @@ const ENTRIES = [
   'server/worker.ts',
   'server/analysis/people-and-places.ts',
   'server/analysis/tutoring.ts',
+  'server/cast/attribution.ts',
   'server/auth/password-policy.ts',
   'server/tts/espeak-wasm.ts',
   'server/ingest/reader-tasks.ts',

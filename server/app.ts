@@ -327,6 +327,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Fas
       covers: createCoverService({ books, storage }),
       jobs: conversion.service,
       reconverter: conversion.reconverter,
+      cast: conversion.cast,
       voices: { catalog: conversion.catalog, samples },
       pronunciations: createPronunciationService(createPronunciationRepository(db)),
       voiceAssistant,

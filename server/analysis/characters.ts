@@ -84,7 +84,8 @@ function addNameCues(people: string[], scan: string): string[] {
   return people.filter(Boolean);
 }
 
-function buildEntities(names: string[], placeTokens: Set<string>, strongPeople: Set<string>): Entity[] {
+/** Merges names into people: "Captain Harris" and "Harris", "Elizabeth Bennet" and "Elizabeth". */
+export function buildEntities(names: string[], placeTokens: Set<string>, strongPeople: Set<string>): Entity[] {
   const entities: Entity[] = [];
   const parsed = names
     .map((n) => ({ raw: n, ...splitName(n) }))

@@ -4,9 +4,11 @@ import { threadWithSmallNursery } from '../thread-nursery';
 import type { PeopleAndPlaces } from './people-and-places';
 import type { TutoringAnalysis } from './tutoring';
 
-/** A module beside this file when run from source (.ts), beside the compiled server (.mjs). */
-const besideThis = (name: string): string =>
-  new URL(import.meta.url.endsWith('.ts') ? `./${name}.ts` : `./${name}.mjs`, import.meta.url).href;
+/** A module beside the caller's file when run from source (.ts), beside the compiled server (.mjs). */
+export const moduleBeside = (name: string, callerUrl: string): string =>
+  new URL(callerUrl.endsWith('.ts') ? `./${name}.ts` : `./${name}.mjs`, callerUrl).href;
+
+const besideThis = (name: string): string => moduleBeside(name, import.meta.url);
 const FIRST_HALF = { moduleUrl: besideThis('people-and-places'), call: 'findPeopleAndPlaces' };
 const SECOND_HALF = { moduleUrl: besideThis('tutoring'), call: 'analyseFound' };
 const WORKER_URL = new URL('./analysis-worker.mjs', import.meta.url);
@@ -44,11 +46,25 @@ export function freeWhatSpeechLeft(): void {
   letFreeSpeechBlocksGo();
 }
 
+/**
+ * `call` of `moduleUrl`, given `input` and `now`, in a short-lived thread at a lower priority
+ * (./analysis-worker.mjs), so batch text work never holds the server's event loop: this analysis's
+ * halves, and a cast book's attribution (server/cast). `what` names the work in a failure.
+ */
+export function inBatchThread<T>(
+  task: { moduleUrl: string; call: string },
+  input: unknown,
+  options: { now?: Date; signal?: AbortSignal; what: string },
+): Promise<T> {
+  return inThread<T>(task, input, options.now ?? new Date(), options.signal, options.what);
+}
+
 function inThread<T>(
   half: { moduleUrl: string; call: string },
   input: unknown,
   now: Date,
   signal: AbortSignal | undefined,
+  what = 'The text analysis',
 ): Promise<T> {
   signal?.throwIfAborted();
   return new Promise<T>((resolve, reject) => {
@@ -73,9 +89,7 @@ function inThread<T>(
     const onAbort = (): void => settle(() => reject(signal!.reason));
     signal?.addEventListener('abort', onAbort, { once: true });
     worker.once('message', (result: T) => settle(() => resolve(result)));
-    worker.once('error', (error) => settle(() => reject(new Error(`The text analysis failed: ${error.message}`))));
-    worker.once('exit', (code) =>
-      settle(() => reject(new Error(`The text analysis stopped unexpectedly (exit code ${code})`))),
-    );
+    worker.once('error', (error) => settle(() => reject(new Error(`${what} failed: ${error.message}`))));
+    worker.once('exit', (code) => settle(() => reject(new Error(`${what} stopped unexpectedly (exit code ${code})`))));
   });
 }

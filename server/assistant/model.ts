@@ -116,14 +116,22 @@ export function createFallbackBrain(
   };
 }
 
-/** `base` engines whose answers come from the model, with the offline brain of `base` as the fallback. */
-export function withModel(base: AssistantEngines, options: ModelOptions): AssistantEngines {
-  const client = new OpenAI({
+/**
+ * The `openai` client of a chat-completions API (ASSISTANT_MODEL_URL): no retries, a failure is
+ * final and the offline answer takes over. The voice assistant and the cast's check use it.
+ */
+export function chatModelClient(options: { url: string; key?: string | undefined; timeoutMs: number }): OpenAI {
+  return new OpenAI({
     baseURL: options.url,
     apiKey: options.key ?? 'no-key',
     maxRetries: 0,
     timeout: options.timeoutMs,
   });
+}
+
+/** `base` engines whose answers come from the model, with the offline brain of `base` as the fallback. */
+export function withModel(base: AssistantEngines, options: ModelOptions): AssistantEngines {
+  const client = chatModelClient(options);
   return {
     ...base,
     chatModel: true,

@@ -12,3 +12,5 @@ export const timingKey = (audio: string) => `${audio}.timing.json`;
 export const generatedCoverKey = (jobId: string) => `${bookFolder(jobId)}cover.svg`;
 /** The cover as a JPEG for tags, the M4B and feeds (server/exports/cover.ts), made once per book. */
 export const coverJpegKey = (jobId: string) => `${bookFolder(jobId)}cover.jpg`;
+/** A book's cast (server/cast): who speaks each quoted span of its chapters, and in which voice. */
+export const castKey = (jobId: string) => `${bookFolder(jobId)}cast.json`;

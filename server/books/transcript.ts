@@ -17,6 +17,64 @@ export interface TranscriptSentence {
   paragraphStart: boolean;
   /** When the voice timed its words: each word's time and place in the chapter's text, in order. */
   words?: { start: number; end: number; char_start: number; char_end: number }[];
+  /** A full-cast book's: the sentence cut into who speaks each part, in order and covering it. */
+  spans?: SpeakerSpan[];
+}
+
+/**
+ * Part of a sentence and who speaks it: a character's id, or `narrator`. A part of a quoted span
+ * also says where that span starts (`quote_start`, what a correction names it by, even when the
+ * quote began in an earlier sentence) and whether its speaker is a guess (`uncertain`).
+ */
+export interface SpeakerSpan {
+  char_start: number;
+  char_end: number;
+  speaker: string;
+  quote_start?: number;
+  uncertain?: boolean;
+}
+
+/** A chapter's quoted span as its cast keeps it; `confidence` (0..1) is how sure attribution was. */
+export interface QuotedSpan {
+  char_start: number;
+  char_end: number;
+  speaker: string;
+  confidence?: number | undefined;
+}
+
+/** Below this confidence a quote's speaker is shown as a guess ("Not sure who says this"). */
+const UNCERTAIN_BELOW = 0.6;
+
+/**
+ * Who speaks each part of [from, to): the quoted spans inside it, the narrator between them. A
+ * quote is never merged with the narration beside it, even when the narrator speaks it, so that
+ * it can still be given to someone else.
+ */
+function speakersOf(from: number, to: number, quotes: readonly QuotedSpan[]): SpeakerSpan[] {
+  const out: SpeakerSpan[] = [];
+  let at = from;
+  const narration = (start: number, end: number) => {
+    if (end <= start) return;
+    const last = out.at(-1);
+    if (last !== undefined && last.quote_start === undefined && last.char_end === start) last.char_end = end;
+    else out.push({ char_start: start, char_end: end, speaker: 'narrator' });
+  };
+  for (const q of quotes) {
+    if (q.char_end <= from || q.char_start >= to) continue;
+    const start = Math.max(q.char_start, from);
+    narration(at, start);
+    at = Math.min(q.char_end, to);
+    if (at <= start) continue;
+    out.push({
+      char_start: start,
+      char_end: at,
+      speaker: q.speaker,
+      quote_start: q.char_start,
+      ...(q.confidence !== undefined && q.confidence < UNCERTAIN_BELOW && { uncertain: true }),
+    });
+  }
+  narration(at, to);
+  return out;
 }
 
 export interface Transcript {
@@ -28,8 +86,15 @@ export interface Transcript {
 
 const round = (n: number) => Math.round(n * 1000) / 1000;
 
-/** The sentences of `text` as its timing map places them, trimmed of surrounding blank space. */
-export function sentencesOf(text: string, entries: readonly TimingEntry[]): TranscriptSentence[] {
+/**
+ * The sentences of `text` as its timing map places them, trimmed of surrounding blank space; with
+ * `quotes` (a full-cast book's quoted spans, in text order), each with who speaks each part of it.
+ */
+export function sentencesOf(
+  text: string,
+  entries: readonly TimingEntry[],
+  quotes?: readonly QuotedSpan[],
+): TranscriptSentence[] {
   const ordered = [...entries].sort((a, b) => a.char_start - b.char_start || a.start - b.start);
   const out: TranscriptSentence[] = [];
   let previousEnd = 0;
@@ -57,6 +122,7 @@ export function sentencesOf(text: string, entries: readonly TimingEntry[]): Tran
             char_end: w.char_end,
           })),
       }),
+      ...(quotes !== undefined && { spans: speakersOf(from, to, quotes) }),
     });
     previousEnd = to;
   }

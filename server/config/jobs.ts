@@ -80,6 +80,16 @@ export const jobsSection = section({
       { default: 'on' },
       "'on' or 'off'. On: pages of the job list are kept in memory until their owner's jobs change (each process LISTENs for the changes a database trigger announces), so unchanged polls read no database. Turn it off where LISTEN does not work, e.g. behind PgBouncer in transaction mode.",
     ),
+    castModelMaxLines: integer(
+      'CAST_MODEL_MAX_LINES',
+      { min: 0, max: 1000, default: 40 },
+      'Full-cast books, when a chat model is configured (ASSISTANT_MODEL_URL): the most quoted lines of one book whose speaker the offline attribution is unsure of (confidence below 0.6) that are asked of the model, least sure first (0-1000; 0 asks none). Without a model, or when it fails, the offline answer stands.',
+    ),
+    castModelBudgetSeconds: integer(
+      'CAST_MODEL_BUDGET_SECONDS',
+      { min: 1, max: 3600, default: 60 },
+      "Longest the questions about one full-cast book's unsure lines may take together, in seconds (1-3600): two at a time, each within 8 s; after three failures in a row, or at this limit, the lines not yet answered keep the offline speaker.",
+    ),
   },
   rawOnly: ['jobListCache', 'quotaQueuedJobs', 'quotaActiveJobs'],
   derive: (vars) => ({

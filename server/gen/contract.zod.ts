@@ -320,7 +320,9 @@ export const ListJobsResponse = zod.object({
   "voice_config": zod.object({
   "provider": zod.enum(['openai', 'elevenlabs', 'offline', 'openai_compatible']).describe('Who speaks: `openai` and `elevenlabs` (cloud voices; the offline voice stands in without their key), `offline` (the eSpeak-NG voice, chosen on purpose) and `openai_compatible` (the voice server beside Lectio, TTS_SERVER_URL).'),
   "voice_id": zod.string().optional().describe('A voice id of `GET /voices` for the provider: alloy for openai and adam for elevenlabs by default (or any voice id of theirs), an eSpeak-NG variant for offline (en-us+f3 by default), a voice of the voice server for openai_compatible. An offline or voice server voice that `GET /voices` does not list is refused with 422.'),
-  "voice_settings": zod.record(zod.string(), zod.string()).optional()
+  "voice_settings": zod.record(zod.string(), zod.string()).optional(),
+  "cast": zod.boolean().optional().describe('Full cast: each character who speaks gets a voice of their own (`GET /audio/{jobId}/cast`); absent or false, one voice reads.'),
+  "cast_voices": zod.record(zod.string(), zod.string()).optional().describe('With `cast`: a character\'s voice by the character\'s id (docs/api.md, "A book\'s cast").')
 }).optional(),
   "provider": zod.enum(['openai', 'elevenlabs', 'offline', 'openai_compatible']).optional().describe('Who speaks: `openai` and `elevenlabs` (cloud voices; the offline voice stands in without their key), `offline` (the eSpeak-NG voice, chosen on purpose) and `openai_compatible` (the voice server beside Lectio, TTS_SERVER_URL).'),
   "author": zod.string().optional().describe('The book\'s author, when its file named one (an EPUB\'s metadata).')
@@ -388,7 +390,9 @@ export const CreateJobBody = zod.object({
   "voice_config": zod.object({
   "provider": zod.enum(['openai', 'elevenlabs', 'offline', 'openai_compatible']).describe('Who speaks: `openai` and `elevenlabs` (cloud voices; the offline voice stands in without their key), `offline` (the eSpeak-NG voice, chosen on purpose) and `openai_compatible` (the voice server beside Lectio, TTS_SERVER_URL).'),
   "voice_id": zod.string().optional().describe('A voice id of `GET /voices` for the provider: alloy for openai and adam for elevenlabs by default (or any voice id of theirs), an eSpeak-NG variant for offline (en-us+f3 by default), a voice of the voice server for openai_compatible. An offline or voice server voice that `GET /voices` does not list is refused with 422.'),
-  "voice_settings": zod.record(zod.string(), zod.string()).optional()
+  "voice_settings": zod.record(zod.string(), zod.string()).optional(),
+  "cast": zod.boolean().optional().describe('Full cast: each character who speaks gets a voice of their own (`GET /audio/{jobId}/cast`); absent or false, one voice reads.'),
+  "cast_voices": zod.record(zod.string(), zod.string()).optional().describe('With `cast`: a character\'s voice by the character\'s id (docs/api.md, "A book\'s cast").')
 }).optional(),
   "chapters": zod.array(zod.int().min(createJobBodyChaptersItemMin)).min(1).max(createJobBodyChaptersMax).optional().describe('Indices (as the preview numbers them) of the chapters to convert; all when absent.'),
   "chapter_titles": zod.array(zod.object({
@@ -427,7 +431,9 @@ export const CreateJobResponse = zod.object({
   "voice_config": zod.object({
   "provider": zod.enum(['openai', 'elevenlabs', 'offline', 'openai_compatible']).describe('Who speaks: `openai` and `elevenlabs` (cloud voices; the offline voice stands in without their key), `offline` (the eSpeak-NG voice, chosen on purpose) and `openai_compatible` (the voice server beside Lectio, TTS_SERVER_URL).'),
   "voice_id": zod.string().optional().describe('A voice id of `GET /voices` for the provider: alloy for openai and adam for elevenlabs by default (or any voice id of theirs), an eSpeak-NG variant for offline (en-us+f3 by default), a voice of the voice server for openai_compatible. An offline or voice server voice that `GET /voices` does not list is refused with 422.'),
-  "voice_settings": zod.record(zod.string(), zod.string()).optional()
+  "voice_settings": zod.record(zod.string(), zod.string()).optional(),
+  "cast": zod.boolean().optional().describe('Full cast: each character who speaks gets a voice of their own (`GET /audio/{jobId}/cast`); absent or false, one voice reads.'),
+  "cast_voices": zod.record(zod.string(), zod.string()).optional().describe('With `cast`: a character\'s voice by the character\'s id (docs/api.md, "A book\'s cast").')
 }).optional(),
   "provider": zod.enum(['openai', 'elevenlabs', 'offline', 'openai_compatible']).optional().describe('Who speaks: `openai` and `elevenlabs` (cloud voices; the offline voice stands in without their key), `offline` (the eSpeak-NG voice, chosen on purpose) and `openai_compatible` (the voice server beside Lectio, TTS_SERVER_URL).'),
   "source": zod.enum(['content', 'file', 'url']).optional(),
@@ -499,7 +505,9 @@ export const CreateJobResponse = zod.object({
   "voice_config": zod.object({
   "provider": zod.enum(['openai', 'elevenlabs', 'offline', 'openai_compatible']).describe('Who speaks: `openai` and `elevenlabs` (cloud voices; the offline voice stands in without their key), `offline` (the eSpeak-NG voice, chosen on purpose) and `openai_compatible` (the voice server beside Lectio, TTS_SERVER_URL).'),
   "voice_id": zod.string().optional().describe('A voice id of `GET /voices` for the provider: alloy for openai and adam for elevenlabs by default (or any voice id of theirs), an eSpeak-NG variant for offline (en-us+f3 by default), a voice of the voice server for openai_compatible. An offline or voice server voice that `GET /voices` does not list is refused with 422.'),
-  "voice_settings": zod.record(zod.string(), zod.string()).optional()
+  "voice_settings": zod.record(zod.string(), zod.string()).optional(),
+  "cast": zod.boolean().optional().describe('Full cast: each character who speaks gets a voice of their own (`GET /audio/{jobId}/cast`); absent or false, one voice reads.'),
+  "cast_voices": zod.record(zod.string(), zod.string()).optional().describe('With `cast`: a character\'s voice by the character\'s id (docs/api.md, "A book\'s cast").')
 }).optional(),
   "provider": zod.enum(['openai', 'elevenlabs', 'offline', 'openai_compatible']).optional().describe('Who speaks: `openai` and `elevenlabs` (cloud voices; the offline voice stands in without their key), `offline` (the eSpeak-NG voice, chosen on purpose) and `openai_compatible` (the voice server beside Lectio, TTS_SERVER_URL).'),
   "source": zod.enum(['content', 'file', 'url']).optional(),
@@ -557,7 +565,9 @@ export const CreateJobResponse = zod.object({
   "voice_config": zod.object({
   "provider": zod.enum(['openai', 'elevenlabs', 'offline', 'openai_compatible']).describe('Who speaks: `openai` and `elevenlabs` (cloud voices; the offline voice stands in without their key), `offline` (the eSpeak-NG voice, chosen on purpose) and `openai_compatible` (the voice server beside Lectio, TTS_SERVER_URL).'),
   "voice_id": zod.string().optional().describe('A voice id of `GET /voices` for the provider: alloy for openai and adam for elevenlabs by default (or any voice id of theirs), an eSpeak-NG variant for offline (en-us+f3 by default), a voice of the voice server for openai_compatible. An offline or voice server voice that `GET /voices` does not list is refused with 422.'),
-  "voice_settings": zod.record(zod.string(), zod.string()).optional()
+  "voice_settings": zod.record(zod.string(), zod.string()).optional(),
+  "cast": zod.boolean().optional().describe('Full cast: each character who speaks gets a voice of their own (`GET /audio/{jobId}/cast`); absent or false, one voice reads.'),
+  "cast_voices": zod.record(zod.string(), zod.string()).optional().describe('With `cast`: a character\'s voice by the character\'s id (docs/api.md, "A book\'s cast").')
 }).optional(),
   "provider": zod.enum(['openai', 'elevenlabs', 'offline', 'openai_compatible']).optional().describe('Who speaks: `openai` and `elevenlabs` (cloud voices; the offline voice stands in without their key), `offline` (the eSpeak-NG voice, chosen on purpose) and `openai_compatible` (the voice server beside Lectio, TTS_SERVER_URL).'),
   "source": zod.enum(['content', 'file', 'url']).optional(),
@@ -641,7 +651,9 @@ export const PreviewJobBody = zod.object({
   "voice_config": zod.object({
   "provider": zod.enum(['openai', 'elevenlabs', 'offline', 'openai_compatible']).describe('Who speaks: `openai` and `elevenlabs` (cloud voices; the offline voice stands in without their key), `offline` (the eSpeak-NG voice, chosen on purpose) and `openai_compatible` (the voice server beside Lectio, TTS_SERVER_URL).'),
   "voice_id": zod.string().optional().describe('A voice id of `GET /voices` for the provider: alloy for openai and adam for elevenlabs by default (or any voice id of theirs), an eSpeak-NG variant for offline (en-us+f3 by default), a voice of the voice server for openai_compatible. An offline or voice server voice that `GET /voices` does not list is refused with 422.'),
-  "voice_settings": zod.record(zod.string(), zod.string()).optional()
+  "voice_settings": zod.record(zod.string(), zod.string()).optional(),
+  "cast": zod.boolean().optional().describe('Full cast: each character who speaks gets a voice of their own (`GET /audio/{jobId}/cast`); absent or false, one voice reads.'),
+  "cast_voices": zod.record(zod.string(), zod.string()).optional().describe('With `cast`: a character\'s voice by the character\'s id (docs/api.md, "A book\'s cast").')
 }).optional(),
   "chapters": zod.array(zod.int().min(previewJobBodyChaptersItemMin)).min(1).max(previewJobBodyChaptersMax).optional().describe('Indices (as the preview numbers them) of the chapters to convert; all when absent.'),
   "chapter_titles": zod.array(zod.object({
@@ -649,6 +661,10 @@ export const PreviewJobBody = zod.object({
   "title": zod.string().min(1).max(previewJobBodyChapterTitlesItemTitleMax)
 })).max(previewJobBodyChapterTitlesMax).optional().describe('New titles for chapters, by preview index.')
 }).describe('Exactly one of content, file_key or url.')
+
+export const previewJobResponseCastOneCharactersItemLinesMin = 0;
+
+
 
 export const PreviewJobResponse = zod.object({
   "job_type": zod.enum(['text_to_audio', 'book_processing']),
@@ -670,7 +686,20 @@ export const PreviewJobResponse = zod.object({
   "provider": zod.enum(['offline', 'openai', 'elevenlabs', 'openai_compatible']),
   "model": zod.string(),
   "usd": zod.number()
-})).describe('The cost of the chosen chapters with each provider this server can use (offline is free).')
+})).describe('The cost of the chosen chapters with each provider this server can use (offline is free).'),
+  "cast": zod.object({
+  "narrator": zod.object({
+  "voice_id": zod.string().describe('The voice that reads everything outside the quotes (the job\'s `voice_config.voice_id`).')
+}),
+  "characters": zod.array(zod.object({
+  "id": zod.string().describe('Stable within the book ("captain-harris"); what `PUT` and `spans` name the character by.'),
+  "name": zod.string().describe('The fullest form the book uses ("Captain Harris").'),
+  "aliases": zod.array(zod.string()).describe('Other forms that name the same person ("Harris", "the captain").'),
+  "gender": zod.enum(['female', 'male', 'unknown']),
+  "voice_id": zod.string().describe('The voice that reads the character\'s lines (a voice of the book\'s provider).'),
+  "lines": zod.int().min(previewJobResponseCastOneCharactersItemLinesMin).describe('Quoted spans the character speaks in the whole book, corrections included.')
+}))
+}).describe('A book\'s narrator and characters, the most lines first.').optional().describe('With `voice_config.cast`: the cast the book would have (as `GET /audio/{jobId}/cast` answers it), its characters with the voices they would get (`voice_config.cast_voices` applied). Absent without `voice_config.cast`.')
 })
 
 
@@ -711,7 +740,9 @@ export const GetJobResponse = zod.object({
   "voice_config": zod.object({
   "provider": zod.enum(['openai', 'elevenlabs', 'offline', 'openai_compatible']).describe('Who speaks: `openai` and `elevenlabs` (cloud voices; the offline voice stands in without their key), `offline` (the eSpeak-NG voice, chosen on purpose) and `openai_compatible` (the voice server beside Lectio, TTS_SERVER_URL).'),
   "voice_id": zod.string().optional().describe('A voice id of `GET /voices` for the provider: alloy for openai and adam for elevenlabs by default (or any voice id of theirs), an eSpeak-NG variant for offline (en-us+f3 by default), a voice of the voice server for openai_compatible. An offline or voice server voice that `GET /voices` does not list is refused with 422.'),
-  "voice_settings": zod.record(zod.string(), zod.string()).optional()
+  "voice_settings": zod.record(zod.string(), zod.string()).optional(),
+  "cast": zod.boolean().optional().describe('Full cast: each character who speaks gets a voice of their own (`GET /audio/{jobId}/cast`); absent or false, one voice reads.'),
+  "cast_voices": zod.record(zod.string(), zod.string()).optional().describe('With `cast`: a character\'s voice by the character\'s id (docs/api.md, "A book\'s cast").')
 }).optional(),
   "provider": zod.enum(['openai', 'elevenlabs', 'offline', 'openai_compatible']).optional().describe('Who speaks: `openai` and `elevenlabs` (cloud voices; the offline voice stands in without their key), `offline` (the eSpeak-NG voice, chosen on purpose) and `openai_compatible` (the voice server beside Lectio, TTS_SERVER_URL).'),
   "source": zod.enum(['content', 'file', 'url']).optional(),
@@ -783,7 +814,9 @@ export const GetJobResponse = zod.object({
   "voice_config": zod.object({
   "provider": zod.enum(['openai', 'elevenlabs', 'offline', 'openai_compatible']).describe('Who speaks: `openai` and `elevenlabs` (cloud voices; the offline voice stands in without their key), `offline` (the eSpeak-NG voice, chosen on purpose) and `openai_compatible` (the voice server beside Lectio, TTS_SERVER_URL).'),
   "voice_id": zod.string().optional().describe('A voice id of `GET /voices` for the provider: alloy for openai and adam for elevenlabs by default (or any voice id of theirs), an eSpeak-NG variant for offline (en-us+f3 by default), a voice of the voice server for openai_compatible. An offline or voice server voice that `GET /voices` does not list is refused with 422.'),
-  "voice_settings": zod.record(zod.string(), zod.string()).optional()
+  "voice_settings": zod.record(zod.string(), zod.string()).optional(),
+  "cast": zod.boolean().optional().describe('Full cast: each character who speaks gets a voice of their own (`GET /audio/{jobId}/cast`); absent or false, one voice reads.'),
+  "cast_voices": zod.record(zod.string(), zod.string()).optional().describe('With `cast`: a character\'s voice by the character\'s id (docs/api.md, "A book\'s cast").')
 }).optional(),
   "provider": zod.enum(['openai', 'elevenlabs', 'offline', 'openai_compatible']).optional().describe('Who speaks: `openai` and `elevenlabs` (cloud voices; the offline voice stands in without their key), `offline` (the eSpeak-NG voice, chosen on purpose) and `openai_compatible` (the voice server beside Lectio, TTS_SERVER_URL).'),
   "source": zod.enum(['content', 'file', 'url']).optional(),
@@ -841,7 +874,9 @@ export const GetJobResponse = zod.object({
   "voice_config": zod.object({
   "provider": zod.enum(['openai', 'elevenlabs', 'offline', 'openai_compatible']).describe('Who speaks: `openai` and `elevenlabs` (cloud voices; the offline voice stands in without their key), `offline` (the eSpeak-NG voice, chosen on purpose) and `openai_compatible` (the voice server beside Lectio, TTS_SERVER_URL).'),
   "voice_id": zod.string().optional().describe('A voice id of `GET /voices` for the provider: alloy for openai and adam for elevenlabs by default (or any voice id of theirs), an eSpeak-NG variant for offline (en-us+f3 by default), a voice of the voice server for openai_compatible. An offline or voice server voice that `GET /voices` does not list is refused with 422.'),
-  "voice_settings": zod.record(zod.string(), zod.string()).optional()
+  "voice_settings": zod.record(zod.string(), zod.string()).optional(),
+  "cast": zod.boolean().optional().describe('Full cast: each character who speaks gets a voice of their own (`GET /audio/{jobId}/cast`); absent or false, one voice reads.'),
+  "cast_voices": zod.record(zod.string(), zod.string()).optional().describe('With `cast`: a character\'s voice by the character\'s id (docs/api.md, "A book\'s cast").')
 }).optional(),
   "provider": zod.enum(['openai', 'elevenlabs', 'offline', 'openai_compatible']).optional().describe('Who speaks: `openai` and `elevenlabs` (cloud voices; the offline voice stands in without their key), `offline` (the eSpeak-NG voice, chosen on purpose) and `openai_compatible` (the voice server beside Lectio, TTS_SERVER_URL).'),
   "source": zod.enum(['content', 'file', 'url']).optional(),
@@ -939,7 +974,9 @@ export const CancelJobResponse = zod.object({
   "voice_config": zod.object({
   "provider": zod.enum(['openai', 'elevenlabs', 'offline', 'openai_compatible']).describe('Who speaks: `openai` and `elevenlabs` (cloud voices; the offline voice stands in without their key), `offline` (the eSpeak-NG voice, chosen on purpose) and `openai_compatible` (the voice server beside Lectio, TTS_SERVER_URL).'),
   "voice_id": zod.string().optional().describe('A voice id of `GET /voices` for the provider: alloy for openai and adam for elevenlabs by default (or any voice id of theirs), an eSpeak-NG variant for offline (en-us+f3 by default), a voice of the voice server for openai_compatible. An offline or voice server voice that `GET /voices` does not list is refused with 422.'),
-  "voice_settings": zod.record(zod.string(), zod.string()).optional()
+  "voice_settings": zod.record(zod.string(), zod.string()).optional(),
+  "cast": zod.boolean().optional().describe('Full cast: each character who speaks gets a voice of their own (`GET /audio/{jobId}/cast`); absent or false, one voice reads.'),
+  "cast_voices": zod.record(zod.string(), zod.string()).optional().describe('With `cast`: a character\'s voice by the character\'s id (docs/api.md, "A book\'s cast").')
 }).optional(),
   "provider": zod.enum(['openai', 'elevenlabs', 'offline', 'openai_compatible']).optional().describe('Who speaks: `openai` and `elevenlabs` (cloud voices; the offline voice stands in without their key), `offline` (the eSpeak-NG voice, chosen on purpose) and `openai_compatible` (the voice server beside Lectio, TTS_SERVER_URL).'),
   "source": zod.enum(['content', 'file', 'url']).optional(),
@@ -1011,7 +1048,9 @@ export const CancelJobResponse = zod.object({
   "voice_config": zod.object({
   "provider": zod.enum(['openai', 'elevenlabs', 'offline', 'openai_compatible']).describe('Who speaks: `openai` and `elevenlabs` (cloud voices; the offline voice stands in without their key), `offline` (the eSpeak-NG voice, chosen on purpose) and `openai_compatible` (the voice server beside Lectio, TTS_SERVER_URL).'),
   "voice_id": zod.string().optional().describe('A voice id of `GET /voices` for the provider: alloy for openai and adam for elevenlabs by default (or any voice id of theirs), an eSpeak-NG variant for offline (en-us+f3 by default), a voice of the voice server for openai_compatible. An offline or voice server voice that `GET /voices` does not list is refused with 422.'),
-  "voice_settings": zod.record(zod.string(), zod.string()).optional()
+  "voice_settings": zod.record(zod.string(), zod.string()).optional(),
+  "cast": zod.boolean().optional().describe('Full cast: each character who speaks gets a voice of their own (`GET /audio/{jobId}/cast`); absent or false, one voice reads.'),
+  "cast_voices": zod.record(zod.string(), zod.string()).optional().describe('With `cast`: a character\'s voice by the character\'s id (docs/api.md, "A book\'s cast").')
 }).optional(),
   "provider": zod.enum(['openai', 'elevenlabs', 'offline', 'openai_compatible']).optional().describe('Who speaks: `openai` and `elevenlabs` (cloud voices; the offline voice stands in without their key), `offline` (the eSpeak-NG voice, chosen on purpose) and `openai_compatible` (the voice server beside Lectio, TTS_SERVER_URL).'),
   "source": zod.enum(['content', 'file', 'url']).optional(),
@@ -1069,7 +1108,9 @@ export const CancelJobResponse = zod.object({
   "voice_config": zod.object({
   "provider": zod.enum(['openai', 'elevenlabs', 'offline', 'openai_compatible']).describe('Who speaks: `openai` and `elevenlabs` (cloud voices; the offline voice stands in without their key), `offline` (the eSpeak-NG voice, chosen on purpose) and `openai_compatible` (the voice server beside Lectio, TTS_SERVER_URL).'),
   "voice_id": zod.string().optional().describe('A voice id of `GET /voices` for the provider: alloy for openai and adam for elevenlabs by default (or any voice id of theirs), an eSpeak-NG variant for offline (en-us+f3 by default), a voice of the voice server for openai_compatible. An offline or voice server voice that `GET /voices` does not list is refused with 422.'),
-  "voice_settings": zod.record(zod.string(), zod.string()).optional()
+  "voice_settings": zod.record(zod.string(), zod.string()).optional(),
+  "cast": zod.boolean().optional().describe('Full cast: each character who speaks gets a voice of their own (`GET /audio/{jobId}/cast`); absent or false, one voice reads.'),
+  "cast_voices": zod.record(zod.string(), zod.string()).optional().describe('With `cast`: a character\'s voice by the character\'s id (docs/api.md, "A book\'s cast").')
 }).optional(),
   "provider": zod.enum(['openai', 'elevenlabs', 'offline', 'openai_compatible']).optional().describe('Who speaks: `openai` and `elevenlabs` (cloud voices; the offline voice stands in without their key), `offline` (the eSpeak-NG voice, chosen on purpose) and `openai_compatible` (the voice server beside Lectio, TTS_SERVER_URL).'),
   "source": zod.enum(['content', 'file', 'url']).optional(),
@@ -1183,7 +1224,9 @@ export const RetryJobResponse = zod.object({
   "voice_config": zod.object({
   "provider": zod.enum(['openai', 'elevenlabs', 'offline', 'openai_compatible']).describe('Who speaks: `openai` and `elevenlabs` (cloud voices; the offline voice stands in without their key), `offline` (the eSpeak-NG voice, chosen on purpose) and `openai_compatible` (the voice server beside Lectio, TTS_SERVER_URL).'),
   "voice_id": zod.string().optional().describe('A voice id of `GET /voices` for the provider: alloy for openai and adam for elevenlabs by default (or any voice id of theirs), an eSpeak-NG variant for offline (en-us+f3 by default), a voice of the voice server for openai_compatible. An offline or voice server voice that `GET /voices` does not list is refused with 422.'),
-  "voice_settings": zod.record(zod.string(), zod.string()).optional()
+  "voice_settings": zod.record(zod.string(), zod.string()).optional(),
+  "cast": zod.boolean().optional().describe('Full cast: each character who speaks gets a voice of their own (`GET /audio/{jobId}/cast`); absent or false, one voice reads.'),
+  "cast_voices": zod.record(zod.string(), zod.string()).optional().describe('With `cast`: a character\'s voice by the character\'s id (docs/api.md, "A book\'s cast").')
 }).optional(),
   "provider": zod.enum(['openai', 'elevenlabs', 'offline', 'openai_compatible']).optional().describe('Who speaks: `openai` and `elevenlabs` (cloud voices; the offline voice stands in without their key), `offline` (the eSpeak-NG voice, chosen on purpose) and `openai_compatible` (the voice server beside Lectio, TTS_SERVER_URL).'),
   "source": zod.enum(['content', 'file', 'url']).optional(),
@@ -1255,7 +1298,9 @@ export const RetryJobResponse = zod.object({
   "voice_config": zod.object({
   "provider": zod.enum(['openai', 'elevenlabs', 'offline', 'openai_compatible']).describe('Who speaks: `openai` and `elevenlabs` (cloud voices; the offline voice stands in without their key), `offline` (the eSpeak-NG voice, chosen on purpose) and `openai_compatible` (the voice server beside Lectio, TTS_SERVER_URL).'),
   "voice_id": zod.string().optional().describe('A voice id of `GET /voices` for the provider: alloy for openai and adam for elevenlabs by default (or any voice id of theirs), an eSpeak-NG variant for offline (en-us+f3 by default), a voice of the voice server for openai_compatible. An offline or voice server voice that `GET /voices` does not list is refused with 422.'),
-  "voice_settings": zod.record(zod.string(), zod.string()).optional()
+  "voice_settings": zod.record(zod.string(), zod.string()).optional(),
+  "cast": zod.boolean().optional().describe('Full cast: each character who speaks gets a voice of their own (`GET /audio/{jobId}/cast`); absent or false, one voice reads.'),
+  "cast_voices": zod.record(zod.string(), zod.string()).optional().describe('With `cast`: a character\'s voice by the character\'s id (docs/api.md, "A book\'s cast").')
 }).optional(),
   "provider": zod.enum(['openai', 'elevenlabs', 'offline', 'openai_compatible']).optional().describe('Who speaks: `openai` and `elevenlabs` (cloud voices; the offline voice stands in without their key), `offline` (the eSpeak-NG voice, chosen on purpose) and `openai_compatible` (the voice server beside Lectio, TTS_SERVER_URL).'),
   "source": zod.enum(['content', 'file', 'url']).optional(),
@@ -1313,7 +1358,9 @@ export const RetryJobResponse = zod.object({
   "voice_config": zod.object({
   "provider": zod.enum(['openai', 'elevenlabs', 'offline', 'openai_compatible']).describe('Who speaks: `openai` and `elevenlabs` (cloud voices; the offline voice stands in without their key), `offline` (the eSpeak-NG voice, chosen on purpose) and `openai_compatible` (the voice server beside Lectio, TTS_SERVER_URL).'),
   "voice_id": zod.string().optional().describe('A voice id of `GET /voices` for the provider: alloy for openai and adam for elevenlabs by default (or any voice id of theirs), an eSpeak-NG variant for offline (en-us+f3 by default), a voice of the voice server for openai_compatible. An offline or voice server voice that `GET /voices` does not list is refused with 422.'),
-  "voice_settings": zod.record(zod.string(), zod.string()).optional()
+  "voice_settings": zod.record(zod.string(), zod.string()).optional(),
+  "cast": zod.boolean().optional().describe('Full cast: each character who speaks gets a voice of their own (`GET /audio/{jobId}/cast`); absent or false, one voice reads.'),
+  "cast_voices": zod.record(zod.string(), zod.string()).optional().describe('With `cast`: a character\'s voice by the character\'s id (docs/api.md, "A book\'s cast").')
 }).optional(),
   "provider": zod.enum(['openai', 'elevenlabs', 'offline', 'openai_compatible']).optional().describe('Who speaks: `openai` and `elevenlabs` (cloud voices; the offline voice stands in without their key), `offline` (the eSpeak-NG voice, chosen on purpose) and `openai_compatible` (the voice server beside Lectio, TTS_SERVER_URL).'),
   "source": zod.enum(['content', 'file', 'url']).optional(),
@@ -1524,6 +1571,12 @@ export const getAudioTranscriptResponseSentencesItemWordsItemCharStartMin = 0;
 
 export const getAudioTranscriptResponseSentencesItemWordsItemCharEndMin = 0;
 
+export const getAudioTranscriptResponseSentencesItemSpansItemCharStartMin = 0;
+
+export const getAudioTranscriptResponseSentencesItemSpansItemCharEndMin = 0;
+
+export const getAudioTranscriptResponseSentencesItemSpansItemQuoteStartMin = 0;
+
 
 
 export const GetAudioTranscriptResponse = zod.object({
@@ -1549,9 +1602,104 @@ export const GetAudioTranscriptResponse = zod.object({
   "end": zod.number(),
   "char_start": zod.int().min(getAudioTranscriptResponseSentencesItemWordsItemCharStartMin).describe('UTF-16 offset of the word in the chapter\'s text.'),
   "char_end": zod.int().min(getAudioTranscriptResponseSentencesItemWordsItemCharEndMin)
-})).optional().describe('When the voice gave word timings (a voice server that offers them): the sentence\'s words with when each is spoken, in order. Absent otherwise.')
+})).optional().describe('When the voice gave word timings (a voice server that offers them): the sentence\'s words with when each is spoken, in order. Absent otherwise.'),
+  "spans": zod.array(zod.object({
+  "char_start": zod.int().min(getAudioTranscriptResponseSentencesItemSpansItemCharStartMin).describe('UTF-16 offset in the chapter\'s text where the part begins.'),
+  "char_end": zod.int().min(getAudioTranscriptResponseSentencesItemSpansItemCharEndMin).describe('UTF-16 offset just past the part.'),
+  "speaker": zod.string().describe('A character\'s id (`GET /audio/{jobId}/cast`), or `narrator`.'),
+  "quote_start": zod.int().min(getAudioTranscriptResponseSentencesItemSpansItemQuoteStartMin).optional().describe('For a part of a quoted span: where that span starts in the chapter\'s text (its opening mark, in this sentence or an earlier one), the `char_start` a correction (`PUT /audio/{jobId}/cast` `overrides`) names it by. Absent for narration.'),
+  "uncertain": zod.boolean().optional().describe('For a part of a quoted span: its speaker is a guess (the attribution was less than 60% sure and the listener has not corrected it). Absent otherwise.')
+})).optional().describe('For a book converted with a full cast: the sentence cut into who speaks each part, in order and covering it (narration is `narrator`). Absent otherwise.')
 }))
 }).describe('One chapter of an audiobook\'s text, sentence by sentence, with when each is spoken.')
+
+
+/**
+ * The narrator's voice and every character who speaks a line, the most lines first, each
+ * with the voice that reads them. Known once the book's chapters are planned, also while it
+ * converts (409 until then). 404 for a job that is not the user's and for a book converted
+ * without `voice_config.cast`.
+ * @summary Who speaks in a book converted with a full cast, and in which voice.
+ */
+export const GetAudioCastParams = zod.object({
+  "jobId": zod.uuid()
+})
+
+export const getAudioCastResponseCharactersItemLinesMin = 0;
+
+
+
+export const GetAudioCastResponse = zod.object({
+  "narrator": zod.object({
+  "voice_id": zod.string().describe('The voice that reads everything outside the quotes (the job\'s `voice_config.voice_id`).')
+}),
+  "characters": zod.array(zod.object({
+  "id": zod.string().describe('Stable within the book ("captain-harris"); what `PUT` and `spans` name the character by.'),
+  "name": zod.string().describe('The fullest form the book uses ("Captain Harris").'),
+  "aliases": zod.array(zod.string()).describe('Other forms that name the same person ("Harris", "the captain").'),
+  "gender": zod.enum(['female', 'male', 'unknown']),
+  "voice_id": zod.string().describe('The voice that reads the character\'s lines (a voice of the book\'s provider).'),
+  "lines": zod.int().min(getAudioCastResponseCharactersItemLinesMin).describe('Quoted spans the character speaks in the whole book, corrections included.')
+}))
+}).describe('A book\'s narrator and characters, the most lines first.')
+
+
+/**
+ * `voices` names a voice of `GET /voices` for the book's provider per character id (or
+ * `narrator`); `overrides` gives the quoted span that starts at `char_start` (a UTF-16 offset
+ * in the chapter's text, as the transcript's `spans` give it) of chapter `chapter` another
+ * speaker (a character's id or `narrator`). Only the chapters whose voices or speakers changed
+ * are converted again, through the queue, while the book plays on; `chapters_reconverting`
+ * lists them (numbers from 1 in reading order). A book still converting keeps the changes and
+ * reads them in its chapters not yet converted. 422 for a voice the provider does not list,
+ * a character the cast does not have, or a `char_start` that is not the start of a quoted
+ * span; 409 while the cast is not known yet.
+ * @summary Give characters (or the narrator) other voices, or a quoted line another speaker.
+ */
+export const PutAudioCastParams = zod.object({
+  "jobId": zod.uuid()
+})
+
+export const putAudioCastBodyVoicesMaxOne = 100;
+
+export const putAudioCastBodyOverridesItemChapterMax = 100000;
+
+export const putAudioCastBodyOverridesItemCharStartMin = 0;
+
+export const putAudioCastBodyOverridesItemSpeakerMax = 200;
+
+export const putAudioCastBodyOverridesMax = 1000;
+
+
+
+export const PutAudioCastBody = zod.object({
+  "voices": zod.record(zod.string(), zod.string().min(1).max(putAudioCastBodyVoicesMaxOne)).optional().describe('A voice id of `GET /voices` for the book\'s provider, per character id or `narrator`.'),
+  "overrides": zod.array(zod.object({
+  "chapter": zod.int().min(1).max(putAudioCastBodyOverridesItemChapterMax).describe('The chapter\'s number in reading order (1 for the first; 1 for a single text).'),
+  "char_start": zod.int().min(putAudioCastBodyOverridesItemCharStartMin).describe('Where the quoted span starts in the chapter\'s text (a `spans` entry\'s `char_start`).'),
+  "speaker": zod.string().min(1).max(putAudioCastBodyOverridesItemSpeakerMax).describe('A character\'s id, or `narrator`.')
+})).max(putAudioCastBodyOverridesMax).optional()
+})
+
+export const putAudioCastResponseCharactersItemLinesMin = 0;
+
+
+
+
+export const PutAudioCastResponse = zod.object({
+  "narrator": zod.object({
+  "voice_id": zod.string().describe('The voice that reads everything outside the quotes (the job\'s `voice_config.voice_id`).')
+}),
+  "characters": zod.array(zod.object({
+  "id": zod.string().describe('Stable within the book ("captain-harris"); what `PUT` and `spans` name the character by.'),
+  "name": zod.string().describe('The fullest form the book uses ("Captain Harris").'),
+  "aliases": zod.array(zod.string()).describe('Other forms that name the same person ("Harris", "the captain").'),
+  "gender": zod.enum(['female', 'male', 'unknown']),
+  "voice_id": zod.string().describe('The voice that reads the character\'s lines (a voice of the book\'s provider).'),
+  "lines": zod.int().min(putAudioCastResponseCharactersItemLinesMin).describe('Quoted spans the character speaks in the whole book, corrections included.')
+})),
+  "chapters_reconverting": zod.array(zod.int().min(1)).describe('Numbers (from 1, reading order) of the chapters converted again; empty when nothing they say changed or the book had not converted them yet.')
+}).describe('The cast as it is now (as `GET` answers it), and the chapters converted again.')
 
 
 /**

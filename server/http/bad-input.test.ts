@@ -225,6 +225,18 @@ const CASES: Record<string, Case> = {
     body: job({ voice_config: { provider: 'openai', voice_settings: { speed: `1${NUL}` } } }),
     expect: 'refuse',
   },
+  'createJob body voice_config.cast_voices.<key>': {
+    method: 'POST',
+    url: '/api/v1/jobs',
+    body: job({ voice_config: { provider: 'openai', cast: true, cast_voices: { [`mar${NUL}ta`]: 'nova' } } }),
+    expect: 'refuse',
+  },
+  'createJob body voice_config.cast_voices.<value>': {
+    method: 'POST',
+    url: '/api/v1/jobs',
+    body: job({ voice_config: { provider: 'openai', cast: true, cast_voices: { marta: `nova${NUL}` } } }),
+    expect: 'refuse',
+  },
   'previewJob body title': { method: 'POST', url: '/api/v1/jobs/preview', body: job({ title: bad }), expect: 'refuse' },
   'previewJob body chapter_titles.title': {
     method: 'POST',
@@ -286,6 +298,18 @@ const CASES: Record<string, Case> = {
     body: job({ voice_config: { provider: 'openai', voice_settings: { speed: `1${NUL}` } } }),
     expect: 'refuse',
   },
+  'previewJob body voice_config.cast_voices.<key>': {
+    method: 'POST',
+    url: '/api/v1/jobs/preview',
+    body: job({ voice_config: { provider: 'openai', cast: true, cast_voices: { [`mar${NUL}ta`]: 'nova' } } }),
+    expect: 'refuse',
+  },
+  'previewJob body voice_config.cast_voices.<value>': {
+    method: 'POST',
+    url: '/api/v1/jobs/preview',
+    body: job({ voice_config: { provider: 'openai', cast: true, cast_voices: { marta: `nova${NUL}` } } }),
+    expect: 'refuse',
+  },
   'getAudioCover path jobId': { method: 'GET', url: `/api/v1/audio/${q(`${ID}${NUL}`)}/cover`, expect: 'refuse' },
   'getJob path jobId': { method: 'GET', url: `/api/v1/jobs/${q(`${ID}${NUL}`)}`, expect: 'refuse' },
   'cancelJob path jobId': { method: 'DELETE', url: `/api/v1/jobs/${q(`${ID}${NUL}`)}`, expect: 'refuse' },
@@ -314,6 +338,31 @@ const CASES: Record<string, Case> = {
     expect: 'refuse',
   },
   'getAudioPlaylist path jobId': { method: 'GET', url: `/api/v1/audio/${q(`${ID}${NUL}`)}/playlist`, expect: 'refuse' },
+  'getAudioCast path jobId': { method: 'GET', url: `/api/v1/audio/${q(`${ID}${NUL}`)}/cast`, expect: 'refuse' },
+  'putAudioCast path jobId': {
+    method: 'PUT',
+    url: `/api/v1/audio/${q(`${ID}${NUL}`)}/cast`,
+    body: { voices: { narrator: 'en-us+m3' } },
+    expect: 'refuse',
+  },
+  'putAudioCast body voices.<key>': {
+    method: 'PUT',
+    url: `/api/v1/audio/${ID}/cast`,
+    body: { voices: { [bad]: 'en-us+m3' } },
+    expect: 'refuse',
+  },
+  'putAudioCast body voices.<value>': {
+    method: 'PUT',
+    url: `/api/v1/audio/${ID}/cast`,
+    body: { voices: { narrator: bad } },
+    expect: 'refuse',
+  },
+  'putAudioCast body overrides.speaker': {
+    method: 'PUT',
+    url: `/api/v1/audio/${ID}/cast`,
+    body: { overrides: [{ chapter: 1, char_start: 0, speaker: bad }] },
+    expect: 'refuse',
+  },
   // The media route checks its own link (a signed URL): a key or signature with NUL is not a valid link.
   'getMedia path fileKey': {
     method: 'GET',

@@ -36,6 +36,10 @@ async function voiceConfigOf(deps: JobServiceDeps, input: CreateJobInput) {
       ? await deps.chooseVoice(provider, requested)
       : (requested ?? (provider === 'openai_compatible' ? '' : DEFAULT_VOICES[provider])),
     ...(input.voice_config?.voice_settings !== undefined && { voice_settings: input.voice_config.voice_settings }),
+    // Kept only when asked for: a job without a cast keeps the voice_config it always had.
+    ...(input.voice_config?.cast === true && { cast: true as const }),
+    ...(input.voice_config?.cast === true &&
+      input.voice_config.cast_voices !== undefined && { cast_voices: input.voice_config.cast_voices }),
   };
 }
 

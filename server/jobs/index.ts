@@ -13,6 +13,9 @@ import { createPronunciationRepository, type PronunciationRepository } from '../
 import type { VoiceSettings } from '../tts/select';
 import { createVoiceServer, type VoiceServer, type VoiceServerOptions } from '../tts/voice-server';
 import { createVoiceCatalog, type VoiceCatalog } from '../voices/catalog';
+import { attributeInThread } from '../cast/attribute-in-thread';
+import { castModelCheck } from '../cast/model-check';
+import { createCastService, type CastService } from '../cast/service';
 import { createPgBossQueue, type JobQueue } from './queue';
 import { createJobRepository, type JobRepository } from './repository';
 import { createRunner, type Runner } from './runner';
@@ -55,6 +58,8 @@ export interface Conversion {
   voiceServer: VoiceServer | undefined;
   /** Converts again the chapters of a finished book whose pronunciations changed. */
   reconverter: Reconverter;
+  /** Full-cast books: who speaks each quote and in which voice, and the listener's corrections. */
+  cast: CastService;
   /** The MP3 encoders of this process's conversions (none when it only queues jobs). */
   encoderPool: EncoderPool | undefined;
   /** How the offline voice speaks and encodes here, chosen once at start (ESPEAK_ENGINE). */
@@ -149,7 +154,7 @@ async function startRunner(deps: {
   quotas: Quotas;
   embedded: boolean;
   messageBudgetSeconds: number;
-  steps: { voices: VoiceSettings; pronunciations: PronunciationRepository; fetchTimeoutMs: number };
+  steps: { voices: VoiceSettings; pronunciations: PronunciationRepository; fetchTimeoutMs: number; cast: CastService };
 }): Promise<{ runner: Runner; pool: EncoderPool }> {
   const { config, log, overrides, hooks, speech, repo, storage, queue, scheduler, quotas, embedded } = deps;
   const { messageBudgetSeconds, steps } = deps;
@@ -242,6 +247,22 @@ export async function createConversion(
   const catalog = createVoiceCatalog(voices);
   const pronunciations = createPronunciationRepository(db);
   const fetchTimeoutMs = overrides.fetchTimeoutMs ?? config.urlFetchTimeoutSeconds * 1000;
+  const reconverter = createReconverter({
+    repo,
+    storage,
+    dispatch: () => scheduler.dispatch(),
+    quotas,
+    storageHealth,
+    pronunciations,
+  });
+  const cast = createCastService({
+    storage,
+    catalog,
+    repo,
+    reconverter,
+    attribute: attributeInThread,
+    checkWithModel: castModelCheck(config, log),
+  });
   let runner: Runner | null = null;
   let pool: EncoderPool | undefined;
   if (config.workers === 'in-process') {
@@ -258,7 +279,7 @@ export async function createConversion(
       quotas,
       embedded,
       messageBudgetSeconds,
-      steps: { voices, pronunciations, fetchTimeoutMs },
+      steps: { voices, pronunciations, fetchTimeoutMs, cast },
     }));
   }
 
@@ -270,17 +291,10 @@ export async function createConversion(
     fetch: { allowLoopback: config.allowPrivateFetchForTests, timeoutMs: fetchTimeoutMs },
     quotas,
     chooseVoice: (provider, voiceId) => catalog.choose(provider, voiceId),
+    catalog,
     scheduler,
     storageHealth,
     ...(runner !== null && { onCancelled: (ids: string[]) => runner.notifyCancelled(ids) }),
-  });
-  const reconverter = createReconverter({
-    repo,
-    storage,
-    dispatch: () => scheduler.dispatch(),
-    quotas,
-    storageHealth,
-    pronunciations,
   });
 
   let closed = false;
@@ -295,6 +309,7 @@ export async function createConversion(
     catalog,
     voiceServer,
     reconverter,
+    cast,
     encoderPool: pool,
     speech,
     offlineVoice,

@@ -6,6 +6,7 @@ import { DomainError } from '../errors';
 import type { StorageHealth } from '../storage/health';
 import type { FileStorage } from '../storage/types';
 import type { VoiceSettings } from '../tts/select';
+import type { VoiceCatalog } from '../voices/catalog';
 import { jobView, type JobView } from './job-view';
 import type { JobQueue } from './queue';
 import type { Quotas } from './quotas';
@@ -34,6 +35,8 @@ export interface JobServiceDeps {
    * when none is named; throws a DomainError (422 for a voice it does not offer) otherwise.
    */
   chooseVoice?: (provider: Provider, voiceId: string | undefined) => Promise<string>;
+  /** The voices a full-cast preview chooses its characters' from; without it a preview has no cast. */
+  catalog?: Pick<VoiceCatalog, 'list'>;
 }
 
 /** The user's own job; someone else's answers as a job that does not exist. */

@@ -21,7 +21,13 @@ export interface CreateJobInput {
   url?: string | undefined;
   job_type?: JobType | undefined;
   voice_config?:
-    | { provider: Provider; voice_id?: string | undefined; voice_settings?: Record<string, string> | undefined }
+    | {
+        provider: Provider;
+        voice_id?: string | undefined;
+        voice_settings?: Record<string, string> | undefined;
+        cast?: boolean | undefined;
+        cast_voices?: Record<string, string> | undefined;
+      }
     | undefined;
   /** Indices (from the preview) of the chapters to convert; all when absent. */
   chapters?: number[] | undefined;

@@ -8,6 +8,8 @@ import { fetchPage } from '../ingest/fetch-page';
 import { isFrontMatterTitle } from '../ingest/front-matter';
 import { documentReader } from '../ingest/reader';
 import { normaliseText } from '../ingest/text-file';
+import { attributeInThread } from '../cast/attribute-in-thread';
+import { decideCast, viewOf } from '../cast/service';
 import { estimateCosts, estimateSeconds, speakingRate } from './estimate';
 import type { JobServiceDeps } from './job-access';
 import { chosenChapters, isPageRequest, loadSource, type CreateJobInput } from './job-source';
@@ -56,6 +58,26 @@ export async function previewJob(deps: JobServiceDeps, userId: string, input: Cr
       front_matter: plan.kind === 'book' && (c.frontMatter === true || isFrontMatterTitle(c.title)),
     };
   });
+  // A full cast is found as the job would find it (in a thread of its own), its voices as chosen.
+  const cast =
+    input.voice_config?.cast === true && deps.catalog !== undefined
+      ? viewOf(
+          await decideCast(
+            { attribute: attributeInThread, catalog: deps.catalog },
+            {
+              config: {
+                voice_config: {
+                  provider: input.voice_config.provider,
+                  ...(input.voice_config.voice_id !== undefined && { voice_id: input.voice_config.voice_id }),
+                  cast: true,
+                  ...(input.voice_config.cast_voices !== undefined && { cast_voices: input.voice_config.cast_voices }),
+                },
+              },
+            },
+            plan.kind === 'text' ? [text] : plan.chapters.map((c) => text.slice(c.start, c.end)),
+          ),
+        )
+      : null;
   const chosenChars = chapters.filter((c) => selected.has(c.index)).reduce((n, c) => n + c.characters, 0);
   return {
     job_type: plan.kind === 'book' ? ('book_processing' as const) : ('text_to_audio' as const),
@@ -67,5 +89,6 @@ export async function previewJob(deps: JobServiceDeps, userId: string, input: Cr
     estimated_seconds: estimateSeconds(chosenChars, rate),
     characters_per_second: rate,
     estimated_cost: estimateCosts(deps.voices ?? {}, chosenChars),
+    ...(cast !== null && { cast }),
   };
 }

@@ -3,7 +3,8 @@
  * contain a changed word are synthesised again. Each chapter's synthesize step recorded the
  * entries that applied to it (`pronunciations` in its metadata); a chapter whose text matches a
  * different set of entries now (one added, changed or removed) is reset and converted again, and
- * the book is joined again afterwards. A single text is one chapter.
+ * the book is joined again afterwards. A single text is one chapter. `restart` converts again
+ * the parts another change touched the same way (a full cast's corrections: server/cast/service.ts).
  */
 import { DomainError } from '../errors';
 import { compileRules, matchingEntries, pronunciationKey, type Pronunciation } from '../pronunciations/rules';
@@ -62,32 +63,46 @@ export function createReconverter(deps: ReconvertDeps) {
     return changed;
   }
 
+  /** The reader's finished book (or text) that may be converted again in part; else the DomainError saying why not. */
+  async function finishedBook(userId: string, jobId: string): Promise<JobRecord> {
+    const job = await repo.jobs.getForUser(jobId, userId);
+    if (job === null) throw new DomainError('not_found', 'Job not found');
+    if (job.parentJobId !== null) {
+      throw new DomainError('conflict', 'This job is a chapter of a book: re-convert the book');
+    }
+    if (job.status !== 'COMPLETED') {
+      throw new DomainError('conflict', `Only a finished audiobook can be re-converted (this one is ${job.status})`);
+    }
+    return job;
+  }
+
+  /**
+   * `parts` of the finished `job` (its chapter jobs, or the job itself) back to PENDING, the book
+   * joined again once they are converted, through the fair queue; answers their numbers (from 1).
+   */
+  async function restart(userId: string, job: JobRecord, parts: readonly JobRecord[]): Promise<number[]> {
+    if (parts.length === 0) return [];
+    const chapters = parts.filter((c) => c.parentJobId !== null);
+    await deps.storageHealth?.assertRoom();
+    const started = await repo.transaction(async (tx) => {
+      await deps.quotas.assertQueueRoom(tx, userId);
+      return tx.resetForReconvert(
+        job.id,
+        chapters.map((c) => c.id),
+      );
+    });
+    if (!started) throw new DomainError('conflict', 'The audiobook changed meanwhile; try again');
+    await deps.dispatch();
+    return chapters.length === 0 ? [1] : chapters.map((c, i) => c.chapterOrder ?? i + 1).sort((a, b) => a - b);
+  }
+
   return {
     /** Starts the conversion of the changed chapters; answers their numbers (from 1), empty when none changed. */
     async reconvert(userId: string, jobId: string): Promise<number[]> {
-      const job = await repo.jobs.getForUser(jobId, userId);
-      if (job === null) throw new DomainError('not_found', 'Job not found');
-      if (job.parentJobId !== null) {
-        throw new DomainError('conflict', 'This job is a chapter of a book: re-convert the book');
-      }
-      if (job.status !== 'COMPLETED') {
-        throw new DomainError('conflict', `Only a finished audiobook can be re-converted (this one is ${job.status})`);
-      }
-      const changed = await changedParts(job, await deps.pronunciations.forUser(userId));
-      if (changed.length === 0) return [];
-      const chapters = changed.filter((c) => c.parentJobId !== null);
-      await deps.storageHealth?.assertRoom();
-      const started = await repo.transaction(async (tx) => {
-        await deps.quotas.assertQueueRoom(tx, userId);
-        return tx.resetForReconvert(
-          job.id,
-          chapters.map((c) => c.id),
-        );
-      });
-      if (!started) throw new DomainError('conflict', 'The audiobook changed meanwhile; try again');
-      await deps.dispatch();
-      return chapters.length === 0 ? [1] : chapters.map((c, i) => c.chapterOrder ?? i + 1).sort((a, b) => a - b);
+      const job = await finishedBook(userId, jobId);
+      return restart(userId, job, await changedParts(job, await deps.pronunciations.forUser(userId)));
     },
+    restart,
   };
 }
 

@@ -18,7 +18,8 @@ export interface Spoken {
 
 /** Where a run's speech goes: PCM to an MP3 writer, or MP3 the voice encoded to the file. */
 export interface RunOutput {
-  speak(text: string, signal: AbortSignal): Promise<Spoken>;
+  /** `voice`: the piece's own voice (a full cast's speaker), else the text's. */
+  speak(text: string, signal: AbortSignal, voice?: string): Promise<Spoken>;
   /** Takes a piece's speech, in order (waits while the encoder is behind). */
   take(spoken: Spoken): Promise<void>;
   /** Ends the file: its size in bytes. */
@@ -30,13 +31,13 @@ export interface RunOutput {
 export function pcmOutput(
   storage: FileStorage,
   key: string,
-  speak: (text: string, signal: AbortSignal) => Promise<Speech>,
+  speak: (text: string, signal: AbortSignal, voice?: string) => Promise<Speech>,
   pool: EncoderPool | undefined,
 ): RunOutput {
   let writer: Mp3Writer | null = null;
   return {
-    speak: async (text, runSignal) => {
-      const speech = await speak(text, runSignal);
+    speak: async (text, runSignal, voice) => {
+      const speech = await speak(text, runSignal, voice);
       return {
         samples: speech.samples.length,
         sampleRate: speech.sampleRate,

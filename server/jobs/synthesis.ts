@@ -36,13 +36,15 @@ export interface Piece {
   start: number;
   end: number;
   sentences: readonly { start: number; end: number }[];
+  /** The voice that reads this piece, when not the text's own (a full cast's speaker; then no `encoded`). */
+  voice?: string | undefined;
 }
 
 export interface SynthesisInput {
   text: string;
   pieces: readonly Piece[];
-  /** Speech for one piece's text; its word timings (if any) are offsets into that piece's text. */
-  speak(text: string, signal: AbortSignal): Promise<Speech>;
+  /** Speech for one piece's text (in the piece's `voice`); its word timings (if any) are offsets into that piece's text. */
+  speak(text: string, signal: AbortSignal, voice?: string): Promise<Speech>;
   /**
    * When the voice can encode MP3 itself (the offline voice's hosts built with LAME): a stream of
    * its own for each run, null when it cannot after all (the run then encodes `speak`'s PCM), and
@@ -241,7 +243,7 @@ export async function synthesizeToMp3(input: SynthesisInput): Promise<SynthesisR
     const ask = () => {
       while (asked.length < ahead && next < run.length) {
         const piece = run[next++]!;
-        const speech = output!.speak(input.text.slice(piece.start, piece.end), inner.signal);
+        const speech = output!.speak(input.text.slice(piece.start, piece.end), inner.signal, piece.voice);
         speech.catch(() => undefined); // awaited in order below; a failure there stops the run
         asked.push(speech);
       }

@@ -17,6 +17,10 @@ export interface VoiceConfig {
   provider: Provider;
   voice_id?: string;
   voice_settings?: Record<string, string>;
+  /** Full cast: each character who speaks reads in a voice of their own (server/cast); absent when off. */
+  cast?: true;
+  /** With `cast`: the voices the listener chose for characters of the preview's cast, by character id. */
+  cast_voices?: Record<string, string>;
 }
 
 /** A piece of a job's stored text: `text.slice(start, end)` (UTF-16 offsets), with its title. */

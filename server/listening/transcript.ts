@@ -2,9 +2,11 @@
  * Read-along transcripts: one chapter of an audiobook's text, sentence by sentence, with the time
  * span at which each sentence is spoken (server/books/transcript.ts), from the chapter's text and
  * timing map as server/books reads them. A book's chapters are chapter jobs, each with its own
- * audio, timing map and text, so a chapter is readable as soon as it is converted.
+ * audio, timing map and text, so a chapter is readable as soon as it is converted. A full-cast
+ * book's sentences also say who speaks each part of them (its cast: server/cast/repository.ts).
  */
 import type { Book } from '../books/book';
+import { createCastRepository } from '../cast/repository';
 import type { BookReader } from '../books/reader';
 import { readBookText } from '../books/text';
 import { sentencesOf, type Transcript, type TranscriptSentence } from '../books/transcript';
@@ -24,11 +26,14 @@ export function createTranscriptService(deps: {
   storage: FileStorage;
 }): TranscriptService {
   const { books, storage } = deps;
+  const casts = createCastRepository(storage);
 
-  async function sentencesFor(job: Book): Promise<TranscriptSentence[]> {
+  /** `job`'s sentences; a full-cast book's with who speaks each part (`chapter`: its index in `bookId`). */
+  async function sentencesFor(job: Book, bookId: string, chapter: number): Promise<TranscriptSentence[]> {
     const read = await readBookText(storage, job);
     if (read === null) throw new DomainError('not_found', NO_TRANSCRIPT);
-    return sentencesOf(read.text, read.timing);
+    const cast = await casts.read(bookId);
+    return sentencesOf(read.text, read.timing, cast === null ? undefined : (cast.chapters[chapter] ?? []));
   }
 
   return {
@@ -46,7 +51,8 @@ export function createTranscriptService(deps: {
           jobId: job.id,
           chapter: { id: job.id, order: 1, title: job.title, start: 0, duration: job.durationSeconds ?? 0 },
           chapterCount: 1,
-          sentences: await sentencesFor(job),
+          // A chapter asked for by its own id reads its book's cast.
+          sentences: await sentencesFor(job, job.parentJobId ?? job.id, (job.chapterOrder ?? 1) - 1),
         };
       }
       const own = children[chapter - 1];
@@ -67,7 +73,7 @@ export function createTranscriptService(deps: {
           duration: own.durationSeconds ?? 0,
         },
         chapterCount: children.length,
-        sentences: await sentencesFor(own),
+        sentences: await sentencesFor(own, job.id, chapter - 1),
       };
     },
   };

@@ -31,6 +31,8 @@ import type { MediaTagger } from '../exports/media-tags';
 import type { FeedService } from '../feeds/service';
 import { exportRoutes } from './exports';
 import { feedRoutes } from './feeds';
+import type { CastService } from '../cast/service';
+import { castRoutes } from './cast';
 
 export interface ApiDeps {
   auth: AuthService;
@@ -51,6 +53,8 @@ export interface ApiDeps {
   reconverter: Reconverter;
   voices: { catalog: VoiceCatalog; samples: VoiceSamples };
   pronunciations: PronunciationService;
+  /** Full-cast books' casts and their corrections. */
+  cast: CastService;
   voiceAssistant: VoiceAssistant;
   /** Where browsers reach us (PUBLIC_URL), for the absolute URLs in answers; which origins may open the voice socket. */
   urls: CrossOrigin;
@@ -78,6 +82,7 @@ export function apiRoutes(deps: ApiDeps) {
       mediaTags: deps.mediaTags,
     });
     await app.register(transcriptRoutes, { transcripts: deps.transcripts });
+    await app.register(castRoutes, { cast: deps.cast });
     await app.register(exportRoutes, {
       exports: deps.exports,
       auth: deps.auth,

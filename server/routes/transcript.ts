@@ -35,6 +35,7 @@ export const transcriptRoutes: RoutePlugin<{ transcripts: TranscriptService }> =
           char_end: s.charEnd,
           paragraph_start: s.paragraphStart,
           ...(s.words !== undefined && { words: s.words }),
+          ...(s.spans !== undefined && { spans: s.spans }),
         })),
       };
     },

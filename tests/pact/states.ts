@@ -32,6 +32,12 @@ export const states = {
   pronunciationsSaved: 'the user saved pronunciations',
   /** Injects {token, jobId}: a completed audiobook whose text has `word`, converted before the user gave it a pronunciation. Params: {title, word}. */
   audiobookWithChangedWord: 'a completed audiobook has a word whose pronunciation changed',
+  /**
+   * Injects {token, jobId}: a completed audiobook converted with a full cast (offline voice,
+   * narrator en-us+f3) whose cast has `characters` (each with `voice_id`), each speaking one quote.
+   * Params: {title, characters ({id, name, gender, voice_id}[])}.
+   */
+  castBook: 'a completed audiobook with a full cast exists',
   /** Injects {token, jobId}: the voice assistant runs for the reader with a book heard up to 13 s. Params: {mode}. */
   voiceSession: 'the voice assistant is running for a book the reader is listening to',
   /** The server emails reset links (SMTP_URL) and an account exists. Params: {email, password}. */

@@ -14,6 +14,7 @@ import type { VoiceSettings } from '../../tts/select';
 import { jobPlan, planSourceOffThread } from '../plan';
 import type { Quotas } from '../quotas';
 import type { JobRepository } from '../repository';
+import type { ChapterVoices } from '../cast-pieces';
 import { isSourceKey } from '../storage-keys';
 import { BOOK_STEPS, BOOK_TAIL, type JobPlan, type JobRecord, type StepRecord } from '../types';
 import type { FetchSlots } from './acquire-page';
@@ -58,6 +59,16 @@ export interface StepDeps {
   runLater(jobId: string, seconds: number): Promise<void>;
   /** Hands chapters to the queue (books only). */
   scheduleChapters(parentId: string): Promise<ChapterState>;
+  /** A full-cast book's cast: decided by split_chapters, read by synthesize (server/cast/service.ts). */
+  cast?: CastSteps | undefined;
+}
+
+/** What the steps ask of a full-cast job's cast (server/cast/service.ts answers it). */
+export interface CastSteps {
+  /** Decides the cast of a job's chapters (in reading order; a text is one); nothing for a job without one. */
+  plan(job: JobRecord, chapterTexts: readonly string[]): Promise<void>;
+  /** The voices of a chapter (or a text) of a cast book; null for a job without a cast. */
+  chapterCast(job: JobRecord): Promise<ChapterVoices | null>;
 }
 
 /** One step: idempotent, so run again after a crash it redoes its work from the start. */

@@ -1,6 +1,7 @@
 /**
  * split_chapters: a book's planned chapters become chapter jobs, each with its own text; a text
- * has nothing to split. A job queued before plans were kept at creation is planned here.
+ * has nothing to split. A job queued before plans were kept at creation is planned here. A
+ * full-cast job's cast (server/cast) is decided here too, for the book or the text.
  */
 import { randomUUID } from 'node:crypto';
 import { storedPlan } from '../plan';
@@ -25,6 +26,8 @@ export const splitChapters: Step = async (deps, { job }) => {
   const { repo, storage } = deps;
   const text = await jobText(deps, job);
   const plan = storedPlan(job.config) ?? (await keepPlan(deps, job, text));
+  // A full cast is decided with the chapters, before any of them is read aloud.
+  await deps.cast?.plan(job, plan.kind === 'text' ? [text] : plan.chapters.map((c) => text.slice(c.start, c.end)));
   if (plan.kind === 'text') return { metadata: { kind: 'text', characters: text.length } };
 
   const chapters = plan.chapters.map((c, i) => ({ ...c, order: i + 1, id: randomUUID() }));

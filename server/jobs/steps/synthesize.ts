@@ -1,11 +1,14 @@
 /**
  * synthesize: the job's text read aloud into its MP3 and timing map, encoded while it is spoken
- * (../synthesis.ts), with the reader's pronunciations applied (../speech.ts). A standalone text's
- * tutoring analysis runs beside it.
+ * (../synthesis.ts), with the reader's pronunciations applied (../speech.ts). A full-cast text or
+ * chapter is read span by span, each in its speaker's voice (../cast-pieces.ts). A standalone
+ * text's tutoring analysis runs beside it.
  */
-import { matchingEntries, compileRules } from '../../pronunciations/rules';
+import { matchingEntries, compileRules, type Rules } from '../../pronunciations/rules';
 import { splitIntoChunks } from '../../tts/chunking';
-import { selectEngine } from '../../tts/select';
+import { selectEngine, type Provider, type VoiceSettings } from '../../tts/select';
+import type { Speech } from '../../tts/types';
+import { joinSentenceParts, voicedPieces, type ChapterVoices } from '../cast-pieces';
 import { appliedRecord, createSpeaker, encodedSpeaking, encoderName } from '../speech';
 import { audioKey, openingKey, timingKey } from '../storage-keys';
 import { SampleRateChange, segmentCount, synthesizeToMp3, type SynthesisResult } from '../synthesis';
@@ -36,6 +39,27 @@ function piecesOf(text: string, engine: { maxCharsPerRequest: number; sentencePe
   return { chunks, pieces };
 }
 
+/** Speech in the voice each piece names (a full cast's): one speaker per voice, made when first needed. */
+function castSpeaker(voices: VoiceSettings, provider: Provider, narrator: string, rules: Rules | null) {
+  const speakers = new Map<string, (text: string, signal: AbortSignal) => Promise<Speech>>();
+  return (text: string, signal: AbortSignal, voice?: string): Promise<Speech> => {
+    const id = voice ?? narrator;
+    let speak = speakers.get(id);
+    if (speak === undefined) {
+      const selection = selectEngine(voices, provider, id);
+      speak = createSpeaker(selection.engine, selection.voiceId, rules);
+      speakers.set(id, speak);
+    }
+    return speak(text, signal);
+  };
+}
+
+/** What the step records of a cast: what the chapter's voices said (compared when the cast is corrected) and the voices. */
+function castRecord(cast: ChapterVoices | null) {
+  if (cast === null) return {};
+  return { cast: cast.signature, cast_voices: [...new Set([cast.narrator, ...cast.spans.map((s) => s.voice)])] };
+}
+
 /** A book's first chapter plays its first minutes while the rest converts. */
 function openingOf({ repo }: Pick<StepDeps, 'repo'>, job: JobRecord, onReady: (seconds: number) => void) {
   if (!isFirstChapter(job)) return undefined;
@@ -56,10 +80,12 @@ async function synthesizeText(deps: StepDeps, { job, signal, report }: StepConte
   const provider = job.config.voice_config?.provider ?? job.config.provider ?? 'openai';
   const selection = selectEngine(deps.voices, provider, job.config.voice_config?.voice_id);
   const { engine } = selection;
-  const { chunks, pieces } = piecesOf(text, engine);
-  if (pieces.length === 0) throw new PipelineError('The text has nothing to read aloud');
+  const { chunks, pieces: sentencePieces } = piecesOf(text, engine);
+  if (sentencePieces.length === 0) throw new PipelineError('The text has nothing to read aloud');
   // The reader's pronunciations change what the voice reads, never the text (nor the transcript).
   const rules = compileRules(await deps.pronunciations.forUser(job.userId));
+  const cast = (await deps.cast?.chapterCast(job)) ?? null;
+  const pieces = cast === null ? sentencePieces : voicedPieces(text, sentencePieces, cast);
   const key = audioKey(job.id);
   // The offline voice runs on this machine: a long standalone text is encoded in several
   // streams at once (a book's chapters already are), and so is a book's first chapter, which
@@ -76,8 +102,12 @@ async function synthesizeText(deps: StepDeps, { job, signal, report }: StepConte
     result = await synthesizeToMp3({
       text,
       pieces,
-      speak: createSpeaker(engine, selection.voiceId, rules),
-      encoded: encodedSpeaking(engine, selection.voiceId, rules),
+      // A cast's voices change from piece to piece: its speech is PCM, encoded here.
+      speak:
+        cast === null
+          ? createSpeaker(engine, selection.voiceId, rules)
+          : castSpeaker(deps.voices, provider, cast.narrator, rules),
+      encoded: cast === null ? encodedSpeaking(engine, selection.voiceId, rules) : undefined,
       lookahead: engine.concurrency ?? 1,
       storage,
       key,
@@ -93,7 +123,15 @@ async function synthesizeText(deps: StepDeps, { job, signal, report }: StepConte
     if (error instanceof SampleRateChange) throw new PipelineError(error.message);
     throw error;
   }
-  const timing = Buffer.from(JSON.stringify(result.timings));
+  // A cast's sentences were read in parts: the map keeps one entry per sentence.
+  const timings =
+    cast === null
+      ? result.timings
+      : joinSentenceParts(
+          result.timings,
+          chunks.flatMap((c) => c.sentences),
+        );
+  const timing = Buffer.from(JSON.stringify(timings));
   await storage.write(timingKey(key), timing);
   return {
     metadata: {
@@ -108,8 +146,9 @@ async function synthesizeText(deps: StepDeps, { job, signal, report }: StepConte
       requests: pieces.length,
       sentences: chunks.reduce((n, c) => n + c.sentences.length, 0),
       sample_rate: result.sampleRate,
-      word_timings: result.timings.some((t) => t.words !== undefined),
+      word_timings: timings.some((t) => t.words !== undefined),
       pronunciations: appliedRecord(await matchingEntries(text, rules)),
+      ...castRecord(cast),
       encoded_while_synthesizing: true,
       encoder: encoderName(result.encodedByVoice, deps.encoderPool),
       encoder_streams: result.segments,

@@ -1,11 +1,21 @@
-import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import {
+  Fragment,
+  useEffect,
+  useId,
+  useRef,
+  useState,
+  type HTMLAttributes,
+  type KeyboardEvent,
+  type MouseEvent,
+} from 'react';
 import styled from 'styled-components';
 import { useGetAudioTranscript } from '../../api/gen/endpoints/audio';
 import type { TranscriptSentenceOutput } from '../../api/gen/model';
 import { ApiError, errorMessage } from '../../api/errors';
 import { Button, Card, SectionHeader, Spinner } from '../../components/ui';
+import type { Tone } from '../../styles/theme';
 import { useChapters, usePlayer } from './hooks';
-import { paragraphsOf, sentenceAt, spokenWord } from './readAlong';
+import { paragraphsOf, partsOf, sentenceAt, spokenWord, type ReadAlongSpeakers, type SentencePart } from './readAlong';
 import { seek } from './controls';
 import { isReady } from './store';
 import { isChapterReady } from './chapters';
@@ -45,6 +55,17 @@ const Word = styled.span`
   text-underline-offset: 3px;
 `;
 
+/** A quoted part of a full-cast book: underlined in its speaker's tone (its name follows it). */
+const Quote = styled.span<{ $tone: Tone; $uncertain: boolean }>`
+  text-decoration: underline ${({ $uncertain }) => ($uncertain ? 'dashed' : 'solid')} 2px;
+  text-decoration-color: ${({ theme, $tone }) => theme.tone[$tone].border};
+  text-underline-offset: 4px;
+`;
+
+const Notices = styled.div`
+  margin-bottom: ${({ theme }) => theme.space(3)};
+`;
+
 const Note = styled.p`
   margin: 0;
   color: ${({ theme }) => theme.colors.textMuted};
@@ -59,9 +80,11 @@ const SCROLL_KEYS = new Set(['PageUp', 'PageDown', 'Home', 'End']);
  * The book's text, read along (docs/listening.md#read-along-transcript): the current chapter's
  * sentences, the one being spoken highlighted (`aria-current="true"`) and kept in view while the
  * book plays. Scrolling the text by hand stops the following until "Follow along"; clicking a
- * sentence, or Enter on it, plays from there. ↑/↓ move between sentences.
+ * sentence, or Enter on it, plays from there. ↑/↓ move between sentences. With `speakers` (a
+ * full-cast book) each quote is underlined in its speaker's tone and followed by its speaker's
+ * menu; clicking the quote opens that menu instead of playing from it.
  */
-export function ReadAlong({ jobId }: { jobId: string }) {
+export function ReadAlong({ jobId, speakers }: { jobId: string; speakers?: ReadAlongSpeakers | undefined }) {
   const player = usePlayer();
   const { current } = useChapters();
   const loaded = player.currentJobId === jobId && isReady(player);
@@ -75,7 +98,9 @@ export function ReadAlong({ jobId }: { jobId: string }) {
   const sentences = transcript.data?.sentences ?? [];
   const spoken = loaded ? sentenceAt(sentences, player.currentPosition - chapterStart) : -1;
   const [following, setFollowing] = useState(true);
+  const [focused, setFocused] = useState<number | null>(null);
   const box = useRef<HTMLDivElement>(null);
+  const menuIds = useId();
 
   useEffect(() => {
     const container = box.current;
@@ -121,7 +146,10 @@ export function ReadAlong({ jobId }: { jobId: string }) {
   };
 
   // Only one sentence is in the tab order (the spoken one, else the first): Tab passes the text.
+  // Its quotes' speaker menus follow it (the focused sentence's, once one has the focus).
   const tabStop = spoken >= 0 ? spoken : 0;
+  const menusOf = focused ?? tabStop;
+  const chapterNumber = transcript.data?.chapter.order ?? chapterOrder;
   const notReady = transcript.error instanceof ApiError && transcript.error.status === 409;
   // A chapter that was still converting (its opening playing) has its text once it is ready.
   const chapterReady = loaded && current ? isChapterReady(current) : false;
@@ -140,6 +168,7 @@ export function ReadAlong({ jobId }: { jobId: string }) {
           </Button>
         )}
       </SectionHeader>
+      {speakers?.notice && <Notices>{speakers.notice}</Notices>}
       {transcript.isLoading ? (
         <Spinner label="Loading the text..." />
       ) : notReady ? (
@@ -159,22 +188,23 @@ export function ReadAlong({ jobId }: { jobId: string }) {
             <p key={paragraph[0]!.index}>
               {paragraph
                 .map((sentence) => (
-                  <Sentence
+                  <SentenceLine
                     key={sentence.index}
-                    role="button"
-                    data-index={sentence.index}
-                    tabIndex={sentence.index === tabStop ? 0 : -1}
-                    aria-current={sentence.index === spoken ? 'true' : undefined}
-                    aria-disabled={loaded ? undefined : true}
-                    onClick={() => playFrom(sentence.index)}
-                    onKeyDown={(event) => onKeyDown(event, sentence.index)}
-                  >
-                    {sentence.index === spoken ? (
-                      <SpokenText sentence={sentence} seconds={player.currentPosition - chapterStart} />
-                    ) : (
-                      sentence.text
-                    )}
-                  </Sentence>
+                    sentence={sentence}
+                    seconds={sentence.index === spoken ? player.currentPosition - chapterStart : null}
+                    menuId={`${menuIds}-${sentence.index}`}
+                    chapter={chapterNumber}
+                    speakers={speakers}
+                    menusTabbable={sentence.index === menusOf}
+                    sentenceProps={{
+                      tabIndex: sentence.index === tabStop ? 0 : -1,
+                      'aria-current': sentence.index === spoken ? 'true' : undefined,
+                      'aria-disabled': loaded ? undefined : true,
+                      onClick: () => playFrom(sentence.index),
+                      onKeyDown: (event) => onKeyDown(event, sentence.index),
+                      onFocus: () => setFocused(sentence.index),
+                    }}
+                  />
                 ))
                 .flatMap((node, i) => (i === 0 ? [node] : [' ', node]))}
             </p>
@@ -185,16 +215,110 @@ export function ReadAlong({ jobId }: { jobId: string }) {
   );
 }
 
-/** The spoken sentence, its spoken word underlined when the voice timed its words (docs/listening.md). */
-function SpokenText({ sentence, seconds }: { sentence: TranscriptSentenceOutput; seconds: number }) {
-  const word = spokenWord(sentence, seconds);
-  if (word === null) return <>{sentence.text}</>;
-  const { text } = sentence;
+/**
+ * One sentence of the read-along (a button playing from it) and, with `speakers`, its quotes'
+ * speaker menus after it.
+ */
+function SentenceLine({
+  sentence,
+  seconds,
+  menuId,
+  chapter,
+  speakers,
+  menusTabbable,
+  sentenceProps,
+}: {
+  sentence: TranscriptSentenceOutput;
+  /** Seconds into the chapter, for the sentence being spoken; null for the others. */
+  seconds: number | null;
+  /** The prefix of its menus' ids. */
+  menuId: string;
+  chapter: number;
+  speakers: ReadAlongSpeakers | undefined;
+  menusTabbable: boolean;
+  sentenceProps: Pick<
+    HTMLAttributes<HTMLSpanElement>,
+    'tabIndex' | 'aria-current' | 'aria-disabled' | 'onClick' | 'onKeyDown' | 'onFocus'
+  >;
+}) {
+  const quotes = speakers ? partsOf(sentence).filter((part) => part.quoteStart !== undefined) : [];
+  const idOf = (part: SentencePart) => `${menuId}-${part.from}`;
   return (
     <>
-      {text.slice(0, word.from)}
-      <Word data-word-current="true">{text.slice(word.from, word.to)}</Word>
-      {text.slice(word.to)}
+      <Sentence role="button" data-index={sentence.index} {...sentenceProps}>
+        <SentenceText sentence={sentence} seconds={seconds} speakers={speakers} menuOf={idOf} />
+      </Sentence>
+      {quotes.map((part) => (
+        <Fragment key={part.from}>
+          {speakers?.menu({
+            id: idOf(part),
+            chapter,
+            quoteStart: part.quoteStart!,
+            speaker: part.speaker ?? 'narrator',
+            uncertain: part.uncertain === true,
+            tabbable: menusTabbable,
+          })}
+        </Fragment>
+      ))}
+    </>
+  );
+}
+
+/**
+ * A sentence's text: the spoken one's spoken word underlined when the voice timed its words
+ * (docs/listening.md), a full-cast book's quotes underlined in their speakers' tones (dashed when
+ * who speaks is a guess). A click on a quote opens its speaker's menu (`menuOf` names it) instead
+ * of playing from the sentence.
+ */
+function SentenceText({
+  sentence,
+  seconds,
+  speakers,
+  menuOf,
+}: {
+  sentence: TranscriptSentenceOutput;
+  seconds: number | null;
+  speakers: ReadAlongSpeakers | undefined;
+  menuOf: (part: SentencePart) => string;
+}) {
+  const word = seconds === null ? null : spokenWord(sentence, seconds);
+  const { text } = sentence;
+  /** [from, to) of the text, its spoken word underlined when it lies there. */
+  const withWord = (from: number, to: number) => {
+    if (word === null || word.to <= from || word.from >= to) return text.slice(from, to);
+    const a = Math.max(from, word.from);
+    const b = Math.min(to, word.to);
+    return (
+      <>
+        {text.slice(from, a)}
+        <Word data-word-current="true">{text.slice(a, b)}</Word>
+        {text.slice(b, to)}
+      </>
+    );
+  };
+  const parts = speakers ? partsOf(sentence) : [];
+  if (!speakers || parts.every((part) => part.quoteStart === undefined)) return <>{withWord(0, text.length)}</>;
+  const openMenu = (event: MouseEvent, part: SentencePart) => {
+    event.stopPropagation();
+    document.getElementById(menuOf(part))?.click();
+  };
+  return (
+    <>
+      {parts.map((part) =>
+        part.quoteStart === undefined ? (
+          <Fragment key={part.from}>{withWord(part.from, part.to)}</Fragment>
+        ) : (
+          <Quote
+            key={part.from}
+            data-quote-start={part.quoteStart}
+            $tone={speakers.toneOf(part.speaker ?? 'narrator')}
+            $uncertain={part.uncertain === true}
+            onClick={(event) => openMenu(event, part)}
+          >
+            {withWord(part.from, part.to)}
+          </Quote>
+        ),
+      )}
     </>
   );
 }

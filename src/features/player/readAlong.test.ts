@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { paragraphsOf, sentenceAt, spokenWord } from './readAlong';
+import { paragraphsOf, partsOf, sentenceAt, spokenWord } from './readAlong';
 
 const timed = [
   { start: 0, end: 2.5 },
@@ -64,5 +64,42 @@ describe('spokenWord', () => {
   it('marks no word before the first, nor in a sentence without word timings', () => {
     expect(spokenWord(sentence, 3.5)).toBeNull();
     expect(spokenWord({ text: 'The fox ran.', char_start: 0 }, 1)).toBeNull();
+  });
+});
+
+describe('partsOf', () => {
+  const text = '"Who is there?" Marta asked.';
+
+  it('is one part without a cast', () => {
+    expect(partsOf({ text, char_start: 40 })).toEqual([{ from: 0, to: text.length, speaker: null }]);
+  });
+
+  it("cuts a cast sentence into its speakers' parts, by offsets in its own text", () => {
+    expect(
+      partsOf({
+        text,
+        char_start: 40,
+        spans: [
+          { char_start: 40, char_end: 55, speaker: 'marta', quote_start: 40, uncertain: true },
+          { char_start: 55, char_end: 68, speaker: 'narrator' },
+        ],
+      }),
+    ).toEqual([
+      { from: 0, to: 15, speaker: 'marta', quoteStart: 40, uncertain: true },
+      { from: 15, to: text.length, speaker: 'narrator' },
+    ]);
+  });
+
+  it('fills what the spans leave uncovered with narration and clips spans to the sentence', () => {
+    expect(
+      partsOf({
+        text,
+        char_start: 40,
+        spans: [{ char_start: 30, char_end: 55, speaker: 'marta', quote_start: 30 }],
+      }),
+    ).toEqual([
+      { from: 0, to: 15, speaker: 'marta', quoteStart: 30 },
+      { from: 15, to: text.length, speaker: 'narrator' },
+    ]);
   });
 });

@@ -1,4 +1,6 @@
+import type { ReactNode } from 'react';
 import type { TranscriptSentence } from '../../api/gen/model';
+import type { Tone } from '../../styles/theme';
 
 type Timed = Pick<TranscriptSentence, 'start' | 'end'>;
 
@@ -49,4 +51,68 @@ export function spokenWord(
   const from = Math.max(0, word.char_start - sentence.char_start);
   const to = Math.min(sentence.text.length, word.char_end - sentence.char_start);
   return to > from ? { from, to } : null;
+}
+
+/** A part of a sentence, by where it lies in the sentence's own text, and who speaks it. */
+export interface SentencePart {
+  from: number;
+  to: number;
+  /** A character's id or `narrator`; null for a sentence of a book without a cast. */
+  speaker: string | null;
+  /** For a quoted part: where its quote starts in the chapter's text (what a correction names it by). */
+  quoteStart?: number;
+  uncertain?: boolean;
+}
+
+/**
+ * The sentence cut into who speaks each part (its `spans`), by offsets in its own text; one
+ * narration part without spans. Gaps the spans leave are narration, so the parts cover the text.
+ */
+export function partsOf(sentence: Pick<TranscriptSentence, 'text' | 'char_start' | 'spans'>): SentencePart[] {
+  const length = sentence.text.length;
+  const spans = sentence.spans ?? [];
+  if (spans.length === 0) return [{ from: 0, to: length, speaker: null }];
+  const parts: SentencePart[] = [];
+  let at = 0;
+  for (const span of spans) {
+    const from = Math.max(at, Math.min(length, span.char_start - sentence.char_start));
+    const to = Math.max(from, Math.min(length, span.char_end - sentence.char_start));
+    if (from > at) parts.push({ from: at, to: from, speaker: 'narrator' });
+    if (to > from) {
+      parts.push({
+        from,
+        to,
+        speaker: span.speaker,
+        ...(span.quote_start !== undefined && { quoteStart: span.quote_start }),
+        ...(span.uncertain === true && { uncertain: true }),
+      });
+    }
+    at = to;
+  }
+  if (at < length) parts.push({ from: at, to: length, speaker: 'narrator' });
+  return parts;
+}
+
+/** A quote's speaker menu, as the read-along asks for it after the quote. */
+export interface QuoteMenu {
+  /** The menu button's id: a click on the quote itself opens it. */
+  id: string;
+  /** The chapter's number (from 1) and where the quote starts in its text: what a correction names. */
+  chapter: number;
+  quoteStart: number;
+  speaker: string;
+  uncertain: boolean;
+  /** Whether the button is in the tab order (only the current sentence's are). */
+  tabbable: boolean;
+}
+
+/**
+ * What a full-cast book adds to the read-along, given by the screen (the cast feature makes it):
+ * each speaker's tone for the underline of their quotes, the speaker menu after each quote, and a
+ * notice above the text (the chapters being read again, a correction that failed).
+ */
+export interface ReadAlongSpeakers {
+  toneOf(speaker: string): Tone;
+  menu(quote: QuoteMenu): ReactNode;
+  notice: ReactNode;
 }

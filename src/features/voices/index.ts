@@ -1,1 +1,2 @@
 export { VoicePicker } from './VoicePicker';
+export { previewKey, useVoicePreview } from './preview';

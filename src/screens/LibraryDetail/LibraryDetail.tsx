@@ -12,9 +12,11 @@ import { AskAboutBook, Previously } from '../../features/voice-assistant';
 import { DownloadMenu } from '../../features/exports';
 import { PodcastFeedButton } from '../../features/podcast-feeds';
 import { BookPronunciations } from '../../features/pronunciations';
+import { BookCast } from '../../features/cast';
 import { BookCover, VoiceBadge } from '../../components/book';
 import { useBookPage } from './book-page';
 import { BookDetails, durationText } from './BookDetails';
+import { OnThisDevice, useOnThisDevice } from './OnThisDevice';
 
 const NOT_READY = 'Book not found or not ready for playback';
 
@@ -112,13 +114,36 @@ const Back = styled.p`
   margin: ${({ theme }) => theme.space(4)} 0 0;
 `;
 
+/** Offline, a book not kept on this device: it plays once the connection is back. */
+function NeedsConnection() {
+  return (
+    <Page title="Not on this device">
+      <Alert tone="info">This book is not kept on this device, so it needs a connection to play.</Alert>
+      <Back>
+        <ButtonLink href={paths.library()}>Back to Library</ButtonLink>
+      </Back>
+    </Page>
+  );
+}
+
+/** The book's read-along, with who speaks each quote when it was converted with a full cast. */
+function BookText({ jobId, cast }: { jobId: string; cast: boolean }) {
+  return (
+    <BookCast jobId={jobId} cast={cast}>
+      {(speakers) => <ReadAlong jobId={jobId} speakers={speakers} />}
+    </BookCast>
+  );
+}
+
 /** The book page: cover and player first, then the read-along and the chapters, details folded away. */
 export function LibraryDetail({ jobId }: { jobId: string }) {
   const { job, ready, bookOfChapter, savedPlace, listeningAgain, startOver, recap, dismissRecap } = useBookPage(jobId);
   const player = usePlayer();
   const playerMetadata = usePlayerMetadata();
   const environment = useEnvironment();
+  const { online, keptHere } = useOnThisDevice(jobId);
 
+  if (!online && !job.data && !keptHere) return <NeedsConnection />;
   if (job.isLoading || bookOfChapter !== null) return <Spinner label="Loading..." />;
   if (job.data && !ready && isActiveStatus(job.data.status)) {
     return (
@@ -204,8 +229,9 @@ export function LibraryDetail({ jobId }: { jobId: string }) {
               <Resume>{`Resuming from ${formatClock(savedPlace?.position_seconds ?? 0)}`}</Resume>
             )
           )}
+          <OnThisDevice jobId={jobId} title={title} finished={book.status === 'COMPLETED'} />
           <Actions>
-            {book.status === 'COMPLETED' && (
+            {book.status === 'COMPLETED' && online && (
               <>
                 {/* The assistant talks about finished books: not one still converting. */}
                 <AskAboutBook jobId={jobId} position={position} />
@@ -219,7 +245,7 @@ export function LibraryDetail({ jobId }: { jobId: string }) {
       </Top>
       <Reading>
         <div data-area="text">
-          <ReadAlong jobId={jobId} />
+          <BookText jobId={jobId} cast={book.config.voice_config?.cast === true} />
           <BookPronunciations jobId={jobId} finished={book.status === 'COMPLETED'} />
         </div>
         <div data-area="chapters">

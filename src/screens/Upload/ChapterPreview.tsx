@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import styled from 'styled-components';
 import type { JobPreview } from '../../api/gen/model';
 import { Alert, FieldMessage, ListStack, Spinner } from '../../components/ui';
@@ -70,7 +71,8 @@ export type PreviewState =
 
 /**
  * What the job will be before it is created: the book's chapters (a checkbox and an editable
- * title each), the estimated listening time and what each available voice costs.
+ * title each), `children` (the full cast, when asked for), the estimated listening time and what
+ * each available voice costs.
  */
 export function ChapterPreview({
   state,
@@ -78,12 +80,14 @@ export function ChapterPreview({
   titles,
   onToggle,
   onTitle,
+  children,
 }: {
   state: PreviewState;
   selected: ReadonlySet<number>;
   titles: Readonly<Record<number, string>>;
   onToggle: (index: number, on: boolean) => void;
   onTitle: (index: number, title: string) => void;
+  children?: ReactNode;
 }) {
   if (state.status === 'loading') {
     return (
@@ -137,6 +141,7 @@ export function ChapterPreview({
         </List>
       )}
       {book && selected.size === 0 && <FieldMessage $error>Choose at least one chapter to convert.</FieldMessage>}
+      {children}
       <div role="group" aria-label="Estimate">
         <Summary>
           {preview.author && (

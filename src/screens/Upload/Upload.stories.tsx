@@ -2,6 +2,7 @@ import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
 import type { JobCreateRequest } from '../../api/gen/model';
 import { preferencesHandler } from '../../mocks/account';
+import { castPreviewHandler } from '../../mocks/cast';
 import { errorBodyFixture } from '../../mocks/fixtures';
 import { voiceListFixture, voicesHandler } from '../../mocks/voices';
 import {
@@ -506,6 +507,62 @@ export const VoiceServerVoice: Story = {
     await expect(await canvas.findByRole('heading', { name: `Navigated to /jobs/${createdJobId}` })).toBeVisible();
     await expect(sent.jobs).toEqual([
       { title: 'The Raven', content: story, voice_config: { provider: 'openai_compatible', voice_id: 'bm_george' } },
+    ]);
+  },
+};
+
+/** A full cast, chosen before converting: the preview finds who speaks, each voice is changed by ear. */
+export const FullCastPreview: Story = {
+  name: 'Full cast: the preview shows who speaks, each voice changeable and heard',
+  tags: ['navigates'],
+  parameters: {
+    msw: {
+      handlers: {
+        voices: voicesHandler({ list: voiceListFixture({ server: 'ready' }) }),
+        previewJob: castPreviewHandler({ onBody: recordPreview }),
+      },
+    },
+  },
+  play: async ({ canvasElement }) => {
+    const canvas = await fillText(canvasElement);
+    const kokoro = await canvas.findByRole('region', { name: 'Kokoro' });
+    await waitFor(() => expect(within(kokoro).getByRole('radio', { name: /^Heart/ })).toBeChecked());
+    const fullCast = canvas.getByRole('switch', { name: 'Full cast' });
+    // Off by default: the preview has no cast.
+    await expect(fullCast).not.toBeChecked();
+    await expect(canvas.queryByRole('region', { name: 'Full cast' })).toBeNull();
+    await userEvent.click(fullCast);
+    const cast = await canvas.findByRole('region', { name: 'Full cast' }, { timeout: 3000 });
+    const marta = await within(cast).findByRole('combobox', { name: 'Voice of Marta' }, { timeout: 3000 });
+    await expect(marta).toHaveValue('af_bella');
+    await expect(within(cast).getByRole('combobox', { name: 'Voice of Tobias' })).toHaveValue('bm_george');
+    await expect(
+      within(cast).getByText('The narrator reads in Heart; each character in a voice of their own.'),
+    ).toBeVisible();
+    // Another voice for Marta, heard first.
+    await userEvent.selectOptions(marta, 'af_heart');
+    const hear = within(cast).getByRole('button', { name: 'Preview the voice of Marta' });
+    await userEvent.click(hear);
+    await waitFor(() => expect(hear).toHaveAttribute('aria-pressed', 'true'));
+    await userEvent.click(hear);
+    await submit(canvas);
+    await expect(await canvas.findByRole('heading', { name: `Navigated to /jobs/${createdJobId}` })).toBeVisible();
+    await expect(sent.previews.at(-1)?.voice_config).toEqual({
+      provider: 'openai_compatible',
+      voice_id: 'af_heart',
+      cast: true,
+    });
+    await expect(sent.jobs).toEqual([
+      {
+        title: 'The Raven',
+        content: story,
+        voice_config: {
+          provider: 'openai_compatible',
+          voice_id: 'af_heart',
+          cast: true,
+          cast_voices: { marta: 'af_heart' },
+        },
+      },
     ]);
   },
 };

@@ -5,7 +5,7 @@ import { useLocation } from 'wouter';
 import { useCreateJob } from '../../api/gen/endpoints/jobs';
 import type { TtsProvider } from '../../api/gen/model';
 import { errorMessage } from '../../api/errors';
-import { Alert, Card, Page, TextField } from '../../components/ui';
+import { Alert, Card, Checkbox, Page, TextField } from '../../components/ui';
 import { paths } from '../../lib/paths';
 import { invalidateJobLists } from '../../features/jobs';
 import {
@@ -18,7 +18,9 @@ import {
   type UploadMode,
 } from '../../features/upload';
 import { VoicePicker } from '../../features/voices';
+import { CastPreview } from './CastPreview';
 import { ChapterPreview } from './ChapterPreview';
+import { useCastChoice, withCast, type CastChoice } from './cast';
 import { useUploadDraft, type UploadDraft } from './draft';
 import { useFileSource } from './file-source';
 import { previewRequest, useChapterPreview, type ChapterPreviewModel } from './preview';
@@ -29,6 +31,12 @@ const Form = styled.form`
   display: flex;
   flex-direction: column;
   gap: ${({ theme }) => theme.space(5)};
+`;
+
+const FullCastHint = styled.p`
+  margin: calc(-1 * ${({ theme }) => theme.space(4)}) 0 0;
+  color: ${({ theme }) => theme.colors.textMuted};
+  font-size: ${({ theme }) => theme.fontSizes.sm};
 `;
 
 type Step = 'idle' | 'uploading' | 'creating';
@@ -42,6 +50,7 @@ function useCreateBook(
   { draft, validate }: UploadDraft,
   files: ReturnType<typeof useFileSource>,
   chapters: ChapterPreviewModel,
+  cast: CastChoice,
 ) {
   const [, navigate] = useLocation();
   const queryClient = useQueryClient();
@@ -68,7 +77,8 @@ function useCreateBook(
       }
       setStep('creating');
       const choice = ready && isBook ? chapterChoice(ready, selected, chapterTitles) : {};
-      const job = await createJob.mutateAsync({ data: jobRequest(form, { fileKey: key }, choice) });
+      const request = withCast(jobRequest(form, { fileKey: key }, choice), cast.on, cast.voices);
+      const job = await createJob.mutateAsync({ data: request });
       // The top bar's running badge, the dashboard counters and the lists refresh at once.
       void invalidateJobLists(queryClient);
       navigate(paths.job(job.id));
@@ -88,13 +98,16 @@ export function Upload() {
   const { form, file } = draft.draft;
   const files = useFileSource(draft);
   const fileTitle = file ? titleFromFileName(file.name) : '';
+  const cast = useCastChoice(form.ttsProvider);
+  const request = previewRequest(mode, form, files.fileKey, fileTitle);
   const chapters = useChapterPreview({
-    request: previewRequest(mode, form, files.fileKey, fileTitle),
+    // The preview finds the cast; the voices chosen for it change only what create sends.
+    request: request && withCast(request, cast.on),
     fileTitle,
     titleTouched: draft.titleTouched,
     setDraft: draft.setDraft,
   });
-  const { step, serverError, onSubmit } = useCreateBook(mode, draft, files, chapters);
+  const { step, serverError, onSubmit } = useCreateBook(mode, draft, files, chapters, cast);
   const { preview, isBook, chosen } = chapters;
 
   const onMode = (next: UploadMode) => {
@@ -129,6 +142,16 @@ export function Upload() {
               }))
             }
           />
+          <Checkbox
+            label="Full cast"
+            role="switch"
+            checked={cast.on}
+            aria-describedby="full-cast-hint"
+            onChange={(event) => cast.setOn(event.target.checked)}
+          />
+          <FullCastHint id="full-cast-hint">
+            Every character who speaks gets a voice of their own; the narrator reads the rest.
+          </FullCastHint>
           <SourceFields
             mode={mode}
             onMode={onMode}
@@ -147,7 +170,16 @@ export function Upload() {
               titles={chapters.chapterTitles}
               onToggle={chapters.onToggle}
               onTitle={chapters.onChapterTitle}
-            />
+            >
+              {cast.on && form.ttsProvider && (
+                <CastPreview
+                  cast={chapters.ready?.cast}
+                  provider={form.ttsProvider as TtsProvider}
+                  chosen={cast.voices}
+                  onChoose={cast.choose}
+                />
+              )}
+            </ChapterPreview>
           )}
           <SubmitActions
             label={submitLabel(step, files.fileUploading, isBook ? chosen : null)}

@@ -14,6 +14,7 @@ import type { FileStorage } from '../../../server/storage/types';
 import { type TestApp, truncateAll } from '../../../server/testing/app';
 import { makeEpub3, multipartFile } from '../../../server/testing/books';
 import { createPasswordResets } from '../../../server/auth/password-resets';
+import { createCastRepository } from '../../../server/cast/repository';
 import { reader, states } from '../states';
 
 /**
@@ -53,6 +54,7 @@ type SeedParams = {
   entries?: { text: string; say_as: string }[];
   word?: string;
   seconds?: number;
+  characters?: { id: string; name: string; gender: 'female' | 'male' | 'unknown'; voice_id: string }[];
 };
 
 async function ensureAccount(app: FastifyInstance, email: string, password: string) {
@@ -285,6 +287,32 @@ export function createStateHandlers(ctx: ProviderContext): Record<string, StateH
       const job = await seedCompletedAudiobook(ctx.dev.db, ctx.storage, { userId: user.id, title, seconds: 3 });
       await writeTranscript(ctx.dev.db, ctx.storage, job, [[`${word} opened the door.`, 'Nobody was there.']]);
       await savePronunciations(ctx.dev.app, user.token, [{ text: word, say_as: 'her-my-oh-nee' }]);
+      return { token: user.token, jobId: job.jobId };
+    },
+    [states.castBook]: async (params: unknown) => {
+      const user = await freshReader(ctx);
+      const { title = 'The Farm', characters = [] } = seedParams(params);
+      const job = await seedCompletedAudiobook(ctx.dev.db, ctx.storage, { userId: user.id, title, seconds: 3 });
+      const voice = { provider: 'offline', voice_id: 'en-us+f3', cast: true };
+      await ctx.dev.db.query('UPDATE jobs SET config = $2::jsonb WHERE id = $1', [
+        job.jobId,
+        JSON.stringify({ provider: 'offline', voice_config: voice }),
+      ]);
+      // One quote per character, one after the other: "Hello." "Hello." ...
+      const quote = '"Hello." ';
+      const sentences = characters.map(() => quote.trim());
+      await writeTranscript(ctx.dev.db, ctx.storage, job, [sentences]);
+      await createCastRepository(ctx.storage).write(job.jobId, {
+        narrator_voice: voice.voice_id,
+        characters: characters.map((c) => ({ ...c, aliases: [] })),
+        chapters: [
+          characters.map((c, i) => ({
+            char_start: i * quote.length,
+            char_end: i * quote.length + quote.trim().length,
+            speaker: c.id,
+          })),
+        ],
+      });
       return { token: user.token, jobId: job.jobId };
     },
     [states.pendingJobsExist]: async (params: unknown) => {

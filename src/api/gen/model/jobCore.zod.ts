@@ -30,7 +30,9 @@ export const JobCore = zod.object({
   "voice_config": zod.object({
   "provider": zod.enum(['openai', 'elevenlabs', 'offline', 'openai_compatible']).describe('Who speaks: `openai` and `elevenlabs` (cloud voices; the offline voice stands in without their key), `offline` (the eSpeak-NG voice, chosen on purpose) and `openai_compatible` (the voice server beside Lectio, TTS_SERVER_URL).'),
   "voice_id": zod.string().optional().describe('A voice id of `GET /voices` for the provider: alloy for openai and adam for elevenlabs by default (or any voice id of theirs), an eSpeak-NG variant for offline (en-us+f3 by default), a voice of the voice server for openai_compatible. An offline or voice server voice that `GET /voices` does not list is refused with 422.'),
-  "voice_settings": zod.record(zod.string(), zod.string()).optional()
+  "voice_settings": zod.record(zod.string(), zod.string()).optional(),
+  "cast": zod.boolean().optional().describe('Full cast: each character who speaks gets a voice of their own (`GET /audio/{jobId}/cast`); absent or false, one voice reads.'),
+  "cast_voices": zod.record(zod.string(), zod.string()).optional().describe('With `cast`: a character\'s voice by the character\'s id (docs/api.md, "A book\'s cast").')
 }).optional(),
   "provider": zod.enum(['openai', 'elevenlabs', 'offline', 'openai_compatible']).optional().describe('Who speaks: `openai` and `elevenlabs` (cloud voices; the offline voice stands in without their key), `offline` (the eSpeak-NG voice, chosen on purpose) and `openai_compatible` (the voice server beside Lectio, TTS_SERVER_URL).'),
   "source": zod.enum(['content', 'file', 'url']).optional(),

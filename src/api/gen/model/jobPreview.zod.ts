@@ -12,6 +12,9 @@
  */
 import * as zod from 'zod';
 
+export const jobPreviewCastOneCharactersItemLinesMin = 0;
+
+
 export const JobPreview = zod.object({
   "job_type": zod.enum(['text_to_audio', 'book_processing']),
   "title": zod.string(),
@@ -32,7 +35,20 @@ export const JobPreview = zod.object({
   "provider": zod.enum(['offline', 'openai', 'elevenlabs', 'openai_compatible']),
   "model": zod.string(),
   "usd": zod.number()
-})).describe('The cost of the chosen chapters with each provider this server can use (offline is free).')
+})).describe('The cost of the chosen chapters with each provider this server can use (offline is free).'),
+  "cast": zod.object({
+  "narrator": zod.object({
+  "voice_id": zod.string().describe('The voice that reads everything outside the quotes (the job\'s `voice_config.voice_id`).')
+}),
+  "characters": zod.array(zod.object({
+  "id": zod.string().describe('Stable within the book ("captain-harris"); what `PUT` and `spans` name the character by.'),
+  "name": zod.string().describe('The fullest form the book uses ("Captain Harris").'),
+  "aliases": zod.array(zod.string()).describe('Other forms that name the same person ("Harris", "the captain").'),
+  "gender": zod.enum(['female', 'male', 'unknown']),
+  "voice_id": zod.string().describe('The voice that reads the character\'s lines (a voice of the book\'s provider).'),
+  "lines": zod.int().min(jobPreviewCastOneCharactersItemLinesMin).describe('Quoted spans the character speaks in the whole book, corrections included.')
+}))
+}).describe('A book\'s narrator and characters, the most lines first.').optional().describe('With `voice_config.cast`: the cast the book would have (as `GET /audio/{jobId}/cast` answers it), its characters with the voices they would get (`voice_config.cast_voices` applied). Absent without `voice_config.cast`.')
 })
 
 export type JobPreview = zod.input<typeof JobPreview>;

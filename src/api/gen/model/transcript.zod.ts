@@ -24,6 +24,12 @@ export const transcriptSentencesItemWordsItemCharStartMin = 0;
 
 export const transcriptSentencesItemWordsItemCharEndMin = 0;
 
+export const transcriptSentencesItemSpansItemCharStartMin = 0;
+
+export const transcriptSentencesItemSpansItemCharEndMin = 0;
+
+export const transcriptSentencesItemSpansItemQuoteStartMin = 0;
+
 
 export const Transcript = zod.object({
   "job_id": zod.uuid(),
@@ -48,7 +54,14 @@ export const Transcript = zod.object({
   "end": zod.number(),
   "char_start": zod.int().min(transcriptSentencesItemWordsItemCharStartMin).describe('UTF-16 offset of the word in the chapter\'s text.'),
   "char_end": zod.int().min(transcriptSentencesItemWordsItemCharEndMin)
-})).optional().describe('When the voice gave word timings (a voice server that offers them): the sentence\'s words with when each is spoken, in order. Absent otherwise.')
+})).optional().describe('When the voice gave word timings (a voice server that offers them): the sentence\'s words with when each is spoken, in order. Absent otherwise.'),
+  "spans": zod.array(zod.object({
+  "char_start": zod.int().min(transcriptSentencesItemSpansItemCharStartMin).describe('UTF-16 offset in the chapter\'s text where the part begins.'),
+  "char_end": zod.int().min(transcriptSentencesItemSpansItemCharEndMin).describe('UTF-16 offset just past the part.'),
+  "speaker": zod.string().describe('A character\'s id (`GET /audio/{jobId}/cast`), or `narrator`.'),
+  "quote_start": zod.int().min(transcriptSentencesItemSpansItemQuoteStartMin).optional().describe('For a part of a quoted span: where that span starts in the chapter\'s text (its opening mark, in this sentence or an earlier one), the `char_start` a correction (`PUT /audio/{jobId}/cast` `overrides`) names it by. Absent for narration.'),
+  "uncertain": zod.boolean().optional().describe('For a part of a quoted span: its speaker is a guess (the attribution was less than 60% sure and the listener has not corrected it). Absent otherwise.')
+})).optional().describe('For a book converted with a full cast: the sentence cut into who speaks each part, in order and covering it (narration is `narrator`). Absent otherwise.')
 }))
 }).describe('One chapter of an audiobook\'s text, sentence by sentence, with when each is spoken.')
 

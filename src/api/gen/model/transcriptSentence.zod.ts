@@ -22,6 +22,12 @@ export const transcriptSentenceWordsItemCharStartMin = 0;
 
 export const transcriptSentenceWordsItemCharEndMin = 0;
 
+export const transcriptSentenceSpansItemCharStartMin = 0;
+
+export const transcriptSentenceSpansItemCharEndMin = 0;
+
+export const transcriptSentenceSpansItemQuoteStartMin = 0;
+
 
 export const TranscriptSentence = zod.object({
   "index": zod.int().min(transcriptSentenceIndexMin).describe('Position of the sentence in the chapter, from 0.'),
@@ -36,7 +42,14 @@ export const TranscriptSentence = zod.object({
   "end": zod.number(),
   "char_start": zod.int().min(transcriptSentenceWordsItemCharStartMin).describe('UTF-16 offset of the word in the chapter\'s text.'),
   "char_end": zod.int().min(transcriptSentenceWordsItemCharEndMin)
-})).optional().describe('When the voice gave word timings (a voice server that offers them): the sentence\'s words with when each is spoken, in order. Absent otherwise.')
+})).optional().describe('When the voice gave word timings (a voice server that offers them): the sentence\'s words with when each is spoken, in order. Absent otherwise.'),
+  "spans": zod.array(zod.object({
+  "char_start": zod.int().min(transcriptSentenceSpansItemCharStartMin).describe('UTF-16 offset in the chapter\'s text where the part begins.'),
+  "char_end": zod.int().min(transcriptSentenceSpansItemCharEndMin).describe('UTF-16 offset just past the part.'),
+  "speaker": zod.string().describe('A character\'s id (`GET /audio/{jobId}/cast`), or `narrator`.'),
+  "quote_start": zod.int().min(transcriptSentenceSpansItemQuoteStartMin).optional().describe('For a part of a quoted span: where that span starts in the chapter\'s text (its opening mark, in this sentence or an earlier one), the `char_start` a correction (`PUT /audio/{jobId}/cast` `overrides`) names it by. Absent for narration.'),
+  "uncertain": zod.boolean().optional().describe('For a part of a quoted span: its speaker is a guess (the attribution was less than 60% sure and the listener has not corrected it). Absent otherwise.')
+})).optional().describe('For a book converted with a full cast: the sentence cut into who speaks each part, in order and covering it (narration is `narrator`). Absent otherwise.')
 })
 
 export type TranscriptSentence = zod.input<typeof TranscriptSentence>;
