@@ -80,14 +80,23 @@ describe('the installable app and its service worker', () => {
       expect(`${width}x${height}`, icon.src).toBe(icon.sizes);
     }
 
-    // Each theme's page colour for the browser's bars.
-    const themeColors = await page
-      .locator('meta[name="theme-color"]')
-      .evaluateAll((metas) => metas.map((meta) => [meta.getAttribute('media'), meta.getAttribute('content')]));
+    // Each theme's page colour for the browser's bars, as the page is served (once the app runs,
+    // both follow the theme in force: the light one here).
+    const served = await (await page.request.get(`${app.url}/`)).text();
+    const themeColors = [...served.matchAll(/<meta name="theme-color" media="([^"]+)" content="([^"]+)"/g)].map(
+      (match) => [match[1], match[2]],
+    );
     expect(themeColors).toEqual([
       ['(prefers-color-scheme: light)', lightTheme.colors.background],
       ['(prefers-color-scheme: dark)', darkTheme.colors.background],
     ]);
+    await expect
+      .poll(() =>
+        page
+          .locator('meta[name="theme-color"]')
+          .evaluateAll((metas) => metas.map((meta) => meta.getAttribute('content'))),
+      )
+      .toEqual([lightTheme.colors.background, lightTheme.colors.background]);
   });
 
   it('serves the service worker fresh, and it controls the page after a reload', async () => {
@@ -98,7 +107,12 @@ describe('the installable app and its service worker', () => {
 
     // Installed (the shell precached) and active: the page the worker was registered from is
     // not yet its client; the next load is.
-    const state = await page.evaluate(async () => (await navigator.serviceWorker.ready).active?.state);
+    const state = await page.evaluate(async () => {
+      const active = (await navigator.serviceWorker.ready).active!;
+      if (active.state === 'activating')
+        await new Promise((resolve) => active.addEventListener('statechange', resolve, { once: true }));
+      return active.state;
+    });
     expect(state).toBe('activated');
     await page.reload();
     await page.getByRole('navigation', { name: 'Main' }).waitFor();

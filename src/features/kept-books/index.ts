@@ -10,6 +10,6 @@ export { KeepOnDevice } from './KeepOnDevice';
 export { KeptBadge } from './KeptBadge';
 export { PlaceOfferNotice } from './PlaceOfferNotice';
 export { useKeptBook, useKeptBooks, useKeptReadAlong, useWatchKeptBooks } from './hooks';
-export { cancelKeeping, dismissKeepFailure, forgetThisAccount, keepBook, removeBook } from './actions';
+export { cancelKeeping, dismissKeepFailure, keepBook, removeBook } from './actions';
 export { deviceKeeping } from './queue';
 export { kept as keptState, resetKept } from './state';
