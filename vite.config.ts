@@ -268,10 +268,11 @@ export default defineConfig({
           environment: 'node',
           setupFiles: ['./tests/setup/temp-dir.ts'],
           include: ['tests/e2e/**/*.e2e.test.ts'],
-          // Two files at a time: each mostly waits on its own app and browser. The app is built once
-          // first, so no two starts build it at once.
+          // The app built once first (no start waits for a build); then one file at a time: the
+          // step runs beside the busy lane's, and two files at once on top of it left a shelf's
+          // Play waiting past its timeout.
           globalSetup: ['./tests/setup/e2e-build.ts'],
-          maxWorkers: 2,
+          fileParallelism: false,
           testTimeout: 180_000,
           hookTimeout: 240_000,
         },

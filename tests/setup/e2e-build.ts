@@ -1,6 +1,6 @@
 // The browser tests' global setup: builds the web app and the server once, as `npm start` would,
-// before the test files start their apps two at a time (each app's start then finds both built,
-// instead of two starts building into dist/ at once).
+// before the test files start their apps (each start then finds both built, and no test's
+// timeout is spent on a build).
 import { spawnSync } from 'node:child_process';
 
 export default function buildOnce(): void {
