@@ -173,7 +173,8 @@ export function ReadAlong({ jobId, speakers }: { jobId: string; speakers?: ReadA
         <Spinner label="Loading the text..." />
       ) : notReady ? (
         <Note>This chapter is still converting: its text appears here when it is ready.</Note>
-      ) : transcript.error ? (
+      ) : transcript.error && !transcript.data ? (
+        // A text already at hand is shown though a later ask failed (a kept book's, offline).
         <Note role="alert">{errorMessage(transcript.error, 'The text could not be loaded')}</Note>
       ) : (
         <Box
