@@ -21,3 +21,26 @@ export const MenuList = styled.ul`
   box-shadow: ${({ theme }) => theme.shadowRaised};
   white-space: nowrap;
 `;
+
+/**
+ * One choice of a menu of choices (role menuitemradio): the chosen one bold with a tick. Each menu
+ * sets its hover colour.
+ */
+export const MenuChoice = styled.li`
+  padding: ${({ theme }) => `${theme.space(2)} ${theme.space(4)}`};
+  cursor: pointer;
+  color: ${({ theme }) => theme.colors.text};
+  &[aria-checked='true'] {
+    font-weight: 700;
+  }
+  &[aria-checked='true']::before {
+    content: '✓ ';
+  }
+  &:focus {
+    outline: none;
+  }
+  &:focus-visible {
+    outline: 2px solid ${({ theme }) => theme.colors.focus};
+    outline-offset: -2px;
+  }
+`;

@@ -18,6 +18,6 @@ export { Disclosure } from './Disclosure';
 export { EmptyState } from './EmptyState';
 export { Dialog } from './Dialog';
 export { useMenuButton } from './useMenuButton';
-export { MenuAnchor, MenuList } from './MenuList';
+export { MenuAnchor, MenuChoice, MenuList } from './MenuList';
 export { FactList } from './FactList';
 export { SectionHeader } from './SectionHeader';

@@ -1,7 +1,7 @@
 import CircleHelp from 'lucide-react/icons/circle-help';
 import styled from 'styled-components';
 import type { Cast } from '../../api/gen/model';
-import { MenuAnchor, MenuList, useMenuButton } from '../../components/ui';
+import { MenuAnchor, MenuChoice, MenuList, useMenuButton } from '../../components/ui';
 import { speakerName, speakerTone, type SpeakerTone } from './speakers';
 
 const Anchor = styled(MenuAnchor)`
@@ -40,25 +40,11 @@ const List = styled(MenuList)`
   min-width: 10rem;
 `;
 
-const Item = styled.li`
-  padding: ${({ theme }) => `${theme.space(2)} ${theme.space(4)}`};
-  cursor: pointer;
-  color: ${({ theme }) => theme.colors.text};
+const Item = styled(MenuChoice)`
   font-size: ${({ theme }) => theme.fontSizes.md};
-  &[aria-checked='true'] {
-    font-weight: 700;
-  }
-  &[aria-checked='true']::before {
-    content: '✓ ';
-  }
   &:hover,
   &:focus {
     background: ${({ theme }) => theme.colors.raised};
-    outline: none;
-  }
-  &:focus-visible {
-    outline: 2px solid ${({ theme }) => theme.colors.focus};
-    outline-offset: -2px;
   }
 `;
 

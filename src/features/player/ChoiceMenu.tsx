@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import styled from 'styled-components';
-import { MenuAnchor, MenuList, useMenuButton } from '../../components/ui';
+import { MenuAnchor, MenuChoice, MenuList, useMenuButton } from '../../components/ui';
 
 export interface Choice<T> {
   value: T;
@@ -41,24 +41,10 @@ const List = styled(MenuList)`
   min-width: 100%;
 `;
 
-const Item = styled.li`
-  padding: ${({ theme }) => `${theme.space(2)} ${theme.space(4)}`};
-  cursor: pointer;
-  color: ${({ theme }) => theme.colors.text};
-  &[aria-checked='true'] {
-    font-weight: 700;
-  }
-  &[aria-checked='true']::before {
-    content: '✓ ';
-  }
+const Item = styled(MenuChoice)`
   &:hover,
   &:focus {
     background: ${({ theme }) => theme.tone.info.background};
-    outline: none;
-  }
-  &:focus-visible {
-    outline: 2px solid ${({ theme }) => theme.colors.focus};
-    outline-offset: -2px;
   }
 `;
 
