@@ -9,6 +9,7 @@ import {
   assertValidKey,
   InvalidStorageKeyError,
   serialisedWriter,
+  sliceByStat,
   TEMP_DIR_NAME,
   writeThrough,
   type ByteRange,
@@ -142,12 +143,8 @@ export class LocalFileStorage implements FileStorage {
     return createReadStream(file);
   }
 
-  async readSlice(key: string, start: number, end?: number): Promise<StoredSlice | null> {
-    const info = await this.stat(key);
-    if (info === null) return null;
-    if (start >= info.size) return { size: info.size, slice: null };
-    const last = Math.min(end ?? info.size - 1, info.size - 1);
-    return { size: info.size, slice: { start, end: last, stream: this.read(key, { start, end: last }) } };
+  readSlice(key: string, start: number, end?: number): Promise<StoredSlice | null> {
+    return sliceByStat(this, key, start, end);
   }
 
   async stat(key: string): Promise<{ size: number } | null> {

@@ -14,6 +14,7 @@ import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import {
   assertValidKey,
   serialisedWriter,
+  sliceByStat,
   StorageUnavailableError,
   writeThrough,
   type ByteRange,
@@ -197,11 +198,7 @@ export class S3FileStorage implements FileStorage {
     if (range === null) {
       // A store that ignored the range (it sent the whole object): its length is the size.
       body.destroy();
-      const info = await this.stat(key);
-      if (info === null) return null;
-      if (start >= info.size) return { size: info.size, slice: null };
-      const last = Math.min(end ?? info.size - 1, info.size - 1);
-      return { size: info.size, slice: { start, end: last, stream: this.read(key, { start, end: last }) } };
+      return sliceByStat(this, key, start, end);
     }
     const out = new PassThrough();
     body.on('error', (error) => out.destroy(unavailable(error) as Error));

@@ -14,6 +14,20 @@ export interface StoredSlice {
   slice: { start: number; end: number; stream: NodeJS.ReadableStream } | null;
 }
 
+/** readSlice from a stat and a ranged read: for a store that cannot answer both in one call. */
+export async function sliceByStat(
+  storage: Pick<FileStorage, 'stat' | 'read'>,
+  key: string,
+  start: number,
+  end?: number,
+): Promise<StoredSlice | null> {
+  const info = await storage.stat(key);
+  if (info === null) return null;
+  if (start >= info.size) return { size: info.size, slice: null };
+  const last = Math.min(end ?? info.size - 1, info.size - 1);
+  return { size: info.size, slice: { start, end: last, stream: storage.read(key, { start, end: last }) } };
+}
+
 /**
  * An open, not yet visible write. Chunks go to a temporary file; only `commit()` makes the file
  * appear under its key (atomically, replacing any previous version). `abort()` discards it.
