@@ -83,3 +83,31 @@ export function correlationAt(pcm: Int16Array, decoded: Float32Array, offset: nu
   }
   return sxx === 0 || syy === 0 ? 0 : sxy / Math.sqrt(sxx * syy);
 }
+
+/**
+ * Which of `candidatesHz` is loudest in `samples` between `fromSeconds` and `toSeconds` (the
+ * Goertzel filter's power at each): the voice heard there, when each voice reads at a tone of its own.
+ */
+export function loudestTone(
+  samples: Float32Array,
+  sampleRate: number,
+  fromSeconds: number,
+  toSeconds: number,
+  candidatesHz: number[],
+): number {
+  const from = Math.max(0, Math.round(fromSeconds * sampleRate));
+  const to = Math.min(samples.length, Math.round(toSeconds * sampleRate));
+  if (to <= from) throw new Error(`no audio between ${fromSeconds} s and ${toSeconds} s`);
+  const power = (hz: number) => {
+    const coefficient = 2 * Math.cos((2 * Math.PI * hz) / sampleRate);
+    let previous = 0;
+    let beforePrevious = 0;
+    for (let i = from; i < to; i += 1) {
+      const next = samples[i]! + coefficient * previous - beforePrevious;
+      beforePrevious = previous;
+      previous = next;
+    }
+    return previous * previous + beforePrevious * beforePrevious - coefficient * previous * beforePrevious;
+  };
+  return candidatesHz.reduce((best, hz) => (power(hz) > power(best) ? hz : best));
+}

@@ -90,3 +90,17 @@ export async function unzipEntry(file: string, name: string): Promise<Buffer> {
   const { stdout } = await run(bin, ['-p', file, pattern], { encoding: 'buffer', maxBuffer: 256 * 1024 * 1024 });
   return stdout;
 }
+
+/** A media file's audio decoded by ffmpeg: mono 32-bit float samples at `sampleRate`, as a player hears it. */
+export async function decodeAudio(file: string, sampleRate = 16_000): Promise<Float32Array> {
+  const bin = need('ffmpeg', 'sudo apt-get install -y ffmpeg');
+  const { stdout } = await run(
+    bin,
+    ['-v', 'error', '-i', file, '-ac', '1', '-ar', String(sampleRate), '-f', 'f32le', '-'],
+    {
+      encoding: 'buffer',
+      maxBuffer: 512 * 1024 * 1024,
+    },
+  );
+  return new Float32Array(stdout.buffer, stdout.byteOffset, Math.floor(stdout.length / 4));
+}

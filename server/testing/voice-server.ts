@@ -5,9 +5,9 @@
  * receives, can refuse a request or go down on cue, and takes time to "synthesise" (a fixed
  * real-time factor, at most `capacity` requests at once) so concurrency can be measured.
  *
- * Its audio is its own: each word is a tone of `toneHz` lasting `wordSeconds`, with a short
- * silence after it, so a test can tell the server's audio from any other voice's and knows how
- * long every sentence lasts.
+ * Its audio is its own: each word is a tone of `toneHz` (or its voice's `toneHzByVoice`) lasting
+ * `wordSeconds`, with a short silence after it, so a test can tell the server's audio from any
+ * other voice's (and its voices apart) and knows how long every sentence lasts.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -29,6 +29,8 @@ export interface FakeVoiceServerOptions {
   captions?: boolean;
   wordSeconds?: number;
   toneHz?: number;
+  /** A tone per voice id (others read at `toneHz`), so a test can hear which voice read a stretch of a file. */
+  toneHzByVoice?: Record<string, number>;
   sampleRate?: number;
   /** Seconds of audio made per second of work (default: as fast as it can). */
   realTimeFactor?: number;
@@ -79,7 +81,10 @@ export async function startFakeVoiceServer(options: FakeVoiceServerOptions = {})
   const secondsFor = (text: string) => [...text.matchAll(WORD)].length * (wordSeconds + GAP_SECONDS);
 
   /** The server's speech for `text`, and where each of its tokens is said. */
-  function speak(text: string): { wav: Uint8Array; tokens: { word: string; start_time: number; end_time: number }[] } {
+  function speak(
+    text: string,
+    voice: string,
+  ): { wav: Uint8Array; tokens: { word: string; start_time: number; end_time: number }[] } {
     const tokens: { word: string; start_time: number; end_time: number }[] = [];
     const words = [...text.matchAll(TOKEN)].map((m) => m[0]);
     let t = 0;
@@ -94,8 +99,9 @@ export async function startFakeVoiceServer(options: FakeVoiceServerOptions = {})
     const samples = new Int16Array(Math.round(t * sampleRate));
     const perWord = Math.round((wordSeconds + GAP_SECONDS) * sampleRate);
     const tone = Math.round(wordSeconds * sampleRate);
+    const hz = options.toneHzByVoice?.[voice] ?? toneHz;
     for (let i = 0; i < samples.length; i++) {
-      if (i % perWord < tone) samples[i] = Math.round(12_000 * Math.sin((2 * Math.PI * toneHz * i) / sampleRate));
+      if (i % perWord < tone) samples[i] = Math.round(12_000 * Math.sin((2 * Math.PI * hz * i) / sampleRate));
     }
     return { wav: encodeWav({ samples, sampleRate }), tokens };
   }
@@ -160,7 +166,7 @@ export async function startFakeVoiceServer(options: FakeVoiceServerOptions = {})
       });
     }
     if (input.trim() === '') return json(res, 400, { detail: { message: 'Empty input' } });
-    const { wav, tokens } = speak(input);
+    const { wav, tokens } = speak(input, voice);
     inFlight += 1;
     peak = Math.max(peak, inFlight);
     try {

@@ -190,9 +190,9 @@ export const ShelvesConverting: Story = {
     // A text not yet read into chapters has nothing to play.
     await expect(shelf.getByText('Converting (5%)')).toBeVisible();
     await expect(shelf.queryByRole('button', { name: /Morning Paper/ })).toBeNull();
-    // A converting book with chapters ready is in Recently added too.
-    const added = within(canvas.getByRole('region', { name: 'Recently added' }));
-    await expect(added.getByRole('heading', { name: 'A Long Novel' })).toBeVisible();
+    // A converting book with chapters ready is in Recently added too (its own query: wait for it).
+    const added = within(await canvas.findByRole('region', { name: 'Recently added' }));
+    await expect(await added.findByRole('heading', { name: 'A Long Novel' })).toBeVisible();
   },
 };
 
