@@ -25,7 +25,7 @@ import { idleWhileWorking, serverOptions } from './http/server-options';
 import { installNotFound, installSpa } from './http/spa';
 import { createZodSerializerCompiler, zodValidatorCompiler } from './http/zod';
 import { createListeningService, deriveMediaSecret } from './listening/service';
-import { createTranscriptService } from './listening/transcript';
+import { createFinishedBooks } from './listening/transcript';
 import { createCoverService } from './listening/covers';
 import { EncoderPool } from './audio/encoder-pool';
 import { createPronunciationRepository } from './pronunciations/repository';
@@ -33,7 +33,6 @@ import { createPronunciationService } from './pronunciations/service';
 import { createProgressRepository } from './progress/repository';
 import { createProgressService } from './progress/service';
 import { convertsNatively, createConversion, type Conversion, type ConversionOverrides } from './jobs/index';
-import { createBookSource } from './books/source';
 import { createExports } from './exports/index';
 import { createMediaTagger } from './exports/media-tags';
 import { createFeedRepository } from './feeds/repository';
@@ -273,9 +272,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Fas
     await samplePool?.close();
   });
   // Downloads (M4B, MP3, ZIP, EPUB) built on their own queue, and the private podcast feeds.
-  const transcripts = createTranscriptService({ books, storage });
-  // One source of finished books for downloads, feeds, the streamed files' tags and the assistant.
-  const bookSource = createBookSource({ books, progress: progressRepository, storage, transcripts });
+  const { transcripts, bookSource } = createFinishedBooks({ books, progress: progressRepository, storage });
   const exports = await createExports({ config, db, storage, books: bookSource, log: app.log, now });
   app.addHook('preClose', async function stopExports() {
     await exports.close();

@@ -4,8 +4,7 @@ import { migrate } from './db/migrate';
 import { openDatabase } from './db/open';
 import { convertsNatively, createConversion } from './jobs/index';
 import { createExports } from './exports/index';
-import { createBookSource } from './books/source';
-import { createTranscriptService } from './listening/transcript';
+import { createFinishedBooks } from './listening/transcript';
 import { createProgressRepository } from './progress/repository';
 import { conversionMetricsHook, readinessChecks } from './ops/checks';
 import { createMetrics } from './ops/metrics';
@@ -57,12 +56,7 @@ async function main(): Promise<void> {
     config,
     db,
     storage,
-    books: createBookSource({
-      books,
-      progress: createProgressRepository(db),
-      storage,
-      transcripts: createTranscriptService({ books, storage }),
-    }),
+    books: createFinishedBooks({ books, progress: createProgressRepository(db), storage }).bookSource,
     log,
   });
   let opsUrl: string | undefined;

@@ -4,9 +4,9 @@
  * listener's saved position), and an in-memory one for tests and benchmarks.
  */
 import { chaptersOf, isListenable, type Book } from '../books/book';
-import { BOOK_NOT_FOUND, downloadableBook, type BookSource } from '../books/source';
+import { BOOK_NOT_FOUND, downloadableBook, type BookCast, type BookSource } from '../books/source';
 import type { BookText } from '../books/text';
-import { sentencesOf } from '../books/transcript';
+import { sentencesOf, type QuotedSpan } from '../books/transcript';
 import { DomainError } from '../errors';
 
 export type { BookSource } from '../books/source';
@@ -18,7 +18,14 @@ export type { BookText } from '../books/text';
  * and only a book given an `outputFileKey` can be downloaded.
  */
 export function memoryBookSource(
-  books: { userId: string; book: Book; text?: BookText; position?: number }[],
+  books: {
+    userId: string;
+    book: Book;
+    text?: BookText;
+    position?: number;
+    /** A full-cast book's characters, and each chapter's quoted spans (offsets into `text`). */
+    cast?: BookCast & { chapters: QuotedSpan[][] };
+  }[],
 ): BookSource & { setPosition(userId: string, jobId: string, seconds: number): void } {
   const find = (userId: string, jobId: string) => books.find((b) => b.userId === userId && b.book.id === jobId);
   const found = (userId: string, jobId: string) => {
@@ -32,7 +39,7 @@ export function memoryBookSource(
       return downloadableBook(book, chaptersOf(book, []));
     },
     async transcript(userId, jobId, order) {
-      const { book, text } = found(userId, jobId);
+      const { book, text, cast } = found(userId, jobId);
       const chapters = chaptersOf(book, []);
       const chapter = chapters[order - 1];
       if (chapter === undefined) {
@@ -51,7 +58,11 @@ export function memoryBookSource(
         jobId: book.id,
         chapter: { id: chapter.id, order, title: chapter.title, start: chapter.start, duration: chapter.duration },
         chapterCount: chapters.length,
-        sentences: sentencesOf(text?.text ?? '', spoken),
+        sentences: sentencesOf(
+          text?.text ?? '',
+          spoken,
+          cast === undefined ? undefined : (cast.chapters[order - 1] ?? []),
+        ),
       };
     },
     async listCompleted(userId) {
@@ -70,6 +81,10 @@ export function memoryBookSource(
     },
     async savedPosition(userId, jobId) {
       return find(userId, jobId)?.position ?? null;
+    },
+    async cast(userId, jobId) {
+      const cast = find(userId, jobId)?.cast;
+      return cast === undefined ? null : { characters: cast.characters };
     },
     setPosition(userId, jobId, seconds) {
       const b = find(userId, jobId);

@@ -44,9 +44,15 @@ const SETTING_QUESTION =
 const WHEN_QUESTION =
   /\b(?:when\s+(?:does|did|is)\s+(?:it|this|the\s+(?:story|book|novel))\b.*\b(?:set|take\s+place|happen)|what\s+(?:year|era|period|century|time\s+period|season)\b)/iu;
 
-/** An X-ray question: its entity (empty for the setting) and its kind. */
+/** "Who said that?", "who says 'the oil is low'": the words of the line (empty for the last one heard). */
+const SAID_QUESTION =
+  /^(?:so\s+|and\s+|but\s+|wait,?\s+)?who\s+(?:said|says|asked|asks|shouted|whispered|cried|replied|answered|spoke)\b[,:]?\s*(.*)$/iu;
+
+/** An X-ray question: its entity (empty for the setting and the last line heard) and its kind. */
 export function parseXray(text: string): { entity: string; kind: XrayKind } | null {
   const trimmed = text.trim().replace(/\s+/g, ' ');
+  const said = SAID_QUESTION.exec(trimmed);
+  if (said !== null) return { entity: said[1]!.replace(/[?!.]+$/u, '').trim(), kind: 'said' };
   if (WHEN_QUESTION.test(trimmed)) return { entity: '', kind: 'when' };
   if (SETTING_QUESTION.test(trimmed)) return { entity: '', kind: 'setting' };
   for (const pattern of XRAY_PATTERNS) {

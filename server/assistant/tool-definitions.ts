@@ -62,12 +62,12 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
   {
     name: 'xray_lookup',
     description:
-      'Who or what a character, place or thing is, or where and when the story is set (kind "setting" or "when", no query needed), from what the listener has heard so far (spoiler-free).',
+      'Who or what a character, place or thing is, or where and when the story is set (kind "setting" or "when", no query needed), or who said a line (kind "said", the query some of its words; none for the last line heard), from what the listener has heard so far (spoiler-free).',
     parameters: {
       type: 'object',
       properties: {
         job_id: jobId,
-        query: { type: 'string', description: 'The name or thing to look up.' },
+        query: { type: 'string', description: 'The name or thing to look up (for "said": words of the line).' },
         kind: { type: 'string', enum: [...XRAY_KINDS], description: 'The kind of question (default: who).' },
       },
       required: ['job_id'],

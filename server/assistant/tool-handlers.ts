@@ -11,6 +11,7 @@ import { formatTime, shorten } from './text';
 import { argString, cleanEntity, ToolError, type ToolResult } from './tool-definitions';
 import { newTutorState, tutorTurn as tutorReply, type TutorState } from './tutor';
 import { xrayLookup as xrayAnswer, XRAY_KINDS, type XrayKind } from './xray';
+import { whoSaid } from './who-said';
 
 /** What every tool works with: the toolbox's context, its reader of heard text, its memories. */
 export interface ToolKit extends HeardReader {
@@ -72,6 +73,8 @@ export async function xrayLookup(kit: ToolKit, args: Record<string, unknown>): P
   if (kindArg !== '' && !(XRAY_KINDS as readonly string[]).includes(kindArg))
     throw new ToolError(`Argument kind must be one of ${XRAY_KINDS.join(', ')}`);
   const kind = kindArg === '' ? null : (kindArg as XrayKind);
+  if (kind === 'said')
+    return whoSaid(kit.ctx.books, kit.ctx.userId, await kit.heard(id), argString(args, 'query', false));
   const entity = cleanEntity(argString(args, 'query', false));
   if (entity === '' && kind !== 'setting' && kind !== 'when') throw new ToolError('Missing argument query');
   const h = await kit.heard(id);

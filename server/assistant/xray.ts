@@ -11,7 +11,7 @@ import { describePlace, type HeardIndex, type IndexedSentence } from './heard-in
 import { entityPattern, shorten, spokenList, titleCase } from './text';
 import { evidenceOf, personMentions, prose } from './evidence';
 
-export const XRAY_KINDS = ['who', 'what', 'where', 'when', 'setting'] as const;
+export const XRAY_KINDS = ['who', 'what', 'where', 'when', 'setting', 'said'] as const;
 export type XrayKind = (typeof XRAY_KINDS)[number];
 
 export interface XrayInput {

@@ -39,6 +39,7 @@ function source(books: Book[], chapterJobs: Book[] = []) {
     },
     progress: { find: async (userId, jobId) => (userId === ANN && jobId === BOOK ? { positionSeconds: 42 } : null) },
     storage,
+    casts: { read: async () => null },
     transcripts: {
       transcript: async () => {
         throw new Error('not asked in these tests');

@@ -59,6 +59,13 @@ export interface BookSource {
   text(userId: string, jobId: string): Promise<BookText | null>;
   /** The saved listening position in seconds; null when never played. */
   savedPosition(userId: string, jobId: string): Promise<number | null>;
+  /** A finished full-cast book's characters (who its transcript's spans name); null for any other book. */
+  cast(userId: string, jobId: string): Promise<BookCast | null>;
+}
+
+/** The characters of a book's cast, as the read-along's speakers are named. */
+export interface BookCast {
+  characters: { id: string; name: string }[];
 }
 
 /** Books the assistant lists at most. */
@@ -105,8 +112,10 @@ export function createBookSource(deps: {
   storage: FileStorage;
   /** A chapter's read-along transcript (the listening side's). */
   transcripts: { transcript(userId: string, jobId: string, chapter: number): Promise<Transcript> };
+  /** Where books' casts are kept (server/cast/repository.ts). */
+  casts: { read(bookId: string): Promise<BookCast | null> };
 }): BookSource {
-  const { books, progress, storage, transcripts } = deps;
+  const { books, progress, storage, transcripts, casts } = deps;
 
   async function completed(userId: string, jobId: string): Promise<Book | null> {
     const book = await books.findBook(userId, jobId);
@@ -143,6 +152,12 @@ export function createBookSource(deps: {
     async savedPosition(userId, jobId) {
       if (!isUuid(jobId)) return null;
       return (await progress.find(userId, jobId))?.positionSeconds ?? null;
+    },
+    async cast(userId, jobId) {
+      const book = await completed(userId, jobId);
+      if (book === null) return null;
+      const cast = await casts.read(book.id);
+      return cast === null ? null : { characters: cast.characters.map(({ id, name }) => ({ id, name })) };
     },
   };
 }

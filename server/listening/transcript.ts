@@ -10,6 +10,7 @@ import { createCastRepository } from '../cast/repository';
 import type { BookReader } from '../books/reader';
 import { readBookText } from '../books/text';
 import { sentencesOf, type Transcript, type TranscriptSentence } from '../books/transcript';
+import { createBookSource, type BookSource } from '../books/source';
 import { DomainError } from '../errors';
 import type { FileStorage } from '../storage/types';
 import { JOB_NOT_FOUND } from './service';
@@ -77,4 +78,18 @@ export function createTranscriptService(deps: {
       };
     },
   };
+}
+
+/**
+ * The one source of finished books (server/books/source.ts) for downloads, feeds, the streamed
+ * files' tags and the assistant, reading these transcripts and the books' casts.
+ */
+export function createFinishedBooks(deps: {
+  books: Pick<BookReader, 'findBook' | 'chapterJobs' | 'completedBooks'>;
+  progress: Parameters<typeof createBookSource>[0]['progress'];
+  storage: FileStorage;
+}): { transcripts: TranscriptService; bookSource: BookSource } {
+  const transcripts = createTranscriptService(deps);
+  const casts = createCastRepository(deps.storage);
+  return { transcripts, bookSource: createBookSource({ ...deps, transcripts, casts }) };
 }
