@@ -146,7 +146,7 @@ async function installHttp(
   app.setValidatorCompiler(zodValidatorCompiler);
   app.setSerializerCompiler(createZodSerializerCompiler({ strict: config.appEnv !== 'production', log: app.log }));
   installErrorHandler(app);
-  await installSecurityHeaders(app, { otherOriginsAllowed: config.corsOrigins.length > 0 });
+  installSecurityHeaders(app, { otherOriginsAllowed: config.corsOrigins.length > 0 });
   installNotFound(app, config.staticDir);
   await installCors(app, config);
   metrics.setSources({ voiceSessions: () => voiceAssistant.openConnections() });
@@ -250,7 +250,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Fas
   // Books are read through server/books' reader, which the jobs module's repository (the table's one owner) implements.
   const books = conversion.repo.jobs;
   const progressRepository = createProgressRepository(db);
-  const progress = createProgressService({ repository: progressRepository, jobs: books, now });
+  const progress = createProgressService({ repository: progressRepository, jobs: books, readCache: listCache, now });
   const listening = createListeningService({
     books,
     progress: progressRepository,

@@ -27,3 +27,10 @@ export const UNIQUE_VIOLATION = '23505';
 export function isUniqueViolation(error: unknown): boolean {
   return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === UNIQUE_VIOLATION;
 }
+
+/** Postgres' SQLSTATE for a row that names a row no longer there (a job deleted as its place was saved). */
+export const FOREIGN_KEY_VIOLATION = '23503';
+
+export function isForeignKeyViolation(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === FOREIGN_KEY_VIOLATION;
+}

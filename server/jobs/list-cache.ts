@@ -1,9 +1,10 @@
 import type { Db } from '../db/types';
 
 /**
- * Serialized pages of GET /jobs, kept until their owner's jobs change. Every browser polls its
- * list every few seconds and most polls find nothing new: those are answered from here (and with
- * 304 when the browser already has the page) without touching the database.
+ * What is read from a user's jobs, kept until their jobs change: serialized pages of GET /jobs
+ * (every browser polls its list every few seconds and most polls find nothing new: those are
+ * answered from here, and with 304 when the browser already has the page, without touching the
+ * database), and the finished books a listener's progress saves are checked against.
  *
  * It is only trusted while change notifications arrive: migration 0005's trigger announces every
  * change a list shows on 'lectio_job_changes' with the owner's id, from whichever process wrote
@@ -18,7 +19,8 @@ export interface CachedPage {
   body: string;
 }
 
-interface Entry extends CachedPage {
+interface Entry {
+  value: unknown;
   userId: string;
   version: number;
   generation: number;
@@ -55,7 +57,8 @@ export function createListCache(maxEntries = 5000) {
     stamp(userId: string): Stamp {
       return { version: versionOf(userId), generation };
     },
-    get(key: string, userId: string): CachedPage | null {
+    /** What `set` kept under `key` for `userId` (of the type it was kept as), if nothing of theirs changed since. */
+    get<T = CachedPage>(key: string, userId: string): T | null {
       if (!listening) return null;
       const entry = entries.get(key);
       if (entry === undefined || entry.userId !== userId) return null;
@@ -66,12 +69,12 @@ export function createListCache(maxEntries = 5000) {
       // Most recently used last, so the oldest page is the first to go.
       entries.delete(key);
       entries.set(key, entry);
-      return entry;
+      return entry.value as T;
     },
-    set(key: string, userId: string, stamp: Stamp, page: CachedPage): void {
+    set<T = CachedPage>(key: string, userId: string, stamp: Stamp, value: T): void {
       if (!listening || stamp.generation !== generation || stamp.version !== versionOf(userId)) return;
       entries.delete(key);
-      entries.set(key, { ...page, userId, ...stamp });
+      entries.set(key, { value, userId, ...stamp });
       if (entries.size > maxEntries) entries.delete(entries.keys().next().value!);
     },
     get size(): number {

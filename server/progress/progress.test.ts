@@ -2,6 +2,7 @@ import type { Book } from '../books/book';
 import { appStorage, seedCompletedAudiobook, signedInUser } from '../testing/library-fixtures';
 import { createTestApp, manualClock, type TestApp } from '../testing/app';
 import type { ProgressRecord, ProgressRepository, ProgressWrite } from './repository';
+import { createListCache } from '../jobs/list-cache';
 import { createProgressService } from './service';
 
 describe('saving a place that did not move', () => {
@@ -109,5 +110,130 @@ describe("one listener's saves arriving faster than they are written", () => {
     expect(writes).toEqual([1, 4, 9]);
     gates.shift()!();
     expect((await other).positionSeconds).toBe(9);
+  });
+});
+
+describe("saves of a finished book, read once until the owner's jobs change", () => {
+  const clock = manualClock();
+  let t: TestApp;
+  let ann: { id: string; token: string };
+  beforeAll(async () => {
+    t = await createTestApp({ now: clock.now });
+    ann = await signedInUser(t.app, 'ann.kept@example.com');
+  });
+  afterAll(() => t.close());
+
+  const save = (jobId: string, position: number) =>
+    t.app.inject({
+      method: 'PUT',
+      url: `/api/v1/progress/${jobId}`,
+      headers: { authorization: `Bearer ${ann.token}` },
+      payload: { position_seconds: position },
+    });
+  /** Until the database's change notification has reached the app (it arrives on its own connection). */
+  const eventually = async (check: () => Promise<boolean>) => {
+    for (let i = 0; i < 200 && !(await check()); i += 1) await new Promise((r) => setTimeout(r, 25));
+    expect(await check()).toBe(true);
+  };
+
+  it('answer with the title the book has now, after it is renamed', async () => {
+    const { jobId } = await seedCompletedAudiobook(t.db, appStorage(t.config), { userId: ann.id, seconds: 4 });
+    expect((await save(jobId, 1)).statusCode).toBe(200);
+    await t.db.query("UPDATE jobs SET title = 'Renamed' WHERE id = $1", [jobId]);
+    await eventually(async () => (await save(jobId, 2)).json().job_title === 'Renamed');
+  });
+
+  it('answer 404 once the book is deleted', async () => {
+    const { jobId } = await seedCompletedAudiobook(t.db, appStorage(t.config), { userId: ann.id, seconds: 4 });
+    expect((await save(jobId, 1)).statusCode).toBe(200);
+    await t.db.query('DELETE FROM jobs WHERE id = $1', [jobId]);
+    const after = await save(jobId, 2);
+    expect(after.statusCode, after.body).toBe(404);
+    expect(after.json().detail).toBe('Job not found');
+  });
+});
+
+describe('the book a save is checked against', () => {
+  const book = {
+    id: 'book',
+    userId: 'ann',
+    parentJobId: null,
+    status: 'COMPLETED',
+    title: 'Bartleby',
+    durationSeconds: 100,
+    chaptersReady: 0,
+    opening: null,
+    openingReady: false,
+  } as Partial<Book> as Book;
+  const repository: ProgressRepository = {
+    find: () => Promise.resolve(null),
+    upsert: (w: ProgressWrite) => {
+      const { at, ...rest } = w;
+      return Promise.resolve({ ...rest, id: 'row', lastPlayedAt: at, createdAt: at, updatedAt: at });
+    },
+    delete: () => Promise.resolve(),
+    recent: () => Promise.resolve([]),
+  };
+
+  function service(found: Book) {
+    const reads: string[] = [];
+    const cache = createListCache();
+    cache.setListening(true);
+    const progress = createProgressService({
+      repository,
+      jobs: {
+        findBook: (userId, jobId) => {
+          reads.push(`${userId}/${jobId}`);
+          return Promise.resolve(userId === found.userId ? found : null);
+        },
+        titles: () => Promise.resolve(new Map()),
+        chapterJobs: () => Promise.resolve([]),
+      },
+      readCache: cache,
+      now: () => new Date('2030-01-01T00:00:00Z'),
+    });
+    return { progress, reads, cache };
+  }
+
+  it("is read once for a listener's many saves, again after their jobs change, and never for someone else", async () => {
+    const { progress, reads, cache } = service(book);
+    for (const p of [1, 2, 3]) await progress.save('ann', 'book', { positionSeconds: p });
+    expect(reads).toEqual(['ann/book']);
+    cache.changed('ann');
+    await progress.save('ann', 'book', { positionSeconds: 4 });
+    expect(reads).toEqual(['ann/book', 'ann/book']);
+    await expect(progress.save('bob', 'book', { positionSeconds: 5 })).rejects.toThrow('Job not found');
+    // Unheard of changes (the notifications stopped): nothing kept is trusted.
+    cache.setListening(false);
+    await progress.save('ann', 'book', { positionSeconds: 6 });
+    expect(reads).toEqual(['ann/book', 'ann/book', 'bob/book', 'ann/book']);
+  });
+
+  it('says "Job not found" when the book was deleted after it was read, as its place was written', async () => {
+    const deleted = Object.assign(
+      new Error('insert or update on table "playback_progress" violates foreign key constraint'),
+      {
+        code: '23503',
+      },
+    );
+    const gone = createProgressService({
+      repository: { ...repository, upsert: () => Promise.reject(deleted) },
+      jobs: {
+        findBook: () => Promise.resolve(book),
+        titles: () => Promise.resolve(new Map()),
+        chapterJobs: () => Promise.resolve([]),
+      },
+      now: () => new Date('2030-01-01T00:00:00Z'),
+    });
+    await expect(gone.save('ann', 'book', { positionSeconds: 2 })).rejects.toMatchObject({
+      kind: 'not_found',
+      message: 'Job not found',
+    });
+  });
+
+  it('is read for every save while the book converts', async () => {
+    const { progress, reads } = service({ ...book, status: 'PROCESSING', chaptersReady: 1 } as Book);
+    for (const p of [1, 2]) await progress.save('ann', 'book', { positionSeconds: p });
+    expect(reads).toEqual(['ann/book', 'ann/book']);
   });
 });

@@ -2,6 +2,8 @@ import { chaptersOf, isListenable, type Book } from '../books/book';
 import type { BookReader } from '../books/reader';
 import { DomainError } from '../errors';
 import { latestWins } from './coalesce';
+import { isForeignKeyViolation } from '../db/types';
+import type { ListCache } from '../jobs/list-cache';
 import type { ProgressRecord, ProgressRepository } from './repository';
 
 /** A saved position as the API answers it: the progress row and its job's title. */
@@ -29,19 +31,34 @@ export const JOB_NOT_FOUND = 'Job not found';
 /** Rows read beyond the recent list's length, for chapter places that are left out of it. */
 const RECENT_SLACK = 50;
 
+/** Where a finished book read for a save is kept in the cache of what was read from a user's jobs. */
+const keptBook = (jobId: string) => `progress-book\n${jobId}`;
+
 export function createProgressService(deps: {
   repository: ProgressRepository;
   /** Books (their status, length and title) are read through server/books' reader (the jobs repository). */
   jobs: Pick<BookReader, 'findBook' | 'titles' | 'chapterJobs'>;
+  /**
+   * Keeps the finished books saves are checked against until their owner's jobs change (their
+   * changes are announced by the database): a listener's saves every few seconds then write the
+   * place and read nothing. Without it, or while it is not told of changes, every save reads the book.
+   */
+  readCache?: Pick<ListCache, 'get' | 'set' | 'stamp'>;
   now: () => Date;
 }): ProgressService {
-  const { repository, jobs, now } = deps;
+  const { repository, jobs, readCache, now } = deps;
   // One listener's saves of one book are written one at a time, the newest of those waiting next.
   const saving = latestWins<PlaybackProgress>();
 
   async function ownedJob(userId: string, jobId: string): Promise<Book> {
+    const kept = readCache?.get<Book>(keptBook(jobId), userId);
+    if (kept != null) return kept;
+    const stamp = readCache?.stamp(userId);
     const job = await jobs.findBook(userId, jobId);
     if (job === null) throw new DomainError('not_found', JOB_NOT_FOUND);
+    // Only a finished book: one converting changes as its chapters do (and not every change is announced).
+    if (stamp !== undefined && job.status === 'COMPLETED' && job.parentJobId === null)
+      readCache?.set(keptBook(jobId), userId, stamp, job);
     return job;
   }
 
@@ -119,17 +136,23 @@ export function createProgressService(deps: {
     const position = duration === null ? update.positionSeconds : Math.min(update.positionSeconds, duration);
     const exact = duration === null ? 0 : Math.min(100, Math.max(0, (position / duration) * 100));
     const percentage = Math.round(exact * 100) / 100;
-    const saved = await repository.upsert({
-      userId,
-      jobId,
-      positionSeconds: position,
-      durationSeconds: duration,
-      percentageComplete: percentage,
-      currentChapterId: update.currentChapterId ?? null,
-      currentChapterPosition: update.currentChapterPosition ?? 0,
-      isCompleted: percentage >= COMPLETED_AT_PERCENT,
-      at: now(),
-    });
+    // A book deleted since it was read (from the cache, or just before) has no place to keep.
+    const saved = await repository
+      .upsert({
+        userId,
+        jobId,
+        positionSeconds: position,
+        durationSeconds: duration,
+        percentageComplete: percentage,
+        currentChapterId: update.currentChapterId ?? null,
+        currentChapterPosition: update.currentChapterPosition ?? 0,
+        isCompleted: percentage >= COMPLETED_AT_PERCENT,
+        at: now(),
+      })
+      .catch((error: unknown) => {
+        if (isForeignKeyViolation(error)) throw new DomainError('not_found', JOB_NOT_FOUND);
+        throw error;
+      });
     return { ...saved, jobTitle: job.title };
   }
 }
