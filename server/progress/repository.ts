@@ -24,8 +24,11 @@ export interface ProgressRecord extends Omit<ProgressWrite, 'at'> {
 
 export interface ProgressRepository {
   find(userId: string, jobId: string): Promise<ProgressRecord | null>;
-  /** Inserts or replaces the one row of this user and job (a save that moves nothing writes nothing). */
-  upsert(write: ProgressWrite): Promise<ProgressRecord>;
+  /**
+   * Inserts or replaces the one row of each write's user and book (a save that moves nothing
+   * writes nothing), in one statement; the rows in the order given. At most one write per user and book.
+   */
+  upsertMany(writes: ProgressWrite[]): Promise<ProgressRecord[]>;
   delete(userId: string, jobId: string): Promise<void>;
   recent(userId: string, limit: number): Promise<ProgressRecord[]>;
 }
@@ -81,51 +84,72 @@ export function createProgressRepository(db: DbExecutor): ProgressRepository {
     return rows[0] ? toProgress(rows[0]) : null;
   }
 
+  async function upsertMany(writes: ProgressWrite[]): Promise<ProgressRecord[]> {
+    if (writes.length === 0) return [];
+    const column = <T>(pick: (w: ProgressWrite) => T) => writes.map(pick);
+    // A save that moves nothing (a paused player, a retried request) leaves the row as it is,
+    // unless its last_played_at is older than UNCHANGED_TOUCH_MS: no write, no dead row. One
+    // statement for all, whatever their number (its text does not change, so it is planned once).
+    const { rows } = await db.query<ProgressRow>(
+      `INSERT INTO playback_progress AS p (id, user_id, job_id, position_seconds, duration_seconds, percentage_complete,
+         current_chapter_id, current_chapter_position, is_completed, last_played_at, created_at, updated_at)
+       SELECT w.id, w.user_id, w.job_id, w.position_seconds, w.duration_seconds, w.percentage_complete,
+              w.current_chapter_id, w.current_chapter_position, w.is_completed, w.at, w.at, w.at
+         FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::float8[], $5::float8[], $6::float8[], $7::text[],
+                     $8::float8[], $9::boolean[], $10::timestamptz[])
+           AS w(id, user_id, job_id, position_seconds, duration_seconds, percentage_complete, current_chapter_id,
+                current_chapter_position, is_completed, at)
+       ON CONFLICT (user_id, job_id) DO UPDATE SET
+         position_seconds = EXCLUDED.position_seconds,
+         duration_seconds = EXCLUDED.duration_seconds,
+         percentage_complete = EXCLUDED.percentage_complete,
+         current_chapter_id = EXCLUDED.current_chapter_id,
+         current_chapter_position = EXCLUDED.current_chapter_position,
+         is_completed = EXCLUDED.is_completed,
+         last_played_at = EXCLUDED.last_played_at,
+         updated_at = EXCLUDED.updated_at
+       WHERE (p.position_seconds, p.duration_seconds, p.percentage_complete, p.current_chapter_id,
+              p.current_chapter_position, p.is_completed)
+             IS DISTINCT FROM (EXCLUDED.position_seconds, EXCLUDED.duration_seconds, EXCLUDED.percentage_complete,
+              EXCLUDED.current_chapter_id, EXCLUDED.current_chapter_position, EXCLUDED.is_completed)
+          OR p.last_played_at < EXCLUDED.last_played_at - make_interval(secs => $11)
+       RETURNING ${COLUMNS}`,
+      [
+        writes.map(() => randomUUID()),
+        column((w) => w.userId),
+        column((w) => w.jobId),
+        column((w) => w.positionSeconds),
+        column((w) => w.durationSeconds),
+        column((w) => w.percentageComplete),
+        column((w) => w.currentChapterId),
+        column((w) => w.currentChapterPosition),
+        column((w) => w.isCompleted),
+        column((w) => w.at.toISOString()),
+        UNCHANGED_TOUCH_MS / 1000,
+      ],
+    );
+    const key = (userId: string, jobId: string) => `${userId}/${jobId}`;
+    const saved = new Map(rows.map((r) => [key(r.user_id, r.job_id), toProgress(r)]));
+    // Nothing moved: the rows as they stand are the answers.
+    const unchanged = writes.filter((w) => !saved.has(key(w.userId, w.jobId)));
+    if (unchanged.length > 0) {
+      const { rows: standing } = await db.query<ProgressRow>(
+        `${SELECT} JOIN unnest($1::uuid[], $2::uuid[]) AS w(user_id, job_id)
+           ON p.user_id = w.user_id AND p.job_id = w.job_id`,
+        [unchanged.map((w) => w.userId), unchanged.map((w) => w.jobId)],
+      );
+      for (const r of standing) saved.set(key(r.user_id, r.job_id), toProgress(r));
+    }
+    return writes.map((w) => {
+      const row = saved.get(key(w.userId, w.jobId));
+      if (row === undefined) throw new Error('Progress row vanished right after it was saved');
+      return row;
+    });
+  }
+
   return {
     find,
-    async upsert(w) {
-      const at = w.at.toISOString();
-      // A save that moves nothing (a paused player, a retried request) leaves the row as it is,
-      // unless its last_played_at is older than UNCHANGED_TOUCH_MS: no write, no dead row.
-      const { rows } = await db.query<ProgressRow>(
-        `INSERT INTO playback_progress AS p (id, user_id, job_id, position_seconds, duration_seconds, percentage_complete,
-           current_chapter_id, current_chapter_position, is_completed, last_played_at, created_at, updated_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $10, $10)
-         ON CONFLICT (user_id, job_id) DO UPDATE SET
-           position_seconds = EXCLUDED.position_seconds,
-           duration_seconds = EXCLUDED.duration_seconds,
-           percentage_complete = EXCLUDED.percentage_complete,
-           current_chapter_id = EXCLUDED.current_chapter_id,
-           current_chapter_position = EXCLUDED.current_chapter_position,
-           is_completed = EXCLUDED.is_completed,
-           last_played_at = EXCLUDED.last_played_at,
-           updated_at = EXCLUDED.updated_at
-         WHERE (p.position_seconds, p.duration_seconds, p.percentage_complete, p.current_chapter_id,
-                p.current_chapter_position, p.is_completed)
-               IS DISTINCT FROM (EXCLUDED.position_seconds, EXCLUDED.duration_seconds, EXCLUDED.percentage_complete,
-                EXCLUDED.current_chapter_id, EXCLUDED.current_chapter_position, EXCLUDED.is_completed)
-            OR p.last_played_at < $11
-         RETURNING ${COLUMNS}`,
-        [
-          randomUUID(),
-          w.userId,
-          w.jobId,
-          w.positionSeconds,
-          w.durationSeconds,
-          w.percentageComplete,
-          w.currentChapterId,
-          w.currentChapterPosition,
-          w.isCompleted,
-          at,
-          new Date(w.at.getTime() - UNCHANGED_TOUCH_MS).toISOString(),
-        ],
-      );
-      if (rows[0]) return toProgress(rows[0]);
-      // Nothing moved: the row as it stands is the answer.
-      const saved = await find(w.userId, w.jobId);
-      if (saved === null) throw new Error('Progress row vanished right after it was saved');
-      return saved;
-    },
+    upsertMany,
     async delete(userId, jobId) {
       await db.query('DELETE FROM playback_progress WHERE user_id = $1 AND job_id = $2', [userId, jobId]);
     },

@@ -2,9 +2,10 @@ import { chaptersOf, isListenable, type Book } from '../books/book';
 import type { BookReader } from '../books/reader';
 import { DomainError } from '../errors';
 import { latestWins } from './coalesce';
+import { groupCommit } from './group-commit';
 import { isForeignKeyViolation } from '../db/types';
 import type { ListCache } from '../jobs/list-cache';
-import type { ProgressRecord, ProgressRepository } from './repository';
+import type { ProgressRecord, ProgressRepository, ProgressWrite } from './repository';
 
 /** A saved position as the API answers it: the progress row and its job's title. */
 export type PlaybackProgress = ProgressRecord & { jobTitle: string };
@@ -47,8 +48,10 @@ export function createProgressService(deps: {
   now: () => Date;
 }): ProgressService {
   const { repository, jobs, readCache, now } = deps;
-  // One listener's saves of one book are written one at a time, the newest of those waiting next.
+  // One listener's saves of one book are written one at a time, the newest of those waiting next;
+  // everyone's saves that arrive while a statement runs are written together in the next one.
   const saving = latestWins<PlaybackProgress>();
+  const write = groupCommit((writes: ProgressWrite[]) => repository.upsertMany(writes));
 
   async function ownedJob(userId: string, jobId: string): Promise<Book> {
     const kept = readCache?.get<Book>(keptBook(jobId), userId);
@@ -137,22 +140,20 @@ export function createProgressService(deps: {
     const exact = duration === null ? 0 : Math.min(100, Math.max(0, (position / duration) * 100));
     const percentage = Math.round(exact * 100) / 100;
     // A book deleted since it was read (from the cache, or just before) has no place to keep.
-    const saved = await repository
-      .upsert({
-        userId,
-        jobId,
-        positionSeconds: position,
-        durationSeconds: duration,
-        percentageComplete: percentage,
-        currentChapterId: update.currentChapterId ?? null,
-        currentChapterPosition: update.currentChapterPosition ?? 0,
-        isCompleted: percentage >= COMPLETED_AT_PERCENT,
-        at: now(),
-      })
-      .catch((error: unknown) => {
-        if (isForeignKeyViolation(error)) throw new DomainError('not_found', JOB_NOT_FOUND);
-        throw error;
-      });
+    const saved = await write({
+      userId,
+      jobId,
+      positionSeconds: position,
+      durationSeconds: duration,
+      percentageComplete: percentage,
+      currentChapterId: update.currentChapterId ?? null,
+      currentChapterPosition: update.currentChapterPosition ?? 0,
+      isCompleted: percentage >= COMPLETED_AT_PERCENT,
+      at: now(),
+    }).catch((error: unknown) => {
+      if (isForeignKeyViolation(error)) throw new DomainError('not_found', JOB_NOT_FOUND);
+      throw error;
+    });
     return { ...saved, jobTitle: job.title };
   }
 }
