@@ -133,9 +133,11 @@ export function createProgressRepository(db: DbExecutor): ProgressRepository {
     // Nothing moved: the rows as they stand are the answers.
     const unchanged = writes.filter((w) => !saved.has(key(w.userId, w.jobId)));
     if (unchanged.length > 0) {
+      // Each row by its unique index (LIMIT 1 keeps the planner from joining by a scan of the table).
       const { rows: standing } = await db.query<ProgressRow>(
-        `${SELECT} JOIN unnest($1::uuid[], $2::uuid[]) AS w(user_id, job_id)
-           ON p.user_id = w.user_id AND p.job_id = w.job_id`,
+        `SELECT ${COLUMNS} FROM unnest($1::uuid[], $2::uuid[]) AS w(user_id, job_id)
+           CROSS JOIN LATERAL (SELECT * FROM playback_progress q
+                                WHERE q.user_id = w.user_id AND q.job_id = w.job_id LIMIT 1) AS p`,
         [unchanged.map((w) => w.userId), unchanged.map((w) => w.jobId)],
       );
       for (const r of standing) saved.set(key(r.user_id, r.job_id), toProgress(r));
