@@ -261,7 +261,7 @@ async function call(url: string, init: { method: string; headers: Record<string,
 /** Figure 2: `listeners` listeners for LISTEN_MS; what they saw and what the machine did. */
 async function listen(listeners: Listener[], apis: { url: string; proc: Proc }[], fileBytes: number) {
   // All, and those started once every listener has started (after the first two save periods).
-  const [saves, reads, steadySaves, steadyReads]: number[][] = [[], [], [], []];
+  const [saves, reads, steadySaves, steadyReads]: [number[], number[], number[], number[]] = [[], [], [], []];
   const errors = new Map<string, number>();
   const fail = (what: string) => errors.set(what, (errors.get(what) ?? 0) + 1);
   const lag = monitorEventLoopDelay({ resolution: 10 });

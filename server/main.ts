@@ -15,10 +15,16 @@ async function main(): Promise<void> {
     throw error;
   }
 
+/** Connections the kernel holds for the server before it accepts them (see the listen call). */
+const LISTEN_BACKLOG = 4096;
+
   const app = await createApp(config);
   surviveDatabaseOutages(app.log);
   try {
-    await app.listen({ port: config.port, host: config.host });
+    // Connections not yet accepted wait in the kernel's queue: Node's 511 overflows when a crowd of
+    // players (re)connects at once and the dropped ones retry after 1, 3, 7 s. The kernel caps it
+    // at net.core.somaxconn (4096 on current Linux).
+    await app.listen({ port: config.port, host: config.host, backlog: LISTEN_BACKLOG });
   } catch (error) {
     await app.close();
     if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
