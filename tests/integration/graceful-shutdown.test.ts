@@ -1,4 +1,5 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -18,6 +19,7 @@ let dir: string;
 let api: Proc;
 let workers: Proc[] = [];
 let client: ReturnType<typeof apiClient>;
+let apiPort: number;
 
 function env(extra: Record<string, string> = {}): Record<string, string> {
   return {
@@ -67,6 +69,7 @@ beforeAll(async () => {
   await db.connect();
   dir = mkdtempSync(join(tmpdir(), 'lectio-shutdown-'));
   const port = await freePort();
+  apiPort = port;
   api = startProcess('api', env({ PORT: String(port), HOST: '127.0.0.1', WORKERS: 'none', STATIC_DIR: '' }));
   const url = `http://127.0.0.1:${port}`;
   await until('the API', async () => ((await fetch(`${url}/api/v1/environment`)).ok ? true : undefined), 90_000, logs);
@@ -91,6 +94,16 @@ afterAll(async () => {
   await db?.end();
   postgres?.stop();
   if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('the API process', () => {
+  it("listens with room for a crowd's connections arriving at once (the kernel's queue, not Node's 511)", () => {
+    // `ss` shows a listening socket's backlog as its Send-Q (iproute2, on every Debian).
+    const line = execFileSync('ss', ['-Hltn', `sport = :${apiPort}`], { encoding: 'utf8' }).trim();
+    const backlog = Number(line.split(/\s+/)[2]);
+    const cap = Number(readFileSync('/proc/sys/net/core/somaxconn', 'utf8'));
+    expect(backlog, line).toBe(Math.min(4096, cap));
+  });
 });
 
 describe('SIGTERM on a worker', () => {
