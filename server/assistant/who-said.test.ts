@@ -1,8 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { BookText } from '../books/text';
 import type { QuotedSpan } from '../books/transcript';
-import type { TimingEntry } from '../books/timing';
-import { finishedBook } from '../testing/book-fixture';
+import { finishedBook, timedText } from '../testing/book-fixture';
 import { createOfflineBrain } from './brain';
 import { memoryBookSource } from './books';
 import { createToolbox } from './tools';
@@ -27,18 +25,7 @@ const POSITION = 55;
 
 function dialogueBook() {
   const sentences = [...CHAPTER_1, ...CHAPTER_2];
-  const timing: TimingEntry[] = [];
-  let text = '';
-  for (const [i, sentence] of sentences.entries()) {
-    if (i > 0) text += i === CHAPTER_1.length ? '\n\n' : ' ';
-    timing.push({
-      start: i * SECONDS,
-      end: (i + 1) * SECONDS,
-      char_start: text.length,
-      char_end: text.length + sentence.length,
-    });
-    text += sentence;
-  }
+  const text = timedText(sentences, SECONDS, (i) => (i === CHAPTER_1.length ? '\n\n' : ' '));
   const book = finishedBook({
     title: 'The Keeper',
     durationSeconds: sentences.length * SECONDS,
@@ -47,7 +34,7 @@ function dialogueBook() {
       { title: 'The Storm', order: 2, duration: CHAPTER_2.length * SECONDS },
     ],
   });
-  return { book, text: { text, timing } satisfies BookText };
+  return { book, text };
 }
 
 /** The quoted spans of `text` in each chapter, with the speakers given (a cast as the listener corrected it). */

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../testing/app';
 import { readAll } from '../testing/audio';
 import { splitIntoChunks } from '../tts/chunking';
-import { createJob, getJob, signIn, waitForJob } from '../testing/jobs';
+import { convertedBook, createJob, getJob, signIn, waitForJob } from '../testing/jobs';
 import { appStorage } from '../testing/library-fixtures';
 import { startFakeVoiceServer, type FakeVoiceServer } from '../testing/voice-server';
 
@@ -79,15 +79,11 @@ describe('a book with a full cast', () => {
     });
     headers = await signIn(t, 'cast-reader@example.com');
     other = await signIn(t, 'cast-other@example.com');
-    const created = await createJob(t, headers, {
+    bookId = await convertedBook(t, headers, {
       title: 'Rainy Farm',
       content: BOOK,
       voice_config: { provider: 'openai_compatible', voice_id: 'af_heart', cast: true },
     });
-    expect(created.statusCode, created.body).toBe(201);
-    bookId = (created.json() as { id: string }).id;
-    const book = await waitForJob(t, headers, bookId, undefined, 90_000);
-    expect(book.status, book.error_message ?? '').toBe('COMPLETED');
   }, 120_000);
   afterAll(async () => {
     await t?.close();

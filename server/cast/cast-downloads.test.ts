@@ -6,7 +6,7 @@ import Parser from 'rss-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../testing/app';
 import { loudestTone } from '../testing/audio';
-import { createJob, signIn, waitForJob } from '../testing/jobs';
+import { convertedBook, signIn, waitForJob } from '../testing/jobs';
 import { decodeAudio, unzipEntry, unzipList } from '../testing/readers';
 import { startFakeVoiceServer, type FakeVoiceServer } from '../testing/voice-server';
 
@@ -119,15 +119,11 @@ describe('a cast book in its downloads and feed', { timeout: 240_000 }, () => {
       conversion: { stepAttempts: 2, stepRetryDelayMs: 10 },
     });
     headers = await signIn(t, 'cast-downloads@example.com');
-    const created = await createJob(t, headers, {
+    bookId = await convertedBook(t, headers, {
       title: 'Rainy Farm',
       content: BOOK,
       voice_config: { provider: 'openai_compatible', voice_id: 'af_heart', cast: true },
     });
-    expect(created.statusCode, created.body).toBe(201);
-    bookId = (created.json() as { id: string }).id;
-    const book = await waitForJob(t, headers, bookId, undefined, 90_000);
-    expect(book.status, book.error_message ?? '').toBe('COMPLETED');
     voiceOf = await castVoices();
   }, 120_000);
   afterAll(async () => {

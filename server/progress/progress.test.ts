@@ -56,6 +56,19 @@ describe('saving a place that did not move', () => {
   });
 });
 
+/** Ann's finished book, as the jobs repository reads it, for the services tested without a database. */
+const book = {
+  id: 'book',
+  userId: 'ann',
+  parentJobId: null,
+  status: 'COMPLETED',
+  title: 'Bartleby',
+  durationSeconds: 100,
+  chaptersReady: 0,
+  opening: null,
+  openingReady: false,
+} as Partial<Book> as Book;
+
 describe("one listener's saves arriving faster than they are written", () => {
   it('write the first and then only the newest, and every caller gets an answer', async () => {
     const writes: number[] = [];
@@ -70,17 +83,6 @@ describe("one listener's saves arriving faster than they are written", () => {
       delete: () => Promise.resolve(),
       recent: () => Promise.resolve([]),
     };
-    const book = {
-      id: 'book',
-      userId: 'ann',
-      parentJobId: null,
-      status: 'COMPLETED',
-      title: 'Bartleby',
-      durationSeconds: 100,
-      chaptersReady: 0,
-      opening: null,
-      openingReady: false,
-    } as Partial<Book> as Book;
     const service = createProgressService({
       repository,
       jobs: {
@@ -153,17 +155,6 @@ describe("saves of a finished book, read once until the owner's jobs change", ()
 });
 
 describe('the book a save is checked against', () => {
-  const book = {
-    id: 'book',
-    userId: 'ann',
-    parentJobId: null,
-    status: 'COMPLETED',
-    title: 'Bartleby',
-    durationSeconds: 100,
-    chaptersReady: 0,
-    opening: null,
-    openingReady: false,
-  } as Partial<Book> as Book;
   const repository: ProgressRepository = {
     find: () => Promise.resolve(null),
     upsertMany: (ws: ProgressWrite[]) =>

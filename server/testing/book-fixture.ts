@@ -4,6 +4,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { parseAnalysis, type Book } from '../books/book';
+import type { BookText } from '../books/text';
+import type { TimingEntry } from '../books/timing';
 
 export function finishedBook(fields: {
   id?: string;
@@ -44,4 +46,28 @@ export function finishedBook(fields: {
     createdAt: now,
     completedAt: now,
   };
+}
+
+/**
+ * A text made of `sentences`, each spoken for `secondsEach` one after the other, and its timing
+ * map. `separator(i)` goes before sentence i (a space by default; '\n\n' starts a paragraph).
+ */
+export function timedText(
+  sentences: readonly string[],
+  secondsEach: number,
+  separator: (index: number) => string = () => ' ',
+): BookText {
+  const timing: TimingEntry[] = [];
+  let text = '';
+  for (const [i, sentence] of sentences.entries()) {
+    if (i > 0) text += separator(i);
+    timing.push({
+      start: i * secondsEach,
+      end: (i + 1) * secondsEach,
+      char_start: text.length,
+      char_end: text.length + sentence.length,
+    });
+    text += sentence;
+  }
+  return { text, timing };
 }

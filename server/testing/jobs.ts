@@ -83,3 +83,21 @@ export function longText(sentences: number): string {
     out.push(`Sentence number ${i + 1} tells of the river that ran past the old mill in the valley.`);
   return out.join(' ');
 }
+
+/**
+ * A book converted through the API to the end: created with `payload`, waited for (up to
+ * `timeoutMs`) and checked COMPLETED; its id.
+ */
+export async function convertedBook(
+  t: TestApp,
+  headers: Record<string, string>,
+  payload: Record<string, unknown>,
+  timeoutMs = 90_000,
+): Promise<string> {
+  const created = await createJob(t, headers, payload);
+  if (created.statusCode !== 201) throw new Error(`POST /jobs: ${created.statusCode} ${created.body}`);
+  const id = (created.json() as { id: string }).id;
+  const done = await waitForJob(t, headers, id, undefined, timeoutMs);
+  if (done.status !== 'COMPLETED') throw new Error(`Job ${id} ended ${done.status}: ${done.error_message ?? ''}`);
+  return id;
+}

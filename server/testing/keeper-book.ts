@@ -6,8 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import type { BookText } from '../books/text';
 import type { Book } from '../books/book';
-import type { TimingEntry } from '../books/timing';
-import { finishedBook } from './book-fixture';
+import { finishedBook, timedText } from './book-fixture';
 
 // A small book written for these tests: Tobias is heard early, Captain Elias Thorne and the island
 // of Lundy only after the listener's position, and the first sentence sets the scene.
@@ -32,18 +31,7 @@ export const SPOILERS = ['Thorne', 'Elias', 'Lundy', 'stranger', 'map', 'gold', 
 
 export function lighthouse(): { book: Book; text: BookText } {
   const sentences = [...CHAPTER_1, ...CHAPTER_2];
-  const timing: TimingEntry[] = [];
-  let text = '';
-  for (const [i, sentence] of sentences.entries()) {
-    if (i > 0) text += ' ';
-    timing.push({
-      start: i * SECONDS,
-      end: (i + 1) * SECONDS,
-      char_start: text.length,
-      char_end: text.length + sentence.length,
-    });
-    text += sentence;
-  }
+  const { text, timing } = timedText(sentences, SECONDS);
   const book: Book = finishedBook({
     id: randomUUID(),
     title: 'The Keeper',
