@@ -8,8 +8,7 @@ import { insertJob } from './library-fixtures';
 import type { FileStorage } from '../storage/types';
 import type { BookText } from '../books/text';
 import type { Book } from '../books/book';
-import type { TimingEntry } from '../books/timing';
-import { finishedBook } from './book-fixture';
+import { finishedBook, timedText } from './book-fixture';
 
 export const ROCHESTER_SENTENCES = [
   'Jane Eyre lived at Gateshead with her cruel aunt, Mrs. Reed.',
@@ -45,19 +44,7 @@ export const ROCHESTER_ANALYSIS = {
 };
 
 export function rochesterText(): BookText {
-  const timing: TimingEntry[] = [];
-  let text = '';
-  for (const [i, sentence] of ROCHESTER_SENTENCES.entries()) {
-    if (i > 0) text += ' ';
-    timing.push({
-      start: i * SENTENCE_SECONDS,
-      end: (i + 1) * SENTENCE_SECONDS,
-      char_start: text.length,
-      char_end: text.length + sentence.length,
-    });
-    text += sentence;
-  }
-  return { text, timing };
+  return timedText(ROCHESTER_SENTENCES, SENTENCE_SECONDS);
 }
 
 export function rochesterBook(id: string = randomUUID()): Book {

@@ -6,8 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import type { BookText } from '../books/text';
 import type { Book } from '../books/book';
-import type { TimingEntry } from '../books/timing';
-import { finishedBook } from './book-fixture';
+import { finishedBook, timedText } from './book-fixture';
 
 export const TIN_BOX_LINES = [
   // Chapter 1 (0-60 s)
@@ -42,18 +41,7 @@ export const MIDDLE = 115;
 export const LATE = 155;
 
 export function tinBoxBook(): { book: Book; text: BookText } {
-  const timing: TimingEntry[] = [];
-  let text = '';
-  for (const [i, line] of TIN_BOX_LINES.entries()) {
-    if (i > 0) text += '\n';
-    timing.push({
-      start: i * LINE_SECONDS,
-      end: (i + 1) * LINE_SECONDS,
-      char_start: text.length,
-      char_end: text.length + line.length,
-    });
-    text += line;
-  }
+  const { text, timing } = timedText(TIN_BOX_LINES, LINE_SECONDS, () => '\n');
   const book: Book = finishedBook({
     id: randomUUID(),
     title: 'The Tin Box',
