@@ -15,8 +15,8 @@ async function main(): Promise<void> {
     throw error;
   }
 
-/** Connections the kernel holds for the server before it accepts them (see the listen call). */
-const LISTEN_BACKLOG = 4096;
+  /** Connections the kernel holds for the server before it accepts them (see the listen call). */
+  const LISTEN_BACKLOG = 4096;
 
   const app = await createApp(config);
   surviveDatabaseOutages(app.log);
