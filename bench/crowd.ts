@@ -1,7 +1,7 @@
 // `npm run bench -- crowd`: a crowd on two machines' worth of processes, printed (never asserted).
-// PostgreSQL and an S3-compatible store (s3rver) started here, two API processes (WORKERS=none,
-// the simulated clients spread over both), worker processes, and the test suite's fast speech
-// server of the OpenAI protocol, so that the queue and the API are measured, not the voice.
+// PostgreSQL and an S3-compatible store (s3rver, a process of its own) started here, two API
+// processes (WORKERS=none, the simulated clients spread over both), worker processes, and the
+// test suite's fast speech server of the OpenAI protocol: the queue and the API are measured.
 //   1. Queue: one worker converts 100 jobs of 10 readers (jobs per minute); then with two workers
 //      one reader submits 300 jobs and 30 readers 10 each: all 600 complete exactly once (the
 //      database's rows and the speech server's log agree), every light reader's first job completes
@@ -15,8 +15,7 @@
 // BENCH_QUICK=1 runs it small (checks that it runs); BENCH_LISTENERS=2000,4000 picks the crowds,
 // BENCH_CROWD_QUEUE=0 skips the queue; BENCH_CROWD_PROFILE=<dir> writes a CPU profile of each API
 // there (node --cpu-prof; open it in Chrome's DevTools), the APIs then stopped gracefully.
-// Needs PostgreSQL server binaries (as the integration tests do). Every loop is bounded, and every
-// process started here is stopped when it ends, failed or not.
+// Needs PostgreSQL server binaries. Every loop is bounded; every process started here is stopped.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -69,7 +68,7 @@ const STORE_PREFIX = 'crowd';
 const PROFILE_DIR = process.env.BENCH_CROWD_PROFILE;
 
 const postgres = await startPostgres();
-const s3 = await startS3('lectio-crowd');
+const s3 = await startS3('lectio-crowd', { ownProcess: true });
 const voice = await startFakeVoiceServer({ voices: ['af_heart'] });
 const dir = mkdtempSync(join(tmpdir(), 'lectio-bench-crowd-'));
 const db = new pg.Client({ connectionString: postgres.url });
@@ -270,7 +269,7 @@ async function listen(listeners: Listener[], apis: { url: string; proc: Proc }[]
   const postmaster = parentOf(backends[0]!.pid);
   const scans0 = await scanStats(db);
   for (const api of apis) await metric(api.url, METRICS_TOKEN, 'nodejs_eventloop_lag_p99_seconds'); // starts its window
-  const cpu0 = { apis: apiPids.map(cpuSeconds), bench: process.cpuUsage() };
+  const cpu0 = { apis: apiPids.map(cpuSeconds), store: cpuSeconds(processTree(s3.pid()!)), bench: process.cpuUsage() };
   const pgCpu = cpuOfChangingTree(postmaster);
   const samples: { active: number; waiting: number; total: number; load: number }[] = [];
   const sampler = setInterval(() => {
@@ -355,7 +354,7 @@ async function listen(listeners: Listener[], apis: { url: string; proc: Proc }[]
   console.log(`  once all have started (from 10 s on): saves ${p(steadySaves)}; range reads ${p(steadyReads)}`);
   console.log(
     `  meanwhile: ${fmt(saves.length / wall, 0)} saves/s over ${apis.length} APIs; CPU (cores) API ${apiCpu.map((c) => fmt(c, 2)).join(' + ')}, ` +
-      `PostgreSQL ${fmt(pgCores, 2)}, this bench (clients and speech server) ${fmt(benchCpu, 2)}; ` +
+      `PostgreSQL ${fmt(pgCores, 2)}, the object store ${fmt((cpuSeconds(processTree(s3.pid()!)) - cpu0.store) / wall, 2)}, this bench (clients and speech server) ${fmt(benchCpu, 2)}; ` +
       `API event-loop lag p99 ${apiLag.map((s) => fmt(s * 1000)).join(' / ')} ms, the bench's ${fmt(lag.percentile(99) / 1e6)} ms; ` +
       `database connections: peak ${peak.active} active of ${peak.total} (${peak.waiting} waiting on locks); ` +
       `peak 1-min load ${fmt(maxLoad, 2)}, ${load()}`,

@@ -1,3 +1,4 @@
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,15 +20,49 @@ export interface TestS3 {
   start(): Promise<void>;
   /** Stops the server and removes its directory. */
   destroy(): Promise<void>;
+  /** The server's process when it runs in one of its own (`ownProcess`). */
+  pid(): number | undefined;
 }
 
 export const S3_TEST_CREDENTIALS = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } as const;
 
-export async function startS3(bucket = 'lectio-test'): Promise<TestS3> {
+/**
+ * The same server in a Node process of its own (`ownProcess`), as a store is a service of its own:
+ * for a bench whose own process is busy being thousands of clients.
+ */
+function s3rverProcess(options: { port: number; directory: string; bucket: string }) {
+  const script = `const S3rver = require('s3rver');
+    new S3rver({ port: ${options.port}, address: '127.0.0.1', silent: true, directory: ${JSON.stringify(options.directory)},
+      configureBuckets: [{ name: ${JSON.stringify(options.bucket)}, configs: [] }] }).run().then(() => console.log('ready'));`;
+  let child: ChildProcess | null = null;
+  return {
+    async start() {
+      const started = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+      child = started;
+      await new Promise<void>((resolve, reject) => {
+        started.stdout.on('data', (chunk: Buffer) => chunk.toString().includes('ready') && resolve());
+        started.once('exit', (code) => reject(new Error(`s3rver exited with ${code} before it was ready`)));
+      });
+    },
+    pid: () => child?.pid,
+    async stop() {
+      const running = child;
+      child = null;
+      if (running === null || running.exitCode !== null) return;
+      const exited = new Promise((resolve) => running.once('exit', resolve));
+      running.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+export async function startS3(bucket = 'lectio-test', options: { ownProcess?: boolean } = {}): Promise<TestS3> {
   const directory = mkdtempSync(join(tmpdir(), 'lectio-s3-'));
   const port = await freePort();
   let server: S3rver | null = null;
+  const own = options.ownProcess ? s3rverProcess({ port, directory, bucket }) : null;
   const start = async () => {
+    if (own !== null) return own.start();
     server = new S3rver({
       port,
       address: '127.0.0.1',
@@ -38,6 +73,7 @@ export async function startS3(bucket = 'lectio-test'): Promise<TestS3> {
     await server.run();
   };
   const stop = async () => {
+    if (own !== null) return own.stop();
     const s = server;
     server = null;
     if (s) await s.close();
@@ -58,6 +94,7 @@ export async function startS3(bucket = 'lectio-test'): Promise<TestS3> {
     }),
     stop,
     start,
+    pid: () => own?.pid(),
     async destroy() {
       await stop();
       rmSync(directory, { recursive: true, force: true });
