@@ -19,14 +19,15 @@ export interface Evidence {
   position_seconds: number;
 }
 
-export function evidenceOf(sentence: IndexedSentence): Evidence {
+/** The evidence of a passage: its text, where it is heard, and `start` (seconds from the book's start). */
+export function evidenceOf(passage: Pick<IndexedSentence, 'text' | 'place' | 'start'>): Evidence {
   return {
-    text: sentence.text,
-    where: describePlace(sentence.place),
-    chapter: sentence.place.chapter,
-    chapter_title: sentence.place.chapterTitle,
-    seconds_in: Math.max(0, Math.round(sentence.place.secondsIn)),
-    position_seconds: Math.max(0, Math.floor(sentence.start)),
+    text: passage.text,
+    where: describePlace(passage.place),
+    chapter: passage.place.chapter,
+    chapter_title: passage.place.chapterTitle,
+    seconds_in: Math.max(0, Math.round(passage.place.secondsIn)),
+    position_seconds: Math.max(0, Math.floor(passage.start)),
   };
 }
 

@@ -9,6 +9,7 @@ import type { BookSource } from '../books/source';
 import { attributeInThread } from '../cast/attribute-in-thread';
 import { NARRATOR } from '../cast/types';
 import type { Heard } from './heard';
+import { evidenceOf } from './evidence';
 import { describePlace, indexTerms, type IndexedSentence, type SentencePlace } from './heard-index';
 import type { ToolResult } from './tool-definitions';
 import { shorten } from './text';
@@ -127,16 +128,9 @@ function lineAsked(lines: readonly HeardLine[], query: string): HeardLine | unde
 }
 
 function answerFor(line: HeardLine): ToolResult {
-  const where = describePlace(line.place);
-  const words = `"${shorten(unquoted(line.text), 160)}"`;
-  const evidence = {
-    text: unquoted(line.text),
-    where,
-    chapter: line.place.chapter,
-    chapter_title: line.place.chapterTitle,
-    seconds_in: Math.max(0, Math.round(line.place.secondsIn)),
-    position_seconds: Math.max(0, Math.floor(line.at)),
-  };
+  const evidence = evidenceOf({ text: unquoted(line.text), place: line.place, start: line.at });
+  const { where } = evidence;
+  const words = `"${shorten(evidence.text, 160)}"`;
   const data = {
     revealed: true,
     kind: 'said',
