@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyBaseLogger } from 'fastify';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { exitOnSignals } from './process';
+import { exitOnSignals, shutdownDeadlineMs } from './process';
 import { createTestApp } from './testing/app';
 
 /**
@@ -19,16 +19,20 @@ const log = {
   error: (_o: unknown, msg?: string) => lines.push(msg ?? String(_o)),
 } as unknown as FastifyBaseLogger;
 
+/** What undoes each exitOnSignals a test installed: its handlers and its shutdown's deadline. */
+const installed: (() => void)[] = [];
+
 function install(close: () => Promise<unknown>) {
   vi.spyOn(process, 'exit').mockImplementation(((code?: number) => {
     exits.push(code ?? 0);
   }) as typeof process.exit);
-  exitOnSignals(log, 'shutting down', close, 10, () => clock);
+  installed.push(exitOnSignals(log, 'shutting down', close, 10, () => clock));
 }
 
 afterEach(() => {
-  process.removeAllListeners('SIGINT');
-  process.removeAllListeners('SIGTERM');
+  vi.useRealTimers();
+  // Only what the tests installed: the test runner's own signal handlers stay.
+  for (const undo of installed.splice(0)) undo();
   vi.restoreAllMocks();
   exits.length = 0;
   lines.length = 0;
@@ -76,12 +80,47 @@ describe('one graceful shutdown however the signal arrives', () => {
     process.emit('SIGTERM', 'SIGTERM');
     expect(exits).toEqual([1]);
     exits.length = 0;
-    process.removeAllListeners('SIGINT');
-    process.removeAllListeners('SIGTERM');
+    for (const undo of installed.splice(0)) undo();
     install(() => new Promise(() => undefined));
     process.emit('SIGTERM', 'SIGTERM');
     process.emit('SIGINT', 'SIGINT');
     expect(exits).toEqual([1]);
+  });
+});
+
+describe('a process that carries on', () => {
+  it('is never ended by the deadline of a shutdown that completed, or that was undone', async () => {
+    vi.useFakeTimers();
+    let finish!: () => void;
+    install(() => new Promise<void>((resolve) => (finish = resolve)));
+    process.emit('SIGTERM', 'SIGTERM');
+    finish();
+    await Promise.resolve();
+    expect(exits).toEqual([0]);
+    vi.advanceTimersByTime(shutdownDeadlineMs(10) + 1);
+    expect(exits).toEqual([0]);
+
+    // A second signal exits at once: no second deadline is set, and undoing clears the first.
+    exits.length = 0;
+    for (const undo of installed.splice(0)) undo();
+    install(() => new Promise(() => undefined));
+    process.emit('SIGINT', 'SIGINT');
+    clock += 1_000;
+    process.emit('SIGINT', 'SIGINT');
+    expect(exits).toEqual([1]);
+    for (const undo of installed.splice(0)) undo();
+    vi.advanceTimersByTime(shutdownDeadlineMs(10) + 1);
+    expect(exits).toEqual([1]);
+
+    exits.length = 0;
+    const before = process.listenerCount('SIGTERM');
+    install(() => new Promise(() => undefined));
+    expect(process.listenerCount('SIGTERM')).toBe(before + 1);
+    process.emit('SIGTERM', 'SIGTERM');
+    for (const undo of installed.splice(0)) undo();
+    expect(process.listenerCount('SIGTERM')).toBe(before);
+    vi.advanceTimersByTime(shutdownDeadlineMs(10) + 1);
+    expect(exits).toEqual([]);
   });
 });
 
@@ -103,7 +142,7 @@ describe('a shutdown that needs its whole grace', () => {
       let exited!: (code: number) => void;
       const exit = new Promise<number>((resolve) => (exited = resolve));
       vi.spyOn(process, 'exit').mockImplementation(((code?: number) => exited(code ?? 0)) as typeof process.exit);
-      exitOnSignals(log, 'shutting down', () => t.close(), 30);
+      installed.push(exitOnSignals(log, 'shutting down', () => t.close(), 30));
       process.emit('SIGTERM', 'SIGTERM');
 
       expect(await exit).toBe(0);

@@ -26,6 +26,8 @@ export const shutdownDeadlineMs = (graceSeconds: number): number => (graceSecond
  * signal, the process exits anyway (1). A copy of the first signal (see SIGTERM_REPEAT_MS) is
  * the same request; a later SIGTERM, or a person's second SIGINT, exits at once. A job
  * interrupted that way is not lost: its lease lapses and a live worker's sweep queues it again.
+ * Returns what undoes it: the handlers removed and a pending deadline cleared (a process that
+ * carries on, as a test runner's does, is never ended by a deadline set for a shutdown it saw).
  */
 export function exitOnSignals(
   log: FastifyBaseLogger,
@@ -33,8 +35,9 @@ export function exitOnSignals(
   close: () => Promise<unknown>,
   graceSeconds = 10,
   now: () => number = () => Date.now(),
-): void {
+): () => void {
   let first: { signal: NodeJS.Signals; at: number } | null = null;
+  let deadline: NodeJS.Timeout | undefined;
   const shutdown = (signal: NodeJS.Signals) => {
     if (first !== null) {
       const window = signal === 'SIGINT' ? SIGINT_REPEAT_MS : SIGTERM_REPEAT_MS;
@@ -44,20 +47,23 @@ export function exitOnSignals(
       }
       log.warn({ signal }, 'second signal: exiting now');
       process.exit(1);
+      return; // one deadline per shutdown, also where exit is intercepted (a test runner's stub)
     }
     first = { signal, at: now() };
     log.info({ signal, graceSeconds }, message);
-    const deadline = setTimeout(() => {
+    deadline = setTimeout(() => {
       log.error({ graceSeconds }, 'shutdown took too long: exiting now');
       process.exit(1);
     }, shutdownDeadlineMs(graceSeconds));
     deadline.unref();
     close().then(
       () => {
+        clearTimeout(deadline);
         log.info('shutdown complete');
         process.exit(0);
       },
       (error: unknown) => {
+        clearTimeout(deadline);
         console.error('Error while shutting down:', error);
         process.exit(1);
       },
@@ -65,6 +71,11 @@ export function exitOnSignals(
   };
   process.on('SIGINT', shutdown);
   process.on('SIGTERM', shutdown);
+  return () => {
+    clearTimeout(deadline);
+    process.off('SIGINT', shutdown);
+    process.off('SIGTERM', shutdown);
+  };
 }
 
 /**
