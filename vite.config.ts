@@ -215,9 +215,10 @@ export default defineConfig({
           setupFiles: ['./tests/setup/temp-dir.ts'],
           include: serverTests.app,
           // A worker runs file after file in one process and module graph: the server's modules are
-          // loaded and compiled once per worker, not once per file (a sixth to a third of this project's CPU
-          // time). So a file must leave the process as it found it: no handler, timer or mock of
-          // its own behind it (server/process.test.ts undoes its signal handlers and deadlines).
+          // loaded and compiled once per worker, not once per file (a sixth to a third of this
+          // project's CPU time). So a file must leave the process as it found it: no handler, timer
+          // or mock of its own behind it (server/process.test.ts undoes its signal handlers and
+          // deadlines).
           isolate: false,
           testTimeout: 60_000,
           hookTimeout: 120_000,

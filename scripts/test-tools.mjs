@@ -1,8 +1,8 @@
 // The Debian programs some tests drive or read their results with: Chromium (stories, end to end),
 // PostgreSQL's server binaries (the database tests), espeak-ng, LAME's headers and lame (the native
 // voice and encoder tests), ffprobe, epubcheck and unzip (the download tests read every file with
-// them), ss (the listening socket's backlog); and eSpeak-NG 1.52's library, which the native voice links (fetched from Debian 13's
-// archive by scripts/espeak-ng-library.mjs, not installed with apt).
+// them), ss (the listening socket's backlog); and eSpeak-NG 1.52's library, which the native voice
+// links (fetched from Debian 13's archive by scripts/espeak-ng-library.mjs, not installed with apt).
 // `npm test` (scripts/test-all.mjs) calls ensureTestTools() for the steps it is about to run: on a
 // machine where it can (root, apt-get present) it installs what is missing, so a fresh machine
 // runs the README's test command as CI does; elsewhere it says what to install and the tests that

@@ -22,6 +22,11 @@ const log = {
 /** What undoes each exitOnSignals a test installed: its handlers and its shutdown's deadline. */
 const installed: (() => void)[] = [];
 
+/** Undoes every exitOnSignals the test installed so far. */
+function uninstall() {
+  for (const undo of installed.splice(0)) undo();
+}
+
 function install(close: () => Promise<unknown>) {
   vi.spyOn(process, 'exit').mockImplementation(((code?: number) => {
     exits.push(code ?? 0);
@@ -32,7 +37,7 @@ function install(close: () => Promise<unknown>) {
 afterEach(() => {
   vi.useRealTimers();
   // Only what the tests installed: the test runner's own signal handlers stay.
-  for (const undo of installed.splice(0)) undo();
+  uninstall();
   vi.restoreAllMocks();
   exits.length = 0;
   lines.length = 0;
@@ -80,7 +85,7 @@ describe('one graceful shutdown however the signal arrives', () => {
     process.emit('SIGTERM', 'SIGTERM');
     expect(exits).toEqual([1]);
     exits.length = 0;
-    for (const undo of installed.splice(0)) undo();
+    uninstall();
     install(() => new Promise(() => undefined));
     process.emit('SIGTERM', 'SIGTERM');
     process.emit('SIGINT', 'SIGINT');
@@ -102,13 +107,13 @@ describe('a process that carries on', () => {
 
     // A second signal exits at once: no second deadline is set, and undoing clears the first.
     exits.length = 0;
-    for (const undo of installed.splice(0)) undo();
+    uninstall();
     install(() => new Promise(() => undefined));
     process.emit('SIGINT', 'SIGINT');
     clock += 1_000;
     process.emit('SIGINT', 'SIGINT');
     expect(exits).toEqual([1]);
-    for (const undo of installed.splice(0)) undo();
+    uninstall();
     vi.advanceTimersByTime(shutdownDeadlineMs(10) + 1);
     expect(exits).toEqual([1]);
 
@@ -117,7 +122,7 @@ describe('a process that carries on', () => {
     install(() => new Promise(() => undefined));
     expect(process.listenerCount('SIGTERM')).toBe(before + 1);
     process.emit('SIGTERM', 'SIGTERM');
-    for (const undo of installed.splice(0)) undo();
+    uninstall();
     expect(process.listenerCount('SIGTERM')).toBe(before);
     vi.advanceTimersByTime(shutdownDeadlineMs(10) + 1);
     expect(exits).toEqual([]);
