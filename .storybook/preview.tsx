@@ -2,6 +2,7 @@ import '@fontsource-variable/literata/wght.css';
 import '@fontsource-variable/inter/wght.css';
 import type { Preview } from '@storybook/react-vite';
 import { mswLoader } from 'msw-storybook-addon/csf3';
+import { configure } from 'storybook/test';
 import type { User } from '../src/api/gen/model';
 import { configureSessionStorage, connectAuthToApi, resetAuth, TOKEN_KEY, USER_KEY } from '../src/features/auth';
 import { VOICE_STORAGE_KEY } from '../src/features/voices/choice';
@@ -13,6 +14,11 @@ import type { ColorScheme } from '../src/styles/theme';
 import { ReviewFrame } from './review/ReviewFrame';
 import { VIEWPORTS } from './review/viewports';
 import { StoryShell } from './StoryShell';
+
+// A play function's findBy… and waitFor wait for what a reader would see appear: a mocked answer,
+// a lazy screen. One second (Testing Library's default) is short on a busy machine, where the
+// stories run beside other test steps; five is still far below the runner's time per story.
+configure({ asyncUtilTimeout: 5_000 });
 
 /**
  * Story parameters understood here:
