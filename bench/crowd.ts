@@ -268,6 +268,8 @@ async function listen(listeners: Listener[], apis: { url: string; proc: Proc }[]
   const { rows: backends } = await db.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
   const postmaster = parentOf(backends[0]!.pid);
   const scans0 = await scanStats(db);
+  await db.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements');
+  await db.query('SELECT pg_stat_statements_reset()');
   for (const api of apis) await metric(api.url, METRICS_TOKEN, 'nodejs_eventloop_lag_p99_seconds'); // starts its window
   const cpu0 = { apis: apiPids.map(cpuSeconds), store: cpuSeconds(processTree(s3.pid()!)), bench: process.cpuUsage() };
   const pgCpu = cpuOfChangingTree(postmaster);
@@ -360,6 +362,8 @@ async function listen(listeners: Listener[], apis: { url: string; proc: Proc }[]
       `peak 1-min load ${fmt(maxLoad, 2)}, ${load()}`,
   );
   console.log(`  sequential scans meanwhile: ${scans}`);
+  const st = await db.query(`SELECT calls, round(total_exec_time::numeric,0) AS ms, rows, left(regexp_replace(query, '\\s+', ' ', 'g'), 160) AS q FROM pg_stat_statements ORDER BY calls DESC LIMIT 25`);
+  for (const r of st.rows) console.log('   ', r.calls, r.ms, r.rows, r.q);
   return { p99Save: percentile(saves, 99), p99Read: percentile(reads, 99), errors: errors.size };
 }
 

@@ -6,7 +6,7 @@ import { shutdownDeadlineMs } from './process';
 import { createAuthService } from './auth/service';
 import { createLoginThrottle } from './auth/throttle';
 import { createTokenService } from './auth/tokens';
-import { cachedUserLookups } from './auth/user-cache';
+import { cachedUserLookups, listenForAccountChanges, type CachedUserRepository } from './auth/user-cache';
 import { createUserRepository } from './auth/users';
 import { createAccountDeletion } from './auth/account-deletion';
 import { createMailer } from './auth/mail';
@@ -37,7 +37,7 @@ import { createExports } from './exports/index';
 import { createMediaTagger } from './exports/media-tags';
 import { createFeedRepository } from './feeds/repository';
 import { createFeedService, deriveFeedSecret } from './feeds/service';
-import { createListCache, listenForJobChanges } from './jobs/list-cache';
+import { createListCache, listenForJobChanges, type ListCache } from './jobs/list-cache';
 import { apiRoutes } from './routes/index';
 import { publicFeedRoutes } from './routes/feeds';
 import type { AccountDeps } from './routes/auth';
@@ -96,6 +96,25 @@ async function openAppDatabase(app: FastifyInstance, config: Config, deps: AppDe
     throw error;
   }
   return db;
+}
+
+/**
+ * What is kept in memory until the database announces it changed (JOB_LIST_CACHE): job-list pages
+ * and finished books (jobs/list-cache.ts), and the accounts requests are checked against
+ * (auth/user-cache.ts). Each listens on a connection of its own until the app closes.
+ */
+async function listenForChanges(
+  app: FastifyInstance,
+  config: Config,
+  db: Db,
+  listCache: ListCache,
+  users: CachedUserRepository,
+): Promise<void> {
+  if (!config.jobListCache) return;
+  const stops = [await listenForJobChanges(db, listCache), await listenForAccountChanges(db, users)];
+  app.addHook('preClose', async function stopChangeListeners() {
+    await Promise.all(stops.map((stop) => stop()));
+  });
 }
 
 /** Sign-up, sign-in and sessions: the users, their passwords' hashing and checks, their tokens. */
@@ -225,12 +244,8 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Fas
 
   // One storage for every route: uploads, the pipeline's audio and the media URLs that serve it.
   const storage = deps.storage ?? (await openStorage(config));
-  // Cached job-list pages, trusted while the database announces job changes (jobs/list-cache.ts).
   const listCache = createListCache();
-  const stopListening = config.jobListCache ? await listenForJobChanges(db, listCache) : async () => undefined;
-  app.addHook('preClose', async function stopJobChangeListener() {
-    await stopListening();
-  });
+  await listenForChanges(app, config, db, listCache, users);
 
   // The conversion engine (queue + in-process workers). preClose: running jobs stop (and resume
   // later) before the database closes.

@@ -118,6 +118,30 @@ describe('signing out everywhere', () => {
   });
 });
 
+describe('another server process on the same database', () => {
+  it('reads an account once for many requests, and honours a sign-out made elsewhere at once', async () => {
+    const elsewhere = await createTestApp({ db, env: { WORKERS: 'none' } });
+    try {
+      const email = uniqueEmail();
+      await register(t, email);
+      const headers = await session(t, email);
+      expect((await me(elsewhere, headers)).statusCode).toBe(200);
+      const reads = vi.spyOn(db, 'query');
+      try {
+        for (let i = 0; i < 3; i += 1) expect((await me(elsewhere, headers)).statusCode).toBe(200);
+        expect(reads.mock.calls.filter(([sql]) => /\bFROM users\b/.test(String(sql)))).toEqual([]);
+      } finally {
+        reads.mockRestore();
+      }
+      // Signed out everywhere through the first process: the database announces it to the other.
+      expect((await t.app.inject({ method: 'DELETE', url: '/api/v1/auth/sessions', headers })).statusCode).toBe(204);
+      await vi.waitFor(async () => expect((await me(elsewhere, headers)).statusCode).toBe(401), { timeout: 2000 });
+    } finally {
+      await elsewhere.close();
+    }
+  });
+});
+
 describe('preferences', () => {
   it("keeps each reader's default voice, and refuses a voice that is not offered", async () => {
     const email = uniqueEmail();

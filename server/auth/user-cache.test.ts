@@ -50,4 +50,53 @@ describe('cachedUserLookups', () => {
     await cached.findById('u1'); // pushed out by u2 and u3
     expect(lookups()).toBe(before + 1);
   });
+
+  it('while changes are announced, keeps an account until it changes, not for the TTL', async () => {
+    let clock = 0;
+    const users = new Map([[reader.id, reader]]);
+    const { repo, lookups } = repository(users);
+    const cached = cachedUserLookups(repo, { ttlMs: 5000, keptMs: 600_000, now: () => clock });
+    cached.setListening(true);
+    await cached.findById('u1');
+    clock = 60_000;
+    expect(await cached.findById('u1')).toBe(reader);
+    expect(lookups()).toBe(1);
+    const renamed = { ...reader, email: 'new@example.com' } as User;
+    users.set('u1', renamed);
+    cached.changed('u1');
+    expect(await cached.findById('u1')).toBe(renamed);
+    expect(lookups()).toBe(2);
+    // Announcements may be missed once listening stops: the TTL again, from an empty cache.
+    cached.setListening(false);
+    expect(await cached.findById('u1')).toBe(renamed);
+    clock += 5000;
+    await cached.findById('u1');
+    expect(lookups()).toBe(4);
+  });
+
+  it('does not keep a read that a change was announced during (it may predate the change)', async () => {
+    const users = new Map([[reader.id, reader]]);
+    let release = () => undefined as void;
+    let lookups = 0;
+    const slow = {
+      async findById(id: string) {
+        lookups += 1;
+        const user = users.get(id) ?? null;
+        await new Promise<void>((resolve) => (release = resolve));
+        return user;
+      },
+    } as unknown as UserRepository;
+    const cached = cachedUserLookups(slow, { now: () => 0 });
+    cached.setListening(true);
+    const before = cached.findById('u1');
+    await Promise.resolve();
+    cached.changed('u1');
+    release();
+    expect(await before).toBe(reader);
+    const after = cached.findById('u1');
+    await Promise.resolve();
+    release();
+    await after;
+    expect(lookups).toBe(2);
+  });
 });

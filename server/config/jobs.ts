@@ -78,7 +78,7 @@ export const jobsSection = section({
       'JOB_LIST_CACHE',
       ['on', 'off'] as const,
       { default: 'on' },
-      "'on' or 'off'. On: pages of the job list are kept in memory until their owner's jobs change (each process LISTENs for the changes a database trigger announces), so unchanged polls read no database. Turn it off where LISTEN does not work, e.g. behind PgBouncer in transaction mode.",
+      "'on' or 'off'. On: pages of the job list are kept in memory until their owner's jobs change, and the accounts requests are checked against until they change (each process LISTENs for the changes database triggers announce), so unchanged polls and a listener's progress saves read no account or list. Off: accounts are kept 5 s. Turn it off where LISTEN does not work, e.g. behind PgBouncer in transaction mode.",
     ),
     castModelMaxLines: integer(
       'CAST_MODEL_MAX_LINES',
@@ -93,7 +93,7 @@ export const jobsSection = section({
   },
   rawOnly: ['jobListCache', 'quotaQueuedJobs', 'quotaActiveJobs'],
   derive: (vars) => ({
-    /** Keep job-list pages until their owner's jobs change (needs LISTEN/NOTIFY). */
+    /** Keep job-list pages and accounts until they change (needs LISTEN/NOTIFY). */
     jobListCache: vars.jobListCache === 'on',
     /** Waiting or converting jobs one user may have: QUOTA_QUEUED_JOBS, else the deprecated QUOTA_ACTIVE_JOBS, else 100. */
     quotaQueuedJobs: vars.quotaQueuedJobs ?? vars.quotaActiveJobs ?? DEFAULT_QUEUED_JOBS,

@@ -37,10 +37,15 @@ describe('saving a place that did not move', () => {
     await save(2);
     const first = await version();
     clock.advance(5);
+    const statements = vi.spyOn(t.db, 'query');
     const again = await save(2);
+    // One statement answers it: the row as it stands comes back with the write that did nothing.
+    const progressStatements = statements.mock.calls.filter(([sql]) => /playback_progress/.test(String(sql)));
+    statements.mockRestore();
     expect(again.statusCode, again.body).toBe(200);
     expect(again.json()).toMatchObject({ position_seconds: 2, percentage_complete: 50 });
     expect(await version()).toEqual(first);
+    expect(progressStatements).toHaveLength(1);
   });
 
   it('writes when the place moves, and when the same place is played again a minute later', async () => {

@@ -88,17 +88,21 @@ export function createProgressRepository(db: DbExecutor): ProgressRepository {
     if (writes.length === 0) return [];
     const column = <T>(pick: (w: ProgressWrite) => T) => writes.map(pick);
     // A save that moves nothing (a paused player, a retried request) leaves the row as it is,
-    // unless its last_played_at is older than UNCHANGED_TOUCH_MS: no write, no dead row. One
-    // statement for all, whatever their number (its text does not change, so it is planned once).
+    // unless its last_played_at is older than UNCHANGED_TOUCH_MS: no write, no dead row; the row
+    // as it stands is its answer, read by the same statement. One statement for all, whatever
+    // their number (its text does not change, so it is planned once).
     const { rows } = await db.query<ProgressRow>(
-      `INSERT INTO playback_progress AS p (id, user_id, job_id, position_seconds, duration_seconds, percentage_complete,
+      `WITH w AS (
+         SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::float8[], $5::float8[], $6::float8[], $7::text[],
+                              $8::float8[], $9::boolean[], $10::timestamptz[])
+           AS w(id, user_id, job_id, position_seconds, duration_seconds, percentage_complete, current_chapter_id,
+                current_chapter_position, is_completed, at)
+       ), saved AS (
+       INSERT INTO playback_progress AS p (id, user_id, job_id, position_seconds, duration_seconds, percentage_complete,
          current_chapter_id, current_chapter_position, is_completed, last_played_at, created_at, updated_at)
        SELECT w.id, w.user_id, w.job_id, w.position_seconds, w.duration_seconds, w.percentage_complete,
               w.current_chapter_id, w.current_chapter_position, w.is_completed, w.at, w.at, w.at
-         FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::float8[], $5::float8[], $6::float8[], $7::text[],
-                     $8::float8[], $9::boolean[], $10::timestamptz[])
-           AS w(id, user_id, job_id, position_seconds, duration_seconds, percentage_complete, current_chapter_id,
-                current_chapter_position, is_completed, at)
+         FROM w
        ON CONFLICT (user_id, job_id) DO UPDATE SET
          position_seconds = EXCLUDED.position_seconds,
          duration_seconds = EXCLUDED.duration_seconds,
@@ -113,7 +117,15 @@ export function createProgressRepository(db: DbExecutor): ProgressRepository {
              IS DISTINCT FROM (EXCLUDED.position_seconds, EXCLUDED.duration_seconds, EXCLUDED.percentage_complete,
               EXCLUDED.current_chapter_id, EXCLUDED.current_chapter_position, EXCLUDED.is_completed)
           OR p.last_played_at < EXCLUDED.last_played_at - make_interval(secs => $11)
-       RETURNING ${COLUMNS}`,
+       RETURNING ${COLUMNS}
+       )
+       SELECT * FROM saved
+       UNION ALL
+       -- Each standing row by its unique index (LIMIT 1 keeps the planner from joining by a scan of the table).
+       SELECT ${COLUMNS} FROM w
+         CROSS JOIN LATERAL (SELECT * FROM playback_progress q
+                              WHERE q.user_id = w.user_id AND q.job_id = w.job_id LIMIT 1) AS p
+        WHERE NOT EXISTS (SELECT 1 FROM saved s WHERE s.user_id = w.user_id AND s.job_id = w.job_id)`,
       [
         writes.map(() => randomUUID()),
         column((w) => w.userId),
@@ -130,10 +142,10 @@ export function createProgressRepository(db: DbExecutor): ProgressRepository {
     );
     const key = (userId: string, jobId: string) => `${userId}/${jobId}`;
     const saved = new Map(rows.map((r) => [key(r.user_id, r.job_id), toProgress(r)]));
-    // Nothing moved: the rows as they stand are the answers.
+    // A row first written by another process after this statement's snapshot was taken, with the
+    // same values (so not written again): read as it stands now.
     const unchanged = writes.filter((w) => !saved.has(key(w.userId, w.jobId)));
     if (unchanged.length > 0) {
-      // Each row by its unique index (LIMIT 1 keeps the planner from joining by a scan of the table).
       const { rows: standing } = await db.query<ProgressRow>(
         `SELECT ${COLUMNS} FROM unnest($1::uuid[], $2::uuid[]) AS w(user_id, job_id)
            CROSS JOIN LATERAL (SELECT * FROM playback_progress q

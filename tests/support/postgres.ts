@@ -64,7 +64,7 @@ export async function startPostgres(): Promise<TestPostgres> {
       '60',
       'start',
       '-o',
-      `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=100`,
+      `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=100 -c shared_preload_libraries=pg_stat_statements`,
     ]);
   start();
   asServerUser(join(bin, 'createdb'), ['-h', '127.0.0.1', '-p', String(port), '-U', 'lectio', 'lectio']);

@@ -290,4 +290,21 @@ export const migrations: readonly Migration[] = [
       CREATE INDEX playback_progress_job_idx ON playback_progress (job_id);
     `,
   },
+  {
+    // Every change to an account (a new password, signing out everywhere, deletion, its settings)
+    // is announced on 'lectio_account_changes' with its id, so each process may keep the accounts
+    // its requests are checked against until they change (auth/user-cache.ts), whichever process
+    // changed them.
+    id: '0013_account_change_notifications',
+    sql: `
+      CREATE FUNCTION lectio_notify_account_change() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        PERFORM pg_notify('lectio_account_changes', OLD.id::text);
+        RETURN NULL;
+      END
+      $$;
+      CREATE TRIGGER users_notify_change AFTER UPDATE OR DELETE ON users
+        FOR EACH ROW EXECUTE FUNCTION lectio_notify_account_change();
+    `,
+  },
 ];
