@@ -306,6 +306,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Fas
     jobs: books,
     books: exports.books,
     covers: exports.covers,
+    changes: listCache,
     onError: (err, key) => app.log.warn({ err, key }, 'no ID3 tag for a streamed file'),
   });
 

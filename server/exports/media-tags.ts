@@ -3,17 +3,19 @@
  * chapter carries (title, the book as album, artist, track n/N, genre, cover), or the whole book's
  * with its chapter frames for a book's combined audio, put in front of the stored bytes as they are
  * sent. Only a finished book's audio is tagged: a chapter streamed while its book still converts is
- * sent as stored (its tag would otherwise change the file's length mid-conversion). Tags are kept
- * for a minute per file, so a player's many range requests build one; their lengths are kept as
- * long for many more files, so a range request into the audio (the player's usual one) needs no
- * tag at all (`prefixFor`).
+ * sent as stored (its tag would otherwise change the file's length mid-conversion). A player's many
+ * range requests build one tag: tags are kept for a few hundred files, their lengths for many more,
+ * so a range request into the audio (the player's usual one) needs no tag at all (`prefixFor`).
+ * Both are kept until their owner's jobs change while the database announces such changes
+ * (jobs/list-cache.ts), else for a minute.
  */
 import type { BookSource, ExportBook } from '../books/source';
 import type { CoverMaker } from './cover';
 import type { LazyPrefix } from '../audio/range';
+import type { ListCache, Stamp } from '../jobs/list-cache';
 import { bookTag, chapterTag } from './tags';
 
-/** How long a file's tag (or its absence) is reused. */
+/** How long a file's tag (or its absence) is reused when changes to its book may go unannounced. */
 const TAG_TTL_MS = 60_000;
 /** Files whose tag is kept at once (each holds the cover, tens of kilobytes). */
 const MAX_CACHED = 200;
@@ -37,32 +39,46 @@ export function createMediaTagger(deps: {
   books: BookSource;
   covers: CoverMaker;
   onError?: (error: unknown, key: string) => void;
+  /** Announces changes to a user's jobs (their titles, covers, chapters): what was made from them is kept until then. */
+  changes?: Pick<ListCache, 'stamp' | 'listening'>;
   now?: () => number;
 }): MediaTagger {
   const now = deps.now ?? Date.now;
-  const cache = new Map<string, { tag: Buffer | null; until: number }>();
+  /** Whose book a tag was made from, and their jobs' stamp before it was read. */
+  type Owner = { userId: string; stamp: Stamp } | null;
+  interface Kept {
+    until: number;
+    owner: Owner;
+  }
+  const cache = new Map<string, Kept & { tag: Buffer | null }>();
+  const lengths = new Map<string, Kept & { length: number | null }>();
 
-  async function finishedBook(key: string): Promise<ExportBook | null> {
+  /** Made before `until`, or from a book nothing has changed in since (as the database announces). */
+  function current(kept: Kept | undefined): boolean {
+    if (kept === undefined) return false;
+    if (kept.until > now()) return true;
+    const changes = deps.changes;
+    if (kept.owner === null || changes === undefined || !changes.listening) return false;
+    const stamp = changes.stamp(kept.owner.userId);
+    return stamp.version === kept.owner.stamp.version && stamp.generation === kept.owner.stamp.generation;
+  }
+
+  async function build(key: string, made: { owner: Owner }): Promise<Buffer | null> {
     const job = await deps.jobs.byOutputKey(key);
     if (job === null) return null;
+    made.owner = deps.changes === undefined ? null : { userId: job.userId, stamp: deps.changes.stamp(job.userId) };
+    let book: ExportBook;
     try {
-      return await deps.books.book(job.userId, job.parentJobId ?? job.id);
+      book = await deps.books.book(job.userId, job.parentJobId ?? job.id);
     } catch {
       return null; // not finished (or gone): sent as stored
     }
-  }
-
-  async function build(key: string): Promise<Buffer | null> {
-    const book = await finishedBook(key);
-    if (book === null) return null;
     const cover = await deps.covers.jpeg(book);
     // A book's combined audio (a single text's only file) carries the book's tag with its chapters.
     if (key === book.audioKey) return bookTag(book, cover);
     const chapter = book.chapters.find((c) => c.fileKey === key);
     return chapter === undefined ? null : chapterTag(book, chapter, cover);
   }
-
-  const lengths = new Map<string, { length: number | null; until: number }>();
 
   function keep<T>(map: Map<string, T>, key: string, value: T, max: number): void {
     map.delete(key);
@@ -76,15 +92,17 @@ export function createMediaTagger(deps: {
 
   async function tagFor(key: string): Promise<Buffer | null> {
     const hit = cache.get(key);
-    if (hit !== undefined && hit.until > now()) return hit.tag;
+    if (hit !== undefined && current(hit)) return hit.tag;
     // Streaming never fails for want of a tag: a file whose tag cannot be made goes as stored.
-    const tag = await build(key).catch((error: unknown) => {
+    const made: { owner: Owner } = { owner: null };
+    const tag = await build(key, made).catch((error: unknown) => {
       deps.onError?.(error, key);
+      made.owner = null;
       return null;
     });
-    const until = now() + TAG_TTL_MS;
-    keep(cache, key, { tag, until }, MAX_CACHED);
-    keep(lengths, key, { length: tag?.length ?? null, until }, MAX_LENGTHS);
+    const kept = { until: now() + TAG_TTL_MS, owner: made.owner };
+    keep(cache, key, { ...kept, tag }, MAX_CACHED);
+    keep(lengths, key, { ...kept, length: tag?.length ?? null }, MAX_LENGTHS);
     return tag;
   }
 
@@ -92,7 +110,7 @@ export function createMediaTagger(deps: {
     tagFor,
     async prefixFor(key) {
       const known = lengths.get(key);
-      if (known !== undefined && known.until > now()) {
+      if (known !== undefined && current(known)) {
         if (known.length === null) return null;
         return { length: known.length, bytes: async () => (await tagFor(key)) ?? new Uint8Array(0) };
       }
