@@ -28,8 +28,20 @@ export async function readWholeText(storage: FileStorage, key: string): Promise<
   return (await readWhole(storage, key)).toString('utf8');
 }
 
+/**
+ * The file's bytes, or null when there is no such file: one call to the store (an object store
+ * answers a read from the first byte with the bytes, a missing one with 404), not a stat and a read.
+ */
+export async function readWholeIfStored(storage: FileStorage, key: string): Promise<Buffer | null> {
+  const read = await storage.readSlice(key, 0);
+  if (read === null) return null;
+  if (read.slice === null) return Buffer.alloc(0); // an empty file: no first byte to read
+  const parts: Buffer[] = [];
+  for await (const chunk of read.slice.stream as AsyncIterable<Buffer | string>) parts.push(Buffer.from(chunk));
+  return Buffer.concat(parts);
+}
+
 /** The file as UTF-8 text; null when there is no such file. */
 export async function readTextIfStored(storage: FileStorage, key: string): Promise<string | null> {
-  if ((await storage.stat(key)) === null) return null;
-  return readWholeText(storage, key);
+  return (await readWholeIfStored(storage, key))?.toString('utf8') ?? null;
 }

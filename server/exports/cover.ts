@@ -10,7 +10,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { typographicCover } from '../books/cover-art';
-import { readWhole } from '../books/read';
+import { readWholeIfStored } from '../books/read';
 import { coverJpegKey } from '../books/storage-keys';
 import type { Scratch } from '../storage/scratch';
 import type { FileStorage } from '../storage/types';
@@ -90,10 +90,9 @@ export function createCoverMaker(deps: {
 
   async function make(book: ExportBook, signal?: AbortSignal): Promise<Buffer> {
     const key = coverJpegKey(book.id);
-    if ((await storage.stat(key)) !== null) return readWhole(storage, key);
-    let source: Buffer | null = null;
-    if (book.cover !== null && (await storage.stat(book.cover.key)) !== null)
-      source = await readWhole(storage, book.cover.key);
+    const kept = await readWholeIfStored(storage, key);
+    if (kept !== null) return kept;
+    const source = book.cover === null ? null : await readWholeIfStored(storage, book.cover.key);
     // An image ffmpeg cannot read gets the drawn cover, like a book without one.
     let jpeg: Buffer | null = null;
     if (source !== null)

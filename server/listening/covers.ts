@@ -10,7 +10,7 @@
 import { createHash } from 'node:crypto';
 import type { Book } from '../books/book';
 import { typographicCover } from '../books/cover-art';
-import { readWhole } from '../books/read';
+import { readWholeIfStored } from '../books/read';
 import type { BookReader } from '../books/reader';
 import { generatedCoverKey } from '../books/storage-keys';
 import { DomainError } from '../errors';
@@ -60,8 +60,8 @@ export function createCoverService(deps: {
     const key = generatedCoverKey(book.id);
     let svg: Buffer | null = null;
     if (book.status === 'COMPLETED') {
-      if ((await storage.stat(key)) !== null) svg = await readWhole(storage, key);
-      else {
+      svg = await readWholeIfStored(storage, key);
+      if (svg === null) {
         svg = Buffer.from(typographicCover(book), 'utf8');
         // Keeping it is an optimisation: a storage that refuses the write still gets its cover.
         // It is counted in its reader's storage before it is written, and no longer if it was not.
