@@ -156,3 +156,40 @@ export async function metric(apiUrl: string, token: string, name: string): Promi
   const match = new RegExp(`^${name} ([0-9.e+-]+)$`, 'm').exec(await res.text());
   return match ? Number(match[1]) : NaN;
 }
+
+/** The statements run most often since pg_stat_statements was reset: calls, time in the database, rows, the statement's start. */
+export async function statements(db: pg.Client, top = 6): Promise<string> {
+  const { rows } = await db.query<{ calls: string; ms: number; rows: string; text: string }>(
+    `SELECT calls::bigint AS calls, total_exec_time AS ms, rows::bigint AS rows,
+            left(regexp_replace(query, '\\s+', ' ', 'g'), 110) AS text
+       FROM pg_stat_statements WHERE query NOT LIKE '%pg_stat%' ORDER BY calls DESC LIMIT $1`,
+    [top],
+  );
+  return rows.map((r) => `    ${r.calls} calls, ${fmt(r.ms, 0)} ms, ${r.rows} rows: ${r.text}`).join('\n');
+}
+
+/** What the listeners saw: saves and range reads, all and once every listener had started, and saves by period. */
+export function latencyReport(
+  seen: {
+    listeners: number;
+    saves: number[];
+    reads: number[];
+    steadySaves: number[];
+    steadyReads: number[];
+    /** Saves by the save period they started in: how the start-up burst drains. */
+    byWindow: number[][];
+    errors: Map<string, number>;
+  },
+  periodMs: number,
+): string {
+  for (const list of [seen.saves, seen.reads, seen.steadySaves, seen.steadyReads, ...seen.byWindow])
+    list.sort((a, b) => a - b);
+  const p = (list: number[]) => `p50 ${fmt(percentile(list, 50))} ms p99 ${fmt(percentile(list, 99))} ms`;
+  const errorText = seen.errors.size === 0 ? '0 errors' : [...seen.errors].map(([k, n]) => `${n} ${k}`).join(', ');
+  return [
+    `listeners ${seen.listeners}: ${seen.saves.length} saves ${p(seen.saves)} (target < 50); ` +
+      `${seen.reads.length} 64 KB range reads ${p(seen.reads)} (target < 100); ${errorText}`,
+    `  once all have started (from ${(2 * periodMs) / 1000} s on): saves ${p(seen.steadySaves)}; range reads ${p(seen.steadyReads)}`,
+    `  saves' p99 by ${periodMs / 1000} s period: ${seen.byWindow.map((w) => fmt(percentile(w, 99), 0)).join(', ')} ms`,
+  ].join('\n');
+}

@@ -8,6 +8,7 @@
 import { GetObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import type pg from 'pg';
 import { createTokenService } from '../server/auth/tokens';
+import { apiClient } from '../tests/support/cluster';
 import { S3_TEST_CREDENTIALS, type TestS3 } from '../tests/support/s3';
 
 export interface Listener {
@@ -113,4 +114,18 @@ export async function seedListeners(options: {
       jobId: j.id,
     })),
   );
+}
+
+/** A reader signed up through the API, and their client. */
+export async function signedUp(apiUrl: string, email: string) {
+  const client = apiClient(apiUrl);
+  await client.signUp(email);
+  return client;
+}
+
+/** Signs readers up one after the other: each sign-up hashes a password for a third of a second. */
+export async function signUpAll(count: number, who: (i: number) => [string, string]) {
+  const clients: ReturnType<typeof apiClient>[] = [];
+  for (let i = 0; i < count; i += 1) clients.push(await signedUp(...who(i)));
+  return clients;
 }

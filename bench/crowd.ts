@@ -40,11 +40,13 @@ import {
   parentOf,
   percentile,
   scanStats,
+  latencyReport,
   sequentialScans,
+  statements,
   storeBytes,
   tableStats,
 } from './crowd-measure';
-import { seedListeners, type Listener } from './crowd-seed';
+import { seedListeners, signedUp, signUpAll, type Listener } from './crowd-seed';
 import { processTree } from './process-tree';
 
 const QUICK = process.env.BENCH_QUICK === '1';
@@ -67,7 +69,7 @@ const STORE_PREFIX = 'crowd';
 /** BENCH_CROWD_PROFILE: where each API writes its CPU profile when it stops. */
 const PROFILE_DIR = process.env.BENCH_CROWD_PROFILE;
 
-const postgres = await startPostgres();
+const postgres = await startPostgres({ statementStats: true });
 const s3 = await startS3('lectio-crowd', { ownProcess: true });
 const voice = await startFakeVoiceServer({ voices: ['af_heart'] });
 const dir = mkdtempSync(join(tmpdir(), 'lectio-bench-crowd-'));
@@ -174,19 +176,6 @@ async function allDone(ids: string[]): Promise<boolean> {
   return rows.find((r) => r.status === 'COMPLETED')?.n === ids.length;
 }
 
-async function signedUp(apiUrl: string, email: string) {
-  const client = apiClient(apiUrl);
-  await client.signUp(email);
-  return client;
-}
-
-/** Signs readers up one after the other: each sign-up hashes a password for a third of a second. */
-async function signUpAll(count: number, who: (i: number) => [string, string]) {
-  const clients: ReturnType<typeof apiClient>[] = [];
-  for (let i = 0; i < count; i += 1) clients.push(await signedUp(...who(i)));
-  return clients;
-}
-
 /** Figure 1: the queue. */
 async function queue(apiUrls: string[]) {
   // One worker: 100 jobs of 10 readers.
@@ -261,6 +250,8 @@ async function call(url: string, init: { method: string; headers: Record<string,
 async function listen(listeners: Listener[], apis: { url: string; proc: Proc }[], fileBytes: number) {
   // All, and those started once every listener has started (after the first two save periods).
   const [saves, reads, steadySaves, steadyReads]: [number[], number[], number[], number[]] = [[], [], [], []];
+  /** Saves by the save period they started in: how the start-up burst drains. */
+  const byWindow: number[][] = [];
   const errors = new Map<string, number>();
   const fail = (what: string) => errors.set(what, (errors.get(what) ?? 0) + 1);
   const lag = monitorEventLoopDelay({ resolution: 10 });
@@ -269,7 +260,7 @@ async function listen(listeners: Listener[], apis: { url: string; proc: Proc }[]
   const postmaster = parentOf(backends[0]!.pid);
   const scans0 = await scanStats(db);
   await db.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements');
-  await db.query('SELECT pg_stat_statements_reset()');
+  await db.query('SELECT pg_stat_statements_reset()'); // the statements of this crowd only
   for (const api of apis) await metric(api.url, METRICS_TOKEN, 'nodejs_eventloop_lag_p99_seconds'); // starts its window
   const cpu0 = { apis: apiPids.map(cpuSeconds), store: cpuSeconds(processTree(s3.pid()!)), bench: process.cpuUsage() };
   const pgCpu = cpuOfChangingTree(postmaster);
@@ -314,6 +305,8 @@ async function listen(listeners: Listener[], apis: { url: string; proc: Proc }[]
         }
         for (const list of t0 - began >= 2 * SAVE_EVERY_MS ? [saves, steadySaves] : [saves])
           list.push(performance.now() - t0);
+        const window = Math.floor((t0 - began) / SAVE_EVERY_MS);
+        (byWindow[window] ??= []).push(performance.now() - t0);
         if (Date.now() >= nextRead) {
           nextRead += READ_EVERY_MS;
           const from = Math.floor(Math.random() * Math.max(1, fileBytes - RANGE_BYTES));
@@ -344,16 +337,14 @@ async function listen(listeners: Listener[], apis: { url: string; proc: Proc }[]
   const benchCpu = (benchUsage.user + benchUsage.system) / 1e6 / wall;
   const scans = sequentialScans(scans0, await scanStats(db));
   const apiLag = await Promise.all(apis.map((a) => metric(a.url, METRICS_TOKEN, 'nodejs_eventloop_lag_p99_seconds')));
-  for (const list of [saves, reads, steadySaves, steadyReads]) list.sort((a, b) => a - b);
   const peak = samples.reduce((m, s) => (s.active > m.active ? s : m), { active: 0, waiting: 0, total: 0, load: 0 });
   const maxLoad = Math.max(0, ...samples.map((s) => s.load));
-  const errorText = errors.size === 0 ? '0 errors' : [...errors].map(([k, n]) => `${n} ${k}`).join(', ');
   console.log(
-    `listeners ${listeners.length}: ${saves.length} saves p50 ${fmt(percentile(saves, 50))} ms p99 ${fmt(percentile(saves, 99))} ms (target < 50); ` +
-      `${reads.length} 64 KB range reads p50 ${fmt(percentile(reads, 50))} ms p99 ${fmt(percentile(reads, 99))} ms (target < 100); ${errorText}`,
+    latencyReport(
+      { listeners: listeners.length, saves, reads, steadySaves, steadyReads, byWindow, errors },
+      SAVE_EVERY_MS,
+    ),
   );
-  const p = (list: number[]) => `p50 ${fmt(percentile(list, 50))} ms p99 ${fmt(percentile(list, 99))} ms`;
-  console.log(`  once all have started (from 10 s on): saves ${p(steadySaves)}; range reads ${p(steadyReads)}`);
   console.log(
     `  meanwhile: ${fmt(saves.length / wall, 0)} saves/s over ${apis.length} APIs; CPU (cores) API ${apiCpu.map((c) => fmt(c, 2)).join(' + ')}, ` +
       `PostgreSQL ${fmt(pgCores, 2)}, the object store ${fmt((cpuSeconds(processTree(s3.pid()!)) - cpu0.store) / wall, 2)}, this bench (clients and speech server) ${fmt(benchCpu, 2)}; ` +
@@ -362,8 +353,7 @@ async function listen(listeners: Listener[], apis: { url: string; proc: Proc }[]
       `peak 1-min load ${fmt(maxLoad, 2)}, ${load()}`,
   );
   console.log(`  sequential scans meanwhile: ${scans}`);
-  const st = await db.query(`SELECT calls, round(total_exec_time::numeric,0) AS ms, rows, left(regexp_replace(query, '\\s+', ' ', 'g'), 160) AS q FROM pg_stat_statements ORDER BY calls DESC LIMIT 25`);
-  for (const r of st.rows) console.log('   ', r.calls, r.ms, r.rows, r.q);
+  console.log(`  statements meanwhile, most run first:\n${await statements(db)}`);
   return { p99Save: percentile(saves, 99), p99Read: percentile(reads, 99), errors: errors.size };
 }
 

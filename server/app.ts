@@ -38,6 +38,7 @@ import { createMediaTagger } from './exports/media-tags';
 import { createFeedRepository } from './feeds/repository';
 import { createFeedService, deriveFeedSecret } from './feeds/service';
 import { createListCache, listenForJobChanges, type ListCache } from './jobs/list-cache';
+import { keepFinishedBooks } from './jobs/kept-books';
 import { apiRoutes } from './routes/index';
 import { publicFeedRoutes } from './routes/feeds';
 import type { AccountDeps } from './routes/auth';
@@ -265,9 +266,11 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Fas
   // Books are read through server/books' reader, which the jobs module's repository (the table's one owner) implements.
   const books = conversion.repo.jobs;
   const progressRepository = createProgressRepository(db);
-  const progress = createProgressService({ repository: progressRepository, jobs: books, readCache: listCache, now });
+  // Finished books read once for a listener's stream answer and all their saves.
+  const keptBooks = keepFinishedBooks(books, listCache);
+  const progress = createProgressService({ repository: progressRepository, jobs: keptBooks, now });
   const listening = createListeningService({
-    books,
+    books: keptBooks,
     progress: progressRepository,
     storage,
     mediaSecret: deriveMediaSecret(config.jwtSecret),

@@ -3,6 +3,7 @@ import { appStorage, seedCompletedAudiobook, signedInUser } from '../testing/lib
 import { createTestApp, manualClock, type TestApp } from '../testing/app';
 import type { ProgressRecord, ProgressRepository, ProgressWrite } from './repository';
 import { createListCache } from '../jobs/list-cache';
+import { keepFinishedBooks } from '../jobs/kept-books';
 import { createProgressService } from './service';
 
 describe('saving a place that did not move', () => {
@@ -58,6 +59,38 @@ describe('saving a place that did not move', () => {
     const later = (await save(3)).json();
     expect(later.last_played_at).toBe(clock.now().toISOString());
     expect((await version())?.v).not.toBe(moved?.v);
+  });
+});
+
+describe("a listener's book", () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t.close());
+
+  it('is read once for their stream answer and their saves', async () => {
+    const bo = await signedInUser(t.app, 'bo@example.com');
+    const { jobId } = await seedCompletedAudiobook(t.db, appStorage(t.config), { userId: bo.id, seconds: 4 });
+    const headers = { authorization: `Bearer ${bo.token}` };
+    const statements = vi.spyOn(t.db, 'query');
+    try {
+      const stream = await t.app.inject({ method: 'GET', url: `/api/v1/audio/${jobId}/stream`, headers });
+      expect(stream.statusCode, stream.body).toBe(200);
+      for (const position of [1, 2, 3]) {
+        const saved = await t.app.inject({
+          method: 'PUT',
+          url: `/api/v1/progress/${jobId}`,
+          headers,
+          payload: { position_seconds: position },
+        });
+        expect(saved.statusCode, saved.body).toBe(200);
+      }
+      const bookReads = statements.mock.calls.filter(([sql]) => /^\s*SELECT\b[\s\S]*\bFROM jobs\b/.test(String(sql)));
+      expect(bookReads).toHaveLength(1);
+    } finally {
+      statements.mockRestore();
+    }
   });
 });
 
@@ -201,15 +234,17 @@ describe('the book a save is checked against', () => {
     cache.setListening(true);
     const progress = createProgressService({
       repository,
-      jobs: {
-        findBook: (userId, jobId) => {
-          reads.push(`${userId}/${jobId}`);
-          return Promise.resolve(userId === found.userId ? found : null);
+      jobs: keepFinishedBooks(
+        {
+          findBook: (userId: string, jobId: string) => {
+            reads.push(`${userId}/${jobId}`);
+            return Promise.resolve(userId === found.userId ? found : null);
+          },
+          titles: () => Promise.resolve(new Map()),
+          chapterJobs: () => Promise.resolve([]),
         },
-        titles: () => Promise.resolve(new Map()),
-        chapterJobs: () => Promise.resolve([]),
-      },
-      readCache: cache,
+        cache,
+      ),
       now: () => new Date('2030-01-01T00:00:00Z'),
     });
     return { progress, reads, cache };

@@ -4,7 +4,6 @@ import { DomainError } from '../errors';
 import { latestWins } from './coalesce';
 import { groupCommit } from './group-commit';
 import { isForeignKeyViolation } from '../db/types';
-import type { ListCache } from '../jobs/list-cache';
 import type { ProgressRecord, ProgressRepository, ProgressWrite } from './repository';
 
 /** A saved position as the API answers it: the progress row and its job's title. */
@@ -32,36 +31,25 @@ export const JOB_NOT_FOUND = 'Job not found';
 /** Rows read beyond the recent list's length, for chapter places that are left out of it. */
 const RECENT_SLACK = 50;
 
-/** Where a finished book read for a save is kept in the cache of what was read from a user's jobs. */
-const keptBook = (jobId: string) => `progress-book\n${jobId}`;
-
 export function createProgressService(deps: {
   repository: ProgressRepository;
-  /** Books (their status, length and title) are read through server/books' reader (the jobs repository). */
-  jobs: Pick<BookReader, 'findBook' | 'titles' | 'chapterJobs'>;
   /**
-   * Keeps the finished books saves are checked against until their owner's jobs change (their
-   * changes are announced by the database): a listener's saves every few seconds then write the
-   * place and read nothing. Without it, or while it is not told of changes, every save reads the book.
+   * Books (their status, length and title) are read through server/books' reader (the jobs
+   * repository); with finished books kept (jobs/kept-books.ts), a listener's saves every few
+   * seconds write the place and read nothing.
    */
-  readCache?: Pick<ListCache, 'get' | 'set' | 'stamp'>;
+  jobs: Pick<BookReader, 'findBook' | 'titles' | 'chapterJobs'>;
   now: () => Date;
 }): ProgressService {
-  const { repository, jobs, readCache, now } = deps;
+  const { repository, jobs, now } = deps;
   // One listener's saves of one book are written one at a time, the newest of those waiting next;
   // everyone's saves that arrive while a statement runs are written together in the next one.
   const saving = latestWins<PlaybackProgress>();
   const write = groupCommit((writes: ProgressWrite[]) => repository.upsertMany(writes));
 
   async function ownedJob(userId: string, jobId: string): Promise<Book> {
-    const kept = readCache?.get<Book>(keptBook(jobId), userId);
-    if (kept != null) return kept;
-    const stamp = readCache?.stamp(userId);
     const job = await jobs.findBook(userId, jobId);
     if (job === null) throw new DomainError('not_found', JOB_NOT_FOUND);
-    // Only a finished book: one converting changes as its chapters do (and not every change is announced).
-    if (stamp !== undefined && job.status === 'COMPLETED' && job.parentJobId === null)
-      readCache?.set(keptBook(jobId), userId, stamp, job);
     return job;
   }
 

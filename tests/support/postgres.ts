@@ -41,7 +41,11 @@ function asServerUser(command: string, args: string[]) {
   if (run.status !== 0) throw new Error(`${command} failed (${run.status}): ${run.stderr || run.stdout}`);
 }
 
-export async function startPostgres(): Promise<TestPostgres> {
+/**
+ * `statementStats`: load pg_stat_statements (PostgreSQL's contrib, in Debian's server package), so
+ * a bench can say which statements ran how often (`CREATE EXTENSION pg_stat_statements` first).
+ */
+export async function startPostgres(options: { statementStats?: boolean } = {}): Promise<TestPostgres> {
   const bin = binDir();
   const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), 'lectio-pg-'));
@@ -64,7 +68,8 @@ export async function startPostgres(): Promise<TestPostgres> {
       '60',
       'start',
       '-o',
-      `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=100 -c shared_preload_libraries=pg_stat_statements`,
+      `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=100` +
+        (options.statementStats === true ? ' -c shared_preload_libraries=pg_stat_statements' : ''),
     ]);
   start();
   asServerUser(join(bin, 'createdb'), ['-h', '127.0.0.1', '-p', String(port), '-U', 'lectio', 'lectio']);
