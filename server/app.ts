@@ -290,7 +290,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Fas
     await samplePool?.close();
   });
   // Downloads (M4B, MP3, ZIP, EPUB) built on their own queue, and the private podcast feeds.
-  const { transcripts, bookSource } = createFinishedBooks({ books, progress: progressRepository, storage });
+  const { transcripts, bookSource } = createFinishedBooks({ books: keptBooks, progress: progressRepository, storage });
   const exports = await createExports({ config, db, storage, books: bookSource, log: app.log, now });
   app.addHook('preClose', async function stopExports() {
     await exports.close();
