@@ -23,11 +23,6 @@ export async function readWhole(storage: FileStorage, key: string): Promise<Buff
   return whole;
 }
 
-/** The file as UTF-8 text. */
-export async function readWholeText(storage: FileStorage, key: string): Promise<string> {
-  return (await readWhole(storage, key)).toString('utf8');
-}
-
 /**
  * The file's bytes, or null when there is no such file: one call to the store (an object store
  * answers a read from the first byte with the bytes, a missing one with 404), not a stat and a read.
