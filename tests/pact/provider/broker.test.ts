@@ -91,7 +91,21 @@ async function consumerCheckout(): Promise<{ dir: string; commit: string }> {
   return { dir, commit: await git(dir, 'rev-parse', 'HEAD') };
 }
 
-const ourPact = () => JSON.parse(readFileSync(PACT_FILE, 'utf8')) as { interactions: { description: string }[] };
+const ourPact = () =>
+  JSON.parse(readFileSync(PACT_FILE, 'utf8')) as { interactions: { description: string; type?: string }[] };
+
+/**
+ * Our pact cut to what a broker's workflow needs to show: a few HTTP interactions with their
+ * provider states, and every message of the voice transport. lectio-api.provider.test.ts verifies
+ * every interaction of the pact; here a verification through the broker (selectors, pending, WIP,
+ * results published) is the point, and verifying all of them twice more added a minute of CPU.
+ */
+const samplePact = () => {
+  const pact = ourPact();
+  const http = pact.interactions.filter((i) => i.type === 'Synchronous/HTTP').slice(0, 4);
+  const messages = pact.interactions.filter((i) => i.type !== 'Synchronous/HTTP');
+  return { ...pact, interactions: [...http, ...messages] };
+};
 
 /** A pact a later SPA might publish: one interaction the server honours, one it does not. */
 const healthPact = (expectedVersionField: boolean) => ({
@@ -221,7 +235,8 @@ describe('publishing, can-i-deploy and record-deployment (the Pact CLI)', () => 
 describe('the provider verification against a broker (npm run test:pact:provider)', () => {
   it('fetches the pacts with the selectors, pending and WIP, and publishes success under its commit and branch', async () => {
     const broker = await startBroker();
-    const pact = broker.addPact('lectio-web', 'b0a1c2d3', FEATURE, ourPact());
+    const sample = samplePact();
+    const pact = broker.addPact('lectio-web', 'b0a1c2d3', FEATURE, sample);
     const result = await verifyProvider(
       brokerEnv(broker, {
         GIT_COMMIT: PROVIDER_SHA,
@@ -249,7 +264,8 @@ describe('the provider verification against a broker (npm run test:pact:provider
     const [verification] = broker.verifications;
     expect(verification).toMatchObject({ pactSha: pact.sha, providerVersion: PROVIDER_SHA, success: true });
     const results = verification!.testResults as { success: boolean }[];
-    expect(results).toHaveLength(ourPact().interactions.length);
+    expect(sample.interactions.length).toBeGreaterThan(4);
+    expect(results).toHaveLength(sample.interactions.length);
     expect(results.every((r) => r.success)).toBe(true);
   }, 180_000);
 
@@ -305,7 +321,7 @@ describe('another backend verified with the standalone verifier (docs/contracts.
 
   it('verifies the pact from the broker through POST /_pact/provider-states and /_pact/messages', async () => {
     const broker = await startBroker();
-    const pact = broker.addPact('lectio-web', 'e3f4a5b6', 'main', ourPact());
+    const pact = broker.addPact('lectio-web', 'e3f4a5b6', 'main', samplePact());
     const verifier = pactBinary();
     const result = await run(
       verifier,
