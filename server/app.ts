@@ -6,7 +6,7 @@ import { shutdownDeadlineMs } from './process';
 import { createAuthService } from './auth/service';
 import { createLoginThrottle } from './auth/throttle';
 import { createTokenService } from './auth/tokens';
-import { cachedUserLookups, listenForAccountChanges, type CachedUserRepository } from './auth/user-cache';
+import { ACCOUNT_CHANGES_CHANNEL, cachedUserLookups, type CachedUserRepository } from './auth/user-cache';
 import { createUserRepository } from './auth/users';
 import { createAccountDeletion } from './auth/account-deletion';
 import { createMailer } from './auth/mail';
@@ -37,7 +37,7 @@ import { createExports } from './exports/index';
 import { createMediaTagger } from './exports/media-tags';
 import { createFeedRepository } from './feeds/repository';
 import { createFeedService, deriveFeedSecret } from './feeds/service';
-import { createListCache, listenForJobChanges, type ListCache } from './jobs/list-cache';
+import { createListCache, JOB_CHANGES_CHANNEL, listenForChanges, type ListCache } from './jobs/list-cache';
 import { keepFinishedBooks } from './jobs/kept-books';
 import { apiRoutes } from './routes/index';
 import { publicFeedRoutes } from './routes/feeds';
@@ -104,7 +104,7 @@ async function openAppDatabase(app: FastifyInstance, config: Config, deps: AppDe
  * and finished books (jobs/list-cache.ts), and the accounts requests are checked against
  * (auth/user-cache.ts). Each listens on a connection of its own until the app closes.
  */
-async function listenForChanges(
+async function keepUntilChanged(
   app: FastifyInstance,
   config: Config,
   db: Db,
@@ -112,7 +112,10 @@ async function listenForChanges(
   users: CachedUserRepository,
 ): Promise<void> {
   if (!config.jobListCache) return;
-  const stops = [await listenForJobChanges(db, listCache), await listenForAccountChanges(db, users)];
+  const stops = [
+    await listenForChanges(db, JOB_CHANGES_CHANNEL, listCache),
+    await listenForChanges(db, ACCOUNT_CHANGES_CHANNEL, users),
+  ];
   app.addHook('preClose', async function stopChangeListeners() {
     await Promise.all(stops.map((stop) => stop()));
   });
@@ -246,7 +249,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Fas
   // One storage for every route: uploads, the pipeline's audio and the media URLs that serve it.
   const storage = deps.storage ?? (await openStorage(config));
   const listCache = createListCache();
-  await listenForChanges(app, config, db, listCache, users);
+  await keepUntilChanged(app, config, db, listCache, users);
 
   // The conversion engine (queue + in-process workers). preClose: running jobs stop (and resume
   // later) before the database closes.

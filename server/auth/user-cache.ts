@@ -1,4 +1,4 @@
-import type { Db } from '../db/types';
+import { createListCache } from '../jobs/list-cache';
 import type { User, UserRepository } from './users';
 
 /** Where the database announces a changed account, with its id (migration 0013's trigger). */
@@ -16,14 +16,16 @@ export interface CachedUserRepository extends UserRepository {
 /**
  * Every authenticated request looks its account up by id (auth.authenticate). A found account is
  * kept in memory (at most `maxEntries`, the least recently used out first):
- * - while the database announces account changes (`listenForAccountChanges`), until its account
- *   changes or `keptMs` (default 10 minutes) has passed: a listener's saves every few seconds then
- *   read no account at all, and a password changed or sessions ended in any process take effect
- *   everywhere as soon as the announcement arrives;
+ * - while the database announces account changes (app.ts listens on ACCOUNT_CHANGES_CHANNEL), until
+ *   its account changes or `keptMs` (default 10 minutes) has passed: a listener's saves every few
+ *   seconds then read no account at all, and a password changed or sessions ended in any process
+ *   take effect everywhere as soon as the announcement arrives. The accounts are kept in the cache
+ *   jobs' lists are kept in (jobs/list-cache.ts), each account its own owner: a read during which
+ *   its change was announced is answered but not kept;
  * - otherwise `ttlMs` (default 5 s), so another process's change is seen within `ttlMs`.
  *
  * This process forgets an account at once when it changes it. An account that is not found is
- * never kept, nor one read while a change to it was announced (the read may predate the change).
+ * never kept.
  */
 export function cachedUserLookups(
   users: UserRepository,
@@ -34,48 +36,39 @@ export function cachedUserLookups(
     now = () => Date.now(),
   }: { ttlMs?: number; keptMs?: number; maxEntries?: number; now?: () => number } = {},
 ): CachedUserRepository {
+  const announced = createListCache(maxEntries);
   const found = new Map<string, { user: User; until: number }>();
-  // The reads under way, by account: one that a change was announced during (or listening started
-  // or stopped during) may predate the change, so it is answered but not kept.
-  const reading = new Map<string, Set<{ stale: boolean }>>();
-  let listening = false;
-
-  const staleAll = (reads: Iterable<Iterable<{ stale: boolean }>>) => {
-    for (const set of reads) for (const read of set) read.stale = true;
-  };
 
   // A change (made here or announced): the account is read again, and no read under way is kept.
   const changed = (id: string) => {
-    staleAll([reading.get(id) ?? []]);
+    announced.changed(id);
     found.delete(id);
   };
 
+  async function keptUntilChanged(id: string): Promise<User | null> {
+    const kept = announced.get<{ user: User; until: number }>(id, id);
+    if (kept !== null && kept.until > now()) return kept.user;
+    const stamp = announced.stamp(id);
+    const user = await users.findById(id);
+    if (user !== null) announced.set(id, id, stamp, { user, until: now() + keptMs });
+    return user;
+  }
+
+  async function keptForTtl(id: string): Promise<User | null> {
+    const hit = found.get(id);
+    if (hit !== undefined && hit.until > now()) return hit.user;
+    found.delete(id);
+    const user = await users.findById(id);
+    if (user !== null) {
+      found.set(id, { user, until: now() + ttlMs });
+      if (found.size > maxEntries) found.delete(found.keys().next().value!);
+    }
+    return user;
+  }
+
   return {
     ...users,
-    async findById(id) {
-      const hit = found.get(id);
-      if (hit !== undefined && hit.until > now()) {
-        // Most recently used last, so the least used is the first to go.
-        found.delete(id);
-        found.set(id, hit);
-        return hit.user;
-      }
-      found.delete(id);
-      const read = { stale: false };
-      const reads = reading.get(id) ?? new Set();
-      reading.set(id, reads.add(read));
-      try {
-        const user = await users.findById(id);
-        if (user !== null && !read.stale) {
-          found.set(id, { user, until: now() + (listening ? keptMs : ttlMs) });
-          if (found.size > maxEntries) found.delete(found.keys().next().value!);
-        }
-        return user;
-      } finally {
-        reads.delete(read);
-        if (reads.size === 0) reading.delete(id);
-      }
-    },
+    findById: (id) => (announced.listening ? keptUntilChanged(id) : keptForTtl(id)),
     async setPassword(id, passwordHash) {
       const sessionGeneration = await users.setPassword(id, passwordHash);
       changed(id);
@@ -89,19 +82,8 @@ export function cachedUserLookups(
     forget: changed,
     changed,
     setListening(on) {
-      listening = on;
-      staleAll(reading.values());
+      announced.setListening(on);
       found.clear();
     },
   };
-}
-
-/** Feeds the cache from the database's account announcements; without LISTEN support it keeps `ttlMs`. */
-export async function listenForAccountChanges(db: Db, users: CachedUserRepository): Promise<() => Promise<void>> {
-  if (db.listen === undefined) return async () => undefined;
-  return db.listen(
-    ACCOUNT_CHANGES_CHANNEL,
-    (id) => users.changed(id),
-    (on) => users.setListening(on),
-  );
 }

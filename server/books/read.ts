@@ -6,9 +6,14 @@ import type { FileStorage } from '../storage/types';
  * can be handed to a thread). A missing file fails as the storage fails (ENOENT, ...).
  */
 export async function readWhole(storage: FileStorage, key: string): Promise<Buffer> {
+  return gathered(storage.read(key));
+}
+
+/** A stream's chunks in one buffer that owns its memory. */
+async function gathered(stream: NodeJS.ReadableStream): Promise<Buffer> {
   const parts: Buffer[] = [];
   let size = 0;
-  for await (const chunk of storage.read(key) as AsyncIterable<Buffer | string | Uint8Array>) {
+  for await (const chunk of stream as AsyncIterable<Buffer | string | Uint8Array>) {
     const part =
       typeof chunk === 'string' ? Buffer.from(chunk) : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
     parts.push(part);
@@ -24,16 +29,14 @@ export async function readWhole(storage: FileStorage, key: string): Promise<Buff
 }
 
 /**
- * The file's bytes, or null when there is no such file: one call to the store (an object store
+ * The file's bytes as readWhole gives them, or null when there is no such file: one call to the store (an object store
  * answers a read from the first byte with the bytes, a missing one with 404), not a stat and a read.
  */
 export async function readWholeIfStored(storage: FileStorage, key: string): Promise<Buffer | null> {
   const read = await storage.readSlice(key, 0);
   if (read === null) return null;
   if (read.slice === null) return Buffer.alloc(0); // an empty file: no first byte to read
-  const parts: Buffer[] = [];
-  for await (const chunk of read.slice.stream as AsyncIterable<Buffer | string>) parts.push(Buffer.from(chunk));
-  return Buffer.concat(parts);
+  return gathered(read.slice.stream);
 }
 
 /** The file as UTF-8 text; null when there is no such file. */

@@ -40,7 +40,7 @@ export function createMediaTagger(deps: {
   covers: CoverMaker;
   onError?: (error: unknown, key: string) => void;
   /** Announces changes to a user's jobs (their titles, covers, chapters): what was made from them is kept until then. */
-  changes?: Pick<ListCache, 'stamp' | 'listening'>;
+  changes?: Pick<ListCache, 'stamp' | 'unchanged'>;
   now?: () => number;
 }): MediaTagger {
   const now = deps.now ?? Date.now;
@@ -57,27 +57,27 @@ export function createMediaTagger(deps: {
   function current(kept: Kept | undefined): boolean {
     if (kept === undefined) return false;
     if (kept.until > now()) return true;
-    const changes = deps.changes;
-    if (kept.owner === null || changes === undefined || !changes.listening) return false;
-    const stamp = changes.stamp(kept.owner.userId);
-    return stamp.version === kept.owner.stamp.version && stamp.generation === kept.owner.stamp.generation;
+    return (
+      kept.owner !== null && deps.changes !== undefined && deps.changes.unchanged(kept.owner.userId, kept.owner.stamp)
+    );
   }
 
-  async function build(key: string, made: { owner: Owner }): Promise<Buffer | null> {
+  /** The file's tag, and whose book it was made from (null: kept for the minute only). */
+  async function build(key: string): Promise<{ tag: Buffer | null; owner: Owner }> {
     const job = await deps.jobs.byOutputKey(key);
-    if (job === null) return null;
-    made.owner = deps.changes === undefined ? null : { userId: job.userId, stamp: deps.changes.stamp(job.userId) };
+    if (job === null) return { tag: null, owner: null };
+    const owner = deps.changes === undefined ? null : { userId: job.userId, stamp: deps.changes.stamp(job.userId) };
     let book: ExportBook;
     try {
       book = await deps.books.book(job.userId, job.parentJobId ?? job.id);
     } catch {
-      return null; // not finished (or gone): sent as stored
+      return { tag: null, owner }; // not finished (or gone): sent as stored
     }
     const cover = await deps.covers.jpeg(book);
     // A book's combined audio (a single text's only file) carries the book's tag with its chapters.
-    if (key === book.audioKey) return bookTag(book, cover);
+    if (key === book.audioKey) return { tag: await bookTag(book, cover), owner };
     const chapter = book.chapters.find((c) => c.fileKey === key);
-    return chapter === undefined ? null : chapterTag(book, chapter, cover);
+    return { tag: chapter === undefined ? null : await chapterTag(book, chapter, cover), owner };
   }
 
   function keep<T>(map: Map<string, T>, key: string, value: T, max: number): void {
@@ -94,13 +94,11 @@ export function createMediaTagger(deps: {
     const hit = cache.get(key);
     if (hit !== undefined && current(hit)) return hit.tag;
     // Streaming never fails for want of a tag: a file whose tag cannot be made goes as stored.
-    const made: { owner: Owner } = { owner: null };
-    const tag = await build(key, made).catch((error: unknown) => {
+    const { tag, owner } = await build(key).catch((error: unknown) => {
       deps.onError?.(error, key);
-      made.owner = null;
-      return null;
+      return { tag: null, owner: null };
     });
-    const kept = { until: now() + TAG_TTL_MS, owner: made.owner };
+    const kept = { until: now() + TAG_TTL_MS, owner };
     keep(cache, key, { ...kept, tag }, MAX_CACHED);
     keep(lengths, key, { ...kept, length: tag?.length ?? null }, MAX_LENGTHS);
     return tag;

@@ -38,6 +38,9 @@ export function createListCache(maxEntries = 5000) {
   let generation = 0;
 
   const versionOf = (userId: string) => versions.get(userId) ?? 0;
+  /** Nothing of the user's changed since `stamp` was taken, as far as the announcements tell. */
+  const unchanged = (userId: string, stamp: Stamp) =>
+    listening && stamp.generation === generation && stamp.version === versionOf(userId);
 
   return {
     /** A user's jobs changed (from a notification). */
@@ -57,12 +60,14 @@ export function createListCache(maxEntries = 5000) {
     stamp(userId: string): Stamp {
       return { version: versionOf(userId), generation };
     },
+    /** Whether what was read after `stamp` was taken is still what the database holds. */
+    unchanged,
     /** What `set` kept under `key` for `userId` (of the type it was kept as), if nothing of theirs changed since. */
     get<T = CachedPage>(key: string, userId: string): T | null {
       if (!listening) return null;
       const entry = entries.get(key);
       if (entry === undefined || entry.userId !== userId) return null;
-      if (entry.version !== versionOf(userId) || entry.generation !== generation) {
+      if (!unchanged(userId, entry)) {
         entries.delete(key);
         return null;
       }
@@ -72,7 +77,7 @@ export function createListCache(maxEntries = 5000) {
       return entry.value as T;
     },
     set<T = CachedPage>(key: string, userId: string, stamp: Stamp, value: T): void {
-      if (!listening || stamp.generation !== generation || stamp.version !== versionOf(userId)) return;
+      if (!unchanged(userId, stamp)) return;
       entries.delete(key);
       entries.set(key, { value, userId, ...stamp });
       if (entries.size > maxEntries) entries.delete(entries.keys().next().value!);
@@ -85,12 +90,20 @@ export function createListCache(maxEntries = 5000) {
 
 export type ListCache = ReturnType<typeof createListCache>;
 
-/** Feeds the cache from the database's change notifications; without LISTEN support it stays off. */
-export async function listenForJobChanges(db: Db, cache: ListCache): Promise<() => Promise<void>> {
+/**
+ * Feeds a cache from the database's announcements on `channel` (each one's payload the id whose
+ * things changed): this one from JOB_CHANGES_CHANNEL, the accounts' (auth/user-cache.ts) from
+ * theirs. Without LISTEN support the cache stays off.
+ */
+export async function listenForChanges(
+  db: Db,
+  channel: string,
+  cache: Pick<ListCache, 'changed' | 'setListening'>,
+): Promise<() => Promise<void>> {
   if (db.listen === undefined) return async () => undefined;
   return db.listen(
-    JOB_CHANGES_CHANNEL,
-    (userId) => cache.changed(userId),
+    channel,
+    (id) => cache.changed(id),
     (on) => cache.setListening(on),
   );
 }
