@@ -24,6 +24,7 @@ import { spawn } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
+import { stripVTControlCharacters } from 'node:util';
 import { ensureTestTools } from './test-tools.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -87,9 +88,24 @@ export const steps = [
 /** Lines kept from a step's output, printed again after the summary when the step failed. */
 const TAIL_LINES = 80;
 
+/** Lines of a failed step's tail that name what failed: the runners' failure marks and the errors. */
+const FAILURE_LINE =
+  /^\s*(×|✗|✕|●|FAIL\b)|\b(AssertionError|TimeoutError|Error:|Test timed out|Timed out|failed:|Failed:)|\bfailed\b.*\btests?\b/;
+const FAILURE_LINES = 12;
+
 /**
- * Runs one script and resolves with its exit status and the last lines it printed: a CI log that
- * keeps only its end still shows why a step failed. Its output is shown live, or, when it runs
+ * The first few of a step's output `lines` that say what failed (the test's name, its error), shown
+ * under the summary: a CI log cut to its last lines still names the failing test.
+ */
+export function failureLines(lines) {
+  // Colour codes out first: a step's runner may colour its marks.
+  const plain = lines.map((line) => stripVTControlCharacters(line).trim());
+  return [...new Set(plain.filter((line) => FAILURE_LINE.test(line)))].slice(0, FAILURE_LINES);
+}
+
+/**
+ * Runs one script and resolves with its exit status, the last lines it printed and the first that
+ * name a failure: a CI log that keeps only its end still shows why a step failed. Its output is shown live, or, when it runs
  * beside others (`buffered`), all at once when it ends, so the steps' lines do not interleave.
  */
 function runScript(script, args, buffered) {
@@ -105,11 +121,13 @@ function runScript(script, args, buffered) {
     child.stdio[3].on('data', (chunk) => (cpu += chunk));
     const chunks = [];
     let tail = [];
+    let failures = [];
     let partial = '';
     const keep = (chunk) => {
       const lines = (partial + chunk.toString('utf8')).split('\n');
       partial = lines.pop() ?? '';
       tail = tail.concat(lines).slice(-TAIL_LINES);
+      if (failures.length < FAILURE_LINES) failures = failureLines([...failures, ...lines]);
     };
     const show = (stream) => (chunk) => {
       if (buffered) chunks.push(chunk);
@@ -121,7 +139,12 @@ function runScript(script, args, buffered) {
     child.on('close', (status) => {
       if (buffered) process.stdout.write(Buffer.concat(chunks));
       const cpuSeconds = cpu.trim() === '' ? null : Number(cpu);
-      resolve({ status, cpuSeconds, tail: partial ? [...tail, partial].slice(-TAIL_LINES) : tail });
+      resolve({
+        status,
+        cpuSeconds,
+        tail: partial ? [...tail, partial].slice(-TAIL_LINES) : tail,
+        failures: failureLines([...failures, partial]),
+      });
     });
   });
 }
@@ -193,7 +216,7 @@ async function main() {
       const run = await runScript(step.script, step.args ?? [], buffered);
       const seconds = (Date.now() - started) / 1000;
       if (buffered) console.log(`=== ${step.name} (${command}): ${run.status === 0 ? 'ok' : 'FAILED'} ===`);
-      results.set(step, { ok: run.status === 0, seconds, cpuSeconds: run.cpuSeconds, tail: run.tail });
+      results.set(step, { ok: run.status === 0, seconds, ...run });
     }
     ends.get(step.script).resolve();
   };
@@ -241,6 +264,8 @@ async function main() {
     const cpu = typeof r.cpuSeconds === 'number' ? `, CPU ${r.cpuSeconds.toFixed(1)} s` : '';
     console.log(`${mark}  ${r.step.name}  (${r.seconds.toFixed(1)} s${cpu})${r.note ? `  ${r.note}` : ''}`);
   }
+  for (const r of ordered.filter((result) => !result.ok && result.failures?.length))
+    console.log(`What failed in "${r.step.name}":\n${r.failures.map((line) => `  ${line}`).join('\n')}`);
   const failed = ordered.filter((r) => !r.ok).length;
   const skippedCount = ordered.filter((r) => r.skipped).length;
   console.log(

@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { steps } from '../../scripts/test-all.mjs';
+import { failureLines, steps } from '../../scripts/test-all.mjs';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const read = (file: string) => readFileSync(path.join(root, file), 'utf8');
@@ -49,5 +49,23 @@ describe('the test chain', () => {
     expect(ci).toMatch(/^PATH="\$node24_bin:\$PATH" node scripts\/test-all\.mjs \$node24_steps /m);
     expect(ci).toMatch(/^export TEST_SKIP_STEPS="\$node24_steps"$/m);
     expect(ci.indexOf('export TEST_SKIP_STEPS')).toBeLessThan(ci.search(/^npm test$/m));
+  });
+
+  it('names a failed test under the summary, from the lines its runner printed', () => {
+    const vitest = [
+      ' \x1b[32m✓\x1b[39m  e2e  tests/e2e/auth.e2e.test.ts (7 tests) 18143ms',
+      '     \x1b[31m×\x1b[39m keeps its one place across a reload 15212ms',
+      '⎯⎯⎯⎯⎯⎯⎯ Failed Tests 1 ⎯⎯⎯⎯⎯⎯⎯',
+      ' FAIL   e2e  tests/e2e/listening-loop.e2e.test.ts > keeps its one place across a reload',
+      'TimeoutError: locator.waitFor: Timeout 15000ms exceeded.',
+      '    at tests/e2e/listening-loop.e2e.test.ts:110:5',
+      ' Test Files  1 failed | 9 passed (10)',
+    ];
+    expect(failureLines(vitest)).toEqual([
+      '× keeps its one place across a reload 15212ms',
+      'FAIL   e2e  tests/e2e/listening-loop.e2e.test.ts > keeps its one place across a reload',
+      'TimeoutError: locator.waitFor: Timeout 15000ms exceeded.',
+    ]);
+    expect(failureLines(['✓ all good', 'Tests  37 passed (37)'])).toEqual([]);
   });
 });
