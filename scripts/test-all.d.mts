@@ -16,3 +16,5 @@ export interface Step {
 }
 /** The chain `npm test` runs, in its order. */
 export const steps: Step[];
+/** The first few of a step's output lines that name what failed (a test, its error), without colour codes. */
+export function failureLines(lines: string[]): string[];
