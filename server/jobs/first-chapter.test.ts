@@ -18,7 +18,11 @@ function chapterBody(chars: number): string {
   return body.trim();
 }
 
-const BOOK = [1, 2, 3].map((n) => `Chapter ${n}\n\n${chapterBody(2 * MIN_SEGMENT_CHARS + 500)}`).join('\n\n');
+// Chapter 1 long enough for two encoder streams; the others, a stream each, only long enough to be
+// seen converting side by side.
+const BOOK = [2 * MIN_SEGMENT_CHARS + 500, 4_000, 4_000]
+  .map((chars, i) => `Chapter ${i + 1}\n\n${chapterBody(chars)}`)
+  .join('\n\n');
 
 let t: TestApp;
 let headers: { authorization: string };
