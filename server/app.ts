@@ -1,7 +1,7 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { createPasswordHasher, type ScryptCost } from './auth/passwords';
 import { createHashingQueue } from './auth/hashing-queue';
-import { createPasswordChecker } from './auth/password-check';
+import { createPasswordChecker, type PasswordChecker } from './auth/password-check';
 import { shutdownDeadlineMs } from './process';
 import { createAuthService } from './auth/service';
 import { createLoginThrottle } from './auth/throttle';
@@ -71,6 +71,11 @@ export interface AppDeps {
   conversion?: ConversionOverrides;
   /** Where the log's lines go instead of standard output (tests read them), at LOG_LEVEL. */
   logDestination?: LogDestination;
+  /**
+   * A password-strength checker to use instead of one of the app's own (the test kit shares one
+   * between the many apps of a test process); the caller keeps ownership (closes it).
+   */
+  passwordChecker?: PasswordChecker;
 }
 
 /** Places in the password hashing queue (running or waiting) one client address may hold. */
@@ -123,10 +128,12 @@ async function keepUntilChanged(
 
 /** Sign-up, sign-in and sessions: the users, their passwords' hashing and checks, their tokens. */
 function createAuth(app: FastifyInstance, config: Config, deps: AppDeps, db: Db, now: () => Date) {
-  const passwordChecker = createPasswordChecker();
-  app.addHook('onClose', async function stopPasswordChecker() {
-    await passwordChecker.close();
-  });
+  const passwordChecker = deps.passwordChecker ?? createPasswordChecker();
+  if (deps.passwordChecker === undefined) {
+    app.addHook('onClose', async function stopPasswordChecker() {
+      await passwordChecker.close();
+    });
+  }
   const users = cachedUserLookups(createUserRepository(db));
   const auth = createAuthService({
     users,

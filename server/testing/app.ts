@@ -5,6 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { createApp, type AppDeps } from '../app';
+import { createPasswordChecker, type PasswordChecker } from '../auth/password-check';
 import { loadConfig, type Config } from '../config';
 import { migrate } from '../db/migrate';
 import { migrations } from '../db/migrations/index';
@@ -34,6 +35,13 @@ export function testConfig(env: Record<string, string> = {}): Config {
   return config;
 }
 
+/**
+ * One password-strength checker for every test app of this process: its thread (the estimator's
+ * dictionaries, half a second of CPU to start from source) starts once, not with each app's first
+ * sign-up. It ends after a minute without a check, and never holds the process open.
+ */
+const sharedPasswordChecker: PasswordChecker = createPasswordChecker({ idleMs: 60_000 });
+
 export interface TestApp {
   app: FastifyInstance;
   db: Db;
@@ -51,7 +59,12 @@ export async function createTestApp(options: { env?: Record<string, string> } & 
   const { env, db: given, ...deps } = options;
   const config = testConfig(env);
   const db = given ?? (await openMigratedPglite());
-  const app = await createApp(config, { passwordCost: TEST_PASSWORD_COST, ...deps, db });
+  const app = await createApp(config, {
+    passwordCost: TEST_PASSWORD_COST,
+    passwordChecker: sharedPasswordChecker,
+    ...deps,
+    db,
+  });
   return {
     app,
     db,
