@@ -88,9 +88,9 @@ export const steps = [
 /** Lines kept from a step's output, printed again after the summary when the step failed. */
 const TAIL_LINES = 80;
 
-/** Lines of a failed step's tail that name what failed: the runners' failure marks and the errors. */
+/** Lines that name what failed: the test runners' failure marks and errors, TypeScript's and ESLint's errors. */
 const FAILURE_LINE =
-  /^\s*(×|✗|✕|●|FAIL\b)|\b(AssertionError|TimeoutError|Error:|Test timed out|Timed out|failed:|Failed:)|\bfailed\b.*\btests?\b/;
+  /^\s*(×|✗|✕|●|FAIL\b)|\b(AssertionError|TimeoutError|Error:|Test timed out|Timed out|failed:|Failed:)|\berror TS\d+|^\s*\d+:\d+\s+error\b/;
 const FAILURE_LINES = 12;
 
 /**

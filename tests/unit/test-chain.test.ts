@@ -67,5 +67,9 @@ describe('the test chain', () => {
       'TimeoutError: locator.waitFor: Timeout 15000ms exceeded.',
     ]);
     expect(failureLines(['✓ all good', 'Tests  37 passed (37)'])).toEqual([]);
+    // TypeScript's and ESLint's findings too: a typecheck or a lint that failed says where.
+    const tsc = "tests/unit/x.test.ts:7:10 - error TS2305: Module has no exported member 'y'.";
+    const eslint = '  101:50  error  Unexpected control character(s) in regular expression  no-control-regex';
+    expect(failureLines(['', tsc, 'Found 1 error', '/work/main/scripts/x.mjs', eslint])).toEqual([tsc, eslint.trim()]);
   });
 });
