@@ -139,6 +139,15 @@ export function isListenable(book: Pick<Book, 'status' | 'chaptersReady' | 'open
 }
 
 /**
+ * Whether a book's chapters are read from its chapter jobs: a book (book_processing) that has not
+ * recorded them, because it still converts or an earlier version finished it. A finished book has
+ * them recorded, and a text never has chapter jobs, so neither costs a query.
+ */
+export function listsChapterJobs(book: Pick<Book, 'chapters' | 'jobType'>): boolean {
+  return book.chapters.length === 0 && book.jobType === 'book_processing';
+}
+
+/**
  * A book's chapters as a listener meets them, in order, each with where it starts in the whole
  * audio: a finished book's recorded chapters; else, while it converts, its chapter jobs (those
  * converted are ready); else the job itself as its one chapter.

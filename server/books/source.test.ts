@@ -30,11 +30,17 @@ const harbour: Book = {
   inputFileKey: `jobs/${BOOK}/source.txt`,
 };
 
+/** Every read of a book's chapter jobs, by book id. */
+const chapterReads: string[] = [];
+
 function source(books: Book[], chapterJobs: Book[] = []) {
   return createBookSource({
     books: {
       findBook: async (userId, jobId) => books.find((b) => b.userId === userId && b.id === jobId) ?? null,
-      chapterJobs: async (userId, bookId) => chapterJobs.filter((c) => c.userId === userId && c.parentJobId === bookId),
+      chapterJobs: async (userId, bookId) => {
+        chapterReads.push(bookId);
+        return chapterJobs.filter((c) => c.userId === userId && c.parentJobId === bookId);
+      },
       completedBooks: async (userId) => books.filter((b) => b.userId === userId && b.status === 'COMPLETED'),
     },
     progress: { find: async (userId, jobId) => (userId === ANN && jobId === BOOK ? { positionSeconds: 42 } : null) },
@@ -57,6 +63,30 @@ describe('the one book source: a finished book for downloads and feeds', () => {
       { order: 2, title: 'Chapter 2', start: 10, duration: 20, fileKey: harbour.outputFileKey },
     ]);
     expect(book.version).toBe(harbour.completedAt!.toISOString());
+  });
+
+  it('reads chapter jobs only for a book that has not recorded its chapters, never for a text', async () => {
+    chapterReads.length = 0;
+    const text = { ...harbour, jobType: 'text_to_audio' as const, chapters: [] };
+    expect((await source([text]).book(ANN, BOOK)).chapters).toEqual([
+      expect.objectContaining({ order: 1, title: 'Harbour Tales', fileKey: harbour.outputFileKey }),
+    ]);
+    await source([harbour]).book(ANN, BOOK);
+    expect(chapterReads).toEqual([]);
+    // A book an earlier version finished without recording its chapters: its chapter jobs are its chapters.
+    const earlier = { ...harbour, jobType: 'book_processing' as const, chapters: [] };
+    const chapterJob = {
+      ...harbour,
+      id: 'c1',
+      parentJobId: BOOK,
+      chapterOrder: 1,
+      chapterTitle: 'The Lamp',
+      chapters: [],
+    };
+    expect((await source([earlier], [chapterJob]).book(ANN, BOOK)).chapters).toEqual([
+      expect.objectContaining({ order: 1, title: 'The Lamp' }),
+    ]);
+    expect(chapterReads).toEqual([BOOK]);
   });
 
   it("answers 404 for another reader's book and 409 for a book not finished or a chapter", async () => {

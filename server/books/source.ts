@@ -7,7 +7,7 @@
 import { DomainError } from '../errors';
 import type { FileStorage } from '../storage/types';
 import { isUuid } from '../uuid';
-import { chaptersOf, isListenable, type Book, type ChapterInfo } from './book';
+import { chaptersOf, isListenable, listsChapterJobs, type Book, type ChapterInfo } from './book';
 import type { BookReader } from './reader';
 import { readBookText, type BookText } from './text';
 import type { Transcript } from './transcript';
@@ -129,8 +129,7 @@ export function createBookSource(deps: {
       if (!isListenable(book)) {
         throw new DomainError('conflict', `The audiobook is not ready yet (status ${book.status})`);
       }
-      // A finished book's chapters are recorded with it; its chapter jobs are read only while it converts.
-      const chapterJobs = book.chapters.length > 0 ? [] : await books.chapterJobs(userId, book.id);
+      const chapterJobs = listsChapterJobs(book) ? await books.chapterJobs(userId, book.id) : [];
       return downloadableBook(book, chaptersOf(book, chapterJobs));
     },
     transcript: (userId, jobId, order) => transcripts.transcript(userId, jobId, order),

@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import { id3v2Size, parseFrameHeader } from '../audio/mp3-frames';
 import { buildM3u } from '../audio/playlist';
 import { signMediaUrl, verifyMediaSignature } from '../audio/signing';
-import { chaptersOf, isListenable, type Book, type ChapterInfo } from '../books/book';
+import { chaptersOf, isListenable, listsChapterJobs, type Book, type ChapterInfo } from '../books/book';
 import type { BookReader } from '../books/reader';
 import { DomainError } from '../errors';
 import type { ProgressRecord } from '../progress/repository';
@@ -127,7 +127,7 @@ export function createListeningService(deps: {
 
   /** The book's chapters (its chapter jobs are read only while it converts). */
   async function chaptersOfBook(userId: string, book: Book): Promise<ChapterInfo[]> {
-    return chaptersOf(book, book.chapters.length > 0 ? [] : await books.chapterJobs(userId, book.id));
+    return chaptersOf(book, listsChapterJobs(book) ? await books.chapterJobs(userId, book.id) : []);
   }
 
   /** The file to play: the job's own (combined) file, else its first playable chapter. */

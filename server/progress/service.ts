@@ -1,4 +1,4 @@
-import { chaptersOf, isListenable, type Book } from '../books/book';
+import { chaptersOf, isListenable, listsChapterJobs, type Book } from '../books/book';
 import type { BookReader } from '../books/reader';
 import { DomainError } from '../errors';
 import { latestWins } from './coalesce';
@@ -100,7 +100,7 @@ export function createProgressService(deps: {
   async function saveChapterAsBook(userId: string, chapter: Book, update: ProgressUpdate): Promise<PlaybackProgress> {
     const book = chapter.parentJobId === null ? null : await jobs.findBook(userId, chapter.parentJobId);
     if (book === null) throw new DomainError('not_found', JOB_NOT_FOUND);
-    const chapters = chaptersOf(book, book.chapters.length > 0 ? [] : await jobs.chapterJobs(userId, book.id));
+    const chapters = chaptersOf(book, listsChapterJobs(book) ? await jobs.chapterJobs(userId, book.id) : []);
     const info = chapters.find((c) => c.id === chapter.id || c.order === chapter.chapterOrder);
     const start = info?.start ?? 0;
     const offset = Math.max(0, update.positionSeconds);
