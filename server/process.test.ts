@@ -2,6 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyBaseLogger } from 'fastify';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { exitOnSignals, shutdownDeadlineMs } from './process';
+import { openPglite } from './db/pglite';
 import { createTestApp } from './testing/app';
 
 /**
@@ -136,7 +137,8 @@ describe('a shutdown that needs its whole grace', () => {
     async () => {
       // Fastify's own limit for a closing hook is 10 s; handing jobs back may wait the whole grace.
       // A grace with room to spare on a busy machine: the work takes 11 s of it.
-      const t = await createTestApp({ env: { SHUTDOWN_GRACE_SECONDS: '30' } });
+      const db = await openPglite();
+      const t = await createTestApp({ db, env: { SHUTDOWN_GRACE_SECONDS: '30' } });
       let handedBack = false;
       t.app.addHook('preClose', async function slowHandBack() {
         await sleep(11_000);
@@ -147,14 +149,19 @@ describe('a shutdown that needs its whole grace', () => {
       let exited!: (code: number) => void;
       const exit = new Promise<number>((resolve) => (exited = resolve));
       vi.spyOn(process, 'exit').mockImplementation(((code?: number) => exited(code ?? 0)) as typeof process.exit);
-      installed.push(exitOnSignals(log, 'shutting down', () => t.close(), 30));
+      // As the server's shutdown does: the app, then its database.
+      const shutdown = async () => {
+        await t.close();
+        await db.close();
+      };
+      installed.push(exitOnSignals(log, 'shutting down', shutdown, 30));
       process.emit('SIGTERM', 'SIGTERM');
 
       expect(await exit).toBe(0);
       expect(errors).not.toHaveBeenCalled();
       expect(handedBack).toBe(true);
       expect(lines).toContain('shutdown complete');
-      await expect(t.db.query('SELECT 1')).rejects.toThrow(); // closed after the slow work, not before
+      await expect(db.query('SELECT 1')).rejects.toThrow(); // closed after the slow work, not before
     },
   );
 });
