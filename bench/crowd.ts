@@ -68,6 +68,11 @@ const METRICS_TOKEN = 'bench-crowd-metrics-token';
 const STORE_PREFIX = 'crowd';
 /** BENCH_CROWD_PROFILE: where each API writes its CPU profile when it stops. */
 const PROFILE_DIR = process.env.BENCH_CROWD_PROFILE;
+/**
+ * BENCH_CROWD_DB=tcp: the processes reach PostgreSQL over loopback TCP instead of its Unix-domain
+ * socket, as they would a database on another host.
+ */
+const OVER_TCP = process.env.BENCH_CROWD_DB === 'tcp';
 
 const postgres = await startPostgres({ statementStats: true });
 const s3 = await startS3('lectio-crowd', { ownProcess: true });
@@ -107,7 +112,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const)
   process.once(signal, () => void cleanUp().finally(() => process.exit(1)));
 
 const env = (extra: Record<string, string> = {}) => ({
-  DATABASE_URL: postgres.url,
+  DATABASE_URL: OVER_TCP ? postgres.url : postgres.socketUrl,
   DATA_DIR: join(dir, 'data'),
   JWT_SECRET,
   METRICS_TOKEN,

@@ -51,9 +51,22 @@ describe('the server on a PostgreSQL server', () => {
     expect(res.json().message).toBe('Email already registered');
   });
 
-  it('applies migrations once even when a second server starts on the same database', async () => {
-    const second = await createApp(testConfig({ DATABASE_URL: pg.url }), { passwordCost: TEST_PASSWORD_COST });
-    await second.close();
+  it('applies migrations once even when a second server starts on the same database, through its Unix socket', async () => {
+    // A server on the database's host may connect through its socket directory (`?host=/dir`):
+    // no network address at the server's end.
+    const client = new pg_.Client({ connectionString: pg.socketUrl });
+    await client.connect();
+    const { rows } = await client.query<{ addr: string | null }>('SELECT inet_server_addr() AS addr');
+    await client.end();
+    expect(rows).toEqual([{ addr: null }]);
+    const second = await createApp(testConfig({ DATABASE_URL: pg.socketUrl }), { passwordCost: TEST_PASSWORD_COST });
+    try {
+      const credentials = { email: 'pg.reader@example.com', password: 'correct-horse' };
+      const login = await second.inject({ method: 'POST', url: '/api/v1/auth/login', payload: credentials });
+      expect(login.statusCode).toBe(200);
+    } finally {
+      await second.close();
+    }
   });
 
   it("drops a cached job-list page when another process changes the owner's jobs", async () => {

@@ -11,6 +11,8 @@ import { freePort } from './ports';
  */
 export interface TestPostgres {
   url: string;
+  /** The same database through its Unix-domain socket (a same-host connection without TCP). */
+  socketUrl: string;
   stop: () => void;
   /** Stops the server as an operator's restart does (`pg_ctl stop -m fast`: sessions are terminated); its data stays. */
   shutDown: () => void;
@@ -75,6 +77,7 @@ export async function startPostgres(options: { statementStats?: boolean } = {}):
   asServerUser(join(bin, 'createdb'), ['-h', '127.0.0.1', '-p', String(port), '-U', 'lectio', 'lectio']);
   return {
     url: `postgres://lectio@127.0.0.1:${port}/lectio`,
+    socketUrl: `postgres://lectio@localhost:${port}/lectio?host=${encodeURIComponent(dir)}`,
     shutDown: () => asServerUser(join(bin, 'pg_ctl'), ['-D', data, '-m', 'fast', '-w', 'stop']),
     startAgain: start,
     stop: () => {
