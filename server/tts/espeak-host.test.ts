@@ -315,7 +315,9 @@ describe.skipIf(SKIP !== '')(`native eSpeak-NG kept running${SKIP ? ` (skipped: 
     const before = speechPath.pids();
     const ac = new AbortController();
     const speaking = engine.synthesize(LONG, 'en-us', ac.signal);
-    await new Promise((resolve) => setTimeout(resolve, 5)); // in its host by now, or about to be
+    // In its host by now, or about to be. Aborted before this thread next looks at its pipes: a
+    // timer (even of 5 ms) could fire after a busy machine's host had already answered.
+    await new Promise((resolve) => setImmediate(resolve));
     ac.abort();
     await expect(speaking).rejects.toMatchObject({ name: 'TtsError', code: 'aborted' });
     const ac2 = new AbortController();
